@@ -1,0 +1,162 @@
+import Fastify, { type FastifyRequest, type FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import swagger from '@fastify/swagger';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.ts';
+import type { Db } from './platform/db/db.ts';
+import { Tenancy } from './platform/tenancy.ts';
+import { KeyAuth, bearer } from './platform/auth.ts';
+import { RateLimiter } from './platform/rate-limit.ts';
+import { AppError, isFamilyA, renderError, toAppError } from './platform/errors.ts';
+import { ErrorA, ErrorB } from './platform/schema.ts';
+import { allows, forbiddenMessage } from './platform/permissions.ts';
+import { validatorCompiler } from './platform/validation.ts';
+import { buildDescriptions } from './platform/openapi.ts';
+import { announceChange, listenForChanges } from './platform/cache-bus.ts';
+import type { App, AppContext } from './platform/context.ts';
+import { modules } from './modules/index.ts';
+import type { Redis } from 'ioredis';
+
+export interface BuildOptions {
+  config: Config;
+  db: Db;
+  redis?: Redis;
+  logger?: boolean;
+  /** Listen for cache announcements from other processes (off in tests: one process). */
+  listen?: boolean;
+  /** Extra routes registered before the app is ready (tests use it to provoke failures). */
+  extraRoutes?: (app: App) => void;
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
+  const { config, db } = opts;
+  const app = Fastify({
+    logger: opts.logger ? { level: config.logLevel } : false,
+    disableRequestLogging: true,
+    bodyLimit: 1024 * 1024,
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
+    },
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+
+  const closers: (() => Promise<void>)[] = [];
+  const tenancy = new Tenancy(db, config.baseDomain);
+  const keys = new KeyAuth(db);
+  const limiter = new RateLimiter(config.rateLimitPerMinute, opts.redis);
+  const clearCaches = () => {
+    tenancy.invalidate();
+    keys.invalidate();
+  };
+  const ctx: AppContext = {
+    db,
+    config,
+    tenancy,
+    keys,
+    async changed() {
+      clearCaches();
+      await announceChange(db);
+    },
+    onClose: (fn) => closers.push(fn),
+  };
+  if (opts.listen) {
+    const bus = listenForChanges(db.url, clearCaches);
+    closers.push(() => bus.close());
+  }
+  app.addHook('onClose', async () => {
+    limiter.close();
+    for (const fn of closers.reverse()) await fn();
+  });
+
+  app.decorateRequest('org', null);
+  app.decorateRequest('principal', null);
+  app.addSchema(ErrorA);
+  app.addSchema(ErrorB);
+
+  // Every /api route states what it needs; a route that states nothing is a bug caught at start.
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    if (!url.startsWith('/api/')) return;
+    const cfg = (route.config ?? {}) as { permission?: unknown; public?: unknown };
+    if (!cfg.permission && !cfg.public) throw new Error(`route ${route.method as string} ${url} declares no permission`);
+    const ref = { $ref: isFamilyA(url) ? 'ErrorA#' : 'ErrorB#' };
+    const schema = (route.schema ??= {});
+    const response = ((schema as { response?: Record<string, unknown> }).response ??= {});
+    const codes = cfg.public === true ? ['400', '404', '422', '429'] : ['400', '401', '403', '404', '422', '429'];
+    for (const code of codes) response[code] ??= ref;
+  });
+
+  await app.register(swagger, {
+    openapi: { openapi: '3.1.0', info: { title: 'Ark', version: 'v1' } },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+
+  // Tenancy, authentication, rate limit, permission: one hook, in that order.
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    void reply.header('X-Request-Id', req.id);
+    const url = req.url;
+    if (!url.startsWith('/api/') && url !== '/api') return;
+    const cfg = req.routeOptions.config ?? {};
+    if (cfg.noTenant) return;
+    const slug = tenancy.slugFromHost(req.headers.host);
+    const org = slug ? await tenancy.bySlug(slug) : null;
+    if (!org) throw new AppError('NOT_FOUND', 'No organization is served at this address.');
+    req.org = org;
+    const token = bearer(req.headers.authorization);
+    const principal = token ? await keys.resolve(org.id, token) : null;
+    const rate = await limiter.hit(principal ? `k:${principal.keyId}` : `ip:${req.ip}`);
+    void reply.header('RateLimit-Limit', rate.limit).header('RateLimit-Remaining', rate.remaining).header('RateLimit-Reset', rate.reset);
+    if (!rate.allowed) {
+      throw new AppError('RATE_LIMITED', `Too many requests; try again in ${rate.reset} seconds.`, undefined, 429, { 'Retry-After': String(rate.reset) });
+    }
+    if (cfg.public) {
+      req.principal = principal;
+      return;
+    }
+    if (!principal) {
+      throw new AppError('UNAUTHORIZED', token ? 'The API key is not valid for this organization, or it was revoked.' : 'An API key is required: send Authorization: Bearer <key>.');
+    }
+    req.principal = principal;
+    const need = cfg.permission;
+    if (need && !allows(principal.grants, need.area, need.level)) throw new AppError('FORBIDDEN', forbiddenMessage(need.area, need.level));
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const e = toAppError(err);
+    if (e.status >= 500) req.log.error({ err }, 'request failed');
+    return renderError(req, reply, e);
+  });
+  app.setNotFoundHandler((req, reply) => renderError(req, reply, new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${req.url.split('?')[0]}.`)));
+
+  for (const mod of modules) await app.register(async (scope) => mod.routes(scope as unknown as App, ctx));
+
+  let docs: ReturnType<typeof buildDescriptions> | null = null;
+  const describe = () => (docs ??= buildDescriptions(app));
+  app.get('/api/v1/openapi.json', { config: { public: true, noTenant: true }, schema: { hide: true } }, async () => describe().a);
+  app.get('/api/openapi.json', { config: { public: true, noTenant: true }, schema: { hide: true } }, async () => describe().b);
+  const { default: scalar } = await import('@scalar/fastify-api-reference');
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    configuration: {
+      title: 'Ark API reference',
+      sources: [
+        { title: 'Family A — /api/v1', url: '/api/v1/openapi.json' },
+        { title: 'Family B — /api/<area>', url: '/api/openapi.json' },
+      ],
+    },
+    logLevel: 'silent',
+  } as never);
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/docs'));
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await db.query('SELECT 1');
+    return { ok: true };
+  });
+
+  opts.extraRoutes?.(app);
+  await app.ready();
+  return { app, ctx };
+}

@@ -1,0 +1,169 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { openStore, type Store } from '../platform/db/connect.ts';
+import { migrate } from '../platform/db/migrate.ts';
+import { AppError } from '../platform/errors.ts';
+import { announceChange } from '../platform/cache-bus.ts';
+import { SLUG_PATTERN } from '../platform/tenancy.ts';
+import * as settings from '../modules/settings/service.ts';
+import * as settingsRepo from '../modules/settings/repository.ts';
+import { seedOrganization } from './seed.ts';
+
+const USAGE = `usage:
+  ark org create <slug> --name <name> [--currency <ISO 4217>] [--time-zone <IANA>] [--country <ISO 3166-1 alpha-2>]
+  ark role create <slug> <role-name> --grant <area>:<level> [--grant <area>:<level> ...]
+  ark key create <slug> --role <role-name> [--label <text>]
+  ark key list <slug>
+  ark key revoke <slug> <key-id>
+  ark migrate
+  ark seed <slug>`;
+
+/** A bad argument: one line on stderr, exit 2. */
+class UsageError extends Error {}
+
+function opts(args: string[], options: NonNullable<Parameters<typeof parseArgs>[0]>['options'], positionals: number) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+  if (parsed.positionals.length !== positionals) throw new UsageError(`expected ${positionals} argument${positionals === 1 ? '' : 's'}, got ${parsed.positionals.length}; see ark --help`);
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- parseArgs types values by the literal options
+  return parsed as { values: Record<string, string | string[] | boolean | undefined>; positionals: string[] };
+}
+
+function slugArg(slug: string | undefined): string {
+  if (!slug || !SLUG_PATTERN.test(slug)) throw new UsageError(`organization slug ${JSON.stringify(slug ?? '')} must match ^[a-z0-9][a-z0-9-]{0,62}$`);
+  return slug;
+}
+
+async function orgId(store: Store, slug: string): Promise<string> {
+  const org = await settingsRepo.organizationBySlug(store.db, slug);
+  if (!org) throw new UsageError(`no organization ${slug}; make it with: ark org create ${slug} --name <name>`);
+  return org.id;
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [group, action, ...rest] = argv;
+  if (!group || group === '--help' || group === '-h' || group === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  const cmd = `${group}${action && !action.startsWith('-') && group !== 'migrate' && group !== 'seed' ? ` ${action}` : ''}`;
+  const args = cmd.includes(' ') ? rest : argv.slice(1);
+
+  // Check arguments before touching the database.
+  let plan: (store: Store) => Promise<void>;
+  switch (cmd) {
+    case 'org create': {
+      const { values, positionals } = opts(args, { name: { type: 'string' }, currency: { type: 'string' }, 'time-zone': { type: 'string' }, country: { type: 'string' } }, 1);
+      const slug = slugArg(positionals[0]);
+      const name = values.name as string | undefined;
+      if (!name?.trim()) throw new UsageError('--name <name> is required');
+      plan = async (store) => {
+        const org = await settings.createOrganization(store.db, { slug, name, currency: values.currency as string | undefined, timeZone: values['time-zone'] as string | undefined, country: values.country as string | undefined });
+        console.log(`Created organization ${org.slug} (${org.id}): ${org.name}, ${org.currency}, ${org.time_zone}, ${org.country}`);
+        console.log(`Roles: admin, staff, read-only. Address: http://${org.slug}.${config.baseDomain}:${config.port}`);
+      };
+      break;
+    }
+    case 'role create': {
+      const { values, positionals } = opts(args, { grant: { type: 'string', multiple: true } }, 2);
+      const slug = slugArg(positionals[0]);
+      const roleName = positionals[1];
+      const list = (values.grant as string[] | undefined) ?? [];
+      if (!list.length) throw new UsageError('at least one --grant <area>:<level> is required');
+      const grants = settings.parseGrants(list);
+      plan = async (store) => {
+        const id = await orgId(store, slug);
+        const role = await store.db.tx((q) => settings.createRole(q, id, roleName, grants, 'cli'));
+        console.log(`Created role ${role.name} (${role.id}): ${Object.entries(role.grants).map(([a, l]) => `${a}:${l}`).join(' ')}`);
+      };
+      break;
+    }
+    case 'key create': {
+      const { values, positionals } = opts(args, { role: { type: 'string' }, label: { type: 'string' } }, 1);
+      const slug = slugArg(positionals[0]);
+      const role = values.role as string | undefined;
+      if (!role) throw new UsageError('--role <role-name> is required');
+      plan = async (store) => {
+        const id = await orgId(store, slug);
+        const made = await store.db.tx((q) => settings.createKey(q, id, role, (values.label as string | undefined) ?? null, 'cli'));
+        console.log(`Created key ${made.row.id} with role ${made.row.role_name} for ${slug}. It is shown once; keep it safe:`);
+        console.log(made.key);
+      };
+      break;
+    }
+    case 'key list': {
+      const { positionals } = opts(args, {}, 1);
+      const slug = slugArg(positionals[0]);
+      plan = async (store) => {
+        const keys = await settingsRepo.listKeys(store.db, await orgId(store, slug));
+        if (!keys.length) console.log('no keys');
+        for (const k of keys) {
+          console.log([k.id, k.role_name, `${k.key_start}…`, k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active', k.last_used_at ? `last used ${k.last_used_at.toISOString()}` : 'never used', k.label ?? ''].join('\t').trimEnd());
+        }
+      };
+      break;
+    }
+    case 'key revoke': {
+      const { positionals } = opts(args, {}, 2);
+      const slug = slugArg(positionals[0]);
+      const keyId = positionals[1];
+      plan = async (store) => {
+        const id = await orgId(store, slug);
+        if (!(await settingsRepo.keyById(store.db, id, keyId))) throw new UsageError(`no key ${keyId} in ${slug}`);
+        await store.db.tx(async (q) => {
+          await settings.revokeKey(q, id, keyId, 'cli');
+          await announceChange(q);
+        });
+        console.log(`Revoked key ${keyId}`);
+      };
+      break;
+    }
+    case 'migrate': {
+      opts(args, {}, 0);
+      plan = async (store) => {
+        const applied = await migrate(store.db);
+        console.log(applied.length ? `Applied ${applied.join(', ')}` : 'Up to date');
+      };
+      break;
+    }
+    case 'seed': {
+      const { positionals } = opts(args, {}, 1);
+      const slug = slugArg(positionals[0]);
+      plan = async (store) => {
+        const summary = await seedOrganization(store.db, slug);
+        console.log(`Seeded ${slug}: ${summary}`);
+      };
+      break;
+    }
+    default:
+      throw new UsageError(`unknown command: ark ${argv.slice(0, 2).join(' ')}; see ark --help`);
+  }
+  const store = await openStore(config, { migrate: cmd !== 'migrate' });
+  try {
+    await plan(store);
+  } finally {
+    await store.close();
+  }
+}
+
+try {
+  await run(process.argv.slice(2));
+  process.exit(0);
+} catch (err) {
+  if (err instanceof UsageError) {
+    console.error(`ark: ${err.message}`);
+    process.exit(2);
+  }
+  if (err instanceof AppError) {
+    const detail = err.fields ? Object.entries(err.fields).map(([f, m]) => `${f} ${m.join(', ')}`).join('; ') : err.message;
+    console.error(`ark: ${detail}`);
+    process.exit(2);
+  }
+  console.error(`ark: ${(err as Error).message}`);
+  process.exit(1);
+}

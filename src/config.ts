@@ -1,0 +1,40 @@
+/** Every setting Ark reads from its environment, in one place (listed in the README). */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  dbPoolSize: number;
+  baseDomain: string;
+  mailDomain: string;
+  redisUrl: string | undefined;
+  rateLimitPerMinute: number;
+  smtpInboundPort: number;
+  smtpProviders: string | undefined;
+  publicUrl: string | undefined;
+  logLevel: string;
+}
+
+function int(value: string | undefined, fallback: number): number {
+  const n = value === undefined || value === '' ? NaN : Number(value);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const baseDomain = env.ARK_BASE_DOMAIN || 'localhost';
+  return {
+    port: int(env.PORT, 3000),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.ARK_DATA_DIR || './data',
+    dbPoolSize: int(env.ARK_DB_POOL_SIZE, 20),
+    baseDomain,
+    mailDomain: env.ARK_MAIL_DOMAIN || baseDomain,
+    redisUrl: env.REDIS_URL || undefined,
+    rateLimitPerMinute: int(env.ARK_RATE_LIMIT_PER_MINUTE, 600),
+    smtpInboundPort: int(env.ARK_SMTP_INBOUND_PORT, 2525),
+    smtpProviders: env.ARK_SMTP_PROVIDERS || undefined,
+    publicUrl: env.ARK_PUBLIC_URL || undefined,
+    logLevel: env.ARK_LOG_LEVEL || 'info',
+  };
+}

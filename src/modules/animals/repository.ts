@@ -1,0 +1,76 @@
+import type { Queryable } from '../../platform/db/db.ts';
+
+export interface AnimalRow {
+  id: string; name: string; public_name: string; species: string; breed: string | null;
+  status: string; care_state: string; status_id: string; location_id: string | null; intake_date: string;
+  date_of_birth: string | null; sex: string; weight: string | null; microchip_number: string | null;
+  is_public: boolean; notes: string | null; custom_fields: Record<string, unknown>; created_at: Date; updated_at: Date;
+}
+
+const SELECT = `SELECT a.id, a.name, a.public_name, a.species, a.breed, s.name AS status, s.care_state, a.status_id, a.location_id,
+  a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, a.created_at, a.updated_at
+  FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id`;
+
+export async function getAnimal(q: Queryable, orgId: string, id: string): Promise<AnimalRow | null> {
+  const rows = await q.prepared<AnimalRow>('animal_get', `${SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]);
+  return rows[0] ?? null;
+}
+
+export async function getAnimalsByIds(q: Queryable, orgId: string, ids: string[]): Promise<AnimalRow[]> {
+  return q.query<AnimalRow>(`${SELECT} WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) AND a.deleted_at IS NULL`, [orgId, ids]);
+}
+
+export interface AnimalFilter {
+  statusIds?: string[]; species?: string; locationId?: string; isPublic?: boolean; careState?: string; microchip?: string;
+}
+
+export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, limit: number, offset: number) {
+  const where = ['a.organization_id = $1', 'a.deleted_at IS NULL'];
+  const params: unknown[] = [orgId];
+  const add = (sql: string, v: unknown) => {
+    params.push(v);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (f.statusIds) add('a.status_id = ANY(?::text[])', f.statusIds);
+  if (f.species !== undefined) add('lower(a.species) = lower(?)', f.species);
+  if (f.locationId !== undefined) add('a.location_id = ?', f.locationId);
+  if (f.isPublic !== undefined) add('a.is_public = ?', f.isPublic);
+  if (f.careState !== undefined) add('s.care_state = ?', f.careState);
+  if (f.microchip !== undefined) add('a.microchip_number = ?', f.microchip);
+  const cond = where.join(' AND ');
+  const from = 'FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id';
+  const [rows, count] = await Promise.all([
+    q.query<AnimalRow>(`${SELECT} WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`, params),
+    q.query<{ n: string }>(`SELECT count(*) AS n ${from} WHERE ${cond}`, params),
+  ]);
+  return { rows, total: Number(count[0]?.n ?? 0) };
+}
+
+export interface AnimalInsert {
+  id: string; name: string; public_name: string; species: string; breed: string | null; status_id: string;
+  location_id: string | null; intake_date: string; date_of_birth: string | null; sex: string; weight: number | null;
+  microchip_number: string | null; is_public: boolean; notes: string | null; custom_fields: Record<string, unknown>;
+}
+
+export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert): Promise<void> {
+  await q.prepared('animal_insert',
+    `INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id, intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)`,
+    [orgId, a.id, a.name, a.public_name, a.species, a.breed, a.status_id, a.location_id, a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, JSON.stringify(a.custom_fields)]);
+}
+
+export const UPDATABLE = ['name', 'public_name', 'status_id', 'location_id', 'date_of_birth', 'weight', 'microchip_number', 'is_public', 'notes', 'custom_fields'] as const;
+export type AnimalPatch = Partial<Record<(typeof UPDATABLE)[number], unknown>>;
+
+export async function updateAnimal(q: Queryable, orgId: string, id: string, patch: AnimalPatch): Promise<boolean> {
+  const cols = UPDATABLE.filter((c) => c in patch);
+  const sets = cols.map((c, i) => `${c} = $${i + 3}`);
+  const values = cols.map((c) => (c === 'custom_fields' ? JSON.stringify(patch[c]) : patch[c]));
+  const rows = await q.query(`UPDATE animals SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id`, [orgId, id, ...values]);
+  return rows.length > 0;
+}
+
+export async function softDeleteAnimal(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  const rows = await q.query('UPDATE animals SET deleted_at = now() WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id', [orgId, id]);
+  return rows.length > 0;
+}

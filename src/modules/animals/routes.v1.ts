@@ -1,0 +1,50 @@
+import type { App, AppContext } from '../../platform/context.ts';
+import { who } from '../../platform/context.ts';
+import { Type } from '../../platform/schema.ts';
+import { metaA } from '../../platform/pagination.ts';
+import { Animal, AnimalCreate, AnimalList, AnimalListQuery, AnimalUpdate } from './schemas.ts';
+import * as service from './service.ts';
+
+const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const tags = ['Animals'];
+
+export function animalRoutesV1(app: App, ctx: AppContext) {
+  app.get('/api/v1/animals', {
+    config: { permission: { area: 'animals', level: 'read' } },
+    schema: { tags, summary: 'List animals', description: 'Newest first. Filters combine with AND; repeated `status` values combine with OR.', querystring: AnimalListQuery, response: { 200: AnimalList } },
+  }, async (req) => {
+    const { orgId } = who(req);
+    const { rows, total } = await service.listAnimals(ctx.db, orgId, req.query);
+    return { data: rows.map(service.toAnimalA), meta: metaA(total, req.query.page, req.query.perPage) };
+  });
+
+  app.get('/api/v1/animals/:id', {
+    config: { permission: { area: 'animals', level: 'read' } },
+    schema: { tags, summary: 'Get one animal', params: IdParam, response: { 200: Animal } },
+  }, async (req) => service.toAnimalA(await service.getAnimal(ctx.db, who(req).orgId, req.params.id)));
+
+  app.post('/api/v1/animals', {
+    config: { permission: { area: 'animals', level: 'write' } },
+    schema: { tags, summary: 'Add an animal', description: 'publicName defaults to name; isPublic defaults to false; sex defaults to unknown.', body: AnimalCreate, response: { 201: Animal } },
+  }, async (req, reply) => {
+    const { orgId, actor } = who(req);
+    return reply.code(201).send(service.toAnimalA(await service.createAnimal(ctx.db, orgId, req.body, actor)));
+  });
+
+  app.patch('/api/v1/animals/:id', {
+    config: { permission: { area: 'animals', level: 'write' } },
+    schema: { tags, summary: 'Change an animal', params: IdParam, body: AnimalUpdate, response: { 200: Animal } },
+  }, async (req) => {
+    const { orgId, actor } = who(req);
+    return service.toAnimalA(await service.updateAnimal(ctx.db, orgId, req.params.id, req.body, actor));
+  });
+
+  app.delete('/api/v1/animals/:id', {
+    config: { permission: { area: 'animals', level: 'admin' } },
+    schema: { tags, summary: 'Delete an animal', description: 'Answers 204. The animal answers 404 afterwards but is kept for the record.', params: IdParam, response: { 204: Type.Null() } },
+  }, async (req, reply) => {
+    const { orgId, actor } = who(req);
+    await service.deleteAnimal(ctx.db, orgId, req.params.id, actor);
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,97 @@
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { audit } from '../../platform/audit.ts';
+import { checkCustomFields } from '../customfields/values.ts';
+import * as repo from './repository.ts';
+import { statusesByNames } from './statuses.repository.ts';
+import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
+
+/** Upper case, separators stripped: `985-112 003.456*789` and `985112003456789` are one chip. */
+export function normalizeMicrochip(chip: string): string {
+  return chip.toUpperCase().replace(/[\s.\-*/]/g, '');
+}
+
+export function toAnimalA(r: repo.AnimalRow): AnimalA {
+  return {
+    id: r.id, name: r.name, publicName: r.public_name, species: r.species, breed: r.breed, status: r.status,
+    careState: r.care_state as AnimalA['careState'], locationId: r.location_id, intakeDate: r.intake_date,
+    dateOfBirth: r.date_of_birth, sex: r.sex as AnimalA['sex'], weight: r.weight === null ? null : Number(r.weight),
+    microchipNumber: r.microchip_number, isPublic: r.is_public, notes: r.notes, customFields: r.custom_fields,
+    createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+async function statusId(q: Queryable, orgId: string, name: string, field = 'status'): Promise<string> {
+  const rows = await statusesByNames(q, orgId, [name]);
+  const row = rows[0];
+  if (!row) throw invalid({ [field]: [`${name} is not a configured animal status (see GET /api/animals/statuses)`] });
+  return row.id;
+}
+
+export async function getAnimal(db: Queryable, orgId: string, id: string): Promise<repo.AnimalRow> {
+  const row = await repo.getAnimal(db, orgId, id);
+  if (!row) throw notFound('animal');
+  return row;
+}
+
+export async function listAnimals(db: Queryable, orgId: string, query: AnimalListQueryT) {
+  let statusIds: string[] | undefined;
+  if (query.status) {
+    const names = [...new Set(query.status)];
+    const found = await statusesByNames(db, orgId, names);
+    const unknown = names.filter((n) => !found.some((s) => s.name === n));
+    if (unknown.length) throw invalid({ status: unknown.map((n) => `${n} is not a configured animal status`) });
+    statusIds = found.map((s) => s.id);
+  }
+  const { page, perPage } = query;
+  return repo.listAnimals(db, orgId, {
+    statusIds, species: query.species, locationId: query.locationId, isPublic: query.isPublic, careState: query.careState,
+    microchip: query.microchipNumber === undefined ? undefined : normalizeMicrochip(query.microchipNumber),
+  }, perPage, (page - 1) * perPage);
+}
+
+export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody, actor: string): Promise<repo.AnimalRow> {
+  return db.tx(async (q) => {
+    const id = newId('ani');
+    const custom = await checkCustomFields(q, orgId, 'animal', body.customFields, { creating: true });
+    await repo.insertAnimal(q, orgId, {
+      id, name: body.name, public_name: body.publicName ?? body.name, species: body.species, breed: body.breed ?? null,
+      status_id: await statusId(q, orgId, body.status), location_id: body.locationId ?? null, intake_date: body.intakeDate,
+      date_of_birth: body.dateOfBirth ?? null, sex: body.sex ?? 'unknown', weight: body.weight ?? null,
+      microchip_number: body.microchipNumber ? normalizeMicrochip(body.microchipNumber) : null,
+      is_public: body.isPublic ?? false, notes: body.notes === '' ? null : body.notes ?? null, custom_fields: custom,
+    });
+    await audit(q, orgId, actor, 'create', 'animal', id);
+    return getAnimal(q, orgId, id);
+  });
+}
+
+export async function updateAnimal(db: Db, orgId: string, id: string, body: AnimalUpdateBody, actor: string): Promise<repo.AnimalRow> {
+  return db.tx(async (q) => {
+    const current = await getAnimal(q, orgId, id);
+    const patch: repo.AnimalPatch = {};
+    if (body.name !== undefined) patch.name = body.name;
+    if (body.publicName !== undefined) patch.public_name = body.publicName;
+    if (body.status !== undefined) patch.status_id = await statusId(q, orgId, body.status);
+    if (body.locationId !== undefined) patch.location_id = body.locationId;
+    if (body.dateOfBirth !== undefined) patch.date_of_birth = body.dateOfBirth;
+    if (body.weight !== undefined) patch.weight = body.weight;
+    if (body.microchipNumber !== undefined) patch.microchip_number = body.microchipNumber === null ? null : normalizeMicrochip(body.microchipNumber);
+    if (body.isPublic !== undefined) patch.is_public = body.isPublic;
+    if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
+    if (body.customFields !== undefined) {
+      patch.custom_fields = await checkCustomFields(q, orgId, 'animal', { ...current.custom_fields, ...body.customFields }, { creating: false, current: current.custom_fields });
+    }
+    await repo.updateAnimal(q, orgId, id, patch);
+    await audit(q, orgId, actor, 'update', 'animal', id, Object.keys(body));
+    return getAnimal(q, orgId, id);
+  });
+}
+
+export async function deleteAnimal(db: Db, orgId: string, id: string, actor: string): Promise<void> {
+  await db.tx(async (q) => {
+    if (!(await repo.softDeleteAnimal(q, orgId, id))) throw notFound('animal');
+    await audit(q, orgId, actor, 'delete', 'animal', id);
+  });
+}

@@ -1,0 +1,38 @@
+import type { App, AppContext } from '../../platform/context.ts';
+import { who } from '../../platform/context.ts';
+import { Type } from '../../platform/schema.ts';
+import { metaA } from '../../platform/pagination.ts';
+import { Donation, DonationCreate, DonationList, DonationListQuery } from './schemas.ts';
+import * as service from './service.ts';
+
+const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const tags = ['Donations'];
+
+export function donationRoutesV1(app: App, ctx: AppContext) {
+  app.get('/api/v1/donations', {
+    config: { permission: { area: 'fundraising', level: 'read' } },
+    schema: { tags, summary: 'List donations', description: 'Newest gift date first. dateFrom and dateTo are inclusive.', querystring: DonationListQuery, response: { 200: DonationList } },
+  }, async (req) => {
+    const { rows, total } = await service.listDonations(ctx.db, who(req).orgId, req.query);
+    return { data: rows.map(service.toDonationA), meta: metaA(total, req.query.page, req.query.perPage) };
+  });
+  app.get('/api/v1/donations/:id', {
+    config: { permission: { area: 'fundraising', level: 'read' } },
+    schema: { tags, summary: 'Get one donation', params: IdParam, response: { 200: Donation } },
+  }, async (req) => service.toDonationA(await service.getDonation(ctx.db, who(req).orgId, req.params.id)));
+  app.post('/api/v1/donations', {
+    config: { permission: { area: 'fundraising', level: 'write' } },
+    schema: { tags, summary: 'Record a donation', description: 'A ledger entry only: no payment is initiated and no money moves. The donor must be a person on file; an unknown donor, animal or campaign answers 422.', body: DonationCreate, response: { 201: Donation } },
+  }, async (req, reply) => {
+    const { org, actor } = who(req);
+    return reply.code(201).send(service.toDonationA(await service.createDonation(ctx.db, org, req.body, actor)));
+  });
+  app.delete('/api/v1/donations/:id', {
+    config: { permission: { area: 'fundraising', level: 'admin' } },
+    schema: { tags, summary: 'Delete a donation', description: 'Answers 204; needs admin on Fundraising. Kept for the record.', params: IdParam, response: { 204: Type.Null() } },
+  }, async (req, reply) => {
+    const { orgId, actor } = who(req);
+    await service.deleteDonation(ctx.db, orgId, req.params.id, actor);
+    return reply.code(204).send(null);
+  });
+}

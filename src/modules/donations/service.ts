@@ -1,0 +1,68 @@
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { audit } from '../../platform/audit.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import { currencyDigits, fromMinorUnits, isCurrency, toMinorUnits } from '../../platform/validators.ts';
+import { getPerson } from '../people/repository.ts';
+import { getAnimal } from '../animals/repository.ts';
+import * as repo from './repository.ts';
+import type { DonationA, DonationCreateBody, DonationListQueryT } from './schemas.ts';
+
+export function toDonationA(r: repo.DonationRow): DonationA {
+  return {
+    id: r.id, donorId: r.donor_id, amount: fromMinorUnits(r.amount_minor, currencyDigits(r.currency)), currency: r.currency,
+    type: r.type as DonationA['type'], campaignId: r.campaign_id, animalId: r.animal_id, paymentMethod: r.payment_method as DonationA['paymentMethod'],
+    gateway: r.gateway, gatewayTransactionId: r.gateway_transaction_id, date: r.date, notes: r.notes, createdAt: r.created_at.toISOString(),
+  };
+}
+
+/**
+ * Checks that a campaign id names a campaign of the organization. The fundraising module
+ * replaces this through `setCampaignCheck`; until campaigns exist, any campaign id is refused.
+ */
+let campaignExists: (q: Queryable, orgId: string, id: string) => Promise<boolean> = async () => false;
+export function setCampaignCheck(fn: typeof campaignExists) {
+  campaignExists = fn;
+}
+
+export async function getDonation(q: Queryable, orgId: string, id: string) {
+  const row = await repo.getDonation(q, orgId, id);
+  if (!row) throw notFound('donation');
+  return row;
+}
+
+export async function listDonations(q: Queryable, orgId: string, query: DonationListQueryT) {
+  if (query.dateFrom && query.dateTo && query.dateFrom > query.dateTo) throw invalid({ dateTo: ['must not be before dateFrom'] });
+  return repo.listDonations(q, orgId, query, query.perPage, (query.page - 1) * query.perPage);
+}
+
+export async function createDonation(db: Db, org: Organization, body: DonationCreateBody, actor: string) {
+  const currency = body.currency ?? org.currency;
+  const errors: FieldErrors = {};
+  if (!isCurrency(currency)) errors.currency = ['must be an ISO 4217 currency code such as USD'];
+  const minor = isCurrency(currency) ? toMinorUnits(body.amount, currencyDigits(currency)) : null;
+  if (isCurrency(currency) && (minor === null || minor <= 0n)) errors.amount = [`must be greater than 0 with at most ${currencyDigits(currency)} decimal places for ${currency}`];
+  if (body.gateway && (body.paymentMethod === 'cash' || body.paymentMethod === 'check')) errors.gateway = ['does not apply to cash or check payments'];
+  return db.tx(async (q) => {
+    if (!(await getPerson(q, org.id, body.donorId))) errors.donorId = ['is not a person on file'];
+    if (body.animalId && !(await getAnimal(q, org.id, body.animalId))) errors.animalId = ['is not an animal on file'];
+    if (body.campaignId && !(await campaignExists(q, org.id, body.campaignId))) errors.campaignId = ['is not a campaign of this organization'];
+    if (Object.keys(errors).length || minor === null) throw invalid(errors);
+    const id = newId('don');
+    await repo.insertDonation(q, org.id, {
+      id, donor_id: body.donorId, amount_minor: minor, currency, type: body.type, campaign_id: body.campaignId ?? null,
+      animal_id: body.animalId ?? null, payment_method: body.paymentMethod, gateway: body.gateway ?? null,
+      gateway_transaction_id: body.gatewayTransactionId ?? null, date: body.date, notes: body.notes || null,
+    });
+    await audit(q, org.id, actor, 'create', 'donation', id);
+    return getDonation(q, org.id, id);
+  });
+}
+
+export async function deleteDonation(db: Db, orgId: string, id: string, actor: string) {
+  await db.tx(async (q) => {
+    if (!(await repo.softDeleteDonation(q, orgId, id))) throw notFound('donation');
+    await audit(q, orgId, actor, 'delete', 'donation', id);
+  });
+}

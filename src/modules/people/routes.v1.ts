@@ -1,0 +1,45 @@
+import type { App, AppContext } from '../../platform/context.ts';
+import { who } from '../../platform/context.ts';
+import { Type } from '../../platform/schema.ts';
+import { metaA } from '../../platform/pagination.ts';
+import { Person, PersonCreate, PersonList, PersonListQuery, PersonUpdate } from './schemas.ts';
+import * as service from './service.ts';
+
+const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const tags = ['People'];
+
+export function peopleRoutesV1(app: App, ctx: AppContext) {
+  app.get('/api/v1/people', {
+    config: { permission: { area: 'people', level: 'read' } },
+    schema: { tags, summary: 'List people', description: 'Newest first. List items carry no address or notes; GET /people/{id} has every field.', querystring: PersonListQuery, response: { 200: PersonList } },
+  }, async (req) => {
+    const { rows, total } = await service.listPeople(ctx.db, who(req).orgId, req.query);
+    return { data: rows.map(service.toPersonA), meta: metaA(total, req.query.page, req.query.perPage) };
+  });
+  app.get('/api/v1/people/:id', {
+    config: { permission: { area: 'people', level: 'read' } },
+    schema: { tags, summary: 'Get one person', params: IdParam, response: { 200: Person } },
+  }, async (req) => service.toPersonA(await service.getPerson(ctx.db, who(req).orgId, req.params.id)));
+  app.post('/api/v1/people', {
+    config: { permission: { area: 'people', level: 'write' } },
+    schema: { tags, summary: 'Add a person', description: 'One person can hold several roles. timeZone defaults to the organization\'s.', body: PersonCreate, response: { 201: Person } },
+  }, async (req, reply) => {
+    const { org, actor } = who(req);
+    return reply.code(201).send(service.toPersonA(await service.createPerson(ctx.db, org, req.body, actor)));
+  });
+  app.patch('/api/v1/people/:id', {
+    config: { permission: { area: 'people', level: 'write' } },
+    schema: { tags, summary: 'Change a person', params: IdParam, body: PersonUpdate, response: { 200: Person } },
+  }, async (req) => {
+    const { org, actor } = who(req);
+    return service.toPersonA(await service.updatePerson(ctx.db, org, req.params.id, req.body, actor));
+  });
+  app.delete('/api/v1/people/:id', {
+    config: { permission: { area: 'people', level: 'admin' } },
+    schema: { tags, summary: 'Delete a person', description: 'Answers 204. The person answers 404 afterwards but is kept for the record, with their donations.', params: IdParam, response: { 204: Type.Null() } },
+  }, async (req, reply) => {
+    const { orgId, actor } = who(req);
+    await service.deletePerson(ctx.db, orgId, req.params.id, actor);
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,104 @@
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { audit } from '../../platform/audit.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import { isCountry, isTimeZone, normalizePhone } from '../../platform/validators.ts';
+import * as repo from './repository.ts';
+import type { PersonA, PersonCreateBody, PersonListQueryT, PersonUpdateBody } from './schemas.ts';
+
+export function toPersonA(r: repo.PersonRow): PersonA {
+  return {
+    id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email, phone: r.phone, address: r.address,
+    roles: r.roles, tags: r.tags, notes: r.notes, timeZone: r.time_zone, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+  };
+}
+export function displayName(r: { first_name: string; last_name: string }): string {
+  return `${r.first_name} ${r.last_name}`.trim();
+}
+
+const emailTaken = () => invalid({ email: ['is already used by another person in this organization'] });
+
+function check(body: PersonCreateBody | PersonUpdateBody, org: Organization) {
+  const errors: FieldErrors = {};
+  const out: { phone?: string | null } = {};
+  if (body.phone !== undefined && body.phone !== null) {
+    const e164 = normalizePhone(body.phone, body.address?.country ?? org.country);
+    if (!e164) errors.phone = ['is not a phone number'];
+    else out.phone = e164;
+  } else if (body.phone === null) out.phone = null;
+  if (body.address && !isCountry(body.address.country)) errors['address.country'] = ['must be an ISO 3166-1 alpha-2 country code'];
+  if (body.timeZone !== undefined && !isTimeZone(body.timeZone)) errors.timeZone = ['must be an IANA time zone such as America/Chicago'];
+  if (Object.keys(errors).length) throw invalid(errors);
+  return out;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string }).code === '23505';
+}
+
+export async function getPerson(q: Queryable, orgId: string, id: string) {
+  const row = await repo.getPerson(q, orgId, id);
+  if (!row) throw notFound('person');
+  return row;
+}
+
+export async function listPeople(q: Queryable, orgId: string, query: PersonListQueryT) {
+  return repo.listPeople(q, orgId, { roles: query.role, email: query.email, tag: query.tag, q: query.q }, query.perPage, (query.page - 1) * query.perPage);
+}
+
+export async function createPerson(db: Db, org: Organization, body: PersonCreateBody, actor: string) {
+  const { phone } = check(body, org);
+  const id = newId('per');
+  try {
+    return await db.tx(async (q) => {
+      if (await repo.personByEmail(q, org.id, body.email)) throw emailTaken();
+      await repo.insertPerson(q, org.id, {
+        id, first_name: body.firstName, last_name: body.lastName, email: body.email.trim(), phone: phone ?? null,
+        address: body.address ?? null, roles: body.roles ?? [], tags: body.tags ?? [], notes: body.notes === '' ? null : body.notes ?? null,
+        time_zone: body.timeZone ?? org.time_zone,
+      });
+      await audit(q, org.id, actor, 'create', 'person', id);
+      return getPerson(q, org.id, id);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+}
+
+export async function updatePerson(db: Db, org: Organization, id: string, body: PersonUpdateBody, actor: string) {
+  const { phone } = check(body, org);
+  try {
+    return await db.tx(async (q) => {
+      await getPerson(q, org.id, id);
+      if (body.email !== undefined) {
+        const other = await repo.personByEmail(q, org.id, body.email);
+        if (other && other.id !== id) throw emailTaken();
+      }
+      const patch: Partial<Record<(typeof repo.UPDATABLE)[number], unknown>> = {};
+      if (body.firstName !== undefined) patch.first_name = body.firstName;
+      if (body.lastName !== undefined) patch.last_name = body.lastName;
+      if (body.email !== undefined) patch.email = body.email.trim();
+      if (phone !== undefined) patch.phone = phone;
+      if (body.address !== undefined) patch.address = body.address;
+      if (body.roles !== undefined) patch.roles = body.roles;
+      if (body.tags !== undefined) patch.tags = body.tags;
+      if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
+      if (body.timeZone !== undefined) patch.time_zone = body.timeZone;
+      await repo.updatePerson(q, org.id, id, patch);
+      await audit(q, org.id, actor, 'update', 'person', id, Object.keys(body));
+      return getPerson(q, org.id, id);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+}
+
+export async function deletePerson(db: Db, orgId: string, id: string, actor: string) {
+  await db.tx(async (q) => {
+    if (!(await repo.softDeletePerson(q, orgId, id))) throw notFound('person');
+    await audit(q, orgId, actor, 'delete', 'person', id);
+  });
+}

@@ -1,0 +1,110 @@
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { AppError, conflict, invalid, notFound } from '../../platform/errors.ts';
+import { hashKey } from '../../platform/auth.ts';
+import { newApiKey, newId } from '../../platform/ids.ts';
+import { AREAS, BUILT_IN_ROLES, covers, isArea, isLevel, type Grants } from '../../platform/permissions.ts';
+import { SLUG_PATTERN } from '../../platform/tenancy.ts';
+import { isCountry, isCurrency, isTimeZone } from '../../platform/validators.ts';
+import { audit } from '../../platform/audit.ts';
+import { insertDefaultStatuses } from '../animals/statuses.repository.ts';
+import * as repo from './repository.ts';
+
+export interface NewOrganization {
+  slug: string;
+  name: string;
+  currency?: string;
+  timeZone?: string;
+  country?: string;
+}
+
+export function checkOrganizationFields(f: { currency?: string; time_zone?: string; country?: string }): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (f.currency !== undefined && !isCurrency(f.currency)) errors.currency = ['must be an ISO 4217 currency code such as USD'];
+  if (f.time_zone !== undefined && !isTimeZone(f.time_zone)) errors.time_zone = ['must be an IANA time zone such as America/New_York'];
+  if (f.country !== undefined && !isCountry(f.country)) errors.country = ['must be an ISO 3166-1 alpha-2 country code such as US'];
+  return errors;
+}
+
+/** A new organization with its built-in roles and default animal statuses, in one transaction. */
+export async function createOrganization(db: Db, input: NewOrganization) {
+  if (!SLUG_PATTERN.test(input.slug)) throw invalid({ slug: ['must match ^[a-z0-9][a-z0-9-]{0,62}$'] });
+  if (!input.name.trim()) throw invalid({ name: ['must not be empty'] });
+  const fields = { currency: input.currency ?? 'USD', time_zone: input.timeZone ?? 'America/New_York', country: input.country ?? 'US' };
+  const errors = checkOrganizationFields(fields);
+  if (Object.keys(errors).length) throw invalid(errors);
+  return db.tx(async (q) => {
+    if (await repo.organizationBySlug(q, input.slug)) throw conflict(`An organization with the slug ${input.slug} already exists.`);
+    const org = await repo.insertOrganization(q, { id: newId('org'), slug: input.slug, name: input.name.trim(), ...fields });
+    if (!org) throw new Error('organization insert returned nothing');
+    for (const role of BUILT_IN_ROLES) await repo.insertRole(q, org.id, { id: newId('rol'), name: role.name, grants: role.grants, built_in: true });
+    await insertDefaultStatuses(q, org.id);
+    await audit(q, org.id, 'cli', 'create', 'organization', org.id);
+    return org;
+  });
+}
+
+/** `animals:write` → grants; throws 422 naming the bad grant. */
+export function parseGrants(list: string[]): Grants {
+  const grants: Grants = {};
+  for (const g of list) {
+    const [area, level] = g.split(':');
+    if (!area || !level || !isArea(area) || !isLevel(level)) {
+      throw invalid({ grants: [`${g} is not <area>:<level>; areas: ${AREAS.join(', ')}; levels: read, write, admin`] });
+    }
+    grants[area] = level;
+  }
+  return grants;
+}
+
+export function checkGrants(grants: Record<string, string>): Grants {
+  return parseGrants(Object.entries(grants).map(([a, l]) => `${a}:${l}`));
+}
+
+export async function createRole(q: Queryable, orgId: string, name: string, grants: Grants, actor: string) {
+  if (!/^[a-z0-9][a-z0-9 _-]{0,62}$/i.test(name)) throw invalid({ name: ['must be 1 to 63 letters, digits, spaces, - or _'] });
+  if (await repo.roleByName(q, orgId, name)) throw invalid({ name: [`a role named ${name} already exists`] });
+  const role = await repo.insertRole(q, orgId, { id: newId('rol'), name, grants, built_in: false });
+  await audit(q, orgId, actor, 'create', 'role', role.id, { grants });
+  return role;
+}
+
+export async function updateRole(q: Queryable, orgId: string, id: string, patch: { name?: string; grants?: Grants }, actor: string) {
+  const role = await repo.roleById(q, orgId, id);
+  if (!role) throw notFound('role');
+  if (role.built_in) throw invalid({ id: ['built-in roles cannot be changed; make a role of your own'] });
+  if (patch.name !== undefined && patch.name !== role.name && (await repo.roleByName(q, orgId, patch.name))) {
+    throw invalid({ name: [`a role named ${patch.name} already exists`] });
+  }
+  const updated = await repo.updateRole(q, orgId, id, patch);
+  await audit(q, orgId, actor, 'update', 'role', id, patch);
+  return updated;
+}
+
+export async function deleteRole(q: Queryable, orgId: string, id: string, actor: string) {
+  const role = await repo.roleById(q, orgId, id);
+  if (!role) throw notFound('role');
+  if (role.built_in) throw invalid({ id: ['built-in roles cannot be deleted'] });
+  const inUse = await repo.activeKeysForRole(q, orgId, id);
+  if (inUse > 0) throw invalid({ id: [`${inUse} active key${inUse === 1 ? ' uses' : 's use'} this role; revoke ${inUse === 1 ? 'it' : 'them'} first`] });
+  await q.query('DELETE FROM api_keys WHERE organization_id = $1 AND role_id = $2', [orgId, id]);
+  await repo.deleteRole(q, orgId, id);
+  await audit(q, orgId, actor, 'delete', 'role', id);
+}
+
+/** Makes a key under a role; when `maker` is given, the role may not exceed the maker's own grants. */
+export async function createKey(q: Queryable, orgId: string, roleRef: string, label: string | null, actor: string, maker?: Grants) {
+  const role = (await repo.roleById(q, orgId, roleRef)) ?? (await repo.roleByName(q, orgId, roleRef));
+  if (!role) throw invalid({ role: [`no role named ${roleRef}`] });
+  if (maker && !covers(maker, role.grants)) {
+    throw new AppError('FORBIDDEN', `A key cannot be made with more power than the key making it; the role ${role.name} exceeds yours.`);
+  }
+  const key = newApiKey();
+  const row = await repo.insertKey(q, orgId, { id: newId('key'), role_id: role.id, label, key_hash: hashKey(key), key_start: key.slice(0, 13) });
+  await audit(q, orgId, actor, 'create', 'api_key', row?.id ?? '', { role: role.name });
+  return { key, row: row };
+}
+
+export async function revokeKey(q: Queryable, orgId: string, id: string, actor: string) {
+  if (!(await repo.revokeKey(q, orgId, id))) throw notFound('API key');
+  await audit(q, orgId, actor, 'revoke', 'api_key', id);
+}

@@ -1,0 +1,65 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Db, Queryable } from './db/db.ts';
+import type { Config } from '../config.ts';
+import type { Tenancy, Organization } from './tenancy.ts';
+import type { KeyAuth, Principal } from './auth.ts';
+import type { Area, Level } from './permissions.ts';
+import { AppError } from './errors.ts';
+
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** What every module gets: the database, the settings, and the shared caches. */
+export interface AppContext {
+  db: Db;
+  config: Config;
+  tenancy: Tenancy;
+  keys: KeyAuth;
+  /** Clears caches here and in every other process (keys, roles, organizations changed). */
+  changed(): Promise<void>;
+  /** Background workers started by modules, stopped on close. */
+  onClose(fn: () => Promise<void>): void;
+}
+
+/** A domain area: its routes, its background work, its sample data. */
+export interface Module {
+  name: string;
+  routes(app: App, ctx: AppContext): Promise<void> | void;
+  /** Background work (queues, listeners) that runs with `npm start`, not in every test app. */
+  start?(ctx: AppContext): Promise<void>;
+  /** Sample records for `ark seed`, inside the seed's one transaction. */
+  seed?(q: Queryable, org: Organization, data: SeedData): Promise<void>;
+}
+
+/** What earlier seeders made, for later ones to refer to. */
+export interface SeedData {
+  people: { id: string; first_name: string; last_name: string; email: string; roles: string[] }[];
+  animals: { id: string; name: string; species: string; status: string }[];
+  [more: string]: unknown;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the key's role needs on which area. */
+    permission?: { area: Area; level: Level };
+    /** `true`: no key needed; `'optional'`: a key is used when sent. */
+    public?: boolean | 'optional';
+    /** Served at any address, without an organization (the API descriptions). */
+    noTenant?: boolean;
+  }
+  interface FastifyRequest {
+    org: Organization | null;
+    principal: Principal | null;
+  }
+}
+
+/** The organization and principal of an authenticated request (set by the auth hook). */
+export function who(req: FastifyRequest): { org: Organization; principal: Principal; orgId: string; actor: string } {
+  if (!req.org || !req.principal) throw new AppError('UNAUTHORIZED', 'An API key is required.');
+  return { org: req.org, principal: req.principal, orgId: req.org.id, actor: `key:${req.principal.keyId}` };
+}
+export function orgOf(req: FastifyRequest): Organization {
+  if (!req.org) throw new AppError('NOT_FOUND', 'No organization is served at this address.');
+  return req.org;
+}

@@ -1,0 +1,31 @@
+import { Db } from './db.ts';
+import { startEmbedded } from './embedded.ts';
+import { migrate } from './migrate.ts';
+import type { Config } from '../../config.ts';
+
+export interface Store {
+  db: Db;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** Opens the configured store: DATABASE_URL if set, else the embedded PostgreSQL. Migrates. */
+export async function openStore(config: Config, opts: { migrate?: boolean; poolSize?: number } = {}): Promise<Store> {
+  let url = config.databaseUrl;
+  let stopEmbedded: () => Promise<void> = async () => undefined;
+  if (!url) {
+    const handle = await startEmbedded(config.dataDir);
+    url = handle.url;
+    stopEmbedded = () => handle.stop();
+  }
+  const db = new Db(url, opts.poolSize ?? config.dbPoolSize);
+  if (opts.migrate !== false) await migrate(db);
+  return {
+    db,
+    embedded: !config.databaseUrl,
+    async close() {
+      await db.close();
+      await stopEmbedded();
+    },
+  };
+}

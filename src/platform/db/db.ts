@@ -1,0 +1,56 @@
+import pg from 'pg';
+
+// numeric and bigint arrive as strings; we convert where we read them so money stays exact.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+
+export type Row = Record<string, unknown>;
+
+/** Anything that runs SQL: the pool or a transaction's client. Repositories take this as `q`. */
+export interface Queryable {
+  query<R = Row>(text: string, params?: unknown[]): Promise<R[]>;
+  /** A named prepared statement: parsed once per connection, used on hot paths. */
+  prepared<R = Row>(name: string, text: string, params: unknown[]): Promise<R[]>;
+}
+
+class ClientQueryable implements Queryable {
+  constructor(private readonly client: pg.PoolClient) {}
+  async query<R = Row>(text: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.client.query(text, params)).rows as R[];
+  }
+  async prepared<R = Row>(name: string, text: string, params: unknown[]): Promise<R[]> {
+    return (await this.client.query({ name, text, values: params })).rows as R[];
+  }
+}
+
+export class Db implements Queryable {
+  readonly pool: pg.Pool;
+  constructor(readonly url: string, max = 10) {
+    this.pool = new pg.Pool({ connectionString: url, max });
+    // An idle client losing its server must not crash the process; the next query reconnects.
+    this.pool.on('error', () => undefined);
+  }
+  async query<R = Row>(text: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.pool.query(text, params)).rows as R[];
+  }
+  async prepared<R = Row>(name: string, text: string, params: unknown[]): Promise<R[]> {
+    return (await this.pool.query({ name, text, values: params })).rows as R[];
+  }
+  /** Runs fn in one transaction; rolls back on any throw. */
+  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(new ClientQueryable(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,167 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/** The closed set of error codes, one status each (decisions.md §4). */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION_ERROR: 422,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: FieldErrors,
+    status?: number,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = status ?? ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what = 'record') => new AppError('NOT_FOUND', `No such ${what}.`);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+
+/** 422 with one or more field messages; the sentence names the first problem. */
+export function invalid(fields: FieldErrors, message?: string): AppError {
+  return new AppError('VALIDATION_ERROR', message ?? sentenceFor(fields), fields, 422);
+}
+/** 400 for missing required fields. */
+export function missing(fieldNames: string[]): AppError {
+  const fields = Object.fromEntries(fieldNames.map((f) => [f, ['is required']]));
+  return new AppError('VALIDATION_ERROR', sentenceFor(fields), fields, 400);
+}
+
+function sentenceFor(fields: FieldErrors): string {
+  const entries = Object.entries(fields);
+  const first = entries[0];
+  if (!first) return 'The request is not valid.';
+  const more = entries.length > 1 ? ` (and ${entries.length - 1} more problem${entries.length > 2 ? 's' : ''})` : '';
+  return `${first[0]} ${first[1][0] ?? 'is not valid'}${more}.`;
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function fieldName(instancePath: string, context: string | undefined, extra?: string): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (extra) parts.push(extra);
+  const name = parts.join('.');
+  return name || (context === 'body' ? 'body' : context ?? 'request');
+}
+
+const FORMAT_WORDS: Record<string, string> = {
+  date: 'a date (YYYY-MM-DD)',
+  'date-time': 'an ISO 8601 date-time',
+  email: 'an email address',
+  uri: 'an absolute URL',
+};
+
+function messageFor(e: AjvError): string {
+  const p = e.params;
+  switch (e.keyword) {
+    case 'required': return 'is required';
+    case 'additionalProperties': return 'is not accepted';
+    case 'type': return `must be ${String(p.type).replace(',', ' or ')}`;
+    case 'format': return `must be ${FORMAT_WORDS[String(p.format)] ?? `a valid ${String(p.format)}`}`;
+    case 'enum': return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'const': return `must be ${String(p.allowedValue)}`;
+    case 'minLength': return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters`;
+    case 'maxLength': return `must be at most ${String(p.limit)} characters`;
+    case 'minimum': return `must be at least ${String(p.limit)}`;
+    case 'maximum': return `must be at most ${String(p.limit)}`;
+    case 'exclusiveMinimum': return `must be greater than ${String(p.limit)}`;
+    case 'minItems': return `must have at least ${String(p.limit)} item${p.limit === 1 ? '' : 's'}`;
+    case 'maxItems': return `must have at most ${String(p.limit)} items`;
+    case 'uniqueItems': return 'must not repeat items';
+    case 'pattern': return 'has the wrong format';
+    default: return e.message ?? 'is not valid';
+  }
+}
+
+/** Turns Fastify/Ajv validation output into our error: missing fields 400, anything else 422. */
+export function fromValidation(errors: AjvError[], context: string | undefined): AppError {
+  if (context === 'body' && errors.some((e) => e.instancePath === '' && e.keyword === 'type')) {
+    return badRequest('The request body must be a JSON object.');
+  }
+  const fields: FieldErrors = {};
+  let anyMissing = false;
+  for (const e of errors) {
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    const extra =
+      e.keyword === 'required' ? String(e.params.missingProperty)
+      : e.keyword === 'additionalProperties' ? String(e.params.additionalProperty)
+      : undefined;
+    if (e.keyword === 'required') anyMissing = true;
+    const name = fieldName(e.instancePath, context, extra);
+    const list = (fields[name] ??= []);
+    const msg = messageFor(e);
+    if (!list.includes(msg)) list.push(msg);
+  }
+  if (anyMissing) {
+    const missingOnly = Object.fromEntries(Object.entries(fields).filter(([, m]) => m.includes('is required')));
+    return new AppError('VALIDATION_ERROR', sentenceFor(missingOnly), fields, 400);
+  }
+  return invalid(fields);
+}
+
+export function isFamilyA(url: string): boolean {
+  return url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?');
+}
+
+function camel(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Converts anything thrown into an AppError without leaking internals. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const fe = err as FastifyError & { validation?: AjvError[]; validationContext?: string };
+  if (fe && Array.isArray(fe.validation)) return fromValidation(fe.validation, fe.validationContext);
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return badRequest('Send the body as JSON with Content-Type: application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return badRequest('The request body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return badRequest('The request body is not valid JSON.');
+    default:
+      break;
+  }
+  if (err instanceof SyntaxError) return badRequest('The request body is not valid JSON.');
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
+  if (status >= 400 && status < 500) return badRequest('The request could not be read.');
+  return new AppError('INTERNAL', 'Something went wrong on our side; it has been logged.');
+}
+
+export function renderError(request: FastifyRequest, reply: FastifyReply, e: AppError): FastifyReply {
+  if (e.headers) for (const [k, v] of Object.entries(e.headers)) void reply.header(k, v);
+  void reply.code(e.status).type('application/json; charset=utf-8');
+  if (isFamilyA(request.url)) {
+    const body: { code: string; message: string; fields?: FieldErrors } = { code: e.code, message: e.message };
+    if (e.fields) body.fields = Object.fromEntries(Object.entries(e.fields).map(([k, v]) => [camel(k), v]));
+    else if (e.status === 422) body.fields = {};
+    return reply.send(JSON.stringify({ error: body }));
+  }
+  return reply.send(JSON.stringify({ error: e.message }));
+}

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { testApp, makeOrg, request, type TestApp } from './harness.ts';
+import { assertErrorShape } from './security.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await testApp();
+});
+after(async () => t.close());
+
+test('a host naming no organization answers 404 in the family shape', async () => {
+  const a = await request(t, 'nobody-here.localhost', 'GET', '/api/v1/animals', { key: null });
+  assertErrorShape('/api/v1/animals', a, 404, 'NOT_FOUND');
+  const b = await request(t, 'localhost', 'GET', '/api/animals/statuses', { key: null });
+  assertErrorShape('/api/animals/statuses', b, 404);
+});
+
+test('unknown routes answer 404 in each family\'s shape', async () => {
+  const org = await makeOrg(t);
+  const a = await org.req('GET', '/api/v1/nothing-here');
+  assertErrorShape('/api/v1/x', a, 404, 'NOT_FOUND');
+  assert.deepEqual(Object.keys(a.body.error).sort(), ['code', 'message']);
+  const b = await org.req('GET', '/api/nothing/here');
+  assertErrorShape('/api/x', b, 404);
+  assert.deepEqual(Object.keys(b.body), ['error']);
+});
+
+test('malformed JSON, non-object bodies and wrong content type answer 400 BAD_REQUEST', async () => {
+  const org = await makeOrg(t);
+  const bad = await org.req('POST', '/api/v1/animals', { rawBody: '{"name": ' });
+  assertErrorShape('/api/v1/animals', bad, 400, 'BAD_REQUEST');
+  const arr = await org.req('POST', '/api/v1/animals', { body: [1, 2] });
+  assertErrorShape('/api/v1/animals', arr, 400, 'BAD_REQUEST');
+  const text = await org.req('POST', '/api/v1/animals', { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } });
+  assertErrorShape('/api/v1/animals', text, 400, 'BAD_REQUEST');
+  const b = await org.req('POST', '/api/animals/statuses', { rawBody: 'nope' });
+  assertErrorShape('/api/animals/statuses', b, 400);
+  const count = await t.db.query<{ n: string }>('SELECT count(*) AS n FROM animals WHERE organization_id = $1', [org.id]);
+  assert.equal(count[0]?.n, '0');
+});
+
+test('bodies over 1 MiB answer 413 with the family\'s error body', async () => {
+  const org = await makeOrg(t);
+  const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
+  const a = await org.req('POST', '/api/v1/animals', { rawBody: big });
+  assertErrorShape('/api/v1/animals', a, 413, 'PAYLOAD_TOO_LARGE');
+  const b = await org.req('POST', '/api/animals/statuses', { rawBody: big });
+  assertErrorShape('/api/animals/statuses', b, 413);
+});
+
+test('every response carries X-Request-Id, echoing a sane one and replacing an unsafe one', async () => {
+  const org = await makeOrg(t);
+  const r1 = await org.req('GET', '/api/v1/animals', { headers: { 'x-request-id': 'abc-123' } });
+  assert.equal(r1.headers['x-request-id'], 'abc-123');
+  const r2 = await org.req('GET', '/api/v1/animals', { headers: { 'x-request-id': 'bad id <script>' } });
+  assert.ok(r2.headers['x-request-id'] && r2.headers['x-request-id'] !== 'bad id <script>');
+  const r3 = await org.req('GET', '/api/v1/nothing', { key: null });
+  assert.ok(r3.headers['x-request-id']);
+});
+
+test('rate limit: headers on every response, 429 with Retry-After past the limit, counted per key', async () => {
+  const limited = await testApp({ rateLimitPerMinute: 3 });
+  try {
+    const org = await makeOrg(limited);
+    const send = (key?: string) => request(limited, org.host, 'GET', '/api/v1/animals', { key: key ?? org.keys.admin });
+    const first = await send();
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['ratelimit-limit'], '3');
+    assert.equal(first.headers['ratelimit-remaining'], '2');
+    assert.ok(Number(first.headers['ratelimit-reset']) >= 1);
+    await send();
+    await send();
+    const over = await send();
+    assertErrorShape('/api/v1/animals', over, 429, 'RATE_LIMITED');
+    assert.ok(Number(over.headers['retry-after']) >= 1);
+    const b = await request(limited, org.host, 'GET', '/api/animals/statuses', { key: org.keys.admin });
+    assertErrorShape('/api/animals/statuses', b, 429);
+    // Another key has its own allowance.
+    assert.equal((await send(org.keys.staff)).status, 200);
+    const unauth = await request(limited, org.host, 'GET', '/api/v1/animals', { key: null });
+    assert.ok(unauth.headers['ratelimit-limit']);
+  } finally {
+    await limited.close();
+  }
+});
+
+test('OpenAPI 3.1 descriptions for both families and a docs page', async () => {
+  const a = await request(t, 'localhost', 'GET', '/api/v1/openapi.json');
+  assert.equal(a.status, 200);
+  assert.equal(a.body.openapi, '3.1.0');
+  assert.equal(a.body.info.version, 'v1');
+  assert.ok(a.body.paths['/animals']);
+  assert.ok(a.body.paths['/animals/{id}'].patch);
+  assert.ok(!Object.keys(a.body.paths).some((p: string) => p.startsWith('/api/')));
+  const b = await request(t, 'localhost', 'GET', '/api/openapi.json');
+  assert.equal(b.status, 200);
+  assert.equal(b.body.openapi, '3.1.0');
+  assert.match(b.body.info.version, /^\d{4}-\d{2}-\d{2}$/);
+  assert.ok(b.body.paths['/api/animals/statuses']);
+  assert.ok(!Object.keys(b.body.paths).some((p: string) => p.startsWith('/api/v1')));
+  const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+  assert.equal(docs.statusCode, 200);
+  assert.match(docs.body, /<html/i);
+});
+
+test('a 500 leaks no stack trace or SQL', async () => {
+  const boom = await testApp({}, (app) => {
+    app.get('/api/v1/boom', { config: { permission: { area: 'animals', level: 'read' } } }, async () => {
+      throw new Error('relation "secret_table" does not exist at SELECT * FROM secret_table');
+    });
+    app.get('/api/animals/boom', { config: { permission: { area: 'animals', level: 'read' } } }, async () => {
+      throw new Error('SELECT secret');
+    });
+  });
+  try {
+    const org = await makeOrg(boom);
+    const a = await request(boom, org.host, 'GET', '/api/v1/boom', { key: org.keys.admin });
+    assertErrorShape('/api/v1/boom', a, 500, 'INTERNAL');
+    assert.doesNotMatch(a.raw, /secret|SELECT|at .*\.ts/);
+    const b = await request(boom, org.host, 'GET', '/api/animals/boom', { key: org.keys.admin });
+    assertErrorShape('/api/animals/boom', b, 500);
+    assert.doesNotMatch(b.raw, /secret|SELECT/);
+  } finally {
+    await boom.close();
+  }
+});

@@ -1,0 +1,95 @@
+/**
+ * The test command (`npm test`): runs every *.test.ts under src/ and test/ with node's test
+ * runner, first against the embedded PostgreSQL, then against an external PostgreSQL when one
+ * is reachable (DATABASE_URL, or the local server at 127.0.0.1:5432, database `test`), each
+ * time in a fresh database. Pass file paths to run only those.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbedded } from '../src/platform/db/embedded.ts';
+import { Db } from '../src/platform/db/db.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+
+function findTests(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) findTests(full, out);
+    else if (name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await c.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/** A fresh database on the server at `adminUrl`, migrated; returns its URL and a dropper. */
+async function freshDatabase(adminUrl: string) {
+  const name = `ark_test_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = new Db(url.toString(), 2);
+  await migrate(db);
+  await db.close();
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+function runSuite(label: string, url: string, files: string[]): boolean {
+  console.log(`\n# Store: ${label}`);
+  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files], {
+    stdio: 'inherit',
+    env: { ...process.env, ARK_TEST_DATABASE_URL: url, ARK_TEST_STORE: label },
+  });
+  return res.status === 0;
+}
+
+const args = process.argv.slice(2);
+const files = args.length ? args : [...findTests('src'), ...findTests('test')].sort();
+let ok = true;
+
+const embeddedDir = path.resolve('.tmp/test-pg');
+rmSync(embeddedDir, { recursive: true, force: true });
+const embedded = await startEmbedded(embeddedDir);
+try {
+  const fresh = await freshDatabase(embedded.url);
+  ok = runSuite('embedded', fresh.url, files) && ok;
+  await fresh.drop();
+} finally {
+  await embedded.stop();
+  rmSync(embeddedDir, { recursive: true, force: true });
+}
+
+const external = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+if (await reachable(external)) {
+  const fresh = await freshDatabase(external);
+  try {
+    ok = runSuite('postgresql', fresh.url, files) && ok;
+  } finally {
+    await fresh.drop();
+  }
+} else {
+  console.log(`\n# Store: postgresql not reachable at ${external.replace(/:[^:@/]*@/, ':***@')}; embedded store only`);
+}
+process.exit(ok ? 0 : 1);
