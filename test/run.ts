@@ -69,7 +69,7 @@ const args = process.argv.slice(2);
 const files = args.length ? args : [...findTests('src'), ...findTests('test')].sort();
 let ok = true;
 
-const embeddedDir = path.resolve('.tmp/test-pg');
+const embeddedDir = path.resolve(`.tmp/test-pg-${process.pid}`);
 rmSync(embeddedDir, { recursive: true, force: true });
 const embedded = await startEmbedded(embeddedDir);
 try {
