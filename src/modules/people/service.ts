@@ -33,6 +33,12 @@ function check(body: PersonCreateBody | PersonUpdateBody, org: Organization) {
   return out;
 }
 
+/** Every address carries all six fields; the ones a country does not use are null. */
+function normalizeAddress(a: repo.AddressRow | null | undefined): repo.AddressRow | null | undefined {
+  if (!a) return a;
+  return { line1: a.line1, line2: a.line2 ?? null, city: a.city, state: a.state ?? null, postalCode: a.postalCode ?? null, country: a.country };
+}
+
 function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: string }).code === '23505';
 }
@@ -55,7 +61,7 @@ export async function createPerson(db: Db, org: Organization, body: PersonCreate
       if (await repo.personByEmail(q, org.id, body.email)) throw emailTaken();
       await repo.insertPerson(q, org.id, {
         id, first_name: body.firstName, last_name: body.lastName, email: body.email.trim(), phone: phone ?? null,
-        address: body.address ?? null, roles: body.roles ?? [], tags: body.tags ?? [], notes: body.notes === '' ? null : body.notes ?? null,
+        address: normalizeAddress(body.address) ?? null, roles: body.roles ?? [], tags: body.tags ?? [], notes: body.notes === '' ? null : body.notes ?? null,
         time_zone: body.timeZone ?? org.time_zone,
       });
       await audit(q, org.id, actor, 'create', 'person', id);
@@ -81,7 +87,7 @@ export async function updatePerson(db: Db, org: Organization, id: string, body: 
       if (body.lastName !== undefined) patch.last_name = body.lastName;
       if (body.email !== undefined) patch.email = body.email.trim();
       if (phone !== undefined) patch.phone = phone;
-      if (body.address !== undefined) patch.address = body.address;
+      if (body.address !== undefined) patch.address = normalizeAddress(body.address);
       if (body.roles !== undefined) patch.roles = body.roles;
       if (body.tags !== undefined) patch.tags = body.tags;
       if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
