@@ -1,0 +1,148 @@
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { audit } from '../../platform/audit.ts';
+import { checkCustomFields } from '../customfields/values.ts';
+import * as repo from './housing.repository.ts';
+
+/**
+ * Checks that `locationId` may hold `animalId` (null: a new animal) and locks what it checked.
+ * A location or an active housing unit of the organization is accepted; a full unit (occupants
+ * in care or on hold ≥ capacity) refuses with 422. Foster homes are set only by foster
+ * assignments, and an animal in an active foster placement moves only by ending it.
+ * Used by the animals service on create and update, and by the move endpoint.
+ */
+export async function checkAnimalLocation(q: Queryable, orgId: string, locationId: string | null, animalId: string | null, field = 'locationId'): Promise<void> {
+  if (animalId) {
+    const live = await q.query<{ foster_home_id: string }>("SELECT foster_home_id FROM foster_assignments WHERE organization_id = $1 AND animal_id = $2 AND status = 'active'", [orgId, animalId]);
+    if (live[0]) throw invalid({ [field]: [`cannot change while the animal is in foster home ${live[0].foster_home_id}; end the foster assignment instead`] });
+  }
+  if (locationId === null) return;
+  const loc = await repo.locationActive(q, orgId, locationId);
+  if (loc) {
+    if (!loc.is_active) throw invalid({ [field]: [`${locationId} is a location no longer in use`] });
+    return;
+  }
+  const unit = await repo.lockUnit(q, orgId, locationId);
+  if (!unit) {
+    const home = await q.query('SELECT 1 FROM foster_homes WHERE organization_id = $1 AND id = $2', [orgId, locationId]);
+    if (home.length) throw invalid({ [field]: [`${locationId} is a foster home; place animals in foster through a foster assignment`] });
+    throw invalid({ [field]: [`${locationId} names no location or housing unit of this organization`] });
+  }
+  if (!unit.is_active) throw invalid({ [field]: [`housing unit ${unit.name} is no longer in use`] });
+  const n = await repo.countOccupants(q, orgId, locationId, animalId);
+  if (n >= unit.capacity) throw invalid({ [field]: [`housing unit ${unit.name} is full (${n} of ${unit.capacity})`] });
+}
+
+export function toUnit(r: repo.UnitRow, occupants: repo.OccupantRow[]) {
+  return {
+    ...r, spots_available: Math.max(0, r.capacity - r.occupant_count), is_full: r.occupant_count >= r.capacity,
+    occupants: occupants.filter((o) => o.location_id === r.id).map(({ id, name, species, status }) => ({ id, name, species, status })),
+  };
+}
+
+export async function unitsWithOccupants(q: Queryable, orgId: string, rows: repo.UnitRow[]) {
+  const occ = await repo.occupantsOf(q, orgId, rows.map((r) => r.id));
+  return rows.map((r) => toUnit(r, occ));
+}
+
+export async function getUnit(q: Queryable, orgId: string, id: string) {
+  const row = await repo.getUnit(q, orgId, id);
+  if (!row) throw notFound('housing unit');
+  return (await unitsWithOccupants(q, orgId, [row]))[0] as ReturnType<typeof toUnit>;
+}
+
+export async function getLocation(q: Queryable, orgId: string, id: string) {
+  const row = await repo.getLocation(q, orgId, id);
+  if (!row) throw notFound('location');
+  const units = await repo.listUnits(q, orgId, { location_id: id }, 1000, 0);
+  const occ = await repo.occupantsOf(q, orgId, [id]);
+  return {
+    ...row,
+    units: await unitsWithOccupants(q, orgId, units),
+    occupants: occ.map(({ id: aid, name, species, status }) => ({ id: aid, name, species, status })),
+  };
+}
+
+export interface LocationInput { name?: string; type?: repo.LocationType; address?: string | null; notes?: string | null; is_active?: boolean }
+
+export async function createLocation(db: Db, orgId: string, b: Required<Pick<LocationInput, 'name' | 'type'>> & LocationInput, actor: string) {
+  return db.tx(async (q) => {
+    if (await repo.locationNameTaken(q, orgId, b.name)) throw invalid({ name: [`a location named ${b.name} already exists`] });
+    const id = newId('loc');
+    await repo.insertLocation(q, orgId, { id, name: b.name, type: b.type, address: b.address || null, notes: b.notes || null });
+    await audit(q, orgId, actor, 'create', 'location', id, b);
+    return getLocation(q, orgId, id);
+  });
+}
+
+export async function updateLocation(db: Db, orgId: string, id: string, b: LocationInput, actor: string) {
+  return db.tx(async (q) => {
+    const current = await repo.getLocation(q, orgId, id);
+    if (!current) throw notFound('location');
+    if (b.name && (await repo.locationNameTaken(q, orgId, b.name, id))) throw invalid({ name: [`a location named ${b.name} already exists`] });
+    if (b.is_active === false && current.occupant_count > 0) throw invalid({ is_active: [`${current.occupant_count} animal(s) are still housed here; move them first`] });
+    const patch: Record<string, unknown> = { ...b };
+    if (b.address === '') patch.address = null;
+    if (b.notes === '') patch.notes = null;
+    await repo.updateLocation(q, orgId, id, patch);
+    await audit(q, orgId, actor, 'update', 'location', id, b);
+    return getLocation(q, orgId, id);
+  });
+}
+
+export interface UnitInput { location_id?: string; name?: string; type?: repo.UnitType; capacity?: number; notes?: string | null; is_active?: boolean; custom_fields?: Record<string, unknown> }
+
+export async function createUnit(db: Db, orgId: string, b: Required<Pick<UnitInput, 'location_id' | 'name' | 'type' | 'capacity'>> & UnitInput, actor: string) {
+  return db.tx(async (q) => {
+    const loc = await repo.locationActive(q, orgId, b.location_id);
+    if (!loc) throw invalid({ location_id: [`${b.location_id} names no location of this organization`] });
+    if (!loc.is_active) throw invalid({ location_id: ['is a location no longer in use'] });
+    if (await repo.unitNameTaken(q, orgId, b.location_id, b.name)) throw invalid({ name: [`a unit named ${b.name} already exists at this location`] });
+    const custom = await checkCustomFields(q, orgId, 'location_unit', b.custom_fields, { creating: true });
+    const id = newId('hsg');
+    await repo.insertUnit(q, orgId, { id, location_id: b.location_id, name: b.name, type: b.type, capacity: b.capacity, notes: b.notes || null, custom_fields: custom });
+    await audit(q, orgId, actor, 'create', 'housing_unit', id, b);
+    return getUnit(q, orgId, id);
+  });
+}
+
+export async function updateUnit(db: Db, orgId: string, id: string, b: UnitInput, actor: string) {
+  return db.tx(async (q) => {
+    const locked = await repo.lockUnit(q, orgId, id);
+    if (!locked) throw notFound('housing unit');
+    const current = await repo.getUnit(q, orgId, id);
+    if (!current) throw notFound('housing unit');
+    const patch: Record<string, unknown> = { ...b };
+    if (b.location_id !== undefined && b.location_id !== current.location_id) {
+      const loc = await repo.locationActive(q, orgId, b.location_id);
+      if (!loc) throw invalid({ location_id: [`${b.location_id} names no location of this organization`] });
+      if (!loc.is_active) throw invalid({ location_id: ['is a location no longer in use'] });
+    }
+    const name = b.name ?? current.name;
+    const locationId = b.location_id ?? current.location_id;
+    if ((b.name || b.location_id) && (await repo.unitNameTaken(q, orgId, locationId, name, id))) throw invalid({ name: [`a unit named ${name} already exists at this location`] });
+    if (b.capacity !== undefined && b.capacity < current.occupant_count) throw invalid({ capacity: [`cannot be below the ${current.occupant_count} animal(s) housed here now`] });
+    if (b.is_active === false && current.occupant_count > 0) throw invalid({ is_active: [`${current.occupant_count} animal(s) are still housed here; move them first`] });
+    if (b.notes === '') patch.notes = null;
+    if (b.custom_fields !== undefined) {
+      patch.custom_fields = await checkCustomFields(q, orgId, 'location_unit', { ...current.custom_fields, ...b.custom_fields }, { creating: false, current: current.custom_fields });
+    }
+    await repo.updateUnit(q, orgId, id, patch);
+    await audit(q, orgId, actor, 'update', 'housing_unit', id, Object.keys(b));
+    return getUnit(q, orgId, id);
+  });
+}
+
+/** Moves an animal into a location or unit (Family B convenience; the same rules as PATCH /api/v1/animals). */
+export async function moveAnimal(db: Db, orgId: string, placeId: string, animalId: string, actor: string) {
+  return db.tx(async (q) => {
+    const animal = (await q.query<{ id: string; location_id: string | null }>('SELECT id, location_id FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE', [orgId, animalId]))[0];
+    if (!animal) throw invalid({ animal_id: [`${animalId} names no animal of this organization`] });
+    if (animal.location_id !== placeId) {
+      await checkAnimalLocation(q, orgId, placeId, animalId, 'animal_id');
+      await q.query('UPDATE animals SET location_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, animalId, placeId]);
+      await audit(q, orgId, actor, 'move', 'animal', animalId, { from: animal.location_id, to: placeId });
+    }
+  });
+}
