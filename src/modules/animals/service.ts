@@ -3,6 +3,7 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import { checkCustomFields } from '../customfields/values.ts';
+import { checkAnimalLocation } from '../operations/housing.service.ts';
 import * as repo from './repository.ts';
 import { statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
@@ -55,6 +56,7 @@ export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody
   return db.tx(async (q) => {
     const id = newId('ani');
     const custom = await checkCustomFields(q, orgId, 'animal', body.customFields, { creating: true });
+    if (body.locationId) await checkAnimalLocation(q, orgId, body.locationId, null);
     await repo.insertAnimal(q, orgId, {
       id, name: body.name, public_name: body.publicName ?? body.name, species: body.species, breed: body.breed ?? null,
       status_id: await statusId(q, orgId, body.status), location_id: body.locationId ?? null, intake_date: body.intakeDate,
@@ -74,7 +76,10 @@ export async function updateAnimal(db: Db, orgId: string, id: string, body: Anim
     if (body.name !== undefined) patch.name = body.name;
     if (body.publicName !== undefined) patch.public_name = body.publicName;
     if (body.status !== undefined) patch.status_id = await statusId(q, orgId, body.status);
-    if (body.locationId !== undefined) patch.location_id = body.locationId;
+    if (body.locationId !== undefined && body.locationId !== current.location_id) {
+      await checkAnimalLocation(q, orgId, body.locationId, id);
+      patch.location_id = body.locationId;
+    }
     if (body.dateOfBirth !== undefined) patch.date_of_birth = body.dateOfBirth;
     if (body.weight !== undefined) patch.weight = body.weight;
     if (body.microchipNumber !== undefined) patch.microchip_number = body.microchipNumber === null ? null : normalizeMicrochip(body.microchipNumber);
