@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import type { TestOrg } from '../../../test/harness.ts';
+import { base62 } from '../../platform/ids.ts';
+
+/** A person holding the volunteer role (made through Family A, as an integrator would). */
+export async function volunteer(org: TestOrg, roles: string[] = ['volunteer']): Promise<string> {
+  const res = await org.req('POST', '/api/v1/people', { body: { firstName: 'Vol', lastName: base62(6), email: `v-${base62(10).toLowerCase()}@example.org`, roles } });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.data?.id ?? res.body.id;
+}
+
+export async function location(org: TestOrg, name: string): Promise<string> {
+  const res = await org.req('POST', '/api/shifts/locations', { body: { name } });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.id;
+}
+
+export async function schedule(org: TestOrg, body: Record<string, unknown> = {}): Promise<{ id: string } & Record<string, unknown>> {
+  const res = await org.req('POST', '/api/shifts/schedules', { body: { name: 'Care day', ...(body.starts_at ? {} : { starts_at: '2099-06-01T08:00:00Z', ends_at: '2099-06-01T20:00:00Z' }), ...body } });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body;
+}
+
+export async function count(db: { query<R>(s: string, p: unknown[]): Promise<R[]> }, table: string, orgId: string): Promise<number> {
+  const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1`, [orgId]);
+  return r[0]?.n ?? 0;
+}
