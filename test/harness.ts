@@ -15,12 +15,12 @@ export interface TestApp {
 }
 
 /** The whole app over the test database (ARK_TEST_DATABASE_URL, set by test/run.ts). */
-export async function testApp(overrides: Partial<Config> = {}, extraRoutes?: (app: App) => void): Promise<TestApp> {
+export async function testApp(overrides: Partial<Config> = {}, extraRoutes?: (app: App) => void, opts: { listen?: boolean } = {}): Promise<TestApp> {
   const url = process.env.ARK_TEST_DATABASE_URL;
   if (!url) throw new Error('ARK_TEST_DATABASE_URL is not set: run the tests with `npm test`');
   const db = new Db(url, 5);
   const config = { ...loadConfig({}), rateLimitPerMinute: 100000, ...overrides };
-  const { app, ctx } = await buildApp({ config, db, extraRoutes });
+  const { app, ctx } = await buildApp({ config, db, extraRoutes, listen: opts.listen });
   return {
     app, ctx, db,
     async close() {

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { testApp, request, type TestApp } from '../../test/harness.ts';
+import { base62 } from '../platform/ids.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await testApp({}, undefined, { listen: true });
+});
+after(async () => t.close());
+
+function ark(args: string[], env: Record<string, string> = {}) {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('src/cli/main.ts'), ...args], {
+    env: { ...process.env, DATABASE_URL: process.env.ARK_TEST_DATABASE_URL ?? '', ...env },
+    encoding: 'utf8',
+  });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+const slug = () => `cli-${base62(8).toLowerCase()}`;
+
+test('org create, role create, key create (key alone on the last line), key list, key revoke', async () => {
+  const s = slug();
+  const made = ark(['org', 'create', s, '--name', 'CLI Rescue', '--currency', 'CAD', '--time-zone', 'America/Toronto', '--country', 'CA']);
+  assert.equal(made.code, 0, made.stderr);
+  const org = await t.db.query<{ currency: string; time_zone: string; country: string }>('SELECT currency, time_zone, country FROM organizations WHERE slug = $1', [s]);
+  assert.deepEqual(org[0], { currency: 'CAD', time_zone: 'America/Toronto', country: 'CA' });
+  const role = ark(['role', 'create', s, 'kennel', '--grant', 'animals:write', '--grant', 'people:read']);
+  assert.equal(role.code, 0, role.stderr);
+  const key = ark(['key', 'create', s, '--role', 'kennel', '--label', 'kennel tablet']);
+  assert.equal(key.code, 0, key.stderr);
+  const lines = key.stdout.trim().split('\n');
+  const secret = lines[lines.length - 1] ?? '';
+  assert.match(secret, /^ark_live_[0-9A-Za-z]{40}$/);
+  const host = `${s}.localhost`;
+  assert.equal((await request(t, host, 'GET', '/api/v1/animals', { key: secret })).status, 200);
+  assert.equal((await request(t, host, 'GET', '/api/v1/donations', { key: secret })).status, 403);
+  const list = ark(['key', 'list', s]);
+  assert.equal(list.code, 0);
+  assert.match(list.stdout, /kennel/);
+  assert.ok(!list.stdout.includes(secret));
+  const keyId = /^(key_\w+)/m.exec(list.stdout)?.[1] ?? '';
+  const revoke = ark(['key', 'revoke', s, keyId]);
+  assert.equal(revoke.code, 0, revoke.stderr);
+  // The server process hears of the revocation (LISTEN/NOTIFY) without being told directly.
+  let status = 200;
+  for (let i = 0; i < 50 && status !== 401; i++) {
+    status = (await request(t, host, 'GET', '/api/v1/animals', { key: secret })).status;
+    if (status !== 401) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(status, 401);
+});
+
+test('bad arguments print one line on stderr, exit 2, and leave nothing half-made', async () => {
+  const s = slug();
+  const cases = [
+    ['org', 'create', 'Bad Slug', '--name', 'x'],
+    ['org', 'create', s],
+    ['org', 'create', s, '--name', 'x', '--currency', 'ZZZ'],
+    ['org', 'create', s, '--name', 'x', '--time-zone', 'Mars/Base'],
+    ['org', 'create', s, '--name', 'x', '--country', 'QQ'],
+    ['org', 'create', s, '--name', 'x', '--bogus', 'y'],
+    ['role', 'create', 'no-such-org-x', 'r', '--grant', 'animals:read'],
+    ['key', 'create', 'no-such-org-x', '--role', 'admin'],
+    ['key', 'create', s],
+    ['frobnicate'],
+  ];
+  for (const args of cases) {
+    const res = ark(args);
+    assert.equal(res.code, 2, `${args.join(' ')} → ${res.code}: ${res.stderr}`);
+    assert.equal(res.stderr.trim().split('\n').length, 1, `${args.join(' ')}: ${res.stderr}`);
+    assert.match(res.stderr, /^ark: /);
+  }
+  assert.equal((await t.db.query('SELECT 1 FROM organizations WHERE slug = $1', [s])).length, 0);
+  assert.equal(ark(['org', 'create', s, '--name', 'Once']).code, 0);
+  const again = ark(['org', 'create', s, '--name', 'Twice']);
+  assert.equal(again.code, 2);
+  const bad = ark(['role', 'create', s, 'r', '--grant', 'animals:owner']);
+  assert.equal(bad.code, 2);
+  assert.equal(ark(['key', 'create', s, '--role', 'nope']).code, 2);
+  assert.equal(ark(['key', 'revoke', s, 'key_nope']).code, 2);
+});
+
+test('seed fills an organization with sample records for every area, once', async () => {
+  const s = slug();
+  assert.equal(ark(['org', 'create', s, '--name', 'Seeded']).code, 0);
+  const res = ark(['seed', s]);
+  assert.equal(res.code, 0, res.stderr);
+  const org = (await t.db.query<{ id: string }>('SELECT id FROM organizations WHERE slug = $1', [s]))[0]?.id;
+  const count = async (sql: string) => Number((await t.db.query<{ n: string }>(sql, [org]))[0]?.n);
+  assert.ok((await count('SELECT count(*) AS n FROM animals WHERE organization_id = $1')) >= 50);
+  assert.equal(await count('SELECT count(DISTINCT status_id) AS n FROM animals WHERE organization_id = $1'), 9);
+  assert.ok((await count('SELECT count(DISTINCT species) AS n FROM animals WHERE organization_id = $1')) >= 3);
+  assert.ok((await count('SELECT count(*) AS n FROM people WHERE organization_id = $1')) >= 30);
+  for (const role of ['adopter', 'foster', 'volunteer', 'donor']) {
+    assert.ok((await t.db.query('SELECT 1 FROM people WHERE organization_id = $1 AND $2 = ANY(roles)', [org, role])).length > 0, role);
+  }
+  assert.ok((await count('SELECT count(*) AS n FROM donations WHERE organization_id = $1')) >= 40);
+  assert.equal(await count('SELECT count(DISTINCT type) AS n FROM donations WHERE organization_id = $1'), 3);
+  const twice = ark(['seed', s]);
+  assert.equal(twice.code, 2);
+});
+
+test('the embedded store: commands start PostgreSQL from the npm binaries and keep their data between commands', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ark-cli-'));
+  try {
+    const env = { DATABASE_URL: '', ARK_DATA_DIR: dir };
+    const made = ark(['org', 'create', 'embedded', '--name', 'Embedded Rescue'], env);
+    assert.equal(made.code, 0, made.stderr);
+    const key = ark(['key', 'create', 'embedded', '--role', 'admin'], env);
+    assert.equal(key.code, 0, key.stderr);
+    const list = ark(['key', 'list', 'embedded'], env);
+    assert.match(list.stdout, /admin/);
+    assert.equal(ark(['migrate'], env).stdout.trim(), 'Up to date');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
