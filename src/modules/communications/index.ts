@@ -1,4 +1,14 @@
 import type { Module } from '../../platform/context.ts';
+import { templateRoutes } from './templates.routes.ts';
+import { inboxRoutes } from './inboxes.routes.ts';
+import { messageLogRoutes } from './messages.routes.ts';
 
 /** Communications (issue 3): templates, sending, message log, inboxes, conversations, suppressions. */
-export const communicationsModule: Module = { name: 'communications', routes() {} };
+export const communicationsModule: Module = {
+  name: 'communications',
+  routes(app, ctx) {
+    templateRoutes(app, ctx);
+    inboxRoutes(app, ctx);
+    messageLogRoutes(app, ctx);
+  },
+};

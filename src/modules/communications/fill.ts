@@ -1,0 +1,126 @@
+import type { Queryable } from '../../platform/db/db.ts';
+import { invalid, missing, notFound } from '../../platform/errors.ts';
+import { fillBlocks, fillText, listJoin, mergeFieldsIn, textsOf, type Block } from './blocks.ts';
+import type { TemplateRow } from './templates.ts';
+
+export interface FillInput {
+  person_id?: string;
+  person_ids?: string[];
+  animal_ids?: string[];
+  related_entity_type?: 'animal' | 'adoption_application' | 'form_submission' | 'person';
+  related_entity_id?: string;
+  conversation_id?: string;
+  variables?: Record<string, string | number | boolean>;
+}
+export interface Filled {
+  template_id: string; template_key: string; template_version: number; subject: string; body_blocks: Block[]; unfilled: string[];
+  person_id: string | null; person_ids: string[]; related_entity_type: string | null; related_entity_id: string | null; animal_ids: string[];
+}
+interface PersonRec { id: string; first_name: string; last_name: string; email: string; phone: string | null }
+interface AnimalRec { id: string; name: string; species: string; breed: string | null; sex: string }
+
+export async function peopleByIds(q: Queryable, orgId: string, ids: string[]) {
+  if (!ids.length) return [];
+  const rows = await q.query<PersonRec>('SELECT id, first_name, last_name, email, phone FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL', [orgId, ids]);
+  return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is PersonRec => !!r);
+}
+async function animalsByIds(q: Queryable, orgId: string, ids: string[]) {
+  if (!ids.length) return [];
+  const rows = await q.query<AnimalRec>(
+    `SELECT a.id, a.name, a.species, a.breed, a.sex FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id
+      WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) AND a.deleted_at IS NULL`,
+    [orgId, ids],
+  );
+  return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is AnimalRec => !!r);
+}
+
+/** Values of the record merge fields (pure): names of several people fill as a list. */
+export function recordValues(people: PersonRec[], animals: AnimalRec[], orgName: string): Record<string, string> {
+  const v: Record<string, string> = { org_name: orgName };
+  const put = (name: string, items: (string | null)[]) => {
+    const present = items.filter((x): x is string => !!x && x.trim() !== '');
+    if (present.length) v[name] = listJoin(present);
+  };
+  if (people.length) {
+    put('first_name', people.map((p) => p.first_name));
+    put('last_name', people.map((p) => p.last_name));
+    put('full_name', people.map((p) => `${p.first_name} ${p.last_name}`.trim()));
+    put('email', people.map((p) => p.email));
+    put('phone', people.map((p) => p.phone));
+  }
+  if (animals.length) {
+    put('animal_name', animals.map((a) => a.name));
+    put('animal_species', animals.map((a) => a.species));
+    put('animal_breed', animals.map((a) => a.breed));
+    put('animal_sex', animals.map((a) => a.sex));
+    put('animal_id', animals.map((a) => a.id));
+  }
+  return v;
+}
+
+/** Fills a template version from records; reads only. */
+export async function fillTemplate(q: Queryable, org: { id: string; name: string }, t: TemplateRow, input: FillInput, version?: { subject_template: string; body_template_blocks: Block[]; version: number }): Promise<Filled> {
+  if (t.status !== 'active') throw invalid({ id: [`template is ${t.status}; only an active template can be filled`] });
+  const orgId = org.id;
+  if ((input.related_entity_type === undefined) !== (input.related_entity_id === undefined)) {
+    throw missing([input.related_entity_type === undefined ? 'related_entity_type' : 'related_entity_id']);
+  }
+  let relType: string | null = input.related_entity_type ?? null;
+  let relId: string | null = input.related_entity_id ?? null;
+  let personIds = [...new Set([...(input.person_id ? [input.person_id] : []), ...(input.person_ids ?? [])])];
+  const animalIds = [...new Set(input.animal_ids ?? [])];
+
+  if (input.conversation_id) {
+    const conv = (await q.query<{ person_id: string | null; person_confirmed: boolean; related_entity_type: string | null; related_entity_id: string | null }>(
+      'SELECT person_id, person_confirmed, related_entity_type, related_entity_id FROM comm_conversations WHERE organization_id = $1 AND id = $2', [orgId, input.conversation_id],
+    ))[0];
+    if (!conv) throw notFound('conversation');
+    if (!personIds.length && !relType) {
+      if (conv.person_id && conv.person_confirmed) personIds = [conv.person_id];
+      if (conv.related_entity_type && conv.related_entity_id) {
+        relType = conv.related_entity_type;
+        relId = conv.related_entity_id;
+      }
+    }
+  }
+
+  const people = await peopleByIds(q, orgId, personIds);
+  const lost = personIds.filter((id) => !people.some((p) => p.id === id));
+  if (lost.length) throw invalid({ [input.person_ids?.includes(lost[0]) ? 'person_ids' : 'person_id']: [`names no person on file: ${lost.join(', ')}`] });
+
+  if (relType && relId) {
+    switch (relType) {
+      case 'animal': {
+        if (!(await animalsByIds(q, orgId, [relId])).length) throw notFound('animal');
+        if (!animalIds.includes(relId)) animalIds.unshift(relId);
+        break;
+      }
+      case 'person': {
+        const rel = await peopleByIds(q, orgId, [relId]);
+        if (!rel.length) throw notFound('person');
+        if (!people.length) people.push(...rel);
+        break;
+      }
+      // No adoption applications or form submissions are kept yet: nothing can be found.
+      case 'adoption_application': throw notFound('adoption application');
+      case 'form_submission': throw notFound('form submission');
+      default: throw invalid({ related_entity_type: ['is not a known record type'] });
+    }
+  }
+  const animals = await animalsByIds(q, orgId, animalIds);
+  const lostA = animalIds.filter((id) => !animals.some((a) => a.id === id));
+  if (lostA.length) throw invalid({ animal_ids: [`names no animal on file: ${lostA.join(', ')}`] });
+
+  const values = recordValues(people, animals, org.name);
+  for (const [k, val] of Object.entries(input.variables ?? {})) values[k] = String(val);
+  const subjectT = version?.subject_template ?? t.subject_template;
+  const blocksT = version?.body_template_blocks ?? t.body_template_blocks;
+  const subject = fillText(subjectT, values);
+  const body = fillBlocks(blocksT, values);
+  return {
+    template_id: t.id, template_key: t.key, template_version: version?.version ?? t.version, subject, body_blocks: body,
+    unfilled: mergeFieldsIn(textsOf(subjectT, blocksT)).filter((n) => !Object.hasOwn(values, n)),
+    person_id: input.person_id ?? people[0]?.id ?? null, person_ids: people.map((p) => p.id),
+    related_entity_type: relType, related_entity_id: relId, animal_ids: animals.map((a) => a.id),
+  };
+}

@@ -1,0 +1,99 @@
+import type { Queryable } from '../../platform/db/db.ts';
+import type { Principal } from '../../platform/auth.ts';
+import { newId } from '../../platform/ids.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { audit } from '../../platform/audit.ts';
+import { allows } from '../../platform/permissions.ts';
+
+export const INBOX_NAME = /^[a-z0-9][a-z0-9-]{0,30}$/;
+export const RESERVED = ['postmaster', 'abuse', 'hostmaster', 'webmaster', 'noreply', 'no-reply', 'bounces', 'mailer-daemon'];
+export const DEFAULT_INBOX = 'hello';
+
+export interface InboxRow {
+  organization_id: string; id: string; name: string; display_name: string; description: string; is_default: boolean; is_active: boolean;
+  is_restricted: boolean; access_roles: string[]; access_key_ids: string[]; created_at: Date; updated_at: Date;
+}
+const COLS = 'organization_id, id, name, display_name, description, is_default, is_active, is_restricted, access_roles, access_key_ids, created_at, updated_at';
+
+export function mailHost(slug: string, mailDomain: string) {
+  return `${slug}.${mailDomain}`.toLowerCase();
+}
+export function presentInbox(r: InboxRow, slug: string, mailDomain: string) {
+  return {
+    id: r.id, name: r.name, display_name: r.display_name, description: r.description, is_default: r.is_default, is_active: r.is_active,
+    is_restricted: r.is_restricted, address: `${r.name}@${mailHost(slug, mailDomain)}`,
+    access_list: { roles: r.access_roles, key_ids: r.access_key_ids }, created_at: r.created_at, updated_at: r.updated_at,
+  };
+}
+/** A restricted inbox is read by its access list, and always by keys with admin on Communications. */
+export function canRead(p: Principal, r: InboxRow): boolean {
+  return !r.is_restricted || allows(p.grants, 'communications', 'admin') || r.access_roles.includes(p.roleName) || r.access_key_ids.includes(p.keyId);
+}
+
+export async function inboxById(q: Queryable, orgId: string, id: string) {
+  return (await q.query<InboxRow>(`SELECT ${COLS} FROM comm_inboxes WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+}
+export async function inboxByName(q: Queryable, orgId: string, name: string) {
+  return (await q.query<InboxRow>(`SELECT ${COLS} FROM comm_inboxes WHERE organization_id = $1 AND name = $2`, [orgId, name]))[0] ?? null;
+}
+export async function listInboxes(q: Queryable, orgId: string, limit: number, offset: number) {
+  return q.query<InboxRow>(`SELECT ${COLS} FROM comm_inboxes WHERE organization_id = $1 ORDER BY is_default DESC, name LIMIT $2 OFFSET $3`, [orgId, limit + 1, offset]);
+}
+
+/** The default inbox, made at first use (`hello`, or an existing inbox of that name promoted). */
+export async function ensureDefaultInbox(q: Queryable, orgId: string): Promise<InboxRow> {
+  const find = async () => (await q.query<InboxRow>(`SELECT ${COLS} FROM comm_inboxes WHERE organization_id = $1 AND is_default`, [orgId]))[0];
+  const found = await find();
+  if (found) return found;
+  await q.query(
+    `INSERT INTO comm_inboxes (organization_id, id, name, display_name, description, is_default) VALUES ($1,$2,$3,'Hello','General enquiries; replies to sent email arrive here',true)
+     ON CONFLICT DO NOTHING`, [orgId, newId('inb'), DEFAULT_INBOX],
+  );
+  const made = await find();
+  if (made) return made;
+  await q.query('UPDATE comm_inboxes SET is_default = true, is_active = true, updated_at = now() WHERE organization_id = $1 AND name = $2 AND NOT EXISTS (SELECT 1 FROM comm_inboxes WHERE organization_id = $1 AND is_default)', [orgId, DEFAULT_INBOX]);
+  const promoted = await find();
+  if (!promoted) throw new Error('no default inbox');
+  return promoted;
+}
+
+export function checkName(name: string) {
+  if (!INBOX_NAME.test(name)) throw invalid({ name: ['must be 1 to 31 characters: lowercase letters, digits and hyphens, not starting with a hyphen'] });
+  if (RESERVED.includes(name)) throw invalid({ name: [`${name} is reserved`] });
+}
+
+export async function createInbox(q: Queryable, orgId: string, actor: string, b: { name: string; display_name?: string; description?: string }) {
+  checkName(b.name);
+  await ensureDefaultInbox(q, orgId);
+  const rows = await q.query<InboxRow>(
+    `INSERT INTO comm_inboxes (organization_id, id, name, display_name, description) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
+    [orgId, newId('inb'), b.name, b.display_name ?? b.name, b.description ?? ''],
+  );
+  const row = rows[0];
+  if (!row) throw invalid({ name: [`an inbox named ${b.name} already exists`] });
+  await audit(q, orgId, actor, 'create', 'inbox', row.id, b);
+  return row;
+}
+
+export async function updateInbox(q: Queryable, orgId: string, actor: string, id: string, b: { name?: string; display_name?: string; description?: string; is_restricted?: boolean; access_list?: { roles?: string[]; key_ids?: string[] } }) {
+  const cur = await inboxById(q, orgId, id);
+  if (!cur) throw notFound('inbox');
+  if (b.name !== undefined && b.name !== cur.name) throw invalid({ name: ['cannot be changed'] });
+  const rows = await q.query<InboxRow>(
+    `UPDATE comm_inboxes SET display_name = $3, description = $4, is_restricted = $5, access_roles = $6, access_key_ids = $7, updated_at = now()
+      WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
+    [orgId, id, b.display_name ?? cur.display_name, b.description ?? cur.description, b.is_restricted ?? cur.is_restricted,
+      b.access_list?.roles ?? cur.access_roles, b.access_list?.key_ids ?? cur.access_key_ids],
+  );
+  await audit(q, orgId, actor, 'update', 'inbox', id, b);
+  return rows[0];
+}
+
+export async function retireInbox(q: Queryable, orgId: string, actor: string, id: string) {
+  const cur = await inboxById(q, orgId, id);
+  if (!cur) throw notFound('inbox');
+  if (cur.is_default) throw invalid({ id: ['the default inbox cannot be retired: mail to the organization and replies arrive there'] });
+  const rows = await q.query<InboxRow>(`UPDATE comm_inboxes SET is_active = false, updated_at = CASE WHEN is_active THEN now() ELSE updated_at END WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`, [orgId, id]);
+  if (cur.is_active) await audit(q, orgId, actor, 'retire', 'inbox', id);
+  return rows[0];
+}

@@ -1,0 +1,43 @@
+import type { Queryable } from '../../platform/db/db.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { MESSAGE_STATUSES, PayloadMetadata } from './schemas.ts';
+
+export interface MessageRow {
+  organization_id: string; id: string; direction: 'outbound' | 'inbound'; channel: 'email'; category: string; status: string;
+  recipient_address: string; from_address: string | null; person_id: string | null; template_id: string | null; template_version: number | null;
+  provider: string | null; provider_message_id: string | null; subject: string; body_html: string | null; body_text: string | null;
+  related_entity_type: string | null; related_entity_id: string | null; payload_metadata: Record<string, unknown>; cc: string[]; bcc: string[];
+  headers: Record<string, string>; message_id_header: string | null; inbox_id: string | null; conversation_id: string | null;
+  attempt_token: string | null; attempts: number; created_at: Date; updated_at: Date;
+}
+export const MSG_COLS = `organization_id, id, direction, channel, category, status, recipient_address, from_address, person_id, template_id, template_version,
+  provider, provider_message_id, subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, cc, bcc, headers,
+  message_id_header, inbox_id, conversation_id, attempt_token, attempts, created_at, updated_at`;
+
+/** Wire shape of a message log entry; `sending` (claimed by a worker, not yet accepted) shows as queued. */
+export function presentMessage(r: MessageRow) {
+  return {
+    id: r.id, recipient_address: r.recipient_address, direction: r.direction, channel: r.channel, category: r.category,
+    status: (r.status === 'sending' ? 'queued' : r.status) as (typeof MESSAGE_STATUSES)[number], created_at: r.created_at, updated_at: r.updated_at, tenant_id: r.organization_id,
+    template_id: r.template_id, person_id: r.person_id, provider: r.provider, provider_message_id: r.provider_message_id, subject: r.subject,
+    related_entity_type: r.related_entity_type, related_entity_id: r.related_entity_id, payload_metadata: r.payload_metadata as Static<typeof PayloadMetadata>,
+  };
+}
+
+export async function listMessages(q: Queryable, orgId: string, f: { direction?: string; status?: string; category?: string; person_id?: string; limit: number; offset: number }) {
+  const statuses = f.status === undefined ? null : f.status === 'queued' ? ['queued', 'sending'] : [f.status];
+  return q.query<MessageRow>(
+    `SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1
+        AND ($2::text IS NULL OR direction = $2) AND ($3::text[] IS NULL OR status = ANY($3)) AND ($4::text IS NULL OR category = $4)
+        AND ($5::text IS NULL OR person_id = $5)
+      ORDER BY created_at DESC, id DESC LIMIT $6 OFFSET $7`,
+    [orgId, f.direction ?? null, statuses, f.category ?? null, f.person_id ?? null, f.limit + 1, f.offset],
+  );
+}
+export async function messageById(q: Queryable, orgId: string, id: string) {
+  return (await q.query<MessageRow>(`SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+}
+export async function messagesByIds(q: Queryable, orgId: string, ids: string[]) {
+  const rows = await q.query<MessageRow>(`SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1 AND id = ANY($2::text[])`, [orgId, ids]);
+  return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
+}

@@ -1,0 +1,144 @@
+import { Type, Nullable, Strict, StringEnum, Timestamp } from '../../platform/schema.ts';
+import { BLOCK_TYPES, MAX_BLOCKS } from './blocks.ts';
+
+export const CATEGORIES = ['transactional', 'adoption_updates', 'fundraising', 'volunteer_news', 'foster_updates', 'newsletter'] as const;
+export type Category = (typeof CATEGORIES)[number];
+/** Bulk (subscription) categories carry List-Unsubscribe and honour opt-outs; transactional mail always goes. */
+export const BULK_CATEGORIES: readonly Category[] = ['adoption_updates', 'fundraising', 'volunteer_news', 'foster_updates', 'newsletter'];
+export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed', 'bounced', 'received', 'suppressed'] as const;
+export const TEMPLATE_STATUSES = ['active', 'draft', 'archived'] as const;
+export const RELATED_TYPES = ['animal', 'adoption_application', 'form_submission', 'person'] as const;
+
+export const Run = Strict({
+  text: Type.String({ maxLength: 5000 }),
+  bold: Type.Optional(Type.Boolean()),
+  italic: Type.Optional(Type.Boolean()),
+  underline: Type.Optional(Type.Boolean()),
+  strike: Type.Optional(Type.Boolean()),
+  href: Type.Optional(Type.String({ maxLength: 2000, description: 'http, https or mailto (merge fields allowed)' })),
+});
+export const Block = Strict({
+  type: StringEnum(BLOCK_TYPES, { description: 'p (paragraph), h1, h2 (headings), bullet, numbered (list items; neighbours form one list), quote, button (a call-to-action link: needs a run with href), divider (runs ignored)' }),
+  runs: Type.Array(Run, { maxItems: 100 }),
+});
+export const Blocks = (description?: string) => Type.Array(Block, { maxItems: MAX_BLOCKS, description: description ?? `at most ${MAX_BLOCKS} blocks` });
+
+export const VariableIn = Strict({
+  name: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$', maxLength: 64 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+});
+export const VariableOut = Type.Object({
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  source: StringEnum(['person', 'animal', 'organization', 'variables'] as const, { description: 'where a fill takes the value from' }),
+});
+export const Metadata = Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean(), Type.Null()]), {
+  description: 'free-form labels, at most 50 keys; values string, number, boolean or null. `category` (one of the message categories) is the default category of messages sent from the template.',
+  maxProperties: 50,
+});
+
+export const Template = Type.Object({
+  id: Type.String(),
+  key: Type.String(),
+  tenant_id: Type.String({ description: 'the organization id' }),
+  name: Nullable(Type.String()),
+  channel: StringEnum(['email'] as const),
+  subject_template: Type.String(),
+  body_template: Type.String({ description: 'plain-text form of the body blocks, merge fields as written' }),
+  body_template_blocks: Blocks(),
+  status: StringEnum(TEMPLATE_STATUSES),
+  variables: Type.Array(VariableOut, { description: 'every merge field the template uses, in order of first appearance, with the description given and where a fill takes it from' }),
+  metadata: Metadata,
+  version: Type.Integer({ description: 'current version; editing the wording of a version that has been active makes a new one' }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+}, { $id: 'MessageTemplate' });
+
+export const Filled = Type.Object({
+  template_id: Type.String(),
+  template_key: Type.String(),
+  template_version: Type.Integer({ description: 'version whose wording this is' }),
+  subject: Type.String(),
+  body_blocks: Blocks(),
+  unfilled: Type.Array(Type.String(), { description: 'merge fields nothing filled, in order of first appearance; they remain in the text as written' }),
+  person_id: Nullable(Type.String()),
+  person_ids: Type.Array(Type.String()),
+  related_entity_type: Nullable(Type.String()),
+  related_entity_id: Nullable(Type.String()),
+  animal_ids: Type.Array(Type.String()),
+}, { $id: 'FilledTemplate' });
+
+const Ids = (what: string) => Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20, description: `at most 20 ${what}` });
+export const Variables = Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 5000 }), Type.Number(), Type.Boolean()]), {
+  description: 'values by merge-field name (string, number or boolean); they win over records', maxProperties: 100,
+});
+export const fillInputs = {
+  person_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  person_ids: Type.Optional(Ids('people; names fill as a list ("Ana, Ben and Cy")')),
+  animal_ids: Type.Optional(Ids('animals')),
+  related_entity_type: Type.Optional(StringEnum(RELATED_TYPES)),
+  related_entity_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  conversation_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  variables: Type.Optional(Variables),
+};
+export const FillBody = Strict(fillInputs);
+
+const Attempt = Type.Object({
+  tier: Type.Integer(),
+  provider: Type.String(),
+  success: Type.Boolean(),
+  error: Nullable(Type.String()),
+  provider_message_id: Nullable(Type.String()),
+  attempted_at: Timestamp(),
+});
+export const PayloadMetadata = Type.Object({
+  reason: Type.Optional(Type.String()),
+  suppression_scope: Type.Optional(StringEnum(['platform', 'organization'] as const)),
+  suppression_reason: Type.Optional(Type.String()),
+  failover_attempts: Type.Optional(Type.Array(Attempt)),
+  cc: Type.Optional(Type.Array(Type.String())),
+  bcc: Type.Optional(Type.Array(Type.String())),
+  copies_suppressed: Type.Optional(Type.Array(Type.String())),
+  thread_id: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+  needs_review: Type.Optional(Type.Boolean()),
+  message_id: Type.Optional(Type.String()),
+  from_address: Type.Optional(Type.String()),
+  inbox_id: Type.Optional(Type.String()),
+  template_version: Type.Optional(Type.Integer()),
+});
+export const MessageLogEntry = Type.Object({
+  id: Type.String(),
+  recipient_address: Type.String(),
+  direction: StringEnum(['outbound', 'inbound'] as const),
+  channel: StringEnum(['email'] as const),
+  category: Type.String(),
+  status: StringEnum(MESSAGE_STATUSES),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+  tenant_id: Type.String({ description: 'the organization id' }),
+  template_id: Nullable(Type.String()),
+  person_id: Nullable(Type.String()),
+  provider: Nullable(Type.String()),
+  provider_message_id: Nullable(Type.String()),
+  subject: Type.String(),
+  related_entity_type: Nullable(Type.String()),
+  related_entity_id: Nullable(Type.String()),
+  payload_metadata: PayloadMetadata,
+}, { $id: 'MessageLogEntry' });
+
+export const Inbox = Type.Object({
+  id: Type.String(),
+  name: Type.String({ description: "the inbox's own part of the address; cannot be changed" }),
+  display_name: Type.String(),
+  description: Type.String(),
+  is_default: Type.Boolean(),
+  is_active: Type.Boolean(),
+  is_restricted: Type.Boolean(),
+  address: Type.String({ format: 'email' }),
+  access_list: Type.Object({ roles: Type.Array(Type.String()), key_ids: Type.Array(Type.String()) }, { description: 'who may read a restricted inbox: role names and API key ids (keys with admin on Communications always may)' }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+}, { $id: 'Inbox' });
+
+export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
