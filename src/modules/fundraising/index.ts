@@ -1,4 +1,17 @@
 import type { Module } from '../../platform/context.ts';
+import { setCampaignCheck } from '../donations/service.ts';
+import { campaignExists } from './campaigns.repository.ts';
+import { campaignRoutes } from './campaigns.routes.ts';
+import { auctionRoutes } from './auctions.routes.ts';
+
+// Family A donations validate campaignId against our campaigns (unknown → 422).
+setCampaignCheck(campaignExists);
 
 /** Fundraising (issue 5): campaigns, donors, wish list, auctions. */
-export const fundraisingModule: Module = { name: 'fundraising', routes() {} };
+export const fundraisingModule: Module = {
+  name: 'fundraising',
+  routes(app, ctx) {
+    campaignRoutes(app, ctx);
+    auctionRoutes(app, ctx);
+  },
+};
