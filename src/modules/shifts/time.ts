@@ -4,6 +4,27 @@ import { DateTime } from 'luxon';
 export type When = { kind: 'date'; date: string } | { kind: 'instant'; at: Date };
 
 const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+function validDate(y: number, m: number, d: number): boolean {
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+// Imports read thousands of rows: the offset of a zone on a day is computed once (luxon is slow
+// per call) and reused while the day has no offset change; a day with a change goes through luxon.
+const dayOffsets = new Map<string, number | null>();
+function steadyOffsetMinutes(date: string, zone: string): number | null {
+  const key = `${zone}|${date}`;
+  let v = dayOffsets.get(key);
+  if (v === undefined) {
+    const start = DateTime.fromISO(date, { zone }).startOf('day');
+    const next = start.plus({ days: 1 }).startOf('day');
+    v = start.isValid && next.isValid && start.offset === next.offset && next.diff(start, 'hours').hours === 24 ? start.offset : null;
+    if (dayOffsets.size > 20000) dayOffsets.clear();
+    dayOffsets.set(key, v);
+  }
+  return v;
+}
 
 /**
  * Reads `YYYY-MM-DD` as a plain date, anything else as an ISO 8601 date-time; a date-time with
@@ -13,21 +34,39 @@ export function parseWhen(value: unknown, zone: string): When | null {
   if (typeof value !== 'string') return null;
   const s = value.trim();
   if (PLAIN_DATE.test(s)) {
-    const d = DateTime.fromISO(s, { zone: 'UTC' });
-    return d.isValid ? { kind: 'date', date: s } : null;
+    return validDate(Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10))) ? { kind: 'date', date: s } : null;
   }
-  if (s.length > 40 || !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(s)) return null;
-  const d = DateTime.fromISO(s.replace(' ', 'T'), { zone, setZone: false });
-  return d.isValid ? { kind: 'instant', at: d.toJSDate() } : null;
+  const m = DATE_TIME.exec(s);
+  if (!m) return null;
+  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
+  if (!validDate(y, mo, d) || h > 23 || mi > 59 || sec > 59) return null;
+  const ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
+  const wall = Date.UTC(y, mo - 1, d, h, mi, sec, ms);
+  const off = m[8];
+  if (off) {
+    if (off === 'Z' || off === 'z') return { kind: 'instant', at: new Date(wall) };
+    const digits = off.replace(':', '');
+    const oh = Number(digits.slice(1, 3));
+    const om = digits.length > 3 ? Number(digits.slice(3, 5)) : 0;
+    if (oh > 23 || om > 59) return null;
+    const sign = off.startsWith('-') ? -1 : 1;
+    return { kind: 'instant', at: new Date(wall - sign * (oh * 60 + om) * 60000) };
+  }
+  const steady = steadyOffsetMinutes(s.slice(0, 10), zone);
+  if (steady !== null) return { kind: 'instant', at: new Date(wall - steady * 60000) };
+  const dt = DateTime.fromISO(s.replace(' ', 'T'), { zone });
+  return dt.isValid ? { kind: 'instant', at: dt.toJSDate() } : null;
 }
 
 /** The first instant of a local date in a zone. */
 export function startOfDate(date: string, zone: string): Date {
+  const steady = steadyOffsetMinutes(date, zone);
+  if (steady !== null) return new Date(Date.parse(`${date}T00:00:00Z`) - steady * 60000);
   return DateTime.fromISO(date, { zone }).startOf('day').toJSDate();
 }
 
 export function addDays(date: string, days: number): string {
-  return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate() ?? date;
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
 }
 
 /** ISO 8601 with the zone's offset, e.g. 2026-03-01T10:00:00-05:00. */
