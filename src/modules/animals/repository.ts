@@ -21,7 +21,7 @@ export async function getAnimalsByIds(q: Queryable, orgId: string, ids: string[]
 }
 
 export interface AnimalFilter {
-  statusIds?: string[]; species?: string; locationId?: string; isPublic?: boolean; careState?: string; microchip?: string;
+  statusIds?: string[]; species?: string; locationId?: string; isPublic?: boolean; microchip?: string;
 }
 
 export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, limit: number, offset: number) {
@@ -35,13 +35,11 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   if (f.species !== undefined) add('lower(a.species) = lower(?)', f.species);
   if (f.locationId !== undefined) add('a.location_id = ?', f.locationId);
   if (f.isPublic !== undefined) add('a.is_public = ?', f.isPublic);
-  if (f.careState !== undefined) add('s.care_state = ?', f.careState);
   if (f.microchip !== undefined) add('a.microchip_number = ?', f.microchip);
   const cond = where.join(' AND ');
-  const from = 'FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id';
   const [rows, count] = await Promise.all([
     q.query<AnimalRow>(`${SELECT} WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`, params),
-    q.query<{ n: string }>(`SELECT count(*) AS n ${from} WHERE ${cond}`, params),
+    q.query<{ n: string }>(`SELECT count(*) AS n FROM animals a WHERE ${cond}`, params),
   ]);
   return { rows, total: Number(count[0]?.n ?? 0) };
 }

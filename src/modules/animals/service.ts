@@ -5,7 +5,7 @@ import { audit } from '../../platform/audit.ts';
 import { checkCustomFields } from '../customfields/values.ts';
 import { checkAnimalLocation } from '../operations/housing.service.ts';
 import * as repo from './repository.ts';
-import { statusesByNames } from './statuses.repository.ts';
+import { listStatuses, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
 
 /** Upper case, separators stripped: `985-112 003.456*789` and `985112003456789` are one chip. */
@@ -37,17 +37,24 @@ export async function getAnimal(db: Queryable, orgId: string, id: string): Promi
 }
 
 export async function listAnimals(db: Queryable, orgId: string, query: AnimalListQueryT) {
+  // Status names and care state both narrow to a set of status ids, so the count and the page
+  // read one index of animals without joining statuses.
   let statusIds: string[] | undefined;
-  if (query.status) {
-    const names = [...new Set(query.status)];
-    const found = await statusesByNames(db, orgId, names);
-    const unknown = names.filter((n) => !found.some((s) => s.name === n));
-    if (unknown.length) throw invalid({ status: unknown.map((n) => `${n} is not a configured animal status`) });
-    statusIds = found.map((s) => s.id);
+  if (query.status || query.careState) {
+    const all = await listStatuses(db, orgId);
+    if (query.status) {
+      const names = [...new Set(query.status)];
+      const unknown = names.filter((n) => !all.some((s) => s.name === n));
+      if (unknown.length) throw invalid({ status: unknown.map((n) => `${n} is not a configured animal status`) });
+    }
+    statusIds = all
+      .filter((s) => (!query.status || query.status.includes(s.name)) && (!query.careState || s.care_state === query.careState))
+      .map((s) => s.id);
   }
   const { page, perPage } = query;
+  if (statusIds && statusIds.length === 0) return { rows: [], total: 0 };
   return repo.listAnimals(db, orgId, {
-    statusIds, species: query.species, locationId: query.locationId, isPublic: query.isPublic, careState: query.careState,
+    statusIds, species: query.species, locationId: query.locationId, isPublic: query.isPublic,
     microchip: query.microchipNumber === undefined ? undefined : normalizeMicrochip(query.microchipNumber),
   }, perPage, (page - 1) * perPage);
 }
