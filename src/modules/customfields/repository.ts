@@ -35,12 +35,12 @@ export async function nextSortOrder(q: Queryable, orgId: string, entity: string)
   const rows = await q.query<{ m: number | null }>('SELECT max(sort_order) AS m FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2', [orgId, entity]);
   return (rows[0]?.m ?? 0) + 10;
 }
-export async function insertDefinition(q: Queryable, orgId: string, d: Omit<DefinitionRow, 'retired_at' | 'created_at' | 'updated_at'>): Promise<DefinitionRow> {
+export async function insertDefinition(q: Queryable, orgId: string, d: Omit<DefinitionRow, 'retired_at' | 'created_at' | 'updated_at'>): Promise<DefinitionRow | null> {
   const rows = await q.query<DefinitionRow>(
     `INSERT INTO custom_field_definitions (organization_id, id, entity_type, field_key, field_label, field_type, options, required, sort_order)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
     [orgId, d.id, d.entity_type, d.field_key, d.field_label, d.field_type, JSON.stringify(d.options), d.required, d.sort_order]);
-  return rows[0] as DefinitionRow;
+  return rows[0] ?? null;
 }
 export async function updateDefinition(q: Queryable, orgId: string, id: string, p: { field_label?: string; options?: string[]; required?: boolean; sort_order?: number; retired?: boolean }) {
   const rows = await q.query<DefinitionRow>(

@@ -119,7 +119,7 @@ export function fosterRoutes(app: App, ctx: AppContext) {
       schema: { tags, summary: `${action[0]?.toUpperCase()}${action.slice(1)} a foster assignment`, description, params: IdParam, body, response: { 200: Assignment } },
     }, async (req) => {
       const { orgId, actor, org } = who(req);
-      return service.act(ctx.db, orgId, req.params.id, action, req.body as service.ActionBody, actor, org.time_zone);
+      return service.act(ctx.db, orgId, req.params.id, action, req.body, actor, org.time_zone);
     });
   }
 }

@@ -49,7 +49,7 @@ export async function unitsWithOccupants(q: Queryable, orgId: string, rows: repo
 export async function getUnit(q: Queryable, orgId: string, id: string) {
   const row = await repo.getUnit(q, orgId, id);
   if (!row) throw notFound('housing unit');
-  return (await unitsWithOccupants(q, orgId, [row]))[0] as ReturnType<typeof toUnit>;
+  return (await unitsWithOccupants(q, orgId, [row]))[0];
 }
 
 export async function getLocation(q: Queryable, orgId: string, id: string) {

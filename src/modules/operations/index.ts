@@ -1,6 +1,9 @@
 import type { Module } from '../../platform/context.ts';
 import { customFieldRoutes } from '../customfields/routes.ts';
 import { housingRoutes } from './housing.routes.ts';
+import { fosterRoutes } from './foster.routes.ts';
+import { transportRoutes } from './transport.routes.ts';
+import { seedOperations } from './seed.ts';
 
 /** Animal operations (issue 4): housing, custom fields, foster homes, transports. */
 export const operationsModule: Module = {
@@ -8,5 +11,8 @@ export const operationsModule: Module = {
   routes(app, ctx) {
     customFieldRoutes(app, ctx);
     housingRoutes(app, ctx);
+    fosterRoutes(app, ctx);
+    transportRoutes(app, ctx);
   },
+  seed: seedOperations,
 };
