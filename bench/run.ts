@@ -52,7 +52,7 @@ async function seedAnimals(orgId: string, n: number) {
   await db.query(
     `INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, intake_date, sex, weight, microchip_number, is_public)
      SELECT $1, 'ani_' || substr(md5(random()::text || g::text), 1, 20), 'Animal ' || g, 'Animal ' || g,
-            (ARRAY['dog','cat','rabbit','dog','cat','bird'])[1 + g % 6], NULL,
+            (ARRAY['dog','cat','rabbit','dog','cat','bird','dog'])[1 + g % 7], NULL,
             (SELECT id FROM animal_statuses s WHERE s.organization_id = $1 ORDER BY sort_order OFFSET (g % 9) LIMIT 1),
             DATE '2024-01-01' + (g % 700), (ARRAY['male','female','unknown'])[1 + g % 3], 5 + (g % 60),
             '985' || lpad(g::text, 12, '0'), g % 3 = 0

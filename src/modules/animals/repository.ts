@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { shapeName, type Queryable } from '../../platform/db/db.ts';
 
 export interface AnimalRow {
   id: string; name: string; public_name: string; species: string; breed: string | null;
@@ -37,9 +37,12 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   if (f.isPublic !== undefined) add('a.is_public = ?', f.isPublic);
   if (f.microchip !== undefined) add('a.microchip_number = ?', f.microchip);
   const cond = where.join(' AND ');
+  const n = params.length;
+  const pageSql = `${SELECT} WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`;
+  const countSql = `SELECT count(*) AS n FROM animals a WHERE ${cond}`;
   const [rows, count] = await Promise.all([
-    q.query<AnimalRow>(`${SELECT} WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit} OFFSET ${offset}`, params),
-    q.query<{ n: string }>(`SELECT count(*) AS n FROM animals a WHERE ${cond}`, params),
+    q.prepared<AnimalRow>(shapeName('animals_page', pageSql), pageSql, [...params, limit, offset]),
+    q.prepared<{ n: string }>(shapeName('animals_count', countSql), countSql, params),
   ]);
   return { rows, total: Number(count[0]?.n ?? 0) };
 }

@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 // numeric and bigint arrive as strings; we convert where we read them so money stays exact.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 export type Row = Record<string, unknown>;
+
+/** A statement name for SQL built from a few fixed shapes (list filters): one prepared plan per shape. */
+export function shapeName(prefix: string, sql: string): string {
+  return `${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`;
+}
 
 /** Anything that runs SQL: the pool or a transaction's client. Repositories take this as `q`. */
 export interface Queryable {
