@@ -14,7 +14,7 @@ async function home(org: TestOrg, more: Record<string, unknown> = {}, personMore
   const person_id = await person(org, personMore);
   const res = await org.req('POST', '/api/animals/foster-homes', { body: { person_id, capacity: 2, ...more } });
   assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body.foster_home as any;
+  return res.body.foster_home;
 }
 const offer = (org: TestOrg, homeId: string, animal_id: string) => org.req('POST', `/api/animals/foster-homes/${homeId}/assignments`, { body: { animal_id } });
 
