@@ -3,6 +3,8 @@ import { setCampaignCheck } from '../donations/service.ts';
 import { campaignExists } from './campaigns.repository.ts';
 import { campaignRoutes } from './campaigns.routes.ts';
 import { auctionRoutes } from './auctions.routes.ts';
+import { donorRoutes } from './donors.routes.ts';
+import { wishListRoutes } from './wishlist.routes.ts';
 
 // Family A donations validate campaignId against our campaigns (unknown → 422).
 setCampaignCheck(campaignExists);
@@ -13,5 +15,7 @@ export const fundraisingModule: Module = {
   routes(app, ctx) {
     campaignRoutes(app, ctx);
     auctionRoutes(app, ctx);
+    donorRoutes(app, ctx);
+    wishListRoutes(app, ctx);
   },
 };
