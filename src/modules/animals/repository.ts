@@ -11,6 +11,9 @@ const SELECT = `SELECT a.id, a.name, a.public_name, a.species, a.breed, s.name A
   a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, a.created_at, a.updated_at
   FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id`;
 
+const LIST_SELECT = `SELECT a.id, a.name, a.public_name, a.species, a.breed, a.status_id, a.location_id, a.intake_date, a.date_of_birth,
+  a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, a.created_at, a.updated_at FROM animals a`;
+
 export async function getAnimal(q: Queryable, orgId: string, id: string): Promise<AnimalRow | null> {
   const rows = await q.prepared<AnimalRow>('animal_get', `${SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]);
   return rows[0] ?? null;
@@ -31,17 +34,20 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
     params.push(v);
     where.push(sql.replace('?', `$${params.length}`));
   };
-  if (f.statusIds) add('a.status_id = ANY(?::text[])', f.statusIds);
-  if (f.species !== undefined) add('lower(a.species) = lower(?)', f.species);
+  // One status is an equality so the page is read in index order; several are ANY.
+  if (f.statusIds?.length === 1) add('a.status_id = ?', f.statusIds[0]);
+  else if (f.statusIds) add('a.status_id = ANY(?::text[])', f.statusIds);
+  if (f.species !== undefined) add('a.species_key = lower(?)', f.species);
   if (f.locationId !== undefined) add('a.location_id = ?', f.locationId);
   if (f.isPublic !== undefined) add('a.is_public = ?', f.isPublic);
   if (f.microchip !== undefined) add('a.microchip_number = ?', f.microchip);
   const cond = where.join(' AND ');
   const n = params.length;
-  const pageSql = `${SELECT} WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`;
+  // No join: the caller maps status ids to names and care states from the statuses it holds.
+  const pageSql = `${LIST_SELECT} WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`;
   const countSql = `SELECT count(*) AS n FROM animals a WHERE ${cond}`;
   const [rows, count] = await Promise.all([
-    q.prepared<AnimalRow>(shapeName('animals_page', pageSql), pageSql, [...params, limit, offset]),
+    q.prepared<Omit<AnimalRow, 'status' | 'care_state'>>(shapeName('animals_page', pageSql), pageSql, [...params, limit, offset]),
     q.prepared<{ n: string }>(shapeName('animals_count', countSql), countSql, params),
   ]);
   return { rows, total: Number(count[0]?.n ?? 0) };

@@ -36,27 +36,34 @@ export async function getAnimal(db: Queryable, orgId: string, id: string): Promi
   return row;
 }
 
-export async function listAnimals(db: Queryable, orgId: string, query: AnimalListQueryT) {
+export async function listAnimals(db: Queryable, orgId: string, query: AnimalListQueryT): Promise<{ rows: repo.AnimalRow[]; total: number }> {
   // Status names and care state both narrow to a set of status ids, so the count and the page
   // read one index of animals without joining statuses.
+  const statuses = await listStatuses(db, orgId);
+  if (query.status) {
+    const unknown = [...new Set(query.status)].filter((n) => !statuses.some((s) => s.name === n));
+    if (unknown.length) throw invalid({ status: unknown.map((n) => `${n} is not a configured animal status`) });
+  }
   let statusIds: string[] | undefined;
   if (query.status || query.careState) {
-    const all = await listStatuses(db, orgId);
-    if (query.status) {
-      const names = [...new Set(query.status)];
-      const unknown = names.filter((n) => !all.some((s) => s.name === n));
-      if (unknown.length) throw invalid({ status: unknown.map((n) => `${n} is not a configured animal status`) });
-    }
-    statusIds = all
+    statusIds = statuses
       .filter((s) => (!query.status || query.status.includes(s.name)) && (!query.careState || s.care_state === query.careState))
       .map((s) => s.id);
+    if (statusIds.length === 0) return { rows: [], total: 0 };
   }
   const { page, perPage } = query;
-  if (statusIds && statusIds.length === 0) return { rows: [], total: 0 };
-  return repo.listAnimals(db, orgId, {
+  const { rows, total } = await repo.listAnimals(db, orgId, {
     statusIds, species: query.species, locationId: query.locationId, isPublic: query.isPublic,
     microchip: query.microchipNumber === undefined ? undefined : normalizeMicrochip(query.microchipNumber),
   }, perPage, (page - 1) * perPage);
+  const byId = new Map(statuses.map((s) => [s.id, s]));
+  return {
+    total,
+    rows: rows.map((r) => {
+      const s = byId.get(r.status_id);
+      return { ...r, status: s?.name ?? '', care_state: s?.care_state ?? 'in_care' };
+    }),
+  };
 }
 
 export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody, actor: string): Promise<repo.AnimalRow> {
