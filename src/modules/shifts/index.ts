@@ -1,10 +1,14 @@
 import type { Module } from '../../platform/context.ts';
 import { scheduleRoutes } from './schedules.routes.ts';
+import { windowRoutes } from './windows.routes.ts';
+import { volunteerRoutes } from './volunteers.routes.ts';
 
 /** Volunteer shifts (issue 6): schedules, import, windows, bookings, volunteers, calendar. */
 export const shiftsModule: Module = {
   name: 'shifts',
   routes(app, ctx) {
     scheduleRoutes(app, ctx);
+    windowRoutes(app, ctx);
+    volunteerRoutes(app, ctx);
   },
 };

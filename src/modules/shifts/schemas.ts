@@ -108,3 +108,120 @@ export const ImportResult = Type.Object({
 // Locations
 export const Location = Type.Object({ id: Type.String(), name: Type.String(), created_at: Timestamp(), updated_at: Timestamp() }, { $id: 'ShiftLocation' });
 export const LocationBody = Strict({ name: Type.String({ minLength: 1, maxLength: 200, description: 'unique within the organization, case-insensitively' }) });
+
+// Shift windows and bookings
+const dateTimeText = (what: string) => Type.String({ minLength: 1, maxLength: 40, description: `${what}: an ISO 8601 date-time; without zone or offset it is read in the organization time zone` });
+export const Window = Type.Object({
+  id: Type.String(),
+  schedule_id: Type.String(),
+  schedule_name: Type.String(),
+  schedule_status: Type.String(),
+  role_id: Nullable(Type.String({ description: 'the volunteer role the places are for; null: any volunteer' })),
+  role_name: Nullable(Type.String()),
+  starts_at: Timestamp(),
+  ends_at: Timestamp(),
+  starts_at_local: Type.String(),
+  ends_at_local: Type.String(),
+  capacity: Type.Integer({ description: 'places for volunteers of the role' }),
+  booked: Type.Integer({ description: 'live bookings' }),
+  available: Type.Integer(),
+  notes: Nullable(Type.String()),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+}, { $id: 'ShiftWindow', description: 'A shift window inside a schedule: a time, a volunteer role and how many volunteers of it are needed. Several roles at the same time are several windows.' });
+export const WindowCreate = Strict({
+  starts_at: dateTimeText('start'),
+  ends_at: dateTimeText('end, after the start; the window must lie within its schedule'),
+  role_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  capacity: Type.Integer({ minimum: 1, maximum: 1000 }),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+});
+export const WindowUpdate = Strict({
+  starts_at: Type.Optional(dateTimeText('start')),
+  ends_at: Type.Optional(dateTimeText('end')),
+  role_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  capacity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+}, { description: 'Only sent fields change. Times and role change only while nobody is booked; capacity never drops below the live bookings.' });
+
+export const Booking = Type.Object({
+  id: Type.String(),
+  window_id: Type.String(),
+  schedule_id: Type.String(),
+  schedule_name: Type.String(),
+  person_id: Type.String(),
+  person_name: Type.String(),
+  role_id: Nullable(Type.String()),
+  role_name: Nullable(Type.String()),
+  starts_at: Timestamp(),
+  ends_at: Timestamp(),
+  starts_at_local: Type.String(),
+  ends_at_local: Type.String(),
+  status: StringEnum(['booked', 'cancelled'] as const),
+  attended: Nullable(Type.Boolean({ description: 'recorded attendance; null: not recorded' })),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+  cancelled_at: Nullable(Timestamp()),
+}, { $id: 'ShiftBooking' });
+export const BookingCreate = Strict({ person_id: Type.String({ minLength: 1, maxLength: 64, description: 'a person holding the volunteer role' }) });
+export const BookingListQuery = Type.Object({
+  window_id: Type.Optional(Type.String({ maxLength: 64 })),
+  person_id: Type.Optional(Type.String({ maxLength: 64 })),
+  status: Type.Optional(StringEnum(['booked', 'cancelled'] as const)),
+  from: Type.Optional(DateString({ description: 'windows ending on or after this local date' })),
+  to: Type.Optional(DateString({ description: 'windows starting on or before this local date' })),
+});
+
+// Roles, qualifications, grants, policies, volunteers
+export const Role = Type.Object({
+  id: Type.String(), name: Type.String(), description: Nullable(Type.String()),
+  required_qualification_ids: Type.Array(Type.String(), { description: 'qualifications a volunteer must hold, valid on the day of the shift, to book a window of this role' }),
+  created_at: Timestamp(), updated_at: Timestamp(),
+}, { $id: 'VolunteerRole', description: 'A volunteer role, e.g. dog walker, cat care, reception.' });
+export const RoleCreate = Strict({
+  name: Type.String({ minLength: 1, maxLength: 100, description: 'unique case-insensitively' }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  required_qualification_ids: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20, uniqueItems: true })),
+});
+export const RoleUpdate = Type.Partial(RoleCreate, { additionalProperties: false });
+
+export const Qualification = Type.Object({
+  id: Type.String(), name: Type.String(), description: Nullable(Type.String()),
+  validity_days: Nullable(Type.Integer({ description: 'days a grant stays valid; null: never expires' })),
+  created_at: Timestamp(), updated_at: Timestamp(),
+}, { $id: 'VolunteerQualification', description: 'Something a volunteer must hold for some roles: orientation, dog handling level 2, signed release.' });
+export const QualificationCreate = Strict({
+  name: Type.String({ minLength: 1, maxLength: 100, description: 'unique case-insensitively' }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  validity_days: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 36500 }))),
+});
+export const QualificationUpdate = Type.Partial(QualificationCreate, { additionalProperties: false });
+
+export const Grant = Type.Object({
+  id: Type.String(), person_id: Type.String(), qualification_id: Type.String(), qualification_name: Type.String(),
+  granted_on: DateString(), expires_on: Nullable(DateString({ description: 'last day it is valid; null: never expires' })),
+  valid_today: Type.Boolean({ description: 'valid today in the organization time zone' }), created_at: Timestamp(),
+}, { $id: 'VolunteerQualificationGrant' });
+export const GrantCreate = Strict({
+  qualification_id: Type.String({ minLength: 1, maxLength: 64 }),
+  granted_on: Type.Optional(DateString({ description: 'default: today in the organization time zone' })),
+  expires_on: Type.Optional(Nullable(DateString({ description: 'default: granted_on plus the qualification\'s validity_days, or never' }))),
+});
+
+export const Policies = Type.Object({
+  min_notice_hours: Type.Integer({ description: 'a booking must be made at least this many hours before the window starts' }),
+  max_hours_per_week: Nullable(Type.Integer({ description: 'most booked hours per volunteer per week (Monday to Sunday, organization time zone); null: no limit' })),
+  cancellation_cutoff_hours: Type.Integer({ description: 'a booking can be cancelled until this many hours before the window starts' }),
+  updated_at: Nullable(Timestamp()),
+}, { $id: 'ShiftPolicies' });
+export const PoliciesUpdate = Strict({
+  min_notice_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 8760 })),
+  max_hours_per_week: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 168 }))),
+  cancellation_cutoff_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 8760 })),
+});
+
+export const Volunteer = Type.Object({
+  id: Type.String({ description: 'the person id (per_...)' }), first_name: Type.String(), last_name: Type.String(), email: Type.String(), phone: Nullable(Type.String()),
+  hours_served: Type.Number({ description: 'hours of live bookings marked attended, plus those not marked either way whose window has ended; bookings marked not attended do not count' }),
+  created_at: Timestamp(),
+}, { $id: 'Volunteer', description: 'A person holding the volunteer role.' });
