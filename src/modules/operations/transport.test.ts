@@ -14,7 +14,7 @@ const plan = { name: 'Relay north', scheduled_date: '2030-05-01', origin: 'Austi
 async function run(org: TestOrg) {
   const res = await org.req('POST', '/api/animals/transports', { body: plan });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body as any;
+  return res.body;
 }
 const kinds = (r: any) => r.problems.map((p: any) => `${p.kind}@${p.sequence}`);
 
