@@ -5,6 +5,7 @@ import { campaignRoutes } from './campaigns.routes.ts';
 import { auctionRoutes } from './auctions.routes.ts';
 import { donorRoutes } from './donors.routes.ts';
 import { wishListRoutes } from './wishlist.routes.ts';
+import { seedFundraising } from './seed.ts';
 
 // Family A donations validate campaignId against our campaigns (unknown → 422).
 setCampaignCheck(campaignExists);
@@ -18,4 +19,5 @@ export const fundraisingModule: Module = {
     donorRoutes(app, ctx);
     wishListRoutes(app, ctx);
   },
+  seed: seedFundraising,
 };
