@@ -210,3 +210,28 @@ securitySuite('animals', () => t, [
   { method: 'GET', path: () => '/api/animals/statuses', area: 'animals', level: 'read' },
   { method: 'POST', path: () => '/api/animals/statuses', body: { name: 'New', care_state: 'in_care' }, area: 'animals', level: 'admin' },
 ]);
+
+test('list totals stay exact through creates, status moves (also concurrent), species filters and deletes', async () => {
+  const org = await makeOrg(t);
+  const made = await Promise.all(Array.from({ length: 12 }, (_, i) => animal(org, { name: `C${i}`, species: i % 2 ? 'Dog' : 'cat', status: i % 3 ? 'Available' : 'Intake' })));
+  const statuses = ['Available', 'Medical Hold', 'Adopted', 'Intake'];
+  await Promise.all(made.map((a, i) => org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { status: statuses[i % 4] } })));
+  await Promise.all(made.slice(0, 4).map((a, i) => org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { status: statuses[(i + 2) % 4] } })));
+  await org.req('DELETE', `/api/v1/animals/${made[5].id}`);
+  const truth = async (where: string, params: unknown[]) =>
+    Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id WHERE a.organization_id = $1 AND a.deleted_at IS NULL ${where}`, [org.id, ...params]))[0]?.n);
+  const checks: [string, string, unknown[]][] = [
+    ['', '', []],
+    ['species=dog', "AND lower(a.species) = 'dog'", []],
+    ['status=Available', "AND s.name = 'Available'", []],
+    ['status=Available&status=Adopted&species=CAT', "AND s.name IN ('Available','Adopted') AND lower(a.species) = 'cat'", []],
+    ['careState=in_care', "AND s.care_state = 'in_care'", []],
+    ['careState=on_hold&species=dog', "AND s.care_state = 'on_hold' AND lower(a.species) = 'dog'", []],
+    ['isPublic=false&species=dog', "AND a.is_public = false AND lower(a.species) = 'dog'", []],
+  ];
+  for (const [query, where, params] of checks) {
+    const res = await org.req('GET', `/api/v1/animals?${query}`);
+    assert.equal(res.body.meta.total, await truth(where, params), query);
+    assert.equal(res.body.data.length, Math.min(25, res.body.meta.total), query);
+  }
+});

@@ -45,7 +45,11 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   const n = params.length;
   // No join: the caller maps status ids to names and care states from the statuses it holds.
   const pageSql = `${LIST_SELECT} WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`;
-  const countSql = `SELECT count(*) AS n FROM animals a WHERE ${cond}`;
+  // Filters that the per-species/status counters cover are totalled from them (exact, kept by trigger).
+  const countable = f.locationId === undefined && f.isPublic === undefined && f.microchip === undefined;
+  const countSql = countable
+    ? `SELECT coalesce(sum(n), 0) AS n FROM animal_counts a WHERE ${where.filter((w) => !w.includes('deleted_at')).join(' AND ')}`
+    : `SELECT count(*) AS n FROM animals a WHERE ${cond}`;
   const [rows, count] = await Promise.all([
     q.prepared<Omit<AnimalRow, 'status' | 'care_state'>>(shapeName('animals_page', pageSql), pageSql, [...params, limit, offset]),
     q.prepared<{ n: string }>(shapeName('animals_count', countSql), countSql, params),
