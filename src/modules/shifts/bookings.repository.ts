@@ -28,8 +28,8 @@ export async function windowById(q: Queryable, orgId: string, id: string, lock =
 export async function windowsOfSchedule(q: Queryable, orgId: string, scheduleId: string): Promise<WindowRow[]> {
   return q.query<WindowRow>(`SELECT ${WIN} FROM ${WIN_FROM} WHERE w.organization_id = $1 AND w.schedule_id = $2 ORDER BY w.starts_at, w.id`, [orgId, scheduleId]);
 }
-export async function windowsBetween(q: Queryable, orgId: string, from: Date, to: Date, scheduleIds: string[]): Promise<WindowRow[]> {
-  return q.query<WindowRow>(`SELECT ${WIN} FROM ${WIN_FROM} WHERE w.organization_id = $1 AND w.schedule_id = ANY($4::text[]) AND w.ends_at > $2 AND w.starts_at < $3 ORDER BY w.starts_at, w.id`, [orgId, from, to, scheduleIds]);
+export async function windowsOfSchedules(q: Queryable, orgId: string, scheduleIds: string[]): Promise<WindowRow[]> {
+  return q.query<WindowRow>(`SELECT ${WIN} FROM ${WIN_FROM} WHERE w.organization_id = $1 AND w.schedule_id = ANY($2::text[]) ORDER BY w.starts_at, w.id`, [orgId, scheduleIds]);
 }
 export async function insertWindow(q: Queryable, orgId: string, w: { schedule_id: string; role_id: string | null; starts_at: Date; ends_at: Date; capacity: number; notes: string | null }): Promise<string> {
   const id = newId('win');

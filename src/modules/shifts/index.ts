@@ -2,6 +2,7 @@ import type { Module } from '../../platform/context.ts';
 import { scheduleRoutes } from './schedules.routes.ts';
 import { windowRoutes } from './windows.routes.ts';
 import { volunteerRoutes } from './volunteers.routes.ts';
+import { calendarRoutes } from './calendar.routes.ts';
 
 /** Volunteer shifts (issue 6): schedules, import, windows, bookings, volunteers, calendar. */
 export const shiftsModule: Module = {
@@ -10,5 +11,6 @@ export const shiftsModule: Module = {
     scheduleRoutes(app, ctx);
     windowRoutes(app, ctx);
     volunteerRoutes(app, ctx);
+    calendarRoutes(app, ctx);
   },
 };
