@@ -2,6 +2,8 @@ import type { Module } from '../../platform/context.ts';
 import { templateRoutes } from './templates.routes.ts';
 import { inboxRoutes } from './inboxes.routes.ts';
 import { messageLogRoutes } from './messages.routes.ts';
+import { deliveryRoutes } from './delivery.routes.ts';
+import { createOutboundWorker } from './worker.ts';
 
 /** Communications (issue 3): templates, sending, message log, inboxes, conversations, suppressions. */
 export const communicationsModule: Module = {
@@ -10,5 +12,11 @@ export const communicationsModule: Module = {
     templateRoutes(app, ctx);
     inboxRoutes(app, ctx);
     messageLogRoutes(app, ctx);
+    deliveryRoutes(app, ctx);
+  },
+  async start(ctx) {
+    const worker = createOutboundWorker(ctx.db, { providers: ctx.config.smtpProviders, clientName: ctx.config.mailDomain });
+    worker.start();
+    ctx.onClose(() => worker.stop());
   },
 };

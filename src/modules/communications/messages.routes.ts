@@ -1,13 +1,32 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum } from '../../platform/schema.ts';
-import { notFound } from '../../platform/errors.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { Blocks, CATEGORIES, fillInputs } from './schemas.ts';
+import { send } from './sending.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import { IdParam, MESSAGE_STATUSES, MessageLogEntry } from './schemas.ts';
 import { listMessages, messageById, presentMessage } from './log.ts';
 
 const tags = ['Communications: messages'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };
+const write = { permission: { area: 'communications' as const, level: 'write' as const } };
+const Emails = (max: number, what: string) => Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 254 }), { maxItems: max, description: `at most ${max} ${what}` }));
+
+export const SendBody = Strict({
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'or the Idempotency-Key header (both: they must match)' })),
+  ...fillInputs,
+  person_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, description: 'each person gets their own copy, filled for them (at most 50)' })),
+  to_addresses: Emails(20, 'addresses not (necessarily) on file; an address of a person on file is treated as that person'),
+  template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'an active template; or send subject and body_blocks' })),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 998 })),
+  body_blocks: Type.Optional(Blocks()),
+  cc: Emails(10, 'copies'),
+  bcc: Emails(10, 'blind copies'),
+  category: Type.Optional(StringEnum(CATEGORIES, { description: "default: the template's metadata.category, else transactional" })),
+  inbox_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'send from this inbox (default: the default inbox)' })),
+});
+const SendResult = Type.Object({ idempotency_key: Type.String(), results: Type.Array(MessageLogEntry) }, { $id: 'SendResult' });
 
 export function messageLogRoutes(app: App, ctx: AppContext) {
   app.get('/api/communications/messages', {
@@ -29,6 +48,29 @@ export function messageLogRoutes(app: App, ctx: AppContext) {
     const { limit, offset } = req.query;
     const page = pageB(await listMessages(ctx.db, orgId, req.query), limit, offset);
     return { ...page, results: page.results.map(presentMessage) };
+  });
+
+  app.post('/api/communications/messages', {
+    config: write,
+    schema: {
+      tags, summary: 'Send email (real, cannot be unsent)',
+      description: `Sends to people on file (\`person_id\`, \`person_ids\`: one copy each, filled for that person) and/or addresses (\`to_addresses\`), from an active template (\`template_id\` plus the fill inputs of POST /templates/{id}/fill) or from a written \`subject\` and \`body_blocks\` (merge fields work there too).
+
+**Idempotency** (required): \`Idempotency-Key\` header or \`idempotency_key\` field. The key is held by a unique row in the database: the same key with the same body answers the same messages again (header Idempotent-Replayed: true) and never sends twice, even when both requests arrive at once; the same key with a different body answers 422.
+
+Refused (422) while any merge field is unfilled. Every message is logged (status \`queued\`) in the same transaction before any SMTP attempt; the queue worker then sends it through the providers in order (failover). A suppressed address (platform or organization list) or a person opted out of the category is logged \`suppressed\` with the reason and never sent; suppressed cc/bcc addresses are dropped and listed in \`payload_metadata.copies_suppressed\`. Bulk categories (all but \`transactional\`) carry List-Unsubscribe / List-Unsubscribe-Post (RFC 8058) and an unsubscribe line. With no SMTP provider configured the answer is 503 and nothing is recorded. Answers 202 with the logged messages.`,
+      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
+      body: SendBody,
+      response: { 202: SendResult },
+    },
+  }, async (req, reply) => {
+    const { org, actor } = who(req);
+    const header = req.headers['idempotency-key'];
+    if (header && req.body.idempotency_key && header !== req.body.idempotency_key) throw invalid({ idempotency_key: ['differs from the Idempotency-Key header'] });
+    const key = req.body.idempotency_key ?? header;
+    const r = await send(ctx.db, ctx.config, org, actor, { ...req.body, idempotency_key: key });
+    if (r.replayed) void reply.header('Idempotent-Replayed', 'true');
+    return reply.code(202).send({ idempotency_key: r.idempotency_key, results: r.messages.map(presentMessage) });
   });
 
   app.get('/api/communications/messages/:id', {

@@ -1,0 +1,228 @@
+import { createHash } from 'node:crypto';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import type { Config } from '../../config.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import { base62, newId } from '../../platform/ids.ts';
+import { AppError, invalid, missing } from '../../platform/errors.ts';
+import { audit } from '../../platform/audit.ts';
+import { isEmail } from '../../platform/validators.ts';
+import { type Block, checkBlocks, fillBlocks, fillText, isSafeHref, mergeFieldsIn, renderHtml, renderText, textsOf } from './blocks.ts';
+import { fillTemplate, peopleByIds, recordValues, type FillInput } from './fill.ts';
+import { templateById } from './templates.ts';
+import { ensureDefaultInbox, inboxById, mailHost, type InboxRow } from './inboxes.ts';
+import { optedOut, suppressionFor, norm } from './suppress.ts';
+import { orgBaseUrl, senderOf, sendingDomain } from './sender.ts';
+import { BULK_CATEGORIES, CATEGORIES, type Category } from './schemas.ts';
+import { messagesByIds, type MessageRow } from './log.ts';
+
+export const QUEUE_CHANNEL = 'ark_comm_outbound';
+
+export interface SendInput extends FillInput {
+  idempotency_key?: string;
+  person_ids?: string[];
+  to_addresses?: string[];
+  template_id?: string;
+  subject?: string;
+  body_blocks?: Block[];
+  cc?: string[];
+  bcc?: string[];
+  category?: Category;
+  inbox_id?: string;
+}
+/** What a conversation reply adds: the thread it belongs to. */
+export interface ThreadContext { conversationId: string; inbox: InboxRow; inReplyTo: string | null; references: string[]; to: string; personId: string | null }
+
+/** Canonical JSON (sorted keys) so the same request always hashes the same. */
+export function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v);
+}
+export function requestHash(body: Record<string, unknown>): string {
+  const { idempotency_key: _k, ...rest } = body;
+  return createHash('sha256').update(canonical(rest)).digest('hex');
+}
+
+export function providersConfigured(config: Config): boolean {
+  return !!config.smtpProviders?.trim();
+}
+
+interface Prepared {
+  personId: string | null; address: string; subject: string; blocks: Block[]; templateId: string | null; templateVersion: number | null;
+  relType: string | null; relId: string | null;
+}
+
+async function personByEmail(q: Queryable, orgId: string, email: string) {
+  return (await q.query<{ id: string }>('SELECT id FROM people WHERE organization_id = $1 AND lower(email) = $2 AND deleted_at IS NULL LIMIT 1', [orgId, norm(email)]))[0]?.id ?? null;
+}
+
+/** Fills every recipient's copy; refuses (422) while any merge field is unfilled or a link is unsafe. Reads only. */
+async function prepare(q: Queryable, org: Organization, b: SendInput, thread?: ThreadContext): Promise<Prepared[]> {
+  const recipients: { personId: string | null; address: string }[] = [];
+  if (thread) recipients.push({ personId: thread.personId, address: thread.to });
+  const personIds = [...new Set([...(b.person_id ? [b.person_id] : []), ...(b.person_ids ?? [])])];
+  const people = await peopleByIds(q, org.id, personIds);
+  const lost = personIds.filter((id) => !people.some((p) => p.id === id));
+  if (lost.length) throw invalid({ person_ids: [`names no person on file: ${lost.join(', ')}`] });
+  for (const p of people) recipients.push({ personId: p.id, address: p.email });
+  for (const a of b.to_addresses ?? []) recipients.push({ personId: await personByEmail(q, org.id, a), address: a });
+  if (!recipients.length) throw missing(['person_id']);
+
+  const template = b.template_id ? await templateById(q, org.id, b.template_id) : null;
+  if (b.template_id && !template) throw invalid({ template_id: ['names no template'] });
+  const out: Prepared[] = [];
+  for (const r of recipients) {
+    let subject: string;
+    let blocks: Block[];
+    let unfilled: string[];
+    let rel: { t: string | null; i: string | null } = { t: b.related_entity_type ?? null, i: b.related_entity_id ?? null };
+    if (template) {
+      const f = await fillTemplate(q, org, template, {
+        person_id: r.personId ?? undefined, animal_ids: b.animal_ids, related_entity_type: b.related_entity_type, related_entity_id: b.related_entity_id,
+        conversation_id: b.conversation_id, variables: { ...(r.personId ? {} : { email: r.address }), ...(b.variables ?? {}) },
+      });
+      subject = f.subject;
+      blocks = f.body_blocks;
+      unfilled = f.unfilled;
+      rel = { t: f.related_entity_type, i: f.related_entity_id };
+    } else {
+      const who = r.personId ? await peopleByIds(q, org.id, [r.personId]) : [];
+      const values = recordValues(who, [], org.name);
+      for (const [k, v] of Object.entries(b.variables ?? {})) values[k] = String(v);
+      const subjectT = b.subject ?? '';
+      const blocksT = b.body_blocks ?? [];
+      subject = fillText(subjectT, values);
+      blocks = fillBlocks(blocksT, values);
+      unfilled = mergeFieldsIn(textsOf(subjectT, blocksT)).filter((n) => !Object.hasOwn(values, n));
+    }
+    if (unfilled.length) throw invalid({ variables: [`merge fields still unfilled: ${unfilled.join(', ')}`] }, `The message still holds unfilled merge fields (${unfilled.join(', ')}); fill them before sending.`);
+    const badLink = blocks.flatMap((bl) => bl.runs).find((run) => run.href !== undefined && !isSafeHref(run.href));
+    if (badLink) throw invalid({ body_blocks: [`link ${badLink.href ?? ''} is not an http, https or mailto address`] });
+    if (!subject.trim()) throw invalid({ subject: ['must not be empty once filled'] });
+    out.push({ personId: r.personId, address: r.address, subject, blocks, templateId: template?.id ?? null, templateVersion: template?.version ?? null, relType: rel.t, relId: rel.i });
+  }
+  return out;
+}
+
+export interface SendResult { replayed: boolean; idempotency_key: string; messages: MessageRow[] }
+
+async function replay(q: Queryable, orgId: string, key: string, hash: string): Promise<SendResult | null> {
+  const prior = (await q.query<{ request_hash: string; message_ids: string[] }>('SELECT request_hash, message_ids FROM comm_send_requests WHERE organization_id = $1 AND idempotency_key = $2', [orgId, key]))[0];
+  if (!prior) return null;
+  if (prior.request_hash !== hash) throw invalid({ idempotency_key: ['was already used for a different request'] }, 'This Idempotency-Key was already used for a different request; use a new key for a new message.');
+  return { replayed: true, idempotency_key: key, messages: await messagesByIds(q, orgId, prior.message_ids) };
+}
+
+/**
+ * Accepts a send request: checks it, then in one transaction claims the idempotency key (a unique
+ * row: a concurrent twin waits, then replays), logs every message (queued, or suppressed with the
+ * reason), and wakes the queue worker on commit. No SMTP here.
+ */
+export async function send(db: Db, config: Config, org: Organization, actor: string, b: SendInput, thread?: ThreadContext): Promise<SendResult> {
+  const key = b.idempotency_key;
+  if (!key) throw missing(['idempotency_key']);
+  const hash = requestHash({ ...b, ...(thread ? { thread: thread.conversationId } : {}) });
+  const earlier = await replay(db, org.id, key, hash);
+  if (earlier) return earlier;
+  if (!providersConfigured(config)) throw new AppError('SERVICE_UNAVAILABLE', 'Sending is not configured: no SMTP provider is set (ARK_SMTP_PROVIDERS); nothing was sent.');
+
+  const errors: Record<string, string[]> = {};
+  if (b.template_id && (b.subject !== undefined || b.body_blocks !== undefined)) errors.template_id = ['send a template_id or a written subject and body_blocks, not both'];
+  if (!b.template_id && !thread && (b.subject === undefined || b.body_blocks === undefined)) {
+    if (b.subject === undefined && b.body_blocks === undefined) throw missing(['template_id']);
+    throw missing([b.subject === undefined ? 'subject' : 'body_blocks']);
+  }
+  if (b.body_blocks) Object.assign(errors, checkBlocks(b.body_blocks, 'body_blocks'));
+  for (const f of ['to_addresses', 'cc', 'bcc'] as const) {
+    const bad = (b[f] ?? []).filter((a) => !isEmail(a));
+    if (bad.length) errors[f] = [`not email addresses: ${bad.join(', ')}`];
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+  const prepared = await prepare(db, org, b, thread);
+
+  const result = await db.tx(async (q) => {
+    const claimed = await q.query('INSERT INTO comm_send_requests (organization_id, idempotency_key, id, request_hash) VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING RETURNING id', [org.id, key, newId('snd'), hash]);
+    if (!claimed.length) return null;
+    const template = b.template_id ? await templateById(q, org.id, b.template_id) : null;
+    const category: string = b.category ?? (typeof template?.metadata.category === 'string' ? template.metadata.category : 'transactional');
+    const defaultInbox = await ensureDefaultInbox(q, org.id);
+    let inbox = thread?.inbox ?? defaultInbox;
+    if (b.inbox_id) {
+      const chosen = await inboxById(q, org.id, b.inbox_id);
+      if (!chosen) throw invalid({ inbox_id: ['names no inbox'] });
+      inbox = chosen;
+    }
+    if (!inbox.is_active) throw invalid({ inbox_id: ['the inbox is retired and cannot be sent from'] });
+    const sender = await senderOf(q, org.id);
+    const host = mailHost(org.slug, config.mailDomain);
+    const fromAddress = `${inbox.name}@${sendingDomain(sender, org.slug, config)}`;
+    const fromName = (sender?.from_name ?? org.name).replace(/["\\\r\n]/g, '');
+    const replyTo = thread ? `${inbox.name}@${host}` : sender?.reply_to ?? `${defaultInbox.name}@${host}`;
+
+    const cc: string[] = [];
+    const bcc: string[] = [];
+    const copiesSuppressed: string[] = [];
+    for (const [list, into] of [[b.cc ?? [], cc], [b.bcc ?? [], bcc]] as const) {
+      for (const a of list) {
+        if (await suppressionFor(q, org.id, a)) copiesSuppressed.push(a);
+        else into.push(a);
+      }
+    }
+    const ids: string[] = [];
+    for (const p of prepared) {
+      const id = newId('msg');
+      const messageId = `<${id}@${host}>`;
+      const meta: Record<string, unknown> = { message_id: messageId, from_address: fromAddress, inbox_id: inbox.id };
+      if (cc.length) meta.cc = cc;
+      if (bcc.length) meta.bcc = bcc;
+      if (copiesSuppressed.length) meta.copies_suppressed = copiesSuppressed;
+      if (p.templateVersion !== null) meta.template_version = p.templateVersion;
+      if (thread) meta.thread_id = thread.conversationId;
+      let status = 'queued';
+      const hit = await suppressionFor(q, org.id, p.address);
+      if (hit) {
+        status = 'suppressed';
+        Object.assign(meta, { reason: 'suppressed_address', suppression_scope: hit.scope, suppression_reason: hit.reason });
+      } else if (await optedOut(q, org.id, p.personId, category)) {
+        status = 'suppressed';
+        Object.assign(meta, { reason: 'opted_out', suppression_scope: 'organization', suppression_reason: `opted out of ${category}` });
+      }
+      const headers: Record<string, string> = { 'Reply-To': replyTo };
+      let text = renderText(p.blocks);
+      let html = renderHtml(p.blocks);
+      if (BULK_CATEGORIES.includes(category as Category)) {
+        const token = base62(32);
+        await q.query('INSERT INTO comm_unsubscribe_tokens (organization_id, token, message_id, person_id, address, category) VALUES ($1,$2,$3,$4,$5,$6)', [org.id, token, id, p.personId, norm(p.address), category]);
+        const url = `${orgBaseUrl(config, org.slug)}/api/communications/unsubscribe/${token}`;
+        headers['List-Unsubscribe'] = `<${url}>`;
+        headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+        text += `\n--\nYou receive this from ${org.name}. Unsubscribe: ${url}\n`;
+        html += `\n<hr>\n<p>You receive this from ${escapeAttr(org.name)}. <a href="${escapeAttr(url)}">Unsubscribe</a></p>`;
+      }
+      if (thread?.inReplyTo) {
+        headers['In-Reply-To'] = thread.inReplyTo;
+        headers.References = [...thread.references, thread.inReplyTo].filter((v, i, all) => all.indexOf(v) === i).join(' ');
+      }
+      await q.query(
+        `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, template_id, template_version,
+           subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, cc, bcc, headers, message_id_header, inbox_id, conversation_id, send_request_id)
+         VALUES ($1,$2,'outbound',$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)`,
+        [org.id, id, category, status, p.address, `"${fromName}" <${fromAddress}>`, p.personId, p.templateId, p.templateVersion, p.subject, html, text, p.relType, p.relId,
+          JSON.stringify(meta), cc, bcc, JSON.stringify(headers), messageId, inbox.id, thread?.conversationId ?? null, key],
+      );
+      ids.push(id);
+    }
+    await q.query('UPDATE comm_send_requests SET message_ids = $3 WHERE organization_id = $1 AND idempotency_key = $2', [org.id, key, ids]);
+    await audit(q, org.id, actor, 'send', 'message', ids[0] ?? key, { idempotency_key: key, messages: ids, category });
+    await q.query('SELECT pg_notify($1, $2)', [QUEUE_CHANNEL, org.id]);
+    return { replayed: false, idempotency_key: key, messages: await messagesByIds(q, org.id, ids) };
+  });
+  // Lost the race to a concurrent twin with the same key: it has committed, so replay it.
+  return result ?? ((await replay(db, org.id, key, hash)) as SendResult);
+}
+
+function escapeAttr(s: string) {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export const isCategory = (c: string): c is Category => (CATEGORIES as readonly string[]).includes(c);
