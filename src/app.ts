@@ -28,6 +28,15 @@ export interface BuildOptions {
   extraRoutes?: (app: App) => void;
 }
 
+const ERROR_MEANING: Record<string, string> = {
+  '400': 'Body not JSON or not an object, or a required field missing',
+  '401': 'Key missing, unknown, revoked, or of another organization',
+  '403': "The key's role lacks the level this needs on the area",
+  '404': 'No such record, or not visible to this key; or no organization at this address',
+  '422': 'A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate',
+  '429': 'Rate limit exceeded; retry after Retry-After seconds',
+};
+
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
@@ -84,11 +93,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     if (!url.startsWith('/api/')) return;
     const cfg = (route.config ?? {}) as { permission?: unknown; public?: unknown };
     if (!cfg.permission && !cfg.public) throw new Error(`route ${route.method as string} ${url} declares no permission`);
-    const ref = { $ref: isFamilyA(url) ? 'ErrorA#' : 'ErrorB#' };
+    const ref = isFamilyA(url) ? 'ErrorA#' : 'ErrorB#';
     const schema = (route.schema ??= {});
     const response = ((schema as { response?: Record<string, unknown> }).response ??= {});
     const codes = cfg.public === true ? ['400', '404', '422', '429'] : ['400', '401', '403', '404', '422', '429'];
-    for (const code of codes) response[code] ??= ref;
+    for (const code of codes) response[code] ??= { $ref: ref, description: ERROR_MEANING[code] };
   });
 
   await app.register(swagger, {
