@@ -4,6 +4,12 @@ import { testApp, makeOrg, request, type TestApp } from './harness.ts';
 import { assertErrorShape } from './security.ts';
 
 let t: TestApp;
+
+/** Rate-limit windows are whole minutes; start a counting test well inside one. */
+async function awayFromMinuteBoundary() {
+  const ms = Date.now() % 60_000;
+  if (ms > 50_000) await new Promise((r) => setTimeout(r, 60_500 - ms));
+}
 before(async () => {
   t = await testApp();
 });
@@ -60,6 +66,7 @@ test('every response carries X-Request-Id, echoing a sane one and replacing an u
 });
 
 test('rate limit: headers on every response, 429 with Retry-After past the limit, counted per key', async () => {
+  await awayFromMinuteBoundary();
   const limited = await testApp({ rateLimitPerMinute: 3 });
   try {
     const org = await makeOrg(limited);
@@ -123,5 +130,38 @@ test('a 500 leaks no stack trace or SQL', async () => {
     assert.doesNotMatch(b.raw, /secret|SELECT/);
   } finally {
     await boom.close();
+  }
+});
+
+test('with REDIS_URL, processes share one rate-limit counter per key', async (ctx) => {
+  const { Redis } = await import('ioredis');
+  const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await probe.connect();
+  } catch {
+    ctx.skip(`no Redis at ${url}`);
+    return;
+  }
+  await awayFromMinuteBoundary();
+  const { buildApp } = await import('../src/app.ts');
+  const { loadConfig } = await import('../src/config.ts');
+  const config = { ...loadConfig({}), rateLimitPerMinute: 4 };
+  const r1 = new Redis(url);
+  const r2 = new Redis(url);
+  const one = await buildApp({ config, db: t.db, redis: r1 });
+  const two = await buildApp({ config, db: t.db, redis: r2 });
+  try {
+    const org = await makeOrg(t);
+    const hit = (app: typeof one.app) => app.inject({ method: 'GET', url: '/api/v1/animals', headers: { host: org.host, authorization: `Bearer ${org.keys.admin}` } });
+    const statuses = [];
+    for (const app of [one.app, two.app, one.app, two.app, one.app]) statuses.push((await hit(app)).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
+  } finally {
+    await one.app.close();
+    await two.app.close();
+    r1.disconnect();
+    r2.disconnect();
+    probe.disconnect();
   }
 });
