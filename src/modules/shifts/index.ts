@@ -3,6 +3,7 @@ import { scheduleRoutes } from './schedules.routes.ts';
 import { windowRoutes } from './windows.routes.ts';
 import { volunteerRoutes } from './volunteers.routes.ts';
 import { calendarRoutes } from './calendar.routes.ts';
+import { seedShifts } from './seed.ts';
 
 /** Volunteer shifts (issue 6): schedules, import, windows, bookings, volunteers, calendar. */
 export const shiftsModule: Module = {
@@ -13,4 +14,5 @@ export const shiftsModule: Module = {
     volunteerRoutes(app, ctx);
     calendarRoutes(app, ctx);
   },
+  seed: seedShifts,
 };
