@@ -3,7 +3,6 @@ import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { securitySuite, assertErrorShape } from '../../../test/security.ts';
 import { checkValue, checkValues } from './values.ts';
-import { animal } from '../operations/fixtures.test-helpers.ts';
 
 let t: TestApp;
 before(async () => {
@@ -187,7 +186,6 @@ test('location_unit custom fields validate on housing units', async () => {
   // An animal field key is not a unit field.
   await def(org, { field_key: 'size', field_type: 'text' });
   assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/housing-units/${ok.body.id}`, { body: { custom_fields: { size: 'x' } } }), 422);
-  void animal;
 });
 
 securitySuite('custom fields', () => t, [

@@ -119,6 +119,15 @@ test('list, read, update, cancel', async () => {
   assert.equal((await org.req('GET', '/api/animals/transports/trn_nope')).status, 404);
 });
 
+test('the Family B description documents the operations endpoints', async () => {
+  const org = await makeOrg(t);
+  const res = await org.req('GET', '/api/openapi.json', { key: null });
+  assert.equal(res.status, 200);
+  for (const p of ['/api/animals/transports', '/api/animals/foster-homes', '/api/animals/custom-fields', '/api/animals/housing-units', '/api/animals/locations']) {
+    assert.ok(Object.keys(res.body.paths).some((k) => k.startsWith(p)), p);
+  }
+});
+
 const withRun = async (org: TestOrg) => (await run(org)).id as string;
 const withLeg = async (org: TestOrg) => {
   const r = await withRun(org);
