@@ -4,6 +4,8 @@ import { inboxRoutes } from './inboxes.routes.ts';
 import { messageLogRoutes } from './messages.routes.ts';
 import { deliveryRoutes } from './delivery.routes.ts';
 import { createOutboundWorker } from './worker.ts';
+import { conversationRoutes } from './conversations.routes.ts';
+import { startInboundListener } from './inbound.ts';
 
 /** Communications (issue 3): templates, sending, message log, inboxes, conversations, suppressions. */
 export const communicationsModule: Module = {
@@ -13,10 +15,13 @@ export const communicationsModule: Module = {
     inboxRoutes(app, ctx);
     messageLogRoutes(app, ctx);
     deliveryRoutes(app, ctx);
+    conversationRoutes(app, ctx);
   },
   async start(ctx) {
     const worker = createOutboundWorker(ctx.db, { providers: ctx.config.smtpProviders, clientName: ctx.config.mailDomain });
     worker.start();
     ctx.onClose(() => worker.stop());
+    const inbound = await startInboundListener(ctx.db, ctx.config, { port: ctx.config.smtpInboundPort, host: ctx.config.host });
+    ctx.onClose(() => inbound.close());
   },
 };
