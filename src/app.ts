@@ -58,9 +58,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const tenancy = new Tenancy(db, config.baseDomain);
   const keys = new KeyAuth(db);
   const limiter = new RateLimiter(config.rateLimitPerMinute, opts.redis);
+  const changeListeners: (() => void)[] = [];
   const clearCaches = () => {
     tenancy.invalidate();
     keys.invalidate();
+    for (const fn of changeListeners) fn();
   };
   const ctx: AppContext = {
     db,
@@ -72,6 +74,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       await announceChange(db);
     },
     onClose: (fn) => closers.push(fn),
+    onChange: (fn) => changeListeners.push(fn),
   };
   if (opts.listen) {
     const bus = listenForChanges(db.url, clearCaches);

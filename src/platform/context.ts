@@ -16,8 +16,10 @@ export interface AppContext {
   config: Config;
   tenancy: Tenancy;
   keys: KeyAuth;
-  /** Clears caches here and in every other process (keys, roles, organizations changed). */
+  /** Clears caches here and in every other process (keys, roles, organizations, settings changed). */
   changed(): Promise<void>;
+  /** Runs `fn` whenever caches are cleared, here or because another process announced a change. */
+  onChange(fn: () => void): void;
   /** Background workers started by modules, stopped on close. */
   onClose(fn: () => Promise<void>): void;
 }

@@ -1,11 +1,13 @@
 import type { Module } from '../../platform/context.ts';
 import { animalRoutesV1 } from './routes.v1.ts';
 import { statusRoutes } from './statuses.routes.ts';
+import { clearStatusCache } from './statuses.repository.ts';
 
 export const animalsModule: Module = {
   name: 'animals',
   routes(app, ctx) {
     animalRoutesV1(app, ctx);
     statusRoutes(app, ctx);
+    ctx.onChange(clearStatusCache);
   },
 };

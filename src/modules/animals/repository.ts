@@ -19,6 +19,12 @@ export async function getAnimal(q: Queryable, orgId: string, id: string): Promis
   return rows[0] ?? null;
 }
 
+/** One animal without its status's name (the hot read path maps the status from the cached statuses). */
+export async function getAnimalBare(q: Queryable, orgId: string, id: string): Promise<Omit<AnimalRow, 'status' | 'care_state'> | null> {
+  const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'>>('animal_get_bare', `${LIST_SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]);
+  return rows[0] ?? null;
+}
+
 export async function getAnimalsByIds(q: Queryable, orgId: string, ids: string[]): Promise<AnimalRow[]> {
   return q.query<AnimalRow>(`${SELECT} WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) AND a.deleted_at IS NULL`, [orgId, ids]);
 }

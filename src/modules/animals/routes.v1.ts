@@ -21,7 +21,7 @@ export function animalRoutesV1(app: App, ctx: AppContext) {
   app.get('/api/v1/animals/:id', {
     config: { permission: { area: 'animals', level: 'read' } },
     schema: { tags, summary: 'Get one animal', params: IdParam, response: { 200: Animal } },
-  }, async (req) => service.toAnimalA(await service.getAnimal(ctx.db, who(req).orgId, req.params.id)));
+  }, async (req) => service.toAnimalA(await service.readAnimal(ctx.db, who(req).orgId, req.params.id)));
 
   app.post('/api/v1/animals', {
     config: { permission: { area: 'animals', level: 'write' } },

@@ -5,7 +5,7 @@ import { audit } from '../../platform/audit.ts';
 import { checkCustomFields } from '../customfields/values.ts';
 import { checkAnimalLocation } from '../operations/housing.service.ts';
 import * as repo from './repository.ts';
-import { listStatuses, statusesByNames } from './statuses.repository.ts';
+import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
 
 /** Upper case, separators stripped: `985-112 003.456*789` and `985112003456789` are one chip. */
@@ -36,10 +36,18 @@ export async function getAnimal(db: Queryable, orgId: string, id: string): Promi
   return row;
 }
 
+/** The read path: one indexed row, status name and care state from the cached statuses. */
+export async function readAnimal(db: Queryable, orgId: string, id: string): Promise<repo.AnimalRow> {
+  const row = await repo.getAnimalBare(db, orgId, id);
+  if (!row) throw notFound('animal');
+  const status = (await statusMap(db, orgId, row.status_id)).get(row.status_id);
+  return { ...row, status: status?.name ?? '', care_state: status?.care_state ?? 'in_care' };
+}
+
 export async function listAnimals(db: Queryable, orgId: string, query: AnimalListQueryT): Promise<{ rows: repo.AnimalRow[]; total: number }> {
   // Status names and care state both narrow to a set of status ids, so the count and the page
   // read one index of animals without joining statuses.
-  const statuses = await listStatuses(db, orgId);
+  const statuses = [...(await statusMap(db, orgId)).values()];
   if (query.status) {
     const unknown = [...new Set(query.status)].filter((n) => !statuses.some((s) => s.name === n));
     if (unknown.length) throw invalid({ status: unknown.map((n) => `${n} is not a configured animal status`) });
@@ -56,7 +64,9 @@ export async function listAnimals(db: Queryable, orgId: string, query: AnimalLis
     statusIds, species: query.species, locationId: query.locationId, isPublic: query.isPublic,
     microchip: query.microchipNumber === undefined ? undefined : normalizeMicrochip(query.microchipNumber),
   }, perPage, (page - 1) * perPage);
-  const byId = new Map(statuses.map((s) => [s.id, s]));
+  let byId = await statusMap(db, orgId);
+  const unseen = rows.find((r) => !byId.has(r.status_id));
+  if (unseen) byId = await statusMap(db, orgId, unseen.status_id);
   return {
     total,
     rows: rows.map((r) => {

@@ -56,3 +56,22 @@ export async function animalsWithStatus(q: Queryable, orgId: string, id: string)
 export async function deleteStatus(q: Queryable, orgId: string, id: string) {
   await q.query('DELETE FROM animal_statuses WHERE organization_id = $1 AND id = $2', [orgId, id]);
 }
+
+const TTL_MS = 30_000;
+const cache = new Map<string, { at: number; byId: Map<string, StatusRow> }>();
+
+/**
+ * The organization's statuses by id, cached briefly: every animal read needs its status's name
+ * and care state. Status changes clear it in every process (ctx.changed()).
+ */
+export async function statusMap(q: Queryable, orgId: string, mustHave?: string): Promise<Map<string, StatusRow>> {
+  const hit = cache.get(orgId);
+  if (hit && Date.now() - hit.at < TTL_MS && (!mustHave || hit.byId.has(mustHave))) return hit.byId;
+  const rows = await listStatuses(q, orgId);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  cache.set(orgId, { at: Date.now(), byId });
+  return byId;
+}
+export function clearStatusCache(): void {
+  cache.clear();
+}

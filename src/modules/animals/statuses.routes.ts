@@ -43,6 +43,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
       await audit(q, orgId, actor, 'create', 'animal_status', created.id, req.body);
       return created;
     });
+    await ctx.changed();
     return reply.code(201).send(row);
   });
 
@@ -55,7 +56,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
     },
   }, async (req) => {
     const { orgId, actor } = who(req);
-    return ctx.db.tx(async (q) => {
+    const updated = await ctx.db.tx(async (q) => {
       const current = await repo.statusById(q, orgId, req.params.id);
       if (!current) throw notFound('status');
       if (req.body.name && req.body.name !== current.name && (await repo.statusesByNames(q, orgId, [req.body.name])).length) throw dup(req.body.name);
@@ -63,6 +64,8 @@ export function statusRoutes(app: App, ctx: AppContext) {
       await audit(q, orgId, actor, 'update', 'animal_status', req.params.id, req.body);
       return row;
     });
+    await ctx.changed();
+    return updated;
   });
 
   app.delete('/api/animals/statuses/:id', {
@@ -77,6 +80,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
       await repo.deleteStatus(q, orgId, req.params.id);
       await audit(q, orgId, actor, 'delete', 'animal_status', req.params.id);
     });
+    await ctx.changed();
     return reply.code(204).send(null);
   });
 }
