@@ -6,6 +6,7 @@ import { deliveryRoutes } from './delivery.routes.ts';
 import { createOutboundWorker } from './worker.ts';
 import { conversationRoutes } from './conversations.routes.ts';
 import { startInboundListener } from './inbound.ts';
+import { seedCommunications } from './seed.ts';
 
 /** Communications (issue 3): templates, sending, message log, inboxes, conversations, suppressions. */
 export const communicationsModule: Module = {
@@ -17,6 +18,7 @@ export const communicationsModule: Module = {
     deliveryRoutes(app, ctx);
     conversationRoutes(app, ctx);
   },
+  seed: seedCommunications,
   async start(ctx) {
     const worker = createOutboundWorker(ctx.db, { providers: ctx.config.smtpProviders, clientName: ctx.config.mailDomain });
     worker.start();

@@ -199,3 +199,30 @@ securitySuite('communications templates', () => t, [
   { method: 'POST', path: async (o) => `${await mkInbox(o)}/retire`, area: 'communications', level: 'admin' },
   { method: 'GET', path: () => '/api/communications/messages', area: 'communications', level: 'read' },
 ]);
+
+test('seed: 3 active templates (+ draft, archived), 20 log entries in both directions, 2 inboxes', async () => {
+  const { seedCommunications } = await import('./seed.ts');
+  const org = await makeOrg(t);
+  const people: { id: string; first_name: string; last_name: string; email: string; roles: string[] }[] = [];
+  for (const n of ['Ana', 'Ben']) {
+    const id = await person(org, n, 'Seed');
+    people.push({ id, first_name: n, last_name: 'Seed', email: `${n}@example.org`, roles: [] });
+  }
+  const animals = [{ id: await animal(org, 'Rex'), name: 'Rex', species: 'dog', status: 'Available' }];
+  const orgRow = (await t.db.query<any>('SELECT id, slug, name, email, phone, website, currency, time_zone, country FROM organizations WHERE id = $1', [org.id]))[0];
+  await t.db.tx((q) => seedCommunications(q, orgRow, { people, animals }));
+  const tpls = (await org.req('GET', '/api/communications/templates?limit=100')).body.results;
+  assert.equal(tpls.filter((x: any) => x.status === 'active').length, 3);
+  assert.equal(tpls.filter((x: any) => x.status === 'draft').length, 1);
+  assert.equal(tpls.filter((x: any) => x.status === 'archived').length, 1);
+  for (const x of tpls.filter((y: any) => y.status === 'active')) {
+    const f = await org.req('POST', `/api/communications/templates/${x.id}/fill`, { body: { person_id: people[0]?.id, animal_ids: [animals[0]?.id], variables: { amount: '$25' } } });
+    assert.deepEqual(f.body.unfilled, [], x.key);
+  }
+  const log = await org.req('GET', '/api/communications/messages?limit=100');
+  assert.equal(log.body.results.length, 20);
+  assert.ok(new Set(log.body.results.map((m: any) => m.status)).size >= 5);
+  assert.ok(new Set(log.body.results.map((m: any) => m.category)).size >= 4);
+  assert.equal(new Set(log.body.results.map((m: any) => m.direction)).size, 2);
+  assert.equal((await org.req('GET', '/api/communications/inboxes')).body.results.length, 2);
+});
