@@ -255,3 +255,14 @@ test('auctions need an active campaign of the organization; lots validate money 
   assert.equal((await org.req('POST', `/api/fundraising/campaigns/${jpy.id}/close`)).body.status, 'closed');
   assertErrorShape('/api/x', await org.req('POST', '/api/fundraising/auctions', { body: { campaign_id: jpy.id, name: 'x' } }), 422);
 });
+
+test('OpenAPI describes the bidders endpoint with the spec fields', async () => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { host: 'localhost' } });
+  const doc = JSON.parse(res.body);
+  const op = doc.paths['/api/fundraising/auctions/{id}/bidders']?.get;
+  assert.ok(op, 'bidders path described');
+  assert.ok(op.responses['200'] && op.responses['401'] && op.responses['403'] && op.responses['404']);
+  const text = JSON.stringify(doc);
+  for (const f of ['paddle_number', 'registered_at', 'leading', 'person_id']) assert.ok(text.includes(f));
+  assert.ok(doc.paths['/api/fundraising/public/wish-list']?.get);
+});
