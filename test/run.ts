@@ -58,7 +58,7 @@ async function freshDatabase(adminUrl: string) {
 
 function runSuite(label: string, url: string, files: string[]): boolean {
   console.log(`\n# Store: ${label}`);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files], {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files], {
     stdio: 'inherit',
     env: { ...process.env, ARK_TEST_DATABASE_URL: url, ARK_TEST_STORE: label },
   });
