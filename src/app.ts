@@ -51,6 +51,15 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     ajv: { customOptions: { removeAdditional: false } },
+    maxParamLength: 500,
+    // Errors the router raises before any hook (bad URL encoding, an overlong path segment) get
+    // the family's body too; an id nobody could have is simply not found.
+    frameworkErrors: (err, req, reply) => {
+      const code = (err as { code?: string }).code;
+      const e = code === 'FST_ERR_MAX_PARAM_LENGTH' ? new AppError('NOT_FOUND', 'No such record.') : new AppError('BAD_REQUEST', 'The request URL could not be read.');
+      void reply.header('X-Request-Id', req.id);
+      return renderError(req, reply, e);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
 

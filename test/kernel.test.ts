@@ -165,3 +165,24 @@ test('with REDIS_URL, processes share one rate-limit counter per key', async (ct
     probe.disconnect();
   }
 });
+
+test('input the database cannot store (NUL characters, out-of-range values, long ids) is a clear 4xx, never a 500', async () => {
+  const org = await makeOrg(t);
+  const nulBody = await org.req('POST', '/api/v1/animals', { body: { name: 'Bad\u0000Name', species: 'dog', status: 'Intake', intakeDate: '2026-01-01' } });
+  assert.ok(nulBody.status === 422 || nulBody.status === 400, `got ${nulBody.status}`);
+  assertErrorShape('/api/v1/animals', nulBody, nulBody.status);
+  const nulPath = await org.req('GET', '/api/v1/animals/%00');
+  assert.ok([404, 422].includes(nulPath.status), `got ${nulPath.status}`);
+  const longId = await org.req('GET', `/api/v1/people/per_${'x'.repeat(5000)}`);
+  assertErrorShape('/api/v1/people', longId, 404, 'NOT_FOUND');
+  const badEncoding = await org.req('GET', '/api/v1/animals/%E0%A4%A');
+  assert.ok([400, 404].includes(badEncoding.status), `got ${badEncoding.status}`);
+  assertErrorShape('/api/v1/animals', badEncoding, badEncoding.status);
+  const farDate = await org.req('GET', '/api/v1/donations?dateFrom=9999-12-31&dateTo=9999-12-31');
+  assert.equal(farDate.status, 200);
+  const nulQuery = await org.req('GET', '/api/v1/people?q=%00');
+  assert.ok(nulQuery.status < 500, `got ${nulQuery.status}`);
+  const b = await org.req('POST', '/api/animals/statuses', { body: { name: 'x\u0000', care_state: 'in_care' } });
+  assert.ok(b.status === 422, `got ${b.status}`);
+  assertErrorShape('/api/animals/statuses', b, 422);
+});

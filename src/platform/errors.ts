@@ -148,6 +148,14 @@ export function toAppError(err: unknown): AppError {
       break;
   }
   if (err instanceof SyntaxError) return badRequest('The request body is not valid JSON.');
+  // A safety net under validation: what the database refuses as data is bad input, never a 500.
+  const pgCode = (err as { code?: unknown })?.code;
+  if (typeof pgCode === 'string' && /^[0-9A-Z]{5}$/.test(pgCode)) {
+    if (pgCode.startsWith('22')) return invalid({}, 'A value in the request cannot be stored (a NUL character, or a number or date out of range).');
+    if (pgCode === '23505') return invalid({}, 'That duplicates something that must be unique.');
+    if (pgCode === '23503') return invalid({}, 'That refers to a record that does not exist.');
+    if (pgCode === '23514' || pgCode === '23502') return invalid({}, 'A value in the request is not allowed.');
+  }
   const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
   if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
   if (status >= 400 && status < 500) return badRequest('The request could not be read.');

@@ -5,7 +5,7 @@ import { metaA } from '../../platform/pagination.ts';
 import { Animal, AnimalCreate, AnimalList, AnimalListQuery, AnimalUpdate } from './schemas.ts';
 import * as service from './service.ts';
 
-const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const IdParam = Type.Object({ id: Type.String() });
 const tags = ['Animals'];
 
 export function animalRoutesV1(app: App, ctx: AppContext) {

@@ -5,7 +5,7 @@ import { metaA } from '../../platform/pagination.ts';
 import { Donation, DonationCreate, DonationList, DonationListQuery } from './schemas.ts';
 import * as service from './service.ts';
 
-const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const IdParam = Type.Object({ id: Type.String() });
 const tags = ['Donations'];
 
 export function donationRoutesV1(app: App, ctx: AppContext) {

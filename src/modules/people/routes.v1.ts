@@ -5,7 +5,7 @@ import { metaA } from '../../platform/pagination.ts';
 import { Person, PersonCreate, PersonList, PersonListQuery, PersonUpdate } from './schemas.ts';
 import * as service from './service.ts';
 
-const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const IdParam = Type.Object({ id: Type.String() });
 const tags = ['People'];
 
 export function peopleRoutesV1(app: App, ctx: AppContext) {
