@@ -58,7 +58,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       const code = (err as { code?: string }).code;
       const e = code === 'FST_ERR_MAX_PARAM_LENGTH' ? new AppError('NOT_FOUND', 'No such record.') : new AppError('BAD_REQUEST', 'The request URL could not be read.');
       void reply.header('X-Request-Id', req.id);
-      return renderError(req, reply, e);
+      void renderError(req, reply, e);
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
