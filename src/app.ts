@@ -51,7 +51,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     ajv: { customOptions: { removeAdditional: false } },
-    maxParamLength: 500,
+    routerOptions: { maxParamLength: 500 },
     // Errors the router raises before any hook (bad URL encoding, an overlong path segment) get
     // the family's body too; an id nobody could have is simply not found.
     frameworkErrors: (err, req, reply) => {
