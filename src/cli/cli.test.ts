@@ -119,3 +119,13 @@ test('the embedded store: commands start PostgreSQL from the npm binaries and ke
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('platform-wide suppressions from the command line', async () => {
+  const address = `blocked-${base62(6).toLowerCase()}@example.com`;
+  assert.equal(ark(['suppression', 'add', 'not-an-address']).code, 2);
+  const add = ark(['suppression', 'add', address, '--reason', 'complaint']);
+  assert.equal(add.code, 0, add.stderr);
+  assert.match(ark(['suppression', 'list']).stdout, new RegExp(address.replace('.', '\\.')));
+  assert.equal(ark(['suppression', 'remove', address]).code, 0);
+  assert.doesNotMatch(ark(['suppression', 'list']).stdout, new RegExp(address.replace('.', '\\.')));
+});

@@ -8,6 +8,8 @@ import { SLUG_PATTERN } from '../platform/tenancy.ts';
 import * as settings from '../modules/settings/service.ts';
 import * as settingsRepo from '../modules/settings/repository.ts';
 import { seedOrganization } from './seed.ts';
+import { isEmail } from '../platform/validators.ts';
+import { addPlatformSuppression, listPlatformSuppressions, removePlatformSuppression } from '../modules/communications/suppress.ts';
 
 const USAGE = `usage:
   ark org create <slug> --name <name> [--currency <ISO 4217>] [--time-zone <IANA>] [--country <ISO 3166-1 alpha-2>]
@@ -16,7 +18,10 @@ const USAGE = `usage:
   ark key list <slug>
   ark key revoke <slug> <key-id>
   ark migrate
-  ark seed <slug>`;
+  ark seed <slug>
+  ark suppression add <address> [--reason <text>]    # platform-wide: no organization sends to it
+  ark suppression remove <address>
+  ark suppression list`;
 
 /** A bad argument: one line on stderr, exit 2. */
 class UsageError extends Error {}
@@ -137,6 +142,30 @@ async function run(argv: string[]): Promise<void> {
       plan = async (store) => {
         const summary = await seedOrganization(store.db, slug);
         console.log(`Seeded ${slug}: ${summary}`);
+      };
+      break;
+    }
+    case 'suppression add':
+    case 'suppression remove': {
+      const { values, positionals } = opts(args, cmd === 'suppression add' ? { reason: { type: 'string' } } : {}, 1);
+      const address = positionals[0] as string;
+      if (!isEmail(address)) throw new UsageError(`${address} is not an email address`);
+      plan = async (store) => {
+        if (cmd === 'suppression add') {
+          await addPlatformSuppression(store.db, address, (values.reason as string | undefined) ?? 'manual (platform)', 'cli');
+          console.log(`Suppressed ${address} for every organization`);
+        } else {
+          console.log((await removePlatformSuppression(store.db, address)) ? `Removed ${address} from the platform list` : `${address} was not on the platform list`);
+        }
+      };
+      break;
+    }
+    case 'suppression list': {
+      opts(args, {}, 0);
+      plan = async (store) => {
+        const rows = await listPlatformSuppressions(store.db);
+        if (!rows.length) console.log('no platform-wide suppressions');
+        for (const r of rows) console.log([r.address, r.reason, r.source, r.created_at.toISOString()].join('\t'));
       };
       break;
     }
