@@ -121,20 +121,28 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     void reply.header('X-Request-Id', req.id);
     const url = req.url;
-    if (!url.startsWith('/api/') && url !== '/api') return;
     const cfg = req.routeOptions.config ?? {};
-    if (cfg.noTenant) return;
+    const isApi = url.startsWith('/api/') || url === '/api';
+    // Requests that reach no organization's records (descriptions, docs, unknown routes, unknown
+    // hosts) are counted per client address, so every response carries the rate-limit headers.
+    const limitBy = async (id: string) => {
+      const rate = await limiter.hit(id);
+      void reply.header('RateLimit-Limit', rate.limit).header('RateLimit-Remaining', rate.remaining).header('RateLimit-Reset', rate.reset);
+      if (!rate.allowed) {
+        throw new AppError('RATE_LIMITED', `Too many requests; try again in ${rate.reset} seconds.`, undefined, 429, { 'Retry-After': String(rate.reset) });
+      }
+    };
+    if (!isApi || cfg.noTenant || !req.routeOptions.url) return limitBy(`ip:${req.ip}`);
     const slug = tenancy.slugFromHost(req.headers.host);
     const org = slug ? await tenancy.bySlug(slug) : null;
-    if (!org) throw new AppError('NOT_FOUND', 'No organization is served at this address.');
+    if (!org) {
+      await limitBy(`ip:${req.ip}`);
+      throw new AppError('NOT_FOUND', 'No organization is served at this address.');
+    }
     req.org = org;
     const token = bearer(req.headers.authorization);
     const principal = token ? await keys.resolve(org.id, token) : null;
-    const rate = await limiter.hit(principal ? `k:${principal.keyId}` : `ip:${req.ip}`);
-    void reply.header('RateLimit-Limit', rate.limit).header('RateLimit-Remaining', rate.remaining).header('RateLimit-Reset', rate.reset);
-    if (!rate.allowed) {
-      throw new AppError('RATE_LIMITED', `Too many requests; try again in ${rate.reset} seconds.`, undefined, 429, { 'Retry-After': String(rate.reset) });
-    }
+    await limitBy(principal ? `k:${principal.keyId}` : `ip:${req.ip}`);
     if (cfg.public) {
       req.principal = principal;
       return;
@@ -144,7 +152,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     }
     req.principal = principal;
     const need = cfg.permission;
-    if (need && !allows(principal.grants, need.area, need.level)) throw new AppError('FORBIDDEN', forbiddenMessage(need.area, need.level));
+    if (need) {
+      const lacking = [need, ...(need.also ?? [])].find((n) => !allows(principal.grants, n.area, n.level));
+      if (lacking) throw new AppError('FORBIDDEN', need.message ?? forbiddenMessage(lacking.area, lacking.level));
+    }
   });
 
   app.setErrorHandler((err, req, reply) => {

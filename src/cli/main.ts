@@ -148,7 +148,7 @@ async function run(argv: string[]): Promise<void> {
     case 'suppression add':
     case 'suppression remove': {
       const { values, positionals } = opts(args, cmd === 'suppression add' ? { reason: { type: 'string' } } : {}, 1);
-      const address = positionals[0] as string;
+      const address = positionals[0];
       if (!isEmail(address)) throw new UsageError(`${address} is not an email address`);
       plan = async (store) => {
         if (cmd === 'suppression add') {

@@ -43,8 +43,11 @@ export interface SeedData {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** What the key's role needs on which area. */
-    permission?: { area: Area; level: Level };
+    /**
+     * What the key's role needs on which area; `also` adds further grants the route needs, and
+     * `message` replaces the standard 403 sentence when any of them is missing.
+     */
+    permission?: { area: Area; level: Level; also?: { area: Area; level: Level }[]; message?: string };
     /** `true`: no key needed; `'optional'`: a key is used when sent. */
     public?: boolean | 'optional';
     /** Served at any address, without an organization (the API descriptions). */

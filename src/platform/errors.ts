@@ -50,7 +50,12 @@ function sentenceFor(fields: FieldErrors): string {
   const first = entries[0];
   if (!first) return 'The request is not valid.';
   const more = entries.length > 1 ? ` (and ${entries.length - 1} more problem${entries.length > 2 ? 's' : ''})` : '';
-  return `${first[0]} ${first[1][0] ?? 'is not valid'}${more}.`;
+  const msg = first[1][0] ?? 'is not valid';
+  // "email is already used…" reads as a sentence with the field first; "no role named x" does not.
+  const sentence = /^(is|are|must|has|have|does|do|cannot|can|should|may|was|were|needs|takes|refers|names|duplicates)\b/.test(msg)
+    ? `${first[0]} ${msg}`
+    : msg.charAt(0).toUpperCase() + msg.slice(1);
+  return `${sentence.replace(/[.]$/, '')}${more}.`;
 }
 
 interface AjvError {
@@ -126,8 +131,11 @@ export function isFamilyA(url: string): boolean {
   return url === '/api/v1' || url.startsWith('/api/v1/') || url.startsWith('/api/v1?');
 }
 
+/** Family A names fields in camelCase; only the record's own field is renamed (`custom_fields.coat_color` → `customFields.coat_color`). */
 function camel(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  const dot = name.indexOf('.');
+  const head = dot < 0 ? name : name.slice(0, dot);
+  return head.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) + (dot < 0 ? '' : name.slice(dot));
 }
 
 /** Converts anything thrown into an AppError without leaking internals. */

@@ -1,6 +1,6 @@
 import countries from 'i18n-iso-countries';
 import type { Queryable } from '../../platform/db/db.ts';
-import { invalid, type FieldErrors } from '../../platform/errors.ts';
+import { AppError, invalid, type FieldErrors } from '../../platform/errors.ts';
 import { isEmail, isHttpUrl, normalizePhone } from '../../platform/validators.ts';
 import { definitionsFor, type CustomFieldEntity, type DefinitionRow } from './repository.ts';
 
@@ -131,6 +131,12 @@ export async function checkCustomFields(
   const defs = await definitionsFor(q, orgId, entity);
   const rows = await q.prepared<{ country: string }>('cf_org_country', 'SELECT country FROM organizations WHERE id = $1', [orgId]);
   const r = checkValues(defs, values, { ...opts, defaultCountry: rows[0]?.country ?? 'US' });
-  if (Object.keys(r.errors).length) throw invalid(r.errors);
+  if (Object.keys(r.errors).length) {
+    // A required field with no value is a missing field (400), as for any other required field.
+    if (Object.values(r.errors).some((m) => m.includes('is required'))) {
+      throw new AppError('VALIDATION_ERROR', 'A required custom field has no value.', r.errors, 400);
+    }
+    throw invalid(r.errors);
+  }
   return r.values;
 }

@@ -19,7 +19,7 @@ export function toAssignment(r: repo.AssignmentRow, todayIs: string) {
   return {
     id: r.id, foster_home_id: r.foster_home_id, animal_id: r.animal_id, status: r.status, requested_on: r.requested_on,
     started_on: r.started_on, ended_on: r.ended_on, is_live: repo.LIVE.includes(r.status), end_reason: r.end_reason,
-    decline_reason: r.decline_reason, notes: r.notes, updated_at: r.updated_at,
+    decline_reason: r.decline_reason, notes: r.notes ?? '', updated_at: r.updated_at,
     duration_days: r.started_on ? daysBetween(r.started_on, r.ended_on ?? todayIs) : 0,
     animal_name: r.animal_name, animal_species: r.animal_species, foster_first_name: r.foster_first_name,
     foster_last_name: r.foster_last_name, foster_name: `${r.foster_first_name} ${r.foster_last_name}`.trim(),
@@ -31,7 +31,7 @@ export function toHome(r: repo.HomeRow) {
     id: r.id, person_id: r.person_id, status: r.status, capacity: r.capacity, spots_filled: r.spots_filled,
     spots_available: Math.max(0, r.capacity - r.spots_filled), is_full: r.spots_filled >= r.capacity,
     species_preferences: r.species_preferences, accepts_medical: r.accepts_medical, accepts_bottle_babies: r.accepts_bottle_babies,
-    accepts_behavioral: r.accepts_behavioral, approved_on: r.approved_on, notes: r.notes, created_at: r.created_at, updated_at: r.updated_at,
+    accepts_behavioral: r.accepts_behavioral, approved_on: r.approved_on, notes: r.notes ?? '', created_at: r.created_at, updated_at: r.updated_at,
     person: { id: r.person_id, first_name: r.first_name, last_name: r.last_name, display_name: `${r.first_name} ${r.last_name}`.trim(), email: r.email, phone: r.phone },
   };
 }

@@ -17,12 +17,13 @@ function assemble(run: repo.RunRow, legs: repo.LegRow[], animals: repo.RunAnimal
   });
   return {
     ...run,
+    notes: run.notes ?? '',
     legs: myLegs.map((l) => ({
       id: l.id, sequence: l.sequence, from_place: l.from_place, to_place: l.to_place, driver_person_id: l.driver_person_id,
       depart_at: iso(l.depart_at), arrive_at: iso(l.arrive_at),
-      driver_name: l.driver_first_name === null ? null : `${l.driver_first_name} ${l.driver_last_name ?? ''}`.trim(), notes: l.notes,
+      driver_name: l.driver_first_name === null ? null : `${l.driver_first_name} ${l.driver_last_name ?? ''}`.trim(), notes: l.notes ?? '',
     })),
-    animals: myAnimals.map((a) => ({ id: a.animal_id, name: a.name, species: a.species, status: a.status, notes: a.notes })),
+    animals: myAnimals.map((a) => ({ id: a.animal_id, name: a.name, species: a.species, status: a.status, notes: a.notes ?? '' })),
     problems,
   };
 }

@@ -19,11 +19,11 @@ export function displayName(r: { first_name: string; last_name: string }): strin
 
 const emailTaken = () => invalid({ email: ['is already used by another person in this organization'] });
 
-function check(body: PersonCreateBody | PersonUpdateBody, org: Organization) {
+function check(body: PersonCreateBody | PersonUpdateBody, org: Organization, currentCountry?: string) {
   const errors: FieldErrors = {};
   const out: { phone?: string | null } = {};
   if (body.phone !== undefined && body.phone !== null) {
-    const e164 = normalizePhone(body.phone, body.address?.country ?? org.country);
+    const e164 = normalizePhone(body.phone, body.address?.country ?? currentCountry ?? org.country);
     if (!e164) errors.phone = ['is not a phone number'];
     else out.phone = e164;
   } else if (body.phone === null) out.phone = null;
@@ -74,7 +74,8 @@ export async function createPerson(db: Db, org: Organization, body: PersonCreate
 }
 
 export async function updatePerson(db: Db, org: Organization, id: string, body: PersonUpdateBody, actor: string) {
-  const { phone } = check(body, org);
+  const existing = body.phone ? await repo.getPerson(db, org.id, id) : null;
+  const { phone } = check(body, org, existing?.address?.country);
   try {
     return await db.tx(async (q) => {
       await getPerson(q, org.id, id);
