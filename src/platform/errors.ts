@@ -54,7 +54,7 @@ function sentenceFor(fields: FieldErrors): string {
   // "email is already used…" reads as a sentence with the field first; "no role named x" does not.
   const sentence = /^(is|are|must|has|have|does|do|cannot|can|should|may|was|were|needs|takes|refers|names|duplicates)\b/.test(msg)
     ? `${first[0]} ${msg}`
-    : msg.charAt(0).toUpperCase() + msg.slice(1);
+    : /^(no|a|an|the|this|that|these|those|only|there|it|one|at|each|every)\b/.test(msg) ? msg.charAt(0).toUpperCase() + msg.slice(1) : msg;
   return `${sentence.replace(/[.]$/, '')}${more}.`;
 }
 

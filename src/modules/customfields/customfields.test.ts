@@ -152,7 +152,7 @@ test('animal custom field values: validated per type, unknown keys and missing r
   const base = { name: 'Rex', species: 'dog', status: 'Available', intakeDate: '2024-01-01' };
 
   const noReq = await org.req('POST', '/api/v1/animals', { body: base });
-  assertErrorShape('/api/v1/x', noReq, 422, 'VALIDATION_ERROR');
+  assertErrorShape('/api/v1/x', noReq, 400, 'VALIDATION_ERROR');
   assert.ok(Object.keys(noReq.body.error.fields).some((k) => k.startsWith('customFields')));
   assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'huge' } } }), 422);
   assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', nope: 1 } } }), 422);
@@ -178,7 +178,7 @@ test('location_unit custom fields validate on housing units', async () => {
   await def(org, { entity_type: 'location_unit', field_key: 'heated', field_type: 'boolean', required: true });
   const loc = (await org.req('POST', '/api/animals/locations', { body: { name: 'Main', type: 'shelter' } })).body.id;
   const body = { location_id: loc, name: 'K1', type: 'kennel', capacity: 1 };
-  assertErrorShape('/api/x', await org.req('POST', '/api/animals/housing-units', { body }), 422);
+  assertErrorShape('/api/x', await org.req('POST', '/api/animals/housing-units', { body }), 400); // a required custom field missing
   assertErrorShape('/api/x', await org.req('POST', '/api/animals/housing-units', { body: { ...body, custom_fields: { heated: 'yes' } } }), 422);
   const ok = await org.req('POST', '/api/animals/housing-units', { body: { ...body, custom_fields: { heated: true } } });
   assert.equal(ok.status, 201, JSON.stringify(ok.body));

@@ -132,9 +132,11 @@ export async function checkCustomFields(
   const rows = await q.prepared<{ country: string }>('cf_org_country', 'SELECT country FROM organizations WHERE id = $1', [orgId]);
   const r = checkValues(defs, values, { ...opts, defaultCountry: rows[0]?.country ?? 'US' });
   if (Object.keys(r.errors).length) {
-    // A required field with no value is a missing field (400), as for any other required field.
-    if (Object.values(r.errors).some((m) => m.includes('is required'))) {
-      throw new AppError('VALIDATION_ERROR', 'A required custom field has no value.', r.errors, 400);
+    // On create, a required field with no value is a missing field (400), as for any other required
+    // field; clearing one on update is a value that is not allowed (422).
+    if (opts.creating && Object.values(r.errors).some((m) => m.includes('is required'))) {
+      const names = Object.entries(r.errors).filter(([, m]) => m.includes('is required')).map(([k]) => k.split('.').pop());
+      throw new AppError('VALIDATION_ERROR', `The required custom field${names.length > 1 ? 's' : ''} ${names.join(', ')} ${names.length > 1 ? 'have' : 'has'} no value.`, r.errors, 400);
     }
     throw invalid(r.errors);
   }

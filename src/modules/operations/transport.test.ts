@@ -23,7 +23,7 @@ test('POST /api/animals/transports answers 200 with the run in planning, no legs
   const r = await run(org);
   assert.match(r.id, /^trn_/);
   assert.equal(r.status, 'planning');
-  assert.deepEqual([r.name, r.scheduled_date, r.origin, r.destination, r.notes], [plan.name, plan.scheduled_date, plan.origin, plan.destination, null]);
+  assert.deepEqual([r.name, r.scheduled_date, r.origin, r.destination, r.notes], [plan.name, plan.scheduled_date, plan.origin, plan.destination, '']);
   assert.deepEqual(r.legs, []);
   assert.deepEqual(r.animals, []);
   assert.ok(r.problems.some((p: any) => p.kind === 'no_legs' && typeof p.sequence === 'number' && typeof p.message === 'string'));
