@@ -27,7 +27,13 @@ const bare = http.createServer((req, res) => {
   }
   const id = req.url?.slice('/animal/'.length) ?? '';
   pool
-    .query({ name: 'bare_by_id', text: 'SELECT id, name, species, status_id, intake_date, is_public, created_at FROM animals WHERE organization_id = $1 AND id = $2', values: [orgId, id] })
+    // The same whole row GET /api/v1/animals/{id} reads, by primary key, with no kernel.
+    .query({
+      name: 'bare_by_id',
+      text: `SELECT id, name, public_name, species, breed, status_id, location_id, intake_date, date_of_birth, sex, weight, microchip_number,
+                    is_public, notes, custom_fields, created_at, updated_at FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      values: [orgId, id],
+    })
     .then((r) => {
       res.writeHead(r.rows.length ? 200 : 404, { 'content-type': 'application/json' });
       res.end(JSON.stringify(r.rows[0] ?? null));

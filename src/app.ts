@@ -127,7 +127,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     // hosts) are counted per client address, so every response carries the rate-limit headers.
     const limitBy = async (id: string) => {
       const rate = await limiter.hit(id);
-      void reply.header('RateLimit-Limit', rate.limit).header('RateLimit-Remaining', rate.remaining).header('RateLimit-Reset', rate.reset);
+      void reply.headers({ 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining, 'RateLimit-Reset': rate.reset });
       if (!rate.allowed) {
         throw new AppError('RATE_LIMITED', `Too many requests; try again in ${rate.reset} seconds.`, undefined, 429, { 'Retry-After': String(rate.reset) });
       }

@@ -34,14 +34,15 @@ export class KeyAuth {
 
   async resolve(orgId: string, key: string): Promise<Principal | null> {
     if (!KEY_PATTERN.test(key)) return null;
-    const hash = hashKey(key);
-    const cacheKey = `${orgId}:${hash}`;
+    // Cached by the key itself (in this process's memory only) so a hit needs no hashing.
+    const cacheKey = `${orgId}:${key}`;
     const now = Date.now();
     const hit = this.cache.get(cacheKey);
     if (hit && now - hit.at < TTL_MS) {
       if (hit.principal && now - hit.touched > TOUCH_MS) this.touch(orgId, hit.principal.keyId, (hit.touched = now));
       return hit.principal;
     }
+    const hash = hashKey(key);
     const rows = await this.db.prepared<{ id: string; role_id: string; name: string; grants: Grants }>(
       'key_by_hash',
       `SELECT k.id, k.role_id, r.name, r.grants FROM api_keys k

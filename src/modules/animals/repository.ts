@@ -4,15 +4,18 @@ export interface AnimalRow {
   id: string; name: string; public_name: string; species: string; breed: string | null;
   status: string; care_state: string; status_id: string; location_id: string | null; intake_date: string;
   date_of_birth: string | null; sex: string; weight: string | null; microchip_number: string | null;
-  is_public: boolean; notes: string | null; custom_fields: Record<string, unknown>; created_at: Date; updated_at: Date;
+  is_public: boolean; notes: string | null; custom_fields: Record<string, unknown>; created_at: string; updated_at: string;
 }
 
+// Timestamps leave PostgreSQL as ISO 8601 text (as Date#toISOString writes them): no parsing on the hot paths.
+const ISO = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${col.split('.').pop()}`;
+
 const SELECT = `SELECT a.id, a.name, a.public_name, a.species, a.breed, s.name AS status, s.care_state, a.status_id, a.location_id,
-  a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, a.created_at, a.updated_at
+  a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, ${ISO('a.created_at')}, ${ISO('a.updated_at')}
   FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id`;
 
 const LIST_SELECT = `SELECT a.id, a.name, a.public_name, a.species, a.breed, a.status_id, a.location_id, a.intake_date, a.date_of_birth,
-  a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, a.created_at, a.updated_at FROM animals a`;
+  a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, ${ISO('a.created_at')}, ${ISO('a.updated_at')} FROM animals a`;
 
 export async function getAnimal(q: Queryable, orgId: string, id: string): Promise<AnimalRow | null> {
   const rows = await q.prepared<AnimalRow>('animal_get', `${SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]);
@@ -49,17 +52,20 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   if (f.microchip !== undefined) add('a.microchip_number = ?', f.microchip);
   const cond = where.join(' AND ');
   const n = params.length;
-  // No join: the caller maps status ids to names and care states from the statuses it holds.
-  const pageSql = `${LIST_SELECT} WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`;
   // Filters that the per-species/status counters cover are totalled from them (exact, kept by trigger).
   const countable = f.locationId === undefined && f.isPublic === undefined && f.microchip === undefined;
   const countSql = countable
     ? `SELECT coalesce(sum(n), 0) AS n FROM animal_counts a WHERE ${where.filter((w) => !w.includes('deleted_at')).join(' AND ')}`
     : `SELECT count(*) AS n FROM animals a WHERE ${cond}`;
-  const [rows, count] = await Promise.all([
-    q.prepared<Omit<AnimalRow, 'status' | 'care_state'>>(shapeName('animals_page', pageSql), pageSql, [...params, limit, offset]),
-    q.prepared<{ n: string }>(shapeName('animals_count', countSql), countSql, params),
-  ]);
+  // One round trip: the total rides along with the page (computed once, as an init plan).
+  // No join: the caller maps status ids to names and care states from the statuses it holds.
+  const pageSql = `${LIST_SELECT.replace(' FROM animals a', `, (${countSql.replace(/\ba\./g, 'c.').replace(/ a WHERE/, ' c WHERE')}) AS total_count FROM animals a`)}
+    WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`;
+  const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'> & { total_count: string }>(shapeName('animals_page', pageSql), pageSql, [...params, limit, offset]);
+  if (rows.length > 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
+  if (offset === 0) return { rows, total: 0 };
+  // A page past the end still reports the total.
+  const count = await q.prepared<{ n: string }>(shapeName('animals_count', countSql), countSql, params);
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 

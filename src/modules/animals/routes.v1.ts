@@ -14,14 +14,14 @@ export function animalRoutesV1(app: App, ctx: AppContext) {
     schema: { tags, summary: 'List animals', description: 'Newest first. Filters combine with AND; repeated `status` values combine with OR.', querystring: AnimalListQuery, response: { 200: AnimalList } },
   }, async (req) => {
     const { orgId } = who(req);
-    const { rows, total } = await service.listAnimals(ctx.db, orgId, req.query);
-    return { data: rows.map(service.toAnimalA), meta: metaA(total, req.query.page, req.query.perPage) };
+    const { data, total } = await service.listAnimalsA(ctx.db, orgId, req.query);
+    return { data, meta: metaA(total, req.query.page, req.query.perPage) };
   });
 
   app.get('/api/v1/animals/:id', {
     config: { permission: { area: 'animals', level: 'read' } },
     schema: { tags, summary: 'Get one animal', params: IdParam, response: { 200: Animal } },
-  }, async (req) => service.toAnimalA(await service.readAnimal(ctx.db, who(req).orgId, req.params.id)));
+  }, async (req) => service.readAnimalA(ctx.db, who(req).orgId, req.params.id));
 
   app.post('/api/v1/animals', {
     config: { permission: { area: 'animals', level: 'write' } },

@@ -14,12 +14,16 @@ export function normalizeMicrochip(chip: string): string {
 }
 
 export function toAnimalA(r: repo.AnimalRow): AnimalA {
+  return toAnimalWire(r, r.status, r.care_state);
+}
+
+function toAnimalWire(r: Omit<repo.AnimalRow, 'status' | 'care_state'>, status: string, careState: string): AnimalA {
   return {
-    id: r.id, name: r.name, publicName: r.public_name, species: r.species, breed: r.breed, status: r.status,
-    careState: r.care_state as AnimalA['careState'], locationId: r.location_id, intakeDate: r.intake_date,
+    id: r.id, name: r.name, publicName: r.public_name, species: r.species, breed: r.breed, status,
+    careState: careState as AnimalA['careState'], locationId: r.location_id, intakeDate: r.intake_date,
     dateOfBirth: r.date_of_birth, sex: r.sex as AnimalA['sex'], weight: r.weight === null ? null : Number(r.weight),
     microchipNumber: r.microchip_number, isPublic: r.is_public, notes: r.notes, customFields: r.custom_fields,
-    createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+    createdAt: r.created_at, updatedAt: r.updated_at,
   };
 }
 
@@ -36,15 +40,15 @@ export async function getAnimal(db: Queryable, orgId: string, id: string): Promi
   return row;
 }
 
-/** The read path: one indexed row, status name and care state from the cached statuses. */
-export async function readAnimal(db: Queryable, orgId: string, id: string): Promise<repo.AnimalRow> {
+/** The read path: one indexed row, status name and care state from the cached statuses, straight to the wire shape. */
+export async function readAnimalA(db: Queryable, orgId: string, id: string): Promise<AnimalA> {
   const row = await repo.getAnimalBare(db, orgId, id);
   if (!row) throw notFound('animal');
   const status = (await statusMap(db, orgId, row.status_id)).get(row.status_id);
-  return { ...row, status: status?.name ?? '', care_state: status?.care_state ?? 'in_care' };
+  return toAnimalWire(row, status?.name ?? '', status?.care_state ?? 'in_care');
 }
 
-export async function listAnimals(db: Queryable, orgId: string, query: AnimalListQueryT): Promise<{ rows: repo.AnimalRow[]; total: number }> {
+export async function listAnimalsA(db: Queryable, orgId: string, query: AnimalListQueryT): Promise<{ data: AnimalA[]; total: number }> {
   // Status names and care state both narrow to a set of status ids, so the count and the page
   // read one index of animals without joining statuses.
   const statuses = [...(await statusMap(db, orgId)).values()];
@@ -57,7 +61,7 @@ export async function listAnimals(db: Queryable, orgId: string, query: AnimalLis
     statusIds = statuses
       .filter((s) => (!query.status || query.status.includes(s.name)) && (!query.careState || s.care_state === query.careState))
       .map((s) => s.id);
-    if (statusIds.length === 0) return { rows: [], total: 0 };
+    if (statusIds.length === 0) return { data: [], total: 0 };
   }
   const { page, perPage } = query;
   const { rows, total } = await repo.listAnimals(db, orgId, {
@@ -67,13 +71,13 @@ export async function listAnimals(db: Queryable, orgId: string, query: AnimalLis
   let byId = await statusMap(db, orgId);
   const unseen = rows.find((r) => !byId.has(r.status_id));
   if (unseen) byId = await statusMap(db, orgId, unseen.status_id);
-  return {
-    total,
-    rows: rows.map((r) => {
-      const s = byId.get(r.status_id);
-      return { ...r, status: s?.name ?? '', care_state: s?.care_state ?? 'in_care' };
-    }),
-  };
+  const data = new Array<AnimalA>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as (typeof rows)[number];
+    const s = byId.get(r.status_id);
+    data[i] = toAnimalWire(r, s?.name ?? '', s?.care_state ?? 'in_care');
+  }
+  return { total, data };
 }
 
 export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody, actor: string): Promise<repo.AnimalRow> {

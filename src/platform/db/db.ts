@@ -7,8 +7,14 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 export type Row = Record<string, unknown>;
 
 /** A statement name for SQL built from a few fixed shapes (list filters): one prepared plan per shape. */
+const shapeNames = new Map<string, string>();
 export function shapeName(prefix: string, sql: string): string {
-  return `${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`;
+  let name = shapeNames.get(sql);
+  if (!name) {
+    name = `${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`;
+    if (shapeNames.size < 10_000) shapeNames.set(sql, name);
+  }
+  return name;
 }
 
 /** Anything that runs SQL: the pool or a transaction's client. Repositories take this as `q`. */
