@@ -73,7 +73,7 @@ export async function listAnimalsA(db: Queryable, orgId: string, query: AnimalLi
   if (unseen) byId = await statusMap(db, orgId, unseen.status_id);
   const data = new Array<AnimalA>(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const r = rows[i] as (typeof rows)[number];
+    const r = rows[i];
     const s = byId.get(r.status_id);
     data[i] = toAnimalWire(r, s?.name ?? '', s?.care_state ?? 'in_care');
   }
