@@ -97,30 +97,34 @@ export function settingsRoutes(app: App, ctx: AppContext) {
   });
 
   // API keys (also named "Integrations → API keys")
-  app.get('/api/settings/keys', { config: admin, schema: { tags: ['Settings'], summary: 'List API keys', description: 'Keys are never shown again after creation; only their first characters.', response: { 200: Type.Object({ results: Type.Array(ApiKey) }) } } },
-    async (req) => ({ results: await repo.listKeys(ctx.db, who(req).orgId) }));
-  app.get('/api/settings/keys/:id', { config: admin, schema: { tags: ['Settings'], summary: 'Get an API key', params: IdParam, response: { 200: ApiKey } } },
-    async (req) => (await repo.keyById(ctx.db, who(req).orgId, req.params.id)) ?? Promise.reject(notFound('API key')));
-  app.post('/api/settings/keys', {
-    config: admin,
-    schema: {
-      tags: ['Settings'], summary: 'Make an API key',
-      description: 'The key is in the response once and never again; only its hash is stored. A key cannot be made under a role with more power than the key making it (403).',
-      body: Strict({ role: Type.String({ minLength: 1, maxLength: 64, description: 'role name or id' }), label: Type.Optional(Nullable(Type.String({ maxLength: 200 }))) }),
-      response: { 201: Type.Object({ key: Type.String({ description: 'ark_live_ + 40 base62 characters' }), api_key: ApiKey }) },
-    },
-  }, async (req, reply) => {
-    const { orgId, actor, principal } = who(req);
-    const made = await ctx.db.tx((q) => service.createKey(q, orgId, req.body.role, req.body.label ?? null, actor, principal.grants));
-    return reply.code(201).send({ key: made.key, api_key: made.row });
-  });
-  app.delete('/api/settings/keys/:id', {
-    config: admin,
-    schema: { tags: ['Settings'], summary: 'Revoke an API key', description: 'Answers 204; the key answers 401 from then on, in every process.', params: IdParam, response: { 204: Type.Null() } },
-  }, async (req, reply) => {
-    const { orgId, actor } = who(req);
-    await ctx.db.tx((q) => service.revokeKey(q, orgId, req.params.id, actor));
-    await ctx.changed();
-    return reply.code(204).send(null);
-  });
+  // The interface names the place two ways (Settings → API keys, and Settings → Integrations → API
+  // keys); both paths serve the same keys.
+  for (const [base, alias] of [['/api/settings/keys', ''], ['/api/settings/integrations/api-keys', ' (Integrations → API keys)']] as const) {
+    app.get(`${base}`, { config: admin, schema: { tags: ['Settings'], summary: `List API keys${alias}`, description: 'Keys are never shown again after creation; only their first characters.', response: { 200: Type.Object({ results: Type.Array(ApiKey) }) } } },
+      async (req) => ({ results: await repo.listKeys(ctx.db, who(req).orgId) }));
+    app.get(`${base}/:id`, { config: admin, schema: { tags: ['Settings'], summary: `Get an API key${alias}`, params: IdParam, response: { 200: ApiKey } } },
+      async (req) => (await repo.keyById(ctx.db, who(req).orgId, req.params.id)) ?? Promise.reject(notFound('API key')));
+    app.post(`${base}`, {
+      config: admin,
+      schema: {
+        tags: ['Settings'], summary: `Make an API key${alias}`,
+        description: 'The key is in the response once and never again; only its hash is stored. A key cannot be made under a role with more power than the key making it (403).',
+        body: Strict({ role: Type.String({ minLength: 1, maxLength: 64, description: 'role name or id' }), label: Type.Optional(Nullable(Type.String({ maxLength: 200 }))) }),
+        response: { 201: Type.Object({ key: Type.String({ description: 'ark_live_ + 40 base62 characters' }), api_key: ApiKey }) },
+      },
+    }, async (req, reply) => {
+      const { orgId, actor, principal } = who(req);
+      const made = await ctx.db.tx((q) => service.createKey(q, orgId, req.body.role, req.body.label ?? null, actor, principal.grants));
+      return reply.code(201).send({ key: made.key, api_key: made.row });
+    });
+    app.delete(`${base}/:id`, {
+      config: admin,
+      schema: { tags: ['Settings'], summary: `Revoke an API key${alias}`, description: 'Answers 204; the key answers 401 from then on, in every process.', params: IdParam, response: { 204: Type.Null() } },
+    }, async (req, reply) => {
+      const { orgId, actor } = who(req);
+      await ctx.db.tx((q) => service.revokeKey(q, orgId, req.params.id, actor));
+      await ctx.changed();
+      return reply.code(204).send(null);
+    });
+  }
 }

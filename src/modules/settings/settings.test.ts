@@ -98,3 +98,15 @@ securitySuite('settings', () => t, [
   { method: 'GET', path: () => '/api/settings/keys', area: 'settings', level: 'admin' },
   { method: 'POST', path: () => '/api/settings/keys', body: { role: 'read-only' }, area: 'settings', level: 'admin' },
 ]);
+
+test('keys are served at Settings → API keys and at Settings → Integrations → API keys alike', async () => {
+  const org = await makeOrg(t);
+  const made = await org.req('POST', '/api/settings/integrations/api-keys', { body: { role: 'read-only', label: 'zapier' } });
+  assert.equal(made.status, 201);
+  const a = await org.req('GET', '/api/settings/keys');
+  const b = await org.req('GET', '/api/settings/integrations/api-keys');
+  assert.deepEqual(a.body, b.body);
+  assert.ok(b.body.results.some((k: { label: string }) => k.label === 'zapier'));
+  assert.equal((await org.req('DELETE', `/api/settings/integrations/api-keys/${made.body.api_key.id}`)).status, 204);
+  assertErrorShape('/api/settings/keys', await org.req('GET', '/api/settings/integrations/api-keys', { key: org.keys.staff }), 403);
+});
