@@ -1,4 +1,5 @@
-import { invalid, type FieldErrors } from '../../platform/errors.ts';
+import { checkFreeformFields, type FreeformFields } from '../customfields/freeform.ts';
+import type { FieldErrors } from '../../platform/errors.ts';
 import { currencyDigits, fromMinorUnits, toMinorUnits } from '../../platform/validators.ts';
 
 /** A wire amount (JSON number with at most the currency's decimals) → minor units, or a field error. */
@@ -42,27 +43,9 @@ export function deductiblePart(paidMinor: bigint, fairMarketValueMinor: bigint |
   return paidMinor > fairMarketValueMinor ? paidMinor - fairMarketValueMinor : 0n;
 }
 
-export const CUSTOM_FIELDS_MAX_KEYS = 50;
-export const CUSTOM_FIELD_KEY = /^[a-z][a-z0-9_]{0,62}$/;
-export type CustomFields = Record<string, string | number | boolean>;
+export type CustomFields = FreeformFields;
 
-/**
- * Custom fields on campaigns and lots: an object of at most 50 simple values (string up to 2,000
- * characters, finite number, boolean) under snake_case keys. Throws 422 naming each bad key.
- */
+/** Custom fields on campaigns and lots: free-form simple values (see customfields/freeform.ts). */
 export function checkCustomFields(value: unknown): CustomFields {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid({ custom_fields: ['must be an object'] });
-  const entries = Object.entries(value as Record<string, unknown>);
-  const errors: FieldErrors = {};
-  if (entries.length > CUSTOM_FIELDS_MAX_KEYS) errors.custom_fields = [`must have at most ${CUSTOM_FIELDS_MAX_KEYS} keys`];
-  for (const [k, v] of entries) {
-    if (!CUSTOM_FIELD_KEY.test(k)) errors[`custom_fields.${k}`] = ['is not a valid key (lowercase letters, digits and _, starting with a letter, at most 63 characters)'];
-    else if (typeof v === 'string') {
-      if (v.length > 2000) errors[`custom_fields.${k}`] = ['must be at most 2000 characters'];
-    } else if (typeof v === 'number') {
-      if (!Number.isFinite(v)) errors[`custom_fields.${k}`] = ['must be a finite number'];
-    } else if (typeof v !== 'boolean') errors[`custom_fields.${k}`] = ['must be a string, number or boolean'];
-  }
-  if (Object.keys(errors).length) throw invalid(errors);
-  return value as CustomFields;
+  return checkFreeformFields(value) as CustomFields;
 }

@@ -1,3 +1,4 @@
+import { checkFreeformFields } from '../customfields/freeform.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
@@ -6,7 +7,6 @@ import * as repo from './repository.ts';
 import { local, toSpan, type Span } from './time.ts';
 
 export const PREVIEW_ROWS = 10;
-export const MAX_CUSTOM_FIELDS = 50;
 
 /** A schedule as the wire shows it: the instants plus their rendering in the organization's zone. */
 export function scheduleWire(r: repo.ScheduleRow, zone: string) {
@@ -18,10 +18,9 @@ export function normalizeKind(kind: string | null | undefined): string | null {
   return k ? k : null;
 }
 
+/** Free-form schedule custom fields (see customfields/freeform.ts); null values are kept. */
 export function checkCustomFields(values: repo.CustomFieldValues): repo.CustomFieldValues {
-  const keys = Object.keys(values);
-  if (keys.length > MAX_CUSTOM_FIELDS) throw invalid({ custom_fields: [`must have at most ${MAX_CUSTOM_FIELDS} keys`] });
-  return values;
+  return checkFreeformFields(values, { allowNull: true, maxString: 5000 });
 }
 
 async function locationIdFor(q: Queryable, orgId: string, name: string | null | undefined): Promise<string | null> {
