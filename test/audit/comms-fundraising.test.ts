@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- audit tests read untyped JSON bodies */
 /**
  * Audit: Family B endpoints of Communications (templates list, fill, inboxes, message log) and
  * Fundraising (auction bidders) checked against /work/shared/spec/interface.md and decisions.md §8-9.
@@ -522,3 +521,35 @@ securitySuite('audit comms/fundraising', () => t, [
   { method: 'GET', path: () => '/api/communications/messages', area: 'communications', level: 'read' },
   { method: 'GET', path: () => '/api/communications/templates', area: 'communications', level: 'read' },
 ]);
+
+test('message log: inbound mail and a reply sent from a conversation are listed (reply body kept in the conversation)', async () => {
+  const { seedCommunications } = await import('../../src/modules/communications/seed.ts');
+  const org = await makeOrg(t);
+  const ana = await person(org, 'Ana', 'Seed');
+  const rex = await animal(org, 'Rex');
+  const orgRow = (await t.db.query<any>('SELECT * FROM organizations WHERE id = $1', [org.id]))[0];
+  await t.db.tx((q) => seedCommunications(q, orgRow, {
+    people: [{ id: ana, first_name: 'Ana', last_name: 'Seed', email: 'ana@example.org', roles: [] }],
+    animals: [{ id: rex, name: 'Rex', species: 'cat', status: 'Available' }],
+  } as any));
+  const inbound = (await org.req('GET', '/api/communications/messages?direction=inbound&limit=100')).body.results;
+  assert.ok(inbound.length > 0);
+  for (const m of inbound) {
+    assert.equal(m.direction, 'inbound');
+    assert.equal(m.status, 'received');
+  }
+  const convs = await org.req('GET', '/api/communications/conversations');
+  assert.equal(convs.status, 200, JSON.stringify(convs.body));
+  const conv = convs.body.results[0];
+  const reply = await org.req('POST', `/api/communications/conversations/${conv.id}/reply`, { headers: { 'idempotency-key': `idem-${uniq()}` }, body: { body_blocks: [P('Thanks for writing, audit reply')] } });
+  assert.equal(reply.status, 202, JSON.stringify(reply.body));
+  const id = reply.body.results[0].id;
+  const log = (await org.req('GET', '/api/communications/messages?limit=100')).body.results;
+  assert.equal(log[0].id, id, 'newest first: the reply just sent heads the log');
+  assert.equal(log[0].direction, 'outbound');
+  assert.equal(typeof log[0].payload_metadata.thread_id, 'string');
+  const dates = log.map((m: any) => Date.parse(m.created_at));
+  for (let i = 1; i < dates.length; i++) assert.ok(dates[i - 1] >= dates[i], 'newest first');
+  const one = await org.req('GET', `/api/communications/conversations/${conv.id}`);
+  assert.ok(JSON.stringify(one.body).includes('audit reply'), 'reply body kept in the conversation');
+});
