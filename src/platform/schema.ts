@@ -8,6 +8,14 @@ export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = 
   return Type.Unsafe<Static<T> | null>({ ...rest, ...options, type: [type ?? 'string', 'null'] });
 }
 
+/**
+ * A string the spec does not mark nullable but a record may lack: handlers may pass null, and the
+ * wire carries "" (the serializer writes null as an empty string for a string schema).
+ */
+export function TextOrEmpty(options: SchemaOptions = {}) {
+  return Type.Unsafe<string | null>({ type: 'string', description: 'empty string when there is none', ...options });
+}
+
 export const DateString = (options: SchemaOptions = {}) => Type.String({ format: 'date', ...options });
 /** Serialized as ISO 8601; handlers may hand over a Date. */
 export const Timestamp = (options: SchemaOptions = {}) => Type.Unsafe<string | Date>({ type: 'string', format: 'date-time', ...options });

@@ -1,4 +1,4 @@
-import { Type, Nullable, Strict, StringEnum, Timestamp } from '../../platform/schema.ts';
+import { Type, Nullable, Strict, StringEnum, TextOrEmpty, Timestamp } from '../../platform/schema.ts';
 import { BLOCK_TYPES, MAX_BLOCKS } from './blocks.ts';
 
 export const CATEGORIES = ['transactional', 'adoption_updates', 'fundraising', 'volunteer_news', 'foster_updates', 'newsletter'] as const;
@@ -29,7 +29,7 @@ export const VariableIn = Strict({
 });
 export const VariableOut = Type.Object({
   name: Type.String(),
-  description: Nullable(Type.String()),
+  description: TextOrEmpty(),
   source: StringEnum(['person', 'animal', 'organization', 'variables'] as const, { description: 'where a fill takes the value from' }),
 });
 export const Metadata = Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean(), Type.Null()]), {
@@ -41,7 +41,7 @@ export const Template = Type.Object({
   id: Type.String(),
   key: Type.String(),
   tenant_id: Type.String({ description: 'the organization id' }),
-  name: Nullable(Type.String()),
+  name: TextOrEmpty(),
   channel: StringEnum(['email'] as const),
   subject_template: Type.String(),
   body_template: Type.String({ description: 'plain-text form of the body blocks, merge fields as written' }),
@@ -61,10 +61,10 @@ export const Filled = Type.Object({
   subject: Type.String(),
   body_blocks: Blocks(),
   unfilled: Type.Array(Type.String(), { description: 'merge fields nothing filled, in order of first appearance; they remain in the text as written' }),
-  person_id: Nullable(Type.String()),
+  person_id: TextOrEmpty(),
   person_ids: Type.Array(Type.String()),
-  related_entity_type: Nullable(Type.String()),
-  related_entity_id: Nullable(Type.String()),
+  related_entity_type: TextOrEmpty(),
+  related_entity_id: TextOrEmpty(),
   animal_ids: Type.Array(Type.String()),
 }, { $id: 'FilledTemplate' });
 
@@ -87,8 +87,8 @@ const Attempt = Type.Object({
   tier: Type.Integer(),
   provider: Type.String(),
   success: Type.Boolean(),
-  error: Nullable(Type.String()),
-  provider_message_id: Nullable(Type.String()),
+  error: TextOrEmpty(),
+  provider_message_id: TextOrEmpty(),
   attempted_at: Timestamp(),
 });
 export const PayloadMetadata = Type.Object({
@@ -117,13 +117,13 @@ export const MessageLogEntry = Type.Object({
   created_at: Timestamp(),
   updated_at: Timestamp(),
   tenant_id: Type.String({ description: 'the organization id' }),
-  template_id: Nullable(Type.String()),
-  person_id: Nullable(Type.String()),
-  provider: Nullable(Type.String()),
-  provider_message_id: Nullable(Type.String()),
+  template_id: TextOrEmpty(),
+  person_id: TextOrEmpty(),
+  provider: TextOrEmpty(),
+  provider_message_id: TextOrEmpty(),
   subject: Type.String(),
-  related_entity_type: Nullable(Type.String()),
-  related_entity_id: Nullable(Type.String()),
+  related_entity_type: TextOrEmpty(),
+  related_entity_id: TextOrEmpty(),
   payload_metadata: PayloadMetadata,
 }, { $id: 'MessageLogEntry' });
 

@@ -1,6 +1,7 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Nullable, Timestamp, Strict, StringEnum, DateString } from '../../platform/schema.ts';
+import { TextOrEmpty } from '../../platform/schema.ts';
 import { pageQueryB, PageFieldsB, pageB } from '../../platform/pagination.ts';
 import * as repo from './transport.repository.ts';
 import * as service from './transport.service.ts';
@@ -9,9 +10,9 @@ import { PROBLEM_KINDS } from './transport.problems.ts';
 const Leg = Type.Object({
   id: Type.String(), sequence: Type.Integer({ description: '1, 2, 3, ... in travel order' }), from_place: Type.String(), to_place: Type.String(),
   driver_person_id: Nullable(Type.String()), depart_at: Nullable(Type.String({ description: 'ISO 8601 timestamp' })), arrive_at: Nullable(Type.String({ description: 'ISO 8601 timestamp' })),
-  driver_name: Nullable(Type.String()), notes: Type.String({ description: 'empty when none' }),
+  driver_name: Nullable(Type.String()), notes: TextOrEmpty(),
 }, { $id: 'TransportLeg' });
-const RunAnimal = Type.Object({ id: Type.String(), name: Type.String(), species: Type.String(), status: Type.String(), notes: Type.String({ description: 'empty when none' }) }, { $id: 'TransportAnimal' });
+const RunAnimal = Type.Object({ id: Type.String(), name: Type.String(), species: Type.String(), status: Type.String(), notes: TextOrEmpty() }, { $id: 'TransportAnimal' });
 const Problem = Type.Object({
   kind: StringEnum(PROBLEM_KINDS), sequence: Type.Integer({ description: 'the leg concerned; 0 for the run as a whole (missing legs, animals)' }), message: Type.String(),
 }, { $id: 'TransportProblem' });
@@ -19,7 +20,7 @@ const Run = Type.Object({
   id: Type.String(), name: Type.String(), scheduled_date: DateString(), origin: Type.String(), destination: Type.String(),
   status: StringEnum(repo.RUN_STATUSES), legs: Type.Array(Leg), animals: Type.Array(RunAnimal),
   problems: Type.Array(Problem, { description: 'every reason the run cannot be confirmed yet; empty when ready' }),
-  notes: Type.String({ description: 'empty when none' }), created_at: Timestamp(), updated_at: Timestamp(),
+  notes: TextOrEmpty(), created_at: Timestamp(), updated_at: Timestamp(),
 }, { $id: 'TransportRun' });
 
 const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
