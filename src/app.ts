@@ -176,6 +176,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     routePrefix: '/docs',
     configuration: {
       title: 'Ark API reference',
+      // A records system's reference stays on the machine: no hosted AI, MCP or deploy buttons.
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: 'never',
+      showToolbar: 'never',
       sources: [
         { title: 'Family A — /api/v1', url: '/api/v1/openapi.json' },
         { title: 'Family B — /api/<area>', url: '/api/openapi.json' },
