@@ -31,7 +31,6 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = 'record') => new AppError('NOT_FOUND', `No such ${what}.`);
-export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 

@@ -28,9 +28,6 @@ export async function getAnimalBare(q: Queryable, orgId: string, id: string): Pr
   return rows[0] ?? null;
 }
 
-export async function getAnimalsByIds(q: Queryable, orgId: string, ids: string[]): Promise<AnimalRow[]> {
-  return q.query<AnimalRow>(`${SELECT} WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) AND a.deleted_at IS NULL`, [orgId, ids]);
-}
 
 export interface AnimalFilter {
   statusIds?: string[]; species?: string; locationId?: string; isPublic?: boolean; microchip?: string;

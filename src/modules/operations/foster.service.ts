@@ -1,3 +1,4 @@
+import { displayName } from '../people/service.ts';
 import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -32,7 +33,7 @@ export function toHome(r: repo.HomeRow) {
     spots_available: Math.max(0, r.capacity - r.spots_filled), is_full: r.spots_filled >= r.capacity,
     species_preferences: r.species_preferences, accepts_medical: r.accepts_medical, accepts_bottle_babies: r.accepts_bottle_babies,
     accepts_behavioral: r.accepts_behavioral, approved_on: r.approved_on, notes: r.notes ?? '', created_at: r.created_at, updated_at: r.updated_at,
-    person: { id: r.person_id, first_name: r.first_name, last_name: r.last_name, display_name: `${r.first_name} ${r.last_name}`.trim(), email: r.email, phone: r.phone },
+    person: { id: r.person_id, first_name: r.first_name, last_name: r.last_name, display_name: displayName(r), email: r.email, phone: r.phone },
   };
 }
 

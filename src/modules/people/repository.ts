@@ -10,9 +10,6 @@ const COLS = 'id, first_name, last_name, email, phone, address, roles, tags, not
 export async function getPerson(q: Queryable, orgId: string, id: string): Promise<PersonRow | null> {
   return (await q.prepared<PersonRow>('person_get', `SELECT ${COLS} FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL`, [orgId, id]))[0] ?? null;
 }
-export async function getPeopleByIds(q: Queryable, orgId: string, ids: string[]): Promise<PersonRow[]> {
-  return q.query<PersonRow>(`SELECT ${COLS} FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL`, [orgId, ids]);
-}
 export async function personByEmail(q: Queryable, orgId: string, email: string): Promise<PersonRow | null> {
   return (await q.query<PersonRow>(`SELECT ${COLS} FROM people WHERE organization_id = $1 AND lower(email) = lower($2) AND deleted_at IS NULL`, [orgId, email]))[0] ?? null;
 }
