@@ -22,6 +22,7 @@ export function bearer(header: string | undefined): string | null {
 
 const TTL_MS = 30_000;
 const TOUCH_MS = 60_000;
+const MAX_CACHED = 10_000;
 
 /**
  * API key → principal, scoped by organization (a key of another organization is simply not
@@ -29,7 +30,7 @@ const TOUCH_MS = 60_000;
  * (LISTEN/NOTIFY, see platform/cache-bus.ts).
  */
 export class KeyAuth {
-  private cache = new Map<string, { principal: Principal | null; at: number; touched: number }>();
+  private cache = new Map<string, { principal: Principal; at: number; touched: number }>();
   constructor(private readonly db: Queryable) {}
 
   async resolve(orgId: string, key: string): Promise<Principal | null> {
@@ -39,7 +40,10 @@ export class KeyAuth {
     const now = Date.now();
     const hit = this.cache.get(cacheKey);
     if (hit && now - hit.at < TTL_MS) {
-      if (hit.principal && now - hit.touched > TOUCH_MS) this.touch(orgId, hit.principal.keyId, (hit.touched = now));
+      if (now - hit.touched > TOUCH_MS) {
+        hit.touched = now;
+        this.touch(orgId, hit.principal.keyId);
+      }
       return hit.principal;
     }
     const hash = hashKey(key);
@@ -51,15 +55,17 @@ export class KeyAuth {
       [orgId, hash],
     );
     const row = rows[0];
-    const principal = row ? { keyId: row.id, roleId: row.role_id, roleName: row.name, grants: row.grants } : null;
+    if (!row) return null; // unknown keys are not cached: guessed keys cannot grow this process's memory
+    const principal = { keyId: row.id, roleId: row.role_id, roleName: row.name, grants: row.grants };
     const prev = hit?.touched ?? 0;
-    this.cache.set(cacheKey, { principal, at: now, touched: principal && now - prev > TOUCH_MS ? now : prev });
-    if (principal && now - prev > TOUCH_MS) this.touch(orgId, principal.keyId, now);
+    if (this.cache.size >= MAX_CACHED) this.cache.clear();
+    this.cache.set(cacheKey, { principal, at: now, touched: now - prev > TOUCH_MS ? now : prev });
+    if (now - prev > TOUCH_MS) this.touch(orgId, principal.keyId);
     return principal;
   }
 
   /** Records when a key was last used, at most once a minute per key and off the request path. */
-  private touch(orgId: string, keyId: string, _at: number): void {
+  private touch(orgId: string, keyId: string): void {
     this.db.query('UPDATE api_keys SET last_used_at = now() WHERE organization_id = $1 AND id = $2', [orgId, keyId]).catch(() => undefined);
   }
 
