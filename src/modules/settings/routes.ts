@@ -21,6 +21,8 @@ const OrgProfile = Type.Object({
 }, { $id: 'OrganizationProfile' });
 const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const roleName = Type.String({ minLength: 1, maxLength: 63 });
+/** The escalation rule, stated once for every route it guards. */
+const COVER_RULE = 'Nobody gives or takes away more power than their own role holds: the calling key\'s role must cover every grant involved, or the answer is 403.';
 
 export function settingsRoutes(app: App, ctx: AppContext) {
   const admin = { permission: { area: 'settings' as const, level: 'admin' as const } };
@@ -69,29 +71,29 @@ export function settingsRoutes(app: App, ctx: AppContext) {
     async (req) => (await repo.roleById(ctx.db, who(req).orgId, req.params.id)) ?? Promise.reject(notFound('role')));
   app.post('/api/settings/roles', {
     config: admin,
-    schema: { tags: ['Settings'], summary: 'Make a role', body: Strict({ name: roleName, grants: Grants }), response: { 201: Role } },
+    schema: { tags: ['Settings'], summary: 'Make a role', description: `${COVER_RULE} Here: the new role's grants.`, body: Strict({ name: roleName, grants: Grants }), response: { 201: Role } },
   }, async (req, reply) => {
-    const { orgId, actor } = who(req);
+    const { orgId, actor, principal } = who(req);
     const grants = service.checkGrants(req.body.grants);
-    const role = await ctx.db.tx((q) => service.createRole(q, orgId, req.body.name, grants, actor));
+    const role = await ctx.db.tx((q) => service.createRole(q, orgId, req.body.name, grants, actor, principal.grants));
     return reply.code(201).send(role);
   });
   app.patch('/api/settings/roles/:id', {
     config: admin,
-    schema: { tags: ['Settings'], summary: 'Rename a role or change its grants', description: 'Keys made under the role take the new grants at once. Built-in roles cannot change.', params: IdParam, body: Strict({ name: Type.Optional(roleName), grants: Type.Optional(Grants) }), response: { 200: Role } },
+    schema: { tags: ['Settings'], summary: 'Rename a role or change its grants', description: `Keys made under the role take the new grants at once. Built-in roles cannot change. ${COVER_RULE} Here: the role's grants before and after the change (so a key cannot raise its own role).`, params: IdParam, body: Strict({ name: Type.Optional(roleName), grants: Type.Optional(Grants) }), response: { 200: Role } },
   }, async (req) => {
-    const { orgId, actor } = who(req);
+    const { orgId, actor, principal } = who(req);
     const grants = req.body.grants ? service.checkGrants(req.body.grants) : undefined;
-    const role = await ctx.db.tx((q) => service.updateRole(q, orgId, req.params.id, { name: req.body.name, grants }, actor));
+    const role = await ctx.db.tx((q) => service.updateRole(q, orgId, req.params.id, { name: req.body.name, grants }, actor, principal.grants));
     await ctx.changed();
     return role;
   });
   app.delete('/api/settings/roles/:id', {
     config: admin,
-    schema: { tags: ['Settings'], summary: 'Delete a role no active key uses', params: IdParam, response: { 204: Type.Null() } },
+    schema: { tags: ['Settings'], summary: 'Delete a role no active key uses', description: `${COVER_RULE} Here: the role's grants.`, params: IdParam, response: { 204: Type.Null() } },
   }, async (req, reply) => {
-    const { orgId, actor } = who(req);
-    await ctx.db.tx((q) => service.deleteRole(q, orgId, req.params.id, actor));
+    const { orgId, actor, principal } = who(req);
+    await ctx.db.tx((q) => service.deleteRole(q, orgId, req.params.id, actor, principal.grants));
     await ctx.changed();
     return reply.code(204).send(null);
   });
@@ -108,7 +110,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       config: admin,
       schema: {
         tags: ['Settings'], summary: `Make an API key${alias}`,
-        description: 'The key is in the response once and never again; only its hash is stored. A key cannot be made under a role with more power than the key making it (403).',
+        description: `The key is in the response once and never again; only its hash is stored. ${COVER_RULE} Here: the grants of the role the new key is made under.`,
         body: Strict({ role: Type.String({ minLength: 1, maxLength: 64, description: 'role name or id' }), label: Type.Optional(Nullable(Type.String({ maxLength: 200 }))) }),
         response: { 201: Type.Object({ key: Type.String({ description: 'ark_live_ + 40 base62 characters' }), api_key: ApiKey }) },
       },
@@ -119,10 +121,10 @@ export function settingsRoutes(app: App, ctx: AppContext) {
     });
     app.delete(`${base}/:id`, {
       config: admin,
-      schema: { tags: ['Settings'], summary: `Revoke an API key${alias}`, description: 'Answers 204; the key answers 401 from then on, in every process.', params: IdParam, response: { 204: Type.Null() } },
+      schema: { tags: ['Settings'], summary: `Revoke an API key${alias}`, description: `Answers 204; the key answers 401 from then on, in every process. ${COVER_RULE} Here: the grants of the role the key holds.`, params: IdParam, response: { 204: Type.Null() } },
     }, async (req, reply) => {
-      const { orgId, actor } = who(req);
-      await ctx.db.tx((q) => service.revokeKey(q, orgId, req.params.id, actor));
+      const { orgId, actor, principal } = who(req);
+      await ctx.db.tx((q) => service.revokeKey(q, orgId, req.params.id, actor, principal.grants));
       await ctx.changed();
       return reply.code(204).send(null);
     });

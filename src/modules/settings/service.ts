@@ -60,18 +60,32 @@ export function checkGrants(grants: Record<string, string>): Grants {
   return parseGrants(Object.entries(grants).map(([a, l]) => `${a}:${l}`));
 }
 
-export async function createRole(q: Queryable, orgId: string, name: string, grants: Grants, actor: string) {
+/**
+ * Nobody gives or takes away more power than they hold: a caller over HTTP may make, change or
+ * delete a role, or make or revoke a key, only when their own grants cover every role involved
+ * (before and after). `caller` is absent for the `ark` command line, which is the platform operator.
+ */
+function mustCover(caller: Grants | undefined, grants: Grants, what: string) {
+  if (caller && !covers(caller, grants)) {
+    throw new AppError('FORBIDDEN', `This key's role does not cover every grant of ${what}, and nobody can give or take away more power than their own role holds.`);
+  }
+}
+
+export async function createRole(q: Queryable, orgId: string, name: string, grants: Grants, actor: string, caller?: Grants) {
   if (!/^[a-z0-9][a-z0-9 _-]{0,62}$/i.test(name)) throw invalid({ name: ['must be 1 to 63 letters, digits, spaces, - or _'] });
+  mustCover(caller, grants, `the role ${name}`);
   if (await repo.roleByName(q, orgId, name)) throw invalid({ name: [`a role named ${name} already exists`] });
   const role = await repo.insertRole(q, orgId, { id: newId('rol'), name, grants, built_in: false });
   await audit(q, orgId, actor, 'create', 'role', role.id, { grants });
   return role;
 }
 
-export async function updateRole(q: Queryable, orgId: string, id: string, patch: { name?: string; grants?: Grants }, actor: string) {
+export async function updateRole(q: Queryable, orgId: string, id: string, patch: { name?: string; grants?: Grants }, actor: string, caller?: Grants) {
   const role = await repo.roleById(q, orgId, id);
   if (!role) throw notFound('role');
   if (role.built_in) throw invalid({ id: ['built-in roles cannot be changed; make a role of your own'] });
+  mustCover(caller, role.grants, `the role ${role.name}`);
+  if (patch.grants) mustCover(caller, patch.grants, `the new grants for the role ${role.name}`);
   if (patch.name !== undefined && patch.name !== role.name && (await repo.roleByName(q, orgId, patch.name))) {
     throw invalid({ name: [`a role named ${patch.name} already exists`] });
   }
@@ -80,10 +94,11 @@ export async function updateRole(q: Queryable, orgId: string, id: string, patch:
   return updated;
 }
 
-export async function deleteRole(q: Queryable, orgId: string, id: string, actor: string) {
+export async function deleteRole(q: Queryable, orgId: string, id: string, actor: string, caller?: Grants) {
   const role = await repo.roleById(q, orgId, id);
   if (!role) throw notFound('role');
   if (role.built_in) throw invalid({ id: ['built-in roles cannot be deleted'] });
+  mustCover(caller, role.grants, `the role ${role.name}`);
   const inUse = await repo.activeKeysForRole(q, orgId, id);
   if (inUse > 0) throw invalid({ id: [`${inUse} active key${inUse === 1 ? ' uses' : 's use'} this role; revoke ${inUse === 1 ? 'it' : 'them'} first`] });
   await q.query('DELETE FROM api_keys WHERE organization_id = $1 AND role_id = $2', [orgId, id]);
@@ -95,16 +110,18 @@ export async function deleteRole(q: Queryable, orgId: string, id: string, actor:
 export async function createKey(q: Queryable, orgId: string, roleRef: string, label: string | null, actor: string, maker?: Grants) {
   const role = (await repo.roleById(q, orgId, roleRef)) ?? (await repo.roleByName(q, orgId, roleRef));
   if (!role) throw invalid({ role: [`no role named ${roleRef}`] });
-  if (maker && !covers(maker, role.grants)) {
-    throw new AppError('FORBIDDEN', `A key cannot be made with more power than the key making it; the role ${role.name} exceeds yours.`);
-  }
+  mustCover(maker, role.grants, `the role ${role.name}`);
   const key = newApiKey();
   const row = await repo.insertKey(q, orgId, { id: newId('key'), role_id: role.id, label, key_hash: hashKey(key), key_start: key.slice(0, 13) });
   await audit(q, orgId, actor, 'create', 'api_key', row?.id ?? '', { role: role.name });
   return { key, row: row };
 }
 
-export async function revokeKey(q: Queryable, orgId: string, id: string, actor: string) {
+export async function revokeKey(q: Queryable, orgId: string, id: string, actor: string, caller?: Grants) {
+  const key = await repo.keyById(q, orgId, id);
+  if (!key) throw notFound('API key');
+  const role = await repo.roleById(q, orgId, key.role_id);
+  if (role) mustCover(caller, role.grants, `the role ${role.name} that this key holds`);
   if (!(await repo.revokeKey(q, orgId, id))) throw notFound('API key');
   await audit(q, orgId, actor, 'revoke', 'api_key', id);
 }
