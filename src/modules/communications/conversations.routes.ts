@@ -7,8 +7,8 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import { Blocks, IdParam, MessageLogEntry } from './schemas.ts';
-import { canRead, inboxById } from './inboxes.ts';
-import { presentMessage, MSG_COLS, type MessageRow } from './log.ts';
+import { conversationReadable, inboxById, reader } from './inboxes.ts';
+import { conversationMessages, presentMessage } from './log.ts';
 import { send } from './sending.ts';
 import { peopleByIds } from './fill.ts';
 
@@ -37,11 +37,14 @@ const ConvMessage = Type.Object({
 });
 const ConversationDetail = Type.Object({ conversation: Conversation, messages: Type.Array(ConvMessage) }, { $id: 'ConversationDetail' });
 
+const C_COLS = COLS.split(', ').map((c) => `c.${c}`).join(', ');
+
+/** The conversation, when `p` may read it; otherwise 404, as if it did not exist. */
 async function visible(q: Queryable, orgId: string, p: Principal, id: string) {
-  const c = (await q.query<ConvRow>(`SELECT ${COLS} FROM comm_conversations WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0];
-  if (!c) throw notFound('conversation');
-  const inbox = await inboxById(q, orgId, c.inbox_id);
-  if (!inbox || !canRead(p, inbox)) throw notFound('conversation');
+  const params: unknown[] = [orgId, id];
+  const c = (await q.query<ConvRow>(`SELECT ${C_COLS} FROM comm_conversations c WHERE c.organization_id = $1 AND c.id = $2 AND ${conversationReadable(reader(p, params))}`, params))[0];
+  const inbox = c && (await inboxById(q, orgId, c.inbox_id));
+  if (!c || !inbox) throw notFound('conversation');
   return { c, inbox };
 }
 
@@ -56,19 +59,18 @@ export function conversationRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const { orgId, principal } = who(req);
     const { limit, offset } = req.query;
-    const rows = await ctx.db.query<ConvRow & { is_restricted: boolean; access_roles: string[]; access_key_ids: string[] }>(
-      `SELECT c.${COLS.split(', ').join(', c.')}, i.is_restricted, i.access_roles, i.access_key_ids FROM comm_conversations c
-         JOIN comm_inboxes i ON i.organization_id = c.organization_id AND i.id = c.inbox_id
-        WHERE c.organization_id = $1 AND ($2::text IS NULL OR c.inbox_id = $2) AND ($3::text IS NULL OR c.status = $3)
-          AND (NOT i.is_restricted OR $4 OR $5 = ANY(i.access_roles) OR $6 = ANY(i.access_key_ids))
-        ORDER BY c.last_message_at DESC, c.id DESC LIMIT $7 OFFSET $8`,
-      [orgId, req.query.inbox_id ?? null, req.query.status ?? null, principal.grants.communications === 'admin', principal.roleName, principal.keyId, limit + 1, offset],
+    const params: unknown[] = [orgId, req.query.inbox_id ?? null, req.query.status ?? null, limit + 1, offset];
+    const rows = await ctx.db.query<ConvRow>(
+      `SELECT ${C_COLS} FROM comm_conversations c
+        WHERE c.organization_id = $1 AND ($2::text IS NULL OR c.inbox_id = $2) AND ($3::text IS NULL OR c.status = $3) AND ${conversationReadable(reader(principal, params))}
+        ORDER BY c.last_message_at DESC, c.id DESC LIMIT $4 OFFSET $5`,
+      params,
     );
     return pageB(rows, limit, offset);
   });
 
-  const detail = async (orgId: string, c: ConvRow) => {
-    const msgs = await ctx.db.query<MessageRow>(`SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1 AND conversation_id = $2 ORDER BY created_at, id`, [orgId, c.id]);
+  const detail = async (orgId: string, p: Principal, c: ConvRow) => {
+    const msgs = await conversationMessages(ctx.db, orgId, p, c.id);
     return {
       conversation: c,
       messages: msgs.map((m) => ({
@@ -82,7 +84,7 @@ export function conversationRoutes(app: App, ctx: AppContext) {
   }, async (req) => {
     const { orgId, principal } = who(req);
     const { c } = await visible(ctx.db, orgId, principal, req.params.id);
-    return detail(orgId, c);
+    return detail(orgId, principal, c);
   });
 
   app.post('/api/communications/conversations/:id/reply', {

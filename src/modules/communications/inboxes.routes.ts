@@ -59,7 +59,7 @@ export function inboxRoutes(app: App, ctx: AppContext) {
     config: write,
     schema: {
       tags, summary: 'Change an inbox',
-      description: '`name` cannot be changed (422 when a different one is sent). Restricting an inbox or changing its access list needs admin on Communications (403 otherwise). Access list: role names and API key ids; keys with admin on Communications always read every inbox.',
+      description: '`name` cannot be changed (422 when a different one is sent). Restricting an inbox or changing its access list needs admin on Communications (403 otherwise). Access list: roles (by name or id) and API key ids of this organization (anything else answers 422 naming the entry); keys with admin on Communications always read every inbox. A restricted inbox\'s conversations and messages (in the message log too) are shown only to keys on its access list; to anyone else they answer 404 and are left out of lists.',
       params: IdParam,
       body: Strict({
         name: Type.Optional(Type.String({ maxLength: 64 })),

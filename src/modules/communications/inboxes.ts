@@ -25,9 +25,35 @@ export function presentInbox(r: InboxRow, slug: string, mailDomain: string) {
     access_list: { roles: r.access_roles, key_ids: r.access_key_ids }, created_at: r.created_at, updated_at: r.updated_at,
   };
 }
-/** A restricted inbox is read by its access list, and always by keys with admin on Communications. */
-export function canRead(p: Principal, r: InboxRow): boolean {
-  return !r.is_restricted || allows(p.grants, 'communications', 'admin') || r.access_roles.includes(p.roleName) || r.access_key_ids.includes(p.keyId);
+/**
+ * Who is reading, as SQL parameters: appended to `params`, their placeholders returned. A restricted
+ * inbox is read by its access list (a role by name or id, or a key id), and always by keys with
+ * admin on Communications.
+ */
+export interface Reader { admin: string; roles: string; key: string }
+export function reader(p: Principal, params: unknown[]): Reader {
+  const n = params.push(allows(p.grants, 'communications', 'admin'), [p.roleName, p.roleId], p.keyId);
+  return { admin: `$${n - 2}::boolean`, roles: `$${n - 1}::text[]`, key: `$${n}::text` };
+}
+
+/** The one rule for reading an inbox's mail, as an SQL condition on an inbox id expression. */
+function readableInbox(r: Reader, orgSql: string, inboxIdSql: string): string {
+  return `(${inboxIdSql} IS NULL OR EXISTS (SELECT 1 FROM comm_inboxes ri WHERE ri.organization_id = ${orgSql} AND ri.id = ${inboxIdSql}
+    AND (NOT ri.is_restricted OR ${r.admin} OR ri.access_roles && ${r.roles} OR ${r.key} = ANY(ri.access_key_ids))))`;
+}
+
+/** SQL condition: the conversation aliased `c` may be read. */
+export function conversationReadable(r: Reader, c = 'c'): string {
+  return readableInbox(r, `${c}.organization_id`, `${c}.inbox_id`);
+}
+
+/**
+ * SQL condition: the message aliased `m` may be read — its inbox may be, and so may its
+ * conversation's inbox. Every read of a message (the log, one entry, a conversation) uses it.
+ */
+export function messageReadable(r: Reader, m = 'm'): string {
+  return `(${readableInbox(r, `${m}.organization_id`, `${m}.inbox_id`)} AND (${m}.conversation_id IS NULL OR EXISTS (
+    SELECT 1 FROM comm_conversations rc WHERE rc.organization_id = ${m}.organization_id AND rc.id = ${m}.conversation_id AND ${conversationReadable(r, 'rc')})))`;
 }
 
 export async function inboxById(q: Queryable, orgId: string, id: string) {
@@ -79,6 +105,7 @@ export async function updateInbox(q: Queryable, orgId: string, actor: string, id
   const cur = await inboxById(q, orgId, id);
   if (!cur) throw notFound('inbox');
   if (b.name !== undefined && b.name !== cur.name) throw invalid({ name: ['cannot be changed'] });
+  if (b.access_list) await checkAccessList(q, orgId, b.access_list);
   const rows = await q.query<InboxRow>(
     `UPDATE comm_inboxes SET display_name = $3, description = $4, is_restricted = $5, access_roles = $6, access_key_ids = $7, updated_at = now()
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
@@ -87,6 +114,19 @@ export async function updateInbox(q: Queryable, orgId: string, actor: string, id
   );
   await audit(q, orgId, actor, 'update', 'inbox', id, b);
   return rows[0];
+}
+
+/** Each entry must be one of this organization's roles (by name or id) or keys (by id); 422 names the first that is not. */
+async function checkAccessList(q: Queryable, orgId: string, list: { roles?: string[]; key_ids?: string[] }) {
+  const roles = list.roles ?? [];
+  const keys = list.key_ids ?? [];
+  const knownRoles = new Set((await q.query<{ id: string; name: string }>('SELECT id, name FROM roles WHERE organization_id = $1 AND (id = ANY($2::text[]) OR name = ANY($2::text[]))', [orgId, roles]))
+    .flatMap((r) => [r.id, r.name]));
+  const badRole = roles.find((r) => !knownRoles.has(r));
+  if (badRole !== undefined) throw invalid({ 'access_list.roles': [`the entry ${badRole} is not one of this organization's roles`] });
+  const knownKeys = new Set((await q.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 AND id = ANY($2::text[])', [orgId, keys])).map((k) => k.id));
+  const badKey = keys.find((k) => !knownKeys.has(k));
+  if (badKey !== undefined) throw invalid({ 'access_list.key_ids': [`the entry ${badKey} is not one of this organization's API keys`] });
 }
 
 export async function retireInbox(q: Queryable, orgId: string, actor: string, id: string) {

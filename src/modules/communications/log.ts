@@ -1,4 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import type { Principal } from '../../platform/auth.ts';
+import { messageReadable, reader } from './inboxes.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { MESSAGE_STATUSES, PayloadMetadata } from './schemas.ts';
 
@@ -24,18 +26,31 @@ export function presentMessage(r: MessageRow) {
   };
 }
 
-export async function listMessages(q: Queryable, orgId: string, f: { direction?: string; status?: string; category?: string; person_id?: string; limit: number; offset: number }) {
+const M_COLS = MSG_COLS.split(',').map((c) => `m.${c.trim()}`).join(', ');
+
+/** The message log as `p` may read it (restricted inboxes' mail only for their access list). */
+export async function listMessages(q: Queryable, orgId: string, p: Principal, f: { direction?: string; status?: string; category?: string; person_id?: string; limit: number; offset: number }) {
   const statuses = f.status === undefined ? null : f.status === 'queued' ? ['queued', 'sending'] : [f.status];
+  const params: unknown[] = [orgId, f.direction ?? null, statuses, f.category ?? null, f.person_id ?? null, f.limit + 1, f.offset];
   return q.query<MessageRow>(
-    `SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1
-        AND ($2::text IS NULL OR direction = $2) AND ($3::text[] IS NULL OR status = ANY($3)) AND ($4::text IS NULL OR category = $4)
-        AND ($5::text IS NULL OR person_id = $5)
-      ORDER BY created_at DESC, id DESC LIMIT $6 OFFSET $7`,
-    [orgId, f.direction ?? null, statuses, f.category ?? null, f.person_id ?? null, f.limit + 1, f.offset],
+    `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1
+        AND ($2::text IS NULL OR m.direction = $2) AND ($3::text[] IS NULL OR m.status = ANY($3)) AND ($4::text IS NULL OR m.category = $4)
+        AND ($5::text IS NULL OR m.person_id = $5) AND ${messageReadable(reader(p, params))}
+      ORDER BY m.created_at DESC, m.id DESC LIMIT $6 OFFSET $7`,
+    params,
   );
 }
-export async function messageById(q: Queryable, orgId: string, id: string) {
-  return (await q.query<MessageRow>(`SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+/** One message, or null when there is none or `p` may not read it. */
+export async function messageById(q: Queryable, orgId: string, p: Principal, id: string) {
+  const params: unknown[] = [orgId, id];
+  return (await q.query<MessageRow>(`SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.id = $2 AND ${messageReadable(reader(p, params))}`, params))[0] ?? null;
+}
+/** The messages of a conversation, oldest first, as `p` may read them. */
+export async function conversationMessages(q: Queryable, orgId: string, p: Principal, conversationId: string) {
+  const params: unknown[] = [orgId, conversationId];
+  return q.query<MessageRow>(
+    `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.conversation_id = $2 AND ${messageReadable(reader(p, params))} ORDER BY m.created_at, m.id`, params,
+  );
 }
 export async function messagesByIds(q: Queryable, orgId: string, ids: string[]) {
   const rows = await q.query<MessageRow>(`SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1 AND id = ANY($2::text[])`, [orgId, ids]);

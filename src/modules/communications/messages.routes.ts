@@ -33,7 +33,7 @@ export function messageLogRoutes(app: App, ctx: AppContext) {
     config: read,
     schema: {
       tags, summary: 'The message log',
-      description: 'Every message sent, attempted, stopped before sending (`suppressed`) or received, newest first (ties by id). A message sent from a conversation is listed here with `payload_metadata.thread_id`; its body is kept in the conversation. Filters: `direction`, `status`, `category` (exactly as sent), `person_id`. A message a worker has claimed but no provider has yet accepted shows as `queued`.',
+      description: 'Every message sent, attempted, stopped before sending (`suppressed`) or received, newest first (ties by id). A message sent from a conversation is listed here with `payload_metadata.thread_id`; its body is kept in the conversation. Filters: `direction`, `status`, `category` (exactly as sent), `person_id`. A message a worker has claimed but no provider has yet accepted shows as `queued`. Mail of a restricted inbox (or in a conversation of one) is listed only to keys on its access list and keys with admin on Communications.',
       querystring: Strict({
         direction: Type.Optional(StringEnum(['outbound', 'inbound'] as const)),
         status: Type.Optional(StringEnum(MESSAGE_STATUSES)),
@@ -44,9 +44,9 @@ export function messageLogRoutes(app: App, ctx: AppContext) {
       response: { 200: Type.Object({ results: Type.Array(MessageLogEntry), ...PageFieldsB }) },
     },
   }, async (req) => {
-    const { orgId } = who(req);
+    const { orgId, principal } = who(req);
     const { limit, offset } = req.query;
-    const page = pageB(await listMessages(ctx.db, orgId, req.query), limit, offset);
+    const page = pageB(await listMessages(ctx.db, orgId, principal, req.query), limit, offset);
     return { ...page, results: page.results.map(presentMessage) };
   });
 
@@ -75,9 +75,10 @@ Refused (422) while any merge field is unfilled. Every message is logged (status
 
   app.get('/api/communications/messages/:id', {
     config: read,
-    schema: { tags, summary: 'One message log entry', params: IdParam, response: { 200: MessageLogEntry } },
+    schema: { tags, summary: 'One message log entry', description: 'A message of a restricted inbox answers 404 to a key off its access list, as if it did not exist.', params: IdParam, response: { 200: MessageLogEntry } },
   }, async (req) => {
-    const row = await messageById(ctx.db, who(req).orgId, req.params.id);
+    const { orgId, principal } = who(req);
+    const row = await messageById(ctx.db, orgId, principal, req.params.id);
     if (!row) throw notFound('message');
     return presentMessage(row);
   });
