@@ -167,3 +167,20 @@ securitySuite('communications conversations', () => t, [
   { method: 'POST', path: async (o) => `${await mkConv(o)}/close`, area: 'communications', level: 'write' },
   { method: 'POST', path: async (o) => `${await mkConv(o)}/confirm-person`, body: {}, area: 'communications', level: 'write' },
 ]);
+
+test('postmaster@ and abuse@ an organization\'s domain are accepted (RFC 5321, RFC 2142) and land in the default inbox', async () => {
+  const org = await makeOrg(t);
+  const domain = `${org.slug}.localhost`;
+  for (const local of ['postmaster', 'abuse', 'Postmaster']) {
+    const info = await mail({ from: `mta${seq++}@example.org`, to: `${local}@${domain}`, subject: `To ${local}` });
+    assert.deepEqual(info.accepted, [`${local}@${domain}`]);
+  }
+  const inboxes = (await org.req('GET', '/api/communications/inboxes')).body.results;
+  const def = inboxes.find((i: { is_default: boolean }) => i.is_default);
+  assert.equal(def.name, 'hello');
+  assert.ok(!inboxes.some((i: { name: string }) => i.name === 'postmaster' || i.name === 'abuse'), 'no inbox is made for them');
+  const convs = (await org.req('GET', '/api/communications/conversations')).body.results;
+  assert.deepEqual(convs.map((c: { subject: string }) => c.subject).sort(), ['To Postmaster', 'To abuse', 'To postmaster']);
+  assert.ok(convs.every((c: { inbox_id: string }) => c.inbox_id === def.id));
+  await assert.rejects(mail({ from: 'x@example.org', to: 'postmaster@no-such-org.localhost', subject: 'x' }), (e: any) => e.responseCode === 550);
+});

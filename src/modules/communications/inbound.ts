@@ -11,7 +11,13 @@ import { norm } from './suppress.ts';
 
 interface Target { orgId: string; inbox: InboxRow; address: string }
 
-/** `{inbox}@{slug}.{mail domain}`, or the bare `{slug}@{mail domain}` (the default inbox); null when refused. */
+/** Role addresses every mail domain must answer (RFC 5321 §4.5.1 for postmaster; RFC 2142 for abuse): they reach the default inbox. */
+export const ROLE_ADDRESSES = ['postmaster', 'abuse'];
+
+/**
+ * `{inbox}@{slug}.{mail domain}`, or the bare `{slug}@{mail domain}` (the default inbox); postmaster@
+ * and abuse@ an organization's domain go to its default inbox too. Null when refused.
+ */
 export async function resolveRecipient(db: Db, mailDomain: string, address: string): Promise<Target | null> {
   const a = norm(address);
   const at = a.lastIndexOf('@');
@@ -31,7 +37,7 @@ export async function resolveRecipient(db: Db, mailDomain: string, address: stri
   const org = (await db.query<{ id: string }>('SELECT id FROM organizations WHERE slug = $1', [slug]))[0];
   if (!org) return null;
   const def = await db.tx((q) => ensureDefaultInbox(q, org.id));
-  const inbox = bare ? def : await inboxByName(db, org.id, local);
+  const inbox = bare || ROLE_ADDRESSES.includes(local) ? def : await inboxByName(db, org.id, local);
   if (!inbox?.is_active) return null;
   return { orgId: org.id, inbox, address: a };
 }
