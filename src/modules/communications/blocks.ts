@@ -9,6 +9,19 @@ export const MAX_BLOCKS = 200;
 
 export interface Run { text: string; bold?: boolean; italic?: boolean; underline?: boolean; strike?: boolean; href?: string }
 export interface Block { type: BlockType; runs: Run[] }
+/** A run as answered: every style flag present (false when not set); `href` only on links. */
+export interface FullRun { text: string; bold: boolean; italic: boolean; underline: boolean; strike: boolean; href?: string }
+export interface FullBlock { type: BlockType; runs: FullRun[] }
+
+export function fullRun(r: Run): FullRun {
+  const run: FullRun = { text: r.text, bold: r.bold === true, italic: r.italic === true, underline: r.underline === true, strike: r.strike === true };
+  if (r.href !== undefined) run.href = r.href;
+  return run;
+}
+/** Blocks with every run's style flags spelled out, as stored and answered. */
+export function fullBlocks(blocks: Block[]): FullBlock[] {
+  return blocks.map((b) => ({ type: b.type, runs: b.runs.map(fullRun) }));
+}
 
 /** `{{name}}`, spaces allowed inside the braces. */
 const MERGE = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;
@@ -37,11 +50,11 @@ export function fillText(text: string, values: Record<string, string>): string {
   return text.replace(MERGE, (whole, name: string) => (Object.hasOwn(values, name) ? (values[name]) : whole));
 }
 
-export function fillBlocks(blocks: Block[], values: Record<string, string>): Block[] {
+export function fillBlocks(blocks: Block[], values: Record<string, string>): FullBlock[] {
   return blocks.map((b) => ({
     type: b.type,
     runs: b.runs.map((r) => {
-      const run: Run = { ...r, text: fillText(r.text, values) };
+      const run = fullRun({ ...r, text: fillText(r.text, values) });
       if (r.href !== undefined) run.href = fillText(r.href, values);
       return run;
     }),
@@ -146,7 +159,8 @@ export function renderText(blocks: Block[]): string {
     n = b.type === 'numbered' ? n + 1 : 0;
     switch (b.type) {
       case 'p': lines.push(text, ''); break;
-      case 'h1': lines.push(text.toUpperCase(), ''); break;
+      // Headings keep their words as written: upper-casing would turn {{first_name}} into a field nothing fills.
+      case 'h1': lines.push(text, ''); break;
       case 'h2': lines.push(text, ''); break;
       case 'bullet': lines.push(`- ${text}`); break;
       case 'numbered': lines.push(`${n}. ${text}`); break;

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
-import { fillBlocks, fillText, listJoin, mergeFieldsIn, textsOf, type Block } from './blocks.ts';
+import { fillBlocks, fillText, listJoin, mergeFieldsIn, textsOf, type Block, type FullBlock } from './blocks.ts';
 import type { TemplateRow } from './templates.ts';
 
 export interface FillInput {
@@ -13,7 +13,7 @@ export interface FillInput {
   variables?: Record<string, string | number | boolean>;
 }
 export interface Filled {
-  template_id: string; template_key: string; template_version: number; subject: string; body_blocks: Block[]; unfilled: string[];
+  template_id: string; template_key: string; template_version: number; subject: string; body_blocks: FullBlock[]; unfilled: string[];
   person_id: string | null; person_ids: string[]; related_entity_type: string | null; related_entity_id: string | null; animal_ids: string[];
 }
 interface PersonRec { id: string; first_name: string; last_name: string; email: string; phone: string | null }

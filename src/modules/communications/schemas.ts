@@ -21,6 +21,16 @@ export const Block = Strict({
   type: StringEnum(BLOCK_TYPES, { description: 'p (paragraph), h1, h2 (headings), bullet, numbered (list items; neighbours form one list), quote, button (a call-to-action link: needs a run with href), divider (runs ignored)' }),
   runs: Type.Array(Run, { maxItems: 100 }),
 });
+/** A run as answered: the style flags are always there (false when not set). */
+export const RunOut = Type.Object({
+  text: Type.String(),
+  bold: Type.Boolean(),
+  italic: Type.Boolean(),
+  underline: Type.Boolean(),
+  strike: Type.Boolean(),
+  href: Type.Optional(Type.String({ description: 'only on links' })),
+});
+export const BlocksOut = Type.Array(Type.Object({ type: StringEnum(BLOCK_TYPES), runs: Type.Array(RunOut) }), { description: 'every run carries text, bold, italic, underline and strike (false when not set); href on links' });
 export const Blocks = (description?: string) => Type.Array(Block, { maxItems: MAX_BLOCKS, description: description ?? `at most ${MAX_BLOCKS} blocks` });
 
 export const VariableIn = Strict({
@@ -44,8 +54,8 @@ export const Template = Type.Object({
   name: TextOrEmpty(),
   channel: StringEnum(['email'] as const),
   subject_template: Type.String(),
-  body_template: Type.String({ description: 'plain-text form of the body blocks, merge fields as written' }),
-  body_template_blocks: Blocks(),
+  body_template: Type.String({ description: 'plain-text form of the body blocks, merge fields exactly as written (headings are not upper-cased); sending it back unchanged keeps the blocks as they are' }),
+  body_template_blocks: BlocksOut,
   status: StringEnum(TEMPLATE_STATUSES),
   variables: Type.Array(VariableOut, { description: 'every merge field the template uses, in order of first appearance, with the description given and where a fill takes it from' }),
   metadata: Metadata,
@@ -59,7 +69,7 @@ export const Filled = Type.Object({
   template_key: Type.String(),
   template_version: Type.Integer({ description: 'version whose wording this is' }),
   subject: Type.String(),
-  body_blocks: Blocks(),
+  body_blocks: BlocksOut,
   unfilled: Type.Array(Type.String(), { description: 'merge fields nothing filled, in order of first appearance; they remain in the text as written' }),
   person_id: TextOrEmpty(),
   person_ids: Type.Array(Type.String()),

@@ -3,7 +3,8 @@ import type { Organization } from '../../platform/tenancy.ts';
 import type { SeedData } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
 import { createTemplate } from './templates.ts';
-import { createInbox, ensureDefaultInbox } from './inboxes.ts';
+import { createInbox, ensureDefaultInbox, mailHost } from './inboxes.ts';
+import { loadConfig } from '../../config.ts';
 import { renderHtml, renderText, type Block } from './blocks.ts';
 
 const p = (text: string): Block => ({ type: 'p', runs: [{ text }] });
@@ -35,6 +36,8 @@ export async function seedCommunications(q: Queryable, org: Organization, data: 
   await createTemplate(q, org.id, actor, { key: 'event.invite', name: 'Adoption day invite', status: 'draft', subject_template: 'Join us on {{event_date}}', body_template: 'Hi {{first_name}},\n\nCome meet our animals on {{event_date}}.' });
   await createTemplate(q, org.id, actor, { key: 'newsletter.2023', name: 'Old newsletter', status: 'archived', metadata: { category: 'newsletter' }, subject_template: '{{org_name}} news', body_template: 'Our year in review.' });
 
+  // Full addresses, as the listener and the inbox list spell them (`ark seed` runs with the server's environment).
+  const host = mailHost(org.slug, loadConfig().mailDomain);
   const hello = await ensureDefaultInbox(q, org.id);
   const adoptions = await createInbox(q, org.id, actor, { name: 'adoptions', display_name: 'Adoptions', description: 'Questions from adopters and applicants' });
 
@@ -65,8 +68,9 @@ export async function seedCommunications(q: Queryable, org: Organization, data: 
          subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, message_id_header, inbox_id, conversation_id, created_at, updated_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21, now() - make_interval(hours => $22), now() - make_interval(hours => $22))`,
       [org.id, id, inbound ? 'inbound' : 'outbound', inbound ? 'conversation' : categories[i % categories.length], status,
-        inbound ? `${i % 2 ? 'hello' : 'adoptions'}@${org.slug}` : person?.email ?? 'someone@example.org', inbound ? person?.email ?? null : `hello@${org.slug}`,
-        person?.id ?? null, !inbound && i % 3 === 0 ? welcome.id : null, !inbound && i % 3 === 0 ? 1 : null,
+        inbound ? `${i % 2 ? 'hello' : 'adoptions'}@${host}` : person?.email ?? 'someone@example.org', inbound ? person?.email ?? null : `hello@${host}`,
+        // Received mail names a person only once staff confirm who wrote; these conversations are unconfirmed (a suggestion only).
+        inbound ? null : person?.id ?? null, !inbound && i % 3 === 0 ? welcome.id : null, !inbound && i % 3 === 0 ? 1 : null,
         !inbound && meta.failover_attempts ? 'primary' : null, status === 'sent' || status === 'delivered' ? `seed-${i}` : null,
         inbound ? `Question about ${animal?.name ?? 'adopting'}` : `News from ${org.name}`, renderHtml(blocks), renderText(blocks),
         animal && !inbound ? 'animal' : null, animal && !inbound ? animal.id : null, JSON.stringify(meta), `<${id}@seed.${org.slug}>`,

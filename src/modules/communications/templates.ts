@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
-import { type Block, blocksFromText, bodyTemplateText, checkBlocks, mergeFieldsIn, textsOf } from './blocks.ts';
+import { type Block, blocksFromText, bodyTemplateText, checkBlocks, fullBlocks, mergeFieldsIn, textsOf } from './blocks.ts';
 import { CATEGORIES } from './schemas.ts';
 
 export const KEY_PATTERN = /^[a-z][a-z0-9_.-]*$/;
@@ -31,7 +31,7 @@ export function present(t: TemplateRow) {
   for (const v of t.variables) if (!used.includes(v.name)) used.push(v.name);
   return {
     id: t.id, key: t.key, tenant_id: t.organization_id, name: t.name, channel: t.channel,
-    subject_template: t.subject_template, body_template: bodyTemplateText(t.body_template_blocks), body_template_blocks: t.body_template_blocks,
+    subject_template: t.subject_template, body_template: bodyTemplateText(t.body_template_blocks), body_template_blocks: fullBlocks(t.body_template_blocks),
     status: t.status, variables: used.map((name) => ({ name, description: given.get(name) ?? null, source: sourceOf(name) })),
     metadata: t.metadata, version: t.version, created_at: t.created_at, updated_at: t.updated_at,
   };
@@ -54,12 +54,14 @@ export interface TemplateInput {
   variables?: { name: string; description?: string | null }[]; metadata?: Record<string, string | number | boolean | null>; status?: 'active' | 'draft' | 'archived'; channel?: 'email';
 }
 
-function checkInput(b: TemplateInput, creating: boolean): { blocks?: Block[] } {
+/** `current`: the stored body; its own text form sent back unchanged keeps it as it is (headings, lists and styles included). */
+function checkInput(b: TemplateInput, creating: boolean, current?: Block[]): { blocks?: Block[] } {
   const errors: Record<string, string[]> = {};
   if (b.key !== undefined && !KEY_PATTERN.test(b.key)) errors.key = ['must start with a lowercase letter and hold only a-z, 0-9, _, . and -'];
   if (b.body_template !== undefined && b.body_template_blocks !== undefined) errors.body_template = ['send body_template or body_template_blocks, not both'];
   let blocks = b.body_template_blocks;
-  if (blocks === undefined && b.body_template !== undefined) {
+  if (blocks === undefined && b.body_template !== undefined && current && b.body_template.trim() === bodyTemplateText(current)) blocks = current;
+  else if (blocks === undefined && b.body_template !== undefined) {
     blocks = blocksFromText(b.body_template);
     if (blocks.length > 200) errors.body_template = ['must have at most 200 paragraphs'];
   }
@@ -70,7 +72,7 @@ function checkInput(b: TemplateInput, creating: boolean): { blocks?: Block[] } {
   const cat = b.metadata?.category;
   if (cat !== undefined && cat !== null && !(CATEGORIES as readonly unknown[]).includes(cat)) errors['metadata.category'] = [`must be one of: ${CATEGORIES.join(', ')}`];
   if (Object.keys(errors).length) throw invalid(errors);
-  return { blocks };
+  return { blocks: blocks && fullBlocks(blocks) };
 }
 
 export async function createTemplate(q: Queryable, orgId: string, actor: string, b: TemplateInput & { key: string; subject_template: string }) {
@@ -95,10 +97,10 @@ export async function updateTemplate(q: Queryable, orgId: string, actor: string,
   const cur = await templateById(q, orgId, id, true);
   if (!cur) throw notFound('template');
   if (b.key !== undefined && b.key !== cur.key) throw invalid({ key: ['cannot be changed'] });
-  const { blocks } = checkInput(b, false);
+  const { blocks } = checkInput(b, false, cur.body_template_blocks);
   const subject = b.subject_template ?? cur.subject_template;
   const body = blocks ?? cur.body_template_blocks;
-  const wordingChanged = subject !== cur.subject_template || JSON.stringify(body) !== JSON.stringify(cur.body_template_blocks);
+  const wordingChanged = subject !== cur.subject_template || JSON.stringify(fullBlocks(body)) !== JSON.stringify(fullBlocks(cur.body_template_blocks));
   let version = cur.version;
   let published = cur.version_published;
   if (wordingChanged) {
