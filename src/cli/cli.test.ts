@@ -84,6 +84,16 @@ test('bad arguments print one line on stderr, exit 2, and leave nothing half-mad
   assert.equal(ark(['key', 'revoke', s, 'key_nope']).code, 2);
 });
 
+test('CLI errors are sentences with a subject', async () => {
+  const s = slug();
+  assert.equal(ark(['org', 'create', s, '--name', 'Words']).code, 0);
+  assert.equal(ark(['role', 'create', s, 'admin', '--grant', 'animals:read']).stderr.trim(), 'ark: a role named admin already exists');
+  assert.equal(ark(['key', 'create', s, '--role', 'nosuch']).stderr.trim(), 'ark: there is no role named nosuch');
+  assert.equal(ark(['key', 'create', 'no-such-org-x', '--role', 'admin']).stderr.trim(), 'ark: there is no organization no-such-org-x; make it with: ark org create no-such-org-x --name <name>');
+  assert.equal(ark(['key', 'revoke', s, 'key_nope']).stderr.trim(), `ark: there is no key key_nope in ${s}`);
+  assert.equal(ark(['frobnicate']).stderr.trim(), 'ark: ark frobnicate is not a command; see ark --help');
+});
+
 test('seed fills an organization with sample records for every area, once', async () => {
   const s = slug();
   assert.equal(ark(['org', 'create', s, '--name', 'Seeded']).code, 0);

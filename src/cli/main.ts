@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openStore, type Store } from '../platform/db/connect.ts';
 import { migrate } from '../platform/db/migrate.ts';
-import { AppError } from '../platform/errors.ts';
+import { AppError, invalid } from '../platform/errors.ts';
 import { announceChange } from '../platform/cache-bus.ts';
 import { SLUG_PATTERN } from '../platform/tenancy.ts';
 import * as settings from '../modules/settings/service.ts';
@@ -33,7 +33,7 @@ function opts(args: string[], options: NonNullable<Parameters<typeof parseArgs>[
   } catch (err) {
     throw new UsageError((err as Error).message.split('\n')[0] ?? 'bad arguments');
   }
-  if (parsed.positionals.length !== positionals) throw new UsageError(`expected ${positionals} argument${positionals === 1 ? '' : 's'}, got ${parsed.positionals.length}; see ark --help`);
+  if (parsed.positionals.length !== positionals) throw new UsageError(`this command takes ${positionals} argument${positionals === 1 ? '' : 's'}, but ${parsed.positionals.length} ${parsed.positionals.length === 1 ? 'was' : 'were'} given; see ark --help`);
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- parseArgs types values by the literal options
   return parsed as { values: Record<string, string | string[] | boolean | undefined>; positionals: string[] };
 }
@@ -45,7 +45,7 @@ function slugArg(slug: string | undefined): string {
 
 async function orgId(store: Store, slug: string): Promise<string> {
   const org = await settingsRepo.organizationBySlug(store.db, slug);
-  if (!org) throw new UsageError(`no organization ${slug}; make it with: ark org create ${slug} --name <name>`);
+  if (!org) throw new UsageError(`there is no organization ${slug}; make it with: ark org create ${slug} --name <name>`);
   return org.id;
 }
 
@@ -119,7 +119,7 @@ async function run(argv: string[]): Promise<void> {
       const keyId = positionals[1];
       plan = async (store) => {
         const id = await orgId(store, slug);
-        if (!(await settingsRepo.keyById(store.db, id, keyId))) throw new UsageError(`no key ${keyId} in ${slug}`);
+        if (!(await settingsRepo.keyById(store.db, id, keyId))) throw new UsageError(`there is no key ${keyId} in ${slug}`);
         await store.db.tx(async (q) => {
           await settings.revokeKey(q, id, keyId, 'cli');
           await announceChange(q);
@@ -170,7 +170,7 @@ async function run(argv: string[]): Promise<void> {
       break;
     }
     default:
-      throw new UsageError(`unknown command: ark ${argv.slice(0, 2).join(' ')}; see ark --help`);
+      throw new UsageError(`ark ${argv.slice(0, 2).join(' ')} is not a command; see ark --help`);
   }
   const store = await openStore(config, { migrate: cmd !== 'migrate' });
   try {
@@ -189,7 +189,9 @@ try {
     process.exit(2);
   }
   if (err instanceof AppError) {
-    const detail = err.fields ? Object.entries(err.fields).map(([f, m]) => `${f} ${m.join(', ')}`).join('; ') : err.message;
+    // Each problem as the sentence the API would answer (field first only where the message needs a subject).
+    const sentences = err.fields ? Object.entries(err.fields).flatMap(([f, msgs]) => msgs.map((m) => invalid({ [f]: [m] }).message)) : [err.message];
+    const detail = sentences.map((s) => (s.charAt(0).toLowerCase() + s.slice(1)).replace(/\.$/, '')).join('; ');
     console.error(`ark: ${detail}`);
     process.exit(2);
   }

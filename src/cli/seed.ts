@@ -30,7 +30,7 @@ function day(offset: number): string {
 export async function seedOrganization(db: Db, slug: string): Promise<string> {
   return db.tx(async (q) => {
     const org = await settingsRepo.organizationBySlug(q, slug);
-    if (!org) throw invalid({ slug: [`no organization ${slug}; make it with: ark org create ${slug} --name <name>`] });
+    if (!org) throw invalid({ slug: [`there is no organization ${slug}; make it with: ark org create ${slug} --name <name>`] });
     const already = await q.query<{ n: string }>("SELECT count(*) AS n FROM people WHERE organization_id = $1 AND email LIKE '%@example.org'", [org.id]);
     if (Number(already[0]?.n) > 0) throw invalid({ slug: [`${slug} already has sample records`] });
     const data: SeedData = { people: [], animals: [] };

@@ -107,7 +107,7 @@ export function conversationRoutes(app: App, ctx: AppContext) {
     const { c, inbox } = await visible(ctx.db, orgId, principal, req.params.id);
     if (!c.contact_address) throw invalid({ id: ['the conversation has no address to reply to'] });
     const header = req.headers['idempotency-key'];
-    if (header && req.body.idempotency_key && header !== req.body.idempotency_key) throw invalid({ idempotency_key: ['differs from the Idempotency-Key header'] });
+    if (header && req.body.idempotency_key && header !== req.body.idempotency_key) throw invalid({ idempotency_key: ['the idempotency_key field differs from the Idempotency-Key header'] });
     const last = (await ctx.db.query<{ message_id_header: string | null; headers: Record<string, string> }>(
       "SELECT message_id_header, headers FROM comm_messages WHERE organization_id = $1 AND conversation_id = $2 AND message_id_header IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1", [orgId, c.id]))[0];
     const subject = req.body.subject ?? (/^re:/i.test(c.subject) ? c.subject : `Re: ${c.subject}`);

@@ -60,7 +60,7 @@ export function recordValues(people: PersonRec[], animals: AnimalRec[], orgName:
 
 /** Fills a template version from records; reads only. */
 export async function fillTemplate(q: Queryable, org: { id: string; name: string }, t: TemplateRow, input: FillInput, version?: { subject_template: string; body_template_blocks: Block[]; version: number }): Promise<Filled> {
-  if (t.status !== 'active') throw invalid({ id: [`template is ${t.status}; only an active template can be filled`] });
+  if (t.status !== 'active') throw invalid({ id: [`the template is ${t.status}; only an active template can be filled`] });
   const orgId = org.id;
   if ((input.related_entity_type === undefined) !== (input.related_entity_id === undefined)) {
     throw missing([input.related_entity_type === undefined ? 'related_entity_type' : 'related_entity_id']);

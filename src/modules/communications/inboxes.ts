@@ -85,7 +85,7 @@ export async function ensureDefaultInbox(q: Queryable, orgId: string): Promise<I
 
 export function checkName(name: string) {
   if (!INBOX_NAME.test(name)) throw invalid({ name: ['must be 1 to 31 characters: lowercase letters, digits and hyphens, not starting with a hyphen'] });
-  if (RESERVED.includes(name)) throw invalid({ name: [`${name} is reserved`] });
+  if (RESERVED.includes(name)) throw invalid({ name: [`the inbox name ${name} is reserved`] });
 }
 
 export async function createInbox(q: Queryable, orgId: string, actor: string, b: { name: string; display_name?: string; description?: string }) {

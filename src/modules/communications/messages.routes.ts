@@ -66,7 +66,7 @@ Refused (422) while any merge field is unfilled. Every message is logged (status
   }, async (req, reply) => {
     const { org, actor } = who(req);
     const header = req.headers['idempotency-key'];
-    if (header && req.body.idempotency_key && header !== req.body.idempotency_key) throw invalid({ idempotency_key: ['differs from the Idempotency-Key header'] });
+    if (header && req.body.idempotency_key && header !== req.body.idempotency_key) throw invalid({ idempotency_key: ['the idempotency_key field differs from the Idempotency-Key header'] });
     const key = req.body.idempotency_key ?? header;
     const r = await send(ctx.db, ctx.config, org, actor, { ...req.body, idempotency_key: key });
     if (r.replayed) void reply.header('Idempotent-Replayed', 'true');

@@ -95,9 +95,9 @@ async function prepare(q: Queryable, org: Organization, b: SendInput, thread?: T
       blocks = fillBlocks(blocksT, values);
       unfilled = mergeFieldsIn(textsOf(subjectT, blocksT)).filter((n) => !Object.hasOwn(values, n));
     }
-    if (unfilled.length) throw invalid({ variables: [`merge fields still unfilled: ${unfilled.join(', ')}`] }, `The message still holds unfilled merge fields (${unfilled.join(', ')}); fill them before sending.`);
+    if (unfilled.length) throw invalid({ variables: [`some merge fields are still unfilled: ${unfilled.join(', ')}`] }, `The message still holds unfilled merge fields (${unfilled.join(', ')}); fill them before sending.`);
     const badLink = blocks.flatMap((bl) => bl.runs).find((run) => run.href !== undefined && !isSafeHref(run.href));
-    if (badLink) throw invalid({ body_blocks: [`link ${badLink.href ?? ''} is not an http, https or mailto address`] });
+    if (badLink) throw invalid({ body_blocks: [`the link ${badLink.href ?? ''} is not an http, https or mailto address`] });
     if (!subject.trim()) throw invalid({ subject: ['must not be empty once filled'] });
     out.push({ personId: r.personId, address: r.address, subject, blocks, templateId: template?.id ?? null, templateVersion: template?.version ?? null, relType: rel.t, relId: rel.i });
   }

@@ -66,7 +66,7 @@ export async function createHome(db: Db, orgId: string, b: HomeCreate, actor: st
   return db.tx(async (q) => {
     const person = (await q.query<{ roles: string[] }>('SELECT roles FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE', [orgId, b.person_id]))[0];
     if (!person) throw invalid({ person_id: [`${b.person_id} names no person of this organization`] });
-    if (await repo.homeOfPerson(q, orgId, b.person_id)) throw invalid({ person_id: ['already has a foster home; change that one instead'] });
+    if (await repo.homeOfPerson(q, orgId, b.person_id)) throw invalid({ person_id: ['this person already has a foster home; change that one instead'] });
     if (!person.roles.includes('foster')) {
       await q.query("UPDATE people SET roles = array_append(roles, 'foster'), updated_at = now() WHERE organization_id = $1 AND id = $2", [orgId, b.person_id]);
     }
@@ -78,7 +78,7 @@ export async function createHome(db: Db, orgId: string, b: HomeCreate, actor: st
         approved_on: b.approved_on ?? null, notes: b.notes || null,
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw invalid({ person_id: ['already has a foster home; change that one instead'] });
+      if ((err as { code?: string }).code === '23505') throw invalid({ person_id: ['this person already has a foster home; change that one instead'] });
       throw err;
     }
     await audit(q, orgId, actor, 'create', 'foster_home', id, b);
@@ -122,14 +122,14 @@ export async function offer(db: Db, orgId: string, homeId: string, b: { animal_i
     if (!animal) throw invalid({ animal_id: [`${b.animal_id} names no animal of this organization`] });
     if (animal.care_state !== 'in_care' && animal.care_state !== 'on_hold') throw invalid({ animal_id: [`the animal is not in care (${animal.care_state})`] });
     const other = await repo.liveAssignmentOfAnimal(q, orgId, b.animal_id);
-    if (other) throw invalid({ animal_id: [`already has a live foster assignment (${other.id}, home ${other.foster_home_id})`] });
+    if (other) throw invalid({ animal_id: [`this animal already has a live foster assignment (${other.id}, home ${other.foster_home_id})`] });
     const live = await repo.liveCount(q, orgId, homeId);
     if (live >= home.capacity) throw invalid({ foster_home_id: [`the home is full (${live} of ${home.capacity})`] });
     const id = newId('fas');
     try {
       await repo.insertAssignment(q, orgId, { id, foster_home_id: homeId, animal_id: b.animal_id, requested_on: b.requested_on ?? today(timeZone), notes: b.notes || null });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw invalid({ animal_id: ['already has a live foster assignment'] });
+      if ((err as { code?: string }).code === '23505') throw invalid({ animal_id: ['this animal already has a live foster assignment'] });
       throw err;
     }
     await audit(q, orgId, actor, 'offer', 'foster_assignment', id, { foster_home_id: homeId, animal_id: b.animal_id });

@@ -109,7 +109,7 @@ export async function deleteRole(q: Queryable, orgId: string, id: string, actor:
 /** Makes a key under a role; when `maker` is given, the role may not exceed the maker's own grants. */
 export async function createKey(q: Queryable, orgId: string, roleRef: string, label: string | null, actor: string, maker?: Grants) {
   const role = (await repo.roleById(q, orgId, roleRef)) ?? (await repo.roleByName(q, orgId, roleRef));
-  if (!role) throw invalid({ role: [`no role named ${roleRef}`] });
+  if (!role) throw invalid({ role: [`there is no role named ${roleRef}`] });
   mustCover(maker, role.grants, `the role ${role.name}`);
   const key = newApiKey();
   const row = await repo.insertKey(q, orgId, { id: newId('key'), role_id: role.id, label, key_hash: hashKey(key), key_start: key.slice(0, 13) });
