@@ -185,6 +185,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     for (const code of codes) response[code] ??= { $ref: ref, description: ERROR_MEANING[code] };
   });
 
+  app.addHook('onRequest', async (req, reply) => {
+    void reply.header('X-Request-Id', req.id);
+  });
   // Security headers on every answer; the content policy is set per answer below (HTML or not).
   await app.register(helmet, {
     global: true,
@@ -194,9 +197,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
-  // Browsers may call the API only from the origins listed in ARK_CORS_ORIGINS (none by default).
-  await app.register(cors, {
-    origin: config.corsOrigins.length ? config.corsOrigins : false,
+  // Browsers may call the API only from the origins listed in ARK_CORS_ORIGINS (none by default);
+  // a preflight always answers 204, with CORS headers only for a listed origin.
+  if (!config.corsOrigins.length) void app.options('*', { schema: { hide: true } }, async (_req, reply) => reply.code(204).send());
+  else await app.register(cors, {
+    origin: config.corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
     exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
@@ -224,7 +229,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     } catch {
       return done(badRequest('The request body is not valid UTF-8.'), undefined);
     }
-    parseJson(req, text, (err, value) => {
+    void parseJson(req, text, (err, value) => {
       if (err) return done(err, undefined);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return done(badRequest('The request body must be a JSON object.'), undefined);
       done(null, value);
