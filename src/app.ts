@@ -1,13 +1,17 @@
 import Fastify, { LogController, type FastifyRequest, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
+import helmet from '@fastify/helmet';
+import cors from '@fastify/cors';
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Config } from './config.ts';
 import type { Db } from './platform/db/db.ts';
 import { Tenancy } from './platform/tenancy.ts';
 import { KeyAuth, bearer } from './platform/auth.ts';
 import { RateLimiter } from './platform/rate-limit.ts';
-import { AppError, isFamilyA, renderError, toAppError } from './platform/errors.ts';
+import { AppError, badRequest, invalid, isFamilyA, renderError, toAppError, unsupportedMediaType, type FieldErrors } from './platform/errors.ts';
+import { pathOfTarget, requestHost, requestPath } from './platform/request.ts';
 import { ErrorA, ErrorB } from './platform/schema.ts';
 import { allows, forbiddenMessage } from './platform/permissions.ts';
 import { validatorCompiler } from './platform/validation.ts';
@@ -34,13 +38,69 @@ const ERROR_MEANING: Record<string, string> = {
   '403': "The key's role lacks the level this needs on the area",
   '404': 'No such record, or not visible to this key; or no organization at this address',
   '422': 'A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate',
+  '415': 'A body that is not JSON (send Content-Type: application/json)',
   '429': 'Rate limit exceeded; retry after Retry-After seconds',
 };
+
+/** The documentation page (Scalar) runs its own script and styles; everything else may load nothing. */
+const DOCS_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline' https://fonts.scalar.com; font-src 'self' data: https://fonts.scalar.com; img-src 'self' data: blob: https:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** Paths of every string holding a NUL character (PostgreSQL cannot store one). */
+function nulPaths(value: unknown, path: string, out: string[] = []): string[] {
+  if (out.length >= 20) return out;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push(path || 'body');
+  } else if (Array.isArray(value)) {
+    for (const v of value) nulPaths(v, path, out);
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const key = k.includes('\u0000') ? k.replace(/\u0000/g, '') : k;
+      if (key !== k) out.push(path ? `${path}.${key}` : key);
+      nulPaths(v, path ? `${path}.${key}` : key, out);
+    }
+  }
+  return out;
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: AppContext }> {
   const { config, db } = opts;
+  const log = { warn: (m: string) => app.log.warn(m), info: (m: string) => app.log.info(m) };
+  const limiter = new RateLimiter(config.rateLimitPerMinute, opts.redis, log);
+  /** Per client address, for everything not done with a valid key. */
+  const limitAddress = (ip: string | undefined) => limiter.hit(`ip:${ip ?? 'unknown'}`, config.publicRateLimitPerMinute);
+  const rateHeaders = (rate: { limit: number; remaining: number; reset: number }) => ({ 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining, 'RateLimit-Reset': rate.reset });
+
+  // Requests Node cannot even parse (a URL or headers over 16 KiB, a malformed request line) are
+  // answered here, still in the family's shape with the usual headers.
+  const clientErrorHandler = (error: Error, socket: Socket): void => {
+    const err = error as Error & { code?: string; rawPacket?: Buffer };
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const line = err.rawPacket?.toString('latin1', 0, 512) ?? '';
+    const target = /^[A-Z]+ (\S+)/.exec(line)?.[1] ?? '';
+    const message = status === 431 ? 'The request URL or headers are larger than 16 KiB.' : status === 408 ? 'The request took too long to arrive.' : 'The request could not be read.';
+    const code = status === 431 ? 'REQUEST_TOO_LARGE' : status === 408 ? 'REQUEST_TIMEOUT' : 'BAD_REQUEST';
+    const body = JSON.stringify(isFamilyA(pathOfTarget(target)) ? { error: { code, message } } : { error: message });
+    const write = (extra: Record<string, string | number>) => {
+      if (socket.destroyed || !socket.writable) return;
+      const headers: Record<string, string | number> = {
+        'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close',
+        'X-Request-Id': randomUUID(), 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store', ...extra,
+      };
+      const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+      socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\n${head}\r\n\r\n${body}`);
+    };
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    limitAddress(socket.remoteAddress).then((rate) => write(rateHeaders(rate)), () => write({}));
+  };
+
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,
     // Per-request access logs cost throughput; failures are logged by the error handler.
@@ -52,13 +112,22 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     },
     ajv: { customOptions: { removeAdditional: false } },
     routerOptions: { maxParamLength: 500 },
+    // A number of hops is accepted at run time (proxy-addr), though the types omit it.
+    trustProxy: config.trustProxy as boolean | string[],
+    clientErrorHandler,
     // Errors the router raises before any hook (bad URL encoding, an overlong path segment) get
     // the family's body too; an id nobody could have is simply not found.
     frameworkErrors: (err, req, reply) => {
       const code = (err as { code?: string }).code;
       const e = code === 'FST_ERR_MAX_PARAM_LENGTH' ? new AppError('NOT_FOUND', 'No such record.') : new AppError('BAD_REQUEST', 'The request URL could not be read.');
       void reply.header('X-Request-Id', req.id);
-      void renderError(req, reply, e);
+      limitAddress(req.ip).then(
+        (rate) => {
+          void reply.headers(rateHeaders(rate));
+          void renderError(req, reply, rate.allowed ? e : new AppError('RATE_LIMITED', `Too many requests; try again in ${rate.reset} seconds.`, undefined, 429, { 'Retry-After': String(rate.reset) }));
+        },
+        () => void renderError(req, reply, e),
+      );
     },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
@@ -66,7 +135,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   const closers: (() => Promise<void>)[] = [];
   const tenancy = new Tenancy(db, config.baseDomain);
   const keys = new KeyAuth(db);
-  const limiter = new RateLimiter(config.rateLimitPerMinute, opts.redis);
   const changeListeners: (() => void)[] = [];
   const clearCaches = () => {
     tenancy.invalidate();
@@ -108,8 +176,64 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     const ref = isFamilyA(url) ? 'ErrorA#' : 'ErrorB#';
     const schema = (route.schema ??= {});
     const response = ((schema as { response?: Record<string, unknown> }).response ??= {});
-    const codes = cfg.public === true ? ['400', '404', '422', '429'] : ['400', '401', '403', '404', '422', '429'];
+    // Unknown query parameters are refused (422 naming them), on every route: a misspelt filter
+    // must not silently answer everything.
+    const qs = (schema as { querystring?: Record<string, unknown> }).querystring;
+    if (!qs) (schema as { querystring?: unknown }).querystring = { type: 'object', properties: {}, additionalProperties: false };
+    else if (qs.type === 'object' && qs.additionalProperties === undefined) (schema as { querystring?: unknown }).querystring = { ...qs, additionalProperties: false };
+    const codes = cfg.public === true ? ['400', '404', '415', '422', '429'] : ['400', '401', '403', '404', '415', '422', '429'];
     for (const code of codes) response[code] ??= { $ref: ref, description: ERROR_MEANING[code] };
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    void reply.header('X-Request-Id', req.id);
+  });
+  // Security headers on every answer; the content policy is set per answer below (HTML or not).
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: false,
+    hsts: false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
+  // Browsers may call the API only from the origins listed in ARK_CORS_ORIGINS (none by default);
+  // a preflight always answers 204, with CORS headers only for a listed origin.
+  if (!config.corsOrigins.length) void app.options('*', { schema: { hide: true } }, async (_req, reply) => reply.code(204).send());
+  else await app.register(cors, {
+    origin: config.corsOrigins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+    maxAge: 600,
+    preflightContinue: false,
+    optionsSuccessStatus: 204,
+    hideOptionsRoute: true,
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    void reply.header('Content-Security-Policy', type.startsWith('text/html') ? DOCS_CSP : API_CSP);
+    if (req.protocol === 'https') void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    const path = requestPath(req);
+    if ((path === '/api' || path.startsWith('/api/')) && !reply.hasHeader('cache-control')) void reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  // JSON bodies: valid UTF-8, and an object (a body of null, an array or a bare value is refused).
+  app.removeContentTypeParser('application/json');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(body as Buffer);
+    } catch {
+      return done(badRequest('The request body is not valid UTF-8.'), undefined);
+    }
+    void parseJson(req, text, (err, value) => {
+      if (err) return done(err, undefined);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return done(badRequest('The request body must be a JSON object.'), undefined);
+      done(null, value);
+    });
   });
 
   await app.register(swagger, {
@@ -117,53 +241,81 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 
-  // Tenancy, authentication, rate limit, permission: one hook, in that order.
+  // Tenancy, authentication, rate limit, permission: one hook, in that order. What the request
+  // is comes from the matched route (or the parsed path), never from the raw request target.
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     void reply.header('X-Request-Id', req.id);
-    const url = req.url;
+    const route = req.routeOptions.url;
+    if (route === '/healthz') return; // never limited: a health check must answer while clients are throttled
+    const path = requestPath(req);
     const cfg = req.routeOptions.config ?? {};
-    const isApi = url.startsWith('/api/') || url === '/api';
-    // Requests that reach no organization's records (descriptions, docs, unknown routes, unknown
-    // hosts) are counted per client address, so every response carries the rate-limit headers.
-    const limitBy = async (id: string) => {
-      const rate = await limiter.hit(id);
-      void reply.headers({ 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining, 'RateLimit-Reset': rate.reset });
+    const isApi = path.startsWith('/api/') || path === '/api';
+    const enforce = (rate: { limit: number; remaining: number; reset: number; allowed: boolean }) => {
+      void reply.headers(rateHeaders(rate));
       if (!rate.allowed) {
         throw new AppError('RATE_LIMITED', `Too many requests; try again in ${rate.reset} seconds.`, undefined, 429, { 'Retry-After': String(rate.reset) });
       }
     };
-    if (!isApi || cfg.noTenant || !req.routeOptions.url) return limitBy(`ip:${req.ip}`);
-    const slug = tenancy.slugFromHost(req.headers.host);
+    // Requests without a valid key (descriptions, docs, unknown routes and hosts, public routes)
+    // share one allowance per client address, counted before any database work.
+    const byAddress = async () => enforce(await limitAddress(req.ip));
+    if (!isApi || cfg.noTenant || !route) return byAddress();
+    const token = bearer(req.headers.authorization);
+    if (!token) await byAddress();
+    const slug = tenancy.slugFromHost(requestHost(req));
     const org = slug ? await tenancy.bySlug(slug) : null;
     if (!org) {
-      await limitBy(`ip:${req.ip}`);
+      if (token) await byAddress();
       throw new AppError('NOT_FOUND', 'No organization is served at this address.');
     }
     req.org = org;
-    const token = bearer(req.headers.authorization);
     const principal = token ? await keys.resolve(org.id, token) : null;
-    await limitBy(principal ? `k:${principal.keyId}` : `ip:${req.ip}`);
-    if (cfg.public) {
-      req.principal = principal;
-      return;
-    }
-    if (!principal) {
-      throw new AppError('UNAUTHORIZED', token ? 'The API key is not valid for this organization, or it was revoked.' : 'An API key is required: send Authorization: Bearer <key>.');
+    if (token) enforce(principal ? await limiter.hit(`k:${principal.keyId}`) : await limitAddress(req.ip));
+    if (!cfg.public) {
+      if (!principal) {
+        throw new AppError('UNAUTHORIZED', token ? 'The API key is not valid for this organization, or it was revoked.' : 'An API key is required: send Authorization: Bearer <key>.');
+      }
+      const need = cfg.permission;
+      if (need) {
+        const lacking = [need, ...(need.also ?? [])].find((n) => !allows(principal.grants, n.area, n.level));
+        if (lacking) throw new AppError('FORBIDDEN', need.message ?? forbiddenMessage(lacking.area, lacking.level));
+      }
     }
     req.principal = principal;
-    const need = cfg.permission;
-    if (need) {
-      const lacking = [need, ...(need.also ?? [])].find((n) => !allows(principal.grants, n.area, n.level));
-      if (lacking) throw new AppError('FORBIDDEN', need.message ?? forbiddenMessage(lacking.area, lacking.level));
+    // Bodies are JSON. Only a public route without a body schema (a one-click form post) reads
+    // any body as nothing.
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !(cfg.public && !req.routeOptions.schema?.body)) {
+      const type = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) throw unsupportedMediaType();
     }
   });
 
-  app.setErrorHandler((err, req, reply) => {
-    const e = toAppError(err);
+  // PostgreSQL cannot store a NUL character: a string holding one is refused, naming its field.
+  app.addHook('preValidation', async (req) => {
+    const path = requestPath(req);
+    if (!path.startsWith('/api/')) return;
+    const found = [...nulPaths(req.params, ''), ...nulPaths(req.query, ''), ...nulPaths(req.body, '')];
+    if (found.length) {
+      const fields: FieldErrors = {};
+      for (const f of found) fields[f] = ['must not contain a NUL character'];
+      throw invalid(fields);
+    }
+  });
+
+  app.setErrorHandler(async (err, req, reply) => {
+    let e = toAppError(err);
+    const alsoCheck = req.routeOptions.config?.alsoCheck;
+    if (alsoCheck && e.status === 422 && Array.isArray((err as { validation?: unknown }).validation) && req.org) {
+      const more = await Promise.resolve(alsoCheck(req)).catch(() => ({}));
+      const fields = { ...(e.fields ?? {}) };
+      for (const [k, v] of Object.entries(more)) fields[k] = [...(fields[k] ?? []), ...v.filter((m) => !(fields[k] ?? []).includes(m))];
+      e = invalid(fields);
+    }
     if (e.status >= 500) req.log.error({ err }, 'request failed');
     return renderError(req, reply, e);
   });
-  app.setNotFoundHandler((req, reply) => renderError(req, reply, new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${req.url.split('?')[0]}.`)));
+  app.setNotFoundHandler((req, reply) => renderError(req, reply, new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${pathOfTarget(req.url)}.`)));
 
   for (const mod of modules) await app.register(async (scope) => mod.routes(scope as unknown as App, ctx));
 
@@ -189,9 +341,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     logLevel: 'silent',
   } as never);
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/docs'));
+  // Never rate-limited. With REDIS_URL set, says whether Redis answers: `degraded` while limits
+  // are counted per process because it does not (still 200: Ark keeps serving).
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await db.query('SELECT 1');
-    return { ok: true };
+    if (!opts.redis) return { ok: true };
+    return { ok: true, redis: limiter.degraded ? 'degraded' : 'ok' };
   });
 
   opts.extraRoutes?.(app);

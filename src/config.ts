@@ -9,6 +9,12 @@ export interface Config {
   mailDomain: string;
   redisUrl: string | undefined;
   rateLimitPerMinute: number;
+  /** Requests a minute per client address for traffic without a valid key. */
+  publicRateLimitPerMinute: number;
+  /** Fastify's `trustProxy`: false, true, a number of hops, or addresses/CIDRs of trusted proxies. */
+  trustProxy: boolean | number | string[];
+  /** Origins allowed to call the API from a browser (CORS); empty: none. */
+  corsOrigins: string[];
   smtpInboundPort: number;
   smtpProviders: string | undefined;
   publicUrl: string | undefined;
@@ -18,6 +24,19 @@ export interface Config {
 function int(value: string | undefined, fallback: number): number {
   const n = value === undefined || value === '' ? NaN : Number(value);
   return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+/** `ARK_TRUST_PROXY`: `true`/`false`, a number of proxy hops, or comma-separated addresses or CIDRs. */
+export function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || v.toLowerCase() === 'false') return false;
+  if (v.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -32,6 +51,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDomain: env.ARK_MAIL_DOMAIN || baseDomain,
     redisUrl: env.REDIS_URL || undefined,
     rateLimitPerMinute: int(env.ARK_RATE_LIMIT_PER_MINUTE, 600),
+    publicRateLimitPerMinute: int(env.ARK_PUBLIC_RATE_LIMIT_PER_MINUTE, 300),
+    trustProxy: parseTrustProxy(env.ARK_TRUST_PROXY),
+    corsOrigins: list(env.ARK_CORS_ORIGINS),
     smtpInboundPort: int(env.ARK_SMTP_INBOUND_PORT, 2525),
     smtpProviders: env.ARK_SMTP_PROVIDERS || undefined,
     publicUrl: env.ARK_PUBLIC_URL || undefined,

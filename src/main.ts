@@ -1,12 +1,12 @@
-import { Redis } from 'ioredis';
 import { loadConfig } from './config.ts';
 import { openStore } from './platform/db/connect.ts';
 import { buildApp } from './app.ts';
+import { connectRedis } from './platform/rate-limit.ts';
 import { modules } from './modules/index.ts';
 
 const config = loadConfig();
 const store = await openStore(config);
-const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
 const { app, ctx } = await buildApp({ config, db: store.db, redis, logger: true, listen: true });
 for (const mod of modules) await mod.start?.(ctx);
 await app.listen({ port: config.port, host: config.host });

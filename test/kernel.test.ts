@@ -32,14 +32,15 @@ test('unknown routes answer 404 in each family\'s shape', async () => {
   assert.deepEqual(Object.keys(b.body), ['error']);
 });
 
-test('malformed JSON, non-object bodies and wrong content type answer 400 BAD_REQUEST', async () => {
+test('malformed JSON and non-object bodies answer 400 BAD_REQUEST, a wrong content type 415', async () => {
   const org = await makeOrg(t);
   const bad = await org.req('POST', '/api/v1/animals', { rawBody: '{"name": ' });
   assertErrorShape('/api/v1/animals', bad, 400, 'BAD_REQUEST');
   const arr = await org.req('POST', '/api/v1/animals', { body: [1, 2] });
   assertErrorShape('/api/v1/animals', arr, 400, 'BAD_REQUEST');
+  // A body that is not JSON is 415 (it used to be 400).
   const text = await org.req('POST', '/api/v1/animals', { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } });
-  assertErrorShape('/api/v1/animals', text, 400, 'BAD_REQUEST');
+  assertErrorShape('/api/v1/animals', text, 415, 'UNSUPPORTED_MEDIA_TYPE');
   const b = await org.req('POST', '/api/animals/statuses', { rawBody: 'nope' });
   assertErrorShape('/api/animals/statuses', b, 400);
   const count = await t.db.query<{ n: string }>('SELECT count(*) AS n FROM animals WHERE organization_id = $1', [org.id]);

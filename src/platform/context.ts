@@ -52,6 +52,11 @@ declare module 'fastify' {
     public?: boolean | 'optional';
     /** Served at any address, without an organization (the API descriptions). */
     noTenant?: boolean;
+    /**
+     * Cheap rule checks (e.g. a status is configured) run on the raw request when its schema
+     * fails too, so one 422 names every invalid field at once. Returns field → messages.
+     */
+    alsoCheck?: (req: FastifyRequest) => Promise<Record<string, string[]>> | Record<string, string[]>;
   }
   interface FastifyRequest {
     org: Organization | null;

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { requestPath } from './request.ts';
 
 /** The closed set of error codes, one status each (decisions.md §4). */
 export const ERROR_STATUS = {
@@ -9,6 +10,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -32,6 +34,7 @@ export class AppError extends Error {
 
 export const notFound = (what = 'record') => new AppError('NOT_FOUND', `No such ${what}.`);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const unsupportedMediaType = () => new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 
 /** 422 with one or more field messages; the sentence names the first problem. */
@@ -65,7 +68,8 @@ interface AjvError {
 }
 
 function fieldName(instancePath: string, context: string | undefined, extra?: string): string {
-  const parts = instancePath.split('/').filter(Boolean);
+  // Fields are named as the family names them: `status`, not `status.0` for one of several values.
+  const parts = instancePath.split('/').filter((p) => p && !/^\d+$/.test(p)).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra) parts.push(extra);
   const name = parts.join('.');
   return name || (context === 'body' ? 'body' : context ?? 'request');
@@ -146,7 +150,7 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return badRequest('Send the body as JSON with Content-Type: application/json.');
+      return unsupportedMediaType();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return badRequest('The request body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -172,7 +176,7 @@ export function toAppError(err: unknown): AppError {
 export function renderError(request: FastifyRequest, reply: FastifyReply, e: AppError): FastifyReply {
   if (e.headers) for (const [k, v] of Object.entries(e.headers)) void reply.header(k, v);
   void reply.code(e.status).type('application/json; charset=utf-8');
-  if (isFamilyA(request.url)) {
+  if (isFamilyA(requestPath(request))) {
     const body: { code: string; message: string; fields?: FieldErrors } = { code: e.code, message: e.message };
     if (e.fields) body.fields = Object.fromEntries(Object.entries(e.fields).map(([k, v]) => [camel(k), v]));
     else if (e.status === 422) body.fields = {};

@@ -47,9 +47,9 @@ const COMMON = `
 
 **Authentication.** \`Authorization: Bearer ark_live_…\`. Missing, unknown, revoked or other-organization key: 401. Role lacks the level on the area: 403. A record that does not exist, was deleted, or belongs to another organization: 404.
 
-**Limits.** Rate limit per key (default 600 requests a minute); every response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; 429 carries \`Retry-After\`. Bodies over 1 MiB answer 413. Every response carries \`X-Request-Id\`.
+**Limits.** Rate limit per key (default 600 requests a minute); requests without a valid key are counted per client address, separately (default 300 a minute); every response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; 429 carries \`Retry-After\`. Bodies over 1 MiB answer 413. Every response carries \`X-Request-Id\`.
 
-**Errors.** 400 body not JSON or not an object, or a required field missing; 422 a field of the wrong type, format or value, an unknown or not-accepted field, a query parameter out of range, or a duplicate of something unique.`;
+**Errors.** 400 body not valid JSON (or not UTF-8), not an object, or a required field missing; 415 a body that is not JSON (\`Content-Type: application/json\`); 422 a field of the wrong type, format or value, an unknown or not-accepted field, an unknown query parameter, a query parameter out of range, a string holding a NUL character, or a duplicate of something unique. One 422 names every invalid field it finds.`;
 
 const FAMILY_A_TEXT = `Versioned API: camelCase fields; lists answer \`{ data, meta: { total, page, perPage, totalPages } }\`; a single record answers the record itself (no wrapper).
 ${COMMON}

@@ -1,8 +1,13 @@
 import { Type } from './schema.ts';
 
-/** Family A: `page` (default 1) and `perPage` (default 25, max 100). */
+/** Deepest row a list may be asked to skip; keeps every LIMIT/OFFSET a safe integer. */
+export const MAX_OFFSET = 1_000_000_000;
+/** With at most 100 per page, (page - 1) * perPage stays within MAX_OFFSET. */
+export const MAX_PAGE = MAX_OFFSET / 100 + 1;
+
+/** Family A: `page` (default 1, at most 10,000,001) and `perPage` (default 25, max 100). */
 export const PageQueryA = {
-  page: Type.Integer({ minimum: 1, default: 1, description: 'page number, from 1' }),
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `page number, from 1 to ${MAX_PAGE}` }),
   perPage: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'records per page, at most 100' }),
 };
 export const MetaA = Type.Object({
@@ -19,7 +24,7 @@ export function metaA(total: number, page: number, perPage: number) {
 export function pageQueryB(max = 100, dflt = 25) {
   return {
     limit: Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `page size, 1 to ${max}` }),
-    offset: Type.Integer({ minimum: 0, default: 0, description: 'records to skip' }),
+    offset: Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: `records to skip, 0 to ${MAX_OFFSET}` }),
   };
 }
 export const PageFieldsB = {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 
 export interface RateResult {
   limit: number;
@@ -8,31 +8,86 @@ export interface RateResult {
   allowed: boolean;
 }
 
+export interface RateLog {
+  warn(msg: string): void;
+  info(msg: string): void;
+}
+
+/**
+ * A Redis client that fails fast: a request never waits for Redis longer than a moment, and while
+ * Redis is away the client keeps reconnecting in the background (at most every 2 seconds).
+ */
+export function connectRedis(url: string): Redis {
+  const redis = new Redis(url, {
+    connectTimeout: 1000,
+    commandTimeout: 500,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  redis.on('error', () => undefined); // reported by the rate limiter, once per outage
+  return redis;
+}
+
 /**
  * Fixed one-minute window per key. In memory for a single process; in Redis (INCR + PEXPIRE)
- * when REDIS_URL is set, so every process shares the same counters.
+ * when REDIS_URL is set, so every process shares the same counters. While Redis is unreachable the
+ * counters fall back to this process's memory (logged once), `degraded` is true, and Redis is used
+ * again as soon as it answers.
  */
 export class RateLimiter {
   private local = new Map<string, { count: number; windowStart: number }>();
   private sweep: NodeJS.Timeout;
-  constructor(readonly limit: number, private readonly redis?: Redis) {
+  private down = false;
+  constructor(
+    readonly limit: number,
+    private readonly redis?: Redis,
+    private readonly log?: RateLog,
+  ) {
     this.sweep = setInterval(() => {
       const cutoff = Date.now() - 60_000;
       for (const [k, v] of this.local) if (v.windowStart < cutoff) this.local.delete(k);
     }, 60_000);
     this.sweep.unref();
+    redis?.on('error', (err: Error) => this.lost(err.message));
+    redis?.on('ready', () => {
+      if (this.down) this.log?.info('Redis is back: rate-limit counters are shared again');
+      this.down = false;
+    });
   }
 
-  async hit(id: string): Promise<RateResult> {
+  /** Redis is configured but not answering: limits are counted per process. */
+  get degraded(): boolean {
+    return !!this.redis && (this.down || this.redis.status !== 'ready');
+  }
+
+  private lost(reason: string): void {
+    if (!this.down) this.log?.warn(`Redis unavailable (${reason}): counting rate limits in this process until it is back`);
+    this.down = true;
+  }
+
+  async hit(id: string, limit = this.limit): Promise<RateResult> {
     const now = Date.now();
     const windowStart = now - (now % 60_000);
     const reset = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
-    let count: number;
-    if (this.redis) {
-      const key = `ark:rl:${id}:${windowStart}`;
-      const res = await this.redis.multi().incr(key).pexpire(key, 61_000).exec();
-      count = Number(res?.[0]?.[1] ?? 1);
-    } else {
+    let count: number | null = null;
+    // While Redis is known to be down, the reconnecting client's `ready` event ends the fallback.
+    if (this.redis && !this.down && this.redis.status !== 'end') {
+      try {
+        const key = `ark:rl:${id}:${windowStart}`;
+        const res = await this.redis.multi().incr(key).pexpire(key, 61_000).exec();
+        const err = res?.[0]?.[0];
+        if (err) throw err;
+        count = Number(res?.[0]?.[1] ?? 1);
+        if (this.down) {
+          this.down = false;
+          this.log?.info('Redis is back: rate-limit counters are shared again');
+        }
+      } catch (err) {
+        this.lost((err as Error).message);
+      }
+    }
+    if (count === null) {
       const entry = this.local.get(id);
       if (!entry || entry.windowStart !== windowStart) {
         count = 1;
@@ -41,7 +96,7 @@ export class RateLimiter {
         count = ++entry.count;
       }
     }
-    return { limit: this.limit, remaining: Math.max(0, this.limit - count), reset, allowed: count <= this.limit };
+    return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
   }
 
   close(): void {

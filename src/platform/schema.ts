@@ -34,7 +34,7 @@ export function Strict<T extends Parameters<typeof Type.Object>[0]>(props: T, op
 export const ErrorA = Type.Object(
   {
     error: Type.Object({
-      code: Type.String({ description: 'BAD_REQUEST, VALIDATION_ERROR, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, RATE_LIMITED, INTERNAL' }),
+      code: Type.String({ description: 'BAD_REQUEST, VALIDATION_ERROR, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, RATE_LIMITED, INTERNAL' }),
       message: Type.String(),
       fields: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
     }),

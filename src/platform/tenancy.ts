@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Queryable } from './db/db.ts';
 
 export interface Organization {
@@ -14,34 +15,47 @@ export interface Organization {
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const TTL_MS = 30_000;
+/** Organizations (and addresses naming none) remembered at once; the least recently used go first. */
+export const MAX_CACHED_HOSTS = 5_000;
 
-/** Host → organization, cached briefly; changes elsewhere clear it through `invalidate()`. */
+/**
+ * Host → organization, cached briefly and bounded; changes elsewhere clear it through
+ * `invalidate()`. A host that is not `{slug}.{base domain}` with an optional port never reaches the
+ * database.
+ */
 export class Tenancy {
-  private cache = new Map<string, { org: Organization | null; at: number }>();
-  constructor(private readonly db: Queryable, private readonly baseDomain: string) {}
+  private cache: LRUCache<string, { org: Organization | null }>;
+  private readonly hostPattern: RegExp;
+  constructor(private readonly db: Queryable, baseDomain: string, maxCached = MAX_CACHED_HOSTS) {
+    this.cache = new LRUCache({ max: maxCached, ttl: TTL_MS });
+    const base = baseDomain.toLowerCase().replace(/\.$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    this.hostPattern = new RegExp(`^([a-z0-9][a-z0-9-]{0,62})\\.${base}\\.?(?::\\d{1,5})?$`);
+  }
 
-  /** `demo.localhost:3000` → `demo`; a host that names no organization gives null. */
+  /** `demo.localhost:3000` → `demo`; a host that is not an organization address gives null. */
   slugFromHost(host: string | undefined): string | null {
-    if (!host) return null;
-    const name = host.replace(/:\d+$/, '').toLowerCase().replace(/\.$/, '');
-    const suffix = `.${this.baseDomain.toLowerCase()}`;
-    if (!name.endsWith(suffix)) return null;
-    const slug = name.slice(0, -suffix.length);
-    return SLUG_PATTERN.test(slug) ? slug : null;
+    if (!host || host.length > 320) return null;
+    const m = this.hostPattern.exec(host.toLowerCase());
+    return m?.[1] ?? null;
   }
 
   async bySlug(slug: string): Promise<Organization | null> {
+    if (!SLUG_PATTERN.test(slug)) return null;
     const hit = this.cache.get(slug);
-    const now = Date.now();
-    if (hit && now - hit.at < TTL_MS) return hit.org;
+    if (hit) return hit.org;
     const rows = await this.db.prepared<Organization>(
       'org_by_slug',
       'SELECT id, slug, name, email, phone, website, currency, time_zone, country FROM organizations WHERE slug = $1',
       [slug],
     );
     const org = rows[0] ?? null;
-    this.cache.set(slug, { org, at: now });
+    this.cache.set(slug, { org });
     return org;
+  }
+
+  /** How many addresses are remembered now (bounded by the constructor's `maxCached`). */
+  get cachedHosts(): number {
+    return this.cache.size;
   }
 
   invalidate(): void {

@@ -9,8 +9,15 @@ function makeAjv(coerce: boolean) {
     useDefaults: true,
     coerceTypes: coerce ? 'array' : false,
     strict: false,
+    // Infinity and NaN are not numbers a request can mean (`?offset=1e309` coerces to Infinity).
+    strictNumbers: true,
   });
   addFormats.default(ajv);
+  // PostgreSQL has no year 0: `0000-01-01` is not a date it can store.
+  const date = ajv.formats.date as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+  const dateTime = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+  ajv.addFormat('date', { type: 'string', validate: (v: string) => !v.startsWith('0000') && date.validate(v), compare: date.compare });
+  ajv.addFormat('date-time', { type: 'string', validate: (v: string) => !v.startsWith('0000') && dateTime.validate(v), compare: dateTime.compare });
   return ajv;
 }
 

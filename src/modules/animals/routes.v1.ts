@@ -10,7 +10,7 @@ const tags = ['Animals'];
 
 export function animalRoutesV1(app: App, ctx: AppContext) {
   app.get('/api/v1/animals', {
-    config: { permission: { area: 'animals', level: 'read' } },
+    config: { permission: { area: 'animals', level: 'read' }, alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.query as { status?: unknown } | undefined)?.status) },
     schema: { tags, summary: 'List animals', description: 'Newest first. Filters combine with AND; repeated `status` values combine with OR.', querystring: AnimalListQuery, response: { 200: AnimalList } },
   }, async (req) => {
     const { orgId } = who(req);
@@ -24,7 +24,7 @@ export function animalRoutesV1(app: App, ctx: AppContext) {
   }, async (req) => service.readAnimalA(ctx.db, who(req).orgId, req.params.id));
 
   app.post('/api/v1/animals', {
-    config: { permission: { area: 'animals', level: 'write' } },
+    config: { permission: { area: 'animals', level: 'write' }, alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.body as { status?: unknown } | undefined)?.status) },
     schema: { tags, summary: 'Add an animal', description: 'publicName defaults to name; isPublic defaults to false; sex defaults to unknown.', body: AnimalCreate, response: { 201: Animal } },
   }, async (req, reply) => {
     const { orgId, actor } = who(req);
@@ -32,7 +32,7 @@ export function animalRoutesV1(app: App, ctx: AppContext) {
   });
 
   app.patch('/api/v1/animals/:id', {
-    config: { permission: { area: 'animals', level: 'write' } },
+    config: { permission: { area: 'animals', level: 'write' }, alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.body as { status?: unknown } | undefined)?.status) },
     schema: { tags, summary: 'Change an animal', params: IdParam, body: AnimalUpdate, response: { 200: Animal } },
   }, async (req) => {
     const { orgId, actor } = who(req);

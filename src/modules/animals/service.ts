@@ -34,6 +34,18 @@ async function statusId(q: Queryable, orgId: string, name: string, field = 'stat
   return row.id;
 }
 
+/**
+ * Rule checks cheap enough to run on a request whose schema already failed, so that one 422
+ * names every problem: an unknown status (in the body, or among `status` query values).
+ */
+export async function statusProblems(db: Queryable, orgId: string, statuses: unknown): Promise<Record<string, string[]>> {
+  const names = (Array.isArray(statuses) ? statuses : [statuses]).filter((n): n is string => typeof n === 'string' && n.length > 0 && n.length <= 100);
+  if (!names.length) return {};
+  const known = new Set((await statusesByNames(db, orgId, names)).map((r) => r.name));
+  const unknown = [...new Set(names)].filter((n) => !known.has(n));
+  return unknown.length ? { status: unknown.map((n) => `${n} is not a configured animal status (see GET /api/animals/statuses)`) } : {};
+}
+
 export async function getAnimal(db: Queryable, orgId: string, id: string): Promise<repo.AnimalRow> {
   const row = await repo.getAnimal(db, orgId, id);
   if (!row) throw notFound('animal');

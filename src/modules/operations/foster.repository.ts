@@ -33,7 +33,7 @@ export async function listHomes(q: Queryable, orgId: string, f: HomeFilter, limi
   if (f.species) add('(cardinality(h.species_preferences) = 0 OR EXISTS (SELECT 1 FROM unnest(h.species_preferences) sp WHERE lower(sp) = lower(?)))', f.species);
   const cond = where.join(' AND ');
   const [rows, count] = await Promise.all([
-    q.query<HomeRow>(`${HOME_SELECT} WHERE ${cond} ORDER BY (h.status = 'active') DESC, lower(p.last_name), lower(p.first_name), h.id LIMIT ${limit + 1} OFFSET ${offset}`, params),
+    q.query<HomeRow>(`${HOME_SELECT} WHERE ${cond} ORDER BY (h.status = 'active') DESC, lower(p.last_name), lower(p.first_name), h.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit + 1, offset]),
     q.query<{ n: number }>(`SELECT count(*)::int AS n FROM foster_homes h WHERE ${cond}`, params),
   ]);
   return { rows, total: count[0]?.n ?? 0 };

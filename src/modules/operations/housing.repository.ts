@@ -33,7 +33,7 @@ export async function listLocations(q: Queryable, orgId: string, f: { is_active?
     params.push(f.is_active);
     cond += ` AND l.is_active = $${params.length}`;
   }
-  return q.query<LocationRow>(`${LOCATION_SELECT} WHERE ${cond} ORDER BY lower(l.name), l.id LIMIT ${limit + 1} OFFSET ${offset}`, params);
+  return q.query<LocationRow>(`${LOCATION_SELECT} WHERE ${cond} ORDER BY lower(l.name), l.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit + 1, offset]);
 }
 export async function getLocation(q: Queryable, orgId: string, id: string) {
   return (await q.query<LocationRow>(`${LOCATION_SELECT} WHERE l.organization_id = $1 AND l.id = $2`, [orgId, id]))[0] ?? null;
@@ -66,7 +66,7 @@ export async function listUnits(q: Queryable, orgId: string, f: { location_id?: 
     where.push(`u.is_active = $${params.length}`);
   }
   const outer = f.available === undefined ? '' : ` WHERE ${f.available ? 'x.occupant_count < x.capacity' : 'x.occupant_count >= x.capacity'}`;
-  return q.query<UnitRow>(`SELECT * FROM (${UNIT_SELECT} WHERE ${where.join(' AND ')}) x${outer} ORDER BY lower(x.location_name), lower(x.name), x.id LIMIT ${limit + 1} OFFSET ${offset}`, params);
+  return q.query<UnitRow>(`SELECT * FROM (${UNIT_SELECT} WHERE ${where.join(' AND ')}) x${outer} ORDER BY lower(x.location_name), lower(x.name), x.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit + 1, offset]);
 }
 export async function getUnit(q: Queryable, orgId: string, id: string) {
   return (await q.query<UnitRow>(`${UNIT_SELECT} WHERE u.organization_id = $1 AND u.id = $2`, [orgId, id]))[0] ?? null;

@@ -22,7 +22,7 @@ export async function listRuns(q: Queryable, orgId: string, f: { status?: RunSta
   if (f.status) add('status = ?', f.status);
   if (f.from) add('scheduled_date >= ?', f.from);
   if (f.to) add('scheduled_date <= ?', f.to);
-  return q.query<RunRow>(`SELECT ${RUN_COLS} FROM transport_runs WHERE ${where.join(' AND ')} ORDER BY scheduled_date DESC, created_at DESC, id DESC LIMIT ${limit + 1} OFFSET ${offset}`, params);
+  return q.query<RunRow>(`SELECT ${RUN_COLS} FROM transport_runs WHERE ${where.join(' AND ')} ORDER BY scheduled_date DESC, created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit + 1, offset]);
 }
 export async function getRun(q: Queryable, orgId: string, id: string, lock = false) {
   return (await q.query<RunRow>(`SELECT ${RUN_COLS} FROM transport_runs WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [orgId, id]))[0] ?? null;

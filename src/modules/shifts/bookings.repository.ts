@@ -67,7 +67,7 @@ export async function listBookings(q: Queryable, orgId: string, f: BookingFilter
   if (f.status) where.push(`b.status = ${p(f.status)}`);
   if (f.from) where.push(`w.ends_at > ${p(f.from)}`);
   if (f.to) where.push(`w.starts_at < ${p(f.to)}`);
-  return q.query<BookingRow>(`SELECT ${BKG} FROM ${BKG_FROM} WHERE ${where.join(' AND ')} ORDER BY w.starts_at, b.created_at, b.id LIMIT ${limit + 1} OFFSET ${offset}`, params);
+  return q.query<BookingRow>(`SELECT ${BKG} FROM ${BKG_FROM} WHERE ${where.join(' AND ')} ORDER BY w.starts_at, b.created_at, b.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit + 1, offset]);
 }
 export async function liveBookingsOfWindows(q: Queryable, orgId: string, windowIds: string[]): Promise<BookingRow[]> {
   return q.query<BookingRow>(`SELECT ${BKG} FROM ${BKG_FROM} WHERE b.organization_id = $1 AND b.window_id = ANY($2::text[]) AND b.status = 'booked' ORDER BY b.created_at, b.id`, [orgId, windowIds]);

@@ -63,7 +63,7 @@ export async function listSchedules(q: Queryable, orgId: string, f: ScheduleFilt
   if (f.status) where.push(`s.status = ${p(f.status)}`);
   if (f.event_kind) where.push(`s.event_kind = ${p(f.event_kind.trim().toLowerCase())}`);
   if (f.location_id) where.push(`s.location_id = ${p(f.location_id)}`);
-  return q.query<ScheduleRow>(`SELECT ${SCH} FROM ${SCH_FROM} WHERE ${where.join(' AND ')} ORDER BY s.starts_at, s.id LIMIT ${limit + 1} OFFSET ${offset}`, params);
+  return q.query<ScheduleRow>(`SELECT ${SCH} FROM ${SCH_FROM} WHERE ${where.join(' AND ')} ORDER BY s.starts_at, s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit + 1, offset]);
 }
 
 export async function insertSchedule(q: Queryable, orgId: string, s: NewSchedule): Promise<string> {
