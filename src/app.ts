@@ -153,8 +153,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     req.principal = principal;
     const need = cfg.permission;
     if (need) {
-      const lacking = [need, ...(need.also ?? [])].find((n) => !allows(principal.grants, n.area, n.level));
-      if (lacking) throw new AppError('FORBIDDEN', need.message ?? forbiddenMessage(lacking.area, lacking.level));
+      const lacking = [need, ...(need.also ?? [])].filter((n) => !allows(principal.grants, n.area, n.level));
+      const first = lacking[0];
+      if (first) {
+        const own = need.also?.find((n) => n.message && lacking.includes(n))?.message;
+        throw new AppError('FORBIDDEN', own ?? need.message ?? forbiddenMessage(first.area, first.level));
+      }
     }
   });
 

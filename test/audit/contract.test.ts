@@ -1,0 +1,66 @@
+/** Contract rules found broken by a black-box audit; each test fails if its rule breaks again. */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { testApp, makeOrg, type TestApp } from '../harness.ts';
+import { assertErrorShape } from '../security.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await testApp();
+});
+after(async () => t.close());
+
+const animalBody = { name: 'Biscuit', species: 'Dog', status: 'Available', intakeDate: '2026-10-01' };
+
+test('a textarea custom field counts characters (code points), not UTF-16 units: 5,000 emoji pass, 5,001 do not', async () => {
+  const org = await makeOrg(t);
+  const def = await org.req('POST', '/api/animals/custom-fields', { body: { entity_type: 'animal', field_key: 'story', field_label: 'Story', field_type: 'textarea' } });
+  assert.equal(def.status, 201, JSON.stringify(def.body));
+  const ok = await org.req('POST', '/api/v1/animals', { body: { ...animalBody, customFields: { story: '🐶'.repeat(5000) } } });
+  assert.equal(ok.status, 201, JSON.stringify(ok.body).slice(0, 300));
+  const tooLong = await org.req('POST', '/api/v1/animals', { body: { ...animalBody, customFields: { story: '🐶'.repeat(5001) } } });
+  assertErrorShape('/api/v1/animals', tooLong, 422, 'VALIDATION_ERROR');
+});
+
+test('a microchip number that normalizes to nothing is refused like "" (422 naming microchipNumber), on create and update', async () => {
+  const org = await makeOrg(t);
+  const res = await org.req('POST', '/api/v1/animals', { body: { ...animalBody, microchipNumber: '***' } });
+  assertErrorShape('/api/v1/animals', res, 422, 'VALIDATION_ERROR');
+  assert.deepEqual(Object.keys(res.body.error.fields), ['microchipNumber']);
+  const a = await org.req('POST', '/api/v1/animals', { body: { ...animalBody, microchipNumber: '985-1' } });
+  assert.equal(a.status, 201);
+  const upd = await org.req('PATCH', `/api/v1/animals/${a.body.id}`, { body: { microchipNumber: ' - . ' } });
+  assertErrorShape('/api/v1/animals', upd, 422, 'VALIDATION_ERROR');
+  assert.deepEqual(Object.keys(upd.body.error.fields), ['microchipNumber']);
+  assert.equal((await org.req('GET', `/api/v1/animals/${a.body.id}`)).body.microchipNumber, '9851');
+});
+
+const IMPORT = '/api/shifts/schedules/import';
+
+test('schedule import: a row that is not an object is a line error (200 on a dry run), not a refused body', async () => {
+  const org = await makeOrg(t);
+  const res = await org.req('POST', IMPORT, { body: { dry_run: true, rows: [{ name: 'Walk', starts_at: '2026-12-01' }, null, 7, ['x']] } });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.equal(res.body.total_rows, 4);
+  assert.equal(res.body.would_create, 1);
+  assert.deepEqual(res.body.errors.map((e: { line: number }) => e.line), [2, 3, 4]);
+  const real = await org.req('POST', IMPORT, { body: { rows: [null] } });
+  assert.equal(real.status, 200);
+  assert.equal(real.body.created, 0);
+  assert.deepEqual(real.body.errors.map((e: { line: number }) => e.line), [1]);
+});
+
+test('schedule import: lacking only write on Shifts is the ordinary 403; lacking read on People is the coordinator sentence', async () => {
+  const org = await makeOrg(t);
+  const body = { dry_run: true, rows: [{ name: 'Walk', starts_at: '2026-12-01' }] };
+  const noWrite = await org.req('POST', IMPORT, { key: await org.keyWith({ shifts: 'read', people: 'read' }), body });
+  assertErrorShape(IMPORT, noWrite, 403);
+  assert.doesNotMatch(noWrite.body.error, /coordinator/);
+  assert.equal(noWrite.body.error, "This key's role needs write permission on Shifts for this.");
+  const noPeople = await org.req('POST', IMPORT, { key: await org.keyWith({ shifts: 'write' }), body });
+  assertErrorShape(IMPORT, noPeople, 403);
+  assert.match(noPeople.body.error, /only a coordinator/i);
+  assert.match(noPeople.body.error, /People/);
+  const neither = await org.req('POST', IMPORT, { key: await org.keyWith({ shifts: 'read' }), body });
+  assert.match(neither.body.error, /coordinator/);
+});
