@@ -12,6 +12,7 @@ import { ErrorA, ErrorB } from './platform/schema.ts';
 import { allows, forbiddenMessage } from './platform/permissions.ts';
 import { validatorCompiler } from './platform/validation.ts';
 import { buildDescriptions } from './platform/openapi.ts';
+import { idempotencyRoute, registerIdempotency } from './platform/idempotency.ts';
 import { announceChange, listenForChanges } from './platform/cache-bus.ts';
 import type { App, AppContext } from './platform/context.ts';
 import { modules } from './modules/index.ts';
@@ -105,6 +106,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     if (!url.startsWith('/api/')) return;
     const cfg = (route.config ?? {}) as { permission?: unknown; public?: unknown };
     if (!cfg.permission && !cfg.public) throw new Error(`route ${route.method as string} ${url} declares no permission`);
+    idempotencyRoute(route);
     const ref = isFamilyA(url) ? 'ErrorA#' : 'ErrorB#';
     const schema = (route.schema ??= {});
     const response = ((schema as { response?: Record<string, unknown> }).response ??= {});
@@ -169,6 +171,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   });
   app.setNotFoundHandler((req, reply) => renderError(req, reply, new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${req.url.split('?')[0]}.`)));
 
+  registerIdempotency(app, db);
   for (const mod of modules) await app.register(async (scope) => mod.routes(scope as unknown as App, ctx));
 
   let docs: ReturnType<typeof buildDescriptions> | null = null;

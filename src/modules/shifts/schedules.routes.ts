@@ -94,7 +94,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
   app.post('/api/shifts/schedules/import', {
     // A coordinator: write on Shifts and read on People, checked before the body. Lacking read on
     // People answers the coordinator sentence; lacking only write on Shifts, the ordinary one.
-    config: { permission: { area: 'shifts', level: 'write', also: [{ area: 'people', level: 'read', message: COORDINATOR_MESSAGE }] } },
+    config: { permission: { area: 'shifts', level: 'write', also: [{ area: 'people', level: 'read', message: COORDINATOR_MESSAGE }] }, idempotent: true },
     schema: {
       tags, summary: 'Import schedules from rows',
       description: [
