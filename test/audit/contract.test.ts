@@ -64,3 +64,44 @@ test('schedule import: lacking only write on Shifts is the ordinary 403; lacking
   const neither = await org.req('POST', IMPORT, { key: await org.keyWith({ shifts: 'read' }), body });
   assert.match(neither.body.error, /coordinator/);
 });
+
+test('Family B strings the spec does not mark nullable are "" when empty: foster homes and assignments, transport legs', async () => {
+  const org = await makeOrg(t);
+  const p = await org.req('POST', '/api/v1/people', { body: { firstName: 'Fay', lastName: 'Foster', email: `fay-${org.slug}@example.com` } });
+  const home = await org.req('POST', '/api/animals/foster-homes', { body: { person_id: p.body.id, capacity: 2 } });
+  assert.equal(home.status, 201, JSON.stringify(home.body));
+  const h = home.body.foster_home ?? home.body;
+  assert.equal(h.approved_on, '');
+  assert.equal(h.person.phone, '');
+  const a = await org.req('POST', '/api/v1/animals', { body: animalBody });
+  const offer = await org.req('POST', `/api/animals/foster-homes/${h.id}/assignments`, { body: { animal_id: a.body.id } });
+  assert.ok(offer.status === 201 || offer.status === 200, JSON.stringify(offer.body));
+  const full = await org.req('GET', `/api/animals/foster-homes/${h.id}`);
+  const asg = full.body.foster_home.assignments[0];
+  for (const f of ['started_on', 'ended_on', 'end_reason', 'decline_reason']) assert.equal(asg[f], '', f);
+  const run = await org.req('POST', '/api/animals/transports', { body: { name: 'North', scheduled_date: '2030-05-01', origin: 'A', destination: 'B' } });
+  assert.ok(run.status < 300, JSON.stringify(run.body));
+  const leg = await org.req('POST', `/api/animals/transports/${run.body.id}/legs`, { body: { from_place: 'A', to_place: 'B' } });
+  assert.equal(leg.status, 201, JSON.stringify(leg.body));
+  const l = leg.body.legs[0];
+  for (const f of ['driver_person_id', 'depart_at', 'arrive_at', 'driver_name']) assert.equal(l[f], '', f);
+  // The description says the same: these are strings, not nullable.
+  const doc = (await org.req('GET', '/api/openapi.json')).body;
+  const schemas = doc.components.schemas;
+  assert.equal(schemas.TransportLeg.properties.arrive_at.type, 'string');
+  assert.deepEqual(schemas.FosterAssignment.properties.end_reason.type, 'string');
+  assert.ok(schemas.FosterAssignment.properties.end_reason.enum.includes(''));
+});
+
+test('a person\'s address is always the object with its six fields (all null when none was sent)', async () => {
+  const org = await makeOrg(t);
+  const p = await org.req('POST', '/api/v1/people', { body: { firstName: 'No', lastName: 'Address', email: `na-${org.slug}@example.com` } });
+  assert.equal(p.status, 201);
+  const none = { line1: null, line2: null, city: null, state: null, postalCode: null, country: null };
+  assert.deepEqual(p.body.address, none);
+  assert.deepEqual((await org.req('GET', `/api/v1/people/${p.body.id}`)).body.address, none);
+  const withAddr = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: `wa-${org.slug}@example.com`, address: { line1: '1 Main St', city: 'Springfield', country: 'US', state: 'IL' } } });
+  assert.deepEqual(withAddr.body.address, { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: null, country: 'US' });
+  const cleared = await org.req('PATCH', `/api/v1/people/${withAddr.body.id}`, { body: { address: null } });
+  assert.deepEqual(cleared.body.address, none);
+});
