@@ -35,7 +35,9 @@ const ERROR_MEANING: Record<string, string> = {
   '403': "The key's role lacks the level this needs on the area",
   '404': 'No such record, or not visible to this key; or no organization at this address',
   '422': 'A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate',
+  '413': 'Request body larger than 1 MiB',
   '429': 'Rate limit exceeded; retry after Retry-After seconds',
+  '503': 'A service this needs is not configured or not reachable; nothing was done',
 };
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -111,6 +113,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     const schema = (route.schema ??= {});
     const response = ((schema as { response?: Record<string, unknown> }).response ??= {});
     const codes = cfg.public === true ? ['400', '404', '422', '429'] : ['400', '401', '403', '404', '422', '429'];
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) codes.push('413');
+    // A route whose description says it can answer 503 (sending without a provider) documents it.
+    if (/\b503\b/.test(String((schema as { description?: unknown }).description ?? ''))) codes.push('503');
     for (const code of codes) response[code] ??= { $ref: ref, description: ERROR_MEANING[code] };
   });
 

@@ -105,3 +105,20 @@ test('a person\'s address is always the object with its six fields (all null whe
   const cleared = await org.req('PATCH', `/api/v1/people/${withAddr.body.id}`, { body: { address: null } });
   assert.deepEqual(cleared.body.address, none);
 });
+
+test('the harness checks every answer against the served description: an undocumented status or a body off its schema fails', async () => {
+  const { testApp: make, request } = await import('../harness.ts');
+  const drift = await make({}, (app) => {
+    app.get('/api/v1/drift-check', {
+      config: { public: true },
+      schema: { querystring: { type: 'object', properties: { teapot: { type: 'string' } } }, response: { 200: { type: 'object', properties: { kind: { type: 'string', enum: ['ok'] } }, required: ['kind'] } } },
+    }, async (req, reply) => ((req.query as { teapot?: string }).teapot ? reply.code(418).send({ kind: 'ok' }) : { kind: 'other' }));
+  });
+  try {
+    const org = await makeOrg(drift);
+    await assert.rejects(request(drift, org.host, 'GET', '/api/v1/drift-check'), /Description drift: .*body does not match/);
+    await assert.rejects(request(drift, org.host, 'GET', '/api/v1/drift-check?teapot=1'), /Description drift: .*418/);
+  } finally {
+    await drift.close();
+  }
+});
