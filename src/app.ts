@@ -116,7 +116,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) codes.push('413');
     // A route whose description says it can answer 503 (sending without a provider) documents it.
-    if (/\b503\b/.test(String((schema as { description?: unknown }).description ?? ''))) codes.push('503');
+    const described = (schema as { description?: unknown }).description;
+    if (typeof described === 'string' && /\b503\b/.test(described)) codes.push('503');
     for (const code of codes) response[code] ??= { $ref: ref, description: ERROR_MEANING[code] };
   });
 
