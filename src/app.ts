@@ -16,6 +16,7 @@ import { ErrorA, ErrorB } from './platform/schema.ts';
 import { allows, forbiddenMessage } from './platform/permissions.ts';
 import { validatorCompiler } from './platform/validation.ts';
 import { buildDescriptions } from './platform/openapi.ts';
+import { idempotencyRoute, registerIdempotency } from './platform/idempotency.ts';
 import { announceChange, listenForChanges } from './platform/cache-bus.ts';
 import type { App, AppContext } from './platform/context.ts';
 import { modules } from './modules/index.ts';
@@ -38,8 +39,10 @@ const ERROR_MEANING: Record<string, string> = {
   '403': "The key's role lacks the level this needs on the area",
   '404': 'No such record, or not visible to this key; or no organization at this address',
   '422': 'A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate',
+  '413': 'Request body larger than 1 MiB',
   '415': 'A body that is not JSON (send Content-Type: application/json)',
   '429': 'Rate limit exceeded; retry after Retry-After seconds',
+  '503': 'A service this needs is not configured or not reachable; nothing was done',
 };
 
 /** The documentation page (Scalar) runs its own script and styles; everything else may load nothing. */
@@ -173,6 +176,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     if (!url.startsWith('/api/')) return;
     const cfg = (route.config ?? {}) as { permission?: unknown; public?: unknown };
     if (!cfg.permission && !cfg.public) throw new Error(`route ${route.method as string} ${url} declares no permission`);
+    idempotencyRoute(route);
     const ref = isFamilyA(url) ? 'ErrorA#' : 'ErrorB#';
     const schema = (route.schema ??= {});
     const response = ((schema as { response?: Record<string, unknown> }).response ??= {});
@@ -182,6 +186,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     if (!qs) (schema as { querystring?: unknown }).querystring = { type: 'object', properties: {}, additionalProperties: false };
     else if (qs.type === 'object' && qs.additionalProperties === undefined) (schema as { querystring?: unknown }).querystring = { ...qs, additionalProperties: false };
     const codes = cfg.public === true ? ['400', '404', '415', '422', '429'] : ['400', '401', '403', '404', '415', '422', '429'];
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) codes.push('413');
+    // A route whose description says it can answer 503 (sending without a provider) documents it.
+    const described = (schema as { description?: unknown }).description;
+    if (typeof described === 'string' && /\b503\b/.test(described)) codes.push('503');
     for (const code of codes) response[code] ??= { $ref: ref, description: ERROR_MEANING[code] };
   });
 
@@ -277,8 +286,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       }
       const need = cfg.permission;
       if (need) {
-        const lacking = [need, ...(need.also ?? [])].find((n) => !allows(principal.grants, n.area, n.level));
-        if (lacking) throw new AppError('FORBIDDEN', need.message ?? forbiddenMessage(lacking.area, lacking.level));
+        const lacking = [need, ...(need.also ?? [])].filter((n) => !allows(principal.grants, n.area, n.level));
+        const first = lacking[0];
+        if (first) {
+          const own = need.also?.find((n) => n.message && lacking.includes(n))?.message;
+          throw new AppError('FORBIDDEN', own ?? need.message ?? forbiddenMessage(first.area, first.level));
+        }
       }
     }
     req.principal = principal;
@@ -317,6 +330,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   });
   app.setNotFoundHandler((req, reply) => renderError(req, reply, new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${pathOfTarget(req.url)}.`)));
 
+  registerIdempotency(app, db);
   for (const mod of modules) await app.register(async (scope) => mod.routes(scope as unknown as App, ctx));
 
   let docs: ReturnType<typeof buildDescriptions> | null = null;

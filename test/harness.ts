@@ -6,6 +6,8 @@ import type { App, AppContext } from '../src/platform/context.ts';
 import { createOrganization, createKey, createRole } from '../src/modules/settings/service.ts';
 import type { Grants } from '../src/platform/permissions.ts';
 import { base62 } from '../src/platform/ids.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 
 export interface TestApp {
   app: App;
@@ -63,7 +65,65 @@ export async function request(t: TestApp, host: string, method: string, url: str
   } catch {
     body = res.body;
   }
+  await checkAgainstDescription(t, method, url, res.statusCode, String(res.headers['content-type'] ?? ''), body);
   return { status: res.statusCode, body, headers: res.headers, raw: res.body };
+}
+
+/**
+ * Every answer a test sees is checked against the served OpenAPI description of its family: the
+ * status must be documented for the operation, and a JSON body must match its response schema.
+ * Drift throws, failing the test. Routes the descriptions do not list (docs, health) are skipped.
+ */
+interface Described { ajv: Ajv2020; paths: { re: RegExp; path: string; params: number }[]; doc: any }
+const described = new WeakMap<TestApp, Promise<{ a: Described; b: Described }>>();
+function describeDoc(doc: any): Described {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ ...doc, $id: 'doc' });
+  const paths = Object.keys(doc.paths ?? {}).map((path) => ({
+    path,
+    re: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    params: (path.match(/\{/g) ?? []).length,
+  })).sort((x, y) => x.params - y.params);
+  return { ajv, paths, doc };
+}
+async function descriptions(t: TestApp) {
+  let d = described.get(t);
+  if (!d) {
+    d = (async () => {
+      const a = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body);
+      const b = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).body);
+      return { a: describeDoc(a), b: describeDoc(b) };
+    })();
+    described.set(t, d);
+  }
+  return d;
+}
+const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+async function checkAgainstDescription(t: TestApp, method: string, url: string, status: number, contentType: string, body: unknown) {
+  const path = url.split('?')[0];
+  if (!path.startsWith('/api/') || path === '/api/v1/openapi.json' || path === '/api/openapi.json') return;
+  if (status >= 500 && status !== 503) return;
+  const docs = await descriptions(t);
+  const familyA = path.startsWith('/api/v1/');
+  const d = familyA ? docs.a : docs.b;
+  const local = familyA ? path.slice('/api/v1'.length) : path;
+  const m = method.toLowerCase();
+  const found = d.paths.find((p) => p.re.test(local) && d.doc.paths[p.path][m]);
+  if (!found) return;
+  const op = d.doc.paths[found.path][m];
+  const code = String(status);
+  const response = op.responses?.[code] ?? op.responses?.default;
+  if (!response) throw new Error(`Description drift: ${method} ${found.path} answered ${status}, which its description does not list (${Object.keys(op.responses ?? {}).join(', ')})`);
+  if (!/json/.test(contentType) || body === undefined) return;
+  const key = op.responses[code] ? code : 'default';
+  const media = response.content?.['application/json'] ? 'application/json' : Object.keys(response.content ?? {})[0];
+  if (!media || !response.content[media].schema) return;
+  const ref = `doc#/paths/${esc(found.path)}/${m}/responses/${key}/content/${esc(media)}/schema`;
+  const validate = d.ajv.getSchema(ref) ?? d.ajv.compile({ $ref: ref });
+  if (!validate(body)) {
+    throw new Error(`Description drift: ${method} ${found.path} ${status} body does not match its schema: ${d.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 800)}\nbody: ${JSON.stringify(body).slice(0, 400)}`);
+  }
 }
 
 /** A fresh organization with admin, staff and read-only keys. */

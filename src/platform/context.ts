@@ -44,10 +44,12 @@ export interface SeedData {
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * What the key's role needs on which area; `also` adds further grants the route needs, and
-     * `message` replaces the standard 403 sentence when any of them is missing.
+     * What the key's role needs on which area; `also` adds further grants the route needs.
+     * A grant of `also` may carry its own `message`, said when that grant is missing (the first
+     * missing one with a message wins); otherwise `message` replaces the standard 403 sentence
+     * when any grant is missing, and without either the standard sentence names the first missing grant.
      */
-    permission?: { area: Area; level: Level; also?: { area: Area; level: Level }[]; message?: string };
+    permission?: { area: Area; level: Level; also?: { area: Area; level: Level; message?: string }[]; message?: string };
     /** `true`: no key needed; `'optional'`: a key is used when sent. */
     public?: boolean | 'optional';
     /** Served at any address, without an organization (the API descriptions). */

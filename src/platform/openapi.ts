@@ -49,6 +49,8 @@ const COMMON = `
 
 **Limits.** Rate limit per key (default 600 requests a minute); requests without a valid key are counted per client address, separately (default 300 a minute); every response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; 429 carries \`Retry-After\`. Bodies over 1 MiB answer 413. Every response carries \`X-Request-Id\`.
 
+**Idempotency.** Creates accept an \`Idempotency-Key\` header (1 to 255 printable ASCII characters): a retry with the same key and the same request answers the first answer again (same status and body, header \`Idempotent-Replayed: true\`) and creates nothing; the same key with another request answers 422; a twin sent while the first is still running waits for it, then replays. The key is stored in the same transaction as the records, is scoped to the API key and route, and expires after 24 hours; a request that fails does not use up its key.
+
 **Errors.** 400 body not valid JSON (or not UTF-8), not an object, or a required field missing; 415 a body that is not JSON (\`Content-Type: application/json\`); 422 a field of the wrong type, format or value, an unknown or not-accepted field, an unknown query parameter, a query parameter out of range, a string holding a NUL character, or a duplicate of something unique. One 422 names every invalid field it finds.`;
 
 const FAMILY_A_TEXT = `Versioned API: camelCase fields; lists answer \`{ data, meta: { total, page, perPage, totalPages } }\`; a single record answers the record itself (no wrapper).

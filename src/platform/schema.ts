@@ -2,10 +2,14 @@ import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/t
 
 export { Type, type Static, type TSchema };
 
-/** `T | null` as a JSON Schema type list (fast to validate and serialize, no anyOf). */
+/**
+ * `T | null` as a JSON Schema type list (fast to validate and serialize, no anyOf). A closed set
+ * (`enum`) gets `null` among its values too, so the description admits the null it serves.
+ */
 export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
-  const { type, ...rest } = schema as TSchema & { type?: string };
-  return Type.Unsafe<Static<T> | null>({ ...rest, ...options, type: [type ?? 'string', 'null'] });
+  const { type, ...rest } = schema as TSchema & { type?: string; enum?: unknown[] };
+  const closed = Array.isArray(rest.enum) && !rest.enum.includes(null) ? { enum: [...rest.enum, null] } : {};
+  return Type.Unsafe<Static<T> | null>({ ...rest, ...closed, ...options, type: [type ?? 'string', 'null'] });
 }
 
 /**
@@ -14,6 +18,16 @@ export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = 
  */
 export function TextOrEmpty(options: SchemaOptions = {}) {
   return Type.Unsafe<string | null>({ type: 'string', description: 'empty string when there is none', ...options });
+}
+
+/** A date (YYYY-MM-DD) the spec does not mark nullable: "" when there is none (handlers may pass null). */
+export function DateOrEmpty(options: SchemaOptions = {}) {
+  return Type.Unsafe<string | null>({ type: 'string', pattern: '^(\\d{4}-\\d{2}-\\d{2})?$', description: 'a date YYYY-MM-DD; empty string when there is none', ...options });
+}
+
+/** One of a closed set, or "" when there is none (handlers may pass null). */
+export function EnumOrEmpty<const T extends readonly string[]>(values: T, options: SchemaOptions = {}) {
+  return Type.Unsafe<T[number] | '' | null>({ type: 'string', enum: [...values, ''], description: 'empty string when there is none', ...options });
 }
 
 export const DateString = (options: SchemaOptions = {}) => Type.String({ format: 'date', ...options });

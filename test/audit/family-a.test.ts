@@ -132,7 +132,8 @@ test('people PATCH: keeping one\'s own email (any case) is fine; taking another\
   assertErrorShape('/api/v1/people', await org.req('PATCH', `/api/v1/people/${a.id}`, { body: { email: 'Bob@Example.com' } }), 422, 'VALIDATION_ERROR');
   const cleared = await org.req('PATCH', `/api/v1/people/${a.id}`, { body: { address: null } });
   assert.equal(cleared.status, 200);
-  assert.equal(cleared.body.address, null);
+  // Cleared: the address is still the object with its six fields, all null.
+  assert.deepEqual(cleared.body.address, { line1: null, line2: null, city: null, state: null, postalCode: null, country: null });
   assertErrorShape('/api/v1/people', await org.req('PATCH', `/api/v1/people/${a.id}`, { body: { createdAt: '2020-01-01T00:00:00Z' } }), 422, 'VALIDATION_ERROR');
 });
 

@@ -13,6 +13,13 @@ export function normalizeMicrochip(chip: string): string {
   return chip.toUpperCase().replace(/[\s.\-*/]/g, '');
 }
 
+/** A sent chip number normalized for storage; one that normalizes to nothing is refused like "". */
+function storedMicrochip(chip: string): string {
+  const n = normalizeMicrochip(chip);
+  if (n === '') throw invalid({ microchipNumber: ['must contain at least one letter or digit'] });
+  return n;
+}
+
 export function toAnimalA(r: repo.AnimalRow): AnimalA {
   return toAnimalWire(r, r.status, r.care_state);
 }
@@ -101,7 +108,7 @@ export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody
       id, name: body.name, public_name: body.publicName ?? body.name, species: body.species, breed: body.breed ?? null,
       status_id: await statusId(q, orgId, body.status), location_id: body.locationId ?? null, intake_date: body.intakeDate,
       date_of_birth: body.dateOfBirth ?? null, sex: body.sex ?? 'unknown', weight: body.weight ?? null,
-      microchip_number: body.microchipNumber ? normalizeMicrochip(body.microchipNumber) : null,
+      microchip_number: body.microchipNumber ? storedMicrochip(body.microchipNumber) : null,
       is_public: body.isPublic ?? false, notes: body.notes === '' ? null : body.notes ?? null, custom_fields: custom,
     });
     await audit(q, orgId, actor, 'create', 'animal', id);
@@ -122,7 +129,7 @@ export async function updateAnimal(db: Db, orgId: string, id: string, body: Anim
     }
     if (body.dateOfBirth !== undefined) patch.date_of_birth = body.dateOfBirth;
     if (body.weight !== undefined) patch.weight = body.weight;
-    if (body.microchipNumber !== undefined) patch.microchip_number = body.microchipNumber === null ? null : normalizeMicrochip(body.microchipNumber);
+    if (body.microchipNumber !== undefined) patch.microchip_number = body.microchipNumber === null ? null : storedMicrochip(body.microchipNumber);
     if (body.isPublic !== undefined) patch.is_public = body.isPublic;
     if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
     if (body.customFields !== undefined) {

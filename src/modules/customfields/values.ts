@@ -7,6 +7,12 @@ import { definitionsFor, type CustomFieldEntity, type DefinitionRow } from './re
 export type { CustomFieldEntity };
 export const TEXTAREA_MAX = 5000;
 
+function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
 type Checked = { ok: true; value: unknown } | { ok: false; message: string };
 
 function isDate(v: string): boolean {
@@ -27,7 +33,8 @@ export function checkValue(def: Pick<DefinitionRow, 'field_type' | 'options'>, v
       return typeof value === 'string' ? { ok: true, value } : bad('must be a string');
     case 'textarea':
       if (typeof value !== 'string') return bad('must be a string');
-      return value.length <= TEXTAREA_MAX ? { ok: true, value } : bad(`must be at most ${TEXTAREA_MAX} characters`);
+      // Characters are code points: an emoji counts once, not as its two UTF-16 units.
+      return codePoints(value) <= TEXTAREA_MAX ? { ok: true, value } : bad(`must be at most ${TEXTAREA_MAX} characters`);
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? { ok: true, value } : bad('must be a number');
     case 'boolean':

@@ -2,6 +2,8 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Nullable, Timestamp, Strict, StringEnum, DateString } from '../../platform/schema.ts';
 import { TextOrEmpty } from '../../platform/schema.ts';
+
+const stampOrEmpty = () => TextOrEmpty({ description: 'ISO 8601 timestamp; empty string when there is none' });
 import { pageQueryB, PageFieldsB, pageB } from '../../platform/pagination.ts';
 import * as repo from './transport.repository.ts';
 import * as service from './transport.service.ts';
@@ -9,8 +11,8 @@ import { PROBLEM_KINDS } from './transport.problems.ts';
 
 const Leg = Type.Object({
   id: Type.String(), sequence: Type.Integer({ description: '1, 2, 3, ... in travel order' }), from_place: Type.String(), to_place: Type.String(),
-  driver_person_id: Nullable(Type.String()), depart_at: Nullable(Type.String({ description: 'ISO 8601 timestamp' })), arrive_at: Nullable(Type.String({ description: 'ISO 8601 timestamp' })),
-  driver_name: Nullable(Type.String()), notes: TextOrEmpty(),
+  driver_person_id: TextOrEmpty(), depart_at: stampOrEmpty(), arrive_at: stampOrEmpty(),
+  driver_name: TextOrEmpty(), notes: TextOrEmpty(),
 }, { $id: 'TransportLeg' });
 const RunAnimal = Type.Object({ id: Type.String(), name: Type.String(), species: Type.String(), status: Type.String(), notes: TextOrEmpty() }, { $id: 'TransportAnimal' });
 const Problem = Type.Object({

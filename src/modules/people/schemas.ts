@@ -12,6 +12,12 @@ export const Address = Type.Object({
   country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
 }, { additionalProperties: false, description: 'line1, city and country are required; state and postalCode as the country uses them' });
 
+/** An address as served: always the object with its six fields; the unused ones (all, when none was given) are null. */
+export const AddressOut = Type.Object({
+  line1: Nullable(Type.String()), line2: Nullable(Type.String()), city: Nullable(Type.String()),
+  state: Nullable(Type.String()), postalCode: Nullable(Type.String()), country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' })),
+}, { description: 'always present with all six fields; each is null when unused, and all are null when no address was given' });
+
 const email = Type.String({ format: 'email', maxLength: 254, description: 'primary; unique within the organization (case-insensitive)' });
 const phone = Type.String({ minLength: 3, maxLength: 40, description: 'any phone notation; stored in E.164 (the organization\'s country is assumed without a + prefix)' });
 const roles = Type.Array(StringEnum(PERSON_ROLES), { maxItems: 10, uniqueItems: true, description: 'empty array means none; replaced whole on update' });
@@ -23,7 +29,7 @@ const notes = Type.String({ maxLength: 20000, description: 'internal; an empty s
 
 export const Person = Type.Object({
   id: Type.String(), firstName: Type.String(), lastName: Type.String(), email: Type.String(), phone: Nullable(Type.String()),
-  address: Nullable(Address), roles: Type.Array(Type.String()), tags: Type.Array(Type.String()), notes: Nullable(Type.String()),
+  address: AddressOut, roles: Type.Array(Type.String()), tags: Type.Array(Type.String()), notes: Nullable(Type.String()),
   timeZone: Type.String(), createdAt: Timestamp(), updatedAt: Timestamp(),
 }, { $id: 'Person' });
 export type PersonA = Static<typeof Person>;

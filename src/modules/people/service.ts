@@ -7,9 +7,11 @@ import { isCountry, isTimeZone, normalizePhone } from '../../platform/validators
 import * as repo from './repository.ts';
 import type { PersonA, PersonCreateBody, PersonListQueryT, PersonUpdateBody } from './schemas.ts';
 
+const NO_ADDRESS = { line1: null, line2: null, city: null, state: null, postalCode: null, country: null };
+
 export function toPersonA(r: repo.PersonRow): PersonA {
   return {
-    id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email, phone: r.phone, address: r.address,
+    id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email, phone: r.phone, address: { ...NO_ADDRESS, ...(r.address ?? {}) },
     roles: r.roles, tags: r.tags, notes: r.notes, timeZone: r.time_zone, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
   };
 }

@@ -92,12 +92,13 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
   });
 
   app.post('/api/shifts/schedules/import', {
-    // A coordinator: write on Shifts and read on People, checked before the body; either missing answers 403 with one sentence.
-    config: { permission: { area: 'shifts', level: 'write', also: [{ area: 'people', level: 'read' }], message: COORDINATOR_MESSAGE } },
+    // A coordinator: write on Shifts and read on People, checked before the body. Lacking read on
+    // People answers the coordinator sentence; lacking only write on Shifts, the ordinary one.
+    config: { permission: { area: 'shifts', level: 'write', also: [{ area: 'people', level: 'read', message: COORDINATOR_MESSAGE }] }, idempotent: true },
     schema: {
       tags, summary: 'Import schedules from rows',
       description: [
-        'Needs write on Shifts AND read on People (a coordinator); a key without read on People answers 403.',
+        'Needs write on Shifts AND read on People (a coordinator); a key without read on People answers 403 saying only a coordinator can do this; a key with read on People but without write on Shifts answers the ordinary 403 for write on Shifts.',
         'Every row is checked before any is created, and all rows are created in one transaction (one multi-row insert): one refused row means nothing is created.',
         'With `dry_run` true nothing is created and the answer is 200 with line-numbered `errors`.',
         'Without `dry_run`, refused rows also answer **200** with the full result: `created` 0 and `errors` listing every refused row (a 422 could not carry the line errors, as Family B error bodies are `{error}` only).',
@@ -112,7 +113,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     },
   }, async (req) => {
     const { orgId, org, actor } = who(req);
-    return ctx.db.tx((q) => service.importSchedules(q, orgId, org.time_zone, actor, req.body.rows as Record<string, unknown>[], req.body.dry_run ?? false));
+    return ctx.db.tx((q) => service.importSchedules(q, orgId, org.time_zone, actor, req.body.rows, req.body.dry_run ?? false));
   });
 
   // Locations (this area's own lookup for matching schedules by name)

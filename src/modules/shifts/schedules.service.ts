@@ -98,11 +98,16 @@ export interface CheckedRow { line: number; row: repo.NewSchedule; location_name
  * Checks every row on its own (pure: locations come in as a lower-cased name map). Each refused
  * row gives one error naming all its problems; `line` is the 1-based position in `rows`.
  */
-export function checkRows(rows: Record<string, unknown>[], zone: string, locations: Map<string, { id: string; name: string }>) {
+export function checkRows(rows: unknown[], zone: string, locations: Map<string, { id: string; name: string }>) {
   const ok: CheckedRow[] = [];
   const errors: { line: number; message: string }[] = [];
-  rows.forEach((raw, i) => {
+  rows.forEach((value, i) => {
     const line = i + 1;
+    if (!isRowObject(value)) {
+      errors.push({ line, message: `Line ${line}: a row must be an object with name and starts_at, not ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}.` });
+      return;
+    }
+    const raw = value;
     const problems: string[] = [];
     for (const k of Object.keys(raw)) if (!ROW_FIELDS.has(k)) problems.push(`${k} is not a row field (name, starts_at, ends_at, event_kind, location)`);
     const name = typeof raw.name === 'string' ? raw.name.trim() : '';
@@ -134,8 +139,12 @@ export function checkRows(rows: Record<string, unknown>[], zone: string, locatio
   return { ok, errors };
 }
 
-export async function importSchedules(q: Queryable, orgId: string, zone: string, actor: string, rows: Record<string, unknown>[], dryRun: boolean) {
-  const names = [...new Set(rows.map((r) => (typeof r.location === 'string' ? r.location.trim() : '')).filter(Boolean))];
+function isRowObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export async function importSchedules(q: Queryable, orgId: string, zone: string, actor: string, rows: unknown[], dryRun: boolean) {
+  const names = [...new Set(rows.map((r) => (isRowObject(r) && typeof r.location === 'string' ? r.location.trim() : '')).filter(Boolean))];
   const locations = names.length ? await repo.locationsByNames(q, orgId, names) : new Map<string, repo.LocationRow>();
   const { ok, errors } = checkRows(rows, zone, locations);
   let created = 0;

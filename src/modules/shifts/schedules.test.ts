@@ -188,11 +188,15 @@ test('import: a key with write on Shifts but no read on People answers 403 with 
   assert.equal(await count(t.db, 'shift_schedules', org.id), 0);
 });
 
-test('import: body limits — no rows, too many rows, non-object rows', async () => {
+test('import: body limits — no rows, too many rows; non-object rows are line errors', async () => {
   const org = await makeOrg(t);
   assertErrorShape(IMPORT, await org.req('POST', IMPORT, { body: { rows: [] } }), 422);
   assertErrorShape(IMPORT, await org.req('POST', IMPORT, { body: {} }), 400);
-  assertErrorShape(IMPORT, await org.req('POST', IMPORT, { body: { rows: [1, 2] } }), 422);
+  // A row that is not an object is that row's error (200, nothing created), not a refused body.
+  const nonObjects = await org.req('POST', IMPORT, { body: { rows: [1, 2] } });
+  assert.equal(nonObjects.status, 200);
+  assert.equal(nonObjects.body.created, 0);
+  assert.deepEqual(nonObjects.body.errors.map((e: { line: number }) => e.line), [1, 2]);
   assertErrorShape(IMPORT, await org.req('POST', IMPORT, { body: { rows: [{ name: 'x', starts_at: '2026-01-01' }], extra: 1 } }), 422);
   const many = Array.from({ length: 5001 }, () => ({ name: 'x', starts_at: '2026-01-01' }));
   const res = await org.req('POST', IMPORT, { body: { rows: many } });

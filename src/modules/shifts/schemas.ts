@@ -65,13 +65,16 @@ export const ScheduleListQuery = Type.Object({
 // Import
 export const IMPORT_MAX_ROWS = 5000;
 const rowField = (description: string) => Type.Optional(Type.Unknown({ description }));
-export const ImportRow = Type.Object({
+const ImportRowObject = Type.Object({
   name: rowField('string, required, 1 to 200 characters'),
   starts_at: rowField('required: a date `YYYY-MM-DD` (an all-day row) or an ISO 8601 date-time; without zone or offset it is read in the organization time zone'),
   ends_at: rowField('required unless starts_at is a plain date; after starts_at. On an all-day row it may be a plain date: the last day, inclusive (default: the same day)'),
   event_kind: rowField('optional string, up to 60 characters (adoption, training, ...)'),
   location: rowField('optional: name of a location, matched case-insensitively; a name matching no location refuses the row'),
 }, { additionalProperties: true, description: 'One row. Fields are checked row by row (a bad field gives a line error, not a refused request); any other field refuses the row.' });
+/** Any JSON value: a row that is not an object (null, a number, a list) is a line error, not a refused request. */
+const { type: _objectType, ...rowShape } = ImportRowObject as unknown as Record<string, unknown>;
+export const ImportRow = Type.Unsafe<unknown>({ ...rowShape, description: `${ImportRowObject.description} A row that is not an object (null, a number, a list) is a line error too.` });
 
 export const ImportBody = Strict({
   dry_run: Type.Optional(Type.Boolean({ default: false })),

@@ -72,7 +72,7 @@ export function windowRoutes(app: App, ctx: AppContext) {
         'the window\'s role needs qualifications the volunteer does not hold valid on the day the window starts (expired grants named); the window starts within the minimum notice (policy) or has started;',
         'the booking would take the volunteer past the maximum hours per week (Monday to Sunday in the organization time zone; policy); the schedule is cancelled.',
       ].join(' '),
-      params: S.IdParam, body: S.BookingCreate, response: { 201: S.Booking },
+      params: S.IdParam, body: S.BookingCreate, response: { 201: S.Booking, 409: { $ref: 'ErrorB#', description: 'The window is full, or the volunteer is already booked on it' } },
     },
   }, async (req, reply) => {
     const { orgId, org, actor } = who(req);

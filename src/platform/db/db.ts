@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 
 // numeric and bigint arrive as strings; we convert where we read them so money stays exact.
@@ -34,6 +35,14 @@ class ClientQueryable implements Queryable {
   }
 }
 
+/**
+ * A request-wide transaction (used by idempotent creates, src/platform/idempotency.ts): while one
+ * is open, every query of this Db in the request runs on its client, and `tx` becomes a savepoint
+ * inside it, so the request's records and its idempotency key commit together or not at all.
+ */
+export interface Ambient { pool: pg.Pool; client: pg.PoolClient }
+export const ambientTx = new AsyncLocalStorage<Ambient>();
+
 export class Db implements Queryable {
   readonly pool: pg.Pool;
   constructor(readonly url: string, max = 10) {
@@ -41,14 +50,30 @@ export class Db implements Queryable {
     // An idle client losing its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
   }
+  private ambient(): pg.PoolClient | null {
+    const a = ambientTx.getStore();
+    return a && a.pool === this.pool ? a.client : null;
+  }
   async query<R = Row>(text: string, params: unknown[] = []): Promise<R[]> {
-    return (await this.pool.query(text, params)).rows as R[];
+    return (await (this.ambient() ?? this.pool).query(text, params)).rows as R[];
   }
   async prepared<R = Row>(name: string, text: string, params: unknown[]): Promise<R[]> {
-    return (await this.pool.query({ name, text, values: params })).rows as R[];
+    return (await (this.ambient() ?? this.pool).query({ name, text, values: params })).rows as R[];
   }
-  /** Runs fn in one transaction; rolls back on any throw. */
+  /** Runs fn in one transaction; rolls back on any throw. Inside a request-wide transaction: a savepoint. */
   async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const outer = this.ambient();
+    if (outer) {
+      await outer.query('SAVEPOINT ark_tx');
+      try {
+        const result = await fn(new ClientQueryable(outer));
+        await outer.query('RELEASE SAVEPOINT ark_tx');
+        return result;
+      } catch (err) {
+        await outer.query('ROLLBACK TO SAVEPOINT ark_tx; RELEASE SAVEPOINT ark_tx').catch(() => undefined);
+        throw err;
+      }
+    }
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

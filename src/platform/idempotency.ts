@@ -1,0 +1,150 @@
+/**
+ * Idempotent creates (Stripe-style). A client that may retry sends `Idempotency-Key: <key>` with a
+ * create. The first request with a key runs in one request-wide transaction that also claims the
+ * key (a row of `idempotency_keys`) and stores the answer: the records and the key commit together
+ * or not at all, so a crash can never leave a record without its key or a key without its record.
+ *
+ * - Same key, same request (method, path with query, canonical JSON body): the first answer is
+ *   replayed — same status and body — with `Idempotent-Replayed: true`; nothing runs again.
+ * - Same key, another request: 422 in the family's shape; nothing runs.
+ * - A twin arriving while the first is still running waits on the key's unique row, then replays
+ *   (or, when the first failed, runs itself).
+ * - Only successful answers are kept: an error rolls the whole request back and frees the key.
+ * - A key is scoped to (organization, API key, method + route) and expires after 24 hours.
+ * - Syntax: 1 to 255 printable ASCII characters; anything else answers 422.
+ *
+ * A route opts in with `config: { idempotent: true }`; every POST documented with a 201 answer is
+ * in unless it says `idempotent: false` (routes with their own key, such as sending messages, keep
+ * theirs). Services need nothing: their `db.tx` becomes a savepoint of the request's transaction.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type pg from 'pg';
+import { ambientTx, type Db } from './db/db.ts';
+import { invalid } from './errors.ts';
+import type { App } from './context.ts';
+
+export const IDEMPOTENCY_TTL_HOURS = 24;
+const KEY_SYNTAX = /^[\x20-\x7E]{1,255}$/;
+
+export const IDEMPOTENCY_HEADER_DESCRIPTION =
+  `Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after ${IDEMPOTENCY_TTL_HOURS} hours; a failed request does not use up its key.`;
+
+interface Claim { client: pg.PoolClient; org: string; principal: string; route: string; key: string; done: boolean }
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Accepts an Idempotency-Key header (default: on for a POST documented with 201). */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    idempotencyClaim?: Claim;
+  }
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  return v;
+}
+export function requestHash(req: FastifyRequest): string {
+  return createHash('sha256').update(JSON.stringify([req.method, req.url, canonical(req.body ?? null)])).digest('hex');
+}
+
+/** onRoute: decides whether the route takes the header and documents it. */
+export function idempotencyRoute(route: RouteOptions): void {
+  if (!route.url.startsWith('/api/')) return;
+  const cfg = (route.config ??= {}) as { idempotent?: boolean };
+  const schema = (route.schema ??= {}) as { response?: Record<string, unknown>; headers?: unknown };
+  const method = Array.isArray(route.method) ? route.method : [route.method];
+  if (cfg.idempotent === undefined) cfg.idempotent = method.includes('POST') && !!schema.response?.['201'] && !schema.headers;
+  if (!cfg.idempotent || schema.headers) return;
+  schema.headers = {
+    type: 'object',
+    properties: { 'idempotency-key': { type: 'string', description: IDEMPOTENCY_HEADER_DESCRIPTION } },
+  };
+}
+
+async function release(claim: Claim, commit: boolean, status?: number, body?: string | null) {
+  if (claim.done) return;
+  claim.done = true;
+  try {
+    if (commit) {
+      await claim.client.query('UPDATE idempotency_keys SET response_status = $5, response_body = $6::jsonb WHERE organization_id = $1 AND principal = $2 AND route = $3 AND key = $4',
+        [claim.org, claim.principal, claim.route, claim.key, status, body === undefined || body === '' ? null : body]);
+      await claim.client.query('COMMIT');
+    } else {
+      await claim.client.query('ROLLBACK');
+    }
+    claim.client.release();
+  } catch (err) {
+    await claim.client.query('ROLLBACK').catch(() => undefined);
+    claim.client.release(err as Error);
+    throw err;
+  }
+}
+
+/** Hooks that give opted-in routes their idempotency (registered once, before the modules). */
+export function registerIdempotency(app: App, db: Db): void {
+  app.addHook('preHandler', (req, reply, done) => {
+    claim(db, req, reply).then((c) => {
+      if (!c) return done();
+      req.idempotencyClaim = c;
+      ambientTx.run({ pool: db.pool, client: c.client }, () => done());
+    }, (err: Error) => done(err));
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    const c = req.idempotencyClaim;
+    if (!c || c.done) return payload;
+    const ok = reply.statusCode < 400;
+    await release(c, ok, reply.statusCode, typeof payload === 'string' ? payload : null);
+    return payload;
+  });
+  app.addHook('onResponse', async (req) => {
+    const c = req.idempotencyClaim;
+    if (c && !c.done) await release(c, false).catch(() => undefined);
+  });
+}
+
+async function claim(db: Db, req: FastifyRequest, reply: FastifyReply): Promise<Claim | null> {
+  if (!req.routeOptions.config.idempotent) return null;
+  const sent = req.headers['idempotency-key'];
+  if (sent === undefined) return null;
+  if (typeof sent !== 'string' || !KEY_SYNTAX.test(sent)) {
+    throw invalid({ 'Idempotency-Key': ['must be 1 to 255 printable ASCII characters'] }, 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.');
+  }
+  if (!req.org || !req.principal) return null;
+  const org = req.org.id;
+  const principal = `key:${req.principal.keyId}`;
+  const route = `${req.method} ${req.routeOptions.url}`;
+  const hash = requestHash(req);
+  const client = await db.pool.connect();
+  let claimed = false;
+  try {
+    await client.query('BEGIN');
+    // A twin still running holds the unique row: this insert waits for it to commit or roll back.
+    const mine = await client.query(
+      `INSERT INTO idempotency_keys (organization_id, principal, route, key, request_hash) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (organization_id, principal, route, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, created_at = now(), response_status = NULL, response_body = NULL
+       WHERE idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) RETURNING 1`,
+      [org, principal, route, sent, hash]);
+    if (mine.rowCount) {
+      if (Math.random() < 0.01) await client.query(`DELETE FROM idempotency_keys WHERE organization_id = $1 AND created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`, [org]);
+      claimed = true;
+      return { client, org, principal, route, key: sent, done: false };
+    }
+    const prior = (await client.query<{ request_hash: string; response_status: number; response_body: unknown }>(
+      'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND route = $3 AND key = $4',
+      [org, principal, route, sent])).rows[0];
+    if (!prior || prior.request_hash !== hash) {
+      throw invalid({ 'Idempotency-Key': ['was already used for a different request'] }, 'This Idempotency-Key was already used for a different request; use a new key for a new request.');
+    }
+    void reply.code(prior.response_status).header('Idempotent-Replayed', 'true');
+    await reply.send(prior.response_body ?? undefined);
+    return null;
+  } finally {
+    if (!claimed) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
+  }
+}
