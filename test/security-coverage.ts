@@ -9,8 +9,6 @@ import path from 'node:path';
 
 /** Routes anyone may call: no key, so the suite's 401/403 checks do not apply. */
 export const PUBLIC_ROUTES = [
-  'GET /api/v1/openapi.json',
-  'GET /api/openapi.json',
   'GET /api/communications/unsubscribe/:token',
   'POST /api/communications/unsubscribe/:token',
   'GET /api/fundraising/public/wish-list',

@@ -21,6 +21,11 @@ export interface Endpoint {
    * suite uses the POST to the same URL in the same list, with its body.
    */
   seed?: (org: TestOrg) => Promise<string>;
+  /**
+   * One record per organization at a fixed URL (the organization's settings, its sender): the other
+   * organization reads its own, which must not carry this organization's id, slug or seeded value.
+   */
+  singleton?: true;
 }
 
 function isFamilyA(url: string) {
@@ -77,7 +82,8 @@ export function routeOf(t: TestApp, method: string, url: string): Route | undefi
 
 /**
  * The URL that reads back the record a concrete URL names: the longest prefix ending in a route
- * parameter that has a GET route (`/campaigns/cmp_1/close` → `/campaigns/cmp_1`).
+ * parameter that has a GET route (`/campaigns/cmp_1/close` → `/campaigns/cmp_1`), else the
+ * collection that lists it.
  */
 function readBackUrl(t: TestApp, route: Route, url: string): string | undefined {
   const segs = url.split('?')[0]!.split('/');
@@ -87,7 +93,10 @@ function readBackUrl(t: TestApp, route: Route, url: string): string | undefined 
     const candidate = segs.slice(0, i).join('/');
     if (routeOf(t, 'GET', candidate)?.params) return candidate;
   }
-  return undefined;
+  // No GET for the record itself (e.g. animal statuses): the collection it is listed in.
+  const last = pattern.map((s) => s.startsWith(':')).lastIndexOf(true);
+  const collection = segs.slice(0, last).join('/');
+  return last > 0 && routeOf(t, 'GET', collection) ? collection : undefined;
 }
 
 /** One grant short of what the endpoint needs: no grant for read, read for write, write for admin. */
@@ -106,7 +115,7 @@ export function exactGrants(ep: Pick<Endpoint, 'area' | 'level' | 'also'>): Gran
 }
 
 function idOf(body: any): string | undefined {
-  const id = body?.id ?? body?.data?.id ?? body?.results?.[0]?.id;
+  const id = body?.id ?? body?.data?.id ?? body?.api_key?.id ?? body?.results?.[0]?.id;
   return typeof id === 'string' ? id : undefined;
 }
 
@@ -178,6 +187,13 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
           const after = await org.req('GET', back);
           assert.deepEqual(after.body, before.body, `another organization's ${ep.method} changed ${back}`);
         }
+      } else if (ep.method === 'GET' && ep.singleton) {
+        const mark = ep.seed ? await ep.seed(org) : org.slug;
+        const mine = await org.req('GET', url);
+        assert.ok(mine.status === 200 && mine.raw.includes(mark), `${url} does not show its own ${mark}: ${mine.raw}`);
+        const there = await request(app, other.host, 'GET', url, { key: other.keys.admin });
+        assert.equal(there.status, 200, `${url} at another organization: ${there.raw}`);
+        for (const v of [mark, org.id, org.slug]) assert.ok(!there.raw.includes(v), `another organization's ${url} shows ${v}`);
       } else if (ep.method === 'GET') {
         // A collection: seed one record here; the other organization's list must not show it.
         const id = await seedFor(ep, endpoints, org, url);

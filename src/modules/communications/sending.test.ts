@@ -366,6 +366,6 @@ securitySuite('communications sending', () => t, [
   { method: 'DELETE', path: mkSup, area: 'communications', level: 'admin' },
   { method: 'GET', path: async (o) => `/api/communications/people/${await mkPerson(o)}/preferences`, area: 'communications', level: 'read' },
   { method: 'PUT', path: async (o) => `/api/communications/people/${await mkPerson(o)}/preferences/fundraising`, body: { opted_out: true }, area: 'communications', level: 'write' },
-  { method: 'GET', path: () => '/api/communications/sender', area: 'communications', level: 'read' },
+  { method: 'GET', path: () => '/api/communications/sender', singleton: true, seed: async (o) => (await o.req('PATCH', '/api/communications/sender', { body: { from_name: `Sender ${o.slug}` } })).body.from_name, area: 'communications', level: 'read' },
   { method: 'PATCH', path: () => '/api/communications/sender', body: { from_name: 'x' }, area: 'communications', level: 'admin' },
 ]);
