@@ -75,7 +75,7 @@ export function registeredRoutes(t: TestApp): Route[] {
 
 /** The route a concrete URL reaches: static segments win over parameters, as in Fastify's router. */
 export function routeOf(t: TestApp, method: string, url: string): Route | undefined {
-  const pathOnly = url.split('?')[0]!;
+  const pathOnly = url.split('?')[0];
   const hits = registeredRoutes(t).filter((r) => r.method === method && r.re.test(pathOnly));
   return hits.sort((a, b) => a.params - b.params)[0];
 }
@@ -86,10 +86,10 @@ export function routeOf(t: TestApp, method: string, url: string): Route | undefi
  * collection that lists it.
  */
 function readBackUrl(t: TestApp, route: Route, url: string): string | undefined {
-  const segs = url.split('?')[0]!.split('/');
+  const segs = url.split('?')[0].split('/');
   const pattern = route.url.split('/');
   for (let i = pattern.length; i > 0; i--) {
-    if (!pattern[i - 1]!.startsWith(':')) continue;
+    if (!pattern[i - 1].startsWith(':')) continue;
     const candidate = segs.slice(0, i).join('/');
     if (routeOf(t, 'GET', candidate)?.params) return candidate;
   }
