@@ -5,12 +5,13 @@
  * time in a fresh database. Pass file paths to run only those.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/platform/db/embedded.ts';
 import { Db } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
+import { uncoveredRoutes } from './security-coverage.ts';
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -58,11 +59,30 @@ async function freshDatabase(adminUrl: string) {
 
 function runSuite(label: string, url: string, files: string[]): boolean {
   console.log(`\n# Store: ${label}`);
+  const coverage = path.resolve(`.tmp/security-coverage-${process.pid}-${label}`);
+  rmSync(coverage, { recursive: true, force: true });
+  mkdirSync(coverage, { recursive: true });
   const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files], {
     stdio: 'inherit',
-    env: { ...process.env, ARK_TEST_DATABASE_URL: url, ARK_TEST_STORE: label },
+    env: { ...process.env, ARK_TEST_DATABASE_URL: url, ARK_TEST_STORE: label, ARK_SECURITY_COVERAGE: coverage },
   });
-  return res.status === 0;
+  let ok = res.status === 0;
+  // After a full run: every protected route must have an entry in the security suite.
+  if (!args.length || process.env.ARK_SECURITY_COVERAGE_CHECK) ok = securityCoverage(coverage) && ok;
+  rmSync(coverage, { recursive: true, force: true });
+  return ok;
+}
+
+function securityCoverage(dir: string): boolean {
+  const report = uncoveredRoutes(dir);
+  if ('error' in report) {
+    console.log(`# security coverage: ${report.error}`);
+    return false;
+  }
+  console.log(`# security coverage: ${report.covered} of ${report.protected} protected routes (${report.routes} /api routes)`);
+  for (const r of report.missing) console.log(`#   not in the security suite: ${r}`);
+  for (const r of report.stale) console.log(`#   suite entry for a route that is gone: ${r}`);
+  return report.missing.length === 0 && report.stale.length === 0;
 }
 
 const args = process.argv.slice(2);

@@ -518,8 +518,8 @@ securitySuite('audit comms/fundraising', () => t, [
   { method: 'GET', path: mkAuction, area: 'fundraising', level: 'read' },
   { method: 'POST', path: mkTpl, body: {}, area: 'communications', level: 'write' },
   { method: 'POST', path: () => '/api/communications/inboxes', body: { name: 'audit-sec' }, area: 'communications', level: 'write' },
-  { method: 'GET', path: () => '/api/communications/messages', area: 'communications', level: 'read' },
-  { method: 'GET', path: () => '/api/communications/templates', area: 'communications', level: 'read' },
+  { method: 'GET', path: () => '/api/communications/messages', seed: async (o) => (await send(o, { to_addresses: ['sec@example.org'], subject: 's', body_blocks: [P('x')] }))[0].id, area: 'communications', level: 'read' },
+  { method: 'GET', path: () => '/api/communications/templates', seed: async (o) => (await template(o)).id, area: 'communications', level: 'read' },
 ]);
 
 test('message log: inbound mail and a reply sent from a conversation are listed (reply body kept in the conversation)', async () => {

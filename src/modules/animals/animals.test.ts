@@ -201,6 +201,7 @@ test('animal statuses: defaults, add, rename, refuse duplicates and removing one
 async function animalUrl(org: TestOrg) {
   return `/api/v1/animals/${(await animal(org)).id}`;
 }
+const statusUrl = async (org: TestOrg) => `/api/animals/statuses/${(await org.req('POST', '/api/animals/statuses', { body: { name: `S${Math.random().toString(36).slice(2, 8)}`, care_state: 'in_care' } })).body.id}`;
 securitySuite('animals', () => t, [
   { method: 'GET', path: () => '/api/v1/animals', area: 'animals', level: 'read' },
   { method: 'GET', path: animalUrl, area: 'animals', level: 'read' },
@@ -209,6 +210,8 @@ securitySuite('animals', () => t, [
   { method: 'DELETE', path: animalUrl, area: 'animals', level: 'admin' },
   { method: 'GET', path: () => '/api/animals/statuses', area: 'animals', level: 'read' },
   { method: 'POST', path: () => '/api/animals/statuses', body: { name: 'New', care_state: 'in_care' }, area: 'animals', level: 'admin' },
+  { method: 'PATCH', path: statusUrl, body: { name: 'Renamed' }, area: 'animals', level: 'admin' },
+  { method: 'DELETE', path: statusUrl, area: 'animals', level: 'admin' },
 ]);
 
 test('list totals stay exact through creates, status moves (also concurrent), species filters and deletes', async () => {

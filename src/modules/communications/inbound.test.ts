@@ -160,7 +160,7 @@ const mkConv = async (o: TestOrg) => {
   return `/api/communications/conversations/${(await o.req('GET', '/api/communications/conversations')).body.results[0].id}`;
 };
 securitySuite('communications conversations', () => t, [
-  { method: 'GET', path: () => '/api/communications/conversations', area: 'communications', level: 'read' },
+  { method: 'GET', path: () => '/api/communications/conversations', seed: async (o) => (await mkConv(o)).split('/').pop() ?? '', area: 'communications', level: 'read' },
   { method: 'GET', path: mkConv, area: 'communications', level: 'read' },
   { method: 'POST', path: async (o) => `${await mkConv(o)}/reply`, body: { body_blocks: [P('x')], idempotency_key: 'sec' }, area: 'communications', level: 'write' },
   { method: 'POST', path: async (o) => `${await mkConv(o)}/assign`, body: { assigned_to: 'x' }, area: 'communications', level: 'write' },

@@ -361,11 +361,13 @@ const mkPerson = async (o: TestOrg) => (await person(o, 'Sec')).id;
 securitySuite('communications sending', () => t, [
   { method: 'POST', path: () => '/api/communications/messages', body: { to_addresses: ['a@example.org'], subject: 's', body_blocks: [P('x')], idempotency_key: 'sec' }, area: 'communications', level: 'write' },
   { method: 'GET', path: async (o) => { const p = await mkPerson(o); const r = await o.req('POST', '/api/communications/messages', { body: { person_id: p, subject: 's', body_blocks: [P('x')], idempotency_key: key() } }); return `/api/communications/messages/${r.body.results[0].id}`; }, area: 'communications', level: 'read' },
+  // (The message log's list, moved here from the templates tests: seeding it needs a provider.)
+  { method: 'GET', path: () => '/api/communications/messages', seed: async (o) => (await o.req('POST', '/api/communications/messages', { body: { to_addresses: ['sec@example.org'], subject: 's', body_blocks: [P('x')], idempotency_key: key() } })).body.results[0].id, area: 'communications', level: 'read' },
   { method: 'GET', path: () => '/api/communications/suppressions', area: 'communications', level: 'read' },
   { method: 'POST', path: () => '/api/communications/suppressions', body: { address: 'sec@example.org' }, area: 'communications', level: 'write' },
   { method: 'DELETE', path: mkSup, area: 'communications', level: 'admin' },
   { method: 'GET', path: async (o) => `/api/communications/people/${await mkPerson(o)}/preferences`, area: 'communications', level: 'read' },
   { method: 'PUT', path: async (o) => `/api/communications/people/${await mkPerson(o)}/preferences/fundraising`, body: { opted_out: true }, area: 'communications', level: 'write' },
-  { method: 'GET', path: () => '/api/communications/sender', area: 'communications', level: 'read' },
+  { method: 'GET', path: () => '/api/communications/sender', singleton: true, seed: async (o) => (await o.req('PATCH', '/api/communications/sender', { body: { from_name: `Sender ${o.slug}` } })).body.from_name, area: 'communications', level: 'read' },
   { method: 'PATCH', path: () => '/api/communications/sender', body: { from_name: 'x' }, area: 'communications', level: 'admin' },
 ]);

@@ -197,7 +197,6 @@ securitySuite('communications templates', () => t, [
   { method: 'GET', path: mkInbox, area: 'communications', level: 'read' },
   { method: 'PATCH', path: mkInbox, body: { display_name: 'x' }, area: 'communications', level: 'write' },
   { method: 'POST', path: async (o) => `${await mkInbox(o)}/retire`, area: 'communications', level: 'admin' },
-  { method: 'GET', path: () => '/api/communications/messages', area: 'communications', level: 'read' },
 ]);
 
 test('seed: 3 active templates (+ draft, archived), 20 log entries in both directions, 2 inboxes', async () => {

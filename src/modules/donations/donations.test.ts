@@ -100,7 +100,7 @@ async function donationUrl(org: TestOrg) {
   return `/api/v1/donations/${(await org.req('POST', '/api/v1/donations', { body: gift(d) })).body.id}`;
 }
 securitySuite('donations', () => t, [
-  { method: 'GET', path: () => '/api/v1/donations', area: 'fundraising', level: 'read' },
+  { method: 'GET', path: () => '/api/v1/donations', seed: async (o) => (await donationUrl(o)).split('/').pop() ?? '', area: 'fundraising', level: 'read' },
   { method: 'GET', path: donationUrl, area: 'fundraising', level: 'read' },
   { method: 'POST', path: () => '/api/v1/donations', body: gift('per_x'), area: 'fundraising', level: 'write' },
   { method: 'DELETE', path: donationUrl, area: 'fundraising', level: 'admin' },

@@ -1,7 +1,7 @@
 import { after, before } from 'node:test';
 import { testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { securitySuite, type Endpoint } from '../../../test/security.ts';
-import { auction, bidder, campaign, lot, person } from './testkit.ts';
+import { auction, bidder, campaign, donation, lot, person } from './testkit.ts';
 
 let t: TestApp;
 before(async () => {
@@ -30,7 +30,7 @@ const endpoints: Endpoint[] = [
   { method: 'PATCH', path: async (o) => `/api/fundraising/campaigns/${await cmp(o)}`, body: { name: 'y' }, ...W },
   { method: 'POST', path: async (o) => `/api/fundraising/campaigns/${await cmp(o)}/close`, ...W },
   { method: 'GET', path: async (o) => `/api/fundraising/campaigns/${await cmp(o)}/summary`, ...R },
-  { method: 'GET', path: () => '/api/fundraising/auctions', ...R },
+  { method: 'GET', path: () => '/api/fundraising/auctions', seed: auc, ...R },
   { method: 'POST', path: () => '/api/fundraising/auctions', body: { campaign_id: 'cmp_x', name: 'x' }, ...W },
   { method: 'GET', path: async (o) => `/api/fundraising/auctions/${await auc(o)}`, ...R },
   { method: 'PATCH', path: async (o) => `/api/fundraising/auctions/${await auc(o)}`, body: { name: 'y' }, ...W },
@@ -57,7 +57,14 @@ const endpoints: Endpoint[] = [
     },
   },
   { method: 'POST', path: async (o) => `/api/fundraising/auctions/${await auc(o)}/bidders`, body: { person_id: 'per_x' }, ...W },
-  { method: 'GET', path: () => '/api/fundraising/donors', ...R },
+  {
+    method: 'GET', path: () => '/api/fundraising/donors', ...R,
+    seed: async (o) => {
+      const p = await person(o, { roles: ['donor'] });
+      await donation(o, { donorId: p, amount: 25 });
+      return p;
+    },
+  },
   { method: 'GET', path: async (o) => `/api/fundraising/donors/${await person(o, { roles: ['donor'] })}`, ...R },
   { method: 'GET', path: async (o) => `/api/fundraising/donors/${await person(o, { roles: ['donor'] })}/statements/2024`, ...R },
   { method: 'GET', path: () => '/api/fundraising/wish-list', ...R },

@@ -199,7 +199,7 @@ test('concurrency: a home never exceeds capacity and an animal never holds two l
 const withHome = async (org: TestOrg) => (await home(org)).id as string;
 const withAssignment = async (org: TestOrg) => (await offer(org, await withHome(org), await animal(org))).body.id as string;
 securitySuite('foster homes', () => t, [
-  { method: 'GET', path: () => '/api/animals/foster-homes', area: 'animals', level: 'read' },
+  { method: 'GET', path: () => '/api/animals/foster-homes', seed: withHome, area: 'animals', level: 'read' },
   { method: 'GET', path: async (org) => `/api/animals/foster-homes/${await withHome(org)}`, area: 'animals', level: 'read' },
   { method: 'POST', path: () => '/api/animals/foster-homes', body: { person_id: 'per_x', capacity: 1 }, area: 'animals', level: 'write' },
   { method: 'PATCH', path: async (org) => `/api/animals/foster-homes/${await withHome(org)}`, body: { notes: 'x' }, area: 'animals', level: 'write' },

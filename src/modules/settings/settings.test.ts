@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, request, type TestApp } from '../../../test/harness.ts';
-import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+import { testApp, makeOrg, request, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { assertErrorShape, securitySuite, type Endpoint } from '../../../test/security.ts';
 
 let t: TestApp;
 before(async () => {
@@ -90,13 +90,29 @@ test('a key is valid only at its own organization\'s address', async () => {
   assertErrorShape('/api/settings/organization', res, 401);
 });
 
+// A role within the grants of a key holding only {settings: admin}, for keys the suite makes.
+const reader = async (o: TestOrg) => {
+  await o.req('POST', '/api/settings/roles', { body: { name: 'sec-reader', grants: { settings: 'read' } } });
+  return 'sec-reader';
+};
+const roleUrl = async (o: TestOrg) => `/api/settings/roles/${(await o.req('POST', '/api/settings/roles', { body: { name: `sec-${Math.random().toString(36).slice(2, 8)}`, grants: { settings: 'read' } } })).body.id}`;
+const keyUrl = (base: string) => async (o: TestOrg) => `${base}/${(await o.req('POST', base, { body: { role: 'read-only' } })).body.api_key.id}`;
+const keysAt = (base: string): Endpoint[] => [
+  { method: 'GET', path: () => base, area: 'settings', level: 'admin' },
+  { method: 'POST', path: async (o) => (await reader(o), base), body: { role: 'sec-reader' }, area: 'settings', level: 'admin' },
+  { method: 'GET', path: keyUrl(base), area: 'settings', level: 'admin' },
+  { method: 'DELETE', path: keyUrl(base), area: 'settings', level: 'admin' },
+];
 securitySuite('settings', () => t, [
-  { method: 'GET', path: () => '/api/settings/organization', area: 'settings', level: 'read' },
+  { method: 'GET', path: () => '/api/settings/organization', singleton: true, area: 'settings', level: 'read' },
   { method: 'PATCH', path: () => '/api/settings/organization', body: { name: 'x' }, area: 'settings', level: 'admin' },
   { method: 'GET', path: () => '/api/settings/roles', area: 'settings', level: 'admin' },
-  { method: 'POST', path: () => '/api/settings/roles', body: { name: 'r1', grants: { animals: 'read' } }, area: 'settings', level: 'admin' },
-  { method: 'GET', path: () => '/api/settings/keys', area: 'settings', level: 'admin' },
-  { method: 'POST', path: () => '/api/settings/keys', body: { role: 'read-only' }, area: 'settings', level: 'admin' },
+  { method: 'POST', path: () => '/api/settings/roles', body: { name: 'r1', grants: { settings: 'read' } }, area: 'settings', level: 'admin' },
+  { method: 'GET', path: roleUrl, area: 'settings', level: 'admin' },
+  { method: 'PATCH', path: roleUrl, body: { name: 'renamed' }, area: 'settings', level: 'admin' },
+  { method: 'DELETE', path: roleUrl, area: 'settings', level: 'admin' },
+  ...keysAt('/api/settings/keys'),
+  ...keysAt('/api/settings/integrations/api-keys'),
 ]);
 
 test('keys are served at Settings → API keys and at Settings → Integrations → API keys alike', async () => {

@@ -78,7 +78,7 @@ test('calendar feed: a secret address works without a key, shows the volunteer\'
 });
 
 securitySuite('shifts calendar', () => t, [
-  { method: 'GET', path: () => '/api/shifts/calendar?from=2026-01-01&to=2026-01-31', area: 'shifts', level: 'read' },
+  { method: 'GET', path: () => '/api/shifts/calendar?from=2099-06-01&to=2099-06-30', seed: async (o) => (await schedule(o)).id, area: 'shifts', level: 'read' },
   { method: 'GET', path: async (o) => `/api/shifts/volunteers/${await volunteer(o)}/calendar-feed`, area: 'shifts', level: 'read' },
   { method: 'POST', path: async (o) => `/api/shifts/volunteers/${await volunteer(o)}/calendar-feed/rotate`, area: 'shifts', level: 'write' },
 ]);

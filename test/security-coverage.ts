@@ -1,0 +1,44 @@
+/**
+ * Which protected routes the security suite covers. Every test file runs in its own process: the
+ * suite appends each route it checks to covered-<pid>.txt in the coverage folder, and
+ * test/security-coverage.test.ts writes every documented /api route to routes.json there. After a
+ * full run, test/run.ts calls `uncoveredRoutes`: a protected route with no suite entry fails the run.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Routes anyone may call: no key, so the suite's 401/403 checks do not apply. */
+export const PUBLIC_ROUTES = [
+  'GET /api/communications/unsubscribe/:token',
+  'POST /api/communications/unsubscribe/:token',
+  'GET /api/fundraising/public/wish-list',
+  'GET /api/shifts/feeds/:file',
+];
+
+export interface CoverageReport {
+  routes: number;
+  protected: number;
+  covered: number;
+  missing: string[];
+  /** Suite entries that reach a route no longer documented. */
+  stale: string[];
+}
+
+export function uncoveredRoutes(dir: string): CoverageReport | { error: string } {
+  const routesFile = path.join(dir, 'routes.json');
+  if (!existsSync(routesFile)) return { error: `${routesFile} is missing: test/security-coverage.test.ts did not run` };
+  const routes = JSON.parse(readFileSync(routesFile, 'utf8')) as string[];
+  const covered = new Set<string>();
+  for (const f of readdirSync(dir)) {
+    if (!f.startsWith('covered-')) continue;
+    for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n')) if (line) covered.add(line);
+  }
+  const protectedRoutes = routes.filter((r) => !PUBLIC_ROUTES.includes(r));
+  return {
+    routes: routes.length,
+    protected: protectedRoutes.length,
+    covered: protectedRoutes.filter((r) => covered.has(r)).length,
+    missing: protectedRoutes.filter((r) => !covered.has(r)),
+    stale: [...covered].filter((r) => !routes.includes(r)),
+  };
+}
