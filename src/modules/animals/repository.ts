@@ -97,7 +97,7 @@ export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert,
      ${actor === undefined ? '' : "au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT organization_id, $17, 'create', 'animal', id FROM w)"}
      ${RETURNED}`,
     [orgId, a.id, a.name, a.public_name, a.species, a.breed, a.status_id, a.location_id, a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, JSON.stringify(a.custom_fields), ...(actor === undefined ? [] : [actor])]);
-  return rows[0] as AnimalRow;
+  return rows[0];
 }
 
 export const UPDATABLE = ['name', 'public_name', 'status_id', 'location_id', 'date_of_birth', 'weight', 'microchip_number', 'is_public', 'notes', 'custom_fields'] as const;
