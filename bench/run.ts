@@ -62,12 +62,7 @@ async function seedAnimals(orgId: string, n: number) {
     [orgId, n],
   );
   await db.query('ALTER TABLE animals ENABLE TRIGGER animals_counts');
-  await db.query('DELETE FROM animal_counts WHERE organization_id = $1', [orgId]);
-  await db.query(
-    `INSERT INTO animal_counts (organization_id, species_key, status_id, n)
-     SELECT organization_id, species_key, status_id, count(*) FROM animals WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY 1, 2, 3`,
-    [orgId],
-  );
+  await db.query('SELECT animal_tallies_rebuild($1)', [orgId]);
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], {

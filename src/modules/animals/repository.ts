@@ -33,31 +33,42 @@ export interface AnimalFilter {
   statusIds?: string[]; species?: string; locationId?: string; isPublic?: boolean; microchip?: string;
 }
 
+/**
+ * The page and its exact total in one round trip. The total is summed from the trigger-kept
+ * tallies (per species, status, public flag and location) unless a microchip is given, which is
+ * counted from its index (a chip matches a handful of rows). The page reads the ids of its rows
+ * first, in list order, so deep pages skip rows without reading them whole.
+ */
 export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, limit: number, offset: number) {
   const where = ['a.organization_id = $1', 'a.deleted_at IS NULL'];
+  const tally: string[] = ['c.organization_id = $1'];
   const params: unknown[] = [orgId];
   const add = (sql: string, v: unknown) => {
     params.push(v);
-    where.push(sql.replace('?', `$${params.length}`));
+    const s = sql.replace('?', `$${params.length}`);
+    where.push(`a.${s}`);
+    tally.push(`c.${s}`);
   };
   // One status is an equality so the page is read in index order; several are ANY.
-  if (f.statusIds?.length === 1) add('a.status_id = ?', f.statusIds[0]);
-  else if (f.statusIds) add('a.status_id = ANY(?::text[])', f.statusIds);
-  if (f.species !== undefined) add('a.species_key = lower(?)', f.species);
-  if (f.locationId !== undefined) add('a.location_id = ?', f.locationId);
-  if (f.isPublic !== undefined) add('a.is_public = ?', f.isPublic);
-  if (f.microchip !== undefined) add('a.microchip_number = ?', f.microchip);
+  if (f.statusIds?.length === 1) add('status_id = ?', f.statusIds[0]);
+  else if (f.statusIds) add('status_id = ANY(?::text[])', f.statusIds);
+  if (f.species !== undefined) add('species_key = lower(?)', f.species);
+  if (f.locationId !== undefined) add('location_id = ?', f.locationId);
+  if (f.isPublic !== undefined) add('is_public = ?', f.isPublic);
+  if (f.microchip !== undefined) {
+    params.push(f.microchip);
+    where.push(`a.microchip_number = $${params.length}`);
+  }
   const cond = where.join(' AND ');
   const n = params.length;
-  // Filters that the per-species/status counters cover are totalled from them (exact, kept by trigger).
-  const countable = f.locationId === undefined && f.isPublic === undefined && f.microchip === undefined;
-  const countSql = countable
-    ? `SELECT coalesce(sum(n), 0) AS n FROM animal_counts a WHERE ${where.filter((w) => !w.includes('deleted_at')).join(' AND ')}`
-    : `SELECT count(*) AS n FROM animals a WHERE ${cond}`;
-  // One round trip: the total rides along with the page (computed once, as an init plan).
-  // No join: the caller maps status ids to names and care states from the statuses it holds.
-  const pageSql = `${LIST_SELECT.replace(' FROM animals a', `, (${countSql.replace(/\ba\./g, 'c.').replace(/ a WHERE/, ' c WHERE')}) AS total_count FROM animals a`)}
-    WHERE ${cond} ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2}`;
+  const countSql = f.microchip !== undefined
+    ? `SELECT count(*) AS n FROM animals a WHERE ${cond}`
+    : `SELECT coalesce(sum(c.n), 0) AS n FROM ${f.locationId !== undefined ? 'animal_location_tallies' : 'animal_tallies'} c WHERE ${tally.join(' AND ')}`;
+  // No join to statuses: the caller maps status ids to names and care states from the statuses it holds.
+  const pageSql = `WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${cond}
+      ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+    ${LIST_SELECT.replace(' FROM animals a', `, (${countSql}) AS total_count FROM ids JOIN animals a ON a.organization_id = $1 AND a.id = ids.id`)}
+    ORDER BY ids.created_at DESC, ids.id DESC`;
   const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'> & { total_count: string }>(shapeName('animals_page', pageSql), pageSql, [...params, limit, offset]);
   if (rows.length > 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
   if (offset === 0) return { rows, total: 0 };
@@ -72,22 +83,39 @@ export interface AnimalInsert {
   microchip_number: string | null; is_public: boolean; notes: string | null; custom_fields: Record<string, unknown>;
 }
 
-export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert): Promise<void> {
-  await q.prepared('animal_insert',
-    `INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id, intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)`,
-    [orgId, a.id, a.name, a.public_name, a.species, a.breed, a.status_id, a.location_id, a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, JSON.stringify(a.custom_fields)]);
+/** The animal row as the writes return it: the written row joined to its status, in the same statement. */
+const RETURNED = SELECT.replace('FROM animals a JOIN', 'FROM w a JOIN');
+
+/**
+ * Inserts the animal and returns it, in one statement; given an actor, the audit row is written by
+ * the same statement (atomic without a transaction).
+ */
+export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert, actor?: string | null): Promise<AnimalRow> {
+  const rows = await q.prepared<AnimalRow>(actor === undefined ? 'animal_insert_plain' : 'animal_insert',
+    `WITH w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id, intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING *)${actor === undefined ? '' : ','}
+     ${actor === undefined ? '' : "au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT organization_id, $17, 'create', 'animal', id FROM w)"}
+     ${RETURNED}`,
+    [orgId, a.id, a.name, a.public_name, a.species, a.breed, a.status_id, a.location_id, a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, JSON.stringify(a.custom_fields), ...(actor === undefined ? [] : [actor])]);
+  return rows[0];
 }
 
 export const UPDATABLE = ['name', 'public_name', 'status_id', 'location_id', 'date_of_birth', 'weight', 'microchip_number', 'is_public', 'notes', 'custom_fields'] as const;
 export type AnimalPatch = Partial<Record<(typeof UPDATABLE)[number], unknown>>;
 
-export async function updateAnimal(q: Queryable, orgId: string, id: string, patch: AnimalPatch): Promise<boolean> {
+/**
+ * Updates a live animal, writes its audit row and returns the new row, in one statement; null when
+ * no live animal has the id (then nothing is written).
+ */
+export async function updateAnimal(q: Queryable, orgId: string, id: string, patch: AnimalPatch, actor: string | null, fields: string[]): Promise<AnimalRow | null> {
   const cols = UPDATABLE.filter((c) => c in patch);
-  const sets = cols.map((c, i) => `${c} = $${i + 3}`);
+  const sets = cols.map((c, i) => `${c} = $${i + 5}`);
   const values = cols.map((c) => (c === 'custom_fields' ? JSON.stringify(patch[c]) : patch[c]));
-  const rows = await q.query(`UPDATE animals SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id`, [orgId, id, ...values]);
-  return rows.length > 0;
+  const sql = `WITH w AS (UPDATE animals SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *),
+     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail) SELECT organization_id, $3, 'update', 'animal', id, $4::jsonb FROM w)
+     ${RETURNED}`;
+  const rows = await q.prepared<AnimalRow>(shapeName('animal_update', sql), sql, [orgId, id, actor, JSON.stringify(fields), ...values]);
+  return rows[0] ?? null;
 }
 
 export async function softDeleteAnimal(q: Queryable, orgId: string, id: string): Promise<boolean> {

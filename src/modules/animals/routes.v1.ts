@@ -11,7 +11,7 @@ const tags = ['Animals'];
 export function animalRoutesV1(app: App, ctx: AppContext) {
   app.get('/api/v1/animals', {
     config: { permission: { area: 'animals', level: 'read' }, alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.query as { status?: unknown } | undefined)?.status) },
-    schema: { tags, summary: 'List animals', description: 'Newest first. Filters combine with AND; repeated `status` values combine with OR.', querystring: AnimalListQuery, response: { 200: AnimalList } },
+    schema: { tags, summary: 'List animals', description: 'Newest first. Filters combine with AND; repeated `status` values combine with OR. `meta.total` is exact: it is the sum of per-(species, status, public flag[, location]) tallies that every create, change and delete updates in its own transaction; with `microchipNumber` it is counted from the microchip index.', querystring: AnimalListQuery, response: { 200: AnimalList } },
   }, async (req) => {
     const { orgId } = who(req);
     const { data, total } = await service.listAnimalsA(ctx.db, orgId, req.query);

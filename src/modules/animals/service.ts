@@ -35,6 +35,8 @@ function toAnimalWire(r: Omit<repo.AnimalRow, 'status' | 'care_state'>, status: 
 }
 
 async function statusId(q: Queryable, orgId: string, name: string, field = 'status'): Promise<string> {
+  // The cached statuses answer without a round trip; a name they lack is looked up (it may be new).
+  for (const s of (await statusMap(q, orgId)).values()) if (s.name === name) return s.id;
   const rows = await statusesByNames(q, orgId, [name]);
   const row = rows[0];
   if (!row) throw invalid({ [field]: [`${name} is not a configured animal status (see GET /api/animals/statuses)`] });
@@ -99,31 +101,35 @@ export async function listAnimalsA(db: Queryable, orgId: string, query: AnimalLi
   return { total, data };
 }
 
+/**
+ * The checks read what they need; the animal, its audit row and the returned row are then one
+ * statement (atomic on its own, so no transaction and no second read).
+ */
 export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody, actor: string): Promise<repo.AnimalRow> {
-  return db.tx(async (q) => {
-    const id = newId('ani');
-    const custom = await checkCustomFields(q, orgId, 'animal', body.customFields, { creating: true });
-    if (body.locationId) await checkAnimalLocation(q, orgId, body.locationId, null);
-    await repo.insertAnimal(q, orgId, {
-      id, name: body.name, public_name: body.publicName ?? body.name, species: body.species, breed: body.breed ?? null,
-      status_id: await statusId(q, orgId, body.status), location_id: body.locationId ?? null, intake_date: body.intakeDate,
-      date_of_birth: body.dateOfBirth ?? null, sex: body.sex ?? 'unknown', weight: body.weight ?? null,
-      microchip_number: body.microchipNumber ? storedMicrochip(body.microchipNumber) : null,
-      is_public: body.isPublic ?? false, notes: body.notes === '' ? null : body.notes ?? null, custom_fields: custom,
-    });
-    await audit(q, orgId, actor, 'create', 'animal', id);
-    return getAnimal(q, orgId, id);
-  });
+  const id = newId('ani');
+  const custom = await checkCustomFields(db, orgId, 'animal', body.customFields, { creating: true });
+  if (body.locationId) await checkAnimalLocation(db, orgId, body.locationId, null);
+  return repo.insertAnimal(db, orgId, {
+    id, name: body.name, public_name: body.publicName ?? body.name, species: body.species, breed: body.breed ?? null,
+    status_id: await statusId(db, orgId, body.status), location_id: body.locationId ?? null, intake_date: body.intakeDate,
+    date_of_birth: body.dateOfBirth ?? null, sex: body.sex ?? 'unknown', weight: body.weight ?? null,
+    microchip_number: body.microchipNumber ? storedMicrochip(body.microchipNumber) : null,
+    is_public: body.isPublic ?? false, notes: body.notes === '' ? null : body.notes ?? null, custom_fields: custom,
+  }, actor);
 }
 
+/**
+ * A change that needs the current row (location, custom fields) reads it in a transaction; any
+ * other change is one statement that updates, audits and returns the row.
+ */
 export async function updateAnimal(db: Db, orgId: string, id: string, body: AnimalUpdateBody, actor: string): Promise<repo.AnimalRow> {
-  return db.tx(async (q) => {
-    const current = await getAnimal(q, orgId, id);
+  const run = async (q: Queryable) => {
+    const current = body.locationId !== undefined || body.customFields !== undefined ? await getAnimal(q, orgId, id) : null;
     const patch: repo.AnimalPatch = {};
     if (body.name !== undefined) patch.name = body.name;
     if (body.publicName !== undefined) patch.public_name = body.publicName;
     if (body.status !== undefined) patch.status_id = await statusId(q, orgId, body.status);
-    if (body.locationId !== undefined && body.locationId !== current.location_id) {
+    if (current && body.locationId !== undefined && body.locationId !== current.location_id) {
       await checkAnimalLocation(q, orgId, body.locationId, id);
       patch.location_id = body.locationId;
     }
@@ -132,13 +138,14 @@ export async function updateAnimal(db: Db, orgId: string, id: string, body: Anim
     if (body.microchipNumber !== undefined) patch.microchip_number = body.microchipNumber === null ? null : storedMicrochip(body.microchipNumber);
     if (body.isPublic !== undefined) patch.is_public = body.isPublic;
     if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
-    if (body.customFields !== undefined) {
+    if (current && body.customFields !== undefined) {
       patch.custom_fields = await checkCustomFields(q, orgId, 'animal', { ...current.custom_fields, ...body.customFields }, { creating: false, current: current.custom_fields });
     }
-    await repo.updateAnimal(q, orgId, id, patch);
-    await audit(q, orgId, actor, 'update', 'animal', id, Object.keys(body));
-    return getAnimal(q, orgId, id);
-  });
+    const row = await repo.updateAnimal(q, orgId, id, patch, actor, Object.keys(body));
+    if (!row) throw notFound('animal');
+    return row;
+  };
+  return body.locationId !== undefined || body.customFields !== undefined ? db.tx(run) : run(db);
 }
 
 export async function deleteAnimal(db: Db, orgId: string, id: string, actor: string): Promise<void> {

@@ -105,3 +105,31 @@ securitySuite('donations', () => t, [
   { method: 'POST', path: () => '/api/v1/donations', body: gift('per_x'), area: 'fundraising', level: 'write' },
   { method: 'DELETE', path: donationUrl, area: 'fundraising', level: 'admin' },
 ]);
+
+test('list totals are exact for each filter and date range through creates and deletes; deep pages equal offset reads', async () => {
+  const org = await makeOrg(t);
+  const donors = await Promise.all([1, 2].map(async (i) => (await org.req('POST', '/api/v1/people', { body: { firstName: 'D', lastName: `${i}`, email: `tally${i}@example.com` } })).body.id as string));
+  const made = await Promise.all(Array.from({ length: 12 }, (_, i) => org.req('POST', '/api/v1/donations', { body: {
+    donorId: donors[i % 2], amount: 5 + i, type: i % 3 ? 'one-off' : 'recurring', paymentMethod: 'card', date: `2025-03-${String(1 + (i % 6) * 5).padStart(2, '0')}`,
+  } })));
+  for (const m of made) assert.equal(m.status, 201, JSON.stringify(m.body));
+  await org.req('DELETE', `/api/v1/donations/${made[3].body.id}`);
+  const truth = async (where: string) =>
+    Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM donations WHERE organization_id = $1 AND deleted_at IS NULL ${where}`, [org.id]))[0]?.n);
+  const checks: [string, string][] = [
+    ['', ''],
+    ['type=recurring', "AND type = 'recurring'"],
+    ['dateFrom=2025-03-06&dateTo=2025-03-16', "AND date BETWEEN '2025-03-06' AND '2025-03-16'"],
+    ['dateFrom=2025-03-11&type=one-off', "AND date >= '2025-03-11' AND type = 'one-off'"],
+    ['dateTo=2025-03-11', "AND date <= '2025-03-11'"],
+    [`donorId=${donors[0]}&dateFrom=2025-03-10`, `AND donor_id = '${donors[0]}' AND date >= '2025-03-10'`],
+  ];
+  for (const [query, where] of checks) {
+    const res = await org.req('GET', `/api/v1/donations?${query}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.meta.total, await truth(where), query);
+  }
+  const all = await org.req('GET', '/api/v1/donations?perPage=100');
+  const deep = await org.req('GET', '/api/v1/donations?perPage=2&page=3');
+  assert.deepEqual(deep.body.data, all.body.data.slice(4, 6));
+});

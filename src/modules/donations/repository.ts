@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { shapeName, type Queryable } from '../../platform/db/db.ts';
 
 export interface DonationRow {
   id: string; donor_id: string; amount_minor: string; currency: string; type: string; campaign_id: string | null; animal_id: string | null;
@@ -10,24 +10,43 @@ export async function getDonation(q: Queryable, orgId: string, id: string) {
   return (await q.query<DonationRow>(`SELECT ${COLS} FROM donations WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL`, [orgId, id]))[0] ?? null;
 }
 export interface DonationFilter { donorId?: string; campaignId?: string; type?: string; dateFrom?: string; dateTo?: string; animalId?: string }
+/**
+ * The page and its exact total in one statement on one connection. Without a donor or animal
+ * filter the total is summed from the trigger-kept tallies: per (type, campaign) over all days, or
+ * per (day, type, campaign) over the days of a date range (dates are whole days, so the sum is
+ * exact). With a donor or animal it is counted from that donor's or animal's index entries.
+ */
 export async function listDonations(q: Queryable, orgId: string, f: DonationFilter, limit: number, offset: number) {
-  const where = ['organization_id = $1', 'deleted_at IS NULL'];
+  const where = ['d.organization_id = $1', 'd.deleted_at IS NULL'];
+  const tally = ['c.organization_id = $1'];
   const params: unknown[] = [orgId];
-  const add = (sql: string, v: unknown) => {
+  const add = (sql: string, v: unknown, tallySql?: string) => {
     params.push(v);
     where.push(sql.replace('?', `$${params.length}`));
+    if (tallySql) tally.push(tallySql.replace('?', `$${params.length}`));
   };
-  if (f.donorId !== undefined) add('donor_id = ?', f.donorId);
-  if (f.campaignId !== undefined) add('campaign_id = ?', f.campaignId);
-  if (f.type !== undefined) add('type = ?', f.type);
-  if (f.dateFrom !== undefined) add('date >= ?::date', f.dateFrom);
-  if (f.dateTo !== undefined) add('date <= ?::date', f.dateTo);
-  if (f.animalId !== undefined) add('animal_id = ?', f.animalId);
+  if (f.donorId !== undefined) add('d.donor_id = ?', f.donorId);
+  if (f.campaignId !== undefined) add('d.campaign_id = ?', f.campaignId, 'c.campaign_key = ?');
+  if (f.type !== undefined) add('d.type = ?', f.type, 'c.type = ?');
+  if (f.dateFrom !== undefined) add('d.date >= ?::date', f.dateFrom, 'c.day >= ?::date');
+  if (f.dateTo !== undefined) add('d.date <= ?::date', f.dateTo, 'c.day <= ?::date');
+  if (f.animalId !== undefined) add('d.animal_id = ?', f.animalId);
   const cond = where.join(' AND ');
-  const [rows, count] = await Promise.all([
-    q.query<DonationRow>(`SELECT ${COLS} FROM donations WHERE ${cond} ORDER BY date DESC, created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`, params),
-    q.query<{ n: string }>(`SELECT count(*) AS n FROM donations WHERE ${cond}`, params),
-  ]);
+  const n = params.length;
+  const byDay = f.dateFrom !== undefined || f.dateTo !== undefined;
+  const countSql = f.donorId !== undefined || f.animalId !== undefined
+    ? `SELECT count(*) AS n FROM donations d WHERE ${cond}`
+    : `SELECT coalesce(sum(c.n), 0) AS n FROM ${byDay ? 'donation_day_tallies' : 'donation_tallies'} c WHERE ${tally.join(' AND ')}`;
+  // Ids first, in list order, so a deep page skips rows without reading them whole.
+  const sql = `WITH ids AS MATERIALIZED (SELECT d.id, d.date, d.created_at FROM donations d WHERE ${cond}
+      ORDER BY d.date DESC, d.created_at DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+    SELECT ${COLS.split(', ').map((c) => `d.${c}`).join(', ')}, (${countSql}) AS total_count
+      FROM ids JOIN donations d ON d.organization_id = $1 AND d.id = ids.id
+     ORDER BY ids.date DESC, ids.created_at DESC, ids.id DESC`;
+  const rows = await q.prepared<DonationRow & { total_count: string }>(shapeName('donations_page', sql), sql, [...params, limit, offset]);
+  if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
+  // A page past the end still reports the total.
+  const count = await q.prepared<{ n: string }>(shapeName('donations_count', countSql), countSql, params);
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 export interface DonationInsert {

@@ -11,7 +11,7 @@ const tags = ['Donations'];
 export function donationRoutesV1(app: App, ctx: AppContext) {
   app.get('/api/v1/donations', {
     config: { permission: { area: 'fundraising', level: 'read' } },
-    schema: { tags, summary: 'List donations', description: 'Newest gift date first. dateFrom and dateTo are inclusive.', querystring: DonationListQuery, response: { 200: DonationList } },
+    schema: { tags, summary: 'List donations', description: 'Newest gift date first. dateFrom and dateTo are inclusive. `meta.total` is exact: without `donorId` or `animalId` it is the sum of per-(day, type, campaign) tallies updated with every change in its own transaction (over the days of the date range); with `donorId` or `animalId` it is counted from that donor\'s or animal\'s index entries.', querystring: DonationListQuery, response: { 200: DonationList } },
   }, async (req) => {
     const { rows, total } = await service.listDonations(ctx.db, who(req).orgId, req.query);
     return { data: rows.map(service.toDonationA), meta: metaA(total, req.query.page, req.query.perPage) };

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { shapeName, type Queryable } from '../../platform/db/db.ts';
 
 export interface AddressRow { line1: string; line2?: string | null; city: string; state?: string | null; postalCode?: string | null; country: string }
 export interface PersonRow {
@@ -6,6 +6,7 @@ export interface PersonRow {
   roles: string[]; tags: string[]; notes: string | null; time_zone: string; custom_fields: Record<string, unknown>; created_at: Date; updated_at: Date;
 }
 const COLS = 'id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone, custom_fields, created_at, updated_at';
+const PCOLS = COLS.split(', ').map((c) => `p.${c}`).join(', ');
 
 export async function getPerson(q: Queryable, orgId: string, id: string): Promise<PersonRow | null> {
   return (await q.prepared<PersonRow>('person_get', `SELECT ${COLS} FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL`, [orgId, id]))[0] ?? null;
@@ -15,28 +16,58 @@ export async function personByEmail(q: Queryable, orgId: string, email: string):
 }
 
 export interface PersonFilter { roles?: string[]; email?: string; tag?: string; q?: string }
+
+/** A search word as a LIKE pattern: wildcards escaped, matched anywhere. */
+const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The page and its exact total in one statement on one connection. With only a role filter (or
+ * none) the total is summed from the trigger-kept tallies per set of roles; otherwise it is
+ * counted over the rows the filter's index finds (the email index, the tags index, or the
+ * trigram index of the folded search text for `q`). With `q` the page is ordered by relevance:
+ * whole-word matches first, then newest.
+ */
 export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, limit: number, offset: number) {
-  const where = ['organization_id = $1', 'deleted_at IS NULL'];
+  const where = ['p.organization_id = $1', 'p.deleted_at IS NULL'];
   const params: unknown[] = [orgId];
   const p = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
   };
-  if (f.roles) where.push(`roles && ${p(f.roles)}::text[]`);
-  if (f.email !== undefined) where.push(`lower(email) = lower(${p(f.email)})`);
-  if (f.tag !== undefined) where.push(`${p(f.tag)} = ANY(tags)`);
-  for (const term of (f.q ?? '').split(/\s+/).filter(Boolean)) {
-    const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const ph = p(like);
+  const rolesPh = f.roles ? p(f.roles) : null;
+  if (rolesPh) where.push(`p.roles && ${rolesPh}::text[]`);
+  if (f.email !== undefined) where.push(`lower(p.email) = lower(${p(f.email)})`);
+  if (f.tag !== undefined) where.push(`${p(f.tag)} = ANY(p.tags)`);
+  const terms = (f.q ?? '').split(/\s+/).filter(Boolean);
+  for (const term of terms) {
+    // Every word must match the folded names, email or phone; a word with three or more digits
+    // also matches the phone's digits however the phone was written.
     const digits = term.replace(/\D/g, '');
-    const phoneDigits = digits.length >= 3 ? ` OR regexp_replace(coalesce(phone, ''), '\\D', '', 'g') LIKE ${p(`%${digits}%`)}` : '';
-    where.push(`(first_name ILIKE ${ph} OR last_name ILIKE ${ph} OR email ILIKE ${ph} OR phone ILIKE ${ph}${phoneDigits})`);
+    const byDigits = digits.length >= 3 ? ` OR p.search LIKE ${p(like(digits))}` : '';
+    where.push(`(p.search LIKE ark_fold(${p(like(term))})${byDigits})`);
   }
   const cond = where.join(' AND ');
-  const [rows, count] = await Promise.all([
-    q.query<PersonRow>(`SELECT ${COLS} FROM people WHERE ${cond} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`, params),
-    q.query<{ n: string }>(`SELECT count(*) AS n FROM people WHERE ${cond}`, params),
-  ]);
+  const tallied = f.email === undefined && f.tag === undefined && terms.length === 0;
+  const countSql = tallied
+    ? `SELECT coalesce(sum(c.n), 0) AS n FROM people_tallies c WHERE c.organization_id = $1${rolesPh ? ` AND c.roles && ${rolesPh}::text[]` : ''}`
+    : `SELECT count(*) AS n FROM people p WHERE ${cond}`;
+  const n = params.length;
+  let sql: string;
+  if (terms.length) {
+    const qPh = p(terms.join(' '));
+    sql = `SELECT ${PCOLS}, (${countSql}) AS total_count FROM people p WHERE ${cond}
+      ORDER BY strict_word_similarity(ark_fold(${qPh}), p.search) DESC, p.created_at DESC, p.id DESC LIMIT $${n + 2} OFFSET $${n + 3}`;
+  } else {
+    // Ids first, in list order, so a deep page skips rows without reading them whole.
+    sql = `WITH ids AS MATERIALIZED (SELECT p.id, p.created_at FROM people p WHERE ${cond}
+        ORDER BY p.created_at DESC, p.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+      SELECT ${PCOLS}, (${countSql}) AS total_count FROM ids JOIN people p ON p.organization_id = $1 AND p.id = ids.id
+      ORDER BY ids.created_at DESC, ids.id DESC`;
+  }
+  const rows = await q.prepared<PersonRow & { total_count: string }>(shapeName('people_page', sql), sql, [...params, limit, offset]);
+  if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
+  // A page past the end still reports the total.
+  const count = await q.prepared<{ n: string }>(shapeName('people_count', countSql), countSql, params.slice(0, n));
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 
