@@ -1,0 +1,178 @@
+/**
+ * The benchmark's instruments: a load generator (wrk when installed — it costs the measured
+ * machine far less CPU than autocannon — else autocannon), and a CPU meter reading
+ * /proc/<pid>/stat of the server process and of the PostgreSQL processes serving it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import type pg from 'pg';
+
+/** One kind of request: `{id}` in the path and `{n}` in the body are replaced per request. */
+export interface Target {
+  name: string;
+  origin: string;
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Pass { rps: number; p50: number; p99: number; bad: number; requests: number; cpuUs: number | null }
+
+export const CONNECTIONS = 20;
+export const TOOL = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
+
+const work = mkdtempSync(path.join(tmpdir(), 'ark-bench-'));
+const idsFile = path.join(work, 'ids.txt');
+const LUA = `
+local ids = {}
+for line in io.lines(os.getenv("BENCH_IDS")) do ids[#ids + 1] = line end
+local method, template, body = os.getenv("BENCH_METHOD"), os.getenv("BENCH_PATH"), os.getenv("BENCH_BODY")
+for h in string.gmatch(os.getenv("BENCH_HEADERS"), "[^\\n]+") do
+  local k, v = string.match(h, "^([^:]+): (.*)$")
+  wrk.headers[k] = v
+end
+local i = 0
+request = function()
+  i = i + 1
+  local p = string.gsub(template, "{id}", ids[(i % #ids) + 1])
+  local b = nil
+  if body ~= "" then b = string.gsub(body, "{n}", tostring(i % 50 + 10)) end
+  return wrk.format(method, p, nil, b)
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %d %d %d %d %d %d\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.status, e.connect + e.read + e.write + e.timeout))
+end
+`;
+const luaFile = path.join(work, 'ark.lua');
+writeFileSync(luaFile, LUA);
+
+let ids: string[] = ['none'];
+export function useIds(list: string[]): void {
+  ids = list.length ? list : ['none'];
+  writeFileSync(idsFile, ids.join('\n') + '\n');
+}
+useIds(ids);
+
+async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
+  const env = {
+    ...process.env,
+    BENCH_IDS: idsFile, BENCH_METHOD: t.method, BENCH_PATH: t.path, BENCH_BODY: t.body ?? '',
+    BENCH_HEADERS: Object.entries(t.headers).map(([k, v]) => `${k}: ${v}`).join('\n'),
+  };
+  const out = await new Promise<string>((resolve, reject) => {
+    const p = spawn('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', luaFile, t.origin], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let s = '';
+    p.stdout.on('data', (c: Buffer) => (s += c.toString()));
+    p.on('error', reject);
+    p.on('exit', () => resolve(s));
+  });
+  const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out);
+  if (!m) throw new Error(`wrk printed no result:\n${out}`);
+  const [requests, durationUs, p50, p99, non2xx, errors] = m.slice(1).map(Number);
+  return { requests, rps: requests / (durationUs / 1e6), p50: p50 / 1000, p99: p99 / 1000, bad: non2xx + errors };
+}
+
+async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
+  let i = 0;
+  const r = await autocannon({
+    url: t.origin, connections: CONNECTIONS, duration: seconds, headers: t.headers, method: t.method,
+    requests: [{
+      method: t.method,
+      setupRequest: (req) => {
+        i++;
+        const body = t.body?.replace('{n}', String((i % 50) + 10));
+        return { ...req, path: t.path.replace('{id}', ids[i % ids.length]), ...(body ? { body } : {}) };
+      },
+    }],
+  });
+  return { requests: r.requests.total, rps: r.requests.total / (r.duration || seconds), p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
+}
+
+/** Drives `t` for `seconds`; `cpu` (when given) is read just before and after. */
+export async function drive(t: Target, seconds: number, cpu?: CpuMeter): Promise<Pass> {
+  const before = cpu ? await cpu.read() : null;
+  const r = TOOL === 'wrk' ? await runWrk(t, seconds) : await runAutocannon(t, seconds);
+  const after = cpu ? await cpu.read() : null;
+  const cpuUs = before !== null && after !== null && r.requests > 0 ? (after - before) / r.requests : null;
+  return { ...r, cpuUs };
+}
+
+const TICK_US = 1e6 / Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim() || 100);
+
+/** utime + stime (+ cutime + cstime: children already reaped) of a process, in microseconds; null if gone. */
+function procTimes(pid: number, withChildren = false): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
+    const t = Number(f[11]) + Number(f[12]) + (withChildren ? Number(f[13]) + Number(f[14]) : 0);
+    return t * TICK_US;
+  } catch {
+    return null;
+  }
+}
+function ppidOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time used by a server process and the PostgreSQL serving it. With a PostgreSQL on this
+ * machine whose postmaster we can read, that is every process of that server (backends, WAL
+ * writer; backends that exited are counted through the postmaster's reaped-children times)
+ * — right for the bench's own embedded PostgreSQL. With `perDatabase`, only the backends
+ * connected to the bench's database (pg_stat_activity pids), for a shared server.
+ */
+export class CpuMeter {
+  private postmaster: number | null = null;
+  private known = new Map<number, number>();
+  constructor(private readonly serverPid: number, private readonly admin: pg.ClientBase, private perDatabase: boolean) {}
+
+  async init(): Promise<boolean> {
+    if (this.perDatabase) return true;
+    const dir = (await this.admin.query<{ d: string }>('SELECT current_setting(\'data_directory\') AS d').catch(() => null))?.rows[0]?.d;
+    const pidFile = dir ? path.join(dir, 'postmaster.pid') : '';
+    if (pidFile && existsSync(pidFile)) this.postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    if (!this.postmaster || procTimes(this.postmaster) === null) this.perDatabase = true;
+    return true;
+  }
+
+  /** Total CPU microseconds so far, or null when the server or the database cannot be read. */
+  async read(): Promise<number | null> {
+    const server = procTimes(this.serverPid);
+    if (server === null) return null;
+    if (this.postmaster) {
+      let total = procTimes(this.postmaster, true) ?? 0;
+      for (const name of readdirSync('/proc')) {
+        const pid = Number(name);
+        if (pid && ppidOf(pid) === this.postmaster) total += procTimes(pid) ?? 0;
+      }
+      return server + total;
+    }
+    const rows = (await this.admin.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    )).rows;
+    let readable = false;
+    for (const { pid } of rows) {
+      const t = procTimes(pid);
+      if (t !== null) {
+        readable = true;
+        this.known.set(pid, t);
+      }
+    }
+    // A backend that went away keeps the last time read for it.
+    return readable ? server + [...this.known.values()].reduce((a, b) => a + b, 0) : null;
+  }
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
