@@ -119,7 +119,7 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
               '+1' || (200 + g % 700) || lpad(((g * 7919) % 10000000)::text, 7, '0'),
               jsonb_build_object('line1', (g % 9000 + 100) || ' Oak Street', 'line2', NULL, 'city', ${pick(lit(CITIES), CITIES.length, 'g')},
                                  'state', 'OR', 'postalCode', lpad((g % 99999)::text, 5, '0'), 'country', 'US'),
-              (ARRAY[ARRAY['adopter'], ARRAY['donor'], ARRAY['volunteer'], ARRAY['foster'], ARRAY['adopter','donor'], ARRAY['donor']])[1 + g % 6],
+              ((ARRAY['{adopter}','{donor}','{volunteer}','{foster}','{adopter,donor}','{donor}'])[1 + g % 6])::text[],
               CASE WHEN g % 5 = 0 THEN ARRAY['newsletter'] ELSE '{}'::text[] END,
               CASE WHEN g % 4 = 0 THEN 'Met at the spring adoption event; prefers email over phone calls.' END,
               'America/Los_Angeles', t, t

@@ -52,10 +52,18 @@ declare module 'fastify' {
     public?: boolean | 'optional';
     /** Served at any address, without an organization (the API descriptions). */
     noTenant?: boolean;
+    /**
+     * A GET whose reads tolerate a little replication lag (lists, public pages, reports): with
+     * DATABASE_REPLICA_URLS set, `req.db` reads from a replica unless this client wrote in the
+     * last few seconds. The handler must read through `req.db`, never inside a transaction.
+     */
+    readReplica?: boolean;
   }
   interface FastifyRequest {
     org: Organization | null;
     principal: Principal | null;
+    /** Where this request reads: a replica for `readReplica` routes (see above), else the primary. */
+    db: Queryable;
   }
 }
 
