@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -33,6 +34,8 @@ for line in io.lines(os.getenv("BENCH_IDS")) do ids[#ids + 1] = line end
 local method, template, body = os.getenv("BENCH_METHOD"), os.getenv("BENCH_PATH"), os.getenv("BENCH_BODY")
 for h in string.gmatch(os.getenv("BENCH_HEADERS"), "[^\\n]+") do
   local k, v = string.match(h, "^([^:]+): (.*)$")
+  -- wrk adds its own "Host" unless one is set under exactly that name
+  if string.lower(k) == "host" then k = "Host" end
   wrk.headers[k] = v
 end
 local i = 0
@@ -94,12 +97,27 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
   return { requests: r.requests.total, rps: r.requests.total / (r.duration || seconds), p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
 }
 
+/** One request of `t`, for saying what a failing line answered. */
+function sample(t: Target): Promise<string> {
+  return new Promise((resolve) => {
+    const body = t.body?.replace('{n}', '10');
+    const req = http.request(t.origin + t.path.replace('{id}', ids[0]), { method: t.method, headers: t.headers }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve(`${res.statusCode} ${text.slice(0, 200)}`));
+    });
+    req.on('error', (e) => resolve(e.message));
+    req.end(body);
+  });
+}
+
 /** Drives `t` for `seconds`; `cpu` (when given) is read just before and after. */
 export async function drive(t: Target, seconds: number, cpu?: CpuMeter): Promise<Pass> {
   const before = cpu ? await cpu.read() : null;
   const r = TOOL === 'wrk' ? await runWrk(t, seconds) : await runAutocannon(t, seconds);
   const after = cpu ? await cpu.read() : null;
   const cpuUs = before !== null && after !== null && r.requests > 0 ? (after - before) / r.requests : null;
+  if (r.bad) console.log(`    ${t.name}: ${r.bad} of ${r.requests} answers were not 2xx; one now answers: ${await sample(t)}`);
   return { ...r, cpuUs };
 }
 
