@@ -4,7 +4,7 @@
  * /proc/<pid>/stat of the server process and of the PostgreSQL processes serving it.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -123,72 +123,81 @@ export async function drive(t: Target, seconds: number, cpu?: CpuMeter): Promise
 
 const TICK_US = 1e6 / Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim() || 100);
 
-/** utime + stime (+ cutime + cstime: children already reaped) of a process, in microseconds; null if gone. */
-function procTimes(pid: number, withChildren = false): number | null {
+/** utime + stime of a process, in microseconds; null if gone. */
+function procTimes(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
-    const t = Number(f[11]) + Number(f[12]) + (withChildren ? Number(f[13]) + Number(f[14]) : 0);
-    return t * TICK_US;
+    // after the name: state(0) ppid(1) … utime(11) stime(12)
+    return (Number(f[11]) + Number(f[12])) * TICK_US;
   } catch {
     return null;
   }
 }
-function ppidOf(pid: number): number | null {
+
+/** Local TCP ports of a process's sockets (its end of each PostgreSQL connection). */
+function localPorts(pid: number): Set<number> {
+  const inodes = new Set<string>();
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSafe(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]);
+    }
   } catch {
-    return null;
+    return new Set();
+  }
+  const ports = new Set<number>();
+  for (const file of ['tcp', 'tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(`/proc/${pid}/net/${file}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && inodes.has(f[9])) ports.add(parseInt(f[1].split(':')[1], 16));
+    }
+  }
+  return ports;
+}
+function readlinkSafe(p: string): string {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return '';
   }
 }
 
 /**
- * CPU time used by a server process and the PostgreSQL serving it. With a PostgreSQL on this
- * machine whose postmaster we can read, that is every process of that server (backends, WAL
- * writer; backends that exited are counted through the postmaster's reaped-children times)
- * — right for the bench's own embedded PostgreSQL. With `perDatabase`, only the backends
- * connected to the bench's database (pg_stat_activity pids), for a shared server.
+ * CPU time used by a server process and by the PostgreSQL backends serving it: the backends of
+ * the bench's database whose client port is one of the server's sockets (pg_stat_activity, read
+ * from /proc, so the database must run on this machine).
+ * Background processes (checkpointer, autovacuum, WAL writer) and other databases on a shared
+ * server are left out: they move with whatever else the machine does, not with the requests.
+ * Pools keep their connections for the whole run; a backend that went away keeps its last reading.
  */
 export class CpuMeter {
-  private postmaster: number | null = null;
   private known = new Map<number, number>();
-  constructor(private readonly serverPid: number, private readonly admin: pg.ClientBase, private perDatabase: boolean) {}
+  constructor(private readonly serverPid: number, private readonly admin: pg.ClientBase) {}
 
-  async init(): Promise<boolean> {
-    if (this.perDatabase) return true;
-    const dir = (await this.admin.query<{ d: string }>('SELECT current_setting(\'data_directory\') AS d').catch(() => null))?.rows[0]?.d;
-    const pidFile = dir ? path.join(dir, 'postmaster.pid') : '';
-    if (pidFile && existsSync(pidFile)) this.postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    if (!this.postmaster || procTimes(this.postmaster) === null) this.perDatabase = true;
-    return true;
-  }
-
-  /** Total CPU microseconds so far, or null when the server or the database cannot be read. */
+  /** Total CPU microseconds so far, or null when the server or the backends cannot be read. */
   async read(): Promise<number | null> {
     const server = procTimes(this.serverPid);
     if (server === null) return null;
-    if (this.postmaster) {
-      let total = procTimes(this.postmaster, true) ?? 0;
-      for (const name of readdirSync('/proc')) {
-        const pid = Number(name);
-        if (pid && ppidOf(pid) === this.postmaster) total += procTimes(pid) ?? 0;
-      }
-      return server + total;
-    }
-    const rows = (await this.admin.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    const rows = (await this.admin.query<{ pid: number; port: number }>(
+      "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
     )).rows;
+    const mine = localPorts(this.serverPid);
     let readable = false;
-    for (const { pid } of rows) {
+    for (const { pid, port } of rows) {
+      if (!mine.has(port)) continue;
       const t = procTimes(pid);
       if (t !== null) {
         readable = true;
         this.known.set(pid, t);
       }
     }
-    // A backend that went away keeps the last time read for it.
     return readable ? server + [...this.known.values()].reduce((a, b) => a + b, 0) : null;
   }
 }

@@ -105,10 +105,7 @@ const ark = await startProcess(['src/main.ts'], {
 // Production's logger writes to stdout: keep draining it so the server never blocks on a full pipe.
 ark.child.stdout?.resume();
 
-const perDatabase = Boolean(process.env.DATABASE_URL);
-const cpu = { ceiling: new CpuMeter(ceiling.child.pid ?? 0, admin, perDatabase), ark: new CpuMeter(ark.child.pid ?? 0, admin, perDatabase) };
-await cpu.ceiling.init();
-await cpu.ark.init();
+const cpu = { ceiling: new CpuMeter(ceiling.child.pid ?? 0, admin), ark: new CpuMeter(ark.child.pid ?? 0, admin) };
 
 const origin = `http://127.0.0.1:${arkPort}`;
 const headers = { host: `${slug}.localhost`, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
