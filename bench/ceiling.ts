@@ -11,7 +11,8 @@ import { Type } from '@sinclair/typebox';
 
 const url = process.env.BENCH_DATABASE_URL as string;
 const orgId = process.env.BENCH_ORG_ID as string;
-const pool = new pg.Pool({ connectionString: url, max: 20 });
+// Idle connections are kept: between its passes the ceiling must not pay for reconnecting.
+const pool = new pg.Pool({ connectionString: url, max: 20, idleTimeoutMillis: 0 });
 
 const S = Type.String();
 const N = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);

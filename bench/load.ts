@@ -189,16 +189,19 @@ export class CpuMeter {
       "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
     )).rows;
     const mine = localPorts(this.serverPid);
-    let readable = false;
+    let seen = 0;
+    let read = 0;
     for (const { pid, port } of rows) {
       if (!mine.has(port)) continue;
+      seen++;
       const t = procTimes(pid);
-      if (t !== null) {
-        readable = true;
-        this.known.set(pid, t);
-      }
+      if (t === null) continue; // it just exited, or the database runs on another machine
+      read++;
+      this.known.set(pid, t);
     }
-    return readable ? server + [...this.known.values()].reduce((a, b) => a + b, 0) : null;
+    if (seen > 0 && read === 0) return null;
+    // A backend that went away keeps its last reading.
+    return server + [...this.known.values()].reduce((a, b) => a + b, 0);
   }
 }
 

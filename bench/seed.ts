@@ -40,7 +40,7 @@ export const HISTORY_END = '2026-10-31';
 export interface Counts { animals: number; people: number; donations: number; messages: number }
 
 const lit = (xs: string[]) => `ARRAY[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]::text[]`;
-const pick = (arr: string, n: number, expr: string) => `(${arr})[1 + ((${expr}) % ${n})]`;
+const pick = (arr: string, n: number, expr: string) => `(${arr})[(1 + ((${expr}) % ${n}))::int]`;
 // Row numbers → ids that look like Ark's (prefix + 20 characters), the same for a number every time.
 export const idSql = (prefix: string, org: string, kind: string, g: string) => `'${prefix}_' || substr(md5('${org}' || '${kind}' || ${g}), 1, 20)`;
 
@@ -89,15 +89,15 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
                       WHEN 'cat' THEN ${pick(lit(CAT_BREEDS), CAT_BREEDS.length, 'g * 13')}
                       ELSE ${pick(lit(OTHER_BREEDS), OTHER_BREEDS.length, 'g * 13')} END,
               st, CASE WHEN g % 10 = 0 THEN NULL ELSE ${pick('$3::text[]', locations.length, 'g * 17')} END,
-              t::date, t::date - (200 + g % 3000), (ARRAY['male','female','unknown'])[1 + g % 3], 4 + (g % 700) / 10.0,
+              t::date, t::date - (200 + g % 3000)::int, (ARRAY['male','female','unknown'])[(1 + g % 3)::int], 4 + (g % 700) / 10.0,
               '985' || lpad(g::text, 12, '0'), (g % 10) < CASE WHEN st = $4 THEN 8 ELSE 1 END,
               ${pick(sentences, SENTENCES.length, 'g')} || ' ' || ${pick(sentences, SENTENCES.length, 'g / 12 + 5')} || ' ' ||
               ${pick(sentences, SENTENCES.length, 'g / 144 + 7')} || ' ' || ${pick(sentences, SENTENCES.length, 'g / 1728 + 3')},
               t, t
-         FROM generate_series($5::int, $6::int) g,
+         FROM generate_series($5::bigint, $6::bigint) g,
               LATERAL (SELECT ${pick(lit(PET_NAMES), PET_NAMES.length, 'g * 7')} || CASE WHEN g % 3 = 0 THEN ' ' || (g % 97) ELSE '' END AS nm,
-                              (ARRAY['dog','dog','dog','dog','dog','cat','cat','cat','cat','rabbit','bird'])[1 + (g * 31) % 11] AS sp,
-                              ($2::text[])[1 + (g * 53) % ${buckets.length}] AS st,
+                              (ARRAY['dog','dog','dog','dog','dog','cat','cat','cat','cat','rabbit','bird'])[(1 + (g * 31) % 11)::int] AS sp,
+                              ($2::text[])[(1 + (g * 53) % ${buckets.length})::int] AS st,
                               ${at('g', to.animals)} AS t) x`,
       [orgId, buckets, locations, statuses.find((s) => s.name === 'Available')?.id ?? '', have.animals + 1, to.animals],
     );
@@ -119,11 +119,11 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
               '+1' || (200 + g % 700) || lpad(((g * 7919) % 10000000)::text, 7, '0'),
               jsonb_build_object('line1', (g % 9000 + 100) || ' Oak Street', 'line2', NULL, 'city', ${pick(lit(CITIES), CITIES.length, 'g')},
                                  'state', 'OR', 'postalCode', lpad((g % 99999)::text, 5, '0'), 'country', 'US'),
-              ((ARRAY['{adopter}','{donor}','{volunteer}','{foster}','{adopter,donor}','{donor}'])[1 + g % 6])::text[],
+              ((ARRAY['{adopter}','{donor}','{volunteer}','{foster}','{adopter,donor}','{donor}'])[(1 + g % 6)::int])::text[],
               CASE WHEN g % 5 = 0 THEN ARRAY['newsletter'] ELSE '{}'::text[] END,
               CASE WHEN g % 4 = 0 THEN 'Met at the spring adoption event; prefers email over phone calls.' END,
               'America/Los_Angeles', t, t
-         FROM generate_series($2::int, $3::int) g,
+         FROM generate_series($2::bigint, $3::bigint) g,
               LATERAL (SELECT ${pick(lit(FIRST_NAMES), FIRST_NAMES.length, 'g * 11')} AS fn,
                               CASE WHEN g % 100 = 7 THEN 'Smith' ELSE ${pick(lit(LAST_NAMES), LAST_NAMES.length, 'g * 3 + g / 50')} END AS ln,
                               ${at('g', to.people)} AS t) x`,
@@ -137,12 +137,12 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     await c.query(
       `INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, payment_method, gateway, gateway_transaction_id, date, notes, created_at, updated_at)
        SELECT $1, ${idSql('don', orgId, 'd', 'g')}, ${idSql('per', orgId, 'p', '(1 + (g * 7919) % $4)')},
-              (ARRAY[1000, 2500, 5000, 5000, 10000, 2000, 25000, 1500])[1 + g % 8], 'USD',
-              (ARRAY['one-off','one-off','one-off','recurring','post-adoption'])[1 + g % 5], pm,
+              (ARRAY[1000, 2500, 5000, 5000, 10000, 2000, 25000, 1500])[(1 + g % 8)::int], 'USD',
+              (ARRAY['one-off','one-off','one-off','recurring','post-adoption'])[(1 + g % 5)::int], pm,
               CASE WHEN pm = 'card' THEN 'stripe' END, CASE WHEN pm = 'card' THEN 'ch_' || substr(md5(g::text), 1, 24) END,
               t::date, CASE WHEN g % 7 = 0 THEN 'In memory of a beloved family dog.' END, t, t
-         FROM generate_series($2::int, $3::int) g,
-              LATERAL (SELECT (ARRAY['card','card','card','cash','check','bank_transfer'])[1 + (g * 7) % 6] AS pm, ${at('g', to.donations)} AS t) x`,
+         FROM generate_series($2::bigint, $3::bigint) g,
+              LATERAL (SELECT (ARRAY['card','card','card','cash','check','bank_transfer'])[(1 + (g * 7) % 6)::int] AS pm, ${at('g', to.donations)} AS t) x`,
       [orgId, have.donations + 1, to.donations, to.people],
     );
     await c.query('ALTER TABLE donations ENABLE TRIGGER USER');
@@ -152,11 +152,11 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     await c.query(
       `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, subject, body_text, created_at, updated_at)
        SELECT $1, ${idSql('msg', orgId, 'm', 'g')}, CASE WHEN g % 10 = 0 THEN 'inbound' ELSE 'outbound' END,
-              (ARRAY['adoption','newsletter','volunteer','fundraising'])[1 + g % 4],
-              CASE WHEN g % 10 = 0 THEN 'received' ELSE (ARRAY['sent','delivered','delivered','bounced'])[1 + g % 4] END,
+              (ARRAY['adoption','newsletter','volunteer','fundraising'])[(1 + g % 4)::int],
+              CASE WHEN g % 10 = 0 THEN 'received' ELSE (ARRAY['sent','delivered','delivered','bounced'])[(1 + g % 4)::int] END,
               'person' || g || '@example.org', 'hello@rescue.example.org', ${idSql('per', orgId, 'p', '(1 + (g * 31) % $4)')},
               'Thank you for your support', repeat('Thank you for helping the animals in our care this season. ', 5), t, t
-         FROM generate_series($2::int, $3::int) g, LATERAL (SELECT ${at('g', to.messages)} AS t) x`,
+         FROM generate_series($2::bigint, $3::bigint) g, LATERAL (SELECT ${at('g', to.messages)} AS t) x`,
       [orgId, have.messages + 1, to.messages, to.people],
     );
   }
