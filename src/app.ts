@@ -167,6 +167,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
 
   app.decorateRequest('org', null);
   app.decorateRequest('principal', null);
+  app.decorateRequest('db', null as unknown as AppContext['db']);
   app.addSchema(ErrorA);
   app.addSchema(ErrorB);
 
@@ -315,6 +316,22 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
       throw invalid(fields);
     }
   });
+
+  // Reads that tolerate lag: a `readReplica` GET reads through req.db from a replica; a client
+  // that writes keeps its reads on the primary for a few seconds (platform/db/replicas.ts).
+  const stickyKey = (req: FastifyRequest) => (req.principal ? `k:${req.principal.keyId}` : `ip:${req.ip}`);
+  const safe = (method: string) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    req.db = db;
+    if (!db.hasReplicas) return;
+    if (!safe(req.method)) db.wrote(stickyKey(req));
+    else if (req.routeOptions.config?.readReplica) req.db = db.reader(stickyKey(req));
+  });
+  if (db.hasReplicas) {
+    app.addHook('onResponse', async (req: FastifyRequest) => {
+      if (!safe(req.method)) db.wrote(stickyKey(req)); // the window runs from the end of the write
+    });
+  }
 
   app.setErrorHandler(async (err, req, reply) => {
     let e = toAppError(err);

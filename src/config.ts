@@ -3,6 +3,10 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** Streaming replicas for lag-tolerant reads (DATABASE_REPLICA_URLS, comma-separated). */
+  replicaUrls: string[];
+  /** After a write, that client's reads stay on the primary this long (ms). */
+  replicaStickyMs: number;
   dataDir: string;
   dbPoolSize: number;
   baseDomain: string;
@@ -45,6 +49,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env.PORT, 3000),
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    replicaUrls: (env.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
+    replicaStickyMs: int(env.ARK_REPLICA_STICKY_MS, 5000),
     dataDir: env.ARK_DATA_DIR || './data',
     dbPoolSize: int(env.ARK_DB_POOL_SIZE, 20),
     baseDomain,

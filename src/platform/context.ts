@@ -59,10 +59,18 @@ declare module 'fastify' {
      * fails too, so one 422 names every invalid field at once. Returns field → messages.
      */
     alsoCheck?: (req: FastifyRequest) => Promise<Record<string, string[]>> | Record<string, string[]>;
+    /**
+     * A GET whose reads tolerate a little replication lag (lists, public pages, reports): with
+     * DATABASE_REPLICA_URLS set, `req.db` reads from a replica unless this client wrote in the
+     * last few seconds. The handler must read through `req.db`, never inside a transaction.
+     */
+    readReplica?: boolean;
   }
   interface FastifyRequest {
     org: Organization | null;
     principal: Principal | null;
+    /** Where this request reads: a replica for `readReplica` routes (see above), else the primary. */
+    db: Queryable;
   }
 }
 

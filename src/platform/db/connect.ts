@@ -19,6 +19,7 @@ export async function openStore(config: Config, opts: { migrate?: boolean; poolS
     stopEmbedded = () => handle.stop();
   }
   const db = new Db(url, opts.poolSize ?? config.dbPoolSize);
+  db.useReplicas(config.replicaUrls, { stickyMs: config.replicaStickyMs, poolSize: opts.poolSize ?? config.dbPoolSize });
   if (opts.migrate !== false) await migrate(db);
   return {
     db,

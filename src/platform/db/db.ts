@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { Replicas, type ReplicaOptions } from './replicas.ts';
 
 // numeric and bigint arrive as strings; we convert where we read them so money stays exact.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
@@ -45,6 +46,7 @@ export const ambientTx = new AsyncLocalStorage<Ambient>();
 
 export class Db implements Queryable {
   readonly pool: pg.Pool;
+  private replicas: Replicas | null = null;
   constructor(readonly url: string, max = 10) {
     this.pool = new pg.Pool({ connectionString: url, max });
     // An idle client losing its server must not crash the process; the next query reconnects.
@@ -87,7 +89,27 @@ export class Db implements Queryable {
       client.release();
     }
   }
+  /** Sends lag-tolerant reads to these streaming replicas (see replicas.ts). */
+  useReplicas(urls: string[], opts: ReplicaOptions): void {
+    if (urls.length) this.replicas = new Replicas(this, urls, opts);
+  }
+  get hasReplicas(): boolean {
+    return this.replicas !== null;
+  }
+  /**
+   * Where a read that tolerates a little replication lag runs: a replica, or this primary when
+   * there are none, when every replica is set aside, or when this client (`stickyKey`: its API
+   * key, else its address) wrote in the last few seconds. Never use it inside a transaction.
+   */
+  reader(stickyKey?: string | null): Queryable {
+    return this.replicas ? this.replicas.reader(stickyKey) : this;
+  }
+  /** This client wrote: keep its reads on the primary for the stickiness window. */
+  wrote(stickyKey: string | null | undefined): void {
+    this.replicas?.wrote(stickyKey);
+  }
   async close(): Promise<void> {
+    await this.replicas?.close();
     await this.pool.end();
   }
 }

@@ -1,0 +1,208 @@
+/**
+ * The benchmark's instruments: a load generator (wrk when installed — it costs the measured
+ * machine far less CPU than autocannon — else autocannon), and a CPU meter reading
+ * /proc/<pid>/stat of the server process and of the PostgreSQL processes serving it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import type pg from 'pg';
+
+/** One kind of request: `{id}` in the path and `{n}` in the body are replaced per request. */
+export interface Target {
+  name: string;
+  origin: string;
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Pass { rps: number; p50: number; p99: number; bad: number; requests: number; cpuUs: number | null }
+
+export const CONNECTIONS = 20;
+export const TOOL = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
+
+const work = mkdtempSync(path.join(tmpdir(), 'ark-bench-'));
+const idsFile = path.join(work, 'ids.txt');
+const LUA = `
+local ids = {}
+for line in io.lines(os.getenv("BENCH_IDS")) do ids[#ids + 1] = line end
+local method, template, body = os.getenv("BENCH_METHOD"), os.getenv("BENCH_PATH"), os.getenv("BENCH_BODY")
+for h in string.gmatch(os.getenv("BENCH_HEADERS"), "[^\\n]+") do
+  local k, v = string.match(h, "^([^:]+): (.*)$")
+  -- wrk adds its own "Host" unless one is set under exactly that name
+  if string.lower(k) == "host" then k = "Host" end
+  wrk.headers[k] = v
+end
+local i = 0
+request = function()
+  i = i + 1
+  local p = string.gsub(template, "{id}", ids[(i % #ids) + 1])
+  local b = nil
+  if body ~= "" then b = string.gsub(body, "{n}", tostring(i % 50 + 10)) end
+  return wrk.format(method, p, nil, b)
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %d %d %d %d %d %d\\n", summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.status, e.connect + e.read + e.write + e.timeout))
+end
+`;
+const luaFile = path.join(work, 'ark.lua');
+writeFileSync(luaFile, LUA);
+
+let ids: string[] = ['none'];
+export function useIds(list: string[]): void {
+  ids = list.length ? list : ['none'];
+  writeFileSync(idsFile, ids.join('\n') + '\n');
+}
+useIds(ids);
+
+async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
+  const env = {
+    ...process.env,
+    BENCH_IDS: idsFile, BENCH_METHOD: t.method, BENCH_PATH: t.path, BENCH_BODY: t.body ?? '',
+    BENCH_HEADERS: Object.entries(t.headers).map(([k, v]) => `${k}: ${v}`).join('\n'),
+  };
+  const out = await new Promise<string>((resolve, reject) => {
+    const p = spawn('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', luaFile, t.origin], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let s = '';
+    p.stdout.on('data', (c: Buffer) => (s += c.toString()));
+    p.on('error', reject);
+    p.on('exit', () => resolve(s));
+  });
+  const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out);
+  if (!m) throw new Error(`wrk printed no result:\n${out}`);
+  const [requests, durationUs, p50, p99, non2xx, errors] = m.slice(1).map(Number);
+  return { requests, rps: requests / (durationUs / 1e6), p50: p50 / 1000, p99: p99 / 1000, bad: non2xx + errors };
+}
+
+async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
+  let i = 0;
+  const r = await autocannon({
+    url: t.origin, connections: CONNECTIONS, duration: seconds, headers: t.headers, method: t.method,
+    requests: [{
+      method: t.method,
+      setupRequest: (req) => {
+        i++;
+        const body = t.body?.replace('{n}', String((i % 50) + 10));
+        return { ...req, path: t.path.replace('{id}', ids[i % ids.length]), ...(body ? { body } : {}) };
+      },
+    }],
+  });
+  return { requests: r.requests.total, rps: r.requests.total / (r.duration || seconds), p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
+}
+
+/** One request of `t`, for saying what a failing line answered. */
+function sample(t: Target): Promise<string> {
+  return new Promise((resolve) => {
+    const body = t.body?.replace('{n}', '10');
+    const req = http.request(t.origin + t.path.replace('{id}', ids[0]), { method: t.method, headers: t.headers }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve(`${res.statusCode} ${text.slice(0, 200)}`));
+    });
+    req.on('error', (e) => resolve(e.message));
+    req.end(body);
+  });
+}
+
+/** Drives `t` for `seconds`; `cpu` (when given) is read just before and after. */
+export async function drive(t: Target, seconds: number, cpu?: CpuMeter): Promise<Pass> {
+  const before = cpu ? await cpu.read() : null;
+  const r = TOOL === 'wrk' ? await runWrk(t, seconds) : await runAutocannon(t, seconds);
+  const after = cpu ? await cpu.read() : null;
+  const cpuUs = before !== null && after !== null && r.requests > 0 ? (after - before) / r.requests : null;
+  if (r.bad) console.log(`    ${t.name}: ${r.bad} of ${r.requests} answers were not 2xx; one now answers: ${await sample(t)}`);
+  return { ...r, cpuUs };
+}
+
+const TICK_US = 1e6 / Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim() || 100);
+
+/** utime + stime of a process, in microseconds; null if gone. */
+function procTimes(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // after the name: state(0) ppid(1) … utime(11) stime(12)
+    return (Number(f[11]) + Number(f[12])) * TICK_US;
+  } catch {
+    return null;
+  }
+}
+
+/** Local TCP ports of a process's sockets (its end of each PostgreSQL connection). */
+function localPorts(pid: number): Set<number> {
+  const inodes = new Set<string>();
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSafe(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]);
+    }
+  } catch {
+    return new Set();
+  }
+  const ports = new Set<number>();
+  for (const file of ['tcp', 'tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(`/proc/${pid}/net/${file}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length > 9 && inodes.has(f[9])) ports.add(parseInt(f[1].split(':')[1], 16));
+    }
+  }
+  return ports;
+}
+function readlinkSafe(p: string): string {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * CPU time used by a server process and by the PostgreSQL backends serving it: the backends of
+ * the bench's database whose client port is one of the server's sockets (pg_stat_activity, read
+ * from /proc, so the database must run on this machine).
+ * Background processes (checkpointer, autovacuum, WAL writer) and other databases on a shared
+ * server are left out: they move with whatever else the machine does, not with the requests.
+ * Pools keep their connections for the whole run; a backend that went away keeps its last reading.
+ */
+export class CpuMeter {
+  private known = new Map<number, number>();
+  constructor(private readonly serverPid: number, private readonly admin: pg.ClientBase) {}
+
+  /** Total CPU microseconds so far, or null when the server or the backends cannot be read. */
+  async read(): Promise<number | null> {
+    const server = procTimes(this.serverPid);
+    if (server === null) return null;
+    const rows = (await this.admin.query<{ pid: number; port: number }>(
+      "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    )).rows;
+    const mine = localPorts(this.serverPid);
+    let seen = 0;
+    let read = 0;
+    for (const { pid, port } of rows) {
+      if (!mine.has(port)) continue;
+      seen++;
+      const t = procTimes(pid);
+      if (t === null) continue; // it just exited, or the database runs on another machine
+      read++;
+      this.known.set(pid, t);
+    }
+    if (seen > 0 && read === 0) return null;
+    // A backend that went away keeps its last reading.
+    return server + [...this.known.values()].reduce((a, b) => a + b, 0);
+  }
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
