@@ -28,8 +28,8 @@ test('body_template keeps merge fields in headings as written; sending it back k
   const welcome = list.find((x: { key: string }) => x.key === 'adoption.welcome');
   assert.match(welcome.body_template, /^Congratulations, \{\{first_name\}\}!/);
   assert.ok(!welcome.body_template.includes('FIRST_NAME'));
-  const personId = (await org.req('GET', '/api/v1/people?limit=1')).body.data[0].id;
-  const animalId = (await org.req('GET', '/api/v1/animals?limit=1')).body.data[0].id;
+  const personId = (await org.req('GET', '/api/v1/people?perPage=1')).body.data[0].id;
+  const animalId = (await org.req('GET', '/api/v1/animals?perPage=1')).body.data[0].id;
   const fill = async () => (await org.req('POST', `/api/communications/templates/${welcome.id}/fill`, { body: { person_id: personId, animal_ids: [animalId] } })).body;
   const before = await fill();
   assert.deepEqual(before.unfilled, []);
