@@ -91,8 +91,8 @@ async function descriptions(t: TestApp) {
   let d = described.get(t);
   if (!d) {
     d = (async () => {
-      const a = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).body);
-      const b = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).body);
+      const a = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json', remoteAddress: '127.0.0.254' })).body);
+      const b = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/openapi.json', remoteAddress: '127.0.0.254' })).body);
       return { a: describeDoc(a), b: describeDoc(b) };
     })();
     described.set(t, d);

@@ -120,7 +120,7 @@ test('fill: response shape and types of the Filled template', async () => {
   assert.equal(f.template_key, tp.key);
   assert.ok(Number.isInteger(f.template_version));
   assert.equal(f.subject, 'For Ana');
-  assert.deepEqual(f.body_blocks, [{ type: 'p', runs: [{ text: 'Tom' }] }]);
+  assert.deepEqual(f.body_blocks, [{ type: 'p', runs: [{ text: 'Tom', bold: false, italic: false, underline: false, strike: false }] }]);
   assert.deepEqual(f.unfilled, []);
   assert.equal(f.person_id, ana);
   assert.deepEqual(f.person_ids, [ana]);

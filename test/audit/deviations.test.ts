@@ -62,7 +62,7 @@ test('D9 spec types: fields not marked nullable are strings (transport notes, fo
 test('Family B error sentences read as sentences', async () => {
   const org = await makeOrg(t);
   const res = await org.req('POST', '/api/settings/keys', { body: { role: 'nope' } });
-  assert.equal(res.body.error, 'No role named nope.');
+  assert.equal(res.body.error, 'There is no role named nope.');
   const dup = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: 'same@example.com' } });
   assert.equal(dup.status, 201);
   const again = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: 'same@example.com' } });
