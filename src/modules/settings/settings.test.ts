@@ -96,7 +96,7 @@ const reader = async (o: TestOrg) => {
   return 'sec-reader';
 };
 const roleUrl = async (o: TestOrg) => `/api/settings/roles/${(await o.req('POST', '/api/settings/roles', { body: { name: `sec-${Math.random().toString(36).slice(2, 8)}`, grants: { settings: 'read' } } })).body.id}`;
-const keyUrl = (base: string) => async (o: TestOrg) => `${base}/${(await o.req('POST', base, { body: { role: 'read-only' } })).body.api_key.id}`;
+const keyUrl = (base: string) => async (o: TestOrg) => `${base}/${(await o.req('POST', base, { body: { role: await reader(o) } })).body.api_key.id}`;
 const keysAt = (base: string): Endpoint[] => [
   { method: 'GET', path: () => base, area: 'settings', level: 'admin' },
   { method: 'POST', path: async (o) => (await reader(o), base), body: { role: 'sec-reader' }, area: 'settings', level: 'admin' },
