@@ -56,3 +56,9 @@ export async function messagesByIds(q: Queryable, orgId: string, ids: string[]) 
   const rows = await q.query<MessageRow>(`SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1 AND id = ANY($2::text[])`, [orgId, ids]);
   return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
 }
+/** The messages of `ids` that `p` may read, in the order of `ids`. */
+export async function readableMessagesByIds(q: Queryable, orgId: string, p: Principal, ids: string[]) {
+  const params: unknown[] = [orgId, ids];
+  const rows = await q.query<MessageRow>(`SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.id = ANY($2::text[]) AND ${messageReadable(reader(p, params))}`, params);
+  return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
+}

@@ -3,7 +3,7 @@ import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum } from '../../platform/schema.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { Blocks, CATEGORIES, fillInputs } from './schemas.ts';
-import { send } from './sending.ts';
+import { sendMessages } from './sending.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import { IdParam, MESSAGE_STATUSES, MessageLogEntry } from './schemas.ts';
 import { listMessages, messageById, presentMessage } from './log.ts';
@@ -64,11 +64,8 @@ Refused (422) while any merge field is unfilled. Every message is logged (status
       response: { 202: SendResult },
     },
   }, async (req, reply) => {
-    const { org, actor } = who(req);
-    const header = req.headers['idempotency-key'];
-    if (header && req.body.idempotency_key && header !== req.body.idempotency_key) throw invalid({ idempotency_key: ['the idempotency_key field differs from the Idempotency-Key header'] });
-    const key = req.body.idempotency_key ?? header;
-    const r = await send(ctx.db, ctx.config, org, actor, { ...req.body, idempotency_key: key });
+    const { org, actor, principal } = who(req);
+    const r = await sendMessages(ctx.db, ctx.config, org, actor, principal, req.body, req.headers['idempotency-key']);
     if (r.replayed) void reply.header('Idempotent-Replayed', 'true');
     return reply.code(202).send({ idempotency_key: r.idempotency_key, results: r.messages.map(presentMessage) });
   });

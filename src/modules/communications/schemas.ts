@@ -1,4 +1,5 @@
-import { Type, Nullable, Strict, StringEnum, TextOrEmpty, Timestamp } from '../../platform/schema.ts';
+import { Type, Nullable, Strict, StringEnum, TextOrEmpty, Timestamp, type Static } from '../../platform/schema.ts';
+import { pageQueryB } from '../../platform/pagination.ts';
 import { BLOCK_TYPES, MAX_BLOCKS } from './blocks.ts';
 
 export const CATEGORIES = ['transactional', 'adoption_updates', 'fundraising', 'volunteer_news', 'foster_updates', 'newsletter'] as const;
@@ -152,3 +153,33 @@ export const Inbox = Type.Object({
 }, { $id: 'Inbox' });
 
 export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+// Conversations
+export const Conversation = Type.Object({
+  id: Type.String(), inbox_id: Type.String(), subject: Type.String(), status: StringEnum(['open', 'closed'] as const),
+  assigned_to: Nullable(Type.String({ description: 'free text: a staff name, role or key id' })), contact_address: Nullable(Type.String()),
+  person_id: Nullable(Type.String({ description: 'the confirmed person (only confirmed links are used by fills)' })), person_confirmed: Type.Boolean(),
+  suggested_person_id: Nullable(Type.String({ description: 'a person on file with the sender\'s address: a suggestion until confirmed' })),
+  related_entity_type: Nullable(Type.String()), related_entity_id: Nullable(Type.String()),
+  last_message_at: Timestamp(), created_at: Timestamp(), updated_at: Timestamp(),
+}, { $id: 'Conversation' });
+export const ConvMessage = Type.Object({
+  id: Type.String(), direction: StringEnum(['outbound', 'inbound'] as const), status: Type.String(), from_address: Nullable(Type.String()),
+  to_address: Type.String(), subject: Type.String(), body_text: Nullable(Type.String()), body_html: Nullable(Type.String({ description: 'sanitized' })), created_at: Timestamp(),
+});
+export const ConversationDetail = Type.Object({ conversation: Conversation, messages: Type.Array(ConvMessage) }, { $id: 'ConversationDetail' });
+export const ConversationListQuery = Strict({ inbox_id: Type.Optional(Type.String({ maxLength: 64 })), status: Type.Optional(StringEnum(['open', 'closed'] as const)), ...pageQueryB(100, 25) });
+export type ConversationListQueryT = Static<typeof ConversationListQuery>;
+export const IdempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
+export const ReplyBody = Strict({
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 998 })),
+  body_blocks: Blocks(),
+  variables: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 5000 }), Type.Number(), Type.Boolean()]))),
+});
+export type ReplyBodyT = Static<typeof ReplyBody>;
+export const AssignBody = Strict({ assigned_to: Nullable(Type.String({ minLength: 1, maxLength: 200 })) });
+export type AssignBodyT = Static<typeof AssignBody>;
+export const ConfirmPersonBody = Strict({ person_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
+export type ConfirmPersonBodyT = Static<typeof ConfirmPersonBody>;
+export const SendReply = Type.Object({ idempotency_key: Type.String(), results: Type.Array(MessageLogEntry) });

@@ -13,7 +13,9 @@ import { ensureDefaultInbox, inboxById, mailHost, type InboxRow } from './inboxe
 import { optedOut, suppressionFor, norm } from './suppress.ts';
 import { orgBaseUrl, senderOf, sendingDomain } from './sender.ts';
 import { BULK_CATEGORIES, CATEGORIES, type Category } from './schemas.ts';
-import { messagesByIds, type MessageRow } from './log.ts';
+import { messagesByIds, readableMessagesByIds, type MessageRow } from './log.ts';
+import { touchConversation } from './conversations.repository.ts';
+import type { Principal } from '../../platform/auth.ts';
 
 export const QUEUE_CHANNEL = 'ark_comm_outbound';
 
@@ -106,23 +108,31 @@ async function prepare(q: Queryable, org: Organization, b: SendInput, thread?: T
 
 export interface SendResult { replayed: boolean; idempotency_key: string; messages: MessageRow[] }
 
-async function replay(q: Queryable, orgId: string, key: string, hash: string): Promise<SendResult | null> {
+/** The idempotency key from the header or the body field; when both are sent they must match. */
+export function idempotencyKeyOf(header: string | undefined, field: string | undefined): string | undefined {
+  if (header && field && header !== field) throw invalid({ idempotency_key: ['the idempotency_key field differs from the Idempotency-Key header'] });
+  return field ?? header;
+}
+
+/** An earlier request with the same key: its messages as `p` may read them (restricted inboxes' mail only for their access list). */
+async function replay(q: Queryable, orgId: string, p: Principal, key: string, hash: string): Promise<SendResult | null> {
   const prior = (await q.query<{ request_hash: string; message_ids: string[] }>('SELECT request_hash, message_ids FROM comm_send_requests WHERE organization_id = $1 AND idempotency_key = $2', [orgId, key]))[0];
   if (!prior) return null;
   if (prior.request_hash !== hash) throw invalid({ idempotency_key: ['was already used for a different request'] }, 'This Idempotency-Key was already used for a different request; use a new key for a new message.');
-  return { replayed: true, idempotency_key: key, messages: await messagesByIds(q, orgId, prior.message_ids) };
+  return { replayed: true, idempotency_key: key, messages: await readableMessagesByIds(q, orgId, p, prior.message_ids) };
 }
 
 /**
  * Accepts a send request: checks it, then in one transaction claims the idempotency key (a unique
  * row: a concurrent twin waits, then replays), logs every message (queued, or suppressed with the
- * reason), and wakes the queue worker on commit. No SMTP here.
+ * reason), marks new activity in the conversation of a reply, writes the audit row, and wakes the
+ * queue worker on commit. No SMTP here.
  */
-export async function send(db: Db, config: Config, org: Organization, actor: string, b: SendInput, thread?: ThreadContext): Promise<SendResult> {
+export async function send(db: Db, config: Config, org: Organization, actor: string, p: Principal, b: SendInput, thread?: ThreadContext): Promise<SendResult> {
   const key = b.idempotency_key;
   if (!key) throw missing(['idempotency_key']);
   const hash = requestHash({ ...b, ...(thread ? { thread: thread.conversationId } : {}) });
-  const earlier = await replay(db, org.id, key, hash);
+  const earlier = await replay(db, org.id, p, key, hash);
   if (earlier) return earlier;
   if (!providersConfigured(config)) throw new AppError('SERVICE_UNAVAILABLE', 'Sending is not configured: no SMTP provider is set (ARK_SMTP_PROVIDERS); nothing was sent.');
 
@@ -213,12 +223,18 @@ export async function send(db: Db, config: Config, org: Organization, actor: str
       ids.push(id);
     }
     await q.query('UPDATE comm_send_requests SET message_ids = $3 WHERE organization_id = $1 AND idempotency_key = $2', [org.id, key, ids]);
+    if (thread) await touchConversation(q, org.id, thread.conversationId);
     await audit(q, org.id, actor, 'send', 'message', ids[0] ?? key, { idempotency_key: key, messages: ids, category });
     await q.query('SELECT pg_notify($1, $2)', [QUEUE_CHANNEL, org.id]);
     return { replayed: false, idempotency_key: key, messages: await messagesByIds(q, org.id, ids) };
   });
   // Lost the race to a concurrent twin with the same key: it has committed, so replay it.
-  return result ?? ((await replay(db, org.id, key, hash)) as SendResult);
+  return result ?? ((await replay(db, org.id, p, key, hash)) as SendResult);
+}
+
+/** POST /messages: the key from the header or the body, then `send`. */
+export function sendMessages(db: Db, config: Config, org: Organization, actor: string, p: Principal, body: SendInput, headerKey: string | undefined): Promise<SendResult> {
+  return send(db, config, org, actor, p, { ...body, idempotency_key: idempotencyKeyOf(headerKey, body.idempotency_key) });
 }
 
 function escapeAttr(s: string) {
