@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Principal } from '../../platform/auth.ts';
-import { conversationReadable, reader } from './inboxes.ts';
+import { conversationReadable, reader } from './inboxes.repository.ts';
 
 export interface ConvRow {
   id: string; inbox_id: string; subject: string; status: 'open' | 'closed'; assigned_to: string | null; contact_address: string | null; person_id: string | null;

@@ -6,7 +6,7 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { pageB } from '../../platform/pagination.ts';
 import * as repo from './conversations.repository.ts';
-import { inboxById } from './inboxes.ts';
+import { inboxById } from './inboxes.repository.ts';
 import { conversationMessages } from './log.ts';
 import { peopleByIds } from './fill.ts';
 import { idempotencyKeyOf, send, type SendResult } from './sending.ts';

@@ -9,7 +9,8 @@ import { CATEGORIES, IdParam } from './schemas.ts';
 import * as sup from './suppress.ts';
 import { dnsRecords, ensureDkim, sendingDomain, updateSender, type SenderRow } from './sender.ts';
 import { parseProviders } from './worker.ts';
-import { ensureDefaultInbox, mailHost } from './inboxes.ts';
+import { ensureDefaultInbox } from './inboxes.repository.ts';
+import { mailHost } from './inboxes.service.ts';
 
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };
 const write = { permission: { area: 'communications' as const, level: 'write' as const } };

@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db/db.ts';
 import type { Config } from '../../config.ts';
 import { newId } from '../../platform/ids.ts';
 import { SLUG_PATTERN } from '../../platform/tenancy.ts';
-import { ensureDefaultInbox, inboxByName, type InboxRow } from './inboxes.ts';
+import { ensureDefaultInbox, inboxByName, type InboxRow } from './inboxes.repository.ts';
 import { norm } from './suppress.ts';
 
 interface Target { orgId: string; inbox: InboxRow; address: string }

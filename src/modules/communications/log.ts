@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Principal } from '../../platform/auth.ts';
-import { messageReadable, reader } from './inboxes.ts';
+import { messageReadable, reader } from './inboxes.repository.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { MESSAGE_STATUSES, PayloadMetadata } from './schemas.ts';
 

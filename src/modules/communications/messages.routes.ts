@@ -1,7 +1,7 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum } from '../../platform/schema.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
+import { notFound } from '../../platform/errors.ts';
 import { Blocks, CATEGORIES, fillInputs } from './schemas.ts';
 import { sendMessages } from './sending.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';

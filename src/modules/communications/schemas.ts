@@ -183,3 +183,22 @@ export type AssignBodyT = Static<typeof AssignBody>;
 export const ConfirmPersonBody = Strict({ person_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
 export type ConfirmPersonBodyT = Static<typeof ConfirmPersonBody>;
 export const SendReply = Type.Object({ idempotency_key: Type.String(), results: Type.Array(MessageLogEntry) });
+
+// Inboxes
+export const InboxCreateBody = Strict({
+  name: Type.String({ description: '1 to 31 characters, ^[a-z0-9][a-z0-9-]{0,30}$' }),
+  display_name: Type.Optional(Type.String({ maxLength: 200, description: 'defaults to the name' })),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+export type InboxCreateBodyT = Static<typeof InboxCreateBody>;
+export const InboxUpdateBody = Strict({
+  name: Type.Optional(Type.String({ maxLength: 64 })),
+  display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  is_restricted: Type.Optional(Type.Boolean()),
+  access_list: Type.Optional(Strict({
+    roles: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 100, uniqueItems: true })),
+    key_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, uniqueItems: true })),
+  })),
+});
+export type InboxUpdateBodyT = Static<typeof InboxUpdateBody>;

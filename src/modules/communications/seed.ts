@@ -3,7 +3,8 @@ import type { Organization } from '../../platform/tenancy.ts';
 import type { SeedData } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
 import { createTemplate } from './templates.ts';
-import { createInbox, ensureDefaultInbox, mailHost } from './inboxes.ts';
+import { ensureDefaultInbox } from './inboxes.repository.ts';
+import { createInbox, mailHost } from './inboxes.service.ts';
 import { loadConfig } from '../../config.ts';
 import { renderHtml, renderText, type Block } from './blocks.ts';
 

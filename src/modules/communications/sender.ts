@@ -3,7 +3,7 @@ import type { Queryable } from '../../platform/db/db.ts';
 import type { Config } from '../../config.ts';
 import { base62 } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
-import { mailHost } from './inboxes.ts';
+import { mailHost } from './inboxes.service.ts';
 
 export interface SenderRow {
   from_name: string | null; reply_to: string | null; sending_domain: string | null; dkim_selector: string | null;
