@@ -202,3 +202,19 @@ export const InboxUpdateBody = Strict({
   })),
 });
 export type InboxUpdateBodyT = Static<typeof InboxUpdateBody>;
+
+// Suppressions, preferences, sender
+export const SuppressionCreateBody = Strict({ address: Type.String({ minLength: 3, maxLength: 254 }), reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'default: manual' })) });
+export type SuppressionCreateBodyT = Static<typeof SuppressionCreateBody>;
+export const SuppressionListQuery = Strict({ address: Type.Optional(Type.String({ maxLength: 254 })), ...pageQueryB(100, 25) });
+export type SuppressionListQueryT = Static<typeof SuppressionListQuery>;
+export const PreferenceParams = Type.Object({ person_id: Type.String({ minLength: 1, maxLength: 64 }), category: StringEnum(CATEGORIES) });
+export type PreferenceParamsT = Static<typeof PreferenceParams>;
+export const PreferenceBody = Strict({ opted_out: Type.Boolean() });
+export type PreferenceBodyT = Static<typeof PreferenceBody>;
+export const SenderUpdateBody = Strict({
+  from_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  reply_to: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
+  sending_domain: Type.Optional(Nullable(Type.String({ minLength: 3, maxLength: 253 }))),
+});
+export type SenderUpdateBodyT = Static<typeof SenderUpdateBody>;

@@ -11,8 +11,8 @@ import { fillTemplate, peopleByIds, recordValues, type FillInput } from './fill.
 import { templateById } from './templates.ts';
 import { ensureDefaultInbox, inboxById, type InboxRow } from './inboxes.repository.ts';
 import { mailHost } from './inboxes.service.ts';
-import { optedOut, suppressionFor, norm } from './suppress.ts';
-import { orgBaseUrl, senderOf, sendingDomain } from './sender.ts';
+import { insertUnsubscribeToken, optedOut, senderOf, suppressionFor, norm } from './delivery.repository.ts';
+import { orgBaseUrl, sendingDomain } from './delivery.service.ts';
 import { BULK_CATEGORIES, CATEGORIES, type Category } from './schemas.ts';
 import { messagesByIds, readableMessagesByIds, type MessageRow } from './log.ts';
 import { touchConversation } from './conversations.repository.ts';
@@ -203,7 +203,7 @@ export async function send(db: Db, config: Config, org: Organization, actor: str
       let html = renderHtml(p.blocks);
       if (BULK_CATEGORIES.includes(category as Category)) {
         const token = base62(32);
-        await q.query('INSERT INTO comm_unsubscribe_tokens (organization_id, token, message_id, person_id, address, category) VALUES ($1,$2,$3,$4,$5,$6)', [org.id, token, id, p.personId, norm(p.address), category]);
+        await insertUnsubscribeToken(q, org.id, { token, messageId: id, personId: p.personId, address: p.address, category });
         const url = `${orgBaseUrl(config, org.slug)}/api/communications/unsubscribe/${token}`;
         headers['List-Unsubscribe'] = `<${url}>`;
         headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
