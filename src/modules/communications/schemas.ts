@@ -93,6 +93,7 @@ export const fillInputs = {
   variables: Type.Optional(Variables),
 };
 export const FillBody = Strict(fillInputs);
+export type FillBodyT = Static<typeof FillBody>;
 
 const Attempt = Type.Object({
   tier: Type.Integer(),

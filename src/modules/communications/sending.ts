@@ -8,7 +8,7 @@ import { audit } from '../../platform/audit.ts';
 import { isEmail } from '../../platform/validators.ts';
 import { type Block, checkBlocks, fillBlocks, fillText, isSafeHref, mergeFieldsIn, renderHtml, renderText, textsOf } from './blocks.ts';
 import { fillTemplate, peopleByIds, recordValues, type FillInput } from './fill.ts';
-import { templateById } from './templates.ts';
+import { templateById } from './templates.repository.ts';
 import { ensureDefaultInbox, inboxById, type InboxRow } from './inboxes.repository.ts';
 import { mailHost } from './inboxes.service.ts';
 import { insertUnsubscribeToken, optedOut, senderOf, suppressionFor, norm } from './delivery.repository.ts';
