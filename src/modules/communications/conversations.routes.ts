@@ -5,7 +5,7 @@ import { PageFieldsB } from '../../platform/pagination.ts';
 import {
   AssignBody, ConfirmPersonBody, Conversation, ConversationDetail, ConversationListQuery, IdempotencyHeader, IdParam, ReplyBody, SendReply,
 } from './schemas.ts';
-import { presentMessage } from './log.ts';
+import { presentMessage } from './messages.repository.ts';
 import * as service from './conversations.service.ts';
 
 const tags = ['Communications: conversations'];

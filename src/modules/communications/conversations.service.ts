@@ -7,9 +7,9 @@ import { audit } from '../../platform/audit.ts';
 import { pageB } from '../../platform/pagination.ts';
 import * as repo from './conversations.repository.ts';
 import { inboxById } from './inboxes.repository.ts';
-import { conversationMessages } from './log.ts';
+import { conversationMessages } from './messages.repository.ts';
 import { peopleByIds } from './fill.ts';
-import { idempotencyKeyOf, send, type SendResult } from './sending.ts';
+import { idempotencyKeyOf, send, type SendResult } from './messages.service.ts';
 import type { AssignBodyT, ConfirmPersonBodyT, ConversationListQueryT, ReplyBodyT } from './schemas.ts';
 
 /** The conversation and its inbox, when `p` may read it; otherwise 404, as if it did not exist. */

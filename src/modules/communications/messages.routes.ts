@@ -3,10 +3,10 @@ import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum } from '../../platform/schema.ts';
 import { notFound } from '../../platform/errors.ts';
 import { Blocks, CATEGORIES, fillInputs } from './schemas.ts';
-import { sendMessages } from './sending.ts';
+import { sendMessages } from './messages.service.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import { IdParam, MESSAGE_STATUSES, MessageLogEntry } from './schemas.ts';
-import { listMessages, messageById, presentMessage } from './log.ts';
+import { listMessages, messageById, presentMessage } from './messages.repository.ts';
 
 const tags = ['Communications: messages'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };
