@@ -2,7 +2,7 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum } from '../../platform/schema.ts';
 import { notFound } from '../../platform/errors.ts';
-import { Blocks, CATEGORIES, fillInputs } from './schemas.ts';
+import { SendBody } from './schemas.ts';
 import { sendMessages } from './messages.service.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import { IdParam, MESSAGE_STATUSES, MessageLogEntry } from './schemas.ts';
@@ -11,21 +11,6 @@ import { listMessages, messageById, presentMessage } from './messages.repository
 const tags = ['Communications: messages'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };
 const write = { permission: { area: 'communications' as const, level: 'write' as const } };
-const Emails = (max: number, what: string) => Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 254 }), { maxItems: max, description: `at most ${max} ${what}` }));
-
-export const SendBody = Strict({
-  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'or the Idempotency-Key header (both: they must match)' })),
-  ...fillInputs,
-  person_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, description: 'each person gets their own copy, filled for them (at most 50)' })),
-  to_addresses: Emails(20, 'addresses not (necessarily) on file; an address of a person on file is treated as that person'),
-  template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'an active template; or send subject and body_blocks' })),
-  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 998 })),
-  body_blocks: Type.Optional(Blocks()),
-  cc: Emails(10, 'copies'),
-  bcc: Emails(10, 'blind copies'),
-  category: Type.Optional(StringEnum(CATEGORIES, { description: "default: the template's metadata.category, else transactional" })),
-  inbox_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'send from this inbox (default: the default inbox)' })),
-});
 const SendResult = Type.Object({ idempotency_key: Type.String(), results: Type.Array(MessageLogEntry) }, { $id: 'SendResult' });
 
 export function messageLogRoutes(app: App, ctx: AppContext) {

@@ -7,13 +7,13 @@ import { AppError, invalid, missing } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { isEmail } from '../../platform/validators.ts';
 import { type Block, checkBlocks, fillBlocks, fillText, isSafeHref, mergeFieldsIn, renderHtml, renderText, textsOf } from './blocks.ts';
-import { fillTemplate, peopleByIds, recordValues, type FillInput } from './fill.ts';
+import { fillTemplate, peopleByIds, recordValues } from './fill.ts';
 import { templateById } from './templates.repository.ts';
 import { ensureDefaultInbox, inboxById, type InboxRow } from './inboxes.repository.ts';
 import { mailHost } from './inboxes.service.ts';
 import { insertUnsubscribeToken, optedOut, senderOf, suppressionFor, norm } from './delivery.repository.ts';
 import { orgBaseUrl, sendingDomain } from './delivery.service.ts';
-import { BULK_CATEGORIES, CATEGORIES, type Category } from './schemas.ts';
+import { BULK_CATEGORIES, CATEGORIES, type Category, type SendBodyT } from './schemas.ts';
 import * as repo from './messages.repository.ts';
 import { messagesByIds, readableMessagesByIds, type MessageRow } from './messages.repository.ts';
 import { touchConversation } from './conversations.repository.ts';
@@ -21,18 +21,8 @@ import type { Principal } from '../../platform/auth.ts';
 
 export const QUEUE_CHANNEL = 'ark_comm_outbound';
 
-export interface SendInput extends FillInput {
-  idempotency_key?: string;
-  person_ids?: string[];
-  to_addresses?: string[];
-  template_id?: string;
-  subject?: string;
-  body_blocks?: Block[];
-  cc?: string[];
-  bcc?: string[];
-  category?: Category;
-  inbox_id?: string;
-}
+/** A send request as POST /messages takes it (a reply fills in the same fields). */
+export type SendInput = SendBodyT;
 /** What a conversation reply adds: the thread it belongs to. */
 export interface ThreadContext { conversationId: string; inbox: InboxRow; inReplyTo: string | null; references: string[]; to: string; personId: string | null }
 

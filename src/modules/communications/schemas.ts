@@ -219,3 +219,21 @@ export const SenderUpdateBody = Strict({
   sending_domain: Type.Optional(Nullable(Type.String({ minLength: 3, maxLength: 253 }))),
 });
 export type SenderUpdateBodyT = Static<typeof SenderUpdateBody>;
+
+// Sending
+const Emails = (max: number, what: string) => Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 254 }), { maxItems: max, description: `at most ${max} ${what}` }));
+
+export const SendBody = Strict({
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'or the Idempotency-Key header (both: they must match)' })),
+  ...fillInputs,
+  person_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, description: 'each person gets their own copy, filled for them (at most 50)' })),
+  to_addresses: Emails(20, 'addresses not (necessarily) on file; an address of a person on file is treated as that person'),
+  template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'an active template; or send subject and body_blocks' })),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 998 })),
+  body_blocks: Type.Optional(Blocks()),
+  cc: Emails(10, 'copies'),
+  bcc: Emails(10, 'blind copies'),
+  category: Type.Optional(StringEnum(CATEGORIES, { description: "default: the template's metadata.category, else transactional" })),
+  inbox_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'send from this inbox (default: the default inbox)' })),
+});
+export type SendBodyT = Static<typeof SendBody>;
