@@ -9,7 +9,7 @@ import * as settings from '../modules/settings/service.ts';
 import * as settingsRepo from '../modules/settings/repository.ts';
 import { seedOrganization } from './seed.ts';
 import { isEmail } from '../platform/validators.ts';
-import { addPlatformSuppression, listPlatformSuppressions, removePlatformSuppression } from '../modules/communications/suppress.ts';
+import { addPlatformSuppression, listPlatformSuppressions, removePlatformSuppression } from '../modules/communications/delivery.repository.ts';
 
 const USAGE = `usage:
   ark org create <slug> --name <name> [--currency <ISO 4217>] [--time-zone <IANA>] [--country <ISO 3166-1 alpha-2>]

@@ -106,3 +106,19 @@ test('inbox access list: only this organization\'s roles (name or id) and keys; 
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   assert.deepEqual(ok.body.access_list, { roles: ['admin', myRole], key_ids: [myKey] });
 });
+
+test('restricted inbox: replaying a send lists only the messages the caller may read', async () => {
+  const org = await makeOrg(t);
+  const inbox = await org.req('POST', '/api/communications/inboxes', { body: { name: 'private' } });
+  assert.equal((await org.req('PATCH', `/api/communications/inboxes/${inbox.body.id}`, { body: { is_restricted: true, access_list: { roles: ['admin'] } } })).status, 200);
+  const body = { idempotency_key: `rp-${seq++}`, to_addresses: ['someone@example.org'], subject: 'Private', body_blocks: [{ type: 'p', runs: [{ text: 'x' }] }], inbox_id: inbox.body.id };
+  const sent = await org.req('POST', '/api/communications/messages', { body });
+  assert.equal(sent.status, 202, JSON.stringify(sent.body));
+  assert.equal(sent.body.results.length, 1);
+  const outsider = await org.req('POST', '/api/communications/messages', { key: org.keys.staff, body });
+  assert.equal(outsider.status, 202, JSON.stringify(outsider.body));
+  assert.equal(outsider.headers['idempotent-replayed'], 'true');
+  assert.deepEqual(outsider.body.results, [], 'a key off the access list sees no message of the restricted inbox');
+  const onList = await org.req('POST', '/api/communications/messages', { body });
+  assert.deepEqual(onList.body.results.map((m: { id: string }) => m.id), [sent.body.results[0].id]);
+});

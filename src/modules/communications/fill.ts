@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { fillBlocks, fillText, listJoin, mergeFieldsIn, textsOf, type Block, type FullBlock } from './blocks.ts';
-import type { TemplateRow } from './templates.ts';
+import type { TemplateRow } from './templates.repository.ts';
 
 export interface FillInput {
   person_id?: string;

@@ -1,31 +1,16 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum } from '../../platform/schema.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { Blocks, CATEGORIES, fillInputs } from './schemas.ts';
-import { send } from './sending.ts';
+import { notFound } from '../../platform/errors.ts';
+import { SendBody } from './schemas.ts';
+import { sendMessages } from './messages.service.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import { IdParam, MESSAGE_STATUSES, MessageLogEntry } from './schemas.ts';
-import { listMessages, messageById, presentMessage } from './log.ts';
+import { listMessages, messageById, presentMessage } from './messages.repository.ts';
 
 const tags = ['Communications: messages'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };
 const write = { permission: { area: 'communications' as const, level: 'write' as const } };
-const Emails = (max: number, what: string) => Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 254 }), { maxItems: max, description: `at most ${max} ${what}` }));
-
-export const SendBody = Strict({
-  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'or the Idempotency-Key header (both: they must match)' })),
-  ...fillInputs,
-  person_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, description: 'each person gets their own copy, filled for them (at most 50)' })),
-  to_addresses: Emails(20, 'addresses not (necessarily) on file; an address of a person on file is treated as that person'),
-  template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'an active template; or send subject and body_blocks' })),
-  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 998 })),
-  body_blocks: Type.Optional(Blocks()),
-  cc: Emails(10, 'copies'),
-  bcc: Emails(10, 'blind copies'),
-  category: Type.Optional(StringEnum(CATEGORIES, { description: "default: the template's metadata.category, else transactional" })),
-  inbox_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'send from this inbox (default: the default inbox)' })),
-});
 const SendResult = Type.Object({ idempotency_key: Type.String(), results: Type.Array(MessageLogEntry) }, { $id: 'SendResult' });
 
 export function messageLogRoutes(app: App, ctx: AppContext) {
@@ -64,11 +49,8 @@ Refused (422) while any merge field is unfilled. Every message is logged (status
       response: { 202: SendResult },
     },
   }, async (req, reply) => {
-    const { org, actor } = who(req);
-    const header = req.headers['idempotency-key'];
-    if (header && req.body.idempotency_key && header !== req.body.idempotency_key) throw invalid({ idempotency_key: ['the idempotency_key field differs from the Idempotency-Key header'] });
-    const key = req.body.idempotency_key ?? header;
-    const r = await send(ctx.db, ctx.config, org, actor, { ...req.body, idempotency_key: key });
+    const { org, actor, principal } = who(req);
+    const r = await sendMessages(ctx.db, ctx.config, org, actor, principal, req.body, req.headers['idempotency-key']);
     if (r.replayed) void reply.header('Idempotent-Replayed', 'true');
     return reply.code(202).send({ idempotency_key: r.idempotency_key, results: r.messages.map(presentMessage) });
   });

@@ -1,4 +1,5 @@
-import { Type, Nullable, Strict, StringEnum, TextOrEmpty, Timestamp } from '../../platform/schema.ts';
+import { Type, Nullable, Strict, StringEnum, TextOrEmpty, Timestamp, type Static } from '../../platform/schema.ts';
+import { pageQueryB } from '../../platform/pagination.ts';
 import { BLOCK_TYPES, MAX_BLOCKS } from './blocks.ts';
 
 export const CATEGORIES = ['transactional', 'adoption_updates', 'fundraising', 'volunteer_news', 'foster_updates', 'newsletter'] as const;
@@ -92,6 +93,7 @@ export const fillInputs = {
   variables: Type.Optional(Variables),
 };
 export const FillBody = Strict(fillInputs);
+export type FillBodyT = Static<typeof FillBody>;
 
 const Attempt = Type.Object({
   tier: Type.Integer(),
@@ -152,3 +154,86 @@ export const Inbox = Type.Object({
 }, { $id: 'Inbox' });
 
 export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+// Conversations
+export const Conversation = Type.Object({
+  id: Type.String(), inbox_id: Type.String(), subject: Type.String(), status: StringEnum(['open', 'closed'] as const),
+  assigned_to: Nullable(Type.String({ description: 'free text: a staff name, role or key id' })), contact_address: Nullable(Type.String()),
+  person_id: Nullable(Type.String({ description: 'the confirmed person (only confirmed links are used by fills)' })), person_confirmed: Type.Boolean(),
+  suggested_person_id: Nullable(Type.String({ description: 'a person on file with the sender\'s address: a suggestion until confirmed' })),
+  related_entity_type: Nullable(Type.String()), related_entity_id: Nullable(Type.String()),
+  last_message_at: Timestamp(), created_at: Timestamp(), updated_at: Timestamp(),
+}, { $id: 'Conversation' });
+export const ConvMessage = Type.Object({
+  id: Type.String(), direction: StringEnum(['outbound', 'inbound'] as const), status: Type.String(), from_address: Nullable(Type.String()),
+  to_address: Type.String(), subject: Type.String(), body_text: Nullable(Type.String()), body_html: Nullable(Type.String({ description: 'sanitized' })), created_at: Timestamp(),
+});
+export const ConversationDetail = Type.Object({ conversation: Conversation, messages: Type.Array(ConvMessage) }, { $id: 'ConversationDetail' });
+export const ConversationListQuery = Strict({ inbox_id: Type.Optional(Type.String({ maxLength: 64 })), status: Type.Optional(StringEnum(['open', 'closed'] as const)), ...pageQueryB(100, 25) });
+export type ConversationListQueryT = Static<typeof ConversationListQuery>;
+export const IdempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
+export const ReplyBody = Strict({
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 998 })),
+  body_blocks: Blocks(),
+  variables: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 5000 }), Type.Number(), Type.Boolean()]))),
+});
+export type ReplyBodyT = Static<typeof ReplyBody>;
+export const AssignBody = Strict({ assigned_to: Nullable(Type.String({ minLength: 1, maxLength: 200 })) });
+export type AssignBodyT = Static<typeof AssignBody>;
+export const ConfirmPersonBody = Strict({ person_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
+export type ConfirmPersonBodyT = Static<typeof ConfirmPersonBody>;
+export const SendReply = Type.Object({ idempotency_key: Type.String(), results: Type.Array(MessageLogEntry) });
+
+// Inboxes
+export const InboxCreateBody = Strict({
+  name: Type.String({ description: '1 to 31 characters, ^[a-z0-9][a-z0-9-]{0,30}$' }),
+  display_name: Type.Optional(Type.String({ maxLength: 200, description: 'defaults to the name' })),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+export type InboxCreateBodyT = Static<typeof InboxCreateBody>;
+export const InboxUpdateBody = Strict({
+  name: Type.Optional(Type.String({ maxLength: 64 })),
+  display_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  is_restricted: Type.Optional(Type.Boolean()),
+  access_list: Type.Optional(Strict({
+    roles: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 100, uniqueItems: true })),
+    key_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, uniqueItems: true })),
+  })),
+});
+export type InboxUpdateBodyT = Static<typeof InboxUpdateBody>;
+
+// Suppressions, preferences, sender
+export const SuppressionCreateBody = Strict({ address: Type.String({ minLength: 3, maxLength: 254 }), reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'default: manual' })) });
+export type SuppressionCreateBodyT = Static<typeof SuppressionCreateBody>;
+export const SuppressionListQuery = Strict({ address: Type.Optional(Type.String({ maxLength: 254 })), ...pageQueryB(100, 25) });
+export type SuppressionListQueryT = Static<typeof SuppressionListQuery>;
+export const PreferenceParams = Type.Object({ person_id: Type.String({ minLength: 1, maxLength: 64 }), category: StringEnum(CATEGORIES) });
+export type PreferenceParamsT = Static<typeof PreferenceParams>;
+export const PreferenceBody = Strict({ opted_out: Type.Boolean() });
+export type PreferenceBodyT = Static<typeof PreferenceBody>;
+export const SenderUpdateBody = Strict({
+  from_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  reply_to: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
+  sending_domain: Type.Optional(Nullable(Type.String({ minLength: 3, maxLength: 253 }))),
+});
+export type SenderUpdateBodyT = Static<typeof SenderUpdateBody>;
+
+// Sending
+const Emails = (max: number, what: string) => Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 254 }), { maxItems: max, description: `at most ${max} ${what}` }));
+
+export const SendBody = Strict({
+  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'or the Idempotency-Key header (both: they must match)' })),
+  ...fillInputs,
+  person_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, description: 'each person gets their own copy, filled for them (at most 50)' })),
+  to_addresses: Emails(20, 'addresses not (necessarily) on file; an address of a person on file is treated as that person'),
+  template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'an active template; or send subject and body_blocks' })),
+  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 998 })),
+  body_blocks: Type.Optional(Blocks()),
+  cc: Emails(10, 'copies'),
+  bcc: Emails(10, 'blind copies'),
+  category: Type.Optional(StringEnum(CATEGORIES, { description: "default: the template's metadata.category, else transactional" })),
+  inbox_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'send from this inbox (default: the default inbox)' })),
+});
+export type SendBodyT = Static<typeof SendBody>;

@@ -2,8 +2,9 @@ import type { Queryable } from '../../platform/db/db.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { SeedData } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
-import { createTemplate } from './templates.ts';
-import { createInbox, ensureDefaultInbox, mailHost } from './inboxes.ts';
+import { createTemplate } from './templates.service.ts';
+import { ensureDefaultInbox } from './inboxes.repository.ts';
+import { createInbox, mailHost } from './inboxes.service.ts';
 import { loadConfig } from '../../config.ts';
 import { renderHtml, renderText, type Block } from './blocks.ts';
 

@@ -1,11 +1,9 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Nullable, Strict, StringEnum } from '../../platform/schema.ts';
-import { notFound } from '../../platform/errors.ts';
-import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
+import { pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import { Blocks, FillBody, Filled, IdParam, Metadata, Template, TEMPLATE_STATUSES, VariableIn } from './schemas.ts';
-import * as tpl from './templates.ts';
-import { fillTemplate } from './fill.ts';
+import * as tpl from './templates.service.ts';
 
 const tags = ['Communications: templates'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };
@@ -30,11 +28,7 @@ export function templateRoutes(app: App, ctx: AppContext) {
       response: { 200: Type.Object({ results: Type.Array(Template), ...PageFieldsB }) },
     },
   }, async (req) => {
-    const { orgId } = who(req);
-    const { limit, offset, status } = req.query;
-    const rows = await tpl.listTemplates(ctx.db, orgId, { status, limit, offset });
-    const page = pageB(rows, limit, offset);
-    return { ...page, results: page.results.map(tpl.present) };
+    return tpl.listTemplates(ctx.db, who(req).orgId, req.query);
   });
 
   app.post('/api/communications/templates', {
@@ -52,17 +46,14 @@ export function templateRoutes(app: App, ctx: AppContext) {
     },
   }, async (req, reply) => {
     const { orgId, actor } = who(req);
-    const row = await ctx.db.tx((q) => tpl.createTemplate(q, orgId, actor, req.body));
-    return reply.code(201).send(tpl.present(row));
+    return reply.code(201).send(tpl.present(await tpl.addTemplate(ctx.db, orgId, actor, req.body)));
   });
 
   app.get('/api/communications/templates/:id', {
     config: read,
     schema: { tags, summary: 'Get a message template', params: IdParam, response: { 200: Template } },
   }, async (req) => {
-    const row = await tpl.templateById(ctx.db, who(req).orgId, req.params.id);
-    if (!row) throw notFound('template');
-    return tpl.present(row);
+    return tpl.present(await tpl.getTemplate(ctx.db, who(req).orgId, req.params.id));
   });
 
   app.patch('/api/communications/templates/:id', {
@@ -76,7 +67,7 @@ export function templateRoutes(app: App, ctx: AppContext) {
     },
   }, async (req) => {
     const { orgId, actor } = who(req);
-    return tpl.present(await ctx.db.tx((q) => tpl.updateTemplate(q, orgId, actor, req.params.id, req.body)));
+    return tpl.present(await tpl.changeTemplate(ctx.db, orgId, actor, req.params.id, req.body));
   });
 
   for (const [action, status] of [['activate', 'active'], ['draft', 'draft'], ['archive', 'archived']] as const) {
@@ -89,7 +80,7 @@ export function templateRoutes(app: App, ctx: AppContext) {
       },
     }, async (req) => {
       const { orgId, actor } = who(req);
-      return tpl.present(await ctx.db.tx((q) => tpl.setTemplateStatus(q, orgId, actor, req.params.id, status)));
+      return tpl.present(await tpl.changeTemplateStatus(ctx.db, orgId, actor, req.params.id, status));
     });
   }
 
@@ -105,9 +96,6 @@ export function templateRoutes(app: App, ctx: AppContext) {
       req.body ??= {};
     },
   }, async (req) => {
-    const { org, orgId } = who(req);
-    const t = await tpl.templateById(ctx.db, orgId, req.params.id);
-    if (!t) throw notFound('template');
-    return fillTemplate(ctx.db, org, t, req.body);
+    return tpl.fill(ctx.db, who(req).org, req.params.id, req.body);
   });
 }

@@ -2,10 +2,11 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import pg from 'pg';
 import type { Db } from '../../platform/db/db.ts';
 import { base62 } from '../../platform/ids.ts';
-import { MSG_COLS, type MessageRow } from './log.ts';
-import { addPlatformSuppression, addSuppression, optedOut, suppressionFor } from './suppress.ts';
-import { senderOf } from './sender.ts';
-import { QUEUE_CHANNEL } from './sending.ts';
+import { MSG_COLS, type MessageRow } from './messages.repository.ts';
+import { addPlatformSuppression, optedOut, suppressionFor } from './delivery.repository.ts';
+import { addSuppression } from './delivery.service.ts';
+import { senderOf } from './delivery.repository.ts';
+import { QUEUE_CHANNEL } from './messages.service.ts';
 
 /** One SMTP provider of the ordered list (tier 1 first). */
 export interface Provider { tier: number; name: string; host: string; port: number; secure: boolean; user?: string; pass?: string; insecureTls: boolean }

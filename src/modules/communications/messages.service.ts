@@ -7,28 +7,22 @@ import { AppError, invalid, missing } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { isEmail } from '../../platform/validators.ts';
 import { type Block, checkBlocks, fillBlocks, fillText, isSafeHref, mergeFieldsIn, renderHtml, renderText, textsOf } from './blocks.ts';
-import { fillTemplate, peopleByIds, recordValues, type FillInput } from './fill.ts';
-import { templateById } from './templates.ts';
-import { ensureDefaultInbox, inboxById, mailHost, type InboxRow } from './inboxes.ts';
-import { optedOut, suppressionFor, norm } from './suppress.ts';
-import { orgBaseUrl, senderOf, sendingDomain } from './sender.ts';
-import { BULK_CATEGORIES, CATEGORIES, type Category } from './schemas.ts';
-import { messagesByIds, type MessageRow } from './log.ts';
+import { fillTemplate, peopleByIds, recordValues } from './fill.ts';
+import { templateById } from './templates.repository.ts';
+import { ensureDefaultInbox, inboxById, type InboxRow } from './inboxes.repository.ts';
+import { mailHost } from './inboxes.service.ts';
+import { insertUnsubscribeToken, optedOut, senderOf, suppressionFor, norm } from './delivery.repository.ts';
+import { orgBaseUrl, sendingDomain } from './delivery.service.ts';
+import { BULK_CATEGORIES, CATEGORIES, type Category, type SendBodyT } from './schemas.ts';
+import * as repo from './messages.repository.ts';
+import { messagesByIds, readableMessagesByIds, type MessageRow } from './messages.repository.ts';
+import { touchConversation } from './conversations.repository.ts';
+import type { Principal } from '../../platform/auth.ts';
 
 export const QUEUE_CHANNEL = 'ark_comm_outbound';
 
-export interface SendInput extends FillInput {
-  idempotency_key?: string;
-  person_ids?: string[];
-  to_addresses?: string[];
-  template_id?: string;
-  subject?: string;
-  body_blocks?: Block[];
-  cc?: string[];
-  bcc?: string[];
-  category?: Category;
-  inbox_id?: string;
-}
+/** A send request as POST /messages takes it (a reply fills in the same fields). */
+export type SendInput = SendBodyT;
 /** What a conversation reply adds: the thread it belongs to. */
 export interface ThreadContext { conversationId: string; inbox: InboxRow; inReplyTo: string | null; references: string[]; to: string; personId: string | null }
 
@@ -53,7 +47,7 @@ interface Prepared {
 }
 
 async function personByEmail(q: Queryable, orgId: string, email: string) {
-  return (await q.query<{ id: string }>('SELECT id FROM people WHERE organization_id = $1 AND lower(email) = $2 AND deleted_at IS NULL LIMIT 1', [orgId, norm(email)]))[0]?.id ?? null;
+  return repo.personIdByEmail(q, orgId, norm(email));
 }
 
 /** Fills every recipient's copy; refuses (422) while any merge field is unfilled or a link is unsafe. Reads only. */
@@ -106,23 +100,31 @@ async function prepare(q: Queryable, org: Organization, b: SendInput, thread?: T
 
 export interface SendResult { replayed: boolean; idempotency_key: string; messages: MessageRow[] }
 
-async function replay(q: Queryable, orgId: string, key: string, hash: string): Promise<SendResult | null> {
-  const prior = (await q.query<{ request_hash: string; message_ids: string[] }>('SELECT request_hash, message_ids FROM comm_send_requests WHERE organization_id = $1 AND idempotency_key = $2', [orgId, key]))[0];
+/** The idempotency key from the header or the body field; when both are sent they must match. */
+export function idempotencyKeyOf(header: string | undefined, field: string | undefined): string | undefined {
+  if (header && field && header !== field) throw invalid({ idempotency_key: ['the idempotency_key field differs from the Idempotency-Key header'] });
+  return field ?? header;
+}
+
+/** An earlier request with the same key: its messages as `p` may read them (restricted inboxes' mail only for their access list). */
+async function replay(q: Queryable, orgId: string, p: Principal, key: string, hash: string): Promise<SendResult | null> {
+  const prior = await repo.sendRequest(q, orgId, key);
   if (!prior) return null;
   if (prior.request_hash !== hash) throw invalid({ idempotency_key: ['was already used for a different request'] }, 'This Idempotency-Key was already used for a different request; use a new key for a new message.');
-  return { replayed: true, idempotency_key: key, messages: await messagesByIds(q, orgId, prior.message_ids) };
+  return { replayed: true, idempotency_key: key, messages: await readableMessagesByIds(q, orgId, p, prior.message_ids) };
 }
 
 /**
  * Accepts a send request: checks it, then in one transaction claims the idempotency key (a unique
  * row: a concurrent twin waits, then replays), logs every message (queued, or suppressed with the
- * reason), and wakes the queue worker on commit. No SMTP here.
+ * reason), marks new activity in the conversation of a reply, writes the audit row, and wakes the
+ * queue worker on commit. No SMTP here.
  */
-export async function send(db: Db, config: Config, org: Organization, actor: string, b: SendInput, thread?: ThreadContext): Promise<SendResult> {
+export async function send(db: Db, config: Config, org: Organization, actor: string, p: Principal, b: SendInput, thread?: ThreadContext): Promise<SendResult> {
   const key = b.idempotency_key;
   if (!key) throw missing(['idempotency_key']);
   const hash = requestHash({ ...b, ...(thread ? { thread: thread.conversationId } : {}) });
-  const earlier = await replay(db, org.id, key, hash);
+  const earlier = await replay(db, org.id, p, key, hash);
   if (earlier) return earlier;
   if (!providersConfigured(config)) throw new AppError('SERVICE_UNAVAILABLE', 'Sending is not configured: no SMTP provider is set (ARK_SMTP_PROVIDERS); nothing was sent.');
 
@@ -141,8 +143,7 @@ export async function send(db: Db, config: Config, org: Organization, actor: str
   const prepared = await prepare(db, org, b, thread);
 
   const result = await db.tx(async (q) => {
-    const claimed = await q.query('INSERT INTO comm_send_requests (organization_id, idempotency_key, id, request_hash) VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING RETURNING id', [org.id, key, newId('snd'), hash]);
-    if (!claimed.length) return null;
+    if (!(await repo.claimSendRequest(q, org.id, key, hash))) return null;
     const template = b.template_id ? await templateById(q, org.id, b.template_id) : null;
     const category: string = b.category ?? (typeof template?.metadata.category === 'string' ? template.metadata.category : 'transactional');
     const defaultInbox = await ensureDefaultInbox(q, org.id);
@@ -192,7 +193,7 @@ export async function send(db: Db, config: Config, org: Organization, actor: str
       let html = renderHtml(p.blocks);
       if (BULK_CATEGORIES.includes(category as Category)) {
         const token = base62(32);
-        await q.query('INSERT INTO comm_unsubscribe_tokens (organization_id, token, message_id, person_id, address, category) VALUES ($1,$2,$3,$4,$5,$6)', [org.id, token, id, p.personId, norm(p.address), category]);
+        await insertUnsubscribeToken(q, org.id, { token, messageId: id, personId: p.personId, address: p.address, category });
         const url = `${orgBaseUrl(config, org.slug)}/api/communications/unsubscribe/${token}`;
         headers['List-Unsubscribe'] = `<${url}>`;
         headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
@@ -203,22 +204,26 @@ export async function send(db: Db, config: Config, org: Organization, actor: str
         headers['In-Reply-To'] = thread.inReplyTo;
         headers.References = [...thread.references, thread.inReplyTo].filter((v, i, all) => all.indexOf(v) === i).join(' ');
       }
-      await q.query(
-        `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, template_id, template_version,
-           subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, cc, bcc, headers, message_id_header, inbox_id, conversation_id, send_request_id)
-         VALUES ($1,$2,'outbound',$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)`,
-        [org.id, id, category, status, p.address, `"${fromName}" <${fromAddress}>`, p.personId, p.templateId, p.templateVersion, p.subject, html, text, p.relType, p.relId,
-          JSON.stringify(meta), cc, bcc, JSON.stringify(headers), messageId, inbox.id, thread?.conversationId ?? null, key],
-      );
+      await repo.insertOutbound(q, org.id, {
+        id, category, status, recipient_address: p.address, from_address: `"${fromName}" <${fromAddress}>`, person_id: p.personId, template_id: p.templateId,
+        template_version: p.templateVersion, subject: p.subject, body_html: html, body_text: text, related_entity_type: p.relType, related_entity_id: p.relId,
+        payload_metadata: meta, cc, bcc, headers, message_id_header: messageId, inbox_id: inbox.id, conversation_id: thread?.conversationId ?? null, send_request_id: key,
+      });
       ids.push(id);
     }
-    await q.query('UPDATE comm_send_requests SET message_ids = $3 WHERE organization_id = $1 AND idempotency_key = $2', [org.id, key, ids]);
+    await repo.setSendRequestMessages(q, org.id, key, ids);
+    if (thread) await touchConversation(q, org.id, thread.conversationId);
     await audit(q, org.id, actor, 'send', 'message', ids[0] ?? key, { idempotency_key: key, messages: ids, category });
-    await q.query('SELECT pg_notify($1, $2)', [QUEUE_CHANNEL, org.id]);
+    await repo.notifyQueue(q, QUEUE_CHANNEL, org.id);
     return { replayed: false, idempotency_key: key, messages: await messagesByIds(q, org.id, ids) };
   });
   // Lost the race to a concurrent twin with the same key: it has committed, so replay it.
-  return result ?? ((await replay(db, org.id, key, hash)) as SendResult);
+  return result ?? ((await replay(db, org.id, p, key, hash)) as SendResult);
+}
+
+/** POST /messages: the key from the header or the body, then `send`. */
+export function sendMessages(db: Db, config: Config, org: Organization, actor: string, p: Principal, body: SendInput, headerKey: string | undefined): Promise<SendResult> {
+  return send(db, config, org, actor, p, { ...body, idempotency_key: idempotencyKeyOf(headerKey, body.idempotency_key) });
 }
 
 function escapeAttr(s: string) {

@@ -1,12 +1,8 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Principal } from '../../platform/auth.ts';
 import { newId } from '../../platform/ids.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
 import { allows } from '../../platform/permissions.ts';
 
-export const INBOX_NAME = /^[a-z0-9][a-z0-9-]{0,30}$/;
-export const RESERVED = ['postmaster', 'abuse', 'hostmaster', 'webmaster', 'noreply', 'no-reply', 'bounces', 'mailer-daemon'];
 export const DEFAULT_INBOX = 'hello';
 
 export interface InboxRow {
@@ -15,16 +11,6 @@ export interface InboxRow {
 }
 const COLS = 'organization_id, id, name, display_name, description, is_default, is_active, is_restricted, access_roles, access_key_ids, created_at, updated_at';
 
-export function mailHost(slug: string, mailDomain: string) {
-  return `${slug}.${mailDomain}`.toLowerCase();
-}
-export function presentInbox(r: InboxRow, slug: string, mailDomain: string) {
-  return {
-    id: r.id, name: r.name, display_name: r.display_name, description: r.description, is_default: r.is_default, is_active: r.is_active,
-    is_restricted: r.is_restricted, address: `${r.name}@${mailHost(slug, mailDomain)}`,
-    access_list: { roles: r.access_roles, key_ids: r.access_key_ids }, created_at: r.created_at, updated_at: r.updated_at,
-  };
-}
 /**
  * Who is reading, as SQL parameters: appended to `params`, their placeholders returned. A restricted
  * inbox is read by its access list (a role by name or id, or a key id), and always by keys with
@@ -83,57 +69,35 @@ export async function ensureDefaultInbox(q: Queryable, orgId: string): Promise<I
   return promoted;
 }
 
-export function checkName(name: string) {
-  if (!INBOX_NAME.test(name)) throw invalid({ name: ['must be 1 to 31 characters: lowercase letters, digits and hyphens, not starting with a hyphen'] });
-  if (RESERVED.includes(name)) throw invalid({ name: [`the inbox name ${name} is reserved`] });
-}
 
-export async function createInbox(q: Queryable, orgId: string, actor: string, b: { name: string; display_name?: string; description?: string }) {
-  checkName(b.name);
-  await ensureDefaultInbox(q, orgId);
+export async function insertInbox(q: Queryable, orgId: string, b: { name: string; display_name: string; description: string }): Promise<InboxRow | null> {
   const rows = await q.query<InboxRow>(
     `INSERT INTO comm_inboxes (organization_id, id, name, display_name, description) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
-    [orgId, newId('inb'), b.name, b.display_name ?? b.name, b.description ?? ''],
+    [orgId, newId('inb'), b.name, b.display_name, b.description],
   );
-  const row = rows[0];
-  if (!row) throw invalid({ name: [`an inbox named ${b.name} already exists`] });
-  await audit(q, orgId, actor, 'create', 'inbox', row.id, b);
-  return row;
+  return rows[0] ?? null;
 }
 
-export async function updateInbox(q: Queryable, orgId: string, actor: string, id: string, b: { name?: string; display_name?: string; description?: string; is_restricted?: boolean; access_list?: { roles?: string[]; key_ids?: string[] } }) {
-  const cur = await inboxById(q, orgId, id);
-  if (!cur) throw notFound('inbox');
-  if (b.name !== undefined && b.name !== cur.name) throw invalid({ name: ['cannot be changed'] });
-  if (b.access_list) await checkAccessList(q, orgId, b.access_list);
+export async function updateInbox(q: Queryable, orgId: string, id: string, v: Pick<InboxRow, 'display_name' | 'description' | 'is_restricted' | 'access_roles' | 'access_key_ids'>): Promise<InboxRow | null> {
   const rows = await q.query<InboxRow>(
     `UPDATE comm_inboxes SET display_name = $3, description = $4, is_restricted = $5, access_roles = $6, access_key_ids = $7, updated_at = now()
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [orgId, id, b.display_name ?? cur.display_name, b.description ?? cur.description, b.is_restricted ?? cur.is_restricted,
-      b.access_list?.roles ?? cur.access_roles, b.access_list?.key_ids ?? cur.access_key_ids],
+    [orgId, id, v.display_name, v.description, v.is_restricted, v.access_roles, v.access_key_ids],
   );
-  await audit(q, orgId, actor, 'update', 'inbox', id, b);
-  return rows[0];
+  return rows[0] ?? null;
 }
 
-/** Each entry must be one of this organization's roles (by name or id) or keys (by id); 422 names the first that is not. */
-async function checkAccessList(q: Queryable, orgId: string, list: { roles?: string[]; key_ids?: string[] }) {
-  const roles = list.roles ?? [];
-  const keys = list.key_ids ?? [];
-  const knownRoles = new Set((await q.query<{ id: string; name: string }>('SELECT id, name FROM roles WHERE organization_id = $1 AND (id = ANY($2::text[]) OR name = ANY($2::text[]))', [orgId, roles]))
-    .flatMap((r) => [r.id, r.name]));
-  const badRole = roles.find((r) => !knownRoles.has(r));
-  if (badRole !== undefined) throw invalid({ 'access_list.roles': [`the entry ${badRole} is not one of this organization's roles`] });
-  const knownKeys = new Set((await q.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 AND id = ANY($2::text[])', [orgId, keys])).map((k) => k.id));
-  const badKey = keys.find((k) => !knownKeys.has(k));
-  if (badKey !== undefined) throw invalid({ 'access_list.key_ids': [`the entry ${badKey} is not one of this organization's API keys`] });
-}
-
-export async function retireInbox(q: Queryable, orgId: string, actor: string, id: string) {
-  const cur = await inboxById(q, orgId, id);
-  if (!cur) throw notFound('inbox');
-  if (cur.is_default) throw invalid({ id: ['the default inbox cannot be retired: mail to the organization and replies arrive there'] });
+export async function retireInbox(q: Queryable, orgId: string, id: string): Promise<InboxRow | null> {
   const rows = await q.query<InboxRow>(`UPDATE comm_inboxes SET is_active = false, updated_at = CASE WHEN is_active THEN now() ELSE updated_at END WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`, [orgId, id]);
-  if (cur.is_active) await audit(q, orgId, actor, 'retire', 'inbox', id);
-  return rows[0];
+  return rows[0] ?? null;
+}
+
+/** Of `names`, this organization's roles, each by id and name. */
+export async function rolesNamed(q: Queryable, orgId: string, names: string[]) {
+  return q.query<{ id: string; name: string }>('SELECT id, name FROM roles WHERE organization_id = $1 AND (id = ANY($2::text[]) OR name = ANY($2::text[]))', [orgId, names]);
+}
+
+/** Of `ids`, this organization's API keys. */
+export async function keysWithIds(q: Queryable, orgId: string, ids: string[]) {
+  return q.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 AND id = ANY($2::text[])', [orgId, ids]);
 }

@@ -1,4 +1,10 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import * as repo from './templates.repository.ts';
+import type { TemplateRow } from './templates.repository.ts';
+import { pageB } from '../../platform/pagination.ts';
+import { fillTemplate } from './fill.ts';
+import type { FillBodyT } from './schemas.ts';
 import { newId } from '../../platform/ids.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
@@ -10,12 +16,6 @@ export const PERSON_FIELDS = ['first_name', 'last_name', 'full_name', 'email', '
 export const ANIMAL_FIELDS = ['animal_name', 'animal_species', 'animal_breed', 'animal_sex', 'animal_id'];
 export const ORG_FIELDS = ['org_name'];
 
-export interface TemplateRow {
-  id: string; key: string; name: string | null; channel: 'email'; subject_template: string; body_template_blocks: Block[];
-  variables: { name: string; description: string | null }[]; metadata: Record<string, string | number | boolean | null>; status: 'active' | 'draft' | 'archived';
-  version: number; version_published: boolean; created_at: Date; updated_at: Date; organization_id: string;
-}
-const COLS = 'organization_id, id, key, name, channel, subject_template, body_template_blocks, variables, metadata, status, version, version_published, created_at, updated_at';
 
 function sourceOf(name: string): 'person' | 'animal' | 'organization' | 'variables' {
   if (PERSON_FIELDS.includes(name)) return 'person';
@@ -35,18 +35,6 @@ export function present(t: TemplateRow) {
     status: t.status, variables: used.map((name) => ({ name, description: given.get(name) ?? null, source: sourceOf(name) })),
     metadata: t.metadata, version: t.version, created_at: t.created_at, updated_at: t.updated_at,
   };
-}
-
-export async function templateById(q: Queryable, orgId: string, id: string, lock = false) {
-  return (await q.query<TemplateRow>(`SELECT ${COLS} FROM comm_templates WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [orgId, id]))[0] ?? null;
-}
-
-export async function listTemplates(q: Queryable, orgId: string, f: { status?: string; limit: number; offset: number }) {
-  return q.query<TemplateRow>(
-    `SELECT ${COLS} FROM comm_templates WHERE organization_id = $1 AND ($2::text IS NULL OR status = $2)
-      ORDER BY lower(coalesce(nullif(name, ''), key)), coalesce(nullif(name, ''), key), id LIMIT $3 OFFSET $4`,
-    [orgId, f.status ?? null, f.limit + 1, f.offset],
-  );
 }
 
 export interface TemplateInput {
@@ -80,21 +68,18 @@ export async function createTemplate(q: Queryable, orgId: string, actor: string,
   const body = blocks ?? [];
   const status = b.status ?? 'draft';
   const id = newId('tpl');
-  const rows = await q.query<TemplateRow>(
-    `INSERT INTO comm_templates (organization_id, id, key, name, subject_template, body_template_blocks, variables, metadata, status, version_published)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (organization_id, key) DO NOTHING RETURNING ${COLS}`,
-    [orgId, id, b.key, b.name ?? null, b.subject_template, JSON.stringify(body), JSON.stringify(b.variables ?? []), JSON.stringify(b.metadata ?? {}), status, status === 'active'],
-  );
-  const row = rows[0];
+  const row = await repo.insertTemplate(q, orgId, id, b.key, {
+    name: b.name ?? null, subject_template: b.subject_template, body_template_blocks: body, variables: b.variables ?? [], metadata: b.metadata ?? {},
+  }, status);
   if (!row) throw invalid({ key: [`a template with key ${b.key} already exists`] });
-  await q.query('INSERT INTO comm_template_versions (organization_id, template_id, version, subject_template, body_template_blocks) VALUES ($1,$2,1,$3,$4)', [orgId, id, b.subject_template, JSON.stringify(body)]);
+  await repo.insertVersion(q, orgId, id, 1, b.subject_template, body);
   await audit(q, orgId, actor, 'create', 'message_template', id, { key: b.key, status });
   return row;
 }
 
 /** Editing the wording of a version that has been active makes a new version; drafts change in place. */
 export async function updateTemplate(q: Queryable, orgId: string, actor: string, id: string, b: TemplateInput) {
-  const cur = await templateById(q, orgId, id, true);
+  const cur = await repo.templateById(q, orgId, id, true);
   if (!cur) throw notFound('template');
   if (b.key !== undefined && b.key !== cur.key) throw invalid({ key: ['cannot be changed'] });
   const { blocks } = checkInput(b, false, cur.body_template_blocks);
@@ -107,28 +92,45 @@ export async function updateTemplate(q: Queryable, orgId: string, actor: string,
     if (cur.version_published || cur.status === 'active') {
       version += 1;
       published = cur.status === 'active';
-      await q.query('INSERT INTO comm_template_versions (organization_id, template_id, version, subject_template, body_template_blocks) VALUES ($1,$2,$3,$4,$5)', [orgId, id, version, subject, JSON.stringify(body)]);
+      await repo.insertVersion(q, orgId, id, version, subject, body);
     } else {
-      await q.query('UPDATE comm_template_versions SET subject_template = $4, body_template_blocks = $5 WHERE organization_id = $1 AND template_id = $2 AND version = $3', [orgId, id, version, subject, JSON.stringify(body)]);
+      await repo.rewriteVersion(q, orgId, id, version, subject, body);
     }
   }
-  const rows = await q.query<TemplateRow>(
-    `UPDATE comm_templates SET name = $3, subject_template = $4, body_template_blocks = $5, variables = $6, metadata = $7, version = $8, version_published = $9, updated_at = now()
-      WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [orgId, id, b.name !== undefined ? b.name : cur.name, subject, JSON.stringify(body), JSON.stringify(b.variables ?? cur.variables), JSON.stringify(b.metadata ?? cur.metadata), version, published],
-  );
+  const row = await repo.updateTemplate(q, orgId, id, {
+    name: b.name !== undefined ? b.name : cur.name, subject_template: subject, body_template_blocks: body, variables: b.variables ?? cur.variables, metadata: b.metadata ?? cur.metadata,
+  }, version, published);
+  if (!row) throw notFound('template');
   await audit(q, orgId, actor, 'update', 'message_template', id, { fields: Object.keys(b), version });
-  return rows[0];
+  return row;
 }
 
 export async function setTemplateStatus(q: Queryable, orgId: string, actor: string, id: string, status: 'active' | 'draft' | 'archived') {
-  const cur = await templateById(q, orgId, id, true);
+  const cur = await repo.templateById(q, orgId, id, true);
   if (!cur) throw notFound('template');
-  const rows = await q.query<TemplateRow>(
-    `UPDATE comm_templates SET status = $3, version_published = version_published OR $3 = 'active', updated_at = CASE WHEN status = $3 THEN updated_at ELSE now() END
-      WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [orgId, id, status],
-  );
+  const row = await repo.setStatus(q, orgId, id, status);
+  if (!row) throw notFound('template');
   if (cur.status !== status) await audit(q, orgId, actor, status === 'active' ? 'activate' : status === 'draft' ? 'draft' : 'archive', 'message_template', id, { from: cur.status, to: status });
-  return rows[0];
+  return row;
+}
+
+export async function getTemplate(q: Queryable, orgId: string, id: string): Promise<TemplateRow> {
+  const row = await repo.templateById(q, orgId, id);
+  if (!row) throw notFound('template');
+  return row;
+}
+
+export async function listTemplates(db: Queryable, orgId: string, f: { status?: string; limit: number; offset: number }) {
+  const page = pageB(await repo.listTemplates(db, orgId, f), f.limit, f.offset);
+  return { ...page, results: page.results.map(present) };
+}
+
+/** POST /templates, PATCH, and the status changes: each one transaction with its audit row. */
+export const addTemplate = (db: Db, orgId: string, actor: string, b: TemplateInput & { key: string; subject_template: string }) => db.tx((q) => createTemplate(q, orgId, actor, b));
+export const changeTemplate = (db: Db, orgId: string, actor: string, id: string, b: TemplateInput) => db.tx((q) => updateTemplate(q, orgId, actor, id, b));
+export const changeTemplateStatus = (db: Db, orgId: string, actor: string, id: string, status: 'active' | 'draft' | 'archived') => db.tx((q) => setTemplateStatus(q, orgId, actor, id, status));
+
+/** Fills an active template from records; changes nothing. */
+export async function fill(db: Queryable, org: Organization, id: string, body: FillBodyT) {
+  return fillTemplate(db, org, await getTemplate(db, org.id, id), body);
 }

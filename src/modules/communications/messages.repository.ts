@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { newId } from '../../platform/ids.ts';
 import type { Principal } from '../../platform/auth.ts';
-import { messageReadable, reader } from './inboxes.ts';
+import { messageReadable, reader } from './inboxes.repository.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { MESSAGE_STATUSES, PayloadMetadata } from './schemas.ts';
 
@@ -55,4 +56,50 @@ export async function conversationMessages(q: Queryable, orgId: string, p: Princ
 export async function messagesByIds(q: Queryable, orgId: string, ids: string[]) {
   const rows = await q.query<MessageRow>(`SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1 AND id = ANY($2::text[])`, [orgId, ids]);
   return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
+}
+/** The messages of `ids` that `p` may read, in the order of `ids`. */
+export async function readableMessagesByIds(q: Queryable, orgId: string, p: Principal, ids: string[]) {
+  const params: unknown[] = [orgId, ids];
+  const rows = await q.query<MessageRow>(`SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.id = ANY($2::text[]) AND ${messageReadable(reader(p, params))}`, params);
+  return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
+}
+
+/** A person on file with this (normalized) email address, if any. */
+export async function personIdByEmail(q: Queryable, orgId: string, email: string): Promise<string | null> {
+  return (await q.query<{ id: string }>('SELECT id FROM people WHERE organization_id = $1 AND lower(email) = $2 AND deleted_at IS NULL LIMIT 1', [orgId, email]))[0]?.id ?? null;
+}
+
+export async function sendRequest(q: Queryable, orgId: string, key: string) {
+  return (await q.query<{ request_hash: string; message_ids: string[] }>('SELECT request_hash, message_ids FROM comm_send_requests WHERE organization_id = $1 AND idempotency_key = $2', [orgId, key]))[0] ?? null;
+}
+
+/** Claims the idempotency key: false when a request with it exists (a concurrent twin waits here until the first commits). */
+export async function claimSendRequest(q: Queryable, orgId: string, key: string, hash: string): Promise<boolean> {
+  return (await q.query('INSERT INTO comm_send_requests (organization_id, idempotency_key, id, request_hash) VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING RETURNING id', [orgId, key, newId('snd'), hash])).length > 0;
+}
+
+export async function setSendRequestMessages(q: Queryable, orgId: string, key: string, ids: string[]) {
+  await q.query('UPDATE comm_send_requests SET message_ids = $3 WHERE organization_id = $1 AND idempotency_key = $2', [orgId, key, ids]);
+}
+
+export interface OutboundValues {
+  id: string; category: string; status: string; recipient_address: string; from_address: string; person_id: string | null; template_id: string | null;
+  template_version: number | null; subject: string; body_html: string; body_text: string; related_entity_type: string | null; related_entity_id: string | null;
+  payload_metadata: Record<string, unknown>; cc: string[]; bcc: string[]; headers: Record<string, string>; message_id_header: string; inbox_id: string;
+  conversation_id: string | null; send_request_id: string;
+}
+
+export async function insertOutbound(q: Queryable, orgId: string, m: OutboundValues) {
+  await q.query(
+    `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, template_id, template_version,
+       subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, cc, bcc, headers, message_id_header, inbox_id, conversation_id, send_request_id)
+     VALUES ($1,$2,'outbound',$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)`,
+    [orgId, m.id, m.category, m.status, m.recipient_address, m.from_address, m.person_id, m.template_id, m.template_version, m.subject, m.body_html, m.body_text,
+      m.related_entity_type, m.related_entity_id, JSON.stringify(m.payload_metadata), m.cc, m.bcc, JSON.stringify(m.headers), m.message_id_header, m.inbox_id, m.conversation_id, m.send_request_id],
+  );
+}
+
+/** Wakes the queue worker when the transaction commits. */
+export async function notifyQueue(q: Queryable, channel: string, orgId: string) {
+  await q.query('SELECT pg_notify($1, $2)', [channel, orgId]);
 }
