@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-export const FAMILY_B_VERSION = '2026-11-22';
+const FAMILY_B_VERSION = '2026-11-22';
 
 type Doc = { paths?: Record<string, unknown>; components?: unknown; [k: string]: unknown };
 
