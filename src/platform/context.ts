@@ -24,7 +24,7 @@ export interface AppContext {
   onClose(fn: () => Promise<void>): void;
 }
 
-/** A domain area: its routes, its background work, its sample data. */
+/** A domain area: its routes, its background work, its sample data, its part of the API description. */
 export interface Module {
   name: string;
   routes(app: App, ctx: AppContext): Promise<void> | void;
@@ -32,14 +32,16 @@ export interface Module {
   start?(ctx: AppContext): Promise<void>;
   /** Sample records for `ark seed`, inside the seed's one transaction. */
   seed?(q: Queryable, org: Organization, data: SeedData): Promise<void>;
+  /** A paragraph for the introduction of Family A (`a`) and/or Family B (`b`) in the API description. */
+  describe?: { a?: string; b?: string };
 }
 
-/** What earlier seeders made, for later ones to refer to. */
-export interface SeedData {
-  people: { id: string; first_name: string; last_name: string; email: string; roles: string[] }[];
-  animals: { id: string; name: string; species: string; status: string }[];
-  [more: string]: unknown;
-}
+/**
+ * What earlier seeders made, for later ones to refer to. The platform names no area: the areas
+ * declare their entries by augmenting this interface (see src/modules/seed-data.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface SeedData {}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

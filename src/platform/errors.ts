@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { requestPath } from './request.ts';
 
-/** The closed set of error codes, one status each (decisions.md §4). */
-export const ERROR_STATUS = {
+/** The closed set of error codes: each code always answers the same HTTP status. */
+const ERROR_STATUS = {
   BAD_REQUEST: 400,
   VALIDATION_ERROR: 422,
   UNAUTHORIZED: 401,
@@ -15,7 +15,7 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;
-export type ErrorCode = keyof typeof ERROR_STATUS;
+type ErrorCode = keyof typeof ERROR_STATUS;
 export type FieldErrors = Record<string, string[]>;
 
 export class AppError extends Error {
@@ -105,7 +105,7 @@ function messageFor(e: AjvError): string {
 }
 
 /** Turns Fastify/Ajv validation output into our error: missing fields 400, anything else 422. */
-export function fromValidation(errors: AjvError[], context: string | undefined): AppError {
+function fromValidation(errors: AjvError[], context: string | undefined): AppError {
   if (context === 'body' && errors.some((e) => e.instancePath === '' && e.keyword === 'type')) {
     return badRequest('The request body must be a JSON object.');
   }

@@ -24,10 +24,10 @@ import { ambientTx, type Db } from './db/db.ts';
 import { invalid } from './errors.ts';
 import type { App } from './context.ts';
 
-export const IDEMPOTENCY_TTL_HOURS = 24;
+const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_SYNTAX = /^[\x20-\x7E]{1,255}$/;
 
-export const IDEMPOTENCY_HEADER_DESCRIPTION =
+const IDEMPOTENCY_HEADER_DESCRIPTION =
   `Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after ${IDEMPOTENCY_TTL_HOURS} hours; a failed request does not use up its key.`;
 
 interface Claim { client: pg.PoolClient; org: string; principal: string; route: string; key: string; done: boolean }

@@ -18,7 +18,7 @@ export function newId(prefix: string): string {
   return `${prefix}_${base62(20)}`;
 }
 
-export const KEY_PREFIX = 'ark_live_';
+const KEY_PREFIX = 'ark_live_';
 export const KEY_PATTERN = /^ark_live_[0-9A-Za-z]{40}$/;
 export function newApiKey(): string {
   return KEY_PREFIX + base62(40);

@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 
-export const FAMILY_B_VERSION = '2026-11-22';
+const FAMILY_B_VERSION = '2026-11-22';
+
+/** What the areas add to each family's introduction (a paragraph each), from `Module.describe`. */
+export interface DescriptionText {
+  a: string[];
+  b: string[];
+}
 
 type Doc = { paths?: Record<string, unknown>; components?: unknown; [k: string]: unknown };
 
 /** Splits the one generated description into Family A (/api/v1) and Family B (/api/...). */
-export function buildDescriptions(app: FastifyInstance): { a: Doc; b: Doc } {
+export function buildDescriptions(app: FastifyInstance, text: DescriptionText = { a: [], b: [] }): { a: Doc; b: Doc } {
   const full = app.swagger() as Doc;
   const a: Record<string, unknown> = {};
   const b: Record<string, unknown> = {};
@@ -24,7 +30,7 @@ export function buildDescriptions(app: FastifyInstance): { a: Doc; b: Doc } {
       info: {
         title: 'Ark API — Family A',
         version: 'v1',
-        description: FAMILY_A_TEXT,
+        description: [FAMILY_A_TEXT, ...text.a].join('\n\n'),
       },
       servers: [{ url: '/api/v1', description: 'at your organization address, e.g. https://demo.localhost:3000/api/v1' }],
       security,
@@ -33,7 +39,7 @@ export function buildDescriptions(app: FastifyInstance): { a: Doc; b: Doc } {
     },
     b: {
       openapi: '3.1.0',
-      info: { title: 'Ark API — Family B', version: FAMILY_B_VERSION, description: FAMILY_B_TEXT },
+      info: { title: 'Ark API — Family B', version: FAMILY_B_VERSION, description: [FAMILY_B_TEXT, ...text.b].join('\n\n') },
       servers: [{ url: '/', description: 'your organization address, e.g. https://demo.localhost:3000' }],
       security,
       paths: b,
@@ -57,8 +63,8 @@ const FAMILY_A_TEXT = `Versioned API: camelCase fields; lists answer \`{ data, m
 ${COMMON}
 Error body: \`{ error: { code, message, fields } }\`; \`fields\` maps each field to messages and is present on 400 validation and 422.
 
-**Deletion.** DELETE answers 204 without a body and needs admin on the record's area (animals, people, fundraising for donations). A deleted record answers 404 from then on but is kept for the record.`;
+**Deletion.** DELETE answers 204 without a body and needs admin on the record's area (each operation states the permission it needs). A deleted record answers 404 from then on but is kept for the record.`;
 
-const FAMILY_B_TEXT = `Area API: snake_case fields under \`/api/<area>/…\`; lists answer \`{ results, limit, offset, has_more }\`. Records are created with 201 unless an endpoint says otherwise (transport runs answer 200).
+const FAMILY_B_TEXT = `Area API: snake_case fields under \`/api/<area>/…\`; lists answer \`{ results, limit, offset, has_more }\`. Records are created with 201 unless an endpoint says otherwise.
 ${COMMON}
 Error body: \`{ "error": "<one sentence for a person>" }\`.`;

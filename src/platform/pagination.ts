@@ -1,9 +1,9 @@
 import { Type } from './schema.ts';
 
 /** Deepest row a list may be asked to skip; keeps every LIMIT/OFFSET a safe integer. */
-export const MAX_OFFSET = 1_000_000_000;
+const MAX_OFFSET = 1_000_000_000;
 /** With at most 100 per page, (page - 1) * perPage stays within MAX_OFFSET. */
-export const MAX_PAGE = MAX_OFFSET / 100 + 1;
+const MAX_PAGE = MAX_OFFSET / 100 + 1;
 
 /** Family A: `page` (default 1, at most 10,000,001) and `perPage` (default 25, max 100). */
 export const PageQueryA = {

@@ -28,7 +28,7 @@ export const BUILT_IN_ROLES: { name: string; grants: Grants }[] = [
   { name: 'read-only', grants: Object.fromEntries(AREAS.map((a) => [a, 'read'])) },
 ];
 
-const AREA_LABEL: Record<Area, string> = {
+export const AREA_LABEL: Record<Area, string> = {
   animals: 'Animals', people: 'People', fundraising: 'Fundraising', communications: 'Communications',
   shifts: 'Shifts', events: 'Events', forms: 'Forms', tasks: 'Tasks', partners: 'Partners',
   registry: 'Registry', reports: 'Reports', settings: 'Settings',

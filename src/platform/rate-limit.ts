@@ -1,3 +1,16 @@
+/**
+ * Ark's own rate limiter, not @fastify/rate-limit. The library was tried against Ark's rules and
+ * cannot meet two of them:
+ * - a per-process fallback while Redis is away: the library's Redis store either fails the
+ *   request (500) or, with `skipOnError`, stops limiting altogether; here the counters move to this
+ *   process's memory and back to Redis once it answers;
+ * - `RateLimit-*` headers on EVERY response: the library counts in a route hook, so requests
+ *   answered before any route (a URL or headers Node cannot parse, router errors) get none, and the
+ *   key is known only after tenancy and key lookup, which the library's single hook does not
+ *   follow (keyless traffic is counted per address before any database work; a valid key gets
+ *   its own bucket).
+ * One fixed one-minute window per key, in memory or Redis (INCR + PEXPIRE in one round trip).
+ */
 import { Redis } from 'ioredis';
 
 export interface RateResult {

@@ -39,3 +39,14 @@ export function requestHost(req: FastifyRequest): string | undefined {
   }
   return req.headers.host;
 }
+
+/**
+ * A request to a matched /api route of an organization (not the descriptions): the ones that
+ * resolve an organization and a key. Everything else is counted by address and goes on.
+ */
+export function isTenantRoute(req: FastifyRequest): boolean {
+  const route = req.routeOptions.url;
+  if (!route) return false;
+  const path = requestPath(req);
+  return (path.startsWith('/api/') || path === '/api') && !req.routeOptions.config?.noTenant;
+}

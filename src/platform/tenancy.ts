@@ -16,7 +16,7 @@ export interface Organization {
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const TTL_MS = 30_000;
 /** Organizations (and addresses naming none) remembered at once; the least recently used go first. */
-export const MAX_CACHED_HOSTS = 5_000;
+const MAX_CACHED_HOSTS = 5_000;
 
 /**
  * Host → organization, cached briefly and bounded; changes elsewhere clear it through

