@@ -1,6 +1,6 @@
 import { Type, Nullable, DateString, Timestamp, StringEnum, Strict, type Static } from '../../platform/schema.ts';
 import { PageFieldsB, pageQueryB } from '../../platform/pagination.ts';
-import { Currency, IdParam, idParams } from '../../platform/formats.ts';
+import { Currency, HttpUrl, IdParam, idParams } from '../../platform/formats.ts';
 
 export { IdParam };
 
@@ -88,7 +88,7 @@ export const WishItemCreate = Strict({
   description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   quantity_wanted: Type.Integer({ minimum: 1, maximum: 1000000 }),
   priority: Type.Optional(StringEnum(PRIORITIES, { description: 'default medium' })),
-  url: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'http(s) link to the item, e.g. a store page' }))),
+  url: Type.Optional(Nullable(HttpUrl({ maxLength: 2000, description: 'http(s) link to the item, e.g. a store page' }))),
 });
 export type WishItemCreateBody = Static<typeof WishItemCreate>;
 export const WishItemUpdate = Strict({
@@ -96,7 +96,7 @@ export const WishItemUpdate = Strict({
   description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   quantity_wanted: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000 })),
   priority: Type.Optional(StringEnum(PRIORITIES)),
-  url: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  url: Type.Optional(Nullable(HttpUrl({ maxLength: 2000 }))),
 });
 export type WishItemUpdateBody = Static<typeof WishItemUpdate>;
 export const WishListQuery = Type.Object({
