@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { requestPath } from './request.ts';
+import { FORMATS } from './formats.ts';
 
 /** The closed set of error codes: each code always answers the same HTTP status. */
 const ERROR_STATUS = {
@@ -78,7 +79,6 @@ function fieldName(instancePath: string, context: string | undefined, extra?: st
 const FORMAT_WORDS: Record<string, string> = {
   date: 'a date (YYYY-MM-DD)',
   'date-time': 'an ISO 8601 date-time',
-  email: 'an email address',
   uri: 'an absolute URL',
 };
 
@@ -88,7 +88,7 @@ function messageFor(e: AjvError): string {
     case 'required': return 'is required';
     case 'additionalProperties': return 'is not accepted';
     case 'type': return `must be ${String(p.type).replace(',', ' or ')}`;
-    case 'format': return `must be ${FORMAT_WORDS[String(p.format)] ?? `a valid ${String(p.format)}`}`;
+    case 'format': return `must be ${FORMAT_WORDS[String(p.format)] ?? FORMATS[String(p.format)]?.words ?? `a valid ${String(p.format)}`}`;
     case 'enum': return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
     case 'const': return `must be ${String(p.allowedValue)}`;
     case 'minLength': return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters`;

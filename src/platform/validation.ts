@@ -1,6 +1,9 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { TSchema, Static } from '@sinclair/typebox';
+import { addFormats as addArkFormats } from './formats.ts';
+import { fromValidation } from './errors.ts';
 
 function makeAjv(coerce: boolean) {
   const ajv = new Ajv({
@@ -18,6 +21,7 @@ function makeAjv(coerce: boolean) {
   const dateTime = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
   ajv.addFormat('date', { type: 'string', validate: (v: string) => !v.startsWith('0000') && date.validate(v), compare: date.compare });
   ajv.addFormat('date-time', { type: 'string', validate: (v: string) => !v.startsWith('0000') && dateTime.validate(v), compare: dateTime.compare });
+  addArkFormats(ajv);
   return ajv;
 }
 
@@ -31,3 +35,15 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 
 /** For validating values outside a route (custom fields, imports): body rules. */
 export { bodyAjv };
+
+const checkers = new WeakMap<TSchema, ReturnType<typeof bodyAjv.compile>>();
+/**
+ * Checks a value outside a route (the command line, a service called by both) against the same
+ * schema a route would use, with the same errors: missing fields 400, anything else 422.
+ */
+export function check<T extends TSchema>(schema: T, value: unknown): Static<T> {
+  let validate = checkers.get(schema);
+  if (!validate) checkers.set(schema, (validate = bodyAjv.compile(schema)));
+  if (!validate(value)) throw fromValidation(validate.errors ?? [], 'body');
+  return value;
+}

@@ -4,8 +4,8 @@ import { Type } from '../../platform/schema.ts';
 import { metaA } from '../../platform/pagination.ts';
 import { Animal, AnimalCreate, AnimalList, AnimalListQuery, AnimalUpdate } from './schemas.ts';
 import * as service from './service.ts';
+import { IdParam } from '../../platform/formats.ts';
 
-const IdParam = Type.Object({ id: Type.String() });
 const tags = ['Animals'];
 
 export function animalRoutesV1(app: App, ctx: AppContext) {

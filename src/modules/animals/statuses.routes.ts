@@ -4,6 +4,7 @@ import { Type, Strict, StringEnum, Timestamp } from '../../platform/schema.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import * as repo from './statuses.repository.ts';
+import { IdParam } from '../../platform/formats.ts';
 
 const Status = Type.Object({
   id: Type.String(),
@@ -14,7 +15,6 @@ const Status = Type.Object({
   updated_at: Timestamp(),
 }, { $id: 'AnimalStatus', description: 'An animal status of the organization; care_state drives the derived careState of every animal with this status.' });
 const Name = Type.String({ minLength: 1, maxLength: 60, description: 'case-sensitive; unique within the organization' });
-const IdParam = Type.Object({ id: Type.String() });
 
 /** Animal statuses setting (decisions.md §5): read on Animals to see, admin on Animals to change. */
 export function statusRoutes(app: App, ctx: AppContext) {

@@ -5,6 +5,7 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { newId } from '../../platform/ids.ts';
 import * as repo from './repository.ts';
+import { IdParam } from '../../platform/formats.ts';
 
 const CHOICE_TYPES = new Set(['select', 'multiselect']);
 
@@ -25,7 +26,6 @@ export const CustomFieldDefinition = Type.Object({
 const Label = Type.String({ minLength: 1, maxLength: 200 });
 const Options = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200, uniqueItems: true });
 const SortOrder = Type.Integer({ minimum: 0, maximum: 1000000 });
-const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const tags = ['Custom fields'];
 const readP = { permission: { area: 'animals' as const, level: 'read' as const } };
 const adminP = { permission: { area: 'animals' as const, level: 'admin' as const } };

@@ -4,8 +4,8 @@ import { Type } from '../../platform/schema.ts';
 import { metaA } from '../../platform/pagination.ts';
 import { Donation, DonationCreate, DonationList, DonationListQuery } from './schemas.ts';
 import * as service from './service.ts';
+import { IdParam } from '../../platform/formats.ts';
 
-const IdParam = Type.Object({ id: Type.String() });
 const tags = ['Donations'];
 
 export function donationRoutesV1(app: App, ctx: AppContext) {

@@ -1,5 +1,6 @@
 import { Type, Nullable, DateString, Timestamp, StringEnum, Strict, type Static } from '../../platform/schema.ts';
 import { PageQueryA, MetaA } from '../../platform/pagination.ts';
+import { Currency } from '../../platform/formats.ts';
 
 export const DONATION_TYPES = ['one-off', 'recurring', 'post-adoption'] as const;
 export const PAYMENT_METHODS = ['card', 'cash', 'check', 'bank_transfer', 'other'] as const;
@@ -18,7 +19,7 @@ export const DonationCreate = Strict({
   type: StringEnum(DONATION_TYPES, { description: 'one-off: a single gift; recurring: one installment of a scheduled gift (no future records are generated); post-adoption: extra gift at adoption collected outside the payment-link flow' }),
   date: DateString(),
   paymentMethod: StringEnum(PAYMENT_METHODS),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217; defaults to the organization\'s currency' })),
+  currency: Type.Optional(Currency({ description: 'ISO 4217; defaults to the organization\'s currency' })),
   campaignId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   animalId: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   gateway: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'payment processor, if any; not accepted for cash or check' }))),

@@ -3,7 +3,7 @@ import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import type { Organization } from '../../platform/tenancy.ts';
-import { currencyDigits, fromMinorUnits, isCurrency, toMinorUnits } from '../../platform/validators.ts';
+import { currencyDigits, fromMinorUnits, toMinorUnits } from '../../platform/validators.ts';
 import { getPerson } from '../people/repository.ts';
 import { getAnimal } from '../animals/repository.ts';
 import * as repo from './repository.ts';
@@ -40,9 +40,8 @@ export async function listDonations(q: Queryable, orgId: string, query: Donation
 export async function createDonation(db: Db, org: Organization, body: DonationCreateBody, actor: string) {
   const currency = body.currency ?? org.currency;
   const errors: FieldErrors = {};
-  if (!isCurrency(currency)) errors.currency = ['must be an ISO 4217 currency code such as USD'];
-  const minor = isCurrency(currency) ? toMinorUnits(body.amount, currencyDigits(currency)) : null;
-  if (isCurrency(currency) && (minor === null || minor <= 0n)) errors.amount = [`must be greater than 0 with at most ${currencyDigits(currency)} decimal places for ${currency}`];
+  const minor = toMinorUnits(body.amount, currencyDigits(currency));
+  if (minor === null || minor <= 0n) errors.amount = [`must be greater than 0 with at most ${currencyDigits(currency)} decimal places for ${currency}`];
   if (body.gateway && (body.paymentMethod === 'cash' || body.paymentMethod === 'check')) errors.gateway = ['does not apply to cash or check payments'];
   return db.tx(async (q) => {
     if (!(await getPerson(q, org.id, body.donorId))) errors.donorId = ['is not a person on file'];

@@ -3,7 +3,6 @@ import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import type { Organization } from '../../platform/tenancy.ts';
-import { isCurrency } from '../../platform/validators.ts';
 import { amount, checkCustomFields, parseAmount } from './money.ts';
 import * as repo from './campaigns.repository.ts';
 import type { CampaignCreateBody, CampaignOut, CampaignUpdateBody } from './schemas.ts';
@@ -46,8 +45,7 @@ function checkDates(errors: FieldErrors, starts: string | null | undefined, ends
 export async function createCampaign(db: Db, org: Organization, b: CampaignCreateBody, actor: string) {
   const errors: FieldErrors = {};
   const currency = b.currency ?? org.currency;
-  if (!isCurrency(currency)) errors.currency = ['must be an ISO 4217 currency code such as USD'];
-  const goal = isCurrency(currency) ? parseAmount(errors, 'goal', b.goal, currency) : null;
+  const goal = parseAmount(errors, 'goal', b.goal, currency);
   checkDates(errors, b.starts_on, b.ends_on);
   if (Object.keys(errors).length) throw invalid(errors);
   const custom = b.custom_fields === undefined ? {} : checkCustomFields(b.custom_fields);

@@ -4,7 +4,6 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { pageB } from '../../platform/pagination.ts';
-import { isCurrency } from '../../platform/validators.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { getPerson } from '../people/repository.ts';
 import { amount, parseAmount } from './money.ts';
@@ -38,8 +37,7 @@ export function donorRoutes(app: App, ctx: AppContext) {
     const qy = req.query;
     const currency = qy.currency ?? org.currency;
     const errors: Record<string, string[]> = {};
-    if (!isCurrency(currency)) errors.currency = ['must be an ISO 4217 currency code such as USD'];
-    const min = qy.min_lifetime !== undefined && isCurrency(currency) ? parseAmount(errors, 'min_lifetime', qy.min_lifetime, currency, { allowZero: true }) : undefined;
+    const min = qy.min_lifetime !== undefined ? parseAmount(errors, 'min_lifetime', qy.min_lifetime, currency, { allowZero: true }) : undefined;
     if (Object.keys(errors).length) throw invalid(errors);
     const rows = await repo.listDonors(ctx.db, orgId, {
       q: qy.q, currency, minLifetimeMinor: min ?? undefined, gaveSince: qy.gave_since, lapsedSince: qy.lapsed_since, recurring: qy.recurring, sort: qy.sort ?? '-last_gift',

@@ -1,11 +1,13 @@
 import { Type, Nullable, DateString, Timestamp, StringEnum, Strict, type Static } from '../../platform/schema.ts';
 import { PageFieldsB, pageQueryB } from '../../platform/pagination.ts';
+import { Currency, HttpUrl, IdParam, idParams } from '../../platform/formats.ts';
+
+export { IdParam };
 
 /** Wire shapes of the Fundraising area (Family B, snake_case). Amounts are JSON numbers in the currency's decimals. */
 
 const Money = (description = 'in the currency\'s decimals (exact; stored as integer minor units)') => Type.Number({ description });
 const MoneyIn = (description: string) => Type.Number({ minimum: 0, maximum: 1e12, description });
-export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217' });
 export const CurrencyAmount = Type.Object({ currency: Type.String(), amount: Money(), count: Type.Integer({ description: 'number of gifts' }) }, { $id: 'FundraisingCurrencyAmount', description: 'a total in one currency; currencies are never mixed' });
 
 export const CustomFieldsIn = Type.Unsafe<Record<string, string | number | boolean>>({
@@ -15,8 +17,7 @@ export const CustomFieldsIn = Type.Unsafe<Record<string, string | number | boole
 });
 const CustomFieldsOut = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
 
-export const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
-export const LotParams = Type.Object({ id: Type.String({ maxLength: 64 }), lot_id: Type.String({ maxLength: 64 }) });
+export const LotParams = idParams('id', 'lot_id');
 
 // Campaigns
 export const CAMPAIGN_STATUSES = ['active', 'closed'] as const;
@@ -37,7 +38,7 @@ const CampaignName = Type.String({ minLength: 1, maxLength: 200 });
 export const CampaignCreate = Strict({
   name: CampaignName,
   description: Type.Optional(Nullable(Type.String({ maxLength: 20000 }))),
-  currency: Type.Optional(Currency),
+  currency: Type.Optional(Currency()),
   goal: Type.Optional(Nullable(MoneyIn('greater than 0, in `currency` (default: the organization\'s currency)'))),
   starts_on: Type.Optional(Nullable(DateString())),
   ends_on: Type.Optional(Nullable(DateString({ description: 'not before starts_on' }))),
@@ -87,7 +88,7 @@ export const WishItemCreate = Strict({
   description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   quantity_wanted: Type.Integer({ minimum: 1, maximum: 1000000 }),
   priority: Type.Optional(StringEnum(PRIORITIES, { description: 'default medium' })),
-  url: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'http(s) link to the item, e.g. a store page' }))),
+  url: Type.Optional(Nullable(HttpUrl({ maxLength: 2000, description: 'http(s) link to the item, e.g. a store page' }))),
 });
 export type WishItemCreateBody = Static<typeof WishItemCreate>;
 export const WishItemUpdate = Strict({
@@ -95,7 +96,7 @@ export const WishItemUpdate = Strict({
   description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   quantity_wanted: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000 })),
   priority: Type.Optional(StringEnum(PRIORITIES)),
-  url: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  url: Type.Optional(Nullable(HttpUrl({ maxLength: 2000 }))),
 });
 export type WishItemUpdateBody = Static<typeof WishItemUpdate>;
 export const WishListQuery = Type.Object({
@@ -217,7 +218,7 @@ export const DonorListQuery = Type.Object({
   ...pageQueryB(200, 50),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'name or email contains' })),
   min_lifetime: Type.Optional(Type.Number({ minimum: 0, description: 'lifetime giving in `currency` at least this' })),
-  currency: Type.Optional(Currency),
+  currency: Type.Optional(Currency()),
   gave_since: Type.Optional(DateString({ description: 'last gift on or after this date' })),
   lapsed_since: Type.Optional(DateString({ description: 'has given before, but nothing on or after this date' })),
   recurring: Type.Optional(Type.Boolean({ description: 'true: only recurring donors; false: only others' })),
@@ -229,7 +230,7 @@ export const DonorList = Type.Object({ results: Type.Array(Donor), ...PageFields
 export const StatementQuery = Type.Object({
   format: Type.Optional(StringEnum(['json', 'text', 'html', 'pdf'] as const, { description: 'json (default), or the document as text/plain, text/html or application/pdf' })),
 });
-export const StatementParams = Type.Object({ id: Type.String({ maxLength: 64 }), year: Type.Integer({ minimum: 1900, maximum: 2999 }) });
+export const StatementParams = Type.Object({ ...IdParam.properties, year: Type.Integer({ minimum: 1900, maximum: 2999 }) });
 const StatementGift = Type.Object({
   donation_id: Type.String(), date: DateString(), currency: Type.String(), amount: Money(), type: Type.String(), payment_method: Type.String(),
   campaign: Nullable(Type.String()),

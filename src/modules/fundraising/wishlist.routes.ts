@@ -2,10 +2,9 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { orgOf, who } from '../../platform/context.ts';
 import { Type, Strict } from '../../platform/schema.ts';
 import { pageB, pageQueryB } from '../../platform/pagination.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
+import { notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { newId } from '../../platform/ids.ts';
-import { isHttpUrl } from '../../platform/validators.ts';
 import * as repo from './wishlist.repository.ts';
 import { IdParam, PublicWishList, WishItem, WishItemCreate, WishItemUpdate, WishList, WishListQuery } from './schemas.ts';
 
@@ -16,9 +15,6 @@ const write = { permission: { area: 'fundraising' as const, level: 'write' as co
 export function toWish(r: repo.WishRow) {
   const needed = Math.max(0, r.quantity_wanted - r.quantity_received);
   return { ...r, priority: r.priority as 'high' | 'medium' | 'low', quantity_needed: needed, fully_received: needed === 0 };
-}
-function checkUrl(url: string | null | undefined) {
-  if (url && !isHttpUrl(url)) throw invalid({ url: ['must be an address starting http:// or https://'] });
 }
 
 export function wishListRoutes(app: App, ctx: AppContext) {
@@ -47,7 +43,6 @@ export function wishListRoutes(app: App, ctx: AppContext) {
   }, async (req, reply) => {
     const { orgId, actor } = who(req);
     const b = req.body;
-    checkUrl(b.url);
     const row = await ctx.db.tx(async (q) => {
       const id = newId('wsh');
       await repo.insertWish(q, orgId, { id, name: b.name, description: b.description || null, quantity_wanted: b.quantity_wanted, priority: b.priority ?? 'medium', url: b.url || null });
@@ -69,7 +64,6 @@ export function wishListRoutes(app: App, ctx: AppContext) {
     schema: { tags, summary: 'Change a wish-list item', description: 'Only sent fields change. Raising quantity_wanted above what was received puts a fully received item back on the public list.', params: IdParam, body: WishItemUpdate, response: { 200: WishItem } },
   }, async (req) => {
     const { orgId, actor } = who(req);
-    checkUrl(req.body.url);
     const patch: Record<string, unknown> = { ...req.body };
     if (req.body.description !== undefined) patch.description = req.body.description || null;
     if (req.body.url !== undefined) patch.url = req.body.url || null;

@@ -4,6 +4,7 @@ import { Type, Nullable, Timestamp, Strict, StringEnum, DateString } from '../..
 import { TextOrEmpty, DateOrEmpty, EnumOrEmpty } from '../../platform/schema.ts';
 import * as repo from './foster.repository.ts';
 import * as service from './foster.service.ts';
+import { IdParam } from '../../platform/formats.ts';
 
 const Person = Type.Object({
   id: Type.String(), first_name: Type.String(), last_name: Type.String(), display_name: Type.String(), email: Type.String(), phone: TextOrEmpty(),
@@ -27,7 +28,6 @@ const homeFields = {
 const FosterHome = Type.Object(homeFields, { $id: 'FosterHome', description: 'Foster home without assignments' });
 const FosterHomeWithAssignments = Type.Object({ foster_home: Type.Object({ ...homeFields, assignments: Type.Array(Assignment) }, { $id: 'FosterHomeWithAssignments' }) });
 
-const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const tags = ['Foster homes'];
 const read = { permission: { area: 'animals' as const, level: 'read' as const } };
 const write = { permission: { area: 'animals' as const, level: 'write' as const } };

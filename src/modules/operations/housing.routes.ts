@@ -4,6 +4,7 @@ import { Type, Nullable, Timestamp, Strict, StringEnum } from '../../platform/sc
 import { pageQueryB, PageFieldsB, pageB } from '../../platform/pagination.ts';
 import * as repo from './housing.repository.ts';
 import * as service from './housing.service.ts';
+import { IdParam } from '../../platform/formats.ts';
 
 const Occupant = Type.Object({ id: Type.String(), name: Type.String(), species: Type.String(), status: Type.String() }, { $id: 'HousingOccupant', description: 'an animal in care or on hold whose locationId names this place' });
 const occupancy = {
@@ -29,7 +30,6 @@ const LocationWithUnits = Type.Object({
   ...locationFields, units: Type.Array(HousingUnit), occupants: Type.Array(Occupant, { description: 'animals placed at the location itself, not in a unit' }),
 }, { $id: 'LocationWithUnits' });
 
-const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const name = Type.String({ minLength: 1, maxLength: 120 });
 const text = (max: number) => Nullable(Type.String({ maxLength: max, description: 'an empty string clears it' }));
 const capacity = Type.Integer({ minimum: 1, maximum: 1000 });

@@ -8,6 +8,7 @@ import { pageQueryB, PageFieldsB, pageB } from '../../platform/pagination.ts';
 import * as repo from './transport.repository.ts';
 import * as service from './transport.service.ts';
 import { PROBLEM_KINDS } from './transport.problems.ts';
+import { IdParam, idParams } from '../../platform/formats.ts';
 
 const Leg = Type.Object({
   id: Type.String(), sequence: Type.Integer({ description: '1, 2, 3, ... in travel order' }), from_place: Type.String(), to_place: Type.String(),
@@ -25,9 +26,8 @@ const Run = Type.Object({
   notes: TextOrEmpty(), created_at: Timestamp(), updated_at: Timestamp(),
 }, { $id: 'TransportRun' });
 
-const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
-const LegParam = Type.Object({ id: Type.String({ maxLength: 64 }), legId: Type.String({ maxLength: 64 }) });
-const AnimalParam = Type.Object({ id: Type.String({ maxLength: 64 }), animalId: Type.String({ maxLength: 64 }) });
+const LegParam = idParams('id', 'legId');
+const AnimalParam = idParams('id', 'animalId');
 const place = Type.String({ minLength: 1, maxLength: 200 });
 const notes = Nullable(Type.String({ maxLength: 5000, description: 'an empty string clears it' }));
 const stamp = Nullable(Type.String({ format: 'date-time', description: 'ISO 8601 with offset' }));

@@ -1,5 +1,6 @@
 import { Type, Nullable, Timestamp, StringEnum, Strict, type Static } from '../../platform/schema.ts';
 import { PageQueryA, MetaA } from '../../platform/pagination.ts';
+import { Country, Email, Phone, TimeZone } from '../../platform/formats.ts';
 
 export const PERSON_ROLES = ['adopter', 'foster', 'volunteer', 'donor', 'sponsor', 'driver', 'home_checker', 'vet', 'staff', 'other'] as const;
 
@@ -9,7 +10,7 @@ export const Address = Type.Object({
   city: Type.String({ minLength: 1, maxLength: 100 }),
   state: Type.Optional(Nullable(Type.String({ maxLength: 50, description: 'abbreviation, e.g. NY' }))),
   postalCode: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
-  country: Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2' }),
+  country: Country(),
 }, { additionalProperties: false, description: 'line1, city and country are required; state and postalCode as the country uses them' });
 
 /** An address as served: always the object with its six fields; the unused ones (all, when none was given) are null. */
@@ -18,11 +19,11 @@ export const AddressOut = Type.Object({
   state: Nullable(Type.String()), postalCode: Nullable(Type.String()), country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' })),
 }, { description: 'always present with all six fields; each is null when unused, and all are null when no address was given' });
 
-const email = Type.String({ format: 'email', maxLength: 254, description: 'primary; unique within the organization (case-insensitive)' });
-const phone = Type.String({ minLength: 3, maxLength: 40, description: 'any phone notation; stored in E.164 (the organization\'s country is assumed without a + prefix)' });
+const email = Email({ description: 'primary; unique within the organization (case-insensitive)' });
+const phone = Phone({ description: 'any phone notation; stored in E.164 (the organization\'s country is assumed without a + prefix)' });
 const roles = Type.Array(StringEnum(PERSON_ROLES), { maxItems: 10, uniqueItems: true, description: 'empty array means none; replaced whole on update' });
 const tags = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 50, uniqueItems: true, description: 'replaced whole on update' });
-const timeZone = Type.String({ maxLength: 64, description: 'IANA identifier; defaults to the organization\'s time zone' });
+const timeZone = TimeZone({ description: 'IANA identifier; defaults to the organization\'s time zone' });
 const firstName = Type.String({ minLength: 1, maxLength: 100 });
 const lastName = Type.String({ minLength: 1, maxLength: 100 });
 const notes = Type.String({ maxLength: 20000, description: 'internal; an empty string clears it' });
@@ -45,11 +46,7 @@ export const PersonCreate = Strict({
   tags: Type.Optional(tags), notes: Type.Optional(Nullable(notes)), timeZone: Type.Optional(timeZone),
 });
 export type PersonCreateBody = Static<typeof PersonCreate>;
-export const PersonUpdate = Strict({
-  firstName: Type.Optional(firstName), lastName: Type.Optional(lastName), email: Type.Optional(email),
-  phone: Type.Optional(Nullable(phone)), address: Type.Optional(Nullable(Address)), roles: Type.Optional(roles),
-  tags: Type.Optional(tags), notes: Type.Optional(Nullable(notes)), timeZone: Type.Optional(timeZone),
-}, { description: 'Only sent fields change; address, roles and tags are replaced whole.' });
+export const PersonUpdate = Type.Partial(PersonCreate, { description: 'Only sent fields change; address, roles and tags are replaced whole.' });
 export type PersonUpdateBody = Static<typeof PersonUpdate>;
 
 export const PersonListQuery = Type.Object({

@@ -3,7 +3,7 @@ import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import type { Organization } from '../../platform/tenancy.ts';
-import { isCountry, isTimeZone, normalizePhone } from '../../platform/validators.ts';
+import { normalizePhone } from '../../platform/validators.ts';
 import * as repo from './repository.ts';
 import type { PersonA, PersonCreateBody, PersonListQueryT, PersonUpdateBody } from './schemas.ts';
 
@@ -29,8 +29,6 @@ function check(body: PersonCreateBody | PersonUpdateBody, org: Organization, cur
     if (!e164) errors.phone = ['is not a phone number'];
     else out.phone = e164;
   } else if (body.phone === null) out.phone = null;
-  if (body.address && !isCountry(body.address.country)) errors['address.country'] = ['must be an ISO 3166-1 alpha-2 country code'];
-  if (body.timeZone !== undefined && !isTimeZone(body.timeZone)) errors.timeZone = ['must be an IANA time zone such as America/Chicago'];
   if (Object.keys(errors).length) throw invalid(errors);
   return out;
 }

@@ -3,6 +3,8 @@ import type { Queryable } from '../../platform/db/db.ts';
 import { conflict, invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import * as repo from './bookings.repository.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { WindowCreate, WindowUpdate } from './schemas.ts';
 import * as srepo from './repository.ts';
 import * as vrepo from './volunteers.repository.ts';
 import { local, localDate, parseWhen } from './time.ts';
@@ -36,7 +38,7 @@ function checkInsideSchedule(s: srepo.ScheduleRow, starts: Date, ends: Date, zon
   }
 }
 
-export interface WindowInput { starts_at: string; ends_at: string; role_id?: string | null; capacity: number; notes?: string | null }
+export type WindowInput = Static<typeof WindowCreate>;
 
 export async function createWindow(q: Queryable, orgId: string, zone: string, actor: string, scheduleId: string, b: WindowInput) {
   const s = await srepo.scheduleById(q, orgId, scheduleId, true);
@@ -51,7 +53,7 @@ export async function createWindow(q: Queryable, orgId: string, zone: string, ac
   return repo.windowById(q, orgId, id);
 }
 
-export async function updateWindow(q: Queryable, orgId: string, zone: string, actor: string, id: string, b: Partial<WindowInput>) {
+export async function updateWindow(q: Queryable, orgId: string, zone: string, actor: string, id: string, b: Static<typeof WindowUpdate>) {
   const w = await repo.windowById(q, orgId, id, true);
   if (!w) throw notFound('shift window');
   const s = await srepo.scheduleById(q, orgId, w.schedule_id);

@@ -13,6 +13,7 @@ import * as vrepo from './volunteers.repository.ts';
 import { scheduleWire } from './schedules.service.ts';
 import { bookingWire, windowWire } from './bookings.service.ts';
 import { addDays, startOfDate } from './time.ts';
+import { IdParam } from '../../platform/formats.ts';
 
 export const MAX_CALENDAR_DAYS = 92;
 const MAX_CALENDAR_SCHEDULES = 2000;
@@ -82,13 +83,12 @@ export function calendarRoutes(app: App, ctx: AppContext) {
     return { from, to, time_zone: zone, results, truncated };
   });
 
-  const FeedParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
   app.get('/api/shifts/volunteers/:id/calendar-feed', {
     config: { permission: { area: 'shifts', level: 'read' } },
     schema: {
       tags, summary: 'The volunteer\'s calendar feed address',
       description: 'A secret iCalendar address (40 random base62 characters) a volunteer can subscribe to in any calendar app; made on first request, the same afterwards until rotated.',
-      params: FeedParams, response: { 200: FeedLink },
+      params: IdParam, response: { 200: FeedLink },
     },
   }, async (req) => {
     const { orgId, actor } = who(req);
@@ -107,7 +107,7 @@ export function calendarRoutes(app: App, ctx: AppContext) {
   });
   app.post('/api/shifts/volunteers/:id/calendar-feed/rotate', {
     config: { permission: { area: 'shifts', level: 'write' } },
-    schema: { tags, summary: 'Replace the volunteer\'s feed address', description: 'The old address stops working at once (404).', params: FeedParams, response: { 200: FeedLink } },
+    schema: { tags, summary: 'Replace the volunteer\'s feed address', description: 'The old address stops working at once (404).', params: IdParam, response: { 200: FeedLink } },
   }, async (req) => {
     const { orgId, actor } = who(req);
     return ctx.db.tx(async (q) => {

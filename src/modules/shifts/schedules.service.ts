@@ -4,6 +4,8 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { newId } from '../../platform/ids.ts';
 import * as repo from './repository.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { ScheduleCreate, ScheduleUpdate } from './schemas.ts';
 import { local, toSpan, type Span } from './time.ts';
 
 export const PREVIEW_ROWS = 10;
@@ -37,9 +39,8 @@ function spanOrThrow(start: unknown, end: unknown, zone: string): Span {
   return r.span;
 }
 
-export interface ScheduleInput {
-  name: string; event_kind?: string | null; location?: string | null; starts_at: string; ends_at?: string | null; custom_fields?: repo.CustomFieldValues;
-}
+/** What a schedule is made from: the route body (an import row is turned into the same). */
+export type ScheduleInput = Static<typeof ScheduleCreate>;
 
 export async function createSchedule(q: Queryable, orgId: string, zone: string, actor: string, b: ScheduleInput) {
   const span = spanOrThrow(b.starts_at, b.ends_at, zone);
@@ -53,7 +54,7 @@ export async function createSchedule(q: Queryable, orgId: string, zone: string, 
   return repo.scheduleById(q, orgId, id);
 }
 
-export async function updateSchedule(q: Queryable, orgId: string, zone: string, actor: string, id: string, b: Partial<ScheduleInput>) {
+export async function updateSchedule(q: Queryable, orgId: string, zone: string, actor: string, id: string, b: Static<typeof ScheduleUpdate>) {
   const cur = await repo.scheduleById(q, orgId, id, true);
   if (!cur) throw notFound('schedule');
   let span: Span = cur;

@@ -1,6 +1,6 @@
 import { Type, Nullable, Timestamp, DateString, StringEnum, Strict } from '../../platform/schema.ts';
 
-export const IdParam = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export { IdParam } from '../../platform/formats.ts';
 
 const instant = (what: string) => Timestamp({ description: `${what}: the instant, in UTC` });
 const localText = (what: string) => Type.String({ description: `${what} rendered in the organization's time zone, ISO 8601 with offset` });

@@ -8,8 +8,9 @@ import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import * as S from './schemas.ts';
 import * as repo from './volunteers.repository.ts';
 import { addDays, localDate } from './time.ts';
+import { idParams } from '../../platform/formats.ts';
 
-const IdAndGrant = Type.Object({ id: Type.String({ maxLength: 64 }), grant_id: Type.String({ maxLength: 64 }) });
+const IdAndGrant = idParams('id', 'grant_id');
 
 async function checkQualificationIds(q: Queryable, orgId: string, ids: string[]) {
   const found = new Set((await repo.qualificationsByIds(q, orgId, ids)).map((r) => r.id));
