@@ -105,7 +105,7 @@ function messageFor(e: AjvError): string {
 }
 
 /** Turns Fastify/Ajv validation output into our error: missing fields 400, anything else 422. */
-function fromValidation(errors: AjvError[], context: string | undefined): AppError {
+export function fromValidation(errors: AjvError[], context: string | undefined): AppError {
   if (context === 'body' && errors.some((e) => e.instancePath === '' && e.keyword === 'type')) {
     return badRequest('The request body must be a JSON object.');
   }
