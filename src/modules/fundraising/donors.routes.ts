@@ -6,7 +6,7 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { pageB } from '../../platform/pagination.ts';
 import { isCurrency } from '../../platform/validators.ts';
 import type { Queryable } from '../../platform/db/db.ts';
-import { getPerson } from '../people/repository.ts';
+import { getPerson } from '../people/public.ts';
 import { amount, parseAmount } from './money.ts';
 import * as repo from './donors.repository.ts';
 import { buildStatement, statementHtml, statementPdf } from './statement.ts';

@@ -6,7 +6,7 @@ import { AREAS, BUILT_IN_ROLES, covers, isArea, isLevel, type Grants } from '../
 import { SLUG_PATTERN } from '../../platform/tenancy.ts';
 import { isCountry, isCurrency, isTimeZone } from '../../platform/validators.ts';
 import { audit } from '../../platform/audit.ts';
-import { insertDefaultStatuses } from '../animals/statuses.repository.ts';
+import { insertDefaultStatuses } from '../animals/public.ts';
 import * as repo from './repository.ts';
 
 export interface NewOrganization {
