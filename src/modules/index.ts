@@ -3,10 +3,11 @@ import { settingsModule } from './settings/index.ts';
 import { animalsModule } from './animals/index.ts';
 import { peopleModule } from './people/index.ts';
 import { donationsModule } from './donations/index.ts';
+import { customFieldsModule } from './customfields/index.ts';
 import { operationsModule } from './operations/index.ts';
 import { fundraisingModule } from './fundraising/index.ts';
 import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
 
 /** Every domain area, registered (and seeded) in this order. */
-export const modules: Module[] = [settingsModule, animalsModule, peopleModule, donationsModule, operationsModule, fundraisingModule, communicationsModule, shiftsModule];
+export const modules: Module[] = [settingsModule, animalsModule, peopleModule, donationsModule, customFieldsModule, operationsModule, fundraisingModule, communicationsModule, shiftsModule];

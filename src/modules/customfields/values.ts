@@ -1,4 +1,5 @@
 import countries from 'i18n-iso-countries';
+import { organizationCountry } from '../settings/public.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { AppError, invalid, type FieldErrors } from '../../platform/errors.ts';
 import { isEmail, isHttpUrl, normalizePhone } from '../../platform/validators.ts';
@@ -136,8 +137,7 @@ export async function checkCustomFields(
   opts: { creating: boolean; current?: Record<string, unknown>; prefix?: string },
 ): Promise<Record<string, unknown>> {
   const defs = await definitionsFor(q, orgId, entity);
-  const rows = await q.prepared<{ country: string }>('cf_org_country', 'SELECT country FROM organizations WHERE id = $1', [orgId]);
-  const r = checkValues(defs, values, { ...opts, defaultCountry: rows[0]?.country ?? 'US' });
+  const r = checkValues(defs, values, { ...opts, defaultCountry: (await organizationCountry(q, orgId)) ?? 'US' });
   if (Object.keys(r.errors).length) {
     // On create, a required field with no value is a missing field (400), as for any other required
     // field; clearing one on update is a value that is not allowed (422).

@@ -4,8 +4,8 @@ import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { currencyDigits, fromMinorUnits, toMinorUnits } from '../../platform/validators.ts';
-import { getPerson } from '../people/repository.ts';
-import { getAnimal } from '../animals/repository.ts';
+import { getPerson } from '../people/public.ts';
+import { getAnimal } from '../animals/public.ts';
 import * as repo from './repository.ts';
 import type { DonationA, DonationCreateBody, DonationListQueryT } from './schemas.ts';
 

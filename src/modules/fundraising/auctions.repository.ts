@@ -9,7 +9,7 @@ const AUCTION_SELECT = `SELECT a.id, a.campaign_id, a.name, a.description, a.cur
   (SELECT count(*) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id)::int AS lot_count,
   (SELECT count(*) FROM auction_bidders b WHERE b.organization_id = a.organization_id AND b.auction_id = a.id)::int AS bidder_count,
   (SELECT COALESCE(sum(l.high_bid_minor), 0) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status <> 'withdrawn')::text AS high_bids_total,
-  (SELECT COALESCE(sum(d.amount_minor), 0) FROM auction_lots l JOIN donations d ON d.organization_id = l.organization_id AND d.id = l.donation_id AND d.deleted_at IS NULL
+  (SELECT COALESCE(sum(d.amount_minor), 0) FROM auction_lots l JOIN donation_ledger d ON d.organization_id = l.organization_id AND d.id = l.donation_id AND d.deleted_at IS NULL
     WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status = 'sold')::text AS raised
   FROM auctions a`;
 
@@ -109,10 +109,10 @@ export async function updateLot(q: Queryable, orgId: string, id: string, patch: 
 
 // Bidders
 export interface BidderRow { id: string; person_id: string; paddle_number: number; name: string; email: string | null; registered_at: Date; leading: number; bids: number }
-const BIDDER_SELECT = `SELECT b.id, b.person_id, b.paddle_number, trim(p.first_name || ' ' || p.last_name) AS name, NULLIF(p.email, '') AS email, b.registered_at,
+const BIDDER_SELECT = `SELECT b.id, b.person_id, b.paddle_number, p.display_name AS name, NULLIF(p.email, '') AS email, b.registered_at,
   (SELECT count(*) FROM auction_lots l WHERE l.organization_id = b.organization_id AND l.auction_id = b.auction_id AND l.high_bidder_id = b.id AND l.status IN ('open','sold'))::int AS leading,
   (SELECT count(*) FROM auction_bids x WHERE x.organization_id = b.organization_id AND x.auction_id = b.auction_id AND x.bidder_id = b.id)::int AS bids
-  FROM auction_bidders b JOIN people p ON p.organization_id = b.organization_id AND p.id = b.person_id`;
+  FROM auction_bidders b JOIN people_directory p ON p.organization_id = b.organization_id AND p.id = b.person_id`;
 export async function listBidders(q: Queryable, orgId: string, auctionId: string) {
   return q.query<BidderRow>(`${BIDDER_SELECT} WHERE b.organization_id = $1 AND b.auction_id = $2 ORDER BY b.paddle_number`, [orgId, auctionId]);
 }

@@ -4,8 +4,8 @@ import { invalid, missing, notFound, type FieldErrors } from '../../platform/err
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import type { Organization } from '../../platform/tenancy.ts';
-import { getPerson } from '../people/repository.ts';
-import { insertDonation } from '../donations/repository.ts';
+import { getPerson } from '../people/public.ts';
+import { insertDonation } from '../donations/public.ts';
 import { amount, checkCustomFields, deductiblePart, formatMoney, parseAmount } from './money.ts';
 import * as campaigns from './campaigns.repository.ts';
 import * as repo from './auctions.repository.ts';

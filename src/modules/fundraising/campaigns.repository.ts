@@ -52,7 +52,7 @@ export async function raisedFor(q: Queryable, orgId: string, campaignIds: string
   if (!campaignIds.length) return [];
   return q.query<RaisedRow>(
     `SELECT campaign_id, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count
-       FROM donations WHERE organization_id = $1 AND campaign_id = ANY($2) AND deleted_at IS NULL
+       FROM donation_ledger WHERE organization_id = $1 AND campaign_id = ANY($2) AND deleted_at IS NULL
       GROUP BY campaign_id, currency ORDER BY campaign_id, currency`,
     [orgId, campaignIds],
   );
@@ -60,15 +60,15 @@ export async function raisedFor(q: Queryable, orgId: string, campaignIds: string
 export async function summaryRows(q: Queryable, orgId: string, campaignId: string) {
   const [byType, bySource, donors, auctions] = await Promise.all([
     q.query<{ type: string; currency: string; amount_minor: string; count: string }>(
-      `SELECT type, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count FROM donations
+      `SELECT type, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count FROM donation_ledger
         WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL GROUP BY type, currency ORDER BY type, currency`, [orgId, campaignId]),
     q.query<{ source: string; currency: string; amount_minor: string; count: string }>(
-      `SELECT CASE WHEN source = 'auction' THEN 'auction' ELSE 'donation' END AS source, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count FROM donations
+      `SELECT CASE WHEN source = 'auction' THEN 'auction' ELSE 'donation' END AS source, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count FROM donation_ledger
         WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL GROUP BY 1, currency ORDER BY 1, currency`, [orgId, campaignId]),
-    q.query<{ n: string }>('SELECT count(DISTINCT donor_id)::text AS n FROM donations WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL', [orgId, campaignId]),
+    q.query<{ n: string }>('SELECT count(DISTINCT donor_id)::text AS n FROM donation_ledger WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL', [orgId, campaignId]),
     q.query<{ id: string; name: string; status: string; currency: string; raised: string; open_high_bids: string; lots: string }>(
       `SELECT a.id, a.name, a.status, a.currency,
-              COALESCE((SELECT sum(d.amount_minor) FROM donations d JOIN auction_lots l ON l.organization_id = d.organization_id AND l.id = d.source_id
+              COALESCE((SELECT sum(d.amount_minor) FROM donation_ledger d JOIN auction_lots l ON l.organization_id = d.organization_id AND l.id = d.source_id
                          WHERE d.organization_id = a.organization_id AND d.source = 'auction' AND d.deleted_at IS NULL AND l.auction_id = a.id), 0)::text AS raised,
               COALESCE((SELECT sum(l.high_bid_minor) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status = 'open' AND a.status = 'open'), 0)::text AS open_high_bids,
               (SELECT count(*) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id)::text AS lots

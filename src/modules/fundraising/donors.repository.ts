@@ -35,11 +35,11 @@ export async function listDonors(q: Queryable, orgId: string, f: DonorFilter, li
     `WITH g AS (
        SELECT donor_id, min(date) AS first_gift, max(date) AS last_gift, count(*) AS gift_count, bool_or(type = 'recurring') AS recurring,
               max(date) FILTER (WHERE type = 'recurring') AS last_recurring, COALESCE(sum(amount_minor) FILTER (WHERE currency = $2), 0) AS lifetime_in
-         FROM donations WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY donor_id)
+         FROM donation_ledger WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY donor_id)
      SELECT p.id AS person_id, p.first_name, p.last_name, NULLIF(p.email, '') AS email, 'donor' = ANY(p.roles) AS has_donor_role,
             g.first_gift AS first_gift_date, g.last_gift AS last_gift_date, COALESCE(g.gift_count, 0)::int AS gift_count,
             COALESCE(g.recurring, false) AS recurring, g.last_recurring AS last_recurring_date, COALESCE(g.lifetime_in, 0) AS lifetime_in
-       FROM people p LEFT JOIN g ON g.donor_id = p.id
+       FROM people_directory p LEFT JOIN g ON g.donor_id = p.id
       WHERE ${where.join(' AND ')}
       ORDER BY ${SORTS[f.sort] ?? SORTS['-last_gift']} LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
@@ -48,7 +48,7 @@ export async function listDonors(q: Queryable, orgId: string, f: DonorFilter, li
 export async function lifetimeFor(q: Queryable, orgId: string, personIds: string[]) {
   if (!personIds.length) return [];
   return q.query<{ donor_id: string; currency: string; amount_minor: string; count: string }>(
-    `SELECT donor_id, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count FROM donations
+    `SELECT donor_id, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count FROM donation_ledger
       WHERE organization_id = $1 AND donor_id = ANY($2) AND deleted_at IS NULL GROUP BY donor_id, currency ORDER BY donor_id, currency`,
     [orgId, personIds],
   );
@@ -62,7 +62,7 @@ export async function giftsInYear(q: Queryable, orgId: string, personId: string,
   return q.query<StatementGiftRow>(
     `SELECT d.id, d.date, d.currency, d.amount_minor::text, d.type, d.payment_method, c.name AS campaign, d.source,
             l.title AS lot_title, l.lot_number, a.name AS auction_name, l.fair_market_value_minor::text
-       FROM donations d
+       FROM donation_ledger d
        LEFT JOIN fundraising_campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
        LEFT JOIN auction_lots l ON d.source = 'auction' AND l.organization_id = d.organization_id AND l.id = d.source_id
        LEFT JOIN auctions a ON a.organization_id = l.organization_id AND a.id = l.auction_id

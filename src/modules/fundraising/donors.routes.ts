@@ -5,7 +5,7 @@ import { who } from '../../platform/context.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { pageB } from '../../platform/pagination.ts';
 import type { Queryable } from '../../platform/db/db.ts';
-import { getPerson } from '../people/repository.ts';
+import { getPerson } from '../people/public.ts';
 import { amount, parseAmount } from './money.ts';
 import * as repo from './donors.repository.ts';
 import { buildStatement, statementHtml, statementPdf } from './statement.ts';

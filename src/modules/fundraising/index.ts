@@ -1,5 +1,5 @@
 import type { Module } from '../../platform/context.ts';
-import { setCampaignCheck } from '../donations/service.ts';
+import { setCampaignCheck } from '../donations/public.ts';
 import { campaignExists } from './campaigns.repository.ts';
 import { campaignRoutes } from './campaigns.routes.ts';
 import { auctionRoutes } from './auctions.routes.ts';

@@ -1,4 +1,4 @@
-import { checkFreeformFields, type FreeformFields } from '../customfields/freeform.ts';
+import { checkFreeformFields, type FreeformFields } from '../customfields/public.ts';
 import type { FieldErrors } from '../../platform/errors.ts';
 import { currencyDigits, fromMinorUnits, toMinorUnits } from '../../platform/validators.ts';
 

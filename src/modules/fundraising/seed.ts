@@ -3,6 +3,7 @@ import type { SeedData } from '../../platform/context.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { newId } from '../../platform/ids.ts';
 import { currencyDigits } from '../../platform/validators.ts';
+import { seedDonationCampaign, seedUnlinkedDonationIds } from '../donations/public.ts';
 import * as campaigns from './campaigns.repository.ts';
 import * as auctions from './auctions.repository.ts';
 import * as wishes from './wishlist.repository.ts';
@@ -20,10 +21,10 @@ export async function seedFundraising(q: Queryable, org: Organization, data: See
   await campaigns.insertCampaign(q, org.id, { id: spring, name: 'Spring Spay & Neuter Drive', description: 'Low-cost spay and neuter clinics.', currency: org.currency, goal_minor: 5000n * unit, starts_on: year(-300), ends_on: year(-200), custom_fields: { clinics: 4 } });
 
   // Link a share of the sample ledger to the campaigns (every third to Winter, every seventh to Spring).
-  const ledger = await q.query<{ id: string }>("SELECT id FROM donations WHERE organization_id = $1 AND source = 'api' AND campaign_id IS NULL ORDER BY date DESC, id", [org.id]);
-  for (const [i, d] of ledger.entries()) {
+  const ledger = await seedUnlinkedDonationIds(q, org.id);
+  for (const [i, id] of ledger.entries()) {
     const campaign = i % 3 === 0 ? winter : i % 7 === 0 ? spring : null;
-    if (campaign) await q.query('UPDATE donations SET campaign_id = $3 WHERE organization_id = $1 AND id = $2', [org.id, d.id, campaign]);
+    if (campaign) await seedDonationCampaign(q, org.id, id, campaign);
   }
   await q.query("UPDATE fundraising_campaigns SET status = 'closed', closed_at = now() WHERE organization_id = $1 AND id = $2", [org.id, spring]);
 

@@ -17,7 +17,7 @@ export interface HomeRow {
 const HOME_SELECT = `SELECT h.id, h.person_id, h.status, h.capacity, h.species_preferences, h.accepts_medical, h.accepts_bottle_babies, h.accepts_behavioral,
   h.approved_on, h.notes, h.created_at, h.updated_at, p.first_name, p.last_name, p.email, p.phone,
   (SELECT count(*)::int FROM foster_assignments fa WHERE fa.organization_id = h.organization_id AND fa.foster_home_id = h.id AND fa.status IN ${LIVE_SQL}) AS spots_filled
-  FROM foster_homes h JOIN people p ON p.organization_id = h.organization_id AND p.id = h.person_id`;
+  FROM foster_homes h JOIN people_directory p ON p.organization_id = h.organization_id AND p.id = h.person_id`;
 
 export interface HomeFilter { status?: HomeStatus; person_id?: string; species?: string }
 
@@ -75,9 +75,9 @@ export interface AssignmentRow {
 const ASSIGNMENT_SELECT = `SELECT fa.id, fa.foster_home_id, fa.animal_id, fa.status, fa.requested_on, fa.started_on, fa.ended_on, fa.end_reason, fa.decline_reason,
   fa.notes, fa.previous_location_id, fa.updated_at, a.name AS animal_name, a.species AS animal_species, p.first_name AS foster_first_name, p.last_name AS foster_last_name
   FROM foster_assignments fa
-  JOIN animals a ON a.organization_id = fa.organization_id AND a.id = fa.animal_id
+  JOIN animal_directory a ON a.organization_id = fa.organization_id AND a.id = fa.animal_id
   JOIN foster_homes h ON h.organization_id = fa.organization_id AND h.id = fa.foster_home_id
-  JOIN people p ON p.organization_id = h.organization_id AND p.id = h.person_id`;
+  JOIN people_directory p ON p.organization_id = h.organization_id AND p.id = h.person_id`;
 
 /** Every assignment of a home: completed ones last, newest offer first. */
 export async function assignmentsOfHome(q: Queryable, orgId: string, homeId: string) {

@@ -1,4 +1,5 @@
-import { displayName } from '../people/service.ts';
+import { addRole, displayName, personSummary } from '../people/public.ts';
+import { animalSummary, lockAnimalPlace, setAnimalLocation } from '../animals/public.ts';
 import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -64,12 +65,11 @@ export interface HomeCreate {
 
 export async function createHome(db: Db, orgId: string, b: HomeCreate, actor: string, timeZone: string) {
   return db.tx(async (q) => {
-    const person = (await q.query<{ roles: string[] }>('SELECT roles FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE', [orgId, b.person_id]))[0];
+    const person = await personSummary(q, orgId, b.person_id, true);
     if (!person) throw invalid({ person_id: [`${b.person_id} names no person of this organization`] });
     if (await repo.homeOfPerson(q, orgId, b.person_id)) throw invalid({ person_id: ['this person already has a foster home; change that one instead'] });
-    if (!person.roles.includes('foster')) {
-      await q.query("UPDATE people SET roles = array_append(roles, 'foster'), updated_at = now() WHERE organization_id = $1 AND id = $2", [orgId, b.person_id]);
-    }
+    // A foster home's person holds the foster role (given here, with the person's audit row).
+    if (!person.roles.includes('foster')) await addRole(q, orgId, b.person_id, 'foster', actor);
     const id = newId('fos');
     try {
       await repo.insertHome(q, orgId, {
@@ -117,8 +117,7 @@ export async function offer(db: Db, orgId: string, homeId: string, b: { animal_i
     const home = await repo.lockHome(q, orgId, homeId);
     if (!home) throw notFound('foster home');
     if (home.status !== 'active') throw invalid({ foster_home_id: [`the home is ${home.status} and takes no new animals`] });
-    const animal = (await q.query<{ id: string; care_state: string }>(`SELECT a.id, s.care_state FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id
-      WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, b.animal_id]))[0];
+    const animal = await animalSummary(q, orgId, b.animal_id);
     if (!animal) throw invalid({ animal_id: [`${b.animal_id} names no animal of this organization`] });
     if (animal.care_state !== 'in_care' && animal.care_state !== 'on_hold') throw invalid({ animal_id: [`the animal is not in care (${animal.care_state})`] });
     const other = await repo.liveAssignmentOfAnimal(q, orgId, b.animal_id);
@@ -170,12 +169,12 @@ export async function act(db: Db, orgId: string, id: string, action: Action, b: 
       case 'start': {
         const started = b.started_on ?? t;
         if (started < a.requested_on) throw invalid({ started_on: ['cannot be before the offer was made'] });
-        const animal = (await q.query<{ location_id: string | null }>('SELECT location_id FROM animals WHERE organization_id = $1 AND id = $2 FOR UPDATE', [orgId, a.animal_id]))[0];
+        const animal = await lockAnimalPlace(q, orgId, a.animal_id, false);
         patch.status = 'active';
         patch.started_on = started;
         patch.previous_location_id = animal?.location_id ?? null;
         // The animal's location follows the placement: it becomes the foster home's id.
-        await q.query('UPDATE animals SET location_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, a.animal_id, a.foster_home_id]);
+        await setAnimalLocation(q, orgId, a.animal_id, a.foster_home_id);
         break;
       }
       case 'end': {
@@ -185,7 +184,7 @@ export async function act(db: Db, orgId: string, id: string, action: Action, b: 
         patch.ended_on = ended;
         patch.end_reason = b.end_reason;
         await repo.updateAssignment(q, orgId, id, patch);
-        const animal = (await q.query<{ location_id: string | null }>('SELECT location_id FROM animals WHERE organization_id = $1 AND id = $2 FOR UPDATE', [orgId, a.animal_id]))[0];
+        const animal = await lockAnimalPlace(q, orgId, a.animal_id, false);
         if (animal?.location_id === a.foster_home_id) {
           let next: string | null = null;
           if (b.return_location_id !== undefined && b.return_location_id !== null) {
@@ -195,7 +194,7 @@ export async function act(db: Db, orgId: string, id: string, action: Action, b: 
             // Back where it was, when that place still has room.
             next = await checkAnimalLocation(q, orgId, a.previous_location_id, a.animal_id).then(() => a.previous_location_id, () => null);
           }
-          await q.query('UPDATE animals SET location_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, a.animal_id, next]);
+          await setAnimalLocation(q, orgId, a.animal_id, next);
         }
         await audit(q, orgId, actor, action, 'foster_assignment', id, b);
         return oneAssignment(q, orgId, id, timeZone);

@@ -4,8 +4,9 @@ export const LOCATION_TYPES = ['shelter', 'building', 'room', 'yard', 'clinic', 
 export const UNIT_TYPES = ['kennel', 'run', 'cage', 'suite', 'room', 'enclosure', 'pen', 'tank', 'aviary', 'hutch', 'other'] as const;
 
 /** Animals that occupy a place: not deleted, and in care or on hold (an adopted animal has left). */
-export const OCCUPYING = `a.deleted_at IS NULL AND s.care_state IN ('in_care','on_hold')`;
-const ANIMAL_JOIN = 'animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id';
+export const OCCUPYING = `a.deleted_at IS NULL AND a.care_state IN ('in_care','on_hold')`;
+/** Animals with their status's care state, read through the animals module's directory view. */
+const ANIMAL_JOIN = 'animal_directory a';
 
 export type LocationType = (typeof LOCATION_TYPES)[number];
 export type UnitType = (typeof UNIT_TYPES)[number];
@@ -91,7 +92,7 @@ export async function updateUnit(q: Queryable, orgId: string, id: string, p: Rec
 
 export async function occupantsOf(q: Queryable, orgId: string, placeIds: string[]) {
   if (!placeIds.length) return [];
-  return q.query<OccupantRow>(`SELECT a.id, a.name, a.species, s.name AS status, a.location_id FROM ${ANIMAL_JOIN}
+  return q.query<OccupantRow>(`SELECT a.id, a.name, a.species, a.status, a.location_id FROM ${ANIMAL_JOIN}
     WHERE a.organization_id = $1 AND a.location_id = ANY($2::text[]) AND ${OCCUPYING} ORDER BY a.name, a.id`, [orgId, placeIds]);
 }
 export async function countOccupants(q: Queryable, orgId: string, placeId: string, exceptAnimalId: string | null) {

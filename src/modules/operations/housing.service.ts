@@ -2,7 +2,8 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
-import { checkCustomFields } from '../customfields/values.ts';
+import { checkCustomFields } from '../customfields/public.ts';
+import { lockAnimalPlace, setAnimalLocation } from '../animals/public.ts';
 import * as repo from './housing.repository.ts';
 
 /**
@@ -137,11 +138,11 @@ export async function updateUnit(db: Db, orgId: string, id: string, b: UnitInput
 /** Moves an animal into a location or unit (Family B convenience; the same rules as PATCH /api/v1/animals). */
 export async function moveAnimal(db: Db, orgId: string, placeId: string, animalId: string, actor: string) {
   return db.tx(async (q) => {
-    const animal = (await q.query<{ id: string; location_id: string | null }>('SELECT id, location_id FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE', [orgId, animalId]))[0];
+    const animal = await lockAnimalPlace(q, orgId, animalId, true);
     if (!animal) throw invalid({ animal_id: [`${animalId} names no animal of this organization`] });
     if (animal.location_id !== placeId) {
       await checkAnimalLocation(q, orgId, placeId, animalId, 'animal_id');
-      await q.query('UPDATE animals SET location_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, animalId, placeId]);
+      await setAnimalLocation(q, orgId, animalId, placeId);
       await audit(q, orgId, actor, 'move', 'animal', animalId, { from: animal.location_id, to: placeId });
     }
   });

@@ -1,15 +1,13 @@
 import type { Module } from '../../platform/context.ts';
-import { customFieldRoutes } from '../customfields/routes.ts';
 import { housingRoutes } from './housing.routes.ts';
 import { fosterRoutes } from './foster.routes.ts';
 import { transportRoutes } from './transport.routes.ts';
 import { seedOperations } from './seed.ts';
 
-/** Animal operations (issue 4): housing, custom fields, foster homes, transports. */
+/** Animal operations (issue 4): housing, foster homes, transports. */
 export const operationsModule: Module = {
   name: 'operations',
   routes(app, ctx) {
-    customFieldRoutes(app, ctx);
     housingRoutes(app, ctx);
     fosterRoutes(app, ctx);
     transportRoutes(app, ctx);

@@ -2,7 +2,8 @@ import type { Queryable } from '../../platform/db/db.ts';
 import type { SeedData } from '../../platform/context.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { newId } from '../../platform/ids.ts';
-import * as cfRepo from '../customfields/repository.ts';
+import * as cfRepo from '../customfields/public.ts';
+import { animalSummaries, seedAnimalCustomFields, setAnimalLocation } from '../animals/public.ts';
 import * as housing from './housing.repository.ts';
 import * as foster from './foster.repository.ts';
 import * as transport from './transport.repository.ts';
@@ -47,13 +48,11 @@ export async function seedOperations(q: Queryable, org: Organization, data: Seed
   await addUnit(iso, 'Iso 1', 'kennel', 1, null);
   await addUnit(iso, 'Iso 2', 'kennel', 1, null);
 
-  const rows = await q.query<{ id: string; name: string; species: string; care_state: string }>(
-    `SELECT a.id, a.name, a.species, s.care_state FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id
-     WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) ORDER BY a.created_at, a.id`, [orgId, data.animals.map((a) => a.id)]);
+  const rows = await animalSummaries(q, orgId, data.animals.map((a) => a.id));
   const inCare = rows.filter((r) => r.care_state === 'in_care' || r.care_state === 'on_hold');
   const temperaments = ['calm', 'playful', 'shy', 'energetic'];
   for (const [i, a] of rows.entries()) {
-    await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, a.id, JSON.stringify({ temperament: temperaments[i % 4], good_with_kids: i % 3 !== 0 })]);
+    await seedAnimalCustomFields(q, orgId, a.id, { temperament: temperaments[i % 4], good_with_kids: i % 3 !== 0 });
   }
 
   // Foster homes from people with the foster role.
@@ -81,7 +80,7 @@ export async function seedOperations(q: Queryable, org: Organization, data: Seed
       const a = pool.shift();
       if (!a) break;
       await assign(home, a.id, status, 30, status === 'active' ? { started_on: shift(t, -28) } : {});
-      if (status === 'active') await q.query('UPDATE animals SET location_id = $3 WHERE organization_id = $1 AND id = $2', [orgId, a.id, home]);
+      if (status === 'active') await setAnimalLocation(q, orgId, a.id, home);
     }
     // Ended placements: adopted out of foster, returned to the shelter, and a declined offer.
     const ended = rows.filter((r) => r.care_state === 'completed').slice(0, 2);
@@ -98,7 +97,7 @@ export async function seedOperations(q: Queryable, org: Organization, data: Seed
     const unit = units.find((u) => (free.get(u.id) ?? 0) > 0 && (u.species === null || u.species === a.species));
     if (!unit) continue;
     free.set(unit.id, (free.get(unit.id) ?? 0) - 1);
-    await q.query('UPDATE animals SET location_id = $3 WHERE organization_id = $1 AND id = $2', [orgId, a.id, unit.id]);
+    await setAnimalLocation(q, orgId, a.id, unit.id);
   }
 
   // A transport run in planning: two relay legs, two animals, the second leg still without a driver.

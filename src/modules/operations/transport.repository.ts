@@ -41,14 +41,13 @@ export async function legsOf(q: Queryable, orgId: string, runIds: string[]) {
   if (!runIds.length) return [];
   return q.query<LegRow>(`SELECT l.id, l.run_id, l.sequence, l.from_place, l.to_place, l.driver_person_id, l.depart_at, l.arrive_at, l.notes,
       p.first_name AS driver_first_name, p.last_name AS driver_last_name, (p.id IS NOT NULL AND p.deleted_at IS NULL) AS driver_on_file
-    FROM transport_legs l LEFT JOIN people p ON p.organization_id = l.organization_id AND p.id = l.driver_person_id
+    FROM transport_legs l LEFT JOIN people_directory p ON p.organization_id = l.organization_id AND p.id = l.driver_person_id
     WHERE l.organization_id = $1 AND l.run_id = ANY($2::text[]) ORDER BY l.run_id, l.sequence`, [orgId, runIds]);
 }
 export async function animalsOf(q: Queryable, orgId: string, runIds: string[]) {
   if (!runIds.length) return [];
-  return q.query<RunAnimalRow>(`SELECT t.run_id, t.animal_id, a.name, a.species, s.name AS status, s.care_state, (a.deleted_at IS NOT NULL) AS deleted, t.notes
-    FROM transport_animals t JOIN animals a ON a.organization_id = t.organization_id AND a.id = t.animal_id
-    JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id
+  return q.query<RunAnimalRow>(`SELECT t.run_id, t.animal_id, a.name, a.species, a.status, a.care_state, (a.deleted_at IS NOT NULL) AS deleted, t.notes
+    FROM transport_animals t JOIN animal_directory a ON a.organization_id = t.organization_id AND a.id = t.animal_id
     WHERE t.organization_id = $1 AND t.run_id = ANY($2::text[]) ORDER BY t.run_id, t.created_at, a.name`, [orgId, runIds]);
 }
 

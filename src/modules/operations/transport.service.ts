@@ -2,6 +2,8 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { AppError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
+import { displayName, personExists } from '../people/public.ts';
+import { animalExists } from '../animals/public.ts';
 import * as repo from './transport.repository.ts';
 import { transportProblems } from './transport.problems.ts';
 
@@ -21,7 +23,7 @@ function assemble(run: repo.RunRow, legs: repo.LegRow[], animals: repo.RunAnimal
     legs: myLegs.map((l) => ({
       id: l.id, sequence: l.sequence, from_place: l.from_place, to_place: l.to_place, driver_person_id: l.driver_person_id,
       depart_at: iso(l.depart_at), arrive_at: iso(l.arrive_at),
-      driver_name: l.driver_first_name === null ? null : `${l.driver_first_name} ${l.driver_last_name ?? ''}`.trim(), notes: l.notes ?? '',
+      driver_name: l.driver_first_name === null ? null : displayName({ first_name: l.driver_first_name, last_name: l.driver_last_name ?? '' }), notes: l.notes ?? '',
     })),
     animals: myAnimals.map((a) => ({ id: a.animal_id, name: a.name, species: a.species, status: a.status, notes: a.notes ?? '' })),
     problems,
@@ -86,8 +88,7 @@ export async function updateRun(db: Db, orgId: string, id: string, b: RunPatch, 
 
 async function checkDriver(q: Queryable, orgId: string, personId: string | null | undefined) {
   if (!personId) return;
-  const rows = await q.query('SELECT 1 FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, personId]);
-  if (!rows.length) throw invalid({ driver_person_id: [`${personId} names no person of this organization`] });
+  if (!(await personExists(q, orgId, personId))) throw invalid({ driver_person_id: [`${personId} names no person of this organization`] });
 }
 
 export interface LegBody { from_place?: string; to_place?: string; driver_person_id?: string | null; depart_at?: string | null; arrive_at?: string | null; notes?: string | null; sequence?: number }
@@ -149,8 +150,7 @@ export async function reorderLegs(db: Db, orgId: string, runId: string, legIds: 
 
 export async function addAnimal(db: Db, orgId: string, runId: string, b: { animal_id: string; notes?: string | null }, actor: string, timeZone: string) {
   return change(db, orgId, runId, actor, timeZone, 'add_animal', async (q) => {
-    const rows = await q.query('SELECT 1 FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, b.animal_id]);
-    if (!rows.length) throw invalid({ animal_id: [`${b.animal_id} names no animal of this organization`] });
+    if (!(await animalExists(q, orgId, b.animal_id))) throw invalid({ animal_id: [`${b.animal_id} names no animal of this organization`] });
     if (!(await repo.addAnimal(q, orgId, runId, b.animal_id, b.notes || null))) throw invalid({ animal_id: ['is already on this run'] });
   });
 }

@@ -15,9 +15,6 @@ export function toPersonA(r: repo.PersonRow): PersonA {
     roles: r.roles, tags: r.tags, notes: r.notes, timeZone: r.time_zone, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
   };
 }
-export function displayName(r: { first_name: string; last_name: string }): string {
-  return `${r.first_name} ${r.last_name}`.trim();
-}
 
 const emailTaken = () => invalid({ email: ['is already used by another person in this organization'] });
 

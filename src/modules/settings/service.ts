@@ -7,7 +7,7 @@ import { SLUG_PATTERN } from '../../platform/tenancy.ts';
 import { check } from '../../platform/validation.ts';
 import { Grants as GrantsSchema, OrganizationLocale } from './schemas.ts';
 import { audit } from '../../platform/audit.ts';
-import { insertDefaultStatuses } from '../animals/statuses.repository.ts';
+import { insertDefaultStatuses } from '../animals/public.ts';
 import * as repo from './repository.ts';
 
 export interface NewOrganization {

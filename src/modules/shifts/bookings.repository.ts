@@ -47,11 +47,11 @@ export async function deleteWindow(q: Queryable, orgId: string, id: string): Pro
 }
 
 // Bookings
-const BKG = `b.id, b.window_id, w.schedule_id, s.name AS schedule_name, b.person_id, (p.first_name || ' ' || p.last_name) AS person_name, w.role_id, r.name AS role_name,
+const BKG = `b.id, b.window_id, w.schedule_id, s.name AS schedule_name, b.person_id, p.display_name AS person_name, w.role_id, r.name AS role_name,
   w.starts_at, w.ends_at, b.status, b.attended, b.created_at, b.updated_at, b.cancelled_at`;
 const BKG_FROM = `shift_bookings b JOIN shift_windows w ON w.organization_id = b.organization_id AND w.id = b.window_id
   JOIN shift_schedules s ON s.organization_id = b.organization_id AND s.id = w.schedule_id
-  JOIN people p ON p.organization_id = b.organization_id AND p.id = b.person_id
+  JOIN people_directory p ON p.organization_id = b.organization_id AND p.id = b.person_id
   LEFT JOIN shift_roles r ON r.organization_id = b.organization_id AND r.id = w.role_id`;
 
 export async function bookingById(q: Queryable, orgId: string, id: string, lock = false): Promise<BookingRow | null> {
@@ -102,5 +102,5 @@ export async function lockPerson(q: Queryable, orgId: string, personId: string):
   await q.query(`SELECT pg_advisory_xact_lock(hashtextextended($1 || ':shift-person:' || $2, 0))`, [orgId, personId]);
 }
 export async function personForBooking(q: Queryable, orgId: string, personId: string): Promise<{ id: string; roles: string[] } | null> {
-  return (await q.query<{ id: string; roles: string[] }>('SELECT id, roles FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, personId]))[0] ?? null;
+  return (await q.query<{ id: string; roles: string[] }>('SELECT id, roles FROM people_directory WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, personId]))[0] ?? null;
 }

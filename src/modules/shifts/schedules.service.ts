@@ -1,4 +1,4 @@
-import { checkFreeformFields } from '../customfields/freeform.ts';
+import { checkFreeformFields } from '../customfields/public.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';

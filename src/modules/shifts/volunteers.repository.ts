@@ -121,11 +121,11 @@ const HOURS = `coalesce((SELECT round(sum(extract(epoch FROM (w.ends_at - w.star
       AND (b.attended IS TRUE OR (b.attended IS NULL AND w.ends_at <= now()))), 0)::float8 AS hours_served`;
 const VOL = `p.id, p.first_name, p.last_name, p.email, p.phone, p.created_at, ${HOURS}`;
 export async function listVolunteers(q: Queryable, orgId: string, limit: number, offset: number): Promise<VolunteerRow[]> {
-  return q.query<VolunteerRow>(`SELECT ${VOL} FROM people p WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)
+  return q.query<VolunteerRow>(`SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)
     ORDER BY lower(p.last_name), lower(p.first_name), p.id LIMIT $2 OFFSET $3`, [orgId, limit + 1, offset]);
 }
 export async function volunteerById(q: Queryable, orgId: string, id: string): Promise<VolunteerRow | null> {
-  return (await q.query<VolunteerRow>(`SELECT ${VOL} FROM people p WHERE p.organization_id = $1 AND p.id = $2 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)`, [orgId, id]))[0] ?? null;
+  return (await q.query<VolunteerRow>(`SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.id = $2 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)`, [orgId, id]))[0] ?? null;
 }
 
 // Calendar feed tokens

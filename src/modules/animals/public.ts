@@ -1,0 +1,51 @@
+/**
+ * What other modules may use of the animals module. The tables `animals` and `animal_statuses` belong to
+ * this module: other modules read and move an animal through these functions and never write them.
+ */
+import type { Queryable } from '../../platform/db/db.ts';
+import { getAnimal, type AnimalRow } from './repository.ts';
+import { insertDefaultStatuses } from './statuses.repository.ts';
+
+export { getAnimal, type AnimalRow };
+/** A new organization's default statuses (the settings module calls it when it creates one). */
+export { insertDefaultStatuses };
+
+/** The few fields another module needs of an animal, with the care state of its status. */
+export interface AnimalSummary { id: string; name: string; species: string; location_id: string | null; care_state: string }
+const SUMMARY = `SELECT a.id, a.name, a.species, a.location_id, s.care_state
+  FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id`;
+
+/** One live animal of the organization, or null. */
+export async function animalSummary(q: Queryable, orgId: string, id: string): Promise<AnimalSummary | null> {
+  return (await q.query<AnimalSummary>(`${SUMMARY} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]))[0] ?? null;
+}
+/** Several animals by id (deleted ones included), oldest first. */
+export async function animalSummaries(q: Queryable, orgId: string, ids: string[]): Promise<AnimalSummary[]> {
+  return q.query<AnimalSummary>(`${SUMMARY} WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) ORDER BY a.created_at, a.id`, [orgId, ids]);
+}
+/** True when the id names a live (not deleted) animal of the organization. */
+export async function animalExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  return (await q.query('SELECT 1 FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, id])).length > 0;
+}
+
+/**
+ * Locks an animal's row until the transaction ends and returns where it is; null when the id names no
+ * animal (with `liveOnly`, no live animal).
+ */
+export async function lockAnimalPlace(q: Queryable, orgId: string, id: string, liveOnly: boolean): Promise<{ id: string; location_id: string | null } | null> {
+  return (await q.query<{ id: string; location_id: string | null }>(
+    `SELECT id, location_id FROM animals WHERE organization_id = $1 AND id = $2${liveOnly ? ' AND deleted_at IS NULL' : ''} FOR UPDATE`, [orgId, id]))[0] ?? null;
+}
+
+/**
+ * Moves an animal (location or housing unit id, or null). The caller checks the place (operations owns
+ * places) and writes the audit row of the change that moved it (a move, a foster placement).
+ */
+export async function setAnimalLocation(q: Queryable, orgId: string, id: string, locationId: string | null): Promise<void> {
+  await q.query('UPDATE animals SET location_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, id, locationId]);
+}
+
+/** Sample data only: replaces an animal's custom field values without checks or audit row. */
+export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: string, values: Record<string, unknown>): Promise<void> {
+  await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, JSON.stringify(values)]);
+}

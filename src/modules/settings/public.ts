@@ -1,0 +1,11 @@
+/**
+ * What other modules may use of the settings module. The tables `organizations`, `roles` and `api_keys`
+ * belong to this module (the platform reads them to authenticate a request); other modules never write them.
+ */
+import type { Queryable } from '../../platform/db/db.ts';
+
+/** The organization's country (ISO 3166-1 alpha-2), the default for phone numbers and addresses; null when unknown. */
+export async function organizationCountry(q: Queryable, orgId: string): Promise<string | null> {
+  const rows = await q.prepared<{ country: string }>('cf_org_country', 'SELECT country FROM organizations WHERE id = $1', [orgId]);
+  return rows[0]?.country ?? null;
+}
