@@ -44,9 +44,9 @@ const KNOWN_READS: Record<string, string[]> = {
   // address or an API key to its organization; it is being restructured separately.
   'communications/fill.ts': ['people', 'animals', 'animal_statuses'],
   'communications/inbound.ts': ['organizations', 'people'],
-  'communications/inboxes.ts': ['roles', 'api_keys'],
-  'communications/sending.ts': ['people'],
-  'communications/suppress.ts': ['people'],
+  'communications/inboxes.repository.ts': ['roles', 'api_keys'],
+  'communications/messages.repository.ts': ['people'],
+  'communications/delivery.repository.ts': ['people'],
 };
 
 interface Source { module: string; file: string; text: string }
