@@ -1,6 +1,6 @@
 /**
  * Audit: Family B endpoints of Communications (templates list, fill, inboxes, message log) and
- * Fundraising (auction bidders) checked against /work/shared/spec/interface.md and decisions.md §8-9.
+ * Fundraising (auction bidders) checked against the interface and the kernel rules in the README.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

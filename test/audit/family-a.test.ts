@@ -1,6 +1,6 @@
 /**
- * Audit of Family A animals, people and donations against interface.md ("Animal", "Person", "Donation",
- * the Family A endpoint table) and decisions.md §4. Only rules the modules' own tests leave open.
+ * Audit of Family A animals, people and donations against the interface ("Animal", "Person", "Donation",
+ * the Family A endpoint table) and the kernel rules in the README. Only rules the modules' own tests leave open.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

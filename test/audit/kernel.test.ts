@@ -1,5 +1,5 @@
 /**
- * Audit of the kernel against interface.md (Errors, Authentication, Versioning) and decisions.md §3, §4, §6, §7.
+ * Audit of the kernel against the interface (Errors, Authentication, Versioning) and the kernel rules in the README.
  * Only rules that the kernel's own tests do not already pin down.
  */
 import assert from 'node:assert/strict';
@@ -105,7 +105,7 @@ test('§6: RateLimit headers on error responses of organization routes too (401,
   }
 });
 
-test('§3: built-in roles carry exactly the grants of decisions.md', async () => {
+test('§3: built-in roles carry exactly the grants the README states', async () => {
   const org = await makeOrg(t);
   const roles = (await org.req('GET', '/api/settings/roles')).body.results as { name: string; grants: Record<string, string> }[];
   const areas = ['animals', 'people', 'fundraising', 'communications', 'shifts', 'events', 'forms', 'tasks', 'partners', 'registry', 'reports', 'settings'];

@@ -1,4 +1,4 @@
-/* Failing repros (deviations from /work/shared/spec/interface.md). Run: cd /work/main && npm test -- /tmp/ark-audit2.test.ts */
+/* Failing repros (deviations from the interface).  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp, type TestOrg } from '../harness.ts';

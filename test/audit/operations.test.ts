@@ -1,7 +1,7 @@
 /**
- * Audit of animal operations against interface.md: "Custom field definition", "Foster home", "Transport run"
+ * Audit of animal operations against the interface: "Custom field definition", "Foster home", "Transport run"
  * tables, POST /api/animals/custom-fields, GET /api/animals/foster-homes(/{id}), POST /api/animals/transports,
- * and decisions.md §9. Field sets are checked against the spec tables (extra fields are allowed; every
+ * and the kernel rules in the README. Field sets are checked against the spec tables (extra fields are allowed; every
  * spec field must be present with its type).
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Audit of settings (decisions.md §5): animal statuses and the organization profile the interface relies on.
+ * Audit of settings (the README's rules): animal statuses and the organization profile the interface relies on.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -1,6 +1,6 @@
 /**
- * Audit of POST /api/shifts/schedules/import against interface.md ("Schedule import result", the endpoint's
- * behaviour 1-4) and decisions.md §9 (row fields, line numbers).
+ * Audit of POST /api/shifts/schedules/import against the interface ("Schedule import result", the endpoint's
+ * behaviour 1-4) and the kernel rules in the README(row fields, line numbers).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -16,7 +16,7 @@ const Status = Type.Object({
 }, { $id: 'AnimalStatus', description: 'An animal status of the organization; care_state drives the derived careState of every animal with this status.' });
 const Name = Type.String({ minLength: 1, maxLength: 60, description: 'case-sensitive; unique within the organization' });
 
-/** Animal statuses setting (decisions.md §5): read on Animals to see, admin on Animals to change. */
+/** Animal statuses setting: read on Animals to see, admin on Animals to change. */
 export function statusRoutes(app: App, ctx: AppContext) {
   const tags = ['Animal statuses'];
   const dup = (name: string) => invalid({ name: [`a status named ${name} already exists`] });

@@ -15,7 +15,7 @@ const COVER_RULE = 'Nobody gives or takes away more power than their own role ho
 export function settingsRoutes(app: App, ctx: AppContext) {
   const admin = { permission: { area: 'settings' as const, level: 'admin' as const } };
 
-  // Organization profile (decisions.md §5)
+  // Organization profile: name, email, phone, website, currency, time zone, country
   app.get('/api/settings/organization', {
     config: { permission: { area: 'settings', level: 'read' } },
     schema: { tags: ['Settings'], summary: 'Organization profile', response: { 200: OrgProfile } },

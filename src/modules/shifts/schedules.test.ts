@@ -96,7 +96,7 @@ test('locations: unique by name case-insensitively; in use cannot be removed', a
   assert.deepEqual(list.body.results.map((l: any) => l.name), ['Big Barn']);
 });
 
-// Import (interface.md, decisions.md §9)
+// Import: rows checked before any is created; line numbers are 1-based
 
 test('import: a dry run checks every row, answers 200 with line errors, creates nothing', async () => {
   const org = await makeOrg(t);
