@@ -17,6 +17,14 @@ export function allows(grants: Grants, area: Area, level: Level): boolean {
   const have = grants[area];
   return have !== undefined && RANK[have] >= RANK[level];
 }
+/**
+ * People's contact details (email, phone, address) outside the People area: a key without read on
+ * People sees names only, except where a resource is itself a contact list by design (a foster
+ * home's person, an auction bidder, a donor's year-end statement).
+ */
+export function seesContacts(grants: Grants): boolean {
+  return allows(grants, 'people', 'read');
+}
 /** True when every grant of `wanted` is within `holder` (nobody mints a key with more power than they have). */
 export function covers(holder: Grants, wanted: Grants): boolean {
   return Object.entries(wanted).every(([area, level]) => allows(holder, area as Area, level));

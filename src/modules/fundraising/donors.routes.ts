@@ -10,6 +10,7 @@ import { amount, parseAmount } from './money.ts';
 import * as repo from './donors.repository.ts';
 import { buildStatement, statementHtml, statementPdf } from './statement.ts';
 import { Donor, DonorList, DonorListQuery, IdParam, Statement, StatementParams, StatementQuery } from './schemas.ts';
+import { seesContacts, type Grants } from '../../platform/permissions.ts';
 
 const tags = ['Fundraising: donors'];
 const read = { permission: { area: 'fundraising' as const, level: 'read' as const } };
@@ -24,12 +25,18 @@ async function withLifetime(q: Queryable, orgId: string, rows: repo.DonorRow[]) 
   }));
 }
 
+const CONTACTS_RULE = ' A key without read on People sees names only: `email` is null.';
+/** A key without read on People sees a donor's name only (a year-end statement, made to be mailed, keeps its address). */
+function namesOnly<T extends { email: string | null }>(grants: Grants, d: T): T {
+  return seesContacts(grants) ? d : { ...d, email: null };
+}
+
 export function donorRoutes(app: App, ctx: AppContext) {
   app.get('/api/fundraising/donors', {
     config: read,
     schema: {
       tags, summary: 'List donors',
-      description: 'Donors are people (not deleted) with the `donor` role or with at least one gift on the donation ledger (any source, auction wins included). Giving is computed from the ledger. `lifetime` is per currency; `min_lifetime` and the `lifetime` sort use the giving in `currency` (default: the organization\'s). `gave_since`: last gift on or after the date. `lapsed_since`: gave before but nothing on or after the date (people with no gift at all are not lapsed). `recurring`: has at least one gift of type recurring. Default sort `-last_gift` (most recent first; never-gave last).',
+      description: 'Donors are people (not deleted) with the `donor` role or with at least one gift on the donation ledger (any source, auction wins included). Giving is computed from the ledger. `lifetime` is per currency; `min_lifetime` and the `lifetime` sort use the giving in `currency` (default: the organization\'s). `gave_since`: last gift on or after the date. `lapsed_since`: gave before but nothing on or after the date (people with no gift at all are not lapsed). `recurring`: has at least one gift of type recurring. Default sort `-last_gift` (most recent first; never-gave last).' + CONTACTS_RULE,
       querystring: DonorListQuery, response: { 200: DonorList },
     },
   }, async (req) => {
@@ -42,18 +49,19 @@ export function donorRoutes(app: App, ctx: AppContext) {
     const rows = await repo.listDonors(ctx.db, orgId, {
       q: qy.q, currency, minLifetimeMinor: min ?? undefined, gaveSince: qy.gave_since, lapsedSince: qy.lapsed_since, recurring: qy.recurring, sort: qy.sort ?? '-last_gift',
     }, qy.limit, qy.offset);
-    return { ...pageB(await withLifetime(ctx.db, orgId, rows.slice(0, qy.limit)), qy.limit, qy.offset), has_more: rows.length > qy.limit, currency };
+    const donors = (await withLifetime(ctx.db, orgId, rows.slice(0, qy.limit))).map((d) => namesOnly(who(req).principal.grants, d));
+    return { ...pageB(donors, qy.limit, qy.offset), has_more: rows.length > qy.limit, currency };
   });
 
   app.get('/api/fundraising/donors/:id', {
     config: read,
-    schema: { tags, summary: 'Get a donor', description: 'By person id. A person who is neither a donor by role nor has any gift answers 404.', params: IdParam, response: { 200: Donor } },
+    schema: { tags, summary: 'Get a donor', description: 'By person id. A person who is neither a donor by role nor has any gift answers 404.' + CONTACTS_RULE, params: IdParam, response: { 200: Donor } },
   }, async (req) => {
     const { org, orgId } = who(req);
     const rows = await repo.listDonors(ctx.db, orgId, { personId: req.params.id, currency: org.currency, sort: 'name' }, 1, 0);
     const [donor] = await withLifetime(ctx.db, orgId, rows);
     if (!donor) throw notFound('donor');
-    return donor;
+    return namesOnly(who(req).principal.grants, donor);
   });
 
   app.get('/api/fundraising/donors/:id/statements/:year', {

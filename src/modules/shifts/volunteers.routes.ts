@@ -9,6 +9,7 @@ import * as S from './schemas.ts';
 import * as repo from './volunteers.repository.ts';
 import { addDays, localDate } from './time.ts';
 import { idParams } from '../../platform/formats.ts';
+import { seesContacts, type Grants } from '../../platform/permissions.ts';
 
 const IdAndGrant = idParams('id', 'grant_id');
 
@@ -16,6 +17,12 @@ async function checkQualificationIds(q: Queryable, orgId: string, ids: string[])
   const found = new Set((await repo.qualificationsByIds(q, orgId, ids)).map((r) => r.id));
   const unknown = ids.filter((id) => !found.has(id));
   if (unknown.length) throw invalid({ required_qualification_ids: [`names no qualification of this organization: ${unknown.join(', ')}`] });
+}
+
+/** A key without read on People sees a volunteer's name only: email "" and phone null. */
+const CONTACTS_RULE = 'A key without read on People sees names only: `email` is "" and `phone` null.';
+function contactsFor<T extends { email: string; phone: string | null }>(grants: Grants, v: T): T {
+  return seesContacts(grants) ? v : { ...v, email: '', phone: null };
 }
 
 export function volunteerRoutes(app: App, ctx: AppContext) {
@@ -146,10 +153,14 @@ export function volunteerRoutes(app: App, ctx: AppContext) {
   };
   app.get('/api/shifts/volunteers', {
     config: read,
-    schema: { tags: vtags, summary: 'List volunteers', description: 'People holding the volunteer role (manage people under /api/v1/people), by last then first name, with hours served.', querystring: Type.Object(pageQueryB(200, 50)), response: { 200: Type.Object({ results: Type.Array(S.Volunteer), ...PageFieldsB }) } },
-  }, async (req) => pageB(await repo.listVolunteers(ctx.db, who(req).orgId, req.query.limit, req.query.offset), req.query.limit, req.query.offset));
-  app.get('/api/shifts/volunteers/:id', { config: read, schema: { tags: vtags, summary: 'Get a volunteer', description: '404 for a person without the volunteer role.', params: S.IdParam, response: { 200: S.Volunteer } } },
-    async (req) => volunteerOr404(ctx.db, who(req).orgId, req.params.id));
+    schema: { tags: vtags, summary: 'List volunteers', description: `People holding the volunteer role (manage people under /api/v1/people), by last then first name, with hours served. ${CONTACTS_RULE}`, querystring: Type.Object(pageQueryB(200, 50)), response: { 200: Type.Object({ results: Type.Array(S.Volunteer), ...PageFieldsB }) } },
+  }, async (req) => {
+    const { orgId, principal } = who(req);
+    const page = pageB(await repo.listVolunteers(ctx.db, orgId, req.query.limit, req.query.offset), req.query.limit, req.query.offset);
+    return { ...page, results: page.results.map((v) => contactsFor(principal.grants, v)) };
+  });
+  app.get('/api/shifts/volunteers/:id', { config: read, schema: { tags: vtags, summary: 'Get a volunteer', description: `404 for a person without the volunteer role. ${CONTACTS_RULE}`, params: S.IdParam, response: { 200: S.Volunteer } } },
+    async (req) => contactsFor(who(req).principal.grants, await volunteerOr404(ctx.db, who(req).orgId, req.params.id)));
 
   const grantWire = (g: repo.GrantRow, today: string) => ({ ...g, valid_today: g.granted_on <= today && (g.expires_on === null || g.expires_on >= today) });
   app.get('/api/shifts/volunteers/:id/qualifications', { config: read, schema: { tags: vtags, summary: 'Qualifications granted to a volunteer', params: S.IdParam, response: { 200: Type.Object({ results: Type.Array(S.Grant) }) } } }, async (req) => {
