@@ -18,9 +18,24 @@ const S = Type.String();
 // Nullable fields as `type: [t, 'null']` (as Ark declares them), which the serializer writes without trying branches.
 const N = Nullable;
 const AnimalShape = Type.Object({
-  id: S, name: S, publicName: S, species: S, breed: N(S), status: S, careState: S, locationId: N(S), intakeDate: S,
-  dateOfBirth: N(S), sex: S, weight: Nullable(Type.Number()), microchipNumber: N(S), isPublic: Type.Boolean(),
-  notes: N(S), customFields: Type.Object({}, { additionalProperties: true }), createdAt: S, updatedAt: S,
+  id: S,
+  name: S,
+  publicName: S,
+  species: S,
+  breed: N(S),
+  status: S,
+  careState: S,
+  locationId: N(S),
+  intakeDate: S,
+  dateOfBirth: N(S),
+  sex: S,
+  weight: Nullable(Type.Number()),
+  microchipNumber: N(S),
+  isPublic: Type.Boolean(),
+  notes: N(S),
+  customFields: Type.Object({}, { additionalProperties: true }),
+  createdAt: S,
+  updatedAt: S,
 });
 
 const ISO = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -31,10 +46,24 @@ const SQL = `SELECT a.id, a.name, a.public_name, a.species, a.breed, s.name AS s
   WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`;
 
 interface Row {
-  id: string; name: string; public_name: string; species: string; breed: string | null; status: string; care_state: string;
-  location_id: string | null; intake_date: string; date_of_birth: string | null; sex: string; weight: string | null;
-  microchip_number: string | null; is_public: boolean; notes: string | null; custom_fields: Record<string, unknown>;
-  created_at: string; updated_at: string;
+  id: string;
+  name: string;
+  public_name: string;
+  species: string;
+  breed: string | null;
+  status: string;
+  care_state: string;
+  location_id: string | null;
+  intake_date: string;
+  date_of_birth: string | null;
+  sex: string;
+  weight: string | null;
+  microchip_number: string | null;
+  is_public: boolean;
+  notes: string | null;
+  custom_fields: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
 }
 
 const app = Fastify({ logger: false });
@@ -42,14 +71,31 @@ app.get<{ Params: { id: string } }>('/animal/:id', { schema: { response: { 200: 
   const r = (await pool.query<Row>({ name: 'ceiling_by_id', text: SQL, values: [orgId, req.params.id] })).rows[0];
   if (!r) return reply.code(404).send({ error: 'not found' });
   return {
-    id: r.id, name: r.name, publicName: r.public_name, species: r.species, breed: r.breed, status: r.status, careState: r.care_state,
-    locationId: r.location_id, intakeDate: r.intake_date, dateOfBirth: r.date_of_birth, sex: r.sex,
-    weight: r.weight === null ? null : Number(r.weight), microchipNumber: r.microchip_number, isPublic: r.is_public, notes: r.notes,
-    customFields: r.custom_fields, createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id,
+    name: r.name,
+    publicName: r.public_name,
+    species: r.species,
+    breed: r.breed,
+    status: r.status,
+    careState: r.care_state,
+    locationId: r.location_id,
+    intakeDate: r.intake_date,
+    dateOfBirth: r.date_of_birth,
+    sex: r.sex,
+    weight: r.weight === null ? null : Number(r.weight),
+    microchipNumber: r.microchip_number,
+    isPublic: r.is_public,
+    notes: r.notes,
+    customFields: r.custom_fields,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 console.log(`ready ${(app.server.address() as { port: number }).port}`);
 process.on('SIGTERM', () => {
-  void app.close().then(() => pool.end()).then(() => process.exit(0));
+  void app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0));
 });

@@ -21,7 +21,14 @@ export interface Target {
   body?: string;
 }
 
-export interface Pass { rps: number; p50: number; p99: number; bad: number; requests: number; cpuUs: number | null }
+export interface Pass {
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+  requests: number;
+  cpuUs: number | null;
+}
 
 export const CONNECTIONS = 20;
 export const TOOL = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
@@ -65,11 +72,19 @@ useIds(ids);
 async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
   const env = {
     ...process.env,
-    BENCH_IDS: idsFile, BENCH_METHOD: t.method, BENCH_PATH: t.path, BENCH_BODY: t.body ?? '',
-    BENCH_HEADERS: Object.entries(t.headers).map(([k, v]) => `${k}: ${v}`).join('\n'),
+    BENCH_IDS: idsFile,
+    BENCH_METHOD: t.method,
+    BENCH_PATH: t.path,
+    BENCH_BODY: t.body ?? '',
+    BENCH_HEADERS: Object.entries(t.headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n'),
   };
   const out = await new Promise<string>((resolve, reject) => {
-    const p = spawn('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', luaFile, t.origin], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', luaFile, t.origin], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let s = '';
     p.stdout.on('data', (c: Buffer) => (s += c.toString()));
     p.on('error', reject);
@@ -84,17 +99,29 @@ async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> 
 async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
   let i = 0;
   const r = await autocannon({
-    url: t.origin, connections: CONNECTIONS, duration: seconds, headers: t.headers, method: t.method,
-    requests: [{
-      method: t.method,
-      setupRequest: (req) => {
-        i++;
-        const body = t.body?.replace('{n}', String((i % 50) + 10));
-        return { ...req, path: t.path.replace('{id}', ids[i % ids.length]), ...(body ? { body } : {}) };
+    url: t.origin,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: t.headers,
+    method: t.method,
+    requests: [
+      {
+        method: t.method,
+        setupRequest: (req) => {
+          i++;
+          const body = t.body?.replace('{n}', String((i % 50) + 10));
+          return { ...req, path: t.path.replace('{id}', ids[i % ids.length]), ...(body ? { body } : {}) };
+        },
       },
-    }],
+    ],
   });
-  return { requests: r.requests.total, rps: r.requests.total / (r.duration || seconds), p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
+  return {
+    requests: r.requests.total,
+    rps: r.requests.total / (r.duration || seconds),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 /** One request of `t`, for saying what a failing line answered. */
@@ -179,15 +206,20 @@ function readlinkSafe(p: string): string {
  */
 export class CpuMeter {
   private known = new Map<number, number>();
-  constructor(private readonly serverPid: number, private readonly admin: pg.ClientBase) {}
+  constructor(
+    private readonly serverPid: number,
+    private readonly admin: pg.ClientBase,
+  ) {}
 
   /** Total CPU microseconds so far, or null when the server or the backends cannot be read. */
   async read(): Promise<number | null> {
     const server = procTimes(this.serverPid);
     if (server === null) return null;
-    const rows = (await this.admin.query<{ pid: number; port: number }>(
-      "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
-    )).rows;
+    const rows = (
+      await this.admin.query<{ pid: number; port: number }>(
+        "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      )
+    ).rows;
     const mine = localPorts(this.serverPid);
     let seen = 0;
     let read = 0;

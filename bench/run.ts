@@ -38,9 +38,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIZES = SCALE
   ? (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number)
   : [Number(process.env.BENCH_ANIMALS ?? 100_000)];
-const countsFor = (animals: number): Counts => (SCALE
-  ? { animals, people: Math.round(animals * 0.3), donations: animals, messages: Math.round(animals * 0.5) }
-  : { animals, people: 0, donations: 0, messages: 0 });
+const countsFor = (animals: number): Counts =>
+  SCALE
+    ? { animals, people: Math.round(animals * 0.3), donations: animals, messages: Math.round(animals * 0.5) }
+    : { animals, people: 0, donations: 0, messages: 0 };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -80,8 +81,15 @@ for (let i = 0; i < 3; i++) {
 }
 
 // Two server processes: the ceiling, and Ark as `npm start` runs it.
-async function startProcess(args: string[], env: Record<string, string>, ready: (line: string) => number | null): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: (line: string) => number | null,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let buf = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -96,12 +104,23 @@ async function startProcess(args: string[], env: Record<string, string>, ready: 
   });
   return { child, port };
 }
-const ceiling = await startProcess(['bench/ceiling.ts'], { BENCH_DATABASE_URL: url, BENCH_ORG_ID: org.id }, (s) => Number(/ready (\d+)/.exec(s)?.[1]) || null);
+const ceiling = await startProcess(
+  ['bench/ceiling.ts'],
+  { BENCH_DATABASE_URL: url, BENCH_ORG_ID: org.id },
+  (s) => Number(/ready (\d+)/.exec(s)?.[1]) || null,
+);
 const arkPort = await freePort();
-const ark = await startProcess(['src/main.ts'], {
-  DATABASE_URL: url, PORT: String(arkPort), HOST: '127.0.0.1', ARK_SMTP_INBOUND_PORT: String(await freePort()),
-  ARK_RATE_LIMIT_PER_MINUTE: '1000000000',
-}, (s) => (s.includes('Ark serves') ? arkPort : null));
+const ark = await startProcess(
+  ['src/main.ts'],
+  {
+    DATABASE_URL: url,
+    PORT: String(arkPort),
+    HOST: '127.0.0.1',
+    ARK_SMTP_INBOUND_PORT: String(await freePort()),
+    ARK_RATE_LIMIT_PER_MINUTE: '1000000000',
+  },
+  (s) => (s.includes('Ark serves') ? arkPort : null),
+);
 // Production's logger writes to stdout: keep draining it so the server never blocks on a full pipe.
 ark.child.stdout?.resume();
 
@@ -109,48 +128,150 @@ const cpu = { ceiling: new CpuMeter(ceiling.child.pid ?? 0, admin), ark: new Cpu
 
 const origin = `http://127.0.0.1:${arkPort}`;
 const headers = { host: `${slug}.localhost`, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-const NOTES = 'Came in as a stray found near the highway underpass. Friendly with other dogs after a slow introduction. Vaccinated, dewormed and microchipped on intake. Knows sit.';
+const NOTES =
+  'Came in as a stray found near the highway underpass. Friendly with other dogs after a slow introduction. Vaccinated, dewormed and microchipped on intake. Knows sit.';
 const month = `dateFrom=${HISTORY_END.slice(0, 8)}01&dateTo=${HISTORY_END}`;
 
-interface Line { target: Target; meter: CpuMeter; scaleOnly?: boolean }
+interface Line {
+  target: Target;
+  meter: CpuMeter;
+  scaleOnly?: boolean;
+}
 const allLines: Line[] = [
-  { meter: cpu.ceiling, target: { name: 'ceiling: lean Fastify, prepared, same row', origin: `http://127.0.0.1:${ceiling.port}`, method: 'GET', path: '/animal/{id}', headers: {} } },
+  {
+    meter: cpu.ceiling,
+    target: {
+      name: 'ceiling: lean Fastify, prepared, same row',
+      origin: `http://127.0.0.1:${ceiling.port}`,
+      method: 'GET',
+      path: '/animal/{id}',
+      headers: {},
+    },
+  },
   { meter: cpu.ark, target: { name: 'GET /api/v1/animals/{id}', origin, method: 'GET', path: '/api/v1/animals/{id}', headers } },
-  { meter: cpu.ark, target: { name: 'animals ?species&status&careState', origin, method: 'GET', path: '/api/v1/animals?species=dog&status=Available&careState=in_care&perPage=25', headers } },
-  { meter: cpu.ark, scaleOnly: true, target: { name: 'animals ?locationId', origin, method: 'GET', path: '/api/v1/animals?locationId={loc}&perPage=25', headers } },
-  { meter: cpu.ark, scaleOnly: true, target: { name: 'animals ?status=Available&isPublic=true', origin, method: 'GET', path: '/api/v1/animals?status=Available&isPublic=true&perPage=25', headers } },
-  { meter: cpu.ark, scaleOnly: true, target: { name: 'people ?q=smith', origin, method: 'GET', path: '/api/v1/people?q=smith&perPage=25', headers } },
-  { meter: cpu.ark, scaleOnly: true, target: { name: 'donations ?dateFrom&dateTo (one month)', origin, method: 'GET', path: `/api/v1/donations?${month}&perPage=25`, headers } },
-  { meter: cpu.ark, target: { name: 'POST /api/v1/animals', origin, method: 'POST', path: '/api/v1/animals', headers,
-    body: JSON.stringify({ name: 'Biscuit', species: 'dog', breed: 'Beagle', status: 'Intake', intakeDate: '2026-11-01', weight: 30, notes: NOTES }) } },
-  { meter: cpu.ark, target: { name: 'PATCH /api/v1/animals/{id}', origin, method: 'PATCH', path: '/api/v1/animals/{id}', headers, body: '{"weight":{n}.5,"isPublic":true}' } },
+  {
+    meter: cpu.ark,
+    target: {
+      name: 'animals ?species&status&careState',
+      origin,
+      method: 'GET',
+      path: '/api/v1/animals?species=dog&status=Available&careState=in_care&perPage=25',
+      headers,
+    },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'animals ?locationId', origin, method: 'GET', path: '/api/v1/animals?locationId={loc}&perPage=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: {
+      name: 'animals ?status=Available&isPublic=true',
+      origin,
+      method: 'GET',
+      path: '/api/v1/animals?status=Available&isPublic=true&perPage=25',
+      headers,
+    },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'people ?q=smith', origin, method: 'GET', path: '/api/v1/people?q=smith&perPage=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: {
+      name: 'donations ?dateFrom&dateTo (one month)',
+      origin,
+      method: 'GET',
+      path: `/api/v1/donations?${month}&perPage=25`,
+      headers,
+    },
+  },
+  {
+    meter: cpu.ark,
+    target: {
+      name: 'POST /api/v1/animals',
+      origin,
+      method: 'POST',
+      path: '/api/v1/animals',
+      headers,
+      body: JSON.stringify({
+        name: 'Biscuit',
+        species: 'dog',
+        breed: 'Beagle',
+        status: 'Intake',
+        intakeDate: '2026-11-01',
+        weight: 30,
+        notes: NOTES,
+      }),
+    },
+  },
+  {
+    meter: cpu.ark,
+    target: {
+      name: 'PATCH /api/v1/animals/{id}',
+      origin,
+      method: 'PATCH',
+      path: '/api/v1/animals/{id}',
+      headers,
+      body: '{"weight":{n}.5,"isPublic":true}',
+    },
+  },
 ];
 const lines = allLines.filter((l) => SCALE || !l.scaleOnly);
 
-interface Figure { name: string; passes: Pass[] }
+interface Figure {
+  name: string;
+  passes: Pass[];
+}
 const fmt = (n: number, w: number, d = 0) => n.toFixed(d).padStart(w);
 function summary(f: Figure) {
   const rps = f.passes.map((p) => p.rps);
   const mid = f.passes.find((p) => p.rps === median(rps)) ?? f.passes[0];
   const cpus = f.passes.map((p) => p.cpuUs).filter((c): c is number => c !== null);
-  return { min: Math.min(...rps), med: median(rps), max: Math.max(...rps), p50: mid.p50, p99: median(f.passes.map((p) => p.p99)), cpu: cpus.length ? median(cpus) : null, bad: f.passes.reduce((a, p) => a + p.bad, 0) };
+  return {
+    min: Math.min(...rps),
+    med: median(rps),
+    max: Math.max(...rps),
+    p50: mid.p50,
+    p99: median(f.passes.map((p) => p.p99)),
+    cpu: cpus.length ? median(cpus) : null,
+    bad: f.passes.reduce((a, p) => a + p.bad, 0),
+  };
 }
 function printFigures(figs: Figure[]) {
   console.log(`  ${'line'.padEnd(44)} ${'req/s min / median / max'.padStart(26)}  ${'p50'.padStart(6)}  ${'p99'.padStart(6)}  CPU µs/req`);
   for (const f of figs) {
     const s = summary(f);
-    console.log(`  ${f.name.padEnd(44)} ${fmt(s.min, 7)} / ${fmt(s.med, 6)} / ${fmt(s.max, 6)}  ${fmt(s.p50, 4, 1)}ms  ${fmt(s.p99, 4, 1)}ms  ${s.cpu === null ? '   n/a' : fmt(s.cpu, 6)}${s.bad ? `   (${s.bad} non-2xx/errors!)` : ''}`);
+    console.log(
+      `  ${f.name.padEnd(44)} ${fmt(s.min, 7)} / ${fmt(s.med, 6)} / ${fmt(s.max, 6)}  ${fmt(s.p50, 4, 1)}ms  ${fmt(s.p99, 4, 1)}ms  ${s.cpu === null ? '   n/a' : fmt(s.cpu, 6)}${s.bad ? `   (${s.bad} non-2xx/errors!)` : ''}`,
+    );
   }
 }
 
 const results = new Map<number, Figure[]>();
 for (const size of SIZES) {
   const t0 = Date.now();
-  console.log(`\nLoading ${size.toLocaleString()} animals${SCALE ? ` (+${countsFor(size).people.toLocaleString()} people, ${countsFor(size).donations.toLocaleString()} donations, ${countsFor(size).messages.toLocaleString()} messages)` : ''} into one organization…`);
+  console.log(
+    `\nLoading ${size.toLocaleString()} animals${SCALE ? ` (+${countsFor(size).people.toLocaleString()} people, ${countsFor(size).donations.toLocaleString()} donations, ${countsFor(size).messages.toLocaleString()} messages)` : ''} into one organization…`,
+  );
   await grow(admin, org.id, countsFor(size));
   console.log(`  loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  useIds((await admin.query<{ id: string }>('SELECT id FROM animals WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY random() LIMIT 5000', [org.id])).rows.map((r) => r.id));
-  const loc = (await admin.query<{ id: string }>('SELECT id FROM locations WHERE organization_id = $1 ORDER BY name LIMIT 1', [org.id])).rows[0]?.id ?? 'none';
+  useIds(
+    (
+      await admin.query<{ id: string }>(
+        'SELECT id FROM animals WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY random() LIMIT 5000',
+        [org.id],
+      )
+    ).rows.map((r) => r.id),
+  );
+  const loc =
+    (await admin.query<{ id: string }>('SELECT id FROM locations WHERE organization_id = $1 ORDER BY name LIMIT 1', [org.id])).rows[0]
+      ?.id ?? 'none';
   const targets = lines.map((l) => ({ ...l, target: { ...l.target, path: l.target.path.replace('{loc}', loc) } }));
   // Warm-up: JIT, every pool connection's prepared statements, the buffer cache.
   for (const l of targets) await drive(l.target, 2);
@@ -182,17 +303,29 @@ if (ceil && getOne && post && patch) {
   const g = ratio(getOne, ceil);
   const p = ratio(post, getOne);
   const w = ratio(patch, getOne);
-  console.log(`\nTargets (${SIZES[SIZES.length - 1].toLocaleString()} animals; req/s ratios are medians of per-round ratios; the CPU view is ceiling µs ÷ Ark µs):`);
-  console.log(`  GET one animal ≥ 90% of the ceiling:  ${pct(g).padStart(4)}  ${verdict(g >= 0.9)}   (by CPU per request: ${pct(cpuRatio(getOne, ceil))})`);
-  console.log(`  POST ≥ 25% of GET one:                ${pct(p).padStart(4)}  ${verdict(p >= 0.25)}   (by CPU per request: ${pct(cpuRatio(post, getOne))})`);
-  console.log(`  PATCH ≥ 35% of GET one:               ${pct(w).padStart(4)}  ${verdict(w >= 0.35)}   (by CPU per request: ${pct(cpuRatio(patch, getOne))})`);
+  console.log(
+    `\nTargets (${SIZES[SIZES.length - 1].toLocaleString()} animals; req/s ratios are medians of per-round ratios; the CPU view is ceiling µs ÷ Ark µs):`,
+  );
+  console.log(
+    `  GET one animal ≥ 90% of the ceiling:  ${pct(g).padStart(4)}  ${verdict(g >= 0.9)}   (by CPU per request: ${pct(cpuRatio(getOne, ceil))})`,
+  );
+  console.log(
+    `  POST ≥ 25% of GET one:                ${pct(p).padStart(4)}  ${verdict(p >= 0.25)}   (by CPU per request: ${pct(cpuRatio(post, getOne))})`,
+  );
+  console.log(
+    `  PATCH ≥ 35% of GET one:               ${pct(w).padStart(4)}  ${verdict(w >= 0.35)}   (by CPU per request: ${pct(cpuRatio(patch, getOne))})`,
+  );
   const slow = last.filter((f) => summary(f).p99 >= 40);
-  console.log(`  p99 < 40 ms at ${CONNECTIONS} connections:       ${slow.length ? `NOT met: ${slow.map((f) => `${f.name} ${summary(f).p99.toFixed(1)} ms`).join('; ')}` : 'met on every line'}`);
+  console.log(
+    `  p99 < 40 ms at ${CONNECTIONS} connections:       ${slow.length ? `NOT met: ${slow.map((f) => `${f.name} ${summary(f).p99.toFixed(1)} ms`).join('; ')}` : 'met on every line'}`,
+  );
 }
 
 if (SCALE && SIZES.length > 1) {
   const first = results.get(SIZES[0]) ?? [];
-  console.log(`\nGrowth ${SIZES[0].toLocaleString()} → ${SIZES[SIZES.length - 1].toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; 1.00 = flat):`);
+  console.log(
+    `\nGrowth ${SIZES[0].toLocaleString()} → ${SIZES[SIZES.length - 1].toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; 1.00 = flat):`,
+  );
   for (const f of last) {
     const a = find(first, f.name);
     if (!a) continue;
@@ -203,10 +336,11 @@ if (SCALE && SIZES.length > 1) {
   }
 }
 
-const stop = (c: ChildProcess) => new Promise((r) => {
-  c.once('exit', r);
-  c.kill('SIGTERM');
-});
+const stop = (c: ChildProcess) =>
+  new Promise((r) => {
+    c.once('exit', r);
+    c.kill('SIGTERM');
+  });
 await stop(ark.child);
 await stop(ceiling.child);
 await admin.end();

@@ -8,41 +8,202 @@
  */
 import type pg from 'pg';
 
-const PET_NAMES = ['Biscuit', 'Luna', 'Max', 'Bella', 'Charlie', 'Daisy', 'Milo', 'Coco', 'Rocky', 'Lola', 'Buddy', 'Sadie',
-  'Oliver', 'Molly', 'Teddy', 'Pepper', 'Ziggy', 'Nala', 'Jasper', 'Willow', 'Ollie', 'Maple', 'Rosie', 'Bear', 'Hazel',
-  'Finn', 'Ruby', 'Gus', 'Penny', 'Scout', 'Olive', 'Louie', 'Ginger', 'Tucker', 'Cleo', 'Bruno', 'Mochi', 'Sunny', 'Pickles', 'Juniper'];
-const DOG_BREEDS = ['Labrador Retriever mix', 'Pit Bull Terrier', 'German Shepherd', 'Chihuahua', 'Beagle', 'Boxer mix', 'Australian Shepherd',
-  'Dachshund', 'Husky', 'Border Collie', 'Hound mix', 'Shih Tzu'];
+const PET_NAMES = [
+  'Biscuit',
+  'Luna',
+  'Max',
+  'Bella',
+  'Charlie',
+  'Daisy',
+  'Milo',
+  'Coco',
+  'Rocky',
+  'Lola',
+  'Buddy',
+  'Sadie',
+  'Oliver',
+  'Molly',
+  'Teddy',
+  'Pepper',
+  'Ziggy',
+  'Nala',
+  'Jasper',
+  'Willow',
+  'Ollie',
+  'Maple',
+  'Rosie',
+  'Bear',
+  'Hazel',
+  'Finn',
+  'Ruby',
+  'Gus',
+  'Penny',
+  'Scout',
+  'Olive',
+  'Louie',
+  'Ginger',
+  'Tucker',
+  'Cleo',
+  'Bruno',
+  'Mochi',
+  'Sunny',
+  'Pickles',
+  'Juniper',
+];
+const DOG_BREEDS = [
+  'Labrador Retriever mix',
+  'Pit Bull Terrier',
+  'German Shepherd',
+  'Chihuahua',
+  'Beagle',
+  'Boxer mix',
+  'Australian Shepherd',
+  'Dachshund',
+  'Husky',
+  'Border Collie',
+  'Hound mix',
+  'Shih Tzu',
+];
 const CAT_BREEDS = ['Domestic Shorthair', 'Domestic Longhair', 'Domestic Mediumhair', 'Siamese mix', 'Maine Coon mix', 'Tabby'];
 const OTHER_BREEDS = ['Holland Lop', 'Lionhead', 'Budgerigar', 'Cockatiel', 'Guinea Pig', 'Syrian Hamster'];
-const SENTENCES = ['Came in as a stray found near the highway underpass.', 'Friendly with other dogs after a slow introduction.',
-  'Needs a home without small children; startles at loud noises.', 'Vaccinated, dewormed and microchipped on intake.',
-  'Loves tennis balls and long walks; pulls a little on the leash.', 'Shy at first but warms up within a day or two.',
-  'On a sensitive-stomach diet; see the medical record.', 'Litter-box trained and fine with a calm resident cat.',
-  'Surrendered by owner who moved into housing without pets.', 'Good in the car; has been fostered twice before.',
-  'Mild heartworm treatment completed in the spring.', 'Knows sit, down and stay; working on recall.'];
-const FIRST_NAMES = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara',
-  'Richard', 'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Carlos', 'Karen', 'Daniel', 'Lisa', 'Matthew', 'Nancy', 'Anthony', 'Betty',
-  'Mark', 'Sandra', 'Priya', 'Ashley', 'Wei', 'Emily', 'Kevin', 'Donna', 'Brian', 'Michelle', 'Aisha', 'Carol', 'Jorge', 'Amanda'];
+const SENTENCES = [
+  'Came in as a stray found near the highway underpass.',
+  'Friendly with other dogs after a slow introduction.',
+  'Needs a home without small children; startles at loud noises.',
+  'Vaccinated, dewormed and microchipped on intake.',
+  'Loves tennis balls and long walks; pulls a little on the leash.',
+  'Shy at first but warms up within a day or two.',
+  'On a sensitive-stomach diet; see the medical record.',
+  'Litter-box trained and fine with a calm resident cat.',
+  'Surrendered by owner who moved into housing without pets.',
+  'Good in the car; has been fostered twice before.',
+  'Mild heartworm treatment completed in the spring.',
+  'Knows sit, down and stay; working on recall.',
+];
+const FIRST_NAMES = [
+  'James',
+  'Mary',
+  'Robert',
+  'Patricia',
+  'John',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'David',
+  'Elizabeth',
+  'William',
+  'Barbara',
+  'Richard',
+  'Susan',
+  'Joseph',
+  'Jessica',
+  'Thomas',
+  'Sarah',
+  'Carlos',
+  'Karen',
+  'Daniel',
+  'Lisa',
+  'Matthew',
+  'Nancy',
+  'Anthony',
+  'Betty',
+  'Mark',
+  'Sandra',
+  'Priya',
+  'Ashley',
+  'Wei',
+  'Emily',
+  'Kevin',
+  'Donna',
+  'Brian',
+  'Michelle',
+  'Aisha',
+  'Carol',
+  'Jorge',
+  'Amanda',
+];
 // 1 in 100 people is a Smith, as in the United States; the rest spread over common surnames.
-const LAST_NAMES = ['Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez',
-  'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris',
-  'Sanchez', 'Clark', 'Ramirez', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Torres', 'Nguyen', 'Hill',
-  'Flores', 'Green', 'Adams', 'Nelson', 'Baker', 'Hall', 'Rivera', 'Campbell', 'Mitchell', 'Carter', 'Roberts', 'Patel'];
+const LAST_NAMES = [
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Gonzalez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Sanchez',
+  'Clark',
+  'Ramirez',
+  'Lewis',
+  'Robinson',
+  'Walker',
+  'Young',
+  'Allen',
+  'King',
+  'Wright',
+  'Scott',
+  'Torres',
+  'Nguyen',
+  'Hill',
+  'Flores',
+  'Green',
+  'Adams',
+  'Nelson',
+  'Baker',
+  'Hall',
+  'Rivera',
+  'Campbell',
+  'Mitchell',
+  'Carter',
+  'Roberts',
+  'Patel',
+];
 const CITIES = ['Portland', 'Springfield', 'Riverside', 'Franklin', 'Greenville', 'Bristol', 'Clinton', 'Fairview', 'Salem', 'Madison'];
 // Status weights out of 100, by name: a shelter that has run for years has adopted most of its animals.
-const STATUS_WEIGHTS: [string, number][] = [['Adopted', 68], ['Transferred Out', 8], ['Returned to Owner', 5], ['Deceased', 3],
-  ['Available', 7], ['Intake', 3], ['Medical Hold', 2], ['Adoption Pending', 3], ['Courtesy Listing', 1]];
+const STATUS_WEIGHTS: [string, number][] = [
+  ['Adopted', 68],
+  ['Transferred Out', 8],
+  ['Returned to Owner', 5],
+  ['Deceased', 3],
+  ['Available', 7],
+  ['Intake', 3],
+  ['Medical Hold', 2],
+  ['Adoption Pending', 3],
+  ['Courtesy Listing', 1],
+];
 export const LOCATIONS = 25;
 /** Eight years of history end at this date: one month holds about 1/96 of the donations. */
 export const HISTORY_END = '2026-10-31';
 
-export interface Counts { animals: number; people: number; donations: number; messages: number }
+export interface Counts {
+  animals: number;
+  people: number;
+  donations: number;
+  messages: number;
+}
 
 const lit = (xs: string[]) => `ARRAY[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]::text[]`;
 const pick = (arr: string, n: number, expr: string) => `(${arr})[(1 + ((${expr}) % ${n}))::int]`;
 // Row numbers → ids that look like Ark's (prefix + 20 characters), the same for a number every time.
-export const idSql = (prefix: string, org: string, kind: string, g: string) => `'${prefix}_' || substr(md5('${org}' || '${kind}' || ${g}), 1, 20)`;
+export const idSql = (prefix: string, org: string, kind: string, g: string) =>
+  `'${prefix}_' || substr(md5('${org}' || '${kind}' || ${g}), 1, 20)`;
 
 /** Present counts of the seeded rows (numbered rows, so growing adds the missing ones). */
 async function count(c: pg.ClientBase, table: string, orgId: string): Promise<number> {
@@ -57,7 +218,9 @@ export async function seedLocations(c: pg.ClientBase, orgId: string): Promise<st
      ON CONFLICT DO NOTHING`,
     [orgId],
   );
-  return (await c.query<{ id: string }>('SELECT id FROM locations WHERE organization_id = $1 ORDER BY name', [orgId])).rows.map((r) => r.id);
+  return (await c.query<{ id: string }>('SELECT id FROM locations WHERE organization_id = $1 ORDER BY name', [orgId])).rows.map(
+    (r) => r.id,
+  );
 }
 
 /**
@@ -67,14 +230,20 @@ export async function seedLocations(c: pg.ClientBase, orgId: string): Promise<st
  */
 export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise<void> {
   await c.query("SET synchronous_commit = off; SET maintenance_work_mem = '256MB'");
-  const statuses = (await c.query<{ id: string; name: string }>('SELECT id, name FROM animal_statuses WHERE organization_id = $1', [orgId])).rows;
+  const statuses = (await c.query<{ id: string; name: string }>('SELECT id, name FROM animal_statuses WHERE organization_id = $1', [orgId]))
+    .rows;
   const buckets: string[] = [];
   for (const [name, w] of STATUS_WEIGHTS) {
     const s = statuses.find((x) => x.name === name);
     if (s) for (let i = 0; i < w; i++) buckets.push(s.id);
   }
   const locations = await seedLocations(c, orgId);
-  const have = { animals: await count(c, 'animals', orgId), people: await count(c, 'people', orgId), donations: await count(c, 'donations', orgId), messages: await count(c, 'comm_messages', orgId) };
+  const have = {
+    animals: await count(c, 'animals', orgId),
+    people: await count(c, 'people', orgId),
+    donations: await count(c, 'donations', orgId),
+    messages: await count(c, 'comm_messages', orgId),
+  };
   const span = `interval '8 years'`;
   const at = (g: string, n: number) => `(timestamptz '${HISTORY_END} 17:00Z' - ${span} + (${span}) * (${g}::float8 / ${n}))`;
 

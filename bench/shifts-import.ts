@@ -39,28 +39,45 @@ try {
   const org = await createOrganization(db, { slug, name: 'Bench Rescue' });
   if (!org) throw new Error('could not make the bench organization');
   const key = (await db.tx((q) => createKey(q, org.id, 'admin', 'bench', 'bench'))).key;
-  await db.query('INSERT INTO shift_locations (organization_id, id, name) VALUES ($1, $2, $3)', [org.id, `sloc_${base62(20)}`, 'Main Shelter']);
+  await db.query('INSERT INTO shift_locations (organization_id, id, name) VALUES ($1, $2, $3)', [
+    org.id,
+    `sloc_${base62(20)}`,
+    'Main Shelter',
+  ]);
   const { app } = await buildApp({ config: { ...loadConfig({}), rateLimitPerMinute: 1_000_000 }, db });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const rows = Array.from({ length: ROWS }, (_, i) => {
     const day = String((i % 28) + 1).padStart(2, '0');
     return i % 5 === 0
       ? { name: `Adoption day ${i}`, starts_at: `2027-03-${day}`, event_kind: 'adoption', location: 'main shelter' }
-      : { name: `Dog walking ${i}`, starts_at: `2027-03-${day}T09:00`, ends_at: `2027-03-${day}T11:00:00-05:00`, event_kind: 'care', location: 'Main Shelter' };
+      : {
+          name: `Dog walking ${i}`,
+          starts_at: `2027-03-${day}T09:00`,
+          ends_at: `2027-03-${day}T11:00:00-05:00`,
+          event_kind: 'care',
+          location: 'Main Shelter',
+        };
   });
   const body = JSON.stringify({ rows });
   const rates: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const started = process.hrtime.bigint();
-    const res = await post(`${address}/api/shifts/schedules/import`, { host: `${slug}.localhost`, authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body);
+    const res = await post(
+      `${address}/api/shifts/schedules/import`,
+      { host: `${slug}.localhost`, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    );
     const result = JSON.parse(res.text) as { created?: number; error?: string };
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    if (res.status !== 200 || result.created !== ROWS) throw new Error(`import failed: ${res.status} ${JSON.stringify(result).slice(0, 300)}`);
+    if (res.status !== 200 || result.created !== ROWS)
+      throw new Error(`import failed: ${res.status} ${JSON.stringify(result).slice(0, 300)}`);
     rates.push(ROWS / seconds);
     console.log(`shifts import run ${run + 1}: ${ROWS} rows in ${(seconds * 1000).toFixed(0)} ms = ${Math.round(ROWS / seconds)} rows/s`);
   }
   rates.sort((a, b) => a - b);
-  console.log(`shifts import: ${Math.round(rates[Math.floor(rates.length / 2)] ?? 0)} rows/s (median of ${RUNS} runs of ${ROWS} rows over HTTP)`);
+  console.log(
+    `shifts import: ${Math.round(rates[Math.floor(rates.length / 2)] ?? 0)} rows/s (median of ${RUNS} runs of ${ROWS} rows over HTTP)`,
+  );
   await app.close();
 } finally {
   await db.close();

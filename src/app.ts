@@ -69,7 +69,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(replicasPlugin, { db });
   await app.register(idempotencyPlugin, { db });
   await app.register(errorsPlugin);
-  await app.register(openapiPlugin, { text: { a: modules.flatMap((m) => m.describe?.a ?? []), b: modules.flatMap((m) => m.describe?.b ?? []) } });
+  await app.register(openapiPlugin, {
+    text: { a: modules.flatMap((m) => m.describe?.a ?? []), b: modules.flatMap((m) => m.describe?.b ?? []) },
+  });
   for (const mod of modules) await app.register(async (scope) => mod.routes(scope, ctx));
 
   // Never rate-limited. With REDIS_URL set, says whether Redis answers: `degraded` while limits

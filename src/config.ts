@@ -36,11 +36,17 @@ export function parseTrustProxy(value: string | undefined): boolean | number | s
   if (v === '' || v.toLowerCase() === 'false') return false;
   if (v.toLowerCase() === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -49,7 +55,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env.PORT, 3000),
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
-    replicaUrls: (env.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
+    replicaUrls: (env.DATABASE_REPLICA_URLS ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
     replicaStickyMs: int(env.ARK_REPLICA_STICKY_MS, 5000),
     dataDir: env.ARK_DATA_DIR || './data',
     dbPoolSize: int(env.ARK_DB_POOL_SIZE, 20),

@@ -10,7 +10,9 @@ const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
 const { app, ctx } = await buildApp({ config, db: store.db, redis, logger: true, listen: true });
 for (const mod of modules) await mod.start?.(ctx);
 await app.listen({ port: config.port, host: config.host });
-app.log.info(`Ark serves http://{organization}.${config.baseDomain}:${config.port} on ${store.embedded ? 'the embedded PostgreSQL' : 'DATABASE_URL'}`);
+app.log.info(
+  `Ark serves http://{organization}.${config.baseDomain}:${config.port} on ${store.embedded ? 'the embedded PostgreSQL' : 'DATABASE_URL'}`,
+);
 
 let stopping = false;
 const stop = async (signal: string) => {

@@ -7,7 +7,9 @@ import { after, before, test } from 'node:test';
 import { makeOrg, testApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
-before(async () => { t = await testApp(); });
+before(async () => {
+  t = await testApp();
+});
 after(async () => t.close());
 
 test('volunteers and donors show email and phone only to keys that may read People', async () => {
@@ -24,7 +26,9 @@ test('volunteers and donors show email and phone only to keys that may read Peop
   assert.equal(hidden.first_name, 'Vera');
   assert.equal(hidden.email, '');
   assert.equal(hidden.phone, null);
-  const listed = (await org.req('GET', '/api/shifts/volunteers', { key: shiftsOnly })).body.results.find((v: { id: string }) => v.id === id);
+  const listed = (await org.req('GET', '/api/shifts/volunteers', { key: shiftsOnly })).body.results.find(
+    (v: { id: string }) => v.id === id,
+  );
   assert.equal(listed.email, '');
   assert.equal(listed.phone, null);
   const shown = (await org.req('GET', `/api/shifts/volunteers/${id}`, { key: shiftsAndPeople })).body;

@@ -67,7 +67,18 @@ test('the organization cache is bounded, and hosts that are not organization add
   for (let i = 0; i < 300; i++) assert.equal(await tenancy.bySlug(`nobody-${i}`), null);
   assert.ok(tenancy.cachedHosts <= 50, `cache holds ${tenancy.cachedHosts}`);
   assert.equal(queries, 300);
-  const impossible = ['evil.example.com', 'a.localhost.evil', '-x.localhost', `${'x'.repeat(70)}.localhost`, 'a.localhost:99999999', 'a b.localhost', 'a.b.localhost', 'localhost', '', 'A_B.localhost'];
+  const impossible = [
+    'evil.example.com',
+    'a.localhost.evil',
+    '-x.localhost',
+    `${'x'.repeat(70)}.localhost`,
+    'a.localhost:99999999',
+    'a b.localhost',
+    'a.b.localhost',
+    'localhost',
+    '',
+    'A_B.localhost',
+  ];
   for (const h of impossible) assert.equal(tenancy.slugFromHost(h), null, h);
   assert.equal(tenancy.slugFromHost('demo.localhost:3000'), 'demo');
   assert.equal(tenancy.slugFromHost('Demo.LocalHost.'), 'demo');
@@ -140,7 +151,11 @@ test('with Redis unreachable, requests are served at once with per-process limit
   const built = await buildApp({ config, db: t.db, redis });
   try {
     const org = await makeOrg(t);
-    const res = await built.app.inject({ method: 'GET', url: '/api/v1/animals', headers: { host: org.host, authorization: `Bearer ${org.keys.admin}` } });
+    const res = await built.app.inject({
+      method: 'GET',
+      url: '/api/v1/animals',
+      headers: { host: org.host, authorization: `Bearer ${org.keys.admin}` },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['ratelimit-limit'], '1000');
     const health = await built.app.inject({ method: 'GET', url: '/healthz' });
@@ -165,17 +180,18 @@ test('with Redis reachable /healthz says ok, and after an outage Ark goes back t
   }
   // A TCP relay in front of the real Redis, closed and reopened to stage an outage.
   const sockets = new Set<net.Socket>();
-  const relay = () => net.createServer((client) => {
-    const upstream = net.connect(6379, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
+  const relay = () =>
+    net.createServer((client) => {
+      const upstream = net.connect(6379, '127.0.0.1');
+      sockets.add(client).add(upstream);
+      client.pipe(upstream).pipe(client);
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    });
   let server = relay();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as net.AddressInfo).port;
@@ -193,7 +209,8 @@ test('with Redis reachable /healthz says ok, and after an outage Ark goes back t
   };
   try {
     const org = await makeOrg(t);
-    const hit = () => built.app.inject({ method: 'GET', url: '/api/v1/animals', headers: { host: org.host, authorization: `Bearer ${org.keys.admin}` } });
+    const hit = () =>
+      built.app.inject({ method: 'GET', url: '/api/v1/animals', headers: { host: org.host, authorization: `Bearer ${org.keys.admin}` } });
     assert.deepEqual(await health(), { ok: true, redis: 'ok' });
     assert.equal((await hit()).statusCode, 200);
     await new Promise<void>((r) => {
@@ -221,16 +238,30 @@ test('an absolute-form request target is treated like any other: 401 without a k
     const org = await makeOrg(served);
     const other = await makeOrg(served);
     const port = await listening(served.app);
-    const noKey = parseRaw(await raw(port, `GET http://${org.host}/api/v1/animals HTTP/1.1\r\nHost: ${org.host}\r\nConnection: close\r\n\r\n`));
+    const noKey = parseRaw(
+      await raw(port, `GET http://${org.host}/api/v1/animals HTTP/1.1\r\nHost: ${org.host}\r\nConnection: close\r\n\r\n`),
+    );
     assert.equal(noKey.status, 401);
     assert.equal(noKey.body.error.code, 'UNAUTHORIZED');
-    const famB = parseRaw(await raw(port, `GET http://${org.host}/api/animals/statuses HTTP/1.1\r\nHost: ${org.host}\r\nConnection: close\r\n\r\n`));
+    const famB = parseRaw(
+      await raw(port, `GET http://${org.host}/api/animals/statuses HTTP/1.1\r\nHost: ${org.host}\r\nConnection: close\r\n\r\n`),
+    );
     assert.equal(famB.status, 401);
     assert.equal(typeof famB.body.error, 'string');
     // The authority of the target names the organization; the Host header is ignored.
-    const withKey = parseRaw(await raw(port, `GET http://${org.host}/api/v1/animals HTTP/1.1\r\nHost: ${other.host}\r\nAuthorization: Bearer ${org.keys.admin}\r\nConnection: close\r\n\r\n`));
+    const withKey = parseRaw(
+      await raw(
+        port,
+        `GET http://${org.host}/api/v1/animals HTTP/1.1\r\nHost: ${other.host}\r\nAuthorization: Bearer ${org.keys.admin}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
     assert.equal(withKey.status, 200);
-    const wrongOrg = parseRaw(await raw(port, `GET http://${other.host}/api/v1/animals HTTP/1.1\r\nHost: ${org.host}\r\nAuthorization: Bearer ${org.keys.admin}\r\nConnection: close\r\n\r\n`));
+    const wrongOrg = parseRaw(
+      await raw(
+        port,
+        `GET http://${other.host}/api/v1/animals HTTP/1.1\r\nHost: ${org.host}\r\nAuthorization: Bearer ${org.keys.admin}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
     assert.equal(wrongOrg.status, 401);
   } finally {
     await served.close();
@@ -265,7 +296,11 @@ test('security headers on every answer; no-store on API answers; HSTS only over 
 
 test('CORS is closed unless ARK_CORS_ORIGINS lists the origin; a preflight answers 204', async () => {
   const org = await makeOrg(t);
-  const preflight = { origin: 'https://elsewhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' };
+  const preflight = {
+    origin: 'https://elsewhere.example',
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'authorization,content-type',
+  };
   const closed = await request(t, org.host, 'OPTIONS', '/api/v1/animals', { key: null, headers: preflight });
   assert.equal(closed.status, 204);
   assert.equal(closed.headers['access-control-allow-origin'], undefined);
@@ -274,7 +309,10 @@ test('CORS is closed unless ARK_CORS_ORIGINS lists the origin; a preflight answe
   const open = await testApp({ corsOrigins: ['https://app.example'] });
   try {
     const o = await makeOrg(open);
-    const ok = await request(open, o.host, 'OPTIONS', '/api/v1/animals', { key: null, headers: { ...preflight, origin: 'https://app.example' } });
+    const ok = await request(open, o.host, 'OPTIONS', '/api/v1/animals', {
+      key: null,
+      headers: { ...preflight, origin: 'https://app.example' },
+    });
     assert.equal(ok.status, 204);
     assert.equal(ok.headers['access-control-allow-origin'], 'https://app.example');
     const other = await request(open, o.host, 'OPTIONS', '/api/v1/animals', { key: null, headers: preflight });
@@ -287,7 +325,9 @@ test('CORS is closed unless ARK_CORS_ORIGINS lists the origin; a preflight answe
 // Item: one 422 names every field; fields is never empty.
 test('a 422 names every invalid field at once, schema and rule failures together, never an empty fields', async () => {
   const org = await makeOrg(t);
-  const both = await org.req('POST', '/api/v1/animals', { body: { name: 'Rex', species: 'dog', status: 'Nope', sex: 'sometimes', intakeDate: '2026-01-01' } });
+  const both = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'Rex', species: 'dog', status: 'Nope', sex: 'sometimes', intakeDate: '2026-01-01' },
+  });
   assertErrorShape('/api/v1/animals', both, 422, 'VALIDATION_ERROR');
   assert.ok(both.body.error.fields.sex, JSON.stringify(both.body));
   assert.ok(both.body.error.fields.status, JSON.stringify(both.body));
@@ -331,12 +371,16 @@ test('overlong URLs and bad encodings answer in the family shape with X-Request-
   try {
     const org = await makeOrg(served);
     const port = await listening(served.app);
-    const long = parseRaw(await raw(port, `GET /api/v1/animals?q=${'x'.repeat(17_000)} HTTP/1.1\r\nHost: ${org.host}\r\nConnection: close\r\n\r\n`));
+    const long = parseRaw(
+      await raw(port, `GET /api/v1/animals?q=${'x'.repeat(17_000)} HTTP/1.1\r\nHost: ${org.host}\r\nConnection: close\r\n\r\n`),
+    );
     assert.equal(long.status, 431);
     assert.equal(typeof long.body.error.code, 'string');
     assert.ok(long.headers['x-request-id']);
     assert.ok(long.headers['ratelimit-limit']);
-    const longB = parseRaw(await raw(port, `GET /api/animals/statuses?q=${'x'.repeat(17_000)} HTTP/1.1\r\nHost: ${org.host}\r\nConnection: close\r\n\r\n`));
+    const longB = parseRaw(
+      await raw(port, `GET /api/animals/statuses?q=${'x'.repeat(17_000)} HTTP/1.1\r\nHost: ${org.host}\r\nConnection: close\r\n\r\n`),
+    );
     assert.equal(longB.status, 431);
     assert.equal(typeof longB.body.error, 'string');
   } finally {
@@ -351,18 +395,32 @@ test('overlong URLs and bad encodings answer in the family shape with X-Request-
 
 test('non-JSON bodies answer 415; invalid UTF-8 and non-object JSON bodies answer 400', async () => {
   const org = await makeOrg(t);
-  const form = await org.req('POST', '/api/v1/animals', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const form = await org.req('POST', '/api/v1/animals', {
+    rawBody: 'name=x',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assertErrorShape('/api/v1/animals', form, 415, 'UNSUPPORTED_MEDIA_TYPE');
   const multipart = await org.req('POST', '/api/communications/conversations/cnv_nothing/confirm-person', {
-    rawBody: '--b\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--b--\r\n', headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    rawBody: '--b\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--b--\r\n',
+    headers: { 'content-type': 'multipart/form-data; boundary=b' },
   });
   assertErrorShape('/api/communications/x', multipart, 415);
-  const formB = await org.req('POST', '/api/communications/conversations/cnv_nothing/confirm-person', { rawBody: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const formB = await org.req('POST', '/api/communications/conversations/cnv_nothing/confirm-person', {
+    rawBody: 'a=1',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assertErrorShape('/api/communications/x', formB, 415);
-  const utf8 = await t.app.inject({ method: 'POST', url: '/api/v1/animals', headers: { host: org.host, authorization: `Bearer ${org.keys.admin}`, 'content-type': 'application/json' }, payload: Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
+  const utf8 = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/animals',
+    headers: { host: org.host, authorization: `Bearer ${org.keys.admin}`, 'content-type': 'application/json' },
+    payload: Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+  });
   assert.equal(utf8.statusCode, 400);
   assert.equal(utf8.json().error.code, 'BAD_REQUEST');
-  const animal = await org.req('POST', '/api/v1/animals', { body: { name: 'Rex', species: 'dog', status: 'Intake', intakeDate: '2026-01-01' } });
+  const animal = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'Rex', species: 'dog', status: 'Intake', intakeDate: '2026-01-01' },
+  });
   assert.equal(animal.status, 201);
   for (const body of ['null', '[]', '3', '"x"']) {
     const r = await org.req('DELETE', `/api/v1/animals/${animal.body.id}`, { rawBody: body });
@@ -374,8 +432,30 @@ test('non-JSON bodies answer 415; invalid UTF-8 and non-object JSON bodies answe
 // Item: hostile paging numbers are 422, and LIMIT/OFFSET are bound, never written into SQL.
 test('hostile paging query strings answer 422 on lists of both families, never 500', async () => {
   const org = await makeOrg(t);
-  const hostile = ['offset=1e309', 'offset=-1', 'offset=1.5', 'limit=1e309', 'page=99999999999999999999', 'offset=NaN', 'offset=Infinity', 'limit=0', 'perPage=101', 'offset=99999999999999999999'];
-  const lists = ['/api/v1/animals', '/api/v1/people', '/api/v1/donations', '/api/shifts/schedules', '/api/shifts/volunteers', '/api/shifts/bookings', '/api/animals/transports', '/api/animals/locations', '/api/animals/housing-units', '/api/animals/foster-homes'];
+  const hostile = [
+    'offset=1e309',
+    'offset=-1',
+    'offset=1.5',
+    'limit=1e309',
+    'page=99999999999999999999',
+    'offset=NaN',
+    'offset=Infinity',
+    'limit=0',
+    'perPage=101',
+    'offset=99999999999999999999',
+  ];
+  const lists = [
+    '/api/v1/animals',
+    '/api/v1/people',
+    '/api/v1/donations',
+    '/api/shifts/schedules',
+    '/api/shifts/volunteers',
+    '/api/shifts/bookings',
+    '/api/animals/transports',
+    '/api/animals/locations',
+    '/api/animals/housing-units',
+    '/api/animals/foster-homes',
+  ];
   for (const list of lists) {
     for (const q of hostile) {
       const r = await org.req('GET', `${list}?${q}`);

@@ -17,14 +17,20 @@ export interface TestApp {
 }
 
 /** The whole app over the test database (ARK_TEST_DATABASE_URL, set by test/run.ts). */
-export async function testApp(overrides: Partial<Config> = {}, extraRoutes?: (app: App) => void, opts: { listen?: boolean } = {}): Promise<TestApp> {
+export async function testApp(
+  overrides: Partial<Config> = {},
+  extraRoutes?: (app: App) => void,
+  opts: { listen?: boolean } = {},
+): Promise<TestApp> {
   const url = process.env.ARK_TEST_DATABASE_URL;
   if (!url) throw new Error('ARK_TEST_DATABASE_URL is not set: run the tests with `npm test`');
   const db = new Db(url, 5);
   const config = { ...loadConfig({}), rateLimitPerMinute: 100000, publicRateLimitPerMinute: 100000, ...overrides };
   const { app, ctx } = await buildApp({ config, db, extraRoutes, listen: opts.listen });
   return {
-    app, ctx, db,
+    app,
+    ctx,
+    db,
     async close() {
       await app.close();
       await db.close();
@@ -48,16 +54,27 @@ export interface TestOrg {
   /** Makes a key under a new role with exactly these grants. */
   keyWith(grants: Grants): Promise<string>;
   /** A request as this organization, with the admin key unless another is given. */
-  req(method: string, url: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<Res>;
+  req(
+    method: string,
+    url: string,
+    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string },
+  ): Promise<Res>;
 }
 
-export async function request(t: TestApp, host: string, method: string, url: string, opts: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}): Promise<Res> {
+export async function request(
+  t: TestApp,
+  host: string,
+  method: string,
+  url: string,
+  opts: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<Res> {
   const headers: Record<string, string> = { host, ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   let payload: string | undefined;
   if (opts.rawBody !== undefined) payload = opts.rawBody;
   else if (opts.body !== undefined) payload = JSON.stringify(opts.body);
-  if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   const res = await t.app.inject({ method: method as 'GET', url, headers, payload });
   let body: unknown = undefined;
   try {
@@ -74,17 +91,23 @@ export async function request(t: TestApp, host: string, method: string, url: str
  * status must be documented for the operation, and a JSON body must match its response schema.
  * Drift throws, failing the test. Routes the descriptions do not list (docs, health) are skipped.
  */
-interface Described { ajv: Ajv2020; paths: { re: RegExp; path: string; params: number }[]; doc: any }
+interface Described {
+  ajv: Ajv2020;
+  paths: { re: RegExp; path: string; params: number }[];
+  doc: any;
+}
 const described = new WeakMap<TestApp, Promise<{ a: Described; b: Described }>>();
 function describeDoc(doc: any): Described {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
   ajv.addSchema({ ...doc, $id: 'doc' });
-  const paths = Object.keys(doc.paths ?? {}).map((path) => ({
-    path,
-    re: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
-    params: (path.match(/\{/g) ?? []).length,
-  })).sort((x, y) => x.params - y.params);
+  const paths = Object.keys(doc.paths ?? {})
+    .map((path) => ({
+      path,
+      re: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      params: (path.match(/\{/g) ?? []).length,
+    }))
+    .sort((x, y) => x.params - y.params);
   return { ajv, paths, doc };
 }
 async function descriptions(t: TestApp) {
@@ -114,7 +137,10 @@ async function checkAgainstDescription(t: TestApp, method: string, url: string, 
   const op = d.doc.paths[found.path][m];
   const code = String(status);
   const response = op.responses?.[code] ?? op.responses?.default;
-  if (!response) throw new Error(`Description drift: ${method} ${found.path} answered ${status}, which its description does not list (${Object.keys(op.responses ?? {}).join(', ')})`);
+  if (!response)
+    throw new Error(
+      `Description drift: ${method} ${found.path} answered ${status}, which its description does not list (${Object.keys(op.responses ?? {}).join(', ')})`,
+    );
   if (!/json/.test(contentType) || body === undefined) return;
   const key = op.responses[code] ? code : 'default';
   const media = response.content?.['application/json'] ? 'application/json' : Object.keys(response.content ?? {})[0];
@@ -122,7 +148,9 @@ async function checkAgainstDescription(t: TestApp, method: string, url: string, 
   const ref = `doc#/paths/${esc(found.path)}/${m}/responses/${key}/content/${esc(media)}/schema`;
   const validate = d.ajv.getSchema(ref) ?? d.ajv.compile({ $ref: ref });
   if (!validate(body)) {
-    throw new Error(`Description drift: ${method} ${found.path} ${status} body does not match its schema: ${d.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 800)}\nbody: ${JSON.stringify(body).slice(0, 400)}`);
+    throw new Error(
+      `Description drift: ${method} ${found.path} ${status} body does not match its schema: ${d.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 800)}\nbody: ${JSON.stringify(body).slice(0, 400)}`,
+    );
   }
 }
 
@@ -135,7 +163,11 @@ export async function makeOrg(t: TestApp, opts: { currency?: string; timeZone?: 
   const host = `${slug}.localhost`;
   const keys = { admin: await key('admin'), staff: await key('staff'), readOnly: await key('read-only') };
   return {
-    id: org.id, slug, host, currency: org.currency, keys,
+    id: org.id,
+    slug,
+    host,
+    currency: org.currency,
+    keys,
     async keyWith(grants) {
       const roleName = `r-${base62(8).toLowerCase()}`;
       await t.db.tx((q) => createRole(q, org.id, roleName, grants, 'test'));

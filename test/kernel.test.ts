@@ -24,7 +24,7 @@ test('a host naming no organization answers 404 in the family shape', async () =
   assertErrorShape('/api/animals/statuses', b, 404);
 });
 
-test('unknown routes answer 404 in each family\'s shape', async () => {
+test("unknown routes answer 404 in each family's shape", async () => {
   const org = await makeOrg(t);
   const a = await org.req('GET', '/api/v1/nothing-here');
   assertErrorShape('/api/v1/x', a, 404, 'NOT_FOUND');
@@ -49,7 +49,7 @@ test('malformed JSON and non-object bodies answer 400 BAD_REQUEST, a wrong conte
   assert.equal(count[0]?.n, '0');
 });
 
-test('bodies over 1 MiB answer 413 with the family\'s error body', async () => {
+test("bodies over 1 MiB answer 413 with the family's error body", async () => {
   const org = await makeOrg(t);
   const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
   const a = await org.req('POST', '/api/v1/animals', { rawBody: big });
@@ -156,7 +156,8 @@ test('with REDIS_URL, processes share one rate-limit counter per key', async (ct
   const two = await buildApp({ config, db: t.db, redis: r2 });
   try {
     const org = await makeOrg(t);
-    const hit = (app: typeof one.app) => app.inject({ method: 'GET', url: '/api/v1/animals', headers: { host: org.host, authorization: `Bearer ${org.keys.admin}` } });
+    const hit = (app: typeof one.app) =>
+      app.inject({ method: 'GET', url: '/api/v1/animals', headers: { host: org.host, authorization: `Bearer ${org.keys.admin}` } });
     const statuses = [];
     for (const app of [one.app, two.app, one.app, two.app, one.app]) statuses.push((await hit(app)).statusCode);
     assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
@@ -171,7 +172,9 @@ test('with REDIS_URL, processes share one rate-limit counter per key', async (ct
 
 test('input the database cannot store (NUL characters, out-of-range values, long ids) is a clear 4xx, never a 500', async () => {
   const org = await makeOrg(t);
-  const nulBody = await org.req('POST', '/api/v1/animals', { body: { name: 'Bad\u0000Name', species: 'dog', status: 'Intake', intakeDate: '2026-01-01' } });
+  const nulBody = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'Bad\u0000Name', species: 'dog', status: 'Intake', intakeDate: '2026-01-01' },
+  });
   assert.ok(nulBody.status === 422 || nulBody.status === 400, `got ${nulBody.status}`);
   assertErrorShape('/api/v1/animals', nulBody, nulBody.status);
   const nulPath = await org.req('GET', '/api/v1/animals/%00');
@@ -192,18 +195,24 @@ test('input the database cannot store (NUL characters, out-of-range values, long
 
 test('every /api operation in both descriptions states its permission (x-ark-permission) or that it is public, as the route enforces it', async () => {
   // The routes as the modules declare them, collected on a bare Fastify instance.
-  const declared = new Map<string, { permission?: { area: string; level: string; also?: { area: string; level: string }[] }; public?: unknown }>();
+  const declared = new Map<
+    string,
+    { permission?: { area: string; level: string; also?: { area: string; level: string }[] }; public?: unknown }
+  >();
   const bare = Fastify();
   bare.setValidatorCompiler(() => () => true);
   bare.setSerializerCompiler(() => (data) => JSON.stringify(data));
   bare.addHook('onRoute', (route) => {
-    for (const m of [route.method].flat()) declared.set(`${m.toLowerCase()} ${route.url}`, (route.config ?? {}));
+    for (const m of [route.method].flat()) declared.set(`${m.toLowerCase()} ${route.url}`, route.config ?? {});
   });
   for (const mod of modules) await bare.register(async (scope) => mod.routes(scope as never, t.ctx));
   await bare.close();
 
   let checked = 0;
-  for (const [prefix, url] of [['/api/v1', '/api/v1/openapi.json'], ['', '/api/openapi.json']] as const) {
+  for (const [prefix, url] of [
+    ['/api/v1', '/api/v1/openapi.json'],
+    ['', '/api/openapi.json'],
+  ] as const) {
     const doc = (await request(t, 'localhost', 'GET', url)).body as { paths: Record<string, Record<string, Record<string, unknown>>> };
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
@@ -215,7 +224,11 @@ test('every /api operation in both descriptions states its permission (x-ark-per
         if (cfg.public) assert.equal(op['x-ark-public'], cfg.public, `${method} ${fullPath} public`);
         if (cfg.permission) {
           const p = cfg.permission;
-          assert.deepEqual(stated, { area: p.area, level: p.level, also: (p.also ?? []).map((n) => ({ area: n.area, level: n.level })) }, `${method} ${fullPath}`);
+          assert.deepEqual(
+            stated,
+            { area: p.area, level: p.level, also: (p.also ?? []).map((n) => ({ area: n.area, level: n.level })) },
+            `${method} ${fullPath}`,
+          );
           assert.match(String(op.description), new RegExp(`Needs ${p.level} on `), `${method} ${fullPath} says it in the description`);
         } else {
           assert.equal(stated, undefined, `${method} ${fullPath} states no permission it does not have`);

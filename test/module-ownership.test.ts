@@ -14,25 +14,59 @@ const MODULES_DIR = join(ROOT, 'src/modules');
 /** Table → owning module. `platform` tables (the audit journal, idempotency keys) are shared infrastructure. */
 const OWNERS: Record<string, string> = {
   // 0001 kernel, 0003, 0020: settings (organizations and access), animals, people, donations.
-  organizations: 'settings', roles: 'settings', api_keys: 'settings',
-  animal_statuses: 'animals', animals: 'animals', animal_counts: 'animals', animal_tallies: 'animals', animal_location_tallies: 'animals',
-  people: 'people', people_tallies: 'people',
-  donations: 'donations', donation_day_tallies: 'donations', donation_tallies: 'donations',
-  audit_log: 'platform', idempotency_keys: 'platform',
+  organizations: 'settings',
+  roles: 'settings',
+  api_keys: 'settings',
+  animal_statuses: 'animals',
+  animals: 'animals',
+  animal_counts: 'animals',
+  animal_tallies: 'animals',
+  animal_location_tallies: 'animals',
+  people: 'people',
+  people_tallies: 'people',
+  donations: 'donations',
+  donation_day_tallies: 'donations',
+  donation_tallies: 'donations',
+  audit_log: 'platform',
+  idempotency_keys: 'platform',
   // 0200–0299 communications.
-  comm_templates: 'communications', comm_template_versions: 'communications', comm_inboxes: 'communications', comm_conversations: 'communications',
-  comm_messages: 'communications', comm_send_requests: 'communications', comm_suppressions: 'communications', comm_platform_suppressions: 'communications',
-  comm_contact_preferences: 'communications', comm_unsubscribe_tokens: 'communications', comm_sender_settings: 'communications',
+  comm_templates: 'communications',
+  comm_template_versions: 'communications',
+  comm_inboxes: 'communications',
+  comm_conversations: 'communications',
+  comm_messages: 'communications',
+  comm_send_requests: 'communications',
+  comm_suppressions: 'communications',
+  comm_platform_suppressions: 'communications',
+  comm_contact_preferences: 'communications',
+  comm_unsubscribe_tokens: 'communications',
+  comm_sender_settings: 'communications',
   // 0300–0399 operations (custom field definitions, created there, are the customfields module's).
   custom_field_definitions: 'customfields',
-  locations: 'operations', housing_units: 'operations', foster_homes: 'operations', foster_assignments: 'operations',
-  transport_runs: 'operations', transport_legs: 'operations', transport_animals: 'operations',
+  locations: 'operations',
+  housing_units: 'operations',
+  foster_homes: 'operations',
+  foster_assignments: 'operations',
+  transport_runs: 'operations',
+  transport_legs: 'operations',
+  transport_animals: 'operations',
   // 0400–0499 fundraising.
-  fundraising_campaigns: 'fundraising', fundraising_wish_items: 'fundraising', auctions: 'fundraising', auction_bidders: 'fundraising',
-  auction_lots: 'fundraising', auction_bids: 'fundraising',
+  fundraising_campaigns: 'fundraising',
+  fundraising_wish_items: 'fundraising',
+  auctions: 'fundraising',
+  auction_bidders: 'fundraising',
+  auction_lots: 'fundraising',
+  auction_bids: 'fundraising',
   // 0500–0599 shifts.
-  shift_locations: 'shifts', shift_schedules: 'shifts', shift_qualifications: 'shifts', shift_roles: 'shifts', volunteer_qualifications: 'shifts',
-  shift_windows: 'shifts', shift_bookings: 'shifts', shift_policies: 'shifts', shift_feed_tokens: 'shifts',
+  shift_locations: 'shifts',
+  shift_schedules: 'shifts',
+  shift_qualifications: 'shifts',
+  shift_roles: 'shifts',
+  volunteer_qualifications: 'shifts',
+  shift_windows: 'shifts',
+  shift_bookings: 'shifts',
+  shift_policies: 'shifts',
+  shift_feed_tokens: 'shifts',
 };
 
 /**
@@ -49,7 +83,11 @@ const KNOWN_READS: Record<string, string[]> = {
   'communications/delivery.repository.ts': ['people'],
 };
 
-interface Source { module: string; file: string; text: string }
+interface Source {
+  module: string;
+  file: string;
+  text: string;
+}
 function sources(): Source[] {
   const out: Source[] = [];
   for (const module of readdirSync(MODULES_DIR)) {
@@ -67,7 +105,8 @@ const owner = (table: string) => OWNERS[table.toLowerCase()];
 test('the ownership map names every table the migrations create', () => {
   const created = new Set<string>();
   for (const f of readdirSync(join(ROOT, 'migrations')).filter((n) => n.endsWith('.sql'))) {
-    for (const m of readFileSync(join(ROOT, 'migrations', f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_][a-z0-9_]*)/gi)) created.add(m[1].toLowerCase());
+    for (const m of readFileSync(join(ROOT, 'migrations', f), 'utf8').matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_][a-z0-9_]*)/gi))
+      created.add(m[1].toLowerCase());
   }
   const missing = [...created].filter((t) => !owner(t));
   assert.deepEqual(missing, [], 'add these tables to OWNERS in test/module-ownership.test.ts');
@@ -94,7 +133,7 @@ test('a module imports another module only through its index.ts or public.ts', (
   assert.deepEqual(found, []);
 });
 
-test('raw reads of another module\'s tables: none beyond the known ones', () => {
+test("raw reads of another module's tables: none beyond the known ones", () => {
   const found: Record<string, Set<string>> = {};
   for (const s of sources()) {
     for (const m of s.text.matchAll(/\b(?:FROM|JOIN)\s+([a-z_][a-z0-9_]*)/g)) {

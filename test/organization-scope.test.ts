@@ -25,7 +25,11 @@ export const EXCEPTIONS: Record<string, string> = {
   people_search: 'trigram GIN over people.search (see above); queries still filter organization_id',
 };
 
-interface Finding { kind: 'table' | 'primary key' | 'index'; name: string; table: string }
+interface Finding {
+  kind: 'table' | 'primary key' | 'index';
+  name: string;
+  table: string;
+}
 
 /** Every table, primary key and index in the public schema that does not lead with organization_id. */
 export async function unscoped(q: Queryable): Promise<Finding[]> {
@@ -58,7 +62,11 @@ export async function unscoped(q: Queryable): Promise<Finding[]> {
   return [
     ...tables.map((r) => ({ kind: 'table' as const, name: r.table_name, table: r.table_name })),
     ...tablesWithoutKey.map((r) => ({ kind: 'primary key' as const, name: `${r.table_name} (none)`, table: r.table_name })),
-    ...indexes.map((r) => ({ kind: r.is_primary ? ('primary key' as const) : ('index' as const), name: r.index_name, table: r.table_name })),
+    ...indexes.map((r) => ({
+      kind: r.is_primary ? ('primary key' as const) : ('index' as const),
+      name: r.index_name,
+      table: r.table_name,
+    })),
   ];
 }
 
@@ -72,29 +80,39 @@ after(async () => db.close());
 
 test('every table, primary key and index leads with organization_id, but the listed exceptions', async () => {
   const found = (await unscoped(db)).filter((f) => !(f.name in EXCEPTIONS));
-  assert.deepEqual(found, [], `not scoped by organization (lead with organization_id, or list it in EXCEPTIONS with a reason):\n${found.map((f) => `  ${f.kind} ${f.name} on ${f.table}`).join('\n')}`);
+  assert.deepEqual(
+    found,
+    [],
+    `not scoped by organization (lead with organization_id, or list it in EXCEPTIONS with a reason):\n${found.map((f) => `  ${f.kind} ${f.name} on ${f.table}`).join('\n')}`,
+  );
 });
 
 test('every listed exception still exists (a stale entry is removed, not kept)', async () => {
   const names = new Set((await unscoped(db)).map((f) => f.name));
-  assert.deepEqual(Object.keys(EXCEPTIONS).filter((n) => !names.has(n)), []);
+  assert.deepEqual(
+    Object.keys(EXCEPTIONS).filter((n) => !names.has(n)),
+    [],
+  );
 });
 
 test('the check catches a table, a key and an index that do not lead with organization_id', async () => {
-  await assert.rejects(db.tx(async (q) => {
-    await q.query('CREATE TABLE scope_probe_a (id text PRIMARY KEY, organization_id text NOT NULL, note text)');
-    await q.query('CREATE INDEX scope_probe_a_note ON scope_probe_a (note, organization_id)');
-    await q.query('CREATE TABLE scope_probe_b (organization_id text NOT NULL, id text NOT NULL, PRIMARY KEY (organization_id, id))');
-    await q.query('CREATE INDEX scope_probe_b_lower ON scope_probe_b (lower(id))');
-    await q.query('CREATE TABLE scope_probe_c (id text)');
-    const found = (await unscoped(q)).filter((f) => f.table.startsWith('scope_probe_'));
-    assert.deepEqual(found.map((f) => `${f.kind}:${f.name}`).sort(), [
-      'index:scope_probe_a_note',
-      'index:scope_probe_b_lower',
-      'primary key:scope_probe_a_pkey',
-      'primary key:scope_probe_c (none)',
-      'table:scope_probe_c',
-    ]);
-    throw new Error('roll back the probes');
-  }), /roll back the probes/);
+  await assert.rejects(
+    db.tx(async (q) => {
+      await q.query('CREATE TABLE scope_probe_a (id text PRIMARY KEY, organization_id text NOT NULL, note text)');
+      await q.query('CREATE INDEX scope_probe_a_note ON scope_probe_a (note, organization_id)');
+      await q.query('CREATE TABLE scope_probe_b (organization_id text NOT NULL, id text NOT NULL, PRIMARY KEY (organization_id, id))');
+      await q.query('CREATE INDEX scope_probe_b_lower ON scope_probe_b (lower(id))');
+      await q.query('CREATE TABLE scope_probe_c (id text)');
+      const found = (await unscoped(q)).filter((f) => f.table.startsWith('scope_probe_'));
+      assert.deepEqual(found.map((f) => `${f.kind}:${f.name}`).sort(), [
+        'index:scope_probe_a_note',
+        'index:scope_probe_b_lower',
+        'primary key:scope_probe_a_pkey',
+        'primary key:scope_probe_c (none)',
+        'table:scope_probe_c',
+      ]);
+      throw new Error('roll back the probes');
+    }),
+    /roll back the probes/,
+  );
 });

@@ -26,12 +26,16 @@ const missing = TOOLS.filter((t) => !existsSync(path.join(BIN, t)));
 const asRoot = process.getuid?.() === 0;
 const skip = missing.length
   ? `PostgreSQL binaries not found in ${BIN} (${missing.join(', ')}); set ARK_PG_BIN`
-  // It starts its own two servers, so one pass of \`npm test\` (the embedded one) is enough.
-  : process.env.ARK_TEST_STORE === 'postgresql' ? 'runs its own servers; already run against the embedded store' : false;
+  : // It starts its own two servers, so one pass of \`npm test\` (the embedded one) is enough.
+    process.env.ARK_TEST_STORE === 'postgresql'
+    ? 'runs its own servers; already run against the embedded store'
+    : false;
 
 /** Runs a PostgreSQL tool; as root, as the postgres user (PostgreSQL refuses to run as root). */
 function run(tool: string, args: string[]): void {
-  const cmd = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(BIN, tool), ...args]] as const : [path.join(BIN, tool), args] as const;
+  const cmd = asRoot
+    ? (['runuser', ['-u', 'postgres', '--', path.join(BIN, tool), ...args]] as const)
+    : ([path.join(BIN, tool), args] as const);
   const r = spawnSync(cmd[0], [...cmd[1]], { encoding: 'utf8', cwd: tmpdir() });
   if (r.status !== 0) throw new Error(`${tool} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
 }
@@ -52,8 +56,18 @@ let primaryPort = 0;
 let replicaPort = 0;
 const dataOf = (name: string) => path.join(dir, name);
 const startServer = (name: string, port: number) =>
-  run('pg_ctl', ['-D', dataOf(name), '-l', path.join(dir, `${name}.log`), '-w', '-t', '60', '-o',
-    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off`, 'start']);
+  run('pg_ctl', [
+    '-D',
+    dataOf(name),
+    '-l',
+    path.join(dir, `${name}.log`),
+    '-w',
+    '-t',
+    '60',
+    '-o',
+    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off`,
+    'start',
+  ]);
 const stopServer = (name: string) => run('pg_ctl', ['-D', dataOf(name), '-m', 'fast', '-w', 'stop']);
 const urlOf = (port: number, database = 'ark') => `postgres://postgres@127.0.0.1:${port}/${database}`;
 
@@ -81,7 +95,20 @@ before(async () => {
   await boot.connect();
   await boot.query('CREATE DATABASE ark');
   await boot.end();
-  run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', dataOf('replica'), '-R', '-X', 'stream', '--no-sync']);
+  run('pg_basebackup', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primaryPort),
+    '-U',
+    'postgres',
+    '-D',
+    dataOf('replica'),
+    '-R',
+    '-X',
+    'stream',
+    '--no-sync',
+  ]);
   startServer('replica', replicaPort);
 
   db = new Db(urlOf(primaryPort), 5);
@@ -89,13 +116,17 @@ before(async () => {
   db.useReplicas([urlOf(replicaPort)], { stickyMs: 5000, retryMs: 2000, poolSize: 3, now: () => clock });
   // A read-only route marked replica-safe, answering what it read and where.
   const probe = (a: App) => {
-    a.get<{ Params: { id: string } }>('/api/v1/replica-probe/:id', { config: { permission: { area: 'animals', level: 'read' }, readReplica: true } }, async (req) => {
-      const rows = await req.db.query<{ name: string | null; on_replica: boolean }>(
-        'SELECT (SELECT name FROM animals WHERE organization_id = $1 AND id = $2) AS name, pg_is_in_recovery() AS on_replica',
-        [who(req).orgId, req.params.id],
-      );
-      return rows[0];
-    });
+    a.get<{ Params: { id: string } }>(
+      '/api/v1/replica-probe/:id',
+      { config: { permission: { area: 'animals', level: 'read' }, readReplica: true } },
+      async (req) => {
+        const rows = await req.db.query<{ name: string | null; on_replica: boolean }>(
+          'SELECT (SELECT name FROM animals WHERE organization_id = $1 AND id = $2) AS name, pg_is_in_recovery() AS on_replica',
+          [who(req).orgId, req.params.id],
+        );
+        return rows[0];
+      },
+    );
   };
   app = (await buildApp({ config: { ...loadConfig({}), rateLimitPerMinute: 100000 }, db, extraRoutes: probe })).app;
 
@@ -124,7 +155,12 @@ after(async () => {
 });
 
 async function req(method: string, url: string, key: string, body?: unknown) {
-  const res = await app.inject({ method: method as 'GET', url, headers: { host, authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined });
+  const res = await app.inject({
+    method: method as 'GET',
+    url,
+    headers: { host, authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    payload: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -139,8 +175,15 @@ async function caughtUp() {
   throw new Error('the replica did not catch up');
 }
 
-test('a lagging replica: the writer reads its own write from the primary; others, and the writer after the window, read the replica', { skip }, async () => {
-  const made = await req('POST', '/api/v1/animals', keys.writer, { name: 'Before', species: 'dog', status: 'Intake', intakeDate: '2026-11-01' });
+test('a lagging replica: the writer reads its own write from the primary; others, and the writer after the window, read the replica', {
+  skip,
+}, async () => {
+  const made = await req('POST', '/api/v1/animals', keys.writer, {
+    name: 'Before',
+    species: 'dog',
+    status: 'Intake',
+    intakeDate: '2026-11-01',
+  });
   assert.equal(made.status, 201);
   const id = made.body.id as string;
   await caughtUp();
@@ -171,7 +214,12 @@ test('a lagging replica: the writer reads its own write from the primary; others
 });
 
 test('a replica that goes away: reads fall back to the primary, nothing fails, and it rejoins when it returns', { skip }, async () => {
-  const made = await req('POST', '/api/v1/animals', keys.writer, { name: 'Steady', species: 'cat', status: 'Intake', intakeDate: '2026-11-01' });
+  const made = await req('POST', '/api/v1/animals', keys.writer, {
+    name: 'Steady',
+    species: 'cat',
+    status: 'Intake',
+    intakeDate: '2026-11-01',
+  });
   const id = made.body.id as string;
   await caughtUp();
   clock += 10_000;

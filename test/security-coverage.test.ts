@@ -12,7 +12,10 @@ before(async () => {
 });
 after(async () => t.close());
 
-const api = () => registeredRoutes(t).filter((r) => r.url.startsWith('/api/')).map((r) => `${r.method} ${r.url}`);
+const api = () =>
+  registeredRoutes(t)
+    .filter((r) => r.url.startsWith('/api/'))
+    .map((r) => `${r.method} ${r.url}`);
 
 test('every documented /api route is written down for the coverage check after the run', () => {
   const routes = api();
@@ -30,7 +33,8 @@ test('a route not listed as public refuses a request without a key (401); the pu
     const [method, url] = r.split(' ') as [string, string];
     const res = await request(t, org.host, method, fill(url), { key: null, body: ['GET', 'DELETE'].includes(method) ? undefined : {} });
     const isPublic = PUBLIC_ROUTES.includes(r);
-    if (isPublic ? res.status === 401 : res.status !== 401) wrong.push(`${r} → ${res.status} (${isPublic ? 'listed public' : 'protected'})`);
+    if (isPublic ? res.status === 401 : res.status !== 401)
+      wrong.push(`${r} → ${res.status} (${isPublic ? 'listed public' : 'protected'})`);
   }
   assert.deepEqual(wrong, []);
 });

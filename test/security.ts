@@ -163,11 +163,18 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
       assertErrorShape(url, await send('not-a-key'), 401, 'UNAUTHORIZED');
       assertErrorShape(url, await send(`ark_live_${'x'.repeat(40)}`), 401, 'UNAUTHORIZED');
       assertErrorShape(url, await send(other.keys.admin), 401, 'UNAUTHORIZED');
-      const res401 = await request(app, org.host, ep.method, url, { key: null, body: ep.body, headers: { authorization: `Basic ${org.keys.admin}` } });
+      const res401 = await request(app, org.host, ep.method, url, {
+        key: null,
+        body: ep.body,
+        headers: { authorization: `Basic ${org.keys.admin}` },
+      });
       assertErrorShape(url, res401, 401);
 
       const revoked = await org.keyWith({ [ep.area]: 'admin' });
-      const keyRow = await app.db.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC LIMIT 1', [org.id]);
+      const keyRow = await app.db.query<{ id: string }>(
+        'SELECT id FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC LIMIT 1',
+        [org.id],
+      );
       const rev = await org.req('DELETE', `/api/settings/keys/${keyRow[0]?.id}`);
       assert.equal(rev.status, 204);
       assertErrorShape(url, await send(revoked), 401, 'UNAUTHORIZED');
@@ -217,13 +224,21 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
         const before = back ? await org.req('GET', back) : undefined;
         const there = await request(app, other.host, ep.method, url, { key: other.keys.admin, body: ep.body });
         assert.ok(there.status < 500, `other organization got ${there.status}: ${there.raw}`);
-        assert.ok(!there.raw.includes(org.id), 'another organization saw this organization\'s id');
-        if (back && before) assert.equal(stable((await org.req('GET', back)).body), stable(before.body), `another organization's ${ep.method} changed ${back}`);
+        assert.ok(!there.raw.includes(org.id), "another organization saw this organization's id");
+        if (back && before)
+          assert.equal(
+            stable((await org.req('GET', back)).body),
+            stable(before.body),
+            `another organization's ${ep.method} changed ${back}`,
+          );
       }
 
       // Exactly the declared grants are enough (last: it may change or delete the record).
       const exact = await send(await org.keyWith(exactGrants(ep)));
-      assert.ok(!DENIED.includes(exact.status) && exact.status < 500, `with exactly ${JSON.stringify(exactGrants(ep))}: ${exact.status} ${exact.raw}`);
+      assert.ok(
+        !DENIED.includes(exact.status) && exact.status < 500,
+        `with exactly ${JSON.stringify(exactGrants(ep))}: ${exact.status} ${exact.raw}`,
+      );
     });
   }
 }

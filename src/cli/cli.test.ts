@@ -26,7 +26,10 @@ test('org create, role create, key create (key alone on the last line), key list
   const s = slug();
   const made = ark(['org', 'create', s, '--name', 'CLI Rescue', '--currency', 'CAD', '--time-zone', 'America/Toronto', '--country', 'CA']);
   assert.equal(made.code, 0, made.stderr);
-  const org = await t.db.query<{ currency: string; time_zone: string; country: string }>('SELECT currency, time_zone, country FROM organizations WHERE slug = $1', [s]);
+  const org = await t.db.query<{ currency: string; time_zone: string; country: string }>(
+    'SELECT currency, time_zone, country FROM organizations WHERE slug = $1',
+    [s],
+  );
   assert.deepEqual(org[0], { currency: 'CAD', time_zone: 'America/Toronto', country: 'CA' });
   const role = ark(['role', 'create', s, 'kennel', '--grant', 'animals:write', '--grant', 'people:read']);
   assert.equal(role.code, 0, role.stderr);
@@ -89,7 +92,10 @@ test('CLI errors are sentences with a subject', async () => {
   assert.equal(ark(['org', 'create', s, '--name', 'Words']).code, 0);
   assert.equal(ark(['role', 'create', s, 'admin', '--grant', 'animals:read']).stderr.trim(), 'ark: a role named admin already exists');
   assert.equal(ark(['key', 'create', s, '--role', 'nosuch']).stderr.trim(), 'ark: there is no role named nosuch');
-  assert.equal(ark(['key', 'create', 'no-such-org-x', '--role', 'admin']).stderr.trim(), 'ark: there is no organization no-such-org-x; make it with: ark org create no-such-org-x --name <name>');
+  assert.equal(
+    ark(['key', 'create', 'no-such-org-x', '--role', 'admin']).stderr.trim(),
+    'ark: there is no organization no-such-org-x; make it with: ark org create no-such-org-x --name <name>',
+  );
   assert.equal(ark(['key', 'revoke', s, 'key_nope']).stderr.trim(), `ark: there is no key key_nope in ${s}`);
   assert.equal(ark(['frobnicate']).stderr.trim(), 'ark: ark frobnicate is not a command; see ark --help');
 });

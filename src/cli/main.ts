@@ -9,7 +9,11 @@ import * as settings from '../modules/settings/service.ts';
 import * as settingsRepo from '../modules/settings/repository.ts';
 import { seedOrganization } from './seed.ts';
 import { isEmail } from '../platform/validators.ts';
-import { addPlatformSuppression, listPlatformSuppressions, removePlatformSuppression } from '../modules/communications/delivery.repository.ts';
+import {
+  addPlatformSuppression,
+  listPlatformSuppressions,
+  removePlatformSuppression,
+} from '../modules/communications/delivery.repository.ts';
 
 const USAGE = `usage:
   ark org create <slug> --name <name> [--currency <ISO 4217>] [--time-zone <IANA>] [--country <ISO 3166-1 alpha-2>]
@@ -33,13 +37,17 @@ function opts(args: string[], options: NonNullable<Parameters<typeof parseArgs>[
   } catch (err) {
     throw new UsageError((err as Error).message.split('\n')[0] ?? 'bad arguments');
   }
-  if (parsed.positionals.length !== positionals) throw new UsageError(`this command takes ${positionals} argument${positionals === 1 ? '' : 's'}, but ${parsed.positionals.length} ${parsed.positionals.length === 1 ? 'was' : 'were'} given; see ark --help`);
+  if (parsed.positionals.length !== positionals)
+    throw new UsageError(
+      `this command takes ${positionals} argument${positionals === 1 ? '' : 's'}, but ${parsed.positionals.length} ${parsed.positionals.length === 1 ? 'was' : 'were'} given; see ark --help`,
+    );
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- parseArgs types values by the literal options
   return parsed as { values: Record<string, string | string[] | boolean | undefined>; positionals: string[] };
 }
 
 function slugArg(slug: string | undefined): string {
-  if (!slug || !SLUG_PATTERN.test(slug)) throw new UsageError(`organization slug ${JSON.stringify(slug ?? '')} must match ^[a-z0-9][a-z0-9-]{0,62}$`);
+  if (!slug || !SLUG_PATTERN.test(slug))
+    throw new UsageError(`organization slug ${JSON.stringify(slug ?? '')} must match ^[a-z0-9][a-z0-9-]{0,62}$`);
   return slug;
 }
 
@@ -63,12 +71,22 @@ async function run(argv: string[]): Promise<void> {
   let plan: (store: Store) => Promise<void>;
   switch (cmd) {
     case 'org create': {
-      const { values, positionals } = opts(args, { name: { type: 'string' }, currency: { type: 'string' }, 'time-zone': { type: 'string' }, country: { type: 'string' } }, 1);
+      const { values, positionals } = opts(
+        args,
+        { name: { type: 'string' }, currency: { type: 'string' }, 'time-zone': { type: 'string' }, country: { type: 'string' } },
+        1,
+      );
       const slug = slugArg(positionals[0]);
       const name = values.name as string | undefined;
       if (!name?.trim()) throw new UsageError('--name <name> is required');
       plan = async (store) => {
-        const org = await settings.createOrganization(store.db, { slug, name, currency: values.currency as string | undefined, timeZone: values['time-zone'] as string | undefined, country: values.country as string | undefined });
+        const org = await settings.createOrganization(store.db, {
+          slug,
+          name,
+          currency: values.currency as string | undefined,
+          timeZone: values['time-zone'] as string | undefined,
+          country: values.country as string | undefined,
+        });
         console.log(`Created organization ${org.slug} (${org.id}): ${org.name}, ${org.currency}, ${org.time_zone}, ${org.country}`);
         console.log(`Roles: admin, staff, read-only. Address: http://${org.slug}.${config.baseDomain}:${config.port}`);
       };
@@ -84,7 +102,11 @@ async function run(argv: string[]): Promise<void> {
       plan = async (store) => {
         const id = await orgId(store, slug);
         const role = await store.db.tx((q) => settings.createRole(q, id, roleName, grants, 'cli'));
-        console.log(`Created role ${role.name} (${role.id}): ${Object.entries(role.grants).map(([a, l]) => `${a}:${l}`).join(' ')}`);
+        console.log(
+          `Created role ${role.name} (${role.id}): ${Object.entries(role.grants)
+            .map(([a, l]) => `${a}:${l}`)
+            .join(' ')}`,
+        );
       };
       break;
     }
@@ -108,7 +130,18 @@ async function run(argv: string[]): Promise<void> {
         const keys = await settingsRepo.listKeys(store.db, await orgId(store, slug));
         if (!keys.length) console.log('no keys');
         for (const k of keys) {
-          console.log([k.id, k.role_name, `${k.key_start}…`, k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active', k.last_used_at ? `last used ${k.last_used_at.toISOString()}` : 'never used', k.label ?? ''].join('\t').trimEnd());
+          console.log(
+            [
+              k.id,
+              k.role_name,
+              `${k.key_start}…`,
+              k.revoked_at ? `revoked ${k.revoked_at.toISOString()}` : 'active',
+              k.last_used_at ? `last used ${k.last_used_at.toISOString()}` : 'never used',
+              k.label ?? '',
+            ]
+              .join('\t')
+              .trimEnd(),
+          );
         }
       };
       break;
@@ -155,7 +188,11 @@ async function run(argv: string[]): Promise<void> {
           await addPlatformSuppression(store.db, address, (values.reason as string | undefined) ?? 'manual (platform)', 'cli');
           console.log(`Suppressed ${address} for every organization`);
         } else {
-          console.log((await removePlatformSuppression(store.db, address)) ? `Removed ${address} from the platform list` : `${address} was not on the platform list`);
+          console.log(
+            (await removePlatformSuppression(store.db, address))
+              ? `Removed ${address} from the platform list`
+              : `${address} was not on the platform list`,
+          );
         }
       };
       break;
@@ -190,7 +227,9 @@ try {
   }
   if (err instanceof AppError) {
     // Each problem as the sentence the API would answer (field first only where the message needs a subject).
-    const sentences = err.fields ? Object.entries(err.fields).flatMap(([f, msgs]) => msgs.map((m) => invalid({ [f]: [m] }).message)) : [err.message];
+    const sentences = err.fields
+      ? Object.entries(err.fields).flatMap(([f, msgs]) => msgs.map((m) => invalid({ [f]: [m] }).message))
+      : [err.message];
     const detail = sentences.map((s) => (s.charAt(0).toLowerCase() + s.slice(1)).replace(/\.$/, '')).join('; ');
     console.error(`ark: ${detail}`);
     process.exit(2);

@@ -10,4 +10,14 @@ import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
 
 /** Every domain area, registered (and seeded) in this order. */
-export const modules: Module[] = [settingsModule, animalsModule, peopleModule, donationsModule, customFieldsModule, operationsModule, fundraisingModule, communicationsModule, shiftsModule];
+export const modules: Module[] = [
+  settingsModule,
+  animalsModule,
+  peopleModule,
+  donationsModule,
+  customFieldsModule,
+  operationsModule,
+  fundraisingModule,
+  communicationsModule,
+  shiftsModule,
+];

@@ -35,7 +35,8 @@ export class AppError extends Error {
 
 export const notFound = (what = 'record') => new AppError('NOT_FOUND', `No such ${what}.`);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
-export const unsupportedMediaType = () => new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
+export const unsupportedMediaType = () =>
+  new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 
 /** 422 with one or more field messages; the sentence names the first problem. */
@@ -57,7 +58,9 @@ function sentenceFor(fields: FieldErrors): string {
   // "email is already used…" reads as a sentence with the field first; "no role named x" does not.
   const sentence = /^(is|are|must|has|have|does|do|cannot|can|should|may|was|were|needs|takes|refers|names|duplicates)\b/.test(msg)
     ? `${first[0]} ${msg}`
-    : /^(no|a|an|the|this|that|these|those|only|there|it|one|at|each|every)\b/.test(msg) ? msg.charAt(0).toUpperCase() + msg.slice(1) : msg;
+    : /^(no|a|an|the|this|that|these|those|only|there|it|one|at|each|every)\b/.test(msg)
+      ? msg.charAt(0).toUpperCase() + msg.slice(1)
+      : msg;
   return `${sentence.replace(/[.]$/, '')}${more}.`;
 }
 
@@ -70,10 +73,13 @@ interface AjvError {
 
 function fieldName(instancePath: string, context: string | undefined, extra?: string): string {
   // Fields are named as the family names them: `status`, not `status.0` for one of several values.
-  const parts = instancePath.split('/').filter((p) => p && !/^\d+$/.test(p)).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = instancePath
+    .split('/')
+    .filter((p) => p && !/^\d+$/.test(p))
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra) parts.push(extra);
   const name = parts.join('.');
-  return name || (context === 'body' ? 'body' : context ?? 'request');
+  return name || (context === 'body' ? 'body' : (context ?? 'request'));
 }
 
 const FORMAT_WORDS: Record<string, string> = {
@@ -85,22 +91,38 @@ const FORMAT_WORDS: Record<string, string> = {
 function messageFor(e: AjvError): string {
   const p = e.params;
   switch (e.keyword) {
-    case 'required': return 'is required';
-    case 'additionalProperties': return 'is not accepted';
-    case 'type': return `must be ${String(p.type).replace(',', ' or ')}`;
-    case 'format': return `must be ${FORMAT_WORDS[String(p.format)] ?? FORMATS[String(p.format)]?.words ?? `a valid ${String(p.format)}`}`;
-    case 'enum': return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
-    case 'const': return `must be ${String(p.allowedValue)}`;
-    case 'minLength': return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters`;
-    case 'maxLength': return `must be at most ${String(p.limit)} characters`;
-    case 'minimum': return `must be at least ${String(p.limit)}`;
-    case 'maximum': return `must be at most ${String(p.limit)}`;
-    case 'exclusiveMinimum': return `must be greater than ${String(p.limit)}`;
-    case 'minItems': return `must have at least ${String(p.limit)} item${p.limit === 1 ? '' : 's'}`;
-    case 'maxItems': return `must have at most ${String(p.limit)} items`;
-    case 'uniqueItems': return 'must not repeat items';
-    case 'pattern': return 'has the wrong format';
-    default: return e.message ?? 'is not valid';
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not accepted';
+    case 'type':
+      return `must be ${String(p.type).replace(',', ' or ')}`;
+    case 'format':
+      return `must be ${FORMAT_WORDS[String(p.format)] ?? FORMATS[String(p.format)]?.words ?? `a valid ${String(p.format)}`}`;
+    case 'enum':
+      return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `must be ${String(p.allowedValue)}`;
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters`;
+    case 'maxLength':
+      return `must be at most ${String(p.limit)} characters`;
+    case 'minimum':
+      return `must be at least ${String(p.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(p.limit)}`;
+    case 'exclusiveMinimum':
+      return `must be greater than ${String(p.limit)}`;
+    case 'minItems':
+      return `must have at least ${String(p.limit)} item${p.limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `must have at most ${String(p.limit)} items`;
+    case 'uniqueItems':
+      return 'must not repeat items';
+    case 'pattern':
+      return 'has the wrong format';
+    default:
+      return e.message ?? 'is not valid';
   }
 }
 
@@ -114,9 +136,11 @@ export function fromValidation(errors: AjvError[], context: string | undefined):
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
     const extra =
-      e.keyword === 'required' ? String(e.params.missingProperty)
-      : e.keyword === 'additionalProperties' ? String(e.params.additionalProperty)
-      : undefined;
+      e.keyword === 'required'
+        ? String(e.params.missingProperty)
+        : e.keyword === 'additionalProperties'
+          ? String(e.params.additionalProperty)
+          : undefined;
     if (e.keyword === 'required') anyMissing = true;
     const name = fieldName(e.instancePath, context, extra);
     const list = (fields[name] ??= []);
@@ -162,7 +186,8 @@ export function toAppError(err: unknown): AppError {
   // A safety net under validation: what the database refuses as data is bad input, never a 500.
   const pgCode = (err as { code?: unknown })?.code;
   if (typeof pgCode === 'string' && /^[0-9A-Z]{5}$/.test(pgCode)) {
-    if (pgCode.startsWith('22')) return invalid({}, 'A value in the request cannot be stored (a NUL character, or a number or date out of range).');
+    if (pgCode.startsWith('22'))
+      return invalid({}, 'A value in the request cannot be stored (a NUL character, or a number or date out of range).');
     if (pgCode === '23505') return invalid({}, 'That duplicates something that must be unique.');
     if (pgCode === '23503') return invalid({}, 'That refers to a record that does not exist.');
     if (pgCode === '23514' || pgCode === '23502') return invalid({}, 'A value in the request is not allowed.');

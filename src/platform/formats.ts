@@ -17,22 +17,30 @@ export const FORMATS: Record<string, { validate: (value: string) => boolean; wor
   'http-url': { validate: isHttpUrl, words: 'an address starting http:// or https://' },
   // The number itself is checked (and written in E.164) by the area that knows which country to assume.
   phone: { validate: (v) => PHONE_TEXT.test(v), words: 'a phone number' },
-  slug: { validate: (v) => SLUG_PATTERN.test(v), words: 'lowercase letters, digits and hyphens, starting with a letter or digit (at most 63)' },
+  slug: {
+    validate: (v) => SLUG_PATTERN.test(v),
+    words: 'lowercase letters, digits and hyphens, starting with a letter or digit (at most 63)',
+  },
 };
 
 export function addFormats(ajv: Ajv) {
   for (const [name, f] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: f.validate });
 }
 
-export const Currency = (options: SchemaOptions = {}) => Type.String({ format: 'currency', description: 'ISO 4217 currency code', ...options });
-export const Country = (options: SchemaOptions = {}) => Type.String({ format: 'country', description: 'ISO 3166-1 alpha-2 country code', ...options });
-export const TimeZone = (options: SchemaOptions = {}) => Type.String({ format: 'time-zone', maxLength: 64, description: 'IANA time zone', ...options });
+export const Currency = (options: SchemaOptions = {}) =>
+  Type.String({ format: 'currency', description: 'ISO 4217 currency code', ...options });
+export const Country = (options: SchemaOptions = {}) =>
+  Type.String({ format: 'country', description: 'ISO 3166-1 alpha-2 country code', ...options });
+export const TimeZone = (options: SchemaOptions = {}) =>
+  Type.String({ format: 'time-zone', maxLength: 64, description: 'IANA time zone', ...options });
 export const Email = (options: SchemaOptions = {}) => Type.String({ format: 'email', maxLength: 254, ...options });
-export const HttpUrl = (options: SchemaOptions = {}) => Type.String({ format: 'http-url', description: 'an address starting http:// or https://', ...options });
+export const HttpUrl = (options: SchemaOptions = {}) =>
+  Type.String({ format: 'http-url', description: 'an address starting http:// or https://', ...options });
 /** Phone notation as a person writes it; the area stores it in E.164. */
 export const Phone = (options: SchemaOptions = {}) => Type.String({ format: 'phone', minLength: 3, maxLength: 40, ...options });
 export const Slug = (options: SchemaOptions = {}) => Type.String({ format: 'slug', maxLength: 63, ...options });
-export const RoleName = (options: SchemaOptions = {}) => Type.String({ minLength: 1, maxLength: 63, description: 'unique within the organization', ...options });
+export const RoleName = (options: SchemaOptions = {}) =>
+  Type.String({ minLength: 1, maxLength: 63, description: 'unique within the organization', ...options });
 
 /** One record id in the path: `/things/:id`. */
 export const Id64 = (options: SchemaOptions = {}) => Type.String({ maxLength: 64, ...options });

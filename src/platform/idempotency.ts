@@ -27,10 +27,16 @@ import type { App } from './context.ts';
 const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_SYNTAX = /^[\x20-\x7E]{1,255}$/;
 
-const IDEMPOTENCY_HEADER_DESCRIPTION =
-  `Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after ${IDEMPOTENCY_TTL_HOURS} hours; a failed request does not use up its key.`;
+const IDEMPOTENCY_HEADER_DESCRIPTION = `Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after ${IDEMPOTENCY_TTL_HOURS} hours; a failed request does not use up its key.`;
 
-interface Claim { client: pg.PoolClient; org: string; principal: string; route: string; key: string; done: boolean }
+interface Claim {
+  client: pg.PoolClient;
+  org: string;
+  principal: string;
+  route: string;
+  key: string;
+  done: boolean;
+}
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Accepts an Idempotency-Key header (default: on for a POST documented with 201). */
@@ -43,11 +49,18 @@ declare module 'fastify' {
 
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 export function requestHash(req: FastifyRequest): string {
-  return createHash('sha256').update(JSON.stringify([req.method, req.url, canonical(req.body ?? null)])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([req.method, req.url, canonical(req.body ?? null)]))
+    .digest('hex');
 }
 
 /** onRoute: decides whether the route takes the header and documents it. */
@@ -69,8 +82,10 @@ async function release(claim: Claim, commit: boolean, status?: number, body?: st
   claim.done = true;
   try {
     if (commit) {
-      await claim.client.query('UPDATE idempotency_keys SET response_status = $5, response_body = $6::jsonb WHERE organization_id = $1 AND principal = $2 AND route = $3 AND key = $4',
-        [claim.org, claim.principal, claim.route, claim.key, status, body === undefined || body === '' ? null : body]);
+      await claim.client.query(
+        'UPDATE idempotency_keys SET response_status = $5, response_body = $6::jsonb WHERE organization_id = $1 AND principal = $2 AND route = $3 AND key = $4',
+        [claim.org, claim.principal, claim.route, claim.key, status, body === undefined || body === '' ? null : body],
+      );
       await claim.client.query('COMMIT');
     } else {
       await claim.client.query('ROLLBACK');
@@ -86,11 +101,14 @@ async function release(claim: Claim, commit: boolean, status?: number, body?: st
 /** Hooks that give opted-in routes their idempotency (registered once, before the modules). */
 export function registerIdempotency(app: App, db: Db): void {
   app.addHook('preHandler', (req, reply, done) => {
-    claim(db, req, reply).then((c) => {
-      if (!c) return done();
-      req.idempotencyClaim = c;
-      ambientTx.run({ pool: db.pool, client: c.client }, () => done());
-    }, (err: Error) => done(err));
+    claim(db, req, reply).then(
+      (c) => {
+        if (!c) return done();
+        req.idempotencyClaim = c;
+        ambientTx.run({ pool: db.pool, client: c.client }, () => done());
+      },
+      (err: Error) => done(err),
+    );
   });
   app.addHook('onSend', async (req, reply, payload) => {
     const c = req.idempotencyClaim;
@@ -110,7 +128,10 @@ async function claim(db: Db, req: FastifyRequest, reply: FastifyReply): Promise<
   const sent = req.headers['idempotency-key'];
   if (sent === undefined) return null;
   if (typeof sent !== 'string' || !KEY_SYNTAX.test(sent)) {
-    throw invalid({ 'Idempotency-Key': ['must be 1 to 255 printable ASCII characters'] }, 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.');
+    throw invalid(
+      { 'Idempotency-Key': ['must be 1 to 255 printable ASCII characters'] },
+      'The Idempotency-Key header must be 1 to 255 printable ASCII characters.',
+    );
   }
   if (!req.org || !req.principal) return null;
   const org = req.org.id;
@@ -126,17 +147,28 @@ async function claim(db: Db, req: FastifyRequest, reply: FastifyReply): Promise<
       `INSERT INTO idempotency_keys (organization_id, principal, route, key, request_hash) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (organization_id, principal, route, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, created_at = now(), response_status = NULL, response_body = NULL
        WHERE idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) RETURNING 1`,
-      [org, principal, route, sent, hash]);
+      [org, principal, route, sent, hash],
+    );
     if (mine.rowCount) {
-      if (Math.random() < 0.01) await client.query(`DELETE FROM idempotency_keys WHERE organization_id = $1 AND created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`, [org]);
+      if (Math.random() < 0.01)
+        await client.query(
+          `DELETE FROM idempotency_keys WHERE organization_id = $1 AND created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+          [org],
+        );
       claimed = true;
       return { client, org, principal, route, key: sent, done: false };
     }
-    const prior = (await client.query<{ request_hash: string; response_status: number; response_body: unknown }>(
-      'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND route = $3 AND key = $4',
-      [org, principal, route, sent])).rows[0];
+    const prior = (
+      await client.query<{ request_hash: string; response_status: number; response_body: unknown }>(
+        'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND route = $3 AND key = $4',
+        [org, principal, route, sent],
+      )
+    ).rows[0];
     if (!prior || prior.request_hash !== hash) {
-      throw invalid({ 'Idempotency-Key': ['was already used for a different request'] }, 'This Idempotency-Key was already used for a different request; use a new key for a new request.');
+      throw invalid(
+        { 'Idempotency-Key': ['was already used for a different request'] },
+        'This Idempotency-Key was already used for a different request; use a new key for a new request.',
+      );
     }
     void reply.code(prior.response_status).header('Idempotent-Replayed', 'true');
     await reply.send(prior.response_body ?? undefined);

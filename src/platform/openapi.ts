@@ -21,7 +21,11 @@ export function buildDescriptions(app: FastifyInstance, text: DescriptionText = 
   }
   const security = [{ bearer: [] }];
   const securitySchemes = {
-    bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `ark_live_` followed by 40 base62 characters, made under Settings → API keys.' },
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API key: `ark_live_` followed by 40 base62 characters, made under Settings → API keys.',
+    },
   };
   const components = (full.components ?? {}) as Record<string, unknown>;
   return {

@@ -1,4 +1,17 @@
-export const AREAS = ['animals', 'people', 'fundraising', 'communications', 'shifts', 'events', 'forms', 'tasks', 'partners', 'registry', 'reports', 'settings'] as const;
+export const AREAS = [
+  'animals',
+  'people',
+  'fundraising',
+  'communications',
+  'shifts',
+  'events',
+  'forms',
+  'tasks',
+  'partners',
+  'registry',
+  'reports',
+  'settings',
+] as const;
 export type Area = (typeof AREAS)[number];
 export const LEVELS = ['read', 'write', 'admin'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -37,9 +50,18 @@ export const BUILT_IN_ROLES: { name: string; grants: Grants }[] = [
 ];
 
 export const AREA_LABEL: Record<Area, string> = {
-  animals: 'Animals', people: 'People', fundraising: 'Fundraising', communications: 'Communications',
-  shifts: 'Shifts', events: 'Events', forms: 'Forms', tasks: 'Tasks', partners: 'Partners',
-  registry: 'Registry', reports: 'Reports', settings: 'Settings',
+  animals: 'Animals',
+  people: 'People',
+  fundraising: 'Fundraising',
+  communications: 'Communications',
+  shifts: 'Shifts',
+  events: 'Events',
+  forms: 'Forms',
+  tasks: 'Tasks',
+  partners: 'Partners',
+  registry: 'Registry',
+  reports: 'Reports',
+  settings: 'Settings',
 };
 export function forbiddenMessage(area: Area, level: Level): string {
   return `This key's role needs ${level} permission on ${AREA_LABEL[area]} for this.`;

@@ -22,12 +22,22 @@ export function TextOrEmpty(options: SchemaOptions = {}) {
 
 /** A date (YYYY-MM-DD) the spec does not mark nullable: "" when there is none (handlers may pass null). */
 export function DateOrEmpty(options: SchemaOptions = {}) {
-  return Type.Unsafe<string | null>({ type: 'string', pattern: '^(\\d{4}-\\d{2}-\\d{2})?$', description: 'a date YYYY-MM-DD; empty string when there is none', ...options });
+  return Type.Unsafe<string | null>({
+    type: 'string',
+    pattern: '^(\\d{4}-\\d{2}-\\d{2})?$',
+    description: 'a date YYYY-MM-DD; empty string when there is none',
+    ...options,
+  });
 }
 
 /** One of a closed set, or "" when there is none (handlers may pass null). */
 export function EnumOrEmpty<const T extends readonly string[]>(values: T, options: SchemaOptions = {}) {
-  return Type.Unsafe<T[number] | '' | null>({ type: 'string', enum: [...values, ''], description: 'empty string when there is none', ...options });
+  return Type.Unsafe<T[number] | '' | null>({
+    type: 'string',
+    enum: [...values, ''],
+    description: 'empty string when there is none',
+    ...options,
+  });
 }
 
 export const DateString = (options: SchemaOptions = {}) => Type.String({ format: 'date', ...options });
@@ -48,11 +58,17 @@ export function Strict<T extends Parameters<typeof Type.Object>[0]>(props: T, op
 export const ErrorA = Type.Object(
   {
     error: Type.Object({
-      code: Type.String({ description: 'BAD_REQUEST, VALIDATION_ERROR, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, RATE_LIMITED, INTERNAL' }),
+      code: Type.String({
+        description:
+          'BAD_REQUEST, VALIDATION_ERROR, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, RATE_LIMITED, INTERNAL',
+      }),
       message: Type.String(),
       fields: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
     }),
   },
   { $id: 'ErrorA', description: 'Family A error body' },
 );
-export const ErrorB = Type.Object({ error: Type.String({ description: 'one sentence fit to show to a person' }) }, { $id: 'ErrorB', description: 'Family B error body' });
+export const ErrorB = Type.Object(
+  { error: Type.String({ description: 'one sentence fit to show to a person' }) },
+  { $id: 'ErrorB', description: 'Family B error body' },
+);

@@ -26,9 +26,16 @@ const MAX_CACHED_HOSTS = 5_000;
 export class Tenancy {
   private cache: LRUCache<string, { org: Organization | null }>;
   private readonly hostPattern: RegExp;
-  constructor(private readonly db: Queryable, baseDomain: string, maxCached = MAX_CACHED_HOSTS) {
+  constructor(
+    private readonly db: Queryable,
+    baseDomain: string,
+    maxCached = MAX_CACHED_HOSTS,
+  ) {
     this.cache = new LRUCache({ max: maxCached, ttl: TTL_MS });
-    const base = baseDomain.toLowerCase().replace(/\.$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const base = baseDomain
+      .toLowerCase()
+      .replace(/\.$/, '')
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     this.hostPattern = new RegExp(`^([a-z0-9][a-z0-9-]{0,62})\\.${base}\\.?(?::\\d{1,5})?$`);
   }
 

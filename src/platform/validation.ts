@@ -20,7 +20,11 @@ function makeAjv(coerce: boolean) {
   const date = ajv.formats.date as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
   const dateTime = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
   ajv.addFormat('date', { type: 'string', validate: (v: string) => !v.startsWith('0000') && date.validate(v), compare: date.compare });
-  ajv.addFormat('date-time', { type: 'string', validate: (v: string) => !v.startsWith('0000') && dateTime.validate(v), compare: dateTime.compare });
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (v: string) => !v.startsWith('0000') && dateTime.validate(v),
+    compare: dateTime.compare,
+  });
   addArkFormats(ajv);
   return ajv;
 }

@@ -19,18 +19,28 @@ let seq = 0;
 const uniq = () => `${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 async function person(org: TestOrg, first: string, last: string, extra: Record<string, unknown> = {}) {
-  const r = await org.req('POST', '/api/v1/people', { body: { firstName: first, lastName: last, email: `${first}.${uniq()}@example.org`.toLowerCase(), ...extra } });
+  const r = await org.req('POST', '/api/v1/people', {
+    body: { firstName: first, lastName: last, email: `${first}.${uniq()}@example.org`.toLowerCase(), ...extra },
+  });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body.id as string;
 }
 async function animal(org: TestOrg, name: string) {
-  const r = await org.req('POST', '/api/v1/animals', { body: { name, species: 'cat', status: 'Available', intakeDate: '2024-01-02', sex: 'male', breed: 'Tabby' } });
+  const r = await org.req('POST', '/api/v1/animals', {
+    body: { name, species: 'cat', status: 'Available', intakeDate: '2024-01-02', sex: 'male', breed: 'Tabby' },
+  });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body.id as string;
 }
 async function template(org: TestOrg, body: Record<string, unknown> = {}) {
   const r = await org.req('POST', '/api/communications/templates', {
-    body: { key: `k${uniq()}`, subject_template: 'Hi {{first_name}}', body_template_blocks: [P('Hello {{first_name}}')], status: 'active', ...body },
+    body: {
+      key: `k${uniq()}`,
+      subject_template: 'Hi {{first_name}}',
+      body_template_blocks: [P('Hello {{first_name}}')],
+      status: 'active',
+      ...body,
+    },
   });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body;
@@ -43,7 +53,8 @@ async function send(org: TestOrg, body: Record<string, unknown>) {
   assert.equal(r.status, 202, JSON.stringify(r.body));
   return r.body.results as any[];
 }
-const fill = (org: TestOrg, id: string, body?: unknown) => org.req('POST', `/api/communications/templates/${id}/fill`, body === undefined ? {} : { body });
+const fill = (org: TestOrg, id: string, body?: unknown) =>
+  org.req('POST', `/api/communications/templates/${id}/fill`, body === undefined ? {} : { body });
 
 // ---------------------------------------------------------------- templates list
 
@@ -61,7 +72,10 @@ test('templates list: wrapper, defaults, A-Z by name with nameless by key, statu
   assert.equal(r.body.offset, 0);
   assert.equal(r.body.has_more, false);
   // apple pie, m_nameless, Mango, Zebra, zz_nameless (case-insensitive A-Z)
-  assert.deepEqual(r.body.results.map((x: any) => x.key), ['a_key', 'm_nameless', 'b_key', 'c_key', 'zz_nameless']);
+  assert.deepEqual(
+    r.body.results.map((x: any) => x.key),
+    ['a_key', 'm_nameless', 'b_key', 'c_key', 'zz_nameless'],
+  );
   for (const x of r.body.results) {
     for (const f of ['id', 'key', 'tenant_id', 'subject_template', 'body_template']) assert.equal(typeof x[f], 'string', f);
     assert.equal(x.channel, 'email');
@@ -73,7 +87,11 @@ test('templates list: wrapper, defaults, A-Z by name with nameless by key, statu
     assert.ok(!Number.isNaN(Date.parse(x.created_at)) && !Number.isNaN(Date.parse(x.updated_at)));
     assert.equal(x.tenant_id, org.id);
   }
-  for (const [status, keys] of [['active', ['b_key', 'zz_nameless', 'm_nameless'].sort()], ['draft', ['a_key']], ['archived', ['c_key']]] as const) {
+  for (const [status, keys] of [
+    ['active', ['b_key', 'zz_nameless', 'm_nameless'].sort()],
+    ['draft', ['a_key']],
+    ['archived', ['c_key']],
+  ] as const) {
     const s = await org.req('GET', `/api/communications/templates?status=${status}`);
     assert.equal(s.status, 200);
     assert.deepEqual(s.body.results.map((x: any) => x.key).sort(), [...keys].sort());
@@ -82,13 +100,17 @@ test('templates list: wrapper, defaults, A-Z by name with nameless by key, statu
   const p2 = await org.req('GET', '/api/communications/templates?limit=2&offset=2');
   const p3 = await org.req('GET', '/api/communications/templates?limit=2&offset=4');
   assert.deepEqual([p1.body.has_more, p2.body.has_more, p3.body.has_more], [true, true, false]);
-  assert.deepEqual([...p1.body.results, ...p2.body.results, ...p3.body.results].map((x: any) => x.key), r.body.results.map((x: any) => x.key));
+  assert.deepEqual(
+    [...p1.body.results, ...p2.body.results, ...p3.body.results].map((x: any) => x.key),
+    r.body.results.map((x: any) => x.key),
+  );
   assert.deepEqual([p2.body.limit, p2.body.offset], [2, 2]);
   const far = await org.req('GET', '/api/communications/templates?offset=500');
   assert.equal(far.status, 200);
   assert.deepEqual(far.body.results, []);
   assert.equal(far.body.has_more, false);
-  for (const ok of ['limit=1', 'limit=100', 'offset=0']) assert.equal((await org.req('GET', `/api/communications/templates?${ok}`)).status, 200, ok);
+  for (const ok of ['limit=1', 'limit=100', 'offset=0'])
+    assert.equal((await org.req('GET', `/api/communications/templates?${ok}`)).status, 200, ok);
   for (const bad of ['limit=0', 'limit=101', 'limit=-5', 'offset=-1', 'limit=abc', 'status=deleted', 'status=ACTIVE']) {
     const b = await org.req('GET', `/api/communications/templates?${bad}`);
     assert.ok(b.status === 400 || b.status === 422, `${bad}: ${b.status}`);
@@ -157,7 +179,11 @@ test('fill: variables win over records; other fields (org_email, org_phone, org_
   const cat = await animal(org, 'Tom');
   const tp = await template(org, {
     subject_template: '{{first_name}} {{last_name}}',
-    body_template_blocks: [P('{{full_name}}|{{email}}|{{phone}}|{{animal_name}}|{{animal_species}}|{{animal_breed}}|{{animal_sex}}|{{animal_id}}|{{org_name}}|{{org_email}}|{{org_phone}}|{{org_website}}')],
+    body_template_blocks: [
+      P(
+        '{{full_name}}|{{email}}|{{phone}}|{{animal_name}}|{{animal_species}}|{{animal_breed}}|{{animal_sex}}|{{animal_id}}|{{org_name}}|{{org_email}}|{{org_phone}}|{{org_website}}',
+      ),
+    ],
   });
   const rec = await fill(org, tp.id, { person_id: ana, animal_ids: [cat] });
   assert.equal(rec.status, 200);
@@ -171,7 +197,18 @@ test('fill: variables win over records; other fields (org_email, org_phone, org_
   assert.deepEqual(parts.slice(9), ['{{org_email}}', '{{org_phone}}', '{{org_website}}']);
   assert.deepEqual(rec.body.unfilled, ['org_email', 'org_phone', 'org_website']);
 
-  const win = await fill(org, tp.id, { person_id: ana, animal_ids: [cat], variables: { first_name: 'Anita', animal_name: 'Thomas', org_name: 'Override', org_email: 'hi@rescue.example', org_phone: '555', org_website: 'https://r.example' } });
+  const win = await fill(org, tp.id, {
+    person_id: ana,
+    animal_ids: [cat],
+    variables: {
+      first_name: 'Anita',
+      animal_name: 'Thomas',
+      org_name: 'Override',
+      org_email: 'hi@rescue.example',
+      org_phone: '555',
+      org_website: 'https://r.example',
+    },
+  });
   assert.equal(win.status, 200);
   assert.equal(win.body.subject, 'Anita Lee');
   const w = win.body.body_blocks[0].runs[0].text.split('|');
@@ -195,7 +232,7 @@ test('fill: sends nothing and changes nothing', async () => {
   assert.equal(logAfter.body.results.length, 0);
 });
 
-test('fill: only active templates; id not key; another organization\'s template is not found', async () => {
+test("fill: only active templates; id not key; another organization's template is not found", async () => {
   const org = await makeOrg(t);
   const other = await makeOrg(t);
   const draft = await template(org, { status: 'draft' });
@@ -219,7 +256,12 @@ test('fill: related_entity_type and related_entity_id together or neither', asyn
   const ben = await person(org, 'Ben', 'Ray');
   const cat = await animal(org, 'Tom');
   const tp = await template(org, { subject_template: '{{first_name}} / {{animal_name}}' });
-  for (const body of [{ related_entity_type: 'animal' }, { related_entity_id: cat }, { related_entity_type: 'person' }, { related_entity_id: ben }]) {
+  for (const body of [
+    { related_entity_type: 'animal' },
+    { related_entity_id: cat },
+    { related_entity_type: 'person' },
+    { related_entity_id: ben },
+  ]) {
     const r = await fill(org, tp.id, body);
     assert.ok(r.status === 400 || r.status === 422, `${JSON.stringify(body)} → ${r.status}`);
     assertErrorShape('/api/x', r, r.status);
@@ -274,16 +316,23 @@ test('fill: body of at most 200 blocks; unknown block type refused', async () =>
   assert.equal(r.status, 200);
   assert.equal(r.body.body_blocks.length, 200);
   assert.equal(r.body.body_blocks[199].runs[0].text, 'line 199 Q');
-  const bad = await org.req('POST', '/api/communications/templates', { body: { key: `k${uniq()}`, subject_template: 's', body_template_blocks: [{ type: 'blink', runs: [{ text: 'x' }] }] } });
+  const bad = await org.req('POST', '/api/communications/templates', {
+    body: { key: `k${uniq()}`, subject_template: 's', body_template_blocks: [{ type: 'blink', runs: [{ text: 'x' }] }] },
+  });
   assertErrorShape('/api/x', bad, 422);
-  const tooMany = await org.req('POST', '/api/communications/templates', { body: { key: `k${uniq()}`, subject_template: 's', body_template_blocks: Array.from({ length: 201 }, () => P('x')) } });
+  const tooMany = await org.req('POST', '/api/communications/templates', {
+    body: { key: `k${uniq()}`, subject_template: 's', body_template_blocks: Array.from({ length: 201 }, () => P('x')) },
+  });
   assert.ok(tooMany.status === 400 || tooMany.status === 422, `${tooMany.status}`);
 });
 
 test('sending a message that still holds an unfilled field is refused', async () => {
   const org = await makeOrg(t);
   const tp = await template(org, { subject_template: 'Hi {{mystery}}' });
-  const r = await org.req('POST', '/api/communications/messages', { headers: { 'idempotency-key': `idem-${uniq()}` }, body: { template_id: tp.id, to_addresses: ['x@example.org'] } });
+  const r = await org.req('POST', '/api/communications/messages', {
+    headers: { 'idempotency-key': `idem-${uniq()}` },
+    body: { template_id: tp.id, to_addresses: ['x@example.org'] },
+  });
   assert.ok(r.status >= 400 && r.status < 500, `${r.status}`);
   assertErrorShape('/api/x', r, r.status);
   assert.equal((await org.req('GET', '/api/communications/messages')).body.results.length, 0);
@@ -316,7 +365,10 @@ test('inboxes: every reserved name and every pattern/length breach is refused; b
 
 test('inboxes: created inbox has the Inbox fields and types, open to readers, address in email format', async () => {
   const org = await makeOrg(t);
-  const r = await org.req('POST', '/api/communications/inboxes', { key: org.keys.staff, body: { name: 'fosters', display_name: 'Foster team', description: 'Questions from fosters' } });
+  const r = await org.req('POST', '/api/communications/inboxes', {
+    key: org.keys.staff,
+    body: { name: 'fosters', display_name: 'Foster team', description: 'Questions from fosters' },
+  });
   assert.ok(r.status === 200 || r.status === 201, `${r.status}`);
   const b = r.body;
   assert.deepEqual(
@@ -356,10 +408,17 @@ test('message log: newest first, wrapper and paging, limit 1..100 default 25', a
   const all = await org.req('GET', '/api/communications/messages?limit=100');
   assert.equal(all.body.results.length, 27);
   assert.equal(all.body.has_more, false);
-  assert.deepEqual(all.body.results.map((m: any) => m.id), [...ids].reverse());
-  for (let i = 1; i < all.body.results.length; i++) assert.ok(Date.parse(all.body.results[i - 1].created_at) >= Date.parse(all.body.results[i].created_at));
+  assert.deepEqual(
+    all.body.results.map((m: any) => m.id),
+    [...ids].reverse(),
+  );
+  for (let i = 1; i < all.body.results.length; i++)
+    assert.ok(Date.parse(all.body.results[i - 1].created_at) >= Date.parse(all.body.results[i].created_at));
   const one = await org.req('GET', '/api/communications/messages?limit=1&offset=26');
-  assert.deepEqual(one.body.results.map((m: any) => m.id), [ids[0]]);
+  assert.deepEqual(
+    one.body.results.map((m: any) => m.id),
+    [ids[0]],
+  );
   assert.deepEqual([one.body.limit, one.body.offset, one.body.has_more], [1, 26, false]);
   for (const bad of ['limit=0', 'limit=101', 'offset=-1', 'limit=x', 'limit=1.5']) {
     const b = await org.req('GET', `/api/communications/messages?${bad}`);
@@ -379,7 +438,8 @@ test('message log: entry fields and types; filters direction, status, category (
   const all = (await org.req('GET', '/api/communications/messages')).body.results;
   assert.equal(all.length, 3);
   for (const m of all) {
-    for (const f of ['id', 'recipient_address', 'direction', 'channel', 'category', 'status', 'tenant_id', 'subject']) assert.equal(typeof m[f], 'string', f);
+    for (const f of ['id', 'recipient_address', 'direction', 'channel', 'category', 'status', 'tenant_id', 'subject'])
+      assert.equal(typeof m[f], 'string', f);
     assert.equal(m.channel, 'email');
     assert.equal(m.tenant_id, org.id);
     assert.ok(['outbound', 'inbound'].includes(m.direction));
@@ -394,7 +454,10 @@ test('message log: entry fields and types; filters direction, status, category (
   assert.equal(byPerson[0].subject, 'Hi Ana');
   assert.equal(byPerson[0].template_id, tp.id);
   const byCat = (await org.req('GET', '/api/communications/messages?category=newsletter')).body.results;
-  assert.deepEqual(byCat.map((m: any) => m.person_id), [ben]);
+  assert.deepEqual(
+    byCat.map((m: any) => m.person_id),
+    [ben],
+  );
   assert.equal((await org.req('GET', '/api/communications/messages?category=Newsletter')).body.results.length, 0);
   assert.equal((await org.req('GET', '/api/communications/messages?category=news')).body.results.length, 0);
   assert.equal((await org.req('GET', '/api/communications/messages?direction=outbound')).body.results.length, 3);
@@ -415,7 +478,10 @@ test('message log: messages stopped before sending are listed as suppressed', as
   const [m] = await send(org, { to_addresses: ['blocked@example.org'] });
   assert.equal(m.status, 'suppressed');
   const list = (await org.req('GET', '/api/communications/messages?status=suppressed')).body.results;
-  assert.deepEqual(list.map((x: any) => x.id), [m.id]);
+  assert.deepEqual(
+    list.map((x: any) => x.id),
+    [m.id],
+  );
   assert.equal(typeof list[0].payload_metadata.reason, 'string');
 });
 
@@ -447,7 +513,9 @@ async function auctionWithBidders(org: TestOrg, n: number) {
   return { auction: a.body, people };
 }
 const lotOf = async (org: TestOrg, aid: string, body: Record<string, unknown> = {}) => {
-  const r = await org.req('POST', `/api/fundraising/auctions/${aid}/lots`, { body: { title: `Lot ${uniq()}`, opening_bid: 10, increment: 1, fair_market_value: 5, ...body } });
+  const r = await org.req('POST', `/api/fundraising/auctions/${aid}/lots`, {
+    body: { title: `Lot ${uniq()}`, opening_bid: 10, increment: 1, fair_market_value: 5, ...body },
+  });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body;
 };
@@ -460,8 +528,14 @@ test('bidders: only {results}, paddle order 1..n, field types, person link', asy
   const r = await org.req('GET', `/api/fundraising/auctions/${auction.id}/bidders`);
   assert.equal(r.status, 200);
   assert.deepEqual(Object.keys(r.body), ['results']);
-  assert.deepEqual(r.body.results.map((b: any) => b.paddle_number), Array.from({ length: 12 }, (_, i) => i + 1));
-  assert.deepEqual(r.body.results.map((b: any) => b.person_id), people);
+  assert.deepEqual(
+    r.body.results.map((b: any) => b.paddle_number),
+    Array.from({ length: 12 }, (_, i) => i + 1),
+  );
+  assert.deepEqual(
+    r.body.results.map((b: any) => b.person_id),
+    people,
+  );
   for (const [i, b] of r.body.results.entries()) {
     for (const f of ['id', 'person_id', 'name', 'registered_at']) assert.equal(typeof b[f], 'string', f);
     for (const f of ['paddle_number', 'leading', 'bids']) assert.ok(Number.isInteger(b[f]), f);
@@ -482,11 +556,24 @@ test('bidders: leading counts lots currently held through outbidding and closing
   assert.equal((await bidOn(org, auction.id, l1.id, 1, 12)).status, 201);
   assert.equal((await bidOn(org, auction.id, l2.id, 2, 10)).status, 201);
   assert.equal((await bidOn(org, auction.id, l3.id, 3, 10)).status, 201);
-  const get = async () => (await org.req('GET', `/api/fundraising/auctions/${auction.id}/bidders`)).body.results.map((b: any) => [b.paddle_number, b.leading, b.bids]);
-  assert.deepEqual(await get(), [[1, 1, 2], [2, 1, 2], [3, 1, 1]]);
+  const get = async () =>
+    (await org.req('GET', `/api/fundraising/auctions/${auction.id}/bidders`)).body.results.map((b: any) => [
+      b.paddle_number,
+      b.leading,
+      b.bids,
+    ]);
+  assert.deepEqual(await get(), [
+    [1, 1, 2],
+    [2, 1, 2],
+    [3, 1, 1],
+  ]);
   const close = await org.req('POST', `/api/fundraising/auctions/${auction.id}/close`);
   assert.equal(close.status, 200, JSON.stringify(close.body));
-  assert.deepEqual(await get(), [[1, 1, 2], [2, 1, 2], [3, 0, 1]]);
+  assert.deepEqual(await get(), [
+    [1, 1, 2],
+    [2, 1, 2],
+    [3, 0, 1],
+  ]);
 });
 
 test('bidders: unknown auction 404; another organization sees nothing; bad keys 401 with Family B body', async () => {
@@ -518,8 +605,20 @@ securitySuite('audit comms/fundraising', () => t, [
   { method: 'GET', path: mkAuction, area: 'fundraising', level: 'read' },
   { method: 'POST', path: mkTpl, body: {}, area: 'communications', level: 'write' },
   { method: 'POST', path: () => '/api/communications/inboxes', body: { name: 'audit-sec' }, area: 'communications', level: 'write' },
-  { method: 'GET', path: () => '/api/communications/messages', seed: async (o) => (await send(o, { to_addresses: ['sec@example.org'], subject: 's', body_blocks: [P('x')] }))[0].id, area: 'communications', level: 'read' },
-  { method: 'GET', path: () => '/api/communications/templates', seed: async (o) => (await template(o)).id, area: 'communications', level: 'read' },
+  {
+    method: 'GET',
+    path: () => '/api/communications/messages',
+    seed: async (o) => (await send(o, { to_addresses: ['sec@example.org'], subject: 's', body_blocks: [P('x')] }))[0].id,
+    area: 'communications',
+    level: 'read',
+  },
+  {
+    method: 'GET',
+    path: () => '/api/communications/templates',
+    seed: async (o) => (await template(o)).id,
+    area: 'communications',
+    level: 'read',
+  },
 ]);
 
 test('message log: inbound mail and a reply sent from a conversation are listed (reply body kept in the conversation)', async () => {
@@ -528,10 +627,12 @@ test('message log: inbound mail and a reply sent from a conversation are listed 
   const ana = await person(org, 'Ana', 'Seed');
   const rex = await animal(org, 'Rex');
   const orgRow = (await t.db.query<any>('SELECT * FROM organizations WHERE id = $1', [org.id]))[0];
-  await t.db.tx((q) => seedCommunications(q, orgRow, {
-    people: [{ id: ana, first_name: 'Ana', last_name: 'Seed', email: 'ana@example.org', roles: [] }],
-    animals: [{ id: rex, name: 'Rex', species: 'cat', status: 'Available' }],
-  } as any));
+  await t.db.tx((q) =>
+    seedCommunications(q, orgRow, {
+      people: [{ id: ana, first_name: 'Ana', last_name: 'Seed', email: 'ana@example.org', roles: [] }],
+      animals: [{ id: rex, name: 'Rex', species: 'cat', status: 'Available' }],
+    } as any),
+  );
   const inbound = (await org.req('GET', '/api/communications/messages?direction=inbound&limit=100')).body.results;
   assert.ok(inbound.length > 0);
   for (const m of inbound) {
@@ -541,7 +642,10 @@ test('message log: inbound mail and a reply sent from a conversation are listed 
   const convs = await org.req('GET', '/api/communications/conversations');
   assert.equal(convs.status, 200, JSON.stringify(convs.body));
   const conv = convs.body.results[0];
-  const reply = await org.req('POST', `/api/communications/conversations/${conv.id}/reply`, { headers: { 'idempotency-key': `idem-${uniq()}` }, body: { body_blocks: [P('Thanks for writing, audit reply')] } });
+  const reply = await org.req('POST', `/api/communications/conversations/${conv.id}/reply`, {
+    headers: { 'idempotency-key': `idem-${uniq()}` },
+    body: { body_blocks: [P('Thanks for writing, audit reply')] },
+  });
   assert.equal(reply.status, 202, JSON.stringify(reply.body));
   const id = reply.body.results[0].id;
   const log = (await org.req('GET', '/api/communications/messages?limit=100')).body.results;

@@ -14,7 +14,9 @@ const animalBody = { name: 'Biscuit', species: 'Dog', status: 'Available', intak
 
 test('a textarea custom field counts characters (code points), not UTF-16 units: 5,000 emoji pass, 5,001 do not', async () => {
   const org = await makeOrg(t);
-  const def = await org.req('POST', '/api/animals/custom-fields', { body: { entity_type: 'animal', field_key: 'story', field_label: 'Story', field_type: 'textarea' } });
+  const def = await org.req('POST', '/api/animals/custom-fields', {
+    body: { entity_type: 'animal', field_key: 'story', field_label: 'Story', field_type: 'textarea' },
+  });
   assert.equal(def.status, 201, JSON.stringify(def.body));
   const ok = await org.req('POST', '/api/v1/animals', { body: { ...animalBody, customFields: { story: '🐶'.repeat(5000) } } });
   assert.equal(ok.status, 201, JSON.stringify(ok.body).slice(0, 300));
@@ -43,11 +45,17 @@ test('schedule import: a row that is not an object is a line error (200 on a dry
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.total_rows, 4);
   assert.equal(res.body.would_create, 1);
-  assert.deepEqual(res.body.errors.map((e: { line: number }) => e.line), [2, 3, 4]);
+  assert.deepEqual(
+    res.body.errors.map((e: { line: number }) => e.line),
+    [2, 3, 4],
+  );
   const real = await org.req('POST', IMPORT, { body: { rows: [null] } });
   assert.equal(real.status, 200);
   assert.equal(real.body.created, 0);
-  assert.deepEqual(real.body.errors.map((e: { line: number }) => e.line), [1]);
+  assert.deepEqual(
+    real.body.errors.map((e: { line: number }) => e.line),
+    [1],
+  );
 });
 
 test('schedule import: lacking only write on Shifts is the ordinary 403; lacking read on People is the coordinator sentence', async () => {
@@ -67,7 +75,9 @@ test('schedule import: lacking only write on Shifts is the ordinary 403; lacking
 
 test('Family B strings the spec does not mark nullable are "" when empty: foster homes and assignments, transport legs', async () => {
   const org = await makeOrg(t);
-  const p = await org.req('POST', '/api/v1/people', { body: { firstName: 'Fay', lastName: 'Foster', email: `fay-${org.slug}@example.com` } });
+  const p = await org.req('POST', '/api/v1/people', {
+    body: { firstName: 'Fay', lastName: 'Foster', email: `fay-${org.slug}@example.com` },
+  });
   const home = await org.req('POST', '/api/animals/foster-homes', { body: { person_id: p.body.id, capacity: 2 } });
   assert.equal(home.status, 201, JSON.stringify(home.body));
   const h = home.body.foster_home ?? home.body;
@@ -79,7 +89,9 @@ test('Family B strings the spec does not mark nullable are "" when empty: foster
   const full = await org.req('GET', `/api/animals/foster-homes/${h.id}`);
   const asg = full.body.foster_home.assignments[0];
   for (const f of ['started_on', 'ended_on', 'end_reason', 'decline_reason']) assert.equal(asg[f], '', f);
-  const run = await org.req('POST', '/api/animals/transports', { body: { name: 'North', scheduled_date: '2030-05-01', origin: 'A', destination: 'B' } });
+  const run = await org.req('POST', '/api/animals/transports', {
+    body: { name: 'North', scheduled_date: '2030-05-01', origin: 'A', destination: 'B' },
+  });
   assert.ok(run.status < 300, JSON.stringify(run.body));
   const leg = await org.req('POST', `/api/animals/transports/${run.body.id}/legs`, { body: { from_place: 'A', to_place: 'B' } });
   assert.equal(leg.status, 201, JSON.stringify(leg.body));
@@ -93,15 +105,31 @@ test('Family B strings the spec does not mark nullable are "" when empty: foster
   assert.ok(schemas.FosterAssignment.properties.end_reason.enum.includes(''));
 });
 
-test('a person\'s address is always the object with its six fields (all null when none was sent)', async () => {
+test("a person's address is always the object with its six fields (all null when none was sent)", async () => {
   const org = await makeOrg(t);
-  const p = await org.req('POST', '/api/v1/people', { body: { firstName: 'No', lastName: 'Address', email: `na-${org.slug}@example.com` } });
+  const p = await org.req('POST', '/api/v1/people', {
+    body: { firstName: 'No', lastName: 'Address', email: `na-${org.slug}@example.com` },
+  });
   assert.equal(p.status, 201);
   const none = { line1: null, line2: null, city: null, state: null, postalCode: null, country: null };
   assert.deepEqual(p.body.address, none);
   assert.deepEqual((await org.req('GET', `/api/v1/people/${p.body.id}`)).body.address, none);
-  const withAddr = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: `wa-${org.slug}@example.com`, address: { line1: '1 Main St', city: 'Springfield', country: 'US', state: 'IL' } } });
-  assert.deepEqual(withAddr.body.address, { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: null, country: 'US' });
+  const withAddr = await org.req('POST', '/api/v1/people', {
+    body: {
+      firstName: 'A',
+      lastName: 'B',
+      email: `wa-${org.slug}@example.com`,
+      address: { line1: '1 Main St', city: 'Springfield', country: 'US', state: 'IL' },
+    },
+  });
+  assert.deepEqual(withAddr.body.address, {
+    line1: '1 Main St',
+    line2: null,
+    city: 'Springfield',
+    state: 'IL',
+    postalCode: null,
+    country: 'US',
+  });
   const cleared = await org.req('PATCH', `/api/v1/people/${withAddr.body.id}`, { body: { address: null } });
   assert.deepEqual(cleared.body.address, none);
 });
@@ -109,10 +137,17 @@ test('a person\'s address is always the object with its six fields (all null whe
 test('the harness checks every answer against the served description: an undocumented status or a body off its schema fails', async () => {
   const { testApp: make, request } = await import('../harness.ts');
   const drift = await make({}, (app) => {
-    app.get('/api/v1/drift-check', {
-      config: { public: true },
-      schema: { querystring: { type: 'object', properties: { teapot: { type: 'string' } } }, response: { 200: { type: 'object', properties: { kind: { type: 'string', enum: ['ok'] } }, required: ['kind'] } } },
-    }, async (req, reply) => ((req.query as { teapot?: string }).teapot ? reply.code(418 as 200).send({ kind: 'ok' }) : { kind: 'other' }));
+    app.get(
+      '/api/v1/drift-check',
+      {
+        config: { public: true },
+        schema: {
+          querystring: { type: 'object', properties: { teapot: { type: 'string' } } },
+          response: { 200: { type: 'object', properties: { kind: { type: 'string', enum: ['ok'] } }, required: ['kind'] } },
+        },
+      },
+      async (req, reply) => ((req.query as { teapot?: string }).teapot ? reply.code(418 as 200).send({ kind: 'ok' }) : { kind: 'other' }),
+    );
   });
   try {
     const org = await makeOrg(drift);

@@ -21,22 +21,32 @@ test('D2 import: a key without read on People gets the coordinator message even 
 
 test('D3 Family A: a custom field error is named by the field key as sent (customFields.intake_source), not camel-cased', async () => {
   const org = await makeOrg(t);
-  await org.req('POST', '/api/animals/custom-fields', { body: { entity_type: 'animal', field_key: 'coat_color', field_label: 'Coat', field_type: 'select', options: ['black'] } });
-  const res = await org.req('POST', '/api/v1/animals', { body: { name: 'x', species: 'cat', status: 'Available', intakeDate: '2026-01-01', customFields: { coat_color: 'green' } } });
+  await org.req('POST', '/api/animals/custom-fields', {
+    body: { entity_type: 'animal', field_key: 'coat_color', field_label: 'Coat', field_type: 'select', options: ['black'] },
+  });
+  const res = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'x', species: 'cat', status: 'Available', intakeDate: '2026-01-01', customFields: { coat_color: 'green' } },
+  });
   assertErrorShape('/api/v1/animals', res, 422, 'VALIDATION_ERROR');
   assert.deepEqual(Object.keys(res.body.error.fields), ['customFields.coat_color']);
 });
 
 test('D4 §4: a required custom field missing on create is "a required field is missing": 400', async () => {
   const org = await makeOrg(t);
-  await org.req('POST', '/api/animals/custom-fields', { body: { entity_type: 'animal', field_key: 'source', field_label: 'Source', field_type: 'text', required: true } });
-  const res = await org.req('POST', '/api/v1/animals', { body: { name: 'x', species: 'cat', status: 'Available', intakeDate: '2026-01-01' } });
+  await org.req('POST', '/api/animals/custom-fields', {
+    body: { entity_type: 'animal', field_key: 'source', field_label: 'Source', field_type: 'text', required: true },
+  });
+  const res = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'x', species: 'cat', status: 'Available', intakeDate: '2026-01-01' },
+  });
   assertErrorShape('/api/v1/animals', res, 400, 'VALIDATION_ERROR');
 });
 
-test('D5 README: a phone without + is read in the person\'s address country (PATCH phone alone)', async () => {
+test("D5 README: a phone without + is read in the person's address country (PATCH phone alone)", async () => {
   const org = await makeOrg(t);
-  const p = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: 'a@example.com', address: { line1: '1 St', city: 'London', country: 'GB' } } });
+  const p = await org.req('POST', '/api/v1/people', {
+    body: { firstName: 'A', lastName: 'B', email: 'a@example.com', address: { line1: '1 St', city: 'London', country: 'GB' } },
+  });
   const res = await org.req('PATCH', `/api/v1/people/${p.body.id}`, { body: { phone: '020 7946 0958' } });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.phone, '+442079460958');
@@ -44,7 +54,10 @@ test('D5 README: a phone without + is read in the person\'s address country (PAT
 
 test('D6 §6: every response carries RateLimit headers (OpenAPI descriptions, unknown organization)', async () => {
   const org = await makeOrg(t);
-  const rs = [await request(t, org.host, 'GET', '/api/v1/openapi.json'), await request(t, 'nobody-here.localhost', 'GET', '/api/v1/animals', { key: org.keys.admin })];
+  const rs = [
+    await request(t, org.host, 'GET', '/api/v1/openapi.json'),
+    await request(t, 'nobody-here.localhost', 'GET', '/api/v1/animals', { key: org.keys.admin }),
+  ];
   for (const r of rs) assert.ok(r.headers['ratelimit-limit'], `${r.status} has no RateLimit-Limit`);
 });
 
@@ -55,7 +68,9 @@ test('D7 §4: an unknown route answers 404 even without a key', async () => {
 
 test('D9 spec types: fields not marked nullable are strings (transport notes, foster home notes/approved_on, person.phone)', async () => {
   const org = await makeOrg(t);
-  const run = await org.req('POST', '/api/animals/transports', { body: { name: 'R', scheduled_date: '2031-01-01', origin: 'A', destination: 'B' } });
+  const run = await org.req('POST', '/api/animals/transports', {
+    body: { name: 'R', scheduled_date: '2031-01-01', origin: 'A', destination: 'B' },
+  });
   assert.equal(typeof run.body.notes, 'string');
 });
 

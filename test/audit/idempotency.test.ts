@@ -13,7 +13,8 @@ after(async () => t.close());
 
 let n = 0;
 const key = () => `k-${process.pid}-${++n}`;
-const count = async (table: string, orgId: string) => Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [orgId]))[0].n);
+const count = async (table: string, orgId: string) =>
+  Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [orgId]))[0].n);
 
 async function donationBody(org: TestOrg) {
   return { donorId: await F.person(org), amount: 25, type: 'one-off', paymentMethod: 'card', date: '2026-03-01' };
@@ -26,7 +27,10 @@ test('donation: same key and body replays the first answer (status, body, Idempo
   const first = await org.req('POST', '/api/v1/donations', { body, headers: { 'idempotency-key': k } });
   assert.equal(first.status, 201, JSON.stringify(first.body));
   assert.equal(first.headers['idempotent-replayed'], undefined);
-  const again = await org.req('POST', '/api/v1/donations', { body: Object.fromEntries(Object.entries(body).reverse()), headers: { 'idempotency-key': k } });
+  const again = await org.req('POST', '/api/v1/donations', {
+    body: Object.fromEntries(Object.entries(body).reverse()),
+    headers: { 'idempotency-key': k },
+  });
   assert.equal(again.status, 201);
   assert.equal(again.headers['idempotent-replayed'], 'true');
   assert.deepEqual(again.body, first.body);
@@ -54,20 +58,36 @@ test('concurrent twins with one key: exactly one record, both answer the same', 
 test('a key is scoped to the API key and the route; a failed request does not use it up', async () => {
   const org = await makeOrg(t);
   const k = key();
-  const a1 = await org.req('POST', '/api/v1/animals', { body: { name: 'A', species: 'Dog', status: 'Available', intakeDate: '2026-01-01' }, headers: { 'idempotency-key': k } });
+  const a1 = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'A', species: 'Dog', status: 'Available', intakeDate: '2026-01-01' },
+    headers: { 'idempotency-key': k },
+  });
   assert.equal(a1.status, 201);
   // The same key on another route, or from another API key, is another key.
-  const p1 = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: `${k}@example.com` }, headers: { 'idempotency-key': k } });
+  const p1 = await org.req('POST', '/api/v1/people', {
+    body: { firstName: 'A', lastName: 'B', email: `${k}@example.com` },
+    headers: { 'idempotency-key': k },
+  });
   assert.equal(p1.status, 201);
-  const a2 = await org.req('POST', '/api/v1/animals', { key: org.keys.staff, body: { name: 'A', species: 'Dog', status: 'Available', intakeDate: '2026-01-01' }, headers: { 'idempotency-key': k } });
+  const a2 = await org.req('POST', '/api/v1/animals', {
+    key: org.keys.staff,
+    body: { name: 'A', species: 'Dog', status: 'Available', intakeDate: '2026-01-01' },
+    headers: { 'idempotency-key': k },
+  });
   assert.equal(a2.status, 201);
   assert.notEqual(a2.body.id, a1.body.id);
   assert.equal(await count('animals', org.id), 2);
   // An error is not kept: fixing the body and retrying with the key creates the record.
   const k2 = key();
-  const bad = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: `${k}@example.com` }, headers: { 'idempotency-key': k2 } });
+  const bad = await org.req('POST', '/api/v1/people', {
+    body: { firstName: 'A', lastName: 'B', email: `${k}@example.com` },
+    headers: { 'idempotency-key': k2 },
+  });
   assertErrorShape('/api/v1/people', bad, 422);
-  const good = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: `x${k}@example.com` }, headers: { 'idempotency-key': k2 } });
+  const good = await org.req('POST', '/api/v1/people', {
+    body: { firstName: 'A', lastName: 'B', email: `x${k}@example.com` },
+    headers: { 'idempotency-key': k2 },
+  });
   assert.equal(good.status, 201);
   assert.equal(await count('idempotency_keys', org.id), 4);
 });
@@ -75,10 +95,29 @@ test('a key is scoped to the API key and the route; a failed request does not us
 test('header syntax: 1 to 255 printable ASCII characters, else 422 in the family shape and nothing created', async () => {
   const org = await makeOrg(t);
   const body = { name: 'A', species: 'Dog', status: 'Available', intakeDate: '2026-01-01' };
-  assertErrorShape('/api/v1/animals', await org.req('POST', '/api/v1/animals', { body, headers: { 'idempotency-key': 'x'.repeat(256) } }), 422, 'VALIDATION_ERROR');
-  assertErrorShape('/api/v1/animals', await org.req('POST', '/api/v1/animals', { body, headers: { 'idempotency-key': '' } }), 422, 'VALIDATION_ERROR');
-  assertErrorShape('/api/v1/animals', await org.req('POST', '/api/v1/animals', { body, headers: { 'idempotency-key': 'tab\there' } }), 422, 'VALIDATION_ERROR');
-  assertErrorShape('/api/shifts/locations', await org.req('POST', '/api/shifts/locations', { body: { name: 'Barn' }, headers: { 'idempotency-key': 'é' } }), 422);
+  assertErrorShape(
+    '/api/v1/animals',
+    await org.req('POST', '/api/v1/animals', { body, headers: { 'idempotency-key': 'x'.repeat(256) } }),
+    422,
+    'VALIDATION_ERROR',
+  );
+  assertErrorShape(
+    '/api/v1/animals',
+    await org.req('POST', '/api/v1/animals', { body, headers: { 'idempotency-key': '' } }),
+    422,
+    'VALIDATION_ERROR',
+  );
+  assertErrorShape(
+    '/api/v1/animals',
+    await org.req('POST', '/api/v1/animals', { body, headers: { 'idempotency-key': 'tab\there' } }),
+    422,
+    'VALIDATION_ERROR',
+  );
+  assertErrorShape(
+    '/api/shifts/locations',
+    await org.req('POST', '/api/shifts/locations', { body: { name: 'Barn' }, headers: { 'idempotency-key': 'é' } }),
+    422,
+  );
   assert.equal(await count('animals', org.id), 0);
   assert.equal((await org.req('POST', '/api/v1/animals', { body, headers: { 'idempotency-key': 'x'.repeat(255) } })).status, 201);
 });
@@ -98,11 +137,18 @@ test('auction bids and bidder registrations: retried with the key, recorded once
   assert.deepEqual(r2.body, r1.body);
   const bidUrl = `/api/fundraising/auctions/${auc.id}/lots/${lot.id}/bids`;
   const kb = key();
-  const bids = await Promise.all([0, 1].map(() => org.req('POST', bidUrl, { body: { paddle_number: r1.body.paddle_number, amount: 100 }, headers: { 'idempotency-key': kb } })));
+  const bids = await Promise.all(
+    [0, 1].map(() =>
+      org.req('POST', bidUrl, { body: { paddle_number: r1.body.paddle_number, amount: 100 }, headers: { 'idempotency-key': kb } }),
+    ),
+  );
   for (const b of bids) assert.equal(b.status, 201, JSON.stringify(b.body));
   assert.equal(bids[0].body.id, bids[1].body.id);
   assert.equal(await count('auction_bids', org.id), 1);
-  const other = await org.req('POST', bidUrl, { body: { paddle_number: r1.body.paddle_number, amount: 120 }, headers: { 'idempotency-key': kb } });
+  const other = await org.req('POST', bidUrl, {
+    body: { paddle_number: r1.body.paddle_number, amount: 120 },
+    headers: { 'idempotency-key': kb },
+  });
   assertErrorShape(bidUrl, other, 422);
   assert.match(other.body.error, /Idempotency-Key/);
 });
@@ -110,12 +156,24 @@ test('auction bids and bidder registrations: retried with the key, recorded once
 test('the descriptions document the header on creates, and sends keep their own key', async () => {
   const org = await makeOrg(t);
   const a = (await org.req('GET', '/api/v1/openapi.json')).body;
-  for (const [path, method] of [['/donations', 'post'], ['/animals', 'post'], ['/people', 'post']]) {
+  for (const [path, method] of [
+    ['/donations', 'post'],
+    ['/animals', 'post'],
+    ['/people', 'post'],
+  ]) {
     const params = a.paths[path][method].parameters ?? [];
-    assert.ok(params.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key'), `${method} ${path}`);
+    assert.ok(
+      params.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key'),
+      `${method} ${path}`,
+    );
   }
   const b = (await org.req('GET', '/api/openapi.json')).body;
   const bidParams = b.paths['/api/fundraising/auctions/{id}/lots/{lot_id}/bids'].post.parameters;
-  assert.ok(bidParams.some((p: { in: string; name: string; description?: string }) => p.in === 'header' && p.name === 'idempotency-key' && /replay|same key/i.test(p.description ?? '')));
+  assert.ok(
+    bidParams.some(
+      (p: { in: string; name: string; description?: string }) =>
+        p.in === 'header' && p.name === 'idempotency-key' && /replay|same key/i.test(p.description ?? ''),
+    ),
+  );
   assert.ok(b.paths['/api/shifts/schedules/import'].post.parameters.some((p: { name: string }) => p.name === 'idempotency-key'));
 });

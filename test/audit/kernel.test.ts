@@ -34,9 +34,12 @@ test('§4 Family A: 400 for missing fields names each in `fields`; 422 carries `
   const missing = await org.req('POST', '/api/v1/people', { body: { firstName: 'A' } });
   assertErrorShape('/api/v1/people', missing, 400, 'VALIDATION_ERROR');
   assert.deepEqual(Object.keys(missing.body.error.fields).sort(), ['email', 'lastName']);
-  for (const msgs of Object.values(missing.body.error.fields)) assert.ok(Array.isArray(msgs) && (msgs as unknown[]).every((m) => typeof m === 'string'));
+  for (const msgs of Object.values(missing.body.error.fields))
+    assert.ok(Array.isArray(msgs) && (msgs as unknown[]).every((m) => typeof m === 'string'));
 
-  const wrong = await org.req('POST', '/api/v1/donations', { body: { donorId: 'per_x', amount: 5, type: 'gift', date: '2026-01-01', paymentMethod: 'card' } });
+  const wrong = await org.req('POST', '/api/v1/donations', {
+    body: { donorId: 'per_x', amount: 5, type: 'gift', date: '2026-01-01', paymentMethod: 'card' },
+  });
   assertErrorShape('/api/v1/donations', wrong, 422, 'VALIDATION_ERROR');
   assert.equal(typeof wrong.body.error.fields, 'object');
   assert.ok(Array.isArray(wrong.body.error.fields.type));
@@ -46,7 +49,12 @@ test('§4 Family A: 400 for missing fields names each in `fields`; 422 carries `
   assert.ok(Array.isArray(q.body.error.fields.perPage), 'a query parameter out of range is named in fields');
 
   assertErrorShape('/api/v1/people', await org.req('GET', '/api/v1/people', { key: null }), 401, 'UNAUTHORIZED');
-  assertErrorShape('/api/v1/people', await org.req('POST', '/api/v1/people', { key: org.keys.readOnly, body: { firstName: 'a', lastName: 'b', email: 'a@example.com' } }), 403, 'FORBIDDEN');
+  assertErrorShape(
+    '/api/v1/people',
+    await org.req('POST', '/api/v1/people', { key: org.keys.readOnly, body: { firstName: 'a', lastName: 'b', email: 'a@example.com' } }),
+    403,
+    'FORBIDDEN',
+  );
   assertErrorShape('/api/v1/people', await org.req('GET', '/api/v1/people/per_doesnotexist00000000'), 404, 'NOT_FOUND');
   assertErrorShape('/api/v1/donations', await org.req('GET', '/api/v1/donations/don_doesnotexist00000000'), 404, 'NOT_FOUND');
 });
@@ -100,7 +108,8 @@ test('§6: RateLimit headers on error responses of organization routes too (401,
     await org.req('GET', '/api/animals/foster-homes?limit=500'),
   ];
   for (const r of responses) {
-    for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) assert.ok(r.headers[h] !== undefined, `${r.status} lacks ${h}`);
+    for (const h of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+      assert.ok(r.headers[h] !== undefined, `${r.status} lacks ${h}`);
     assert.ok(r.headers['x-request-id']);
   }
 });
@@ -108,7 +117,20 @@ test('§6: RateLimit headers on error responses of organization routes too (401,
 test('§3: built-in roles carry exactly the grants the README states', async () => {
   const org = await makeOrg(t);
   const roles = (await org.req('GET', '/api/settings/roles')).body.results as { name: string; grants: Record<string, string> }[];
-  const areas = ['animals', 'people', 'fundraising', 'communications', 'shifts', 'events', 'forms', 'tasks', 'partners', 'registry', 'reports', 'settings'];
+  const areas = [
+    'animals',
+    'people',
+    'fundraising',
+    'communications',
+    'shifts',
+    'events',
+    'forms',
+    'tasks',
+    'partners',
+    'registry',
+    'reports',
+    'settings',
+  ];
   const by = Object.fromEntries(roles.map((r) => [r.name, r.grants]));
   assert.deepEqual(by.admin, Object.fromEntries(areas.map((a) => [a, 'admin'])));
   assert.deepEqual(by.staff, Object.fromEntries(areas.map((a) => [a, a === 'settings' ? 'read' : 'write'])));
@@ -116,7 +138,15 @@ test('§3: built-in roles carry exactly the grants the README states', async () 
   // staff reads settings but does not change them; read-only reads every audited area.
   assert.equal((await org.req('GET', '/api/settings/organization', { key: org.keys.staff })).status, 200);
   assertErrorShape('/api/x', await org.req('PATCH', '/api/settings/organization', { key: org.keys.staff, body: { name: 'x' } }), 403);
-  for (const url of ['/api/v1/animals', '/api/v1/people', '/api/v1/donations', '/api/animals/statuses', '/api/animals/custom-fields', '/api/animals/foster-homes', '/api/animals/transports']) {
+  for (const url of [
+    '/api/v1/animals',
+    '/api/v1/people',
+    '/api/v1/donations',
+    '/api/animals/statuses',
+    '/api/animals/custom-fields',
+    '/api/animals/foster-homes',
+    '/api/animals/transports',
+  ]) {
     assert.equal((await org.req('GET', url, { key: org.keys.readOnly })).status, 200, url);
   }
 });
@@ -142,10 +172,24 @@ test('§7: both descriptions resolve every $ref and list the audited endpoints i
       assert.ok(cur !== undefined, `unresolved ${ref}`);
     }
   }
-  for (const [path, methods] of [['/animals', ['get', 'post']], ['/animals/{id}', ['get', 'patch']], ['/people', ['get', 'post']], ['/people/{id}', ['get', 'patch']], ['/donations', ['get', 'post']], ['/donations/{id}', ['get']]] as const) {
+  for (const [path, methods] of [
+    ['/animals', ['get', 'post']],
+    ['/animals/{id}', ['get', 'patch']],
+    ['/people', ['get', 'post']],
+    ['/people/{id}', ['get', 'patch']],
+    ['/donations', ['get', 'post']],
+    ['/donations/{id}', ['get']],
+  ] as const) {
     for (const m of methods) assert.ok(a.paths[path]?.[m], `Family A ${m} ${path}`);
   }
-  for (const [path, m] of [['/api/animals/custom-fields', 'post'], ['/api/animals/foster-homes', 'get'], ['/api/animals/foster-homes/{id}', 'get'], ['/api/animals/transports', 'post'], ['/api/shifts/schedules/import', 'post'], ['/api/animals/statuses', 'get']] as const) {
+  for (const [path, m] of [
+    ['/api/animals/custom-fields', 'post'],
+    ['/api/animals/foster-homes', 'get'],
+    ['/api/animals/foster-homes/{id}', 'get'],
+    ['/api/animals/transports', 'post'],
+    ['/api/shifts/schedules/import', 'post'],
+    ['/api/animals/statuses', 'get'],
+  ] as const) {
     assert.ok(b.paths[path]?.[m], `Family B ${m} ${path}`);
   }
   // The Family A list parameters of the spec are described.

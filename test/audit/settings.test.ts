@@ -18,19 +18,31 @@ test('§5: a new organization has exactly the nine default statuses, in order, w
   const org = await makeOrg(t);
   const res = await org.req('GET', S);
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body.results.map((s: { name: string; care_state: string }) => [s.name, s.care_state]), [
-    ['Intake', 'in_care'], ['Available', 'in_care'], ['Medical Hold', 'on_hold'], ['Adoption Pending', 'on_hold'],
-    ['Adopted', 'completed'], ['Transferred Out', 'completed'], ['Returned to Owner', 'completed'], ['Deceased', 'completed'],
-    ['Courtesy Listing', 'not_in_care'],
-  ]);
-  for (const s of res.body.results) assert.deepEqual(Object.keys(s).sort(), ['care_state', 'created_at', 'id', 'name', 'sort_order', 'updated_at']);
+  assert.deepEqual(
+    res.body.results.map((s: { name: string; care_state: string }) => [s.name, s.care_state]),
+    [
+      ['Intake', 'in_care'],
+      ['Available', 'in_care'],
+      ['Medical Hold', 'on_hold'],
+      ['Adoption Pending', 'on_hold'],
+      ['Adopted', 'completed'],
+      ['Transferred Out', 'completed'],
+      ['Returned to Owner', 'completed'],
+      ['Deceased', 'completed'],
+      ['Courtesy Listing', 'not_in_care'],
+    ],
+  );
+  for (const s of res.body.results)
+    assert.deepEqual(Object.keys(s).sort(), ['care_state', 'created_at', 'id', 'name', 'sort_order', 'updated_at']);
 });
 
 test('§5: names are case-sensitive: "available" is a status of its own beside "Available"', async () => {
   const org = await makeOrg(t);
   const low = await org.req('POST', S, { body: { name: 'available', care_state: 'on_hold' } });
   assert.equal(low.status, 201, JSON.stringify(low.body));
-  const a = await org.req('POST', '/api/v1/animals', { body: { name: 'x', species: 'cat', status: 'available', intakeDate: '2026-01-01' } });
+  const a = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'x', species: 'cat', status: 'available', intakeDate: '2026-01-01' },
+  });
   assert.equal(a.status, 201);
   assert.deepEqual([a.body.status, a.body.careState], ['available', 'on_hold']);
   assert.equal((await org.req('GET', '/api/v1/animals?status=Available')).body.meta.total, 0);
@@ -57,7 +69,7 @@ test('§5: changing statuses needs admin on Animals; body rules; unknown status 
   assert.ok(made.body.sort_order > 90, 'a new status without sort_order goes last');
 });
 
-test('§5: a status\'s care state changed in settings moves the list filter by careState at once', async () => {
+test("§5: a status's care state changed in settings moves the list filter by careState at once", async () => {
   const org = await makeOrg(t);
   await org.req('POST', '/api/v1/animals', { body: { name: 'x', species: 'cat', status: 'Courtesy Listing', intakeDate: '2026-01-01' } });
   assert.equal((await org.req('GET', '/api/v1/animals?careState=not_in_care')).body.meta.total, 1);
@@ -69,7 +81,7 @@ test('§5: a status\'s care state changed in settings moves the list filter by c
   assert.equal(inCare.body.data[0].careState, 'in_care');
 });
 
-test('§5: the organization profile\'s currency and time zone are the defaults of new donations and people at once', async () => {
+test("§5: the organization profile's currency and time zone are the defaults of new donations and people at once", async () => {
   const org = await makeOrg(t);
   const p = (await org.req('POST', '/api/v1/people', { body: { firstName: 'a', lastName: 'b', email: 'a@example.com' } })).body;
   assert.equal(p.timeZone, 'America/New_York');
@@ -78,16 +90,27 @@ test('§5: the organization profile\'s currency and time zone are the defaults o
   assert.deepEqual([res.body.currency, res.body.time_zone], ['EUR', 'Europe/Paris']);
   const q = (await org.req('POST', '/api/v1/people', { body: { firstName: 'a', lastName: 'b', email: 'b@example.com' } })).body;
   assert.equal(q.timeZone, 'Europe/Paris');
-  const d = await org.req('POST', '/api/v1/donations', { body: { donorId: p.id, amount: 3, type: 'one-off', date: '2026-01-01', paymentMethod: 'card' } });
+  const d = await org.req('POST', '/api/v1/donations', {
+    body: { donorId: p.id, amount: 3, type: 'one-off', date: '2026-01-01', paymentMethod: 'card' },
+  });
   assert.equal(d.body.currency, 'EUR');
-  for (const body of [{ currency: 'usd' }, { currency: 'XYZ' }, { time_zone: 'Mars/Base' }, { country: 'ZZ' }, { name: '' }, { slug: 'new' }]) {
+  for (const body of [
+    { currency: 'usd' },
+    { currency: 'XYZ' },
+    { time_zone: 'Mars/Base' },
+    { country: 'ZZ' },
+    { name: '' },
+    { slug: 'new' },
+  ]) {
     assertErrorShape('/api/settings/organization', await org.req('PATCH', '/api/settings/organization', { body }), 422);
   }
 });
 
 test('§4: concurrent creates or renames to one status name give one success and 422 for the rest, never 500', async () => {
   const org = await makeOrg(t);
-  const rs = await Promise.all(Array.from({ length: 8 }, () => org.req('POST', S, { body: { name: 'Foster Care', care_state: 'in_care' } })));
+  const rs = await Promise.all(
+    Array.from({ length: 8 }, () => org.req('POST', S, { body: { name: 'Foster Care', care_state: 'in_care' } })),
+  );
   assert.equal(rs.filter((r) => r.status === 201).length, 1);
   for (const r of rs.filter((x) => x.status !== 201)) assertErrorShape(S, r, 422);
   const st = (await org.req('GET', S)).body.results;

@@ -14,11 +14,14 @@ before(async () => {
 after(async () => t.close());
 
 const IMPORT = '/api/shifts/schedules/import';
-const count = async (orgId: string) => Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM shift_schedules WHERE organization_id = $1', [orgId]))[0]?.n);
+const count = async (orgId: string) =>
+  Number((await t.db.query<{ n: string }>('SELECT count(*) AS n FROM shift_schedules WHERE organization_id = $1', [orgId]))[0]?.n);
 
 test('the result has every field of the spec table, with its type; dry_run defaults to false', async () => {
   const org = await makeOrg(t);
-  const res = await org.req('POST', IMPORT, { body: { rows: [{ name: 'Adoption day', starts_at: '2026-06-06', event_kind: 'adoption' }] } });
+  const res = await org.req('POST', IMPORT, {
+    body: { rows: [{ name: 'Adoption day', starts_at: '2026-06-06', event_kind: 'adoption' }] },
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const b = res.body;
   assert.equal(b.dry_run, false);
@@ -43,10 +46,16 @@ test('§9 row rules: each refused row gives one error with its 1-based line; a d
   ];
   const res = await org.req('POST', IMPORT, { body: { dry_run: true, rows } });
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body.errors.map((e: { line: number }) => e.line), [2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(
+    res.body.errors.map((e: { line: number }) => e.line),
+    [2, 3, 4, 5, 6, 7],
+  );
   for (const e of res.body.errors) assert.deepEqual(Object.keys(e).sort(), ['line', 'message']);
   assert.deepEqual([res.body.total_rows, res.body.would_create, res.body.created, res.body.dry_run], [8, 2, 0, true]);
-  assert.deepEqual(res.body.preview.map((p: { line: number }) => p.line), [1, 8]);
+  assert.deepEqual(
+    res.body.preview.map((p: { line: number }) => p.line),
+    [1, 8],
+  );
   assert.equal(await count(org.id), 0);
   // The same rows without dry_run: still 200, nothing created.
   const real = await org.req('POST', IMPORT, { body: { rows } });
@@ -57,10 +66,20 @@ test('§9 row rules: each refused row gives one error with its 1-based line; a d
 
 test('a dry run of good rows previews the first ten, creates nothing; the real import then creates all of them', async () => {
   const org = await makeOrg(t);
-  const rows = Array.from({ length: 11 }, (_, i) => ({ name: `Walk ${i + 1}`, starts_at: `2026-08-${String(i + 1).padStart(2, '0')}T08:00:00Z`, ends_at: `2026-08-${String(i + 1).padStart(2, '0')}T09:00:00Z` }));
+  const rows = Array.from({ length: 11 }, (_, i) => ({
+    name: `Walk ${i + 1}`,
+    starts_at: `2026-08-${String(i + 1).padStart(2, '0')}T08:00:00Z`,
+    ends_at: `2026-08-${String(i + 1).padStart(2, '0')}T09:00:00Z`,
+  }));
   const dry = await org.req('POST', IMPORT, { body: { dry_run: true, rows } });
-  assert.deepEqual([dry.status, dry.body.would_create, dry.body.created, dry.body.preview.length, dry.body.all_day_rows], [200, 11, 0, 10, 0]);
-  assert.deepEqual(dry.body.preview.map((p: { name: string }) => p.name), rows.slice(0, 10).map((r) => r.name));
+  assert.deepEqual(
+    [dry.status, dry.body.would_create, dry.body.created, dry.body.preview.length, dry.body.all_day_rows],
+    [200, 11, 0, 10, 0],
+  );
+  assert.deepEqual(
+    dry.body.preview.map((p: { name: string }) => p.name),
+    rows.slice(0, 10).map((r) => r.name),
+  );
   assert.equal(await count(org.id), 0);
   const real = await org.req('POST', IMPORT, { body: { dry_run: false, rows } });
   assert.deepEqual([real.body.created, real.body.dry_run], [11, false]);

@@ -30,7 +30,29 @@ test('create answers 201 with the full animal and its defaults', async () => {
   assert.deepEqual(a.customFields, {});
   assert.ok(!Number.isNaN(Date.parse(a.createdAt)));
   const all = Object.keys(a).sort();
-  assert.deepEqual(all, ['breed', 'careState', 'createdAt', 'customFields', 'dateOfBirth', 'id', 'intakeDate', 'isPublic', 'locationId', 'microchipNumber', 'name', 'notes', 'publicName', 'sex', 'species', 'status', 'updatedAt', 'weight'].sort());
+  assert.deepEqual(
+    all,
+    [
+      'breed',
+      'careState',
+      'createdAt',
+      'customFields',
+      'dateOfBirth',
+      'id',
+      'intakeDate',
+      'isPublic',
+      'locationId',
+      'microchipNumber',
+      'name',
+      'notes',
+      'publicName',
+      'sex',
+      'species',
+      'status',
+      'updatedAt',
+      'weight',
+    ].sort(),
+  );
   const got = await org.req('GET', `/api/v1/animals/${a.id}`);
   assert.equal(got.status, 200);
   assert.deepEqual(got.body, a);
@@ -57,7 +79,12 @@ test('status must equal a configured status, case-sensitively (422), and careSta
   assertErrorShape('/api/v1/animals', bad, 422, 'VALIDATION_ERROR');
   assert.ok(bad.body.error.fields.status);
   const a = await animal(org);
-  for (const [status, care] of [['Medical Hold', 'on_hold'], ['Adopted', 'completed'], ['Courtesy Listing', 'not_in_care'], ['Intake', 'in_care']]) {
+  for (const [status, care] of [
+    ['Medical Hold', 'on_hold'],
+    ['Adopted', 'completed'],
+    ['Courtesy Listing', 'not_in_care'],
+    ['Intake', 'in_care'],
+  ]) {
     const res = await org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { status } });
     assert.equal(res.status, 200);
     assert.equal(res.body.status, status);
@@ -120,7 +147,10 @@ test('list: filters species (case-insensitive), repeatable status, careState, is
   const inCare = await org.req('GET', '/api/v1/animals?careState=in_care&species=dog');
   assert.deepEqual(inCare.body.data.map((x: { name: string }) => x.name).sort(), ['A1', 'A4']);
   const pub = await org.req('GET', '/api/v1/animals?isPublic=true');
-  assert.deepEqual(pub.body.data.map((x: { name: string }) => x.name), ['A1']);
+  assert.deepEqual(
+    pub.body.data.map((x: { name: string }) => x.name),
+    ['A1'],
+  );
   const priv = await org.req('GET', '/api/v1/animals?isPublic=false');
   assert.equal(priv.body.meta.total, 3);
   const badCare = await org.req('GET', '/api/v1/animals?careState=happy');
@@ -159,7 +189,12 @@ test('a read-only key reads but cannot create or update', async () => {
   const a = await animal(org);
   assert.equal((await org.req('GET', `/api/v1/animals/${a.id}`, { key: org.keys.readOnly })).status, 200);
   assertErrorShape('/api/v1/animals', await org.req('POST', '/api/v1/animals', { key: org.keys.readOnly, body: base }), 403, 'FORBIDDEN');
-  assertErrorShape('/api/v1/animals', await org.req('PATCH', `/api/v1/animals/${a.id}`, { key: org.keys.readOnly, body: { name: 'x' } }), 403, 'FORBIDDEN');
+  assertErrorShape(
+    '/api/v1/animals',
+    await org.req('PATCH', `/api/v1/animals/${a.id}`, { key: org.keys.readOnly, body: { name: 'x' } }),
+    403,
+    'FORBIDDEN',
+  );
 });
 
 test('isolation: another organization never sees these animals', async () => {
@@ -176,15 +211,37 @@ test('isolation: another organization never sees these animals', async () => {
 test('animal statuses: defaults, add, rename, refuse duplicates and removing one in use', async () => {
   const org = await makeOrg(t);
   const list = await org.req('GET', '/api/animals/statuses', { key: org.keys.readOnly });
-  assert.deepEqual(list.body.results.map((s: { name: string; care_state: string }) => [s.name, s.care_state]), [
-    ['Intake', 'in_care'], ['Available', 'in_care'], ['Medical Hold', 'on_hold'], ['Adoption Pending', 'on_hold'], ['Adopted', 'completed'],
-    ['Transferred Out', 'completed'], ['Returned to Owner', 'completed'], ['Deceased', 'completed'], ['Courtesy Listing', 'not_in_care'],
-  ]);
+  assert.deepEqual(
+    list.body.results.map((s: { name: string; care_state: string }) => [s.name, s.care_state]),
+    [
+      ['Intake', 'in_care'],
+      ['Available', 'in_care'],
+      ['Medical Hold', 'on_hold'],
+      ['Adoption Pending', 'on_hold'],
+      ['Adopted', 'completed'],
+      ['Transferred Out', 'completed'],
+      ['Returned to Owner', 'completed'],
+      ['Deceased', 'completed'],
+      ['Courtesy Listing', 'not_in_care'],
+    ],
+  );
   const made = await org.req('POST', '/api/animals/statuses', { body: { name: 'Foster Hold', care_state: 'on_hold' } });
   assert.equal(made.status, 201);
-  assertErrorShape('/api/animals/statuses', await org.req('POST', '/api/animals/statuses', { body: { name: 'Foster Hold', care_state: 'in_care' } }), 422);
-  assertErrorShape('/api/animals/statuses', await org.req('POST', '/api/animals/statuses', { key: org.keys.staff, body: { name: 'X', care_state: 'in_care' } }), 403);
-  assertErrorShape('/api/animals/statuses', await org.req('POST', '/api/animals/statuses', { body: { name: 'X', care_state: 'sleeping' } }), 422);
+  assertErrorShape(
+    '/api/animals/statuses',
+    await org.req('POST', '/api/animals/statuses', { body: { name: 'Foster Hold', care_state: 'in_care' } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/animals/statuses',
+    await org.req('POST', '/api/animals/statuses', { key: org.keys.staff, body: { name: 'X', care_state: 'in_care' } }),
+    403,
+  );
+  assertErrorShape(
+    '/api/animals/statuses',
+    await org.req('POST', '/api/animals/statuses', { body: { name: 'X', care_state: 'sleeping' } }),
+    422,
+  );
   const a = await animal(org, { status: 'Foster Hold' });
   assert.equal(a.careState, 'on_hold');
   const renamed = await org.req('PATCH', `/api/animals/statuses/${made.body.id}`, { body: { name: 'In Foster' } });
@@ -201,7 +258,8 @@ test('animal statuses: defaults, add, rename, refuse duplicates and removing one
 async function animalUrl(org: TestOrg) {
   return `/api/v1/animals/${(await animal(org)).id}`;
 }
-const statusUrl = async (org: TestOrg) => `/api/animals/statuses/${(await org.req('POST', '/api/animals/statuses', { body: { name: `S${Math.random().toString(36).slice(2, 8)}`, care_state: 'in_care' } })).body.id}`;
+const statusUrl = async (org: TestOrg) =>
+  `/api/animals/statuses/${(await org.req('POST', '/api/animals/statuses', { body: { name: `S${Math.random().toString(36).slice(2, 8)}`, care_state: 'in_care' } })).body.id}`;
 securitySuite('animals', () => t, [
   { method: 'GET', path: () => '/api/v1/animals', area: 'animals', level: 'read' },
   { method: 'GET', path: animalUrl, area: 'animals', level: 'read' },
@@ -216,13 +274,26 @@ securitySuite('animals', () => t, [
 
 test('list totals stay exact through creates, status moves (also concurrent), species filters and deletes', async () => {
   const org = await makeOrg(t);
-  const made = await Promise.all(Array.from({ length: 12 }, (_, i) => animal(org, { name: `C${i}`, species: i % 2 ? 'Dog' : 'cat', status: i % 3 ? 'Available' : 'Intake' })));
+  const made = await Promise.all(
+    Array.from({ length: 12 }, (_, i) =>
+      animal(org, { name: `C${i}`, species: i % 2 ? 'Dog' : 'cat', status: i % 3 ? 'Available' : 'Intake' }),
+    ),
+  );
   const statuses = ['Available', 'Medical Hold', 'Adopted', 'Intake'];
   await Promise.all(made.map((a, i) => org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { status: statuses[i % 4] } })));
-  await Promise.all(made.slice(0, 4).map((a, i) => org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { status: statuses[(i + 2) % 4] } })));
+  await Promise.all(
+    made.slice(0, 4).map((a, i) => org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { status: statuses[(i + 2) % 4] } })),
+  );
   await org.req('DELETE', `/api/v1/animals/${made[5].id}`);
   const truth = async (where: string, params: unknown[]) =>
-    Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id WHERE a.organization_id = $1 AND a.deleted_at IS NULL ${where}`, [org.id, ...params]))[0]?.n);
+    Number(
+      (
+        await t.db.query<{ n: string }>(
+          `SELECT count(*) AS n FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id WHERE a.organization_id = $1 AND a.deleted_at IS NULL ${where}`,
+          [org.id, ...params],
+        )
+      )[0]?.n,
+    );
   const checks: [string, string, unknown[]][] = [
     ['', '', []],
     ['species=dog', "AND lower(a.species) = 'dog'", []],
@@ -243,16 +314,37 @@ test('every filter combination totals exactly (location, public flag, microchip 
   const org = await makeOrg(t);
   const locA = (await org.req('POST', '/api/animals/locations', { body: { name: 'Barn', type: 'shelter' } })).body.id as string;
   const locB = (await org.req('POST', '/api/animals/locations', { body: { name: 'House', type: 'shelter' } })).body.id as string;
-  const made = await Promise.all(Array.from({ length: 16 }, (_, i) => animal(org, {
-    name: `L${i}`, species: i % 2 ? 'Dog' : 'cat', status: i % 3 ? 'Available' : 'Intake', isPublic: i % 4 === 0,
-    ...(i % 5 ? { locationId: i % 2 ? locA : locB } : {}), microchipNumber: `985-000-${i}`,
-  })));
-  await Promise.all(made.slice(0, 8).map((a, i) => org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { isPublic: i % 2 === 0, status: i % 3 ? 'Adopted' : 'Available' } })));
+  const made = await Promise.all(
+    Array.from({ length: 16 }, (_, i) =>
+      animal(org, {
+        name: `L${i}`,
+        species: i % 2 ? 'Dog' : 'cat',
+        status: i % 3 ? 'Available' : 'Intake',
+        isPublic: i % 4 === 0,
+        ...(i % 5 ? { locationId: i % 2 ? locA : locB } : {}),
+        microchipNumber: `985-000-${i}`,
+      }),
+    ),
+  );
+  await Promise.all(
+    made
+      .slice(0, 8)
+      .map((a, i) =>
+        org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { isPublic: i % 2 === 0, status: i % 3 ? 'Adopted' : 'Available' } }),
+      ),
+  );
   await Promise.all(made.slice(8, 11).map((a) => org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { locationId: locB } })));
   await org.req('DELETE', `/api/v1/animals/${made[2].id}`);
   await org.req('DELETE', `/api/v1/animals/${made[9].id}`);
   const truth = async (where: string) =>
-    Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id WHERE a.organization_id = $1 AND a.deleted_at IS NULL ${where}`, [org.id]))[0]?.n);
+    Number(
+      (
+        await t.db.query<{ n: string }>(
+          `SELECT count(*) AS n FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id WHERE a.organization_id = $1 AND a.deleted_at IS NULL ${where}`,
+          [org.id],
+        )
+      )[0]?.n,
+    );
   const checks: [string, string][] = [
     [`locationId=${locA}`, `AND a.location_id = '${locA}'`],
     [`locationId=${locB}&species=dog`, `AND a.location_id = '${locB}' AND a.species_key = 'dog'`],

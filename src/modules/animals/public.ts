@@ -11,17 +11,28 @@ export { getAnimal, type AnimalRow };
 export { insertDefaultStatuses };
 
 /** The few fields another module needs of an animal, with the care state of its status. */
-export interface AnimalSummary { id: string; name: string; species: string; location_id: string | null; care_state: string }
+export interface AnimalSummary {
+  id: string;
+  name: string;
+  species: string;
+  location_id: string | null;
+  care_state: string;
+}
 const SUMMARY = `SELECT a.id, a.name, a.species, a.location_id, s.care_state
   FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id`;
 
 /** One live animal of the organization, or null. */
 export async function animalSummary(q: Queryable, orgId: string, id: string): Promise<AnimalSummary | null> {
-  return (await q.query<AnimalSummary>(`${SUMMARY} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]))[0] ?? null;
+  return (
+    (await q.query<AnimalSummary>(`${SUMMARY} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]))[0] ?? null
+  );
 }
 /** Several animals by id (deleted ones included), oldest first. */
 export async function animalSummaries(q: Queryable, orgId: string, ids: string[]): Promise<AnimalSummary[]> {
-  return q.query<AnimalSummary>(`${SUMMARY} WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) ORDER BY a.created_at, a.id`, [orgId, ids]);
+  return q.query<AnimalSummary>(`${SUMMARY} WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) ORDER BY a.created_at, a.id`, [
+    orgId,
+    ids,
+  ]);
 }
 /** True when the id names a live (not deleted) animal of the organization. */
 export async function animalExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
@@ -32,9 +43,20 @@ export async function animalExists(q: Queryable, orgId: string, id: string): Pro
  * Locks an animal's row until the transaction ends and returns where it is; null when the id names no
  * animal (with `liveOnly`, no live animal).
  */
-export async function lockAnimalPlace(q: Queryable, orgId: string, id: string, liveOnly: boolean): Promise<{ id: string; location_id: string | null } | null> {
-  return (await q.query<{ id: string; location_id: string | null }>(
-    `SELECT id, location_id FROM animals WHERE organization_id = $1 AND id = $2${liveOnly ? ' AND deleted_at IS NULL' : ''} FOR UPDATE`, [orgId, id]))[0] ?? null;
+export async function lockAnimalPlace(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  liveOnly: boolean,
+): Promise<{ id: string; location_id: string | null } | null> {
+  return (
+    (
+      await q.query<{ id: string; location_id: string | null }>(
+        `SELECT id, location_id FROM animals WHERE organization_id = $1 AND id = $2${liveOnly ? ' AND deleted_at IS NULL' : ''} FOR UPDATE`,
+        [orgId, id],
+      )
+    )[0] ?? null
+  );
 }
 
 /**

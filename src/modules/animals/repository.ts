@@ -1,10 +1,25 @@
 import { shapeName, type Queryable } from '../../platform/db/db.ts';
 
 export interface AnimalRow {
-  id: string; name: string; public_name: string; species: string; breed: string | null;
-  status: string; care_state: string; status_id: string; location_id: string | null; intake_date: string;
-  date_of_birth: string | null; sex: string; weight: string | null; microchip_number: string | null;
-  is_public: boolean; notes: string | null; custom_fields: Record<string, unknown>; created_at: string; updated_at: string;
+  id: string;
+  name: string;
+  public_name: string;
+  species: string;
+  breed: string | null;
+  status: string;
+  care_state: string;
+  status_id: string;
+  location_id: string | null;
+  intake_date: string;
+  date_of_birth: string | null;
+  sex: string;
+  weight: string | null;
+  microchip_number: string | null;
+  is_public: boolean;
+  notes: string | null;
+  custom_fields: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
 }
 
 // Timestamps leave PostgreSQL as ISO 8601 text (as Date#toISOString writes them): no parsing on the hot paths.
@@ -18,19 +33,29 @@ const LIST_SELECT = `SELECT a.id, a.name, a.public_name, a.species, a.breed, a.s
   a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, ${ISO('a.created_at')}, ${ISO('a.updated_at')} FROM animals a`;
 
 export async function getAnimal(q: Queryable, orgId: string, id: string): Promise<AnimalRow | null> {
-  const rows = await q.prepared<AnimalRow>('animal_get', `${SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]);
+  const rows = await q.prepared<AnimalRow>('animal_get', `${SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [
+    orgId,
+    id,
+  ]);
   return rows[0] ?? null;
 }
 
 /** One animal without its status's name (the hot read path maps the status from the cached statuses). */
 export async function getAnimalBare(q: Queryable, orgId: string, id: string): Promise<Omit<AnimalRow, 'status' | 'care_state'> | null> {
-  const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'>>('animal_get_bare', `${LIST_SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]);
+  const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'>>(
+    'animal_get_bare',
+    `${LIST_SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`,
+    [orgId, id],
+  );
   return rows[0] ?? null;
 }
 
-
 export interface AnimalFilter {
-  statusIds?: string[]; species?: string; locationId?: string; isPublic?: boolean; microchip?: string;
+  statusIds?: string[];
+  species?: string;
+  locationId?: string;
+  isPublic?: boolean;
+  microchip?: string;
 }
 
 /**
@@ -61,15 +86,20 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   }
   const cond = where.join(' AND ');
   const n = params.length;
-  const countSql = f.microchip !== undefined
-    ? `SELECT count(*) AS n FROM animals a WHERE ${cond}`
-    : `SELECT coalesce(sum(c.n), 0) AS n FROM ${f.locationId !== undefined ? 'animal_location_tallies' : 'animal_tallies'} c WHERE ${tally.join(' AND ')}`;
+  const countSql =
+    f.microchip !== undefined
+      ? `SELECT count(*) AS n FROM animals a WHERE ${cond}`
+      : `SELECT coalesce(sum(c.n), 0) AS n FROM ${f.locationId !== undefined ? 'animal_location_tallies' : 'animal_tallies'} c WHERE ${tally.join(' AND ')}`;
   // No join to statuses: the caller maps status ids to names and care states from the statuses it holds.
   const pageSql = `WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${cond}
       ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
     ${LIST_SELECT.replace(' FROM animals a', `, (${countSql}) AS total_count FROM ids JOIN animals a ON a.organization_id = $1 AND a.id = ids.id`)}
     ORDER BY ids.created_at DESC, ids.id DESC`;
-  const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'> & { total_count: string }>(shapeName('animals_page', pageSql), pageSql, [...params, limit, offset]);
+  const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'> & { total_count: string }>(
+    shapeName('animals_page', pageSql),
+    pageSql,
+    [...params, limit, offset],
+  );
   if (rows.length > 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
   if (offset === 0) return { rows, total: 0 };
   // A page past the end still reports the total.
@@ -78,9 +108,21 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
 }
 
 export interface AnimalInsert {
-  id: string; name: string; public_name: string; species: string; breed: string | null; status_id: string;
-  location_id: string | null; intake_date: string; date_of_birth: string | null; sex: string; weight: number | null;
-  microchip_number: string | null; is_public: boolean; notes: string | null; custom_fields: Record<string, unknown>;
+  id: string;
+  name: string;
+  public_name: string;
+  species: string;
+  breed: string | null;
+  status_id: string;
+  location_id: string | null;
+  intake_date: string;
+  date_of_birth: string | null;
+  sex: string;
+  weight: number | null;
+  microchip_number: string | null;
+  is_public: boolean;
+  notes: string | null;
+  custom_fields: Record<string, unknown>;
 }
 
 /** The animal row as the writes return it: the written row joined to its status, in the same statement. */
@@ -91,23 +133,61 @@ const RETURNED = SELECT.replace('FROM animals a JOIN', 'FROM w a JOIN');
  * the same statement (atomic without a transaction).
  */
 export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert, actor?: string | null): Promise<AnimalRow> {
-  const rows = await q.prepared<AnimalRow>(actor === undefined ? 'animal_insert_plain' : 'animal_insert',
+  const rows = await q.prepared<AnimalRow>(
+    actor === undefined ? 'animal_insert_plain' : 'animal_insert',
     `WITH w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id, intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING *)${actor === undefined ? '' : ','}
      ${actor === undefined ? '' : "au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT organization_id, $17, 'create', 'animal', id FROM w)"}
      ${RETURNED}`,
-    [orgId, a.id, a.name, a.public_name, a.species, a.breed, a.status_id, a.location_id, a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, JSON.stringify(a.custom_fields), ...(actor === undefined ? [] : [actor])]);
+    [
+      orgId,
+      a.id,
+      a.name,
+      a.public_name,
+      a.species,
+      a.breed,
+      a.status_id,
+      a.location_id,
+      a.intake_date,
+      a.date_of_birth,
+      a.sex,
+      a.weight,
+      a.microchip_number,
+      a.is_public,
+      a.notes,
+      JSON.stringify(a.custom_fields),
+      ...(actor === undefined ? [] : [actor]),
+    ],
+  );
   return rows[0];
 }
 
-export const UPDATABLE = ['name', 'public_name', 'status_id', 'location_id', 'date_of_birth', 'weight', 'microchip_number', 'is_public', 'notes', 'custom_fields'] as const;
+export const UPDATABLE = [
+  'name',
+  'public_name',
+  'status_id',
+  'location_id',
+  'date_of_birth',
+  'weight',
+  'microchip_number',
+  'is_public',
+  'notes',
+  'custom_fields',
+] as const;
 export type AnimalPatch = Partial<Record<(typeof UPDATABLE)[number], unknown>>;
 
 /**
  * Updates a live animal, writes its audit row and returns the new row, in one statement; null when
  * no live animal has the id (then nothing is written).
  */
-export async function updateAnimal(q: Queryable, orgId: string, id: string, patch: AnimalPatch, actor: string | null, fields: string[]): Promise<AnimalRow | null> {
+export async function updateAnimal(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  patch: AnimalPatch,
+  actor: string | null,
+  fields: string[],
+): Promise<AnimalRow | null> {
   const cols = UPDATABLE.filter((c) => c in patch);
   const sets = cols.map((c, i) => `${c} = $${i + 5}`);
   const values = cols.map((c) => (c === 'custom_fields' ? JSON.stringify(patch[c]) : patch[c]));
@@ -119,6 +199,9 @@ export async function updateAnimal(q: Queryable, orgId: string, id: string, patc
 }
 
 export async function softDeleteAnimal(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  const rows = await q.query('UPDATE animals SET deleted_at = now() WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id', [orgId, id]);
+  const rows = await q.query(
+    'UPDATE animals SET deleted_at = now() WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id',
+    [orgId, id],
+  );
   return rows.length > 0;
 }

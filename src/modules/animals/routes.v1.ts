@@ -9,42 +9,90 @@ import { IdParam } from '../../platform/formats.ts';
 const tags = ['Animals'];
 
 export function animalRoutesV1(app: App, ctx: AppContext) {
-  app.get('/api/v1/animals', {
-    config: { permission: { area: 'animals', level: 'read' }, alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.query as { status?: unknown } | undefined)?.status) },
-    schema: { tags, summary: 'List animals', description: 'Newest first. Filters combine with AND; repeated `status` values combine with OR. `meta.total` is exact: it is the sum of per-(species, status, public flag[, location]) tallies that every create, change and delete updates in its own transaction; with `microchipNumber` it is counted from the microchip index.', querystring: AnimalListQuery, response: { 200: AnimalList } },
-  }, async (req) => {
-    const { orgId } = who(req);
-    const { data, total } = await service.listAnimalsA(ctx.db, orgId, req.query);
-    return { data, meta: metaA(total, req.query.page, req.query.perPage) };
-  });
+  app.get(
+    '/api/v1/animals',
+    {
+      config: {
+        permission: { area: 'animals', level: 'read' },
+        alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.query as { status?: unknown } | undefined)?.status),
+      },
+      schema: {
+        tags,
+        summary: 'List animals',
+        description:
+          'Newest first. Filters combine with AND; repeated `status` values combine with OR. `meta.total` is exact: it is the sum of per-(species, status, public flag[, location]) tallies that every create, change and delete updates in its own transaction; with `microchipNumber` it is counted from the microchip index.',
+        querystring: AnimalListQuery,
+        response: { 200: AnimalList },
+      },
+    },
+    async (req) => {
+      const { orgId } = who(req);
+      const { data, total } = await service.listAnimalsA(ctx.db, orgId, req.query);
+      return { data, meta: metaA(total, req.query.page, req.query.perPage) };
+    },
+  );
 
-  app.get('/api/v1/animals/:id', {
-    config: { permission: { area: 'animals', level: 'read' } },
-    schema: { tags, summary: 'Get one animal', params: IdParam, response: { 200: Animal } },
-  }, async (req) => service.readAnimalA(ctx.db, who(req).orgId, req.params.id));
+  app.get(
+    '/api/v1/animals/:id',
+    {
+      config: { permission: { area: 'animals', level: 'read' } },
+      schema: { tags, summary: 'Get one animal', params: IdParam, response: { 200: Animal } },
+    },
+    async (req) => service.readAnimalA(ctx.db, who(req).orgId, req.params.id),
+  );
 
-  app.post('/api/v1/animals', {
-    config: { permission: { area: 'animals', level: 'write' }, alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.body as { status?: unknown } | undefined)?.status) },
-    schema: { tags, summary: 'Add an animal', description: 'publicName defaults to name; isPublic defaults to false; sex defaults to unknown.', body: AnimalCreate, response: { 201: Animal } },
-  }, async (req, reply) => {
-    const { orgId, actor } = who(req);
-    return reply.code(201).send(service.toAnimalA(await service.createAnimal(ctx.db, orgId, req.body, actor)));
-  });
+  app.post(
+    '/api/v1/animals',
+    {
+      config: {
+        permission: { area: 'animals', level: 'write' },
+        alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.body as { status?: unknown } | undefined)?.status),
+      },
+      schema: {
+        tags,
+        summary: 'Add an animal',
+        description: 'publicName defaults to name; isPublic defaults to false; sex defaults to unknown.',
+        body: AnimalCreate,
+        response: { 201: Animal },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      return reply.code(201).send(service.toAnimalA(await service.createAnimal(ctx.db, orgId, req.body, actor)));
+    },
+  );
 
-  app.patch('/api/v1/animals/:id', {
-    config: { permission: { area: 'animals', level: 'write' }, alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.body as { status?: unknown } | undefined)?.status) },
-    schema: { tags, summary: 'Change an animal', params: IdParam, body: AnimalUpdate, response: { 200: Animal } },
-  }, async (req) => {
-    const { orgId, actor } = who(req);
-    return service.toAnimalA(await service.updateAnimal(ctx.db, orgId, req.params.id, req.body, actor));
-  });
+  app.patch(
+    '/api/v1/animals/:id',
+    {
+      config: {
+        permission: { area: 'animals', level: 'write' },
+        alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.body as { status?: unknown } | undefined)?.status),
+      },
+      schema: { tags, summary: 'Change an animal', params: IdParam, body: AnimalUpdate, response: { 200: Animal } },
+    },
+    async (req) => {
+      const { orgId, actor } = who(req);
+      return service.toAnimalA(await service.updateAnimal(ctx.db, orgId, req.params.id, req.body, actor));
+    },
+  );
 
-  app.delete('/api/v1/animals/:id', {
-    config: { permission: { area: 'animals', level: 'admin' } },
-    schema: { tags, summary: 'Delete an animal', description: 'Answers 204. The animal answers 404 afterwards but is kept for the record.', params: IdParam, response: { 204: Type.Null() } },
-  }, async (req, reply) => {
-    const { orgId, actor } = who(req);
-    await service.deleteAnimal(ctx.db, orgId, req.params.id, actor);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/api/v1/animals/:id',
+    {
+      config: { permission: { area: 'animals', level: 'admin' } },
+      schema: {
+        tags,
+        summary: 'Delete an animal',
+        description: 'Answers 204. The animal answers 404 afterwards but is kept for the record.',
+        params: IdParam,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      await service.deleteAnimal(ctx.db, orgId, req.params.id, actor);
+      return reply.code(204).send(null);
+    },
+  );
 }

@@ -5,39 +5,60 @@ import { CARE_STATES } from './statuses.repository.ts';
 export const SEXES = ['male', 'female', 'unknown'] as const;
 
 const name = Type.String({ minLength: 1, maxLength: 200, description: 'internal working name' });
-const publicName = Type.String({ minLength: 1, maxLength: 200, description: 'shown on the public website and cage cards; defaults to name' });
+const publicName = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'shown on the public website and cage cards; defaults to name',
+});
 const species = Type.String({ minLength: 1, maxLength: 60, description: 'e.g. dog, cat, rabbit' });
-const status = Type.String({ minLength: 1, maxLength: 60, description: 'equals, case-sensitively, a configured status (GET /api/animals/statuses)' });
+const status = Type.String({
+  minLength: 1,
+  maxLength: 60,
+  description: 'equals, case-sensitively, a configured status (GET /api/animals/statuses)',
+});
 const weight = Type.Number({ minimum: 0, maximum: 10000, description: 'pounds, most recent; stored to two decimals' });
-const microchip = Type.String({ minLength: 1, maxLength: 64, description: 'stored normalized: upper case, spaces, dots, dashes and * removed' });
+const microchip = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'stored normalized: upper case, spaces, dots, dashes and * removed',
+});
 const notes = Type.String({ maxLength: 20000, description: 'internal free text; an empty string clears it' });
 const locationId = Type.String({ maxLength: 64, description: 'location or housing unit id' });
-export const CustomFieldValues = Type.Object({}, { additionalProperties: true, description: 'values of the organization\'s custom fields for animals, by field key' });
+export const CustomFieldValues = Type.Object(
+  {},
+  { additionalProperties: true, description: "values of the organization's custom fields for animals, by field key" },
+);
 
-export const Animal = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  publicName: Type.String(),
-  species: Type.String(),
-  breed: Nullable(Type.String()),
-  status: Type.String(),
-  careState: StringEnum(CARE_STATES, { description: 'derived from status; output only' }),
-  locationId: Nullable(Type.String()),
-  intakeDate: DateString(),
-  dateOfBirth: Nullable(DateString()),
-  sex: StringEnum(SEXES),
-  weight: Nullable(Type.Number()),
-  microchipNumber: Nullable(Type.String()),
-  isPublic: Type.Boolean(),
-  notes: Nullable(Type.String()),
-  customFields: CustomFieldValues,
-  createdAt: Timestamp(),
-  updatedAt: Timestamp(),
-}, { $id: 'Animal' });
+export const Animal = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    publicName: Type.String(),
+    species: Type.String(),
+    breed: Nullable(Type.String()),
+    status: Type.String(),
+    careState: StringEnum(CARE_STATES, { description: 'derived from status; output only' }),
+    locationId: Nullable(Type.String()),
+    intakeDate: DateString(),
+    dateOfBirth: Nullable(DateString()),
+    sex: StringEnum(SEXES),
+    weight: Nullable(Type.Number()),
+    microchipNumber: Nullable(Type.String()),
+    isPublic: Type.Boolean(),
+    notes: Nullable(Type.String()),
+    customFields: CustomFieldValues,
+    createdAt: Timestamp(),
+    updatedAt: Timestamp(),
+  },
+  { $id: 'Animal' },
+);
 export type AnimalA = Static<typeof Animal>;
 
 export const AnimalCreate = Strict({
-  name, species, status, intakeDate: DateString(),
+  name,
+  species,
+  status,
+  intakeDate: DateString(),
   publicName: Type.Optional(publicName),
   breed: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   locationId: Type.Optional(Nullable(locationId)),
@@ -51,18 +72,21 @@ export const AnimalCreate = Strict({
 });
 export type AnimalCreateBody = Static<typeof AnimalCreate>;
 
-export const AnimalUpdate = Strict({
-  name: Type.Optional(name),
-  publicName: Type.Optional(publicName),
-  status: Type.Optional(status),
-  locationId: Type.Optional(Nullable(locationId)),
-  dateOfBirth: Type.Optional(Nullable(DateString())),
-  weight: Type.Optional(Nullable(weight)),
-  microchipNumber: Type.Optional(Nullable(microchip)),
-  isPublic: Type.Optional(Type.Boolean()),
-  notes: Type.Optional(Nullable(notes)),
-  customFields: Type.Optional(CustomFieldValues),
-}, { description: 'Only sent fields change. species, sex, intakeDate and careState are not accepted (422).' });
+export const AnimalUpdate = Strict(
+  {
+    name: Type.Optional(name),
+    publicName: Type.Optional(publicName),
+    status: Type.Optional(status),
+    locationId: Type.Optional(Nullable(locationId)),
+    dateOfBirth: Type.Optional(Nullable(DateString())),
+    weight: Type.Optional(Nullable(weight)),
+    microchipNumber: Type.Optional(Nullable(microchip)),
+    isPublic: Type.Optional(Type.Boolean()),
+    notes: Type.Optional(Nullable(notes)),
+    customFields: Type.Optional(CustomFieldValues),
+  },
+  { description: 'Only sent fields change. species, sex, intakeDate and careState are not accepted (422).' },
+);
 export type AnimalUpdateBody = Static<typeof AnimalUpdate>;
 
 export const AnimalListQuery = Type.Object({

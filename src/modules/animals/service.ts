@@ -26,11 +26,24 @@ export function toAnimalA(r: repo.AnimalRow): AnimalA {
 
 function toAnimalWire(r: Omit<repo.AnimalRow, 'status' | 'care_state'>, status: string, careState: string): AnimalA {
   return {
-    id: r.id, name: r.name, publicName: r.public_name, species: r.species, breed: r.breed, status,
-    careState: careState as AnimalA['careState'], locationId: r.location_id, intakeDate: r.intake_date,
-    dateOfBirth: r.date_of_birth, sex: r.sex as AnimalA['sex'], weight: r.weight === null ? null : Number(r.weight),
-    microchipNumber: r.microchip_number, isPublic: r.is_public, notes: r.notes, customFields: r.custom_fields,
-    createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id,
+    name: r.name,
+    publicName: r.public_name,
+    species: r.species,
+    breed: r.breed,
+    status,
+    careState: careState as AnimalA['careState'],
+    locationId: r.location_id,
+    intakeDate: r.intake_date,
+    dateOfBirth: r.date_of_birth,
+    sex: r.sex as AnimalA['sex'],
+    weight: r.weight === null ? null : Number(r.weight),
+    microchipNumber: r.microchip_number,
+    isPublic: r.is_public,
+    notes: r.notes,
+    customFields: r.custom_fields,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -48,7 +61,9 @@ async function statusId(q: Queryable, orgId: string, name: string, field = 'stat
  * names every problem: an unknown status (in the body, or among `status` query values).
  */
 export async function statusProblems(db: Queryable, orgId: string, statuses: unknown): Promise<Record<string, string[]>> {
-  const names = (Array.isArray(statuses) ? statuses : [statuses]).filter((n): n is string => typeof n === 'string' && n.length > 0 && n.length <= 100);
+  const names = (Array.isArray(statuses) ? statuses : [statuses]).filter(
+    (n): n is string => typeof n === 'string' && n.length > 0 && n.length <= 100,
+  );
   if (!names.length) return {};
   const known = new Set((await statusesByNames(db, orgId, names)).map((r) => r.name));
   const unknown = [...new Set(names)].filter((n) => !known.has(n));
@@ -85,10 +100,19 @@ export async function listAnimalsA(db: Queryable, orgId: string, query: AnimalLi
     if (statusIds.length === 0) return { data: [], total: 0 };
   }
   const { page, perPage } = query;
-  const { rows, total } = await repo.listAnimals(db, orgId, {
-    statusIds, species: query.species, locationId: query.locationId, isPublic: query.isPublic,
-    microchip: query.microchipNumber === undefined ? undefined : normalizeMicrochip(query.microchipNumber),
-  }, perPage, (page - 1) * perPage);
+  const { rows, total } = await repo.listAnimals(
+    db,
+    orgId,
+    {
+      statusIds,
+      species: query.species,
+      locationId: query.locationId,
+      isPublic: query.isPublic,
+      microchip: query.microchipNumber === undefined ? undefined : normalizeMicrochip(query.microchipNumber),
+    },
+    perPage,
+    (page - 1) * perPage,
+  );
   let byId = await statusMap(db, orgId);
   const unseen = rows.find((r) => !byId.has(r.status_id));
   if (unseen) byId = await statusMap(db, orgId, unseen.status_id);
@@ -109,13 +133,28 @@ export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody
   const id = newId('ani');
   const custom = await checkCustomFields(db, orgId, 'animal', body.customFields, { creating: true });
   if (body.locationId) await checkAnimalLocation(db, orgId, body.locationId, null);
-  return repo.insertAnimal(db, orgId, {
-    id, name: body.name, public_name: body.publicName ?? body.name, species: body.species, breed: body.breed ?? null,
-    status_id: await statusId(db, orgId, body.status), location_id: body.locationId ?? null, intake_date: body.intakeDate,
-    date_of_birth: body.dateOfBirth ?? null, sex: body.sex ?? 'unknown', weight: body.weight ?? null,
-    microchip_number: body.microchipNumber ? storedMicrochip(body.microchipNumber) : null,
-    is_public: body.isPublic ?? false, notes: body.notes === '' ? null : body.notes ?? null, custom_fields: custom,
-  }, actor);
+  return repo.insertAnimal(
+    db,
+    orgId,
+    {
+      id,
+      name: body.name,
+      public_name: body.publicName ?? body.name,
+      species: body.species,
+      breed: body.breed ?? null,
+      status_id: await statusId(db, orgId, body.status),
+      location_id: body.locationId ?? null,
+      intake_date: body.intakeDate,
+      date_of_birth: body.dateOfBirth ?? null,
+      sex: body.sex ?? 'unknown',
+      weight: body.weight ?? null,
+      microchip_number: body.microchipNumber ? storedMicrochip(body.microchipNumber) : null,
+      is_public: body.isPublic ?? false,
+      notes: body.notes === '' ? null : (body.notes ?? null),
+      custom_fields: custom,
+    },
+    actor,
+  );
 }
 
 /**
@@ -135,11 +174,18 @@ export async function updateAnimal(db: Db, orgId: string, id: string, body: Anim
     }
     if (body.dateOfBirth !== undefined) patch.date_of_birth = body.dateOfBirth;
     if (body.weight !== undefined) patch.weight = body.weight;
-    if (body.microchipNumber !== undefined) patch.microchip_number = body.microchipNumber === null ? null : storedMicrochip(body.microchipNumber);
+    if (body.microchipNumber !== undefined)
+      patch.microchip_number = body.microchipNumber === null ? null : storedMicrochip(body.microchipNumber);
     if (body.isPublic !== undefined) patch.is_public = body.isPublic;
     if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
     if (current && body.customFields !== undefined) {
-      patch.custom_fields = await checkCustomFields(q, orgId, 'animal', { ...current.custom_fields, ...body.customFields }, { creating: false, current: current.custom_fields });
+      patch.custom_fields = await checkCustomFields(
+        q,
+        orgId,
+        'animal',
+        { ...current.custom_fields, ...body.customFields },
+        { creating: false, current: current.custom_fields },
+      );
     }
     const row = await repo.updateAnimal(q, orgId, id, patch, actor, Object.keys(body));
     if (!row) throw notFound('animal');

@@ -16,38 +16,70 @@ export const DEFAULT_STATUSES: [string, CareState][] = [
   ['Courtesy Listing', 'not_in_care'],
 ];
 
-export interface StatusRow { id: string; name: string; care_state: CareState; sort_order: number; created_at: Date; updated_at: Date }
+export interface StatusRow {
+  id: string;
+  name: string;
+  care_state: CareState;
+  sort_order: number;
+  created_at: Date;
+  updated_at: Date;
+}
 const COLS = 'id, name, care_state, sort_order, created_at, updated_at';
 
 export async function insertDefaultStatuses(q: Queryable, orgId: string): Promise<void> {
   let order = 0;
   for (const [name, care] of DEFAULT_STATUSES) {
     order += 10;
-    await q.query('INSERT INTO animal_statuses (organization_id, id, name, care_state, sort_order) VALUES ($1,$2,$3,$4,$5)', [orgId, newId('sts'), name, care, order]);
+    await q.query('INSERT INTO animal_statuses (organization_id, id, name, care_state, sort_order) VALUES ($1,$2,$3,$4,$5)', [
+      orgId,
+      newId('sts'),
+      name,
+      care,
+      order,
+    ]);
   }
 }
 export async function listStatuses(q: Queryable, orgId: string) {
-  return q.prepared<StatusRow>('statuses_list', `SELECT ${COLS} FROM animal_statuses WHERE organization_id = $1 ORDER BY sort_order, name`, [orgId]);
+  return q.prepared<StatusRow>(
+    'statuses_list',
+    `SELECT ${COLS} FROM animal_statuses WHERE organization_id = $1 ORDER BY sort_order, name`,
+    [orgId],
+  );
 }
 export async function statusById(q: Queryable, orgId: string, id: string) {
   return (await q.query<StatusRow>(`SELECT ${COLS} FROM animal_statuses WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
 }
 /** Case-sensitive, as the spec requires. */
 export async function statusesByNames(q: Queryable, orgId: string, names: string[]) {
-  return q.prepared<StatusRow>('statuses_by_names', `SELECT ${COLS} FROM animal_statuses WHERE organization_id = $1 AND name = ANY($2::text[])`, [orgId, names]);
+  return q.prepared<StatusRow>(
+    'statuses_by_names',
+    `SELECT ${COLS} FROM animal_statuses WHERE organization_id = $1 AND name = ANY($2::text[])`,
+    [orgId, names],
+  );
 }
 export async function insertStatus(q: Queryable, orgId: string, s: { name: string; care_state: CareState; sort_order: number }) {
-  return (await q.query<StatusRow>(
-    `INSERT INTO animal_statuses (organization_id, id, name, care_state, sort_order) VALUES ($1,$2,$3,$4,$5) RETURNING ${COLS}`,
-    [orgId, newId('sts'), s.name, s.care_state, s.sort_order],
-  ))[0];
+  return (
+    await q.query<StatusRow>(
+      `INSERT INTO animal_statuses (organization_id, id, name, care_state, sort_order) VALUES ($1,$2,$3,$4,$5) RETURNING ${COLS}`,
+      [orgId, newId('sts'), s.name, s.care_state, s.sort_order],
+    )
+  )[0];
 }
-export async function updateStatus(q: Queryable, orgId: string, id: string, s: { name?: string; care_state?: CareState; sort_order?: number }) {
-  return (await q.query<StatusRow>(
-    `UPDATE animal_statuses SET name = COALESCE($3, name), care_state = COALESCE($4, care_state), sort_order = COALESCE($5, sort_order), updated_at = now()
+export async function updateStatus(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  s: { name?: string; care_state?: CareState; sort_order?: number },
+) {
+  return (
+    (
+      await q.query<StatusRow>(
+        `UPDATE animal_statuses SET name = COALESCE($3, name), care_state = COALESCE($4, care_state), sort_order = COALESCE($5, sort_order), updated_at = now()
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [orgId, id, s.name ?? null, s.care_state ?? null, s.sort_order ?? null],
-  ))[0] ?? null;
+        [orgId, id, s.name ?? null, s.care_state ?? null, s.sort_order ?? null],
+      )
+    )[0] ?? null
+  );
 }
 export async function animalsWithStatus(q: Queryable, orgId: string, id: string) {
   const rows = await q.query<{ n: string }>('SELECT count(*) AS n FROM animals WHERE organization_id = $1 AND status_id = $2', [orgId, id]);

@@ -45,11 +45,15 @@ test('restricted inbox: its mail and replies are invisible off the access list (
   const byKey = await reader(org);
   const byRole = await reader(org);
   const inbox = await org.req('POST', '/api/communications/inboxes', { body: { name: 'board' } });
-  const set = await org.req('PATCH', `/api/communications/inboxes/${inbox.body.id}`, { body: { is_restricted: true, access_list: { roles: [byRole.roleId], key_ids: [byKey.keyId] } } });
+  const set = await org.req('PATCH', `/api/communications/inboxes/${inbox.body.id}`, {
+    body: { is_restricted: true, access_list: { roles: [byRole.roleId], key_ids: [byKey.keyId] } },
+  });
   assert.equal(set.status, 200, JSON.stringify(set.body));
   await mail({ from: `member${seq++}@example.org`, to: `board@${org.slug}.localhost`, subject: 'Private matter' });
   const conv = (await org.req('GET', '/api/communications/conversations')).body.results[0];
-  const reply = await org.req('POST', `/api/communications/conversations/${conv.id}/reply`, { body: { body_blocks: [{ type: 'p', runs: [{ text: 'Noted.' }] }], idempotency_key: `r-${seq++}` } });
+  const reply = await org.req('POST', `/api/communications/conversations/${conv.id}/reply`, {
+    body: { body_blocks: [{ type: 'p', runs: [{ text: 'Noted.' }] }], idempotency_key: `r-${seq++}` },
+  });
   assert.equal(reply.status, 202, JSON.stringify(reply.body));
   const ids = (await org.req('GET', `/api/communications/conversations/${conv.id}`)).body.messages.map((m: { id: string }) => m.id);
   assert.equal(ids.length, 2, 'the admin sees the inbound message and the reply');
@@ -64,7 +68,11 @@ test('restricted inbox: its mail and replies are invisible off the access list (
       assertErrorShape('/api/communications/messages', await org.req('GET', `/api/communications/messages/${id}`, { key: who }), 404);
     }
     assert.equal((await org.req('GET', '/api/communications/messages?direction=inbound', { key: who })).body.results.length, 0);
-    assertErrorShape('/api/communications/conversations', await org.req('GET', `/api/communications/conversations/${conv.id}`, { key: who }), 404);
+    assertErrorShape(
+      '/api/communications/conversations',
+      await org.req('GET', `/api/communications/conversations/${conv.id}`, { key: who }),
+      404,
+    );
     assert.equal((await org.req('GET', '/api/communications/conversations', { key: who })).body.results.length, 0);
   }
 
@@ -75,11 +83,14 @@ test('restricted inbox: its mail and replies are invisible off the access list (
       assert.equal((await org.req('GET', `/api/communications/messages/${id}`, { key: who })).status, 200);
     }
     const detail = await org.req('GET', `/api/communications/conversations/${conv.id}`, { key: who });
-    assert.deepEqual(detail.body.messages.map((m: { id: string }) => m.id), ids);
+    assert.deepEqual(
+      detail.body.messages.map((m: { id: string }) => m.id),
+      ids,
+    );
   }
 });
 
-test('inbox access list: only this organization\'s roles (name or id) and keys; anything else 422 naming the entry', async () => {
+test("inbox access list: only this organization's roles (name or id) and keys; anything else 422 naming the entry", async () => {
   const org = await makeOrg(t);
   const other = await makeOrg(t);
   const inbox = await org.req('POST', '/api/communications/inboxes', { body: { name: 'board' } });
@@ -110,8 +121,21 @@ test('inbox access list: only this organization\'s roles (name or id) and keys; 
 test('restricted inbox: replaying a send lists only the messages the caller may read', async () => {
   const org = await makeOrg(t);
   const inbox = await org.req('POST', '/api/communications/inboxes', { body: { name: 'private' } });
-  assert.equal((await org.req('PATCH', `/api/communications/inboxes/${inbox.body.id}`, { body: { is_restricted: true, access_list: { roles: ['admin'] } } })).status, 200);
-  const body = { idempotency_key: `rp-${seq++}`, to_addresses: ['someone@example.org'], subject: 'Private', body_blocks: [{ type: 'p', runs: [{ text: 'x' }] }], inbox_id: inbox.body.id };
+  assert.equal(
+    (
+      await org.req('PATCH', `/api/communications/inboxes/${inbox.body.id}`, {
+        body: { is_restricted: true, access_list: { roles: ['admin'] } },
+      })
+    ).status,
+    200,
+  );
+  const body = {
+    idempotency_key: `rp-${seq++}`,
+    to_addresses: ['someone@example.org'],
+    subject: 'Private',
+    body_blocks: [{ type: 'p', runs: [{ text: 'x' }] }],
+    inbox_id: inbox.body.id,
+  };
   const sent = await org.req('POST', '/api/communications/messages', { body });
   assert.equal(sent.status, 202, JSON.stringify(sent.body));
   assert.equal(sent.body.results.length, 1);
@@ -120,5 +144,8 @@ test('restricted inbox: replaying a send lists only the messages the caller may 
   assert.equal(outsider.headers['idempotent-replayed'], 'true');
   assert.deepEqual(outsider.body.results, [], 'a key off the access list sees no message of the restricted inbox');
   const onList = await org.req('POST', '/api/communications/messages', { body });
-  assert.deepEqual(onList.body.results.map((m: { id: string }) => m.id), [sent.body.results[0].id]);
+  assert.deepEqual(
+    onList.body.results.map((m: { id: string }) => m.id),
+    [sent.body.results[0].id],
+  );
 });

@@ -7,14 +7,40 @@ export const BLOCK_TYPES = ['p', 'h1', 'h2', 'bullet', 'numbered', 'quote', 'but
 export type BlockType = (typeof BLOCK_TYPES)[number];
 export const MAX_BLOCKS = 200;
 
-export interface Run { text: string; bold?: boolean; italic?: boolean; underline?: boolean; strike?: boolean; href?: string }
-export interface Block { type: BlockType; runs: Run[] }
+export interface Run {
+  text: string;
+  bold?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  strike?: boolean;
+  href?: string;
+}
+export interface Block {
+  type: BlockType;
+  runs: Run[];
+}
 /** A run as answered: every style flag present (false when not set); `href` only on links. */
-export interface FullRun { text: string; bold: boolean; italic: boolean; underline: boolean; strike: boolean; href?: string }
-export interface FullBlock { type: BlockType; runs: FullRun[] }
+export interface FullRun {
+  text: string;
+  bold: boolean;
+  italic: boolean;
+  underline: boolean;
+  strike: boolean;
+  href?: string;
+}
+export interface FullBlock {
+  type: BlockType;
+  runs: FullRun[];
+}
 
 export function fullRun(r: Run): FullRun {
-  const run: FullRun = { text: r.text, bold: r.bold === true, italic: r.italic === true, underline: r.underline === true, strike: r.strike === true };
+  const run: FullRun = {
+    text: r.text,
+    bold: r.bold === true,
+    italic: r.italic === true,
+    underline: r.underline === true,
+    strike: r.strike === true,
+  };
   if (r.href !== undefined) run.href = r.href;
   return run;
 }
@@ -38,16 +64,17 @@ export function mergeFieldsIn(texts: string[]): string[] {
 /** Every text a merge field may sit in, in reading order: subject, then each run's text and href. */
 export function textsOf(subject: string, blocks: Block[]): string[] {
   const out = [subject];
-  for (const b of blocks) for (const r of b.runs) {
-    out.push(r.text);
-    if (r.href !== undefined) out.push(r.href);
-  }
+  for (const b of blocks)
+    for (const r of b.runs) {
+      out.push(r.text);
+      if (r.href !== undefined) out.push(r.href);
+    }
   return out;
 }
 
 /** Replaces the merge fields that have a value; the others stay exactly as written. */
 export function fillText(text: string, values: Record<string, string>): string {
-  return text.replace(MERGE, (whole, name: string) => (Object.hasOwn(values, name) ? (values[name]) : whole));
+  return text.replace(MERGE, (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole));
 }
 
 export function fillBlocks(blocks: Block[], values: Record<string, string>): FullBlock[] {
@@ -89,7 +116,12 @@ export function checkBlocks(blocks: Block[], field = 'body_template_blocks'): Re
 
 /** Text form: blank lines part paragraphs. */
 export function blocksFromText(text: string): Block[] {
-  return text.replace(/\r\n/g, '\n').split(/\n{2,}/).map((p) => p.trim()).filter(Boolean).map((p) => ({ type: 'p' as const, runs: [{ text: p }] }));
+  return text
+    .replace(/\r\n/g, '\n')
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => ({ type: 'p' as const, runs: [{ text: p }] }));
 }
 
 function escapeHtml(s: string): string {
@@ -131,17 +163,33 @@ export function renderHtml(blocks: Block[]): string {
       list = want;
     }
     switch (b.type) {
-      case 'p': parts.push(`<p>${inner}</p>`); break;
-      case 'h1': parts.push(`<h1>${inner}</h1>`); break;
-      case 'h2': parts.push(`<h2>${inner}</h2>`); break;
+      case 'p':
+        parts.push(`<p>${inner}</p>`);
+        break;
+      case 'h1':
+        parts.push(`<h1>${inner}</h1>`);
+        break;
+      case 'h2':
+        parts.push(`<h2>${inner}</h2>`);
+        break;
       case 'bullet':
-      case 'numbered': parts.push(`<li>${inner}</li>`); break;
-      case 'quote': parts.push(`<blockquote>${inner}</blockquote>`); break;
-      case 'divider': parts.push('<hr>'); break;
+      case 'numbered':
+        parts.push(`<li>${inner}</li>`);
+        break;
+      case 'quote':
+        parts.push(`<blockquote>${inner}</blockquote>`);
+        break;
+      case 'divider':
+        parts.push('<hr>');
+        break;
       case 'button': {
         const link = b.runs.find((r) => r.href && isSafeHref(r.href));
         const label = escapeHtml(b.runs.map((r) => r.text).join(''));
-        parts.push(link?.href ? `<div><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px 18px;background:#2f6f4f;color:#ffffff;text-decoration:none;border-radius:4px">${label}</a></div>` : `<p>${label}</p>`);
+        parts.push(
+          link?.href
+            ? `<div><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px 18px;background:#2f6f4f;color:#ffffff;text-decoration:none;border-radius:4px">${label}</a></div>`
+            : `<p>${label}</p>`,
+        );
         break;
       }
     }
@@ -155,17 +203,33 @@ export function renderText(blocks: Block[]): string {
   const lines: string[] = [];
   let n = 0;
   for (const b of blocks) {
-    const text = b.runs.map((r) => (r.href && isSafeHref(r.href) && r.href !== r.text && b.type !== 'button' ? `${r.text} (${r.href})` : r.text)).join('');
+    const text = b.runs
+      .map((r) => (r.href && isSafeHref(r.href) && r.href !== r.text && b.type !== 'button' ? `${r.text} (${r.href})` : r.text))
+      .join('');
     n = b.type === 'numbered' ? n + 1 : 0;
     switch (b.type) {
-      case 'p': lines.push(text, ''); break;
+      case 'p':
+        lines.push(text, '');
+        break;
       // Headings keep their words as written: upper-casing would turn {{first_name}} into a field nothing fills.
-      case 'h1': lines.push(text, ''); break;
-      case 'h2': lines.push(text, ''); break;
-      case 'bullet': lines.push(`- ${text}`); break;
-      case 'numbered': lines.push(`${n}. ${text}`); break;
-      case 'quote': lines.push(...text.split('\n').map((l) => `> ${l}`), ''); break;
-      case 'divider': lines.push('----------', ''); break;
+      case 'h1':
+        lines.push(text, '');
+        break;
+      case 'h2':
+        lines.push(text, '');
+        break;
+      case 'bullet':
+        lines.push(`- ${text}`);
+        break;
+      case 'numbered':
+        lines.push(`${n}. ${text}`);
+        break;
+      case 'quote':
+        lines.push(...text.split('\n').map((l) => `> ${l}`), '');
+        break;
+      case 'divider':
+        lines.push('----------', '');
+        break;
       case 'button': {
         const link = b.runs.find((r) => r.href && isSafeHref(r.href));
         lines.push(link?.href ? `${text}: ${link.href}` : text, '');
@@ -173,7 +237,12 @@ export function renderText(blocks: Block[]): string {
       }
     }
   }
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim() + '\n';
+  return (
+    lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim() + '\n'
+  );
 }
 
 /** The stored text form of a template body (merge fields as written). */

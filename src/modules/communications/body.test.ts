@@ -15,10 +15,11 @@ after(async () => t.close());
 const FLAGS = ['bold', 'italic', 'underline', 'strike'] as const;
 function assertFullRuns(blocks: { runs: Record<string, unknown>[] }[], where: string) {
   assert.ok(blocks.length > 0, where);
-  for (const b of blocks) for (const r of b.runs) {
-    assert.equal(typeof r.text, 'string', where);
-    for (const f of FLAGS) assert.equal(typeof r[f], 'boolean', `${where}: run ${JSON.stringify(r)} lacks ${f}`);
-  }
+  for (const b of blocks)
+    for (const r of b.runs) {
+      assert.equal(typeof r.text, 'string', where);
+      for (const f of FLAGS) assert.equal(typeof r[f], 'boolean', `${where}: run ${JSON.stringify(r)} lacks ${f}`);
+    }
 }
 
 test('body_template keeps merge fields in headings as written; sending it back keeps the blocks and the fills', async () => {
@@ -30,7 +31,9 @@ test('body_template keeps merge fields in headings as written; sending it back k
   assert.ok(!welcome.body_template.includes('FIRST_NAME'));
   const personId = (await org.req('GET', '/api/v1/people?perPage=1')).body.data[0].id;
   const animalId = (await org.req('GET', '/api/v1/animals?perPage=1')).body.data[0].id;
-  const fill = async () => (await org.req('POST', `/api/communications/templates/${welcome.id}/fill`, { body: { person_id: personId, animal_ids: [animalId] } })).body;
+  const fill = async () =>
+    (await org.req('POST', `/api/communications/templates/${welcome.id}/fill`, { body: { person_id: personId, animal_ids: [animalId] } }))
+      .body;
   const before = await fill();
   assert.deepEqual(before.unfilled, []);
 
@@ -42,10 +45,17 @@ test('body_template keeps merge fields in headings as written; sending it back k
   assert.deepEqual(await fill(), before, 'the same fill');
 
   // The text form saved into another template fills the same fields.
-  const copy = await org.req('POST', '/api/communications/templates', { body: { key: 'welcome.copy', subject_template: welcome.subject_template, body_template: welcome.body_template, status: 'active' } });
+  const copy = await org.req('POST', '/api/communications/templates', {
+    body: { key: 'welcome.copy', subject_template: welcome.subject_template, body_template: welcome.body_template, status: 'active' },
+  });
   assert.equal(copy.status, 201, JSON.stringify(copy.body));
-  assert.deepEqual(copy.body.variables.map((v: { name: string }) => v.name), welcome.variables.map((v: { name: string }) => v.name));
-  const filledCopy = (await org.req('POST', `/api/communications/templates/${copy.body.id}/fill`, { body: { person_id: personId, animal_ids: [animalId] } })).body;
+  assert.deepEqual(
+    copy.body.variables.map((v: { name: string }) => v.name),
+    welcome.variables.map((v: { name: string }) => v.name),
+  );
+  const filledCopy = (
+    await org.req('POST', `/api/communications/templates/${copy.body.id}/fill`, { body: { person_id: personId, animal_ids: [animalId] } })
+  ).body;
   assert.deepEqual(filledCopy.unfilled, []);
   assert.equal(filledCopy.subject, before.subject);
   assert.equal(filledCopy.body_blocks[0].runs[0].text, before.body_blocks[0].runs[0].text, 'the heading, filled, reads the same');
@@ -56,9 +66,18 @@ test('runs carry bold, italic, underline and strike (false when not set) in ever
   const org = await makeOrg(t);
   const blocks = [
     { type: 'h1', runs: [{ text: 'Hello {{first_name}}' }] },
-    { type: 'p', runs: [{ text: 'plain ' }, { text: 'bold', bold: true }, { text: ' link', href: 'https://example.org/{{first_name}}', underline: true }] },
+    {
+      type: 'p',
+      runs: [
+        { text: 'plain ' },
+        { text: 'bold', bold: true },
+        { text: ' link', href: 'https://example.org/{{first_name}}', underline: true },
+      ],
+    },
   ];
-  const made = await org.req('POST', '/api/communications/templates', { body: { key: 'runs', subject_template: 'Hi', body_template_blocks: blocks, status: 'active' } });
+  const made = await org.req('POST', '/api/communications/templates', {
+    body: { key: 'runs', subject_template: 'Hi', body_template_blocks: blocks, status: 'active' },
+  });
   assert.equal(made.status, 201, JSON.stringify(made.body));
   assertFullRuns(made.body.body_template_blocks, 'create');
   assert.deepEqual(made.body.body_template_blocks[1].runs, [
@@ -86,7 +105,10 @@ test('seed: received mail names no person until staff confirm, and is addressed 
   await seedOrganization(t.db, org.slug);
   const inboxes = (await org.req('GET', '/api/communications/inboxes')).body.results;
   const addresses = inboxes.map((i: { address: string }) => i.address);
-  assert.ok(addresses.every((a: string) => a.endsWith(`@${org.slug}.localhost`)), JSON.stringify(addresses));
+  assert.ok(
+    addresses.every((a: string) => a.endsWith(`@${org.slug}.localhost`)),
+    JSON.stringify(addresses),
+  );
   const inbound = (await org.req('GET', '/api/communications/messages?direction=inbound&limit=100')).body.results;
   assert.equal(inbound.length, 5);
   for (const m of inbound) {

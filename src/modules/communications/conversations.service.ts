@@ -31,8 +31,15 @@ export async function conversationDetail(db: Queryable, orgId: string, p: Princi
   return {
     conversation: c,
     messages: msgs.map((m) => ({
-      id: m.id, direction: m.direction, status: m.status === 'sending' ? 'queued' : m.status, from_address: m.from_address, to_address: m.recipient_address,
-      subject: m.subject, body_text: m.body_text, body_html: m.body_html, created_at: m.created_at,
+      id: m.id,
+      direction: m.direction,
+      status: m.status === 'sending' ? 'queued' : m.status,
+      from_address: m.from_address,
+      to_address: m.recipient_address,
+      subject: m.subject,
+      body_text: m.body_text,
+      body_html: m.body_html,
+      created_at: m.created_at,
     })),
   };
 }
@@ -42,22 +49,56 @@ export async function conversationDetail(db: Queryable, orgId: string, p: Princi
  * threaded under the latest message. The messages, the conversation's new activity time and the
  * audit row are one transaction (inside `send`).
  */
-export async function reply(db: Db, config: Config, org: Organization, actor: string, p: Principal, id: string, body: ReplyBodyT, headerKey: string | undefined): Promise<SendResult> {
+export async function reply(
+  db: Db,
+  config: Config,
+  org: Organization,
+  actor: string,
+  p: Principal,
+  id: string,
+  body: ReplyBodyT,
+  headerKey: string | undefined,
+): Promise<SendResult> {
   const { c, inbox } = await visible(db, org.id, p, id);
   if (!c.contact_address) throw invalid({ id: ['the conversation has no address to reply to'] });
   const key = idempotencyKeyOf(headerKey, body.idempotency_key);
   const last = await repo.lastThreadedMessage(db, org.id, c.id);
   const subject = body.subject ?? (/^re:/i.test(c.subject) ? c.subject : `Re: ${c.subject}`);
-  return send(db, config, org, actor, p, {
-    idempotency_key: key, subject, body_blocks: body.body_blocks, variables: body.variables, category: 'transactional',
-  }, {
-    conversationId: c.id, inbox, to: c.contact_address, personId: c.person_confirmed ? c.person_id : null,
-    inReplyTo: last?.message_id_header ?? null, references: (last?.headers.References ?? '').split(/\s+/).filter(Boolean),
-  });
+  return send(
+    db,
+    config,
+    org,
+    actor,
+    p,
+    {
+      idempotency_key: key,
+      subject,
+      body_blocks: body.body_blocks,
+      variables: body.variables,
+      category: 'transactional',
+    },
+    {
+      conversationId: c.id,
+      inbox,
+      to: c.contact_address,
+      personId: c.person_confirmed ? c.person_id : null,
+      inReplyTo: last?.message_id_header ?? null,
+      references: (last?.headers.References ?? '').split(/\s+/).filter(Boolean),
+    },
+  );
 }
 
 /** One change of the conversation with its audit row, in one transaction. */
-async function change(db: Db, orgId: string, actor: string, p: Principal, id: string, action: string, patch: repo.ConvPatch, detail: unknown[]) {
+async function change(
+  db: Db,
+  orgId: string,
+  actor: string,
+  p: Principal,
+  id: string,
+  action: string,
+  patch: repo.ConvPatch,
+  detail: unknown[],
+) {
   return db.tx(async (q) => {
     await visible(q, orgId, p, id);
     const row = await repo.updateConversation(q, orgId, id, patch);

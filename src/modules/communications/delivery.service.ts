@@ -11,7 +11,16 @@ import * as repo from './delivery.repository.ts';
 import { ensureDefaultInbox } from './inboxes.repository.ts';
 import { mailHost } from './inboxes.service.ts';
 import { parseProviders } from './worker.ts';
-import { BULK_CATEGORIES, CATEGORIES, type Category, type PreferenceBodyT, type PreferenceParamsT, type SenderUpdateBodyT, type SuppressionCreateBodyT, type SuppressionListQueryT } from './schemas.ts';
+import {
+  BULK_CATEGORIES,
+  CATEGORIES,
+  type Category,
+  type PreferenceBodyT,
+  type PreferenceParamsT,
+  type SenderUpdateBodyT,
+  type SuppressionCreateBodyT,
+  type SuppressionListQueryT,
+} from './schemas.ts';
 
 // Suppressions, contact preferences, one-click unsubscribe and the sender identity: rules, transactions, audit.
 
@@ -51,13 +60,28 @@ export async function preferencesOf(q: Queryable, orgId: string, personId: strin
     person_id: personId,
     preferences: CATEGORIES.map((c) => {
       const r = rows.find((x) => x.category === c);
-      return { category: c, opted_out: r?.opted_out ?? false, source: r?.source ?? null, updated_at: r?.updated_at ?? null, can_opt_out: c !== 'transactional' };
+      return {
+        category: c,
+        opted_out: r?.opted_out ?? false,
+        source: r?.source ?? null,
+        updated_at: r?.updated_at ?? null,
+        can_opt_out: c !== 'transactional',
+      };
     }),
   };
 }
 
-async function setPreference(q: Queryable, orgId: string, actor: string | null, personId: string, category: string, optedOutValue: boolean, source: string) {
-  if (!BULK_CATEGORIES.includes(category as Category)) throw invalid({ category: ['transactional mail (receipts, application updates) cannot be opted out of'] });
+async function setPreference(
+  q: Queryable,
+  orgId: string,
+  actor: string | null,
+  personId: string,
+  category: string,
+  optedOutValue: boolean,
+  source: string,
+) {
+  if (!BULK_CATEGORIES.includes(category as Category))
+    throw invalid({ category: ['transactional mail (receipts, application updates) cannot be opted out of'] });
   await repo.upsertPreference(q, orgId, personId, category, optedOutValue, source);
   await audit(q, orgId, actor, optedOutValue ? 'opt_out' : 'opt_in', 'person', personId, { category, source });
 }
@@ -86,7 +110,8 @@ export async function unsubscribe(db: Db, orgId: string, token: string) {
   await db.tx(async (q) => {
     if (t.person_id) await setPreference(q, orgId, null, t.person_id, t.category, true, 'unsubscribe');
     else await addSuppression(q, orgId, null, t.address, `unsubscribed from ${t.category}`, 'unsubscribe');
-    if (await repo.markTokenUsed(q, orgId, t.token)) await audit(q, orgId, 'unsubscribe-link', 'unsubscribe', 'message', t.message_id, { category: t.category });
+    if (await repo.markTokenUsed(q, orgId, t.token))
+      await audit(q, orgId, 'unsubscribe-link', 'unsubscribe', 'message', t.message_id, { category: t.category });
   });
   return { unsubscribed: true, category: t.category, address: t.address };
 }
@@ -110,11 +135,26 @@ export function dnsRecords(s: repo.SenderRow | null, slug: string, config: Confi
   const domain = sendingDomain(s, slug, config);
   const records: { type: string; name: string; value: string; purpose: string }[] = [];
   if (s?.dkim_selector && s.dkim_public_key) {
-    records.push({ type: 'TXT', name: `${s.dkim_selector}._domainkey.${domain}`, value: `v=DKIM1; k=rsa; p=${s.dkim_public_key}`, purpose: 'DKIM: receivers check the signature Ark adds to every message' });
+    records.push({
+      type: 'TXT',
+      name: `${s.dkim_selector}._domainkey.${domain}`,
+      value: `v=DKIM1; k=rsa; p=${s.dkim_public_key}`,
+      purpose: 'DKIM: receivers check the signature Ark adds to every message',
+    });
   }
   const hosts = [...new Set(providerHosts)].filter((h) => !/^(127\.|localhost$|::1$)/.test(h));
-  records.push({ type: 'TXT', name: domain, value: `v=spf1 a mx ${hosts.map((h) => `a:${h}`).join(' ')}${hosts.length ? ' ' : ''}~all`, purpose: 'SPF: the servers allowed to send for the domain (add your SMTP providers\' own include: terms)' });
-  records.push({ type: 'TXT', name: `_dmarc.${domain}`, value: `v=DMARC1; p=quarantine; adkim=r; aspf=r; rua=mailto:dmarc@${domain}`, purpose: 'DMARC: what receivers do with mail failing SPF and DKIM' });
+  records.push({
+    type: 'TXT',
+    name: domain,
+    value: `v=spf1 a mx ${hosts.map((h) => `a:${h}`).join(' ')}${hosts.length ? ' ' : ''}~all`,
+    purpose: "SPF: the servers allowed to send for the domain (add your SMTP providers' own include: terms)",
+  });
+  records.push({
+    type: 'TXT',
+    name: `_dmarc.${domain}`,
+    value: `v=DMARC1; p=quarantine; adkim=r; aspf=r; rua=mailto:dmarc@${domain}`,
+    purpose: 'DMARC: what receivers do with mail failing SPF and DKIM',
+  });
   return records;
 }
 
@@ -137,8 +177,14 @@ function safeHosts(spec: string | undefined): string[] {
 function presentSender(s: repo.SenderRow, org: Organization, config: Config) {
   const domain = sendingDomain(s, org.slug, config);
   return {
-    from_name: s.from_name ?? org.name, from_address: `hello@${domain}`, reply_to: s.reply_to, sending_domain: domain, custom_domain: !!s.sending_domain,
-    dkim_selector: s.dkim_selector, dns_records: dnsRecords(s, org.slug, config, safeHosts(config.smtpProviders)), updated_at: s.updated_at,
+    from_name: s.from_name ?? org.name,
+    from_address: `hello@${domain}`,
+    reply_to: s.reply_to,
+    sending_domain: domain,
+    custom_domain: !!s.sending_domain,
+    dkim_selector: s.dkim_selector,
+    dns_records: dnsRecords(s, org.slug, config, safeHosts(config.smtpProviders)),
+    updated_at: s.updated_at,
   };
 }
 
@@ -154,18 +200,29 @@ export async function readSender(db: Db, config: Config, org: Organization) {
 /** A new sending domain gets a new DKIM key: the old selector's record lives in the old domain's DNS. */
 export async function changeSender(db: Db, config: Config, org: Organization, actor: string, b: SenderUpdateBodyT) {
   if (b.reply_to && !isEmail(b.reply_to)) throw invalid({ reply_to: ['must be an email address'] });
-  if (b.sending_domain && !/^(?=.{3,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(b.sending_domain)) throw invalid({ sending_domain: ['must be a domain name such as mail.example.org'] });
-  if (b.sending_domain && b.sending_domain.toLowerCase().endsWith(`.${config.mailDomain}`) && b.sending_domain.toLowerCase() !== mailHost(org.slug, config.mailDomain)) {
+  if (b.sending_domain && !/^(?=.{3,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(b.sending_domain))
+    throw invalid({ sending_domain: ['must be a domain name such as mail.example.org'] });
+  if (
+    b.sending_domain &&
+    b.sending_domain.toLowerCase().endsWith(`.${config.mailDomain}`) &&
+    b.sending_domain.toLowerCase() !== mailHost(org.slug, config.mailDomain)
+  ) {
     throw invalid({ sending_domain: ["must be the organization's own domain"] });
   }
   const s = await db.tx(async (q) => {
     const cur = await ensureDkim(q, org.id);
     const domainChanged = b.sending_domain !== undefined && (b.sending_domain?.toLowerCase() ?? null) !== cur.sending_domain;
     const k = domainChanged ? newDkimKey() : null;
-    await repo.updateSender(q, org.id, {
-      from_name: b.from_name !== undefined ? b.from_name : cur.from_name, reply_to: b.reply_to !== undefined ? b.reply_to : cur.reply_to,
-      sending_domain: b.sending_domain !== undefined ? (b.sending_domain?.toLowerCase() ?? null) : cur.sending_domain,
-    }, k);
+    await repo.updateSender(
+      q,
+      org.id,
+      {
+        from_name: b.from_name !== undefined ? b.from_name : cur.from_name,
+        reply_to: b.reply_to !== undefined ? b.reply_to : cur.reply_to,
+        sending_domain: b.sending_domain !== undefined ? (b.sending_domain?.toLowerCase() ?? null) : cur.sending_domain,
+      },
+      k,
+    );
     await audit(q, org.id, actor, 'update', 'sender_settings', org.id, { ...b, dkim_rotated: !!k });
     return (await repo.senderOf(q, org.id)) as repo.SenderRow;
   });

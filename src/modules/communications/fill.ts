@@ -13,15 +13,39 @@ export interface FillInput {
   variables?: Record<string, string | number | boolean>;
 }
 export interface Filled {
-  template_id: string; template_key: string; template_version: number; subject: string; body_blocks: FullBlock[]; unfilled: string[];
-  person_id: string | null; person_ids: string[]; related_entity_type: string | null; related_entity_id: string | null; animal_ids: string[];
+  template_id: string;
+  template_key: string;
+  template_version: number;
+  subject: string;
+  body_blocks: FullBlock[];
+  unfilled: string[];
+  person_id: string | null;
+  person_ids: string[];
+  related_entity_type: string | null;
+  related_entity_id: string | null;
+  animal_ids: string[];
 }
-interface PersonRec { id: string; first_name: string; last_name: string; email: string; phone: string | null }
-interface AnimalRec { id: string; name: string; species: string; breed: string | null; sex: string }
+interface PersonRec {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+}
+interface AnimalRec {
+  id: string;
+  name: string;
+  species: string;
+  breed: string | null;
+  sex: string;
+}
 
 export async function peopleByIds(q: Queryable, orgId: string, ids: string[]) {
   if (!ids.length) return [];
-  const rows = await q.query<PersonRec>('SELECT id, first_name, last_name, email, phone FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL', [orgId, ids]);
+  const rows = await q.query<PersonRec>(
+    'SELECT id, first_name, last_name, email, phone FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL',
+    [orgId, ids],
+  );
   return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is PersonRec => !!r);
 }
 async function animalsByIds(q: Queryable, orgId: string, ids: string[]) {
@@ -42,24 +66,60 @@ export function recordValues(people: PersonRec[], animals: AnimalRec[], orgName:
     if (present.length) v[name] = listJoin(present);
   };
   if (people.length) {
-    put('first_name', people.map((p) => p.first_name));
-    put('last_name', people.map((p) => p.last_name));
-    put('full_name', people.map((p) => `${p.first_name} ${p.last_name}`.trim()));
-    put('email', people.map((p) => p.email));
-    put('phone', people.map((p) => p.phone));
+    put(
+      'first_name',
+      people.map((p) => p.first_name),
+    );
+    put(
+      'last_name',
+      people.map((p) => p.last_name),
+    );
+    put(
+      'full_name',
+      people.map((p) => `${p.first_name} ${p.last_name}`.trim()),
+    );
+    put(
+      'email',
+      people.map((p) => p.email),
+    );
+    put(
+      'phone',
+      people.map((p) => p.phone),
+    );
   }
   if (animals.length) {
-    put('animal_name', animals.map((a) => a.name));
-    put('animal_species', animals.map((a) => a.species));
-    put('animal_breed', animals.map((a) => a.breed));
-    put('animal_sex', animals.map((a) => a.sex));
-    put('animal_id', animals.map((a) => a.id));
+    put(
+      'animal_name',
+      animals.map((a) => a.name),
+    );
+    put(
+      'animal_species',
+      animals.map((a) => a.species),
+    );
+    put(
+      'animal_breed',
+      animals.map((a) => a.breed),
+    );
+    put(
+      'animal_sex',
+      animals.map((a) => a.sex),
+    );
+    put(
+      'animal_id',
+      animals.map((a) => a.id),
+    );
   }
   return v;
 }
 
 /** Fills a template version from records; reads only. */
-export async function fillTemplate(q: Queryable, org: { id: string; name: string }, t: TemplateRow, input: FillInput, version?: { subject_template: string; body_template_blocks: Block[]; version: number }): Promise<Filled> {
+export async function fillTemplate(
+  q: Queryable,
+  org: { id: string; name: string },
+  t: TemplateRow,
+  input: FillInput,
+  version?: { subject_template: string; body_template_blocks: Block[]; version: number },
+): Promise<Filled> {
   if (t.status !== 'active') throw invalid({ id: [`the template is ${t.status}; only an active template can be filled`] });
   const orgId = org.id;
   if ((input.related_entity_type === undefined) !== (input.related_entity_id === undefined)) {
@@ -71,9 +131,17 @@ export async function fillTemplate(q: Queryable, org: { id: string; name: string
   const animalIds = [...new Set(input.animal_ids ?? [])];
 
   if (input.conversation_id) {
-    const conv = (await q.query<{ person_id: string | null; person_confirmed: boolean; related_entity_type: string | null; related_entity_id: string | null }>(
-      'SELECT person_id, person_confirmed, related_entity_type, related_entity_id FROM comm_conversations WHERE organization_id = $1 AND id = $2', [orgId, input.conversation_id],
-    ))[0];
+    const conv = (
+      await q.query<{
+        person_id: string | null;
+        person_confirmed: boolean;
+        related_entity_type: string | null;
+        related_entity_id: string | null;
+      }>(
+        'SELECT person_id, person_confirmed, related_entity_type, related_entity_id FROM comm_conversations WHERE organization_id = $1 AND id = $2',
+        [orgId, input.conversation_id],
+      )
+    )[0];
     if (!conv) throw notFound('conversation');
     if (!personIds.length && !relType) {
       if (conv.person_id && conv.person_confirmed) personIds = [conv.person_id];
@@ -86,7 +154,8 @@ export async function fillTemplate(q: Queryable, org: { id: string; name: string
 
   const people = await peopleByIds(q, orgId, personIds);
   const lost = personIds.filter((id) => !people.some((p) => p.id === id));
-  if (lost.length) throw invalid({ [input.person_ids?.includes(lost[0]) ? 'person_ids' : 'person_id']: [`names no person on file: ${lost.join(', ')}`] });
+  if (lost.length)
+    throw invalid({ [input.person_ids?.includes(lost[0]) ? 'person_ids' : 'person_id']: [`names no person on file: ${lost.join(', ')}`] });
 
   if (relType && relId) {
     switch (relType) {
@@ -102,9 +171,12 @@ export async function fillTemplate(q: Queryable, org: { id: string; name: string
         break;
       }
       // No adoption applications or form submissions are kept yet: nothing can be found.
-      case 'adoption_application': throw notFound('adoption application');
-      case 'form_submission': throw notFound('form submission');
-      default: throw invalid({ related_entity_type: ['is not a known record type'] });
+      case 'adoption_application':
+        throw notFound('adoption application');
+      case 'form_submission':
+        throw notFound('form submission');
+      default:
+        throw invalid({ related_entity_type: ['is not a known record type'] });
     }
   }
   const animals = await animalsByIds(q, orgId, animalIds);
@@ -118,9 +190,16 @@ export async function fillTemplate(q: Queryable, org: { id: string; name: string
   const subject = fillText(subjectT, values);
   const body = fillBlocks(blocksT, values);
   return {
-    template_id: t.id, template_key: t.key, template_version: version?.version ?? t.version, subject, body_blocks: body,
+    template_id: t.id,
+    template_key: t.key,
+    template_version: version?.version ?? t.version,
+    subject,
+    body_blocks: body,
     unfilled: mergeFieldsIn(textsOf(subjectT, blocksT)).filter((n) => !Object.hasOwn(values, n)),
-    person_id: input.person_id ?? people[0]?.id ?? null, person_ids: people.map((p) => p.id),
-    related_entity_type: relType, related_entity_id: relId, animal_ids: animals.map((a) => a.id),
+    person_id: input.person_id ?? people[0]?.id ?? null,
+    person_ids: people.map((p) => p.id),
+    related_entity_type: relType,
+    related_entity_id: relId,
+    animal_ids: animals.map((a) => a.id),
   };
 }

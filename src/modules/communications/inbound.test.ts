@@ -71,7 +71,9 @@ test('inbound: mail to an inbox becomes a conversation; unknown and retired inbo
   assert.equal(log.body.results[0].payload_metadata.thread_id, c.id);
 
   // an unconfirmed suggestion is not used by fills
-  const tpl = await org.req('POST', '/api/communications/templates', { body: { key: 'reply.hi', status: 'active', subject_template: 'Hi {{first_name}}', body_template: 'x' } });
+  const tpl = await org.req('POST', '/api/communications/templates', {
+    body: { key: 'reply.hi', status: 'active', subject_template: 'Hi {{first_name}}', body_template: 'x' },
+  });
   const f1 = await org.req('POST', `/api/communications/templates/${tpl.body.id}/fill`, { body: { conversation_id: c.id } });
   assert.deepEqual(f1.body.unfilled, ['first_name']);
   const conf = await org.req('POST', `/api/communications/conversations/${c.id}/confirm-person`);
@@ -81,7 +83,11 @@ test('inbound: mail to an inbox becomes a conversation; unknown and retired inbo
   const f2 = await org.req('POST', `/api/communications/templates/${tpl.body.id}/fill`, { body: { conversation_id: c.id } });
   assert.equal(f2.body.subject, 'Hi Rita');
   assert.equal(f2.body.person_id, pid);
-  assertErrorShape('/api/x', await org.req('POST', `/api/communications/templates/${tpl.body.id}/fill`, { body: { conversation_id: 'cnv_nope' } }), 404);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/communications/templates/${tpl.body.id}/fill`, { body: { conversation_id: 'cnv_nope' } }),
+    404,
+  );
 
   // bare organization address goes to the default inbox
   await mail({ from: sender, to: `${org.slug}@localhost`, subject: 'General question' });
@@ -97,7 +103,10 @@ test('conversations: reply goes out through the queue threaded, the answer threa
   const sender = `sam${seq++}@example.org`;
   await mail({ from: sender, to: `hello@${domain}`, subject: 'Volunteering', messageId: `<vol-${seq}@example.org>` });
   const c = (await org.req('GET', '/api/communications/conversations')).body.results[0];
-  const r = await org.req('POST', `/api/communications/conversations/${c.id}/reply`, { body: { body_blocks: [P('Thanks, we will call you.')] }, headers: { 'idempotency-key': `r-${seq}` } });
+  const r = await org.req('POST', `/api/communications/conversations/${c.id}/reply`, {
+    body: { body_blocks: [P('Thanks, we will call you.')] },
+    headers: { 'idempotency-key': `r-${seq}` },
+  });
   assert.equal(r.status, 202, JSON.stringify(r.body));
   const m = r.body.results[0];
   assert.equal(m.payload_metadata.thread_id, c.id);
@@ -130,24 +139,37 @@ test('a reply to a message sent outside any conversation starts one in the defau
   const org = await makeOrg(t);
   const addr = `don${seq++}@example.org`;
   const pid = await person(org, addr);
-  const s = await org.req('POST', '/api/communications/messages', { body: { person_id: pid, subject: 'Thank you for your gift', body_blocks: [P('x')], idempotency_key: `g-${seq}` } });
+  const s = await org.req('POST', '/api/communications/messages', {
+    body: { person_id: pid, subject: 'Thank you for your gift', body_blocks: [P('x')], idempotency_key: `g-${seq}` },
+  });
   assert.equal(s.status, 202);
   const before = good.received.length;
   await drain(org);
   const sent = good.received[before];
   assert.equal(sent?.replyTo?.value[0]?.address, `hello@${org.slug}.localhost`);
-  await mail({ from: addr, to: `hello@${org.slug}.localhost`, subject: 'Re: Thank you for your gift', inReplyTo: sent?.messageId, references: [sent?.messageId] });
+  await mail({
+    from: addr,
+    to: `hello@${org.slug}.localhost`,
+    subject: 'Re: Thank you for your gift',
+    inReplyTo: sent?.messageId,
+    references: [sent?.messageId],
+  });
   const convs = (await org.req('GET', '/api/communications/conversations')).body.results;
   assert.equal(convs.length, 1);
   assert.equal(convs[0].subject, 'Thank you for your gift');
   const detail = await org.req('GET', `/api/communications/conversations/${convs[0].id}`);
-  assert.deepEqual(detail.body.messages.map((x: any) => x.direction), ['outbound', 'inbound']);
+  assert.deepEqual(
+    detail.body.messages.map((x: any) => x.direction),
+    ['outbound', 'inbound'],
+  );
 });
 
 test('restricted inbox: its conversations are hidden from keys off the access list', async () => {
   const org = await makeOrg(t);
   const inbox = await org.req('POST', '/api/communications/inboxes', { body: { name: 'board' } });
-  await org.req('PATCH', `/api/communications/inboxes/${inbox.body.id}`, { body: { is_restricted: true, access_list: { roles: ['admin'] } } });
+  await org.req('PATCH', `/api/communications/inboxes/${inbox.body.id}`, {
+    body: { is_restricted: true, access_list: { roles: ['admin'] } },
+  });
   await mail({ from: 'x@example.org', to: `board@${org.slug}.localhost`, subject: 'Private' });
   const c = (await org.req('GET', '/api/communications/conversations')).body.results[0];
   assert.equal(c.subject, 'Private');
@@ -160,15 +182,27 @@ const mkConv = async (o: TestOrg) => {
   return `/api/communications/conversations/${(await o.req('GET', '/api/communications/conversations')).body.results[0].id}`;
 };
 securitySuite('communications conversations', () => t, [
-  { method: 'GET', path: () => '/api/communications/conversations', seed: async (o) => (await mkConv(o)).split('/').pop() ?? '', area: 'communications', level: 'read' },
+  {
+    method: 'GET',
+    path: () => '/api/communications/conversations',
+    seed: async (o) => (await mkConv(o)).split('/').pop() ?? '',
+    area: 'communications',
+    level: 'read',
+  },
   { method: 'GET', path: mkConv, area: 'communications', level: 'read' },
-  { method: 'POST', path: async (o) => `${await mkConv(o)}/reply`, body: { body_blocks: [P('x')], idempotency_key: 'sec' }, area: 'communications', level: 'write' },
+  {
+    method: 'POST',
+    path: async (o) => `${await mkConv(o)}/reply`,
+    body: { body_blocks: [P('x')], idempotency_key: 'sec' },
+    area: 'communications',
+    level: 'write',
+  },
   { method: 'POST', path: async (o) => `${await mkConv(o)}/assign`, body: { assigned_to: 'x' }, area: 'communications', level: 'write' },
   { method: 'POST', path: async (o) => `${await mkConv(o)}/close`, area: 'communications', level: 'write' },
   { method: 'POST', path: async (o) => `${await mkConv(o)}/confirm-person`, body: {}, area: 'communications', level: 'write' },
 ]);
 
-test('postmaster@ and abuse@ an organization\'s domain are accepted (RFC 5321, RFC 2142) and land in the default inbox', async () => {
+test("postmaster@ and abuse@ an organization's domain are accepted (RFC 5321, RFC 2142) and land in the default inbox", async () => {
   const org = await makeOrg(t);
   const domain = `${org.slug}.localhost`;
   for (const local of ['postmaster', 'abuse', 'Postmaster']) {
@@ -182,7 +216,10 @@ test('postmaster@ and abuse@ an organization\'s domain are accepted (RFC 5321, R
   const convs = (await org.req('GET', '/api/communications/conversations')).body.results;
   assert.deepEqual(convs.map((c: { subject: string }) => c.subject).sort(), ['To Postmaster', 'To abuse', 'To postmaster']);
   assert.ok(convs.every((c: { inbox_id: string }) => c.inbox_id === def.id));
-  await assert.rejects(mail({ from: 'x@example.org', to: 'postmaster@no-such-org.localhost', subject: 'x' }), (e: any) => e.responseCode === 550);
+  await assert.rejects(
+    mail({ from: 'x@example.org', to: 'postmaster@no-such-org.localhost', subject: 'x' }),
+    (e: any) => e.responseCode === 550,
+  );
 });
 
 test('confirm-person is one transaction: a failure after the conversation changed leaves the conversation, its messages and the audit log as they were', async () => {
@@ -191,7 +228,14 @@ test('confirm-person is one transaction: a failure after the conversation change
   const pid = await person(org, sender);
   await mail({ from: sender, to: `hello@${org.slug}.localhost`, subject: 'Atomic' });
   const c = (await org.req('GET', '/api/communications/conversations')).body.results[0];
-  const audits = async () => Number((await t.db.query<{ n: string }>("SELECT count(*) AS n FROM audit_log WHERE organization_id = $1 AND action = 'confirm_person'", [org.id]))[0]?.n);
+  const audits = async () =>
+    Number(
+      (
+        await t.db.query<{ n: string }>("SELECT count(*) AS n FROM audit_log WHERE organization_id = $1 AND action = 'confirm_person'", [
+          org.id,
+        ])
+      )[0]?.n,
+    );
   // A trigger refuses the second write (the received messages) for this conversation only.
   const fn = `comm_fail_${c.id.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
   await t.db.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
@@ -218,14 +262,26 @@ test('confirm-person is one transaction: a failure after the conversation change
   assert.equal(await audits(), 1);
 });
 
-test('reply is one transaction: the message, the conversation\'s activity time and the audit row appear together or not at all, and a replay adds none', async () => {
+test("reply is one transaction: the message, the conversation's activity time and the audit row appear together or not at all, and a replay adds none", async () => {
   const org = await makeOrg(t);
   await mail({ from: `bo${seq++}@example.org`, to: `hello@${org.slug}.localhost`, subject: 'Together' });
   const c = (await org.req('GET', '/api/communications/conversations')).body.results[0];
   const state = async () => {
-    const conv = (await t.db.query<{ last_message_at: Date }>('SELECT last_message_at FROM comm_conversations WHERE organization_id = $1 AND id = $2', [org.id, c.id]))[0];
-    const sends = (await t.db.query<{ n: string }>("SELECT count(*) AS n FROM audit_log WHERE organization_id = $1 AND action = 'send'", [org.id]))[0];
-    const msgs = (await t.db.query<{ n: string }>("SELECT count(*) AS n FROM comm_messages WHERE organization_id = $1 AND conversation_id = $2 AND direction = 'outbound'", [org.id, c.id]))[0];
+    const conv = (
+      await t.db.query<{ last_message_at: Date }>('SELECT last_message_at FROM comm_conversations WHERE organization_id = $1 AND id = $2', [
+        org.id,
+        c.id,
+      ])
+    )[0];
+    const sends = (
+      await t.db.query<{ n: string }>("SELECT count(*) AS n FROM audit_log WHERE organization_id = $1 AND action = 'send'", [org.id])
+    )[0];
+    const msgs = (
+      await t.db.query<{ n: string }>(
+        "SELECT count(*) AS n FROM comm_messages WHERE organization_id = $1 AND conversation_id = $2 AND direction = 'outbound'",
+        [org.id, c.id],
+      )
+    )[0];
     return { at: conv?.last_message_at.getTime(), audits: Number(sends?.n), messages: Number(msgs?.n) };
   };
   const before = await state();

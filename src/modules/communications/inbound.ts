@@ -9,7 +9,11 @@ import { SLUG_PATTERN } from '../../platform/tenancy.ts';
 import { ensureDefaultInbox, inboxByName, type InboxRow } from './inboxes.repository.ts';
 import { norm } from './delivery.repository.ts';
 
-interface Target { orgId: string; inbox: InboxRow; address: string }
+interface Target {
+  orgId: string;
+  inbox: InboxRow;
+  address: string;
+}
 
 /** Role addresses every mail domain must answer (RFC 5321 §4.5.1 for postmaster; RFC 2142 for abuse): they reach the default inbox. */
 export const ROLE_ADDRESSES = ['postmaster', 'abuse'];
@@ -45,20 +49,41 @@ export async function resolveRecipient(db: Db, mailDomain: string, address: stri
 const addrOf = (m: ParsedMail) => (Array.isArray(m.from) ? m.from[0] : m.from)?.value[0]?.address ?? '';
 
 /** Files one received message into its conversation (threaded by In-Reply-To / References). */
-export async function storeInbound(db: Db, target: Target, mail: ParsedMail): Promise<{ conversationId: string; messageId: string } | null> {
+export async function storeInbound(
+  db: Db,
+  target: Target,
+  mail: ParsedMail,
+): Promise<{ conversationId: string; messageId: string } | null> {
   const { orgId } = target;
   const from = norm(addrOf(mail));
-  const refs = [...(mail.inReplyTo ? [mail.inReplyTo] : []), ...(Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [])];
+  const refs = [
+    ...(mail.inReplyTo ? [mail.inReplyTo] : []),
+    ...(Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : []),
+  ];
   return db.tx(async (q) => {
     if (mail.messageId) {
-      const dup = await q.query('SELECT 1 FROM comm_messages WHERE organization_id = $1 AND message_id_header = $2 AND direction = \'inbound\' AND inbox_id = $3', [orgId, mail.messageId, target.inbox.id]);
+      const dup = await q.query(
+        "SELECT 1 FROM comm_messages WHERE organization_id = $1 AND message_id_header = $2 AND direction = 'inbound' AND inbox_id = $3",
+        [orgId, mail.messageId, target.inbox.id],
+      );
       if (dup.length) return null; // the same message delivered twice
     }
     let conversationId: string | null = null;
     if (refs.length) {
-      const hit = (await q.query<{ id: string; conversation_id: string | null; person_id: string | null; subject: string; related_entity_type: string | null; related_entity_id: string | null }>(
-        `SELECT id, conversation_id, person_id, subject, related_entity_type, related_entity_id FROM comm_messages WHERE organization_id = $1 AND message_id_header = ANY($2::text[])
-          ORDER BY created_at DESC LIMIT 1`, [orgId, refs]))[0];
+      const hit = (
+        await q.query<{
+          id: string;
+          conversation_id: string | null;
+          person_id: string | null;
+          subject: string;
+          related_entity_type: string | null;
+          related_entity_id: string | null;
+        }>(
+          `SELECT id, conversation_id, person_id, subject, related_entity_type, related_entity_id FROM comm_messages WHERE organization_id = $1 AND message_id_header = ANY($2::text[])
+          ORDER BY created_at DESC LIMIT 1`,
+          [orgId, refs],
+        )
+      )[0];
       if (hit?.conversation_id) conversationId = hit.conversation_id;
       else if (hit) {
         // A reply to mail sent outside a conversation: it starts one in the default inbox.
@@ -66,57 +91,118 @@ export async function storeInbound(db: Db, target: Target, mail: ParsedMail): Pr
         conversationId = newId('cnv');
         await q.query(
           `INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id, related_entity_type, related_entity_id)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`, [orgId, conversationId, def.id, hit.subject, from, hit.person_id, hit.related_entity_type, hit.related_entity_id],
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+          [orgId, conversationId, def.id, hit.subject, from, hit.person_id, hit.related_entity_type, hit.related_entity_id],
         );
-        await q.query('UPDATE comm_messages SET conversation_id = $3 WHERE organization_id = $1 AND id = $2', [orgId, hit.id, conversationId]);
+        await q.query('UPDATE comm_messages SET conversation_id = $3 WHERE organization_id = $1 AND id = $2', [
+          orgId,
+          hit.id,
+          conversationId,
+        ]);
       }
     }
-    const suggested = (await q.query<{ id: string }>('SELECT id FROM people WHERE organization_id = $1 AND lower(email) = $2 AND deleted_at IS NULL LIMIT 1', [orgId, from]))[0]?.id ?? null;
+    const suggested =
+      (
+        await q.query<{ id: string }>(
+          'SELECT id FROM people WHERE organization_id = $1 AND lower(email) = $2 AND deleted_at IS NULL LIMIT 1',
+          [orgId, from],
+        )
+      )[0]?.id ?? null;
     if (!conversationId) {
       conversationId = newId('cnv');
-      await q.query('INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id) VALUES ($1,$2,$3,$4,$5,$6)',
-        [orgId, conversationId, target.inbox.id, mail.subject ?? '', from, suggested]);
+      await q.query(
+        'INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id) VALUES ($1,$2,$3,$4,$5,$6)',
+        [orgId, conversationId, target.inbox.id, mail.subject ?? '', from, suggested],
+      );
     } else {
-      await q.query('UPDATE comm_conversations SET suggested_person_id = coalesce(suggested_person_id, $3), contact_address = coalesce(contact_address, $4) WHERE organization_id = $1 AND id = $2', [orgId, conversationId, suggested, from]);
+      await q.query(
+        'UPDATE comm_conversations SET suggested_person_id = coalesce(suggested_person_id, $3), contact_address = coalesce(contact_address, $4) WHERE organization_id = $1 AND id = $2',
+        [orgId, conversationId, suggested, from],
+      );
     }
-    const conv = (await q.query<{ person_id: string | null; person_confirmed: boolean }>('SELECT person_id, person_confirmed FROM comm_conversations WHERE organization_id = $1 AND id = $2', [orgId, conversationId]))[0];
+    const conv = (
+      await q.query<{ person_id: string | null; person_confirmed: boolean }>(
+        'SELECT person_id, person_confirmed FROM comm_conversations WHERE organization_id = $1 AND id = $2',
+        [orgId, conversationId],
+      )
+    )[0];
     const id = newId('msg');
     const html = typeof mail.html === 'string' ? sanitizeHtml(mail.html) : null;
     await q.query(
       `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, subject, body_html, body_text,
          payload_metadata, headers, message_id_header, inbox_id, conversation_id)
        VALUES ($1,$2,'inbound','conversation','received',$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
-      [orgId, id, target.address, from, conv?.person_confirmed ? conv.person_id : null, mail.subject ?? '', html, mail.text ?? '',
-        JSON.stringify({ thread_id: conversationId, from_address: from, inbox_id: target.inbox.id, ...(mail.messageId ? { message_id: mail.messageId } : {}) }),
-        JSON.stringify({ ...(mail.inReplyTo ? { 'In-Reply-To': mail.inReplyTo } : {}), ...(refs.length ? { References: refs.join(' ') } : {}) }),
-        mail.messageId ?? null, target.inbox.id, conversationId],
+      [
+        orgId,
+        id,
+        target.address,
+        from,
+        conv?.person_confirmed ? conv.person_id : null,
+        mail.subject ?? '',
+        html,
+        mail.text ?? '',
+        JSON.stringify({
+          thread_id: conversationId,
+          from_address: from,
+          inbox_id: target.inbox.id,
+          ...(mail.messageId ? { message_id: mail.messageId } : {}),
+        }),
+        JSON.stringify({
+          ...(mail.inReplyTo ? { 'In-Reply-To': mail.inReplyTo } : {}),
+          ...(refs.length ? { References: refs.join(' ') } : {}),
+        }),
+        mail.messageId ?? null,
+        target.inbox.id,
+        conversationId,
+      ],
     );
-    await q.query("UPDATE comm_conversations SET last_message_at = now(), status = 'open', updated_at = now() WHERE organization_id = $1 AND id = $2", [orgId, conversationId]);
+    await q.query(
+      "UPDATE comm_conversations SET last_message_at = now(), status = 'open', updated_at = now() WHERE organization_id = $1 AND id = $2",
+      [orgId, conversationId],
+    );
     return { conversationId, messageId: id };
   });
 }
 
-export interface InboundListener { port: number; close(): Promise<void> }
+export interface InboundListener {
+  port: number;
+  close(): Promise<void>;
+}
 
 /** Ark's own SMTP listener: accepts mail for active inboxes, refuses retired or unknown ones at RCPT (550). */
-export async function startInboundListener(db: Db, config: Pick<Config, 'mailDomain'>, opts: { port: number; host?: string; maxBytes?: number }): Promise<InboundListener> {
+export async function startInboundListener(
+  db: Db,
+  config: Pick<Config, 'mailDomain'>,
+  opts: { port: number; host?: string; maxBytes?: number },
+): Promise<InboundListener> {
   const server = new SMTPServer({
-    name: config.mailDomain, banner: 'Ark', authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], logger: false, disableReverseLookup: true,
+    name: config.mailDomain,
+    banner: 'Ark',
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    disableReverseLookup: true,
     size: opts.maxBytes ?? 25 * 1024 * 1024,
     onRcptTo(address: SMTPServerAddress, _session, cb) {
-      resolveRecipient(db, config.mailDomain, address.address).then((t) => {
-        if (!t) return cb(Object.assign(new Error(`5.1.1 <${address.address}>: no such mailbox here`), { responseCode: 550 }));
-        cb();
-      }, () => cb(Object.assign(new Error('4.3.0 try again later'), { responseCode: 451 })));
+      resolveRecipient(db, config.mailDomain, address.address).then(
+        (t) => {
+          if (!t) return cb(Object.assign(new Error(`5.1.1 <${address.address}>: no such mailbox here`), { responseCode: 550 }));
+          cb();
+        },
+        () => cb(Object.assign(new Error('4.3.0 try again later'), { responseCode: 451 })),
+      );
     },
     onData(stream, session, cb) {
-      simpleParser(stream).then(async (mail) => {
-        for (const r of session.envelope.rcptTo) {
-          const t = await resolveRecipient(db, config.mailDomain, r.address);
-          if (t) await storeInbound(db, t, mail);
-        }
-        cb();
-      }, () => cb(Object.assign(new Error('4.3.0 could not store the message; try again later'), { responseCode: 451 })));
+      simpleParser(stream).then(
+        async (mail) => {
+          for (const r of session.envelope.rcptTo) {
+            const t = await resolveRecipient(db, config.mailDomain, r.address);
+            if (t) await storeInbound(db, t, mail);
+          }
+          cb();
+        },
+        () => cb(Object.assign(new Error('4.3.0 could not store the message; try again later'), { responseCode: 451 })),
+      );
     },
   });
   await new Promise<void>((resolve, reject) => {
@@ -124,5 +210,8 @@ export async function startInboundListener(db: Db, config: Pick<Config, 'mailDom
     server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
   });
   server.on('error', () => undefined);
-  return { port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -6,17 +6,32 @@ import { allows } from '../../platform/permissions.ts';
 export const DEFAULT_INBOX = 'hello';
 
 export interface InboxRow {
-  organization_id: string; id: string; name: string; display_name: string; description: string; is_default: boolean; is_active: boolean;
-  is_restricted: boolean; access_roles: string[]; access_key_ids: string[]; created_at: Date; updated_at: Date;
+  organization_id: string;
+  id: string;
+  name: string;
+  display_name: string;
+  description: string;
+  is_default: boolean;
+  is_active: boolean;
+  is_restricted: boolean;
+  access_roles: string[];
+  access_key_ids: string[];
+  created_at: Date;
+  updated_at: Date;
 }
-const COLS = 'organization_id, id, name, display_name, description, is_default, is_active, is_restricted, access_roles, access_key_ids, created_at, updated_at';
+const COLS =
+  'organization_id, id, name, display_name, description, is_default, is_active, is_restricted, access_roles, access_key_ids, created_at, updated_at';
 
 /**
  * Who is reading, as SQL parameters: appended to `params`, their placeholders returned. A restricted
  * inbox is read by its access list (a role by name or id, or a key id), and always by keys with
  * admin on Communications.
  */
-export interface Reader { admin: string; roles: string; key: string }
+export interface Reader {
+  admin: string;
+  roles: string;
+  key: string;
+}
 export function reader(p: Principal, params: unknown[]): Reader {
   const n = params.push(allows(p.grants, 'communications', 'admin'), [p.roleName, p.roleId], p.keyId);
   return { admin: `$${n - 2}::boolean`, roles: `$${n - 1}::text[]`, key: `$${n}::text` };
@@ -49,28 +64,39 @@ export async function inboxByName(q: Queryable, orgId: string, name: string) {
   return (await q.query<InboxRow>(`SELECT ${COLS} FROM comm_inboxes WHERE organization_id = $1 AND name = $2`, [orgId, name]))[0] ?? null;
 }
 export async function listInboxes(q: Queryable, orgId: string, limit: number, offset: number) {
-  return q.query<InboxRow>(`SELECT ${COLS} FROM comm_inboxes WHERE organization_id = $1 ORDER BY is_default DESC, name LIMIT $2 OFFSET $3`, [orgId, limit + 1, offset]);
+  return q.query<InboxRow>(
+    `SELECT ${COLS} FROM comm_inboxes WHERE organization_id = $1 ORDER BY is_default DESC, name LIMIT $2 OFFSET $3`,
+    [orgId, limit + 1, offset],
+  );
 }
 
 /** The default inbox, made at first use (`hello`, or an existing inbox of that name promoted). */
 export async function ensureDefaultInbox(q: Queryable, orgId: string): Promise<InboxRow> {
-  const find = async () => (await q.query<InboxRow>(`SELECT ${COLS} FROM comm_inboxes WHERE organization_id = $1 AND is_default`, [orgId]))[0];
+  const find = async () =>
+    (await q.query<InboxRow>(`SELECT ${COLS} FROM comm_inboxes WHERE organization_id = $1 AND is_default`, [orgId]))[0];
   const found = await find();
   if (found) return found;
   await q.query(
     `INSERT INTO comm_inboxes (organization_id, id, name, display_name, description, is_default) VALUES ($1,$2,$3,'Hello','General enquiries; replies to sent email arrive here',true)
-     ON CONFLICT DO NOTHING`, [orgId, newId('inb'), DEFAULT_INBOX],
+     ON CONFLICT DO NOTHING`,
+    [orgId, newId('inb'), DEFAULT_INBOX],
   );
   const made = await find();
   if (made) return made;
-  await q.query('UPDATE comm_inboxes SET is_default = true, is_active = true, updated_at = now() WHERE organization_id = $1 AND name = $2 AND NOT EXISTS (SELECT 1 FROM comm_inboxes WHERE organization_id = $1 AND is_default)', [orgId, DEFAULT_INBOX]);
+  await q.query(
+    'UPDATE comm_inboxes SET is_default = true, is_active = true, updated_at = now() WHERE organization_id = $1 AND name = $2 AND NOT EXISTS (SELECT 1 FROM comm_inboxes WHERE organization_id = $1 AND is_default)',
+    [orgId, DEFAULT_INBOX],
+  );
   const promoted = await find();
   if (!promoted) throw new Error('no default inbox');
   return promoted;
 }
 
-
-export async function insertInbox(q: Queryable, orgId: string, b: { name: string; display_name: string; description: string }): Promise<InboxRow | null> {
+export async function insertInbox(
+  q: Queryable,
+  orgId: string,
+  b: { name: string; display_name: string; description: string },
+): Promise<InboxRow | null> {
   const rows = await q.query<InboxRow>(
     `INSERT INTO comm_inboxes (organization_id, id, name, display_name, description) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
     [orgId, newId('inb'), b.name, b.display_name, b.description],
@@ -78,7 +104,12 @@ export async function insertInbox(q: Queryable, orgId: string, b: { name: string
   return rows[0] ?? null;
 }
 
-export async function updateInbox(q: Queryable, orgId: string, id: string, v: Pick<InboxRow, 'display_name' | 'description' | 'is_restricted' | 'access_roles' | 'access_key_ids'>): Promise<InboxRow | null> {
+export async function updateInbox(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  v: Pick<InboxRow, 'display_name' | 'description' | 'is_restricted' | 'access_roles' | 'access_key_ids'>,
+): Promise<InboxRow | null> {
   const rows = await q.query<InboxRow>(
     `UPDATE comm_inboxes SET display_name = $3, description = $4, is_restricted = $5, access_roles = $6, access_key_ids = $7, updated_at = now()
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
@@ -88,13 +119,19 @@ export async function updateInbox(q: Queryable, orgId: string, id: string, v: Pi
 }
 
 export async function retireInbox(q: Queryable, orgId: string, id: string): Promise<InboxRow | null> {
-  const rows = await q.query<InboxRow>(`UPDATE comm_inboxes SET is_active = false, updated_at = CASE WHEN is_active THEN now() ELSE updated_at END WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`, [orgId, id]);
+  const rows = await q.query<InboxRow>(
+    `UPDATE comm_inboxes SET is_active = false, updated_at = CASE WHEN is_active THEN now() ELSE updated_at END WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
+    [orgId, id],
+  );
   return rows[0] ?? null;
 }
 
 /** Of `names`, this organization's roles, each by id and name. */
 export async function rolesNamed(q: Queryable, orgId: string, names: string[]) {
-  return q.query<{ id: string; name: string }>('SELECT id, name FROM roles WHERE organization_id = $1 AND (id = ANY($2::text[]) OR name = ANY($2::text[]))', [orgId, names]);
+  return q.query<{ id: string; name: string }>(
+    'SELECT id, name FROM roles WHERE organization_id = $1 AND (id = ANY($2::text[]) OR name = ANY($2::text[]))',
+    [orgId, names],
+  );
 }
 
 /** Of `ids`, this organization's API keys. */

@@ -15,9 +15,17 @@ export function mailHost(slug: string, mailDomain: string) {
 }
 export function presentInbox(r: repo.InboxRow, slug: string, mailDomain: string) {
   return {
-    id: r.id, name: r.name, display_name: r.display_name, description: r.description, is_default: r.is_default, is_active: r.is_active,
-    is_restricted: r.is_restricted, address: `${r.name}@${mailHost(slug, mailDomain)}`,
-    access_list: { roles: r.access_roles, key_ids: r.access_key_ids }, created_at: r.created_at, updated_at: r.updated_at,
+    id: r.id,
+    name: r.name,
+    display_name: r.display_name,
+    description: r.description,
+    is_default: r.is_default,
+    is_active: r.is_active,
+    is_restricted: r.is_restricted,
+    address: `${r.name}@${mailHost(slug, mailDomain)}`,
+    access_list: { roles: r.access_roles, key_ids: r.access_key_ids },
+    created_at: r.created_at,
+    updated_at: r.updated_at,
   };
 }
 export async function listInboxes(db: Db, orgId: string, slug: string, mailDomain: string, limit: number, offset: number) {
@@ -33,7 +41,8 @@ export async function getInbox(q: Queryable, orgId: string, id: string) {
 }
 
 export function checkName(name: string) {
-  if (!INBOX_NAME.test(name)) throw invalid({ name: ['must be 1 to 31 characters: lowercase letters, digits and hyphens, not starting with a hyphen'] });
+  if (!INBOX_NAME.test(name))
+    throw invalid({ name: ['must be 1 to 31 characters: lowercase letters, digits and hyphens, not starting with a hyphen'] });
   if (RESERVED.includes(name)) throw invalid({ name: [`the inbox name ${name} is reserved`] });
 }
 
@@ -62,8 +71,11 @@ export async function updateInbox(db: Db, orgId: string, actor: string, p: Princ
     if (b.name !== undefined && b.name !== cur.name) throw invalid({ name: ['cannot be changed'] });
     if (b.access_list) await checkAccessList(q, orgId, b.access_list);
     const row = await repo.updateInbox(q, orgId, id, {
-      display_name: b.display_name ?? cur.display_name, description: b.description ?? cur.description, is_restricted: b.is_restricted ?? cur.is_restricted,
-      access_roles: b.access_list?.roles ?? cur.access_roles, access_key_ids: b.access_list?.key_ids ?? cur.access_key_ids,
+      display_name: b.display_name ?? cur.display_name,
+      description: b.description ?? cur.description,
+      is_restricted: b.is_restricted ?? cur.is_restricted,
+      access_roles: b.access_list?.roles ?? cur.access_roles,
+      access_key_ids: b.access_list?.key_ids ?? cur.access_key_ids,
     });
     if (!row) throw notFound('inbox');
     await audit(q, orgId, actor, 'update', 'inbox', id, b);

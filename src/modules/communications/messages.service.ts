@@ -24,12 +24,24 @@ export const QUEUE_CHANNEL = 'ark_comm_outbound';
 /** A send request as POST /messages takes it (a reply fills in the same fields). */
 export type SendInput = SendBodyT;
 /** What a conversation reply adds: the thread it belongs to. */
-export interface ThreadContext { conversationId: string; inbox: InboxRow; inReplyTo: string | null; references: string[]; to: string; personId: string | null }
+export interface ThreadContext {
+  conversationId: string;
+  inbox: InboxRow;
+  inReplyTo: string | null;
+  references: string[];
+  to: string;
+  personId: string | null;
+}
 
 /** Canonical JSON (sorted keys) so the same request always hashes the same. */
 export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 export function requestHash(body: Record<string, unknown>): string {
@@ -42,8 +54,14 @@ export function providersConfigured(config: Config): boolean {
 }
 
 interface Prepared {
-  personId: string | null; address: string; subject: string; blocks: Block[]; templateId: string | null; templateVersion: number | null;
-  relType: string | null; relId: string | null;
+  personId: string | null;
+  address: string;
+  subject: string;
+  blocks: Block[];
+  templateId: string | null;
+  templateVersion: number | null;
+  relType: string | null;
+  relId: string | null;
 }
 
 async function personByEmail(q: Queryable, orgId: string, email: string) {
@@ -72,8 +90,12 @@ async function prepare(q: Queryable, org: Organization, b: SendInput, thread?: T
     let rel: { t: string | null; i: string | null } = { t: b.related_entity_type ?? null, i: b.related_entity_id ?? null };
     if (template) {
       const f = await fillTemplate(q, org, template, {
-        person_id: r.personId ?? undefined, animal_ids: b.animal_ids, related_entity_type: b.related_entity_type, related_entity_id: b.related_entity_id,
-        conversation_id: b.conversation_id, variables: { ...(r.personId ? {} : { email: r.address }), ...(b.variables ?? {}) },
+        person_id: r.personId ?? undefined,
+        animal_ids: b.animal_ids,
+        related_entity_type: b.related_entity_type,
+        related_entity_id: b.related_entity_id,
+        conversation_id: b.conversation_id,
+        variables: { ...(r.personId ? {} : { email: r.address }), ...(b.variables ?? {}) },
       });
       subject = f.subject;
       blocks = f.body_blocks;
@@ -89,20 +111,38 @@ async function prepare(q: Queryable, org: Organization, b: SendInput, thread?: T
       blocks = fillBlocks(blocksT, values);
       unfilled = mergeFieldsIn(textsOf(subjectT, blocksT)).filter((n) => !Object.hasOwn(values, n));
     }
-    if (unfilled.length) throw invalid({ variables: [`some merge fields are still unfilled: ${unfilled.join(', ')}`] }, `The message still holds unfilled merge fields (${unfilled.join(', ')}); fill them before sending.`);
+    if (unfilled.length)
+      throw invalid(
+        { variables: [`some merge fields are still unfilled: ${unfilled.join(', ')}`] },
+        `The message still holds unfilled merge fields (${unfilled.join(', ')}); fill them before sending.`,
+      );
     const badLink = blocks.flatMap((bl) => bl.runs).find((run) => run.href !== undefined && !isSafeHref(run.href));
     if (badLink) throw invalid({ body_blocks: [`the link ${badLink.href ?? ''} is not an http, https or mailto address`] });
     if (!subject.trim()) throw invalid({ subject: ['must not be empty once filled'] });
-    out.push({ personId: r.personId, address: r.address, subject, blocks, templateId: template?.id ?? null, templateVersion: template?.version ?? null, relType: rel.t, relId: rel.i });
+    out.push({
+      personId: r.personId,
+      address: r.address,
+      subject,
+      blocks,
+      templateId: template?.id ?? null,
+      templateVersion: template?.version ?? null,
+      relType: rel.t,
+      relId: rel.i,
+    });
   }
   return out;
 }
 
-export interface SendResult { replayed: boolean; idempotency_key: string; messages: MessageRow[] }
+export interface SendResult {
+  replayed: boolean;
+  idempotency_key: string;
+  messages: MessageRow[];
+}
 
 /** The idempotency key from the header or the body field; when both are sent they must match. */
 export function idempotencyKeyOf(header: string | undefined, field: string | undefined): string | undefined {
-  if (header && field && header !== field) throw invalid({ idempotency_key: ['the idempotency_key field differs from the Idempotency-Key header'] });
+  if (header && field && header !== field)
+    throw invalid({ idempotency_key: ['the idempotency_key field differs from the Idempotency-Key header'] });
   return field ?? header;
 }
 
@@ -110,7 +150,11 @@ export function idempotencyKeyOf(header: string | undefined, field: string | und
 async function replay(q: Queryable, orgId: string, p: Principal, key: string, hash: string): Promise<SendResult | null> {
   const prior = await repo.sendRequest(q, orgId, key);
   if (!prior) return null;
-  if (prior.request_hash !== hash) throw invalid({ idempotency_key: ['was already used for a different request'] }, 'This Idempotency-Key was already used for a different request; use a new key for a new message.');
+  if (prior.request_hash !== hash)
+    throw invalid(
+      { idempotency_key: ['was already used for a different request'] },
+      'This Idempotency-Key was already used for a different request; use a new key for a new message.',
+    );
   return { replayed: true, idempotency_key: key, messages: await readableMessagesByIds(q, orgId, p, prior.message_ids) };
 }
 
@@ -120,16 +164,26 @@ async function replay(q: Queryable, orgId: string, p: Principal, key: string, ha
  * reason), marks new activity in the conversation of a reply, writes the audit row, and wakes the
  * queue worker on commit. No SMTP here.
  */
-export async function send(db: Db, config: Config, org: Organization, actor: string, p: Principal, b: SendInput, thread?: ThreadContext): Promise<SendResult> {
+export async function send(
+  db: Db,
+  config: Config,
+  org: Organization,
+  actor: string,
+  p: Principal,
+  b: SendInput,
+  thread?: ThreadContext,
+): Promise<SendResult> {
   const key = b.idempotency_key;
   if (!key) throw missing(['idempotency_key']);
   const hash = requestHash({ ...b, ...(thread ? { thread: thread.conversationId } : {}) });
   const earlier = await replay(db, org.id, p, key, hash);
   if (earlier) return earlier;
-  if (!providersConfigured(config)) throw new AppError('SERVICE_UNAVAILABLE', 'Sending is not configured: no SMTP provider is set (ARK_SMTP_PROVIDERS); nothing was sent.');
+  if (!providersConfigured(config))
+    throw new AppError('SERVICE_UNAVAILABLE', 'Sending is not configured: no SMTP provider is set (ARK_SMTP_PROVIDERS); nothing was sent.');
 
   const errors: Record<string, string[]> = {};
-  if (b.template_id && (b.subject !== undefined || b.body_blocks !== undefined)) errors.template_id = ['send a template_id or a written subject and body_blocks, not both'];
+  if (b.template_id && (b.subject !== undefined || b.body_blocks !== undefined))
+    errors.template_id = ['send a template_id or a written subject and body_blocks, not both'];
   if (!b.template_id && !thread && (b.subject === undefined || b.body_blocks === undefined)) {
     if (b.subject === undefined && b.body_blocks === undefined) throw missing(['template_id']);
     throw missing([b.subject === undefined ? 'subject' : 'body_blocks']);
@@ -158,12 +212,15 @@ export async function send(db: Db, config: Config, org: Organization, actor: str
     const host = mailHost(org.slug, config.mailDomain);
     const fromAddress = `${inbox.name}@${sendingDomain(sender, org.slug, config)}`;
     const fromName = (sender?.from_name ?? org.name).replace(/["\\\r\n]/g, '');
-    const replyTo = thread ? `${inbox.name}@${host}` : sender?.reply_to ?? `${defaultInbox.name}@${host}`;
+    const replyTo = thread ? `${inbox.name}@${host}` : (sender?.reply_to ?? `${defaultInbox.name}@${host}`);
 
     const cc: string[] = [];
     const bcc: string[] = [];
     const copiesSuppressed: string[] = [];
-    for (const [list, into] of [[b.cc ?? [], cc], [b.bcc ?? [], bcc]] as const) {
+    for (const [list, into] of [
+      [b.cc ?? [], cc],
+      [b.bcc ?? [], bcc],
+    ] as const) {
       for (const a of list) {
         if (await suppressionFor(q, org.id, a)) copiesSuppressed.push(a);
         else into.push(a);
@@ -205,9 +262,27 @@ export async function send(db: Db, config: Config, org: Organization, actor: str
         headers.References = [...thread.references, thread.inReplyTo].filter((v, i, all) => all.indexOf(v) === i).join(' ');
       }
       await repo.insertOutbound(q, org.id, {
-        id, category, status, recipient_address: p.address, from_address: `"${fromName}" <${fromAddress}>`, person_id: p.personId, template_id: p.templateId,
-        template_version: p.templateVersion, subject: p.subject, body_html: html, body_text: text, related_entity_type: p.relType, related_entity_id: p.relId,
-        payload_metadata: meta, cc, bcc, headers, message_id_header: messageId, inbox_id: inbox.id, conversation_id: thread?.conversationId ?? null, send_request_id: key,
+        id,
+        category,
+        status,
+        recipient_address: p.address,
+        from_address: `"${fromName}" <${fromAddress}>`,
+        person_id: p.personId,
+        template_id: p.templateId,
+        template_version: p.templateVersion,
+        subject: p.subject,
+        body_html: html,
+        body_text: text,
+        related_entity_type: p.relType,
+        related_entity_id: p.relId,
+        payload_metadata: meta,
+        cc,
+        bcc,
+        headers,
+        message_id_header: messageId,
+        inbox_id: inbox.id,
+        conversation_id: thread?.conversationId ?? null,
+        send_request_id: key,
       });
       ids.push(id);
     }
@@ -222,7 +297,15 @@ export async function send(db: Db, config: Config, org: Organization, actor: str
 }
 
 /** POST /messages: the key from the header or the body, then `send`. */
-export function sendMessages(db: Db, config: Config, org: Organization, actor: string, p: Principal, body: SendInput, headerKey: string | undefined): Promise<SendResult> {
+export function sendMessages(
+  db: Db,
+  config: Config,
+  org: Organization,
+  actor: string,
+  p: Principal,
+  body: SendInput,
+  headerKey: string | undefined,
+): Promise<SendResult> {
   return send(db, config, org, actor, p, { ...body, idempotency_key: idempotencyKeyOf(headerKey, body.idempotency_key) });
 }
 

@@ -14,7 +14,10 @@ const p = (text: string): Block => ({ type: 'p', runs: [{ text }] });
 export async function seedCommunications(q: Queryable, org: Organization, data: SeedData): Promise<void> {
   const actor = 'seed';
   const welcome = await createTemplate(q, org.id, actor, {
-    key: 'adoption.welcome', name: 'Adoption welcome', status: 'active', metadata: { category: 'adoption_updates' },
+    key: 'adoption.welcome',
+    name: 'Adoption welcome',
+    status: 'active',
+    metadata: { category: 'adoption_updates' },
     subject_template: 'Welcome home, {{animal_name}}!',
     body_template_blocks: [
       { type: 'h1', runs: [{ text: 'Congratulations, {{first_name}}!' }] },
@@ -25,57 +28,150 @@ export async function seedCommunications(q: Queryable, org: Organization, data: 
     ],
   });
   await createTemplate(q, org.id, actor, {
-    key: 'foster.checkin', name: 'Foster check-in', status: 'active', metadata: { category: 'foster_updates' },
+    key: 'foster.checkin',
+    name: 'Foster check-in',
+    status: 'active',
+    metadata: { category: 'foster_updates' },
     subject_template: 'How is {{animal_name}} doing, {{first_name}}?',
-    body_template_blocks: [p('Hi {{full_name}},'), p('Could you send us a short update and a photo of {{animal_name}}? Reply to this email or call {{org_name}}.'), { type: 'divider', runs: [] }, { type: 'quote', runs: [{ text: 'Fostering saves lives.', italic: true }] }],
+    body_template_blocks: [
+      p('Hi {{full_name}},'),
+      p('Could you send us a short update and a photo of {{animal_name}}? Reply to this email or call {{org_name}}.'),
+      { type: 'divider', runs: [] },
+      { type: 'quote', runs: [{ text: 'Fostering saves lives.', italic: true }] },
+    ],
   });
   await createTemplate(q, org.id, actor, {
-    key: 'donation.thanks', name: 'Donation thank-you', status: 'active', metadata: { category: 'transactional' },
-    subject_template: 'Thank you, {{first_name}}', variables: [{ name: 'amount', description: 'the gift, formatted with its currency' }],
-    body_template_blocks: [p('Dear {{first_name}} {{last_name}},'), p('Your gift of {{amount}} keeps {{org_name}} caring for animals like {{animal_name}}.'), { type: 'numbered', runs: [{ text: 'Food' }] }, { type: 'numbered', runs: [{ text: 'Vet care' }] }],
+    key: 'donation.thanks',
+    name: 'Donation thank-you',
+    status: 'active',
+    metadata: { category: 'transactional' },
+    subject_template: 'Thank you, {{first_name}}',
+    variables: [{ name: 'amount', description: 'the gift, formatted with its currency' }],
+    body_template_blocks: [
+      p('Dear {{first_name}} {{last_name}},'),
+      p('Your gift of {{amount}} keeps {{org_name}} caring for animals like {{animal_name}}.'),
+      { type: 'numbered', runs: [{ text: 'Food' }] },
+      { type: 'numbered', runs: [{ text: 'Vet care' }] },
+    ],
   });
-  await createTemplate(q, org.id, actor, { key: 'event.invite', name: 'Adoption day invite', status: 'draft', subject_template: 'Join us on {{event_date}}', body_template: 'Hi {{first_name}},\n\nCome meet our animals on {{event_date}}.' });
-  await createTemplate(q, org.id, actor, { key: 'newsletter.2023', name: 'Old newsletter', status: 'archived', metadata: { category: 'newsletter' }, subject_template: '{{org_name}} news', body_template: 'Our year in review.' });
+  await createTemplate(q, org.id, actor, {
+    key: 'event.invite',
+    name: 'Adoption day invite',
+    status: 'draft',
+    subject_template: 'Join us on {{event_date}}',
+    body_template: 'Hi {{first_name}},\n\nCome meet our animals on {{event_date}}.',
+  });
+  await createTemplate(q, org.id, actor, {
+    key: 'newsletter.2023',
+    name: 'Old newsletter',
+    status: 'archived',
+    metadata: { category: 'newsletter' },
+    subject_template: '{{org_name}} news',
+    body_template: 'Our year in review.',
+  });
 
   // Full addresses, as the listener and the inbox list spell them (`ark seed` runs with the server's environment).
   const host = mailHost(org.slug, loadConfig().mailDomain);
   const hello = await ensureDefaultInbox(q, org.id);
-  const adoptions = await createInbox(q, org.id, actor, { name: 'adoptions', display_name: 'Adoptions', description: 'Questions from adopters and applicants' });
+  const adoptions = await createInbox(q, org.id, actor, {
+    name: 'adoptions',
+    display_name: 'Adoptions',
+    description: 'Questions from adopters and applicants',
+  });
 
-  const statuses = ['sent', 'sent', 'delivered', 'sent', 'queued', 'failed', 'bounced', 'suppressed', 'sent', 'sent', 'delivered', 'sent', 'suppressed', 'sent', 'sent'];
+  const statuses = [
+    'sent',
+    'sent',
+    'delivered',
+    'sent',
+    'queued',
+    'failed',
+    'bounced',
+    'suppressed',
+    'sent',
+    'sent',
+    'delivered',
+    'sent',
+    'suppressed',
+    'sent',
+    'sent',
+  ];
   const categories = ['adoption_updates', 'transactional', 'fundraising', 'volunteer_news', 'foster_updates'];
   for (let i = 0; i < 20; i++) {
     const person = data.people[i % Math.max(1, data.people.length)];
     const animal = data.animals[i % Math.max(1, data.animals.length)];
     const inbound = i >= 15;
-    const status = inbound ? 'received' : statuses[i] ?? 'sent';
-    const blocks = [p(inbound ? `Hello, I have a question about ${animal?.name ?? 'an animal'}.` : `Hi ${person?.first_name ?? 'there'}, an update from ${org.name}.`)];
+    const status = inbound ? 'received' : (statuses[i] ?? 'sent');
+    const blocks = [
+      p(
+        inbound
+          ? `Hello, I have a question about ${animal?.name ?? 'an animal'}.`
+          : `Hi ${person?.first_name ?? 'there'}, an update from ${org.name}.`,
+      ),
+    ];
     const meta: Record<string, unknown> = {};
     if (!inbound && status !== 'queued' && status !== 'suppressed') {
-      meta.failover_attempts = [{ tier: 1, provider: 'primary', success: status !== 'failed' && status !== 'bounced', error: status === 'failed' ? '421 try again later' : status === 'bounced' ? '550 no such user' : null, provider_message_id: status === 'failed' || status === 'bounced' ? null : `seed-${i}`, attempted_at: new Date(Date.now() - (20 - i) * 3600_000).toISOString() }];
+      meta.failover_attempts = [
+        {
+          tier: 1,
+          provider: 'primary',
+          success: status !== 'failed' && status !== 'bounced',
+          error: status === 'failed' ? '421 try again later' : status === 'bounced' ? '550 no such user' : null,
+          provider_message_id: status === 'failed' || status === 'bounced' ? null : `seed-${i}`,
+          attempted_at: new Date(Date.now() - (20 - i) * 3600_000).toISOString(),
+        },
+      ];
     }
-    if (status === 'suppressed') Object.assign(meta, { reason: 'opted_out', suppression_scope: 'organization', suppression_reason: 'opted out of fundraising' });
+    if (status === 'suppressed')
+      Object.assign(meta, { reason: 'opted_out', suppression_scope: 'organization', suppression_reason: 'opted out of fundraising' });
     if (status === 'failed') meta.error = 'every provider refused: 421 try again later';
     const id = newId('msg');
     let conversation: string | null = null;
     if (inbound) {
       conversation = newId('cnv');
-      await q.query('INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id, last_message_at) VALUES ($1,$2,$3,$4,$5,$6, now() - make_interval(hours => $7))',
-        [org.id, conversation, i % 2 ? hello.id : adoptions.id, `Question about ${animal?.name ?? 'adopting'}`, person?.email ?? 'someone@example.org', person?.id ?? null, 20 - i]);
+      await q.query(
+        'INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id, last_message_at) VALUES ($1,$2,$3,$4,$5,$6, now() - make_interval(hours => $7))',
+        [
+          org.id,
+          conversation,
+          i % 2 ? hello.id : adoptions.id,
+          `Question about ${animal?.name ?? 'adopting'}`,
+          person?.email ?? 'someone@example.org',
+          person?.id ?? null,
+          20 - i,
+        ],
+      );
       meta.thread_id = conversation;
     }
     await q.query(
       `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, template_id, template_version, provider, provider_message_id,
          subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, message_id_header, inbox_id, conversation_id, created_at, updated_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21, now() - make_interval(hours => $22), now() - make_interval(hours => $22))`,
-      [org.id, id, inbound ? 'inbound' : 'outbound', inbound ? 'conversation' : categories[i % categories.length], status,
-        inbound ? `${i % 2 ? 'hello' : 'adoptions'}@${host}` : person?.email ?? 'someone@example.org', inbound ? person?.email ?? null : `hello@${host}`,
+      [
+        org.id,
+        id,
+        inbound ? 'inbound' : 'outbound',
+        inbound ? 'conversation' : categories[i % categories.length],
+        status,
+        inbound ? `${i % 2 ? 'hello' : 'adoptions'}@${host}` : (person?.email ?? 'someone@example.org'),
+        inbound ? (person?.email ?? null) : `hello@${host}`,
         // Received mail names a person only once staff confirm who wrote; these conversations are unconfirmed (a suggestion only).
-        inbound ? null : person?.id ?? null, !inbound && i % 3 === 0 ? welcome.id : null, !inbound && i % 3 === 0 ? 1 : null,
-        !inbound && meta.failover_attempts ? 'primary' : null, status === 'sent' || status === 'delivered' ? `seed-${i}` : null,
-        inbound ? `Question about ${animal?.name ?? 'adopting'}` : `News from ${org.name}`, renderHtml(blocks), renderText(blocks),
-        animal && !inbound ? 'animal' : null, animal && !inbound ? animal.id : null, JSON.stringify(meta), `<${id}@seed.${org.slug}>`,
-        inbound ? (i % 2 ? hello.id : adoptions.id) : hello.id, conversation, 20 - i],
+        inbound ? null : (person?.id ?? null),
+        !inbound && i % 3 === 0 ? welcome.id : null,
+        !inbound && i % 3 === 0 ? 1 : null,
+        !inbound && meta.failover_attempts ? 'primary' : null,
+        status === 'sent' || status === 'delivered' ? `seed-${i}` : null,
+        inbound ? `Question about ${animal?.name ?? 'adopting'}` : `News from ${org.name}`,
+        renderHtml(blocks),
+        renderText(blocks),
+        animal && !inbound ? 'animal' : null,
+        animal && !inbound ? animal.id : null,
+        JSON.stringify(meta),
+        `<${id}@seed.${org.slug}>`,
+        inbound ? (i % 2 ? hello.id : adoptions.id) : hello.id,
+        conversation,
+        20 - i,
+      ],
     );
   }
 }

@@ -21,18 +21,34 @@ let seq = 0;
 const key = () => `key-${Date.now()}-${seq++}`;
 
 async function person(org: TestOrg, first: string, email?: string) {
-  const r = await org.req('POST', '/api/v1/people', { body: { firstName: first, lastName: 'Tester', email: email ?? `${first}.${Math.random().toString(36).slice(2, 8)}@example.org`.toLowerCase() } });
+  const r = await org.req('POST', '/api/v1/people', {
+    body: {
+      firstName: first,
+      lastName: 'Tester',
+      email: email ?? `${first}.${Math.random().toString(36).slice(2, 8)}@example.org`.toLowerCase(),
+    },
+  });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return { id: r.body.id as string, email: r.body.email as string };
 }
 async function activeTemplate(org: TestOrg, extra: Record<string, unknown> = {}) {
   const r = await org.req('POST', '/api/communications/templates', {
-    body: { key: `t${seq++}`, status: 'active', subject_template: 'Hi {{first_name}}', body_template_blocks: [P('News from {{org_name}} for {{ first_name }}.'), { type: 'button', runs: [{ text: 'Read more', href: 'https://example.org/news' }] }], ...extra },
+    body: {
+      key: `t${seq++}`,
+      status: 'active',
+      subject_template: 'Hi {{first_name}}',
+      body_template_blocks: [
+        P('News from {{org_name}} for {{ first_name }}.'),
+        { type: 'button', runs: [{ text: 'Read more', href: 'https://example.org/news' }] },
+      ],
+      ...extra,
+    },
   });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body.id as string;
 }
-const worker = (org: TestOrg, providers: string, o: Record<string, unknown> = {}) => createOutboundWorker(t.db, { providers, organizations: [org.id], retryBaseMs: 1, ...o });
+const worker = (org: TestOrg, providers: string, o: Record<string, unknown> = {}) =>
+  createOutboundWorker(t.db, { providers, organizations: [org.id], retryBaseMs: 1, ...o });
 const log = async (org: TestOrg, q = '') => (await org.req('GET', `/api/communications/messages${q}`)).body.results as any[];
 
 test('providers: the ARK_SMTP_PROVIDERS format and SMTP error classes', () => {
@@ -53,7 +69,10 @@ test('no provider configured: 503, nothing recorded', async () => {
   try {
     const org = await makeOrg(bare);
     const p = await person(org, 'Nia');
-    const r = await request(bare, org.host, 'POST', '/api/communications/messages', { key: org.keys.admin, body: { person_id: p.id, subject: 'Hi', body_blocks: [P('x')], idempotency_key: 'a' } });
+    const r = await request(bare, org.host, 'POST', '/api/communications/messages', {
+      key: org.keys.admin,
+      body: { person_id: p.id, subject: 'Hi', body_blocks: [P('x')], idempotency_key: 'a' },
+    });
     assertErrorShape('/api/x', r, 503);
     assert.match(r.body.error, /provider/i);
     const rows = await bare.db.query('SELECT 1 FROM comm_messages WHERE organization_id = $1', [org.id]);
@@ -68,7 +87,10 @@ test('send from a template: logged queued before SMTP, then sent once through th
   const ana = await person(org, 'Ana');
   const tpl = await activeTemplate(org, { metadata: { category: 'adoption_updates' } });
   assert.equal((await org.req('GET', '/api/communications/sender')).status, 200); // makes the DKIM key
-  const r = await org.req('POST', '/api/communications/messages', { body: { person_id: ana.id, template_id: tpl }, headers: { 'idempotency-key': key() } });
+  const r = await org.req('POST', '/api/communications/messages', {
+    body: { person_id: ana.id, template_id: tpl },
+    headers: { 'idempotency-key': key() },
+  });
   assert.equal(r.status, 202, JSON.stringify(r.body));
   const m = r.body.results[0];
   assert.equal(m.status, 'queued');
@@ -91,7 +113,10 @@ test('send from a template: logged queued before SMTP, then sent once through th
   assert.match(String(mail?.html), /<a href="https:\/\/example.org\/news"/);
   const unsub = String(mail?.headerLines.find((h) => h.key === 'list-unsubscribe')?.line.replace(/^list-unsubscribe:\s*/i, ''));
   assert.match(unsub, /\/api\/communications\/unsubscribe\/[A-Za-z0-9]+/);
-  assert.match(String(mail?.headerLines.find((h) => h.key === 'list-unsubscribe-post')?.line), /^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/i);
+  assert.match(
+    String(mail?.headerLines.find((h) => h.key === 'list-unsubscribe-post')?.line),
+    /^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/i,
+  );
   assert.ok(mail?.headers.get('dkim-signature'), 'DKIM-signed');
   assert.match(String(mail?.messageId), new RegExp(`${m.id}@${org.slug}`));
   const sent = (await log(org))[0];
@@ -99,7 +124,14 @@ test('send from a template: logged queued before SMTP, then sent once through th
   assert.equal(sent.provider, 'good');
   assert.match(sent.provider_message_id, /^good-\d+$/);
   assert.equal(sent.payload_metadata.failover_attempts.length, 1);
-  assert.deepEqual(Object.keys(sent.payload_metadata.failover_attempts[0]).sort(), ['attempted_at', 'error', 'provider', 'provider_message_id', 'success', 'tier']);
+  assert.deepEqual(Object.keys(sent.payload_metadata.failover_attempts[0]).sort(), [
+    'attempted_at',
+    'error',
+    'provider',
+    'provider_message_id',
+    'success',
+    'tier',
+  ]);
   assert.equal(sent.payload_metadata.failover_attempts[0].success, true);
 
   // One-click unsubscribe from the header: no key, form body, idempotent.
@@ -108,7 +140,11 @@ test('send from a template: logged queued before SMTP, then sent once through th
   assert.equal(page.status, 200);
   assert.match(page.raw, /<form method="post"/);
   for (let i = 0; i < 2; i++) {
-    const u = await request(t, org.host, 'POST', path, { key: null, rawBody: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const u = await request(t, org.host, 'POST', path, {
+      key: null,
+      rawBody: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(u.status, 200, u.raw);
     assert.equal(u.body.unsubscribed, true);
   }
@@ -116,10 +152,14 @@ test('send from a template: logged queued before SMTP, then sent once through th
   assert.equal(prefs.body.preferences.find((p: any) => p.category === 'adoption_updates').opted_out, true);
   assertErrorShape('/api/x', await request(t, org.host, 'POST', '/api/communications/unsubscribe/nope', { key: null }), 404);
   // opted out now: the next adoption update is stopped, transactional still goes
-  const again = await org.req('POST', '/api/communications/messages', { body: { person_id: ana.id, template_id: tpl, idempotency_key: key() } });
+  const again = await org.req('POST', '/api/communications/messages', {
+    body: { person_id: ana.id, template_id: tpl, idempotency_key: key() },
+  });
   assert.equal(again.body.results[0].status, 'suppressed');
   assert.equal(again.body.results[0].payload_metadata.reason, 'opted_out');
-  const tx = await org.req('POST', '/api/communications/messages', { body: { person_id: ana.id, template_id: tpl, category: 'transactional', idempotency_key: key() } });
+  const tx = await org.req('POST', '/api/communications/messages', {
+    body: { person_id: ana.id, template_id: tpl, category: 'transactional', idempotency_key: key() },
+  });
   assert.equal(tx.body.results[0].status, 'queued');
 });
 
@@ -129,7 +169,9 @@ test('failover: a 4xx and a 5xx provider are passed over, every attempt recorded
   const hard = await fakeProvider({ name: 'hard', failMailFrom: 554 });
   try {
     const p = await person(org, 'Ben');
-    const r = await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, subject: 'Hello {{first_name}}', body_blocks: [P('Written by hand.')], idempotency_key: key() } });
+    const r = await org.req('POST', '/api/communications/messages', {
+      body: { person_id: p.id, subject: 'Hello {{first_name}}', body_blocks: [P('Written by hand.')], idempotency_key: key() },
+    });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     assert.equal(r.body.results[0].subject, 'Hello Ben');
     const before = good.received.length;
@@ -141,7 +183,14 @@ test('failover: a 4xx and a 5xx provider are passed over, every attempt recorded
     assert.equal(m.status, 'sent');
     assert.equal(m.provider, 'good');
     const a = m.payload_metadata.failover_attempts;
-    assert.deepEqual(a.map((x: any) => [x.tier, x.provider, x.success]), [[1, 'soft', false], [2, 'hard', false], [3, 'good', true]]);
+    assert.deepEqual(
+      a.map((x: any) => [x.tier, x.provider, x.success]),
+      [
+        [1, 'soft', false],
+        [2, 'hard', false],
+        [3, 'good', true],
+      ],
+    );
     assert.match(a[0].error, /451/);
     assert.match(a[1].error, /554/);
   } finally {
@@ -155,7 +204,9 @@ test('every provider refusing: queued again for a retry, failed after the last a
   const soft = await fakeProvider({ name: 'soft', failMailFrom: 421 });
   try {
     const p = await person(org, 'Cy');
-    await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, subject: 'S', body_blocks: [P('x')], idempotency_key: key() } });
+    await org.req('POST', '/api/communications/messages', {
+      body: { person_id: p.id, subject: 'S', body_blocks: [P('x')], idempotency_key: key() },
+    });
     const w = worker(org, soft.url, { maxAttempts: 2 });
     await w.runOnce();
     let m = (await log(org))[0];
@@ -183,14 +234,28 @@ test('idempotency: same key and body replays, different body 422, concurrent twi
   assert.equal(a.status, 202);
   assert.equal(b.status, 202);
   assert.equal(b.headers['idempotent-replayed'], 'true');
-  assert.deepEqual(b.body.results.map((m: any) => m.id), a.body.results.map((m: any) => m.id));
-  const c = await org.req('POST', '/api/communications/messages', { body: { ...body, subject: 'Twice' }, headers: { 'idempotency-key': k } });
+  assert.deepEqual(
+    b.body.results.map((m: any) => m.id),
+    a.body.results.map((m: any) => m.id),
+  );
+  const c = await org.req('POST', '/api/communications/messages', {
+    body: { ...body, subject: 'Twice' },
+    headers: { 'idempotency-key': k },
+  });
   assertErrorShape('/api/x', c, 422);
-  assertErrorShape('/api/x', await org.req('POST', '/api/communications/messages', { body: { ...body, idempotency_key: 'x' }, headers: { 'idempotency-key': 'y' } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/communications/messages', { body: { ...body, idempotency_key: 'x' }, headers: { 'idempotency-key': 'y' } }),
+    422,
+  );
   assertErrorShape('/api/x', await org.req('POST', '/api/communications/messages', { body }), 400);
 
   const k2 = key();
-  const twins = await Promise.all(Array.from({ length: 8 }, () => org.req('POST', '/api/communications/messages', { body: { ...body, subject: 'Race' }, headers: { 'idempotency-key': k2 } })));
+  const twins = await Promise.all(
+    Array.from({ length: 8 }, () =>
+      org.req('POST', '/api/communications/messages', { body: { ...body, subject: 'Race' }, headers: { 'idempotency-key': k2 } }),
+    ),
+  );
   for (const r of twins) assert.equal(r.status, 202, JSON.stringify(r.body));
   assert.equal(new Set(twins.map((r) => r.body.results[0].id)).size, 1);
   const rows = await t.db.query("SELECT id FROM comm_messages WHERE organization_id = $1 AND subject = 'Race'", [org.id]);
@@ -209,28 +274,79 @@ test('refusals: unfilled merge field, inactive template, bad addresses, unsafe l
   const r = await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, template_id: tpl, idempotency_key: key() } });
   assertErrorShape('/api/x', r, 422);
   assert.match(r.body.error, /secret_code/);
-  const ok = await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, template_id: tpl, variables: { secret_code: '42' }, idempotency_key: key() } });
+  const ok = await org.req('POST', '/api/communications/messages', {
+    body: { person_id: p.id, template_id: tpl, variables: { secret_code: '42' }, idempotency_key: key() },
+  });
   assert.equal(ok.body.results[0].subject, 'Hi Eve 42');
   await org.req('POST', `/api/communications/templates/${tpl}/archive`);
-  assertErrorShape('/api/x', await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, template_id: tpl, variables: { secret_code: '1' }, idempotency_key: key() } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', '/api/communications/messages', { body: { to_addresses: ['not-an-address'], subject: 's', body_blocks: [P('x')], idempotency_key: key() } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, subject: 's', body_blocks: [{ type: 'p', runs: [{ text: 'x', href: '{{u}}' }] }], variables: { u: 'javascript:alert(1)' }, idempotency_key: key() } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', '/api/communications/messages', { body: { subject: 's', body_blocks: [P('x')], idempotency_key: key() } }), 400);
-  assertErrorShape('/api/x', await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, idempotency_key: key() } }), 400);
-  assertErrorShape('/api/x', await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, subject: 's', body_blocks: [{ type: 'blink', runs: [] }], idempotency_key: key() } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', '/api/communications/messages', { key: org.keys.readOnly, body: { person_id: p.id, subject: 's', body_blocks: [P('x')], idempotency_key: key() } }), 403);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/communications/messages', {
+      body: { person_id: p.id, template_id: tpl, variables: { secret_code: '1' }, idempotency_key: key() },
+    }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/communications/messages', {
+      body: { to_addresses: ['not-an-address'], subject: 's', body_blocks: [P('x')], idempotency_key: key() },
+    }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/communications/messages', {
+      body: {
+        person_id: p.id,
+        subject: 's',
+        body_blocks: [{ type: 'p', runs: [{ text: 'x', href: '{{u}}' }] }],
+        variables: { u: 'javascript:alert(1)' },
+        idempotency_key: key(),
+      },
+    }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/communications/messages', { body: { subject: 's', body_blocks: [P('x')], idempotency_key: key() } }),
+    400,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, idempotency_key: key() } }),
+    400,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/communications/messages', {
+      body: { person_id: p.id, subject: 's', body_blocks: [{ type: 'blink', runs: [] }], idempotency_key: key() },
+    }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/communications/messages', {
+      key: org.keys.readOnly,
+      body: { person_id: p.id, subject: 's', body_blocks: [P('x')], idempotency_key: key() },
+    }),
+    403,
+  );
   assert.equal((await log(org)).length, 1);
 });
 
 test('suppressions: organization and platform lists, cc/bcc copies, hard bounce suppresses automatically', async () => {
   const org = await makeOrg(t);
   const p = await person(org, 'Fay');
-  const added = await org.req('POST', '/api/communications/suppressions', { body: { address: p.email.toUpperCase(), reason: 'asked by phone' } });
+  const added = await org.req('POST', '/api/communications/suppressions', {
+    body: { address: p.email.toUpperCase(), reason: 'asked by phone' },
+  });
   assert.equal(added.status, 201);
   assert.equal(added.body.address, p.email);
   assert.equal((await org.req('POST', '/api/communications/suppressions', { body: { address: p.email } })).status, 200);
   assertErrorShape('/api/x', await org.req('POST', '/api/communications/suppressions', { body: { address: 'nope' } }), 422);
-  const s = await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, subject: 's', body_blocks: [P('x')], idempotency_key: key() } });
+  const s = await org.req('POST', '/api/communications/messages', {
+    body: { person_id: p.id, subject: 's', body_blocks: [P('x')], idempotency_key: key() },
+  });
   const m = s.body.results[0];
   assert.equal(m.status, 'suppressed');
   assert.equal(m.payload_metadata.suppression_scope, 'organization');
@@ -239,12 +355,23 @@ test('suppressions: organization and platform lists, cc/bcc copies, hard bounce 
 
   const platformAddr = `plat-${seq++}@example.net`;
   await t.db.query("INSERT INTO comm_platform_suppressions (address, reason, source) VALUES ($1, 'spam complaint', 'cli')", [platformAddr]);
-  const pl = await org.req('POST', '/api/communications/messages', { body: { to_addresses: [platformAddr], subject: 's', body_blocks: [P('x')], idempotency_key: key() } });
+  const pl = await org.req('POST', '/api/communications/messages', {
+    body: { to_addresses: [platformAddr], subject: 's', body_blocks: [P('x')], idempotency_key: key() },
+  });
   assert.equal(pl.body.results[0].status, 'suppressed');
   assert.equal(pl.body.results[0].payload_metadata.suppression_scope, 'platform');
 
   const other = await person(org, 'Gus');
-  const cc = await org.req('POST', '/api/communications/messages', { body: { person_id: other.id, cc: [p.email, 'fine@example.org'], bcc: [platformAddr], subject: 's', body_blocks: [P('x')], idempotency_key: key() } });
+  const cc = await org.req('POST', '/api/communications/messages', {
+    body: {
+      person_id: other.id,
+      cc: [p.email, 'fine@example.org'],
+      bcc: [platformAddr],
+      subject: 's',
+      body_blocks: [P('x')],
+      idempotency_key: key(),
+    },
+  });
   const cm = cc.body.results[0];
   assert.equal(cm.status, 'queued');
   assert.deepEqual(cm.payload_metadata.copies_suppressed, [p.email, platformAddr]);
@@ -259,7 +386,9 @@ test('suppressions: organization and platform lists, cc/bcc copies, hard bounce 
   const bouncer = await fakeProvider({ name: 'bouncer', rejectRcpt: (a) => (a.startsWith('gone') ? 550 : null) });
   try {
     const gone = `gone-${seq++}@example.org`;
-    await org.req('POST', '/api/communications/messages', { body: { to_addresses: [gone], subject: 'b', body_blocks: [P('x')], idempotency_key: key() } });
+    await org.req('POST', '/api/communications/messages', {
+      body: { to_addresses: [gone], subject: 'b', body_blocks: [P('x')], idempotency_key: key() },
+    });
     const before = good.received.length;
     const w = worker(org, [bouncer.url, good.url].join(','));
     await w.runOnce();
@@ -271,7 +400,9 @@ test('suppressions: organization and platform lists, cc/bcc copies, hard bounce 
     assert.equal(b.payload_metadata.failover_attempts.length, 1);
     const list = await org.req('GET', `/api/communications/suppressions?address=${gone}`);
     assert.equal(list.body.results[0].source, 'bounce');
-    const next = await org.req('POST', '/api/communications/messages', { body: { to_addresses: [gone], subject: 'b2', body_blocks: [P('x')], idempotency_key: key() } });
+    const next = await org.req('POST', '/api/communications/messages', {
+      body: { to_addresses: [gone], subject: 'b2', body_blocks: [P('x')], idempotency_key: key() },
+    });
     assert.equal(next.body.results[0].status, 'suppressed');
   } finally {
     await bouncer.close();
@@ -284,12 +415,24 @@ test('preferences: opt out per category; transactional cannot be opted out of', 
   const r = await org.req('PUT', `/api/communications/people/${p.id}/preferences/fundraising`, { body: { opted_out: true } });
   assert.equal(r.status, 200);
   assert.equal(r.body.preferences.find((x: any) => x.category === 'fundraising').opted_out, true);
-  assertErrorShape('/api/x', await org.req('PUT', `/api/communications/people/${p.id}/preferences/transactional`, { body: { opted_out: true } }), 422);
-  assertErrorShape('/api/x', await org.req('PUT', '/api/communications/people/per_nobody/preferences/fundraising', { body: { opted_out: true } }), 404);
-  const f = await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, category: 'fundraising', subject: 'Give', body_blocks: [P('x')], idempotency_key: key() } });
+  assertErrorShape(
+    '/api/x',
+    await org.req('PUT', `/api/communications/people/${p.id}/preferences/transactional`, { body: { opted_out: true } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('PUT', '/api/communications/people/per_nobody/preferences/fundraising', { body: { opted_out: true } }),
+    404,
+  );
+  const f = await org.req('POST', '/api/communications/messages', {
+    body: { person_id: p.id, category: 'fundraising', subject: 'Give', body_blocks: [P('x')], idempotency_key: key() },
+  });
   assert.equal(f.body.results[0].status, 'suppressed');
   assert.match(f.body.results[0].payload_metadata.suppression_reason, /fundraising/);
-  const v = await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, category: 'volunteer_news', subject: 'Shifts', body_blocks: [P('x')], idempotency_key: key() } });
+  const v = await org.req('POST', '/api/communications/messages', {
+    body: { person_id: p.id, category: 'volunteer_news', subject: 'Shifts', body_blocks: [P('x')], idempotency_key: key() },
+  });
   assert.equal(v.body.results[0].status, 'queued');
   // the log filters
   assert.equal((await log(org, '?category=fundraising')).length, 1);
@@ -304,22 +447,42 @@ test('preferences: opt out per category; transactional cannot be opted out of', 
 test('crash and restart: queued mail is sent exactly once; mail caught mid-SMTP is not resent blindly', async () => {
   const org = await makeOrg(t);
   const p = await person(org, 'Ivy');
-  for (let i = 0; i < 3; i++) await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, subject: `Queued ${i}`, body_blocks: [P('x')], idempotency_key: key() } });
+  for (let i = 0; i < 3; i++)
+    await org.req('POST', '/api/communications/messages', {
+      body: { person_id: p.id, subject: `Queued ${i}`, body_blocks: [P('x')], idempotency_key: key() },
+    });
   // a worker claimed this one and died before talking to any provider: safe to send again
-  await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, subject: 'Claimed', body_blocks: [P('x')], idempotency_key: key() } });
-  await t.db.query("UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour' WHERE organization_id = $1 AND subject = 'Claimed'", [org.id]);
+  await org.req('POST', '/api/communications/messages', {
+    body: { person_id: p.id, subject: 'Claimed', body_blocks: [P('x')], idempotency_key: key() },
+  });
+  await t.db.query(
+    "UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour' WHERE organization_id = $1 AND subject = 'Claimed'",
+    [org.id],
+  );
   // a worker died in the middle of the SMTP conversation: the provider may have taken it
-  await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, subject: 'Ambiguous', body_blocks: [P('x')], idempotency_key: key() } });
-  await t.db.query("UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour', smtp_started_at = now() - interval '1 hour' WHERE organization_id = $1 AND subject = 'Ambiguous'", [org.id]);
+  await org.req('POST', '/api/communications/messages', {
+    body: { person_id: p.id, subject: 'Ambiguous', body_blocks: [P('x')], idempotency_key: key() },
+  });
+  await t.db.query(
+    "UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour', smtp_started_at = now() - interval '1 hour' WHERE organization_id = $1 AND subject = 'Ambiguous'",
+    [org.id],
+  );
   const listed = await log(org, '?status=queued');
   assert.equal(listed.length, 5, 'claimed messages show as queued');
 
   const before = good.received.length;
-  const workers = [worker(org, good.url, { leaseMs: 60_000 }), worker(org, good.url, { leaseMs: 60_000 }), worker(org, good.url, { leaseMs: 60_000 })];
+  const workers = [
+    worker(org, good.url, { leaseMs: 60_000 }),
+    worker(org, good.url, { leaseMs: 60_000 }),
+    worker(org, good.url, { leaseMs: 60_000 }),
+  ];
   await Promise.all(workers.map((w) => w.runOnce()));
   await Promise.all(workers.map((w) => w.runOnce()));
   await Promise.all(workers.map((w) => w.stop()));
-  const subjects = good.received.slice(before).map((m) => m.subject).sort();
+  const subjects = good.received
+    .slice(before)
+    .map((m) => m.subject)
+    .sort();
   assert.deepEqual(subjects, ['Claimed', 'Queued 0', 'Queued 1', 'Queued 2']);
   const amb = (await log(org)).find((m) => m.subject === 'Ambiguous');
   assert.equal(amb.status, 'failed');
@@ -338,13 +501,17 @@ test('sender: DNS records to publish, custom sending domain gets its own key, ad
   assert.ok(s.body.dns_records.some((r: any) => r.name.startsWith('_dmarc.') && r.value.startsWith('v=DMARC1')));
   assertErrorShape('/api/x', await org.req('PATCH', '/api/communications/sender', { key: org.keys.staff, body: { from_name: 'X' } }), 403);
   assertErrorShape('/api/x', await org.req('PATCH', '/api/communications/sender', { body: { sending_domain: 'not a domain' } }), 422);
-  const u = await org.req('PATCH', '/api/communications/sender', { body: { from_name: 'Happy Tails', sending_domain: 'mail.happytails.org', reply_to: 'team@happytails.org' } });
+  const u = await org.req('PATCH', '/api/communications/sender', {
+    body: { from_name: 'Happy Tails', sending_domain: 'mail.happytails.org', reply_to: 'team@happytails.org' },
+  });
   assert.equal(u.status, 200);
   assert.equal(u.body.from_name, 'Happy Tails');
   assert.equal(u.body.sending_domain, 'mail.happytails.org');
   assert.notEqual(u.body.dkim_selector, s.body.dkim_selector);
   const p = await person(org, 'Jo');
-  await org.req('POST', '/api/communications/messages', { body: { person_id: p.id, subject: 'From us', body_blocks: [P('x')], idempotency_key: key() } });
+  await org.req('POST', '/api/communications/messages', {
+    body: { person_id: p.id, subject: 'From us', body_blocks: [P('x')], idempotency_key: key() },
+  });
   const before = good.received.length;
   const w = worker(org, good.url);
   await w.runOnce();
@@ -353,21 +520,81 @@ test('sender: DNS records to publish, custom sending domain gets its own key, ad
   assert.equal(mail?.from?.value[0]?.address, 'hello@mail.happytails.org');
   assert.equal(mail?.from?.value[0]?.name, 'Happy Tails');
   assert.equal(mail?.replyTo?.value[0]?.address, 'team@happytails.org');
-  assert.match(String(mail?.headers.get('dkim-signature') ? (mail.headers.get('dkim-signature') as any).params?.d ?? JSON.stringify(mail.headers.get('dkim-signature')) : ''), /mail\.happytails\.org/);
+  assert.match(
+    String(
+      mail?.headers.get('dkim-signature')
+        ? ((mail.headers.get('dkim-signature') as any).params?.d ?? JSON.stringify(mail.headers.get('dkim-signature')))
+        : '',
+    ),
+    /mail\.happytails\.org/,
+  );
 });
 
-const mkSup = async (o: TestOrg) => `/api/communications/suppressions/${(await o.req('POST', '/api/communications/suppressions', { body: { address: `s${seq++}@example.org` } })).body.id}`;
+const mkSup = async (o: TestOrg) =>
+  `/api/communications/suppressions/${(await o.req('POST', '/api/communications/suppressions', { body: { address: `s${seq++}@example.org` } })).body.id}`;
 const mkPerson = async (o: TestOrg) => (await person(o, 'Sec')).id;
 securitySuite('communications sending', () => t, [
-  { method: 'POST', path: () => '/api/communications/messages', body: { to_addresses: ['a@example.org'], subject: 's', body_blocks: [P('x')], idempotency_key: 'sec' }, area: 'communications', level: 'write' },
-  { method: 'GET', path: async (o) => { const p = await mkPerson(o); const r = await o.req('POST', '/api/communications/messages', { body: { person_id: p, subject: 's', body_blocks: [P('x')], idempotency_key: key() } }); return `/api/communications/messages/${r.body.results[0].id}`; }, area: 'communications', level: 'read' },
+  {
+    method: 'POST',
+    path: () => '/api/communications/messages',
+    body: { to_addresses: ['a@example.org'], subject: 's', body_blocks: [P('x')], idempotency_key: 'sec' },
+    area: 'communications',
+    level: 'write',
+  },
+  {
+    method: 'GET',
+    path: async (o) => {
+      const p = await mkPerson(o);
+      const r = await o.req('POST', '/api/communications/messages', {
+        body: { person_id: p, subject: 's', body_blocks: [P('x')], idempotency_key: key() },
+      });
+      return `/api/communications/messages/${r.body.results[0].id}`;
+    },
+    area: 'communications',
+    level: 'read',
+  },
   // (The message log's list, moved here from the templates tests: seeding it needs a provider.)
-  { method: 'GET', path: () => '/api/communications/messages', seed: async (o) => (await o.req('POST', '/api/communications/messages', { body: { to_addresses: ['sec@example.org'], subject: 's', body_blocks: [P('x')], idempotency_key: key() } })).body.results[0].id, area: 'communications', level: 'read' },
+  {
+    method: 'GET',
+    path: () => '/api/communications/messages',
+    seed: async (o) =>
+      (
+        await o.req('POST', '/api/communications/messages', {
+          body: { to_addresses: ['sec@example.org'], subject: 's', body_blocks: [P('x')], idempotency_key: key() },
+        })
+      ).body.results[0].id,
+    area: 'communications',
+    level: 'read',
+  },
   { method: 'GET', path: () => '/api/communications/suppressions', area: 'communications', level: 'read' },
-  { method: 'POST', path: () => '/api/communications/suppressions', body: { address: 'sec@example.org' }, area: 'communications', level: 'write' },
+  {
+    method: 'POST',
+    path: () => '/api/communications/suppressions',
+    body: { address: 'sec@example.org' },
+    area: 'communications',
+    level: 'write',
+  },
   { method: 'DELETE', path: mkSup, area: 'communications', level: 'admin' },
-  { method: 'GET', path: async (o) => `/api/communications/people/${await mkPerson(o)}/preferences`, area: 'communications', level: 'read' },
-  { method: 'PUT', path: async (o) => `/api/communications/people/${await mkPerson(o)}/preferences/fundraising`, body: { opted_out: true }, area: 'communications', level: 'write' },
-  { method: 'GET', path: () => '/api/communications/sender', singleton: true, seed: async (o) => (await o.req('PATCH', '/api/communications/sender', { body: { from_name: `Sender ${o.slug}` } })).body.from_name, area: 'communications', level: 'read' },
+  {
+    method: 'GET',
+    path: async (o) => `/api/communications/people/${await mkPerson(o)}/preferences`,
+    area: 'communications',
+    level: 'read',
+  },
+  {
+    method: 'PUT',
+    path: async (o) => `/api/communications/people/${await mkPerson(o)}/preferences/fundraising`,
+    body: { opted_out: true },
+    area: 'communications',
+    level: 'write',
+  },
+  {
+    method: 'GET',
+    path: () => '/api/communications/sender',
+    singleton: true,
+    seed: async (o) => (await o.req('PATCH', '/api/communications/sender', { body: { from_name: `Sender ${o.slug}` } })).body.from_name,
+    area: 'communications',
+    level: 'read',
+  },
   { method: 'PATCH', path: () => '/api/communications/sender', body: { from_name: 'x' }, area: 'communications', level: 'admin' },
 ]);

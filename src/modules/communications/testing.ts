@@ -3,16 +3,28 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
 
 /** A real SMTP server on loopback (port 0) standing in for a provider in tests. */
-export interface FakeProvider { url: string; port: number; received: ParsedMail[]; raw: string[]; envelopes: string[][]; close(): Promise<void> }
+export interface FakeProvider {
+  url: string;
+  port: number;
+  received: ParsedMail[];
+  raw: string[];
+  envelopes: string[][];
+  close(): Promise<void>;
+}
 
-export async function fakeProvider(opts: { name?: string; failMailFrom?: number; rejectRcpt?: (address: string) => number | null } = {}): Promise<FakeProvider> {
+export async function fakeProvider(
+  opts: { name?: string; failMailFrom?: number; rejectRcpt?: (address: string) => number | null } = {},
+): Promise<FakeProvider> {
   const received: ParsedMail[] = [];
   const raw: string[] = [];
   const envelopes: string[][] = [];
   let n = 0;
   const fail = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false, disableReverseLookup: true,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    disableReverseLookup: true,
     onMailFrom(_a: SMTPServerAddress, _s, cb) {
       if (opts.failMailFrom) return cb(fail(opts.failMailFrom, opts.failMailFrom >= 500 ? 'Account suspended' : 'Try again later'));
       cb();
@@ -40,7 +52,11 @@ export async function fakeProvider(opts: { name?: string; failMailFrom?: number;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {
-    url: `smtp://127.0.0.1:${port}?name=${opts.name ?? 'fake'}`, port, received, raw, envelopes,
+    url: `smtp://127.0.0.1:${port}?name=${opts.name ?? 'fake'}`,
+    port,
+    received,
+    raw,
+    envelopes,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -9,7 +9,16 @@ import { senderOf } from './delivery.repository.ts';
 import { QUEUE_CHANNEL } from './messages.service.ts';
 
 /** One SMTP provider of the ordered list (tier 1 first). */
-export interface Provider { tier: number; name: string; host: string; port: number; secure: boolean; user?: string; pass?: string; insecureTls: boolean }
+export interface Provider {
+  tier: number;
+  name: string;
+  host: string;
+  port: number;
+  secure: boolean;
+  user?: string;
+  pass?: string;
+  insecureTls: boolean;
+}
 
 /**
  * ARK_SMTP_PROVIDERS: comma-separated URLs, tier 1 first:
@@ -19,23 +28,33 @@ export interface Provider { tier: number; name: string; host: string; port: numb
  */
 export function parseProviders(spec: string | undefined): Provider[] {
   if (!spec?.trim()) return [];
-  return spec.split(',').map((s) => s.trim()).filter(Boolean).map((raw, i) => {
-    let u: URL;
-    try {
-      u = new URL(raw);
-    } catch {
-      throw new Error(`ARK_SMTP_PROVIDERS entry ${i + 1} is not a URL (expected smtp://user:pass@host:port)`);
-    }
-    if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new Error(`ARK_SMTP_PROVIDERS entry ${i + 1} must start with smtp:// or smtps://`);
-    const secure = u.protocol === 'smtps:';
-    const port = u.port ? Number(u.port) : secure ? 465 : 587;
-    const host = u.hostname.replace(/^\[|\]$/g, '');
-    return {
-      tier: i + 1, name: u.searchParams.get('name') ?? `${host}:${port}`, host, port, secure,
-      user: u.username ? decodeURIComponent(u.username) : undefined, pass: u.password ? decodeURIComponent(u.password) : undefined,
-      insecureTls: u.searchParams.get('tls') === 'insecure',
-    };
-  });
+  return spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((raw, i) => {
+      let u: URL;
+      try {
+        u = new URL(raw);
+      } catch {
+        throw new Error(`ARK_SMTP_PROVIDERS entry ${i + 1} is not a URL (expected smtp://user:pass@host:port)`);
+      }
+      if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:')
+        throw new Error(`ARK_SMTP_PROVIDERS entry ${i + 1} must start with smtp:// or smtps://`);
+      const secure = u.protocol === 'smtps:';
+      const port = u.port ? Number(u.port) : secure ? 465 : 587;
+      const host = u.hostname.replace(/^\[|\]$/g, '');
+      return {
+        tier: i + 1,
+        name: u.searchParams.get('name') ?? `${host}:${port}`,
+        host,
+        port,
+        secure,
+        user: u.username ? decodeURIComponent(u.username) : undefined,
+        pass: u.password ? decodeURIComponent(u.password) : undefined,
+        insecureTls: u.searchParams.get('tls') === 'insecure',
+      };
+    });
 }
 
 export interface WorkerOptions {
@@ -53,9 +72,28 @@ export interface WorkerOptions {
   organizations?: string[];
 }
 
-interface SmtpError { responseCode?: number; response?: string; command?: string; code?: string; message: string }
+interface SmtpError {
+  responseCode?: number;
+  response?: string;
+  command?: string;
+  code?: string;
+  message: string;
+}
 /** Commands before DATA: a failure there means the provider did not take the message. */
-const BEFORE_DATA = ['CONN', 'EHLO', 'HELO', 'STARTTLS', 'AUTH', 'AUTH PLAIN', 'AUTH LOGIN', 'AUTH XOAUTH2', 'AUTH CRAM-MD5', 'MAIL FROM', 'RCPT TO', 'API'];
+const BEFORE_DATA = [
+  'CONN',
+  'EHLO',
+  'HELO',
+  'STARTTLS',
+  'AUTH',
+  'AUTH PLAIN',
+  'AUTH LOGIN',
+  'AUTH XOAUTH2',
+  'AUTH CRAM-MD5',
+  'MAIL FROM',
+  'RCPT TO',
+  'API',
+];
 
 export function classify(e: SmtpError): 'hard_bounce' | 'rejected' | 'ambiguous' {
   if (e.responseCode && e.responseCode >= 500 && e.command === 'RCPT TO') return 'hard_bounce';
@@ -95,9 +133,15 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     let t = transports.get(p.tier);
     if (!t) {
       t = nodemailer.createTransport({
-        host: p.host, port: p.port, secure: p.secure, auth: p.user ? { user: p.user, pass: p.pass ?? '' } : undefined,
-        tls: p.insecureTls ? { rejectUnauthorized: false } : undefined, name: opts.clientName,
-        connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000,
+        host: p.host,
+        port: p.port,
+        secure: p.secure,
+        auth: p.user ? { user: p.user, pass: p.pass ?? '' } : undefined,
+        tls: p.insecureTls ? { rejectUnauthorized: false } : undefined,
+        name: opts.clientName,
+        connectionTimeout: 15_000,
+        greetingTimeout: 15_000,
+        socketTimeout: 60_000,
       });
       transports.set(p.tier, t);
     }
@@ -105,18 +149,33 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
   };
 
   const owned = async (m: MessageRow, token: string, set: string, params: unknown[] = []) =>
-    (await db.query(`UPDATE comm_messages SET ${set}, updated_at = now() WHERE organization_id = $1 AND id = $2 AND attempt_token = $3 RETURNING id`, [m.organization_id, m.id, token, ...params])).length > 0;
+    (
+      await db.query(
+        `UPDATE comm_messages SET ${set}, updated_at = now() WHERE organization_id = $1 AND id = $2 AND attempt_token = $3 RETURNING id`,
+        [m.organization_id, m.id, token, ...params],
+      )
+    ).length > 0;
 
   async function recordAttempt(m: MessageRow, token: string, attempt: Record<string, unknown>, extra = '', params: unknown[] = []) {
-    return owned(m, token, `payload_metadata = jsonb_set(payload_metadata, '{failover_attempts}', coalesce(payload_metadata->'failover_attempts', '[]'::jsonb) || $4::jsonb), smtp_started_at = NULL${extra}`, [JSON.stringify([attempt]), ...params]);
+    return owned(
+      m,
+      token,
+      `payload_metadata = jsonb_set(payload_metadata, '{failover_attempts}', coalesce(payload_metadata->'failover_attempts', '[]'::jsonb) || $4::jsonb), smtp_started_at = NULL${extra}`,
+      [JSON.stringify([attempt]), ...params],
+    );
   }
 
   async function deliver(m: MessageRow, token: string) {
     const hit = await suppressionFor(db, m.organization_id, m.recipient_address);
-    const stopped = hit ? { reason: 'suppressed_address', suppression_scope: hit.scope, suppression_reason: hit.reason }
-      : (await optedOut(db, m.organization_id, m.person_id, m.category)) ? { reason: 'opted_out', suppression_scope: 'organization', suppression_reason: `opted out of ${m.category}` } : null;
+    const stopped = hit
+      ? { reason: 'suppressed_address', suppression_scope: hit.scope, suppression_reason: hit.reason }
+      : (await optedOut(db, m.organization_id, m.person_id, m.category))
+        ? { reason: 'opted_out', suppression_scope: 'organization', suppression_reason: `opted out of ${m.category}` }
+        : null;
     if (stopped) {
-      await owned(m, token, "status = 'suppressed', attempt_token = NULL, payload_metadata = payload_metadata || $4::jsonb", [JSON.stringify(stopped)]);
+      await owned(m, token, "status = 'suppressed', attempt_token = NULL, payload_metadata = payload_metadata || $4::jsonb", [
+        JSON.stringify(stopped),
+      ]);
       return;
     }
     const sender = await senderOf(db, m.organization_id);
@@ -124,10 +183,20 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     const fromDomain = from.replace(/^.*@/, '').replace(/>$/, '');
     const messageId = m.message_id_header ?? `<${m.id}@${fromDomain}>`;
     const mail = {
-      from, to: m.recipient_address, cc: m.cc.length ? m.cc : undefined, bcc: m.bcc.length ? m.bcc : undefined,
-      subject: m.subject, text: m.body_text ?? '', html: m.body_html ?? undefined, messageId, headers: { ...m.headers },
+      from,
+      to: m.recipient_address,
+      cc: m.cc.length ? m.cc : undefined,
+      bcc: m.bcc.length ? m.bcc : undefined,
+      subject: m.subject,
+      text: m.body_text ?? '',
+      html: m.body_html ?? undefined,
+      messageId,
+      headers: { ...m.headers },
       replyTo: m.headers['Reply-To'],
-      dkim: sender?.dkim_private_key && sender.dkim_selector ? { domainName: fromDomain, keySelector: sender.dkim_selector, privateKey: sender.dkim_private_key } : undefined,
+      dkim:
+        sender?.dkim_private_key && sender.dkim_selector
+          ? { domainName: fromDomain, keySelector: sender.dkim_selector, privateKey: sender.dkim_private_key }
+          : undefined,
     };
     delete mail.headers['Reply-To'];
     const errors: string[] = [];
@@ -136,10 +205,16 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
       const attempt = { tier: p.tier, provider: p.name, attempted_at: new Date().toISOString() };
       try {
         const info = (await transport(p).sendMail(mail)) as { response?: string; messageId?: string };
-        const pid = /queued as ([^\s]+)/i.exec(info.response ?? '')?.[1] ?? /\bid=([^\s]+)/i.exec(info.response ?? '')?.[1] ?? info.messageId ?? null;
+        const pid =
+          /queued as ([^\s]+)/i.exec(info.response ?? '')?.[1] ?? /\bid=([^\s]+)/i.exec(info.response ?? '')?.[1] ?? info.messageId ?? null;
         // Acceptance is recorded at once: from here on this message is never sent again.
-        await recordAttempt(m, token, { ...attempt, success: true, error: null, provider_message_id: pid },
-          ", status = 'sent', provider = $5, provider_message_id = $6, attempt_token = NULL", [p.name, pid]);
+        await recordAttempt(
+          m,
+          token,
+          { ...attempt, success: true, error: null, provider_message_id: pid },
+          ", status = 'sent', provider = $5, provider_message_id = $6, attempt_token = NULL",
+          [p.name, pid],
+        );
         return;
       } catch (err) {
         const e = err as SmtpError;
@@ -151,14 +226,29 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
             await addSuppression(q, m.organization_id, null, m.recipient_address, 'hard_bounce', 'bounce');
             await addPlatformSuppression(q, m.recipient_address, 'hard_bounce', 'hard_bounce');
           });
-          await owned(m, token, "status = 'bounced', provider = $4, attempt_token = NULL, payload_metadata = payload_metadata || $5::jsonb",
-            [p.name, JSON.stringify({ error: errorText(e), reason: 'hard_bounce' })]);
+          await owned(
+            m,
+            token,
+            "status = 'bounced', provider = $4, attempt_token = NULL, payload_metadata = payload_metadata || $5::jsonb",
+            [p.name, JSON.stringify({ error: errorText(e), reason: 'hard_bounce' })],
+          );
           return;
         }
         if (kind === 'ambiguous') {
           // The provider may have taken it: at most once, so it is not tried again anywhere.
-          await owned(m, token, "status = 'failed', provider = $4, attempt_token = NULL, payload_metadata = payload_metadata || $5::jsonb",
-            [p.name, JSON.stringify({ error: `outcome unknown (${errorText(e)}); not resent, needs review`, needs_review: true, reason: 'outcome_unknown' })]);
+          await owned(
+            m,
+            token,
+            "status = 'failed', provider = $4, attempt_token = NULL, payload_metadata = payload_metadata || $5::jsonb",
+            [
+              p.name,
+              JSON.stringify({
+                error: `outcome unknown (${errorText(e)}); not resent, needs review`,
+                needs_review: true,
+                reason: 'outcome_unknown',
+              }),
+            ],
+          );
           return;
         }
       }
@@ -166,10 +256,16 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     const final = m.attempts >= maxAttempts || !providers.length;
     const error = providers.length ? `every provider refused: ${errors.join('; ')}` : 'no SMTP provider is configured';
     if (final) {
-      await owned(m, token, "status = 'failed', attempt_token = NULL, payload_metadata = payload_metadata || $4::jsonb", [JSON.stringify({ error, reason: 'delivery_failed' })]);
+      await owned(m, token, "status = 'failed', attempt_token = NULL, payload_metadata = payload_metadata || $4::jsonb", [
+        JSON.stringify({ error, reason: 'delivery_failed' }),
+      ]);
     } else {
-      await owned(m, token, "status = 'queued', attempt_token = NULL, locked_at = NULL, next_attempt_at = now() + ($4::double precision * interval '1 millisecond'), payload_metadata = payload_metadata || $5::jsonb",
-        [retryBaseMs * 2 ** (m.attempts - 1), JSON.stringify({ error })]);
+      await owned(
+        m,
+        token,
+        "status = 'queued', attempt_token = NULL, locked_at = NULL, next_attempt_at = now() + ($4::double precision * interval '1 millisecond'), payload_metadata = payload_metadata || $5::jsonb",
+        [retryBaseMs * 2 ** (m.attempts - 1), JSON.stringify({ error })],
+      );
     }
   }
 
@@ -177,12 +273,16 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     const requeued = await db.query(
       `UPDATE comm_messages SET status = 'queued', attempt_token = NULL, locked_at = NULL, updated_at = now()
         WHERE status = 'sending' AND smtp_started_at IS NULL AND locked_at < now() - ($1::double precision * interval '1 millisecond')
-          AND ($2::text[] IS NULL OR organization_id = ANY($2)) RETURNING id`, [leaseMs, orgs]);
+          AND ($2::text[] IS NULL OR organization_id = ANY($2)) RETURNING id`,
+      [leaseMs, orgs],
+    );
     const review = await db.query(
       `UPDATE comm_messages SET status = 'failed', attempt_token = NULL, updated_at = now(),
           payload_metadata = payload_metadata || '{"error": "the worker stopped during the SMTP conversation; the provider may have accepted it, so it is not resent (at most once); needs review", "needs_review": true, "reason": "outcome_unknown"}'::jsonb
         WHERE status = 'sending' AND smtp_started_at IS NOT NULL AND locked_at < now() - ($1::double precision * interval '1 millisecond')
-          AND ($2::text[] IS NULL OR organization_id = ANY($2)) RETURNING id`, [leaseMs, orgs]);
+          AND ($2::text[] IS NULL OR organization_id = ANY($2)) RETURNING id`,
+      [leaseMs, orgs],
+    );
     return { requeued: requeued.length, needsReview: review.length };
   }
 
@@ -194,7 +294,9 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
          FROM (SELECT organization_id, id FROM comm_messages WHERE status = 'queued' AND direction = 'outbound' AND next_attempt_at <= now()
                   AND ($3::text[] IS NULL OR organization_id = ANY($3))
                 ORDER BY next_attempt_at, created_at LIMIT $2 FOR UPDATE SKIP LOCKED) c
-        WHERE m.organization_id = c.organization_id AND m.id = c.id RETURNING ${MSG_COLS.split(',').map((c) => `m.${c.trim()}`).join(', ')}`,
+        WHERE m.organization_id = c.organization_id AND m.id = c.id RETURNING ${MSG_COLS.split(',')
+          .map((c) => `m.${c.trim()}`)
+          .join(', ')}`,
       [token, batch, orgs],
     );
     for (const m of claimed) await deliver(m, token);
@@ -214,7 +316,9 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     }
     running = (async () => {
       try {
-        while ((await runOnce()) > 0 && !stopped) { /* drain */ }
+        while ((await runOnce()) > 0 && !stopped) {
+          /* drain */
+        }
       } catch {
         // a failed round is retried by the next tick
       } finally {
@@ -227,13 +331,17 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     })();
   };
   return {
-    runOnce, recover,
+    runOnce,
+    recover,
     start() {
       timer = setInterval(tick, opts.pollMs ?? 5000);
       listener = new pg.Client({ connectionString: db.url });
       listener.on('error', () => undefined);
       listener.on('notification', tick);
-      listener.connect().then(() => listener?.query(`LISTEN ${QUEUE_CHANNEL}`)).catch(() => undefined);
+      listener
+        .connect()
+        .then(() => listener?.query(`LISTEN ${QUEUE_CHANNEL}`))
+        .catch(() => undefined);
       tick();
     },
     async stop() {

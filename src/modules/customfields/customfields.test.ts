@@ -10,7 +10,8 @@ before(async () => {
 });
 after(async () => t.close());
 
-const def = (org: TestOrg, body: Record<string, unknown>) => org.req('POST', '/api/animals/custom-fields', { body: { entity_type: 'animal', field_label: 'L', ...body } });
+const def = (org: TestOrg, body: Record<string, unknown>) =>
+  org.req('POST', '/api/animals/custom-fields', { body: { entity_type: 'animal', field_label: 'L', ...body } });
 
 test('checkValue: every field type as the spec table says', () => {
   const ok = (type: string, v: unknown, options: string[] = []) => checkValue({ field_type: type as never, options }, v).ok;
@@ -45,7 +46,10 @@ test('checkValue: every field type as the spec table says', () => {
   assert.ok(!ok('country_state', { country: 'US', city: 'x' }));
   assert.ok(!ok('country_state', 'US'));
   assert.deepEqual(checkValue({ field_type: 'phone', options: [] }, '(415) 555-0123'), { ok: true, value: '+14155550123' });
-  assert.deepEqual(checkValue({ field_type: 'country_state', options: [] }, { country: 'us', state: ' NY ' }), { ok: true, value: { country: 'US', state: 'NY' } });
+  assert.deepEqual(checkValue({ field_type: 'country_state', options: [] }, { country: 'us', state: ' NY ' }), {
+    ok: true,
+    value: { country: 'US', state: 'NY' },
+  });
 });
 
 test('checkValues: unknown keys, required on create, unchanged stale values pass, null removes', () => {
@@ -58,19 +62,42 @@ test('checkValues: unknown keys, required on create, unchanged stale values pass
   assert.deepEqual(Object.keys(checkValues(defs, { old: 'x', size: 's' }, { creating: true }).errors), ['custom_fields.old']);
   // A value stored before its option was removed stays while unchanged.
   assert.deepEqual(checkValues(defs, { size: 'xl' }, { creating: false, current: { size: 'xl' } }).errors, {});
-  assert.deepEqual(Object.keys(checkValues(defs, { size: null }, { creating: false, current: { size: 's' } }).errors), ['custom_fields.size']);
-  assert.deepEqual(checkValues(defs, { size: 'm', old: null }, { creating: false, current: { size: 's', old: 'x' } }).values, { size: 'm' });
+  assert.deepEqual(Object.keys(checkValues(defs, { size: null }, { creating: false, current: { size: 's' } }).errors), [
+    'custom_fields.size',
+  ]);
+  assert.deepEqual(checkValues(defs, { size: 'm', old: null }, { creating: false, current: { size: 's', old: 'x' } }).values, {
+    size: 'm',
+  });
 });
 
 test('POST /api/animals/custom-fields creates a definition (201) exactly as the spec states', async () => {
   const org = await makeOrg(t);
-  const res = await def(org, { field_key: 'temperament', field_label: 'Temperament', field_type: 'select', options: ['calm', 'shy'], required: false, sort_order: 5 });
+  const res = await def(org, {
+    field_key: 'temperament',
+    field_label: 'Temperament',
+    field_type: 'select',
+    options: ['calm', 'shy'],
+    required: false,
+    sort_order: 5,
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   assert.match(res.body.id, /^cfd_/);
-  assert.deepEqual({ ...res.body, id: undefined, created_at: undefined, updated_at: undefined }, {
-    id: undefined, entity_type: 'animal', field_key: 'temperament', field_label: 'Temperament', field_type: 'select', options: ['calm', 'shy'],
-    required: false, sort_order: 5, retired_at: null, created_at: undefined, updated_at: undefined,
-  });
+  assert.deepEqual(
+    { ...res.body, id: undefined, created_at: undefined, updated_at: undefined },
+    {
+      id: undefined,
+      entity_type: 'animal',
+      field_key: 'temperament',
+      field_label: 'Temperament',
+      field_type: 'select',
+      options: ['calm', 'shy'],
+      required: false,
+      sort_order: 5,
+      retired_at: null,
+      created_at: undefined,
+      updated_at: undefined,
+    },
+  );
   const plain = await def(org, { field_key: 'nickname', field_type: 'text' });
   assert.equal(plain.status, 201);
   assert.deepEqual(plain.body.options, []);
@@ -107,7 +134,10 @@ test('custom field definitions: list, read, relabel, reorder, retire; key, entit
   const b = (await def(org, { field_key: 'b', field_type: 'select', options: ['x', 'y'] })).body;
   const u = (await def(org, { field_key: 'u', field_type: 'boolean', entity_type: 'location_unit' })).body;
   const list = await org.req('GET', '/api/animals/custom-fields?entity_type=animal');
-  assert.deepEqual(list.body.results.map((d: any) => d.field_key), ['a', 'b']);
+  assert.deepEqual(
+    list.body.results.map((d: any) => d.field_key),
+    ['a', 'b'],
+  );
   assert.equal((await org.req('GET', '/api/animals/custom-fields')).body.results.length, 3);
   assert.equal((await org.req('GET', `/api/animals/custom-fields/${u.id}`)).body.field_key, 'u');
   assert.equal((await org.req('GET', '/api/animals/custom-fields/cfd_nope')).status, 404);
@@ -123,18 +153,39 @@ test('custom field definitions: list, read, relabel, reorder, retire; key, entit
   }
   assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/custom-fields/${b.id}`, { body: { options: [] } }), 422);
   assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/custom-fields/${a.id}`, { body: { options: ['q'] } }), 422);
-  assert.deepEqual((await org.req('PATCH', `/api/animals/custom-fields/${b.id}`, { body: { options: ['x', 'y', 'z'] } })).body.options, ['x', 'y', 'z']);
+  assert.deepEqual((await org.req('PATCH', `/api/animals/custom-fields/${b.id}`, { body: { options: ['x', 'y', 'z'] } })).body.options, [
+    'x',
+    'y',
+    'z',
+  ]);
 
   const ord = await org.req('PUT', '/api/animals/custom-fields/order', { body: { entity_type: 'animal', field_ids: [b.id, a.id] } });
   assert.equal(ord.status, 200, JSON.stringify(ord.body));
-  assert.deepEqual(ord.body.results.map((d: any) => [d.field_key, d.sort_order]), [['b', 10], ['a', 20]]);
-  assertErrorShape('/api/x', await org.req('PUT', '/api/animals/custom-fields/order', { body: { entity_type: 'animal', field_ids: [b.id] } }), 422);
-  assertErrorShape('/api/x', await org.req('PUT', '/api/animals/custom-fields/order', { body: { entity_type: 'animal', field_ids: [b.id, a.id, u.id] } }), 422);
+  assert.deepEqual(
+    ord.body.results.map((d: any) => [d.field_key, d.sort_order]),
+    [
+      ['b', 10],
+      ['a', 20],
+    ],
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('PUT', '/api/animals/custom-fields/order', { body: { entity_type: 'animal', field_ids: [b.id] } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('PUT', '/api/animals/custom-fields/order', { body: { entity_type: 'animal', field_ids: [b.id, a.id, u.id] } }),
+    422,
+  );
 
   const ret = await org.req('POST', `/api/animals/custom-fields/${a.id}/retire`);
   assert.equal(ret.status, 200);
   assert.ok(ret.body.retired_at);
-  assert.deepEqual((await org.req('GET', '/api/animals/custom-fields?entity_type=animal')).body.results.map((d: any) => d.field_key), ['b']);
+  assert.deepEqual(
+    (await org.req('GET', '/api/animals/custom-fields?entity_type=animal')).body.results.map((d: any) => d.field_key),
+    ['b'],
+  );
   assert.equal((await org.req('GET', '/api/animals/custom-fields?entity_type=animal&include_retired=true')).body.results.length, 2);
   // A retired key stays taken.
   assertErrorShape('/api/x', await def(org, { field_key: 'a', field_type: 'text' }), 422);
@@ -155,14 +206,45 @@ test('animal custom field values: validated per type, unknown keys and missing r
   assertErrorShape('/api/v1/x', noReq, 400, 'VALIDATION_ERROR');
   assert.ok(Object.keys(noReq.body.error.fields).some((k) => k.startsWith('customFields')));
   assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'huge' } } }), 422);
-  assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', nope: 1 } } }), 422);
-  assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', vet_site: 'javascript:alert(1)' } } }), 422);
-  assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', bio: 'x'.repeat(5001) } } }), 422);
-  assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', origin: { country: 'ZZ' } } } }), 422);
+  assertErrorShape(
+    '/api/v1/x',
+    await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', nope: 1 } } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/v1/x',
+    await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', vet_site: 'javascript:alert(1)' } } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/v1/x',
+    await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', bio: 'x'.repeat(5001) } } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/v1/x',
+    await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', origin: { country: 'ZZ' } } } }),
+    422,
+  );
 
-  const ok = await org.req('POST', '/api/v1/animals', { body: { ...base, customFields: { size: 'small', vet_site: 'https://vet.example', origin: { country: 'us', state: 'TX' }, finder_phone: '(212) 555-0100' } } });
+  const ok = await org.req('POST', '/api/v1/animals', {
+    body: {
+      ...base,
+      customFields: {
+        size: 'small',
+        vet_site: 'https://vet.example',
+        origin: { country: 'us', state: 'TX' },
+        finder_phone: '(212) 555-0100',
+      },
+    },
+  });
   assert.equal(ok.status, 201, JSON.stringify(ok.body));
-  assert.deepEqual(ok.body.customFields, { size: 'small', vet_site: 'https://vet.example', origin: { country: 'US', state: 'TX' }, finder_phone: '+12125550100' });
+  assert.deepEqual(ok.body.customFields, {
+    size: 'small',
+    vet_site: 'https://vet.example',
+    origin: { country: 'US', state: 'TX' },
+    finder_phone: '+12125550100',
+  });
 
   const id = ok.body.id;
   const up = await org.req('PATCH', `/api/v1/animals/${id}`, { body: { customFields: { size: 'large', vet_site: null } } });
@@ -179,21 +261,62 @@ test('location_unit custom fields validate on housing units', async () => {
   const loc = (await org.req('POST', '/api/animals/locations', { body: { name: 'Main', type: 'shelter' } })).body.id;
   const body = { location_id: loc, name: 'K1', type: 'kennel', capacity: 1 };
   assertErrorShape('/api/x', await org.req('POST', '/api/animals/housing-units', { body }), 400); // a required custom field missing
-  assertErrorShape('/api/x', await org.req('POST', '/api/animals/housing-units', { body: { ...body, custom_fields: { heated: 'yes' } } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/animals/housing-units', { body: { ...body, custom_fields: { heated: 'yes' } } }),
+    422,
+  );
   const ok = await org.req('POST', '/api/animals/housing-units', { body: { ...body, custom_fields: { heated: true } } });
   assert.equal(ok.status, 201, JSON.stringify(ok.body));
   assert.deepEqual(ok.body.custom_fields, { heated: true });
   // An animal field key is not a unit field.
   await def(org, { field_key: 'size', field_type: 'text' });
-  assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/housing-units/${ok.body.id}`, { body: { custom_fields: { size: 'x' } } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('PATCH', `/api/animals/housing-units/${ok.body.id}`, { body: { custom_fields: { size: 'x' } } }),
+    422,
+  );
 });
 
 securitySuite('custom fields', () => t, [
-  { method: 'POST', path: () => '/api/animals/custom-fields', body: { entity_type: 'animal', field_key: 'sec', field_label: 'S', field_type: 'text' }, area: 'animals', level: 'admin' },
+  {
+    method: 'POST',
+    path: () => '/api/animals/custom-fields',
+    body: { entity_type: 'animal', field_key: 'sec', field_label: 'S', field_type: 'text' },
+    area: 'animals',
+    level: 'admin',
+  },
   { method: 'GET', path: () => '/api/animals/custom-fields', area: 'animals', level: 'read' },
-  { method: 'GET', path: async (org) => `/api/animals/custom-fields/${(await def(org, { field_key: 'g', field_type: 'text' })).body.id}`, area: 'animals', level: 'read' },
-  { method: 'PATCH', path: async (org) => `/api/animals/custom-fields/${(await def(org, { field_key: 'p', field_type: 'text' })).body.id}`, body: { field_label: 'New' }, area: 'animals', level: 'admin' },
-  { method: 'PUT', path: () => '/api/animals/custom-fields/order', body: { entity_type: 'animal', field_ids: ['cfd_x'] }, area: 'animals', level: 'admin' },
-  { method: 'POST', path: async (org) => `/api/animals/custom-fields/${(await def(org, { field_key: 'r', field_type: 'text' })).body.id}/retire`, area: 'animals', level: 'admin' },
-  { method: 'POST', path: async (org) => `/api/animals/custom-fields/${(await def(org, { field_key: 'r2', field_type: 'text' })).body.id}/restore`, area: 'animals', level: 'admin' },
+  {
+    method: 'GET',
+    path: async (org) => `/api/animals/custom-fields/${(await def(org, { field_key: 'g', field_type: 'text' })).body.id}`,
+    area: 'animals',
+    level: 'read',
+  },
+  {
+    method: 'PATCH',
+    path: async (org) => `/api/animals/custom-fields/${(await def(org, { field_key: 'p', field_type: 'text' })).body.id}`,
+    body: { field_label: 'New' },
+    area: 'animals',
+    level: 'admin',
+  },
+  {
+    method: 'PUT',
+    path: () => '/api/animals/custom-fields/order',
+    body: { entity_type: 'animal', field_ids: ['cfd_x'] },
+    area: 'animals',
+    level: 'admin',
+  },
+  {
+    method: 'POST',
+    path: async (org) => `/api/animals/custom-fields/${(await def(org, { field_key: 'r', field_type: 'text' })).body.id}/retire`,
+    area: 'animals',
+    level: 'admin',
+  },
+  {
+    method: 'POST',
+    path: async (org) => `/api/animals/custom-fields/${(await def(org, { field_key: 'r2', field_type: 'text' })).body.id}/restore`,
+    area: 'animals',
+    level: 'admin',
+  },
 ]);

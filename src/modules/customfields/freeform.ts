@@ -10,7 +10,10 @@ export type FreeformFields = Record<string, FreeformValue>;
  * volunteer schedules): an object of at most 50 simple values (string up to 2,000 characters unless told,
  * finite number, boolean; `null` too where `allowNull`) under snake_case keys. 422 names each bad key.
  */
-export function checkFreeformFields(value: unknown, opts: { allowNull?: boolean; maxString?: number } = {}): Record<string, FreeformValue | null> {
+export function checkFreeformFields(
+  value: unknown,
+  opts: { allowNull?: boolean; maxString?: number } = {},
+): Record<string, FreeformValue | null> {
   const maxString = opts.maxString ?? 2000;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid({ custom_fields: ['must be an object'] });
   const entries = Object.entries(value as Record<string, unknown>);
@@ -18,7 +21,8 @@ export function checkFreeformFields(value: unknown, opts: { allowNull?: boolean;
   if (entries.length > FREEFORM_MAX_KEYS) errors.custom_fields = [`must have at most ${FREEFORM_MAX_KEYS} keys`];
   for (const [k, v] of entries) {
     const field = `custom_fields.${k}`;
-    if (!FREEFORM_KEY.test(k)) errors[field] = ['is not a valid key (lowercase letters, digits and _, starting with a letter, at most 63 characters)'];
+    if (!FREEFORM_KEY.test(k))
+      errors[field] = ['is not a valid key (lowercase letters, digits and _, starting with a letter, at most 63 characters)'];
     else if (typeof v === 'string') {
       if (v.length > maxString) errors[field] = [`must be at most ${maxString} characters`];
     } else if (typeof v === 'number') {

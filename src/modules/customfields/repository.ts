@@ -2,18 +2,43 @@ import type { Queryable } from '../../platform/db/db.ts';
 
 export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application'] as const;
 export type CustomFieldEntity = (typeof ENTITY_TYPES)[number];
-export const FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'date', 'select', 'multiselect', 'phone', 'email', 'url', 'country_state'] as const;
+export const FIELD_TYPES = [
+  'text',
+  'textarea',
+  'number',
+  'boolean',
+  'date',
+  'select',
+  'multiselect',
+  'phone',
+  'email',
+  'url',
+  'country_state',
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export interface DefinitionRow {
-  id: string; entity_type: CustomFieldEntity; field_key: string; field_label: string; field_type: FieldType;
-  options: string[]; required: boolean; sort_order: number; retired_at: Date | null; created_at: Date; updated_at: Date;
+  id: string;
+  entity_type: CustomFieldEntity;
+  field_key: string;
+  field_label: string;
+  field_type: FieldType;
+  options: string[];
+  required: boolean;
+  sort_order: number;
+  retired_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 const COLS = 'id, entity_type, field_key, field_label, field_type, options, required, sort_order, retired_at, created_at, updated_at';
 const ORDER = 'ORDER BY entity_type, sort_order, field_key';
 
 export async function definitionsFor(q: Queryable, orgId: string, entity: CustomFieldEntity): Promise<DefinitionRow[]> {
-  return q.prepared<DefinitionRow>('cfd_for_entity', `SELECT ${COLS} FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2 ${ORDER}`, [orgId, entity]);
+  return q.prepared<DefinitionRow>(
+    'cfd_for_entity',
+    `SELECT ${COLS} FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2 ${ORDER}`,
+    [orgId, entity],
+  );
 }
 export async function listDefinitions(q: Queryable, orgId: string, f: { entity_type?: string; include_retired?: boolean }) {
   const where = ['organization_id = $1'];
@@ -26,28 +51,65 @@ export async function listDefinitions(q: Queryable, orgId: string, f: { entity_t
   return q.query<DefinitionRow>(`SELECT ${COLS} FROM custom_field_definitions WHERE ${where.join(' AND ')} ${ORDER}`, params);
 }
 export async function getDefinition(q: Queryable, orgId: string, id: string, lock = false): Promise<DefinitionRow | null> {
-  return (await q.query<DefinitionRow>(`SELECT ${COLS} FROM custom_field_definitions WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [orgId, id]))[0] ?? null;
+  return (
+    (
+      await q.query<DefinitionRow>(
+        `SELECT ${COLS} FROM custom_field_definitions WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+        [orgId, id],
+      )
+    )[0] ?? null
+  );
 }
 export async function keyTaken(q: Queryable, orgId: string, entity: string, key: string): Promise<boolean> {
-  return (await q.query('SELECT 1 FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2 AND field_key = $3', [orgId, entity, key])).length > 0;
+  return (
+    (
+      await q.query('SELECT 1 FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2 AND field_key = $3', [
+        orgId,
+        entity,
+        key,
+      ])
+    ).length > 0
+  );
 }
 export async function nextSortOrder(q: Queryable, orgId: string, entity: string): Promise<number> {
-  const rows = await q.query<{ m: number | null }>('SELECT max(sort_order) AS m FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2', [orgId, entity]);
+  const rows = await q.query<{ m: number | null }>(
+    'SELECT max(sort_order) AS m FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2',
+    [orgId, entity],
+  );
   return (rows[0]?.m ?? 0) + 10;
 }
-export async function insertDefinition(q: Queryable, orgId: string, d: Omit<DefinitionRow, 'retired_at' | 'created_at' | 'updated_at'>): Promise<DefinitionRow | null> {
+export async function insertDefinition(
+  q: Queryable,
+  orgId: string,
+  d: Omit<DefinitionRow, 'retired_at' | 'created_at' | 'updated_at'>,
+): Promise<DefinitionRow | null> {
   const rows = await q.query<DefinitionRow>(
     `INSERT INTO custom_field_definitions (organization_id, id, entity_type, field_key, field_label, field_type, options, required, sort_order)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
-    [orgId, d.id, d.entity_type, d.field_key, d.field_label, d.field_type, JSON.stringify(d.options), d.required, d.sort_order]);
+    [orgId, d.id, d.entity_type, d.field_key, d.field_label, d.field_type, JSON.stringify(d.options), d.required, d.sort_order],
+  );
   return rows[0] ?? null;
 }
-export async function updateDefinition(q: Queryable, orgId: string, id: string, p: { field_label?: string; options?: string[]; required?: boolean; sort_order?: number; retired?: boolean }) {
+export async function updateDefinition(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  p: { field_label?: string; options?: string[]; required?: boolean; sort_order?: number; retired?: boolean },
+) {
   const rows = await q.query<DefinitionRow>(
     `UPDATE custom_field_definitions SET field_label = COALESCE($3, field_label), options = COALESCE($4::jsonb, options),
        required = COALESCE($5, required), sort_order = COALESCE($6, sort_order),
        retired_at = CASE WHEN $7::boolean IS NULL THEN retired_at WHEN $7 THEN COALESCE(retired_at, now()) ELSE NULL END, updated_at = now()
      WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [orgId, id, p.field_label ?? null, p.options ? JSON.stringify(p.options) : null, p.required ?? null, p.sort_order ?? null, p.retired ?? null]);
+    [
+      orgId,
+      id,
+      p.field_label ?? null,
+      p.options ? JSON.stringify(p.options) : null,
+      p.required ?? null,
+      p.sort_order ?? null,
+      p.retired ?? null,
+    ],
+  );
   return rows[0] ?? null;
 }

@@ -9,19 +9,26 @@ import { IdParam } from '../../platform/formats.ts';
 
 const CHOICE_TYPES = new Set(['select', 'multiselect']);
 
-export const CustomFieldDefinition = Type.Object({
-  id: Type.String(),
-  entity_type: StringEnum(repo.ENTITY_TYPES, { description: 'cannot change after creation' }),
-  field_key: Type.String({ description: 'key under which the value is stored in a record\'s custom_fields; unique within the entity type; cannot change' }),
-  field_label: Type.String({ description: 'name staff see on the form' }),
-  field_type: StringEnum(repo.FIELD_TYPES, { description: 'cannot change' }),
-  options: Type.Array(Type.String(), { description: 'non-empty for select and multiselect; empty for other types' }),
-  required: Type.Boolean({ description: 'a record cannot be created without a value for a required field' }),
-  sort_order: Type.Integer(),
-  retired_at: Nullable(Timestamp({ description: 'set when the field was retired: it takes no new values and is not required; stored values stay' })),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
-}, { $id: 'CustomFieldDefinition' });
+export const CustomFieldDefinition = Type.Object(
+  {
+    id: Type.String(),
+    entity_type: StringEnum(repo.ENTITY_TYPES, { description: 'cannot change after creation' }),
+    field_key: Type.String({
+      description: "key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change",
+    }),
+    field_label: Type.String({ description: 'name staff see on the form' }),
+    field_type: StringEnum(repo.FIELD_TYPES, { description: 'cannot change' }),
+    options: Type.Array(Type.String(), { description: 'non-empty for select and multiselect; empty for other types' }),
+    required: Type.Boolean({ description: 'a record cannot be created without a value for a required field' }),
+    sort_order: Type.Integer(),
+    retired_at: Nullable(
+      Timestamp({ description: 'set when the field was retired: it takes no new values and is not required; stored values stay' }),
+    ),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { $id: 'CustomFieldDefinition' },
+);
 
 const Label = Type.String({ minLength: 1, maxLength: 200 });
 const Options = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200, uniqueItems: true });
@@ -36,128 +43,184 @@ function checkOptions(type: string, options: string[]) {
 }
 
 export function customFieldRoutes(app: App, ctx: AppContext) {
-  app.post('/api/animals/custom-fields', {
-    config: adminP,
-    schema: {
-      tags, summary: 'Define a custom field',
-      description: 'Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards.',
-      body: Strict({
-        entity_type: StringEnum(repo.ENTITY_TYPES),
-        field_key: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' }),
-        field_label: Label,
-        field_type: StringEnum(repo.FIELD_TYPES),
-        options: Type.Optional(Options),
-        required: Type.Optional(Type.Boolean()),
-        sort_order: Type.Optional(SortOrder),
-      }),
-      response: { 201: CustomFieldDefinition },
-    },
-  }, async (req, reply) => {
-    const { orgId, actor } = who(req);
-    const b = req.body;
-    const options = b.options ?? [];
-    checkOptions(b.field_type, options);
-    const row = await ctx.db.tx(async (q) => {
-      const dup = () => invalid({ field_key: [`${b.field_key} is already a custom field of ${b.entity_type} records`] });
-      if (await repo.keyTaken(q, orgId, b.entity_type, b.field_key)) throw dup();
-      const created = await repo.insertDefinition(q, orgId, {
-        id: newId('cfd'), entity_type: b.entity_type, field_key: b.field_key, field_label: b.field_label, field_type: b.field_type,
-        options, required: b.required ?? false, sort_order: b.sort_order ?? (await repo.nextSortOrder(q, orgId, b.entity_type)),
-      });
-      if (!created) throw dup(); // a concurrent create took the key
-      await audit(q, orgId, actor, 'create', 'custom_field', created.id, b);
-      return created;
-    });
-    return reply.code(201).send(row);
-  });
-
-  app.get('/api/animals/custom-fields', {
-    config: readP,
-    schema: {
-      tags, summary: 'List custom field definitions', description: 'Not paged (an organization has few). Ordered by entity type, then sort_order, then key. Retired fields are left out unless `include_retired=true`.',
-      querystring: Type.Object({ entity_type: Type.Optional(StringEnum(repo.ENTITY_TYPES)), include_retired: Type.Optional(Type.Boolean({ default: false })) }),
-      response: { 200: Type.Object({ results: Type.Array(CustomFieldDefinition) }) },
-    },
-  }, async (req) => ({ results: await repo.listDefinitions(ctx.db, who(req).orgId, req.query) }));
-
-  app.get('/api/animals/custom-fields/:id', {
-    config: readP,
-    schema: { tags, summary: 'Get a custom field definition', params: IdParam, response: { 200: CustomFieldDefinition } },
-  }, async (req) => (await repo.getDefinition(ctx.db, who(req).orgId, req.params.id)) ?? Promise.reject(notFound('custom field')));
-
-  app.patch('/api/animals/custom-fields/:id', {
-    config: adminP,
-    schema: {
-      tags, summary: 'Relabel a custom field, change its options, required flag or order',
-      description: 'Only sent fields change. Sending `field_key`, `entity_type` or `field_type` answers 422: they never change. Options of a select/multiselect stay non-empty; values already stored keep an option that was removed until the record\'s value is next changed. Making a field required applies to records created from then on.',
-      params: IdParam,
-      body: Strict({
-        field_label: Type.Optional(Label), options: Type.Optional(Options), required: Type.Optional(Type.Boolean()), sort_order: Type.Optional(SortOrder),
-        field_key: Type.Optional(Type.Unknown({ description: 'refused: cannot change' })),
-        entity_type: Type.Optional(Type.Unknown({ description: 'refused: cannot change' })),
-        field_type: Type.Optional(Type.Unknown({ description: 'refused: cannot change' })),
-      }),
-      response: { 200: CustomFieldDefinition },
-    },
-  }, async (req) => {
-    const { orgId, actor } = who(req);
-    const b = req.body;
-    const fixed = (['field_key', 'entity_type', 'field_type'] as const).filter((k) => k in b);
-    if (fixed.length) throw invalid(Object.fromEntries(fixed.map((k) => [k, ['cannot change after the field is created']])));
-    return ctx.db.tx(async (q) => {
-      const current = await repo.getDefinition(q, orgId, req.params.id, true);
-      if (!current) throw notFound('custom field');
-      if (b.options) checkOptions(current.field_type, b.options);
-      const row = await repo.updateDefinition(q, orgId, current.id, b);
-      await audit(q, orgId, actor, 'update', 'custom_field', current.id, b);
-      return row;
-    });
-  });
-
-  app.put('/api/animals/custom-fields/order', {
-    config: adminP,
-    schema: {
-      tags, summary: 'Reorder the custom fields of an entity type',
-      description: '`field_ids` lists every field of the entity type (retired ones may be left out; they go last) in the wanted order; sort_order becomes 10, 20, 30, ... Answers the new list of the entity type.',
-      body: Strict({ entity_type: StringEnum(repo.ENTITY_TYPES), field_ids: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 500, uniqueItems: true }) }),
-      response: { 200: Type.Object({ results: Type.Array(CustomFieldDefinition) }) },
-    },
-  }, async (req) => {
-    const { orgId, actor } = who(req);
-    const { entity_type, field_ids } = req.body;
-    return ctx.db.tx(async (q) => {
-      const all = await repo.listDefinitions(q, orgId, { entity_type, include_retired: true });
-      const ids = new Set(all.map((d) => d.id));
-      const unknown = field_ids.filter((id) => !ids.has(id));
-      if (unknown.length) throw invalid({ field_ids: [`${unknown.join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${entity_type} records`] });
-      const left = all.filter((d) => !d.retired_at && !field_ids.includes(d.id));
-      if (left.length) throw invalid({ field_ids: [`must list every active field; missing ${left.map((d) => d.field_key).join(', ')}`] });
-      let order = 0;
-      const rest = all.filter((d) => !field_ids.includes(d.id)).map((d) => d.id);
-      for (const id of [...field_ids, ...rest]) await repo.updateDefinition(q, orgId, id, { sort_order: (order += 10) });
-      await audit(q, orgId, actor, 'reorder', 'custom_field', entity_type, field_ids);
-      return { results: await repo.listDefinitions(q, orgId, { entity_type, include_retired: true }) };
-    });
-  });
-
-  for (const [action, retired] of [['retire', true], ['restore', false]] as const) {
-    app.post(`/api/animals/custom-fields/:id/${action}`, {
+  app.post(
+    '/api/animals/custom-fields',
+    {
       config: adminP,
       schema: {
-        tags, summary: retired ? 'Retire a custom field' : 'Bring a retired custom field back',
-        description: retired
-          ? 'A retired field is hidden from the list (unless include_retired), takes no new values and is no longer required. Values already stored stay in records. Its key stays taken. Retiring twice is harmless.'
-          : 'The field takes values again (and is required again if it was).',
-        params: IdParam, response: { 200: CustomFieldDefinition },
+        tags,
+        summary: 'Define a custom field',
+        description:
+          'Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards.',
+        body: Strict({
+          entity_type: StringEnum(repo.ENTITY_TYPES),
+          field_key: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' }),
+          field_label: Label,
+          field_type: StringEnum(repo.FIELD_TYPES),
+          options: Type.Optional(Options),
+          required: Type.Optional(Type.Boolean()),
+          sort_order: Type.Optional(SortOrder),
+        }),
+        response: { 201: CustomFieldDefinition },
       },
-    }, async (req) => {
+    },
+    async (req, reply) => {
       const { orgId, actor } = who(req);
+      const b = req.body;
+      const options = b.options ?? [];
+      checkOptions(b.field_type, options);
+      const row = await ctx.db.tx(async (q) => {
+        const dup = () => invalid({ field_key: [`${b.field_key} is already a custom field of ${b.entity_type} records`] });
+        if (await repo.keyTaken(q, orgId, b.entity_type, b.field_key)) throw dup();
+        const created = await repo.insertDefinition(q, orgId, {
+          id: newId('cfd'),
+          entity_type: b.entity_type,
+          field_key: b.field_key,
+          field_label: b.field_label,
+          field_type: b.field_type,
+          options,
+          required: b.required ?? false,
+          sort_order: b.sort_order ?? (await repo.nextSortOrder(q, orgId, b.entity_type)),
+        });
+        if (!created) throw dup(); // a concurrent create took the key
+        await audit(q, orgId, actor, 'create', 'custom_field', created.id, b);
+        return created;
+      });
+      return reply.code(201).send(row);
+    },
+  );
+
+  app.get(
+    '/api/animals/custom-fields',
+    {
+      config: readP,
+      schema: {
+        tags,
+        summary: 'List custom field definitions',
+        description:
+          'Not paged (an organization has few). Ordered by entity type, then sort_order, then key. Retired fields are left out unless `include_retired=true`.',
+        querystring: Type.Object({
+          entity_type: Type.Optional(StringEnum(repo.ENTITY_TYPES)),
+          include_retired: Type.Optional(Type.Boolean({ default: false })),
+        }),
+        response: { 200: Type.Object({ results: Type.Array(CustomFieldDefinition) }) },
+      },
+    },
+    async (req) => ({ results: await repo.listDefinitions(ctx.db, who(req).orgId, req.query) }),
+  );
+
+  app.get(
+    '/api/animals/custom-fields/:id',
+    {
+      config: readP,
+      schema: { tags, summary: 'Get a custom field definition', params: IdParam, response: { 200: CustomFieldDefinition } },
+    },
+    async (req) => (await repo.getDefinition(ctx.db, who(req).orgId, req.params.id)) ?? Promise.reject(notFound('custom field')),
+  );
+
+  app.patch(
+    '/api/animals/custom-fields/:id',
+    {
+      config: adminP,
+      schema: {
+        tags,
+        summary: 'Relabel a custom field, change its options, required flag or order',
+        description:
+          "Only sent fields change. Sending `field_key`, `entity_type` or `field_type` answers 422: they never change. Options of a select/multiselect stay non-empty; values already stored keep an option that was removed until the record's value is next changed. Making a field required applies to records created from then on.",
+        params: IdParam,
+        body: Strict({
+          field_label: Type.Optional(Label),
+          options: Type.Optional(Options),
+          required: Type.Optional(Type.Boolean()),
+          sort_order: Type.Optional(SortOrder),
+          field_key: Type.Optional(Type.Unknown({ description: 'refused: cannot change' })),
+          entity_type: Type.Optional(Type.Unknown({ description: 'refused: cannot change' })),
+          field_type: Type.Optional(Type.Unknown({ description: 'refused: cannot change' })),
+        }),
+        response: { 200: CustomFieldDefinition },
+      },
+    },
+    async (req) => {
+      const { orgId, actor } = who(req);
+      const b = req.body;
+      const fixed = (['field_key', 'entity_type', 'field_type'] as const).filter((k) => k in b);
+      if (fixed.length) throw invalid(Object.fromEntries(fixed.map((k) => [k, ['cannot change after the field is created']])));
       return ctx.db.tx(async (q) => {
-        const row = await repo.updateDefinition(q, orgId, req.params.id, { retired });
-        if (!row) throw notFound('custom field');
-        await audit(q, orgId, actor, action, 'custom_field', row.id);
+        const current = await repo.getDefinition(q, orgId, req.params.id, true);
+        if (!current) throw notFound('custom field');
+        if (b.options) checkOptions(current.field_type, b.options);
+        const row = await repo.updateDefinition(q, orgId, current.id, b);
+        await audit(q, orgId, actor, 'update', 'custom_field', current.id, b);
         return row;
       });
-    });
+    },
+  );
+
+  app.put(
+    '/api/animals/custom-fields/order',
+    {
+      config: adminP,
+      schema: {
+        tags,
+        summary: 'Reorder the custom fields of an entity type',
+        description:
+          '`field_ids` lists every field of the entity type (retired ones may be left out; they go last) in the wanted order; sort_order becomes 10, 20, 30, ... Answers the new list of the entity type.',
+        body: Strict({
+          entity_type: StringEnum(repo.ENTITY_TYPES),
+          field_ids: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 500, uniqueItems: true }),
+        }),
+        response: { 200: Type.Object({ results: Type.Array(CustomFieldDefinition) }) },
+      },
+    },
+    async (req) => {
+      const { orgId, actor } = who(req);
+      const { entity_type, field_ids } = req.body;
+      return ctx.db.tx(async (q) => {
+        const all = await repo.listDefinitions(q, orgId, { entity_type, include_retired: true });
+        const ids = new Set(all.map((d) => d.id));
+        const unknown = field_ids.filter((id) => !ids.has(id));
+        if (unknown.length)
+          throw invalid({
+            field_ids: [`${unknown.join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${entity_type} records`],
+          });
+        const left = all.filter((d) => !d.retired_at && !field_ids.includes(d.id));
+        if (left.length) throw invalid({ field_ids: [`must list every active field; missing ${left.map((d) => d.field_key).join(', ')}`] });
+        let order = 0;
+        const rest = all.filter((d) => !field_ids.includes(d.id)).map((d) => d.id);
+        for (const id of [...field_ids, ...rest]) await repo.updateDefinition(q, orgId, id, { sort_order: (order += 10) });
+        await audit(q, orgId, actor, 'reorder', 'custom_field', entity_type, field_ids);
+        return { results: await repo.listDefinitions(q, orgId, { entity_type, include_retired: true }) };
+      });
+    },
+  );
+
+  for (const [action, retired] of [
+    ['retire', true],
+    ['restore', false],
+  ] as const) {
+    app.post(
+      `/api/animals/custom-fields/:id/${action}`,
+      {
+        config: adminP,
+        schema: {
+          tags,
+          summary: retired ? 'Retire a custom field' : 'Bring a retired custom field back',
+          description: retired
+            ? 'A retired field is hidden from the list (unless include_retired), takes no new values and is no longer required. Values already stored stay in records. Its key stays taken. Retiring twice is harmless.'
+            : 'The field takes values again (and is required again if it was).',
+          params: IdParam,
+          response: { 200: CustomFieldDefinition },
+        },
+      },
+      async (req) => {
+        const { orgId, actor } = who(req);
+        return ctx.db.tx(async (q) => {
+          const row = await repo.updateDefinition(q, orgId, req.params.id, { retired });
+          if (!row) throw notFound('custom field');
+          await audit(q, orgId, actor, action, 'custom_field', row.id);
+          return row;
+        });
+      },
+    );
   }
 }

@@ -43,9 +43,12 @@ export function checkValue(def: Pick<DefinitionRow, 'field_type' | 'options'>, v
     case 'date':
       return typeof value === 'string' && isDate(value) ? { ok: true, value } : bad('must be a date (YYYY-MM-DD)');
     case 'select':
-      return typeof value === 'string' && def.options.includes(value) ? { ok: true, value } : bad(`must be one of: ${def.options.join(', ')}`);
+      return typeof value === 'string' && def.options.includes(value)
+        ? { ok: true, value }
+        : bad(`must be one of: ${def.options.join(', ')}`);
     case 'multiselect': {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || !def.options.includes(v))) return bad(`must be a list of: ${def.options.join(', ')}`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || !def.options.includes(v)))
+        return bad(`must be a list of: ${def.options.join(', ')}`);
       const chosen = new Set(value as string[]);
       return { ok: true, value: def.options.filter((o) => chosen.has(o)) };
     }
@@ -59,12 +62,15 @@ export function checkValue(def: Pick<DefinitionRow, 'field_type' | 'options'>, v
     case 'url':
       return typeof value === 'string' && isHttpUrl(value) ? { ok: true, value } : bad('must be an address starting http:// or https://');
     case 'country_state': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('must be an object with a two-letter country code and an optional state');
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return bad('must be an object with a two-letter country code and an optional state');
       const o = value as Record<string, unknown>;
       const extra = Object.keys(o).filter((k) => k !== 'country' && k !== 'state');
       if (extra.length) return bad(`accepts only country and state, not ${extra.join(', ')}`);
-      if (typeof o.country !== 'string' || !/^[A-Za-z]{2}$/.test(o.country) || !countries.isValid(o.country.toUpperCase())) return bad('country must be a two-letter ISO 3166-1 country code');
-      if (o.state !== undefined && o.state !== null && (typeof o.state !== 'string' || o.state.trim() === '' || o.state.length > 100)) return bad('state must be a non-empty string of at most 100 characters');
+      if (typeof o.country !== 'string' || !/^[A-Za-z]{2}$/.test(o.country) || !countries.isValid(o.country.toUpperCase()))
+        return bad('country must be a two-letter ISO 3166-1 country code');
+      if (o.state !== undefined && o.state !== null && (typeof o.state !== 'string' || o.state.trim() === '' || o.state.length > 100))
+        return bad('state must be a non-empty string of at most 100 characters');
       const out: Record<string, string> = { country: o.country.toUpperCase() };
       if (typeof o.state === 'string') out.state = o.state.trim();
       return { ok: true, value: out };
@@ -142,8 +148,15 @@ export async function checkCustomFields(
     // On create, a required field with no value is a missing field (400), as for any other required
     // field; clearing one on update is a value that is not allowed (422).
     if (opts.creating && Object.values(r.errors).some((m) => m.includes('is required'))) {
-      const names = Object.entries(r.errors).filter(([, m]) => m.includes('is required')).map(([k]) => k.split('.').pop());
-      throw new AppError('VALIDATION_ERROR', `The required custom field${names.length > 1 ? 's' : ''} ${names.join(', ')} ${names.length > 1 ? 'have' : 'has'} no value.`, r.errors, 400);
+      const names = Object.entries(r.errors)
+        .filter(([, m]) => m.includes('is required'))
+        .map(([k]) => k.split('.').pop());
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `The required custom field${names.length > 1 ? 's' : ''} ${names.join(', ')} ${names.length > 1 ? 'have' : 'has'} no value.`,
+        r.errors,
+        400,
+      );
     }
     throw invalid(r.errors);
   }

@@ -10,7 +10,10 @@ export { setCampaignCheck } from './service.ts';
 
 /** Sample data only: the sample ledger's gifts entered through the API and not yet in a campaign, newest first. */
 export async function seedUnlinkedDonationIds(q: Queryable, orgId: string): Promise<string[]> {
-  const rows = await q.query<{ id: string }>("SELECT id FROM donations WHERE organization_id = $1 AND source = 'api' AND campaign_id IS NULL ORDER BY date DESC, id", [orgId]);
+  const rows = await q.query<{ id: string }>(
+    "SELECT id FROM donations WHERE organization_id = $1 AND source = 'api' AND campaign_id IS NULL ORDER BY date DESC, id",
+    [orgId],
+  );
   return rows.map((r) => r.id);
 }
 /** Sample data only: puts a gift in a campaign, without checks or audit row. */

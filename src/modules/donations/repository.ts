@@ -1,15 +1,38 @@
 import { shapeName, type Queryable } from '../../platform/db/db.ts';
 
 export interface DonationRow {
-  id: string; donor_id: string; amount_minor: string; currency: string; type: string; campaign_id: string | null; animal_id: string | null;
-  payment_method: string; gateway: string | null; gateway_transaction_id: string | null; date: string; notes: string | null; created_at: Date;
+  id: string;
+  donor_id: string;
+  amount_minor: string;
+  currency: string;
+  type: string;
+  campaign_id: string | null;
+  animal_id: string | null;
+  payment_method: string;
+  gateway: string | null;
+  gateway_transaction_id: string | null;
+  date: string;
+  notes: string | null;
+  created_at: Date;
 }
-const COLS = 'id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id, date, notes, created_at';
+const COLS =
+  'id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id, date, notes, created_at';
 
 export async function getDonation(q: Queryable, orgId: string, id: string) {
-  return (await q.query<DonationRow>(`SELECT ${COLS} FROM donations WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL`, [orgId, id]))[0] ?? null;
+  return (
+    (
+      await q.query<DonationRow>(`SELECT ${COLS} FROM donations WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL`, [orgId, id])
+    )[0] ?? null
+  );
 }
-export interface DonationFilter { donorId?: string; campaignId?: string; type?: string; dateFrom?: string; dateTo?: string; animalId?: string }
+export interface DonationFilter {
+  donorId?: string;
+  campaignId?: string;
+  type?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  animalId?: string;
+}
 /**
  * The page and its exact total in one statement on one connection. Without a donor or animal
  * filter the total is summed from the trigger-kept tallies: per (type, campaign) over all days, or
@@ -34,13 +57,16 @@ export async function listDonations(q: Queryable, orgId: string, f: DonationFilt
   const cond = where.join(' AND ');
   const n = params.length;
   const byDay = f.dateFrom !== undefined || f.dateTo !== undefined;
-  const countSql = f.donorId !== undefined || f.animalId !== undefined
-    ? `SELECT count(*) AS n FROM donations d WHERE ${cond}`
-    : `SELECT coalesce(sum(c.n), 0) AS n FROM ${byDay ? 'donation_day_tallies' : 'donation_tallies'} c WHERE ${tally.join(' AND ')}`;
+  const countSql =
+    f.donorId !== undefined || f.animalId !== undefined
+      ? `SELECT count(*) AS n FROM donations d WHERE ${cond}`
+      : `SELECT coalesce(sum(c.n), 0) AS n FROM ${byDay ? 'donation_day_tallies' : 'donation_tallies'} c WHERE ${tally.join(' AND ')}`;
   // Ids first, in list order, so a deep page skips rows without reading them whole.
   const sql = `WITH ids AS MATERIALIZED (SELECT d.id, d.date, d.created_at FROM donations d WHERE ${cond}
       ORDER BY d.date DESC, d.created_at DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
-    SELECT ${COLS.split(', ').map((c) => `d.${c}`).join(', ')}, (${countSql}) AS total_count
+    SELECT ${COLS.split(', ')
+      .map((c) => `d.${c}`)
+      .join(', ')}, (${countSql}) AS total_count
       FROM ids JOIN donations d ON d.organization_id = $1 AND d.id = ids.id
      ORDER BY ids.date DESC, ids.created_at DESC, ids.id DESC`;
   const rows = await q.prepared<DonationRow & { total_count: string }>(shapeName('donations_page', sql), sql, [...params, limit, offset]);
@@ -50,17 +76,51 @@ export async function listDonations(q: Queryable, orgId: string, f: DonationFilt
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 export interface DonationInsert {
-  id: string; donor_id: string; amount_minor: bigint; currency: string; type: string; campaign_id: string | null; animal_id: string | null;
-  payment_method: string; gateway: string | null; gateway_transaction_id: string | null; date: string; notes: string | null;
-  source?: string; source_id?: string | null;
+  id: string;
+  donor_id: string;
+  amount_minor: bigint;
+  currency: string;
+  type: string;
+  campaign_id: string | null;
+  animal_id: string | null;
+  payment_method: string;
+  gateway: string | null;
+  gateway_transaction_id: string | null;
+  date: string;
+  notes: string | null;
+  source?: string;
+  source_id?: string | null;
 }
 export async function insertDonation(q: Queryable, orgId: string, d: DonationInsert) {
   await q.query(
     `INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id, date, notes, source, source_id)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)`,
-    [orgId, d.id, d.donor_id, d.amount_minor.toString(), d.currency, d.type, d.campaign_id, d.animal_id, d.payment_method, d.gateway, d.gateway_transaction_id, d.date, d.notes, d.source ?? 'api', d.source_id ?? null],
+    [
+      orgId,
+      d.id,
+      d.donor_id,
+      d.amount_minor.toString(),
+      d.currency,
+      d.type,
+      d.campaign_id,
+      d.animal_id,
+      d.payment_method,
+      d.gateway,
+      d.gateway_transaction_id,
+      d.date,
+      d.notes,
+      d.source ?? 'api',
+      d.source_id ?? null,
+    ],
   );
 }
 export async function softDeleteDonation(q: Queryable, orgId: string, id: string) {
-  return (await q.query('UPDATE donations SET deleted_at = now() WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id', [orgId, id])).length > 0;
+  return (
+    (
+      await q.query('UPDATE donations SET deleted_at = now() WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id', [
+        orgId,
+        id,
+      ])
+    ).length > 0
+  );
 }

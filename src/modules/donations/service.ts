@@ -11,9 +11,19 @@ import type { DonationA, DonationCreateBody, DonationListQueryT } from './schema
 
 export function toDonationA(r: repo.DonationRow): DonationA {
   return {
-    id: r.id, donorId: r.donor_id, amount: fromMinorUnits(r.amount_minor, currencyDigits(r.currency)), currency: r.currency,
-    type: r.type as DonationA['type'], campaignId: r.campaign_id, animalId: r.animal_id, paymentMethod: r.payment_method as DonationA['paymentMethod'],
-    gateway: r.gateway, gatewayTransactionId: r.gateway_transaction_id, date: r.date, notes: r.notes, createdAt: r.created_at.toISOString(),
+    id: r.id,
+    donorId: r.donor_id,
+    amount: fromMinorUnits(r.amount_minor, currencyDigits(r.currency)),
+    currency: r.currency,
+    type: r.type as DonationA['type'],
+    campaignId: r.campaign_id,
+    animalId: r.animal_id,
+    paymentMethod: r.payment_method as DonationA['paymentMethod'],
+    gateway: r.gateway,
+    gatewayTransactionId: r.gateway_transaction_id,
+    date: r.date,
+    notes: r.notes,
+    createdAt: r.created_at.toISOString(),
   };
 }
 
@@ -41,18 +51,30 @@ export async function createDonation(db: Db, org: Organization, body: DonationCr
   const currency = body.currency ?? org.currency;
   const errors: FieldErrors = {};
   const minor = toMinorUnits(body.amount, currencyDigits(currency));
-  if (minor === null || minor <= 0n) errors.amount = [`must be greater than 0 with at most ${currencyDigits(currency)} decimal places for ${currency}`];
-  if (body.gateway && (body.paymentMethod === 'cash' || body.paymentMethod === 'check')) errors.gateway = ['does not apply to cash or check payments'];
+  if (minor === null || minor <= 0n)
+    errors.amount = [`must be greater than 0 with at most ${currencyDigits(currency)} decimal places for ${currency}`];
+  if (body.gateway && (body.paymentMethod === 'cash' || body.paymentMethod === 'check'))
+    errors.gateway = ['does not apply to cash or check payments'];
   return db.tx(async (q) => {
     if (!(await getPerson(q, org.id, body.donorId))) errors.donorId = ['is not a person on file'];
     if (body.animalId && !(await getAnimal(q, org.id, body.animalId))) errors.animalId = ['is not an animal on file'];
-    if (body.campaignId && !(await campaignExists(q, org.id, body.campaignId))) errors.campaignId = ['is not a campaign of this organization'];
+    if (body.campaignId && !(await campaignExists(q, org.id, body.campaignId)))
+      errors.campaignId = ['is not a campaign of this organization'];
     if (Object.keys(errors).length || minor === null) throw invalid(errors);
     const id = newId('don');
     await repo.insertDonation(q, org.id, {
-      id, donor_id: body.donorId, amount_minor: minor, currency, type: body.type, campaign_id: body.campaignId ?? null,
-      animal_id: body.animalId ?? null, payment_method: body.paymentMethod, gateway: body.gateway ?? null,
-      gateway_transaction_id: body.gatewayTransactionId ?? null, date: body.date, notes: body.notes || null,
+      id,
+      donor_id: body.donorId,
+      amount_minor: minor,
+      currency,
+      type: body.type,
+      campaign_id: body.campaignId ?? null,
+      animal_id: body.animalId ?? null,
+      payment_method: body.paymentMethod,
+      gateway: body.gateway ?? null,
+      gateway_transaction_id: body.gatewayTransactionId ?? null,
+      date: body.date,
+      notes: body.notes || null,
     });
     await audit(q, org.id, actor, 'create', 'donation', id);
     return getDonation(q, org.id, id);

@@ -29,7 +29,10 @@ test('bidders: exactly the spec shape, in paddle order, with lots held and bid c
   const res = await org.req('GET', `/api/fundraising/auctions/${a.id}/bidders`);
   assert.equal(res.status, 200);
   assert.deepEqual(Object.keys(res.body), ['results']);
-  assert.deepEqual(res.body.results.map((b: any) => b.paddle_number), [1, 2, 3]);
+  assert.deepEqual(
+    res.body.results.map((b: any) => b.paddle_number),
+    [1, 2, 3],
+  );
   const first = res.body.results[0];
   assert.deepEqual(Object.keys(first).sort(), ['bids', 'email', 'id', 'leading', 'name', 'paddle_number', 'person_id', 'registered_at']);
   assert.equal(first.id, b1.id);
@@ -37,14 +40,21 @@ test('bidders: exactly the spec shape, in paddle order, with lots held and bid c
   assert.equal(first.name, 'Ada Lovelace');
   assert.match(first.email, /@example\.com$/);
   assert.ok(!Number.isNaN(Date.parse(first.registered_at)));
-  assert.deepEqual(res.body.results.map((b: any) => [b.leading, b.bids]), [[1, 2], [1, 1], [0, 0]]);
+  assert.deepEqual(
+    res.body.results.map((b: any) => [b.leading, b.bids]),
+    [
+      [1, 2],
+      [1, 1],
+      [0, 0],
+    ],
+  );
   // Withdrawing a lot: nobody holds it any more.
   assert.equal((await org.req('PATCH', `/api/fundraising/auctions/${a.id}/lots/${l2.id}`, { body: { status: 'withdrawn' } })).status, 200);
   const after2 = await org.req('GET', `/api/fundraising/auctions/${a.id}/bidders`);
   assert.equal(after2.body.results[0].leading, 0);
 });
 
-test('bidders: 404 for an unknown auction or another organization\'s; read-only key can list; no key 401, no read 403', async () => {
+test("bidders: 404 for an unknown auction or another organization's; read-only key can list; no key 401, no read 403", async () => {
   const org = await makeOrg(t);
   const other = await makeOrg(t);
   const a = await auction(org);
@@ -67,14 +77,26 @@ test('registration: a person on file, once per auction; paddles numbered without
   await bidder(org, a.id, p);
   const again = await org.req('POST', `/api/fundraising/auctions/${a.id}/bidders`, { body: { person_id: p } });
   assertErrorShape('/api/x', again, 422);
-  assertErrorShape('/api/x', await org.req('POST', `/api/fundraising/auctions/${a.id}/bidders`, { body: { person_id: 'per_nobody' } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/fundraising/auctions/${a.id}/bidders`, { body: { person_id: 'per_nobody' } }),
+    422,
+  );
   assertErrorShape('/api/x', await org.req('POST', `/api/fundraising/auctions/${a.id}/bidders`, { body: {} }), 400);
   const people = [];
   for (let i = 0; i < 20; i++) people.push(await person(org));
-  const results = await Promise.all(people.map((pid) => org.req('POST', `/api/fundraising/auctions/${a.id}/bidders`, { body: { person_id: pid } })));
-  assert.ok(results.every((r) => r.status === 201), JSON.stringify(results.map((r) => r.body)));
+  const results = await Promise.all(
+    people.map((pid) => org.req('POST', `/api/fundraising/auctions/${a.id}/bidders`, { body: { person_id: pid } })),
+  );
+  assert.ok(
+    results.every((r) => r.status === 201),
+    JSON.stringify(results.map((r) => r.body)),
+  );
   const paddles = results.map((r) => r.body.paddle_number).sort((x: number, y: number) => x - y);
-  assert.deepEqual(paddles, Array.from({ length: 20 }, (_, i) => i + 2));
+  assert.deepEqual(
+    paddles,
+    Array.from({ length: 20 }, (_, i) => i + 2),
+  );
   // A second auction numbers from 1 again.
   const a2 = await auction(org);
   assert.equal((await bidder(org, a2.id, p)).paddle_number, 1);
@@ -91,11 +113,16 @@ test('bids: opening bid, increment, registered bidders only, no outbidding onese
   assertErrorShape('/api/x', await bid(org, a.id, l.id, 1, 50.001), 422);
   const first = await bid(org, a.id, l.id, 1, 50);
   assert.equal(first.status, 201);
-  assert.deepEqual({ amount: first.body.amount, sequence: first.body.sequence, paddle: first.body.paddle_number }, { amount: 50, sequence: 1, paddle: 1 });
+  assert.deepEqual(
+    { amount: first.body.amount, sequence: first.body.sequence, paddle: first.body.paddle_number },
+    { amount: 50, sequence: 1, paddle: 1 },
+  );
   assertErrorShape('/api/x', await bid(org, a.id, l.id, 2, 55.49), 422);
   assertErrorShape('/api/x', await bid(org, a.id, l.id, 1, 70), 422);
   assert.equal((await bid(org, a.id, l.id, 2, 55.5)).status, 201);
-  const both = await org.req('POST', `/api/fundraising/auctions/${a.id}/lots/${l.id}/bids`, { body: { paddle_number: 1, bidder_id: 'bdr_x', amount: 100 } });
+  const both = await org.req('POST', `/api/fundraising/auctions/${a.id}/lots/${l.id}/bids`, {
+    body: { paddle_number: 1, bidder_id: 'bdr_x', amount: 100 },
+  });
   assertErrorShape('/api/x', both, 422);
   assertErrorShape('/api/x', await org.req('POST', `/api/fundraising/auctions/${a.id}/lots/${l.id}/bids`, { body: { amount: 100 } }), 400);
   assertErrorShape('/api/x', await bid(org, a.id, 'lot_AAAAAAAAAAAAAAAAAAAA', 1, 100), 404);
@@ -128,7 +155,10 @@ test('bids under concurrency: every accepted bid is stored, in order, and the hi
   const stored = (await org.req('GET', `/api/fundraising/auctions/${a.id}/lots/${l.id}/bids`)).body.results;
   assert.equal(stored.length, accepted.length);
   assert.deepEqual(new Set(stored.map((b: any) => b.id)), new Set(accepted.map((b: any) => b.id)));
-  assert.deepEqual(stored.map((b: any) => b.sequence), stored.map((_: unknown, i: number) => i + 1));
+  assert.deepEqual(
+    stored.map((b: any) => b.sequence),
+    stored.map((_: unknown, i: number) => i + 1),
+  );
   for (let i = 1; i < stored.length; i++) {
     assert.ok(stored[i].amount >= stored[i - 1].amount + 10, `bid ${i} does not beat the one before by the increment`);
     assert.notEqual(stored[i].bidder_id, stored[i - 1].bidder_id);
@@ -163,7 +193,10 @@ test('closing settles winners into the ledger once, for the campaign; reserve an
   assert.equal(summaryBefore.auctions[0].open_high_bids, 270);
 
   // Two closes at once: one settles, the other sees it closed.
-  const [r1, r2] = await Promise.all([org.req('POST', `/api/fundraising/auctions/${a.id}/close`), org.req('POST', `/api/fundraising/auctions/${a.id}/close`)]);
+  const [r1, r2] = await Promise.all([
+    org.req('POST', `/api/fundraising/auctions/${a.id}/close`),
+    org.req('POST', `/api/fundraising/auctions/${a.id}/close`),
+  ]);
   assert.equal(r1.status, 200, JSON.stringify(r1.body));
   assert.equal(r2.status, 200, JSON.stringify(r2.body));
   assert.deepEqual([r1.body.already_closed, r2.body.already_closed].sort(), [false, true]);
@@ -173,7 +206,14 @@ test('closing settles winners into the ledger once, for the campaign; reserve an
   assert.equal(settled.sold[0].lot_id, sold.id);
   assert.equal(settled.sold[0].person_id, w2.person_id);
   assert.equal(settled.sold[0].amount, 250);
-  assert.deepEqual(settled.unsold.map((u: any) => [u.lot_id, u.status]).sort(), [[reserveMissed.id, 'unsold'], [noBids.id, 'unsold'], [withdrawn.id, 'withdrawn']].sort());
+  assert.deepEqual(
+    settled.unsold.map((u: any) => [u.lot_id, u.status]).sort(),
+    [
+      [reserveMissed.id, 'unsold'],
+      [noBids.id, 'unsold'],
+      [withdrawn.id, 'withdrawn'],
+    ].sort(),
+  );
   const third = await org.req('POST', `/api/fundraising/auctions/${a.id}/close`);
   assert.equal(third.body.already_closed, true);
   assert.deepEqual(third.body.sold, settled.sold);
@@ -201,12 +241,27 @@ test('closing settles winners into the ledger once, for the campaign; reserve an
 
   // Bidders after closing: the winner holds the sold lot.
   const bidders = (await org.req('GET', `/api/fundraising/auctions/${a.id}/bidders`)).body.results;
-  assert.deepEqual(bidders.map((b: any) => b.leading), [0, 1]);
+  assert.deepEqual(
+    bidders.map((b: any) => b.leading),
+    [0, 1],
+  );
   // Nothing more happens at a closed auction.
   assertErrorShape('/api/x', await bid(org, a.id, sold.id, w1.paddle_number, 1000), 422);
-  assertErrorShape('/api/x', await org.req('POST', `/api/fundraising/auctions/${a.id}/bidders`, { body: { person_id: await person(org) } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, { body: { title: 'x', opening_bid: 1, increment: 1 } }), 422);
-  assertErrorShape('/api/x', await org.req('PATCH', `/api/fundraising/auctions/${a.id}/lots/${sold.id}`, { body: { fair_market_value: 1 } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/fundraising/auctions/${a.id}/bidders`, { body: { person_id: await person(org) } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, { body: { title: 'x', opening_bid: 1, increment: 1 } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('PATCH', `/api/fundraising/auctions/${a.id}/lots/${sold.id}`, { body: { fair_market_value: 1 } }),
+    422,
+  );
 });
 
 test('bids racing the close: every bid either lands before settlement or is refused', async () => {
@@ -238,11 +293,34 @@ test('auctions need an active campaign of the organization; lots validate money 
   const jpy = await campaign(org, { currency: 'JPY', goal: 100000 });
   const a = await auction(org, jpy.id);
   assert.equal(a.currency, 'JPY');
-  assertErrorShape('/api/x', await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, { body: { title: 'x', opening_bid: 10.5, increment: 1 } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, { body: { title: 'x', opening_bid: 0, increment: 1 } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, { body: { title: 'x', opening_bid: 1, increment: 1, custom_fields: { a: { b: 1 } } } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, { body: { title: 'x', opening_bid: 1, increment: 1, surprise: 1 } }), 422);
-  const l = await lot(org, a.id, { opening_bid: 5000, increment: 500, fair_market_value: 0, custom_fields: { category: 'travel', nights: 2, featured: true } });
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, { body: { title: 'x', opening_bid: 10.5, increment: 1 } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, { body: { title: 'x', opening_bid: 0, increment: 1 } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, {
+      body: { title: 'x', opening_bid: 1, increment: 1, custom_fields: { a: { b: 1 } } },
+    }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/fundraising/auctions/${a.id}/lots`, { body: { title: 'x', opening_bid: 1, increment: 1, surprise: 1 } }),
+    422,
+  );
+  const l = await lot(org, a.id, {
+    opening_bid: 5000,
+    increment: 500,
+    fair_market_value: 0,
+    custom_fields: { category: 'travel', nights: 2, featured: true },
+  });
   assert.equal(l.lot_number, 1);
   assert.deepEqual(l.custom_fields, { category: 'travel', nights: 2, featured: true });
   assert.equal((await lot(org, a.id)).lot_number, 2);

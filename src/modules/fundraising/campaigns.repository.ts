@@ -1,17 +1,36 @@
 import type { Queryable } from '../../platform/db/db.ts';
 
 export interface CampaignRow {
-  id: string; name: string; description: string | null; currency: string; goal_minor: string | null;
-  starts_on: string | null; ends_on: string | null; status: string; closed_at: Date | null;
-  custom_fields: Record<string, string | number | boolean>; created_at: Date; updated_at: Date;
+  id: string;
+  name: string;
+  description: string | null;
+  currency: string;
+  goal_minor: string | null;
+  starts_on: string | null;
+  ends_on: string | null;
+  status: string;
+  closed_at: Date | null;
+  custom_fields: Record<string, string | number | boolean>;
+  created_at: Date;
+  updated_at: Date;
 }
 const COLS = 'id, name, description, currency, goal_minor, starts_on, ends_on, status, closed_at, custom_fields, created_at, updated_at';
 
 export async function campaignById(q: Queryable, orgId: string, id: string, lock = false) {
-  return (await q.query<CampaignRow>(`SELECT ${COLS} FROM fundraising_campaigns WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [orgId, id]))[0] ?? null;
+  return (
+    (
+      await q.query<CampaignRow>(
+        `SELECT ${COLS} FROM fundraising_campaigns WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
+        [orgId, id],
+      )
+    )[0] ?? null
+  );
 }
 export async function campaignExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return (await q.prepared('fr_campaign_exists', 'SELECT 1 FROM fundraising_campaigns WHERE organization_id = $1 AND id = $2', [orgId, id])).length > 0;
+  return (
+    (await q.prepared('fr_campaign_exists', 'SELECT 1 FROM fundraising_campaigns WHERE organization_id = $1 AND id = $2', [orgId, id]))
+      .length > 0
+  );
 }
 export async function listCampaigns(q: Queryable, orgId: string, f: { status?: string; q?: string }, limit: number, offset: number) {
   const params: unknown[] = [orgId];
@@ -25,12 +44,38 @@ export async function listCampaigns(q: Queryable, orgId: string, f: { status?: s
     where.push(`name ILIKE $${params.length}`);
   }
   params.push(limit + 1, offset);
-  return q.query<CampaignRow>(`SELECT ${COLS} FROM fundraising_campaigns WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
+  return q.query<CampaignRow>(
+    `SELECT ${COLS} FROM fundraising_campaigns WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
 }
-export async function insertCampaign(q: Queryable, orgId: string, c: { id: string; name: string; description: string | null; currency: string; goal_minor: bigint | null; starts_on: string | null; ends_on: string | null; custom_fields: object }) {
+export async function insertCampaign(
+  q: Queryable,
+  orgId: string,
+  c: {
+    id: string;
+    name: string;
+    description: string | null;
+    currency: string;
+    goal_minor: bigint | null;
+    starts_on: string | null;
+    ends_on: string | null;
+    custom_fields: object;
+  },
+) {
   await q.query(
     'INSERT INTO fundraising_campaigns (organization_id, id, name, description, currency, goal_minor, starts_on, ends_on, custom_fields) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)',
-    [orgId, c.id, c.name, c.description, c.currency, c.goal_minor?.toString() ?? null, c.starts_on, c.ends_on, JSON.stringify(c.custom_fields)],
+    [
+      orgId,
+      c.id,
+      c.name,
+      c.description,
+      c.currency,
+      c.goal_minor?.toString() ?? null,
+      c.starts_on,
+      c.ends_on,
+      JSON.stringify(c.custom_fields),
+    ],
   );
 }
 const UPDATABLE = ['name', 'description', 'goal_minor', 'starts_on', 'ends_on', 'custom_fields', 'status', 'closed_at'] as const;
@@ -43,10 +88,16 @@ export async function updateCampaign(q: Queryable, orgId: string, id: string, pa
     params.push(k === 'custom_fields' ? JSON.stringify(v) : typeof v === 'bigint' ? v.toString() : v);
     sets.push(`${k} = $${params.length}`);
   }
-  if (sets.length) await q.query(`UPDATE fundraising_campaigns SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, params);
+  if (sets.length)
+    await q.query(`UPDATE fundraising_campaigns SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, params);
 }
 
-export interface RaisedRow { campaign_id: string; currency: string; amount_minor: string; count: string }
+export interface RaisedRow {
+  campaign_id: string;
+  currency: string;
+  amount_minor: string;
+  count: string;
+}
 /** Ledger totals per campaign and currency (settled auction lots are ledger donations too). */
 export async function raisedFor(q: Queryable, orgId: string, campaignIds: string[]) {
   if (!campaignIds.length) return [];
@@ -61,22 +112,34 @@ export async function summaryRows(q: Queryable, orgId: string, campaignId: strin
   const [byType, bySource, donors, auctions] = await Promise.all([
     q.query<{ type: string; currency: string; amount_minor: string; count: string }>(
       `SELECT type, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count FROM donation_ledger
-        WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL GROUP BY type, currency ORDER BY type, currency`, [orgId, campaignId]),
+        WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL GROUP BY type, currency ORDER BY type, currency`,
+      [orgId, campaignId],
+    ),
     q.query<{ source: string; currency: string; amount_minor: string; count: string }>(
       `SELECT CASE WHEN source = 'auction' THEN 'auction' ELSE 'donation' END AS source, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count FROM donation_ledger
-        WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL GROUP BY 1, currency ORDER BY 1, currency`, [orgId, campaignId]),
-    q.query<{ n: string }>('SELECT count(DISTINCT donor_id)::text AS n FROM donation_ledger WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL', [orgId, campaignId]),
+        WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL GROUP BY 1, currency ORDER BY 1, currency`,
+      [orgId, campaignId],
+    ),
+    q.query<{ n: string }>(
+      'SELECT count(DISTINCT donor_id)::text AS n FROM donation_ledger WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL',
+      [orgId, campaignId],
+    ),
     q.query<{ id: string; name: string; status: string; currency: string; raised: string; open_high_bids: string; lots: string }>(
       `SELECT a.id, a.name, a.status, a.currency,
               COALESCE((SELECT sum(d.amount_minor) FROM donation_ledger d JOIN auction_lots l ON l.organization_id = d.organization_id AND l.id = d.source_id
                          WHERE d.organization_id = a.organization_id AND d.source = 'auction' AND d.deleted_at IS NULL AND l.auction_id = a.id), 0)::text AS raised,
               COALESCE((SELECT sum(l.high_bid_minor) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status = 'open' AND a.status = 'open'), 0)::text AS open_high_bids,
               (SELECT count(*) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id)::text AS lots
-         FROM auctions a WHERE a.organization_id = $1 AND a.campaign_id = $2 ORDER BY a.created_at, a.id`, [orgId, campaignId]),
+         FROM auctions a WHERE a.organization_id = $1 AND a.campaign_id = $2 ORDER BY a.created_at, a.id`,
+      [orgId, campaignId],
+    ),
   ]);
   return { byType, bySource, donorCount: Number(donors[0]?.n ?? 0), auctions };
 }
 export async function openAuctionCount(q: Queryable, orgId: string, campaignId: string) {
-  const r = await q.query<{ n: string }>("SELECT count(*)::text AS n FROM auctions WHERE organization_id = $1 AND campaign_id = $2 AND status = 'open'", [orgId, campaignId]);
+  const r = await q.query<{ n: string }>(
+    "SELECT count(*)::text AS n FROM auctions WHERE organization_id = $1 AND campaign_id = $2 AND status = 'open'",
+    [orgId, campaignId],
+  );
   return Number(r[0]?.n ?? 0);
 }

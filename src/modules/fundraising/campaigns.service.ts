@@ -18,11 +18,21 @@ export function toCampaign(r: repo.CampaignRow, raised: repo.RaisedRow[]): Campa
   const toward = BigInt(mine.find((x) => x.currency === r.currency)?.amount_minor ?? 0);
   const goal = r.goal_minor === null ? null : BigInt(r.goal_minor);
   return {
-    id: r.id, name: r.name, description: r.description, currency: r.currency, goal: amount(r.goal_minor, r.currency),
-    starts_on: r.starts_on, ends_on: r.ends_on, status: r.status as CampaignOut['status'], closed_at: r.closed_at,
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    currency: r.currency,
+    goal: amount(r.goal_minor, r.currency),
+    starts_on: r.starts_on,
+    ends_on: r.ends_on,
+    status: r.status as CampaignOut['status'],
+    closed_at: r.closed_at,
     raised: mine.map((x) => ({ currency: x.currency, amount: amount(x.amount_minor, x.currency) ?? 0, count: Number(x.count) })),
-    raised_toward_goal: amount(toward, r.currency) ?? 0, percent_of_goal: percent(toward, goal),
-    custom_fields: r.custom_fields, created_at: r.created_at, updated_at: r.updated_at,
+    raised_toward_goal: amount(toward, r.currency) ?? 0,
+    percent_of_goal: percent(toward, goal),
+    custom_fields: r.custom_fields,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
   };
 }
 
@@ -34,7 +44,11 @@ export async function getCampaign(q: Queryable, orgId: string, id: string) {
 
 export async function listCampaigns(q: Queryable, orgId: string, f: { status?: string; q?: string }, limit: number, offset: number) {
   const rows = await repo.listCampaigns(q, orgId, f, limit, offset);
-  const raised = await repo.raisedFor(q, orgId, rows.map((r) => r.id));
+  const raised = await repo.raisedFor(
+    q,
+    orgId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toCampaign(r, raised));
 }
 
@@ -51,7 +65,16 @@ export async function createCampaign(db: Db, org: Organization, b: CampaignCreat
   const custom = b.custom_fields === undefined ? {} : checkCustomFields(b.custom_fields);
   return db.tx(async (q) => {
     const id = newId('cmp');
-    await repo.insertCampaign(q, org.id, { id, name: b.name, description: b.description || null, currency, goal_minor: goal, starts_on: b.starts_on ?? null, ends_on: b.ends_on ?? null, custom_fields: custom });
+    await repo.insertCampaign(q, org.id, {
+      id,
+      name: b.name,
+      description: b.description || null,
+      currency,
+      goal_minor: goal,
+      starts_on: b.starts_on ?? null,
+      ends_on: b.ends_on ?? null,
+      custom_fields: custom,
+    });
     await audit(q, org.id, actor, 'create', 'campaign', id, { name: b.name });
     return getCampaign(q, org.id, id);
   });
@@ -84,8 +107,14 @@ export async function closeCampaign(db: Db, orgId: string, id: string, actor: st
     if (!current) throw notFound('campaign');
     if (current.status !== 'closed') {
       const open = await repo.openAuctionCount(q, orgId, id);
-      if (open > 0) throw invalid({ id: [`has ${open} open auction${open === 1 ? '' : 's'}; close ${open === 1 ? 'it' : 'them'} first so every lot is settled`] });
-      await q.query("UPDATE fundraising_campaigns SET status = 'closed', closed_at = now(), updated_at = now() WHERE organization_id = $1 AND id = $2", [orgId, id]);
+      if (open > 0)
+        throw invalid({
+          id: [`has ${open} open auction${open === 1 ? '' : 's'}; close ${open === 1 ? 'it' : 'them'} first so every lot is settled`],
+        });
+      await q.query(
+        "UPDATE fundraising_campaigns SET status = 'closed', closed_at = now(), updated_at = now() WHERE organization_id = $1 AND id = $2",
+        [orgId, id],
+      );
       await audit(q, orgId, actor, 'close', 'campaign', id);
     }
     return getCampaign(q, orgId, id);
@@ -96,10 +125,33 @@ export async function campaignSummary(q: Queryable, orgId: string, id: string) {
   const c = await getCampaign(q, orgId, id);
   const s = await repo.summaryRows(q, orgId, id);
   return {
-    campaign_id: id, currency: c.currency, goal: c.goal, raised: c.raised, raised_toward_goal: c.raised_toward_goal, percent_of_goal: c.percent_of_goal,
-    by_type: s.byType.map((r) => ({ type: r.type, currency: r.currency, amount: amount(r.amount_minor, r.currency) ?? 0, count: Number(r.count) })),
-    by_source: s.bySource.map((r) => ({ source: r.source, currency: r.currency, amount: amount(r.amount_minor, r.currency) ?? 0, count: Number(r.count) })),
+    campaign_id: id,
+    currency: c.currency,
+    goal: c.goal,
+    raised: c.raised,
+    raised_toward_goal: c.raised_toward_goal,
+    percent_of_goal: c.percent_of_goal,
+    by_type: s.byType.map((r) => ({
+      type: r.type,
+      currency: r.currency,
+      amount: amount(r.amount_minor, r.currency) ?? 0,
+      count: Number(r.count),
+    })),
+    by_source: s.bySource.map((r) => ({
+      source: r.source,
+      currency: r.currency,
+      amount: amount(r.amount_minor, r.currency) ?? 0,
+      count: Number(r.count),
+    })),
     donor_count: s.donorCount,
-    auctions: s.auctions.map((a) => ({ id: a.id, name: a.name, status: a.status, currency: a.currency, raised: amount(a.raised, a.currency) ?? 0, open_high_bids: amount(a.open_high_bids, a.currency) ?? 0, lots: Number(a.lots) })),
+    auctions: s.auctions.map((a) => ({
+      id: a.id,
+      name: a.name,
+      status: a.status,
+      currency: a.currency,
+      raised: amount(a.raised, a.currency) ?? 0,
+      open_high_bids: amount(a.open_high_bids, a.currency) ?? 0,
+      lots: Number(a.lots),
+    })),
   };
 }

@@ -12,7 +12,13 @@ after(async () => t.close());
 
 test('campaigns: create, read, update, list, close; goal in its currency; dates checked', async () => {
   const org = await makeOrg(t);
-  const c = await campaign(org, { name: 'Spring Spay', goal: 2500.5, starts_on: '2024-03-01', ends_on: '2024-05-31', custom_fields: { region: 'north', mailers: 3, matched: true } });
+  const c = await campaign(org, {
+    name: 'Spring Spay',
+    goal: 2500.5,
+    starts_on: '2024-03-01',
+    ends_on: '2024-05-31',
+    custom_fields: { region: 'north', mailers: 3, matched: true },
+  });
   assert.equal(c.currency, 'USD');
   assert.equal(c.goal, 2500.5);
   assert.equal(c.status, 'active');
@@ -21,7 +27,9 @@ test('campaigns: create, read, update, list, close; goal in its currency; dates 
   assert.equal(c.percent_of_goal, 0);
   assert.deepEqual(c.custom_fields, { region: 'north', mailers: 3, matched: true });
   assert.equal((await org.req('GET', `/api/fundraising/campaigns/${c.id}`)).body.name, 'Spring Spay');
-  const up = await org.req('PATCH', `/api/fundraising/campaigns/${c.id}`, { body: { name: 'Spring Spay 2024', goal: null, custom_fields: {} } });
+  const up = await org.req('PATCH', `/api/fundraising/campaigns/${c.id}`, {
+    body: { name: 'Spring Spay 2024', goal: null, custom_fields: {} },
+  });
   assert.equal(up.status, 200);
   assert.equal(up.body.goal, null);
   assert.equal(up.body.percent_of_goal, null);
@@ -30,21 +38,40 @@ test('campaigns: create, read, update, list, close; goal in its currency; dates 
   assertErrorShape('/api/x', await org.req('PATCH', `/api/fundraising/campaigns/${c.id}`, { body: { currency: 'EUR' } }), 422);
   assertErrorShape('/api/x', await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'x', goal: 10.001 } }), 422);
   assertErrorShape('/api/x', await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'x', currency: 'XXQ' } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'x', custom_fields: { 'Bad key': 1 } } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'x', custom_fields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'x', custom_fields: { 'Bad key': 1 } } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/fundraising/campaigns', {
+      body: { name: 'x', custom_fields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
+    }),
+    422,
+  );
   assertErrorShape('/api/x', await org.req('POST', '/api/fundraising/campaigns', { body: { goal: 5 } }), 400);
   const c2 = await campaign(org, { name: 'Gala' });
   const list = await org.req('GET', '/api/fundraising/campaigns?limit=1');
   assert.equal(list.status, 200);
-  assert.deepEqual(list.body.results.map((x: any) => x.id), [c2.id]);
+  assert.deepEqual(
+    list.body.results.map((x: any) => x.id),
+    [c2.id],
+  );
   assert.equal(list.body.has_more, true);
   const closed = await org.req('POST', `/api/fundraising/campaigns/${c.id}/close`);
   assert.equal(closed.body.status, 'closed');
   assert.ok(closed.body.closed_at);
   assert.equal((await org.req('POST', `/api/fundraising/campaigns/${c.id}/close`)).body.closed_at, closed.body.closed_at);
   const activeOnly = await org.req('GET', '/api/fundraising/campaigns?status=active');
-  assert.deepEqual(activeOnly.body.results.map((x: any) => x.id), [c2.id]);
-  assert.deepEqual((await org.req('GET', '/api/fundraising/campaigns?q=spay')).body.results.map((x: any) => x.id), [c.id]);
+  assert.deepEqual(
+    activeOnly.body.results.map((x: any) => x.id),
+    [c2.id],
+  );
+  assert.deepEqual(
+    (await org.req('GET', '/api/fundraising/campaigns?q=spay')).body.results.map((x: any) => x.id),
+    [c.id],
+  );
   assertErrorShape('/api/x', await org.req('GET', '/api/fundraising/campaigns/cmp_AAAAAAAAAAAAAAAAAAAA'), 404);
 });
 
@@ -61,15 +88,22 @@ test('raised comes from the ledger: Family A donations with campaignId count, pe
   const gone = await donation(org, { donorId: p, amount: 500, campaignId: c.id });
   assert.equal((await org.req('DELETE', `/api/v1/donations/${gone.id}`)).status, 204);
   // An unknown campaign is refused by the Family A endpoint.
-  const bad = await org.req('POST', '/api/v1/donations', { body: { donorId: p, amount: 5, type: 'one-off', paymentMethod: 'cash', date: '2024-01-01', campaignId: 'cmp_nope' } });
+  const bad = await org.req('POST', '/api/v1/donations', {
+    body: { donorId: p, amount: 5, type: 'one-off', paymentMethod: 'cash', date: '2024-01-01', campaignId: 'cmp_nope' },
+  });
   assert.equal(bad.status, 422);
   assert.ok(bad.body.error.fields.campaignId);
   const otherOrg = await makeOrg(t);
-  const foreign = await otherOrg.req('POST', '/api/v1/donations', { body: { donorId: await person(otherOrg), amount: 5, type: 'one-off', paymentMethod: 'cash', date: '2024-01-01', campaignId: c.id } });
+  const foreign = await otherOrg.req('POST', '/api/v1/donations', {
+    body: { donorId: await person(otherOrg), amount: 5, type: 'one-off', paymentMethod: 'cash', date: '2024-01-01', campaignId: c.id },
+  });
   assert.equal(foreign.status, 422);
 
   const got = (await org.req('GET', `/api/fundraising/campaigns/${c.id}`)).body;
-  assert.deepEqual(got.raised, [{ currency: 'EUR', amount: 30, count: 1 }, { currency: 'USD', amount: 100, count: 2 }]);
+  assert.deepEqual(got.raised, [
+    { currency: 'EUR', amount: 30, count: 1 },
+    { currency: 'USD', amount: 100, count: 2 },
+  ]);
   assert.equal(got.raised_toward_goal, 100);
   assert.equal(got.percent_of_goal, 50);
   const s = (await org.req('GET', `/api/fundraising/campaigns/${c.id}/summary`)).body;
@@ -78,7 +112,10 @@ test('raised comes from the ledger: Family A donations with campaignId count, pe
     { type: 'one-off', currency: 'USD', amount: 50.25, count: 1 },
     { type: 'recurring', currency: 'USD', amount: 49.75, count: 1 },
   ]);
-  assert.deepEqual(s.by_source, [{ source: 'donation', currency: 'EUR', amount: 30, count: 1 }, { source: 'donation', currency: 'USD', amount: 100, count: 2 }]);
+  assert.deepEqual(s.by_source, [
+    { source: 'donation', currency: 'EUR', amount: 30, count: 1 },
+    { source: 'donation', currency: 'USD', amount: 100, count: 2 },
+  ]);
   assert.equal(s.donor_count, 1);
   assert.equal(s.goal, 200);
   // Another organization sees none of it.

@@ -1,18 +1,38 @@
 import type { Queryable } from '../../platform/db/db.ts';
 
 export interface DonorRow {
-  person_id: string; first_name: string; last_name: string; email: string | null; has_donor_role: boolean;
-  first_gift_date: string | null; last_gift_date: string | null; gift_count: number; recurring: boolean; last_recurring_date: string | null;
+  person_id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  has_donor_role: boolean;
+  first_gift_date: string | null;
+  last_gift_date: string | null;
+  gift_count: number;
+  recurring: boolean;
+  last_recurring_date: string | null;
 }
 export interface DonorFilter {
-  personId?: string; q?: string; currency: string; minLifetimeMinor?: bigint; gaveSince?: string; lapsedSince?: string; recurring?: boolean; sort: string;
+  personId?: string;
+  q?: string;
+  currency: string;
+  minLifetimeMinor?: bigint;
+  gaveSince?: string;
+  lapsedSince?: string;
+  recurring?: boolean;
+  sort: string;
 }
 const SORTS: Record<string, string> = {
-  name: 'p.last_name, p.first_name, p.id', '-name': 'p.last_name DESC, p.first_name DESC, p.id DESC',
-  lifetime: 'lifetime_in, p.id', '-lifetime': 'lifetime_in DESC, p.id',
-  last_gift: 'g.last_gift NULLS LAST, p.id', '-last_gift': 'g.last_gift DESC NULLS LAST, p.id',
-  first_gift: 'g.first_gift NULLS LAST, p.id', '-first_gift': 'g.first_gift DESC NULLS LAST, p.id',
-  gift_count: 'gift_count, p.id', '-gift_count': 'gift_count DESC, p.id',
+  name: 'p.last_name, p.first_name, p.id',
+  '-name': 'p.last_name DESC, p.first_name DESC, p.id DESC',
+  lifetime: 'lifetime_in, p.id',
+  '-lifetime': 'lifetime_in DESC, p.id',
+  last_gift: 'g.last_gift NULLS LAST, p.id',
+  '-last_gift': 'g.last_gift DESC NULLS LAST, p.id',
+  first_gift: 'g.first_gift NULLS LAST, p.id',
+  '-first_gift': 'g.first_gift DESC NULLS LAST, p.id',
+  gift_count: 'gift_count, p.id',
+  '-gift_count': 'gift_count DESC, p.id',
 };
 
 /** People with the donor role or any gift on the ledger, with their giving computed from it. */
@@ -55,8 +75,18 @@ export async function lifetimeFor(q: Queryable, orgId: string, personIds: string
 }
 
 export interface StatementGiftRow {
-  id: string; date: string; currency: string; amount_minor: string; type: string; payment_method: string; campaign: string | null;
-  source: string; lot_title: string | null; lot_number: number | null; auction_name: string | null; fair_market_value_minor: string | null;
+  id: string;
+  date: string;
+  currency: string;
+  amount_minor: string;
+  type: string;
+  payment_method: string;
+  campaign: string | null;
+  source: string;
+  lot_title: string | null;
+  lot_number: number | null;
+  auction_name: string | null;
+  fair_market_value_minor: string | null;
 }
 export async function giftsInYear(q: Queryable, orgId: string, personId: string, year: number) {
   return q.query<StatementGiftRow>(

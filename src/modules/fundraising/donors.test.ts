@@ -23,12 +23,18 @@ test('donors: role or gifts; first/last gift, count, lifetime per currency, recu
 
   const all = (await org.req('GET', '/api/fundraising/donors')).body;
   assert.equal(all.currency, 'USD');
-  assert.deepEqual(all.results.map((d: any) => d.name), ['Ann Able', 'Bob Baker', 'Cy Cole']);
+  assert.deepEqual(
+    all.results.map((d: any) => d.name),
+    ['Ann Able', 'Bob Baker', 'Cy Cole'],
+  );
   const a = all.results[0];
   assert.equal(a.first_gift_date, '2022-05-01');
   assert.equal(a.last_gift_date, '2024-02-01');
   assert.equal(a.gift_count, 3);
-  assert.deepEqual(a.lifetime, [{ currency: 'EUR', amount: 15, count: 1 }, { currency: 'USD', amount: 120, count: 2 }]);
+  assert.deepEqual(a.lifetime, [
+    { currency: 'EUR', amount: 15, count: 1 },
+    { currency: 'USD', amount: 120, count: 2 },
+  ]);
   assert.equal(a.recurring, true);
   assert.equal(a.last_recurring_date, '2024-02-01');
   assert.equal(a.has_donor_role, true);
@@ -103,7 +109,11 @@ test('year-end statement: gifts of the year, totals per currency, acknowledgemen
   const html = await org.req('GET', `/api/fundraising/donors/${p}/statements/${year}?format=html`);
   assert.match(String(html.headers['content-type']), /text\/html/);
   assert.match(html.raw, /<table>/);
-  const pdf = await t.app.inject({ method: 'GET', url: `/api/fundraising/donors/${p}/statements/${year}?format=pdf`, headers: { host: org.host, authorization: `Bearer ${org.keys.readOnly}` } });
+  const pdf = await t.app.inject({
+    method: 'GET',
+    url: `/api/fundraising/donors/${p}/statements/${year}?format=pdf`,
+    headers: { host: org.host, authorization: `Bearer ${org.keys.readOnly}` },
+  });
   assert.equal(pdf.statusCode, 200);
   assert.equal(pdf.headers['content-type'], 'application/pdf');
   assert.equal(pdf.rawPayload.subarray(0, 5).toString(), '%PDF-');

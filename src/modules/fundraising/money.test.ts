@@ -26,8 +26,18 @@ test('amount and formatMoney render from minor units', () => {
 });
 
 test('sumByCurrency never mixes currencies', () => {
-  const m = sumByCurrency([{ currency: 'USD', amount_minor: '100' }, { currency: 'EUR', amount_minor: 5n }, { currency: 'USD', amount_minor: '250' }]);
-  assert.deepEqual([...m.entries()], [['USD', 350n], ['EUR', 5n]]);
+  const m = sumByCurrency([
+    { currency: 'USD', amount_minor: '100' },
+    { currency: 'EUR', amount_minor: 5n },
+    { currency: 'USD', amount_minor: '250' },
+  ]);
+  assert.deepEqual(
+    [...m.entries()],
+    [
+      ['USD', 350n],
+      ['EUR', 5n],
+    ],
+  );
 });
 
 test('deductible part is price minus fair market value, never below zero', () => {
@@ -38,7 +48,11 @@ test('deductible part is price minus fair market value, never below zero', () =>
 
 test('custom fields: simple values, at most 50 keys, snake_case keys', () => {
   assert.deepEqual(checkCustomFields({ a: 'x', b_2: 3, c: true }), { a: 'x', b_2: 3, c: true });
-  const bad = (v: unknown) => assert.throws(() => checkCustomFields(v), (e: unknown) => e instanceof AppError && e.status === 422);
+  const bad = (v: unknown) =>
+    assert.throws(
+      () => checkCustomFields(v),
+      (e: unknown) => e instanceof AppError && e.status === 422,
+    );
   bad({ a: { nested: 1 } });
   bad({ a: [1] });
   bad({ a: null });

@@ -3,12 +3,20 @@ import type { FieldErrors } from '../../platform/errors.ts';
 import { currencyDigits, fromMinorUnits, toMinorUnits } from '../../platform/validators.ts';
 
 /** A wire amount (JSON number with at most the currency's decimals) → minor units, or a field error. */
-export function parseAmount(errors: FieldErrors, field: string, value: number | undefined | null, currency: string, opts: { allowZero?: boolean } = {}): bigint | null {
+export function parseAmount(
+  errors: FieldErrors,
+  field: string,
+  value: number | undefined | null,
+  currency: string,
+  opts: { allowZero?: boolean } = {},
+): bigint | null {
   if (value === undefined || value === null) return null;
   const digits = currencyDigits(currency);
   const minor = toMinorUnits(value, digits);
   if (minor === null || minor < 0n || (!opts.allowZero && minor === 0n)) {
-    errors[field] = [`must be ${opts.allowZero ? 'at least 0' : 'greater than 0'} with at most ${digits} decimal place${digits === 1 ? '' : 's'} for ${currency}`];
+    errors[field] = [
+      `must be ${opts.allowZero ? 'at least 0' : 'greater than 0'} with at most ${digits} decimal place${digits === 1 ? '' : 's'} for ${currency}`,
+    ];
     return null;
   }
   return minor;

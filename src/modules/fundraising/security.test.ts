@@ -36,12 +36,19 @@ const endpoints: Endpoint[] = [
   { method: 'PATCH', path: async (o) => `/api/fundraising/auctions/${await auc(o)}`, body: { name: 'y' }, ...W },
   { method: 'POST', path: async (o) => `/api/fundraising/auctions/${await auc(o)}/close`, ...W },
   { method: 'GET', path: async (o) => `/api/fundraising/auctions/${await auc(o)}/lots`, ...R },
-  { method: 'POST', path: async (o) => `/api/fundraising/auctions/${await auc(o)}/lots`, body: { title: 'x', opening_bid: 1, increment: 1 }, ...W },
+  {
+    method: 'POST',
+    path: async (o) => `/api/fundraising/auctions/${await auc(o)}/lots`,
+    body: { title: 'x', opening_bid: 1, increment: 1 },
+    ...W,
+  },
   { method: 'GET', path: withLot, ...R },
   { method: 'PATCH', path: withLot, body: { title: 'z' }, ...W },
   { method: 'GET', path: async (o) => `${await withLot(o)}/bids`, ...R },
   {
-    method: 'POST', ...W, body: { paddle_number: 1, amount: 100 },
+    method: 'POST',
+    ...W,
+    body: { paddle_number: 1, amount: 100 },
     path: async (o) => {
       const a = await auc(o);
       await bidder(o, a);
@@ -49,7 +56,8 @@ const endpoints: Endpoint[] = [
     },
   },
   {
-    method: 'GET', ...R,
+    method: 'GET',
+    ...R,
     path: async (o) => {
       const a = await auc(o);
       await bidder(o, a);
@@ -58,7 +66,9 @@ const endpoints: Endpoint[] = [
   },
   { method: 'POST', path: async (o) => `/api/fundraising/auctions/${await auc(o)}/bidders`, body: { person_id: 'per_x' }, ...W },
   {
-    method: 'GET', path: () => '/api/fundraising/donors', ...R,
+    method: 'GET',
+    path: () => '/api/fundraising/donors',
+    ...R,
     seed: async (o) => {
       const p = await person(o, { roles: ['donor'] });
       await donation(o, { donorId: p, amount: 25 });

@@ -17,8 +17,26 @@ export async function seedFundraising(q: Queryable, org: Organization, data: See
   const unit = 10n ** BigInt(currencyDigits(org.currency));
   const winter = newId('cmp');
   const spring = newId('cmp');
-  await campaigns.insertCampaign(q, org.id, { id: winter, name: 'Winter Medical Fund', description: 'Surgeries and medicine for the animals in our care this winter.', currency: org.currency, goal_minor: 15000n * unit, starts_on: year(-120), ends_on: year(60), custom_fields: { appeal_code: 'WMF', matched_by_board: true } });
-  await campaigns.insertCampaign(q, org.id, { id: spring, name: 'Spring Spay & Neuter Drive', description: 'Low-cost spay and neuter clinics.', currency: org.currency, goal_minor: 5000n * unit, starts_on: year(-300), ends_on: year(-200), custom_fields: { clinics: 4 } });
+  await campaigns.insertCampaign(q, org.id, {
+    id: winter,
+    name: 'Winter Medical Fund',
+    description: 'Surgeries and medicine for the animals in our care this winter.',
+    currency: org.currency,
+    goal_minor: 15000n * unit,
+    starts_on: year(-120),
+    ends_on: year(60),
+    custom_fields: { appeal_code: 'WMF', matched_by_board: true },
+  });
+  await campaigns.insertCampaign(q, org.id, {
+    id: spring,
+    name: 'Spring Spay & Neuter Drive',
+    description: 'Low-cost spay and neuter clinics.',
+    currency: org.currency,
+    goal_minor: 5000n * unit,
+    starts_on: year(-300),
+    ends_on: year(-200),
+    custom_fields: { clinics: 4 },
+  });
 
   // Link a share of the sample ledger to the campaigns (every third to Winter, every seventh to Spring).
   const ledger = await seedUnlinkedDonationIds(q, org.id);
@@ -26,11 +44,20 @@ export async function seedFundraising(q: Queryable, org: Organization, data: See
     const campaign = i % 3 === 0 ? winter : i % 7 === 0 ? spring : null;
     if (campaign) await seedDonationCampaign(q, org.id, id, campaign);
   }
-  await q.query("UPDATE fundraising_campaigns SET status = 'closed', closed_at = now() WHERE organization_id = $1 AND id = $2", [org.id, spring]);
+  await q.query("UPDATE fundraising_campaigns SET status = 'closed', closed_at = now() WHERE organization_id = $1 AND id = $2", [
+    org.id,
+    spring,
+  ]);
 
   // The gala auction for the winter fund, still open: bidding can be tried.
   const auctionId = newId('auc');
-  await auctions.insertAuction(q, org.id, { id: auctionId, campaign_id: winter, name: 'Paws & Pearls Gala Auction', description: 'Silent auction at the winter gala.', currency: org.currency });
+  await auctions.insertAuction(q, org.id, {
+    id: auctionId,
+    campaign_id: winter,
+    name: 'Paws & Pearls Gala Auction',
+    description: 'Silent auction at the winter gala.',
+    currency: org.currency,
+  });
   const people = data.people.filter((p) => p.roles.includes('donor')).slice(0, 5);
   const bidders: { id: string; paddle: number }[] = [];
   for (const p of people) {
@@ -49,8 +76,17 @@ export async function seedFundraising(q: Queryable, org: Organization, data: See
     const id = newId('lot');
     const lotNumber = await auctions.takeLotNumber(q, org.id, auctionId);
     await auctions.insertLot(q, org.id, {
-      id, auction_id: auctionId, lot_number: lotNumber, title, description, opening_bid_minor: BigInt(opening) * unit, increment_minor: BigInt(increment) * unit,
-      fair_market_value_minor: fmv === null ? null : BigInt(fmv) * unit, reserve_minor: null, donated_by: donor ?? null, custom_fields: { category: n === 0 ? 'travel' : n === 1 ? 'art' : 'services' },
+      id,
+      auction_id: auctionId,
+      lot_number: lotNumber,
+      title,
+      description,
+      opening_bid_minor: BigInt(opening) * unit,
+      increment_minor: BigInt(increment) * unit,
+      fair_market_value_minor: fmv === null ? null : BigInt(fmv) * unit,
+      reserve_minor: null,
+      donated_by: donor ?? null,
+      custom_fields: { category: n === 0 ? 'travel' : n === 1 ? 'art' : 'services' },
     });
     // A few rising bids from alternating paddles (the last lot stays without bids).
     const rounds = [4, 3, 2, 0][n] ?? 0;
@@ -58,7 +94,14 @@ export async function seedFundraising(q: Queryable, org: Organization, data: See
     for (let r = 0; r < rounds && bidders.length > 1; r++) {
       const b = bidders[(n + r) % bidders.length];
       if (!b) break;
-      await auctions.insertBid(q, org.id, { id: newId('bid'), auction_id: auctionId, lot_id: id, bidder_id: b.id, amount_minor: price, sequence: r + 1 });
+      await auctions.insertBid(q, org.id, {
+        id: newId('bid'),
+        auction_id: auctionId,
+        lot_id: id,
+        bidder_id: b.id,
+        amount_minor: price,
+        sequence: r + 1,
+      });
       price += BigInt(increment) * unit * BigInt(r + 1);
     }
   }
@@ -72,7 +115,15 @@ export async function seedFundraising(q: Queryable, org: Organization, data: See
     ['Gift cards for a pet store', 20, 4, 'low', null],
   ];
   for (const [name, wanted, received, priority, url] of items) {
-    await wishes.insertWish(q, org.id, { id: newId('wsh'), name, description: null, quantity_wanted: wanted, quantity_received: received, priority, url });
+    await wishes.insertWish(q, org.id, {
+      id: newId('wsh'),
+      name,
+      description: null,
+      quantity_wanted: wanted,
+      quantity_received: received,
+      priority,
+      url,
+    });
   }
   data.campaigns = [winter, spring];
   data.auctions = [auctionId];

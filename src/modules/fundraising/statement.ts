@@ -14,7 +14,7 @@ export interface StatementInput {
 
 function addressLines(a: Record<string, unknown> | null): string[] | null {
   if (!a) return null;
-  const s = (k: string) => (typeof a[k] === 'string' && a[k] ? (a[k]) : null);
+  const s = (k: string) => (typeof a[k] === 'string' && a[k] ? a[k] : null);
   const cityLine = [s('city'), [s('state'), s('postalCode')].filter(Boolean).join(' ')].filter(Boolean).join(', ');
   const lines = [s('line1'), s('line2'), cityLine || null, s('country')].filter((x): x is string => !!x);
   return lines.length ? lines : null;
@@ -35,11 +35,22 @@ export function buildStatement(i: StatementInput): StatementOut {
     t.deductible += deductible;
     t.count += 1;
     totals.set(g.currency, t);
-    const described = isWin ? `Auction item: ${g.lot_title ?? 'lot'}${g.lot_number ? ` (lot ${g.lot_number}` : ' ('}${g.auction_name ? `, ${g.auction_name})` : ')'}${g.fair_market_value_minor === null ? ', fair market value not stated' : ''}` : null;
+    const described = isWin
+      ? `Auction item: ${g.lot_title ?? 'lot'}${g.lot_number ? ` (lot ${g.lot_number}` : ' ('}${g.auction_name ? `, ${g.auction_name})` : ')'}${g.fair_market_value_minor === null ? ', fair market value not stated' : ''}`
+      : null;
     return {
-      donation_id: g.id, date: g.date, currency: g.currency, amount: amount(paid, g.currency) ?? 0, type: isWin ? 'auction purchase' : g.type, payment_method: g.payment_method,
-      campaign: g.campaign, goods_or_services: described, goods_or_services_value: amount(fmv, g.currency) ?? 0, deductible_amount: amount(deductible, g.currency) ?? 0,
-      _goods: goodsValue, _deductible: deductible,
+      donation_id: g.id,
+      date: g.date,
+      currency: g.currency,
+      amount: amount(paid, g.currency) ?? 0,
+      type: isWin ? 'auction purchase' : g.type,
+      payment_method: g.payment_method,
+      campaign: g.campaign,
+      goods_or_services: described,
+      goods_or_services_value: amount(fmv, g.currency) ?? 0,
+      deductible_amount: amount(deductible, g.currency) ?? 0,
+      _goods: goodsValue,
+      _deductible: deductible,
     };
   });
   const goodsProvided = gifts.some((g) => g.goods_or_services !== null);
@@ -51,25 +62,54 @@ export function buildStatement(i: StatementInput): StatementOut {
   const out: StatementOut = {
     organization: i.org,
     donor: { person_id: i.donor.person_id, name: donorName, email: i.donor.email, address: addressLines(i.donor.address) },
-    year: i.year, issued_on: i.issuedOn,
+    year: i.year,
+    issued_on: i.issuedOn,
     gifts: gifts.map(({ _goods: _g, _deductible: _d, ...g }) => g),
-    totals: [...totals.entries()].map(([currency, t]) => ({ currency, amount: amount(t.amount, currency) ?? 0, goods_or_services_value: amount(t.goods, currency) ?? 0, deductible_amount: amount(t.deductible, currency) ?? 0, count: t.count })),
+    totals: [...totals.entries()].map(([currency, t]) => ({
+      currency,
+      amount: amount(t.amount, currency) ?? 0,
+      goods_or_services_value: amount(t.goods, currency) ?? 0,
+      deductible_amount: amount(t.deductible, currency) ?? 0,
+      count: t.count,
+    })),
     goods_or_services_provided: goodsProvided,
     acknowledgement,
     text: '',
   };
-  const lines: string[] = [org, ...[i.org.email, i.org.phone, i.org.website].filter((x): x is string => !!x), '', `Year-end giving statement for ${i.year}`, `Issued ${i.issuedOn}`, '', donorName, ...(out.donor.address ?? []), ''];
-  lines.push(`Dear ${i.donor.first_name || donorName},`, '', `Thank you for supporting ${org}. This statement lists the contributions you made in ${i.year}.`, '');
+  const lines: string[] = [
+    org,
+    ...[i.org.email, i.org.phone, i.org.website].filter((x): x is string => !!x),
+    '',
+    `Year-end giving statement for ${i.year}`,
+    `Issued ${i.issuedOn}`,
+    '',
+    donorName,
+    ...(out.donor.address ?? []),
+    '',
+  ];
+  lines.push(
+    `Dear ${i.donor.first_name || donorName},`,
+    '',
+    `Thank you for supporting ${org}. This statement lists the contributions you made in ${i.year}.`,
+    '',
+  );
   if (!i.gifts.length) lines.push(`No contributions are recorded for ${i.year}.`);
   for (const [k, g] of i.gifts.entries()) {
     const shown = gifts[k];
     if (!shown) continue;
-    lines.push(`${g.date}  ${formatMoney(g.amount_minor, g.currency)}  ${shown.type}${g.campaign ? `  (${g.campaign})` : ''}  receipt ${g.id}`);
-    if (shown.goods_or_services) lines.push(`    Goods or services received: ${shown.goods_or_services}; value ${formatMoney(shown._goods, g.currency)}; deductible amount ${formatMoney(shown._deductible, g.currency)}`);
+    lines.push(
+      `${g.date}  ${formatMoney(g.amount_minor, g.currency)}  ${shown.type}${g.campaign ? `  (${g.campaign})` : ''}  receipt ${g.id}`,
+    );
+    if (shown.goods_or_services)
+      lines.push(
+        `    Goods or services received: ${shown.goods_or_services}; value ${formatMoney(shown._goods, g.currency)}; deductible amount ${formatMoney(shown._deductible, g.currency)}`,
+      );
   }
   lines.push('');
   for (const [currency, t] of totals) {
-    lines.push(`Total ${formatMoney(t.amount, currency)} in ${t.count} gift${t.count === 1 ? '' : 's'}; goods or services received ${formatMoney(t.goods, currency)}; deductible ${formatMoney(t.deductible, currency)}.`);
+    lines.push(
+      `Total ${formatMoney(t.amount, currency)} in ${t.count} gift${t.count === 1 ? '' : 's'}; goods or services received ${formatMoney(t.goods, currency)}; deductible ${formatMoney(t.deductible, currency)}.`,
+    );
   }
   lines.push('', acknowledgement, '', `With gratitude,`, org);
   out.text = lines.join('\n');
@@ -78,14 +118,28 @@ export function buildStatement(i: StatementInput): StatementOut {
 
 /** A wire number (exact in its decimal text) shown with the currency's decimals. */
 const shown = (n: number, currency: string) => `${currency} ${n.toFixed(currencyDigits(currency))}`;
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 export function statementHtml(s: StatementOut): string {
-  const rows = s.gifts.map((g) => `<tr><td>${esc(g.date)}</td><td>${esc(shown(g.amount, g.currency))}</td><td>${esc(g.type)}</td><td>${esc(g.campaign ?? '')}</td><td>${esc(g.goods_or_services ?? 'None')}</td><td>${esc(shown(g.goods_or_services_value, g.currency))}</td><td>${esc(shown(g.deductible_amount, g.currency))}</td><td>${esc(g.donation_id)}</td></tr>`).join('\n');
-  const totals = s.totals.map((t) => `<li>Total ${esc(shown(t.amount, t.currency))}, goods or services ${esc(shown(t.goods_or_services_value, t.currency))}, deductible ${esc(shown(t.deductible_amount, t.currency))} (${t.count} gift${t.count === 1 ? '' : 's'})</li>`).join('');
+  const rows = s.gifts
+    .map(
+      (g) =>
+        `<tr><td>${esc(g.date)}</td><td>${esc(shown(g.amount, g.currency))}</td><td>${esc(g.type)}</td><td>${esc(g.campaign ?? '')}</td><td>${esc(g.goods_or_services ?? 'None')}</td><td>${esc(shown(g.goods_or_services_value, g.currency))}</td><td>${esc(shown(g.deductible_amount, g.currency))}</td><td>${esc(g.donation_id)}</td></tr>`,
+    )
+    .join('\n');
+  const totals = s.totals
+    .map(
+      (t) =>
+        `<li>Total ${esc(shown(t.amount, t.currency))}, goods or services ${esc(shown(t.goods_or_services_value, t.currency))}, deductible ${esc(shown(t.deductible_amount, t.currency))} (${t.count} gift${t.count === 1 ? '' : 's'})</li>`,
+    )
+    .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(s.organization.name)}: giving statement ${s.year}</title></head><body>
 <h1>${esc(s.organization.name)}</h1>
-<p>${[s.organization.email, s.organization.phone, s.organization.website].filter((x): x is string => !!x).map(esc).join(' · ')}</p>
+<p>${[s.organization.email, s.organization.phone, s.organization.website]
+    .filter((x): x is string => !!x)
+    .map(esc)
+    .join(' · ')}</p>
 <h2>Year-end giving statement for ${s.year}</h2><p>Issued ${esc(s.issued_on)}</p>
 <address>${[s.donor.name, ...(s.donor.address ?? [])].map(esc).join('<br>')}</address>
 <table><thead><tr><th>Date</th><th>Amount</th><th>Type</th><th>Campaign</th><th>Goods or services received</th><th>Their value</th><th>Deductible</th><th>Receipt</th></tr></thead><tbody>
@@ -104,7 +158,10 @@ export function statementPdf(s: StatementOut): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     const [title, ...rest] = s.text.split('\n');
-    doc.font('Helvetica-Bold').fontSize(16).text(title ?? s.organization.name);
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(16)
+      .text(title ?? s.organization.name);
     doc.font('Helvetica').fontSize(10);
     for (const line of rest) doc.text(line || ' ');
     doc.end();

@@ -5,7 +5,14 @@ import { base62 } from '../../platform/ids.ts';
 
 /** Test factories for the Fundraising tests: records made through the API. */
 export async function person(org: TestOrg, opts: { first?: string; last?: string; roles?: string[] } = {}): Promise<string> {
-  const res = await org.req('POST', '/api/v1/people', { body: { firstName: opts.first ?? 'Pat', lastName: opts.last ?? `Donor${base62(4)}`, email: `p-${base62(10).toLowerCase()}@example.com`, roles: opts.roles ?? [] } });
+  const res = await org.req('POST', '/api/v1/people', {
+    body: {
+      firstName: opts.first ?? 'Pat',
+      lastName: opts.last ?? `Donor${base62(4)}`,
+      email: `p-${base62(10).toLowerCase()}@example.com`,
+      roles: opts.roles ?? [],
+    },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.id as string;
 }
@@ -26,7 +33,9 @@ export async function auction(org: TestOrg, campaignId?: string): Promise<any> {
   return res.body;
 }
 export async function lot(org: TestOrg, auctionId: string, body: Record<string, unknown> = {}): Promise<any> {
-  const res = await org.req('POST', `/api/fundraising/auctions/${auctionId}/lots`, { body: { title: 'Weekend cabin', opening_bid: 100, increment: 10, fair_market_value: 150, ...body } });
+  const res = await org.req('POST', `/api/fundraising/auctions/${auctionId}/lots`, {
+    body: { title: 'Weekend cabin', opening_bid: 100, increment: 10, fair_market_value: 150, ...body },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }

@@ -19,30 +19,65 @@ function daysBetween(from: string, to: string): number {
 
 export function toAssignment(r: repo.AssignmentRow, todayIs: string) {
   return {
-    id: r.id, foster_home_id: r.foster_home_id, animal_id: r.animal_id, status: r.status, requested_on: r.requested_on,
-    started_on: r.started_on, ended_on: r.ended_on, is_live: repo.LIVE.includes(r.status), end_reason: r.end_reason,
-    decline_reason: r.decline_reason, notes: r.notes ?? '', updated_at: r.updated_at,
+    id: r.id,
+    foster_home_id: r.foster_home_id,
+    animal_id: r.animal_id,
+    status: r.status,
+    requested_on: r.requested_on,
+    started_on: r.started_on,
+    ended_on: r.ended_on,
+    is_live: repo.LIVE.includes(r.status),
+    end_reason: r.end_reason,
+    decline_reason: r.decline_reason,
+    notes: r.notes ?? '',
+    updated_at: r.updated_at,
     duration_days: r.started_on ? daysBetween(r.started_on, r.ended_on ?? todayIs) : 0,
-    animal_name: r.animal_name, animal_species: r.animal_species, foster_first_name: r.foster_first_name,
-    foster_last_name: r.foster_last_name, foster_name: `${r.foster_first_name} ${r.foster_last_name}`.trim(),
+    animal_name: r.animal_name,
+    animal_species: r.animal_species,
+    foster_first_name: r.foster_first_name,
+    foster_last_name: r.foster_last_name,
+    foster_name: `${r.foster_first_name} ${r.foster_last_name}`.trim(),
   };
 }
 
 export function toHome(r: repo.HomeRow) {
   return {
-    id: r.id, person_id: r.person_id, status: r.status, capacity: r.capacity, spots_filled: r.spots_filled,
-    spots_available: Math.max(0, r.capacity - r.spots_filled), is_full: r.spots_filled >= r.capacity,
-    species_preferences: r.species_preferences, accepts_medical: r.accepts_medical, accepts_bottle_babies: r.accepts_bottle_babies,
-    accepts_behavioral: r.accepts_behavioral, approved_on: r.approved_on, notes: r.notes ?? '', created_at: r.created_at, updated_at: r.updated_at,
-    person: { id: r.person_id, first_name: r.first_name, last_name: r.last_name, display_name: displayName(r), email: r.email, phone: r.phone },
+    id: r.id,
+    person_id: r.person_id,
+    status: r.status,
+    capacity: r.capacity,
+    spots_filled: r.spots_filled,
+    spots_available: Math.max(0, r.capacity - r.spots_filled),
+    is_full: r.spots_filled >= r.capacity,
+    species_preferences: r.species_preferences,
+    accepts_medical: r.accepts_medical,
+    accepts_bottle_babies: r.accepts_bottle_babies,
+    accepts_behavioral: r.accepts_behavioral,
+    approved_on: r.approved_on,
+    notes: r.notes ?? '',
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    person: {
+      id: r.person_id,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      display_name: displayName(r),
+      email: r.email,
+      phone: r.phone,
+    },
   };
 }
 
-export async function listHomes(q: Queryable, orgId: string, query: repo.HomeFilter & { available?: boolean; limit: number; offset: number }) {
+export async function listHomes(
+  q: Queryable,
+  orgId: string,
+  query: repo.HomeFilter & { available?: boolean; limit: number; offset: number },
+) {
   const { rows, total } = await repo.listHomes(q, orgId, query, query.limit, query.offset);
   const has_more = rows.length > query.limit;
   let results = rows.slice(0, query.limit).map(toHome);
-  if (query.available === undefined) return { results, limit: query.limit, offset: query.offset, has_more, total, total_is_page_only: false };
+  if (query.available === undefined)
+    return { results, limit: query.limit, offset: query.offset, has_more, total, total_is_page_only: false };
   // The availability filter is applied to the page after it is read (spec): total counts this page only.
   results = results.filter((h) => (query.available ? h.spots_available > 0 : h.spots_available === 0));
   return { results, limit: query.limit, offset: query.offset, has_more, total: results.length, total_is_page_only: true };
@@ -59,26 +94,42 @@ export async function getHome(q: Queryable, orgId: string, id: string, timeZone:
 const cleanSpecies = (list: string[]) => [...new Set(list.map((s) => s.trim().toLowerCase()).filter(Boolean))];
 
 export interface HomeCreate {
-  person_id: string; capacity: number; status?: repo.HomeStatus; species_preferences?: string[]; accepts_medical?: boolean;
-  accepts_bottle_babies?: boolean; accepts_behavioral?: boolean; approved_on?: string | null; notes?: string | null;
+  person_id: string;
+  capacity: number;
+  status?: repo.HomeStatus;
+  species_preferences?: string[];
+  accepts_medical?: boolean;
+  accepts_bottle_babies?: boolean;
+  accepts_behavioral?: boolean;
+  approved_on?: string | null;
+  notes?: string | null;
 }
 
 export async function createHome(db: Db, orgId: string, b: HomeCreate, actor: string, timeZone: string) {
   return db.tx(async (q) => {
     const person = await personSummary(q, orgId, b.person_id, true);
     if (!person) throw invalid({ person_id: [`${b.person_id} names no person of this organization`] });
-    if (await repo.homeOfPerson(q, orgId, b.person_id)) throw invalid({ person_id: ['this person already has a foster home; change that one instead'] });
+    if (await repo.homeOfPerson(q, orgId, b.person_id))
+      throw invalid({ person_id: ['this person already has a foster home; change that one instead'] });
     // A foster home's person holds the foster role (given here, with the person's audit row).
     if (!person.roles.includes('foster')) await addRole(q, orgId, b.person_id, 'foster', actor);
     const id = newId('fos');
     try {
       await repo.insertHome(q, orgId, {
-        id, person_id: b.person_id, status: b.status ?? 'active', capacity: b.capacity, species_preferences: cleanSpecies(b.species_preferences ?? []),
-        accepts_medical: b.accepts_medical ?? false, accepts_bottle_babies: b.accepts_bottle_babies ?? false, accepts_behavioral: b.accepts_behavioral ?? false,
-        approved_on: b.approved_on ?? null, notes: b.notes || null,
+        id,
+        person_id: b.person_id,
+        status: b.status ?? 'active',
+        capacity: b.capacity,
+        species_preferences: cleanSpecies(b.species_preferences ?? []),
+        accepts_medical: b.accepts_medical ?? false,
+        accepts_bottle_babies: b.accepts_bottle_babies ?? false,
+        accepts_behavioral: b.accepts_behavioral ?? false,
+        approved_on: b.approved_on ?? null,
+        notes: b.notes || null,
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw invalid({ person_id: ['this person already has a foster home; change that one instead'] });
+      if ((err as { code?: string }).code === '23505')
+        throw invalid({ person_id: ['this person already has a foster home; change that one instead'] });
       throw err;
     }
     await audit(q, orgId, actor, 'create', 'foster_home', id, b);
@@ -93,8 +144,10 @@ export async function updateHome(db: Db, orgId: string, id: string, b: HomeUpdat
     const home = await repo.lockHome(q, orgId, id);
     if (!home) throw notFound('foster home');
     const live = await repo.liveCount(q, orgId, id);
-    if (b.capacity !== undefined && b.capacity < live) throw invalid({ capacity: [`cannot be below the ${live} live assignment(s) of this home`] });
-    if (b.status === 'inactive' && live > 0) throw invalid({ status: [`cannot be inactive while the home has ${live} live assignment(s); end or cancel them first`] });
+    if (b.capacity !== undefined && b.capacity < live)
+      throw invalid({ capacity: [`cannot be below the ${live} live assignment(s) of this home`] });
+    if (b.status === 'inactive' && live > 0)
+      throw invalid({ status: [`cannot be inactive while the home has ${live} live assignment(s); end or cancel them first`] });
     const patch: Record<string, unknown> = { ...b };
     if (b.species_preferences) patch.species_preferences = cleanSpecies(b.species_preferences);
     if (b.notes === '') patch.notes = null;
@@ -112,21 +165,36 @@ async function oneAssignment(q: Queryable, orgId: string, id: string, timeZone: 
 export const getAssignment = oneAssignment;
 
 /** Offers an animal to a home (`pending`). The home's row lock serializes capacity; a unique index keeps one live assignment per animal. */
-export async function offer(db: Db, orgId: string, homeId: string, b: { animal_id: string; notes?: string | null; requested_on?: string }, actor: string, timeZone: string) {
+export async function offer(
+  db: Db,
+  orgId: string,
+  homeId: string,
+  b: { animal_id: string; notes?: string | null; requested_on?: string },
+  actor: string,
+  timeZone: string,
+) {
   return db.tx(async (q) => {
     const home = await repo.lockHome(q, orgId, homeId);
     if (!home) throw notFound('foster home');
     if (home.status !== 'active') throw invalid({ foster_home_id: [`the home is ${home.status} and takes no new animals`] });
     const animal = await animalSummary(q, orgId, b.animal_id);
     if (!animal) throw invalid({ animal_id: [`${b.animal_id} names no animal of this organization`] });
-    if (animal.care_state !== 'in_care' && animal.care_state !== 'on_hold') throw invalid({ animal_id: [`the animal is not in care (${animal.care_state})`] });
+    if (animal.care_state !== 'in_care' && animal.care_state !== 'on_hold')
+      throw invalid({ animal_id: [`the animal is not in care (${animal.care_state})`] });
     const other = await repo.liveAssignmentOfAnimal(q, orgId, b.animal_id);
-    if (other) throw invalid({ animal_id: [`this animal already has a live foster assignment (${other.id}, home ${other.foster_home_id})`] });
+    if (other)
+      throw invalid({ animal_id: [`this animal already has a live foster assignment (${other.id}, home ${other.foster_home_id})`] });
     const live = await repo.liveCount(q, orgId, homeId);
     if (live >= home.capacity) throw invalid({ foster_home_id: [`the home is full (${live} of ${home.capacity})`] });
     const id = newId('fas');
     try {
-      await repo.insertAssignment(q, orgId, { id, foster_home_id: homeId, animal_id: b.animal_id, requested_on: b.requested_on ?? today(timeZone), notes: b.notes || null });
+      await repo.insertAssignment(q, orgId, {
+        id,
+        foster_home_id: homeId,
+        animal_id: b.animal_id,
+        requested_on: b.requested_on ?? today(timeZone),
+        notes: b.notes || null,
+      });
     } catch (err) {
       if ((err as { code?: string }).code === '23505') throw invalid({ animal_id: ['this animal already has a live foster assignment'] });
       throw err;
@@ -138,12 +206,23 @@ export async function offer(db: Db, orgId: string, homeId: string, b: { animal_i
 
 type Action = 'accept' | 'decline' | 'start' | 'end' | 'cancel';
 const FROM: Record<Action, repo.AssignmentStatus[]> = {
-  accept: ['pending'], decline: ['pending', 'accepted'], start: ['pending', 'accepted'], end: ['active'], cancel: ['pending', 'accepted'],
+  accept: ['pending'],
+  decline: ['pending', 'accepted'],
+  start: ['pending', 'accepted'],
+  end: ['active'],
+  cancel: ['pending', 'accepted'],
 };
 /** Ending for these reasons leaves the animal with no place (it left the organization's care). */
 const LEAVES_CARE: repo.EndReason[] = ['adopted', 'transferred_out', 'returned_to_owner', 'died'];
 
-export interface ActionBody { decline_reason?: string; end_reason?: repo.EndReason; started_on?: string; ended_on?: string; return_location_id?: string | null; notes?: string | null }
+export interface ActionBody {
+  decline_reason?: string;
+  end_reason?: repo.EndReason;
+  started_on?: string;
+  ended_on?: string;
+  return_location_id?: string | null;
+  notes?: string | null;
+}
 
 export async function act(db: Db, orgId: string, id: string, action: Action, b: ActionBody, actor: string, timeZone: string) {
   return db.tx(async (q) => {
@@ -190,9 +269,16 @@ export async function act(db: Db, orgId: string, id: string, action: Action, b: 
           if (b.return_location_id !== undefined && b.return_location_id !== null) {
             await checkAnimalLocation(q, orgId, b.return_location_id, a.animal_id, 'return_location_id');
             next = b.return_location_id;
-          } else if (b.return_location_id === undefined && !LEAVES_CARE.includes(b.end_reason as repo.EndReason) && a.previous_location_id) {
+          } else if (
+            b.return_location_id === undefined &&
+            !LEAVES_CARE.includes(b.end_reason as repo.EndReason) &&
+            a.previous_location_id
+          ) {
             // Back where it was, when that place still has room.
-            next = await checkAnimalLocation(q, orgId, a.previous_location_id, a.animal_id).then(() => a.previous_location_id, () => null);
+            next = await checkAnimalLocation(q, orgId, a.previous_location_id, a.animal_id).then(
+              () => a.previous_location_id,
+              () => null,
+            );
           }
           await setAnimalLocation(q, orgId, a.animal_id, next);
         }

@@ -16,11 +16,16 @@ async function home(org: TestOrg, more: Record<string, unknown> = {}, personMore
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.foster_home;
 }
-const offer = (org: TestOrg, homeId: string, animal_id: string) => org.req('POST', `/api/animals/foster-homes/${homeId}/assignments`, { body: { animal_id } });
+const offer = (org: TestOrg, homeId: string, animal_id: string) =>
+  org.req('POST', `/api/animals/foster-homes/${homeId}/assignments`, { body: { animal_id } });
 
 test('create a foster home: person must exist, gains the foster role, one home per person', async () => {
   const org = await makeOrg(t);
-  const h = await home(org, { species_preferences: ['Dog', 'dog', 'cat'], accepts_medical: true, approved_on: '2024-03-01', notes: 'Big yard' }, { firstName: 'Ada', lastName: 'Lovelace', phone: '+12125550111' });
+  const h = await home(
+    org,
+    { species_preferences: ['Dog', 'dog', 'cat'], accepts_medical: true, approved_on: '2024-03-01', notes: 'Big yard' },
+    { firstName: 'Ada', lastName: 'Lovelace', phone: '+12125550111' },
+  );
   assert.match(h.id, /^fos_/);
   assert.equal(h.status, 'active');
   assert.deepEqual(h.species_preferences, ['dog', 'cat']);
@@ -48,29 +53,53 @@ test('foster home list: ordering, filters, paging, availability filtered after t
 
   const all = await org.req('GET', '/api/animals/foster-homes');
   assert.equal(all.status, 200);
-  assert.deepEqual(all.body.results.map((h: any) => h.id), [baker1.id, baker2.id, zed.id, retired.id, able.id]);
-  assert.deepEqual([all.body.limit, all.body.offset, all.body.has_more, all.body.total, all.body.total_is_page_only], [50, 0, false, 5, false]);
+  assert.deepEqual(
+    all.body.results.map((h: any) => h.id),
+    [baker1.id, baker2.id, zed.id, retired.id, able.id],
+  );
+  assert.deepEqual(
+    [all.body.limit, all.body.offset, all.body.has_more, all.body.total, all.body.total_is_page_only],
+    [50, 0, false, 5, false],
+  );
   assert.ok(all.body.results.every((h: any) => !('assignments' in h) && h.person && typeof h.person.display_name === 'string'));
   assert.deepEqual(all.body.results[0].spots_filled, 1);
   assert.equal(all.body.results[0].is_full, true);
 
   const page = await org.req('GET', '/api/animals/foster-homes?limit=2&offset=1');
-  assert.deepEqual(page.body.results.map((h: any) => h.id), [baker2.id, zed.id]);
+  assert.deepEqual(
+    page.body.results.map((h: any) => h.id),
+    [baker2.id, zed.id],
+  );
   assert.equal(page.body.has_more, true);
   assert.equal(page.body.total, 5);
 
-  assert.deepEqual((await org.req('GET', '/api/animals/foster-homes?status=paused')).body.results.map((h: any) => h.id), [able.id]);
-  assert.deepEqual((await org.req('GET', `/api/animals/foster-homes?person_id=${zed.person_id}`)).body.results.map((h: any) => h.id), [zed.id]);
+  assert.deepEqual(
+    (await org.req('GET', '/api/animals/foster-homes?status=paused')).body.results.map((h: any) => h.id),
+    [able.id],
+  );
+  assert.deepEqual(
+    (await org.req('GET', `/api/animals/foster-homes?person_id=${zed.person_id}`)).body.results.map((h: any) => h.id),
+    [zed.id],
+  );
   // Species: homes that take it, including every home with no preference.
-  assert.deepEqual((await org.req('GET', '/api/animals/foster-homes?species=CAT')).body.results.map((h: any) => h.id), [baker1.id, zed.id, retired.id, able.id]);
+  assert.deepEqual(
+    (await org.req('GET', '/api/animals/foster-homes?species=CAT')).body.results.map((h: any) => h.id),
+    [baker1.id, zed.id, retired.id, able.id],
+  );
 
   const avail = await org.req('GET', '/api/animals/foster-homes?available=true&limit=2');
-  assert.deepEqual(avail.body.results.map((h: any) => h.id), [baker2.id]);
+  assert.deepEqual(
+    avail.body.results.map((h: any) => h.id),
+    [baker2.id],
+  );
   assert.equal(avail.body.total, 1);
   assert.equal(avail.body.total_is_page_only, true);
   assert.equal(avail.body.has_more, true);
   const full = await org.req('GET', '/api/animals/foster-homes?available=false');
-  assert.deepEqual(full.body.results.map((h: any) => h.id), [baker1.id]);
+  assert.deepEqual(
+    full.body.results.map((h: any) => h.id),
+    [baker1.id],
+  );
 
   for (const q of ['limit=0', 'limit=201', 'offset=-1', 'status=open', 'available=maybe']) {
     assertErrorShape('/api/x', await org.req('GET', `/api/animals/foster-homes?${q}`), 422);
@@ -96,7 +125,11 @@ test('assignments: offer, accept, start (location follows), end (adopted), decli
   assert.ok(o1.body.animal_name && o1.body.foster_name);
   const acc = await org.req('POST', `/api/animals/foster-assignments/${o1.body.id}/accept`, { body: {} });
   assert.equal(acc.body.status, 'accepted');
-  assertErrorShape('/api/x', await org.req('POST', `/api/animals/foster-assignments/${o1.body.id}/end`, { body: { end_reason: 'adopted' } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/animals/foster-assignments/${o1.body.id}/end`, { body: { end_reason: 'adopted' } }),
+    422,
+  );
   const st = await org.req('POST', `/api/animals/foster-assignments/${o1.body.id}/start`, { body: { started_on: '2024-01-01' } });
   assertErrorShape('/api/x', st, 422); // before the offer was made
   const st2 = await org.req('POST', `/api/animals/foster-assignments/${o1.body.id}/start`, { body: {} });
@@ -123,7 +156,11 @@ test('assignments: offer, accept, start (location follows), end (adopted), decli
   assert.equal(end.body.is_live, false);
   assert.equal(typeof end.body.duration_days, 'number');
   assert.equal((await org.req('GET', `/api/v1/animals/${a1}`)).body.locationId, null);
-  assertErrorShape('/api/x', await org.req('POST', `/api/animals/foster-assignments/${o1.body.id}/end`, { body: { end_reason: 'bored' } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/animals/foster-assignments/${o1.body.id}/end`, { body: { end_reason: 'bored' } }),
+    422,
+  );
 
   const single = await org.req('GET', `/api/animals/foster-homes/${h.id}`);
   assert.equal(single.status, 200);
@@ -138,7 +175,9 @@ test('ending a placement returns the animal to where it was, or to return_locati
   const org = await makeOrg(t);
   const h = await home(org);
   const loc = (await org.req('POST', '/api/animals/locations', { body: { name: 'Main', type: 'shelter' } })).body.id;
-  const unit = (await org.req('POST', '/api/animals/housing-units', { body: { location_id: loc, name: 'K1', type: 'kennel', capacity: 1 } })).body.id;
+  const unit = (
+    await org.req('POST', '/api/animals/housing-units', { body: { location_id: loc, name: 'K1', type: 'kennel', capacity: 1 } })
+  ).body.id;
   const a = await animal(org, { locationId: unit });
   const b = await animal(org);
   const as = (await offer(org, h.id, a)).body;
@@ -149,8 +188,16 @@ test('ending a placement returns the animal to where it was, or to return_locati
   const bs = (await offer(org, h.id, b)).body;
   await org.req('POST', `/api/animals/foster-assignments/${bs.id}/start`, { body: {} });
   // The unit is full now (a is back), so naming it refuses.
-  assertErrorShape('/api/x', await org.req('POST', `/api/animals/foster-assignments/${bs.id}/end`, { body: { end_reason: 'returned_to_shelter', return_location_id: unit } }), 422);
-  const ok = await org.req('POST', `/api/animals/foster-assignments/${bs.id}/end`, { body: { end_reason: 'returned_to_shelter', return_location_id: loc } });
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/animals/foster-assignments/${bs.id}/end`, {
+      body: { end_reason: 'returned_to_shelter', return_location_id: unit },
+    }),
+    422,
+  );
+  const ok = await org.req('POST', `/api/animals/foster-assignments/${bs.id}/end`, {
+    body: { end_reason: 'returned_to_shelter', return_location_id: loc },
+  });
   assert.equal(ok.status, 200);
   assert.equal((await org.req('GET', `/api/v1/animals/${b}`)).body.locationId, loc);
 });
@@ -172,12 +219,17 @@ test('rules: home at capacity, paused home, animal not in care, one live assignm
   assert.equal((await offer(org, 'fos_nope', b)).status, 404);
   assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/foster-homes/${h.id}`, { body: { status: 'inactive' } }), 422);
   assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/foster-homes/${h.id}`, { body: { capacity: 0 } }), 422);
-  const paused = await org.req('PATCH', `/api/animals/foster-homes/${other.id}`, { body: { status: 'paused', notes: 'Vacation', species_preferences: ['Rabbit'] } });
+  const paused = await org.req('PATCH', `/api/animals/foster-homes/${other.id}`, {
+    body: { status: 'paused', notes: 'Vacation', species_preferences: ['Rabbit'] },
+  });
   assert.equal(paused.status, 200);
   assert.equal(paused.body.foster_home.status, 'paused');
   assert.deepEqual(paused.body.foster_home.species_preferences, ['rabbit']);
   assertErrorShape('/api/x', await offer(org, other.id, b), 422);
-  assert.equal((await org.req('PATCH', `/api/animals/foster-homes/${other.id}`, { body: { status: 'inactive' } })).body.foster_home.status, 'inactive');
+  assert.equal(
+    (await org.req('PATCH', `/api/animals/foster-homes/${other.id}`, { body: { status: 'inactive' } })).body.foster_home.status,
+    'inactive',
+  );
 });
 
 test('concurrency: a home never exceeds capacity and an animal never holds two live assignments', async () => {
@@ -186,13 +238,22 @@ test('concurrency: a home never exceeds capacity and an animal never holds two l
   const animals = await Promise.all(Array.from({ length: 8 }, () => animal(org)));
   const res = await Promise.all(animals.map((a) => offer(org, h.id, a)));
   assert.equal(res.filter((r) => r.status === 201).length, 2);
-  assert.ok(res.every((r) => r.status === 201 || r.status === 422), JSON.stringify(res.map((r) => r.status)));
+  assert.ok(
+    res.every((r) => r.status === 201 || r.status === 422),
+    JSON.stringify(res.map((r) => r.status)),
+  );
   const homes = await Promise.all(Array.from({ length: 6 }, () => home(org, { capacity: 3 })));
   const one = await animal(org);
   const res2 = await Promise.all(homes.map((x) => offer(org, x.id, one)));
   assert.equal(res2.filter((r) => r.status === 201).length, 1);
-  assert.ok(res2.every((r) => r.status === 201 || r.status === 422), JSON.stringify(res2.map((r) => r.body)));
-  const live = await t.db.query<{ n: string }>("SELECT count(*) AS n FROM foster_assignments WHERE organization_id = $1 AND animal_id = $2 AND status IN ('pending','accepted','active')", [org.id, one]);
+  assert.ok(
+    res2.every((r) => r.status === 201 || r.status === 422),
+    JSON.stringify(res2.map((r) => r.body)),
+  );
+  const live = await t.db.query<{ n: string }>(
+    "SELECT count(*) AS n FROM foster_assignments WHERE organization_id = $1 AND animal_id = $2 AND status IN ('pending','accepted','active')",
+    [org.id, one],
+  );
   assert.equal(live[0]?.n, '1');
 });
 
@@ -202,10 +263,40 @@ securitySuite('foster homes', () => t, [
   { method: 'GET', path: () => '/api/animals/foster-homes', seed: withHome, area: 'animals', level: 'read' },
   { method: 'GET', path: async (org) => `/api/animals/foster-homes/${await withHome(org)}`, area: 'animals', level: 'read' },
   { method: 'POST', path: () => '/api/animals/foster-homes', body: { person_id: 'per_x', capacity: 1 }, area: 'animals', level: 'write' },
-  { method: 'PATCH', path: async (org) => `/api/animals/foster-homes/${await withHome(org)}`, body: { notes: 'x' }, area: 'animals', level: 'write' },
-  { method: 'POST', path: async (org) => `/api/animals/foster-homes/${await withHome(org)}/assignments`, body: { animal_id: 'ani_x' }, area: 'animals', level: 'write' },
+  {
+    method: 'PATCH',
+    path: async (org) => `/api/animals/foster-homes/${await withHome(org)}`,
+    body: { notes: 'x' },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'POST',
+    path: async (org) => `/api/animals/foster-homes/${await withHome(org)}/assignments`,
+    body: { animal_id: 'ani_x' },
+    area: 'animals',
+    level: 'write',
+  },
   { method: 'GET', path: async (org) => `/api/animals/foster-assignments/${await withAssignment(org)}`, area: 'animals', level: 'read' },
-  ...(['accept', 'cancel', 'start'] as const).map((action) => ({ method: 'POST', path: async (org: TestOrg) => `/api/animals/foster-assignments/${await withAssignment(org)}/${action}`, body: {}, area: 'animals' as const, level: 'write' as const })),
-  { method: 'POST', path: async (org) => `/api/animals/foster-assignments/${await withAssignment(org)}/decline`, body: { decline_reason: 'x' }, area: 'animals', level: 'write' },
-  { method: 'POST', path: async (org) => `/api/animals/foster-assignments/${await withAssignment(org)}/end`, body: { end_reason: 'adopted' }, area: 'animals', level: 'write' },
+  ...(['accept', 'cancel', 'start'] as const).map((action) => ({
+    method: 'POST',
+    path: async (org: TestOrg) => `/api/animals/foster-assignments/${await withAssignment(org)}/${action}`,
+    body: {},
+    area: 'animals' as const,
+    level: 'write' as const,
+  })),
+  {
+    method: 'POST',
+    path: async (org) => `/api/animals/foster-assignments/${await withAssignment(org)}/decline`,
+    body: { decline_reason: 'x' },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'POST',
+    path: async (org) => `/api/animals/foster-assignments/${await withAssignment(org)}/end`,
+    body: { end_reason: 'adopted' },
+    area: 'animals',
+    level: 'write',
+  },
 ]);

@@ -11,13 +11,38 @@ const ANIMAL_JOIN = 'animal_directory a';
 export type LocationType = (typeof LOCATION_TYPES)[number];
 export type UnitType = (typeof UNIT_TYPES)[number];
 export interface LocationRow {
-  id: string; name: string; type: LocationType; address: string | null; notes: string | null; is_active: boolean;
-  unit_count: number; capacity: number; occupant_count: number; created_at: Date; updated_at: Date;
+  id: string;
+  name: string;
+  type: LocationType;
+  address: string | null;
+  notes: string | null;
+  is_active: boolean;
+  unit_count: number;
+  capacity: number;
+  occupant_count: number;
+  created_at: Date;
+  updated_at: Date;
 }
-export interface OccupantRow { id: string; name: string; species: string; status: string; location_id: string }
+export interface OccupantRow {
+  id: string;
+  name: string;
+  species: string;
+  status: string;
+  location_id: string;
+}
 export interface UnitRow {
-  id: string; location_id: string; location_name: string; name: string; type: UnitType; capacity: number; notes: string | null;
-  is_active: boolean; custom_fields: Record<string, unknown>; occupant_count: number; created_at: Date; updated_at: Date;
+  id: string;
+  location_id: string;
+  location_name: string;
+  name: string;
+  type: UnitType;
+  capacity: number;
+  notes: string | null;
+  is_active: boolean;
+  custom_fields: Record<string, unknown>;
+  occupant_count: number;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const LOCATION_SELECT = `SELECT l.id, l.name, l.type, l.address, l.notes, l.is_active, l.created_at, l.updated_at,
@@ -34,28 +59,60 @@ export async function listLocations(q: Queryable, orgId: string, f: { is_active?
     params.push(f.is_active);
     cond += ` AND l.is_active = $${params.length}`;
   }
-  return q.query<LocationRow>(`${LOCATION_SELECT} WHERE ${cond} ORDER BY lower(l.name), l.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit + 1, offset]);
+  return q.query<LocationRow>(
+    `${LOCATION_SELECT} WHERE ${cond} ORDER BY lower(l.name), l.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, limit + 1, offset],
+  );
 }
 export async function getLocation(q: Queryable, orgId: string, id: string) {
   return (await q.query<LocationRow>(`${LOCATION_SELECT} WHERE l.organization_id = $1 AND l.id = $2`, [orgId, id]))[0] ?? null;
 }
 export async function locationNameTaken(q: Queryable, orgId: string, name: string, exceptId?: string) {
-  return (await q.query('SELECT 1 FROM locations WHERE organization_id = $1 AND lower(name) = lower($2) AND id <> $3', [orgId, name, exceptId ?? ''])).length > 0;
+  return (
+    (
+      await q.query('SELECT 1 FROM locations WHERE organization_id = $1 AND lower(name) = lower($2) AND id <> $3', [
+        orgId,
+        name,
+        exceptId ?? '',
+      ])
+    ).length > 0
+  );
 }
-export async function insertLocation(q: Queryable, orgId: string, l: { id: string; name: string; type: string; address: string | null; notes: string | null }) {
-  await q.query('INSERT INTO locations (organization_id, id, name, type, address, notes) VALUES ($1,$2,$3,$4,$5,$6)', [orgId, l.id, l.name, l.type, l.address, l.notes]);
+export async function insertLocation(
+  q: Queryable,
+  orgId: string,
+  l: { id: string; name: string; type: string; address: string | null; notes: string | null },
+) {
+  await q.query('INSERT INTO locations (organization_id, id, name, type, address, notes) VALUES ($1,$2,$3,$4,$5,$6)', [
+    orgId,
+    l.id,
+    l.name,
+    l.type,
+    l.address,
+    l.notes,
+  ]);
 }
 export async function updateLocation(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
   const cols = ['name', 'type', 'address', 'notes', 'is_active'].filter((c) => c in p);
   const sets = cols.map((c, i) => `${c} = $${i + 3}`);
-  await q.query(`UPDATE locations SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`, [orgId, id, ...cols.map((c) => p[c])]);
+  await q.query(`UPDATE locations SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`, [
+    orgId,
+    id,
+    ...cols.map((c) => p[c]),
+  ]);
 }
 
 const UNIT_SELECT = `SELECT u.id, u.location_id, l.name AS location_name, u.name, u.type, u.capacity, u.notes, u.is_active, u.custom_fields, u.created_at, u.updated_at,
   (SELECT count(*)::int FROM ${ANIMAL_JOIN} WHERE a.organization_id = u.organization_id AND a.location_id = u.id AND ${OCCUPYING}) AS occupant_count
   FROM housing_units u JOIN locations l ON l.organization_id = u.organization_id AND l.id = u.location_id`;
 
-export async function listUnits(q: Queryable, orgId: string, f: { location_id?: string; is_active?: boolean; available?: boolean }, limit: number, offset: number) {
+export async function listUnits(
+  q: Queryable,
+  orgId: string,
+  f: { location_id?: string; is_active?: boolean; available?: boolean },
+  limit: number,
+  offset: number,
+) {
   const params: unknown[] = [orgId];
   const where = ['u.organization_id = $1'];
   if (f.location_id !== undefined) {
@@ -66,40 +123,82 @@ export async function listUnits(q: Queryable, orgId: string, f: { location_id?: 
     params.push(f.is_active);
     where.push(`u.is_active = $${params.length}`);
   }
-  const outer = f.available === undefined ? '' : ` WHERE ${f.available ? 'x.occupant_count < x.capacity' : 'x.occupant_count >= x.capacity'}`;
-  return q.query<UnitRow>(`SELECT * FROM (${UNIT_SELECT} WHERE ${where.join(' AND ')}) x${outer} ORDER BY lower(x.location_name), lower(x.name), x.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit + 1, offset]);
+  const outer =
+    f.available === undefined ? '' : ` WHERE ${f.available ? 'x.occupant_count < x.capacity' : 'x.occupant_count >= x.capacity'}`;
+  return q.query<UnitRow>(
+    `SELECT * FROM (${UNIT_SELECT} WHERE ${where.join(' AND ')}) x${outer} ORDER BY lower(x.location_name), lower(x.name), x.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, limit + 1, offset],
+  );
 }
 export async function getUnit(q: Queryable, orgId: string, id: string) {
   return (await q.query<UnitRow>(`${UNIT_SELECT} WHERE u.organization_id = $1 AND u.id = $2`, [orgId, id]))[0] ?? null;
 }
 export async function lockUnit(q: Queryable, orgId: string, id: string) {
-  return (await q.query<{ id: string; name: string; capacity: number; is_active: boolean; custom_fields: Record<string, unknown> }>(
-    'SELECT id, name, capacity, is_active, custom_fields FROM housing_units WHERE organization_id = $1 AND id = $2 FOR UPDATE', [orgId, id]))[0] ?? null;
+  return (
+    (
+      await q.query<{ id: string; name: string; capacity: number; is_active: boolean; custom_fields: Record<string, unknown> }>(
+        'SELECT id, name, capacity, is_active, custom_fields FROM housing_units WHERE organization_id = $1 AND id = $2 FOR UPDATE',
+        [orgId, id],
+      )
+    )[0] ?? null
+  );
 }
 export async function unitNameTaken(q: Queryable, orgId: string, locationId: string, name: string, exceptId?: string) {
-  return (await q.query('SELECT 1 FROM housing_units WHERE organization_id = $1 AND location_id = $2 AND lower(name) = lower($3) AND id <> $4', [orgId, locationId, name, exceptId ?? ''])).length > 0;
+  return (
+    (
+      await q.query(
+        'SELECT 1 FROM housing_units WHERE organization_id = $1 AND location_id = $2 AND lower(name) = lower($3) AND id <> $4',
+        [orgId, locationId, name, exceptId ?? ''],
+      )
+    ).length > 0
+  );
 }
-export async function insertUnit(q: Queryable, orgId: string, u: { id: string; location_id: string; name: string; type: string; capacity: number; notes: string | null; custom_fields: Record<string, unknown> }) {
-  await q.query('INSERT INTO housing_units (organization_id, id, location_id, name, type, capacity, notes, custom_fields) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
-    [orgId, u.id, u.location_id, u.name, u.type, u.capacity, u.notes, JSON.stringify(u.custom_fields)]);
+export async function insertUnit(
+  q: Queryable,
+  orgId: string,
+  u: {
+    id: string;
+    location_id: string;
+    name: string;
+    type: string;
+    capacity: number;
+    notes: string | null;
+    custom_fields: Record<string, unknown>;
+  },
+) {
+  await q.query(
+    'INSERT INTO housing_units (organization_id, id, location_id, name, type, capacity, notes, custom_fields) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
+    [orgId, u.id, u.location_id, u.name, u.type, u.capacity, u.notes, JSON.stringify(u.custom_fields)],
+  );
 }
 export async function updateUnit(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
   const cols = ['location_id', 'name', 'type', 'capacity', 'notes', 'is_active', 'custom_fields'].filter((c) => c in p);
   const sets = cols.map((c, i) => `${c} = $${i + 3}`);
-  await q.query(`UPDATE housing_units SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, ...cols.map((c) => (c === 'custom_fields' ? JSON.stringify(p[c]) : p[c]))]);
+  await q.query(`UPDATE housing_units SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`, [
+    orgId,
+    id,
+    ...cols.map((c) => (c === 'custom_fields' ? JSON.stringify(p[c]) : p[c])),
+  ]);
 }
 
 export async function occupantsOf(q: Queryable, orgId: string, placeIds: string[]) {
   if (!placeIds.length) return [];
-  return q.query<OccupantRow>(`SELECT a.id, a.name, a.species, a.status, a.location_id FROM ${ANIMAL_JOIN}
-    WHERE a.organization_id = $1 AND a.location_id = ANY($2::text[]) AND ${OCCUPYING} ORDER BY a.name, a.id`, [orgId, placeIds]);
+  return q.query<OccupantRow>(
+    `SELECT a.id, a.name, a.species, a.status, a.location_id FROM ${ANIMAL_JOIN}
+    WHERE a.organization_id = $1 AND a.location_id = ANY($2::text[]) AND ${OCCUPYING} ORDER BY a.name, a.id`,
+    [orgId, placeIds],
+  );
 }
 export async function countOccupants(q: Queryable, orgId: string, placeId: string, exceptAnimalId: string | null) {
-  const rows = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${ANIMAL_JOIN} WHERE a.organization_id = $1 AND a.location_id = $2 AND a.id <> $3 AND ${OCCUPYING}`,
-    [orgId, placeId, exceptAnimalId ?? '']);
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${ANIMAL_JOIN} WHERE a.organization_id = $1 AND a.location_id = $2 AND a.id <> $3 AND ${OCCUPYING}`,
+    [orgId, placeId, exceptAnimalId ?? ''],
+  );
   return rows[0]?.n ?? 0;
 }
 export async function locationActive(q: Queryable, orgId: string, id: string) {
-  return (await q.query<{ is_active: boolean }>('SELECT is_active FROM locations WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ?? null;
+  return (
+    (await q.query<{ is_active: boolean }>('SELECT is_active FROM locations WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ??
+    null
+  );
 }

@@ -13,10 +13,22 @@ import * as repo from './housing.repository.ts';
  * assignments, and an animal in an active foster placement moves only by ending it.
  * Used by the animals service on create and update, and by the move endpoint.
  */
-export async function checkAnimalLocation(q: Queryable, orgId: string, locationId: string | null, animalId: string | null, field = 'locationId'): Promise<void> {
+export async function checkAnimalLocation(
+  q: Queryable,
+  orgId: string,
+  locationId: string | null,
+  animalId: string | null,
+  field = 'locationId',
+): Promise<void> {
   if (animalId) {
-    const live = await q.query<{ foster_home_id: string }>("SELECT foster_home_id FROM foster_assignments WHERE organization_id = $1 AND animal_id = $2 AND status = 'active'", [orgId, animalId]);
-    if (live[0]) throw invalid({ [field]: [`cannot change while the animal is in foster home ${live[0].foster_home_id}; end the foster assignment instead`] });
+    const live = await q.query<{ foster_home_id: string }>(
+      "SELECT foster_home_id FROM foster_assignments WHERE organization_id = $1 AND animal_id = $2 AND status = 'active'",
+      [orgId, animalId],
+    );
+    if (live[0])
+      throw invalid({
+        [field]: [`cannot change while the animal is in foster home ${live[0].foster_home_id}; end the foster assignment instead`],
+      });
   }
   if (locationId === null) return;
   const loc = await repo.locationActive(q, orgId, locationId);
@@ -37,13 +49,19 @@ export async function checkAnimalLocation(q: Queryable, orgId: string, locationI
 
 export function toUnit(r: repo.UnitRow, occupants: repo.OccupantRow[]) {
   return {
-    ...r, spots_available: Math.max(0, r.capacity - r.occupant_count), is_full: r.occupant_count >= r.capacity,
+    ...r,
+    spots_available: Math.max(0, r.capacity - r.occupant_count),
+    is_full: r.occupant_count >= r.capacity,
     occupants: occupants.filter((o) => o.location_id === r.id).map(({ id, name, species, status }) => ({ id, name, species, status })),
   };
 }
 
 export async function unitsWithOccupants(q: Queryable, orgId: string, rows: repo.UnitRow[]) {
-  const occ = await repo.occupantsOf(q, orgId, rows.map((r) => r.id));
+  const occ = await repo.occupantsOf(
+    q,
+    orgId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toUnit(r, occ));
 }
 
@@ -65,9 +83,20 @@ export async function getLocation(q: Queryable, orgId: string, id: string) {
   };
 }
 
-export interface LocationInput { name?: string; type?: repo.LocationType; address?: string | null; notes?: string | null; is_active?: boolean }
+export interface LocationInput {
+  name?: string;
+  type?: repo.LocationType;
+  address?: string | null;
+  notes?: string | null;
+  is_active?: boolean;
+}
 
-export async function createLocation(db: Db, orgId: string, b: Required<Pick<LocationInput, 'name' | 'type'>> & LocationInput, actor: string) {
+export async function createLocation(
+  db: Db,
+  orgId: string,
+  b: Required<Pick<LocationInput, 'name' | 'type'>> & LocationInput,
+  actor: string,
+) {
   return db.tx(async (q) => {
     if (await repo.locationNameTaken(q, orgId, b.name)) throw invalid({ name: [`a location named ${b.name} already exists`] });
     const id = newId('loc');
@@ -81,8 +110,10 @@ export async function updateLocation(db: Db, orgId: string, id: string, b: Locat
   return db.tx(async (q) => {
     const current = await repo.getLocation(q, orgId, id);
     if (!current) throw notFound('location');
-    if (b.name && (await repo.locationNameTaken(q, orgId, b.name, id))) throw invalid({ name: [`a location named ${b.name} already exists`] });
-    if (b.is_active === false && current.occupant_count > 0) throw invalid({ is_active: [`${current.occupant_count} animal(s) are still housed here; move them first`] });
+    if (b.name && (await repo.locationNameTaken(q, orgId, b.name, id)))
+      throw invalid({ name: [`a location named ${b.name} already exists`] });
+    if (b.is_active === false && current.occupant_count > 0)
+      throw invalid({ is_active: [`${current.occupant_count} animal(s) are still housed here; move them first`] });
     const patch: Record<string, unknown> = { ...b };
     if (b.address === '') patch.address = null;
     if (b.notes === '') patch.notes = null;
@@ -92,17 +123,39 @@ export async function updateLocation(db: Db, orgId: string, id: string, b: Locat
   });
 }
 
-export interface UnitInput { location_id?: string; name?: string; type?: repo.UnitType; capacity?: number; notes?: string | null; is_active?: boolean; custom_fields?: Record<string, unknown> }
+export interface UnitInput {
+  location_id?: string;
+  name?: string;
+  type?: repo.UnitType;
+  capacity?: number;
+  notes?: string | null;
+  is_active?: boolean;
+  custom_fields?: Record<string, unknown>;
+}
 
-export async function createUnit(db: Db, orgId: string, b: Required<Pick<UnitInput, 'location_id' | 'name' | 'type' | 'capacity'>> & UnitInput, actor: string) {
+export async function createUnit(
+  db: Db,
+  orgId: string,
+  b: Required<Pick<UnitInput, 'location_id' | 'name' | 'type' | 'capacity'>> & UnitInput,
+  actor: string,
+) {
   return db.tx(async (q) => {
     const loc = await repo.locationActive(q, orgId, b.location_id);
     if (!loc) throw invalid({ location_id: [`${b.location_id} names no location of this organization`] });
     if (!loc.is_active) throw invalid({ location_id: ['is a location no longer in use'] });
-    if (await repo.unitNameTaken(q, orgId, b.location_id, b.name)) throw invalid({ name: [`a unit named ${b.name} already exists at this location`] });
+    if (await repo.unitNameTaken(q, orgId, b.location_id, b.name))
+      throw invalid({ name: [`a unit named ${b.name} already exists at this location`] });
     const custom = await checkCustomFields(q, orgId, 'location_unit', b.custom_fields, { creating: true });
     const id = newId('hsg');
-    await repo.insertUnit(q, orgId, { id, location_id: b.location_id, name: b.name, type: b.type, capacity: b.capacity, notes: b.notes || null, custom_fields: custom });
+    await repo.insertUnit(q, orgId, {
+      id,
+      location_id: b.location_id,
+      name: b.name,
+      type: b.type,
+      capacity: b.capacity,
+      notes: b.notes || null,
+      custom_fields: custom,
+    });
     await audit(q, orgId, actor, 'create', 'housing_unit', id, b);
     return getUnit(q, orgId, id);
   });
@@ -122,12 +175,21 @@ export async function updateUnit(db: Db, orgId: string, id: string, b: UnitInput
     }
     const name = b.name ?? current.name;
     const locationId = b.location_id ?? current.location_id;
-    if ((b.name || b.location_id) && (await repo.unitNameTaken(q, orgId, locationId, name, id))) throw invalid({ name: [`a unit named ${name} already exists at this location`] });
-    if (b.capacity !== undefined && b.capacity < current.occupant_count) throw invalid({ capacity: [`cannot be below the ${current.occupant_count} animal(s) housed here now`] });
-    if (b.is_active === false && current.occupant_count > 0) throw invalid({ is_active: [`${current.occupant_count} animal(s) are still housed here; move them first`] });
+    if ((b.name || b.location_id) && (await repo.unitNameTaken(q, orgId, locationId, name, id)))
+      throw invalid({ name: [`a unit named ${name} already exists at this location`] });
+    if (b.capacity !== undefined && b.capacity < current.occupant_count)
+      throw invalid({ capacity: [`cannot be below the ${current.occupant_count} animal(s) housed here now`] });
+    if (b.is_active === false && current.occupant_count > 0)
+      throw invalid({ is_active: [`${current.occupant_count} animal(s) are still housed here; move them first`] });
     if (b.notes === '') patch.notes = null;
     if (b.custom_fields !== undefined) {
-      patch.custom_fields = await checkCustomFields(q, orgId, 'location_unit', { ...current.custom_fields, ...b.custom_fields }, { creating: false, current: current.custom_fields });
+      patch.custom_fields = await checkCustomFields(
+        q,
+        orgId,
+        'location_unit',
+        { ...current.custom_fields, ...b.custom_fields },
+        { creating: false, current: current.custom_fields },
+      );
     }
     await repo.updateUnit(q, orgId, id, patch);
     await audit(q, orgId, actor, 'update', 'housing_unit', id, Object.keys(b));

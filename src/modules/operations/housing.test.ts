@@ -12,9 +12,13 @@ before(async () => {
 after(async () => t.close());
 
 async function place(org: TestOrg, capacity = 2) {
-  const loc = await org.req('POST', '/api/animals/locations', { body: { name: `Main ${Math.random()}`, type: 'shelter', address: '1 Road' } });
+  const loc = await org.req('POST', '/api/animals/locations', {
+    body: { name: `Main ${Math.random()}`, type: 'shelter', address: '1 Road' },
+  });
   assert.equal(loc.status, 201, JSON.stringify(loc.body));
-  const unit = await org.req('POST', '/api/animals/housing-units', { body: { location_id: loc.body.id, name: 'K1', type: 'kennel', capacity } });
+  const unit = await org.req('POST', '/api/animals/housing-units', {
+    body: { location_id: loc.body.id, name: 'K1', type: 'kennel', capacity },
+  });
   assert.equal(unit.status, 201, JSON.stringify(unit.body));
   return { loc: loc.body.id as string, unit: unit.body.id as string };
 }
@@ -24,22 +28,50 @@ test('locations and units: create, read, list, update; names unique', async () =
   const loc = await org.req('POST', '/api/animals/locations', { body: { name: 'Main Shelter', type: 'shelter' } });
   assert.equal(loc.status, 201);
   assert.match(loc.body.id, /^loc_/);
-  assert.deepEqual([loc.body.unit_count, loc.body.capacity, loc.body.occupant_count, loc.body.units, loc.body.is_active], [0, 0, 0, [], true]);
+  assert.deepEqual(
+    [loc.body.unit_count, loc.body.capacity, loc.body.occupant_count, loc.body.units, loc.body.is_active],
+    [0, 0, 0, [], true],
+  );
   assertErrorShape('/api/x', await org.req('POST', '/api/animals/locations', { body: { name: 'main shelter', type: 'shelter' } }), 422);
   assertErrorShape('/api/x', await org.req('POST', '/api/animals/locations', { body: { name: 'X', type: 'castle' } }), 422);
-  const u = await org.req('POST', '/api/animals/housing-units', { body: { location_id: loc.body.id, name: 'Kennel 1', type: 'kennel', capacity: 2, notes: 'Heated' } });
+  const u = await org.req('POST', '/api/animals/housing-units', {
+    body: { location_id: loc.body.id, name: 'Kennel 1', type: 'kennel', capacity: 2, notes: 'Heated' },
+  });
   assert.equal(u.status, 201);
   assert.match(u.body.id, /^hsg_/);
-  assert.deepEqual([u.body.location_name, u.body.capacity, u.body.occupant_count, u.body.spots_available, u.body.is_full, u.body.occupants], ['Main Shelter', 2, 0, 2, false, []]);
-  assertErrorShape('/api/x', await org.req('POST', '/api/animals/housing-units', { body: { location_id: loc.body.id, name: 'kennel 1', type: 'kennel', capacity: 1 } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', '/api/animals/housing-units', { body: { location_id: 'loc_nope', name: 'K', type: 'kennel', capacity: 1 } }), 422);
-  assertErrorShape('/api/x', await org.req('POST', '/api/animals/housing-units', { body: { location_id: loc.body.id, name: 'K', type: 'kennel', capacity: 0 } }), 422);
+  assert.deepEqual(
+    [u.body.location_name, u.body.capacity, u.body.occupant_count, u.body.spots_available, u.body.is_full, u.body.occupants],
+    ['Main Shelter', 2, 0, 2, false, []],
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/animals/housing-units', {
+      body: { location_id: loc.body.id, name: 'kennel 1', type: 'kennel', capacity: 1 },
+    }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/animals/housing-units', { body: { location_id: 'loc_nope', name: 'K', type: 'kennel', capacity: 1 } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/animals/housing-units', { body: { location_id: loc.body.id, name: 'K', type: 'kennel', capacity: 0 } }),
+    422,
+  );
   const got = await org.req('GET', `/api/animals/locations/${loc.body.id}`);
   assert.equal(got.body.units.length, 1);
   assert.equal(got.body.capacity, 2);
   assert.equal((await org.req('GET', '/api/animals/locations')).body.results.length, 1);
-  assert.equal((await org.req('PATCH', `/api/animals/locations/${loc.body.id}`, { body: { name: 'Main Campus', address: '' } })).body.name, 'Main Campus');
-  assert.equal((await org.req('PATCH', `/api/animals/housing-units/${u.body.id}`, { body: { name: 'Kennel One', capacity: 3 } })).body.capacity, 3);
+  assert.equal(
+    (await org.req('PATCH', `/api/animals/locations/${loc.body.id}`, { body: { name: 'Main Campus', address: '' } })).body.name,
+    'Main Campus',
+  );
+  assert.equal(
+    (await org.req('PATCH', `/api/animals/housing-units/${u.body.id}`, { body: { name: 'Kennel One', capacity: 3 } })).body.capacity,
+    3,
+  );
   assert.equal((await org.req('GET', `/api/animals/housing-units?location_id=${loc.body.id}`)).body.results.length, 1);
   assert.equal((await org.req('GET', '/api/animals/locations/loc_nope')).status, 404);
   assert.equal((await org.req('GET', '/api/animals/housing-units/hsg_nope')).status, 404);
@@ -50,8 +82,21 @@ test('Family A locationId must name a location or unit of the organization (422)
   const other = await makeOrg(t);
   const { loc, unit } = await place(org, 2);
   const theirs = await place(other, 2);
-  assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { name: 'A', species: 'dog', status: 'Available', intakeDate: '2024-01-01', locationId: 'nowhere' } }), 422, 'VALIDATION_ERROR');
-  assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { name: 'A', species: 'dog', status: 'Available', intakeDate: '2024-01-01', locationId: theirs.unit } }), 422);
+  assertErrorShape(
+    '/api/v1/x',
+    await org.req('POST', '/api/v1/animals', {
+      body: { name: 'A', species: 'dog', status: 'Available', intakeDate: '2024-01-01', locationId: 'nowhere' },
+    }),
+    422,
+    'VALIDATION_ERROR',
+  );
+  assertErrorShape(
+    '/api/v1/x',
+    await org.req('POST', '/api/v1/animals', {
+      body: { name: 'A', species: 'dog', status: 'Available', intakeDate: '2024-01-01', locationId: theirs.unit },
+    }),
+    422,
+  );
   const a = await animal(org, { locationId: unit });
   const b = await animal(org);
   assertErrorShape('/api/v1/x', await org.req('PATCH', `/api/v1/animals/${b}`, { body: { locationId: theirs.loc } }), 422);
@@ -63,7 +108,13 @@ test('Family A locationId must name a location or unit of the organization (422)
   const full = await org.req('PATCH', `/api/v1/animals/${c}`, { body: { locationId: unit } });
   assertErrorShape('/api/v1/x', full, 422);
   assert.match(full.body.error.message, /full/);
-  assertErrorShape('/api/v1/x', await org.req('POST', '/api/v1/animals', { body: { name: 'D', species: 'dog', status: 'Available', intakeDate: '2024-01-01', locationId: unit } }), 422);
+  assertErrorShape(
+    '/api/v1/x',
+    await org.req('POST', '/api/v1/animals', {
+      body: { name: 'D', species: 'dog', status: 'Available', intakeDate: '2024-01-01', locationId: unit },
+    }),
+    422,
+  );
   // Saving an animal that is already in the full unit is fine.
   assert.equal((await org.req('PATCH', `/api/v1/animals/${a}`, { body: { locationId: unit, name: 'Still here' } })).status, 200);
   // Moving one out frees a spot; an adopted animal does not count.
@@ -81,8 +132,15 @@ test('Family A locationId must name a location or unit of the organization (422)
   assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/housing-units/${unit}`, { body: { is_active: false } }), 422);
   assert.equal((await org.req('PATCH', `/api/animals/housing-units/${unit}`, { body: { capacity: 1 } })).body.is_full, true);
   assertErrorShape('/api/x', await org.req('POST', `/api/animals/housing-units/${unit}/occupants`, { body: { animal_id: a } }), 422);
-  assert.deepEqual((await org.req('GET', '/api/animals/housing-units?available=false')).body.results.map((x: any) => x.id), [unit]);
-  assertErrorShape('/api/x', await org.req('POST', `/api/animals/housing-units/${unit}/occupants`, { body: { animal_id: 'ani_nope' } }), 422);
+  assert.deepEqual(
+    (await org.req('GET', '/api/animals/housing-units?available=false')).body.results.map((x: any) => x.id),
+    [unit],
+  );
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/animals/housing-units/${unit}/occupants`, { body: { animal_id: 'ani_nope' } }),
+    422,
+  );
 });
 
 test('concurrent moves never overfill a unit', async () => {
@@ -120,10 +178,34 @@ securitySuite('housing', () => t, [
   { method: 'GET', path: () => '/api/animals/locations', area: 'animals', level: 'read' },
   { method: 'POST', path: () => '/api/animals/locations', body: { name: 'Sec', type: 'shelter' }, area: 'animals', level: 'write' },
   { method: 'GET', path: async (org) => `/api/animals/locations/${await withLocation(org)}`, area: 'animals', level: 'read' },
-  { method: 'PATCH', path: async (org) => `/api/animals/locations/${await withLocation(org)}`, body: { notes: 'x' }, area: 'animals', level: 'write' },
+  {
+    method: 'PATCH',
+    path: async (org) => `/api/animals/locations/${await withLocation(org)}`,
+    body: { notes: 'x' },
+    area: 'animals',
+    level: 'write',
+  },
   { method: 'GET', path: () => '/api/animals/housing-units', seed: withUnit, area: 'animals', level: 'read' },
-  { method: 'POST', path: () => '/api/animals/housing-units', body: { location_id: 'loc_x', name: 'K', type: 'kennel', capacity: 1 }, area: 'animals', level: 'write' },
+  {
+    method: 'POST',
+    path: () => '/api/animals/housing-units',
+    body: { location_id: 'loc_x', name: 'K', type: 'kennel', capacity: 1 },
+    area: 'animals',
+    level: 'write',
+  },
   { method: 'GET', path: async (org) => `/api/animals/housing-units/${await withUnit(org)}`, area: 'animals', level: 'read' },
-  { method: 'PATCH', path: async (org) => `/api/animals/housing-units/${await withUnit(org)}`, body: { notes: 'x' }, area: 'animals', level: 'write' },
-  { method: 'POST', path: async (org) => `/api/animals/housing-units/${await withUnit(org)}/occupants`, body: { animal_id: 'ani_x' }, area: 'animals', level: 'write' },
+  {
+    method: 'PATCH',
+    path: async (org) => `/api/animals/housing-units/${await withUnit(org)}`,
+    body: { notes: 'x' },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'POST',
+    path: async (org) => `/api/animals/housing-units/${await withUnit(org)}/occupants`,
+    body: { animal_id: 'ani_x' },
+    area: 'animals',
+    level: 'write',
+  },
 ]);

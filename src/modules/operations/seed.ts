@@ -29,17 +29,46 @@ export async function seedOperations(q: Queryable, org: Organization, data: Seed
   ];
   let order = 0;
   for (const [entity_type, field_key, field_label, field_type, options] of fields) {
-    await cfRepo.insertDefinition(q, orgId, { id: newId('cfd'), entity_type, field_key, field_label, field_type, options, required: false, sort_order: (order += 10) });
+    await cfRepo.insertDefinition(q, orgId, {
+      id: newId('cfd'),
+      entity_type,
+      field_key,
+      field_label,
+      field_type,
+      options,
+      required: false,
+      sort_order: (order += 10),
+    });
   }
 
   const main = newId('loc');
   const iso = newId('loc');
-  await housing.insertLocation(q, orgId, { id: main, name: 'Main Shelter', type: 'shelter', address: '12 Harbor Road, Springfield', notes: null });
-  await housing.insertLocation(q, orgId, { id: iso, name: 'Isolation Ward', type: 'clinic', address: null, notes: 'Intake quarantine and sick animals' });
+  await housing.insertLocation(q, orgId, {
+    id: main,
+    name: 'Main Shelter',
+    type: 'shelter',
+    address: '12 Harbor Road, Springfield',
+    notes: null,
+  });
+  await housing.insertLocation(q, orgId, {
+    id: iso,
+    name: 'Isolation Ward',
+    type: 'clinic',
+    address: null,
+    notes: 'Intake quarantine and sick animals',
+  });
   const units: { id: string; capacity: number; species: string | null }[] = [];
   const addUnit = async (location_id: string, name: string, type: housing.UnitType, capacity: number, species: string | null) => {
     const id = newId('hsg');
-    await housing.insertUnit(q, orgId, { id, location_id, name, type, capacity, notes: null, custom_fields: { heated: type !== 'run', last_deep_clean: shift(t, -((units.length * 3) % 20)) } });
+    await housing.insertUnit(q, orgId, {
+      id,
+      location_id,
+      name,
+      type,
+      capacity,
+      notes: null,
+      custom_fields: { heated: type !== 'run', last_deep_clean: shift(t, -((units.length * 3) % 20)) },
+    });
     units.push({ id, capacity, species });
   };
   for (let i = 1; i <= 6; i++) await addUnit(main, `Dog Kennel ${i}`, 'kennel', i <= 2 ? 2 : 1, 'dog');
@@ -48,7 +77,11 @@ export async function seedOperations(q: Queryable, org: Organization, data: Seed
   await addUnit(iso, 'Iso 1', 'kennel', 1, null);
   await addUnit(iso, 'Iso 2', 'kennel', 1, null);
 
-  const rows = await animalSummaries(q, orgId, data.animals.map((a) => a.id));
+  const rows = await animalSummaries(
+    q,
+    orgId,
+    data.animals.map((a) => a.id),
+  );
   const inCare = rows.filter((r) => r.care_state === 'in_care' || r.care_state === 'on_hold');
   const temperaments = ['calm', 'playful', 'shy', 'energetic'];
   for (const [i, a] of rows.entries()) {
@@ -61,22 +94,47 @@ export async function seedOperations(q: Queryable, org: Organization, data: Seed
   for (const [i, p] of fosters.entries()) {
     const id = newId('fos');
     await foster.insertHome(q, orgId, {
-      id, person_id: p.id, status: i === 4 ? 'paused' : 'active', capacity: [2, 3, 1, 2, 4][i] ?? 2,
-      species_preferences: [['dog'], ['cat'], [], ['cat', 'rabbit'], ['dog', 'cat']][i] ?? [], accepts_medical: i % 2 === 0,
-      accepts_bottle_babies: i === 1, accepts_behavioral: i === 0, approved_on: shift(t, -200 + i * 30), notes: null,
+      id,
+      person_id: p.id,
+      status: i === 4 ? 'paused' : 'active',
+      capacity: [2, 3, 1, 2, 4][i] ?? 2,
+      species_preferences: [['dog'], ['cat'], [], ['cat', 'rabbit'], ['dog', 'cat']][i] ?? [],
+      accepts_medical: i % 2 === 0,
+      accepts_bottle_babies: i === 1,
+      accepts_behavioral: i === 0,
+      approved_on: shift(t, -200 + i * 30),
+      notes: null,
     });
     homes.push(id);
   }
   // Animals in care: first some in foster (live and ended), the rest housed where there is room.
   const pool = [...inCare];
-  const assign = async (home: string, animalId: string, status: foster.AssignmentStatus, daysAgo: number, extra: Record<string, unknown> = {}) => {
+  const assign = async (
+    home: string,
+    animalId: string,
+    status: foster.AssignmentStatus,
+    daysAgo: number,
+    extra: Record<string, unknown> = {},
+  ) => {
     const id = newId('fas');
-    await foster.insertAssignment(q, orgId, { id, foster_home_id: home, animal_id: animalId, requested_on: shift(t, -daysAgo), notes: null });
+    await foster.insertAssignment(q, orgId, {
+      id,
+      foster_home_id: home,
+      animal_id: animalId,
+      requested_on: shift(t, -daysAgo),
+      notes: null,
+    });
     await foster.updateAssignment(q, orgId, id, { status, ...extra });
   };
   const [h0, h1, h2, h3] = homes;
   if (h0 && h1 && h2 && h3) {
-    for (const [home, status] of [[h0, 'active'], [h1, 'active'], [h1, 'pending'], [h2, 'active'], [h3, 'accepted']] as const) {
+    for (const [home, status] of [
+      [h0, 'active'],
+      [h1, 'active'],
+      [h1, 'pending'],
+      [h2, 'active'],
+      [h3, 'accepted'],
+    ] as const) {
       const a = pool.shift();
       if (!a) break;
       await assign(home, a.id, status, 30, status === 'active' ? { started_on: shift(t, -28) } : {});
@@ -84,11 +142,17 @@ export async function seedOperations(q: Queryable, org: Organization, data: Seed
     }
     // Ended placements: adopted out of foster, returned to the shelter, and a declined offer.
     const ended = rows.filter((r) => r.care_state === 'completed').slice(0, 2);
-    if (ended[0]) await assign(h0, ended[0].id, 'completed', 120, { started_on: shift(t, -118), ended_on: shift(t, -60), end_reason: 'adopted' });
-    if (ended[1]) await assign(h2, ended[1].id, 'completed', 90, { started_on: shift(t, -88), ended_on: shift(t, -75), end_reason: 'adopted' });
+    if (ended[0])
+      await assign(h0, ended[0].id, 'completed', 120, { started_on: shift(t, -118), ended_on: shift(t, -60), end_reason: 'adopted' });
+    if (ended[1])
+      await assign(h2, ended[1].id, 'completed', 90, { started_on: shift(t, -88), ended_on: shift(t, -75), end_reason: 'adopted' });
     const back = pool[0];
     if (back) {
-      await assign(h1, back.id, 'completed', 200, { started_on: shift(t, -198), ended_on: shift(t, -150), end_reason: 'returned_to_shelter' });
+      await assign(h1, back.id, 'completed', 200, {
+        started_on: shift(t, -198),
+        ended_on: shift(t, -150),
+        end_reason: 'returned_to_shelter',
+      });
       await assign(h3, back.id, 'declined', 140, { ended_on: shift(t, -139), decline_reason: 'Landlord said no to a second pet' });
     }
   }
@@ -103,9 +167,30 @@ export async function seedOperations(q: Queryable, org: Organization, data: Seed
   // A transport run in planning: two relay legs, two animals, the second leg still without a driver.
   const run = newId('trn');
   const date = shift(t, 10);
-  await transport.insertRun(q, orgId, { id: run, name: 'Spring relay to Denver', scheduled_date: date, origin: 'Springfield', destination: 'Denver', notes: 'Partner rescue receives at the Denver adoption center.' });
+  await transport.insertRun(q, orgId, {
+    id: run,
+    name: 'Spring relay to Denver',
+    scheduled_date: date,
+    origin: 'Springfield',
+    destination: 'Denver',
+    notes: 'Partner rescue receives at the Denver adoption center.',
+  });
   const drivers = data.people.filter((p) => p.roles.includes('volunteer'));
-  await transport.insertLeg(q, orgId, run, newId('leg'), 1, { from_place: 'Springfield', to_place: 'Kansas City', driver_person_id: drivers[0]?.id ?? null, depart_at: `${date}T13:00:00Z`, arrive_at: `${date}T18:30:00Z`, notes: null });
-  await transport.insertLeg(q, orgId, run, newId('leg'), 2, { from_place: 'Kansas City', to_place: 'Denver', driver_person_id: null, depart_at: `${date}T19:00:00Z`, arrive_at: null, notes: 'Driver wanted' });
+  await transport.insertLeg(q, orgId, run, newId('leg'), 1, {
+    from_place: 'Springfield',
+    to_place: 'Kansas City',
+    driver_person_id: drivers[0]?.id ?? null,
+    depart_at: `${date}T13:00:00Z`,
+    arrive_at: `${date}T18:30:00Z`,
+    notes: null,
+  });
+  await transport.insertLeg(q, orgId, run, newId('leg'), 2, {
+    from_place: 'Kansas City',
+    to_place: 'Denver',
+    driver_person_id: null,
+    depart_at: `${date}T19:00:00Z`,
+    arrive_at: null,
+    notes: 'Driver wanted',
+  });
   for (const a of pool.slice(-2)) await transport.addAnimal(q, orgId, run, a.id, null);
 }

@@ -10,21 +10,49 @@ import * as service from './transport.service.ts';
 import { PROBLEM_KINDS } from './transport.problems.ts';
 import { IdParam, idParams } from '../../platform/formats.ts';
 
-const Leg = Type.Object({
-  id: Type.String(), sequence: Type.Integer({ description: '1, 2, 3, ... in travel order' }), from_place: Type.String(), to_place: Type.String(),
-  driver_person_id: TextOrEmpty(), depart_at: stampOrEmpty(), arrive_at: stampOrEmpty(),
-  driver_name: TextOrEmpty(), notes: TextOrEmpty(),
-}, { $id: 'TransportLeg' });
-const RunAnimal = Type.Object({ id: Type.String(), name: Type.String(), species: Type.String(), status: Type.String(), notes: TextOrEmpty() }, { $id: 'TransportAnimal' });
-const Problem = Type.Object({
-  kind: StringEnum(PROBLEM_KINDS), sequence: Type.Integer({ description: 'the leg concerned; 0 for the run as a whole (missing legs, animals)' }), message: Type.String(),
-}, { $id: 'TransportProblem' });
-const Run = Type.Object({
-  id: Type.String(), name: Type.String(), scheduled_date: DateString(), origin: Type.String(), destination: Type.String(),
-  status: StringEnum(repo.RUN_STATUSES), legs: Type.Array(Leg), animals: Type.Array(RunAnimal),
-  problems: Type.Array(Problem, { description: 'every reason the run cannot be confirmed yet; empty when ready' }),
-  notes: TextOrEmpty(), created_at: Timestamp(), updated_at: Timestamp(),
-}, { $id: 'TransportRun' });
+const Leg = Type.Object(
+  {
+    id: Type.String(),
+    sequence: Type.Integer({ description: '1, 2, 3, ... in travel order' }),
+    from_place: Type.String(),
+    to_place: Type.String(),
+    driver_person_id: TextOrEmpty(),
+    depart_at: stampOrEmpty(),
+    arrive_at: stampOrEmpty(),
+    driver_name: TextOrEmpty(),
+    notes: TextOrEmpty(),
+  },
+  { $id: 'TransportLeg' },
+);
+const RunAnimal = Type.Object(
+  { id: Type.String(), name: Type.String(), species: Type.String(), status: Type.String(), notes: TextOrEmpty() },
+  { $id: 'TransportAnimal' },
+);
+const Problem = Type.Object(
+  {
+    kind: StringEnum(PROBLEM_KINDS),
+    sequence: Type.Integer({ description: 'the leg concerned; 0 for the run as a whole (missing legs, animals)' }),
+    message: Type.String(),
+  },
+  { $id: 'TransportProblem' },
+);
+const Run = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    scheduled_date: DateString(),
+    origin: Type.String(),
+    destination: Type.String(),
+    status: StringEnum(repo.RUN_STATUSES),
+    legs: Type.Array(Leg),
+    animals: Type.Array(RunAnimal),
+    problems: Type.Array(Problem, { description: 'every reason the run cannot be confirmed yet; empty when ready' }),
+    notes: TextOrEmpty(),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { $id: 'TransportRun' },
+);
 
 const LegParam = idParams('id', 'legId');
 const AnimalParam = idParams('id', 'animalId');
@@ -34,97 +62,198 @@ const stamp = Nullable(Type.String({ format: 'date-time', description: 'ISO 8601
 const tags = ['Transports'];
 const read = { permission: { area: 'animals' as const, level: 'read' as const } };
 const write = { permission: { area: 'animals' as const, level: 'write' as const } };
-const PLAN_RULE = 'Changes the plan of a planning or confirmed run (422 otherwise); a confirmed run that the change leaves with problems goes back to planning. Answers the whole run.';
+const PLAN_RULE =
+  'Changes the plan of a planning or confirmed run (422 otherwise); a confirmed run that the change leaves with problems goes back to planning. Answers the whole run.';
 
 export function transportRoutes(app: App, ctx: AppContext) {
   const tz = (req: Parameters<typeof who>[0]) => who(req).org.time_zone;
 
-  app.post('/api/animals/transports', {
-    config: write,
-    schema: {
-      tags, summary: 'Plan a transport run',
-      description: 'Answers 200 (not 201) with the whole run in `planning`, with no legs and no animals; `problems` then lists `no_legs` and `no_animals`. name, scheduled_date, origin and destination are required.',
-      body: Strict({ name: Type.String({ minLength: 1, maxLength: 200 }), scheduled_date: DateString(), origin: place, destination: place, notes: Type.Optional(notes) }),
-      response: { 200: Run },
+  app.post(
+    '/api/animals/transports',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Plan a transport run',
+        description:
+          'Answers 200 (not 201) with the whole run in `planning`, with no legs and no animals; `problems` then lists `no_legs` and `no_animals`. name, scheduled_date, origin and destination are required.',
+        body: Strict({
+          name: Type.String({ minLength: 1, maxLength: 200 }),
+          scheduled_date: DateString(),
+          origin: place,
+          destination: place,
+          notes: Type.Optional(notes),
+        }),
+        response: { 200: Run },
+      },
     },
-  }, async (req) => service.createRun(ctx.db, who(req).orgId, req.body, who(req).actor, tz(req)));
+    async (req) => service.createRun(ctx.db, who(req).orgId, req.body, who(req).actor, tz(req)),
+  );
 
-  app.get('/api/animals/transports', {
-    config: read,
-    schema: {
-      tags, summary: 'List transport runs', description: 'Latest scheduled date first. `from` and `to` bound scheduled_date (inclusive).',
-      querystring: Type.Object({ ...pageQueryB(100, 25), status: Type.Optional(StringEnum(repo.RUN_STATUSES)), from: Type.Optional(DateString()), to: Type.Optional(DateString()) }),
-      response: { 200: Type.Object({ results: Type.Array(Run), ...PageFieldsB }) },
+  app.get(
+    '/api/animals/transports',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List transport runs',
+        description: 'Latest scheduled date first. `from` and `to` bound scheduled_date (inclusive).',
+        querystring: Type.Object({
+          ...pageQueryB(100, 25),
+          status: Type.Optional(StringEnum(repo.RUN_STATUSES)),
+          from: Type.Optional(DateString()),
+          to: Type.Optional(DateString()),
+        }),
+        response: { 200: Type.Object({ results: Type.Array(Run), ...PageFieldsB }) },
+      },
     },
-  }, async (req) => {
-    const { orgId } = who(req);
-    const page = pageB(await repo.listRuns(ctx.db, orgId, req.query, req.query.limit, req.query.offset), req.query.limit, req.query.offset);
-    return { ...page, results: await service.runs(ctx.db, orgId, page.results, tz(req)) };
-  });
-
-  app.get('/api/animals/transports/:id', {
-    config: read,
-    schema: { tags, summary: 'Get a transport run with its legs, animals and problems', params: IdParam, response: { 200: Run } },
-  }, async (req) => service.getRun(ctx.db, who(req).orgId, req.params.id, tz(req)));
-
-  app.patch('/api/animals/transports/:id', {
-    config: write,
-    schema: {
-      tags, summary: 'Change a transport run', description: `Only sent fields change. ${PLAN_RULE} Notes alone may also change while in_progress.`,
-      params: IdParam,
-      body: Strict({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), scheduled_date: Type.Optional(DateString()), origin: Type.Optional(place), destination: Type.Optional(place), notes: Type.Optional(notes) }),
-      response: { 200: Run },
+    async (req) => {
+      const { orgId } = who(req);
+      const page = pageB(
+        await repo.listRuns(ctx.db, orgId, req.query, req.query.limit, req.query.offset),
+        req.query.limit,
+        req.query.offset,
+      );
+      return { ...page, results: await service.runs(ctx.db, orgId, page.results, tz(req)) };
     },
-  }, async (req) => service.updateRun(ctx.db, who(req).orgId, req.params.id, req.body, who(req).actor, tz(req)));
+  );
 
-  app.post('/api/animals/transports/:id/legs', {
-    config: write,
-    schema: {
-      tags, summary: 'Add a leg',
-      description: `Appends the leg, or inserts it at \`sequence\` (1-based; later legs move down). \`driver_person_id\` must be a person on file (422). Answers 201 with the run. ${PLAN_RULE}`,
-      params: IdParam,
-      body: Strict({ from_place: place, to_place: place, driver_person_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))), depart_at: Type.Optional(stamp), arrive_at: Type.Optional(stamp), notes: Type.Optional(notes), sequence: Type.Optional(Type.Integer({ minimum: 1 })) }),
-      response: { 201: Run },
+  app.get(
+    '/api/animals/transports/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'Get a transport run with its legs, animals and problems', params: IdParam, response: { 200: Run } },
     },
-  }, async (req, reply) => reply.code(201).send(await service.addLeg(ctx.db, who(req).orgId, req.params.id, req.body, who(req).actor, tz(req))));
+    async (req) => service.getRun(ctx.db, who(req).orgId, req.params.id, tz(req)),
+  );
 
-  app.patch('/api/animals/transports/:id/legs/:legId', {
-    config: write,
-    schema: {
-      tags, summary: 'Change a leg', description: `Only sent fields change; \`sequence\` moves the leg to that position. ${PLAN_RULE}`,
-      params: LegParam,
-      body: Strict({ from_place: Type.Optional(place), to_place: Type.Optional(place), driver_person_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))), depart_at: Type.Optional(stamp), arrive_at: Type.Optional(stamp), notes: Type.Optional(notes), sequence: Type.Optional(Type.Integer({ minimum: 1 })) }),
-      response: { 200: Run },
+  app.patch(
+    '/api/animals/transports/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Change a transport run',
+        description: `Only sent fields change. ${PLAN_RULE} Notes alone may also change while in_progress.`,
+        params: IdParam,
+        body: Strict({
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          scheduled_date: Type.Optional(DateString()),
+          origin: Type.Optional(place),
+          destination: Type.Optional(place),
+          notes: Type.Optional(notes),
+        }),
+        response: { 200: Run },
+      },
     },
-  }, async (req) => service.updateLeg(ctx.db, who(req).orgId, req.params.id, req.params.legId, req.body, who(req).actor, tz(req)));
+    async (req) => service.updateRun(ctx.db, who(req).orgId, req.params.id, req.body, who(req).actor, tz(req)),
+  );
 
-  app.delete('/api/animals/transports/:id/legs/:legId', {
-    config: write,
-    schema: { tags, summary: 'Remove a leg', description: `The other legs are renumbered. ${PLAN_RULE}`, params: LegParam, response: { 200: Run } },
-  }, async (req) => service.removeLeg(ctx.db, who(req).orgId, req.params.id, req.params.legId, who(req).actor, tz(req)));
-
-  app.put('/api/animals/transports/:id/legs/order', {
-    config: write,
-    schema: {
-      tags, summary: 'Reorder the legs', description: `\`leg_ids\` lists every leg of the run once, in travel order; they are renumbered 1, 2, 3, ... ${PLAN_RULE}`,
-      params: IdParam, body: Strict({ leg_ids: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, uniqueItems: true }) }),
-      response: { 200: Run },
+  app.post(
+    '/api/animals/transports/:id/legs',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Add a leg',
+        description: `Appends the leg, or inserts it at \`sequence\` (1-based; later legs move down). \`driver_person_id\` must be a person on file (422). Answers 201 with the run. ${PLAN_RULE}`,
+        params: IdParam,
+        body: Strict({
+          from_place: place,
+          to_place: place,
+          driver_person_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+          depart_at: Type.Optional(stamp),
+          arrive_at: Type.Optional(stamp),
+          notes: Type.Optional(notes),
+          sequence: Type.Optional(Type.Integer({ minimum: 1 })),
+        }),
+        response: { 201: Run },
+      },
     },
-  }, async (req) => service.reorderLegs(ctx.db, who(req).orgId, req.params.id, req.body.leg_ids, who(req).actor, tz(req)));
+    async (req, reply) =>
+      reply.code(201).send(await service.addLeg(ctx.db, who(req).orgId, req.params.id, req.body, who(req).actor, tz(req))),
+  );
 
-  app.post('/api/animals/transports/:id/animals', {
-    config: write,
-    schema: {
-      tags, summary: 'Put an animal on the run', description: `The animal must be on file (422); an animal already on the run answers 422. An animal not in care is accepted but listed in problems. Answers 201 with the run. ${PLAN_RULE}`,
-      params: IdParam, body: Strict({ animal_id: Type.String({ maxLength: 64 }), notes: Type.Optional(notes) }),
-      response: { 201: Run },
+  app.patch(
+    '/api/animals/transports/:id/legs/:legId',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Change a leg',
+        description: `Only sent fields change; \`sequence\` moves the leg to that position. ${PLAN_RULE}`,
+        params: LegParam,
+        body: Strict({
+          from_place: Type.Optional(place),
+          to_place: Type.Optional(place),
+          driver_person_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+          depart_at: Type.Optional(stamp),
+          arrive_at: Type.Optional(stamp),
+          notes: Type.Optional(notes),
+          sequence: Type.Optional(Type.Integer({ minimum: 1 })),
+        }),
+        response: { 200: Run },
+      },
     },
-  }, async (req, reply) => reply.code(201).send(await service.addAnimal(ctx.db, who(req).orgId, req.params.id, req.body, who(req).actor, tz(req))));
+    async (req) => service.updateLeg(ctx.db, who(req).orgId, req.params.id, req.params.legId, req.body, who(req).actor, tz(req)),
+  );
 
-  app.delete('/api/animals/transports/:id/animals/:animalId', {
-    config: write,
-    schema: { tags, summary: 'Take an animal off the run', description: PLAN_RULE, params: AnimalParam, response: { 200: Run } },
-  }, async (req) => service.removeAnimal(ctx.db, who(req).orgId, req.params.id, req.params.animalId, who(req).actor, tz(req)));
+  app.delete(
+    '/api/animals/transports/:id/legs/:legId',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Remove a leg',
+        description: `The other legs are renumbered. ${PLAN_RULE}`,
+        params: LegParam,
+        response: { 200: Run },
+      },
+    },
+    async (req) => service.removeLeg(ctx.db, who(req).orgId, req.params.id, req.params.legId, who(req).actor, tz(req)),
+  );
+
+  app.put(
+    '/api/animals/transports/:id/legs/order',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Reorder the legs',
+        description: `\`leg_ids\` lists every leg of the run once, in travel order; they are renumbered 1, 2, 3, ... ${PLAN_RULE}`,
+        params: IdParam,
+        body: Strict({ leg_ids: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, uniqueItems: true }) }),
+        response: { 200: Run },
+      },
+    },
+    async (req) => service.reorderLegs(ctx.db, who(req).orgId, req.params.id, req.body.leg_ids, who(req).actor, tz(req)),
+  );
+
+  app.post(
+    '/api/animals/transports/:id/animals',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Put an animal on the run',
+        description: `The animal must be on file (422); an animal already on the run answers 422. An animal not in care is accepted but listed in problems. Answers 201 with the run. ${PLAN_RULE}`,
+        params: IdParam,
+        body: Strict({ animal_id: Type.String({ maxLength: 64 }), notes: Type.Optional(notes) }),
+        response: { 201: Run },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await service.addAnimal(ctx.db, who(req).orgId, req.params.id, req.body, who(req).actor, tz(req))),
+  );
+
+  app.delete(
+    '/api/animals/transports/:id/animals/:animalId',
+    {
+      config: write,
+      schema: { tags, summary: 'Take an animal off the run', description: PLAN_RULE, params: AnimalParam, response: { 200: Run } },
+    },
+    async (req) => service.removeAnimal(ctx.db, who(req).orgId, req.params.id, req.params.animalId, who(req).actor, tz(req)),
+  );
 
   const doc: Record<keyof typeof service.TRANSITIONS, string> = {
     confirm: 'planning → confirmed. Refused with 422 while `problems` is not empty; the error sentence lists every problem.',
@@ -133,9 +262,19 @@ export function transportRoutes(app: App, ctx: AppContext) {
     cancel: 'planning, confirmed or in_progress → cancelled. A completed or cancelled run changes no more.',
   };
   for (const action of Object.keys(service.TRANSITIONS) as (keyof typeof service.TRANSITIONS)[]) {
-    app.post(`/api/animals/transports/:id/${action}`, {
-      config: write,
-      schema: { tags, summary: `${action[0]?.toUpperCase()}${action.slice(1)} a transport run`, description: `${doc[action]} Answers 200 with the run; from any other state 422.`, params: IdParam, response: { 200: Run } },
-    }, async (req) => service.transition(ctx.db, who(req).orgId, req.params.id, action, who(req).actor, tz(req)));
+    app.post(
+      `/api/animals/transports/:id/${action}`,
+      {
+        config: write,
+        schema: {
+          tags,
+          summary: `${action[0]?.toUpperCase()}${action.slice(1)} a transport run`,
+          description: `${doc[action]} Answers 200 with the run; from any other state 422.`,
+          params: IdParam,
+          response: { 200: Run },
+        },
+      },
+      async (req) => service.transition(ctx.db, who(req).orgId, req.params.id, action, who(req).actor, tz(req)),
+    );
   }
 }

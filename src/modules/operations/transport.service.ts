@@ -13,7 +13,10 @@ function assemble(run: repo.RunRow, legs: repo.LegRow[], animals: repo.RunAnimal
   const myLegs = legs.filter((l) => l.run_id === run.id);
   const myAnimals = animals.filter((a) => a.run_id === run.id);
   const problems = transportProblems({
-    origin: run.origin, destination: run.destination, scheduled_date: run.scheduled_date, timeZone,
+    origin: run.origin,
+    destination: run.destination,
+    scheduled_date: run.scheduled_date,
+    timeZone,
     legs: myLegs.map((l) => ({ ...l, driver_on_file: l.driver_on_file })),
     animals: myAnimals.map((a) => ({ id: a.animal_id, name: a.name, care_state: a.care_state, on_file: !a.deleted })),
   });
@@ -21,9 +24,16 @@ function assemble(run: repo.RunRow, legs: repo.LegRow[], animals: repo.RunAnimal
     ...run,
     notes: run.notes ?? '',
     legs: myLegs.map((l) => ({
-      id: l.id, sequence: l.sequence, from_place: l.from_place, to_place: l.to_place, driver_person_id: l.driver_person_id,
-      depart_at: iso(l.depart_at), arrive_at: iso(l.arrive_at),
-      driver_name: l.driver_first_name === null ? null : displayName({ first_name: l.driver_first_name, last_name: l.driver_last_name ?? '' }), notes: l.notes ?? '',
+      id: l.id,
+      sequence: l.sequence,
+      from_place: l.from_place,
+      to_place: l.to_place,
+      driver_person_id: l.driver_person_id,
+      depart_at: iso(l.depart_at),
+      arrive_at: iso(l.arrive_at),
+      driver_name:
+        l.driver_first_name === null ? null : displayName({ first_name: l.driver_first_name, last_name: l.driver_last_name ?? '' }),
+      notes: l.notes ?? '',
     })),
     animals: myAnimals.map((a) => ({ id: a.animal_id, name: a.name, species: a.species, status: a.status, notes: a.notes ?? '' })),
     problems,
@@ -42,10 +52,23 @@ export async function getRun(q: Queryable, orgId: string, id: string, timeZone: 
   return (await runs(q, orgId, [row], timeZone))[0];
 }
 
-export async function createRun(db: Db, orgId: string, b: { name: string; scheduled_date: string; origin: string; destination: string; notes?: string | null }, actor: string, timeZone: string) {
+export async function createRun(
+  db: Db,
+  orgId: string,
+  b: { name: string; scheduled_date: string; origin: string; destination: string; notes?: string | null },
+  actor: string,
+  timeZone: string,
+) {
   return db.tx(async (q) => {
     const id = newId('trn');
-    await repo.insertRun(q, orgId, { id, name: b.name, scheduled_date: b.scheduled_date, origin: b.origin.trim(), destination: b.destination.trim(), notes: b.notes || null });
+    await repo.insertRun(q, orgId, {
+      id,
+      name: b.name,
+      scheduled_date: b.scheduled_date,
+      origin: b.origin.trim(),
+      destination: b.destination.trim(),
+      notes: b.notes || null,
+    });
     await audit(q, orgId, actor, 'create', 'transport_run', id, b);
     return getRun(q, orgId, id, timeZone);
   });
@@ -58,11 +81,21 @@ const EDITABLE: repo.RunStatus[] = ['planning', 'confirmed'];
  * confirmed runs change (notes change in any state but completed/cancelled, see `update`);
  * a confirmed run that the change leaves with problems goes back to planning.
  */
-async function change(db: Db, orgId: string, id: string, actor: string, timeZone: string, what: string, fn: (q: Queryable, run: repo.RunRow) => Promise<void>, allowed = EDITABLE) {
+async function change(
+  db: Db,
+  orgId: string,
+  id: string,
+  actor: string,
+  timeZone: string,
+  what: string,
+  fn: (q: Queryable, run: repo.RunRow) => Promise<void>,
+  allowed = EDITABLE,
+) {
   return db.tx(async (q) => {
     const run = await repo.getRun(q, orgId, id, true);
     if (!run) throw notFound('transport run');
-    if (!allowed.includes(run.status)) throw invalid({ status: [`is ${run.status}; the run can be changed only while ${allowed.join(' or ')}`] });
+    if (!allowed.includes(run.status))
+      throw invalid({ status: [`is ${run.status}; the run can be changed only while ${allowed.join(' or ')}`] });
     await fn(q, run);
     let after = await getRun(q, orgId, id, timeZone);
     if (after.status === 'confirmed' && after.problems.length) {
@@ -74,16 +107,31 @@ async function change(db: Db, orgId: string, id: string, actor: string, timeZone
   });
 }
 
-export interface RunPatch { name?: string; scheduled_date?: string; origin?: string; destination?: string; notes?: string | null }
+export interface RunPatch {
+  name?: string;
+  scheduled_date?: string;
+  origin?: string;
+  destination?: string;
+  notes?: string | null;
+}
 export async function updateRun(db: Db, orgId: string, id: string, b: RunPatch, actor: string, timeZone: string) {
   const onlyNotes = Object.keys(b).every((k) => k === 'notes');
-  return change(db, orgId, id, actor, timeZone, 'update', async (q) => {
-    const patch: Record<string, unknown> = { ...b };
-    if (b.notes === '') patch.notes = null;
-    if (b.origin) patch.origin = b.origin.trim();
-    if (b.destination) patch.destination = b.destination.trim();
-    await repo.updateRun(q, orgId, id, patch);
-  }, onlyNotes ? ['planning', 'confirmed', 'in_progress'] : EDITABLE);
+  return change(
+    db,
+    orgId,
+    id,
+    actor,
+    timeZone,
+    'update',
+    async (q) => {
+      const patch: Record<string, unknown> = { ...b };
+      if (b.notes === '') patch.notes = null;
+      if (b.origin) patch.origin = b.origin.trim();
+      if (b.destination) patch.destination = b.destination.trim();
+      await repo.updateRun(q, orgId, id, patch);
+    },
+    onlyNotes ? ['planning', 'confirmed', 'in_progress'] : EDITABLE,
+  );
 }
 
 async function checkDriver(q: Queryable, orgId: string, personId: string | null | undefined) {
@@ -91,17 +139,36 @@ async function checkDriver(q: Queryable, orgId: string, personId: string | null 
   if (!(await personExists(q, orgId, personId))) throw invalid({ driver_person_id: [`${personId} names no person of this organization`] });
 }
 
-export interface LegBody { from_place?: string; to_place?: string; driver_person_id?: string | null; depart_at?: string | null; arrive_at?: string | null; notes?: string | null; sequence?: number }
+export interface LegBody {
+  from_place?: string;
+  to_place?: string;
+  driver_person_id?: string | null;
+  depart_at?: string | null;
+  arrive_at?: string | null;
+  notes?: string | null;
+  sequence?: number;
+}
 
-export async function addLeg(db: Db, orgId: string, runId: string, b: LegBody & { from_place: string; to_place: string }, actor: string, timeZone: string) {
+export async function addLeg(
+  db: Db,
+  orgId: string,
+  runId: string,
+  b: LegBody & { from_place: string; to_place: string },
+  actor: string,
+  timeZone: string,
+) {
   return change(db, orgId, runId, actor, timeZone, 'add_leg', async (q) => {
     await checkDriver(q, orgId, b.driver_person_id);
     const legs = await repo.legsOf(q, orgId, [runId]);
     const at = b.sequence === undefined ? legs.length : Math.min(Math.max(b.sequence, 1), legs.length + 1) - 1;
     const id = newId('leg');
     await repo.insertLeg(q, orgId, runId, id, legs.length + 1, {
-      from_place: b.from_place.trim(), to_place: b.to_place.trim(), driver_person_id: b.driver_person_id ?? null,
-      depart_at: b.depart_at ?? null, arrive_at: b.arrive_at ?? null, notes: b.notes || null,
+      from_place: b.from_place.trim(),
+      to_place: b.to_place.trim(),
+      driver_person_id: b.driver_person_id ?? null,
+      depart_at: b.depart_at ?? null,
+      arrive_at: b.arrive_at ?? null,
+      notes: b.notes || null,
     });
     const order = legs.map((l) => l.id);
     order.splice(at, 0, id);
@@ -133,7 +200,11 @@ export async function removeLeg(db: Db, orgId: string, runId: string, legId: str
     const legs = await repo.legsOf(q, orgId, [runId]);
     if (!legs.some((l) => l.id === legId)) throw notFound('leg');
     await repo.deleteLeg(q, orgId, legId);
-    await repo.setLegOrder(q, orgId, legs.map((l) => l.id).filter((x) => x !== legId));
+    await repo.setLegOrder(
+      q,
+      orgId,
+      legs.map((l) => l.id).filter((x) => x !== legId),
+    );
   });
 }
 
@@ -148,7 +219,14 @@ export async function reorderLegs(db: Db, orgId: string, runId: string, legIds: 
   });
 }
 
-export async function addAnimal(db: Db, orgId: string, runId: string, b: { animal_id: string; notes?: string | null }, actor: string, timeZone: string) {
+export async function addAnimal(
+  db: Db,
+  orgId: string,
+  runId: string,
+  b: { animal_id: string; notes?: string | null },
+  actor: string,
+  timeZone: string,
+) {
   return change(db, orgId, runId, actor, timeZone, 'add_animal', async (q) => {
     if (!(await animalExists(q, orgId, b.animal_id))) throw invalid({ animal_id: [`${b.animal_id} names no animal of this organization`] });
     if (!(await repo.addAnimal(q, orgId, runId, b.animal_id, b.notes || null))) throw invalid({ animal_id: ['is already on this run'] });
@@ -178,8 +256,12 @@ export async function transition(db: Db, orgId: string, id: string, action: keyo
     if (action === 'confirm') {
       const run = await getRun(q, orgId, id, timeZone);
       if (run.problems.length) {
-        throw new AppError('VALIDATION_ERROR', `The run cannot be confirmed yet: ${run.problems.map((p) => p.message.replace(/\.$/, '')).join('; ')}.`,
-          { problems: run.problems.map((p) => `${p.kind}: ${p.message}`) }, 422);
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `The run cannot be confirmed yet: ${run.problems.map((p) => p.message.replace(/\.$/, '')).join('; ')}.`,
+          { problems: run.problems.map((p) => `${p.kind}: ${p.message}`) },
+          422,
+        );
       }
     }
     await repo.updateRun(q, orgId, id, { status: t.to });

@@ -23,7 +23,10 @@ test('POST /api/animals/transports answers 200 with the run in planning, no legs
   const r = await run(org);
   assert.match(r.id, /^trn_/);
   assert.equal(r.status, 'planning');
-  assert.deepEqual([r.name, r.scheduled_date, r.origin, r.destination, r.notes], [plan.name, plan.scheduled_date, plan.origin, plan.destination, '']);
+  assert.deepEqual(
+    [r.name, r.scheduled_date, r.origin, r.destination, r.notes],
+    [plan.name, plan.scheduled_date, plan.origin, plan.destination, ''],
+  );
   assert.deepEqual(r.legs, []);
   assert.deepEqual(r.animals, []);
   assert.ok(r.problems.some((p: any) => p.kind === 'no_legs' && typeof p.sequence === 'number' && typeof p.message === 'string'));
@@ -39,16 +42,43 @@ test('legs and animals: add, insert, update, reorder, remove; problems follow; c
   const r = await run(org);
   const driver = await person(org, { firstName: 'Dee', lastName: 'Driver' });
   const legUrl = `/api/animals/transports/${r.id}/legs`;
-  const l2 = await org.req('POST', legUrl, { body: { from_place: 'Amarillo', to_place: 'Denver', depart_at: '2030-05-01T16:00:00Z', arrive_at: '2030-05-01T14:00:00Z' } });
+  const l2 = await org.req('POST', legUrl, {
+    body: { from_place: 'Amarillo', to_place: 'Denver', depart_at: '2030-05-01T16:00:00Z', arrive_at: '2030-05-01T14:00:00Z' },
+  });
   assert.equal(l2.status, 201, JSON.stringify(l2.body));
-  assertErrorShape('/api/x', await org.req('POST', legUrl, { body: { from_place: 'A', to_place: 'B', driver_person_id: 'per_nobody' } }), 422);
-  const l1 = await org.req('POST', legUrl, { body: { from_place: 'Dallas', to_place: 'Lubbock', driver_person_id: driver, depart_at: '2030-05-01T08:00:00Z', arrive_at: '2030-05-01T15:00:00Z', sequence: 1 } });
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', legUrl, { body: { from_place: 'A', to_place: 'B', driver_person_id: 'per_nobody' } }),
+    422,
+  );
+  const l1 = await org.req('POST', legUrl, {
+    body: {
+      from_place: 'Dallas',
+      to_place: 'Lubbock',
+      driver_person_id: driver,
+      depart_at: '2030-05-01T08:00:00Z',
+      arrive_at: '2030-05-01T15:00:00Z',
+      sequence: 1,
+    },
+  });
   assert.equal(l1.status, 201);
   let cur = l1.body;
-  assert.deepEqual(cur.legs.map((l: any) => [l.sequence, l.from_place]), [[1, 'Dallas'], [2, 'Amarillo']]);
+  assert.deepEqual(
+    cur.legs.map((l: any) => [l.sequence, l.from_place]),
+    [
+      [1, 'Dallas'],
+      [2, 'Amarillo'],
+    ],
+  );
   assert.equal(cur.legs[0].driver_name, 'Dee Driver');
   assert.equal(cur.legs[1].driver_name, '', 'a string the spec does not mark nullable is empty when there is none');
-  assert.deepEqual(kinds(cur), ['no_animals@0', 'first_leg_not_at_origin@1', 'leg_not_connected@2', 'leg_without_driver@2', 'arrival_before_departure@2']);
+  assert.deepEqual(kinds(cur), [
+    'no_animals@0',
+    'first_leg_not_at_origin@1',
+    'leg_not_connected@2',
+    'leg_without_driver@2',
+    'arrival_before_departure@2',
+  ]);
 
   const conf = await org.req('POST', `/api/animals/transports/${r.id}/confirm`);
   assertErrorShape('/api/x', conf, 422);
@@ -58,7 +88,11 @@ test('legs and animals: add, insert, update, reorder, remove; problems follow; c
 
   const [legA, legB] = cur.legs;
   cur = (await org.req('PATCH', `${legUrl}/${legA.id}`, { body: { from_place: 'Austin', to_place: 'Amarillo' } })).body;
-  cur = (await org.req('PATCH', `${legUrl}/${legB.id}`, { body: { driver_person_id: driver, depart_at: '2030-05-01T15:30:00Z', arrive_at: '2030-05-01T20:00:00Z' } })).body;
+  cur = (
+    await org.req('PATCH', `${legUrl}/${legB.id}`, {
+      body: { driver_person_id: driver, depart_at: '2030-05-01T15:30:00Z', arrive_at: '2030-05-01T20:00:00Z' },
+    })
+  ).body;
   const adopted = await animal(org, { status: 'Adopted' });
   const rex = await animal(org, { name: 'Rex' });
   cur = (await org.req('POST', `/api/animals/transports/${r.id}/animals`, { body: { animal_id: rex, notes: 'crate 2' } })).body;
@@ -66,7 +100,13 @@ test('legs and animals: add, insert, update, reorder, remove; problems follow; c
   assertErrorShape('/api/x', await org.req('POST', `/api/animals/transports/${r.id}/animals`, { body: { animal_id: 'ani_nope' } }), 422);
   cur = (await org.req('POST', `/api/animals/transports/${r.id}/animals`, { body: { animal_id: adopted } })).body;
   assert.deepEqual(kinds(cur), ['animal_not_in_care@0']);
-  assert.deepEqual(cur.animals.map((a: any) => Object.keys(a).sort()), [['id', 'name', 'notes', 'species', 'status'], ['id', 'name', 'notes', 'species', 'status']]);
+  assert.deepEqual(
+    cur.animals.map((a: any) => Object.keys(a).sort()),
+    [
+      ['id', 'name', 'notes', 'species', 'status'],
+      ['id', 'name', 'notes', 'species', 'status'],
+    ],
+  );
   cur = (await org.req('DELETE', `/api/animals/transports/${r.id}/animals/${adopted}`)).body;
   assert.deepEqual(cur.problems, []);
   assert.equal((await org.req('DELETE', `/api/animals/transports/${r.id}/animals/${adopted}`)).status, 404);
@@ -106,16 +146,25 @@ test('list, read, update, cancel', async () => {
   const a = await run(org);
   const b = (await org.req('POST', '/api/animals/transports', { body: { ...plan, name: 'Later', scheduled_date: '2030-06-01' } })).body;
   const list = await org.req('GET', '/api/animals/transports');
-  assert.deepEqual(list.body.results.map((r: any) => r.id), [b.id, a.id]);
+  assert.deepEqual(
+    list.body.results.map((r: any) => r.id),
+    [b.id, a.id],
+  );
   assert.deepEqual([list.body.limit, list.body.offset, list.body.has_more], [25, 0, false]);
   assert.equal((await org.req('GET', '/api/animals/transports?limit=1')).body.has_more, true);
-  assert.deepEqual((await org.req('GET', '/api/animals/transports?to=2030-05-15')).body.results.map((r: any) => r.id), [a.id]);
+  assert.deepEqual(
+    (await org.req('GET', '/api/animals/transports?to=2030-05-15')).body.results.map((r: any) => r.id),
+    [a.id],
+  );
   const up = await org.req('PATCH', `/api/animals/transports/${a.id}`, { body: { destination: 'Boulder', notes: 'Bring crates' } });
   assert.equal(up.body.destination, 'Boulder');
   assert.equal((await org.req('GET', `/api/animals/transports/${a.id}`)).body.notes, 'Bring crates');
   const c = await org.req('POST', `/api/animals/transports/${a.id}/cancel`);
   assert.equal(c.body.status, 'cancelled');
-  assert.deepEqual((await org.req('GET', '/api/animals/transports?status=cancelled')).body.results.map((r: any) => r.id), [a.id]);
+  assert.deepEqual(
+    (await org.req('GET', '/api/animals/transports?status=cancelled')).body.results.map((r: any) => r.id),
+    [a.id],
+  );
   assert.equal((await org.req('GET', '/api/animals/transports/trn_nope')).status, 404);
 });
 
@@ -123,8 +172,17 @@ test('the Family B description documents the operations endpoints', async () => 
   const org = await makeOrg(t);
   const res = await org.req('GET', '/api/openapi.json', { key: null });
   assert.equal(res.status, 200);
-  for (const p of ['/api/animals/transports', '/api/animals/foster-homes', '/api/animals/custom-fields', '/api/animals/housing-units', '/api/animals/locations']) {
-    assert.ok(Object.keys(res.body.paths).some((k) => k.startsWith(p)), p);
+  for (const p of [
+    '/api/animals/transports',
+    '/api/animals/foster-homes',
+    '/api/animals/custom-fields',
+    '/api/animals/housing-units',
+    '/api/animals/locations',
+  ]) {
+    assert.ok(
+      Object.keys(res.body.paths).some((k) => k.startsWith(p)),
+      p,
+    );
   }
 });
 
@@ -138,17 +196,51 @@ securitySuite('transports', () => t, [
   { method: 'POST', path: () => '/api/animals/transports', body: plan, area: 'animals', level: 'write' },
   { method: 'GET', path: () => '/api/animals/transports', area: 'animals', level: 'read' },
   { method: 'GET', path: async (org) => `/api/animals/transports/${await withRun(org)}`, area: 'animals', level: 'read' },
-  { method: 'PATCH', path: async (org) => `/api/animals/transports/${await withRun(org)}`, body: { notes: 'x' }, area: 'animals', level: 'write' },
-  { method: 'POST', path: async (org) => `/api/animals/transports/${await withRun(org)}/legs`, body: { from_place: 'a', to_place: 'b' }, area: 'animals', level: 'write' },
+  {
+    method: 'PATCH',
+    path: async (org) => `/api/animals/transports/${await withRun(org)}`,
+    body: { notes: 'x' },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'POST',
+    path: async (org) => `/api/animals/transports/${await withRun(org)}/legs`,
+    body: { from_place: 'a', to_place: 'b' },
+    area: 'animals',
+    level: 'write',
+  },
   { method: 'PATCH', path: withLeg, body: { notes: 'x' }, area: 'animals', level: 'write' },
   { method: 'DELETE', path: withLeg, area: 'animals', level: 'write' },
-  { method: 'PUT', path: async (org) => `/api/animals/transports/${await withRun(org)}/legs/order`, body: { leg_ids: [] }, area: 'animals', level: 'write' },
-  { method: 'POST', path: async (org) => `/api/animals/transports/${await withRun(org)}/animals`, body: { animal_id: 'ani_x' }, area: 'animals', level: 'write' },
-  { method: 'DELETE', path: async (org) => {
-    const r = await withRun(org);
-    const a = await animal(org);
-    await org.req('POST', `/api/animals/transports/${r}/animals`, { body: { animal_id: a } });
-    return `/api/animals/transports/${r}/animals/${a}`;
-  }, area: 'animals', level: 'write' },
-  ...(['confirm', 'start', 'complete', 'cancel'] as const).map((action) => ({ method: 'POST', path: async (org: TestOrg) => `/api/animals/transports/${await withRun(org)}/${action}`, area: 'animals' as const, level: 'write' as const })),
+  {
+    method: 'PUT',
+    path: async (org) => `/api/animals/transports/${await withRun(org)}/legs/order`,
+    body: { leg_ids: [] },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'POST',
+    path: async (org) => `/api/animals/transports/${await withRun(org)}/animals`,
+    body: { animal_id: 'ani_x' },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'DELETE',
+    path: async (org) => {
+      const r = await withRun(org);
+      const a = await animal(org);
+      await org.req('POST', `/api/animals/transports/${r}/animals`, { body: { animal_id: a } });
+      return `/api/animals/transports/${r}/animals/${a}`;
+    },
+    area: 'animals',
+    level: 'write',
+  },
+  ...(['confirm', 'start', 'complete', 'cancel'] as const).map((action) => ({
+    method: 'POST',
+    path: async (org: TestOrg) => `/api/animals/transports/${await withRun(org)}/${action}`,
+    area: 'animals' as const,
+    level: 'write' as const,
+  })),
 ]);

@@ -12,14 +12,21 @@ after(async () => t.close());
 let n = 0;
 async function person(org: TestOrg, extra: Record<string, unknown> = {}) {
   n++;
-  const res = await org.req('POST', '/api/v1/people', { body: { firstName: 'Ana', lastName: 'Lopez', email: `ana${n}@example.com`, ...extra } });
+  const res = await org.req('POST', '/api/v1/people', {
+    body: { firstName: 'Ana', lastName: 'Lopez', email: `ana${n}@example.com`, ...extra },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }
 
-test('create answers 201 with every field; timeZone defaults to the organization\'s; phone stored as E.164', async () => {
+test("create answers 201 with every field; timeZone defaults to the organization's; phone stored as E.164", async () => {
   const org = await makeOrg(t, { timeZone: 'America/Chicago' });
-  const p = await person(org, { phone: '(212) 555-0142', roles: ['adopter', 'donor'], tags: ['vip'], address: { line1: '1 Main St', city: 'Albany', state: 'NY', postalCode: '12207', country: 'US' } });
+  const p = await person(org, {
+    phone: '(212) 555-0142',
+    roles: ['adopter', 'donor'],
+    tags: ['vip'],
+    address: { line1: '1 Main St', city: 'Albany', state: 'NY', postalCode: '12207', country: 'US' },
+  });
   assert.match(p.id, /^per_/);
   assert.equal(p.timeZone, 'America/Chicago');
   assert.equal(p.phone, '+12125550142');
@@ -41,9 +48,15 @@ test('validation: required fields 400; bad email, phone, country, time zone, rol
   assertErrorShape('/api/v1/people', miss, 400, 'VALIDATION_ERROR');
   assert.deepEqual(Object.keys(miss.body.error.fields).sort(), ['email', 'lastName']);
   const cases: [Record<string, unknown>, string][] = [
-    [{ email: 'not-an-email' }, 'email'], [{ phone: '12' }, 'phone'], [{ phone: 'call me maybe' }, 'phone'],
-    [{ address: { line1: 'x', city: 'y', country: 'ZZ' } }, 'address.country'], [{ address: { line1: 'x', city: 'y', country: 'usa' } }, 'address.country'],
-    [{ timeZone: 'Mars/Olympus' }, 'timeZone'], [{ roles: ['wizard'] }, 'roles'], [{ tags: 'x' }, 'tags'], [{ careState: 'x' }, 'careState'],
+    [{ email: 'not-an-email' }, 'email'],
+    [{ phone: '12' }, 'phone'],
+    [{ phone: 'call me maybe' }, 'phone'],
+    [{ address: { line1: 'x', city: 'y', country: 'ZZ' } }, 'address.country'],
+    [{ address: { line1: 'x', city: 'y', country: 'usa' } }, 'address.country'],
+    [{ timeZone: 'Mars/Olympus' }, 'timeZone'],
+    [{ roles: ['wizard'] }, 'roles'],
+    [{ tags: 'x' }, 'tags'],
+    [{ careState: 'x' }, 'careState'],
   ];
   for (const [extra, field] of cases) {
     const res = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: 'a@b.org', ...extra } });
@@ -60,21 +73,39 @@ test('email is unique within the organization (case-insensitive) on create and u
   const dup = await org.req('POST', '/api/v1/people', { body: { firstName: 'X', lastName: 'Y', email: 'DUP@example.com' } });
   assertErrorShape('/api/v1/people', dup, 422, 'VALIDATION_ERROR');
   assert.ok(dup.body.error.fields.email);
-  assert.equal((await other.req('POST', '/api/v1/people', { body: { firstName: 'X', lastName: 'Y', email: 'dup@example.com' } })).status, 201);
+  assert.equal(
+    (await other.req('POST', '/api/v1/people', { body: { firstName: 'X', lastName: 'Y', email: 'dup@example.com' } })).status,
+    201,
+  );
   const b = await person(org, { email: 'b@example.com' });
   const upd = await org.req('PATCH', `/api/v1/people/${b.id}`, { body: { email: 'dup@example.com' } });
   assertErrorShape('/api/v1/people', upd, 422, 'VALIDATION_ERROR');
-  assert.equal((await org.req('PATCH', `/api/v1/people/${a.id}`, { body: { email: 'dup@example.com' } })).status, 200, 'keeping one\'s own email is fine');
+  assert.equal(
+    (await org.req('PATCH', `/api/v1/people/${a.id}`, { body: { email: 'dup@example.com' } })).status,
+    200,
+    "keeping one's own email is fine",
+  );
   // Concurrent creates with one email: exactly one wins.
-  const results = await Promise.all(Array.from({ length: 6 }, () => org.req('POST', '/api/v1/people', { body: { firstName: 'R', lastName: 'C', email: 'race@example.com' } })));
+  const results = await Promise.all(
+    Array.from({ length: 6 }, () =>
+      org.req('POST', '/api/v1/people', { body: { firstName: 'R', lastName: 'C', email: 'race@example.com' } }),
+    ),
+  );
   assert.equal(results.filter((r) => r.status === 201).length, 1);
   assert.ok(results.every((r) => r.status === 201 || r.status === 422));
 });
 
 test('update: only sent fields change; address, roles, tags are replaced whole; empty notes clear', async () => {
   const org = await makeOrg(t);
-  const p = await person(org, { roles: ['adopter'], tags: ['a', 'b'], notes: 'hi', address: { line1: '1 A St', line2: 'Apt 2', city: 'X', country: 'US' } });
-  const res = await org.req('PATCH', `/api/v1/people/${p.id}`, { body: { roles: ['foster', 'volunteer'], tags: [], address: { line1: '9 B Rd', city: 'Leeds', postalCode: 'LS1 1AA', country: 'GB' } } });
+  const p = await person(org, {
+    roles: ['adopter'],
+    tags: ['a', 'b'],
+    notes: 'hi',
+    address: { line1: '1 A St', line2: 'Apt 2', city: 'X', country: 'US' },
+  });
+  const res = await org.req('PATCH', `/api/v1/people/${p.id}`, {
+    body: { roles: ['foster', 'volunteer'], tags: [], address: { line1: '9 B Rd', city: 'Leeds', postalCode: 'LS1 1AA', country: 'GB' } },
+  });
   assert.equal(res.status, 200);
   assert.deepEqual(res.body.roles, ['foster', 'volunteer']);
   assert.deepEqual(res.body.tags, []);
@@ -87,11 +118,23 @@ test('update: only sent fields change; address, roles, tags are replaced whole; 
 
 test('list: role (repeatable), email exact, tag, q over name/email/phone; list items omit address and notes', async () => {
   const org = await makeOrg(t);
-  await person(org, { firstName: 'Maya', lastName: 'Chen', email: 'maya@rescue.org', roles: ['foster'], tags: ['board'], phone: '+1 212 555 0199', notes: 'x', address: { line1: 'a', city: 'b', country: 'US' } });
+  await person(org, {
+    firstName: 'Maya',
+    lastName: 'Chen',
+    email: 'maya@rescue.org',
+    roles: ['foster'],
+    tags: ['board'],
+    phone: '+1 212 555 0199',
+    notes: 'x',
+    address: { line1: 'a', city: 'b', country: 'US' },
+  });
   await person(org, { firstName: 'Liam', lastName: 'Okafor', email: 'liam@rescue.org', roles: ['volunteer', 'donor'] });
   await person(org, { firstName: 'Zoe', lastName: 'Maya-Smith', email: 'zoe@else.net', roles: ['adopter'] });
   const fosters = await org.req('GET', '/api/v1/people?role=foster');
-  assert.deepEqual(fosters.body.data.map((p: { firstName: string }) => p.firstName), ['Maya']);
+  assert.deepEqual(
+    fosters.body.data.map((p: { firstName: string }) => p.firstName),
+    ['Maya'],
+  );
   assert.ok(!('address' in fosters.body.data[0]) && !('notes' in fosters.body.data[0]));
   const either = await org.req('GET', '/api/v1/people?role=foster&role=donor');
   assert.equal(either.body.meta.total, 2);
@@ -116,7 +159,10 @@ test('delete: 204, admin on People only, 404 afterwards, email free again', asyn
   assert.equal(del.status, 204);
   assert.equal(del.raw, '');
   assertErrorShape('/api/v1/people', await org.req('GET', `/api/v1/people/${p.id}`), 404, 'NOT_FOUND');
-  assert.equal((await org.req('POST', '/api/v1/people', { body: { firstName: 'N', lastName: 'E', email: 'gone@example.com' } })).status, 201);
+  assert.equal(
+    (await org.req('POST', '/api/v1/people', { body: { firstName: 'N', lastName: 'E', email: 'gone@example.com' } })).status,
+    201,
+  );
 });
 
 async function personUrl(org: TestOrg) {
@@ -125,7 +171,13 @@ async function personUrl(org: TestOrg) {
 securitySuite('people', () => t, [
   { method: 'GET', path: () => '/api/v1/people', area: 'people', level: 'read' },
   { method: 'GET', path: personUrl, area: 'people', level: 'read' },
-  { method: 'POST', path: () => '/api/v1/people', body: { firstName: 'S', lastName: 'T', email: 'sec@example.com' }, area: 'people', level: 'write' },
+  {
+    method: 'POST',
+    path: () => '/api/v1/people',
+    body: { firstName: 'S', lastName: 'T', email: 'sec@example.com' },
+    area: 'people',
+    level: 'write',
+  },
   { method: 'PATCH', path: personUrl, body: { firstName: 'x' }, area: 'people', level: 'write' },
   { method: 'DELETE', path: personUrl, area: 'people', level: 'admin' },
 ]);
@@ -154,7 +206,10 @@ test('list totals are exact for each filter after creates, updates and deletes; 
   assert.equal(await total(`q=${encodeURIComponent('(212) 555')}`), 2);
   // Relevance: the whole-word match comes first although the partial match is newer.
   const ranked = await org.req('GET', '/api/v1/people?q=smith');
-  assert.deepEqual(ranked.body.data.map((p: { id: string }) => p.id), [exact.id, newer.id]);
+  assert.deepEqual(
+    ranked.body.data.map((p: { id: string }) => p.id),
+    [exact.id, newer.id],
+  );
   // Updates and deletes move the totals.
   assert.equal((await org.req('PATCH', `/api/v1/people/${newer.id}`, { body: { roles: ['volunteer'] } })).status, 200);
   assert.equal(await total('role=donor'), 1);

@@ -21,11 +21,22 @@ export function displayName(r: { first_name: string; last_name: string }): strin
 export const displayNameSql = (alias: string) => `trim(${alias}.first_name || ' ' || ${alias}.last_name)`;
 
 /** The few fields another module shows of a person; null when the id names no live person of the organization. */
-export interface PersonSummary { id: string; first_name: string; last_name: string; display_name: string; email: string; phone: string | null; roles: string[] }
+export interface PersonSummary {
+  id: string;
+  first_name: string;
+  last_name: string;
+  display_name: string;
+  email: string;
+  phone: string | null;
+  roles: string[];
+}
 export async function personSummary(q: Queryable, orgId: string, id: string, lock = false): Promise<PersonSummary | null> {
-  const r = (await q.query<Omit<PersonSummary, 'display_name'>>(
-    `SELECT id, first_name, last_name, email, phone, roles FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`,
-    [orgId, id]))[0];
+  const r = (
+    await q.query<Omit<PersonSummary, 'display_name'>>(
+      `SELECT id, first_name, last_name, email, phone, roles FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`,
+      [orgId, id],
+    )
+  )[0];
   return r ? { ...r, display_name: displayName(r) } : null;
 }
 
@@ -41,7 +52,9 @@ export async function personExists(q: Queryable, orgId: string, id: string): Pro
 export async function addRole(q: Queryable, orgId: string, personId: string, role: string, actor: string | null): Promise<boolean> {
   const rows = await q.query(
     `UPDATE people SET roles = array_append(roles, $3), updated_at = now()
-      WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL AND NOT ($3 = ANY(roles)) RETURNING id`, [orgId, personId, role]);
+      WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL AND NOT ($3 = ANY(roles)) RETURNING id`,
+    [orgId, personId, role],
+  );
   if (!rows.length) return false;
   await audit(q, orgId, actor, 'update', 'person', personId, ['roles']);
   return true;

@@ -11,8 +11,18 @@ const NO_ADDRESS = { line1: null, line2: null, city: null, state: null, postalCo
 
 export function toPersonA(r: repo.PersonRow): PersonA {
   return {
-    id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email, phone: r.phone, address: { ...NO_ADDRESS, ...(r.address ?? {}) },
-    roles: r.roles, tags: r.tags, notes: r.notes, timeZone: r.time_zone, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
+    id: r.id,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    email: r.email,
+    phone: r.phone,
+    address: { ...NO_ADDRESS, ...(r.address ?? {}) },
+    roles: r.roles,
+    tags: r.tags,
+    notes: r.notes,
+    timeZone: r.time_zone,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
   };
 }
 
@@ -33,7 +43,14 @@ function check(body: PersonCreateBody | PersonUpdateBody, org: Organization, cur
 /** Every address carries all six fields; the ones a country does not use are null. */
 function normalizeAddress(a: repo.AddressRow | null | undefined): repo.AddressRow | null | undefined {
   if (!a) return a;
-  return { line1: a.line1, line2: a.line2 ?? null, city: a.city, state: a.state ?? null, postalCode: a.postalCode ?? null, country: a.country };
+  return {
+    line1: a.line1,
+    line2: a.line2 ?? null,
+    city: a.city,
+    state: a.state ?? null,
+    postalCode: a.postalCode ?? null,
+    country: a.country,
+  };
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -47,7 +64,13 @@ export async function getPerson(q: Queryable, orgId: string, id: string) {
 }
 
 export async function listPeople(q: Queryable, orgId: string, query: PersonListQueryT) {
-  return repo.listPeople(q, orgId, { roles: query.role, email: query.email, tag: query.tag, q: query.q }, query.perPage, (query.page - 1) * query.perPage);
+  return repo.listPeople(
+    q,
+    orgId,
+    { roles: query.role, email: query.email, tag: query.tag, q: query.q },
+    query.perPage,
+    (query.page - 1) * query.perPage,
+  );
 }
 
 export async function createPerson(db: Db, org: Organization, body: PersonCreateBody, actor: string) {
@@ -57,8 +80,15 @@ export async function createPerson(db: Db, org: Organization, body: PersonCreate
     return await db.tx(async (q) => {
       if (await repo.personByEmail(q, org.id, body.email)) throw emailTaken();
       await repo.insertPerson(q, org.id, {
-        id, first_name: body.firstName, last_name: body.lastName, email: body.email.trim(), phone: phone ?? null,
-        address: normalizeAddress(body.address) ?? null, roles: body.roles ?? [], tags: body.tags ?? [], notes: body.notes === '' ? null : body.notes ?? null,
+        id,
+        first_name: body.firstName,
+        last_name: body.lastName,
+        email: body.email.trim(),
+        phone: phone ?? null,
+        address: normalizeAddress(body.address) ?? null,
+        roles: body.roles ?? [],
+        tags: body.tags ?? [],
+        notes: body.notes === '' ? null : (body.notes ?? null),
         time_zone: body.timeZone ?? org.time_zone,
       });
       await audit(q, org.id, actor, 'create', 'person', id);

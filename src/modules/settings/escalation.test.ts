@@ -51,8 +51,14 @@ test('a settings admin cannot raise its own role, and so cannot mint an admin ke
 test('role create: only grants the caller holds', async () => {
   const org = await makeOrg(t);
   const me = await settingsAdmin(org);
-  forbidden('/api/settings/roles', await org.req('POST', '/api/settings/roles', { key: me.key, body: { name: 'boss', grants: ALL_ADMIN } }));
-  forbidden('/api/settings/roles', await org.req('POST', '/api/settings/roles', { key: me.key, body: { name: 'boss', grants: { people: 'read' } } }));
+  forbidden(
+    '/api/settings/roles',
+    await org.req('POST', '/api/settings/roles', { key: me.key, body: { name: 'boss', grants: ALL_ADMIN } }),
+  );
+  forbidden(
+    '/api/settings/roles',
+    await org.req('POST', '/api/settings/roles', { key: me.key, body: { name: 'boss', grants: { people: 'read' } } }),
+  );
   assert.equal(await roleOf(org, 'boss'), undefined);
   const ok = await org.req('POST', '/api/settings/roles', { key: me.key, body: { name: 'reader', grants: { animals: 'read' } } });
   assert.equal(ok.status, 201);

@@ -22,12 +22,17 @@ export interface NewOrganization {
 export async function createOrganization(db: Db, input: NewOrganization) {
   if (!SLUG_PATTERN.test(input.slug)) throw invalid({ slug: ['must match ^[a-z0-9][a-z0-9-]{0,62}$'] });
   if (!input.name.trim()) throw invalid({ name: ['must not be empty'] });
-  const fields = check(OrganizationLocale, { currency: input.currency ?? 'USD', time_zone: input.timeZone ?? 'America/New_York', country: input.country ?? 'US' });
+  const fields = check(OrganizationLocale, {
+    currency: input.currency ?? 'USD',
+    time_zone: input.timeZone ?? 'America/New_York',
+    country: input.country ?? 'US',
+  });
   return db.tx(async (q) => {
     if (await repo.organizationBySlug(q, input.slug)) throw conflict(`An organization with the slug ${input.slug} already exists.`);
     const org = await repo.insertOrganization(q, { id: newId('org'), slug: input.slug, name: input.name.trim(), ...fields });
     if (!org) throw new Error('organization insert returned nothing');
-    for (const role of BUILT_IN_ROLES) await repo.insertRole(q, org.id, { id: newId('rol'), name: role.name, grants: role.grants, built_in: true });
+    for (const role of BUILT_IN_ROLES)
+      await repo.insertRole(q, org.id, { id: newId('rol'), name: role.name, grants: role.grants, built_in: true });
     await insertDefaultStatuses(q, org.id);
     await audit(q, org.id, 'cli', 'create', 'organization', org.id);
     return org;
@@ -39,7 +44,8 @@ export function parseGrants(list: string[]): Grants {
   const grants: Record<string, string> = {};
   for (const g of list) {
     const [area, level, extra] = g.split(':');
-    if (!area || !level || extra !== undefined) throw invalid({ grants: [`${g} is not <area>:<level>; areas: ${AREAS.join(', ')}; levels: read, write, admin`] });
+    if (!area || !level || extra !== undefined)
+      throw invalid({ grants: [`${g} is not <area>:<level>; areas: ${AREAS.join(', ')}; levels: read, write, admin`] });
     grants[area] = level;
   }
   return check(GrantsSchema, grants);
@@ -52,7 +58,10 @@ export function parseGrants(list: string[]): Grants {
  */
 function mustCover(caller: Grants | undefined, grants: Grants, what: string) {
   if (caller && !covers(caller, grants)) {
-    throw new AppError('FORBIDDEN', `This key's role does not cover every grant of ${what}, and nobody can give or take away more power than their own role holds.`);
+    throw new AppError(
+      'FORBIDDEN',
+      `This key's role does not cover every grant of ${what}, and nobody can give or take away more power than their own role holds.`,
+    );
   }
 }
 
@@ -65,7 +74,14 @@ export async function createRole(q: Queryable, orgId: string, name: string, gran
   return role;
 }
 
-export async function updateRole(q: Queryable, orgId: string, id: string, patch: { name?: string; grants?: Grants }, actor: string, caller?: Grants) {
+export async function updateRole(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  patch: { name?: string; grants?: Grants },
+  actor: string,
+  caller?: Grants,
+) {
   const role = await repo.roleById(q, orgId, id);
   if (!role) throw notFound('role');
   if (role.built_in) throw invalid({ id: ['built-in roles cannot be changed; make a role of your own'] });
@@ -85,7 +101,8 @@ export async function deleteRole(q: Queryable, orgId: string, id: string, actor:
   if (role.built_in) throw invalid({ id: ['built-in roles cannot be deleted'] });
   mustCover(caller, role.grants, `the role ${role.name}`);
   const inUse = await repo.activeKeysForRole(q, orgId, id);
-  if (inUse > 0) throw invalid({ id: [`${inUse} active key${inUse === 1 ? ' uses' : 's use'} this role; revoke ${inUse === 1 ? 'it' : 'them'} first`] });
+  if (inUse > 0)
+    throw invalid({ id: [`${inUse} active key${inUse === 1 ? ' uses' : 's use'} this role; revoke ${inUse === 1 ? 'it' : 'them'} first`] });
   await q.query('DELETE FROM api_keys WHERE organization_id = $1 AND role_id = $2', [orgId, id]);
   await repo.deleteRole(q, orgId, id);
   await audit(q, orgId, actor, 'delete', 'role', id);
@@ -97,7 +114,13 @@ export async function createKey(q: Queryable, orgId: string, roleRef: string, la
   if (!role) throw invalid({ role: [`there is no role named ${roleRef}`] });
   mustCover(maker, role.grants, `the role ${role.name}`);
   const key = newApiKey();
-  const row = await repo.insertKey(q, orgId, { id: newId('key'), role_id: role.id, label, key_hash: hashKey(key), key_start: key.slice(0, 13) });
+  const row = await repo.insertKey(q, orgId, {
+    id: newId('key'),
+    role_id: role.id,
+    label,
+    key_hash: hashKey(key),
+    key_start: key.slice(0, 13),
+  });
   await audit(q, orgId, actor, 'create', 'api_key', row?.id ?? '', { role: role.name });
   return { key, row: row };
 }

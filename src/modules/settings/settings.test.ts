@@ -15,7 +15,10 @@ test('keys over HTTP: made once with ark_live_ + 40 base62, stored hashed, liste
   assert.equal(made.status, 201);
   assert.match(made.body.key, /^ark_live_[0-9A-Za-z]{40}$/);
   assert.equal(made.body.api_key.role_name, 'staff');
-  const stored = await t.db.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE organization_id = $1 AND id = $2', [org.id, made.body.api_key.id]);
+  const stored = await t.db.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE organization_id = $1 AND id = $2', [
+    org.id,
+    made.body.api_key.id,
+  ]);
   assert.notEqual(stored[0]?.key_hash, made.body.key);
   assert.ok(!JSON.stringify(stored).includes(made.body.key));
   const list = await org.req('GET', '/api/settings/keys');
@@ -52,14 +55,31 @@ test('roles: built-in roles exist and cannot change; custom roles with per-area 
   assert.equal(byName['read-only'].grants.fundraising, 'read');
   assertErrorShape('/api/settings/roles', await org.req('PATCH', `/api/settings/roles/${byName.admin.id}`, { body: { grants: {} } }), 422);
   assertErrorShape('/api/settings/roles', await org.req('DELETE', `/api/settings/roles/${byName.staff.id}`), 422);
-  assertErrorShape('/api/settings/roles', await org.req('POST', '/api/settings/roles', { body: { name: 'x', grants: { kennels: 'read' } } }), 422);
-  assertErrorShape('/api/settings/roles', await org.req('POST', '/api/settings/roles', { body: { name: 'x', grants: { animals: 'owner' } } }), 422);
+  assertErrorShape(
+    '/api/settings/roles',
+    await org.req('POST', '/api/settings/roles', { body: { name: 'x', grants: { kennels: 'read' } } }),
+    422,
+  );
+  assertErrorShape(
+    '/api/settings/roles',
+    await org.req('POST', '/api/settings/roles', { body: { name: 'x', grants: { animals: 'owner' } } }),
+    422,
+  );
   const vol = await org.req('POST', '/api/settings/roles', { body: { name: 'volunteer-lead', grants: { animals: 'read' } } });
   const key = (await org.req('POST', '/api/settings/keys', { body: { role: vol.body.id } })).body.key;
   assert.equal((await org.req('GET', '/api/v1/animals', { key })).status, 200);
-  assertErrorShape('/api/v1/animals', await org.req('POST', '/api/v1/animals', { key, body: { name: 'a', species: 'cat', status: 'Intake', intakeDate: '2026-01-01' } }), 403, 'FORBIDDEN');
+  assertErrorShape(
+    '/api/v1/animals',
+    await org.req('POST', '/api/v1/animals', { key, body: { name: 'a', species: 'cat', status: 'Intake', intakeDate: '2026-01-01' } }),
+    403,
+    'FORBIDDEN',
+  );
   await org.req('PATCH', `/api/settings/roles/${vol.body.id}`, { body: { grants: { animals: 'write' } } });
-  assert.equal((await org.req('POST', '/api/v1/animals', { key, body: { name: 'a', species: 'cat', status: 'Intake', intakeDate: '2026-01-01' } })).status, 201);
+  assert.equal(
+    (await org.req('POST', '/api/v1/animals', { key, body: { name: 'a', species: 'cat', status: 'Intake', intakeDate: '2026-01-01' } }))
+      .status,
+    201,
+  );
   assertErrorShape('/api/settings/roles', await org.req('DELETE', `/api/settings/roles/${vol.body.id}`), 422);
 });
 
@@ -70,20 +90,39 @@ test('organization profile: read and change; bad values refused; org_name source
   assert.equal(got.body.slug, org.slug);
   assert.equal(got.body.currency, 'USD');
   assert.equal(got.body.time_zone, 'America/New_York');
-  const upd = await org.req('PATCH', '/api/settings/organization', { body: { name: 'Happy Tails', email: 'hello@happytails.org', website: 'https://happytails.org', phone: '212-555-0100', time_zone: 'America/Denver' } });
+  const upd = await org.req('PATCH', '/api/settings/organization', {
+    body: {
+      name: 'Happy Tails',
+      email: 'hello@happytails.org',
+      website: 'https://happytails.org',
+      phone: '212-555-0100',
+      time_zone: 'America/Denver',
+    },
+  });
   assert.equal(upd.status, 200);
   assert.equal(upd.body.name, 'Happy Tails');
   assert.equal(upd.body.phone, '+12125550100');
-  for (const body of [{ currency: 'DOLLARS' }, { time_zone: 'Nowhere/City' }, { country: 'XX' }, { email: 'nope' }, { website: 'ftp://x' }, { slug: 'new' }]) {
+  for (const body of [
+    { currency: 'DOLLARS' },
+    { time_zone: 'Nowhere/City' },
+    { country: 'XX' },
+    { email: 'nope' },
+    { website: 'ftp://x' },
+    { slug: 'new' },
+  ]) {
     assertErrorShape('/api/settings/organization', await org.req('PATCH', '/api/settings/organization', { body }), 422);
   }
-  assertErrorShape('/api/settings/organization', await org.req('PATCH', '/api/settings/organization', { key: org.keys.staff, body: { name: 'x' } }), 403);
+  assertErrorShape(
+    '/api/settings/organization',
+    await org.req('PATCH', '/api/settings/organization', { key: org.keys.staff, body: { name: 'x' } }),
+    403,
+  );
   // A new person takes the organization's new time zone.
   const p = await org.req('POST', '/api/v1/people', { body: { firstName: 'T', lastName: 'Z', email: 'tz@example.com' } });
   assert.equal(p.body.timeZone, 'America/Denver');
 });
 
-test('a key is valid only at its own organization\'s address', async () => {
+test("a key is valid only at its own organization's address", async () => {
   const a = await makeOrg(t);
   const b = await makeOrg(t);
   const res = await request(t, b.host, 'GET', '/api/settings/organization', { key: a.keys.admin });
@@ -95,8 +134,10 @@ const reader = async (o: TestOrg) => {
   await o.req('POST', '/api/settings/roles', { body: { name: 'sec-reader', grants: { settings: 'read' } } });
   return 'sec-reader';
 };
-const roleUrl = async (o: TestOrg) => `/api/settings/roles/${(await o.req('POST', '/api/settings/roles', { body: { name: `sec-${Math.random().toString(36).slice(2, 8)}`, grants: { settings: 'read' } } })).body.id}`;
-const keyUrl = (base: string) => async (o: TestOrg) => `${base}/${(await o.req('POST', base, { body: { role: await reader(o) } })).body.api_key.id}`;
+const roleUrl = async (o: TestOrg) =>
+  `/api/settings/roles/${(await o.req('POST', '/api/settings/roles', { body: { name: `sec-${Math.random().toString(36).slice(2, 8)}`, grants: { settings: 'read' } } })).body.id}`;
+const keyUrl = (base: string) => async (o: TestOrg) =>
+  `${base}/${(await o.req('POST', base, { body: { role: await reader(o) } })).body.api_key.id}`;
 const keysAt = (base: string): Endpoint[] => [
   { method: 'GET', path: () => base, area: 'settings', level: 'admin' },
   { method: 'POST', path: async (o) => (await reader(o), base), body: { role: 'sec-reader' }, area: 'settings', level: 'admin' },
@@ -107,7 +148,13 @@ securitySuite('settings', () => t, [
   { method: 'GET', path: () => '/api/settings/organization', singleton: true, area: 'settings', level: 'read' },
   { method: 'PATCH', path: () => '/api/settings/organization', body: { name: 'x' }, area: 'settings', level: 'admin' },
   { method: 'GET', path: () => '/api/settings/roles', area: 'settings', level: 'admin' },
-  { method: 'POST', path: () => '/api/settings/roles', body: { name: 'r1', grants: { settings: 'read' } }, area: 'settings', level: 'admin' },
+  {
+    method: 'POST',
+    path: () => '/api/settings/roles',
+    body: { name: 'r1', grants: { settings: 'read' } },
+    area: 'settings',
+    level: 'admin',
+  },
   { method: 'GET', path: roleUrl, area: 'settings', level: 'admin' },
   { method: 'PATCH', path: roleUrl, body: { name: 'renamed' }, area: 'settings', level: 'admin' },
   { method: 'DELETE', path: roleUrl, area: 'settings', level: 'admin' },

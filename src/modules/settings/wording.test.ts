@@ -22,7 +22,10 @@ test('error sentences read as sentences: no role, reserved inbox name, second fo
   assert.equal(reserved.status, 422);
   assert.equal(reserved.body.error, 'The inbox name no-reply is reserved.');
 
-  const mismatch = await org.req('POST', '/api/communications/messages', { headers: { 'idempotency-key': 'a' }, body: { idempotency_key: 'b', to_addresses: ['x@example.org'], subject: 'x', body_blocks: [{ type: 'p', runs: [{ text: 'x' }] }] } });
+  const mismatch = await org.req('POST', '/api/communications/messages', {
+    headers: { 'idempotency-key': 'a' },
+    body: { idempotency_key: 'b', to_addresses: ['x@example.org'], subject: 'x', body_blocks: [{ type: 'p', runs: [{ text: 'x' }] }] },
+  });
   assert.equal(mismatch.status, 422);
   assert.equal(mismatch.body.error, 'The idempotency_key field differs from the Idempotency-Key header.');
 

@@ -13,7 +13,12 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const hoursText = (h: number) => `${Math.round(h * 100) / 100} hour${h === 1 ? '' : 's'}`;
 
 export function windowWire(w: repo.WindowRow, zone: string) {
-  return { ...w, available: Math.max(0, w.capacity - w.booked), starts_at_local: local(w.starts_at, zone), ends_at_local: local(w.ends_at, zone) };
+  return {
+    ...w,
+    available: Math.max(0, w.capacity - w.booked),
+    starts_at_local: local(w.starts_at, zone),
+    ends_at_local: local(w.ends_at, zone),
+  };
 }
 export function bookingWire(b: repo.BookingRow, zone: string) {
   return { ...b, starts_at_local: local(b.starts_at, zone), ends_at_local: local(b.ends_at, zone) };
@@ -48,7 +53,14 @@ export async function createWindow(q: Queryable, orgId: string, zone: string, ac
   const ends = instant(b.ends_at, zone, 'ends_at');
   checkInsideSchedule(s, starts, ends, zone);
   const role_id = await roleOrThrow(q, orgId, b.role_id);
-  const id = await repo.insertWindow(q, orgId, { schedule_id: scheduleId, role_id, starts_at: starts, ends_at: ends, capacity: b.capacity, notes: b.notes ?? null });
+  const id = await repo.insertWindow(q, orgId, {
+    schedule_id: scheduleId,
+    role_id,
+    starts_at: starts,
+    ends_at: ends,
+    capacity: b.capacity,
+    notes: b.notes ?? null,
+  });
   await audit(q, orgId, actor, 'create', 'shift_window', id, b);
   return repo.windowById(q, orgId, id);
 }
@@ -62,11 +74,20 @@ export async function updateWindow(q: Queryable, orgId: string, zone: string, ac
   const ends = b.ends_at !== undefined ? instant(b.ends_at, zone, 'ends_at') : w.ends_at;
   const role_id = b.role_id !== undefined ? await roleOrThrow(q, orgId, b.role_id) : w.role_id;
   const moved = starts.getTime() !== w.starts_at.getTime() || ends.getTime() !== w.ends_at.getTime() || role_id !== w.role_id;
-  if (moved && w.booked > 0) throw invalid({ id: [`${plural(w.booked, 'volunteer is', 'volunteers are')} booked: times and role can change only while nobody is booked`] });
+  if (moved && w.booked > 0)
+    throw invalid({
+      id: [`${plural(w.booked, 'volunteer is', 'volunteers are')} booked: times and role can change only while nobody is booked`],
+    });
   checkInsideSchedule(s, starts, ends, zone);
   const capacity = b.capacity ?? w.capacity;
   if (capacity < w.booked) throw invalid({ capacity: [`must be at least ${w.booked}: that many volunteers are booked`] });
-  await repo.updateWindow(q, orgId, id, { role_id, starts_at: starts, ends_at: ends, capacity, notes: b.notes !== undefined ? b.notes : w.notes });
+  await repo.updateWindow(q, orgId, id, {
+    role_id,
+    starts_at: starts,
+    ends_at: ends,
+    capacity,
+    notes: b.notes !== undefined ? b.notes : w.notes,
+  });
   await audit(q, orgId, actor, 'update', 'shift_window', id, b);
   return repo.windowById(q, orgId, id);
 }
@@ -90,19 +111,29 @@ export async function book(q: Queryable, orgId: string, zone: string, actor: str
   const person = await repo.personForBooking(q, orgId, personId);
   if (!person) throw invalid({ person_id: ['is not a person of this organization'] });
   if (!person.roles.includes('volunteer')) throw invalid({ person_id: ['is not a volunteer: give the person the volunteer role first'] });
-  if (w.schedule_status === 'cancelled') throw invalid({ window_id: ['the schedule of this window is cancelled'] }, 'This shift window belongs to a cancelled schedule and takes no bookings.');
-  if (await repo.liveBookingOf(q, orgId, windowId, personId)) throw invalid({ person_id: ['is already booked on this window'] }, 'This volunteer is already booked on this shift window.');
+  if (w.schedule_status === 'cancelled')
+    throw invalid(
+      { window_id: ['the schedule of this window is cancelled'] },
+      'This shift window belongs to a cancelled schedule and takes no bookings.',
+    );
+  if (await repo.liveBookingOf(q, orgId, windowId, personId))
+    throw invalid({ person_id: ['is already booked on this window'] }, 'This volunteer is already booked on this shift window.');
   const pol = await vrepo.policies(q, orgId);
   const hoursAhead = (w.starts_at.getTime() - now.getTime()) / 3600000;
   if (hoursAhead <= 0) throw invalid({ window_id: ['has already started'] }, 'This shift has already started; it can no longer be booked.');
   if (hoursAhead < pol.min_notice_hours) {
-    throw invalid({ window_id: [`starts in less than ${pol.min_notice_hours} hours`] }, `Shifts must be booked at least ${plural(pol.min_notice_hours, 'hour')} before they start (policy: minimum notice).`);
+    throw invalid(
+      { window_id: [`starts in less than ${pol.min_notice_hours} hours`] },
+      `Shifts must be booked at least ${plural(pol.min_notice_hours, 'hour')} before they start (policy: minimum notice).`,
+    );
   }
   if (w.booked >= w.capacity) throw conflict(`This shift window is full: all ${plural(w.capacity, 'place')} are taken.`);
   const clash = await repo.overlapping(q, orgId, personId, w.starts_at, w.ends_at);
   if (clash[0]) {
-    throw invalid({ window_id: ['overlaps another booking of this volunteer'] },
-      `This volunteer is already booked on "${clash[0].schedule_name}" from ${local(clash[0].starts_at, zone)} to ${local(clash[0].ends_at, zone)}, which overlaps this shift.`);
+    throw invalid(
+      { window_id: ['overlaps another booking of this volunteer'] },
+      `This volunteer is already booked on "${clash[0].schedule_name}" from ${local(clash[0].starts_at, zone)} to ${local(clash[0].ends_at, zone)}, which overlaps this shift.`,
+    );
   }
   if (w.role_id) {
     const role = await vrepo.roleById(q, orgId, w.role_id);
@@ -110,7 +141,10 @@ export async function book(q: Queryable, orgId: string, zone: string, actor: str
     const missing = await vrepo.missingQualifications(q, orgId, personId, role?.required_qualification_ids ?? [], onDate);
     if (missing.length) {
       const what = missing.map((m) => (m.expired_on && m.expired_on < onDate ? `${m.name} (expired ${m.expired_on})` : m.name)).join(', ');
-      throw invalid({ person_id: [`lacks qualifications the role needs on ${onDate}: ${what}`] }, `The role ${role?.name ?? ''} needs qualifications this volunteer does not hold valid on ${onDate}: ${what}.`);
+      throw invalid(
+        { person_id: [`lacks qualifications the role needs on ${onDate}: ${what}`] },
+        `The role ${role?.name ?? ''} needs qualifications this volunteer does not hold valid on ${onDate}: ${what}.`,
+      );
     }
   }
   if (pol.max_hours_per_week !== null) {
@@ -118,8 +152,10 @@ export async function book(q: Queryable, orgId: string, zone: string, actor: str
     const already = await repo.bookedHours(q, orgId, personId, weekStart.toJSDate(), weekStart.plus({ weeks: 1 }).toJSDate());
     const these = (w.ends_at.getTime() - w.starts_at.getTime()) / 3600000;
     if (already + these > pol.max_hours_per_week + 1e-9) {
-      throw invalid({ window_id: [`would bring the week to ${hoursText(already + these)}`] },
-        `This booking would bring the volunteer to ${hoursText(already + these)} in the week of ${weekStart.toISODate() ?? ''}; the policy allows at most ${plural(pol.max_hours_per_week, 'hour')} a week.`);
+      throw invalid(
+        { window_id: [`would bring the week to ${hoursText(already + these)}`] },
+        `This booking would bring the volunteer to ${hoursText(already + these)} in the week of ${weekStart.toISODate() ?? ''}; the policy allows at most ${plural(pol.max_hours_per_week, 'hour')} a week.`,
+      );
     }
   }
   const id = await repo.insertBooking(q, orgId, windowId, personId);
@@ -133,10 +169,13 @@ export async function cancel(q: Queryable, orgId: string, actor: string, id: str
   if (b.status === 'cancelled') return b;
   const pol = await vrepo.policies(q, orgId);
   const hoursAhead = (b.starts_at.getTime() - now.getTime()) / 3600000;
-  if (hoursAhead <= 0) throw invalid({ id: ['the shift has already started'] }, 'This shift has already started; the booking can no longer be cancelled.');
+  if (hoursAhead <= 0)
+    throw invalid({ id: ['the shift has already started'] }, 'This shift has already started; the booking can no longer be cancelled.');
   if (hoursAhead < pol.cancellation_cutoff_hours) {
-    throw invalid({ id: [`the shift starts in less than ${pol.cancellation_cutoff_hours} hours`] },
-      `Bookings can be cancelled only until ${plural(pol.cancellation_cutoff_hours, 'hour')} before the shift starts (policy: cancellation cut-off); contact the coordinator.`);
+    throw invalid(
+      { id: [`the shift starts in less than ${pol.cancellation_cutoff_hours} hours`] },
+      `Bookings can be cancelled only until ${plural(pol.cancellation_cutoff_hours, 'hour')} before the shift starts (policy: cancellation cut-off); contact the coordinator.`,
+    );
   }
   await repo.cancelBooking(q, orgId, id);
   await audit(q, orgId, actor, 'cancel', 'shift_booking', id);

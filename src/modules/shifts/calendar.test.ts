@@ -19,8 +19,12 @@ const soon = (days: number, hour: number) => {
 async function setup(org: TestOrg) {
   await location(org, 'Barn');
   const s = await schedule(org, { name: 'Dog walking', location: 'Barn', starts_at: soon(3, 0), ends_at: soon(4, 0) });
-  const w1 = (await org.req('POST', `/api/shifts/schedules/${s.id}/windows`, { body: { starts_at: soon(3, 9), ends_at: soon(3, 11), capacity: 2 } })).body;
-  const w2 = (await org.req('POST', `/api/shifts/schedules/${s.id}/windows`, { body: { starts_at: soon(3, 13), ends_at: soon(3, 15), capacity: 2 } })).body;
+  const w1 = (
+    await org.req('POST', `/api/shifts/schedules/${s.id}/windows`, { body: { starts_at: soon(3, 9), ends_at: soon(3, 11), capacity: 2 } })
+  ).body;
+  const w2 = (
+    await org.req('POST', `/api/shifts/schedules/${s.id}/windows`, { body: { starts_at: soon(3, 13), ends_at: soon(3, 15), capacity: 2 } })
+  ).body;
   const p = await volunteer(org);
   const q = await volunteer(org);
   const b1 = (await org.req('POST', `/api/shifts/windows/${w1.id}/bookings`, { body: { person_id: p } })).body;
@@ -38,11 +42,17 @@ test('calendar: schedules with windows and live bookings for a date range; perso
   assert.equal(cal.status, 200);
   assert.equal(cal.body.time_zone, 'America/New_York');
   assert.equal(cal.body.truncated, false);
-  assert.deepEqual(cal.body.results.map((r: any) => r.id), [s.id]);
+  assert.deepEqual(
+    cal.body.results.map((r: any) => r.id),
+    [s.id],
+  );
   assert.equal(cal.body.results[0].windows.length, 2);
   assert.equal(cal.body.results[0].windows[0].bookings.length, 1);
   const mine = await org.req('GET', `/api/shifts/calendar?from=${from}&to=${to}&person_id=${p}`);
-  assert.deepEqual(mine.body.results[0].windows.map((w: any) => w.id), [w1.id]);
+  assert.deepEqual(
+    mine.body.results[0].windows.map((w: any) => w.id),
+    [w1.id],
+  );
   assert.equal(mine.body.results[0].windows[0].bookings[0].id, b1.id);
   assertErrorShape('/api/shifts', await org.req('GET', '/api/shifts/calendar?from=2026-01-01&to=2026-04-03'), 422);
   assert.equal((await org.req('GET', '/api/shifts/calendar?from=2026-01-01&to=2026-04-02')).status, 200, '92 days inclusive');
@@ -50,7 +60,7 @@ test('calendar: schedules with windows and live bookings for a date range; perso
   assertErrorShape('/api/shifts', await org.req('GET', '/api/shifts/calendar?from=2026-02-01'), 400);
 });
 
-test('calendar feed: a secret address works without a key, shows the volunteer\'s bookings, rotates', async () => {
+test("calendar feed: a secret address works without a key, shows the volunteer's bookings, rotates", async () => {
   const org = await makeOrg(t);
   const { p, b1 } = await setup(org);
   const link = await org.req('GET', `/api/shifts/volunteers/${p}/calendar-feed`);
@@ -66,7 +76,7 @@ test('calendar feed: a secret address works without a key, shows the volunteer\'
   assert.match(feed.raw, new RegExp(`UID:${b1.id}@`));
   assert.match(feed.raw, /SUMMARY:Dog walking/);
   assert.match(feed.raw, /LOCATION:Barn/);
-  assert.equal((feed.raw.match(/BEGIN:VEVENT/g) ?? []).length, 1, 'only this volunteer\'s bookings');
+  assert.equal((feed.raw.match(/BEGIN:VEVENT/g) ?? []).length, 1, "only this volunteer's bookings");
   const other = await makeOrg(t);
   assertErrorShape(path, await request(t, other.host, 'GET', path, { key: null }), 404);
   const rotated = await org.req('POST', `/api/shifts/volunteers/${p}/calendar-feed/rotate`);
@@ -78,7 +88,18 @@ test('calendar feed: a secret address works without a key, shows the volunteer\'
 });
 
 securitySuite('shifts calendar', () => t, [
-  { method: 'GET', path: () => '/api/shifts/calendar?from=2099-06-01&to=2099-06-30', seed: async (o) => (await schedule(o)).id, area: 'shifts', level: 'read' },
+  {
+    method: 'GET',
+    path: () => '/api/shifts/calendar?from=2099-06-01&to=2099-06-30',
+    seed: async (o) => (await schedule(o)).id,
+    area: 'shifts',
+    level: 'read',
+  },
   { method: 'GET', path: async (o) => `/api/shifts/volunteers/${await volunteer(o)}/calendar-feed`, area: 'shifts', level: 'read' },
-  { method: 'POST', path: async (o) => `/api/shifts/volunteers/${await volunteer(o)}/calendar-feed/rotate`, area: 'shifts', level: 'write' },
+  {
+    method: 'POST',
+    path: async (o) => `/api/shifts/volunteers/${await volunteer(o)}/calendar-feed/rotate`,
+    area: 'shifts',
+    level: 'write',
+  },
 ]);

@@ -9,163 +9,246 @@ import * as repo from './repository.ts';
 import * as service from './schedules.service.ts';
 import { addDays, startOfDate } from './time.ts';
 
-export const COORDINATOR_MESSAGE = 'Only a coordinator can import schedules: this key needs permission to see People (read on People) as well as write on Shifts.';
+export const COORDINATOR_MESSAGE =
+  'Only a coordinator can import schedules: this key needs permission to see People (read on People) as well as write on Shifts.';
 
 export function scheduleRoutes(app: App, ctx: AppContext) {
   const tags = ['Shift schedules'];
   const read = { permission: { area: 'shifts' as const, level: 'read' as const } };
   const write = { permission: { area: 'shifts' as const, level: 'write' as const } };
 
-  app.get('/api/shifts/schedules', {
-    config: read,
-    schema: {
-      tags, summary: 'List schedules',
-      description: 'Ordered by start, then id. `from`/`to` are local dates in the organization time zone and select schedules overlapping that range. Cancelled schedules are listed unless `status` says otherwise.',
-      querystring: Type.Object({ ...S.ScheduleListQuery.properties, ...pageQueryB(200, 50) }),
-      response: { 200: Type.Object({ results: Type.Array(S.Schedule), ...PageFieldsB }) },
+  app.get(
+    '/api/shifts/schedules',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List schedules',
+        description:
+          'Ordered by start, then id. `from`/`to` are local dates in the organization time zone and select schedules overlapping that range. Cancelled schedules are listed unless `status` says otherwise.',
+        querystring: Type.Object({ ...S.ScheduleListQuery.properties, ...pageQueryB(200, 50) }),
+        response: { 200: Type.Object({ results: Type.Array(S.Schedule), ...PageFieldsB }) },
+      },
     },
-  }, async (req) => {
-    const { orgId, org } = who(req);
-    const { limit, offset, from, to, ...f } = req.query;
-    const rows = await repo.listSchedules(ctx.db, orgId, {
-      ...f, from: from ? startOfDate(from, org.time_zone) : undefined, to: to ? startOfDate(addDays(to, 1), org.time_zone) : undefined,
-    }, limit, offset);
-    const page = pageB(rows, limit, offset);
-    return { ...page, results: page.results.map((r) => service.scheduleWire(r, org.time_zone)) };
-  });
-
-  app.get('/api/shifts/schedules/:id', {
-    config: read,
-    schema: { tags, summary: 'Get a schedule', params: S.IdParam, response: { 200: S.Schedule } },
-  }, async (req) => {
-    const { orgId, org } = who(req);
-    const row = await repo.scheduleById(ctx.db, orgId, req.params.id);
-    if (!row) throw notFound('schedule');
-    return service.scheduleWire(row, org.time_zone);
-  });
-
-  app.post('/api/shifts/schedules', {
-    config: write,
-    schema: {
-      tags, summary: 'Create a schedule',
-      description: 'A `starts_at` that is a plain date makes an all-day schedule; `ends_at` is then optional (a plain date, the last day, inclusive). A date-time `starts_at` needs a date-time `ends_at` after it. Date-times without zone are read in the organization time zone. The response gives each instant and its local rendering.',
-      body: S.ScheduleCreate, response: { 201: S.Schedule },
+    async (req) => {
+      const { orgId, org } = who(req);
+      const { limit, offset, from, to, ...f } = req.query;
+      const rows = await repo.listSchedules(
+        ctx.db,
+        orgId,
+        {
+          ...f,
+          from: from ? startOfDate(from, org.time_zone) : undefined,
+          to: to ? startOfDate(addDays(to, 1), org.time_zone) : undefined,
+        },
+        limit,
+        offset,
+      );
+      const page = pageB(rows, limit, offset);
+      return { ...page, results: page.results.map((r) => service.scheduleWire(r, org.time_zone)) };
     },
-  }, async (req, reply) => {
-    const { orgId, org, actor } = who(req);
-    const row = await ctx.db.tx((q) => service.createSchedule(q, orgId, org.time_zone, actor, req.body));
-    if (!row) throw notFound('schedule');
-    return reply.code(201).send(service.scheduleWire(row, org.time_zone));
-  });
+  );
 
-  app.patch('/api/shifts/schedules/:id', {
-    config: write,
-    schema: { tags, summary: 'Change a schedule', description: 'A cancelled schedule cannot change (422). New times must still hold every shift window of the schedule (422 otherwise).', params: S.IdParam, body: S.ScheduleUpdate, response: { 200: S.Schedule } },
-  }, async (req) => {
-    const { orgId, org, actor } = who(req);
-    const row = await ctx.db.tx(async (q) => {
-      const cur = await repo.scheduleById(q, orgId, req.params.id);
-      if (cur?.status === 'cancelled') throw invalid({ id: ['the schedule is cancelled and can no longer change'] });
-      return service.updateSchedule(q, orgId, org.time_zone, actor, req.params.id, req.body);
-    });
-    if (!row) throw notFound('schedule');
-    return service.scheduleWire(row, org.time_zone);
-  });
-
-  app.post('/api/shifts/schedules/:id/cancel', {
-    config: write,
-    schema: {
-      tags, summary: 'Cancel a schedule',
-      description: 'Answers 200 with the schedule in status `cancelled` (repeating it changes nothing). Its windows stay readable; no new booking is taken on them, and its live bookings are cancelled with it.',
-      params: S.IdParam, response: { 200: S.Schedule },
+  app.get(
+    '/api/shifts/schedules/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'Get a schedule', params: S.IdParam, response: { 200: S.Schedule } },
     },
-  }, async (req) => {
-    const { orgId, org, actor } = who(req);
-    const row = await ctx.db.tx(async (q) => {
-      const r = await service.cancelSchedule(q, orgId, actor, req.params.id);
-      await q.query(`UPDATE shift_bookings b SET status = 'cancelled', cancelled_at = now(), updated_at = now() FROM shift_windows w
-        WHERE b.organization_id = $1 AND w.organization_id = $1 AND w.id = b.window_id AND w.schedule_id = $2 AND b.status = 'booked'`, [orgId, req.params.id]);
-      return r;
-    });
-    if (!row) throw notFound('schedule');
-    return service.scheduleWire(row, org.time_zone);
-  });
-
-  app.post('/api/shifts/schedules/import', {
-    // A coordinator: write on Shifts and read on People, checked before the body. Lacking read on
-    // People answers the coordinator sentence; lacking only write on Shifts, the ordinary one.
-    config: { permission: { area: 'shifts', level: 'write', also: [{ area: 'people', level: 'read', message: COORDINATOR_MESSAGE }] }, idempotent: true },
-    schema: {
-      tags, summary: 'Import schedules from rows',
-      description: [
-        'Needs write on Shifts AND read on People (a coordinator); a key without read on People answers 403 saying only a coordinator can do this; a key with read on People but without write on Shifts answers the ordinary 403 for write on Shifts.',
-        'Every row is checked before any is created, and all rows are created in one transaction (one multi-row insert): one refused row means nothing is created.',
-        'With `dry_run` true nothing is created and the answer is 200 with line-numbered `errors`.',
-        'Without `dry_run`, refused rows also answer **200** with the full result: `created` 0 and `errors` listing every refused row (a 422 could not carry the line errors, as Family B error bodies are `{error}` only).',
-        'Rows are never matched against existing schedules: importing the same rows twice creates every schedule twice (`skipped` is always empty, `can_detect_duplicates` always false).',
-        'Row fields: `name` and `starts_at` required; `ends_at` required unless `starts_at` is a plain date (an all-day row, which may end on a later plain date, inclusive); `event_kind` and `location` optional; a `location` matching no location name (case-insensitively) refuses the row; any other field refuses the row.',
-        'Date-times without a zone or offset are read in the organization time zone. `ends_at` must be after `starts_at`.',
-        '`preview` holds the first ten rows that passed their checks, as they would be created (line, name, event_kind, location, all_day, instants and local renderings, dates).',
-        'At most 5,000 rows per request (more answers 422); the JSON body is limited to 1 MiB.',
-      ].join('\n\n'),
-      body: S.ImportBody,
-      response: { 200: S.ImportResult },
+    async (req) => {
+      const { orgId, org } = who(req);
+      const row = await repo.scheduleById(ctx.db, orgId, req.params.id);
+      if (!row) throw notFound('schedule');
+      return service.scheduleWire(row, org.time_zone);
     },
-  }, async (req) => {
-    const { orgId, org, actor } = who(req);
-    return ctx.db.tx((q) => service.importSchedules(q, orgId, org.time_zone, actor, req.body.rows, req.body.dry_run ?? false));
-  });
+  );
+
+  app.post(
+    '/api/shifts/schedules',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Create a schedule',
+        description:
+          'A `starts_at` that is a plain date makes an all-day schedule; `ends_at` is then optional (a plain date, the last day, inclusive). A date-time `starts_at` needs a date-time `ends_at` after it. Date-times without zone are read in the organization time zone. The response gives each instant and its local rendering.',
+        body: S.ScheduleCreate,
+        response: { 201: S.Schedule },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, org, actor } = who(req);
+      const row = await ctx.db.tx((q) => service.createSchedule(q, orgId, org.time_zone, actor, req.body));
+      if (!row) throw notFound('schedule');
+      return reply.code(201).send(service.scheduleWire(row, org.time_zone));
+    },
+  );
+
+  app.patch(
+    '/api/shifts/schedules/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Change a schedule',
+        description:
+          'A cancelled schedule cannot change (422). New times must still hold every shift window of the schedule (422 otherwise).',
+        params: S.IdParam,
+        body: S.ScheduleUpdate,
+        response: { 200: S.Schedule },
+      },
+    },
+    async (req) => {
+      const { orgId, org, actor } = who(req);
+      const row = await ctx.db.tx(async (q) => {
+        const cur = await repo.scheduleById(q, orgId, req.params.id);
+        if (cur?.status === 'cancelled') throw invalid({ id: ['the schedule is cancelled and can no longer change'] });
+        return service.updateSchedule(q, orgId, org.time_zone, actor, req.params.id, req.body);
+      });
+      if (!row) throw notFound('schedule');
+      return service.scheduleWire(row, org.time_zone);
+    },
+  );
+
+  app.post(
+    '/api/shifts/schedules/:id/cancel',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Cancel a schedule',
+        description:
+          'Answers 200 with the schedule in status `cancelled` (repeating it changes nothing). Its windows stay readable; no new booking is taken on them, and its live bookings are cancelled with it.',
+        params: S.IdParam,
+        response: { 200: S.Schedule },
+      },
+    },
+    async (req) => {
+      const { orgId, org, actor } = who(req);
+      const row = await ctx.db.tx(async (q) => {
+        const r = await service.cancelSchedule(q, orgId, actor, req.params.id);
+        await q.query(
+          `UPDATE shift_bookings b SET status = 'cancelled', cancelled_at = now(), updated_at = now() FROM shift_windows w
+        WHERE b.organization_id = $1 AND w.organization_id = $1 AND w.id = b.window_id AND w.schedule_id = $2 AND b.status = 'booked'`,
+          [orgId, req.params.id],
+        );
+        return r;
+      });
+      if (!row) throw notFound('schedule');
+      return service.scheduleWire(row, org.time_zone);
+    },
+  );
+
+  app.post(
+    '/api/shifts/schedules/import',
+    {
+      // A coordinator: write on Shifts and read on People, checked before the body. Lacking read on
+      // People answers the coordinator sentence; lacking only write on Shifts, the ordinary one.
+      config: {
+        permission: { area: 'shifts', level: 'write', also: [{ area: 'people', level: 'read', message: COORDINATOR_MESSAGE }] },
+        idempotent: true,
+      },
+      schema: {
+        tags,
+        summary: 'Import schedules from rows',
+        description: [
+          'Needs write on Shifts AND read on People (a coordinator); a key without read on People answers 403 saying only a coordinator can do this; a key with read on People but without write on Shifts answers the ordinary 403 for write on Shifts.',
+          'Every row is checked before any is created, and all rows are created in one transaction (one multi-row insert): one refused row means nothing is created.',
+          'With `dry_run` true nothing is created and the answer is 200 with line-numbered `errors`.',
+          'Without `dry_run`, refused rows also answer **200** with the full result: `created` 0 and `errors` listing every refused row (a 422 could not carry the line errors, as Family B error bodies are `{error}` only).',
+          'Rows are never matched against existing schedules: importing the same rows twice creates every schedule twice (`skipped` is always empty, `can_detect_duplicates` always false).',
+          'Row fields: `name` and `starts_at` required; `ends_at` required unless `starts_at` is a plain date (an all-day row, which may end on a later plain date, inclusive); `event_kind` and `location` optional; a `location` matching no location name (case-insensitively) refuses the row; any other field refuses the row.',
+          'Date-times without a zone or offset are read in the organization time zone. `ends_at` must be after `starts_at`.',
+          '`preview` holds the first ten rows that passed their checks, as they would be created (line, name, event_kind, location, all_day, instants and local renderings, dates).',
+          'At most 5,000 rows per request (more answers 422); the JSON body is limited to 1 MiB.',
+        ].join('\n\n'),
+        body: S.ImportBody,
+        response: { 200: S.ImportResult },
+      },
+    },
+    async (req) => {
+      const { orgId, org, actor } = who(req);
+      return ctx.db.tx((q) => service.importSchedules(q, orgId, org.time_zone, actor, req.body.rows, req.body.dry_run ?? false));
+    },
+  );
 
   // Locations (this area's own lookup for matching schedules by name)
   const ltags = ['Shift locations'];
-  app.get('/api/shifts/locations', {
-    config: read,
-    schema: { tags: ltags, summary: 'List locations', description: 'The places schedules are held, matched by name (case-insensitively) on create and import. Ordered by name.', response: { 200: Type.Object({ results: Type.Array(S.Location) }) } },
-  }, async (req) => ({ results: await repo.listLocations(ctx.db, who(req).orgId) }));
-  app.post('/api/shifts/locations', {
-    config: write,
-    schema: { tags: ltags, summary: 'Add a location', body: S.LocationBody, response: { 201: S.Location } },
-  }, async (req, reply) => {
-    const { orgId, actor } = who(req);
-    const row = await ctx.db.tx(async (q) => {
-      const name = req.body.name.trim();
-      if (!name) throw invalid({ name: ['must not be blank'] });
-      if ((await repo.locationsByNames(q, orgId, [name])).size) throw invalid({ name: [`a location named ${name} already exists`] });
-      const r = await repo.insertLocation(q, orgId, name);
-      await audit(q, orgId, actor, 'create', 'shift_location', r.id, { name });
-      return r;
-    });
-    return reply.code(201).send(row);
-  });
-  app.patch('/api/shifts/locations/:id', {
-    config: write,
-    schema: { tags: ltags, summary: 'Rename a location', params: S.IdParam, body: S.LocationBody, response: { 200: S.Location } },
-  }, async (req) => {
-    const { orgId, actor } = who(req);
-    return ctx.db.tx(async (q) => {
-      const cur = await repo.locationById(q, orgId, req.params.id);
-      if (!cur) throw notFound('location');
-      const name = req.body.name.trim();
-      if (!name) throw invalid({ name: ['must not be blank'] });
-      const same = (await repo.locationsByNames(q, orgId, [name])).get(name.toLowerCase());
-      if (same && same.id !== cur.id) throw invalid({ name: [`a location named ${name} already exists`] });
-      const r = await repo.renameLocation(q, orgId, cur.id, name);
-      await audit(q, orgId, actor, 'update', 'shift_location', cur.id, { name });
-      return r ?? cur;
-    });
-  });
-  app.delete('/api/shifts/locations/:id', {
-    config: { permission: { area: 'shifts', level: 'admin' } },
-    schema: { tags: ltags, summary: 'Remove a location no schedule uses', description: 'Refused (422) while any schedule, cancelled or not, is at the location.', params: S.IdParam, response: { 204: Type.Null() } },
-  }, async (req, reply) => {
-    const { orgId, actor } = who(req);
-    await ctx.db.tx(async (q) => {
-      if (!(await repo.locationById(q, orgId, req.params.id))) throw notFound('location');
-      const n = await repo.schedulesAtLocation(q, orgId, req.params.id);
-      if (n) throw invalid({ id: [`${n} schedule${n === 1 ? ' is' : 's are'} at this location`] });
-      await repo.deleteLocation(q, orgId, req.params.id);
-      await audit(q, orgId, actor, 'delete', 'shift_location', req.params.id);
-    });
-    return reply.code(204).send(null);
-  });
+  app.get(
+    '/api/shifts/locations',
+    {
+      config: read,
+      schema: {
+        tags: ltags,
+        summary: 'List locations',
+        description: 'The places schedules are held, matched by name (case-insensitively) on create and import. Ordered by name.',
+        response: { 200: Type.Object({ results: Type.Array(S.Location) }) },
+      },
+    },
+    async (req) => ({ results: await repo.listLocations(ctx.db, who(req).orgId) }),
+  );
+  app.post(
+    '/api/shifts/locations',
+    {
+      config: write,
+      schema: { tags: ltags, summary: 'Add a location', body: S.LocationBody, response: { 201: S.Location } },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      const row = await ctx.db.tx(async (q) => {
+        const name = req.body.name.trim();
+        if (!name) throw invalid({ name: ['must not be blank'] });
+        if ((await repo.locationsByNames(q, orgId, [name])).size) throw invalid({ name: [`a location named ${name} already exists`] });
+        const r = await repo.insertLocation(q, orgId, name);
+        await audit(q, orgId, actor, 'create', 'shift_location', r.id, { name });
+        return r;
+      });
+      return reply.code(201).send(row);
+    },
+  );
+  app.patch(
+    '/api/shifts/locations/:id',
+    {
+      config: write,
+      schema: { tags: ltags, summary: 'Rename a location', params: S.IdParam, body: S.LocationBody, response: { 200: S.Location } },
+    },
+    async (req) => {
+      const { orgId, actor } = who(req);
+      return ctx.db.tx(async (q) => {
+        const cur = await repo.locationById(q, orgId, req.params.id);
+        if (!cur) throw notFound('location');
+        const name = req.body.name.trim();
+        if (!name) throw invalid({ name: ['must not be blank'] });
+        const same = (await repo.locationsByNames(q, orgId, [name])).get(name.toLowerCase());
+        if (same && same.id !== cur.id) throw invalid({ name: [`a location named ${name} already exists`] });
+        const r = await repo.renameLocation(q, orgId, cur.id, name);
+        await audit(q, orgId, actor, 'update', 'shift_location', cur.id, { name });
+        return r ?? cur;
+      });
+    },
+  );
+  app.delete(
+    '/api/shifts/locations/:id',
+    {
+      config: { permission: { area: 'shifts', level: 'admin' } },
+      schema: {
+        tags: ltags,
+        summary: 'Remove a location no schedule uses',
+        description: 'Refused (422) while any schedule, cancelled or not, is at the location.',
+        params: S.IdParam,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      await ctx.db.tx(async (q) => {
+        if (!(await repo.locationById(q, orgId, req.params.id))) throw notFound('location');
+        const n = await repo.schedulesAtLocation(q, orgId, req.params.id);
+        if (n) throw invalid({ id: [`${n} schedule${n === 1 ? ' is' : 's are'} at this location`] });
+        await repo.deleteLocation(q, orgId, req.params.id);
+        await audit(q, orgId, actor, 'delete', 'shift_location', req.params.id);
+      });
+      return reply.code(204).send(null);
+    },
+  );
 }

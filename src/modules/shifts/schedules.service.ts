@@ -48,22 +48,46 @@ export async function createSchedule(q: Queryable, orgId: string, zone: string, 
   const name = b.name.trim();
   if (!name) throw invalid({ name: ['must not be blank'] });
   const id = await repo.insertSchedule(q, orgId, {
-    name, event_kind: normalizeKind(b.event_kind), location_id, ...span, custom_fields: checkCustomFields(b.custom_fields ?? {}), source: 'api',
+    name,
+    event_kind: normalizeKind(b.event_kind),
+    location_id,
+    ...span,
+    custom_fields: checkCustomFields(b.custom_fields ?? {}),
+    source: 'api',
   });
   await audit(q, orgId, actor, 'create', 'shift_schedule', id, b);
   return repo.scheduleById(q, orgId, id);
 }
 
-export async function updateSchedule(q: Queryable, orgId: string, zone: string, actor: string, id: string, b: Static<typeof ScheduleUpdate>) {
+export async function updateSchedule(
+  q: Queryable,
+  orgId: string,
+  zone: string,
+  actor: string,
+  id: string,
+  b: Static<typeof ScheduleUpdate>,
+) {
   const cur = await repo.scheduleById(q, orgId, id, true);
   if (!cur) throw notFound('schedule');
   let span: Span = cur;
   if (b.starts_at !== undefined || b.ends_at !== undefined) {
     const start = b.starts_at ?? (cur.all_day ? cur.start_date : cur.starts_at.toISOString());
-    const end = b.ends_at !== undefined ? b.ends_at : cur.all_day ? (b.starts_at !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(b.starts_at) ? null : cur.end_date) : cur.ends_at.toISOString();
+    const end =
+      b.ends_at !== undefined
+        ? b.ends_at
+        : cur.all_day
+          ? b.starts_at !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(b.starts_at)
+            ? null
+            : cur.end_date
+          : cur.ends_at.toISOString();
     span = spanOrThrow(start, end, zone);
     const outside = await repo.windowsOutside(q, orgId, id, span.starts_at, span.ends_at);
-    if (outside) throw invalid({ starts_at: [`${outside} shift window${outside === 1 ? ' falls' : 's fall'} outside the new times; move or remove ${outside === 1 ? 'it' : 'them'} first`] });
+    if (outside)
+      throw invalid({
+        starts_at: [
+          `${outside} shift window${outside === 1 ? ' falls' : 's fall'} outside the new times; move or remove ${outside === 1 ? 'it' : 'them'} first`,
+        ],
+      });
   }
   const name = b.name !== undefined ? b.name.trim() : cur.name;
   if (!name) throw invalid({ name: ['must not be blank'] });
@@ -71,7 +95,11 @@ export async function updateSchedule(q: Queryable, orgId: string, zone: string, 
     name,
     event_kind: b.event_kind !== undefined ? normalizeKind(b.event_kind) : cur.event_kind,
     location_id: b.location !== undefined ? await locationIdFor(q, orgId, b.location) : cur.location_id,
-    all_day: span.all_day, starts_at: span.starts_at, ends_at: span.ends_at, start_date: span.start_date, end_date: span.end_date,
+    all_day: span.all_day,
+    starts_at: span.starts_at,
+    ends_at: span.ends_at,
+    start_date: span.start_date,
+    end_date: span.end_date,
     custom_fields: b.custom_fields !== undefined ? checkCustomFields(b.custom_fields) : cur.custom_fields,
     source: cur.source,
   });
@@ -93,7 +121,11 @@ export async function cancelSchedule(q: Queryable, orgId: string, actor: string,
 
 const ROW_FIELDS = new Set(['name', 'starts_at', 'ends_at', 'event_kind', 'location']);
 
-export interface CheckedRow { line: number; row: repo.NewSchedule; location_name: string | null }
+export interface CheckedRow {
+  line: number;
+  row: repo.NewSchedule;
+  location_name: string | null;
+}
 
 /**
  * Checks every row on its own (pure: locations come in as a lower-cased name map). Each refused
@@ -105,12 +137,16 @@ export function checkRows(rows: unknown[], zone: string, locations: Map<string, 
   rows.forEach((value, i) => {
     const line = i + 1;
     if (!isRowObject(value)) {
-      errors.push({ line, message: `Line ${line}: a row must be an object with name and starts_at, not ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}.` });
+      errors.push({
+        line,
+        message: `Line ${line}: a row must be an object with name and starts_at, not ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}.`,
+      });
       return;
     }
     const raw = value;
     const problems: string[] = [];
-    for (const k of Object.keys(raw)) if (!ROW_FIELDS.has(k)) problems.push(`${k} is not a row field (name, starts_at, ends_at, event_kind, location)`);
+    for (const k of Object.keys(raw))
+      if (!ROW_FIELDS.has(k)) problems.push(`${k} is not a row field (name, starts_at, ends_at, event_kind, location)`);
     const name = typeof raw.name === 'string' ? raw.name.trim() : '';
     if (raw.name !== undefined && raw.name !== null && typeof raw.name !== 'string') problems.push('name must be a string');
     else if (name === '') problems.push('name is required');
@@ -135,7 +171,11 @@ export function checkRows(rows: unknown[], zone: string, locations: Map<string, 
       errors.push({ line, message: `Line ${line}: ${problems.join('; ')}.` });
       return;
     }
-    ok.push({ line, location_name: loc?.name ?? null, row: { name, event_kind: kind, location_id: loc?.id ?? null, ...span.span, custom_fields: {}, source: 'import' } });
+    ok.push({
+      line,
+      location_name: loc?.name ?? null,
+      row: { name, event_kind: kind, location_id: loc?.id ?? null, ...span.span, custom_fields: {}, source: 'import' },
+    });
   });
   return { ok, errors };
 }
@@ -150,9 +190,17 @@ export async function importSchedules(q: Queryable, orgId: string, zone: string,
   const { ok, errors } = checkRows(rows, zone, locations);
   let created = 0;
   if (!dryRun && errors.length === 0) {
-    const ids = await repo.insertSchedules(q, orgId, ok.map((c) => c.row));
+    const ids = await repo.insertSchedules(
+      q,
+      orgId,
+      ok.map((c) => c.row),
+    );
     created = ids.length;
-    await audit(q, orgId, actor, 'import', 'shift_schedule_import', newId('imp'), { created, first_id: ids[0], last_id: ids[ids.length - 1] });
+    await audit(q, orgId, actor, 'import', 'shift_schedule_import', newId('imp'), {
+      created,
+      first_id: ids[0],
+      last_id: ids[ids.length - 1],
+    });
   }
   return {
     dry_run: dryRun,
@@ -164,9 +212,18 @@ export async function importSchedules(q: Queryable, orgId: string, zone: string,
     can_detect_duplicates: false,
     all_day_rows: ok.filter((c) => c.row.all_day).length,
     preview: ok.slice(0, PREVIEW_ROWS).map((c) => ({
-      line: c.line, name: c.row.name, event_kind: c.row.event_kind, location_id: c.row.location_id, location_name: c.location_name,
-      all_day: c.row.all_day, starts_at: c.row.starts_at, ends_at: c.row.ends_at,
-      starts_at_local: local(c.row.starts_at, zone), ends_at_local: local(c.row.ends_at, zone), start_date: c.row.start_date, end_date: c.row.end_date,
+      line: c.line,
+      name: c.row.name,
+      event_kind: c.row.event_kind,
+      location_id: c.row.location_id,
+      location_name: c.location_name,
+      all_day: c.row.all_day,
+      starts_at: c.row.starts_at,
+      ends_at: c.row.ends_at,
+      starts_at_local: local(c.row.starts_at, zone),
+      ends_at_local: local(c.row.ends_at, zone),
+      start_date: c.row.start_date,
+      end_date: c.row.end_date,
     })),
   };
 }

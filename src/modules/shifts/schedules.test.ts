@@ -16,7 +16,14 @@ const IMPORT = '/api/shifts/schedules/import';
 test('a schedule with date-times answers both the instants and the local rendering', async () => {
   const org = await makeOrg(t, { timeZone: 'America/Chicago' });
   await location(org, 'Main Shelter');
-  const s = await schedule(org, { name: ' Adoption day ', event_kind: 'Adoption', location: 'main shelter', starts_at: '2026-06-06T10:00', ends_at: '2026-06-06T16:00:00-05:00', custom_fields: { parking: 'lot B', tables: 4, indoor: true } });
+  const s = await schedule(org, {
+    name: ' Adoption day ',
+    event_kind: 'Adoption',
+    location: 'main shelter',
+    starts_at: '2026-06-06T10:00',
+    ends_at: '2026-06-06T16:00:00-05:00',
+    custom_fields: { parking: 'lot B', tables: 4, indoor: true },
+  });
   assert.match(s.id, /^sch_[A-Za-z0-9]{20}$/);
   assert.equal(s.name, 'Adoption day');
   assert.equal(s.event_kind, 'adoption');
@@ -40,25 +47,36 @@ test('an all-day schedule is a date range; update, list by range, cancel', async
   assert.equal(s.starts_at_local, '2026-09-12T00:00:00-04:00');
   assert.equal(s.ends_at_local, '2026-09-14T00:00:00-04:00');
   const other = await schedule(org, { name: 'Later', starts_at: '2026-10-01' });
-  const upd = await org.req('PATCH', `/api/shifts/schedules/${s.id}`, { body: { name: 'Training', ends_at: '2026-09-14', custom_fields: { room: '2' } } });
+  const upd = await org.req('PATCH', `/api/shifts/schedules/${s.id}`, {
+    body: { name: 'Training', ends_at: '2026-09-14', custom_fields: { room: '2' } },
+  });
   assert.equal(upd.status, 200);
   assert.equal(upd.body.end_date, '2026-09-14');
   assert.equal(upd.body.start_date, '2026-09-12');
   assert.deepEqual(upd.body.custom_fields, { room: '2' });
   const list = await org.req('GET', '/api/shifts/schedules?from=2026-09-01&to=2026-09-30');
-  assert.deepEqual(list.body.results.map((r: any) => r.id), [s.id]);
+  assert.deepEqual(
+    list.body.results.map((r: any) => r.id),
+    [s.id],
+  );
   const all = await org.req('GET', '/api/shifts/schedules?limit=1');
   assert.equal(all.body.has_more, true);
   assert.equal(all.body.results[0].id, s.id);
   const kind = await org.req('GET', '/api/shifts/schedules?event_kind=TRAINING');
-  assert.deepEqual(kind.body.results.map((r: any) => r.id), [s.id]);
+  assert.deepEqual(
+    kind.body.results.map((r: any) => r.id),
+    [s.id],
+  );
   const c = await org.req('POST', `/api/shifts/schedules/${s.id}/cancel`);
   assert.equal(c.status, 200);
   assert.equal(c.body.status, 'cancelled');
   const again = await org.req('PATCH', `/api/shifts/schedules/${s.id}`, { body: { name: 'x' } });
   assertErrorShape('/api/shifts', again, 422);
   const live = await org.req('GET', '/api/shifts/schedules?status=scheduled');
-  assert.deepEqual(live.body.results.map((r: any) => r.id), [other.id]);
+  assert.deepEqual(
+    live.body.results.map((r: any) => r.id),
+    [other.id],
+  );
 });
 
 test('schedule create refuses bad input with 400/422, never 500', async () => {
@@ -70,7 +88,11 @@ test('schedule create refuses bad input with 400/422, never 500', async () => {
     [{ name: 'x', starts_at: 'whenever' }, 422, /starts_at/],
     [{ name: 'x', starts_at: '2026-01-01', location: 'Nowhere' }, 422, /matches no location/],
     [{ name: 'x', starts_at: '2026-01-01', colour: 'red' }, 422, /colour is not accepted/],
-    [{ name: 'x', starts_at: '2026-01-01', custom_fields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, i])) }, 422, /at most 50 keys/],
+    [
+      { name: 'x', starts_at: '2026-01-01', custom_fields: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, i])) },
+      422,
+      /at most 50 keys/,
+    ],
     [{ name: 'x', starts_at: '2026-01-01', custom_fields: { a: { nested: true } } }, 422, /custom_fields/],
     [{ name: 'x', starts_at: '2026-01-01', custom_fields: { 'Bad Key': 1 } }, 422, /custom_fields/],
   ];
@@ -93,7 +115,10 @@ test('locations: unique by name case-insensitively; in use cannot be removed', a
   const spare = await location(org, 'Spare');
   assert.equal((await org.req('DELETE', `/api/shifts/locations/${spare}`)).status, 204);
   const list = await org.req('GET', '/api/shifts/locations');
-  assert.deepEqual(list.body.results.map((l: any) => l.name), ['Big Barn']);
+  assert.deepEqual(
+    list.body.results.map((l: any) => l.name),
+    ['Big Barn'],
+  );
 });
 
 // Import: rows checked before any is created; line numbers are 1-based
@@ -114,16 +139,28 @@ test('import: a dry run checks every row, answers 200 with line errors, creates 
   assert.equal(res.body.total_rows, 5);
   assert.equal(res.body.would_create, 2);
   assert.equal(res.body.created, 0);
-  assert.deepEqual(res.body.errors.map((e: any) => e.line), [3, 4, 5]);
+  assert.deepEqual(
+    res.body.errors.map((e: any) => e.line),
+    [3, 4, 5],
+  );
   assert.match(res.body.errors[0].message, /Nowhere/);
   assert.deepEqual(res.body.skipped, []);
   assert.equal(res.body.can_detect_duplicates, false);
   assert.equal(res.body.all_day_rows, 1);
   assert.equal(res.body.preview.length, 2);
   assert.deepEqual(res.body.preview[0], {
-    line: 1, name: 'Adoption day', event_kind: 'adoption', location_id: res.body.preview[0].location_id, location_name: 'Main Shelter', all_day: true,
-    starts_at: '2026-05-02T04:00:00.000Z', ends_at: '2026-05-03T04:00:00.000Z', starts_at_local: '2026-05-02T00:00:00-04:00', ends_at_local: '2026-05-03T00:00:00-04:00',
-    start_date: '2026-05-02', end_date: '2026-05-02',
+    line: 1,
+    name: 'Adoption day',
+    event_kind: 'adoption',
+    location_id: res.body.preview[0].location_id,
+    location_name: 'Main Shelter',
+    all_day: true,
+    starts_at: '2026-05-02T04:00:00.000Z',
+    ends_at: '2026-05-03T04:00:00.000Z',
+    starts_at_local: '2026-05-02T00:00:00-04:00',
+    ends_at_local: '2026-05-03T00:00:00-04:00',
+    start_date: '2026-05-02',
+    end_date: '2026-05-02',
   });
   assert.match(res.body.preview[0].location_id, /^sloc_/);
   assert.equal(res.body.preview[1].line, 2);
@@ -148,7 +185,12 @@ test('import: one bad row means nothing is created (200, created 0, errors liste
 test('import: good rows are all created; importing twice creates twice', async () => {
   const org = await makeOrg(t);
   await location(org, 'Adoption Center');
-  const rows = Array.from({ length: 12 }, (_, i) => ({ name: `Shift ${i + 1}`, starts_at: `2026-07-${String(i + 1).padStart(2, '0')}T09:00`, ends_at: `2026-07-${String(i + 1).padStart(2, '0')}T12:00`, location: 'adoption center' }));
+  const rows = Array.from({ length: 12 }, (_, i) => ({
+    name: `Shift ${i + 1}`,
+    starts_at: `2026-07-${String(i + 1).padStart(2, '0')}T09:00`,
+    ends_at: `2026-07-${String(i + 1).padStart(2, '0')}T12:00`,
+    location: 'adoption center',
+  }));
   rows.push({ name: 'Fair', starts_at: '2026-07-20', ends_at: '2026-07-21' } as any);
   const first = await org.req('POST', IMPORT, { body: { rows } });
   assert.equal(first.status, 200);
@@ -196,7 +238,10 @@ test('import: body limits — no rows, too many rows; non-object rows are line e
   const nonObjects = await org.req('POST', IMPORT, { body: { rows: [1, 2] } });
   assert.equal(nonObjects.status, 200);
   assert.equal(nonObjects.body.created, 0);
-  assert.deepEqual(nonObjects.body.errors.map((e: { line: number }) => e.line), [1, 2]);
+  assert.deepEqual(
+    nonObjects.body.errors.map((e: { line: number }) => e.line),
+    [1, 2],
+  );
   assertErrorShape(IMPORT, await org.req('POST', IMPORT, { body: { rows: [{ name: 'x', starts_at: '2026-01-01' }], extra: 1 } }), 422);
   const many = Array.from({ length: 5001 }, () => ({ name: 'x', starts_at: '2026-01-01' }));
   const res = await org.req('POST', IMPORT, { body: { rows: many } });
@@ -206,7 +251,12 @@ test('import: body limits — no rows, too many rows; non-object rows are line e
 
 test('import: 5,000 rows go in at once', async () => {
   const org = await makeOrg(t);
-  const rows = Array.from({ length: 5000 }, (_, i) => ({ name: `Walk ${i}`, starts_at: `2026-08-01T${String(i % 24).padStart(2, '0')}:00`, ends_at: `2026-08-02T00:00`, event_kind: 'care' }));
+  const rows = Array.from({ length: 5000 }, (_, i) => ({
+    name: `Walk ${i}`,
+    starts_at: `2026-08-01T${String(i % 24).padStart(2, '0')}:00`,
+    ends_at: `2026-08-02T00:00`,
+    event_kind: 'care',
+  }));
   const res = await org.req('POST', IMPORT, { body: { rows } });
   assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
   assert.equal(res.body.created, 5000);
@@ -229,11 +279,30 @@ securitySuite('shifts schedules', () => t, [
   { method: 'GET', path: () => '/api/shifts/schedules', area: 'shifts', level: 'read' },
   { method: 'POST', path: () => '/api/shifts/schedules', body: { name: 'x', starts_at: '2026-01-01' }, area: 'shifts', level: 'write' },
   { method: 'GET', path: async (o) => `/api/shifts/schedules/${(await schedule(o)).id}`, area: 'shifts', level: 'read' },
-  { method: 'PATCH', path: async (o) => `/api/shifts/schedules/${(await schedule(o)).id}`, body: { name: 'y' }, area: 'shifts', level: 'write' },
+  {
+    method: 'PATCH',
+    path: async (o) => `/api/shifts/schedules/${(await schedule(o)).id}`,
+    body: { name: 'y' },
+    area: 'shifts',
+    level: 'write',
+  },
   { method: 'POST', path: async (o) => `/api/shifts/schedules/${(await schedule(o)).id}/cancel`, area: 'shifts', level: 'write' },
-  { method: 'POST', path: () => IMPORT, body: { dry_run: true, rows: [{ name: 'x', starts_at: '2026-01-01' }] }, area: 'shifts', level: 'write', also: [{ area: 'people', level: 'read' }] },
+  {
+    method: 'POST',
+    path: () => IMPORT,
+    body: { dry_run: true, rows: [{ name: 'x', starts_at: '2026-01-01' }] },
+    area: 'shifts',
+    level: 'write',
+    also: [{ area: 'people', level: 'read' }],
+  },
   { method: 'GET', path: () => '/api/shifts/locations', area: 'shifts', level: 'read' },
   { method: 'POST', path: () => '/api/shifts/locations', body: { name: 'Somewhere' }, area: 'shifts', level: 'write' },
-  { method: 'PATCH', path: async (o) => `/api/shifts/locations/${await location(o, 'L1')}`, body: { name: 'L2' }, area: 'shifts', level: 'write' },
+  {
+    method: 'PATCH',
+    path: async (o) => `/api/shifts/locations/${await location(o, 'L1')}`,
+    body: { name: 'L2' },
+    area: 'shifts',
+    level: 'write',
+  },
   { method: 'DELETE', path: async (o) => `/api/shifts/locations/${await location(o, 'L1')}`, area: 'shifts', level: 'admin' },
 ]);

@@ -4,7 +4,9 @@ import { base62 } from '../../platform/ids.ts';
 
 /** A person holding the volunteer role (made through Family A, as an integrator would). */
 export async function volunteer(org: TestOrg, roles: string[] = ['volunteer']): Promise<string> {
-  const res = await org.req('POST', '/api/v1/people', { body: { firstName: 'Vol', lastName: base62(6), email: `v-${base62(10).toLowerCase()}@example.org`, roles } });
+  const res = await org.req('POST', '/api/v1/people', {
+    body: { firstName: 'Vol', lastName: base62(6), email: `v-${base62(10).toLowerCase()}@example.org`, roles },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.data?.id ?? res.body.id;
 }
@@ -16,7 +18,9 @@ export async function location(org: TestOrg, name: string): Promise<string> {
 }
 
 export async function schedule(org: TestOrg, body: Record<string, unknown> = {}): Promise<{ id: string } & Record<string, unknown>> {
-  const res = await org.req('POST', '/api/shifts/schedules', { body: { name: 'Care day', ...(body.starts_at ? {} : { starts_at: '2099-06-01T08:00:00Z', ends_at: '2099-06-01T20:00:00Z' }), ...body } });
+  const res = await org.req('POST', '/api/shifts/schedules', {
+    body: { name: 'Care day', ...(body.starts_at ? {} : { starts_at: '2099-06-01T08:00:00Z', ends_at: '2099-06-01T20:00:00Z' }), ...body },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body;
 }

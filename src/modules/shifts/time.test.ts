@@ -45,20 +45,27 @@ test('local renders an instant in the zone with its offset', () => {
 
 test('checkRows: every rule gives a line-numbered error, good rows pass', () => {
   const locs = new Map([['main shelter', { id: 'sloc_1', name: 'Main Shelter' }]]);
-  const { ok, errors } = checkRows([
-    { name: 'Adoption day', starts_at: '2026-05-02', location: 'MAIN SHELTER', event_kind: 'Adoption' },
-    { starts_at: '2026-05-02' },
-    { name: 'Walk', starts_at: '2026-05-02T09:00' },
-    { name: 'Walk', starts_at: '2026-05-02T09:00', ends_at: '2026-05-02T08:00' },
-    { name: 'Walk', starts_at: '2026-05-02', location: 'Nowhere' },
-    { name: 'Walk', starts_at: 'soon', ends_at: '2026-05-02T08:00' },
-    { name: 'Walk', starts_at: '2026-05-02', colour: 'red' },
-    { name: 3, starts_at: '2026-05-02', event_kind: 7 },
-  ], NY, locs);
+  const { ok, errors } = checkRows(
+    [
+      { name: 'Adoption day', starts_at: '2026-05-02', location: 'MAIN SHELTER', event_kind: 'Adoption' },
+      { starts_at: '2026-05-02' },
+      { name: 'Walk', starts_at: '2026-05-02T09:00' },
+      { name: 'Walk', starts_at: '2026-05-02T09:00', ends_at: '2026-05-02T08:00' },
+      { name: 'Walk', starts_at: '2026-05-02', location: 'Nowhere' },
+      { name: 'Walk', starts_at: 'soon', ends_at: '2026-05-02T08:00' },
+      { name: 'Walk', starts_at: '2026-05-02', colour: 'red' },
+      { name: 3, starts_at: '2026-05-02', event_kind: 7 },
+    ],
+    NY,
+    locs,
+  );
   assert.equal(ok.length, 1);
   assert.equal(ok[0]?.row.location_id, 'sloc_1');
   assert.equal(ok[0]?.row.event_kind, 'adoption');
-  assert.deepEqual(errors.map((e) => e.line), [2, 3, 4, 5, 6, 7, 8]);
+  assert.deepEqual(
+    errors.map((e) => e.line),
+    [2, 3, 4, 5, 6, 7, 8],
+  );
   assert.match(errors[0]?.message ?? '', /name is required/);
   assert.match(errors[1]?.message ?? '', /ends_at is required/);
   assert.match(errors[2]?.message ?? '', /ends_at must be after starts_at/);

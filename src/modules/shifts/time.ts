@@ -38,7 +38,14 @@ export function parseWhen(value: unknown, zone: string): When | null {
   }
   const m = DATE_TIME.exec(s);
   if (!m) return null;
-  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (!validDate(y, mo, d) || h > 23 || mi > 59 || sec > 59) return null;
   const ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
   const wall = Date.UTC(y, mo - 1, d, h, mi, sec, ms);
@@ -93,7 +100,12 @@ export interface Span {
  * day); its instants run from the start of the first day to the start of the day after the last
  * day in `zone`. A date-time start needs a date-time end after it. Returns field messages.
  */
-export function toSpan(start: unknown, end: unknown, zone: string, names = { start: 'starts_at', end: 'ends_at' }): { span: Span } | { errors: Record<string, string> } {
+export function toSpan(
+  start: unknown,
+  end: unknown,
+  zone: string,
+  names = { start: 'starts_at', end: 'ends_at' },
+): { span: Span } | { errors: Record<string, string> } {
   const s = parseWhen(start, zone);
   if (start === undefined || start === null || start === '') return { errors: { [names.start]: 'is required' } };
   if (!s) return { errors: { [names.start]: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' } };
@@ -101,10 +113,19 @@ export function toSpan(start: unknown, end: unknown, zone: string, names = { sta
   const e = hasEnd ? parseWhen(end, zone) : null;
   if (hasEnd && !e) return { errors: { [names.end]: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time' } };
   if (s.kind === 'date') {
-    if (e && e.kind !== 'date') return { errors: { [names.end]: 'must be a date (YYYY-MM-DD) when starts_at is a date (an all-day schedule)' } };
+    if (e && e.kind !== 'date')
+      return { errors: { [names.end]: 'must be a date (YYYY-MM-DD) when starts_at is a date (an all-day schedule)' } };
     const last = e?.kind === 'date' ? e.date : s.date;
     if (last < s.date) return { errors: { [names.end]: 'must not be before starts_at' } };
-    return { span: { all_day: true, starts_at: startOfDate(s.date, zone), ends_at: startOfDate(addDays(last, 1), zone), start_date: s.date, end_date: last } };
+    return {
+      span: {
+        all_day: true,
+        starts_at: startOfDate(s.date, zone),
+        ends_at: startOfDate(addDays(last, 1), zone),
+        start_date: s.date,
+        end_date: last,
+      },
+    };
   }
   if (!e) return { errors: { [names.end]: 'is required when starts_at is a date-time' } };
   if (e.kind !== 'instant') return { errors: { [names.end]: 'must be a date-time when starts_at is a date-time' } };

@@ -1,11 +1,46 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 
-export interface RoleRow { id: string; name: string; description: string | null; required_qualification_ids: string[]; created_at: Date; updated_at: Date }
-export interface QualificationRow { id: string; name: string; description: string | null; validity_days: number | null; created_at: Date; updated_at: Date }
-export interface GrantRow { id: string; person_id: string; qualification_id: string; qualification_name: string; granted_on: string; expires_on: string | null; created_at: Date }
-export interface PolicyRow { min_notice_hours: number; max_hours_per_week: number | null; cancellation_cutoff_hours: number; updated_at: Date | null }
-export interface VolunteerRow { id: string; first_name: string; last_name: string; email: string; phone: string | null; hours_served: number; created_at: Date }
+export interface RoleRow {
+  id: string;
+  name: string;
+  description: string | null;
+  required_qualification_ids: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+export interface QualificationRow {
+  id: string;
+  name: string;
+  description: string | null;
+  validity_days: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export interface GrantRow {
+  id: string;
+  person_id: string;
+  qualification_id: string;
+  qualification_name: string;
+  granted_on: string;
+  expires_on: string | null;
+  created_at: Date;
+}
+export interface PolicyRow {
+  min_notice_hours: number;
+  max_hours_per_week: number | null;
+  cancellation_cutoff_hours: number;
+  updated_at: Date | null;
+}
+export interface VolunteerRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  hours_served: number;
+  created_at: Date;
+}
 
 // Volunteer roles
 const ROLE = 'id, name, description, required_qualification_ids, created_at, updated_at';
@@ -16,19 +51,43 @@ export async function roleById(q: Queryable, orgId: string, id: string): Promise
   return (await q.query<RoleRow>(`SELECT ${ROLE} FROM shift_roles WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
 }
 export async function roleByName(q: Queryable, orgId: string, name: string): Promise<RoleRow | null> {
-  return (await q.query<RoleRow>(`SELECT ${ROLE} FROM shift_roles WHERE organization_id = $1 AND lower(name) = lower($2)`, [orgId, name]))[0] ?? null;
+  return (
+    (await q.query<RoleRow>(`SELECT ${ROLE} FROM shift_roles WHERE organization_id = $1 AND lower(name) = lower($2)`, [orgId, name]))[0] ??
+    null
+  );
 }
-export async function insertRole(q: Queryable, orgId: string, r: { name: string; description: string | null; required_qualification_ids: string[] }): Promise<RoleRow> {
-  const rows = await q.query<RoleRow>(`INSERT INTO shift_roles (organization_id, id, name, description, required_qualification_ids) VALUES ($1,$2,$3,$4,$5) RETURNING ${ROLE}`,
-    [orgId, newId('vrl'), r.name, r.description, r.required_qualification_ids]);
+export async function insertRole(
+  q: Queryable,
+  orgId: string,
+  r: { name: string; description: string | null; required_qualification_ids: string[] },
+): Promise<RoleRow> {
+  const rows = await q.query<RoleRow>(
+    `INSERT INTO shift_roles (organization_id, id, name, description, required_qualification_ids) VALUES ($1,$2,$3,$4,$5) RETURNING ${ROLE}`,
+    [orgId, newId('vrl'), r.name, r.description, r.required_qualification_ids],
+  );
   return rows[0];
 }
-export async function updateRole(q: Queryable, orgId: string, id: string, r: { name: string; description: string | null; required_qualification_ids: string[] }): Promise<RoleRow | null> {
-  return (await q.query<RoleRow>(`UPDATE shift_roles SET name = $3, description = $4, required_qualification_ids = $5, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${ROLE}`,
-    [orgId, id, r.name, r.description, r.required_qualification_ids]))[0] ?? null;
+export async function updateRole(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  r: { name: string; description: string | null; required_qualification_ids: string[] },
+): Promise<RoleRow | null> {
+  return (
+    (
+      await q.query<RoleRow>(
+        `UPDATE shift_roles SET name = $3, description = $4, required_qualification_ids = $5, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${ROLE}`,
+        [orgId, id, r.name, r.description, r.required_qualification_ids],
+      )
+    )[0] ?? null
+  );
 }
 export async function windowsWithRole(q: Queryable, orgId: string, id: string): Promise<number> {
-  return (await q.query<{ n: number }>('SELECT count(*)::int AS n FROM shift_windows WHERE organization_id = $1 AND role_id = $2', [orgId, id]))[0]?.n ?? 0;
+  return (
+    (
+      await q.query<{ n: number }>('SELECT count(*)::int AS n FROM shift_windows WHERE organization_id = $1 AND role_id = $2', [orgId, id])
+    )[0]?.n ?? 0
+  );
 }
 export async function deleteRole(q: Queryable, orgId: string, id: string): Promise<void> {
   await q.query('DELETE FROM shift_roles WHERE organization_id = $1 AND id = $2', [orgId, id]);
@@ -40,27 +99,59 @@ export async function listQualifications(q: Queryable, orgId: string): Promise<Q
   return q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 ORDER BY lower(name), id`, [orgId]);
 }
 export async function qualificationById(q: Queryable, orgId: string, id: string): Promise<QualificationRow | null> {
-  return (await q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+  return (
+    (await q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ??
+    null
+  );
 }
 export async function qualificationsByIds(q: Queryable, orgId: string, ids: string[]): Promise<QualificationRow[]> {
-  return q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 AND id = ANY($2::text[])`, [orgId, ids]);
+  return q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 AND id = ANY($2::text[])`, [
+    orgId,
+    ids,
+  ]);
 }
 export async function qualificationByName(q: Queryable, orgId: string, name: string): Promise<QualificationRow | null> {
-  return (await q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 AND lower(name) = lower($2)`, [orgId, name]))[0] ?? null;
+  return (
+    (
+      await q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 AND lower(name) = lower($2)`, [
+        orgId,
+        name,
+      ])
+    )[0] ?? null
+  );
 }
-export async function insertQualification(q: Queryable, orgId: string, r: { name: string; description: string | null; validity_days: number | null }): Promise<QualificationRow> {
-  const rows = await q.query<QualificationRow>(`INSERT INTO shift_qualifications (organization_id, id, name, description, validity_days) VALUES ($1,$2,$3,$4,$5) RETURNING ${QUAL}`,
-    [orgId, newId('qlf'), r.name, r.description, r.validity_days]);
+export async function insertQualification(
+  q: Queryable,
+  orgId: string,
+  r: { name: string; description: string | null; validity_days: number | null },
+): Promise<QualificationRow> {
+  const rows = await q.query<QualificationRow>(
+    `INSERT INTO shift_qualifications (organization_id, id, name, description, validity_days) VALUES ($1,$2,$3,$4,$5) RETURNING ${QUAL}`,
+    [orgId, newId('qlf'), r.name, r.description, r.validity_days],
+  );
   return rows[0];
 }
-export async function updateQualification(q: Queryable, orgId: string, id: string, r: { name: string; description: string | null; validity_days: number | null }): Promise<QualificationRow | null> {
-  return (await q.query<QualificationRow>(`UPDATE shift_qualifications SET name = $3, description = $4, validity_days = $5, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${QUAL}`,
-    [orgId, id, r.name, r.description, r.validity_days]))[0] ?? null;
+export async function updateQualification(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  r: { name: string; description: string | null; validity_days: number | null },
+): Promise<QualificationRow | null> {
+  return (
+    (
+      await q.query<QualificationRow>(
+        `UPDATE shift_qualifications SET name = $3, description = $4, validity_days = $5, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${QUAL}`,
+        [orgId, id, r.name, r.description, r.validity_days],
+      )
+    )[0] ?? null
+  );
 }
 export async function qualificationUses(q: Queryable, orgId: string, id: string): Promise<{ grants: number; roles: number }> {
   const r = await q.query<{ grants: number; roles: number }>(
     `SELECT (SELECT count(*)::int FROM volunteer_qualifications WHERE organization_id = $1 AND qualification_id = $2) AS grants,
-            (SELECT count(*)::int FROM shift_roles WHERE organization_id = $1 AND $2 = ANY(required_qualification_ids)) AS roles`, [orgId, id]);
+            (SELECT count(*)::int FROM shift_roles WHERE organization_id = $1 AND $2 = ANY(required_qualification_ids)) AS roles`,
+    [orgId, id],
+  );
   return r[0] ?? { grants: 0, roles: 0 };
 }
 export async function deleteQualification(q: Queryable, orgId: string, id: string): Promise<void> {
@@ -69,24 +160,48 @@ export async function deleteQualification(q: Queryable, orgId: string, id: strin
 
 // Grants
 const GRANT = `g.id, g.person_id, g.qualification_id, ql.name AS qualification_name, g.granted_on, g.expires_on, g.created_at`;
-const GRANT_FROM = 'volunteer_qualifications g JOIN shift_qualifications ql ON ql.organization_id = g.organization_id AND ql.id = g.qualification_id';
+const GRANT_FROM =
+  'volunteer_qualifications g JOIN shift_qualifications ql ON ql.organization_id = g.organization_id AND ql.id = g.qualification_id';
 export async function grantsOf(q: Queryable, orgId: string, personId: string): Promise<GrantRow[]> {
-  return q.query<GrantRow>(`SELECT ${GRANT} FROM ${GRANT_FROM} WHERE g.organization_id = $1 AND g.person_id = $2 ORDER BY lower(ql.name), g.granted_on DESC, g.id`, [orgId, personId]);
+  return q.query<GrantRow>(
+    `SELECT ${GRANT} FROM ${GRANT_FROM} WHERE g.organization_id = $1 AND g.person_id = $2 ORDER BY lower(ql.name), g.granted_on DESC, g.id`,
+    [orgId, personId],
+  );
 }
 export async function grantById(q: Queryable, orgId: string, personId: string, id: string): Promise<GrantRow | null> {
-  return (await q.query<GrantRow>(`SELECT ${GRANT} FROM ${GRANT_FROM} WHERE g.organization_id = $1 AND g.person_id = $2 AND g.id = $3`, [orgId, personId, id]))[0] ?? null;
+  return (
+    (
+      await q.query<GrantRow>(`SELECT ${GRANT} FROM ${GRANT_FROM} WHERE g.organization_id = $1 AND g.person_id = $2 AND g.id = $3`, [
+        orgId,
+        personId,
+        id,
+      ])
+    )[0] ?? null
+  );
 }
-export async function insertGrant(q: Queryable, orgId: string, g: { person_id: string; qualification_id: string; granted_on: string; expires_on: string | null }): Promise<string> {
+export async function insertGrant(
+  q: Queryable,
+  orgId: string,
+  g: { person_id: string; qualification_id: string; granted_on: string; expires_on: string | null },
+): Promise<string> {
   const id = newId('vqg');
-  await q.query('INSERT INTO volunteer_qualifications (organization_id, id, person_id, qualification_id, granted_on, expires_on) VALUES ($1,$2,$3,$4,$5,$6)',
-    [orgId, id, g.person_id, g.qualification_id, g.granted_on, g.expires_on]);
+  await q.query(
+    'INSERT INTO volunteer_qualifications (organization_id, id, person_id, qualification_id, granted_on, expires_on) VALUES ($1,$2,$3,$4,$5,$6)',
+    [orgId, id, g.person_id, g.qualification_id, g.granted_on, g.expires_on],
+  );
   return id;
 }
 export async function deleteGrant(q: Queryable, orgId: string, id: string): Promise<void> {
   await q.query('DELETE FROM volunteer_qualifications WHERE organization_id = $1 AND id = $2', [orgId, id]);
 }
 /** Required qualifications the person holds no grant for that is valid on `onDate`. */
-export async function missingQualifications(q: Queryable, orgId: string, personId: string, required: string[], onDate: string): Promise<{ id: string; name: string; expired_on: string | null }[]> {
+export async function missingQualifications(
+  q: Queryable,
+  orgId: string,
+  personId: string,
+  required: string[],
+  onDate: string,
+): Promise<{ id: string; name: string; expired_on: string | null }[]> {
   if (!required.length) return [];
   return q.query(
     `SELECT ql.id, ql.name,
@@ -102,7 +217,10 @@ export async function missingQualifications(q: Queryable, orgId: string, personI
 
 // Policies
 export async function policies(q: Queryable, orgId: string): Promise<PolicyRow> {
-  const r = await q.query<PolicyRow>('SELECT min_notice_hours, max_hours_per_week, cancellation_cutoff_hours, updated_at FROM shift_policies WHERE organization_id = $1', [orgId]);
+  const r = await q.query<PolicyRow>(
+    'SELECT min_notice_hours, max_hours_per_week, cancellation_cutoff_hours, updated_at FROM shift_policies WHERE organization_id = $1',
+    [orgId],
+  );
   return r[0] ?? { min_notice_hours: 0, max_hours_per_week: null, cancellation_cutoff_hours: 0, updated_at: null };
 }
 export async function savePolicies(q: Queryable, orgId: string, p: Omit<PolicyRow, 'updated_at'>): Promise<PolicyRow> {
@@ -110,7 +228,8 @@ export async function savePolicies(q: Queryable, orgId: string, p: Omit<PolicyRo
     `INSERT INTO shift_policies (organization_id, min_notice_hours, max_hours_per_week, cancellation_cutoff_hours) VALUES ($1,$2,$3,$4)
      ON CONFLICT (organization_id) DO UPDATE SET min_notice_hours = $2, max_hours_per_week = $3, cancellation_cutoff_hours = $4, updated_at = now()
      RETURNING min_notice_hours, max_hours_per_week, cancellation_cutoff_hours, updated_at`,
-    [orgId, p.min_notice_hours, p.max_hours_per_week, p.cancellation_cutoff_hours]);
+    [orgId, p.min_notice_hours, p.max_hours_per_week, p.cancellation_cutoff_hours],
+  );
   return r[0];
 }
 
@@ -121,21 +240,48 @@ const HOURS = `coalesce((SELECT round(sum(extract(epoch FROM (w.ends_at - w.star
       AND (b.attended IS TRUE OR (b.attended IS NULL AND w.ends_at <= now()))), 0)::float8 AS hours_served`;
 const VOL = `p.id, p.first_name, p.last_name, p.email, p.phone, p.created_at, ${HOURS}`;
 export async function listVolunteers(q: Queryable, orgId: string, limit: number, offset: number): Promise<VolunteerRow[]> {
-  return q.query<VolunteerRow>(`SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)
-    ORDER BY lower(p.last_name), lower(p.first_name), p.id LIMIT $2 OFFSET $3`, [orgId, limit + 1, offset]);
+  return q.query<VolunteerRow>(
+    `SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)
+    ORDER BY lower(p.last_name), lower(p.first_name), p.id LIMIT $2 OFFSET $3`,
+    [orgId, limit + 1, offset],
+  );
 }
 export async function volunteerById(q: Queryable, orgId: string, id: string): Promise<VolunteerRow | null> {
-  return (await q.query<VolunteerRow>(`SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.id = $2 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)`, [orgId, id]))[0] ?? null;
+  return (
+    (
+      await q.query<VolunteerRow>(
+        `SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.id = $2 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)`,
+        [orgId, id],
+      )
+    )[0] ?? null
+  );
 }
 
 // Calendar feed tokens
 export async function feedToken(q: Queryable, orgId: string, personId: string): Promise<string | null> {
-  return (await q.query<{ token: string }>('SELECT token FROM shift_feed_tokens WHERE organization_id = $1 AND person_id = $2', [orgId, personId]))[0]?.token ?? null;
+  return (
+    (
+      await q.query<{ token: string }>('SELECT token FROM shift_feed_tokens WHERE organization_id = $1 AND person_id = $2', [
+        orgId,
+        personId,
+      ])
+    )[0]?.token ?? null
+  );
 }
 export async function setFeedToken(q: Queryable, orgId: string, personId: string, token: string): Promise<void> {
-  await q.query(`INSERT INTO shift_feed_tokens (organization_id, person_id, token) VALUES ($1,$2,$3)
-    ON CONFLICT (organization_id, person_id) DO UPDATE SET token = $3, created_at = now()`, [orgId, personId, token]);
+  await q.query(
+    `INSERT INTO shift_feed_tokens (organization_id, person_id, token) VALUES ($1,$2,$3)
+    ON CONFLICT (organization_id, person_id) DO UPDATE SET token = $3, created_at = now()`,
+    [orgId, personId, token],
+  );
 }
 export async function personByFeedToken(q: Queryable, orgId: string, token: string): Promise<string | null> {
-  return (await q.query<{ person_id: string }>('SELECT person_id FROM shift_feed_tokens WHERE organization_id = $1 AND token = $2', [orgId, token]))[0]?.person_id ?? null;
+  return (
+    (
+      await q.query<{ person_id: string }>('SELECT person_id FROM shift_feed_tokens WHERE organization_id = $1 AND token = $2', [
+        orgId,
+        token,
+      ])
+    )[0]?.person_id ?? null
+  );
 }

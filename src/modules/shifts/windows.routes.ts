@@ -18,111 +18,198 @@ export function windowRoutes(app: App, ctx: AppContext) {
     return v;
   };
 
-  app.get('/api/shifts/schedules/:id/windows', {
-    config: read,
-    schema: { tags, summary: 'List the windows of a schedule', description: 'Ordered by start.', params: S.IdParam, response: { 200: Type.Object({ results: Type.Array(S.Window) }) } },
-  }, async (req) => {
-    const { orgId, org } = who(req);
-    if (!(await srepo.scheduleById(ctx.db, orgId, req.params.id))) throw notFound('schedule');
-    return { results: (await repo.windowsOfSchedule(ctx.db, orgId, req.params.id)).map((w) => service.windowWire(w, org.time_zone)) };
-  });
-
-  app.post('/api/shifts/schedules/:id/windows', {
-    config: write,
-    schema: { tags, summary: 'Add a shift window', description: 'The window must lie within the schedule; a cancelled schedule takes no new window (422). `role_id` null means any volunteer may book.', params: S.IdParam, body: S.WindowCreate, response: { 201: S.Window } },
-  }, async (req, reply) => {
-    const { orgId, org, actor } = who(req);
-    const w = must(await ctx.db.tx((q) => service.createWindow(q, orgId, org.time_zone, actor, req.params.id, req.body)), 'shift window');
-    return reply.code(201).send(service.windowWire(w, org.time_zone));
-  });
-
-  app.get('/api/shifts/windows/:id', {
-    config: read,
-    schema: { tags, summary: 'Get a shift window', params: S.IdParam, response: { 200: S.Window } },
-  }, async (req) => {
-    const { orgId, org } = who(req);
-    return service.windowWire(must(await repo.windowById(ctx.db, orgId, req.params.id), 'shift window'), org.time_zone);
-  });
-
-  app.patch('/api/shifts/windows/:id', {
-    config: write,
-    schema: { tags, summary: 'Change a shift window', params: S.IdParam, body: S.WindowUpdate, response: { 200: S.Window } },
-  }, async (req) => {
-    const { orgId, org, actor } = who(req);
-    const w = must(await ctx.db.tx((q) => service.updateWindow(q, orgId, org.time_zone, actor, req.params.id, req.body)), 'shift window');
-    return service.windowWire(w, org.time_zone);
-  });
-
-  app.delete('/api/shifts/windows/:id', {
-    config: write,
-    schema: { tags, summary: 'Remove a shift window nobody is booked on', description: 'Refused (422) while any live booking exists; cancelled bookings go with the window.', params: S.IdParam, response: { 204: Type.Null() } },
-  }, async (req, reply) => {
-    const { orgId, actor } = who(req);
-    await ctx.db.tx((q) => service.deleteWindow(q, orgId, actor, req.params.id));
-    return reply.code(204).send(null);
-  });
-
-  app.post('/api/shifts/windows/:id/bookings', {
-    config: write,
-    schema: {
-      tags, summary: 'Book a volunteer on a window',
-      description: [
-        'Checked in one transaction with the window row locked (FOR UPDATE), so concurrent bookings never exceed capacity.',
-        'A full window answers **409**. These answer 422 with a sentence saying why: the person is not a volunteer; already booked on the window; another live booking of the volunteer overlaps it;',
-        'the window\'s role needs qualifications the volunteer does not hold valid on the day the window starts (expired grants named); the window starts within the minimum notice (policy) or has started;',
-        'the booking would take the volunteer past the maximum hours per week (Monday to Sunday in the organization time zone; policy); the schedule is cancelled.',
-      ].join(' '),
-      params: S.IdParam, body: S.BookingCreate, response: { 201: S.Booking, 409: { $ref: 'ErrorB#', description: 'The window is full, or the volunteer is already booked on it' } },
+  app.get(
+    '/api/shifts/schedules/:id/windows',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List the windows of a schedule',
+        description: 'Ordered by start.',
+        params: S.IdParam,
+        response: { 200: Type.Object({ results: Type.Array(S.Window) }) },
+      },
     },
-  }, async (req, reply) => {
-    const { orgId, org, actor } = who(req);
-    const b = must(await ctx.db.tx((q) => service.book(q, orgId, org.time_zone, actor, req.params.id, req.body.person_id)), 'booking');
-    return reply.code(201).send(service.bookingWire(b, org.time_zone));
-  });
-
-  app.get('/api/shifts/bookings', {
-    config: read,
-    schema: {
-      tags, summary: 'List bookings', description: 'Ordered by window start. `from`/`to` are local dates in the organization time zone. Cancelled bookings are listed unless `status` says otherwise.',
-      querystring: Type.Object({ ...S.BookingListQuery.properties, ...pageQueryB(200, 50) }),
-      response: { 200: Type.Object({ results: Type.Array(S.Booking), ...PageFieldsB }) },
+    async (req) => {
+      const { orgId, org } = who(req);
+      if (!(await srepo.scheduleById(ctx.db, orgId, req.params.id))) throw notFound('schedule');
+      return { results: (await repo.windowsOfSchedule(ctx.db, orgId, req.params.id)).map((w) => service.windowWire(w, org.time_zone)) };
     },
-  }, async (req) => {
-    const { orgId, org } = who(req);
-    const { limit, offset, from, to, ...f } = req.query;
-    const rows = await repo.listBookings(ctx.db, orgId, { ...f, from: from ? startOfDate(from, org.time_zone) : undefined, to: to ? startOfDate(addDays(to, 1), org.time_zone) : undefined }, limit, offset);
-    const page = pageB(rows, limit, offset);
-    return { ...page, results: page.results.map((b) => service.bookingWire(b, org.time_zone)) };
-  });
+  );
 
-  app.get('/api/shifts/bookings/:id', {
-    config: read,
-    schema: { tags, summary: 'Get a booking', params: S.IdParam, response: { 200: S.Booking } },
-  }, async (req) => {
-    const { orgId, org } = who(req);
-    return service.bookingWire(must(await repo.bookingById(ctx.db, orgId, req.params.id), 'booking'), org.time_zone);
-  });
-
-  app.post('/api/shifts/bookings/:id/cancel', {
-    config: write,
-    schema: {
-      tags, summary: 'Cancel a booking',
-      description: 'Answers 200 with the booking in status `cancelled` (repeating it changes nothing). Refused (422) once the window has started or within the cancellation cut-off (policy). The place becomes free at once.',
-      params: S.IdParam, response: { 200: S.Booking },
+  app.post(
+    '/api/shifts/schedules/:id/windows',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Add a shift window',
+        description:
+          'The window must lie within the schedule; a cancelled schedule takes no new window (422). `role_id` null means any volunteer may book.',
+        params: S.IdParam,
+        body: S.WindowCreate,
+        response: { 201: S.Window },
+      },
     },
-  }, async (req) => {
-    const { orgId, org, actor } = who(req);
-    return service.bookingWire(must(await ctx.db.tx((q) => service.cancel(q, orgId, actor, req.params.id)), 'booking'), org.time_zone);
-  });
-
-  app.patch('/api/shifts/bookings/:id', {
-    config: write,
-    schema: {
-      tags, summary: 'Record attendance', description: 'Attendance is stored apart from the booking: `true` attended, `false` did not come (the hours do not count), `null` not recorded.',
-      params: S.IdParam, body: Strict({ attended: Nullable(Type.Boolean()) }), response: { 200: S.Booking },
+    async (req, reply) => {
+      const { orgId, org, actor } = who(req);
+      const w = must(await ctx.db.tx((q) => service.createWindow(q, orgId, org.time_zone, actor, req.params.id, req.body)), 'shift window');
+      return reply.code(201).send(service.windowWire(w, org.time_zone));
     },
-  }, async (req) => {
-    const { orgId, org, actor } = who(req);
-    return service.bookingWire(must(await ctx.db.tx((q) => service.markAttended(q, orgId, actor, req.params.id, req.body.attended)), 'booking'), org.time_zone);
-  });
+  );
+
+  app.get(
+    '/api/shifts/windows/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'Get a shift window', params: S.IdParam, response: { 200: S.Window } },
+    },
+    async (req) => {
+      const { orgId, org } = who(req);
+      return service.windowWire(must(await repo.windowById(ctx.db, orgId, req.params.id), 'shift window'), org.time_zone);
+    },
+  );
+
+  app.patch(
+    '/api/shifts/windows/:id',
+    {
+      config: write,
+      schema: { tags, summary: 'Change a shift window', params: S.IdParam, body: S.WindowUpdate, response: { 200: S.Window } },
+    },
+    async (req) => {
+      const { orgId, org, actor } = who(req);
+      const w = must(await ctx.db.tx((q) => service.updateWindow(q, orgId, org.time_zone, actor, req.params.id, req.body)), 'shift window');
+      return service.windowWire(w, org.time_zone);
+    },
+  );
+
+  app.delete(
+    '/api/shifts/windows/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Remove a shift window nobody is booked on',
+        description: 'Refused (422) while any live booking exists; cancelled bookings go with the window.',
+        params: S.IdParam,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      await ctx.db.tx((q) => service.deleteWindow(q, orgId, actor, req.params.id));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/shifts/windows/:id/bookings',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Book a volunteer on a window',
+        description: [
+          'Checked in one transaction with the window row locked (FOR UPDATE), so concurrent bookings never exceed capacity.',
+          'A full window answers **409**. These answer 422 with a sentence saying why: the person is not a volunteer; already booked on the window; another live booking of the volunteer overlaps it;',
+          "the window's role needs qualifications the volunteer does not hold valid on the day the window starts (expired grants named); the window starts within the minimum notice (policy) or has started;",
+          'the booking would take the volunteer past the maximum hours per week (Monday to Sunday in the organization time zone; policy); the schedule is cancelled.',
+        ].join(' '),
+        params: S.IdParam,
+        body: S.BookingCreate,
+        response: { 201: S.Booking, 409: { $ref: 'ErrorB#', description: 'The window is full, or the volunteer is already booked on it' } },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, org, actor } = who(req);
+      const b = must(await ctx.db.tx((q) => service.book(q, orgId, org.time_zone, actor, req.params.id, req.body.person_id)), 'booking');
+      return reply.code(201).send(service.bookingWire(b, org.time_zone));
+    },
+  );
+
+  app.get(
+    '/api/shifts/bookings',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List bookings',
+        description:
+          'Ordered by window start. `from`/`to` are local dates in the organization time zone. Cancelled bookings are listed unless `status` says otherwise.',
+        querystring: Type.Object({ ...S.BookingListQuery.properties, ...pageQueryB(200, 50) }),
+        response: { 200: Type.Object({ results: Type.Array(S.Booking), ...PageFieldsB }) },
+      },
+    },
+    async (req) => {
+      const { orgId, org } = who(req);
+      const { limit, offset, from, to, ...f } = req.query;
+      const rows = await repo.listBookings(
+        ctx.db,
+        orgId,
+        {
+          ...f,
+          from: from ? startOfDate(from, org.time_zone) : undefined,
+          to: to ? startOfDate(addDays(to, 1), org.time_zone) : undefined,
+        },
+        limit,
+        offset,
+      );
+      const page = pageB(rows, limit, offset);
+      return { ...page, results: page.results.map((b) => service.bookingWire(b, org.time_zone)) };
+    },
+  );
+
+  app.get(
+    '/api/shifts/bookings/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'Get a booking', params: S.IdParam, response: { 200: S.Booking } },
+    },
+    async (req) => {
+      const { orgId, org } = who(req);
+      return service.bookingWire(must(await repo.bookingById(ctx.db, orgId, req.params.id), 'booking'), org.time_zone);
+    },
+  );
+
+  app.post(
+    '/api/shifts/bookings/:id/cancel',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Cancel a booking',
+        description:
+          'Answers 200 with the booking in status `cancelled` (repeating it changes nothing). Refused (422) once the window has started or within the cancellation cut-off (policy). The place becomes free at once.',
+        params: S.IdParam,
+        response: { 200: S.Booking },
+      },
+    },
+    async (req) => {
+      const { orgId, org, actor } = who(req);
+      return service.bookingWire(must(await ctx.db.tx((q) => service.cancel(q, orgId, actor, req.params.id)), 'booking'), org.time_zone);
+    },
+  );
+
+  app.patch(
+    '/api/shifts/bookings/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Record attendance',
+        description:
+          'Attendance is stored apart from the booking: `true` attended, `false` did not come (the hours do not count), `null` not recorded.',
+        params: S.IdParam,
+        body: Strict({ attended: Nullable(Type.Boolean()) }),
+        response: { 200: S.Booking },
+      },
+    },
+    async (req) => {
+      const { orgId, org, actor } = who(req);
+      return service.bookingWire(
+        must(await ctx.db.tx((q) => service.markAttended(q, orgId, actor, req.params.id, req.body.attended)), 'booking'),
+        org.time_zone,
+      );
+    },
+  );
 }

@@ -41,13 +41,19 @@ class ClientQueryable implements Queryable {
  * is open, every query of this Db in the request runs on its client, and `tx` becomes a savepoint
  * inside it, so the request's records and its idempotency key commit together or not at all.
  */
-interface Ambient { pool: pg.Pool; client: pg.PoolClient }
+interface Ambient {
+  pool: pg.Pool;
+  client: pg.PoolClient;
+}
 export const ambientTx = new AsyncLocalStorage<Ambient>();
 
 export class Db implements Queryable {
   readonly pool: pg.Pool;
   private replicas: Replicas | null = null;
-  constructor(readonly url: string, max = 10) {
+  constructor(
+    readonly url: string,
+    max = 10,
+  ) {
     this.pool = new pg.Pool({ connectionString: url, max });
     // An idle client losing its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);

@@ -35,7 +35,10 @@ function replicaTrouble(err: unknown): boolean {
 class Replica {
   readonly pool: pg.Pool;
   downUntil = 0;
-  constructor(readonly url: string, max: number) {
+  constructor(
+    readonly url: string,
+    max: number,
+  ) {
     this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 2000 });
     // An idle client losing its server must not crash the process; the replica is retried later.
     this.pool.on('error', () => undefined);
@@ -44,7 +47,11 @@ class Replica {
 
 /** A Queryable that runs on one replica and, when that replica is in trouble, on the primary. */
 class ReplicaReader implements Queryable {
-  constructor(private readonly set: Replicas, private readonly replica: Replica, private readonly primary: Queryable) {}
+  constructor(
+    private readonly set: Replicas,
+    private readonly replica: Replica,
+    private readonly primary: Queryable,
+  ) {}
   async query<R = Row>(text: string, params: unknown[] = []): Promise<R[]> {
     try {
       return (await this.replica.pool.query(text, params)).rows as R[];
@@ -72,7 +79,11 @@ export class Replicas {
   private readonly now: () => number;
   private readonly retryMs: number;
 
-  constructor(private readonly primary: Queryable, urls: string[], private readonly opts: ReplicaOptions) {
+  constructor(
+    private readonly primary: Queryable,
+    urls: string[],
+    private readonly opts: ReplicaOptions,
+  ) {
     this.replicas = urls.map((u) => new Replica(u, opts.poolSize ?? 10));
     this.now = opts.now ?? Date.now;
     this.retryMs = opts.retryMs ?? 5000;

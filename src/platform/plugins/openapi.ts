@@ -59,32 +59,35 @@ function describeRoute(route: RouteOptions): void {
  * B (/api/openapi.json), and the reference page at /docs. Registered before the modules so every
  * route is seen; `text` is what the areas add to each family's introduction.
  */
-export const openapiPlugin = fp<{ text: DescriptionText }>(async (app, { text }) => {
-  app.addHook('onRoute', describeRoute);
-  await app.register(swagger, {
-    openapi: { openapi: '3.1.0', info: { title: 'Ark', version: 'v1' } },
-    refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-  });
-  let docs: ReturnType<typeof buildDescriptions> | null = null;
-  const describe = () => (docs ??= buildDescriptions(app, text));
-  app.get('/api/v1/openapi.json', { config: { public: true, noTenant: true }, schema: { hide: true } }, async () => describe().a);
-  app.get('/api/openapi.json', { config: { public: true, noTenant: true }, schema: { hide: true } }, async () => describe().b);
-  const { default: scalar } = await import('@scalar/fastify-api-reference');
-  await app.register(scalar, {
-    routePrefix: '/docs',
-    configuration: {
-      title: 'Ark API reference',
-      // A records system's reference stays on the machine: no hosted AI, MCP or deploy buttons.
-      agent: { disabled: true },
-      mcp: { disabled: true },
-      showDeveloperTools: 'never',
-      showToolbar: 'never',
-      sources: [
-        { title: 'Family A — /api/v1', url: '/api/v1/openapi.json' },
-        { title: 'Family B — /api/<area>', url: '/api/openapi.json' },
-      ],
-    },
-    logLevel: 'silent',
-  } as never);
-  app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/docs'));
-}, { name: 'ark-openapi' });
+export const openapiPlugin = fp<{ text: DescriptionText }>(
+  async (app, { text }) => {
+    app.addHook('onRoute', describeRoute);
+    await app.register(swagger, {
+      openapi: { openapi: '3.1.0', info: { title: 'Ark', version: 'v1' } },
+      refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    });
+    let docs: ReturnType<typeof buildDescriptions> | null = null;
+    const describe = () => (docs ??= buildDescriptions(app, text));
+    app.get('/api/v1/openapi.json', { config: { public: true, noTenant: true }, schema: { hide: true } }, async () => describe().a);
+    app.get('/api/openapi.json', { config: { public: true, noTenant: true }, schema: { hide: true } }, async () => describe().b);
+    const { default: scalar } = await import('@scalar/fastify-api-reference');
+    await app.register(scalar, {
+      routePrefix: '/docs',
+      configuration: {
+        title: 'Ark API reference',
+        // A records system's reference stays on the machine: no hosted AI, MCP or deploy buttons.
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        showDeveloperTools: 'never',
+        showToolbar: 'never',
+        sources: [
+          { title: 'Family A — /api/v1', url: '/api/v1/openapi.json' },
+          { title: 'Family B — /api/<area>', url: '/api/openapi.json' },
+        ],
+      },
+      logLevel: 'silent',
+    } as never);
+    app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/docs'));
+  },
+  { name: 'ark-openapi' },
+);

@@ -6,11 +6,19 @@ import { bearer } from '../auth.ts';
 import { isTenantRoute } from '../request.ts';
 import type { RateLimiter, RateResult } from '../rate-limit.ts';
 
-export const rateHeaders = (rate: { limit: number; remaining: number; reset: number }) => ({ 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining, 'RateLimit-Reset': rate.reset });
-export const tooMany = (rate: RateResult) => new AppError('RATE_LIMITED', `Too many requests; try again in ${rate.reset} seconds.`, undefined, 429, { 'Retry-After': String(rate.reset) });
+export const rateHeaders = (rate: { limit: number; remaining: number; reset: number }) => ({
+  'RateLimit-Limit': rate.limit,
+  'RateLimit-Remaining': rate.remaining,
+  'RateLimit-Reset': rate.reset,
+});
+export const tooMany = (rate: RateResult) =>
+  new AppError('RATE_LIMITED', `Too many requests; try again in ${rate.reset} seconds.`, undefined, 429, {
+    'Retry-After': String(rate.reset),
+  });
 
 /** Counts one request per client address, for everything not done with a valid key. */
-export const limitAddress = (limiter: RateLimiter, config: Config) => (ip: string | undefined) => limiter.hit(`ip:${ip ?? 'unknown'}`, config.publicRateLimitPerMinute);
+export const limitAddress = (limiter: RateLimiter, config: Config) => (ip: string | undefined) =>
+  limiter.hit(`ip:${ip ?? 'unknown'}`, config.publicRateLimitPerMinute);
 
 export interface Limits {
   /** Counts the request in its address's bucket; 429 when the bucket is spent. */
@@ -31,20 +39,23 @@ declare module 'fastify' {
  * address, counted here before any database work; a valid key is counted in its own bucket once
  * the auth plugin has resolved it.
  */
-export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(async (app, { limiter, config }) => {
-  const address = limitAddress(limiter, config);
-  const enforce = (reply: FastifyReply, rate: RateResult) => {
-    void reply.headers(rateHeaders(rate));
-    if (!rate.allowed) throw tooMany(rate);
-  };
-  const limits: Limits = {
-    byAddress: async (req, reply) => enforce(reply, await address(req.ip)),
-    byKey: async (reply, keyId) => enforce(reply, await limiter.hit(`k:${keyId}`)),
-  };
-  app.decorate('limits', limits);
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.routeOptions.url === '/healthz') return; // never limited: a health check must answer while clients are throttled
-    if (!isTenantRoute(req) || !bearer(req.headers.authorization)) await limits.byAddress(req, reply);
-  });
-  app.addHook('onClose', async () => limiter.close());
-}, { name: 'ark-rate-limit' });
+export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
+  async (app, { limiter, config }) => {
+    const address = limitAddress(limiter, config);
+    const enforce = (reply: FastifyReply, rate: RateResult) => {
+      void reply.headers(rateHeaders(rate));
+      if (!rate.allowed) throw tooMany(rate);
+    };
+    const limits: Limits = {
+      byAddress: async (req, reply) => enforce(reply, await address(req.ip)),
+      byKey: async (reply, keyId) => enforce(reply, await limiter.hit(`k:${keyId}`)),
+    };
+    app.decorate('limits', limits);
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.routeOptions.url === '/healthz') return; // never limited: a health check must answer while clients are throttled
+      if (!isTenantRoute(req) || !bearer(req.headers.authorization)) await limits.byAddress(req, reply);
+    });
+    app.addHook('onClose', async () => limiter.close());
+  },
+  { name: 'ark-rate-limit' },
+);

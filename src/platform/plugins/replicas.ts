@@ -7,19 +7,22 @@ import type { Db } from '../db/db.ts';
  * writes keeps its reads on the primary for a few seconds (platform/db/replicas.ts). Registered
  * after auth: the client is its key when it has one, else its address.
  */
-export const replicasPlugin = fp<{ db: Db }>(async (app, { db }) => {
-  app.decorateRequest('db', null as unknown as Db);
-  const stickyKey = (req: FastifyRequest) => (req.principal ? `k:${req.principal.keyId}` : `ip:${req.ip}`);
-  const safe = (method: string) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
-  app.addHook('onRequest', async (req) => {
-    req.db = db;
-    if (!db.hasReplicas) return;
-    if (!safe(req.method)) db.wrote(stickyKey(req));
-    else if (req.routeOptions.config?.readReplica) req.db = db.reader(stickyKey(req));
-  });
-  if (db.hasReplicas) {
-    app.addHook('onResponse', async (req) => {
-      if (!safe(req.method)) db.wrote(stickyKey(req)); // the window runs from the end of the write
+export const replicasPlugin = fp<{ db: Db }>(
+  async (app, { db }) => {
+    app.decorateRequest('db', null as unknown as Db);
+    const stickyKey = (req: FastifyRequest) => (req.principal ? `k:${req.principal.keyId}` : `ip:${req.ip}`);
+    const safe = (method: string) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+    app.addHook('onRequest', async (req) => {
+      req.db = db;
+      if (!db.hasReplicas) return;
+      if (!safe(req.method)) db.wrote(stickyKey(req));
+      else if (req.routeOptions.config?.readReplica) req.db = db.reader(stickyKey(req));
     });
-  }
-}, { name: 'ark-replicas', dependencies: ['ark-auth'] });
+    if (db.hasReplicas) {
+      app.addHook('onResponse', async (req) => {
+        if (!safe(req.method)) db.wrote(stickyKey(req)); // the window runs from the end of the write
+      });
+    }
+  },
+  { name: 'ark-replicas', dependencies: ['ark-auth'] },
+);

@@ -26,30 +26,37 @@ function nulPaths(value: unknown, path: string, out: string[] = []): string[] {
  * nothing; no string may hold a NUL character (422 naming the field). Registered after auth, so a
  * request without a valid key hears 401 first.
  */
-export const requestChecksPlugin = fp(async (app) => {
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/')) return;
-    const schema = (route.schema ??= {}) as { querystring?: Record<string, unknown> };
-    const qs = schema.querystring;
-    if (!qs) schema.querystring = { type: 'object', properties: {}, additionalProperties: false };
-    else if (qs.type === 'object' && qs.additionalProperties === undefined) schema.querystring = { ...qs, additionalProperties: false };
-  });
-  app.addHook('onRequest', async (req) => {
-    if (!isTenantRoute(req)) return;
-    const cfg = req.routeOptions.config;
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (hasBody && !(cfg.public && !req.routeOptions.schema?.body)) {
-      const type = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-      if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) throw unsupportedMediaType();
-    }
-  });
-  app.addHook('preValidation', async (req) => {
-    if (!requestPath(req).startsWith('/api/')) return;
-    const found = [...nulPaths(req.params, ''), ...nulPaths(req.query, ''), ...nulPaths(req.body, '')];
-    if (found.length) {
-      const fields: FieldErrors = {};
-      for (const f of found) fields[f] = ['must not contain a NUL character'];
-      throw invalid(fields);
-    }
-  });
-}, { name: 'ark-request-checks', dependencies: ['ark-auth'] });
+export const requestChecksPlugin = fp(
+  async (app) => {
+    app.addHook('onRoute', (route) => {
+      if (!route.url.startsWith('/api/')) return;
+      const schema = (route.schema ??= {}) as { querystring?: Record<string, unknown> };
+      const qs = schema.querystring;
+      if (!qs) schema.querystring = { type: 'object', properties: {}, additionalProperties: false };
+      else if (qs.type === 'object' && qs.additionalProperties === undefined) schema.querystring = { ...qs, additionalProperties: false };
+    });
+    app.addHook('onRequest', async (req) => {
+      if (!isTenantRoute(req)) return;
+      const cfg = req.routeOptions.config;
+      const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+      if (hasBody && !(cfg.public && !req.routeOptions.schema?.body)) {
+        const type =
+          String(req.headers['content-type'] ?? '')
+            .split(';')[0]
+            ?.trim()
+            .toLowerCase() ?? '';
+        if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) throw unsupportedMediaType();
+      }
+    });
+    app.addHook('preValidation', async (req) => {
+      if (!requestPath(req).startsWith('/api/')) return;
+      const found = [...nulPaths(req.params, ''), ...nulPaths(req.query, ''), ...nulPaths(req.body, '')];
+      if (found.length) {
+        const fields: FieldErrors = {};
+        for (const f of found) fields[f] = ['must not contain a NUL character'];
+        throw invalid(fields);
+      }
+    });
+  },
+  { name: 'ark-request-checks', dependencies: ['ark-auth'] },
+);

@@ -4,7 +4,8 @@ import cors from '@fastify/cors';
 import { requestPath } from '../request.ts';
 
 /** The documentation page (Scalar) runs its own script and styles; everything else may load nothing. */
-const DOCS_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline' https://fonts.scalar.com; font-src 'self' data: https://fonts.scalar.com; img-src 'self' data: blob: https:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+const DOCS_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline' https://fonts.scalar.com; font-src 'self' data: https://fonts.scalar.com; img-src 'self' data: blob: https:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /**
@@ -13,35 +14,40 @@ const API_CSP = "default-src 'none'; frame-ancestors 'none'";
  * listed in ARK_CORS_ORIGINS (none by default); a preflight always answers 204, with CORS headers
  * only for a listed origin.
  */
-export const securityPlugin = fp<{ corsOrigins: string[] }>(async (app, { corsOrigins }) => {
-  app.addHook('onRequest', async (req, reply) => {
-    void reply.header('X-Request-Id', req.id);
-  });
-  await app.register(helmet, {
-    global: true,
-    contentSecurityPolicy: false,
-    hsts: false,
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    crossOriginEmbedderPolicy: false,
-  });
-  if (!corsOrigins.length) void app.options('*', { schema: { hide: true } }, async (_req, reply) => reply.code(204).send());
-  else await app.register(cors, {
-    origin: corsOrigins,
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
-    maxAge: 600,
-    preflightContinue: false,
-    optionsSuccessStatus: 204,
-    hideOptionsRoute: true,
-  });
-  app.addHook('onSend', async (req, reply, payload) => {
-    const type = String(reply.getHeader('content-type') ?? '');
-    void reply.header('Content-Security-Policy', type.startsWith('text/html') ? DOCS_CSP : API_CSP);
-    if (req.protocol === 'https') void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    const path = requestPath(req);
-    if ((path === '/api' || path.startsWith('/api/')) && !reply.hasHeader('cache-control')) void reply.header('Cache-Control', 'no-store');
-    return payload;
-  });
-}, { name: 'ark-security' });
+export const securityPlugin = fp<{ corsOrigins: string[] }>(
+  async (app, { corsOrigins }) => {
+    app.addHook('onRequest', async (req, reply) => {
+      void reply.header('X-Request-Id', req.id);
+    });
+    await app.register(helmet, {
+      global: true,
+      contentSecurityPolicy: false,
+      hsts: false,
+      frameguard: { action: 'deny' },
+      referrerPolicy: { policy: 'no-referrer' },
+      crossOriginEmbedderPolicy: false,
+    });
+    if (!corsOrigins.length) void app.options('*', { schema: { hide: true } }, async (_req, reply) => reply.code(204).send());
+    else
+      await app.register(cors, {
+        origin: corsOrigins,
+        methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+        exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+        maxAge: 600,
+        preflightContinue: false,
+        optionsSuccessStatus: 204,
+        hideOptionsRoute: true,
+      });
+    app.addHook('onSend', async (req, reply, payload) => {
+      const type = String(reply.getHeader('content-type') ?? '');
+      void reply.header('Content-Security-Policy', type.startsWith('text/html') ? DOCS_CSP : API_CSP);
+      if (req.protocol === 'https') void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+      const path = requestPath(req);
+      if ((path === '/api' || path.startsWith('/api/')) && !reply.hasHeader('cache-control'))
+        void reply.header('Cache-Control', 'no-store');
+      return payload;
+    });
+  },
+  { name: 'ark-security' },
+);

@@ -5,17 +5,20 @@ import { isTenantRoute, requestHost } from '../request.ts';
 import type { Tenancy } from '../tenancy.ts';
 
 /** Tenancy: the host names the organization (`{organization}.{base domain}`); none there is 404. */
-export const tenancyPlugin = fp<{ tenancy: Tenancy }>(async (app, { tenancy }) => {
-  app.decorateRequest('org', null);
-  app.addHook('onRequest', async (req, reply) => {
-    if (!isTenantRoute(req)) return;
-    const slug = tenancy.slugFromHost(requestHost(req));
-    const org = slug ? await tenancy.bySlug(slug) : null;
-    if (!org) {
-      // A key sent to no organization is no valid key: counted by address.
-      if (bearer(req.headers.authorization)) await app.limits.byAddress(req, reply);
-      throw new AppError('NOT_FOUND', 'No organization is served at this address.');
-    }
-    req.org = org;
-  });
-}, { name: 'ark-tenancy', dependencies: ['ark-rate-limit'] });
+export const tenancyPlugin = fp<{ tenancy: Tenancy }>(
+  async (app, { tenancy }) => {
+    app.decorateRequest('org', null);
+    app.addHook('onRequest', async (req, reply) => {
+      if (!isTenantRoute(req)) return;
+      const slug = tenancy.slugFromHost(requestHost(req));
+      const org = slug ? await tenancy.bySlug(slug) : null;
+      if (!org) {
+        // A key sent to no organization is no valid key: counted by address.
+        if (bearer(req.headers.authorization)) await app.limits.byAddress(req, reply);
+        throw new AppError('NOT_FOUND', 'No organization is served at this address.');
+      }
+      req.org = org;
+    });
+  },
+  { name: 'ark-tenancy', dependencies: ['ark-rate-limit'] },
+);
