@@ -1,23 +1,29 @@
 import { shapeName, type Queryable } from '../../platform/db/db.ts';
 
-export interface AnimalRow {
+/** The animals table's columns as written: the one declaration the read row and the patch derive from. */
+export interface AnimalInsert {
   id: string;
   name: string;
   public_name: string;
   species: string;
   breed: string | null;
-  status: string;
-  care_state: string;
   status_id: string;
   location_id: string | null;
   intake_date: string;
   date_of_birth: string | null;
   sex: string;
-  weight: string | null;
+  weight: number | null;
   microchip_number: string | null;
   is_public: boolean;
   notes: string | null;
   custom_fields: Record<string, unknown>;
+}
+
+/** An animal as read: the written columns (weight comes back as numeric text), its status and ISO timestamps. */
+export interface AnimalRow extends Omit<AnimalInsert, 'weight'> {
+  weight: string | null;
+  status: string;
+  care_state: string;
   created_at: string;
   updated_at: string;
 }
@@ -107,24 +113,6 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 
-export interface AnimalInsert {
-  id: string;
-  name: string;
-  public_name: string;
-  species: string;
-  breed: string | null;
-  status_id: string;
-  location_id: string | null;
-  intake_date: string;
-  date_of_birth: string | null;
-  sex: string;
-  weight: number | null;
-  microchip_number: string | null;
-  is_public: boolean;
-  notes: string | null;
-  custom_fields: Record<string, unknown>;
-}
-
 /** The animal row as the writes return it: the written row joined to its status, in the same statement. */
 const RETURNED = SELECT.replace('FROM animals a JOIN', 'FROM w a JOIN');
 
@@ -173,8 +161,8 @@ export const UPDATABLE = [
   'is_public',
   'notes',
   'custom_fields',
-] as const;
-export type AnimalPatch = Partial<Record<(typeof UPDATABLE)[number], unknown>>;
+] as const satisfies readonly (keyof AnimalInsert)[];
+export type AnimalPatch = Partial<Pick<AnimalInsert, (typeof UPDATABLE)[number]>>;
 
 /**
  * Updates a live animal, writes its audit row and returns the new row, in one statement; null when

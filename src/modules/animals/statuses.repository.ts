@@ -1,5 +1,7 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { Status } from './schemas.ts';
 
 export const CARE_STATES = ['in_care', 'on_hold', 'completed', 'not_in_care'] as const;
 export type CareState = (typeof CARE_STATES)[number];
@@ -16,14 +18,7 @@ export const DEFAULT_STATUSES: [string, CareState][] = [
   ['Courtesy Listing', 'not_in_care'],
 ];
 
-export interface StatusRow {
-  id: string;
-  name: string;
-  care_state: CareState;
-  sort_order: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export type StatusRow = Static<typeof Status>;
 const COLS = 'id, name, care_state, sort_order, created_at, updated_at';
 
 export async function insertDefaultStatuses(q: Queryable, orgId: string): Promise<void> {

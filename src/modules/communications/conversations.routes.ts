@@ -9,10 +9,10 @@ import {
   ConversationDetail,
   ConversationListQuery,
   IdempotencyHeader,
-  IdParam,
   ReplyBody,
   SendReply,
 } from './schemas.ts';
+import { IdParam } from '../../platform/formats.ts';
 import { presentMessage } from './messages.repository.ts';
 import * as service from './conversations.service.ts';
 

@@ -2,15 +2,8 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { orgOf, who } from '../../platform/context.ts';
 import { Type, Nullable, StringEnum, Timestamp } from '../../platform/schema.ts';
 import { PageFieldsB } from '../../platform/pagination.ts';
-import {
-  CATEGORIES,
-  IdParam,
-  PreferenceBody,
-  PreferenceParams,
-  SenderUpdateBody,
-  SuppressionCreateBody,
-  SuppressionListQuery,
-} from './schemas.ts';
+import { CATEGORIES, PreferenceBody, PreferenceParams, SenderUpdateBody, SuppressionCreateBody, SuppressionListQuery } from './schemas.ts';
+import { IdParam } from '../../platform/formats.ts';
 import * as service from './delivery.service.ts';
 
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };

@@ -5,7 +5,8 @@ import { notFound } from '../../platform/errors.ts';
 import { SendBody } from './schemas.ts';
 import { sendMessages } from './messages.service.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import { IdParam, MESSAGE_STATUSES, MessageLogEntry } from './schemas.ts';
+import { MESSAGE_STATUSES, MessageLogEntry } from './schemas.ts';
+import { IdParam } from '../../platform/formats.ts';
 import { listMessages, messageById, presentMessage } from './messages.repository.ts';
 
 const tags = ['Communications: messages'];

@@ -192,8 +192,6 @@ export const Inbox = Type.Object(
   { $id: 'Inbox' },
 );
 
-export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
-
 // Conversations
 export const Conversation = Type.Object(
   {

@@ -135,7 +135,7 @@ export function donorRoutes(app: App, ctx: AppContext) {
           first_name: person.first_name,
           last_name: person.last_name,
           email: person.email || null,
-          address: (person.address as Record<string, unknown> | null) ?? null,
+          address: person.address ?? null,
         },
         year: req.params.year,
         issuedOn: DateTime.now().setZone(org.time_zone).toISODate() ?? new Date().toISOString().slice(0, 10),

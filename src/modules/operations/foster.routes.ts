@@ -5,6 +5,7 @@ import { TextOrEmpty, DateOrEmpty, EnumOrEmpty } from '../../platform/schema.ts'
 import * as repo from './foster.repository.ts';
 import * as service from './foster.service.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { HomeCreate, HomeUpdate, OfferBody, notes } from './schemas.ts';
 
 const Person = Type.Object(
   {
@@ -70,20 +71,6 @@ const FosterHomeWithAssignments = Type.Object({
 const tags = ['Foster homes'];
 const read = { permission: { area: 'animals' as const, level: 'read' as const } };
 const write = { permission: { area: 'animals' as const, level: 'write' as const } };
-const notes = Nullable(Type.String({ maxLength: 5000, description: 'an empty string clears it' }));
-const editable = {
-  capacity: Type.Integer({ minimum: 0, maximum: 100, description: 'animals the home takes at once' }),
-  status: StringEnum(repo.HOME_STATUSES, {
-    description: 'paused: keeps its animals, takes no new offers; inactive (retired): only without live assignments',
-  }),
-  species_preferences: Type.Array(Type.String({ minLength: 1, maxLength: 60 }), { maxItems: 30 }),
-  accepts_medical: Type.Boolean(),
-  accepts_bottle_babies: Type.Boolean(),
-  accepts_behavioral: Type.Boolean(),
-  approved_on: Nullable(DateString()),
-  notes,
-};
-
 export function fosterRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/animals/foster-homes',
@@ -141,11 +128,7 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         summary: 'Add a foster home',
         description:
           'Answers 201 with `{ foster_home }`. `person_id` must be a person on file (Family A people); one home per person (422). The person gains the `foster` role if they lack it. status defaults to active; booleans to false; species_preferences to [] (no preference).',
-        body: Strict({
-          ...Type.Partial(Type.Object(editable)).properties,
-          person_id: Type.String({ maxLength: 64 }),
-          capacity: editable.capacity,
-        }),
+        body: HomeCreate,
         response: { 201: FosterHomeWithAssignments },
       },
     },
@@ -165,7 +148,7 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         description:
           'Only sent fields change; person_id cannot change (422). Pause with `status: paused` (keeps its animals, takes no offers), retire with `status: inactive` (refused while it has live assignments). capacity cannot go below its live assignments.',
         params: IdParam,
-        body: Strict(Type.Partial(Type.Object(editable)).properties),
+        body: HomeUpdate,
         response: { 200: FosterHomeWithAssignments },
       },
     },
@@ -185,11 +168,7 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         description:
           'Creates a `pending` assignment (answers 201). The home must be active and have a free spot (a pending offer holds one); the animal must be in care or on hold and have no other live assignment (422 otherwise). Both rules hold under concurrent requests.',
         params: IdParam,
-        body: Strict({
-          animal_id: Type.String({ maxLength: 64 }),
-          requested_on: Type.Optional(DateString({ description: 'defaults to today' })),
-          notes: Type.Optional(notes),
-        }),
+        body: OfferBody,
         response: { 201: Assignment },
       },
     },

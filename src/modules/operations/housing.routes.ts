@@ -5,6 +5,7 @@ import { pageQueryB, PageFieldsB, pageB } from '../../platform/pagination.ts';
 import * as repo from './housing.repository.ts';
 import * as service from './housing.service.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { LocationCreate, LocationUpdate, UnitCreate, UnitUpdate } from './schemas.ts';
 
 const Occupant = Type.Object(
   { id: Type.String(), name: Type.String(), species: Type.String(), status: Type.String() },
@@ -59,10 +60,6 @@ const LocationWithUnits = Type.Object(
   { $id: 'LocationWithUnits' },
 );
 
-const name = Type.String({ minLength: 1, maxLength: 120 });
-const text = (max: number) => Nullable(Type.String({ maxLength: max, description: 'an empty string clears it' }));
-const capacity = Type.Integer({ minimum: 1, maximum: 1000 });
-const CustomValues = Type.Object({}, { additionalProperties: true });
 const tags = ['Housing'];
 const read = { permission: { area: 'animals' as const, level: 'read' as const } };
 const write = { permission: { area: 'animals' as const, level: 'write' as const } };
@@ -98,7 +95,7 @@ export function housingRoutes(app: App, ctx: AppContext) {
         summary: 'Add a location',
         description:
           'Answers 201 with the location and its (no) units. Names are unique within the organization, case-insensitively (422).',
-        body: Strict({ name, type: StringEnum(repo.LOCATION_TYPES), address: Type.Optional(text(500)), notes: Type.Optional(text(5000)) }),
+        body: LocationCreate,
         response: { 201: LocationWithUnits },
       },
     },
@@ -127,13 +124,7 @@ export function housingRoutes(app: App, ctx: AppContext) {
         description:
           'Only sent fields change. `is_active: false` retires it (refused with 422 while animals are placed there); a retired location takes no animals or new units.',
         params: IdParam,
-        body: Strict({
-          name: Type.Optional(name),
-          type: Type.Optional(StringEnum(repo.LOCATION_TYPES)),
-          address: Type.Optional(text(500)),
-          notes: Type.Optional(text(5000)),
-          is_active: Type.Optional(Type.Boolean()),
-        }),
+        body: LocationUpdate,
         response: { 200: LocationWithUnits },
       },
     },
@@ -181,14 +172,7 @@ export function housingRoutes(app: App, ctx: AppContext) {
         summary: 'Add a housing unit (kennel, cage, run, ...)',
         description:
           'Answers 201. `capacity` is how many animals it holds (1 to 1000). Unit names are unique within their location. `custom_fields` holds values of location_unit custom fields; required ones must be given.',
-        body: Strict({
-          location_id: Type.String({ maxLength: 64 }),
-          name,
-          type: StringEnum(repo.UNIT_TYPES),
-          capacity,
-          notes: Type.Optional(text(5000)),
-          custom_fields: Type.Optional(CustomValues),
-        }),
+        body: UnitCreate,
         response: { 201: HousingUnit },
       },
     },
@@ -217,15 +201,7 @@ export function housingRoutes(app: App, ctx: AppContext) {
         description:
           'Only sent fields change. `capacity` cannot go below the animals housed now, and `is_active: false` is refused while any are (422). `custom_fields` merges: sent keys change, `null` removes one.',
         params: IdParam,
-        body: Strict({
-          location_id: Type.Optional(Type.String({ maxLength: 64 })),
-          name: Type.Optional(name),
-          type: Type.Optional(StringEnum(repo.UNIT_TYPES)),
-          capacity: Type.Optional(capacity),
-          notes: Type.Optional(text(5000)),
-          is_active: Type.Optional(Type.Boolean()),
-          custom_fields: Type.Optional(CustomValues),
-        }),
+        body: UnitUpdate,
         response: { 200: HousingUnit },
       },
     },

@@ -1,13 +1,8 @@
 import { shapeName, type Queryable } from '../../platform/db/db.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { Address } from './schemas.ts';
 
-export interface AddressRow {
-  line1: string;
-  line2?: string | null;
-  city: string;
-  state?: string | null;
-  postalCode?: string | null;
-  country: string;
-}
+export type AddressRow = Static<typeof Address>;
 export interface PersonRow {
   id: string;
   first_name: string;

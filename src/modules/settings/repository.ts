@@ -1,15 +1,10 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Grants } from '../../platform/permissions.ts';
 import type { Organization } from '../../platform/tenancy.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { Role } from './schemas.ts';
 
-export interface RoleRow {
-  id: string;
-  name: string;
-  grants: Grants;
-  built_in: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type RoleRow = Static<typeof Role>;
 export interface KeyRow {
   id: string;
   role_id: string;

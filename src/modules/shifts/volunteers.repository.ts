@@ -1,14 +1,9 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { Role } from './schemas.ts';
 
-export interface RoleRow {
-  id: string;
-  name: string;
-  description: string | null;
-  required_qualification_ids: string[];
-  created_at: Date;
-  updated_at: Date;
-}
+export type RoleRow = Static<typeof Role>;
 export interface QualificationRow {
   id: string;
   name: string;
