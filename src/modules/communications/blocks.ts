@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { escapeHtml } from '../../platform/html.ts';
 
 /** Pure logic of message bodies: blocks, merge fields, rendering to safe HTML and plain text. */
 
@@ -51,7 +52,6 @@ export function fullBlocks(blocks: Block[]): FullBlock[] {
 
 /** `{{name}}`, spaces allowed inside the braces. */
 const MERGE = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;
-export const MERGE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const SAFE_SCHEMES = ['http:', 'https:', 'mailto:'];
 
 /** Merge-field names in order of first appearance. */
@@ -122,10 +122,6 @@ export function blocksFromText(text: string): Block[] {
     .map((p) => p.trim())
     .filter(Boolean)
     .map((p) => ({ type: 'p' as const, runs: [{ text: p }] }));
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 function runHtml(r: Run): string {

@@ -5,6 +5,7 @@ import { PageFieldsB } from '../../platform/pagination.ts';
 import { CATEGORIES, PreferenceBody, PreferenceParams, SenderUpdateBody, SuppressionCreateBody, SuppressionListQuery } from './schemas.ts';
 import { IdParam } from '../../platform/formats.ts';
 import * as service from './delivery.service.ts';
+import { escapeHtml } from '../../platform/html.ts';
 
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };
 const write = { permission: { area: 'communications' as const, level: 'write' as const } };
@@ -183,11 +184,10 @@ export function deliveryRoutes(app: App, ctx: AppContext) {
     async (req, reply) => {
       const org = orgOf(req);
       const t = await service.unsubscribeLink(ctx.db, org.id, req.params.token);
-      const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
       const what = t.category.replace(/_/g, ' ');
       const html = `<!doctype html><html><head><meta charset="utf-8"><title>Unsubscribe</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">
-<h1>Unsubscribe</h1><p>${t.used_at ? `${esc(t.address)} is unsubscribed from ${esc(what)} email from ${esc(org.name)}.` : `Stop ${esc(what)} email from ${esc(org.name)} to ${esc(t.address)}?`}</p>
-${t.used_at ? '' : `<form method="post" action="/api/communications/unsubscribe/${esc(t.token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`}
+<h1>Unsubscribe</h1><p>${t.used_at ? `${escapeHtml(t.address)} is unsubscribed from ${escapeHtml(what)} email from ${escapeHtml(org.name)}.` : `Stop ${escapeHtml(what)} email from ${escapeHtml(org.name)} to ${escapeHtml(t.address)}?`}</p>
+${t.used_at ? '' : `<form method="post" action="/api/communications/unsubscribe/${escapeHtml(t.token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`}
 </body></html>`;
       return reply.type('text/html; charset=utf-8').send(html);
     },

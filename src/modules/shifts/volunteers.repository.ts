@@ -253,16 +253,6 @@ export async function volunteerById(q: Queryable, orgId: string, id: string): Pr
 }
 
 // Calendar feed tokens
-export async function feedToken(q: Queryable, orgId: string, personId: string): Promise<string | null> {
-  return (
-    (
-      await q.query<{ token: string }>('SELECT token FROM shift_feed_tokens WHERE organization_id = $1 AND person_id = $2', [
-        orgId,
-        personId,
-      ])
-    )[0]?.token ?? null
-  );
-}
 export async function setFeedToken(q: Queryable, orgId: string, personId: string, token: string): Promise<void> {
   await q.query(
     `INSERT INTO shift_feed_tokens (organization_id, person_id, token) VALUES ($1,$2,$3)
