@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
+import { Where } from '../../platform/db/sql.ts';
 
 export type CustomFieldValues = Record<string, string | number | boolean | null>;
 
@@ -103,17 +104,15 @@ export interface ScheduleFilter {
   location_id?: string;
 }
 export async function listSchedules(q: Queryable, orgId: string, f: ScheduleFilter, limit: number, offset: number): Promise<ScheduleRow[]> {
-  const where = ['s.organization_id = $1'];
-  const params: unknown[] = [orgId];
-  const p = (v: unknown) => `$${params.push(v)}`;
-  if (f.from) where.push(`s.ends_at > ${p(f.from)}`);
-  if (f.to) where.push(`s.starts_at < ${p(f.to)}`);
-  if (f.status) where.push(`s.status = ${p(f.status)}`);
-  if (f.event_kind) where.push(`s.event_kind = ${p(f.event_kind.trim().toLowerCase())}`);
-  if (f.location_id) where.push(`s.location_id = ${p(f.location_id)}`);
+  const w = new Where(orgId, 's.organization_id');
+  if (f.from) w.and((p) => `s.ends_at > ${p(f.from)}`);
+  if (f.to) w.and((p) => `s.starts_at < ${p(f.to)}`);
+  if (f.status) w.eq('s.status', f.status);
+  if (f.event_kind) w.eq('s.event_kind', f.event_kind.trim().toLowerCase());
+  if (f.location_id) w.eq('s.location_id', f.location_id);
   return q.query<ScheduleRow>(
-    `SELECT ${SCH} FROM ${SCH_FROM} WHERE ${where.join(' AND ')} ORDER BY s.starts_at, s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, limit + 1, offset],
+    `SELECT ${SCH} FROM ${SCH_FROM} WHERE ${w.sql} ORDER BY s.starts_at, s.id ${w.page(limit + 1, offset)}`,
+    w.params,
   );
 }
 
