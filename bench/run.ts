@@ -38,6 +38,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIZES = SCALE
   ? (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number)
   : [Number(process.env.BENCH_ANIMALS ?? 100_000)];
+const SMALLEST = SIZES[0] ?? 0;
+const LARGEST = SIZES[SIZES.length - 1] ?? 0;
 const countsFor = (animals: number): Counts =>
   SCALE
     ? { animals, people: Math.round(animals * 0.3), donations: animals, messages: Math.round(animals * 0.5) }
@@ -237,7 +239,7 @@ function summary(f: Figure) {
     min: Math.min(...rps),
     med: median(rps),
     max: Math.max(...rps),
-    p50: mid.p50,
+    p50: mid?.p50 ?? NaN,
     p99: median(f.passes.map((p) => p.p99)),
     cpu: cpus.length ? median(cpus) : null,
     bad: f.passes.reduce((a, p) => a + p.bad, 0),
@@ -275,16 +277,20 @@ for (const size of SIZES) {
   const targets = lines.map((l) => ({ ...l, target: { ...l.target, path: l.target.path.replace('{loc}', loc) } }));
   // Warm-up: JIT, every pool connection's prepared statements, the buffer cache.
   for (const l of targets) await drive(l.target, 2);
-  const figs: Figure[] = targets.map((l) => ({ name: l.target.name, passes: [] }));
+  const runs = targets.map((line) => {
+    const fig: Figure = { name: line.target.name, passes: [] };
+    return { line, fig };
+  });
+  const figs = runs.map((r) => r.fig);
   console.log(`Measuring (${TOOL}, ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per line, ceiling and Ark alternating):`);
   for (let r = 0; r < ROUNDS; r++) {
-    for (let i = 0; i < targets.length; i++) figs[i].passes.push(await drive(targets[i].target, SECONDS, targets[i].meter));
+    for (const { line, fig } of runs) fig.passes.push(await drive(line.target, SECONDS, line.meter));
   }
   printFigures(figs);
   results.set(size, figs);
 }
 
-const last = results.get(SIZES[SIZES.length - 1]) ?? [];
+const last = results.get(LARGEST) ?? [];
 const find = (figs: Figure[], prefix: string) => figs.find((f) => f.name.startsWith(prefix));
 const ceil = find(last, 'ceiling');
 const getOne = find(last, 'GET /api/v1/animals/{id}');
@@ -292,7 +298,7 @@ const post = find(last, 'POST');
 const patch = find(last, 'PATCH');
 if (ceil && getOne && post && patch) {
   // Ratios per round (each pair measured back to back), then their median.
-  const ratio = (a: Figure, b: Figure) => median(a.passes.map((p, i) => p.rps / b.passes[i].rps));
+  const ratio = (a: Figure, b: Figure) => median(a.passes.map((p, i) => p.rps / (b.passes[i]?.rps ?? NaN)));
   const cpuRatio = (a: Figure, b: Figure) => {
     const x = summary(a).cpu;
     const y = summary(b).cpu;
@@ -304,7 +310,7 @@ if (ceil && getOne && post && patch) {
   const p = ratio(post, getOne);
   const w = ratio(patch, getOne);
   console.log(
-    `\nTargets (${SIZES[SIZES.length - 1].toLocaleString()} animals; req/s ratios are medians of per-round ratios; the CPU view is ceiling µs ÷ Ark µs):`,
+    `\nTargets (${LARGEST.toLocaleString()} animals; req/s ratios are medians of per-round ratios; the CPU view is ceiling µs ÷ Ark µs):`,
   );
   console.log(
     `  GET one animal ≥ 90% of the ceiling:  ${pct(g).padStart(4)}  ${verdict(g >= 0.9)}   (by CPU per request: ${pct(cpuRatio(getOne, ceil))})`,
@@ -322,9 +328,9 @@ if (ceil && getOne && post && patch) {
 }
 
 if (SCALE && SIZES.length > 1) {
-  const first = results.get(SIZES[0]) ?? [];
+  const first = results.get(SMALLEST) ?? [];
   console.log(
-    `\nGrowth ${SIZES[0].toLocaleString()} → ${SIZES[SIZES.length - 1].toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; 1.00 = flat):`,
+    `\nGrowth ${SMALLEST.toLocaleString()} → ${LARGEST.toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; 1.00 = flat):`,
   );
   for (const f of last) {
     const a = find(first, f.name);

@@ -38,6 +38,13 @@ export async function testApp(
   };
 }
 
+/** The i-th entry of a list the test knows is that long; a clear failure otherwise. */
+export function at<T>(list: readonly T[], i: number): T {
+  const value = list[i];
+  if (value === undefined) throw new Error(`expected an entry at ${i}, the list has ${list.length}`);
+  return value;
+}
+
 export interface Res {
   status: number;
   body: any;
@@ -124,7 +131,7 @@ async function descriptions(t: TestApp) {
 }
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 async function checkAgainstDescription(t: TestApp, method: string, url: string, status: number, contentType: string, body: unknown) {
-  const path = url.split('?')[0];
+  const path = url.split('?', 1)[0] ?? url;
   if (!path.startsWith('/api/') || path === '/api/v1/openapi.json' || path === '/api/openapi.json') return;
   if (status >= 500 && status !== 503) return;
   const docs = await descriptions(t);

@@ -45,6 +45,13 @@ function opts(args: string[], options: NonNullable<Parameters<typeof parseArgs>[
   return parsed as { values: Record<string, string | string[] | boolean | undefined>; positionals: string[] };
 }
 
+/** The i-th positional argument; opts() has already checked how many were given. */
+function arg(positionals: string[], i: number): string {
+  const value = positionals[i];
+  if (value === undefined) throw new UsageError('an argument is missing; see ark --help');
+  return value;
+}
+
 function slugArg(slug: string | undefined): string {
   if (!slug || !SLUG_PATTERN.test(slug))
     throw new UsageError(`organization slug ${JSON.stringify(slug ?? '')} must match ^[a-z0-9][a-z0-9-]{0,62}$`);
@@ -95,7 +102,7 @@ async function run(argv: string[]): Promise<void> {
     case 'role create': {
       const { values, positionals } = opts(args, { grant: { type: 'string', multiple: true } }, 2);
       const slug = slugArg(positionals[0]);
-      const roleName = positionals[1];
+      const roleName = arg(positionals, 1);
       const list = (values.grant as string[] | undefined) ?? [];
       if (!list.length) throw new UsageError('at least one --grant <area>:<level> is required');
       const grants = settings.parseGrants(list);
@@ -149,7 +156,7 @@ async function run(argv: string[]): Promise<void> {
     case 'key revoke': {
       const { positionals } = opts(args, {}, 2);
       const slug = slugArg(positionals[0]);
-      const keyId = positionals[1];
+      const keyId = arg(positionals, 1);
       plan = async (store) => {
         const id = await orgId(store, slug);
         if (!(await settingsRepo.keyById(store.db, id, keyId))) throw new UsageError(`there is no key ${keyId} in ${slug}`);
@@ -181,7 +188,7 @@ async function run(argv: string[]): Promise<void> {
     case 'suppression add':
     case 'suppression remove': {
       const { values, positionals } = opts(args, cmd === 'suppression add' ? { reason: { type: 'string' } } : {}, 1);
-      const address = positionals[0];
+      const address = arg(positionals, 0);
       if (!isEmail(address)) throw new UsageError(`${address} is not an email address`);
       plan = async (store) => {
         if (cmd === 'suppression add') {

@@ -1,4 +1,4 @@
-import { shapeName, type Queryable } from '../../platform/db/db.ts';
+import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
 
 export interface AnimalRow {
   id: string;
@@ -159,7 +159,7 @@ export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert,
       ...(actor === undefined ? [] : [actor]),
     ],
   );
-  return rows[0];
+  return first(rows);
 }
 
 export const UPDATABLE = [

@@ -74,7 +74,7 @@ export function textsOf(subject: string, blocks: Block[]): string[] {
 
 /** Replaces the merge fields that have a value; the others stay exactly as written. */
 export function fillText(text: string, values: Record<string, string>): string {
-  return text.replace(MERGE, (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole));
+  return text.replace(MERGE, (whole, name: string) => (Object.hasOwn(values, name) ? (values[name] ?? whole) : whole));
 }
 
 export function fillBlocks(blocks: Block[], values: Record<string, string>): FullBlock[] {

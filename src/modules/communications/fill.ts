@@ -154,8 +154,11 @@ export async function fillTemplate(
 
   const people = await peopleByIds(q, orgId, personIds);
   const lost = personIds.filter((id) => !people.some((p) => p.id === id));
-  if (lost.length)
-    throw invalid({ [input.person_ids?.includes(lost[0]) ? 'person_ids' : 'person_id']: [`names no person on file: ${lost.join(', ')}`] });
+  const firstLost = lost[0];
+  if (firstLost !== undefined)
+    throw invalid({
+      [input.person_ids?.includes(firstLost) ? 'person_ids' : 'person_id']: [`names no person on file: ${lost.join(', ')}`],
+    });
 
   if (relType && relId) {
     switch (relType) {

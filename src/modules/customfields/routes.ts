@@ -150,6 +150,7 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
         if (!current) throw notFound('custom field');
         if (b.options) checkOptions(current.field_type, b.options);
         const row = await repo.updateDefinition(q, orgId, current.id, b);
+        if (!row) throw notFound('custom field');
         await audit(q, orgId, actor, 'update', 'custom_field', current.id, b);
         return row;
       });

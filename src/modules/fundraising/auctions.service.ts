@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Db, Queryable } from '../../platform/db/db.ts';
+import { present, type Db, type Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
@@ -188,7 +188,7 @@ export async function registerBidder(db: Db, orgId: string, auctionId: string, p
     const paddle = await repo.takePaddle(q, orgId, auctionId);
     await repo.insertBidder(q, orgId, { id, auction_id: auctionId, person_id: personId, paddle_number: paddle });
     await audit(q, orgId, actor, 'register', 'auction_bidder', id, { auction_id: auctionId, paddle_number: paddle });
-    return repo.bidderById(q, orgId, auctionId, id);
+    return present(await repo.bidderById(q, orgId, auctionId, id), 'bidder');
   });
 }
 
@@ -248,7 +248,7 @@ export async function placeBid(
       paddle_number: bidder.paddle_number,
       amount_minor: minor.toString(),
     });
-    return toBid(await repo.bidById(q, orgId, id), a.currency);
+    return toBid(present(await repo.bidById(q, orgId, id), 'bid'), a.currency);
   });
 }
 

@@ -4,6 +4,7 @@ import { Type, Strict } from '../../platform/schema.ts';
 import { pageB, pageQueryB } from '../../platform/pagination.ts';
 import { notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
+import { present } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 import * as repo from './wishlist.repository.ts';
 import { IdParam, PublicWishList, WishItem, WishItemCreate, WishItemUpdate, WishList, WishListQuery } from './schemas.ts';
@@ -95,7 +96,7 @@ export function wishListRoutes(app: App, ctx: AppContext) {
           url: b.url || null,
         });
         await audit(q, orgId, actor, 'create', 'wish_item', id, { name: b.name });
-        return repo.wishById(q, orgId, id);
+        return present(await repo.wishById(q, orgId, id), 'wish item');
       });
       return reply.code(201).send(toWish(row));
     },

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
 import type { Grants } from '../../platform/permissions.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 
@@ -60,7 +60,7 @@ export async function insertRole(q: Queryable, orgId: string, role: { id: string
     'INSERT INTO roles (organization_id, id, name, grants, built_in) VALUES ($1,$2,$3,$4,$5) RETURNING id, name, grants, built_in, created_at, updated_at',
     [orgId, role.id, role.name, JSON.stringify(role.grants), role.built_in],
   );
-  return rows[0];
+  return first(rows);
 }
 export async function listRoles(q: Queryable, orgId: string) {
   return q.query<RoleRow>(
@@ -121,7 +121,9 @@ export async function insertKey(
     key.key_hash,
     key.key_start,
   ]);
-  return keyById(q, orgId, key.id);
+  const row = await keyById(q, orgId, key.id);
+  if (!row) throw new Error('the API key just made is not on file');
+  return row;
 }
 export async function keyById(q: Queryable, orgId: string, id: string) {
   return (

@@ -23,7 +23,11 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       config: { permission: { area: 'settings', level: 'read' } },
       schema: { tags: ['Settings'], summary: 'Organization profile', response: { 200: OrgProfile } },
     },
-    async (req) => repo.organizationById(ctx.db, who(req).orgId),
+    async (req) => {
+      const org = await repo.organizationById(ctx.db, who(req).orgId);
+      if (!org) throw notFound('organization');
+      return org;
+    },
   );
   app.patch(
     '/api/settings/organization',
@@ -48,6 +52,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       }
       const row = await ctx.db.tx(async (q) => {
         const updated = await repo.updateOrganization(q, orgId, b);
+        if (!updated) throw notFound('organization');
         await audit(q, orgId, actor, 'update', 'organization', orgId, Object.keys(b));
         return updated;
       });

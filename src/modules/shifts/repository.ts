@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 
 export type CustomFieldValues = Record<string, string | number | boolean | null>;
@@ -62,7 +62,7 @@ export async function insertLocation(q: Queryable, orgId: string, name: string):
     newId('sloc'),
     name,
   ]);
-  return rows[0];
+  return first(rows);
 }
 export async function renameLocation(q: Queryable, orgId: string, id: string, name: string): Promise<LocationRow | null> {
   return (

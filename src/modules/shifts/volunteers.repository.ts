@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 
 export interface RoleRow {
@@ -65,7 +65,7 @@ export async function insertRole(
     `INSERT INTO shift_roles (organization_id, id, name, description, required_qualification_ids) VALUES ($1,$2,$3,$4,$5) RETURNING ${ROLE}`,
     [orgId, newId('vrl'), r.name, r.description, r.required_qualification_ids],
   );
-  return rows[0];
+  return first(rows);
 }
 export async function updateRole(
   q: Queryable,
@@ -129,7 +129,7 @@ export async function insertQualification(
     `INSERT INTO shift_qualifications (organization_id, id, name, description, validity_days) VALUES ($1,$2,$3,$4,$5) RETURNING ${QUAL}`,
     [orgId, newId('qlf'), r.name, r.description, r.validity_days],
   );
-  return rows[0];
+  return first(rows);
 }
 export async function updateQualification(
   q: Queryable,
@@ -230,7 +230,7 @@ export async function savePolicies(q: Queryable, orgId: string, p: Omit<PolicyRo
      RETURNING min_notice_hours, max_hours_per_week, cancellation_cutoff_hours, updated_at`,
     [orgId, p.min_notice_hours, p.max_hours_per_week, p.cancellation_cutoff_hours],
   );
-  return r[0];
+  return first(r);
 }
 
 // Volunteers: people holding the volunteer role
