@@ -207,7 +207,8 @@ export const idSql = (prefix: string, org: string, kind: string, g: string) =>
 
 /** Present counts of the seeded rows (numbered rows, so growing adds the missing ones). */
 async function count(c: pg.ClientBase, table: string, orgId: string): Promise<number> {
-  return Number((await c.query(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [orgId])).rows[0].n);
+  const rows = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [orgId])).rows;
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Locations named by the benchmark (the locationId filter picks one). */

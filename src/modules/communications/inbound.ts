@@ -1,5 +1,5 @@
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import sanitizeHtml from 'sanitize-html';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../../platform/db/db.ts';
@@ -46,7 +46,12 @@ export async function resolveRecipient(db: Db, mailDomain: string, address: stri
   return { orgId: org.id, inbox, address: a };
 }
 
-const addrOf = (m: ParsedMail) => (Array.isArray(m.from) ? m.from[0] : m.from)?.value[0]?.address ?? '';
+/** The sender's address; a list of senders (which the types do not declare, but mail can carry) gives its first. */
+const addrOf = (m: ParsedMail): string => {
+  const from: AddressObject | AddressObject[] | undefined = m.from;
+  const senders: AddressObject[] = Array.isArray(from) ? from : from ? [from] : [];
+  return senders[0]?.value[0]?.address ?? '';
+};
 
 /** Files one received message into its conversation (threaded by In-Reply-To / References). */
 export async function storeInbound(
