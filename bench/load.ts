@@ -220,7 +220,8 @@ export class CpuMeter {
     if (server === null) return null;
     const rows = (
       await this.admin.query<{ pid: number; port: number }>(
-        "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client " +
+          "backend' AND pid <> pg_backend_pid()",
       )
     ).rows;
     const mine = localPorts(this.serverPid);

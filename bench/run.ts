@@ -131,7 +131,8 @@ const cpu = { ceiling: new CpuMeter(ceiling.child.pid ?? 0, admin), ark: new Cpu
 const origin = `http://127.0.0.1:${arkPort}`;
 const headers = { host: `${slug}.localhost`, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 const NOTES =
-  'Came in as a stray found near the highway underpass. Friendly with other dogs after a slow introduction. Vaccinated, dewormed and microchipped on intake. Knows sit.';
+  'Came in as a stray found near the highway underpass. Friendly with other dogs after a slow introduction. Vaccinated, dewormed ' +
+  'and microchipped on intake. Knows sit.';
 const month = `dateFrom=${HISTORY_END.slice(0, 8)}01&dateTo=${HISTORY_END}`;
 
 interface Line {
@@ -250,17 +251,19 @@ function printFigures(figs: Figure[]) {
   for (const f of figs) {
     const s = summary(f);
     console.log(
-      `  ${f.name.padEnd(44)} ${fmt(s.min, 7)} / ${fmt(s.med, 6)} / ${fmt(s.max, 6)}  ${fmt(s.p50, 4, 1)}ms  ${fmt(s.p99, 4, 1)}ms  ${s.cpu === null ? '   n/a' : fmt(s.cpu, 6)}${s.bad ? `   (${s.bad} non-2xx/errors!)` : ''}`,
+      `  ${f.name.padEnd(44)} ${fmt(s.min, 7)} / ${fmt(s.med, 6)} / ${fmt(s.max, 6)}  ${fmt(s.p50, 4, 1)}ms  ${fmt(s.p99, 4, 1)}ms  ` +
+        `${s.cpu === null ? '   n/a' : fmt(s.cpu, 6)}${s.bad ? `   (${s.bad} non-2xx/errors!)` : ''}`,
     );
   }
 }
 
+const grownBy = (c: Counts) =>
+  `+${c.people.toLocaleString()} people, ${c.donations.toLocaleString()} donations, ${c.messages.toLocaleString()} messages`;
+
 const results = new Map<number, Figure[]>();
 for (const size of SIZES) {
   const t0 = Date.now();
-  console.log(
-    `\nLoading ${size.toLocaleString()} animals${SCALE ? ` (+${countsFor(size).people.toLocaleString()} people, ${countsFor(size).donations.toLocaleString()} donations, ${countsFor(size).messages.toLocaleString()} messages)` : ''} into one organization…`,
-  );
+  console.log(`\nLoading ${size.toLocaleString()} animals${SCALE ? ` (${grownBy(countsFor(size))})` : ''} into one organization…`);
   await grow(admin, org.id, countsFor(size));
   console.log(`  loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   useIds(
@@ -313,24 +316,31 @@ if (ceil && getOne && post && patch) {
     `\nTargets (${LARGEST.toLocaleString()} animals; req/s ratios are medians of per-round ratios; the CPU view is ceiling µs ÷ Ark µs):`,
   );
   console.log(
-    `  GET one animal ≥ 90% of the ceiling:  ${pct(g).padStart(4)}  ${verdict(g >= 0.9)}   (by CPU per request: ${pct(cpuRatio(getOne, ceil))})`,
+    `  GET one animal ≥ 90% of the ceiling:  ${pct(g).padStart(4)}  ${verdict(g >= 0.9)}   (by CPU per ` +
+      `request: ${pct(cpuRatio(getOne, ceil))})`,
   );
   console.log(
-    `  POST ≥ 25% of GET one:                ${pct(p).padStart(4)}  ${verdict(p >= 0.25)}   (by CPU per request: ${pct(cpuRatio(post, getOne))})`,
+    `  POST ≥ 25% of GET one:                ${pct(p).padStart(4)}  ${verdict(p >= 0.25)}   (by CPU per ` +
+      `request: ${pct(cpuRatio(post, getOne))})`,
   );
   console.log(
-    `  PATCH ≥ 35% of GET one:               ${pct(w).padStart(4)}  ${verdict(w >= 0.35)}   (by CPU per request: ${pct(cpuRatio(patch, getOne))})`,
+    `  PATCH ≥ 35% of GET one:               ${pct(w).padStart(4)}  ${verdict(w >= 0.35)}   (by CPU per ` +
+      `request: ${pct(cpuRatio(patch, getOne))})`,
   );
   const slow = last.filter((f) => summary(f).p99 >= 40);
   console.log(
-    `  p99 < 40 ms at ${CONNECTIONS} connections:       ${slow.length ? `NOT met: ${slow.map((f) => `${f.name} ${summary(f).p99.toFixed(1)} ms`).join('; ')}` : 'met on every line'}`,
+    `  p99 < 40 ms ` +
+      `at ${CONNECTIONS} connections:       ${
+        slow.length ? `NOT ` + `met: ${slow.map((f) => `${f.name} ${summary(f).p99.toFixed(1)} ms`).join('; ')}` : 'met on every line'
+      }`,
   );
 }
 
 if (SCALE && SIZES.length > 1) {
   const first = results.get(SMALLEST) ?? [];
   console.log(
-    `\nGrowth ${SMALLEST.toLocaleString()} → ${LARGEST.toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; 1.00 = flat):`,
+    `\nGrowth ${SMALLEST.toLocaleString()} → ${LARGEST.toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; ` +
+      `1.00 = flat):`,
   );
   for (const f of last) {
     const a = find(first, f.name);

@@ -146,7 +146,8 @@ async function checkAgainstDescription(t: TestApp, method: string, url: string, 
   const response = op.responses?.[code] ?? op.responses?.default;
   if (!response)
     throw new Error(
-      `Description drift: ${method} ${found.path} answered ${status}, which its description does not list (${Object.keys(op.responses ?? {}).join(', ')})`,
+      `Description drift: ${method} ${found.path} answered ${status}, which its description does not list ` +
+        `(${Object.keys(op.responses ?? {}).join(', ')})`,
     );
   if (!/json/.test(contentType) || body === undefined) return;
   const key = op.responses[code] ? code : 'default';
@@ -156,7 +157,8 @@ async function checkAgainstDescription(t: TestApp, method: string, url: string, 
   const validate = d.ajv.getSchema(ref) ?? d.ajv.compile({ $ref: ref });
   if (!validate(body)) {
     throw new Error(
-      `Description drift: ${method} ${found.path} ${status} body does not match its schema: ${d.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 800)}\nbody: ${JSON.stringify(body).slice(0, 400)}`,
+      `Description drift: ${method} ${found.path} ${status} body does not match its ` +
+        `schema: ${d.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 800)}\nbody: ${JSON.stringify(body).slice(0, 400)}`,
     );
   }
 }

@@ -39,7 +39,8 @@ function opts(args: string[], options: NonNullable<Parameters<typeof parseArgs>[
   }
   if (parsed.positionals.length !== positionals)
     throw new UsageError(
-      `this command takes ${positionals} argument${positionals === 1 ? '' : 's'}, but ${parsed.positionals.length} ${parsed.positionals.length === 1 ? 'was' : 'were'} given; see ark --help`,
+      `this command takes ${positionals} argument${positionals === 1 ? '' : 's'}, ` +
+        `but ${parsed.positionals.length} ${parsed.positionals.length === 1 ? 'was' : 'were'} given; see ark --help`,
     );
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- parseArgs types values by the literal options
   return parsed as { values: Record<string, string | string[] | boolean | undefined>; positionals: string[] };

@@ -74,7 +74,8 @@ export async function updateStatus(
   return (
     (
       await q.query<StatusRow>(
-        `UPDATE animal_statuses SET name = COALESCE($3, name), care_state = COALESCE($4, care_state), sort_order = COALESCE($5, sort_order), updated_at = now()
+        `UPDATE animal_statuses SET name = COALESCE($3, name), care_state = COALESCE($4, care_state), sort_order = COALESCE($5,
+          sort_order), updated_at = now()
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
         [orgId, id, s.name ?? null, s.care_state ?? null, s.sort_order ?? null],
       )

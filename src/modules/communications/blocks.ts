@@ -187,7 +187,8 @@ export function renderHtml(blocks: Block[]): string {
         const label = escapeHtml(b.runs.map((r) => r.text).join(''));
         parts.push(
           link?.href
-            ? `<div><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px 18px;background:#2f6f4f;color:#ffffff;text-decoration:none;border-radius:4px">${label}</a></div>`
+            ? `<div><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px ` +
+                `18px;background:#2f6f4f;color:#ffffff;text-decoration:none;border-radius:4px">${label}</a></div>`
             : `<p>${label}</p>`,
         );
         break;

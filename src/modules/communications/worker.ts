@@ -160,7 +160,8 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     return owned(
       m,
       token,
-      `payload_metadata = jsonb_set(payload_metadata, '{failover_attempts}', coalesce(payload_metadata->'failover_attempts', '[]'::jsonb) || $4::jsonb), smtp_started_at = NULL${extra}`,
+      `payload_metadata = jsonb_set(payload_metadata, '{failover_attempts}', coalesce(payload_metadata->'failover_attempts', ` +
+        `'[]'::jsonb) || $4::jsonb), smtp_started_at = NULL${extra}`,
       [JSON.stringify([attempt]), ...params],
     );
   }
@@ -263,7 +264,8 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
       await owned(
         m,
         token,
-        "status = 'queued', attempt_token = NULL, locked_at = NULL, next_attempt_at = now() + ($4::double precision * interval '1 millisecond'), payload_metadata = payload_metadata || $5::jsonb",
+        "status = 'queued', attempt_token = NULL, locked_at = NULL, next_attempt_at = now() + ($4::double precision * interval " +
+          "'1 millisecond'), payload_metadata = payload_metadata || $5::jsonb",
         [retryBaseMs * 2 ** (m.attempts - 1), JSON.stringify({ error })],
       );
     }
@@ -278,7 +280,8 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     );
     const review = await db.query(
       `UPDATE comm_messages SET status = 'failed', attempt_token = NULL, updated_at = now(),
-          payload_metadata = payload_metadata || '{"error": "the worker stopped during the SMTP conversation; the provider may have accepted it, so it is not resent (at most once); needs review", "needs_review": true, "reason": "outcome_unknown"}'::jsonb
+          payload_metadata = payload_metadata || '{"error": "the worker stopped during the SMTP conversation; the provider may
+          have accepted it, so it is not resent (at most once); needs review", "needs_review": true, "reason": "outcome_unknown"}'::jsonb
         WHERE status = 'sending' AND smtp_started_at IS NOT NULL AND locked_at < now() - ($1::double precision * interval '1 millisecond')
           AND ($2::text[] IS NULL OR organization_id = ANY($2)) RETURNING id`,
       [leaseMs, orgs],
@@ -290,7 +293,8 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     await recover();
     const token = base62(24);
     const claimed = await db.query<MessageRow>(
-      `UPDATE comm_messages m SET status = 'sending', attempt_token = $1, locked_at = now(), smtp_started_at = NULL, attempts = m.attempts + 1, updated_at = now()
+      `UPDATE comm_messages m SET status = 'sending', attempt_token = $1, locked_at = now(), smtp_started_at = NULL, attempts =
+        m.attempts + 1, updated_at = now()
          FROM (SELECT organization_id, id FROM comm_messages WHERE status = 'queued' AND direction = 'outbound' AND next_attempt_at <= now()
                   AND ($3::text[] IS NULL OR organization_id = ANY($3))
                 ORDER BY next_attempt_at, created_at LIMIT $2 FOR UPDATE SKIP LOCKED) c

@@ -229,7 +229,8 @@ export async function placeBid(
       const why =
         lot.high_bid_minor === null
           ? 'the opening bid'
-          : `the high bid ${formatMoney(lot.high_bid_minor, a.currency)} plus the increment ${formatMoney(lot.increment_minor, a.currency)}`;
+          : `the high bid ${formatMoney(lot.high_bid_minor, a.currency)} plus the ` +
+            `increment ${formatMoney(lot.increment_minor, a.currency)}`;
       throw invalid({ amount: [`must be at least ${formatMoney(min, a.currency)} (${why})`] });
     }
     if (lot.high_bidder_id === bidder.id)
@@ -297,7 +298,10 @@ export async function closeAuction(db: Db, org: Organization, auctionId: string,
           date: today,
           source: 'auction',
           source_id: lot.id,
-          notes: `Auction "${a.name}", lot ${lot.lot_number}: ${lot.title} (paddle ${winner.paddle_number}). Fair market value ${fmv === null ? 'not stated' : formatMoney(fmv, a.currency)}; deductible part ${formatMoney(deductiblePart(high, fmv ?? 0n), a.currency)}.`,
+          notes:
+            `Auction "${a.name}", lot ${lot.lot_number}: ${lot.title} (paddle ${winner.paddle_number}). Fair market ` +
+            `value ${fmv === null ? 'not stated' : formatMoney(fmv, a.currency)}; deductible ` +
+            `part ${formatMoney(deductiblePart(high, fmv ?? 0n), a.currency)}.`,
         });
         await repo.updateLot(q, org.id, lot.id, { status: 'sold', donation_id: donationId });
         await audit(q, org.id, actor, 'create', 'donation', donationId, { source: 'auction', lot_id: lot.id });

@@ -57,7 +57,8 @@ export async function updateOrganization(q: Queryable, orgId: string, patch: Rec
 
 export async function insertRole(q: Queryable, orgId: string, role: { id: string; name: string; grants: Grants; built_in: boolean }) {
   const rows = await q.query<RoleRow>(
-    'INSERT INTO roles (organization_id, id, name, grants, built_in) VALUES ($1,$2,$3,$4,$5) RETURNING id, name, grants, built_in, created_at, updated_at',
+    'INSERT INTO roles (organization_id, id, name, grants, built_in) VALUES ($1,$2,$3,$4,$5) RETURNING id, name, grants, ' +
+      'built_in, created_at, updated_at',
     [orgId, role.id, role.name, JSON.stringify(role.grants), role.built_in],
   );
   return first(rows);
@@ -129,7 +130,8 @@ export async function keyById(q: Queryable, orgId: string, id: string) {
   return (
     (
       await q.query<KeyRow>(
-        `SELECT ${KEY_COLS} FROM api_keys k JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id WHERE k.organization_id = $1 AND k.id = $2`,
+        `SELECT ${KEY_COLS} FROM api_keys k JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id WHERE
+          k.organization_id = $1 AND k.id = $2`,
         [orgId, id],
       )
     )[0] ?? null
@@ -137,7 +139,8 @@ export async function keyById(q: Queryable, orgId: string, id: string) {
 }
 export async function listKeys(q: Queryable, orgId: string) {
   return q.query<KeyRow>(
-    `SELECT ${KEY_COLS} FROM api_keys k JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id WHERE k.organization_id = $1 ORDER BY k.created_at, k.id`,
+    `SELECT ${KEY_COLS} FROM api_keys k JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id WHERE
+      k.organization_id = $1 ORDER BY k.created_at, k.id`,
     [orgId],
   );
 }
