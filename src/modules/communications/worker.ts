@@ -121,6 +121,15 @@ export interface OutboundWorker {
  * each SMTP conversation (smtp_started_at), and records the outcome of every attempt at once.
  * Cross-organization by nature: the claim is the one statement not scoped by organization.
  */
+/** What a message left mid-conversation by a stopped worker records: it is never resent, a person reviews it. */
+const OUTCOME_UNKNOWN = JSON.stringify({
+  error:
+    'the worker stopped during the SMTP conversation; the provider may have accepted it, so it is not resent (at most once); ' +
+    'needs review',
+  needs_review: true,
+  reason: 'outcome_unknown',
+});
+
 export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorker {
   const providers = typeof opts.providers === 'string' || opts.providers === undefined ? parseProviders(opts.providers) : opts.providers;
   const leaseMs = opts.leaseMs ?? 10 * 60_000;
@@ -280,11 +289,10 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     );
     const review = await db.query(
       `UPDATE comm_messages SET status = 'failed', attempt_token = NULL, updated_at = now(),
-          payload_metadata = payload_metadata || '{"error": "the worker stopped during the SMTP conversation; the provider may
-          have accepted it, so it is not resent (at most once); needs review", "needs_review": true, "reason": "outcome_unknown"}'::jsonb
+          payload_metadata = payload_metadata || $3::jsonb
         WHERE status = 'sending' AND smtp_started_at IS NOT NULL AND locked_at < now() - ($1::double precision * interval '1 millisecond')
           AND ($2::text[] IS NULL OR organization_id = ANY($2)) RETURNING id`,
-      [leaseMs, orgs],
+      [leaseMs, orgs, OUTCOME_UNKNOWN],
     );
     return { requeued: requeued.length, needsReview: review.length };
   }
