@@ -85,6 +85,7 @@ export async function updateRole(q: Queryable, orgId: string, id: string, patch:
     throw invalid({ name: [`a role named ${patch.name} already exists`] });
   }
   const updated = await repo.updateRole(q, orgId, id, patch);
+  if (!updated) throw notFound('role');
   await audit(q, orgId, actor, 'update', 'role', id, patch);
   return updated;
 }

@@ -12,7 +12,7 @@ test('Where numbers its parameters after the organization, then the page', () =>
 });
 
 test('setClause keeps the listed columns present in the patch, in list order, encoded', () => {
-  const set = setClause({ notes: null, custom_fields: { a: 1 }, other: 1 }, ['name', 'custom_fields', 'notes'], 3, (c, v) =>
+  const set = setClause({ notes: null, custom_fields: { a: 1 } }, ['name', 'custom_fields', 'notes'], 3, (c, v) =>
     c === 'custom_fields' ? JSON.stringify(v) : v,
   );
   assert.equal(set.sql, 'custom_fields = $3, notes = $4');
