@@ -271,7 +271,7 @@ export function recordRoutes(app: App, ctx: AppContext) {
         summary: 'Remove an open due item',
         description: 'A completed item is part of the record and cannot be removed (409): delete its record instead.',
         params: idParams('id', 'due_id'),
-        response: { 204: Type.Null() },
+        response: { 204: Type.Null(), 409: { $ref: 'ErrorB#', description: 'The item is completed' } },
       },
     },
     async (req, reply) => {
@@ -303,7 +303,7 @@ export function recordRoutes(app: App, ctx: AppContext) {
           RECORD_RULES,
         params: idParams('id', 'due_id'),
         body: S.CompleteBody,
-        response: { 201: S.Completed },
+        response: { 201: S.Completed, 409: { $ref: 'ErrorB#', description: 'The item is already completed' } },
       },
     },
     async (req, reply) => {
@@ -322,16 +322,16 @@ export function recordRoutes(app: App, ctx: AppContext) {
         summary: "Apply the species' protocols to the animal",
         description:
           'What entering care does: each active protocol of the animal species makes its first due item (see the protocols), ' +
-          'counted from `entered_on` (default: the animal intake date). A protocol already applied to the animal adds nothing, ' +
+          'counted from `entered_on` (a query parameter) (default: the animal intake date). A protocol already applied to the animal adds nothing, ' +
           'so calling it again is safe; answers 200 with the items made now.',
         params: IdParam,
-        body: S.ApplyBody,
+        querystring: S.ApplyQuery,
         response: { 200: S.Applied },
       },
     },
     async (req) => {
       const { org, actor } = who(req);
-      const results = await ctx.db.tx((q) => service.applyProtocols(q, org, req.params.id, actor, req.body?.entered_on));
+      const results = await ctx.db.tx((q) => service.applyProtocols(q, org, req.params.id, actor, req.query.entered_on));
       return { results };
     },
   );

@@ -220,10 +220,14 @@ export const AnimalMedical = Type.Object(
   { $id: 'AnimalMedical' },
 );
 export const Completed = Type.Object(
-  { record: Record, completed: Due, next: Nullable(Due, { description: "the protocol's next dose, when one follows" }) },
+  {
+    record: Record,
+    completed: Due,
+    next: Nullable(Type.Object(Due.properties), { description: "the protocol's next dose, when one follows" }),
+  },
   { $id: 'MedicalDueCompleted' },
 );
-export const ApplyBody = Strict({
+export const ApplyQuery = Type.Object({
   entered_on: Type.Optional(DateString({ description: "the day the animal entered care; defaults to the animal's intake date" })),
 });
 export const Applied = Type.Object(
