@@ -69,13 +69,15 @@ CREATE INDEX medical_records_item ON medical_records (organization_id, item_id);
 
 -- Something due for an animal on a date (a protocol's dose, or a record's next due). Open while
 -- completed_at is null; completing it writes record_id. from_record_id: the record whose completion or
--- next due made it.
+-- next due made it. kind and species (lower case) are copied from the item and the animal, which never
+-- change them, so the due list filters on its own index.
 CREATE TABLE medical_due (
   organization_id text NOT NULL REFERENCES organizations(id),
   id          text NOT NULL,
   animal_id   text NOT NULL,
   item_id     text NOT NULL,
   kind        text NOT NULL,
+  species     text NOT NULL,
   protocol_id text,
   dose_number integer CHECK (dose_number >= 1),
   due_on      date NOT NULL,
@@ -93,6 +95,7 @@ CREATE UNIQUE INDEX medical_due_dose ON medical_due (organization_id, animal_id,
 -- The organization's "due or overdue" list walks open items by date.
 CREATE INDEX medical_due_open ON medical_due (organization_id, due_on, id) WHERE completed_at IS NULL;
 CREATE INDEX medical_due_open_kind ON medical_due (organization_id, kind, due_on, id) WHERE completed_at IS NULL;
+CREATE INDEX medical_due_open_species ON medical_due (organization_id, species, due_on, id) WHERE completed_at IS NULL;
 CREATE INDEX medical_due_animal ON medical_due (organization_id, animal_id, due_on);
 CREATE INDEX medical_due_from ON medical_due (organization_id, from_record_id) WHERE from_record_id IS NOT NULL;
 CREATE INDEX medical_due_record ON medical_due (organization_id, record_id) WHERE record_id IS NOT NULL;

@@ -182,8 +182,8 @@ export interface DueInsert {
 export async function insertDue(q: Queryable, orgId: string, d: DueInsert): Promise<string | null> {
   const id = newId('mdu');
   const rows = await q.query<{ id: string }>(
-    `INSERT INTO medical_due (organization_id, id, animal_id, item_id, kind, protocol_id, dose_number, due_on, from_record_id)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
+    `INSERT INTO medical_due (organization_id, id, animal_id, item_id, kind, species, protocol_id, dose_number, due_on, from_record_id)
+     SELECT $1, $2, $3, $4, $5, lower(a.species), $6, $7, $8, $9 FROM animal_directory a WHERE a.organization_id = $1 AND a.id = $3
      ON CONFLICT (organization_id, animal_id, protocol_id, dose_number) WHERE protocol_id IS NOT NULL DO NOTHING RETURNING id`,
     [orgId, id, d.animal_id, d.item_id, d.kind, d.protocol_id, d.dose_number, d.due_on, d.from_record_id],
   );
@@ -235,7 +235,7 @@ export async function listDue(q: Queryable, orgId: string, f: DueFilter, limit: 
        JOIN animal_directory a ON a.organization_id = d.organization_id AND a.id = d.animal_id
       WHERE d.organization_id = $1 AND d.completed_at IS NULL AND d.due_on <= $2::date
         AND a.deleted_at IS NULL AND a.care_state IN ('in_care','on_hold')
-        AND ($3::text IS NULL OR lower(a.species) = lower($3)) AND ($4::text IS NULL OR a.location_id = $4)
+        AND ($3::text IS NULL OR d.species = lower($3)) AND ($4::text IS NULL OR a.location_id = $4)
         AND ($5::text IS NULL OR d.kind = $5)
       ORDER BY d.due_on, d.id LIMIT $6 OFFSET $7`,
     [orgId, f.as_of, f.species ?? null, f.location_id ?? null, f.kind ?? null, limit + 1, offset],
