@@ -7,6 +7,7 @@ import { pageB, pageQueryB } from '../../platform/pagination.ts';
 import { IdParam } from '../../platform/formats.ts';
 import * as S from './schemas.ts';
 import * as repo from './repository.ts';
+import { present } from '../../platform/db/db.ts';
 
 const lowerAll = (xs: string[]) => [...new Set(xs.map((s) => s.trim().toLowerCase()))];
 
@@ -229,7 +230,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
         await checkProtocol(q, orgId, p);
         const id = await repo.insertProtocol(q, orgId, p);
         await audit(q, orgId, actor, 'create', 'medical_protocol', id, p);
-        return repo.protocolById(q, orgId, id);
+        return present(await repo.protocolById(q, orgId, id), 'protocol');
       });
       return reply.code(201).send(row);
     },
@@ -266,7 +267,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
         await checkProtocol(q, orgId, p, cur.id);
         await repo.updateProtocol(q, orgId, cur.id, p);
         await audit(q, orgId, actor, 'update', 'medical_protocol', cur.id, b);
-        return repo.protocolById(q, orgId, cur.id);
+        return present(await repo.protocolById(q, orgId, cur.id), 'protocol');
       });
     },
   );

@@ -322,7 +322,8 @@ export function recordRoutes(app: App, ctx: AppContext) {
         summary: "Apply the species' protocols to the animal",
         description:
           'What entering care does: each active protocol of the animal species makes its first due item (see the protocols), ' +
-          'counted from `entered_on` (a query parameter) (default: the animal intake date). A protocol already applied to the animal adds nothing, ' +
+          'counted from the query parameter `entered_on` (default: the animal intake date). ' +
+          'A protocol already applied to the animal adds nothing, ' +
           'so calling it again is safe; answers 200 with the items made now.',
         params: IdParam,
         querystring: S.ApplyQuery,

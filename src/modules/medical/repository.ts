@@ -1,15 +1,11 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Static } from '../../platform/schema.ts';
 import type * as S from './schemas.ts';
 import type { Kind } from './schemas.ts';
 
 /** The one row a statement returns (an INSERT ... RETURNING, a read of a row just written). */
-export function one<T>(rows: T[]): T {
-  const [row] = rows;
-  if (row === undefined) throw new Error('expected a row');
-  return row;
-}
+export const one = <T>(rows: readonly T[]): T => first(rows);
 
 const ISO = (col: string, as = col.split('.').pop() ?? col) =>
   `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${as}`;
@@ -70,13 +66,15 @@ export async function deleteItem(q: Queryable, orgId: string, id: string) {
 // ---- protocols ----
 export type ProtocolRow = Static<typeof S.Protocol>;
 export type ProtocolFields = Omit<ProtocolRow, 'id' | 'item_name' | 'kind' | 'created_at' | 'updated_at'>;
-const PROTOCOL_SELECT = `SELECT p.id, p.name, p.species, p.item_id, i.name AS item_name, i.kind, p.start_age_weeks, p.interval_days, p.doses,
+const PROTOCOL_SELECT = `SELECT p.id, p.name, p.species, p.item_id, i.name AS item_name, i.kind, p.start_age_weeks, p.interval_days,
+    p.doses,
     p.stop_age_weeks, p.active, ${ISO('p.created_at')}, ${ISO('p.updated_at')}
   FROM medical_protocols p JOIN medical_items i ON i.organization_id = p.organization_id AND i.id = p.item_id`;
 
 export async function listProtocols(q: Queryable, orgId: string, f: { species?: string; active?: boolean }, limit: number, offset: number) {
   return q.query<ProtocolRow>(
-    `${PROTOCOL_SELECT} WHERE p.organization_id = $1 AND ($2::text IS NULL OR p.species = lower($2)) AND ($3::boolean IS NULL OR p.active = $3)
+    `${PROTOCOL_SELECT} WHERE p.organization_id = $1 AND ($2::text IS NULL OR p.species = lower($2))
+        AND ($3::boolean IS NULL OR p.active = $3)
       ORDER BY p.species, lower(p.name), p.id LIMIT $4 OFFSET $5`,
     [orgId, f.species ?? null, f.active ?? null, limit + 1, offset],
   );
@@ -101,7 +99,8 @@ export async function protocolNameTaken(q: Queryable, orgId: string, name: strin
 export async function insertProtocol(q: Queryable, orgId: string, p: ProtocolFields): Promise<string> {
   const id = newId('mpr');
   await q.query(
-    `INSERT INTO medical_protocols (organization_id, id, name, species, item_id, start_age_weeks, interval_days, doses, stop_age_weeks, active)
+    `INSERT INTO medical_protocols
+       (organization_id, id, name, species, item_id, start_age_weeks, interval_days, doses, stop_age_weeks, active)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
     [orgId, id, p.name, p.species, p.item_id, p.start_age_weeks, p.interval_days, p.doses, p.stop_age_weeks, p.active],
   );
@@ -141,7 +140,8 @@ export interface DueItemRow {
 }
 const DUE_COLS = `d.id, d.animal_id, d.item_id, i.name AS item_name, d.kind, d.protocol_id, d.dose_number, d.due_on,
   ${ISO('d.completed_at')}, d.record_id, d.from_record_id`;
-const DUE_SELECT = `SELECT ${DUE_COLS} FROM medical_due d JOIN medical_items i ON i.organization_id = d.organization_id AND i.id = d.item_id`;
+const DUE_SELECT = `SELECT ${DUE_COLS} FROM medical_due d
+  JOIN medical_items i ON i.organization_id = d.organization_id AND i.id = d.item_id`;
 
 export async function dueById(q: Queryable, orgId: string, animalId: string, id: string, lock = false) {
   const rows = await q.query<DueItemRow>(
