@@ -67,6 +67,12 @@ const OWNERS: Record<string, string> = {
   shift_bookings: 'shifts',
   shift_policies: 'shifts',
   shift_feed_tokens: 'shifts',
+  // 0700–0749 medical.
+  medical_items: 'medical',
+  medical_protocols: 'medical',
+  medical_records: 'medical',
+  medical_due: 'medical',
+  animal_calendar_feeds: 'medical',
 };
 
 /**

@@ -13,6 +13,7 @@ export const PUBLIC_ROUTES = [
   'POST /api/communications/unsubscribe/:token',
   'GET /api/fundraising/public/wish-list',
   'GET /api/shifts/feeds/:file',
+  'GET /api/animals/calendar-feeds/:file',
 ];
 
 export interface CoverageReport {

@@ -71,3 +71,23 @@ export async function setAnimalLocation(q: Queryable, orgId: string, id: string,
 export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: string, values: Record<string, unknown>): Promise<void> {
   await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, JSON.stringify(values)]);
 }
+
+/** Whether the animal is spayed/neutered, and since when (null: not known). */
+export interface Altered {
+  altered: boolean;
+  altered_on: string | null;
+}
+/** The animal's spayed/neutered state; null when the id names no animal of the organization. */
+export async function animalAltered(q: Queryable, orgId: string, id: string): Promise<Altered | null> {
+  const rows = await q.query<Altered>('SELECT altered, altered_on FROM animals WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  return rows[0] ?? null;
+}
+/** Records the animal as spayed/neutered (or not); the caller writes the audit row of what changed it. */
+export async function setAltered(q: Queryable, orgId: string, id: string, value: Altered): Promise<void> {
+  await q.query('UPDATE animals SET altered = $3, altered_on = $4, updated_at = now() WHERE organization_id = $1 AND id = $2', [
+    orgId,
+    id,
+    value.altered,
+    value.altered ? value.altered_on : null,
+  ]);
+}

@@ -2,4 +2,51 @@
  * What other modules may use of the operations module (it owns locations, housing units, foster homes
  * and transports).
  */
+import type { Queryable } from '../../platform/db/db.ts';
 export { checkAnimalLocation } from './housing.service.ts';
+
+/** A foster assignment that ended (or ends) on a date, for the animal calendar. */
+export interface FosterEnding {
+  id: string;
+  animal_id: string;
+  ended_on: string;
+  foster_name: string;
+}
+/**
+ * Foster assignments with an end date from `from` to `to` (dates, inclusive), optionally of one animal.
+ * An assignment has no planned end: the date is the day it was ended.
+ */
+export async function fosterEndingsBetween(q: Queryable, orgId: string, from: string, to: string, animalId?: string) {
+  return q.query<FosterEnding>(
+    `SELECT fa.id, fa.animal_id, fa.ended_on, coalesce(p.display_name, '') AS foster_name
+       FROM foster_assignments fa
+       JOIN foster_homes h ON h.organization_id = fa.organization_id AND h.id = fa.foster_home_id
+       LEFT JOIN people_directory p ON p.organization_id = h.organization_id AND p.id = h.person_id
+      WHERE fa.organization_id = $1 AND fa.ended_on BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR fa.animal_id = $4)
+      ORDER BY fa.ended_on, fa.id`,
+    [orgId, from, to, animalId ?? null],
+  );
+}
+
+/** An animal on a transport run, for the animal calendar. */
+export interface TransportOfAnimal {
+  run_id: string;
+  animal_id: string;
+  name: string;
+  scheduled_date: string;
+  origin: string;
+  destination: string;
+  status: string;
+}
+/** Animals on transport runs (not cancelled) scheduled from `from` to `to` (dates, inclusive), optionally of one animal. */
+export async function transportsBetween(q: Queryable, orgId: string, from: string, to: string, animalId?: string) {
+  return q.query<TransportOfAnimal>(
+    `SELECT r.id AS run_id, ta.animal_id, r.name, r.scheduled_date, r.origin, r.destination, r.status
+       FROM transport_runs r
+       JOIN transport_animals ta ON ta.organization_id = r.organization_id AND ta.run_id = r.id
+      WHERE r.organization_id = $1 AND r.scheduled_date BETWEEN $2::date AND $3::date AND r.status <> 'cancelled'
+        AND ($4::text IS NULL OR ta.animal_id = $4)
+      ORDER BY r.scheduled_date, r.id, ta.animal_id`,
+    [orgId, from, to, animalId ?? null],
+  );
+}
