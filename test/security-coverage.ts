@@ -13,6 +13,8 @@ export const PUBLIC_ROUTES = [
   'POST /api/communications/unsubscribe/:token',
   'GET /api/fundraising/public/wish-list',
   'GET /api/shifts/feeds/:file',
+  // Works with or without a key (the registry's lookup); its keyed 401/403 are tested in src/modules/registry.
+  'GET /api/registry/microchips/:number',
 ];
 
 export interface CoverageReport {

@@ -8,6 +8,7 @@ import { operationsModule } from './operations/index.ts';
 import { fundraisingModule } from './fundraising/index.ts';
 import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
+import { registryModule } from './registry/index.ts';
 
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [
@@ -20,4 +21,5 @@ export const modules: Module[] = [
   fundraisingModule,
   communicationsModule,
   shiftsModule,
+  registryModule,
 ];

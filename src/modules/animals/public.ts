@@ -71,3 +71,17 @@ export async function setAnimalLocation(q: Queryable, orgId: string, id: string,
 export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: string, values: Record<string, unknown>): Promise<void> {
   await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, JSON.stringify(values)]);
 }
+
+/** Another module's work inside every animal write's transaction (the registry republishes chip copies). */
+export { onAnimalWritten, type AnimalWrittenHook } from './hooks.ts';
+/** Ark's one rule for chip numbers: upper case, separators stripped. */
+export { normalizeMicrochip } from './service.ts';
+
+/** Ids of the organization's live animals that carry a chip number (a republish after an opt-in walks them). */
+export async function chippedAnimalIds(q: Queryable, orgId: string): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    'SELECT id FROM animals WHERE organization_id = $1 AND microchip_number IS NOT NULL AND deleted_at IS NULL ORDER BY id',
+    [orgId],
+  );
+  return rows.map((r) => r.id);
+}
