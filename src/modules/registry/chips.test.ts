@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { makeOrg, request, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { assertErrorShape } from '../../../test/security.ts';
+import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 import { LOOKUP_SQL } from './chips.repository.ts';
 import { READER_ROLE } from './chips.service.ts';
 
@@ -274,3 +274,38 @@ test('keyless lookups have their own allowance per address, with RateLimit heade
     await small.close();
   }
 });
+
+securitySuite('registry microchips', () => t, [
+  {
+    method: 'GET',
+    path: () => '/api/registry/settings',
+    area: 'registry',
+    level: 'read',
+    singleton: true,
+    seed: async (o) => {
+      await o.req('PATCH', '/api/registry/settings', { body: {} });
+      return o.slug;
+    },
+  },
+  {
+    method: 'PATCH',
+    path: () => '/api/registry/settings',
+    body: { publish_chips: true },
+    area: 'registry',
+    level: 'admin',
+    singleton: true,
+  },
+  {
+    method: 'GET',
+    path: async (o) => `/api/registry/animals/${(await animal(o, { microchipNumber: chip() })).id}/publication`,
+    area: 'registry',
+    level: 'read',
+  },
+  {
+    method: 'PUT',
+    path: async (o) => `/api/registry/animals/${(await animal(o, { microchipNumber: chip() })).id}/publication`,
+    body: { publish: false },
+    area: 'registry',
+    level: 'write',
+  },
+]);
