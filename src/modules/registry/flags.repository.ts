@@ -196,7 +196,7 @@ export async function insertDispute(q: Queryable, orgId: string, d: { id: string
     `INSERT INTO registry_disputes (organization_id, id, flag_id, note) VALUES ($1,$2,$3,$4) RETURNING ${DISPUTE_COLS}`,
     [orgId, d.id, d.flag_id, d.note],
   );
-  return rows[0] as DisputeRow;
+  return rows[0];
 }
 export async function disputes(q: Queryable, orgId: string, flagId: string): Promise<DisputeRow[]> {
   return q.query<DisputeRow>(
@@ -216,7 +216,7 @@ export async function resolveDispute(q: Queryable, orgId: string, id: string, st
     `UPDATE registry_disputes SET status = $3, resolution_note = $4, resolved_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${DISPUTE_COLS}`,
     [orgId, id, status, note],
   );
-  return rows[0] as DisputeRow;
+  return rows[0];
 }
 
 export async function appendHistory(q: Queryable, orgId: string, flagId: string, actor: string | null, action: string, detail?: unknown) {

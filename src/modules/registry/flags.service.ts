@@ -108,7 +108,7 @@ async function viewOf(q: Queryable, orgId: string, f: repo.FlagRow): Promise<Sta
     expires_on: f.expires_on,
     matched_by: (await repo.keyKinds(q, orgId, f.id)) as Static<typeof OwnFlag>['matched_by'],
     reviews: await Promise.all(reviews.map((r) => reviewOut(q, r))),
-    disputes: (await repo.disputes(q, orgId, f.id)) as Static<typeof OwnFlag>['disputes'],
+    disputes: await repo.disputes(q, orgId, f.id),
     marks: await repo.ownMarks(q, orgId, orgId, f.id),
   };
 }
