@@ -85,7 +85,8 @@ export async function publish(q: Queryable, orgId: string, animalId: string, p: 
     c.numbers,
   ]);
   await q.query(
-    `INSERT INTO registry_chips (organization_id, animal_id, number, org_name, org_email, org_phone, org_website, species, status_category, last_seen)
+    `INSERT INTO registry_chips (organization_id, animal_id, number, org_name, org_email, org_phone, org_website,
+       species, status_category, last_seen)
      SELECT $1, $2, n, $4, $5, $6, $7, $8, $9, current_date FROM unnest($3::text[]) AS n
      ON CONFLICT (organization_id, animal_id, number) DO UPDATE SET
        org_name = EXCLUDED.org_name, org_email = EXCLUDED.org_email, org_phone = EXCLUDED.org_phone,
@@ -119,7 +120,8 @@ export interface LookupRow {
  * columns of registry_chips and nothing else; the organization filter is deliberately absent: this
  * table is the one meant to be searched across organizations.
  */
-export const LOOKUP_SQL = `SELECT org_name, org_email, org_phone, org_website, species, status_category, to_char(last_seen, 'YYYY-MM-DD') AS last_seen
+export const LOOKUP_SQL = `SELECT org_name, org_email, org_phone, org_website, species, status_category,
+  to_char(last_seen, 'YYYY-MM-DD') AS last_seen
   FROM registry_chips WHERE number = $1 ORDER BY last_seen DESC, org_name, species LIMIT $2 OFFSET $3`;
 
 export async function logSearch(

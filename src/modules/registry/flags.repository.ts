@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
 
 const ISO = (col: string, as = col.split('.').pop()) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${as}`;
 
@@ -169,7 +169,8 @@ export async function insertMark(q: Queryable, orgId: string, m: { id: string; f
 }
 export async function ownMarks(q: Queryable, orgId: string, flagOrgId: string, flagId: string): Promise<MarkRow[]> {
   return q.query<MarkRow>(
-    `SELECT id, label, ${ISO('created_at')} FROM registry_marks WHERE organization_id = $1 AND flag_org_id = $2 AND flag_id = $3 ORDER BY created_at, id`,
+    `SELECT id, label, ${ISO('created_at')} FROM registry_marks
+      WHERE organization_id = $1 AND flag_org_id = $2 AND flag_id = $3 ORDER BY created_at, id`,
     [orgId, flagOrgId, flagId],
   );
 }
@@ -196,7 +197,7 @@ export async function insertDispute(q: Queryable, orgId: string, d: { id: string
     `INSERT INTO registry_disputes (organization_id, id, flag_id, note) VALUES ($1,$2,$3,$4) RETURNING ${DISPUTE_COLS}`,
     [orgId, d.id, d.flag_id, d.note],
   );
-  return rows[0];
+  return first(rows, 'dispute');
 }
 export async function disputes(q: Queryable, orgId: string, flagId: string): Promise<DisputeRow[]> {
   return q.query<DisputeRow>(
@@ -213,10 +214,11 @@ export async function lockDispute(q: Queryable, orgId: string, flagId: string, i
 }
 export async function resolveDispute(q: Queryable, orgId: string, id: string, status: string, note: string | null): Promise<DisputeRow> {
   const rows = await q.query<DisputeRow>(
-    `UPDATE registry_disputes SET status = $3, resolution_note = $4, resolved_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${DISPUTE_COLS}`,
+    `UPDATE registry_disputes SET status = $3, resolution_note = $4, resolved_at = now()
+      WHERE organization_id = $1 AND id = $2 RETURNING ${DISPUTE_COLS}`,
     [orgId, id, status, note],
   );
-  return rows[0];
+  return first(rows, 'dispute');
 }
 
 export async function appendHistory(q: Queryable, orgId: string, flagId: string, actor: string | null, action: string, detail?: unknown) {

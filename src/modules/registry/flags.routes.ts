@@ -105,7 +105,8 @@ export function flagRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Whether any live flag matches one of this organization’s people',
         description:
-          'The quick check for an application screen: `warning` and how many live flags match (see /api/registry/flags/matches). 404 when the id names no person of this organization.',
+          'The quick check for an application screen: `warning` and how many live flags match (see /api/registry/flags/matches). ' +
+          '404 when the id names no person of this organization.',
         params: PersonParams,
         response: { 200: PersonCheck },
       },

@@ -17,6 +17,10 @@ export const registryModule: Module = {
   },
   seed: seedRegistry,
   describe: {
-    b: "The registry (`/api/registry/...`) is the one place where one organization's records reach another's: a microchip lookup that works without a key (also at the bare base address) and answers only from published copies, and flags about people that another organization sees only when one of its own person records matches.",
+    b: [
+      "The registry (`/api/registry/...`) is the one place where one organization's records reach another's:",
+      'a microchip lookup that works without a key (also at the bare base address) and answers only from published copies,',
+      'and flags about people that another organization sees only when one of its own person records matches.',
+    ].join(' '),
   },
 };

@@ -39,8 +39,8 @@ declare module 'fastify' {
 /**
  * Rate limit: every answer but /healthz carries the RateLimit headers. Requests without a valid
  * key (descriptions, docs, unknown routes and hosts, public routes) share one allowance per client
- * address (a route may name its own bucket and allowance, `config.addressLimit`), counted here before any database work; a valid key is counted in its own bucket once
- * the auth plugin has resolved it.
+ * address (a route may name its own bucket and allowance, `config.addressLimit`), counted here before
+ * any database work; a valid key is counted in its own bucket once the auth plugin has resolved it.
  */
 export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
   async (app, { limiter, config }) => {
