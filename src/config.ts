@@ -15,6 +15,13 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Requests a minute per client address for traffic without a valid key. */
   publicRateLimitPerMinute: number;
+  /** Keyless registry microchip lookups a minute per client address (their own allowance). */
+  registryLookupRateLimitPerMinute: number;
+  /**
+   * Secret for the registry's keyed hashes (flag matching data, searchers' addresses). Must stay the
+   * same across restarts and processes; changing it makes existing flags unmatchable.
+   */
+  registrySecret: string;
   /** Fastify's `trustProxy`: false, true, a number of hops, or addresses/CIDRs of trusted proxies. */
   trustProxy: boolean | number | string[];
   /** Origins allowed to call the API from a browser (CORS); empty: none. */
@@ -67,6 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     rateLimitPerMinute: int(env.ARK_RATE_LIMIT_PER_MINUTE, 600),
     publicRateLimitPerMinute: int(env.ARK_PUBLIC_RATE_LIMIT_PER_MINUTE, 300),
+    registryLookupRateLimitPerMinute: int(env.ARK_REGISTRY_LOOKUP_RATE_LIMIT_PER_MINUTE, 30),
+    registrySecret: env.ARK_REGISTRY_SECRET || 'ark-development-registry-secret',
     trustProxy: parseTrustProxy(env.ARK_TRUST_PROXY),
     corsOrigins: list(env.ARK_CORS_ORIGINS),
     smtpInboundPort: int(env.ARK_SMTP_INBOUND_PORT, 2525),

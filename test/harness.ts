@@ -25,7 +25,13 @@ export async function testApp(
   const url = process.env.ARK_TEST_DATABASE_URL;
   if (!url) throw new Error('ARK_TEST_DATABASE_URL is not set: run the tests with `npm test`');
   const db = new Db(url, 5);
-  const config = { ...loadConfig({}), rateLimitPerMinute: 100000, publicRateLimitPerMinute: 100000, ...overrides };
+  const config = {
+    ...loadConfig({}),
+    rateLimitPerMinute: 100000,
+    publicRateLimitPerMinute: 100000,
+    registryLookupRateLimitPerMinute: 100000,
+    ...overrides,
+  };
   const { app, ctx } = await buildApp({ config, db, extraRoutes, listen: opts.listen });
   return {
     app,

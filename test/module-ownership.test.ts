@@ -67,12 +67,26 @@ const OWNERS: Record<string, string> = {
   shift_bookings: 'shifts',
   shift_policies: 'shifts',
   shift_feed_tokens: 'shifts',
+<<<<<<< HEAD
   // 0700–0749 medical.
   medical_items: 'medical',
   medical_protocols: 'medical',
   medical_records: 'medical',
   medical_due: 'medical',
   animal_calendar_feeds: 'medical',
+=======
+  // 1000–1049 registry.
+  registry_settings: 'registry',
+  registry_animal_optouts: 'registry',
+  registry_chips: 'registry',
+  registry_searches: 'registry',
+  registry_flags: 'registry',
+  registry_flag_keys: 'registry',
+  registry_flag_reviews: 'registry',
+  registry_marks: 'registry',
+  registry_disputes: 'registry',
+  registry_flag_history: 'registry',
+>>>>>>> w3-registry
 };
 
 /**

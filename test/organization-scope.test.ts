@@ -13,11 +13,17 @@ export const EXCEPTIONS: Record<string, string> = {
   organizations: 'the list of tenants itself; keyed by its own id (a reference table on Citus)',
   schema_migrations: 'which migration files ran; one row per file, for the whole database',
   comm_platform_suppressions: 'addresses no organization may send to (hard bounces, abuse reports), platform-wide by design',
+  registry_searches: 'the registry lookup log: keyless searches belong to no organization (abuse review is platform-wide)',
   // their keys and indexes
   organizations_pkey: 'the tenant id is the key',
   organizations_slug_key: 'Host → organization lookup happens before any organization is known',
   schema_migrations_pkey: 'migration file name',
   comm_platform_suppressions_pkey: 'the address is the key of a platform-wide list',
+  registry_searches_pkey: 'a platform-wide log (see registry_searches)',
+  registry_searches_time: 'a platform-wide log read by time for abuse review',
+  registry_flag_keys_hash: 'flag matching looks a keyed hash up across organizations by design',
+  registry_flag_reviews_by_flag: "the raising organization lists every organization's review of its flag",
+  registry_chips_number: 'the microchip lookup searches published copies by number across organizations by design',
   // GIN indexes over arrays cannot lead with a text column without the btree_gin extension; every
   // query using them also filters on organization_id, and on Citus each shard indexes only its own organizations.
   people_roles: 'GIN over people.roles (see above)',

@@ -14,6 +14,8 @@ export const PUBLIC_ROUTES = [
   'GET /api/fundraising/public/wish-list',
   'GET /api/shifts/feeds/:file',
   'GET /api/animals/calendar-feeds/:file',
+  // Works with or without a key (the registry's lookup); its keyed 401/403 are tested in src/modules/registry.
+  'GET /api/registry/microchips/:number',
 ];
 
 export interface CoverageReport {

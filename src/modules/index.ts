@@ -8,7 +8,11 @@ import { operationsModule } from './operations/index.ts';
 import { fundraisingModule } from './fundraising/index.ts';
 import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
+<<<<<<< HEAD
 import { medicalModule } from './medical/index.ts';
+=======
+import { registryModule } from './registry/index.ts';
+>>>>>>> w3-registry
 
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [
@@ -22,4 +26,5 @@ export const modules: Module[] = [
   fundraisingModule,
   communicationsModule,
   shiftsModule,
+  registryModule,
 ];

@@ -52,8 +52,18 @@ declare module 'fastify' {
      * when any grant is missing, and without either the standard sentence names the first missing grant.
      */
     permission?: { area: Area; level: Level; also?: { area: Area; level: Level; message?: string }[]; message?: string };
-    /** `true`: no key needed; `'optional'`: a key is used when sent. */
+    /**
+     * `true`: no key needed; `'optional'`: a key is used when sent (an invalid one answers 401, and a
+     * valid one must hold `permission`), and without one the request is anonymous.
+     */
     public?: boolean | 'optional';
+    /**
+     * Served at an organization's address and also at the bare base address (`{base domain}`), where
+     * `req.org` is null and a key answers 401 (a key works only at its organization's address).
+     */
+    anyHost?: boolean;
+    /** A request counted by client address goes to this bucket and allowance instead of the shared one. */
+    addressLimit?: { bucket: string; perMinute: number };
     /** Served at any address, without an organization (the API descriptions). */
     noTenant?: boolean;
     /**

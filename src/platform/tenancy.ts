@@ -26,6 +26,7 @@ const MAX_CACHED_HOSTS = 5_000;
 export class Tenancy {
   private cache: LRUCache<string, { org: Organization | null }>;
   private readonly hostPattern: RegExp;
+  private readonly basePattern: RegExp;
   constructor(
     private readonly db: Queryable,
     baseDomain: string,
@@ -37,6 +38,12 @@ export class Tenancy {
       .replace(/\.$/, '')
       .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     this.hostPattern = new RegExp(`^([a-z0-9][a-z0-9-]{0,62})\\.${base}\\.?(?::\\d{1,5})?$`);
+    this.basePattern = new RegExp(`^${base}\\.?(?::\\d{1,5})?$`);
+  }
+
+  /** `localhost:3000` (the base domain itself, optional port): the address that names no organization. */
+  isBaseHost(host: string | undefined): boolean {
+    return !!host && host.length <= 320 && this.basePattern.test(host.toLowerCase());
   }
 
   /** `demo.localhost:3000` → `demo`; a host that is not an organization address gives null. */

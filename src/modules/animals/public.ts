@@ -72,6 +72,7 @@ export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: st
   await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, JSON.stringify(values)]);
 }
 
+<<<<<<< HEAD
 /** Whether the animal is spayed/neutered, and since when (null: not known). */
 export interface Altered {
   altered: boolean;
@@ -90,4 +91,18 @@ export async function setAltered(q: Queryable, orgId: string, id: string, value:
     value.altered,
     value.altered ? value.altered_on : null,
   ]);
+=======
+/** Another module's work inside every animal write's transaction (the registry republishes chip copies). */
+export { onAnimalWritten, type AnimalWrittenHook } from './hooks.ts';
+/** Ark's one rule for chip numbers: upper case, separators stripped. */
+export { normalizeMicrochip } from './service.ts';
+
+/** Ids of the organization's live animals that carry a chip number (a republish after an opt-in walks them). */
+export async function chippedAnimalIds(q: Queryable, orgId: string): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    'SELECT id FROM animals WHERE organization_id = $1 AND microchip_number IS NOT NULL AND deleted_at IS NULL ORDER BY id',
+    [orgId],
+  );
+  return rows.map((r) => r.id);
+>>>>>>> w3-registry
 }

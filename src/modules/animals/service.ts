@@ -5,6 +5,7 @@ import { audit } from '../../platform/audit.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { checkAnimalLocation } from '../operations/public.ts';
 import * as repo from './repository.ts';
+import { animalWritten } from './hooks.ts';
 import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
 
@@ -125,39 +126,39 @@ export async function listAnimalsA(db: Queryable, orgId: string, query: AnimalLi
 
 /**
  * The checks read what they need; the animal, its audit row and the returned row are then one
- * statement (atomic on its own, so no transaction and no second read).
+ * statement, in a transaction with what other modules do on every animal write (onAnimalWritten).
  */
 export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody, actor: string): Promise<repo.AnimalRow> {
   const id = newId('ani');
   const custom = await checkCustomFields(db, orgId, 'animal', body.customFields, { creating: true });
   if (body.locationId) await checkAnimalLocation(db, orgId, body.locationId, null);
-  return repo.insertAnimal(
-    db,
-    orgId,
-    {
-      id,
-      name: body.name,
-      public_name: body.publicName ?? body.name,
-      species: body.species,
-      breed: body.breed ?? null,
-      status_id: await statusId(db, orgId, body.status),
-      location_id: body.locationId ?? null,
-      intake_date: body.intakeDate,
-      date_of_birth: body.dateOfBirth ?? null,
-      sex: body.sex ?? 'unknown',
-      weight: body.weight ?? null,
-      microchip_number: body.microchipNumber ? storedMicrochip(body.microchipNumber) : null,
-      is_public: body.isPublic ?? false,
-      notes: body.notes === '' ? null : (body.notes ?? null),
-      custom_fields: custom,
-    },
-    actor,
-  );
+  const values: repo.AnimalInsert = {
+    id,
+    name: body.name,
+    public_name: body.publicName ?? body.name,
+    species: body.species,
+    breed: body.breed ?? null,
+    status_id: await statusId(db, orgId, body.status),
+    location_id: body.locationId ?? null,
+    intake_date: body.intakeDate,
+    date_of_birth: body.dateOfBirth ?? null,
+    sex: body.sex ?? 'unknown',
+    weight: body.weight ?? null,
+    microchip_number: body.microchipNumber ? storedMicrochip(body.microchipNumber) : null,
+    is_public: body.isPublic ?? false,
+    notes: body.notes === '' ? null : (body.notes ?? null),
+    custom_fields: custom,
+  };
+  return db.tx(async (q) => {
+    const row = await repo.insertAnimal(q, orgId, values, actor);
+    await animalWritten(q, orgId, row.id);
+    return row;
+  });
 }
 
 /**
- * A change that needs the current row (location, custom fields) reads it in a transaction; any
- * other change is one statement that updates, audits and returns the row.
+ * One transaction: the current row when the change needs it (location, custom fields), one statement
+ * that updates, audits and returns the row, then what other modules do on every animal write.
  */
 export async function updateAnimal(db: Db, orgId: string, id: string, body: AnimalUpdateBody, actor: string): Promise<repo.AnimalRow> {
   const run = async (q: Queryable) => {
@@ -187,14 +188,16 @@ export async function updateAnimal(db: Db, orgId: string, id: string, body: Anim
     }
     const row = await repo.updateAnimal(q, orgId, id, patch, actor, Object.keys(body));
     if (!row) throw notFound('animal');
+    await animalWritten(q, orgId, id);
     return row;
   };
-  return body.locationId !== undefined || body.customFields !== undefined ? db.tx(run) : run(db);
+  return db.tx(run);
 }
 
 export async function deleteAnimal(db: Db, orgId: string, id: string, actor: string): Promise<void> {
   await db.tx(async (q) => {
     if (!(await repo.softDeleteAnimal(q, orgId, id))) throw notFound('animal');
     await audit(q, orgId, actor, 'delete', 'animal', id);
+    await animalWritten(q, orgId, id);
   });
 }

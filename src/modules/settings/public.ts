@@ -9,3 +9,15 @@ export async function organizationCountry(q: Queryable, orgId: string): Promise<
   const rows = await q.prepared<{ country: string }>('cf_org_country', 'SELECT country FROM organizations WHERE id = $1', [orgId]);
   return rows[0]?.country ?? null;
 }
+
+/** The organization's public profile (name and contact as its settings state them); null when the id names none. */
+export interface OrganizationProfile {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+}
+export async function organizationProfile(q: Queryable, orgId: string): Promise<OrganizationProfile | null> {
+  const rows = await q.query<OrganizationProfile>('SELECT name, email, phone, website FROM organizations WHERE id = $1', [orgId]);
+  return rows[0] ?? null;
+}

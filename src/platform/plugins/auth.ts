@@ -24,7 +24,10 @@ export const authPlugin = fp<{ keys: KeyAuth }>(
       const token = bearer(req.headers.authorization);
       const principal = token ? await keys.resolve(req.org.id, token) : null;
       if (token) await (principal ? app.limits.byKey(reply, principal.keyId) : app.limits.byAddress(req, reply));
-      if (!cfg.public) {
+      if (cfg.public === 'optional' && token && !principal) {
+        throw new AppError('UNAUTHORIZED', 'The API key is not valid for this organization, or it was revoked.');
+      }
+      if (!cfg.public || (cfg.public === 'optional' && principal)) {
         if (!principal) {
           throw new AppError(
             'UNAUTHORIZED',

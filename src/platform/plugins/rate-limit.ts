@@ -17,8 +17,11 @@ export const tooMany = (rate: RateResult) =>
   });
 
 /** Counts one request per client address, for everything not done with a valid key. */
-export const limitAddress = (limiter: RateLimiter, config: Config) => (ip: string | undefined) =>
-  limiter.hit(`ip:${ip ?? 'unknown'}`, config.publicRateLimitPerMinute);
+export const limitAddress =
+  (limiter: RateLimiter, config: Config) => (ip: string | undefined, own?: { bucket: string; perMinute: number }) =>
+    own
+      ? limiter.hit(`ip:${own.bucket}:${ip ?? 'unknown'}`, own.perMinute)
+      : limiter.hit(`ip:${ip ?? 'unknown'}`, config.publicRateLimitPerMinute);
 
 export interface Limits {
   /** Counts the request in its address's bucket; 429 when the bucket is spent. */
@@ -36,8 +39,8 @@ declare module 'fastify' {
 /**
  * Rate limit: every answer but /healthz carries the RateLimit headers. Requests without a valid
  * key (descriptions, docs, unknown routes and hosts, public routes) share one allowance per client
- * address, counted here before any database work; a valid key is counted in its own bucket once
- * the auth plugin has resolved it.
+ * address (a route may name its own bucket and allowance, `config.addressLimit`), counted here before
+ * any database work; a valid key is counted in its own bucket once the auth plugin has resolved it.
  */
 export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
   async (app, { limiter, config }) => {
@@ -47,7 +50,7 @@ export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
       if (!rate.allowed) throw tooMany(rate);
     };
     const limits: Limits = {
-      byAddress: async (req, reply) => enforce(reply, await address(req.ip)),
+      byAddress: async (req, reply) => enforce(reply, await address(req.ip, req.routeOptions.config?.addressLimit)),
       byKey: async (reply, keyId) => enforce(reply, await limiter.hit(`k:${keyId}`)),
     };
     app.decorate('limits', limits);

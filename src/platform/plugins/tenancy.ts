@@ -10,8 +10,17 @@ export const tenancyPlugin = fp<{ tenancy: Tenancy }>(
     app.decorateRequest('org', null);
     app.addHook('onRequest', async (req, reply) => {
       if (!isTenantRoute(req)) return;
-      const slug = tenancy.slugFromHost(requestHost(req));
+      const host = requestHost(req);
+      const slug = tenancy.slugFromHost(host);
       const org = slug ? await tenancy.bySlug(slug) : null;
+      if (!org && req.routeOptions.config?.anyHost && tenancy.isBaseHost(host)) {
+        // The bare base address: served without an organization, so no key can be valid here.
+        if (bearer(req.headers.authorization)) {
+          await app.limits.byAddress(req, reply);
+          throw new AppError('UNAUTHORIZED', "An API key works only at its organization's address.");
+        }
+        return;
+      }
       if (!org) {
         // A key sent to no organization is no valid key: counted by address.
         if (bearer(req.headers.authorization)) await app.limits.byAddress(req, reply);

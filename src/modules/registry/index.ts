@@ -1,0 +1,26 @@
+import type { Module } from '../../platform/context.ts';
+import { onAnimalWritten } from '../animals/public.ts';
+import { chipRoutes } from './chips.routes.ts';
+import { flagRoutes } from './flags.routes.ts';
+import { publishAnimalChips } from './chips.service.ts';
+import { seedRegistry } from './seed.ts';
+
+// Every animal create, update and delete republishes that animal's chip copies in its own transaction.
+onAnimalWritten(publishAnimalChips);
+
+/** The cross-organization registry (issue 15): microchip lookup, flags, reviews, marks, disputes. */
+export const registryModule: Module = {
+  name: 'registry',
+  routes(app, ctx) {
+    chipRoutes(app, ctx);
+    flagRoutes(app, ctx);
+  },
+  seed: seedRegistry,
+  describe: {
+    b: [
+      "The registry (`/api/registry/...`) is the one place where one organization's records reach another's:",
+      'a microchip lookup that works without a key (also at the bare base address) and answers only from published copies,',
+      'and flags about people that another organization sees only when one of its own person records matches.',
+    ].join(' '),
+  },
+};
