@@ -67,14 +67,12 @@ const OWNERS: Record<string, string> = {
   shift_bookings: 'shifts',
   shift_policies: 'shifts',
   shift_feed_tokens: 'shifts',
-<<<<<<< HEAD
   // 0700–0749 medical.
   medical_items: 'medical',
   medical_protocols: 'medical',
   medical_records: 'medical',
   medical_due: 'medical',
   animal_calendar_feeds: 'medical',
-=======
   // 1000–1049 registry.
   registry_settings: 'registry',
   registry_animal_optouts: 'registry',
@@ -86,7 +84,6 @@ const OWNERS: Record<string, string> = {
   registry_marks: 'registry',
   registry_disputes: 'registry',
   registry_flag_history: 'registry',
->>>>>>> w3-registry
 };
 
 /**
