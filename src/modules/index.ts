@@ -8,11 +8,8 @@ import { operationsModule } from './operations/index.ts';
 import { fundraisingModule } from './fundraising/index.ts';
 import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
-<<<<<<< HEAD
 import { medicalModule } from './medical/index.ts';
-=======
 import { registryModule } from './registry/index.ts';
->>>>>>> w3-registry
 
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [

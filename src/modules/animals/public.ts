@@ -72,7 +72,6 @@ export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: st
   await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, JSON.stringify(values)]);
 }
 
-<<<<<<< HEAD
 /** Whether the animal is spayed/neutered, and since when (null: not known). */
 export interface Altered {
   altered: boolean;
@@ -91,7 +90,8 @@ export async function setAltered(q: Queryable, orgId: string, id: string, value:
     value.altered,
     value.altered ? value.altered_on : null,
   ]);
-=======
+}
+
 /** Another module's work inside every animal write's transaction (the registry republishes chip copies). */
 export { onAnimalWritten, type AnimalWrittenHook } from './hooks.ts';
 /** Ark's one rule for chip numbers: upper case, separators stripped. */
@@ -104,5 +104,4 @@ export async function chippedAnimalIds(q: Queryable, orgId: string): Promise<str
     [orgId],
   );
   return rows.map((r) => r.id);
->>>>>>> w3-registry
 }
