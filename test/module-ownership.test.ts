@@ -67,6 +67,12 @@ const OWNERS: Record<string, string> = {
   shift_bookings: 'shifts',
   shift_policies: 'shifts',
   shift_feed_tokens: 'shifts',
+  // 0600–0649 stays.
+  stay_subtypes: 'stays',
+  stay_status_map: 'stays',
+  stay_defaults_seeded: 'stays',
+  animal_stays: 'stays',
+  animal_holds: 'stays',
 };
 
 /**

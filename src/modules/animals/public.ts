@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../../platform/db/db.ts';
 import { getAnimal, type AnimalRow } from './repository.ts';
-import { insertDefaultStatuses } from './statuses.repository.ts';
+import { insertDefaultStatuses, statusMap } from './statuses.repository.ts';
 
 export { getAnimal, type AnimalRow };
 /** A new organization's default statuses (the settings module calls it when it creates one). */
@@ -71,3 +71,34 @@ export async function setAnimalLocation(q: Queryable, orgId: string, id: string,
 export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: string, values: Record<string, unknown>): Promise<void> {
   await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, JSON.stringify(values)]);
 }
+
+/** The organization's statuses (id, name, care state), from the briefly cached list every animal read uses. */
+export async function animalStatusList(q: Queryable, orgId: string): Promise<{ id: string; name: string; care_state: string }[]> {
+  return [...(await statusMap(q, orgId)).values()].map((s) => ({ id: s.id, name: s.name, care_state: s.care_state }));
+}
+
+/**
+ * Gives an animal another status (its care state follows from the status). The caller checks the status
+ * id and writes the audit row of the change that moved it (an intake, an outcome).
+ */
+export async function setAnimalStatus(q: Queryable, orgId: string, id: string, statusId: string): Promise<void> {
+  await q.query('UPDATE animals SET status_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, id, statusId]);
+}
+
+/** What a newer module learns of an animal made through Family A, inside the transaction that makes it. */
+export type AnimalCreatedHook = (
+  q: Queryable,
+  orgId: string,
+  animal: { id: string; intake_date: string },
+  actor: string | null,
+) => Promise<void>;
+const createdHooks: AnimalCreatedHook[] = [];
+/** Registers `fn` once; it runs in the transaction of every Family A create, after the insert. */
+export function onAnimalCreated(fn: AnimalCreatedHook): void {
+  if (!createdHooks.includes(fn)) createdHooks.push(fn);
+}
+/** For the animals module: runs the registered hooks (none: nothing to do). */
+export async function animalCreated(q: Queryable, orgId: string, animal: { id: string; intake_date: string }, actor: string | null) {
+  for (const fn of createdHooks) await fn(q, orgId, animal, actor);
+}
+export const hasAnimalCreatedHooks = (): boolean => createdHooks.length > 0;

@@ -5,6 +5,7 @@ import { audit } from '../../platform/audit.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { checkAnimalLocation } from '../operations/public.ts';
 import * as repo from './repository.ts';
+import { animalCreated, hasAnimalCreatedHooks } from './public.ts';
 import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
 
@@ -133,6 +134,24 @@ export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody
   const id = newId('ani');
   const custom = await checkCustomFields(db, orgId, 'animal', body.customFields, { creating: true });
   if (body.locationId) await checkAnimalLocation(db, orgId, body.locationId, null);
+  // Modules that keep records from the animal's first day (its first stay) add them in the same transaction.
+  if (hasAnimalCreatedHooks())
+    return db.tx(async (q) => {
+      const row = await insertCreated(q, orgId, id, body, custom, actor);
+      await animalCreated(q, orgId, { id: row.id, intake_date: row.intake_date }, actor);
+      return row;
+    });
+  return insertCreated(db, orgId, id, body, custom, actor);
+}
+
+async function insertCreated(
+  db: Queryable,
+  orgId: string,
+  id: string,
+  body: AnimalCreateBody,
+  custom: Record<string, unknown>,
+  actor: string,
+): Promise<repo.AnimalRow> {
   return repo.insertAnimal(
     db,
     orgId,

@@ -9,3 +9,9 @@ export async function organizationCountry(q: Queryable, orgId: string): Promise<
   const rows = await q.prepared<{ country: string }>('cf_org_country', 'SELECT country FROM organizations WHERE id = $1', [orgId]);
   return rows[0]?.country ?? null;
 }
+
+/** The organization's IANA time zone (dates without a time are read in it); UTC when unknown. */
+export async function organizationTimeZone(q: Queryable, orgId: string): Promise<string> {
+  const rows = await q.prepared<{ time_zone: string }>('org_time_zone', 'SELECT time_zone FROM organizations WHERE id = $1', [orgId]);
+  return rows[0]?.time_zone ?? 'UTC';
+}
