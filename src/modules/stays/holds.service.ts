@@ -30,7 +30,10 @@ export function toHold(r: repo.HoldRow): HoldT {
  * `until` as sent → its columns. A date ends the hold as that day begins in the organization's time zone
  * (so a stray hold "until 10 March" is over at midnight between the 9th and the 10th there).
  */
-export function parseUntil(until: string | null, tz: string): { until_at: string | null; until_date: string | null; ends_at: string | null } {
+export function parseUntil(
+  until: string | null,
+  tz: string,
+): { until_at: string | null; until_date: string | null; ends_at: string | null } {
   if (until === null) return { until_at: null, until_date: null, ends_at: null };
   if (/^\d{4}-\d{2}-\d{2}$/.test(until)) {
     const day = DateTime.fromISO(until, { zone: tz });

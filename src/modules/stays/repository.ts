@@ -183,24 +183,25 @@ export async function listSubtypes(
   );
 }
 export async function getSubtype(q: Queryable, orgId: string, id: string): Promise<SubtypeRow | null> {
-  return (await q.query<SubtypeRow>(`SELECT ${SUBTYPE_COLS} FROM stay_subtypes WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+  return (
+    (await q.query<SubtypeRow>(`SELECT ${SUBTYPE_COLS} FROM stay_subtypes WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null
+  );
 }
 export async function subtypeByName(q: Queryable, orgId: string, kind: Kind, name: string): Promise<SubtypeRow | null> {
   return (
     (
-      await q.query<SubtypeRow>(`SELECT ${SUBTYPE_COLS} FROM stay_subtypes WHERE organization_id = $1 AND kind = $2 AND lower(name) = lower($3)`, [
-        orgId,
-        kind,
-        name,
-      ])
+      await q.query<SubtypeRow>(
+        `SELECT ${SUBTYPE_COLS} FROM stay_subtypes WHERE organization_id = $1 AND kind = $2 AND lower(name) = lower($3)`,
+        [orgId, kind, name],
+      )
     )[0] ?? null
   );
 }
 export async function maxSubtypeOrder(q: Queryable, orgId: string, kind: Kind): Promise<number> {
-  const rows = await q.query<{ m: number | null }>('SELECT max(sort_order) AS m FROM stay_subtypes WHERE organization_id = $1 AND kind = $2', [
-    orgId,
-    kind,
-  ]);
+  const rows = await q.query<{ m: number | null }>(
+    'SELECT max(sort_order) AS m FROM stay_subtypes WHERE organization_id = $1 AND kind = $2',
+    [orgId, kind],
+  );
   return rows[0]?.m ?? 0;
 }
 export async function insertSubtype(
@@ -259,9 +260,10 @@ export async function setMapping(q: Queryable, orgId: string, kind: Kind, catego
 
 /** Claims the one-time writing of an organization's defaults: true for the one transaction that gets to write them. */
 export async function claimDefaults(q: Queryable, orgId: string): Promise<boolean> {
-  const rows = await q.query('INSERT INTO stay_defaults_seeded (organization_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING organization_id', [
-    orgId,
-  ]);
+  const rows = await q.query(
+    'INSERT INTO stay_defaults_seeded (organization_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING organization_id',
+    [orgId],
+  );
   return rows.length > 0;
 }
 export async function defaultsWritten(q: Queryable, orgId: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { Type, Nullable, Strict, StringEnum, Timestamp, DateString, type Static } from '../../platform/schema.ts';
+import { Type, Nullable, Strict, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
 import { Id64 } from '../../platform/formats.ts';
 import { PageFieldsB, pageQueryB } from '../../platform/pagination.ts';
 import { CONDITIONS, HOLD_REASONS, INTAKE_TYPES, KINDS, OUTCOME_TYPES } from './catalogue.ts';
@@ -150,7 +150,12 @@ const Category = Type.String({
   description: `intake: ${INTAKE_TYPES.join(', ')}; outcome: ${OUTCOME_TYPES.join(', ')}`,
 });
 const SortOrder = Type.Integer({ minimum: 0, maximum: 100000 });
-export const SubtypeCreate = Strict({ kind: StringEnum(KINDS), name: SubtypeName, category: Category, sort_order: Type.Optional(SortOrder) });
+export const SubtypeCreate = Strict({
+  kind: StringEnum(KINDS),
+  name: SubtypeName,
+  category: Category,
+  sort_order: Type.Optional(SortOrder),
+});
 export type SubtypeCreateT = Static<typeof SubtypeCreate>;
 export const SubtypePatch = Strict({
   name: Type.Optional(SubtypeName),

@@ -39,7 +39,9 @@ export async function seedStays(q: Queryable, org: Organization, data: SeedData)
   for (const a of data.animals) {
     const animal = await getAnimal(q, org.id, a.id);
     if (!animal) continue;
-    const [type, subName, more] = intakes[n % intakes.length] ?? intakes[0]!;
+    const plan = intakes[n % intakes.length];
+    if (!plan) continue;
+    const [type, subName, more] = plan;
     const source = type === 'relinquished' ? (people[n % people.length]?.id ?? null) : null;
     const intakeAt = DateTime.fromISO(animal.intake_date, { zone: tz }).set({ hour: 10 + (n % 6) });
     const stayId = await repo.insertStay(q, org.id, {

@@ -100,7 +100,8 @@ async function resolveType(
 ): Promise<{ type: string | undefined; subtype: repo.SubtypeRow | null }> {
   if (!subtypeId) return { type, subtype: null };
   const subtype = await repo.getSubtype(q, orgId, subtypeId);
-  if (!subtype || subtype.kind !== kind) throw invalid({ subtype_id: [`no ${kind} subtype ${subtypeId} (see GET /api/animals/stay-subtypes)`] });
+  if (!subtype || subtype.kind !== kind)
+    throw invalid({ subtype_id: [`no ${kind} subtype ${subtypeId} (see GET /api/animals/stay-subtypes)`] });
   if (subtype.retired) throw invalid({ subtype_id: [`the subtype ${subtype.name} is retired`] });
   if (type !== undefined && subtype.category !== type)
     throw invalid({ subtype_id: [`the subtype ${subtype.name} belongs to ${subtype.category}, not ${type}`] });

@@ -109,7 +109,7 @@ export function staySettingsRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change the status mapping',
         description:
-          'Send `{intake: {category: status name or null}, outcome: {...}}`; only the categories sent change. A name must be one of the organization\'s animal statuses (422, nothing changed). Answers the whole mapping.',
+          "Send `{intake: {category: status name or null}, outcome: {...}}`; only the categories sent change. A name must be one of the organization's animal statuses (422, nothing changed). Answers the whole mapping.",
         body: StatusMapPatch,
         response: { 200: StatusMap },
       },

@@ -8,7 +8,11 @@ import * as repo from './repository.ts';
 import { ensureDefaults } from './service.ts';
 import type { StatusMapPatchT, SubtypeCreateT, SubtypePatchT } from './schemas.ts';
 
-export async function listSubtypes(db: Db, orgId: string, query: { limit: number; offset: number; kind?: Kind; include_retired?: boolean }) {
+export async function listSubtypes(
+  db: Db,
+  orgId: string,
+  query: { limit: number; offset: number; kind?: Kind; include_retired?: boolean },
+) {
   await ensureDefaults(db, orgId);
   const rows = await repo.listSubtypes(db, orgId, query, query.limit + 1, query.offset);
   return pageB(rows, query.limit, query.offset);
@@ -49,7 +53,8 @@ export async function updateSubtype(db: Db, orgId: string, id: string, body: Sub
     if (body.category !== undefined && body.category !== current.category) {
       checkCategory(current.kind, body.category);
       const uses = await repo.subtypeUses(q, orgId, id);
-      if (uses > 0) throw invalid({ category: [`${uses} record${uses === 1 ? ' uses' : 's use'} this subtype; add a new subtype instead`] });
+      if (uses > 0)
+        throw invalid({ category: [`${uses} record${uses === 1 ? ' uses' : 's use'} this subtype; add a new subtype instead`] });
     }
     const row = await repo.updateSubtype(q, orgId, id, { ...body, name });
     await audit(q, orgId, actor, 'update', 'stay_subtype', id, body);
@@ -100,7 +105,8 @@ export async function patchStatusMap(db: Db, orgId: string, body: StatusMapPatch
         continue;
       }
       const status = statuses.find((s) => s.name === name);
-      if (!status) (problems[`${kind}.${category}`] ??= []).push(`${name} is not a configured animal status (see GET /api/animals/statuses)`);
+      if (!status)
+        (problems[`${kind}.${category}`] ??= []).push(`${name} is not a configured animal status (see GET /api/animals/statuses)`);
       else changes.push({ kind, category, statusId: status.id });
     }
   }

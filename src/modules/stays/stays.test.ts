@@ -23,7 +23,9 @@ async function animal(org: TestOrg, more: Record<string, unknown> = {}): Promise
 }
 async function person(org: TestOrg): Promise<string> {
   const k = ++n;
-  const res = await org.req('POST', '/api/v1/people', { body: { firstName: `F${k}`, lastName: `L${k}`, email: `s${k}.${Date.now()}@example.com` } });
+  const res = await org.req('POST', '/api/v1/people', {
+    body: { firstName: `F${k}`, lastName: `L${k}`, email: `s${k}.${Date.now()}@example.com` },
+  });
   assert.equal(res.status, 201, res.raw);
   return res.body.id as string;
 }
@@ -161,7 +163,10 @@ test('a return after adoption opens a new relinquished stay and the adoption sta
   const org = await makeOrg(t);
   const id = await animal(org);
   const adopter = await person(org);
-  assert.equal((await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adoption', destination_person_id: adopter })).status, 201);
+  assert.equal(
+    (await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adoption', destination_person_id: adopter })).status,
+    201,
+  );
   assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', adoption_return: true }), 422);
   const ret = await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', adoption_return: true, source_person_id: adopter });
   assert.equal(ret.status, 201, ret.raw);
@@ -212,9 +217,16 @@ test('subtype settings: create, duplicate, category rules, retire, delete only w
   const made = await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'Seized', category: 'other' } });
   assert.equal(made.status, 201, made.raw);
   assert.match(made.body.id, /^sst_/);
-  assertErrorShape('/api/x', await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'seized', category: 'stray' } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'seized', category: 'stray' } }),
+    422,
+  );
   // Same name under the other kind is fine.
-  assert.equal((await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'outcome', name: 'Seized', category: 'other_live' } })).status, 201);
+  assert.equal(
+    (await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'outcome', name: 'Seized', category: 'other_live' } })).status,
+    201,
+  );
   const sid = made.body.id as string;
   const a = await animal(org);
   assert.equal((await outcome(org, a, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out' })).status, 201);
@@ -233,7 +245,10 @@ test('subtype settings: create, duplicate, category rules, retire, delete only w
   assert.equal((await outcome(org, b, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out' })).status, 201);
   assertErrorShape('/api/x', await intake(org, b, { occurred_at: '2024-03-01T10:00:00Z', subtype_id: sid }), 422);
   const unused = await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'Wildlife', category: 'stray' } });
-  assert.equal((await org.req('PATCH', `/api/animals/stay-subtypes/${unused.body.id}`, { body: { category: 'other' } })).body.category, 'other');
+  assert.equal(
+    (await org.req('PATCH', `/api/animals/stay-subtypes/${unused.body.id}`, { body: { category: 'other' } })).body.category,
+    'other',
+  );
   assert.equal((await org.req('DELETE', `/api/animals/stay-subtypes/${unused.body.id}`)).status, 204);
   assertErrorShape('/api/x', await org.req('DELETE', `/api/animals/stay-subtypes/${unused.body.id}`), 404);
 });
@@ -253,7 +268,9 @@ test('patching an intake or outcome: notes and a subtype of the same category on
   const cleared = await org.req('PATCH', `/api/animals/stays/${sid}/intake`, { body: { subtype_id: null, notes: '' } });
   assert.deepEqual([cleared.body.intake.subtype, cleared.body.intake.notes], [null, null]);
   assert.equal((await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'died_in_care' })).status, 201);
-  const o = await org.req('PATCH', `/api/animals/stays/${sid}/outcome`, { body: { notes: 'Peacefully', subtype_id: await subtypeId(org, 'outcome', 'Died') } });
+  const o = await org.req('PATCH', `/api/animals/stays/${sid}/outcome`, {
+    body: { notes: 'Peacefully', subtype_id: await subtypeId(org, 'outcome', 'Died') },
+  });
   assert.equal(o.status, 200, o.raw);
   assert.deepEqual([o.body.outcome.type, o.body.outcome.subtype, o.body.outcome.notes], ['died_in_care', 'Died', 'Peacefully']);
   assertErrorShape('/api/x', await org.req('PATCH', '/api/animals/stays/sty_nope/intake', { body: { notes: 'x' } }), 404);
@@ -273,8 +290,14 @@ test('status mapping: defaults, editable by admin, applied when recording; unkno
   assertErrorShape('/api/x', bad, 422);
   assert.equal(get((await org.req('GET', '/api/animals/stay-status-map')).body, 'outcome', 'adoption'), 'Adopted', 'nothing changed');
   assertErrorShape('/api/x', await org.req('PATCH', '/api/animals/stay-status-map', { body: { outcome: { adopted: 'Adopted' } } }), 422);
-  assertErrorShape('/api/x', await org.req('PATCH', '/api/animals/stay-status-map', { body: { outcome: { adoption: null } }, key: org.keys.staff }), 403);
-  const ok = await org.req('PATCH', '/api/animals/stay-status-map', { body: { outcome: { other_live: 'Courtesy Listing' }, intake: { stray: null } } });
+  assertErrorShape(
+    '/api/x',
+    await org.req('PATCH', '/api/animals/stay-status-map', { body: { outcome: { adoption: null } }, key: org.keys.staff }),
+    403,
+  );
+  const ok = await org.req('PATCH', '/api/animals/stay-status-map', {
+    body: { outcome: { other_live: 'Courtesy Listing' }, intake: { stray: null } },
+  });
   assert.equal(ok.status, 200, ok.raw);
   assert.equal(get(ok.body, 'outcome', 'other_live'), 'Courtesy Listing');
   assert.equal(get(ok.body, 'intake', 'stray'), null);
@@ -289,19 +312,45 @@ test('sources and destinations: a person on file or an organization, not both; b
   const org = await makeOrg(t);
   const id = await animal(org);
   const p = await person(org);
-  assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_person_id: p, destination_organization: 'X' }), 422);
-  assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adoption', destination_person_id: 'per_nobody' }), 422);
+  assertErrorShape(
+    '/api/x',
+    await outcome(org, id, {
+      occurred_at: '2024-02-01T10:00:00Z',
+      type: 'transfer_out',
+      destination_person_id: p,
+      destination_organization: 'X',
+    }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adoption', destination_person_id: 'per_nobody' }),
+    422,
+  );
   assertErrorShape('/api/x', await outcome(org, id, { occurred_at: 'yesterday', type: 'adoption' }), 422);
   assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adopted' }), 422);
   assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adoption', extra: 1 }), 422);
   assertErrorShape('/api/x', await outcome(org, id, { type: 'adoption' }), 400);
   assert.equal((await stays(org, id)).results[0].open, true, 'nothing changed');
-  assert.equal((await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_organization: 'County Shelter' })).status, 201);
-  assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', source_person_id: p, source_organization: 'Y' }), 422);
+  assert.equal(
+    (await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_organization: 'County Shelter' }))
+      .status,
+    201,
+  );
+  assertErrorShape(
+    '/api/x',
+    await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', source_person_id: p, source_organization: 'Y' }),
+    422,
+  );
   assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', condition: 'poorly' }), 422);
   assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', age_weeks: -1 }), 422);
   assert.equal((await stays(org, id)).results.length, 1, 'nothing changed');
-  const ok = await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'transfer_in', source_organization: 'County Shelter', found_at: 'Kennel 4' });
+  const ok = await intake(org, id, {
+    occurred_at: '2024-03-01T10:00:00Z',
+    type: 'transfer_in',
+    source_organization: 'County Shelter',
+    found_at: 'Kennel 4',
+  });
   assert.equal(ok.status, 201, ok.raw);
   assertErrorShape('/api/x', await org.req('GET', '/api/animals/ani_nope/stays'), 404);
   assertErrorShape('/api/x', await intake(org, 'ani_nope', { occurred_at: '2024-03-01T10:00:00Z', type: 'stray' }), 404);
@@ -310,7 +359,8 @@ test('sources and destinations: a person on file or an organization, not both; b
 
 test('the migration gives an animal without stays one from its intake date (type other)', async () => {
   const org = await makeOrg(t, { timeZone: 'Europe/Berlin' });
-  const statuses = await listStatuses(t.db, org.id);
+  const status = (await listStatuses(t.db, org.id))[0];
+  assert.ok(status);
   const id = newId('ani');
   await insertAnimal(t.db, org.id, {
     id,
@@ -318,7 +368,7 @@ test('the migration gives an animal without stays one from its intake date (type
     public_name: 'Old',
     species: 'cat',
     breed: null,
-    status_id: statuses[0]!.id,
+    status_id: status.id,
     location_id: null,
     intake_date: '2023-07-15',
     date_of_birth: null,
@@ -389,7 +439,9 @@ securitySuite('stays', () => t, [
     area: 'animals',
     level: 'read',
     seed: async (org) => {
-      const res = await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'Security seed', category: 'stray' } });
+      const res = await org.req('POST', '/api/animals/stay-subtypes', {
+        body: { kind: 'intake', name: 'Security seed', category: 'stray' },
+      });
       return res.body.id as string;
     },
   },
