@@ -89,7 +89,8 @@ test('several holds at once; available only when none is live; holds never touch
   assert.equal(rel.body.released_by.startsWith('key:'), true);
   assertErrorShape('/api/x', await org.req('POST', `/api/animals/holds/${a.id}/release`, { body: {} }), 422);
   assert.equal((await holdsAt(org, id)).available, false, 'the other hold is still live');
-  assert.equal((await org.req('POST', `/api/animals/holds/${b.id}/release`, { body: {} })).status, 200);
+  const bare = await org.req('POST', `/api/animals/holds/${b.id}/release`);
+  assert.equal(bare.status, 200, `a release needs no body: ${bare.raw}`);
   stays = (await org.req('GET', `/api/animals/${id}/stays`)).body;
   assert.deepEqual([stays.available, stays.live_holds], [true, []]);
   const all = await holdsAt(org, id);

@@ -189,13 +189,17 @@ export function stayRoutes(app: App, ctx: AppContext) {
     '/api/animals/holds/:id/release',
     {
       config: write,
+      // The body is optional: a release without one is a release without notes.
+      preValidation: async (req) => {
+        if (req.body === undefined || req.body === null) req.body = {};
+      },
       schema: {
         tags: holdTags,
         summary: 'Release a hold now',
         description:
-          'Answers 200 with the hold, released now by the calling key. Refused (422) when it is already released or has already ended by its `until`.',
+          'Answers 200 with the hold, released now by the calling key; the body (optional) may carry `notes`. Refused (422) when it is already released or has already ended by its `until`.',
         params: IdParam,
-        body: Type.Optional(HoldRelease),
+        body: HoldRelease,
         response: { 200: Hold },
       },
     },

@@ -19,13 +19,19 @@ test('ark seed gives every sample animal a stay history: intakes of several type
   );
   const animals = await t.db.query<{ id: string }>('SELECT id FROM animal_directory WHERE organization_id = $1', [org.id]);
   const withStay = new Set(rows.map((r) => r.animal_id));
-  assert.ok(animals.every((a) => withStay.has(a.id)), 'every animal has a stay');
+  assert.ok(
+    animals.every((a) => withStay.has(a.id)),
+    'every animal has a stay',
+  );
   assert.ok(new Set(rows.map((r) => r.intake_type)).size >= 4);
   const outcomes = new Set(rows.map((r) => r.outcome_type).filter(Boolean));
   for (const o of ['adoption', 'return_to_owner', 'transfer_out', 'died_in_care']) assert.ok(outcomes.has(o), o);
   const ret = rows.find((r) => r.adoption_return);
   assert.ok(ret, 'a return after adoption');
-  assert.ok(rows.some((r) => r.animal_id === ret.animal_id && r.outcome_type === 'adoption'), 'the adoption stays counted');
+  assert.ok(
+    rows.some((r) => r.animal_id === ret.animal_id && r.outcome_type === 'adoption'),
+    'the adoption stays counted',
+  );
   assert.ok((await liveHoldAnimalIds(t.db, org.id)).length >= 2, 'holds live now');
   // Every sample stay keeps the rules the endpoints enforce.
   const list = await org.req('GET', `/api/animals/${ret.animal_id}/stays`);
