@@ -1,6 +1,5 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
-import { Type } from '../../platform/schema.ts';
 import { IdParam } from '../../platform/formats.ts';
 import * as service from './service.ts';
 import * as holds from './holds.service.ts';
