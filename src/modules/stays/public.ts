@@ -5,7 +5,7 @@
  */
 import type { Queryable } from '../../platform/db/db.ts';
 import { holdsEnding, holdsOf, liveHoldAnimals } from './holds.repository.ts';
-import { toHold } from './holds.service.ts';
+import { liveHoldsOf, toHold } from './holds.service.ts';
 import { latestStay } from './repository.ts';
 import type { HoldT } from './schemas.ts';
 
@@ -46,5 +46,8 @@ export async function holdsEndingBetween(
 ): Promise<HoldT[]> {
   return (await holdsEnding(q, orgId, iso(from), iso(to), animalId ?? null)).map(toHold);
 }
+
+/** The holds in force now on one animal, newest start first. */
+export const liveHolds: (q: Queryable, orgId: string, animalId: string) => Promise<HoldT[]> = liveHoldsOf;
 
 export type { HoldT as AnimalHold };
