@@ -10,8 +10,8 @@ export async function organizationCountry(q: Queryable, orgId: string): Promise<
   return rows[0]?.country ?? null;
 }
 
-/** The organization's IANA time zone (dates without a time are read in it); UTC when unknown. */
-export async function organizationTimeZone(q: Queryable, orgId: string): Promise<string> {
-  const rows = await q.prepared<{ time_zone: string }>('org_time_zone', 'SELECT time_zone FROM organizations WHERE id = $1', [orgId]);
-  return rows[0]?.time_zone ?? 'UTC';
-}
+/**
+ * The organization's IANA time zone as a SQL expression, for a statement that reads a date in it (`param`
+ * names the organization id, e.g. `$1`).
+ */
+export const organizationTimeZoneSql = (param: string) => `(SELECT time_zone FROM organizations WHERE id = ${param})`;

@@ -4,7 +4,8 @@ import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { animalExists, animalStatusList, lockAnimalPlace, setAnimalStatus } from '../animals/public.ts';
 import { personSummary } from '../people/public.ts';
-import { organizationTimeZone } from '../settings/public.ts';
+import { organizationTimeZoneSql } from '../settings/public.ts';
+import { newId } from '../../platform/ids.ts';
 import { ADOPTION_RETURN_SUBTYPE, DEFAULT_STATUS_MAP, DEFAULT_SUBTYPES, LIVE_OUTCOMES, type Kind, type OutcomeType } from './catalogue.ts';
 import * as repo from './repository.ts';
 import { liveHoldAnimals } from './holds.repository.ts';
@@ -254,24 +255,17 @@ export async function listStays(q: Queryable, orgId: string, animalId: string, l
   };
 }
 
-/** Family A creates open the animal's first stay (type other, from its intake date at the start of that day). */
+/**
+ * Family A creates open the animal's first stay (type other, condition unknown) at the start of its intake
+ * date in the organization's time zone: the stay and its audit row are one statement in the create's transaction.
+ */
 export async function openFirstStay(q: Queryable, orgId: string, animal: { id: string; intake_date: string }, actor: string | null) {
-  const tz = await organizationTimeZone(q, orgId);
-  const start = DateTime.fromISO(animal.intake_date, { zone: tz }).startOf('day');
-  const id = await repo.insertStay(q, orgId, {
-    animal_id: animal.id,
-    intake_at: (start.isValid ? start : DateTime.utc()).toUTC().toISO() ?? new Date().toISOString(),
-    intake_type: 'other',
-    intake_subtype_id: null,
-    source_person_id: null,
-    source_organization: null,
-    found_at: null,
-    condition: 'unknown',
-    age_weeks: null,
-    age_estimated: false,
-    adoption_return: false,
-    intake_notes: null,
-    intake_by: actor,
-  });
-  await audit(q, orgId, actor, 'intake', 'animal_stay', id, { animal_id: animal.id, type: 'other' });
+  await q.prepared(
+    'stays_open_first',
+    `WITH s AS (INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, intake_by)
+       VALUES ($1, $2, $3, ($4::date::timestamp AT TIME ZONE ${organizationTimeZoneSql('$1')}), 'other', 'unknown', $5) RETURNING id)
+     INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+       SELECT $1, $5, 'intake', 'animal_stay', s.id, jsonb_build_object('animal_id', $3::text, 'type', 'other') FROM s`,
+    [orgId, newId('sty'), animal.id, animal.intake_date, actor],
+  );
 }
