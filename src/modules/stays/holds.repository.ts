@@ -21,7 +21,8 @@ export interface HoldRow {
 
 /** A hold is live at a moment when it has started, is not released by then, and has not ended. */
 export const LIVE_AT = (at: string, alias = 'h') =>
-  `(${alias}.starts_at <= ${at} AND (${alias}.released_at IS NULL OR ${alias}.released_at > ${at}) AND (${alias}.ends_at IS NULL OR ${alias}.ends_at > ${at}))`;
+  `(${alias}.starts_at <= ${at} AND (${alias}.released_at IS NULL OR ${alias}.released_at > ${at})
+    AND (${alias}.ends_at IS NULL OR ${alias}.ends_at > ${at}))`;
 
 /** `$2` of every select below is the moment `live` describes. */
 const SELECT = `SELECT h.id, h.animal_id, h.reason, h.starts_at, h.until_at, to_char(h.until_date, 'YYYY-MM-DD') AS until_date, h.ends_at,

@@ -31,7 +31,8 @@ export interface StayRow {
   updated_at: Date;
 }
 
-const STAY_SELECT = `SELECT s.id, s.animal_id, s.intake_at, s.intake_type, s.intake_subtype_id, si.name AS intake_subtype, s.source_person_id,
+const STAY_SELECT = `SELECT s.id, s.animal_id, s.intake_at, s.intake_type, s.intake_subtype_id, si.name AS intake_subtype,
+  s.source_person_id,
   s.source_organization, s.found_at, s.condition, s.age_weeks, s.age_estimated, s.adoption_return, s.intake_notes, s.intake_by,
   s.outcome_at, s.outcome_type, s.outcome_subtype_id, so.name AS outcome_subtype, s.destination_person_id, s.destination_organization,
   s.outcome_reason, s.outcome_notes, s.outcome_by, s.created_at, s.updated_at
@@ -78,7 +79,8 @@ export interface IntakeInsert {
 export async function insertStay(q: Queryable, orgId: string, s: IntakeInsert): Promise<string> {
   const id = newId('sty');
   await q.query(
-    `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, intake_subtype_id, source_person_id, source_organization,
+    `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, intake_subtype_id, source_person_id,
+      source_organization,
       found_at, condition, age_weeks, age_estimated, adoption_return, intake_notes, intake_by)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)`,
     [
@@ -210,7 +212,8 @@ export async function insertSubtype(
   s: { kind: Kind; name: string; category: string; sort_order: number },
 ): Promise<SubtypeRow> {
   const rows = await q.query<SubtypeRow>(
-    `INSERT INTO stay_subtypes (organization_id, id, kind, name, category, sort_order) VALUES ($1,$2,$3,$4,$5,$6) RETURNING ${SUBTYPE_COLS}`,
+    `INSERT INTO stay_subtypes (organization_id, id, kind, name, category, sort_order) VALUES ($1,$2,$3,$4,$5,$6) RETURNING ` +
+      `${SUBTYPE_COLS}`,
     [orgId, newId('sst'), s.kind, s.name, s.category, s.sort_order],
   );
   const row = rows[0];

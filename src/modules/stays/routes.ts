@@ -34,7 +34,11 @@ export function stayRoutes(app: App, ctx: AppContext) {
         tags,
         summary: "List an animal's stays",
         description:
-          "Newest intake first. A stay is one intake and at most one outcome; the animal keeps its id across stays. `days_in_care` counts calendar days from the intake's date to the outcome's date (or today) in the organization's time zone, computed at each read; `days_in_care_total` adds up every stay (not only this page). `available` is true when the animal has an open stay and no live hold; `live_holds` lists the holds in force now. Holds never change the animal's status or careState.",
+          'Newest intake first. A stay is one intake and at most one outcome; the animal keeps its id across stays. ' +
+          "`days_in_care` counts calendar days from the intake's date to the outcome's date (or today) in the organization's " +
+          'time zone, computed at each read; `days_in_care_total` adds up every stay (not only this page). `available` is true ' +
+          'when the animal has an open stay and no live hold; `live_holds` lists the holds in force now. Holds never change ' +
+          "the animal's status or careState.",
         params: AnimalIdParam,
         querystring: StaysQuery,
         response: { 200: StayList },
@@ -56,7 +60,14 @@ export function stayRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Record an intake (opens a stay)',
         description:
-          "Answers 201 with the new stay. Refused (422) while the animal has an open stay (at most one per animal, enforced in the database; of concurrent intakes one wins), or when `occurred_at` is before the previous stay's outcome. `type` is a Shelter Animals Count intake category; it defaults to the subtype's category, and a given subtype must be the organization's, not retired, and of that category. Give a source person (on file) or a source organization, not both; `found_at` may accompany either. `adoption_return: true` records a return after adoption: the type is relinquished, the subtype defaults to `Returned after adoption`, and the animal's last stay must have ended in an adoption, which stays as it was (reports keep counting it). The animal's status then moves as the organization's status mapping says for the type (see /api/animals/stay-status-map); its careState follows from that status.",
+          'Answers 201 with the new stay. Refused (422) while the animal has an open stay (at most one per animal, enforced in ' +
+          "the database; of concurrent intakes one wins), or when `occurred_at` is before the previous stay's outcome. `type` " +
+          "is a Shelter Animals Count intake category; it defaults to the subtype's category, and a given subtype must be the " +
+          "organization's, not retired, and of that category. Give a source person (on file) or a source organization, not " +
+          'both; `found_at` may accompany either. `adoption_return: true` records a return after adoption: the type is ' +
+          "relinquished, the subtype defaults to `Returned after adoption`, and the animal's last stay must have ended in an " +
+          "adoption, which stays as it was (reports keep counting it). The animal's status then moves as the organization's " +
+          'status mapping says for the type (see /api/animals/stay-status-map); its careState follows from that status.',
         params: AnimalIdParam,
         body: IntakeCreate,
         response: { 201: Stay },
@@ -76,7 +87,12 @@ export function stayRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Record an outcome (closes the open stay)',
         description:
-          "Answers 201 with the closed stay. Closes the animal's one open stay (422 when it has none; of concurrent outcomes exactly one closes it). `occurred_at` must not be before the stay's intake. `type` is a Shelter Animals Count outcome category, defaulting to the subtype's category; a given subtype must be the organization's, not retired, and of that category. Give a destination person (on file) or a destination organization, not both. An adoption is refused while a hold is live at `occurred_at`. The animal's status then moves as the organization's status mapping says for the type; its careState follows from that status. Holds are left as they are.",
+          "Answers 201 with the closed stay. Closes the animal's one open stay (422 when it has none; of concurrent outcomes " +
+          "exactly one closes it). `occurred_at` must not be before the stay's intake. `type` is a Shelter Animals Count " +
+          "outcome category, defaulting to the subtype's category; a given subtype must be the organization's, not retired, " +
+          'and of that category. Give a destination person (on file) or a destination organization, not both. An adoption is ' +
+          "refused while a hold is live at `occurred_at`. The animal's status then moves as the organization's status mapping " +
+          'says for the type; its careState follows from that status. Holds are left as they are.',
         params: AnimalIdParam,
         body: OutcomeCreate,
         response: { 201: Stay },
@@ -108,7 +124,10 @@ export function stayRoutes(app: App, ctx: AppContext) {
         schema: {
           tags,
           summary: `Change the subtype or notes of a stay's ${kind}`,
-          description: `Only \`subtype_id\` and \`notes\` change; the type (the category reports count), times and people never do. A new subtype must be the organization's, of the same ${kind} category, and not retired; null clears it.${kind === 'outcome' ? ' Refused (422) while the stay has no outcome.' : ''}`,
+          description:
+            `Only \`subtype_id\` and \`notes\` change; the type (the category reports count), times and people never do. A new ` +
+            `subtype must be the organization's, of the same ${kind} category, and not retired; null clears ` +
+            `it.${kind === 'outcome' ? ' Refused (422) while the stay has no outcome.' : ''}`,
           params: IdParam,
           body: RecordPatch,
           response: { 200: Stay },
@@ -130,7 +149,10 @@ export function stayRoutes(app: App, ctx: AppContext) {
         tags: holdTags,
         summary: "List an animal's holds",
         description:
-          "Newest start first, every hold ever placed unless `live` narrows them. A hold is live from `starts_at` until it is released or its `ends_at` passes; `until` given as a date ends as that day begins in the organization's time zone. `at` (default now) asks about another moment. `available` is true when the animal's latest stay covers `at` and no hold is live then. Holds never change the animal's status or careState.",
+          'Newest start first, every hold ever placed unless `live` narrows them. A hold is live from `starts_at` until it is ' +
+          "released or its `ends_at` passes; `until` given as a date ends as that day begins in the organization's time zone. " +
+          "`at` (default now) asks about another moment. `available` is true when the animal's latest stay covers `at` and no " +
+          "hold is live then. Holds never change the animal's status or careState.",
         params: AnimalIdParam,
         querystring: HoldsQuery,
         response: { 200: HoldList },
@@ -147,7 +169,10 @@ export function stayRoutes(app: App, ctx: AppContext) {
         tags: holdTags,
         summary: 'Place a hold',
         description:
-          "Answers 201. Only an animal in care (with an open stay) can be held (422). Several holds may be live at once. `starts_at` defaults to now; `until` is optional (no end: until released) and must come after the start: a date-time, or a date, which ends the hold as that day begins in the organization's time zone (the moment is fixed when the hold is placed or changed).",
+          'Answers 201. Only an animal in care (with an open stay) can be held (422). Several holds may be live at once. ' +
+          '`starts_at` defaults to now; `until` is optional (no end: until released) and must come after the start: a ' +
+          "date-time, or a date, which ends the hold as that day begins in the organization's time zone (the moment is fixed " +
+          'when the hold is placed or changed).',
         params: AnimalIdParam,
         body: HoldCreate,
         response: { 201: Hold },
@@ -196,7 +221,8 @@ export function stayRoutes(app: App, ctx: AppContext) {
         tags: holdTags,
         summary: 'Release a hold now',
         description:
-          'Answers 200 with the hold, released now by the calling key; the body (optional) may carry `notes`. Refused (422) when it is already released or has already ended by its `until`.',
+          'Answers 200 with the hold, released now by the calling key; the body (optional) may carry `notes`. Refused (422) ' +
+          'when it is already released or has already ended by its `until`.',
         params: IdParam,
         body: HoldRelease,
         response: { 200: Hold },

@@ -130,7 +130,8 @@ export async function seedStays(q: Queryable, org: Organization, data: SeedData)
     });
     if (reason === 'medical')
       await q.query(
-        "UPDATE animal_holds SET released_at = now(), released_by = 'seed', release_notes = 'Cleared by the vet' WHERE organization_id = $1 AND id = $2",
+        "UPDATE animal_holds SET released_at = now(), released_by = 'seed', release_notes = 'Cleared by the vet' WHERE " +
+          'organization_id = $1 AND id = $2',
         [org.id, id],
       );
   }

@@ -21,7 +21,11 @@ export function staySettingsRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'List intake and outcome subtypes',
-        description: `Every organization starts with Animal Shelter Manager's usual entry reasons and movement types, written the first time it uses stays; each subtype maps to exactly one Shelter Animals Count category of its kind, so reports can always count by category. ${categories} Ordered by kind, sort_order, name. Retired subtypes are left out unless \`include_retired=true\`.`,
+        description:
+          `Every organization starts with Animal Shelter Manager's usual entry reasons and movement types, written the first ` +
+          `time it uses stays; each subtype maps to exactly one Shelter Animals Count category of its kind, so reports can ` +
+          `always count by category. ${categories} Ordered by kind, sort_order, name. Retired subtypes are left out unless ` +
+          `\`include_retired=true\`.`,
         querystring: SubtypesQuery,
         response: { 200: SubtypeList },
       },
@@ -36,7 +40,9 @@ export function staySettingsRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Add a subtype',
-        description: `Answers 201. The name is unique per kind (case-insensitive); the category must be one of the kind's. ${categories} sort_order defaults to after the last.`,
+        description:
+          `Answers 201. The name is unique per kind (case-insensitive); the category must be one of the kind's. ${categories} ` +
+          `sort_order defaults to after the last.`,
         body: SubtypeCreate,
         response: { 201: Subtype },
       },
@@ -55,7 +61,8 @@ export function staySettingsRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Rename, reorder, retire or re-categorize a subtype',
         description:
-          "The category can change only while no intake or outcome uses the subtype (the records' types would no longer match it). A retired subtype stays on the records that use it and is refused for new ones.",
+          "The category can change only while no intake or outcome uses the subtype (the records' types would no longer match " +
+          'it). A retired subtype stays on the records that use it and is refused for new ones.',
         params: IdParam,
         body: SubtypePatch,
         response: { 200: Subtype },
@@ -94,7 +101,10 @@ export function staySettingsRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'The status each intake and outcome category gives the animal',
         description:
-          'One entry per kind and category. Recording an intake or outcome of the category moves the animal to `status` (null: the status is left as it is); careState keeps following from the status. Defaults: every intake → Intake; adoption → Adopted; return_to_owner → Returned to Owner; transfer_out → Transferred Out; deaths and euthanasia → Deceased; return_to_field, other_live, lost_in_care → unchanged. A status that was deleted reads as null.',
+          'One entry per kind and category. Recording an intake or outcome of the category moves the animal to `status` (null: ' +
+          'the status is left as it is); careState keeps following from the status. Defaults: every intake → Intake; adoption ' +
+          '→ Adopted; return_to_owner → Returned to Owner; transfer_out → Transferred Out; deaths and euthanasia → Deceased; ' +
+          'return_to_field, other_live, lost_in_care → unchanged. A status that was deleted reads as null.',
         response: { 200: StatusMap },
       },
     },
@@ -109,7 +119,8 @@ export function staySettingsRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change the status mapping',
         description:
-          "Send `{intake: {category: status name or null}, outcome: {...}}`; only the categories sent change. A name must be one of the organization's animal statuses (422, nothing changed). Answers the whole mapping.",
+          'Send `{intake: {category: status name or null}, outcome: {...}}`; only the categories sent change. A name must be ' +
+          "one of the organization's animal statuses (422, nothing changed). Answers the whole mapping.",
         body: StatusMapPatch,
         response: { 200: StatusMap },
       },

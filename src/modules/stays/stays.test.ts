@@ -390,6 +390,11 @@ test('the migration gives an animal without stays one from its intake date (type
   assert.equal(list.available, true);
 });
 
+async function subtype(org: TestOrg, name: string): Promise<string> {
+  const res = await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name, category: 'stray' } });
+  return res.body.id as string;
+}
+
 securitySuite('stays', () => t, [
   { method: 'GET', path: async (org) => `/api/animals/${await animal(org)}/stays`, area: 'animals', level: 'read' },
   {
@@ -427,7 +432,8 @@ securitySuite('stays', () => t, [
     method: 'PATCH',
     path: async (org) => {
       const id = await animal(org);
-      return `/api/animals/stays/${(await outcome(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'transfer_out' })).body.id}/outcome`;
+      const closed = await outcome(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'transfer_out' });
+      return `/api/animals/stays/${closed.body.id}/outcome`;
     },
     body: { notes: 'Changed' },
     area: 'animals',
@@ -454,16 +460,14 @@ securitySuite('stays', () => t, [
   },
   {
     method: 'PATCH',
-    path: async (org) =>
-      `/api/animals/stay-subtypes/${(await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'To patch', category: 'stray' } })).body.id}`,
+    path: async (org) => `/api/animals/stay-subtypes/${await subtype(org, 'To patch')}`,
     body: { retired: true },
     area: 'animals',
     level: 'admin',
   },
   {
     method: 'DELETE',
-    path: async (org) =>
-      `/api/animals/stay-subtypes/${(await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'To delete', category: 'stray' } })).body.id}`,
+    path: async (org) => `/api/animals/stay-subtypes/${await subtype(org, 'To delete')}`,
     area: 'animals',
     level: 'admin',
   },
