@@ -84,6 +84,12 @@ const OWNERS: Record<string, string> = {
   registry_marks: 'registry',
   registry_disputes: 'registry',
   registry_flag_history: 'registry',
+  // 0600–0649 stays.
+  stay_subtypes: 'stays',
+  stay_status_map: 'stays',
+  stay_defaults_seeded: 'stays',
+  animal_stays: 'stays',
+  animal_holds: 'stays',
 };
 
 /**

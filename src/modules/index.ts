@@ -5,6 +5,7 @@ import { peopleModule } from './people/index.ts';
 import { donationsModule } from './donations/index.ts';
 import { customFieldsModule } from './customfields/index.ts';
 import { operationsModule } from './operations/index.ts';
+import { staysModule } from './stays/index.ts';
 import { fundraisingModule } from './fundraising/index.ts';
 import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
@@ -20,6 +21,7 @@ export const modules: Module[] = [
   customFieldsModule,
   operationsModule,
   medicalModule,
+  staysModule,
   fundraisingModule,
   communicationsModule,
   shiftsModule,

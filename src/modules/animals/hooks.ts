@@ -11,3 +11,20 @@ export function onAnimalWritten(fn: AnimalWrittenHook): void {
 export async function animalWritten(q: Queryable, orgId: string, animalId: string): Promise<void> {
   for (const fn of writtenHooks) await fn(q, orgId, animalId);
 }
+
+/** What a newer module learns of an animal made through Family A, inside the transaction that makes it. */
+export type AnimalCreatedHook = (
+  q: Queryable,
+  orgId: string,
+  animal: { id: string; intake_date: string },
+  actor: string | null,
+) => Promise<void>;
+const createdHooks = new Set<AnimalCreatedHook>();
+/** Registers `fn` (once); it runs in the transaction of every Family A create, after the insert. */
+export function onAnimalCreated(fn: AnimalCreatedHook): void {
+  createdHooks.add(fn);
+}
+/** Called by this module's service after it created an animal, inside the create's transaction. */
+export async function animalCreated(q: Queryable, orgId: string, animal: { id: string; intake_date: string }, actor: string | null) {
+  for (const fn of createdHooks) await fn(q, orgId, animal, actor);
+}

@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../../platform/db/db.ts';
 import { getAnimal, type AnimalRow } from './repository.ts';
-import { insertDefaultStatuses } from './statuses.repository.ts';
+import { insertDefaultStatuses, statusMap } from './statuses.repository.ts';
 
 export { getAnimal, type AnimalRow };
 /** A new organization's default statuses (the settings module calls it when it creates one). */
@@ -94,6 +94,7 @@ export async function setAltered(q: Queryable, orgId: string, id: string, value:
 
 /** Another module's work inside every animal write's transaction (the registry republishes chip copies). */
 export { onAnimalWritten, type AnimalWrittenHook } from './hooks.ts';
+import { animalWritten } from './hooks.ts';
 /** Ark's one rule for chip numbers: upper case, separators stripped. */
 export { normalizeMicrochip } from './service.ts';
 
@@ -105,3 +106,20 @@ export async function chippedAnimalIds(q: Queryable, orgId: string): Promise<str
   );
   return rows.map((r) => r.id);
 }
+
+/** The organization's statuses (id, name, care state), from the briefly cached list every animal read uses. */
+export async function animalStatusList(q: Queryable, orgId: string): Promise<{ id: string; name: string; care_state: string }[]> {
+  return [...(await statusMap(q, orgId)).values()].map((s) => ({ id: s.id, name: s.name, care_state: s.care_state }));
+}
+
+/**
+ * Gives an animal another status (its care state follows from the status). The caller checks the status
+ * id and writes the audit row of the change that moved it (an intake, an outcome).
+ */
+export async function setAnimalStatus(q: Queryable, orgId: string, id: string, statusId: string): Promise<void> {
+  await q.query('UPDATE animals SET status_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, id, statusId]);
+  await animalWritten(q, orgId, id);
+}
+
+/** A newer module's records from an animal's first day (its first stay), made in the create's transaction. */
+export { onAnimalCreated, type AnimalCreatedHook } from './hooks.ts';

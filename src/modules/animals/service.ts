@@ -5,7 +5,7 @@ import { audit } from '../../platform/audit.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { checkAnimalLocation } from '../operations/public.ts';
 import * as repo from './repository.ts';
-import { animalWritten } from './hooks.ts';
+import { animalCreated, animalWritten } from './hooks.ts';
 import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
 
@@ -151,6 +151,8 @@ export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody
   };
   return db.tx(async (q) => {
     const row = await repo.insertAnimal(q, orgId, values, actor);
+    // Modules that keep records from the animal's first day (its first stay) add them in the same transaction.
+    await animalCreated(q, orgId, { id: row.id, intake_date: row.intake_date }, actor);
     await animalWritten(q, orgId, row.id);
     return row;
   });

@@ -1,6 +1,8 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { animalSummaries } from '../animals/public.ts';
+import { DateTime } from 'luxon';
 import { fosterEndingsBetween, transportsBetween } from '../operations/public.ts';
+import { holdsEndingBetween } from '../stays/public.ts';
 import * as repo from './repository.ts';
 import type { EntryT } from './schemas.ts';
 
@@ -47,11 +49,29 @@ const transports: CalendarSource = async (q, w) =>
     source_id: t.run_id,
   }));
 
+const holdsEnd: CalendarSource = async (q, w) => {
+  const from = DateTime.fromISO(w.from, { zone: w.zone }).startOf('day').toJSDate();
+  const to = DateTime.fromISO(w.to, { zone: w.zone }).plus({ days: 1 }).startOf('day').toJSDate();
+  const out: SourceEntry[] = [];
+  for (const h of (await holdsEndingBetween(q, w.orgId, from, to, w.animalId)).slice(0, w.limit)) {
+    if (h.ends_at === null) continue;
+    const ends = DateTime.fromJSDate(new Date(h.ends_at)).setZone(w.zone);
+    out.push({
+      date: ends.toISODate() ?? w.from,
+      kind: 'hold_ends' as const,
+      animal_id: h.animal_id,
+      title: `${h.reason.replaceAll('_', ' ')} hold ends`,
+      source_id: h.id,
+    });
+  }
+  return out;
+};
+
 /**
  * Where the animal calendar's entries come from. Another area adds its own with one line
  * (`calendarSources.push(...)`), e.g. holds ending.
  */
-export const calendarSources: CalendarSource[] = [medicalDue, fosterEnds, transports];
+export const calendarSources: CalendarSource[] = [medicalDue, holdsEnd, fosterEnds, transports];
 
 const ORDER = { medical_due: 0, hold_ends: 1, foster_ends: 2, transport: 3 } as const;
 

@@ -21,3 +21,15 @@ export async function organizationProfile(q: Queryable, orgId: string): Promise<
   const rows = await q.query<OrganizationProfile>('SELECT name, email, phone, website FROM organizations WHERE id = $1', [orgId]);
   return rows[0] ?? null;
 }
+
+/**
+ * The organization's IANA time zone as a SQL expression, for a statement that reads a date in it (`param`
+ * names the organization id, e.g. `$1`).
+ */
+export const organizationTimeZoneSql = (param: string) => `(SELECT time_zone FROM organizations WHERE id = ${param})`;
+
+/** The organization's IANA time zone ('UTC' when the id names none). */
+export async function organizationTimeZone(q: Queryable, orgId: string): Promise<string> {
+  const rows = await q.query<{ time_zone: string }>('SELECT time_zone FROM organizations WHERE id = $1', [orgId]);
+  return rows[0]?.time_zone ?? 'UTC';
+}

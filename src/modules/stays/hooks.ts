@@ -1,0 +1,15 @@
+import type { Queryable } from '../../platform/db/db.ts';
+
+/**
+ * Work another module does when an animal enters care (a Family A create's first stay, or a recorded intake),
+ * inside the same transaction: the medical area schedules its protocols' first doses from `enteredOn`, the
+ * day of the intake in the organization's time zone.
+ */
+export type IntakeHook = (q: Queryable, orgId: string, animalId: string, enteredOn: string, actor: string | null) => Promise<void>;
+const intakeHooks = new Set<IntakeHook>();
+export function onIntake(fn: IntakeHook): void {
+  intakeHooks.add(fn);
+}
+export async function intakeRecorded(q: Queryable, orgId: string, animalId: string, enteredOn: string, actor: string | null) {
+  for (const fn of intakeHooks) await fn(q, orgId, animalId, enteredOn, actor);
+}

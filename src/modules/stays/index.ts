@@ -1,0 +1,17 @@
+import type { Module } from '../../platform/context.ts';
+import { onAnimalCreated } from '../animals/public.ts';
+import { stayRoutes } from './routes.ts';
+import { staySettingsRoutes } from './settings.routes.ts';
+import { openFirstStay } from './service.ts';
+import { seedStays } from './seed.ts';
+
+/** An animal's stays (intake → outcome), holds, and the organization's subtypes and status mapping (issue 12). */
+export const staysModule: Module = {
+  name: 'stays',
+  routes(app, ctx) {
+    onAnimalCreated(openFirstStay);
+    stayRoutes(app, ctx);
+    staySettingsRoutes(app, ctx);
+  },
+  seed: seedStays,
+};

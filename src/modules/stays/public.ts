@@ -1,0 +1,56 @@
+/**
+ * What other modules may use of the stays module. The tables `animal_stays`, `animal_holds`, `stay_subtypes`,
+ * `stay_status_map` and `stay_defaults_seeded` belong to this module; other modules read them through these
+ * functions or the `animal_live_holds` view (holds in force now) and never write them.
+ */
+import type { Queryable } from '../../platform/db/db.ts';
+import { holdsEnding, holdsOf, liveHoldAnimals } from './holds.repository.ts';
+import { liveHoldsOf, toHold } from './holds.service.ts';
+import { latestStay } from './repository.ts';
+import type { HoldT } from './schemas.ts';
+
+const iso = (at: Date | string | undefined) => (at === undefined ? new Date().toISOString() : new Date(at).toISOString());
+
+/**
+ * Of `animalIds` (every animal of the organization when omitted), those with a hold in force at `at`
+ * (default now). An animal listed here cannot be adopted or shown on the public listing.
+ */
+export async function liveHoldAnimalIds(q: Queryable, orgId: string, animalIds?: string[], at?: Date | string): Promise<string[]> {
+  return liveHoldAnimals(q, orgId, animalIds ?? null, iso(at));
+}
+
+/** Whether an animal is available at `at` (default now): it has an open stay and no live hold; with the live holds. */
+export async function animalAvailability(
+  q: Queryable,
+  orgId: string,
+  animalId: string,
+  at?: Date | string,
+): Promise<{ available: boolean; in_care: boolean; live_hold_ids: string[] }> {
+  const when = iso(at);
+  const stay = await latestStay(q, orgId, animalId);
+  const inCare = stay !== null && stay.outcome_at === null;
+  const live = await holdsOf(q, orgId, animalId, when, { live: true }, null);
+  return { available: inCare && live.length === 0, in_care: inCare, live_hold_ids: live.map((h) => h.id) };
+}
+
+/**
+ * Unreleased holds whose end (`ends_at`) falls in [from, to), soonest first, optionally of one animal: the
+ * animal calendar's "hold ending" entries. `live` in each describes the moment `from`.
+ */
+export async function holdsEndingBetween(
+  q: Queryable,
+  orgId: string,
+  from: Date | string,
+  to: Date | string,
+  animalId?: string,
+): Promise<HoldT[]> {
+  return (await holdsEnding(q, orgId, iso(from), iso(to), animalId ?? null)).map(toHold);
+}
+
+/** The holds in force now on one animal, newest start first. */
+export const liveHolds: (q: Queryable, orgId: string, animalId: string) => Promise<HoldT[]> = liveHoldsOf;
+
+export type { HoldT as AnimalHold };
+
+/** Another module's work when an animal enters care (medical protocols), in the intake's transaction. */
+export { onIntake, type IntakeHook } from './hooks.ts';

@@ -1,0 +1,236 @@
+import type { App, AppContext } from '../../platform/context.ts';
+import { who } from '../../platform/context.ts';
+import { IdParam } from '../../platform/formats.ts';
+import * as service from './service.ts';
+import * as holds from './holds.service.ts';
+import {
+  AnimalIdParam,
+  Hold,
+  HoldCreate,
+  HoldList,
+  HoldPatch,
+  HoldRelease,
+  HoldsQuery,
+  IntakeCreate,
+  OutcomeCreate,
+  RecordPatch,
+  Stay,
+  StayList,
+  StaysQuery,
+} from './schemas.ts';
+
+const read = { permission: { area: 'animals' as const, level: 'read' as const } };
+const write = { permission: { area: 'animals' as const, level: 'write' as const } };
+
+/** Stays (intake → outcome) and holds. */
+export function stayRoutes(app: App, ctx: AppContext) {
+  const tags = ['Animal stays'];
+
+  app.get(
+    '/api/animals/:id/stays',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "List an animal's stays",
+        description:
+          'Newest intake first. A stay is one intake and at most one outcome; the animal keeps its id across stays. ' +
+          "`days_in_care` counts calendar days from the intake's date to the outcome's date (or today) in the organization's " +
+          'time zone, computed at each read; `days_in_care_total` adds up every stay (not only this page). `available` is true ' +
+          'when the animal has an open stay and no live hold; `live_holds` lists the holds in force now. Holds never change ' +
+          "the animal's status or careState.",
+        params: AnimalIdParam,
+        querystring: StaysQuery,
+        response: { 200: StayList },
+      },
+    },
+    async (req) => {
+      const { orgId, org } = who(req);
+      const { inCare, ...page } = await service.listStays(ctx.db, orgId, req.params.id, req.query.limit, req.query.offset, org.time_zone);
+      const live = await holds.liveHoldsOf(ctx.db, orgId, req.params.id);
+      return { ...page, available: inCare && live.length === 0, live_holds: live };
+    },
+  );
+
+  app.post(
+    '/api/animals/:id/intakes',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Record an intake (opens a stay)',
+        description:
+          'Answers 201 with the new stay. Refused (422) while the animal has an open stay (at most one per animal, enforced in ' +
+          "the database; of concurrent intakes one wins), or when `occurred_at` is before the previous stay's outcome. `type` " +
+          "is a Shelter Animals Count intake category; it defaults to the subtype's category, and a given subtype must be the " +
+          "organization's, not retired, and of that category. Give a source person (on file) or a source organization, not " +
+          'both; `found_at` may accompany either. `adoption_return: true` records a return after adoption: the type is ' +
+          "relinquished, the subtype defaults to `Returned after adoption`, and the animal's last stay must have ended in an " +
+          "adoption, which stays as it was (reports keep counting it). The animal's status then moves as the organization's " +
+          'status mapping says for the type (see /api/animals/stay-status-map); its careState follows from that status.',
+        params: AnimalIdParam,
+        body: IntakeCreate,
+        response: { 201: Stay },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor, org } = who(req);
+      return reply.code(201).send(await service.recordIntake(ctx.db, orgId, req.params.id, req.body, actor, org.time_zone));
+    },
+  );
+
+  app.post(
+    '/api/animals/:id/outcomes',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Record an outcome (closes the open stay)',
+        description:
+          "Answers 201 with the closed stay. Closes the animal's one open stay (422 when it has none; of concurrent outcomes " +
+          "exactly one closes it). `occurred_at` must not be before the stay's intake. `type` is a Shelter Animals Count " +
+          "outcome category, defaulting to the subtype's category; a given subtype must be the organization's, not retired, " +
+          'and of that category. Give a destination person (on file) or a destination organization, not both. An adoption is ' +
+          "refused while a hold is live at `occurred_at`. The animal's status then moves as the organization's status mapping " +
+          'says for the type; its careState follows from that status. Holds are left as they are.',
+        params: AnimalIdParam,
+        body: OutcomeCreate,
+        response: { 201: Stay },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor, org } = who(req);
+      return reply.code(201).send(await service.recordOutcome(ctx.db, orgId, req.params.id, req.body, actor, org.time_zone));
+    },
+  );
+
+  app.get(
+    '/api/animals/stays/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'Get one stay', params: IdParam, response: { 200: Stay } },
+    },
+    async (req) => {
+      const { orgId, org } = who(req);
+      return service.getStay(ctx.db, orgId, req.params.id, org.time_zone);
+    },
+  );
+
+  for (const kind of ['intake', 'outcome'] as const) {
+    app.patch(
+      `/api/animals/stays/:id/${kind}`,
+      {
+        config: write,
+        schema: {
+          tags,
+          summary: `Change the subtype or notes of a stay's ${kind}`,
+          description:
+            `Only \`subtype_id\` and \`notes\` change; the type (the category reports count), times and people never do. A new ` +
+            `subtype must be the organization's, of the same ${kind} category, and not retired; null clears ` +
+            `it.${kind === 'outcome' ? ' Refused (422) while the stay has no outcome.' : ''}`,
+          params: IdParam,
+          body: RecordPatch,
+          response: { 200: Stay },
+        },
+      },
+      async (req) => {
+        const { orgId, actor, org } = who(req);
+        return service.patchRecord(ctx.db, orgId, req.params.id, kind, req.body, actor, org.time_zone);
+      },
+    );
+  }
+
+  const holdTags = ['Animal holds'];
+  app.get(
+    '/api/animals/:id/holds',
+    {
+      config: read,
+      schema: {
+        tags: holdTags,
+        summary: "List an animal's holds",
+        description:
+          'Newest start first, every hold ever placed unless `live` narrows them. A hold is live from `starts_at` until it is ' +
+          "released or its `ends_at` passes; `until` given as a date ends as that day begins in the organization's time zone. " +
+          "`at` (default now) asks about another moment. `available` is true when the animal's latest stay covers `at` and no " +
+          "hold is live then. Holds never change the animal's status or careState.",
+        params: AnimalIdParam,
+        querystring: HoldsQuery,
+        response: { 200: HoldList },
+      },
+    },
+    async (req) => holds.listHolds(ctx.db, who(req).orgId, req.params.id, req.query),
+  );
+
+  app.post(
+    '/api/animals/:id/holds',
+    {
+      config: write,
+      schema: {
+        tags: holdTags,
+        summary: 'Place a hold',
+        description:
+          'Answers 201. Only an animal in care (with an open stay) can be held (422). Several holds may be live at once. ' +
+          '`starts_at` defaults to now; `until` is optional (no end: until released) and must come after the start: a ' +
+          "date-time, or a date, which ends the hold as that day begins in the organization's time zone (the moment is fixed " +
+          'when the hold is placed or changed).',
+        params: AnimalIdParam,
+        body: HoldCreate,
+        response: { 201: Hold },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor, org } = who(req);
+      return reply.code(201).send(await holds.placeHold(ctx.db, orgId, req.params.id, req.body, actor, org.time_zone));
+    },
+  );
+
+  app.get(
+    '/api/animals/holds/:id',
+    { config: read, schema: { tags: holdTags, summary: 'Get one hold', params: IdParam, response: { 200: Hold } } },
+    async (req) => holds.getHold(ctx.db, who(req).orgId, req.params.id),
+  );
+
+  app.patch(
+    '/api/animals/holds/:id',
+    {
+      config: write,
+      schema: {
+        tags: holdTags,
+        summary: "Change a hold's reason, end or notes",
+        description: 'Refused (422) once the hold is released. `until` follows the rules of placing a hold; null removes the end.',
+        params: IdParam,
+        body: HoldPatch,
+        response: { 200: Hold },
+      },
+    },
+    async (req) => {
+      const { orgId, actor, org } = who(req);
+      return holds.updateHold(ctx.db, orgId, req.params.id, req.body, actor, org.time_zone);
+    },
+  );
+
+  app.post(
+    '/api/animals/holds/:id/release',
+    {
+      config: write,
+      // The body is optional: a release without one is a release without notes.
+      preValidation: async (req) => {
+        if (req.body === undefined || req.body === null) req.body = {};
+      },
+      schema: {
+        tags: holdTags,
+        summary: 'Release a hold now',
+        description:
+          'Answers 200 with the hold, released now by the calling key; the body (optional) may carry `notes`. Refused (422) ' +
+          'when it is already released or has already ended by its `until`.',
+        params: IdParam,
+        body: HoldRelease,
+        response: { 200: Hold },
+      },
+    },
+    async (req) => {
+      const { orgId, actor } = who(req);
+      return holds.releaseHold(ctx.db, orgId, req.params.id, req.body?.notes, actor);
+    },
+  );
+}

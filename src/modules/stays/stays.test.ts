@@ -1,0 +1,494 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+import { insertAnimal } from '../animals/repository.ts';
+import { listStatuses } from '../animals/statuses.repository.ts';
+import { newId } from '../../platform/ids.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await testApp();
+});
+after(async () => t.close());
+
+let n = 0;
+async function animal(org: TestOrg, more: Record<string, unknown> = {}): Promise<string> {
+  const res = await org.req('POST', '/api/v1/animals', {
+    body: { name: `Pet ${++n}`, species: 'dog', status: 'Available', intakeDate: '2024-01-02', ...more },
+  });
+  assert.equal(res.status, 201, res.raw);
+  return res.body.id as string;
+}
+async function person(org: TestOrg): Promise<string> {
+  const k = ++n;
+  const res = await org.req('POST', '/api/v1/people', {
+    body: { firstName: `F${k}`, lastName: `L${k}`, email: `s${k}.${Date.now()}@example.com` },
+  });
+  assert.equal(res.status, 201, res.raw);
+  return res.body.id as string;
+}
+const stays = async (org: TestOrg, id: string) => {
+  const res = await org.req('GET', `/api/animals/${id}/stays`);
+  assert.equal(res.status, 200, res.raw);
+  return res.body;
+};
+const outcome = (org: TestOrg, id: string, body: Record<string, unknown>) => org.req('POST', `/api/animals/${id}/outcomes`, { body });
+const intake = (org: TestOrg, id: string, body: Record<string, unknown>) => org.req('POST', `/api/animals/${id}/intakes`, { body });
+const statusOf = async (org: TestOrg, id: string) => {
+  const a = (await org.req('GET', `/api/v1/animals/${id}`)).body;
+  return [a.status, a.careState];
+};
+async function subtypeId(org: TestOrg, kind: string, name: string): Promise<string> {
+  const res = await org.req('GET', `/api/animals/stay-subtypes?kind=${kind}&include_retired=true`);
+  const s = res.body.results.find((r: any) => r.name === name);
+  assert.ok(s, `no subtype ${name}`);
+  return s.id as string;
+}
+
+test('Family A create opens the first stay: type other, from the intake date at midnight in the zone', async () => {
+  const org = await makeOrg(t, { timeZone: 'America/New_York' });
+  const id = await animal(org);
+  const list = await stays(org, id);
+  assert.equal(list.results.length, 1);
+  const s = list.results[0];
+  assert.match(s.id, /^sty_/);
+  assert.equal(s.open, true);
+  assert.equal(s.outcome, null);
+  assert.equal(s.intake.type, 'other');
+  assert.equal(s.intake.condition, 'unknown');
+  assert.equal(new Date(s.intake.occurred_at).toISOString(), '2024-01-02T05:00:00.000Z');
+  assert.equal(list.open_stay_id, s.id);
+  assert.equal(list.available, true);
+  assert.deepEqual(list.live_holds, []);
+  assert.ok(s.days_in_care > 300);
+  assert.equal(list.days_in_care_total, s.days_in_care);
+  assert.deepEqual(await statusOf(org, id), ['Available', 'in_care'], 'the first stay leaves the Family A status alone');
+  const one = await org.req('GET', `/api/animals/stays/${s.id}`);
+  assert.deepEqual(one.body, s);
+});
+
+test('an outcome closes the open stay; its time is not before the intake; one outcome per stay; status follows the mapping', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org);
+  const adopter = await person(org);
+  const early = await outcome(org, id, { occurred_at: '2024-01-01T12:00:00Z', type: 'adoption' });
+  assertErrorShape('/api/x', early, 422);
+  assert.equal((await stays(org, id)).results[0].open, true, 'nothing changed');
+  const res = await outcome(org, id, {
+    occurred_at: '2024-01-12T04:59:00Z',
+    type: 'adoption',
+    destination_person_id: adopter,
+    reason: 'Good match',
+    notes: 'Went home with a new bed',
+  });
+  assert.equal(res.status, 201, res.raw);
+  assert.equal(res.body.open, false);
+  assert.equal(res.body.outcome.type, 'adoption');
+  assert.equal(res.body.outcome.live, true);
+  assert.equal(res.body.outcome.destination_person_id, adopter);
+  assert.equal(res.body.outcome.reason, 'Good match');
+  assert.equal(res.body.days_in_care, 9, 'Jan 2 to Jan 11 in New York');
+  assert.deepEqual(await statusOf(org, id), ['Adopted', 'completed']);
+  assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T00:00:00Z', type: 'transfer_out' }), 422);
+  const list = await stays(org, id);
+  assert.equal(list.results.length, 1);
+  assert.equal(list.results[0].outcome.type, 'adoption', 'the second outcome changed nothing');
+  assert.equal(list.available, false, 'not in care');
+  assert.equal(list.days_in_care_total, 9);
+  assert.equal(list.open_stay_id, null);
+});
+
+test('at most one open stay; an intake needs the previous outcome and comes after it', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org);
+  assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray' }), 422);
+  assert.equal((await stays(org, id)).results.length, 1);
+  assert.equal((await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out' })).status, 201);
+  assert.deepEqual(await statusOf(org, id), ['Transferred Out', 'completed']);
+  assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-01-31T10:00:00Z', type: 'stray' }), 422);
+  const res = await intake(org, id, {
+    occurred_at: '2024-03-01T10:00:00Z',
+    type: 'stray',
+    found_at: '5th and Main',
+    condition: 'treatable',
+    age_weeks: 80,
+    age_estimated: true,
+    notes: 'Thin',
+  });
+  assert.equal(res.status, 201, res.raw);
+  assert.equal(res.body.intake.found_at, '5th and Main');
+  assert.equal(res.body.intake.condition, 'treatable');
+  assert.equal(res.body.intake.age_weeks, 80);
+  assert.equal(res.body.intake.age_estimated, true);
+  assert.equal(res.body.intake.recorded_by?.startsWith('key:'), true);
+  assert.deepEqual(await statusOf(org, id), ['Intake', 'in_care']);
+  const list = await stays(org, id);
+  assert.equal(list.results.length, 2);
+  assert.equal(list.results[0].id, res.body.id, 'newest first');
+  assert.equal(list.days_in_care_total, list.results[0].days_in_care + list.results[1].days_in_care);
+  const page = await org.req('GET', `/api/animals/${id}/stays?limit=1&offset=1`);
+  assert.deepEqual([page.body.results.length, page.body.has_more, page.body.results[0].intake.type], [1, false, 'other']);
+});
+
+test('concurrent intakes open one stay; concurrent outcomes close it once', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org);
+  const outs = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => outcome(org, id, { occurred_at: `2024-02-0${i + 1}T10:00:00Z`, type: 'return_to_owner' })),
+  );
+  assert.deepEqual(outs.map((r) => r.status).sort(), [201, 422, 422, 422, 422, 422]);
+  const ins = await Promise.all(Array.from({ length: 6 }, () => intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray' })));
+  assert.deepEqual(ins.map((r) => r.status).sort(), [201, 422, 422, 422, 422, 422]);
+  const list = await stays(org, id);
+  assert.equal(list.results.length, 2);
+  assert.equal(list.results.filter((s: any) => s.open).length, 1);
+});
+
+test('the database allows one open stay per animal even without the service', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org);
+  await assert.rejects(
+    t.db.query("INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type) VALUES ($1, $2, $3, now(), 'stray')", [
+      org.id,
+      newId('sty'),
+      id,
+    ]),
+    /animal_stays_open/,
+  );
+});
+
+test('a return after adoption opens a new relinquished stay and the adoption stays counted', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org);
+  const adopter = await person(org);
+  assert.equal(
+    (await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adoption', destination_person_id: adopter })).status,
+    201,
+  );
+  assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', adoption_return: true }), 422);
+  const ret = await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', adoption_return: true, source_person_id: adopter });
+  assert.equal(ret.status, 201, ret.raw);
+  assert.equal(ret.body.intake.type, 'relinquished');
+  assert.equal(ret.body.intake.adoption_return, true);
+  assert.equal(ret.body.intake.subtype, 'Returned after adoption');
+  assert.equal(ret.body.intake.source_person_id, adopter);
+  const list = await stays(org, id);
+  assert.equal(list.results.length, 2);
+  assert.equal(list.results[1].outcome.type, 'adoption', 'the adoption is never undone');
+  assert.equal(list.results[1].outcome.destination_person_id, adopter);
+  assert.deepEqual(await statusOf(org, id), ['Intake', 'in_care']);
+  // A return is only after an adoption.
+  assert.equal((await outcome(org, id, { occurred_at: '2024-04-01T10:00:00Z', type: 'transfer_out' })).status, 201);
+  assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-05-01T10:00:00Z', adoption_return: true }), 422);
+  assert.equal((await stays(org, id)).results.length, 2);
+});
+
+test('subtypes: seeded per organization, each in one category; a record takes a subtype of its category', async () => {
+  const org = await makeOrg(t);
+  const list = await org.req('GET', '/api/animals/stay-subtypes?limit=100');
+  assert.equal(list.status, 200);
+  const byName = new Map(list.body.results.map((s: any) => [`${s.kind}:${s.name}`, s.category]));
+  assert.equal(byName.get('intake:Stray'), 'stray');
+  assert.equal(byName.get('intake:Transfer from Other Shelter'), 'transfer_in');
+  assert.equal(byName.get('outcome:Reclaimed'), 'return_to_owner');
+  assert.equal(byName.get('outcome:Euthanised'), 'shelter_euthanasia');
+  const id = await animal(org);
+  const escaped = await subtypeId(org, 'outcome', 'Escaped');
+  const stray = await subtypeId(org, 'intake', 'Stray');
+  assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adoption', subtype_id: escaped }), 422);
+  assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', subtype_id: stray }), 422);
+  assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z' }), 400);
+  const res = await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', subtype_id: escaped });
+  assert.equal(res.status, 201, res.raw);
+  assert.deepEqual([res.body.outcome.type, res.body.outcome.subtype, res.body.outcome.live], ['lost_in_care', 'Escaped', false]);
+  assert.deepEqual(await statusOf(org, id), ['Available', 'in_care'], 'lost_in_care maps to no status by default');
+  // Another organization's subtype is not this one's.
+  const other = await makeOrg(t);
+  const otherId = await animal(other);
+  assertErrorShape('/api/x', await outcome(other, otherId, { occurred_at: '2024-02-01T10:00:00Z', subtype_id: escaped }), 422);
+});
+
+test('subtype settings: create, duplicate, category rules, retire, delete only when unused', async () => {
+  const org = await makeOrg(t);
+  const bad = await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'Seized', category: 'adoption' } });
+  assertErrorShape('/api/x', bad, 422);
+  const made = await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'Seized', category: 'other' } });
+  assert.equal(made.status, 201, made.raw);
+  assert.match(made.body.id, /^sst_/);
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'seized', category: 'stray' } }),
+    422,
+  );
+  // Same name under the other kind is fine.
+  assert.equal(
+    (await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'outcome', name: 'Seized', category: 'other_live' } })).status,
+    201,
+  );
+  const sid = made.body.id as string;
+  const a = await animal(org);
+  assert.equal((await outcome(org, a, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out' })).status, 201);
+  const used = await intake(org, a, { occurred_at: '2024-03-01T10:00:00Z', subtype_id: sid });
+  assert.equal(used.status, 201, used.raw);
+  assert.equal(used.body.intake.type, 'other');
+  assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/stay-subtypes/${sid}`, { body: { category: 'stray' } }), 422);
+  assertErrorShape('/api/x', await org.req('DELETE', `/api/animals/stay-subtypes/${sid}`), 422);
+  const retired = await org.req('PATCH', `/api/animals/stay-subtypes/${sid}`, { body: { retired: true, name: 'Seized (cruelty)' } });
+  assert.equal(retired.status, 200, retired.raw);
+  assert.deepEqual([retired.body.retired, retired.body.name], [true, 'Seized (cruelty)']);
+  const listed = await org.req('GET', '/api/animals/stay-subtypes?kind=intake&limit=100');
+  assert.ok(!listed.raw.includes(sid), 'retired subtypes are left out by default');
+  assert.equal((await stays(org, a)).results[0].intake.subtype, 'Seized (cruelty)', 'kept on the record');
+  const b = await animal(org);
+  assert.equal((await outcome(org, b, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out' })).status, 201);
+  assertErrorShape('/api/x', await intake(org, b, { occurred_at: '2024-03-01T10:00:00Z', subtype_id: sid }), 422);
+  const unused = await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name: 'Wildlife', category: 'stray' } });
+  assert.equal(
+    (await org.req('PATCH', `/api/animals/stay-subtypes/${unused.body.id}`, { body: { category: 'other' } })).body.category,
+    'other',
+  );
+  assert.equal((await org.req('DELETE', `/api/animals/stay-subtypes/${unused.body.id}`)).status, 204);
+  assertErrorShape('/api/x', await org.req('DELETE', `/api/animals/stay-subtypes/${unused.body.id}`), 404);
+});
+
+test('patching an intake or outcome: notes and a subtype of the same category only', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org);
+  const sid = (await stays(org, id)).results[0].id;
+  assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/stays/${sid}/outcome`, { body: { notes: 'x' } }), 422);
+  const stray = await subtypeId(org, 'intake', 'Stray');
+  const born = await subtypeId(org, 'intake', 'Born in Shelter');
+  assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/stays/${sid}/intake`, { body: { subtype_id: stray } }), 422);
+  assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/stays/${sid}/intake`, { body: { type: 'stray' } }), 422);
+  const ok = await org.req('PATCH', `/api/animals/stays/${sid}/intake`, { body: { subtype_id: born, notes: 'Litter of four' } });
+  assert.equal(ok.status, 200, ok.raw);
+  assert.deepEqual([ok.body.intake.type, ok.body.intake.subtype, ok.body.intake.notes], ['other', 'Born in Shelter', 'Litter of four']);
+  const cleared = await org.req('PATCH', `/api/animals/stays/${sid}/intake`, { body: { subtype_id: null, notes: '' } });
+  assert.deepEqual([cleared.body.intake.subtype, cleared.body.intake.notes], [null, null]);
+  assert.equal((await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'died_in_care' })).status, 201);
+  const o = await org.req('PATCH', `/api/animals/stays/${sid}/outcome`, {
+    body: { notes: 'Peacefully', subtype_id: await subtypeId(org, 'outcome', 'Died') },
+  });
+  assert.equal(o.status, 200, o.raw);
+  assert.deepEqual([o.body.outcome.type, o.body.outcome.subtype, o.body.outcome.notes], ['died_in_care', 'Died', 'Peacefully']);
+  assertErrorShape('/api/x', await org.req('PATCH', '/api/animals/stays/sty_nope/intake', { body: { notes: 'x' } }), 404);
+});
+
+test('status mapping: defaults, editable by admin, applied when recording; unknown names refused with nothing changed', async () => {
+  const org = await makeOrg(t);
+  const map = await org.req('GET', '/api/animals/stay-status-map');
+  assert.equal(map.status, 200);
+  const get = (body: any, kind: string, cat: string) => body.results.find((r: any) => r.kind === kind && r.category === cat).status;
+  assert.equal(map.body.results.length, 14);
+  assert.equal(get(map.body, 'outcome', 'adoption'), 'Adopted');
+  assert.equal(get(map.body, 'outcome', 'shelter_euthanasia'), 'Deceased');
+  assert.equal(get(map.body, 'outcome', 'other_live'), null);
+  assert.equal(get(map.body, 'intake', 'stray'), 'Intake');
+  const bad = await org.req('PATCH', '/api/animals/stay-status-map', { body: { outcome: { other_live: 'Nope', adoption: null } } });
+  assertErrorShape('/api/x', bad, 422);
+  assert.equal(get((await org.req('GET', '/api/animals/stay-status-map')).body, 'outcome', 'adoption'), 'Adopted', 'nothing changed');
+  assertErrorShape('/api/x', await org.req('PATCH', '/api/animals/stay-status-map', { body: { outcome: { adopted: 'Adopted' } } }), 422);
+  assertErrorShape(
+    '/api/x',
+    await org.req('PATCH', '/api/animals/stay-status-map', { body: { outcome: { adoption: null } }, key: org.keys.staff }),
+    403,
+  );
+  const ok = await org.req('PATCH', '/api/animals/stay-status-map', {
+    body: { outcome: { other_live: 'Courtesy Listing' }, intake: { stray: null } },
+  });
+  assert.equal(ok.status, 200, ok.raw);
+  assert.equal(get(ok.body, 'outcome', 'other_live'), 'Courtesy Listing');
+  assert.equal(get(ok.body, 'intake', 'stray'), null);
+  const id = await animal(org);
+  assert.equal((await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'other_live' })).status, 201);
+  assert.deepEqual(await statusOf(org, id), ['Courtesy Listing', 'not_in_care']);
+  assert.equal((await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray' })).status, 201);
+  assert.deepEqual(await statusOf(org, id), ['Courtesy Listing', 'not_in_care'], 'null leaves the status as it is');
+});
+
+test('sources and destinations: a person on file or an organization, not both; bad input changes nothing', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org);
+  const p = await person(org);
+  assertErrorShape(
+    '/api/x',
+    await outcome(org, id, {
+      occurred_at: '2024-02-01T10:00:00Z',
+      type: 'transfer_out',
+      destination_person_id: p,
+      destination_organization: 'X',
+    }),
+    422,
+  );
+  assertErrorShape(
+    '/api/x',
+    await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adoption', destination_person_id: 'per_nobody' }),
+    422,
+  );
+  assertErrorShape('/api/x', await outcome(org, id, { occurred_at: 'yesterday', type: 'adoption' }), 422);
+  assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adopted' }), 422);
+  assertErrorShape('/api/x', await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'adoption', extra: 1 }), 422);
+  assertErrorShape('/api/x', await outcome(org, id, { type: 'adoption' }), 400);
+  assert.equal((await stays(org, id)).results[0].open, true, 'nothing changed');
+  assert.equal(
+    (await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_organization: 'County Shelter' }))
+      .status,
+    201,
+  );
+  assertErrorShape(
+    '/api/x',
+    await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', source_person_id: p, source_organization: 'Y' }),
+    422,
+  );
+  assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', condition: 'poorly' }), 422);
+  assertErrorShape('/api/x', await intake(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', age_weeks: -1 }), 422);
+  assert.equal((await stays(org, id)).results.length, 1, 'nothing changed');
+  const ok = await intake(org, id, {
+    occurred_at: '2024-03-01T10:00:00Z',
+    type: 'transfer_in',
+    source_organization: 'County Shelter',
+    found_at: 'Kennel 4',
+  });
+  assert.equal(ok.status, 201, ok.raw);
+  assertErrorShape('/api/x', await org.req('GET', '/api/animals/ani_nope/stays'), 404);
+  assertErrorShape('/api/x', await intake(org, 'ani_nope', { occurred_at: '2024-03-01T10:00:00Z', type: 'stray' }), 404);
+  assertErrorShape('/api/x', await org.req('GET', '/api/animals/stays/sty_nope'), 404);
+});
+
+test('the migration gives an animal without stays one from its intake date (type other)', async () => {
+  const org = await makeOrg(t, { timeZone: 'Europe/Berlin' });
+  const status = (await listStatuses(t.db, org.id))[0];
+  assert.ok(status);
+  const id = newId('ani');
+  await insertAnimal(t.db, org.id, {
+    id,
+    name: 'Old',
+    public_name: 'Old',
+    species: 'cat',
+    breed: null,
+    status_id: status.id,
+    location_id: null,
+    intake_date: '2023-07-15',
+    date_of_birth: null,
+    sex: 'unknown',
+    weight: null,
+    microchip_number: null,
+    is_public: false,
+    notes: null,
+    custom_fields: {},
+  });
+  assert.equal((await stays(org, id)).results.length, 0);
+  const sql = readFileSync(new URL('../../../migrations/0600_stays.sql', import.meta.url), 'utf8');
+  const insert = sql.slice(sql.lastIndexOf('INSERT INTO animal_stays')).trim().replace(/;$/, '');
+  await t.db.query(`${insert} WHERE a.organization_id = $1`, [org.id]);
+  const list = await stays(org, id);
+  assert.equal(list.results.length, 1);
+  assert.equal(list.results[0].intake.type, 'other');
+  assert.equal(new Date(list.results[0].intake.occurred_at).toISOString(), '2023-07-14T22:00:00.000Z', 'midnight in Berlin (summer time)');
+  assert.equal(list.available, true);
+});
+
+async function subtype(org: TestOrg, name: string): Promise<string> {
+  const res = await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name, category: 'stray' } });
+  return res.body.id as string;
+}
+
+securitySuite('stays', () => t, [
+  { method: 'GET', path: async (org) => `/api/animals/${await animal(org)}/stays`, area: 'animals', level: 'read' },
+  {
+    method: 'POST',
+    path: async (org) => {
+      const id = await animal(org);
+      await outcome(org, id, { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out' });
+      return `/api/animals/${id}/intakes`;
+    },
+    body: { occurred_at: '2024-03-01T10:00:00Z', type: 'stray' },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'POST',
+    path: async (org) => `/api/animals/${await animal(org)}/outcomes`,
+    body: { occurred_at: '2024-03-01T10:00:00Z', type: 'transfer_out' },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'GET',
+    path: async (org) => `/api/animals/stays/${(await stays(org, await animal(org))).results[0].id}`,
+    area: 'animals',
+    level: 'read',
+  },
+  {
+    method: 'PATCH',
+    path: async (org) => `/api/animals/stays/${(await stays(org, await animal(org))).results[0].id}/intake`,
+    body: { notes: 'Changed' },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'PATCH',
+    path: async (org) => {
+      const id = await animal(org);
+      const closed = await outcome(org, id, { occurred_at: '2024-03-01T10:00:00Z', type: 'transfer_out' });
+      return `/api/animals/stays/${closed.body.id}/outcome`;
+    },
+    body: { notes: 'Changed' },
+    area: 'animals',
+    level: 'write',
+  },
+  {
+    method: 'GET',
+    path: () => '/api/animals/stay-subtypes?limit=100&include_retired=true',
+    area: 'animals',
+    level: 'read',
+    seed: async (org) => {
+      const res = await org.req('POST', '/api/animals/stay-subtypes', {
+        body: { kind: 'intake', name: 'Security seed', category: 'stray' },
+      });
+      return res.body.id as string;
+    },
+  },
+  {
+    method: 'POST',
+    path: () => '/api/animals/stay-subtypes',
+    body: { kind: 'outcome', name: 'Security check', category: 'other_live' },
+    area: 'animals',
+    level: 'admin',
+  },
+  {
+    method: 'PATCH',
+    path: async (org) => `/api/animals/stay-subtypes/${await subtype(org, 'To patch')}`,
+    body: { retired: true },
+    area: 'animals',
+    level: 'admin',
+  },
+  {
+    method: 'DELETE',
+    path: async (org) => `/api/animals/stay-subtypes/${await subtype(org, 'To delete')}`,
+    area: 'animals',
+    level: 'admin',
+  },
+  {
+    method: 'GET',
+    path: () => '/api/animals/stay-status-map',
+    area: 'animals',
+    level: 'read',
+    singleton: true,
+    seed: async (org) => {
+      const name = `Mapped ${org.slug}`;
+      assert.equal((await org.req('POST', '/api/animals/statuses', { body: { name, care_state: 'completed' } })).status, 201);
+      assert.equal((await org.req('PATCH', '/api/animals/stay-status-map', { body: { outcome: { other_live: name } } })).status, 200);
+      return name;
+    },
+  },
+  {
+    method: 'PATCH',
+    path: () => '/api/animals/stay-status-map',
+    body: { outcome: { other_live: null } },
+    area: 'animals',
+    level: 'admin',
+  },
+]);
