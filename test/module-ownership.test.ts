@@ -67,6 +67,9 @@ const OWNERS: Record<string, string> = {
   shift_bookings: 'shifts',
   shift_policies: 'shifts',
   shift_feed_tokens: 'shifts',
+  // 0900–0949 media.
+  animal_photos: 'media',
+  animal_documents: 'media',
 };
 
 /**

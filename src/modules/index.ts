@@ -8,6 +8,7 @@ import { operationsModule } from './operations/index.ts';
 import { fundraisingModule } from './fundraising/index.ts';
 import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
+import { mediaModule } from './media/index.ts';
 
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [
@@ -17,6 +18,7 @@ export const modules: Module[] = [
   donationsModule,
   customFieldsModule,
   operationsModule,
+  mediaModule,
   fundraisingModule,
   communicationsModule,
   shiftsModule,

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { S3Client } from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
 import type { Config, S3Config } from '../config.ts';
 
 /** A stored file read back: its bytes as a stream, and how many there are. */
@@ -99,8 +99,8 @@ export class FolderBlobStore implements BlobStore {
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
   private constructor(
-    private readonly s3: typeof import('@aws-sdk/client-s3'),
-    private readonly client: S3Client,
+    private readonly s3: typeof S3,
+    private readonly client: S3.S3Client,
     private readonly bucket: string,
   ) {}
   static async open(cfg: S3Config): Promise<S3BlobStore> {
@@ -112,7 +112,8 @@ export class S3BlobStore implements BlobStore {
       region: cfg.region,
       endpoint: cfg.endpoint,
       forcePathStyle: true,
-      credentials: cfg.accessKeyId && cfg.secretAccessKey ? { accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey } : undefined,
+      credentials:
+        cfg.accessKeyId && cfg.secretAccessKey ? { accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey } : undefined,
       // Checksums only where the protocol requires them: many S3-compatible servers reject the newer trailers.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
@@ -120,7 +121,9 @@ export class S3BlobStore implements BlobStore {
     return new S3BlobStore(s3, client, cfg.bucket);
   }
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new this.s3.PutObjectCommand({ Bucket: this.bucket, Key: checkBlobKey(key), Body: data, ContentType: contentType }));
+    await this.client.send(
+      new this.s3.PutObjectCommand({ Bucket: this.bucket, Key: checkBlobKey(key), Body: data, ContentType: contentType }),
+    );
   }
   async get(key: string): Promise<Blob | null> {
     try {
