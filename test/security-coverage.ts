@@ -13,6 +13,8 @@ export const PUBLIC_ROUTES = [
   'POST /api/communications/unsubscribe/:token',
   'GET /api/fundraising/public/wish-list',
   'GET /api/shifts/feeds/:file',
+  'GET /api/animals/public/:id/photos',
+  'GET /api/animals/public/:id/photos/:photo_id/:size',
 ];
 
 export interface CoverageReport {
