@@ -85,7 +85,8 @@ export const DOCUMENT_TYPES = {
 } as const;
 export type DocumentType = keyof typeof DOCUMENT_TYPES;
 const DOC_WORDS =
-  'must be a PDF, a Word, Excel or PowerPoint file (.docx, .xlsx, .pptx), an OpenDocument text or spreadsheet, or a JPEG, PNG or WebP image';
+  'must be a PDF, a Word, Excel or PowerPoint file (.docx, .xlsx, .pptx), an OpenDocument text or spreadsheet, ' +
+  'or a JPEG, PNG or WebP image';
 
 /** Names of the entries in a ZIP file's central directory; null when it is no readable ZIP. */
 export function zipEntries(buf: Buffer): string[] | null {
