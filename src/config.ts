@@ -30,7 +30,25 @@ export interface Config {
   smtpProviders: string | undefined;
   publicUrl: string | undefined;
   logLevel: string;
+  /** Uploaded files: an S3-compatible bucket when ARK_S3_BUCKET is set, else a folder under dataDir. */
+  s3: S3Config | undefined;
+  /** Largest photo (ARK_PHOTO_MAX_MB) and document (ARK_DOCUMENT_MAX_MB) accepted, in bytes. */
+  photoMaxBytes: number;
+  documentMaxBytes: number;
 }
+
+/** An S3-compatible store (AWS S3, MinIO, Ceph, R2...), addressed path-style. */
+export interface S3Config {
+  bucket: string;
+  /** e.g. http://127.0.0.1:9000; unset: AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  /** Both or neither; neither: the AWS SDK's usual credential chain (environment, instance role). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+}
+
+const MIB = 1024 * 1024;
 
 function int(value: string | undefined, fallback: number): number {
   const n = value === undefined || value === '' ? NaN : Number(value);
@@ -82,5 +100,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpProviders: env.ARK_SMTP_PROVIDERS || undefined,
     publicUrl: env.ARK_PUBLIC_URL || undefined,
     logLevel: env.ARK_LOG_LEVEL || 'info',
+    s3: env.ARK_S3_BUCKET
+      ? {
+          bucket: env.ARK_S3_BUCKET,
+          endpoint: env.ARK_S3_ENDPOINT || undefined,
+          region: env.ARK_S3_REGION || 'us-east-1',
+          accessKeyId: env.ARK_S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.ARK_S3_SECRET_ACCESS_KEY || undefined,
+        }
+      : undefined,
+    photoMaxBytes: int(env.ARK_PHOTO_MAX_MB, 15) * MIB,
+    documentMaxBytes: int(env.ARK_DOCUMENT_MAX_MB, 25) * MIB,
   };
 }

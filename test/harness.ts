@@ -70,7 +70,7 @@ export interface TestOrg {
   req(
     method: string,
     url: string,
-    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string },
+    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer },
   ): Promise<Res>;
 }
 
@@ -79,11 +79,11 @@ export async function request(
   host: string,
   method: string,
   url: string,
-  opts: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+  opts: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer } = {},
 ): Promise<Res> {
   const headers: Record<string, string> = { host, ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  let payload: string | undefined;
+  let payload: string | Buffer | undefined;
   if (opts.rawBody !== undefined) payload = opts.rawBody;
   else if (opts.body !== undefined) payload = JSON.stringify(opts.body);
   if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))

@@ -90,6 +90,9 @@ const OWNERS: Record<string, string> = {
   stay_defaults_seeded: 'stays',
   animal_stays: 'stays',
   animal_holds: 'stays',
+  // 0900–0949 media.
+  animal_photos: 'media',
+  animal_documents: 'media',
 };
 
 /**

@@ -16,6 +16,8 @@ export const PUBLIC_ROUTES = [
   'GET /api/animals/calendar-feeds/:file',
   // Works with or without a key (the registry's lookup); its keyed 401/403 are tested in src/modules/registry.
   'GET /api/registry/microchips/:number',
+  'GET /api/animals/public/:id/photos',
+  'GET /api/animals/public/:id/photos/:photo_id/:size',
 ];
 
 export interface CoverageReport {

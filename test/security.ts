@@ -11,6 +11,8 @@ export interface Endpoint {
   /** Path for `org`; may create the record it names (e.g. an animal) and return its URL. */
   path: (org: TestOrg) => Promise<string> | string;
   body?: unknown;
+  /** A body sent as is instead of `body` as JSON (an upload's multipart/form-data), with its Content-Type. */
+  raw?: { payload: Buffer; contentType: string };
   area: Area;
   level: Level;
   /** Further grants the route needs besides {area: level}. */
@@ -157,7 +159,10 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
       const route = routeOf(app, ep.method, url);
       assert.ok(route, `${ep.method} ${url} reaches no documented route`);
       recordCovered(`${route.method} ${route.url}`);
-      const send = (key: string | null, host = org.host) => request(app, host, ep.method, url, { key, body: ep.body });
+      const payload: { body?: unknown; rawBody?: Buffer; headers?: Record<string, string> } = ep.raw
+        ? { rawBody: ep.raw.payload, headers: { 'content-type': ep.raw.contentType } }
+        : { body: ep.body };
+      const send = (key: string | null, host = org.host) => request(app, host, ep.method, url, { key, ...payload });
 
       assertErrorShape(url, await send(null), 401, 'UNAUTHORIZED');
       assertErrorShape(url, await send('not-a-key'), 401, 'UNAUTHORIZED');
@@ -165,8 +170,8 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
       assertErrorShape(url, await send(other.keys.admin), 401, 'UNAUTHORIZED');
       const res401 = await request(app, org.host, ep.method, url, {
         key: null,
-        body: ep.body,
-        headers: { authorization: `Basic ${org.keys.admin}` },
+        ...payload,
+        headers: { ...payload.headers, authorization: `Basic ${org.keys.admin}` },
       });
       assertErrorShape(url, res401, 401);
 
@@ -195,7 +200,7 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
         const back = readBackUrl(app, route, url);
         const before = back ? await org.req('GET', back) : undefined;
         if (before) assert.equal(before.status, 200, `read back ${back}: ${before.status} ${before.raw}`);
-        const there = await request(app, other.host, ep.method, url, { key: other.keys.admin, body: ep.body });
+        const there = await request(app, other.host, ep.method, url, { key: other.keys.admin, ...payload });
         assertErrorShape(url, there, 404, 'NOT_FOUND');
         if (back && before) {
           const after = await org.req('GET', back);
@@ -222,7 +227,7 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
         // collection (or settings) at the same URL as it was.
         const back = routeOf(app, 'GET', url) ? url : undefined;
         const before = back ? await org.req('GET', back) : undefined;
-        const there = await request(app, other.host, ep.method, url, { key: other.keys.admin, body: ep.body });
+        const there = await request(app, other.host, ep.method, url, { key: other.keys.admin, ...payload });
         assert.ok(there.status < 500, `other organization got ${there.status}: ${there.raw}`);
         assert.ok(!there.raw.includes(org.id), "another organization saw this organization's id");
         if (back && before)

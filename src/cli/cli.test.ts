@@ -103,7 +103,9 @@ test('CLI errors are sentences with a subject', async () => {
 test('seed fills an organization with sample records for every area, once', async () => {
   const s = slug();
   assert.equal(ark(['org', 'create', s, '--name', 'Seeded']).code, 0);
-  const res = ark(['seed', s]);
+  // Sample photos and documents go to the blob store under ARK_DATA_DIR: a temporary one here.
+  const files = mkdtempSync(path.join(tmpdir(), 'ark-seed-'));
+  const res = ark(['seed', s], { ARK_DATA_DIR: files });
   assert.equal(res.code, 0, res.stderr);
   const org = (await t.db.query<{ id: string }>('SELECT id FROM organizations WHERE slug = $1', [s]))[0]?.id;
   const count = async (sql: string) => Number((await t.db.query<{ n: string }>(sql, [org]))[0]?.n);
@@ -116,8 +118,10 @@ test('seed fills an organization with sample records for every area, once', asyn
   }
   assert.ok((await count('SELECT count(*) AS n FROM donations WHERE organization_id = $1')) >= 40);
   assert.equal(await count('SELECT count(DISTINCT type) AS n FROM donations WHERE organization_id = $1'), 3);
-  const twice = ark(['seed', s]);
+  assert.ok((await count('SELECT count(*) AS n FROM animal_photos WHERE organization_id = $1 AND is_primary')) >= 6);
+  const twice = ark(['seed', s], { ARK_DATA_DIR: files });
   assert.equal(twice.code, 2);
+  rmSync(files, { recursive: true, force: true });
 });
 
 test('the embedded store: commands start PostgreSQL from the npm binaries and keep their data between commands', () => {

@@ -11,6 +11,7 @@ import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
 import { medicalModule } from './medical/index.ts';
 import { registryModule } from './registry/index.ts';
+import { mediaModule } from './media/index.ts';
 
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [
@@ -22,6 +23,7 @@ export const modules: Module[] = [
   operationsModule,
   medicalModule,
   staysModule,
+  mediaModule,
   fundraisingModule,
   communicationsModule,
   shiftsModule,

@@ -35,8 +35,8 @@ export class AppError extends Error {
 
 export const notFound = (what = 'record') => new AppError('NOT_FOUND', `No such ${what}.`);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
-export const unsupportedMediaType = () =>
-  new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
+export const unsupportedMediaType = (message = 'Send the body as JSON with Content-Type: application/json.') =>
+  new AppError('UNSUPPORTED_MEDIA_TYPE', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 
 /** 422 with one or more field messages; the sentence names the first problem. */

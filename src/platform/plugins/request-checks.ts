@@ -23,8 +23,9 @@ function nulPaths(value: unknown, path: string, out: string[] = []): string[] {
  * Checks every /api request gets before its handler: unknown query parameters are refused (422
  * naming them: a misspelt filter must not silently answer everything); a body must be JSON (415),
  * except on a public route without a body schema (a one-click form post), which reads any body as
- * nothing; no string may hold a NUL character (422 naming the field). Registered after auth, so a
- * request without a valid key hears 401 first.
+ * nothing, and on an upload route (body declared as multipart/form-data), which takes only that;
+ * no string may hold a NUL character (422 naming the field). Registered after auth, so a request
+ * without a valid key hears 401 first.
  */
 export const requestChecksPlugin = fp(
   async (app) => {
@@ -45,7 +46,11 @@ export const requestChecksPlugin = fp(
             .split(';')[0]
             ?.trim()
             .toLowerCase() ?? '';
-        if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) throw unsupportedMediaType();
+        // An upload route declares its body as multipart/form-data: it takes that, and only that.
+        const body = req.routeOptions.schema?.body as { content?: Record<string, unknown> } | undefined;
+        if (body?.content?.['multipart/form-data']) {
+          if (type !== 'multipart/form-data') throw unsupportedMediaType('Send the file as multipart/form-data, in a part named file.');
+        } else if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) throw unsupportedMediaType();
       }
     });
     app.addHook('preValidation', async (req) => {

@@ -1,0 +1,21 @@
+import multipart from '@fastify/multipart';
+import type { Module } from '../../platform/context.ts';
+import { openBlobStore } from '../../platform/blobs.ts';
+import { photoRoutes } from './photos.routes.ts';
+import { documentRoutes } from './documents.routes.ts';
+import { publicPhotoRoutes } from './public.routes.ts';
+import { seedMedia } from './seed.ts';
+
+/** Media (issue 12): photos and documents of an animal, in the blob store. */
+export const mediaModule: Module = {
+  name: 'media',
+  async routes(app, ctx) {
+    const blobs = await openBlobStore(ctx.config);
+    // Multipart bodies are parsed in this module's routes only; each upload route sets its own limits.
+    await app.register(multipart, { throwFileSizeLimit: true });
+    photoRoutes(app, ctx, blobs);
+    documentRoutes(app, ctx, blobs);
+    publicPhotoRoutes(app, ctx, blobs);
+  },
+  seed: seedMedia,
+};
