@@ -71,3 +71,10 @@ export async function setAnimalLocation(q: Queryable, orgId: string, id: string,
 export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: string, values: Record<string, unknown>): Promise<void> {
   await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, JSON.stringify(values)]);
 }
+
+/**
+ * SQL that is true when `idSql` names a live animal of the organization `orgSql` (both SQL
+ * expressions, e.g. parameters): for a write that checks the animal in the same statement.
+ */
+export const liveAnimalSql = (orgSql: string, idSql: string) =>
+  `EXISTS (SELECT 1 FROM animals WHERE organization_id = ${orgSql} AND id = ${idSql} AND deleted_at IS NULL)`;

@@ -134,15 +134,28 @@ export async function insertPerson(
   );
 }
 export const UPDATABLE = ['first_name', 'last_name', 'email', 'phone', 'address', 'roles', 'tags', 'notes', 'time_zone'] as const;
-export async function updatePerson(q: Queryable, orgId: string, id: string, patch: Partial<Record<(typeof UPDATABLE)[number], unknown>>) {
+/**
+ * Updates a live person, writes the audit row (detail: the fields sent) and returns the new row, in one
+ * statement (atomic without a transaction); null when no live person has the id (nothing written).
+ * A duplicate email fails on the unique index (23505).
+ */
+export async function updatePerson(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  patch: Partial<Record<(typeof UPDATABLE)[number], unknown>>,
+  actor: string | null,
+  fields: string[],
+): Promise<PersonRow | null> {
   const cols = UPDATABLE.filter((c) => c in patch);
   const values = cols.map((c) => (c === 'address' && patch[c] !== null ? JSON.stringify(patch[c]) : patch[c]));
-  const sets = [...cols.map((c, i) => `${c} = $${i + 3}`), 'updated_at = now()'];
-  await q.query(`UPDATE people SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL`, [
-    orgId,
-    id,
-    ...values,
-  ]);
+  const sets = [...cols.map((c, i) => `${c} = $${i + 5}`), 'updated_at = now()'];
+  const sql = `WITH w AS (UPDATE people SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *),
+     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+            SELECT organization_id, $3, 'update', 'person', id, $4::jsonb FROM w)
+     SELECT ${COLS} FROM w`;
+  const rows = await q.prepared<PersonRow>(shapeName('person_update', sql), sql, [orgId, id, actor, JSON.stringify(fields), ...values]);
+  return rows[0] ?? null;
 }
 export async function softDeletePerson(q: Queryable, orgId: string, id: string): Promise<boolean> {
   return (

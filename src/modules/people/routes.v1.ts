@@ -5,6 +5,7 @@ import { metaA } from '../../platform/pagination.ts';
 import { Person, PersonCreate, PersonList, PersonListQuery, PersonUpdate } from './schemas.ts';
 import * as service from './service.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const tags = ['People'];
 
@@ -12,18 +13,19 @@ export function peopleRoutesV1(app: App, ctx: AppContext) {
   app.get(
     '/api/v1/people',
     {
-      config: { permission: { area: 'people', level: 'read' } },
+      config: { permission: { area: 'people', level: 'read' }, readReplica: true },
       schema: {
         tags,
         summary: 'List people',
         description:
-          "Newest first; with `q`, most relevant first (whole-word matches before partial ones), then newest. `q` is a search box: every word must appear in the first name, last name, email or phone, ignoring case and accents; a word with three or more digits also matches the phone's digits however they were written. List items carry no address or notes; GET /people/{id} has every field. `meta.total` is exact: with no filter or only `role` it is the sum of per-role-set tallies updated with every change in its own transaction; with `email`, `tag` or `q` it is counted over the rows that match.",
+          "Newest first; with `q`, most relevant first (whole-word matches before partial ones), then newest. `q` is a search box: every word must appear in the first name, last name, email or phone, ignoring case and accents; a word with three or more digits also matches the phone's digits however they were written. List items carry no address or notes; GET /people/{id} has every field. `meta.total` is exact: with no filter or only `role` it is the sum of per-role-set tallies updated with every change in its own transaction; with `email`, `tag` or `q` it is counted over the rows that match." +
+          REPLICA_READ,
         querystring: PersonListQuery,
         response: { 200: PersonList },
       },
     },
     async (req) => {
-      const { rows, total } = await service.listPeople(ctx.db, who(req).orgId, req.query);
+      const { rows, total } = await service.listPeople(req.db, who(req).orgId, req.query);
       return { data: rows.map(service.toPersonA), meta: metaA(total, req.query.page, req.query.perPage) };
     },
   );
