@@ -29,6 +29,8 @@ import { Db } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { createKey, createOrganization } from '../src/modules/settings/service.ts';
 import { base62 } from '../src/platform/ids.ts';
+import type { Queryable } from '../src/platform/db/db.ts';
+import { listPeople } from '../src/modules/people/repository.ts';
 import { grow, HISTORY_END, type Counts } from './seed.ts';
 import { CONNECTIONS, CpuMeter, TOOL, drive, median, useIds, type Pass, type Target } from './load.ts';
 
@@ -41,7 +43,8 @@ const SIZES = SCALE
 const countsFor = (animals: number): Counts =>
   SCALE
     ? { animals, people: Math.round(animals * 0.3), donations: animals, messages: Math.round(animals * 0.5) }
-    : { animals, people: 0, donations: 0, messages: 0 };
+    : // People for the people PATCH and donation POST lines.
+      { animals, people: 3000, donations: 0, messages: 0 };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -221,6 +224,30 @@ const allLines: Line[] = [
       body: '{"weight":{n}.5,"isPublic":true}',
     },
   },
+  {
+    meter: cpu.ark,
+    target: {
+      name: 'PATCH /api/v1/people/{id}',
+      origin,
+      method: 'PATCH',
+      path: '/api/v1/people/{id}',
+      ids: 'people',
+      headers,
+      body: '{"notes":"Called back about the spring event ({n}).","tags":["newsletter"]}',
+    },
+  },
+  {
+    meter: cpu.ark,
+    target: {
+      name: 'POST /api/v1/donations',
+      origin,
+      method: 'POST',
+      path: '/api/v1/donations',
+      ids: 'people',
+      headers,
+      body: JSON.stringify({ donorId: '{id}', amount: 25, type: 'one-off', paymentMethod: 'card', date: HISTORY_END }),
+    },
+  },
 ];
 const lines = allLines.filter((l) => SCALE || !l.scaleOnly);
 
@@ -253,6 +280,27 @@ function printFigures(figs: Figure[]) {
   }
 }
 
+/**
+ * The one list line whose total grows with the matching rows (people `q`): its statement, exactly as
+ * Ark builds it, under EXPLAIN (ANALYZE, BUFFERS) at the largest size.
+ */
+async function explainSearch() {
+  let captured: { text: string; params: unknown[] } | null = null;
+  const spy: Queryable = {
+    query: async <R>() => [] as R[],
+    prepared: async <R>(_name: string, text: string, params: unknown[]) => {
+      captured ??= { text, params };
+      return [] as R[];
+    },
+  };
+  await listPeople(spy, org.id, { q: 'smith' }, 25, 0);
+  const stmt = captured as { text: string; params: unknown[] } | null;
+  if (!stmt) return;
+  const plan = await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${stmt.text}`, stmt.params);
+  console.log('\nEXPLAIN (ANALYZE, BUFFERS) of people ?q=smith (the page and its total, one statement):');
+  for (const r of plan.rows) console.log(`  ${r['QUERY PLAN']}`);
+}
+
 const results = new Map<number, Figure[]>();
 for (const size of SIZES) {
   const t0 = Date.now();
@@ -269,6 +317,15 @@ for (const size of SIZES) {
       )
     ).rows.map((r) => r.id),
   );
+  useIds(
+    (
+      await admin.query<{ id: string }>(
+        'SELECT id FROM people WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY random() LIMIT 5000',
+        [org.id],
+      )
+    ).rows.map((r) => r.id),
+    'people',
+  );
   const loc =
     (await admin.query<{ id: string }>('SELECT id FROM locations WHERE organization_id = $1 ORDER BY name LIMIT 1', [org.id])).rows[0]
       ?.id ?? 'none';
@@ -282,15 +339,18 @@ for (const size of SIZES) {
   }
   printFigures(figs);
   results.set(size, figs);
+  if (SCALE && size === SIZES[SIZES.length - 1]) await explainSearch();
 }
 
 const last = results.get(SIZES[SIZES.length - 1]) ?? [];
 const find = (figs: Figure[], prefix: string) => figs.find((f) => f.name.startsWith(prefix));
 const ceil = find(last, 'ceiling');
 const getOne = find(last, 'GET /api/v1/animals/{id}');
-const post = find(last, 'POST');
-const patch = find(last, 'PATCH');
-if (ceil && getOne && post && patch) {
+const post = find(last, 'POST /api/v1/animals');
+const patch = find(last, 'PATCH /api/v1/animals');
+const postDonation = find(last, 'POST /api/v1/donations');
+const patchPerson = find(last, 'PATCH /api/v1/people');
+if (ceil && getOne && post && patch && postDonation && patchPerson) {
   // Ratios per round (each pair measured back to back), then their median.
   const ratio = (a: Figure, b: Figure) => median(a.passes.map((p, i) => p.rps / b.passes[i].rps));
   const cpuRatio = (a: Figure, b: Figure) => {
@@ -303,6 +363,8 @@ if (ceil && getOne && post && patch) {
   const g = ratio(getOne, ceil);
   const p = ratio(post, getOne);
   const w = ratio(patch, getOne);
+  const pd = ratio(postDonation, getOne);
+  const wp = ratio(patchPerson, getOne);
   console.log(
     `\nTargets (${SIZES[SIZES.length - 1].toLocaleString()} animals; req/s ratios are medians of per-round ratios; the CPU view is ceiling µs ÷ Ark µs):`,
   );
@@ -314,6 +376,12 @@ if (ceil && getOne && post && patch) {
   );
   console.log(
     `  PATCH ≥ 35% of GET one:               ${pct(w).padStart(4)}  ${verdict(w >= 0.35)}   (by CPU per request: ${pct(cpuRatio(patch, getOne))})`,
+  );
+  console.log(
+    `  donation POST ≥ 25% of GET one:       ${pct(pd).padStart(4)}  ${verdict(pd >= 0.25)}   (by CPU per request: ${pct(cpuRatio(postDonation, getOne))})`,
+  );
+  console.log(
+    `  people PATCH ≥ 35% of GET one:        ${pct(wp).padStart(4)}  ${verdict(wp >= 0.35)}   (by CPU per request: ${pct(cpuRatio(patchPerson, getOne))})`,
   );
   const slow = last.filter((f) => summary(f).p99 >= 40);
   console.log(
