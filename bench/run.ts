@@ -392,15 +392,23 @@ if (ceil && getOne && post && patch && postDonation && patchPerson) {
 if (SCALE && SIZES.length > 1) {
   const first = results.get(SIZES[0]) ?? [];
   console.log(
-    `\nGrowth ${SIZES[0].toLocaleString()} → ${SIZES[SIZES.length - 1].toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; 1.00 = flat):`,
+    `\nGrowth ${SIZES[0].toLocaleString()} → ${SIZES[SIZES.length - 1].toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; 1.00 = flat;` +
+      ' "vs ceiling": the CPU growth divided by the ceiling\'s own, which takes out what a busier machine adds to every request):',
   );
+  const c0 = find(first, 'ceiling');
+  const c1 = find(last, 'ceiling');
   for (const f of last) {
     const a = find(first, f.name);
     if (!a) continue;
     const s0 = summary(a);
     const s1 = summary(f);
     const cpuG = s0.cpu && s1.cpu ? (s1.cpu / s0.cpu).toFixed(2) : 'n/a';
-    console.log(`  ${f.name.padEnd(44)} req/s ×${(s1.med / s0.med).toFixed(2)}   p99 ×${(s1.p99 / s0.p99).toFixed(2)}   CPU ×${cpuG}`);
+    const k0 = c0 ? summary(c0).cpu : null;
+    const k1 = c1 ? summary(c1).cpu : null;
+    const rel = s0.cpu && s1.cpu && k0 && k1 ? (s1.cpu / k1 / (s0.cpu / k0)).toFixed(2) : 'n/a';
+    console.log(
+      `  ${f.name.padEnd(44)} req/s ×${(s1.med / s0.med).toFixed(2)}   p99 ×${(s1.p99 / s0.p99).toFixed(2)}   CPU ×${cpuG}   vs ceiling ×${rel}`,
+    );
   }
 }
 
