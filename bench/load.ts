@@ -75,7 +75,10 @@ export function useIds(list: string[], kind = 'animals'): void {
   writeFileSync(idsFile(kind), ids.join('\n') + '\n');
 }
 useIds([]);
-const idsOf = (t: Target) => idLists.get(t.ids ?? 'animals') ?? ['none'];
+const idAt = (t: Target, i: number): string => {
+  const ids = idLists.get(t.ids ?? 'animals') ?? [];
+  return ids[i % Math.max(ids.length, 1)] ?? 'none';
+};
 
 async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
   const env = {
@@ -100,13 +103,13 @@ async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> 
   });
   const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out);
   if (!m) throw new Error(`wrk printed no result:\n${out}`);
-  const [requests, durationUs, p50, p99, non2xx, errors] = m.slice(1).map(Number);
+  // The pattern has six groups, so every one is there.
+  const [requests = 0, durationUs = 0, p50 = 0, p99 = 0, non2xx = 0, errors = 0] = m.slice(1).map(Number);
   return { requests, rps: requests / (durationUs / 1e6), p50: p50 / 1000, p99: p99 / 1000, bad: non2xx + errors };
 }
 
 async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
   let i = 0;
-  const ids = idsOf(t);
   const r = await autocannon({
     url: t.origin,
     connections: CONNECTIONS,
@@ -118,7 +121,7 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
         method: t.method,
         setupRequest: (req) => {
           i++;
-          const id = ids[i % ids.length] ?? 'none';
+          const id = idAt(t, i);
           const body = t.body?.replace('{n}', String((i % 50) + 10)).replace('{id}', id);
           return { ...req, path: t.path.replace('{id}', id), ...(body ? { body } : {}) };
         },
@@ -137,7 +140,7 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
 /** One request of `t`, for saying what a failing line answered. */
 function sample(t: Target): Promise<string> {
   return new Promise((resolve) => {
-    const id = idsOf(t)[0] ?? 'none';
+    const id = idAt(t, 0);
     const body = t.body?.replace('{n}', '10').replace('{id}', id);
     const req = http.request(t.origin + t.path.replace('{id}', id), { method: t.method, headers: t.headers }, (res) => {
       let text = '';
@@ -179,7 +182,7 @@ function localPorts(pid: number): Set<number> {
   try {
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {
       const m = /^socket:\[(\d+)\]$/.exec(readlinkSafe(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]);
+      if (m?.[1]) inodes.add(m[1]);
     }
   } catch {
     return new Set();
@@ -194,7 +197,8 @@ function localPorts(pid: number): Set<number> {
     }
     for (const line of text.split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
-      if (f.length > 9 && inodes.has(f[9])) ports.add(parseInt(f[1].split(':')[1], 16));
+      const [inode, port] = [f[9], f[1]?.split(':')[1]];
+      if (inode !== undefined && port !== undefined && inodes.has(inode)) ports.add(parseInt(port, 16));
     }
   }
   return ports;
@@ -228,7 +232,8 @@ export class CpuMeter {
     if (server === null) return null;
     const rows = (
       await this.admin.query<{ pid: number; port: number }>(
-        "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client " +
+          "backend' AND pid <> pg_backend_pid()",
       )
     ).rows;
     const mine = localPorts(this.serverPid);
@@ -248,4 +253,5 @@ export class CpuMeter {
   }
 }
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+/** The median (the lower middle of an even count); NaN for no values. */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;

@@ -2,6 +2,21 @@ import { Type, Nullable, DateString, Timestamp, StringEnum, Strict, type Static 
 import { PageQueryA, MetaA } from '../../platform/pagination.ts';
 import { CARE_STATES } from './statuses.repository.ts';
 
+export const Status = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    care_state: StringEnum(CARE_STATES),
+    sort_order: Type.Integer(),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  {
+    $id: 'AnimalStatus',
+    description: 'An animal status of the organization; care_state drives the derived careState of every animal with this status.',
+  },
+);
+
 export const SEXES = ['male', 'female', 'unknown'] as const;
 
 const name = Type.String({ minLength: 1, maxLength: 200, description: 'internal working name' });

@@ -1,25 +1,12 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
-import { Type, Strict, StringEnum, Timestamp } from '../../platform/schema.ts';
+import { Type, Strict, StringEnum } from '../../platform/schema.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import * as repo from './statuses.repository.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { Status } from './schemas.ts';
 
-const Status = Type.Object(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    care_state: StringEnum(repo.CARE_STATES),
-    sort_order: Type.Integer(),
-    created_at: Timestamp(),
-    updated_at: Timestamp(),
-  },
-  {
-    $id: 'AnimalStatus',
-    description: 'An animal status of the organization; care_state drives the derived careState of every animal with this status.',
-  },
-);
 const Name = Type.String({ minLength: 1, maxLength: 60, description: 'case-sensitive; unique within the organization' });
 
 /** Animal statuses setting: read on Animals to see, admin on Animals to change. */
@@ -90,6 +77,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
         if (req.body.name && req.body.name !== current.name && (await repo.statusesByNames(q, orgId, [req.body.name])).length)
           throw dup(req.body.name);
         const row = await repo.updateStatus(q, orgId, req.params.id, req.body);
+        if (!row) throw notFound('status');
         await audit(q, orgId, actor, 'update', 'animal_status', req.params.id, req.body);
         return row;
       });

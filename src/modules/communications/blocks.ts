@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { escapeHtml } from '../../platform/html.ts';
 
 /** Pure logic of message bodies: blocks, merge fields, rendering to safe HTML and plain text. */
 
@@ -51,7 +52,6 @@ export function fullBlocks(blocks: Block[]): FullBlock[] {
 
 /** `{{name}}`, spaces allowed inside the braces. */
 const MERGE = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;
-export const MERGE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const SAFE_SCHEMES = ['http:', 'https:', 'mailto:'];
 
 /** Merge-field names in order of first appearance. */
@@ -74,7 +74,7 @@ export function textsOf(subject: string, blocks: Block[]): string[] {
 
 /** Replaces the merge fields that have a value; the others stay exactly as written. */
 export function fillText(text: string, values: Record<string, string>): string {
-  return text.replace(MERGE, (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole));
+  return text.replace(MERGE, (whole, name: string) => (Object.hasOwn(values, name) ? (values[name] ?? whole) : whole));
 }
 
 export function fillBlocks(blocks: Block[], values: Record<string, string>): FullBlock[] {
@@ -122,10 +122,6 @@ export function blocksFromText(text: string): Block[] {
     .map((p) => p.trim())
     .filter(Boolean)
     .map((p) => ({ type: 'p' as const, runs: [{ text: p }] }));
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 function runHtml(r: Run): string {
@@ -187,7 +183,8 @@ export function renderHtml(blocks: Block[]): string {
         const label = escapeHtml(b.runs.map((r) => r.text).join(''));
         parts.push(
           link?.href
-            ? `<div><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px 18px;background:#2f6f4f;color:#ffffff;text-decoration:none;border-radius:4px">${label}</a></div>`
+            ? `<div><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px ` +
+                `18px;background:#2f6f4f;color:#ffffff;text-decoration:none;border-radius:4px">${label}</a></div>`
             : `<p>${label}</p>`,
         );
         break;

@@ -13,11 +13,12 @@ import { ensureDefaultInbox, inboxById, type InboxRow } from './inboxes.reposito
 import { mailHost } from './inboxes.service.ts';
 import { insertUnsubscribeToken, optedOut, senderOf, suppressionFor, norm } from './delivery.repository.ts';
 import { orgBaseUrl, sendingDomain } from './delivery.service.ts';
-import { BULK_CATEGORIES, CATEGORIES, type Category, type SendBodyT } from './schemas.ts';
+import { BULK_CATEGORIES, type Category, type SendBodyT } from './schemas.ts';
 import * as repo from './messages.repository.ts';
 import { messagesByIds, readableMessagesByIds, type MessageRow } from './messages.repository.ts';
 import { touchConversation } from './conversations.repository.ts';
 import type { Principal } from '../../platform/auth.ts';
+import { escapeHtml } from '../../platform/html.ts';
 
 export const QUEUE_CHANNEL = 'ark_comm_outbound';
 
@@ -255,7 +256,7 @@ export async function send(
         headers['List-Unsubscribe'] = `<${url}>`;
         headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
         text += `\n--\nYou receive this from ${org.name}. Unsubscribe: ${url}\n`;
-        html += `\n<hr>\n<p>You receive this from ${escapeAttr(org.name)}. <a href="${escapeAttr(url)}">Unsubscribe</a></p>`;
+        html += `\n<hr>\n<p>You receive this from ${escapeHtml(org.name)}. <a href="${escapeHtml(url)}">Unsubscribe</a></p>`;
       }
       if (thread?.inReplyTo) {
         headers['In-Reply-To'] = thread.inReplyTo;
@@ -308,9 +309,3 @@ export function sendMessages(
 ): Promise<SendResult> {
   return send(db, config, org, actor, p, { ...body, idempotency_key: idempotencyKeyOf(headerKey, body.idempotency_key) });
 }
-
-function escapeAttr(s: string) {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-export const isCategory = (c: string): c is Category => (CATEGORIES as readonly string[]).includes(c);

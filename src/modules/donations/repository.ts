@@ -18,7 +18,8 @@ export interface DonationRow {
   created_at: Date;
 }
 const COLS =
-  'id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id, date, notes, created_at';
+  'id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id, date, ' +
+  'notes, created_at';
 
 export async function getDonation(q: Queryable, orgId: string, id: string) {
   return (
@@ -95,7 +96,8 @@ export interface DonationInsert {
 }
 export async function insertDonation(q: Queryable, orgId: string, d: DonationInsert) {
   await q.query(
-    `INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id, date, notes, source, source_id)
+    `INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method,
+      gateway, gateway_transaction_id, date, notes, source, source_id)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)`,
     [
       orgId,
@@ -132,11 +134,14 @@ export async function createDonationChecked(
   actor: string | null,
   write = true,
 ): Promise<CheckedInsert> {
-  const sql = `WITH chk AS (SELECT ${livePersonSql('$1', '$3')} AS donor_ok, ($8::text IS NULL OR ${liveAnimalSql('$1', '$8')}) AS animal_ok),
-     w AS (INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway,
-                                  gateway_transaction_id, date, notes, source, source_id)
-           SELECT $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15 FROM chk WHERE donor_ok AND animal_ok AND $17 RETURNING *),
-     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT organization_id, $16, 'create', 'donation', id FROM w)
+  const sql = `WITH chk AS (SELECT ${livePersonSql('$1', '$3')} AS donor_ok,
+                           ($8::text IS NULL OR ${liveAnimalSql('$1', '$8')}) AS animal_ok),
+     w AS (INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id,
+                                  payment_method, gateway, gateway_transaction_id, date, notes, source, source_id)
+           SELECT $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15 FROM chk
+            WHERE donor_ok AND animal_ok AND $17 RETURNING *),
+     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+            SELECT organization_id, $16, 'create', 'donation', id FROM w)
      SELECT chk.donor_ok, chk.animal_ok, ${COLS.split(', ')
        .map((c) => `w.${c}`)
        .join(', ')} FROM chk LEFT JOIN w ON true`;

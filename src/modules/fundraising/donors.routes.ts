@@ -10,8 +10,8 @@ import { amount, parseAmount } from './money.ts';
 import * as repo from './donors.repository.ts';
 import { buildStatement, statementHtml, statementPdf } from './statement.ts';
 import { Donor, DonorList, DonorListQuery, IdParam, Statement, StatementParams, StatementQuery } from './schemas.ts';
-import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 import { seesContacts, type Grants } from '../../platform/permissions.ts';
+import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const tags = ['Fundraising: donors'];
 const read = { permission: { area: 'fundraising' as const, level: 'read' as const } };
@@ -56,9 +56,16 @@ export function donorRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List donors',
         description:
-          "Donors are people (not deleted) with the `donor` role or with at least one gift on the donation ledger (any source, auction wins included). Giving is computed from the ledger. `lifetime` is per currency; `min_lifetime` and the `lifetime` sort use the giving in `currency` (default: the organization's). `gave_since`: last gift on or after the date. `lapsed_since`: gave before but nothing on or after the date (people with no gift at all are not lapsed). `recurring`: has at least one gift of type recurring. Default sort `-last_gift` (most recent first; never-gave last)." +
-          REPLICA_READ +
+          'Donors are people (not deleted) with the `donor` role or with at least one gift on the donation ledger (any source, ' +
+          'auction wins included). Giving is computed from the ledger. `lifetime` is per currency; `min_lifetime` and the ' +
+          '`lifetime` sort ' +
+          "use the giving in `currency` (default: the organization's). `gave_since`: last gift on or after the date. " +
+          '`lapsed_since`: gave ' +
+          'before but nothing on or after the date (people with no gift at all are not lapsed). `recurring`: has at least one ' +
+          'gift of type ' +
+          'recurring. Default sort `-last_gift` (most recent first; never-gave last).' +
           CONTACTS_RULE +
+          REPLICA_READ +
           Q_RULE,
         querystring: DonorListQuery,
         response: { 200: DonorList },
@@ -129,7 +136,12 @@ export function donorRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Year-end giving statement',
         description:
-          'A written acknowledgement of every gift the person made in the calendar year (by gift date), to send to the donor. Amounts are exact and per currency. Auction wins are shown with the item received and its fair market value; the deductible amount is the price paid minus that value, never below 0 (a lot without a stated value counts as value 0 and is marked so). Every other gift states that no goods or services were provided. `format`: json (default), text (text/plain), html (text/html) or pdf (application/pdf). A person with no gifts that year gets a statement saying so. 404 for a person not on file.',
+          'A written acknowledgement of every gift the person made in the calendar year (by gift date), to send to the donor. ' +
+          'Amounts are exact and per currency. Auction wins are shown with the item received and its fair market value; the deductible ' +
+          'amount is the price paid minus that value, never below 0 (a lot without a stated value counts as value 0 and is marked so). ' +
+          'Every other gift states that no goods or services were provided. `format`: json (default), text (text/plain), html ' +
+          '(text/html) ' +
+          'or pdf (application/pdf). A person with no gifts that year gets a statement saying so. 404 for a person not on file.',
         params: StatementParams,
         querystring: StatementQuery,
         response: { 200: Statement },
@@ -147,7 +159,7 @@ export function donorRoutes(app: App, ctx: AppContext) {
           first_name: person.first_name,
           last_name: person.last_name,
           email: person.email || null,
-          address: (person.address as Record<string, unknown> | null) ?? null,
+          address: person.address ?? null,
         },
         year: req.params.year,
         issuedOn: DateTime.now().setZone(org.time_zone).toISODate() ?? new Date().toISOString().slice(0, 10),

@@ -18,7 +18,8 @@ export const CustomFieldsIn = Type.Unsafe<Record<string, string | number | boole
   maxProperties: 50,
   additionalProperties: { type: ['string', 'number', 'boolean'] },
   description:
-    'at most 50 keys (lowercase letters, digits, _; starting with a letter); values string (≤ 2,000 characters), number or boolean. Sent whole: replaces the stored object.',
+    'at most 50 keys (lowercase letters, digits, _; starting with a letter); values string (≤ 2,000 characters), number or ' +
+    'boolean. Sent whole: replaces the stored object.',
 });
 const CustomFieldsOut = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
 
@@ -141,7 +142,6 @@ export const WishItemCreate = Strict({
   priority: Type.Optional(StringEnum(PRIORITIES, { description: 'default medium' })),
   url: Type.Optional(Nullable(HttpUrl({ maxLength: 2000, description: 'http(s) link to the item, e.g. a store page' }))),
 });
-export type WishItemCreateBody = Static<typeof WishItemCreate>;
 export const WishItemUpdate = Strict({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
@@ -149,7 +149,6 @@ export const WishItemUpdate = Strict({
   priority: Type.Optional(StringEnum(PRIORITIES)),
   url: Type.Optional(Nullable(HttpUrl({ maxLength: 2000 }))),
 });
-export type WishItemUpdateBody = Static<typeof WishItemUpdate>;
 export const WishListQuery = Type.Object({
   ...pageQueryB(200, 50),
   state: Type.Optional(
@@ -360,7 +359,6 @@ export const DonorListQuery = Type.Object({
     StringEnum(DONOR_SORTS, { description: 'default -last_gift; `-` is descending; lifetime sorts by giving in `currency`' }),
   ),
 });
-export type DonorListQueryT = Static<typeof DonorListQuery>;
 export const DonorList = Type.Object({
   results: Type.Array(Donor),
   ...PageFieldsB,

@@ -5,6 +5,7 @@ import { TextOrEmpty, DateOrEmpty, EnumOrEmpty } from '../../platform/schema.ts'
 import * as repo from './foster.repository.ts';
 import * as service from './foster.service.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { HomeCreate, HomeUpdate, OfferBody, notes } from './schemas.ts';
 import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const Person = Type.Object(
@@ -71,20 +72,6 @@ const FosterHomeWithAssignments = Type.Object({
 const tags = ['Foster homes'];
 const read = { permission: { area: 'animals' as const, level: 'read' as const } };
 const write = { permission: { area: 'animals' as const, level: 'write' as const } };
-const notes = Nullable(Type.String({ maxLength: 5000, description: 'an empty string clears it' }));
-const editable = {
-  capacity: Type.Integer({ minimum: 0, maximum: 100, description: 'animals the home takes at once' }),
-  status: StringEnum(repo.HOME_STATUSES, {
-    description: 'paused: keeps its animals, takes no new offers; inactive (retired): only without live assignments',
-  }),
-  species_preferences: Type.Array(Type.String({ minLength: 1, maxLength: 60 }), { maxItems: 30 }),
-  accepts_medical: Type.Boolean(),
-  accepts_bottle_babies: Type.Boolean(),
-  accepts_behavioral: Type.Boolean(),
-  approved_on: Nullable(DateString()),
-  notes,
-};
-
 export function fosterRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/animals/foster-homes',
@@ -94,7 +81,11 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List foster homes',
         description:
-          "Active homes first, then by the foster's last and first name (case-insensitive), then id. `species` keeps homes that take the species (case-insensitive), including every home with no preference. `available=true` keeps homes with a free spot (false: full homes); it is applied after the page is read, so a page can be shorter than `limit`, and then `total` counts that page only and `total_is_page_only` is true. `has_more` says whether rows exist past this page before the availability filter." +
+          "Active homes first, then by the foster's last and first name (case-insensitive), then id. `species` keeps homes that " +
+          'take the species (case-insensitive), including every home with no preference. `available=true` keeps homes with a free spot ' +
+          '(false: full homes); it is applied after the page is read, so a page can be shorter than `limit`, and then `total` ' +
+          'counts that ' +
+          'page only and `total_is_page_only` is true. `has_more` says whether rows exist past this page before the availability filter.' +
           REPLICA_READ,
         querystring: Type.Object({
           limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
@@ -142,12 +133,11 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Add a foster home',
         description:
-          'Answers 201 with `{ foster_home }`. `person_id` must be a person on file (Family A people); one home per person (422). The person gains the `foster` role if they lack it. status defaults to active; booleans to false; species_preferences to [] (no preference).',
-        body: Strict({
-          ...Type.Partial(Type.Object(editable)).properties,
-          person_id: Type.String({ maxLength: 64 }),
-          capacity: editable.capacity,
-        }),
+          'Answers 201 with `{ foster_home }`. `person_id` must be a person on file (Family A people); one home per person ' +
+          '(422). The person gains the `foster` role if they lack it. status defaults to active; booleans to false; ' +
+          'species_preferences to ' +
+          '[] (no preference).',
+        body: HomeCreate,
         response: { 201: FosterHomeWithAssignments },
       },
     },
@@ -165,9 +155,10 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change, pause or retire a foster home',
         description:
-          'Only sent fields change; person_id cannot change (422). Pause with `status: paused` (keeps its animals, takes no offers), retire with `status: inactive` (refused while it has live assignments). capacity cannot go below its live assignments.',
+          'Only sent fields change; person_id cannot change (422). Pause with `status: paused` (keeps its animals, takes no ' +
+          'offers), retire with `status: inactive` (refused while it has live assignments). capacity cannot go below its live assignments.',
         params: IdParam,
-        body: Strict(Type.Partial(Type.Object(editable)).properties),
+        body: HomeUpdate,
         response: { 200: FosterHomeWithAssignments },
       },
     },
@@ -185,13 +176,11 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Offer an animal to a foster home',
         description:
-          'Creates a `pending` assignment (answers 201). The home must be active and have a free spot (a pending offer holds one); the animal must be in care or on hold and have no other live assignment (422 otherwise). Both rules hold under concurrent requests.',
+          'Creates a `pending` assignment (answers 201). The home must be active and have a free spot (a pending offer holds ' +
+          'one); the animal must be in care or on hold and have no other live assignment (422 otherwise). Both rules hold under ' +
+          'concurrent requests.',
         params: IdParam,
-        body: Strict({
-          animal_id: Type.String({ maxLength: 64 }),
-          requested_on: Type.Optional(DateString({ description: 'defaults to today' })),
-          notes: Type.Optional(notes),
-        }),
+        body: OfferBody,
         response: { 201: Assignment },
       },
     },
@@ -220,12 +209,16 @@ export function fosterRoutes(app: App, ctx: AppContext) {
     ['cancel', 'The rescue withdrew the offer: pending or accepted → cancelled. Frees the spot.', Strict({ notes: Type.Optional(notes) })],
     [
       'start',
-      "The animal went to the home: pending or accepted → active. `started_on` defaults to today. The animal's locationId becomes the foster home's id (its previous place is remembered).",
+      "The animal went to the home: pending or accepted → active. `started_on` defaults to today. The animal's locationId " +
+        "becomes the foster home's id (its previous place is remembered).",
       Strict({ started_on: Type.Optional(DateString()), notes: Type.Optional(notes) }),
     ],
     [
       'end',
-      "The placement ended: active → completed, with `end_reason` (required). The animal's locationId becomes `return_location_id` when sent (a location or unit, checked like any move; null for none); otherwise, for adopted, transferred_out, returned_to_owner and died it becomes null, and for other reasons it goes back to where the animal was before the placement if that place still has room (else null).",
+      "The placement ended: active → completed, with `end_reason` (required). The animal's locationId becomes " +
+        '`return_location_id` when sent (a location or unit, checked like any move; null for none); otherwise, for adopted, ' +
+        'transferred_out, returned_to_owner and died it becomes null, and for other reasons it goes back to where the animal was before ' +
+        'the placement if that place still has room (else null).',
       Strict({
         end_reason: StringEnum(repo.END_REASONS),
         ended_on: Type.Optional(DateString({ description: 'defaults to today' })),

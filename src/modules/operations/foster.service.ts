@@ -6,6 +6,7 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import { checkAnimalLocation } from './housing.service.ts';
+import type { HomeCreate, HomeUpdate, OfferBody } from './schemas.ts';
 import * as repo from './foster.repository.ts';
 
 /** Today's date in the organization's time zone. */
@@ -93,18 +94,6 @@ export async function getHome(q: Queryable, orgId: string, id: string, timeZone:
 
 const cleanSpecies = (list: string[]) => [...new Set(list.map((s) => s.trim().toLowerCase()).filter(Boolean))];
 
-export interface HomeCreate {
-  person_id: string;
-  capacity: number;
-  status?: repo.HomeStatus;
-  species_preferences?: string[];
-  accepts_medical?: boolean;
-  accepts_bottle_babies?: boolean;
-  accepts_behavioral?: boolean;
-  approved_on?: string | null;
-  notes?: string | null;
-}
-
 export async function createHome(db: Db, orgId: string, b: HomeCreate, actor: string, timeZone: string) {
   return db.tx(async (q) => {
     const person = await personSummary(q, orgId, b.person_id, true);
@@ -137,8 +126,6 @@ export async function createHome(db: Db, orgId: string, b: HomeCreate, actor: st
   });
 }
 
-export type HomeUpdate = Partial<Omit<HomeCreate, 'person_id'>>;
-
 export async function updateHome(db: Db, orgId: string, id: string, b: HomeUpdate, actor: string, timeZone: string) {
   return db.tx(async (q) => {
     const home = await repo.lockHome(q, orgId, id);
@@ -165,14 +152,7 @@ async function oneAssignment(q: Queryable, orgId: string, id: string, timeZone: 
 export const getAssignment = oneAssignment;
 
 /** Offers an animal to a home (`pending`). The home's row lock serializes capacity; a unique index keeps one live assignment per animal. */
-export async function offer(
-  db: Db,
-  orgId: string,
-  homeId: string,
-  b: { animal_id: string; notes?: string | null; requested_on?: string },
-  actor: string,
-  timeZone: string,
-) {
+export async function offer(db: Db, orgId: string, homeId: string, b: OfferBody, actor: string, timeZone: string) {
   return db.tx(async (q) => {
     const home = await repo.lockHome(q, orgId, homeId);
     if (!home) throw notFound('foster home');

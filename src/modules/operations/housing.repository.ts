@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { setClause, Where } from '../../platform/db/sql.ts';
 
 export const LOCATION_TYPES = ['shelter', 'building', 'room', 'yard', 'clinic', 'offsite', 'other'] as const;
 export const UNIT_TYPES = ['kennel', 'run', 'cage', 'suite', 'room', 'enclosure', 'pen', 'tank', 'aviary', 'hutch', 'other'] as const;
@@ -46,23 +47,19 @@ export interface UnitRow {
 }
 
 const LOCATION_SELECT = `SELECT l.id, l.name, l.type, l.address, l.notes, l.is_active, l.created_at, l.updated_at,
-  (SELECT count(*)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id AND u.is_active) AS unit_count,
-  (SELECT coalesce(sum(u.capacity), 0)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id AND u.is_active) AS capacity,
+  (SELECT count(*)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id AND
+  u.is_active) AS unit_count,
+  (SELECT coalesce(sum(u.capacity), 0)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id =
+  l.id AND u.is_active) AS capacity,
   (SELECT count(*)::int FROM ${ANIMAL_JOIN} WHERE a.organization_id = l.organization_id AND ${OCCUPYING}
-     AND (a.location_id = l.id OR a.location_id IN (SELECT u.id FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id))) AS occupant_count
+     AND (a.location_id = l.id OR a.location_id IN (SELECT u.id FROM housing_units u WHERE u.organization_id = l.organization_id
+     AND u.location_id = l.id))) AS occupant_count
   FROM locations l`;
 
 export async function listLocations(q: Queryable, orgId: string, f: { is_active?: boolean }, limit: number, offset: number) {
-  const params: unknown[] = [orgId];
-  let cond = 'l.organization_id = $1';
-  if (f.is_active !== undefined) {
-    params.push(f.is_active);
-    cond += ` AND l.is_active = $${params.length}`;
-  }
-  return q.query<LocationRow>(
-    `${LOCATION_SELECT} WHERE ${cond} ORDER BY lower(l.name), l.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, limit + 1, offset],
-  );
+  const w = new Where(orgId, 'l.organization_id');
+  if (f.is_active !== undefined) w.eq('l.is_active', f.is_active);
+  return q.query<LocationRow>(`${LOCATION_SELECT} WHERE ${w.sql} ORDER BY lower(l.name), l.id ${w.page(limit + 1, offset)}`, w.params);
 }
 export async function getLocation(q: Queryable, orgId: string, id: string) {
   return (await q.query<LocationRow>(`${LOCATION_SELECT} WHERE l.organization_id = $1 AND l.id = $2`, [orgId, id]))[0] ?? null;
@@ -93,17 +90,17 @@ export async function insertLocation(
   ]);
 }
 export async function updateLocation(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const cols = ['name', 'type', 'address', 'notes', 'is_active'].filter((c) => c in p);
-  const sets = cols.map((c, i) => `${c} = $${i + 3}`);
-  await q.query(`UPDATE locations SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`, [
-    orgId,
-    id,
-    ...cols.map((c) => p[c]),
-  ]);
+  const set = setClause(p, ['name', 'type', 'address', 'notes', 'is_active'], 3);
+  await q.query(
+    `UPDATE locations SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
+  );
 }
 
-const UNIT_SELECT = `SELECT u.id, u.location_id, l.name AS location_name, u.name, u.type, u.capacity, u.notes, u.is_active, u.custom_fields, u.created_at, u.updated_at,
-  (SELECT count(*)::int FROM ${ANIMAL_JOIN} WHERE a.organization_id = u.organization_id AND a.location_id = u.id AND ${OCCUPYING}) AS occupant_count
+const UNIT_SELECT = `SELECT u.id, u.location_id, l.name AS location_name, u.name, u.type, u.capacity, u.notes, u.is_active,
+  u.custom_fields, u.created_at, u.updated_at,
+  (SELECT count(*)::int FROM ${ANIMAL_JOIN} WHERE a.organization_id = u.organization_id AND a.location_id = u.id
+  AND ${OCCUPYING}) AS occupant_count
   FROM housing_units u JOIN locations l ON l.organization_id = u.organization_id AND l.id = u.location_id`;
 
 export async function listUnits(
@@ -113,21 +110,15 @@ export async function listUnits(
   limit: number,
   offset: number,
 ) {
-  const params: unknown[] = [orgId];
-  const where = ['u.organization_id = $1'];
-  if (f.location_id !== undefined) {
-    params.push(f.location_id);
-    where.push(`u.location_id = $${params.length}`);
-  }
-  if (f.is_active !== undefined) {
-    params.push(f.is_active);
-    where.push(`u.is_active = $${params.length}`);
-  }
+  const w = new Where(orgId, 'u.organization_id');
+  if (f.location_id !== undefined) w.eq('u.location_id', f.location_id);
+  if (f.is_active !== undefined) w.eq('u.is_active', f.is_active);
   const outer =
     f.available === undefined ? '' : ` WHERE ${f.available ? 'x.occupant_count < x.capacity' : 'x.occupant_count >= x.capacity'}`;
   return q.query<UnitRow>(
-    `SELECT * FROM (${UNIT_SELECT} WHERE ${where.join(' AND ')}) x${outer} ORDER BY lower(x.location_name), lower(x.name), x.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, limit + 1, offset],
+    `SELECT * FROM (${UNIT_SELECT} WHERE ${w.sql}) x${outer} ORDER BY lower(x.location_name), lower(x.name), x.id
+      ${w.page(limit + 1, offset)}`,
+    w.params,
   );
 }
 export async function getUnit(q: Queryable, orgId: string, id: string) {
@@ -167,18 +158,19 @@ export async function insertUnit(
   },
 ) {
   await q.query(
-    'INSERT INTO housing_units (organization_id, id, location_id, name, type, capacity, notes, custom_fields) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
+    'INSERT INTO housing_units (organization_id, id, location_id, name, type, capacity, notes, custom_fields) VALUES ' +
+      '($1,$2,$3,$4,$5,$6,$7,$8)',
     [orgId, u.id, u.location_id, u.name, u.type, u.capacity, u.notes, JSON.stringify(u.custom_fields)],
   );
 }
 export async function updateUnit(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const cols = ['location_id', 'name', 'type', 'capacity', 'notes', 'is_active', 'custom_fields'].filter((c) => c in p);
-  const sets = cols.map((c, i) => `${c} = $${i + 3}`);
-  await q.query(`UPDATE housing_units SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`, [
-    orgId,
-    id,
-    ...cols.map((c) => (c === 'custom_fields' ? JSON.stringify(p[c]) : p[c])),
-  ]);
+  const set = setClause(p, ['location_id', 'name', 'type', 'capacity', 'notes', 'is_active', 'custom_fields'], 3, (c, v) =>
+    c === 'custom_fields' ? JSON.stringify(v) : v,
+  );
+  await q.query(
+    `UPDATE housing_units SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
+  );
 }
 
 export async function occupantsOf(q: Queryable, orgId: string, placeIds: string[]) {

@@ -5,6 +5,7 @@ import { pageQueryB, PageFieldsB, pageB } from '../../platform/pagination.ts';
 import * as repo from './housing.repository.ts';
 import * as service from './housing.service.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { LocationCreate, LocationUpdate, UnitCreate, UnitUpdate } from './schemas.ts';
 
 const Occupant = Type.Object(
   { id: Type.String(), name: Type.String(), species: Type.String(), status: Type.String() },
@@ -59,10 +60,6 @@ const LocationWithUnits = Type.Object(
   { $id: 'LocationWithUnits' },
 );
 
-const name = Type.String({ minLength: 1, maxLength: 120 });
-const text = (max: number) => Nullable(Type.String({ maxLength: max, description: 'an empty string clears it' }));
-const capacity = Type.Integer({ minimum: 1, maximum: 1000 });
-const CustomValues = Type.Object({}, { additionalProperties: true });
 const tags = ['Housing'];
 const read = { permission: { area: 'animals' as const, level: 'read' as const } };
 const write = { permission: { area: 'animals' as const, level: 'write' as const } };
@@ -76,7 +73,8 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List locations',
         description:
-          "By name A to Z. A location is a place (shelter building, room, yard, off-site site) holding housing units; an animal's locationId may name a location or a unit.",
+          'By name A to Z. A location is a place (shelter building, room, yard, off-site site) holding housing units; an ' +
+          "animal's locationId may name a location or a unit.",
         querystring: Type.Object({ ...pageQueryB(200, 50), is_active: Type.Optional(Type.Boolean()) }),
         response: { 200: Type.Object({ results: Type.Array(Location), ...PageFieldsB }) },
       },
@@ -98,7 +96,7 @@ export function housingRoutes(app: App, ctx: AppContext) {
         summary: 'Add a location',
         description:
           'Answers 201 with the location and its (no) units. Names are unique within the organization, case-insensitively (422).',
-        body: Strict({ name, type: StringEnum(repo.LOCATION_TYPES), address: Type.Optional(text(500)), notes: Type.Optional(text(5000)) }),
+        body: LocationCreate,
         response: { 201: LocationWithUnits },
       },
     },
@@ -125,15 +123,10 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change or retire a location',
         description:
-          'Only sent fields change. `is_active: false` retires it (refused with 422 while animals are placed there); a retired location takes no animals or new units.',
+          'Only sent fields change. `is_active: false` retires it (refused with 422 while animals are placed there); a retired ' +
+          'location takes no animals or new units.',
         params: IdParam,
-        body: Strict({
-          name: Type.Optional(name),
-          type: Type.Optional(StringEnum(repo.LOCATION_TYPES)),
-          address: Type.Optional(text(500)),
-          notes: Type.Optional(text(5000)),
-          is_active: Type.Optional(Type.Boolean()),
-        }),
+        body: LocationUpdate,
         response: { 200: LocationWithUnits },
       },
     },
@@ -180,15 +173,9 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Add a housing unit (kennel, cage, run, ...)',
         description:
-          'Answers 201. `capacity` is how many animals it holds (1 to 1000). Unit names are unique within their location. `custom_fields` holds values of location_unit custom fields; required ones must be given.',
-        body: Strict({
-          location_id: Type.String({ maxLength: 64 }),
-          name,
-          type: StringEnum(repo.UNIT_TYPES),
-          capacity,
-          notes: Type.Optional(text(5000)),
-          custom_fields: Type.Optional(CustomValues),
-        }),
+          'Answers 201. `capacity` is how many animals it holds (1 to 1000). Unit names are unique within their location. ' +
+          '`custom_fields` holds values of location_unit custom fields; required ones must be given.',
+        body: UnitCreate,
         response: { 201: HousingUnit },
       },
     },
@@ -215,17 +202,10 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change, move or retire a housing unit',
         description:
-          'Only sent fields change. `capacity` cannot go below the animals housed now, and `is_active: false` is refused while any are (422). `custom_fields` merges: sent keys change, `null` removes one.',
+          'Only sent fields change. `capacity` cannot go below the animals housed now, and `is_active: false` is refused while ' +
+          'any are (422). `custom_fields` merges: sent keys change, `null` removes one.',
         params: IdParam,
-        body: Strict({
-          location_id: Type.Optional(Type.String({ maxLength: 64 })),
-          name: Type.Optional(name),
-          type: Type.Optional(StringEnum(repo.UNIT_TYPES)),
-          capacity: Type.Optional(capacity),
-          notes: Type.Optional(text(5000)),
-          is_active: Type.Optional(Type.Boolean()),
-          custom_fields: Type.Optional(CustomValues),
-        }),
+        body: UnitUpdate,
         response: { 200: HousingUnit },
       },
     },
@@ -243,7 +223,8 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Move an animal into this unit',
         description:
-          "Sets the animal's locationId to this unit (the same as PATCH /api/v1/animals/{id} with locationId). A full or retired unit refuses with 422; so does an animal in an active foster placement. Answers 200 with the unit.",
+          "Sets the animal's locationId to this unit (the same as PATCH /api/v1/animals/{id} with locationId). A full or retired " +
+          'unit refuses with 422; so does an animal in an active foster placement. Answers 200 with the unit.',
         params: IdParam,
         body: Strict({ animal_id: Type.String({ maxLength: 64 }) }),
         response: { 200: HousingUnit },

@@ -1,9 +1,10 @@
-import type { Db, Queryable } from '../../platform/db/db.ts';
+import { first, type Db, type Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { lockAnimalPlace, setAnimalLocation } from '../animals/public.ts';
+import type { LocationCreate, LocationUpdate, UnitCreate, UnitUpdate } from './schemas.ts';
 import * as repo from './housing.repository.ts';
 
 /**
@@ -68,7 +69,7 @@ export async function unitsWithOccupants(q: Queryable, orgId: string, rows: repo
 export async function getUnit(q: Queryable, orgId: string, id: string) {
   const row = await repo.getUnit(q, orgId, id);
   if (!row) throw notFound('housing unit');
-  return (await unitsWithOccupants(q, orgId, [row]))[0];
+  return first(await unitsWithOccupants(q, orgId, [row]));
 }
 
 export async function getLocation(q: Queryable, orgId: string, id: string) {
@@ -83,20 +84,7 @@ export async function getLocation(q: Queryable, orgId: string, id: string) {
   };
 }
 
-export interface LocationInput {
-  name?: string;
-  type?: repo.LocationType;
-  address?: string | null;
-  notes?: string | null;
-  is_active?: boolean;
-}
-
-export async function createLocation(
-  db: Db,
-  orgId: string,
-  b: Required<Pick<LocationInput, 'name' | 'type'>> & LocationInput,
-  actor: string,
-) {
+export async function createLocation(db: Db, orgId: string, b: LocationCreate, actor: string) {
   return db.tx(async (q) => {
     if (await repo.locationNameTaken(q, orgId, b.name)) throw invalid({ name: [`a location named ${b.name} already exists`] });
     const id = newId('loc');
@@ -106,7 +94,7 @@ export async function createLocation(
   });
 }
 
-export async function updateLocation(db: Db, orgId: string, id: string, b: LocationInput, actor: string) {
+export async function updateLocation(db: Db, orgId: string, id: string, b: LocationUpdate, actor: string) {
   return db.tx(async (q) => {
     const current = await repo.getLocation(q, orgId, id);
     if (!current) throw notFound('location');
@@ -123,22 +111,7 @@ export async function updateLocation(db: Db, orgId: string, id: string, b: Locat
   });
 }
 
-export interface UnitInput {
-  location_id?: string;
-  name?: string;
-  type?: repo.UnitType;
-  capacity?: number;
-  notes?: string | null;
-  is_active?: boolean;
-  custom_fields?: Record<string, unknown>;
-}
-
-export async function createUnit(
-  db: Db,
-  orgId: string,
-  b: Required<Pick<UnitInput, 'location_id' | 'name' | 'type' | 'capacity'>> & UnitInput,
-  actor: string,
-) {
+export async function createUnit(db: Db, orgId: string, b: UnitCreate, actor: string) {
   return db.tx(async (q) => {
     const loc = await repo.locationActive(q, orgId, b.location_id);
     if (!loc) throw invalid({ location_id: [`${b.location_id} names no location of this organization`] });
@@ -161,7 +134,7 @@ export async function createUnit(
   });
 }
 
-export async function updateUnit(db: Db, orgId: string, id: string, b: UnitInput, actor: string) {
+export async function updateUnit(db: Db, orgId: string, id: string, b: UnitUpdate, actor: string) {
   return db.tx(async (q) => {
     const locked = await repo.lockUnit(q, orgId, id);
     if (!locked) throw notFound('housing unit');

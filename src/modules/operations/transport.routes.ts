@@ -1,6 +1,6 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
-import { Type, Nullable, Timestamp, Strict, StringEnum, DateString } from '../../platform/schema.ts';
+import { Type, Timestamp, Strict, StringEnum, DateString } from '../../platform/schema.ts';
 import { TextOrEmpty } from '../../platform/schema.ts';
 
 const stampOrEmpty = () => TextOrEmpty({ description: 'ISO 8601 timestamp; empty string when there is none' });
@@ -9,6 +9,7 @@ import * as repo from './transport.repository.ts';
 import * as service from './transport.service.ts';
 import { PROBLEM_KINDS } from './transport.problems.ts';
 import { IdParam, idParams } from '../../platform/formats.ts';
+import * as S from './schemas.ts';
 import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const Leg = Type.Object(
@@ -57,14 +58,12 @@ const Run = Type.Object(
 
 const LegParam = idParams('id', 'legId');
 const AnimalParam = idParams('id', 'animalId');
-const place = Type.String({ minLength: 1, maxLength: 200 });
-const notes = Nullable(Type.String({ maxLength: 5000, description: 'an empty string clears it' }));
-const stamp = Nullable(Type.String({ format: 'date-time', description: 'ISO 8601 with offset' }));
 const tags = ['Transports'];
 const read = { permission: { area: 'animals' as const, level: 'read' as const } };
 const write = { permission: { area: 'animals' as const, level: 'write' as const } };
 const PLAN_RULE =
-  'Changes the plan of a planning or confirmed run (422 otherwise); a confirmed run that the change leaves with problems goes back to planning. Answers the whole run.';
+  'Changes the plan of a planning or confirmed run (422 otherwise); a confirmed run that the change leaves with problems goes ' +
+  'back to planning. Answers the whole run.';
 
 export function transportRoutes(app: App, ctx: AppContext) {
   const tz = (req: Parameters<typeof who>[0]) => who(req).org.time_zone;
@@ -77,14 +76,9 @@ export function transportRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Plan a transport run',
         description:
-          'Answers 200 (not 201) with the whole run in `planning`, with no legs and no animals; `problems` then lists `no_legs` and `no_animals`. name, scheduled_date, origin and destination are required.',
-        body: Strict({
-          name: Type.String({ minLength: 1, maxLength: 200 }),
-          scheduled_date: DateString(),
-          origin: place,
-          destination: place,
-          notes: Type.Optional(notes),
-        }),
+          'Answers 200 (not 201) with the whole run in `planning`, with no legs and no animals; `problems` then lists `no_legs` ' +
+          'and `no_animals`. name, scheduled_date, origin and destination are required.',
+        body: S.RunCreate,
         response: { 200: Run },
       },
     },
@@ -137,13 +131,7 @@ export function transportRoutes(app: App, ctx: AppContext) {
         summary: 'Change a transport run',
         description: `Only sent fields change. ${PLAN_RULE} Notes alone may also change while in_progress.`,
         params: IdParam,
-        body: Strict({
-          name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-          scheduled_date: Type.Optional(DateString()),
-          origin: Type.Optional(place),
-          destination: Type.Optional(place),
-          notes: Type.Optional(notes),
-        }),
+        body: S.RunPatch,
         response: { 200: Run },
       },
     },
@@ -157,17 +145,11 @@ export function transportRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Add a leg',
-        description: `Appends the leg, or inserts it at \`sequence\` (1-based; later legs move down). \`driver_person_id\` must be a person on file (422). Answers 201 with the run. ${PLAN_RULE}`,
+        description:
+          `Appends the leg, or inserts it at \`sequence\` (1-based; later legs move down). \`driver_person_id\` must ` +
+          `be a person on file (422). Answers 201 with the run. ${PLAN_RULE}`,
         params: IdParam,
-        body: Strict({
-          from_place: place,
-          to_place: place,
-          driver_person_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
-          depart_at: Type.Optional(stamp),
-          arrive_at: Type.Optional(stamp),
-          notes: Type.Optional(notes),
-          sequence: Type.Optional(Type.Integer({ minimum: 1 })),
-        }),
+        body: S.LegCreate,
         response: { 201: Run },
       },
     },
@@ -184,15 +166,7 @@ export function transportRoutes(app: App, ctx: AppContext) {
         summary: 'Change a leg',
         description: `Only sent fields change; \`sequence\` moves the leg to that position. ${PLAN_RULE}`,
         params: LegParam,
-        body: Strict({
-          from_place: Type.Optional(place),
-          to_place: Type.Optional(place),
-          driver_person_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
-          depart_at: Type.Optional(stamp),
-          arrive_at: Type.Optional(stamp),
-          notes: Type.Optional(notes),
-          sequence: Type.Optional(Type.Integer({ minimum: 1 })),
-        }),
+        body: S.LegPatch,
         response: { 200: Run },
       },
     },
@@ -237,9 +211,11 @@ export function transportRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Put an animal on the run',
-        description: `The animal must be on file (422); an animal already on the run answers 422. An animal not in care is accepted but listed in problems. Answers 201 with the run. ${PLAN_RULE}`,
+        description:
+          `The animal must be on file (422); an animal already on the run answers 422. An animal not in care is ` +
+          `accepted but listed in problems. Answers 201 with the run. ${PLAN_RULE}`,
         params: IdParam,
-        body: Strict({ animal_id: Type.String({ maxLength: 64 }), notes: Type.Optional(notes) }),
+        body: S.RunAnimalBody,
         response: { 201: Run },
       },
     },

@@ -1,9 +1,10 @@
-import type { Db, Queryable } from '../../platform/db/db.ts';
+import { first, type Db, type Queryable } from '../../platform/db/db.ts';
 import { AppError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import { displayName, personExists } from '../people/public.ts';
 import { animalExists } from '../animals/public.ts';
+import type { LegCreate, LegPatch, RunAnimalBody, RunCreate, RunPatch } from './schemas.ts';
 import * as repo from './transport.repository.ts';
 import { transportProblems } from './transport.problems.ts';
 
@@ -49,16 +50,10 @@ export async function runs(q: Queryable, orgId: string, rows: repo.RunRow[], tim
 export async function getRun(q: Queryable, orgId: string, id: string, timeZone: string): Promise<Run> {
   const row = await repo.getRun(q, orgId, id);
   if (!row) throw notFound('transport run');
-  return (await runs(q, orgId, [row], timeZone))[0];
+  return first(await runs(q, orgId, [row], timeZone));
 }
 
-export async function createRun(
-  db: Db,
-  orgId: string,
-  b: { name: string; scheduled_date: string; origin: string; destination: string; notes?: string | null },
-  actor: string,
-  timeZone: string,
-) {
+export async function createRun(db: Db, orgId: string, b: RunCreate, actor: string, timeZone: string) {
   return db.tx(async (q) => {
     const id = newId('trn');
     await repo.insertRun(q, orgId, {
@@ -107,13 +102,6 @@ async function change(
   });
 }
 
-export interface RunPatch {
-  name?: string;
-  scheduled_date?: string;
-  origin?: string;
-  destination?: string;
-  notes?: string | null;
-}
 export async function updateRun(db: Db, orgId: string, id: string, b: RunPatch, actor: string, timeZone: string) {
   const onlyNotes = Object.keys(b).every((k) => k === 'notes');
   return change(
@@ -139,24 +127,7 @@ async function checkDriver(q: Queryable, orgId: string, personId: string | null 
   if (!(await personExists(q, orgId, personId))) throw invalid({ driver_person_id: [`${personId} names no person of this organization`] });
 }
 
-export interface LegBody {
-  from_place?: string;
-  to_place?: string;
-  driver_person_id?: string | null;
-  depart_at?: string | null;
-  arrive_at?: string | null;
-  notes?: string | null;
-  sequence?: number;
-}
-
-export async function addLeg(
-  db: Db,
-  orgId: string,
-  runId: string,
-  b: LegBody & { from_place: string; to_place: string },
-  actor: string,
-  timeZone: string,
-) {
+export async function addLeg(db: Db, orgId: string, runId: string, b: LegCreate, actor: string, timeZone: string) {
   return change(db, orgId, runId, actor, timeZone, 'add_leg', async (q) => {
     await checkDriver(q, orgId, b.driver_person_id);
     const legs = await repo.legsOf(q, orgId, [runId]);
@@ -176,7 +147,7 @@ export async function addLeg(
   });
 }
 
-export async function updateLeg(db: Db, orgId: string, runId: string, legId: string, b: LegBody, actor: string, timeZone: string) {
+export async function updateLeg(db: Db, orgId: string, runId: string, legId: string, b: LegPatch, actor: string, timeZone: string) {
   return change(db, orgId, runId, actor, timeZone, 'update_leg', async (q) => {
     const legs = await repo.legsOf(q, orgId, [runId]);
     if (!legs.some((l) => l.id === legId)) throw notFound('leg');
@@ -219,14 +190,7 @@ export async function reorderLegs(db: Db, orgId: string, runId: string, legIds: 
   });
 }
 
-export async function addAnimal(
-  db: Db,
-  orgId: string,
-  runId: string,
-  b: { animal_id: string; notes?: string | null },
-  actor: string,
-  timeZone: string,
-) {
+export async function addAnimal(db: Db, orgId: string, runId: string, b: RunAnimalBody, actor: string, timeZone: string) {
   return change(db, orgId, runId, actor, timeZone, 'add_animal', async (q) => {
     if (!(await animalExists(q, orgId, b.animal_id))) throw invalid({ animal_id: [`${b.animal_id} names no animal of this organization`] });
     if (!(await repo.addAnimal(q, orgId, runId, b.animal_id, b.notes || null))) throw invalid({ animal_id: ['is already on this run'] });

@@ -76,21 +76,7 @@ export const Person = Type.Object(
 );
 export type PersonA = Static<typeof Person>;
 
-export const PersonListItem = Type.Object(
-  {
-    id: Type.String(),
-    firstName: Type.String(),
-    lastName: Type.String(),
-    email: Type.String(),
-    phone: Nullable(Type.String()),
-    roles: Type.Array(Type.String()),
-    tags: Type.Array(Type.String()),
-    timeZone: Type.String(),
-    createdAt: Timestamp(),
-    updatedAt: Timestamp(),
-  },
-  { $id: 'PersonListItem' },
-);
+export const PersonListItem = Type.Omit(Person, ['address', 'notes'], { $id: 'PersonListItem' });
 
 export const PersonCreate = Strict({
   firstName,

@@ -64,4 +64,3 @@ export const OrganizationPatch = Strict({
   website: Type.Optional(Nullable(HttpUrl({ maxLength: 500 }))),
   ...Type.Partial(OrganizationLocale).properties,
 });
-export type OrganizationPatchBody = Static<typeof OrganizationPatch>;

@@ -9,6 +9,7 @@ import { Grants as GrantsSchema, OrganizationLocale } from './schemas.ts';
 import { audit } from '../../platform/audit.ts';
 import { insertDefaultStatuses } from '../animals/public.ts';
 import * as repo from './repository.ts';
+import type { RolePatch } from './schemas.ts';
 
 export interface NewOrganization {
   slug: string;
@@ -74,14 +75,7 @@ export async function createRole(q: Queryable, orgId: string, name: string, gran
   return role;
 }
 
-export async function updateRole(
-  q: Queryable,
-  orgId: string,
-  id: string,
-  patch: { name?: string; grants?: Grants },
-  actor: string,
-  caller?: Grants,
-) {
+export async function updateRole(q: Queryable, orgId: string, id: string, patch: RolePatch, actor: string, caller?: Grants) {
   const role = await repo.roleById(q, orgId, id);
   if (!role) throw notFound('role');
   if (role.built_in) throw invalid({ id: ['built-in roles cannot be changed; make a role of your own'] });
@@ -91,6 +85,7 @@ export async function updateRole(
     throw invalid({ name: [`a role named ${patch.name} already exists`] });
   }
   const updated = await repo.updateRole(q, orgId, id, patch);
+  if (!updated) throw notFound('role');
   await audit(q, orgId, actor, 'update', 'role', id, patch);
   return updated;
 }

@@ -60,7 +60,10 @@ export function calendarRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Calendar of schedules, windows and bookings',
         description:
-          `Schedules overlapping \`from\`..\`to\` (local dates in the organization time zone, both inclusive, at most ${MAX_CALENDAR_DAYS} days), by start, each with its windows and their live bookings. \`person_id\` keeps only the windows that volunteer is booked on (and schedules having one). Cancelled schedules are included with their status.` +
+          `Schedules overlapping \`from\`..\`to\` (local dates in the organization time zone, both inclusive, at ` +
+          `most ${MAX_CALENDAR_DAYS} days), by start, each with its windows and their live bookings. \`person_id\` keeps only ` +
+          `the windows ` +
+          `that volunteer is booked on (and schedules having one). Cancelled schedules are included with their status.` +
           REPLICA_READ,
         querystring: Type.Object({ from: DateString(), to: DateString(), person_id: Type.Optional(Type.String({ maxLength: 64 })) }),
         response: { 200: Calendar },
@@ -122,7 +125,8 @@ export function calendarRoutes(app: App, ctx: AppContext) {
         tags,
         summary: "The volunteer's calendar feed address",
         description:
-          'A secret iCalendar address (40 random base62 characters) a volunteer can subscribe to in any calendar app; made on first request, the same afterwards until rotated.',
+          'A secret iCalendar address (40 random base62 characters) a volunteer can subscribe to in any calendar app; made on ' +
+          'first request, the same afterwards until rotated.',
         params: IdParam,
         response: { 200: FeedLink },
       },
@@ -181,9 +185,11 @@ export function calendarRoutes(app: App, ctx: AppContext) {
         tags,
         summary: "A volunteer's iCalendar feed (no API key)",
         description:
-          `text/calendar with the volunteer's live bookings from ${FEED_PAST_DAYS} days ago to ${FEED_FUTURE_DAYS} days ahead, one event per booking (times in UTC; location from the schedule). An unknown or rotated address answers 404.` +
-          ' With read replicas configured the feed is read from a replica, so a change (or a rotation of the address) shows within' +
-          " the replicas' lag, usually well under a second.",
+          `text/calendar with the volunteer's live bookings from ${FEED_PAST_DAYS} days ago ` +
+          `to ${FEED_FUTURE_DAYS} days ahead, one event per booking (times in UTC; location from the schedule). An unknown or rotated ` +
+          `address answers 404.` +
+          ' With read replicas configured the feed is read from a replica, so a change (or a rotation of the address) shows' +
+          " within the replicas' lag, usually well under a second.",
         params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
         response: { 200: Type.String({ description: 'text/calendar' }) },
       },

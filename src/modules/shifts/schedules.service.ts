@@ -5,7 +5,8 @@ import { audit } from '../../platform/audit.ts';
 import { newId } from '../../platform/ids.ts';
 import * as repo from './repository.ts';
 import type { Static } from '../../platform/schema.ts';
-import type { ScheduleCreate, ScheduleUpdate } from './schemas.ts';
+import { ImportRowObject, type ScheduleCreate, type ScheduleUpdate } from './schemas.ts';
+import { bodyAjv } from '../../platform/validation.ts';
 import { local, toSpan, type Span } from './time.ts';
 
 export const PREVIEW_ROWS = 10;
@@ -85,7 +86,8 @@ export async function updateSchedule(
     if (outside)
       throw invalid({
         starts_at: [
-          `${outside} shift window${outside === 1 ? ' falls' : 's fall'} outside the new times; move or remove ${outside === 1 ? 'it' : 'them'} first`,
+          `${outside} shift window${outside === 1 ? ' falls' : 's fall'} outside the new times; move or ` +
+            `remove ${outside === 1 ? 'it' : 'them'} first`,
         ],
       });
   }
@@ -119,7 +121,8 @@ export async function cancelSchedule(q: Queryable, orgId: string, actor: string,
 
 // Import
 
-const ROW_FIELDS = new Set(['name', 'starts_at', 'ends_at', 'event_kind', 'location']);
+const ROW_FIELDS = Object.keys(ImportRowObject.properties).join(', ');
+const validRow = bodyAjv.compile<ImportRowObject>(ImportRowObject);
 
 export interface CheckedRow {
   line: number;
@@ -127,45 +130,69 @@ export interface CheckedRow {
   location_name: string | null;
 }
 
+/** The schema's complaints about one row, as the sentences of its line error (the span's come from toSpan). */
+function schemaProblems(value: unknown): { notObject: boolean; unknown: string[]; field: Map<string, string> } {
+  const unknown: string[] = [];
+  const field = new Map<string, string>();
+  let notObject = false;
+  if (validRow(value)) return { notObject, unknown, field };
+  const row = value as Record<string, unknown>;
+  for (const e of validRow.errors ?? []) {
+    const key = e.instancePath.slice(1);
+    if (e.keyword === 'type' && key === '') notObject = true;
+    else if (e.keyword === 'additionalProperties') unknown.push(String((e.params as { additionalProperty: string }).additionalProperty));
+    else if (e.keyword === 'required') {
+      const missing = String((e.params as { missingProperty: string }).missingProperty);
+      if (missing === 'name') field.set('name', 'name is required');
+    } else if (e.keyword === 'type' && key === 'name') field.set('name', row.name === null ? 'name is required' : 'name must be a string');
+    else if (e.keyword === 'type' && (key === 'event_kind' || key === 'location')) field.set(key, `${key} must be a string`);
+  }
+  return { notObject, unknown, field };
+}
+
 /**
- * Checks every row on its own (pure: locations come in as a lower-cased name map). Each refused
- * row gives one error naming all its problems; `line` is the 1-based position in `rows`.
+ * Checks every row on its own (pure: locations come in as a lower-cased name map) against
+ * ImportRowObject, then what a schema cannot say. Each refused row gives one error naming all its
+ * problems; `line` is the 1-based position in `rows`.
  */
 export function checkRows(rows: unknown[], zone: string, locations: Map<string, { id: string; name: string }>) {
   const ok: CheckedRow[] = [];
   const errors: { line: number; message: string }[] = [];
   rows.forEach((value, i) => {
     const line = i + 1;
-    if (!isRowObject(value)) {
+    const found = schemaProblems(value);
+    if (found.notObject || !isRowObject(value)) {
       errors.push({
         line,
-        message: `Line ${line}: a row must be an object with name and starts_at, not ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}.`,
+        message:
+          `Line ${line}: a row must be an object with name and starts_at, ` +
+          `not ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}.`,
       });
       return;
     }
     const raw = value;
-    const problems: string[] = [];
-    for (const k of Object.keys(raw))
-      if (!ROW_FIELDS.has(k)) problems.push(`${k} is not a row field (name, starts_at, ends_at, event_kind, location)`);
+    const problems = found.unknown.map((k) => `${k} is not a row field (${ROW_FIELDS})`);
     const name = typeof raw.name === 'string' ? raw.name.trim() : '';
-    if (raw.name !== undefined && raw.name !== null && typeof raw.name !== 'string') problems.push('name must be a string');
+    const nameProblem = found.field.get('name');
+    if (nameProblem) problems.push(nameProblem);
     else if (name === '') problems.push('name is required');
     else if (name.length > 200) problems.push('name must be at most 200 characters');
+    // starts_at and ends_at: toSpan says what is wrong with them, the wrong type included.
     const span = toSpan(raw.starts_at, raw.ends_at, zone);
     if ('errors' in span) for (const [k, v] of Object.entries(span.errors)) problems.push(`${k} ${v}`);
     let kind: string | null = null;
-    if (raw.event_kind !== undefined && raw.event_kind !== null) {
-      if (typeof raw.event_kind !== 'string') problems.push('event_kind must be a string');
-      else if (raw.event_kind.trim().length > 60) problems.push('event_kind must be at most 60 characters');
+    const kindProblem = found.field.get('event_kind');
+    if (kindProblem) problems.push(kindProblem);
+    else if (typeof raw.event_kind === 'string') {
+      if (raw.event_kind.trim().length > 60) problems.push('event_kind must be at most 60 characters');
       else kind = normalizeKind(raw.event_kind);
     }
     let loc: { id: string; name: string } | null = null;
-    if (raw.location !== undefined && raw.location !== null && raw.location !== '') {
-      if (typeof raw.location !== 'string') problems.push('location must be a string');
-      else {
-        loc = locations.get(raw.location.trim().toLowerCase()) ?? null;
-        if (!loc) problems.push(`location "${raw.location.trim().slice(0, 200)}" matches no location of this organization`);
-      }
+    const locationProblem = found.field.get('location');
+    if (locationProblem) problems.push(locationProblem);
+    else if (typeof raw.location === 'string' && raw.location !== '') {
+      loc = locations.get(raw.location.trim().toLowerCase()) ?? null;
+      if (!loc) problems.push(`location "${raw.location.trim().slice(0, 200)}" matches no location of this organization`);
     }
     if (problems.length || 'errors' in span) {
       errors.push({ line, message: `Line ${line}: ${problems.join('; ')}.` });

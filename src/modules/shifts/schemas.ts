@@ -1,4 +1,4 @@
-import { Type, Nullable, Timestamp, DateString, StringEnum, Strict } from '../../platform/schema.ts';
+import { Type, Nullable, Timestamp, DateString, StringEnum, Strict, type Static } from '../../platform/schema.ts';
 
 export { IdParam } from '../../platform/formats.ts';
 
@@ -11,7 +11,9 @@ export const CustomFields = Type.Record(
   {
     additionalProperties: false,
     description:
-      'Free custom fields of a schedule: at most 50 keys (lowercase letters, digits and _; start with a letter; up to 40 characters), each a string (up to 5,000 characters), number, boolean or null. Sent on update, the object replaces the stored one whole.',
+      'Free custom fields of a schedule: at most 50 keys (lowercase letters, digits and _; start with a letter; up to 40 ' +
+      'characters), each a string (up to 5,000 characters), number, boolean or null. Sent on update, the object replaces the ' +
+      'stored one whole.',
   },
 );
 
@@ -81,7 +83,8 @@ export const ScheduleUpdate = Strict(
   },
   {
     description:
-      'Only sent fields change. Sending starts_at or ends_at re-reads both (the one not sent keeps its stored value, as a date for all-day schedules).',
+      'Only sent fields change. Sending starts_at or ends_at re-reads both (the one not sent keeps its stored value, as a date ' +
+      'for all-day schedules).',
   },
 );
 
@@ -95,30 +98,42 @@ export const ScheduleListQuery = Type.Object({
 
 // Import
 export const IMPORT_MAX_ROWS = 5000;
-const rowField = (description: string) => Type.Optional(Type.Unknown({ description }));
-const ImportRowObject = Type.Object(
+/**
+ * One import row. Each row is checked against this on its own (a bad row is a line error, not a
+ * refused request); the service then applies what a schema cannot say (names and kinds are trimmed
+ * before their lengths count, the times must make a span, the location must exist).
+ */
+export const ImportRowObject = Type.Object(
   {
-    name: rowField('string, required, 1 to 200 characters'),
-    starts_at: rowField(
-      'required: a date `YYYY-MM-DD` (an all-day row) or an ISO 8601 date-time; without zone or offset it is read in the organization time zone',
+    name: Type.String({ description: 'required, 1 to 200 characters (surrounding spaces are trimmed)' }),
+    starts_at: Type.String({
+      description:
+        'required: a date `YYYY-MM-DD` (an all-day row) or an ISO 8601 date-time; without zone or offset it is read in the ' +
+        'organization time zone',
+    }),
+    ends_at: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            'required unless starts_at is a plain date; after starts_at. On an all-day row it may be a plain date: the last day, ' +
+            'inclusive (default: the same day)',
+        }),
+      ),
     ),
-    ends_at: rowField(
-      'required unless starts_at is a plain date; after starts_at. On an all-day row it may be a plain date: the last day, inclusive (default: the same day)',
+    event_kind: Type.Optional(Nullable(Type.String({ description: 'up to 60 characters (adoption, training, ...)' }))),
+    location: Type.Optional(
+      Nullable(Type.String({ description: 'name of a location, matched case-insensitively; a name matching no location refuses the row' })),
     ),
-    event_kind: rowField('optional string, up to 60 characters (adoption, training, ...)'),
-    location: rowField('optional: name of a location, matched case-insensitively; a name matching no location refuses the row'),
   },
-  {
-    additionalProperties: true,
-    description:
-      'One row. Fields are checked row by row (a bad field gives a line error, not a refused request); any other field refuses the row.',
-  },
+  { additionalProperties: false, description: 'One row; any other field refuses the row.' },
 );
-/** Any JSON value: a row that is not an object (null, a number, a list) is a line error, not a refused request. */
-const { type: _objectType, ...rowShape } = ImportRowObject as unknown as Record<string, unknown>;
+export type ImportRowObject = Static<typeof ImportRowObject>;
+/** Any JSON value in the body: a row that is not an object, or breaks ImportRowObject, is a line error. */
 export const ImportRow = Type.Unsafe<unknown>({
-  ...rowShape,
-  description: `${ImportRowObject.description} A row that is not an object (null, a number, a list) is a line error too.`,
+  anyOf: [ImportRowObject, { description: 'anything else: refused as a line error' }],
+  description:
+    `${ImportRowObject.description} Rows are checked one by one: a bad row (null, a number, a list, a bad field) is a line ` +
+    'error, not a refused request.',
 });
 
 export const ImportBody = Strict({
@@ -197,7 +212,8 @@ export const Window = Type.Object(
   {
     $id: 'ShiftWindow',
     description:
-      'A shift window inside a schedule: a time, a volunteer role and how many volunteers of it are needed. Several roles at the same time are several windows.',
+      'A shift window inside a schedule: a time, a volunteer role and how many volunteers of it are needed. Several roles at the ' +
+      'same time are several windows.',
   },
 );
 export const WindowCreate = Strict({
@@ -341,7 +357,8 @@ export const Volunteer = Type.Object(
     phone: Nullable(Type.String()),
     hours_served: Type.Number({
       description:
-        'hours of live bookings marked attended, plus those not marked either way whose window has ended; bookings marked not attended do not count',
+        'hours of live bookings marked attended, plus those not marked either way whose window has ended; bookings marked not ' +
+        'attended do not count',
     }),
     created_at: Timestamp(),
   },
