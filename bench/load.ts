@@ -11,9 +11,13 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import type pg from 'pg';
 
-/** One kind of request: `{id}` in the path and `{n}` in the body are replaced per request. */
+/**
+ * One kind of request: `{id}` in the path and body (an id from the `ids` list, default 'animals') and
+ * `{n}` in the body are replaced per request.
+ */
 export interface Target {
   name: string;
+  ids?: string;
   origin: string;
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
@@ -34,7 +38,6 @@ export const CONNECTIONS = 20;
 export const TOOL = spawnSync('wrk', ['--version']).error ? 'autocannon' : 'wrk';
 
 const work = mkdtempSync(path.join(tmpdir(), 'ark-bench-'));
-const idsFile = path.join(work, 'ids.txt');
 const LUA = `
 local ids = {}
 for line in io.lines(os.getenv("BENCH_IDS")) do ids[#ids + 1] = line end
@@ -48,9 +51,10 @@ end
 local i = 0
 request = function()
   i = i + 1
-  local p = string.gsub(template, "{id}", ids[(i % #ids) + 1])
+  local id = ids[(i % #ids) + 1]
+  local p = string.gsub(template, "{id}", id)
   local b = nil
-  if body ~= "" then b = string.gsub(body, "{n}", tostring(i % 50 + 10)) end
+  if body ~= "" then b = string.gsub(string.gsub(body, "{n}", tostring(i % 50 + 10)), "{id}", id) end
   return wrk.format(method, p, nil, b)
 end
 done = function(summary, latency, requests)
@@ -62,18 +66,24 @@ end
 const luaFile = path.join(work, 'ark.lua');
 writeFileSync(luaFile, LUA);
 
-let ids: string[] = ['none'];
-export function useIds(list: string[]): void {
-  ids = list.length ? list : ['none'];
-  writeFileSync(idsFile, ids.join('\n') + '\n');
+const idLists = new Map<string, string[]>();
+const idsFile = (kind: string) => path.join(work, `ids-${kind}.txt`);
+/** The ids `{id}` takes for targets of this kind ('animals' unless a target says otherwise). */
+export function useIds(list: string[], kind = 'animals'): void {
+  const ids = list.length ? list : ['none'];
+  idLists.set(kind, ids);
+  writeFileSync(idsFile(kind), ids.join('\n') + '\n');
 }
-useIds(ids);
-const idAt = (i: number): string => ids[i % ids.length] ?? 'none';
+useIds([]);
+const idAt = (t: Target, i: number): string => {
+  const ids = idLists.get(t.ids ?? 'animals') ?? [];
+  return ids[i % Math.max(ids.length, 1)] ?? 'none';
+};
 
 async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
   const env = {
     ...process.env,
-    BENCH_IDS: idsFile,
+    BENCH_IDS: idsFile(t.ids ?? 'animals'),
     BENCH_METHOD: t.method,
     BENCH_PATH: t.path,
     BENCH_BODY: t.body ?? '',
@@ -111,8 +121,9 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
         method: t.method,
         setupRequest: (req) => {
           i++;
-          const body = t.body?.replace('{n}', String((i % 50) + 10));
-          return { ...req, path: t.path.replace('{id}', idAt(i)), ...(body ? { body } : {}) };
+          const id = idAt(t, i);
+          const body = t.body?.replace('{n}', String((i % 50) + 10)).replace('{id}', id);
+          return { ...req, path: t.path.replace('{id}', id), ...(body ? { body } : {}) };
         },
       },
     ],
@@ -129,8 +140,9 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
 /** One request of `t`, for saying what a failing line answered. */
 function sample(t: Target): Promise<string> {
   return new Promise((resolve) => {
-    const body = t.body?.replace('{n}', '10');
-    const req = http.request(t.origin + t.path.replace('{id}', idAt(0)), { method: t.method, headers: t.headers }, (res) => {
+    const id = idAt(t, 0);
+    const body = t.body?.replace('{n}', '10').replace('{id}', id);
+    const req = http.request(t.origin + t.path.replace('{id}', id), { method: t.method, headers: t.headers }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
       res.on('end', () => resolve(`${res.statusCode} ${text.slice(0, 200)}`));

@@ -29,6 +29,8 @@ import { Db } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { createKey, createOrganization } from '../src/modules/settings/service.ts';
 import { base62 } from '../src/platform/ids.ts';
+import type { Queryable } from '../src/platform/db/db.ts';
+import { listPeople } from '../src/modules/people/repository.ts';
 import { grow, HISTORY_END, type Counts } from './seed.ts';
 import { CONNECTIONS, CpuMeter, TOOL, drive, median, useIds, type Pass, type Target } from './load.ts';
 
@@ -43,7 +45,8 @@ const LARGEST = SIZES[SIZES.length - 1] ?? 0;
 const countsFor = (animals: number): Counts =>
   SCALE
     ? { animals, people: Math.round(animals * 0.3), donations: animals, messages: Math.round(animals * 0.5) }
-    : { animals, people: 0, donations: 0, messages: 0 };
+    : // People for the people PATCH and donation POST lines.
+      { animals, people: 3000, donations: 0, messages: 0 };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -224,6 +227,30 @@ const allLines: Line[] = [
       body: '{"weight":{n}.5,"isPublic":true}',
     },
   },
+  {
+    meter: cpu.ark,
+    target: {
+      name: 'PATCH /api/v1/people/{id}',
+      origin,
+      method: 'PATCH',
+      path: '/api/v1/people/{id}',
+      ids: 'people',
+      headers,
+      body: '{"notes":"Called back about the spring event ({n}).","tags":["newsletter"]}',
+    },
+  },
+  {
+    meter: cpu.ark,
+    target: {
+      name: 'POST /api/v1/donations',
+      origin,
+      method: 'POST',
+      path: '/api/v1/donations',
+      ids: 'people',
+      headers,
+      body: JSON.stringify({ donorId: '{id}', amount: 25, type: 'one-off', paymentMethod: 'card', date: HISTORY_END }),
+    },
+  },
 ];
 const lines = allLines.filter((l) => SCALE || !l.scaleOnly);
 
@@ -260,6 +287,27 @@ function printFigures(figs: Figure[]) {
 const grownBy = (c: Counts) =>
   `+${c.people.toLocaleString()} people, ${c.donations.toLocaleString()} donations, ${c.messages.toLocaleString()} messages`;
 
+/**
+ * The one list line whose total grows with the matching rows (people `q`): its statement, exactly as
+ * Ark builds it, under EXPLAIN (ANALYZE, BUFFERS) at the largest size.
+ */
+async function explainSearch() {
+  let captured: { text: string; params: unknown[] } | null = null;
+  const spy: Queryable = {
+    query: async <R>() => [] as R[],
+    prepared: async <R>(_name: string, text: string, params: unknown[]) => {
+      captured ??= { text, params };
+      return [] as R[];
+    },
+  };
+  await listPeople(spy, org.id, { q: 'smith' }, 25, 0);
+  const stmt = captured as { text: string; params: unknown[] } | null;
+  if (!stmt) return;
+  const plan = await admin.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${stmt.text}`, stmt.params);
+  console.log('\nEXPLAIN (ANALYZE, BUFFERS) of people ?q=smith (the page and its total, one statement):');
+  for (const r of plan.rows) console.log(`  ${r['QUERY PLAN']}`);
+}
+
 const results = new Map<number, Figure[]>();
 for (const size of SIZES) {
   const t0 = Date.now();
@@ -273,6 +321,15 @@ for (const size of SIZES) {
         [org.id],
       )
     ).rows.map((r) => r.id),
+  );
+  useIds(
+    (
+      await admin.query<{ id: string }>(
+        'SELECT id FROM people WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY random() LIMIT 5000',
+        [org.id],
+      )
+    ).rows.map((r) => r.id),
+    'people',
   );
   const loc =
     (await admin.query<{ id: string }>('SELECT id FROM locations WHERE organization_id = $1 ORDER BY name LIMIT 1', [org.id])).rows[0]
@@ -291,15 +348,18 @@ for (const size of SIZES) {
   }
   printFigures(figs);
   results.set(size, figs);
+  if (SCALE && size === LARGEST) await explainSearch();
 }
 
 const last = results.get(LARGEST) ?? [];
 const find = (figs: Figure[], prefix: string) => figs.find((f) => f.name.startsWith(prefix));
 const ceil = find(last, 'ceiling');
 const getOne = find(last, 'GET /api/v1/animals/{id}');
-const post = find(last, 'POST');
-const patch = find(last, 'PATCH');
-if (ceil && getOne && post && patch) {
+const post = find(last, 'POST /api/v1/animals');
+const patch = find(last, 'PATCH /api/v1/animals');
+const postDonation = find(last, 'POST /api/v1/donations');
+const patchPerson = find(last, 'PATCH /api/v1/people');
+if (ceil && getOne && post && patch && postDonation && patchPerson) {
   // Ratios per round (each pair measured back to back), then their median.
   const ratio = (a: Figure, b: Figure) => median(a.passes.map((p, i) => p.rps / (b.passes[i]?.rps ?? NaN)));
   const cpuRatio = (a: Figure, b: Figure) => {
@@ -312,6 +372,8 @@ if (ceil && getOne && post && patch) {
   const g = ratio(getOne, ceil);
   const p = ratio(post, getOne);
   const w = ratio(patch, getOne);
+  const pd = ratio(postDonation, getOne);
+  const wp = ratio(patchPerson, getOne);
   console.log(
     `\nTargets (${LARGEST.toLocaleString()} animals; req/s ratios are medians of per-round ratios; the CPU view is ceiling µs ÷ Ark µs):`,
   );
@@ -327,6 +389,14 @@ if (ceil && getOne && post && patch) {
     `  PATCH ≥ 35% of GET one:               ${pct(w).padStart(4)}  ${verdict(w >= 0.35)}   (by CPU per ` +
       `request: ${pct(cpuRatio(patch, getOne))})`,
   );
+  console.log(
+    `  donation POST ≥ 25% of GET one:       ${pct(pd).padStart(4)}  ${verdict(pd >= 0.25)}   (by CPU per ` +
+      `request: ${pct(cpuRatio(postDonation, getOne))})`,
+  );
+  console.log(
+    `  people PATCH ≥ 35% of GET one:        ${pct(wp).padStart(4)}  ${verdict(wp >= 0.35)}   (by CPU per ` +
+      `request: ${pct(cpuRatio(patchPerson, getOne))})`,
+  );
   const slow = last.filter((f) => summary(f).p99 >= 40);
   console.log(
     `  p99 < 40 ms ` +
@@ -340,15 +410,24 @@ if (SCALE && SIZES.length > 1) {
   const first = results.get(SMALLEST) ?? [];
   console.log(
     `\nGrowth ${SMALLEST.toLocaleString()} → ${LARGEST.toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; ` +
-      `1.00 = flat):`,
+      '1.00 = flat; "vs ceiling": the CPU growth divided by the ceiling\'s own, which takes out what a busier machine adds to ' +
+      'every request):',
   );
+  const c0 = find(first, 'ceiling');
+  const c1 = find(last, 'ceiling');
   for (const f of last) {
     const a = find(first, f.name);
     if (!a) continue;
     const s0 = summary(a);
     const s1 = summary(f);
     const cpuG = s0.cpu && s1.cpu ? (s1.cpu / s0.cpu).toFixed(2) : 'n/a';
-    console.log(`  ${f.name.padEnd(44)} req/s ×${(s1.med / s0.med).toFixed(2)}   p99 ×${(s1.p99 / s0.p99).toFixed(2)}   CPU ×${cpuG}`);
+    const k0 = c0 ? summary(c0).cpu : null;
+    const k1 = c1 ? summary(c1).cpu : null;
+    const rel = s0.cpu && s1.cpu && k0 && k1 ? (s1.cpu / k1 / (s0.cpu / k0)).toFixed(2) : 'n/a';
+    console.log(
+      `  ${f.name.padEnd(44)} req/s ×${(s1.med / s0.med).toFixed(2)}   p99 ×${(s1.p99 / s0.p99).toFixed(2)}   CPU ×${cpuG}` +
+        `   vs ceiling ×${rel}`,
+    );
   }
 }
 

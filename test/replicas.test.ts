@@ -201,6 +201,13 @@ test('a lagging replica: the writer reads its own write from the primary; others
     assert.deepEqual((await req('GET', `/api/v1/replica-probe/${id}`, keys.writer)).body, { name: 'After', on_replica: false });
     // ... another client reads the (behind) replica ...
     assert.deepEqual((await req('GET', `/api/v1/replica-probe/${id}`, keys.other)).body, { name: 'Before', on_replica: true });
+    // A real list that opts in (GET /api/v1/animals) reads the same way.
+    const listed = async (key: string) =>
+      ((await req('GET', '/api/v1/animals?perPage=100', key)).body as { data: { id: string; name: string }[] }).data.find(
+        (a) => a.id === id,
+      )?.name;
+    assert.equal(await listed(keys.other), 'Before');
+    assert.equal(await listed(keys.writer), 'After');
     // ... and so does the writer once its window has passed.
     clock += 2000;
     assert.deepEqual((await req('GET', `/api/v1/replica-probe/${id}`, keys.writer)).body, { name: 'Before', on_replica: true });

@@ -123,3 +123,10 @@ export async function setAnimalStatus(q: Queryable, orgId: string, id: string, s
 
 /** A newer module's records from an animal's first day (its first stay), made in the create's transaction. */
 export { onAnimalCreated, type AnimalCreatedHook } from './hooks.ts';
+
+/**
+ * SQL that is true when `idSql` names a live animal of the organization `orgSql` (both SQL
+ * expressions, e.g. parameters): for a write that checks the animal in the same statement.
+ */
+export const liveAnimalSql = (orgSql: string, idSql: string) =>
+  `EXISTS (SELECT 1 FROM animals WHERE organization_id = ${orgSql} AND id = ${idSql} AND deleted_at IS NULL)`;

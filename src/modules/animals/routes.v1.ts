@@ -5,6 +5,7 @@ import { metaA } from '../../platform/pagination.ts';
 import { Animal, AnimalCreate, AnimalList, AnimalListQuery, AnimalUpdate } from './schemas.ts';
 import * as service from './service.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const tags = ['Animals'];
 
@@ -14,6 +15,7 @@ export function animalRoutesV1(app: App, ctx: AppContext) {
     {
       config: {
         permission: { area: 'animals', level: 'read' },
+        readReplica: true,
         alsoCheck: (req) => service.statusProblems(ctx.db, req.org?.id ?? '', (req.query as { status?: unknown } | undefined)?.status),
       },
       schema: {
@@ -22,14 +24,15 @@ export function animalRoutesV1(app: App, ctx: AppContext) {
         description:
           'Newest first. Filters combine with AND; repeated `status` values combine with OR. `meta.total` is exact: it is the ' +
           'sum of per-(species, status, public flag[, location]) tallies that every create, change and delete updates in its own ' +
-          'transaction; with `microchipNumber` it is counted from the microchip index.',
+          'transaction; with `microchipNumber` it is counted from the microchip index.' +
+          REPLICA_READ,
         querystring: AnimalListQuery,
         response: { 200: AnimalList },
       },
     },
     async (req) => {
       const { orgId } = who(req);
-      const { data, total } = await service.listAnimalsA(ctx.db, orgId, req.query);
+      const { data, total } = await service.listAnimalsA(req.db, orgId, req.query);
       return { data, meta: metaA(total, req.query.page, req.query.perPage) };
     },
   );

@@ -8,6 +8,7 @@ import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import { MESSAGE_STATUSES, MessageLogEntry } from './schemas.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { listMessages, messageById, presentMessage } from './messages.repository.ts';
+import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const tags = ['Communications: messages'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };
@@ -18,7 +19,7 @@ export function messageLogRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/communications/messages',
     {
-      config: read,
+      config: { ...read, readReplica: true },
       schema: {
         tags,
         summary: 'The message log',
@@ -27,7 +28,8 @@ export function messageLogRoutes(app: App, ctx: AppContext) {
           'message sent from a conversation is listed here with `payload_metadata.thread_id`; its body is kept in the conversation. ' +
           'Filters: `direction`, `status`, `category` (exactly as sent), `person_id`. A message a worker has claimed but no provider has ' +
           'yet accepted shows as `queued`. Mail of a restricted inbox (or in a conversation of one) is listed only to keys on its access ' +
-          'list and keys with admin on Communications.',
+          'list and keys with admin on Communications.' +
+          REPLICA_READ,
         querystring: Strict({
           direction: Type.Optional(StringEnum(['outbound', 'inbound'] as const)),
           status: Type.Optional(StringEnum(MESSAGE_STATUSES)),
@@ -41,7 +43,7 @@ export function messageLogRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { orgId, principal } = who(req);
       const { limit, offset } = req.query;
-      const page = pageB(await listMessages(ctx.db, orgId, principal, req.query), limit, offset);
+      const page = pageB(await listMessages(req.db, orgId, principal, req.query), limit, offset);
       return { ...page, results: page.results.map(presentMessage) };
     },
   );

@@ -1,4 +1,6 @@
 import { shapeName, type Queryable } from '../../platform/db/db.ts';
+import { livePersonSql } from '../people/public.ts';
+import { liveAnimalSql } from '../animals/public.ts';
 
 export interface DonationRow {
   id: string;
@@ -115,6 +117,56 @@ export async function insertDonation(q: Queryable, orgId: string, d: DonationIns
       d.source_id ?? null,
     ],
   );
+}
+/** What createDonationChecked answers: whether the donor and the animal are on file, and the row when written. */
+export type CheckedInsert = { donor_ok: boolean; animal_ok: boolean } & (DonationRow | { [K in keyof DonationRow]: null });
+
+/**
+ * Checks the donor (and the animal, when given) are live records of the organization, inserts the
+ * donation with its audit row and returns it, in one statement (atomic without a transaction). When a
+ * check fails (or `write` is false: the caller found another problem and only wants the checks) nothing
+ * is written and the answer says which check failed.
+ */
+export async function createDonationChecked(
+  q: Queryable,
+  orgId: string,
+  d: DonationInsert,
+  actor: string | null,
+  write = true,
+): Promise<CheckedInsert> {
+  const sql = `WITH chk AS (SELECT ${livePersonSql('$1', '$3')} AS donor_ok,
+                           ($8::text IS NULL OR ${liveAnimalSql('$1', '$8')}) AS animal_ok),
+     w AS (INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id,
+                                  payment_method, gateway, gateway_transaction_id, date, notes, source, source_id)
+           SELECT $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15 FROM chk
+            WHERE donor_ok AND animal_ok AND $17 RETURNING *),
+     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+            SELECT organization_id, $16, 'create', 'donation', id FROM w)
+     SELECT chk.donor_ok, chk.animal_ok, ${COLS.split(', ')
+       .map((c) => `w.${c}`)
+       .join(', ')} FROM chk LEFT JOIN w ON true`;
+  const rows = await q.prepared<CheckedInsert>('donation_create', sql, [
+    orgId,
+    d.id,
+    d.donor_id,
+    d.amount_minor.toString(),
+    d.currency,
+    d.type,
+    d.campaign_id,
+    d.animal_id,
+    d.payment_method,
+    d.gateway,
+    d.gateway_transaction_id,
+    d.date,
+    d.notes,
+    d.source ?? 'api',
+    d.source_id ?? null,
+    actor,
+    write,
+  ]);
+  const row = rows[0];
+  if (!row) throw new Error('donation_create answered no row');
+  return row;
 }
 export async function softDeleteDonation(q: Queryable, orgId: string, id: string) {
   return (

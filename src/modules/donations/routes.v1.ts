@@ -5,6 +5,7 @@ import { metaA } from '../../platform/pagination.ts';
 import { Donation, DonationCreate, DonationList, DonationListQuery } from './schemas.ts';
 import * as service from './service.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const tags = ['Donations'];
 
@@ -12,20 +13,21 @@ export function donationRoutesV1(app: App, ctx: AppContext) {
   app.get(
     '/api/v1/donations',
     {
-      config: { permission: { area: 'fundraising', level: 'read' } },
+      config: { permission: { area: 'fundraising', level: 'read' }, readReplica: true },
       schema: {
         tags,
         summary: 'List donations',
         description:
           'Newest gift date first. dateFrom and dateTo are inclusive. `meta.total` is exact: without `donorId` or `animalId` it ' +
           'is the sum of per-(day, type, campaign) tallies updated with every change in its own transaction (over the days of the date ' +
-          "range); with `donorId` or `animalId` it is counted from that donor's or animal's index entries.",
+          "range); with `donorId` or `animalId` it is counted from that donor's or animal's index entries." +
+          REPLICA_READ,
         querystring: DonationListQuery,
         response: { 200: DonationList },
       },
     },
     async (req) => {
-      const { rows, total } = await service.listDonations(ctx.db, who(req).orgId, req.query);
+      const { rows, total } = await service.listDonations(req.db, who(req).orgId, req.query);
       return { data: rows.map(service.toDonationA), meta: metaA(total, req.query.page, req.query.perPage) };
     },
   );

@@ -15,6 +15,8 @@ export interface DonorRow {
 export interface DonorFilter {
   personId?: string;
   q?: string;
+  /** False for a key without read on People: `q` then matches names only, never the email (contact details). */
+  qMatchesEmail: boolean;
   currency: string;
   minLifetimeMinor?: bigint;
   gaveSince?: string;
@@ -44,7 +46,10 @@ export async function listDonors(q: Queryable, orgId: string, f: DonorFilter, li
     where.push(sql.replaceAll('?', `$${params.length}`));
   };
   if (f.personId !== undefined) add('p.id = ?', f.personId);
-  if (f.q) add("(p.first_name || ' ' || p.last_name ILIKE ? OR p.email ILIKE ?)", `%${f.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
+  if (f.q) {
+    const names = "p.first_name || ' ' || p.last_name ILIKE ?";
+    add(f.qMatchesEmail ? `(${names} OR p.email ILIKE ?)` : names, `%${f.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
+  }
   if (f.minLifetimeMinor !== undefined) add('COALESCE(g.lifetime_in, 0) >= ?', f.minLifetimeMinor.toString());
   if (f.gaveSince) add('g.last_gift >= ?::date', f.gaveSince);
   if (f.lapsedSince) add('g.last_gift < ?::date', f.lapsedSince);

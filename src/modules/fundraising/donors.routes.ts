@@ -11,6 +11,7 @@ import * as repo from './donors.repository.ts';
 import { buildStatement, statementHtml, statementPdf } from './statement.ts';
 import { Donor, DonorList, DonorListQuery, IdParam, Statement, StatementParams, StatementQuery } from './schemas.ts';
 import { seesContacts, type Grants } from '../../platform/permissions.ts';
+import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const tags = ['Fundraising: donors'];
 const read = { permission: { area: 'fundraising' as const, level: 'read' as const } };
@@ -40,6 +41,7 @@ async function withLifetime(q: Queryable, orgId: string, rows: repo.DonorRow[]) 
 }
 
 const CONTACTS_RULE = ' A key without read on People sees names only: `email` is null.';
+const Q_RULE = ' For such a key `q` matches names only, never the email, so a search cannot reveal contact details.';
 /** A key without read on People sees a donor's name only (a year-end statement, made to be mailed, keeps its address). */
 function namesOnly<T extends { email: string | null }>(grants: Grants, d: T): T {
   return seesContacts(grants) ? d : { ...d, email: null };
@@ -49,7 +51,7 @@ export function donorRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/fundraising/donors',
     {
-      config: read,
+      config: { ...read, readReplica: true },
       schema: {
         tags,
         summary: 'List donors',
@@ -62,7 +64,9 @@ export function donorRoutes(app: App, ctx: AppContext) {
           'before but nothing on or after the date (people with no gift at all are not lapsed). `recurring`: has at least one ' +
           'gift of type ' +
           'recurring. Default sort `-last_gift` (most recent first; never-gave last).' +
-          CONTACTS_RULE,
+          CONTACTS_RULE +
+          REPLICA_READ +
+          Q_RULE,
         querystring: DonorListQuery,
         response: { 200: DonorList },
       },
@@ -75,11 +79,13 @@ export function donorRoutes(app: App, ctx: AppContext) {
       const min =
         qy.min_lifetime !== undefined ? parseAmount(errors, 'min_lifetime', qy.min_lifetime, currency, { allowZero: true }) : undefined;
       if (Object.keys(errors).length) throw invalid(errors);
+      const grants = who(req).principal.grants;
       const rows = await repo.listDonors(
-        ctx.db,
+        req.db,
         orgId,
         {
           q: qy.q,
+          qMatchesEmail: seesContacts(grants),
           currency,
           minLifetimeMinor: min ?? undefined,
           gaveSince: qy.gave_since,
@@ -90,7 +96,7 @@ export function donorRoutes(app: App, ctx: AppContext) {
         qy.limit,
         qy.offset,
       );
-      const donors = (await withLifetime(ctx.db, orgId, rows.slice(0, qy.limit))).map((d) => namesOnly(who(req).principal.grants, d));
+      const donors = (await withLifetime(req.db, orgId, rows.slice(0, qy.limit))).map((d) => namesOnly(grants, d));
       return { ...pageB(donors, qy.limit, qy.offset), has_more: rows.length > qy.limit, currency };
     },
   );
@@ -109,7 +115,13 @@ export function donorRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { org, orgId } = who(req);
-      const rows = await repo.listDonors(ctx.db, orgId, { personId: req.params.id, currency: org.currency, sort: 'name' }, 1, 0);
+      const rows = await repo.listDonors(
+        ctx.db,
+        orgId,
+        { personId: req.params.id, currency: org.currency, sort: 'name', qMatchesEmail: false },
+        1,
+        0,
+      );
       const [donor] = await withLifetime(ctx.db, orgId, rows);
       if (!donor) throw notFound('donor');
       return namesOnly(who(req).principal.grants, donor);

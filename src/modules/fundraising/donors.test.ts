@@ -124,3 +124,22 @@ test('year-end statement: gifts of the year, totals per currency, acknowledgemen
   assertErrorShape('/api/x', await org.req('GET', `/api/fundraising/donors/${p}/statements/20x4`), 422);
   assertErrorShape('/api/x', await org.req('GET', '/api/fundraising/donors/per_AAAAAAAAAAAAAAAAAAAA/statements/2024'), 404);
 });
+
+test('donors q: a key without read on People matches names only, never email text', async () => {
+  const org = await makeOrg(t);
+  const ann = await person(org, { first: 'Ann', last: 'Able', roles: ['donor'] });
+  await org.req('PATCH', `/api/v1/people/${ann}`, { body: { email: 'zq-secret-handle@example.org' } });
+  const names = async (qs: string, key?: string) =>
+    (await org.req('GET', `/api/fundraising/donors?${qs}`, { key })).body.results.map((d: any) => d.name);
+  // With read on People the email matches; without it, the same search finds nothing.
+  assert.deepEqual(await names('q=secret-handle'), ['Ann Able']);
+  const fundraisingOnly = await org.keyWith({ fundraising: 'read' });
+  assert.deepEqual(await names('q=secret-handle', fundraisingOnly), []);
+  assert.deepEqual(await names('q=example.org', fundraisingOnly), []);
+  // Names still match, and the answer carries no email.
+  const res = await org.req('GET', '/api/fundraising/donors?q=able', { key: fundraisingOnly });
+  assert.deepEqual(
+    res.body.results.map((d: any) => [d.name, d.email]),
+    [['Ann Able', null]],
+  );
+});

@@ -349,7 +349,7 @@ export const Donor = Type.Object(
 );
 export const DonorListQuery = Type.Object({
   ...pageQueryB(200, 50),
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'name or email contains' })),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'name or email contains (name only for a key without read on People)' })),
   min_lifetime: Type.Optional(Type.Number({ minimum: 0, description: 'lifetime giving in `currency` at least this' })),
   currency: Type.Optional(Currency()),
   gave_since: Type.Optional(DateString({ description: 'last gift on or after this date' })),

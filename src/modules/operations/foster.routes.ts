@@ -6,6 +6,7 @@ import * as repo from './foster.repository.ts';
 import * as service from './foster.service.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { HomeCreate, HomeUpdate, OfferBody, notes } from './schemas.ts';
+import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const Person = Type.Object(
   {
@@ -75,7 +76,7 @@ export function fosterRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/animals/foster-homes',
     {
-      config: read,
+      config: { ...read, readReplica: true },
       schema: {
         tags,
         summary: 'List foster homes',
@@ -84,7 +85,8 @@ export function fosterRoutes(app: App, ctx: AppContext) {
           'take the species (case-insensitive), including every home with no preference. `available=true` keeps homes with a free spot ' +
           '(false: full homes); it is applied after the page is read, so a page can be shorter than `limit`, and then `total` ' +
           'counts that ' +
-          'page only and `total_is_page_only` is true. `has_more` says whether rows exist past this page before the availability filter.',
+          'page only and `total_is_page_only` is true. `has_more` says whether rows exist past this page before the availability filter.' +
+          REPLICA_READ,
         querystring: Type.Object({
           limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
           offset: Type.Integer({ minimum: 0, default: 0 }),
@@ -105,7 +107,7 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         },
       },
     },
-    async (req) => service.listHomes(ctx.db, who(req).orgId, req.query),
+    async (req) => service.listHomes(req.db, who(req).orgId, req.query),
   );
 
   app.get(

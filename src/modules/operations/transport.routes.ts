@@ -10,6 +10,7 @@ import * as service from './transport.service.ts';
 import { PROBLEM_KINDS } from './transport.problems.ts';
 import { IdParam, idParams } from '../../platform/formats.ts';
 import * as S from './schemas.ts';
+import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const Leg = Type.Object(
   {
@@ -87,11 +88,11 @@ export function transportRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/animals/transports',
     {
-      config: read,
+      config: { ...read, readReplica: true },
       schema: {
         tags,
         summary: 'List transport runs',
-        description: 'Latest scheduled date first. `from` and `to` bound scheduled_date (inclusive).',
+        description: 'Latest scheduled date first. `from` and `to` bound scheduled_date (inclusive).' + REPLICA_READ,
         querystring: Type.Object({
           ...pageQueryB(100, 25),
           status: Type.Optional(StringEnum(repo.RUN_STATUSES)),
@@ -104,11 +105,11 @@ export function transportRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { orgId } = who(req);
       const page = pageB(
-        await repo.listRuns(ctx.db, orgId, req.query, req.query.limit, req.query.offset),
+        await repo.listRuns(req.db, orgId, req.query, req.query.limit, req.query.offset),
         req.query.limit,
         req.query.offset,
       );
-      return { ...page, results: await service.runs(ctx.db, orgId, page.results, tz(req)) };
+      return { ...page, results: await service.runs(req.db, orgId, page.results, tz(req)) };
     },
   );
 

@@ -60,3 +60,10 @@ export async function addRole(q: Queryable, orgId: string, personId: string, rol
   await audit(q, orgId, actor, 'update', 'person', personId, ['roles']);
   return true;
 }
+
+/**
+ * SQL that is true when `idSql` names a live person of the organization `orgSql` (both SQL
+ * expressions, e.g. parameters): for a write that checks the person in the same statement.
+ */
+export const livePersonSql = (orgSql: string, idSql: string) =>
+  `EXISTS (SELECT 1 FROM people WHERE organization_id = ${orgSql} AND id = ${idSql} AND deleted_at IS NULL)`;

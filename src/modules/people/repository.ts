@@ -60,7 +60,8 @@ const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * none) the total is summed from the trigger-kept tallies per set of roles; otherwise it is
  * counted over the rows the filter's index finds (the email index, the tags index, or the
  * trigram index of the folded search text for `q`). With `q` the page is ordered by relevance:
- * whole-word matches first, then newest.
+ * whole-word matches first, then newest. A `q` total reads every matching row (the trigram index
+ * finds them, each is rechecked): it grows with the number of matches, not with the organization.
  */
 export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, limit: number, offset: number) {
   const where = ['p.organization_id = $1', 'p.deleted_at IS NULL'];
@@ -90,9 +91,18 @@ export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, l
   const n = params.length;
   let sql: string;
   if (terms.length) {
-    const qPh = p(terms.join(' '));
-    sql = `SELECT ${PCOLS}, (${countSql}) AS total_count FROM people p WHERE ${cond}
-      ORDER BY strict_word_similarity(ark_fold(${qPh}), p.search) DESC, p.created_at DESC, p.id DESC LIMIT $${n + 2} OFFSET $${n + 3}`;
+    // Relevance: how many words of `q` match a whole word of the folded text (a regular expression per
+    // word, built once per statement), then newest. The matching rows are read once: their ids, rank and
+    // date are kept, counted for the total, and only the page's rows are then read whole.
+    const rank = terms
+      .map((term) => `(p.search ~ (SELECT '\\m' || regexp_replace(ark_fold(${p(term)}), '([^[:alnum:]])', '\\\\\\1', 'g') || '\\M'))::int`)
+      .join(' + ');
+    sql = `WITH m AS MATERIALIZED (SELECT p.id, ${rank} AS rank, p.created_at FROM people p WHERE ${cond}),
+        top AS (SELECT m.id, m.rank, m.created_at FROM m ORDER BY m.rank DESC, m.created_at DESC, m.id DESC
+                LIMIT $${params.length + 1} OFFSET $${params.length + 2})
+      SELECT ${PCOLS}, (SELECT count(*) FROM m) AS total_count FROM top JOIN people p ON p.organization_id = $1 AND p.id = top.id
+      ORDER BY top.rank DESC, top.created_at DESC, top.id DESC`;
+    params.push(limit, offset);
   } else {
     // Ids first, in list order, so a deep page skips rows without reading them whole.
     sql = `WITH ids AS MATERIALIZED (SELECT p.id, p.created_at FROM people p WHERE ${cond}
@@ -100,7 +110,8 @@ export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, l
       SELECT ${PCOLS}, (${countSql}) AS total_count FROM ids JOIN people p ON p.organization_id = $1 AND p.id = ids.id
       ORDER BY ids.created_at DESC, ids.id DESC`;
   }
-  const rows = await q.prepared<PersonRow & { total_count: string }>(shapeName('people_page', sql), sql, [...params, limit, offset]);
+  const values = terms.length ? params : [...params, limit, offset];
+  const rows = await q.prepared<PersonRow & { total_count: string }>(shapeName('people_page', sql), sql, values);
   if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
   // A page past the end still reports the total.
   const count = await q.prepared<{ n: string }>(shapeName('people_count', countSql), countSql, params.slice(0, n));
@@ -131,15 +142,28 @@ export async function insertPerson(
   );
 }
 export const UPDATABLE = ['first_name', 'last_name', 'email', 'phone', 'address', 'roles', 'tags', 'notes', 'time_zone'] as const;
-export async function updatePerson(q: Queryable, orgId: string, id: string, patch: Partial<Record<(typeof UPDATABLE)[number], unknown>>) {
+/**
+ * Updates a live person, writes the audit row (detail: the fields sent) and returns the new row, in one
+ * statement (atomic without a transaction); null when no live person has the id (nothing written).
+ * A duplicate email fails on the unique index (23505).
+ */
+export async function updatePerson(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  patch: Partial<Record<(typeof UPDATABLE)[number], unknown>>,
+  actor: string | null,
+  fields: string[],
+): Promise<PersonRow | null> {
   const cols = UPDATABLE.filter((c) => c in patch);
   const values = cols.map((c) => (c === 'address' && patch[c] !== null ? JSON.stringify(patch[c]) : patch[c]));
-  const sets = [...cols.map((c, i) => `${c} = $${i + 3}`), 'updated_at = now()'];
-  await q.query(`UPDATE people SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL`, [
-    orgId,
-    id,
-    ...values,
-  ]);
+  const sets = [...cols.map((c, i) => `${c} = $${i + 5}`), 'updated_at = now()'];
+  const sql = `WITH w AS (UPDATE people SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *),
+     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+            SELECT organization_id, $3, 'update', 'person', id, $4::jsonb FROM w)
+     SELECT ${COLS} FROM w`;
+  const rows = await q.prepared<PersonRow>(shapeName('person_update', sql), sql, [orgId, id, actor, JSON.stringify(fields), ...values]);
+  return rows[0] ?? null;
 }
 export async function softDeletePerson(q: Queryable, orgId: string, id: string): Promise<boolean> {
   return (

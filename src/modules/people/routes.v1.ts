@@ -5,6 +5,7 @@ import { metaA } from '../../platform/pagination.ts';
 import { Person, PersonCreate, PersonList, PersonListQuery, PersonUpdate } from './schemas.ts';
 import * as service from './service.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
 
 const tags = ['People'];
 
@@ -12,7 +13,7 @@ export function peopleRoutesV1(app: App, ctx: AppContext) {
   app.get(
     '/api/v1/people',
     {
-      config: { permission: { area: 'people', level: 'read' } },
+      config: { permission: { area: 'people', level: 'read' }, readReplica: true },
       schema: {
         tags,
         summary: 'List people',
@@ -22,13 +23,14 @@ export function peopleRoutesV1(app: App, ctx: AppContext) {
           'three or more ' +
           "digits also matches the phone's digits however they were written. List items carry no address or notes; GET /people/{id} has " +
           'every field. `meta.total` is exact: with no filter or only `role` it is the sum of per-role-set tallies updated with every ' +
-          'change in its own transaction; with `email`, `tag` or `q` it is counted over the rows that match.',
+          'change in its own transaction; with `email`, `tag` or `q` it is counted over the rows that match.' +
+          REPLICA_READ,
         querystring: PersonListQuery,
         response: { 200: PersonList },
       },
     },
     async (req) => {
-      const { rows, total } = await service.listPeople(ctx.db, who(req).orgId, req.query);
+      const { rows, total } = await service.listPeople(req.db, who(req).orgId, req.query);
       return { data: rows.map(service.toPersonA), meta: metaA(total, req.query.page, req.query.perPage) };
     },
   );

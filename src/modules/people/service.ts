@@ -100,30 +100,27 @@ export async function createPerson(db: Db, org: Organization, body: PersonCreate
   }
 }
 
+/**
+ * One statement updates, audits and returns the person (the unique email index refuses a duplicate);
+ * the current row is read first only to normalize a phone sent without an address (its country).
+ */
 export async function updatePerson(db: Db, org: Organization, id: string, body: PersonUpdateBody, actor: string) {
-  const existing = body.phone ? await repo.getPerson(db, org.id, id) : null;
+  const existing = body.phone && !body.address ? await repo.getPerson(db, org.id, id) : null;
   const { phone } = check(body, org, existing?.address?.country);
+  const patch: Partial<Record<(typeof repo.UPDATABLE)[number], unknown>> = {};
+  if (body.firstName !== undefined) patch.first_name = body.firstName;
+  if (body.lastName !== undefined) patch.last_name = body.lastName;
+  if (body.email !== undefined) patch.email = body.email.trim();
+  if (phone !== undefined) patch.phone = phone;
+  if (body.address !== undefined) patch.address = normalizeAddress(body.address);
+  if (body.roles !== undefined) patch.roles = body.roles;
+  if (body.tags !== undefined) patch.tags = body.tags;
+  if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
+  if (body.timeZone !== undefined) patch.time_zone = body.timeZone;
   try {
-    return await db.tx(async (q) => {
-      await getPerson(q, org.id, id);
-      if (body.email !== undefined) {
-        const other = await repo.personByEmail(q, org.id, body.email);
-        if (other && other.id !== id) throw emailTaken();
-      }
-      const patch: Partial<Record<(typeof repo.UPDATABLE)[number], unknown>> = {};
-      if (body.firstName !== undefined) patch.first_name = body.firstName;
-      if (body.lastName !== undefined) patch.last_name = body.lastName;
-      if (body.email !== undefined) patch.email = body.email.trim();
-      if (phone !== undefined) patch.phone = phone;
-      if (body.address !== undefined) patch.address = normalizeAddress(body.address);
-      if (body.roles !== undefined) patch.roles = body.roles;
-      if (body.tags !== undefined) patch.tags = body.tags;
-      if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
-      if (body.timeZone !== undefined) patch.time_zone = body.timeZone;
-      await repo.updatePerson(q, org.id, id, patch);
-      await audit(q, org.id, actor, 'update', 'person', id, Object.keys(body));
-      return getPerson(q, org.id, id);
-    });
+    const row = await repo.updatePerson(db, org.id, id, patch, actor, Object.keys(body));
+    if (!row) throw notFound('person');
+    return row;
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;

@@ -26,3 +26,8 @@ export const replicasPlugin = fp<{ db: Db }>(
   },
   { name: 'ark-replicas', dependencies: ['ark-auth'] },
 );
+
+/** The sentence a `readReplica` route adds to its OpenAPI description. */
+export const REPLICA_READ =
+  ' With read replicas configured, this read may be served by a replica: changes made by other clients in the last few seconds' +
+  ' may not show yet (a client sees its own changes at once).';
