@@ -58,6 +58,11 @@ declare module 'fastify' {
      */
     public?: boolean | 'optional';
     /**
+     * The body is not read: any content type is taken and the body ignored (a one-click form post
+     * from a mail client). Without it a body must be JSON (415), or multipart on an upload route.
+     */
+    acceptsAnyBody?: boolean;
+    /**
      * Served at an organization's address and also at the bare base address (`{base domain}`), where
      * `req.org` is null and a key answers 401 (a key works only at its organization's address).
      */

@@ -1,37 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import nodemailer from 'nodemailer';
-import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { assertErrorShape } from '../../../test/security.ts';
-import { fakeProvider, type FakeProvider } from './testing.ts';
-import { startInboundListener, type InboundListener } from './inbound.ts';
+import { inboundBench, type InboundBench } from './testing.ts';
 
 // A restricted inbox's mail is read only by its access list, wherever it is read: the message log,
 // one message, a conversation. The access list holds only this organization's roles and keys.
 
 let t: TestApp;
-let good: FakeProvider;
-let listener: InboundListener;
+let bench: InboundBench;
 before(async () => {
-  good = await fakeProvider({ name: 'good' });
-  t = await testApp({ smtpProviders: good.url });
-  listener = await startInboundListener(t.db, t.ctx.config, { port: 0, host: '127.0.0.1' });
+  bench = await inboundBench();
+  t = bench.app;
 });
-after(async () => {
-  await listener.close();
-  await t.close();
-  await good.close();
-});
+after(async () => bench.close());
 
 let seq = 0;
-async function mail(m: Record<string, unknown>) {
-  const c = nodemailer.createTransport({ host: '127.0.0.1', port: listener.port, secure: false, ignoreTLS: true });
-  try {
-    return await c.sendMail({ text: 'Hello there', ...m });
-  } finally {
-    c.close();
-  }
-}
+const mail = (m: Record<string, unknown>) => bench.mail(m);
 /** A key with read on Communications, and its key id and role id. */
 async function reader(org: TestOrg) {
   const key = await org.keyWith({ communications: 'read' });

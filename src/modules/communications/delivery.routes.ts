@@ -160,7 +160,8 @@ export function deliveryRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/communications/unsubscribe/:token',
     {
-      config: { public: true },
+      // Mail clients post the one-click form (List-Unsubscribe=One-Click); the body is not read.
+      config: { public: true, acceptsAnyBody: true },
       schema: {
         tags,
         summary: 'One-click unsubscribe (RFC 8058)',

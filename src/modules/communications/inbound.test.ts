@@ -1,37 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import nodemailer from 'nodemailer';
-import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { securitySuite, assertErrorShape } from '../../../test/security.ts';
-import { fakeProvider, type FakeProvider } from './testing.ts';
+import { inboundBench, type FakeProvider, type InboundBench } from './testing.ts';
 import { createOutboundWorker } from './worker.ts';
-import { startInboundListener, type InboundListener } from './inbound.ts';
 
 let t: TestApp;
 let good: FakeProvider;
-let listener: InboundListener;
+let bench: InboundBench;
 before(async () => {
-  good = await fakeProvider({ name: 'good' });
-  t = await testApp({ smtpProviders: good.url });
-  listener = await startInboundListener(t.db, t.ctx.config, { port: 0, host: '127.0.0.1' });
+  bench = await inboundBench();
+  ({ app: t, provider: good } = bench);
 });
-after(async () => {
-  await listener.close();
-  await t.close();
-  await good.close();
-});
+after(async () => bench.close());
 
 let seq = 0;
 const P = (text: string) => ({ type: 'p', runs: [{ text }] });
-const client = () => nodemailer.createTransport({ host: '127.0.0.1', port: listener.port, secure: false, ignoreTLS: true });
-async function mail(m: Record<string, unknown>) {
-  const c = client();
-  try {
-    return await c.sendMail({ text: 'Hello there', ...m });
-  } finally {
-    c.close();
-  }
-}
+const mail = (m: Record<string, unknown>) => bench.mail(m);
 async function person(org: TestOrg, email: string) {
   const r = await org.req('POST', '/api/v1/people', { body: { firstName: 'Rita', lastName: 'Reply', email } });
   assert.equal(r.status, 201, JSON.stringify(r.body));

@@ -1,6 +1,10 @@
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import { testApp, type TestApp } from '../../../test/harness.ts';
+import { startInboundListener, type InboundListener } from './inbound.ts';
 
 /** A real SMTP server on loopback (port 0) standing in for a provider in tests. */
 export interface FakeProvider {
@@ -58,5 +62,42 @@ export async function fakeProvider(
     raw,
     envelopes,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The inbound-mail test bench: a fake provider, an app sending through it, the inbound SMTP listener
+ * on loopback, and `mail` to deliver a message to that listener. Call from `before`; `close` in `after`.
+ */
+export interface InboundBench {
+  app: TestApp;
+  provider: FakeProvider;
+  listener: InboundListener;
+  /** Fields as nodemailer's `sendMail` takes them; `text` defaults to a short greeting. */
+  mail(message: Record<string, unknown>): Promise<SMTPTransport.SentMessageInfo>;
+  close(): Promise<void>;
+}
+
+export async function inboundBench(): Promise<InboundBench> {
+  const provider = await fakeProvider({ name: 'good' });
+  const app = await testApp({ smtpProviders: provider.url });
+  const listener = await startInboundListener(app.db, app.ctx.config, { port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    provider,
+    listener,
+    async mail(message) {
+      const c = nodemailer.createTransport({ host: '127.0.0.1', port: listener.port, secure: false, ignoreTLS: true });
+      try {
+        return await c.sendMail({ text: 'Hello there', ...message });
+      } finally {
+        c.close();
+      }
+    },
+    async close() {
+      await listener.close();
+      await app.close();
+      await provider.close();
+    },
   };
 }

@@ -22,7 +22,7 @@ function nulPaths(value: unknown, path: string, out: string[] = []): string[] {
 /**
  * Checks every /api request gets before its handler: unknown query parameters are refused (422
  * naming them: a misspelt filter must not silently answer everything); a body must be JSON (415),
- * except on a public route without a body schema (a one-click form post), which reads any body as
+ * except on a route flagged `acceptsAnyBody` (a one-click form post), which reads any body as
  * nothing, and on an upload route (body declared as multipart/form-data), which takes only that;
  * no string may hold a NUL character (422 naming the field). Registered after auth, so a request
  * without a valid key hears 401 first.
@@ -40,7 +40,7 @@ export const requestChecksPlugin = fp(
       if (!isTenantRoute(req)) return;
       const cfg = req.routeOptions.config;
       const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-      if (hasBody && !(cfg.public && !req.routeOptions.schema?.body)) {
+      if (hasBody && !cfg.acceptsAnyBody) {
         const type =
           String(req.headers['content-type'] ?? '')
             .split(';')[0]

@@ -1,9 +1,9 @@
 /** Idempotency-Key on creates (src/platform/idempotency.ts): replay, mismatch, scope, concurrency. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { at, testApp, makeOrg, type TestApp, type TestOrg } from '../harness.ts';
-import { assertErrorShape } from '../security.ts';
-import * as F from '../../src/modules/fundraising/testkit.ts';
+import { at, testApp, makeOrg, type TestApp, type TestOrg } from '../../test/harness.ts';
+import { assertErrorShape } from '../../test/security.ts';
+import * as F from '../modules/fundraising/testkit.ts';
 
 let t: TestApp;
 before(async () => {

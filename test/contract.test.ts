@@ -1,8 +1,8 @@
 /** Contract rules found broken by a black-box audit; each test fails if its rule breaks again. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, type TestApp } from '../harness.ts';
-import { assertErrorShape } from '../security.ts';
+import { testApp, makeOrg, type TestApp } from './harness.ts';
+import { assertErrorShape } from './security.ts';
 
 let t: TestApp;
 before(async () => {
@@ -135,7 +135,7 @@ test("a person's address is always the object with its six fields (all null when
 });
 
 test('the harness checks every answer against the served description: an undocumented status or a body off its schema fails', async () => {
-  const { testApp: make, request } = await import('../harness.ts');
+  const { testApp: make, request } = await import('./harness.ts');
   const drift = await make({}, (app) => {
     app.get(
       '/api/v1/drift-check',

@@ -1,7 +1,7 @@
 /* Failing repros (deviations from the interface).  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, type TestApp, type TestOrg } from '../harness.ts';
+import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 
 let t: TestApp;
 before(async () => {

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, type TestApp } from '../harness.ts';
-import { assertErrorShape } from '../security.ts';
+import { testApp, makeOrg, type TestApp } from '../../../test/harness.ts';
+import { assertErrorShape } from '../../../test/security.ts';
 
 let t: TestApp;
 before(async () => {

@@ -1,8 +1,8 @@
 /** Rules the spec audit found broken once; each test fails if the rule breaks again. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, request, type TestApp } from '../harness.ts';
-import { assertErrorShape } from '../security.ts';
+import { testApp, makeOrg, request, type TestApp } from './harness.ts';
+import { assertErrorShape } from './security.ts';
 
 let t: TestApp;
 before(async () => {
