@@ -1,3 +1,4 @@
+import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Principal } from '../../platform/auth.ts';
 import { conversationReadable, reader } from './inboxes.repository.ts';
@@ -46,24 +47,25 @@ export async function listConversations(
   p: Principal,
   f: { inbox_id?: string; status?: string; limit: number; offset: number },
 ) {
-  const params: unknown[] = [orgId, f.inbox_id ?? null, f.status ?? null, f.limit + 1, f.offset];
+  const w = new Where(orgId, 'c.organization_id');
+  if (f.inbox_id !== undefined) w.eq('c.inbox_id', f.inbox_id);
+  if (f.status !== undefined) w.eq('c.status', f.status);
+  w.and(conversationReadable(reader(p, w.params)));
   return q.query<ConvRow>(
-    `SELECT ${C_COLS} FROM comm_conversations c
-      WHERE c.organization_id = $1 AND ($2::text IS NULL OR c.inbox_id = $2) AND ($3::text IS NULL OR c.status = $3)
-      AND ${conversationReadable(reader(p, params))}
-      ORDER BY c.last_message_at DESC, c.id DESC LIMIT $4 OFFSET $5`,
-    params,
+    `SELECT ${C_COLS} FROM comm_conversations c WHERE ${w.sql}
+      ORDER BY c.last_message_at DESC, c.id DESC ${w.page(f.limit + 1, f.offset)}`,
+    w.params,
   );
 }
 
 export type ConvPatch = { assigned_to?: string | null; status?: 'closed'; person_id?: string; person_confirmed?: true };
 
 export async function updateConversation(q: Queryable, orgId: string, id: string, patch: ConvPatch): Promise<ConvRow | null> {
-  const cols = Object.keys(patch) as (keyof ConvPatch)[];
-  const set = cols.map((c, i) => `${c} = $${i + 3}`);
+  const set = setClause(patch, ['assigned_to', 'status', 'person_id', 'person_confirmed'], 3);
   const rows = await q.query<ConvRow>(
-    `UPDATE comm_conversations SET ${[...set, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [orgId, id, ...cols.map((c) => patch[c])],
+    `UPDATE comm_conversations SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2
+      RETURNING ${COLS}`,
+    [orgId, id, ...set.params],
   );
   return rows[0] ?? null;
 }

@@ -1,3 +1,4 @@
+import { Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 
 export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application'] as const;
@@ -41,14 +42,10 @@ export async function definitionsFor(q: Queryable, orgId: string, entity: Custom
   );
 }
 export async function listDefinitions(q: Queryable, orgId: string, f: { entity_type?: string; include_retired?: boolean }) {
-  const where = ['organization_id = $1'];
-  const params: unknown[] = [orgId];
-  if (f.entity_type) {
-    params.push(f.entity_type);
-    where.push(`entity_type = $${params.length}`);
-  }
-  if (!f.include_retired) where.push('retired_at IS NULL');
-  return q.query<DefinitionRow>(`SELECT ${COLS} FROM custom_field_definitions WHERE ${where.join(' AND ')} ${ORDER}`, params);
+  const w = new Where(orgId);
+  if (f.entity_type) w.eq('entity_type', f.entity_type);
+  if (!f.include_retired) w.and('retired_at IS NULL');
+  return q.query<DefinitionRow>(`SELECT ${COLS} FROM custom_field_definitions WHERE ${w.sql} ${ORDER}`, w.params);
 }
 export async function getDefinition(q: Queryable, orgId: string, id: string, lock = false): Promise<DefinitionRow | null> {
   return (

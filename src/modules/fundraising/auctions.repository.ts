@@ -1,3 +1,5 @@
+import { setClause, Where } from '../../platform/db/sql.ts';
+import { encodeColumn } from './campaigns.repository.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 
 export interface AuctionRow {
@@ -44,21 +46,12 @@ export async function listAuctions(
   limit: number,
   offset: number,
 ) {
-  const params: unknown[] = [orgId];
-  const where = ['a.organization_id = $1'];
-  if (f.campaign_id) {
-    params.push(f.campaign_id);
-    where.push(`a.campaign_id = $${params.length}`);
-  }
-  if (f.status) {
-    params.push(f.status);
-    where.push(`a.status = $${params.length}`);
-  }
-  params.push(limit + 1, offset);
+  const w = new Where(orgId, 'a.organization_id');
+  if (f.campaign_id) w.eq('a.campaign_id', f.campaign_id);
+  if (f.status) w.eq('a.status', f.status);
   return q.query<AuctionRow>(
-    `${AUCTION_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC LIMIT $${params.length - 1} OFFSET ` +
-      `$${params.length}`,
-    params,
+    `${AUCTION_SELECT} WHERE ${w.sql} ORDER BY a.created_at DESC, a.id DESC ${w.page(limit + 1, offset)}`,
+    w.params,
   );
 }
 export async function insertAuction(
@@ -76,15 +69,10 @@ export async function insertAuction(
   ]);
 }
 export async function updateAuction(q: Queryable, orgId: string, id: string, patch: { name?: string; description?: string | null }) {
-  const sets: string[] = [];
-  const params: unknown[] = [orgId, id];
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === undefined) continue;
-    params.push(v);
-    sets.push(`${k} = $${params.length}`);
-  }
-  if (sets.length)
-    await q.query(`UPDATE auctions SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, params);
+  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  const set = setClause(given, ['name', 'description'], 3);
+  if (set.sql)
+    await q.query(`UPDATE auctions SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [orgId, id, ...set.params]);
 }
 export async function takePaddle(q: Queryable, orgId: string, auctionId: string): Promise<number> {
   const r = await q.query<{ n: number }>(
@@ -204,16 +192,13 @@ const LOT_UPDATABLE = [
   'donation_id',
 ] as const;
 export async function updateLot(q: Queryable, orgId: string, id: string, patch: Partial<Record<(typeof LOT_UPDATABLE)[number], unknown>>) {
-  const sets: string[] = [];
-  const params: unknown[] = [orgId, id];
-  for (const k of LOT_UPDATABLE) {
-    if (!(k in patch)) continue;
-    const v = patch[k];
-    params.push(k === 'custom_fields' ? JSON.stringify(v) : typeof v === 'bigint' ? v.toString() : v);
-    sets.push(`${k} = $${params.length}`);
-  }
-  if (sets.length)
-    await q.query(`UPDATE auction_lots SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, params);
+  const set = setClause(patch, LOT_UPDATABLE, 3, encodeColumn);
+  if (set.sql)
+    await q.query(`UPDATE auction_lots SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
+      orgId,
+      id,
+      ...set.params,
+    ]);
 }
 
 // Bidders

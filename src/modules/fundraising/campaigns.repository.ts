@@ -1,3 +1,4 @@
+import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 
 export interface CampaignRow {
@@ -33,21 +34,15 @@ export async function campaignExists(q: Queryable, orgId: string, id: string): P
   );
 }
 export async function listCampaigns(q: Queryable, orgId: string, f: { status?: string; q?: string }, limit: number, offset: number) {
-  const params: unknown[] = [orgId];
-  const where = ['organization_id = $1'];
-  if (f.status) {
-    params.push(f.status);
-    where.push(`status = $${params.length}`);
-  }
+  const w = new Where(orgId);
+  if (f.status) w.eq('status', f.status);
   if (f.q) {
-    params.push(`%${f.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
-    where.push(`name ILIKE $${params.length}`);
+    const pattern = `%${f.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+    w.and((p) => `name ILIKE ${p(pattern)}`);
   }
-  params.push(limit + 1, offset);
   return q.query<CampaignRow>(
-    `SELECT ${COLS} FROM fundraising_campaigns WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT
-      $${params.length - 1} OFFSET $${params.length}`,
-    params,
+    `SELECT ${COLS} FROM fundraising_campaigns WHERE ${w.sql} ORDER BY created_at DESC, id DESC ${w.page(limit + 1, offset)}`,
+    w.params,
   );
 }
 export async function insertCampaign(
@@ -80,18 +75,18 @@ export async function insertCampaign(
     ],
   );
 }
+/** A column's parameter: custom fields as JSON text, money (bigint minor units) as decimal text. */
+export const encodeColumn = (column: string, v: unknown): unknown =>
+  column === 'custom_fields' ? JSON.stringify(v) : typeof v === 'bigint' ? v.toString() : v;
 const UPDATABLE = ['name', 'description', 'goal_minor', 'starts_on', 'ends_on', 'custom_fields', 'status', 'closed_at'] as const;
 export async function updateCampaign(q: Queryable, orgId: string, id: string, patch: Partial<Record<(typeof UPDATABLE)[number], unknown>>) {
-  const sets: string[] = [];
-  const params: unknown[] = [orgId, id];
-  for (const k of UPDATABLE) {
-    if (!(k in patch)) continue;
-    const v = patch[k];
-    params.push(k === 'custom_fields' ? JSON.stringify(v) : typeof v === 'bigint' ? v.toString() : v);
-    sets.push(`${k} = $${params.length}`);
-  }
-  if (sets.length)
-    await q.query(`UPDATE fundraising_campaigns SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, params);
+  const set = setClause(patch, UPDATABLE, 3, encodeColumn);
+  if (set.sql)
+    await q.query(`UPDATE fundraising_campaigns SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
+      orgId,
+      id,
+      ...set.params,
+    ]);
 }
 
 export interface RaisedRow {

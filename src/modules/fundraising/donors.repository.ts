@@ -1,3 +1,4 @@
+import { Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 
 export interface DonorRow {
@@ -39,36 +40,40 @@ const SORTS: Record<string, string> = {
 
 /** People with the donor role or any gift on the ledger, with their giving computed from it. */
 export async function listDonors(q: Queryable, orgId: string, f: DonorFilter, limit: number, offset: number) {
-  const params: unknown[] = [orgId, f.currency];
-  const where = ['p.organization_id = $1', 'p.deleted_at IS NULL', "('donor' = ANY(p.roles) OR g.donor_id IS NOT NULL)"];
-  const add = (sql: string, v: unknown) => {
-    params.push(v);
-    where.push(sql.replaceAll('?', `$${params.length}`));
-  };
-  if (f.personId !== undefined) add('p.id = ?', f.personId);
+  const w = new Where(orgId, 'p.organization_id');
+  const currency = w.param(f.currency);
+  w.and('p.deleted_at IS NULL').and("('donor' = ANY(p.roles) OR g.donor_id IS NOT NULL)");
+  if (f.personId !== undefined) w.eq('p.id', f.personId);
   if (f.q) {
-    const names = "p.first_name || ' ' || p.last_name ILIKE ?";
-    add(f.qMatchesEmail ? `(${names} OR p.email ILIKE ?)` : names, `%${f.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
+    const pattern = `%${f.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+    const email = f.qMatchesEmail;
+    w.and((p) => {
+      const like = p(pattern);
+      const names = `p.first_name || ' ' || p.last_name ILIKE ${like}`;
+      return email ? `(${names} OR p.email ILIKE ${like})` : names;
+    });
   }
-  if (f.minLifetimeMinor !== undefined) add('COALESCE(g.lifetime_in, 0) >= ?', f.minLifetimeMinor.toString());
-  if (f.gaveSince) add('g.last_gift >= ?::date', f.gaveSince);
-  if (f.lapsedSince) add('g.last_gift < ?::date', f.lapsedSince);
-  if (f.recurring === true) where.push('COALESCE(g.recurring, false)');
-  if (f.recurring === false) where.push('NOT COALESCE(g.recurring, false)');
-  params.push(limit + 1, offset);
+  if (f.minLifetimeMinor !== undefined) {
+    const min = f.minLifetimeMinor.toString();
+    w.and((p) => `COALESCE(g.lifetime_in, 0) >= ${p(min)}`);
+  }
+  if (f.gaveSince) w.and((p) => `g.last_gift >= ${p(f.gaveSince)}::date`);
+  if (f.lapsedSince) w.and((p) => `g.last_gift < ${p(f.lapsedSince)}::date`);
+  if (f.recurring === true) w.and('COALESCE(g.recurring, false)');
+  if (f.recurring === false) w.and('NOT COALESCE(g.recurring, false)');
   return q.query<DonorRow>(
     `WITH g AS (
        SELECT donor_id, min(date) AS first_gift, max(date) AS last_gift, count(*) AS gift_count, bool_or(type = 'recurring') AS recurring,
               max(date) FILTER (WHERE type = 'recurring') AS last_recurring, COALESCE(sum(amount_minor) FILTER (WHERE currency =
-              $2), 0) AS lifetime_in
+              ${currency}), 0) AS lifetime_in
          FROM donation_ledger WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY donor_id)
      SELECT p.id AS person_id, p.first_name, p.last_name, NULLIF(p.email, '') AS email, 'donor' = ANY(p.roles) AS has_donor_role,
             g.first_gift AS first_gift_date, g.last_gift AS last_gift_date, COALESCE(g.gift_count, 0)::int AS gift_count,
             COALESCE(g.recurring, false) AS recurring, g.last_recurring AS last_recurring_date, COALESCE(g.lifetime_in, 0) AS lifetime_in
        FROM people_directory p LEFT JOIN g ON g.donor_id = p.id
-      WHERE ${where.join(' AND ')}
-      ORDER BY ${SORTS[f.sort] ?? SORTS['-last_gift']} LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    params,
+      WHERE ${w.sql}
+      ORDER BY ${SORTS[f.sort] ?? SORTS['-last_gift']} ${w.page(limit + 1, offset)}`,
+    w.params,
   );
 }
 export async function lifetimeFor(q: Queryable, orgId: string, personIds: string[]) {

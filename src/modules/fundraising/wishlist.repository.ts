@@ -1,3 +1,4 @@
+import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 
 export interface WishRow {
@@ -27,19 +28,13 @@ export async function listWishes(
   limit: number,
   offset: number,
 ) {
-  const params: unknown[] = [orgId];
-  const where = ['organization_id = $1'];
-  if (f.state === 'needed') where.push('quantity_received < quantity_wanted');
-  if (f.state === 'received') where.push('quantity_received >= quantity_wanted');
-  if (f.priority) {
-    params.push(f.priority);
-    where.push(`priority = $${params.length}`);
-  }
-  params.push(limit + 1, offset);
+  const w = new Where(orgId);
+  if (f.state === 'needed') w.and('quantity_received < quantity_wanted');
+  if (f.state === 'received') w.and('quantity_received >= quantity_wanted');
+  if (f.priority) w.eq('priority', f.priority);
   return q.query<WishRow>(
-    `SELECT ${COLS} FROM fundraising_wish_items WHERE ${where.join(' AND ')} ORDER BY ${ORDER} LIMIT
-      $${params.length - 1} OFFSET $${params.length}`,
-    params,
+    `SELECT ${COLS} FROM fundraising_wish_items WHERE ${w.sql} ORDER BY ${ORDER} ${w.page(limit + 1, offset)}`,
+    w.params,
   );
 }
 export async function insertWish(
@@ -62,19 +57,13 @@ export async function insertWish(
   );
 }
 export async function updateWish(q: Queryable, orgId: string, id: string, patch: Record<string, unknown>) {
-  const sets: string[] = [];
-  const params: unknown[] = [orgId, id];
-  for (const k of ['name', 'description', 'quantity_wanted', 'priority', 'url']) {
-    if (!(k in patch)) continue;
-    params.push(patch[k]);
-    sets.push(`${k} = $${params.length}`);
-  }
-  if (!sets.length) return wishById(q, orgId, id);
+  const set = setClause(patch, ['name', 'description', 'quantity_wanted', 'priority', 'url'], 3);
+  if (!set.sql) return wishById(q, orgId, id);
   return (
     (
       await q.query<WishRow>(
-        `UPDATE fundraising_wish_items SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-        params,
+        `UPDATE fundraising_wish_items SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
+        [orgId, id, ...set.params],
       )
     )[0] ?? null
   );

@@ -1,3 +1,4 @@
+import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 
 export const HOME_STATUSES = ['active', 'paused', 'inactive'] as const;
@@ -50,25 +51,24 @@ export interface HomeFilter {
 }
 
 export async function listHomes(q: Queryable, orgId: string, f: HomeFilter, limit: number, offset: number) {
-  const where = ['h.organization_id = $1'];
-  const params: unknown[] = [orgId];
-  const add = (sql: string, v: unknown) => {
-    params.push(v);
-    where.push(sql.replaceAll('?', `$${params.length}`));
-  };
-  if (f.status) add('h.status = ?', f.status);
-  if (f.person_id) add('h.person_id = ?', f.person_id);
-  if (f.species)
-    add(
-      '(cardinality(h.species_preferences) = 0 OR EXISTS (SELECT 1 FROM unnest(h.species_preferences) sp WHERE lower(sp) = lower(?)))',
-      f.species,
+  const w = new Where(orgId, 'h.organization_id');
+  if (f.status) w.eq('h.status', f.status);
+  if (f.person_id) w.eq('h.person_id', f.person_id);
+  if (f.species) {
+    const species = f.species;
+    w.and(
+      (p) =>
+        '(cardinality(h.species_preferences) = 0 OR EXISTS (SELECT 1 FROM unnest(h.species_preferences) sp ' +
+        `WHERE lower(sp) = lower(${p(species)})))`,
     );
-  const cond = where.join(' AND ');
+  }
+  const cond = w.sql;
+  const params = [...w.params];
   const [rows, count] = await Promise.all([
     q.query<HomeRow>(
-      `${HOME_SELECT} WHERE ${cond} ORDER BY (h.status = 'active') DESC, lower(p.last_name), lower(p.first_name), h.id LIMIT ` +
-        `$${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, limit + 1, offset],
+      `${HOME_SELECT} WHERE ${cond} ORDER BY (h.status = 'active') DESC, lower(p.last_name), lower(p.first_name), h.id ` +
+        w.page(limit + 1, offset),
+      w.params,
     ),
     q.query<{ n: number }>(`SELECT count(*)::int AS n FROM foster_homes h WHERE ${cond}`, params),
   ]);
@@ -146,13 +146,11 @@ const HOME_COLS = [
   'notes',
 ];
 export async function updateHome(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const cols = HOME_COLS.filter((c) => c in p);
-  const sets = cols.map((c, i) => `${c} = $${i + 3}`);
-  await q.query(`UPDATE foster_homes SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`, [
-    orgId,
-    id,
-    ...cols.map((c) => p[c]),
-  ]);
+  const set = setClause(p, HOME_COLS, 3);
+  await q.query(
+    `UPDATE foster_homes SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
+  );
 }
 
 export interface AssignmentRow {
@@ -223,11 +221,9 @@ export async function insertAssignment(
 }
 const ASSIGNMENT_COLS = ['status', 'started_on', 'ended_on', 'end_reason', 'decline_reason', 'notes', 'previous_location_id'];
 export async function updateAssignment(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const cols = ASSIGNMENT_COLS.filter((c) => c in p);
-  const sets = cols.map((c, i) => `${c} = $${i + 3}`);
-  await q.query(`UPDATE foster_assignments SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`, [
-    orgId,
-    id,
-    ...cols.map((c) => p[c]),
-  ]);
+  const set = setClause(p, ASSIGNMENT_COLS, 3);
+  await q.query(
+    `UPDATE foster_assignments SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
+  );
 }

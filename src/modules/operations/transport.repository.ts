@@ -1,3 +1,4 @@
+import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 
 export const RUN_STATUSES = ['planning', 'confirmed', 'in_progress', 'completed', 'cancelled'] as const;
@@ -48,19 +49,14 @@ export async function listRuns(
   limit: number,
   offset: number,
 ) {
-  const where = ['organization_id = $1'];
-  const params: unknown[] = [orgId];
-  const add = (sql: string, v: unknown) => {
-    params.push(v);
-    where.push(sql.replace('?', `$${params.length}`));
-  };
-  if (f.status) add('status = ?', f.status);
-  if (f.from) add('scheduled_date >= ?', f.from);
-  if (f.to) add('scheduled_date <= ?', f.to);
+  const w = new Where(orgId);
+  if (f.status) w.eq('status', f.status);
+  if (f.from) w.and((p) => `scheduled_date >= ${p(f.from)}`);
+  if (f.to) w.and((p) => `scheduled_date <= ${p(f.to)}`);
   return q.query<RunRow>(
-    `SELECT ${RUN_COLS} FROM transport_runs WHERE ${where.join(' AND ')} ORDER BY scheduled_date DESC, created_at DESC, id DESC
-      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, limit + 1, offset],
+    `SELECT ${RUN_COLS} FROM transport_runs WHERE ${w.sql} ORDER BY scheduled_date DESC, created_at DESC, id DESC
+      ${w.page(limit + 1, offset)}`,
+    w.params,
   );
 }
 export async function getRun(q: Queryable, orgId: string, id: string, lock = false) {
@@ -84,13 +80,11 @@ export async function insertRun(
   );
 }
 export async function updateRun(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const cols = ['name', 'scheduled_date', 'origin', 'destination', 'notes', 'status'].filter((c) => c in p);
-  const sets = cols.map((c, i) => `${c} = $${i + 3}`);
-  await q.query(`UPDATE transport_runs SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`, [
-    orgId,
-    id,
-    ...cols.map((c) => p[c]),
-  ]);
+  const set = setClause(p, ['name', 'scheduled_date', 'origin', 'destination', 'notes', 'status'], 3);
+  await q.query(
+    `UPDATE transport_runs SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
+  );
 }
 
 export async function legsOf(q: Queryable, orgId: string, runIds: string[]) {
@@ -129,13 +123,11 @@ export async function insertLeg(q: Queryable, orgId: string, runId: string, id: 
   );
 }
 export async function updateLeg(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const cols = ['from_place', 'to_place', 'driver_person_id', 'depart_at', 'arrive_at', 'notes', 'sequence'].filter((c) => c in p);
-  const sets = cols.map((c, i) => `${c} = $${i + 3}`);
-  await q.query(`UPDATE transport_legs SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`, [
-    orgId,
-    id,
-    ...cols.map((c) => p[c]),
-  ]);
+  const set = setClause(p, ['from_place', 'to_place', 'driver_person_id', 'depart_at', 'arrive_at', 'notes', 'sequence'], 3);
+  await q.query(
+    `UPDATE transport_legs SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
+  );
 }
 export async function deleteLeg(q: Queryable, orgId: string, id: string) {
   await q.query('DELETE FROM transport_legs WHERE organization_id = $1 AND id = $2', [orgId, id]);

@@ -1,3 +1,4 @@
+import { setClause } from '../../platform/db/sql.ts';
 import { first, type Queryable } from '../../platform/db/db.ts';
 import type { Grants } from '../../platform/permissions.ts';
 import type { Organization } from '../../platform/tenancy.ts';
@@ -40,12 +41,12 @@ export async function organizationById(q: Queryable, orgId: string) {
   );
 }
 export async function updateOrganization(q: Queryable, orgId: string, patch: Record<string, unknown>) {
-  const keys = Object.keys(patch);
-  if (keys.length === 0) return organizationById(q, orgId);
-  const sets = keys.map((k, i) => `${k} = $${i + 2}`).join(', ');
+  // The organizations table is the tenant itself: its row is found by id, not by organization_id.
+  const set = setClause(patch, Object.keys(patch), 2);
+  if (!set.sql) return organizationById(q, orgId);
   const rows = await q.query<Organization & { created_at: Date; updated_at: Date }>(
-    `UPDATE organizations SET ${sets}, updated_at = now() WHERE id = $1 RETURNING ${ORG_COLS}`,
-    [orgId, ...keys.map((k) => patch[k])],
+    `UPDATE organizations SET ${set.sql}, updated_at = now() WHERE id = $1 RETURNING ${ORG_COLS}`,
+    [orgId, ...set.params],
   );
   return rows[0] ?? null;
 }

@@ -1,3 +1,4 @@
+import { Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 
@@ -123,18 +124,15 @@ export interface BookingFilter {
   to?: Date;
 }
 export async function listBookings(q: Queryable, orgId: string, f: BookingFilter, limit: number, offset: number): Promise<BookingRow[]> {
-  const where = ['b.organization_id = $1'];
-  const params: unknown[] = [orgId];
-  const p = (v: unknown) => `$${params.push(v)}`;
-  if (f.window_id) where.push(`b.window_id = ${p(f.window_id)}`);
-  if (f.person_id) where.push(`b.person_id = ${p(f.person_id)}`);
-  if (f.status) where.push(`b.status = ${p(f.status)}`);
-  if (f.from) where.push(`w.ends_at > ${p(f.from)}`);
-  if (f.to) where.push(`w.starts_at < ${p(f.to)}`);
+  const w = new Where(orgId, 'b.organization_id');
+  if (f.window_id) w.eq('b.window_id', f.window_id);
+  if (f.person_id) w.eq('b.person_id', f.person_id);
+  if (f.status) w.eq('b.status', f.status);
+  if (f.from) w.and((p) => `w.ends_at > ${p(f.from)}`);
+  if (f.to) w.and((p) => `w.starts_at < ${p(f.to)}`);
   return q.query<BookingRow>(
-    `SELECT ${BKG} FROM ${BKG_FROM} WHERE ${where.join(' AND ')} ORDER BY w.starts_at, b.created_at, b.id LIMIT
-      $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, limit + 1, offset],
+    `SELECT ${BKG} FROM ${BKG_FROM} WHERE ${w.sql} ORDER BY w.starts_at, b.created_at, b.id ${w.page(limit + 1, offset)}`,
+    w.params,
   );
 }
 export async function liveBookingsOfWindows(q: Queryable, orgId: string, windowIds: string[]): Promise<BookingRow[]> {
