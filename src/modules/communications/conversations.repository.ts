@@ -1,24 +1,12 @@
+import type { Static } from '../../platform/schema.ts';
+import type { Conversation } from './schemas.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Principal } from '../../platform/auth.ts';
 import { conversationReadable, reader } from './inboxes.repository.ts';
 
-export interface ConvRow {
-  id: string;
-  inbox_id: string;
-  subject: string;
-  status: 'open' | 'closed';
-  assigned_to: string | null;
-  contact_address: string | null;
-  person_id: string | null;
-  person_confirmed: boolean;
-  suggested_person_id: string | null;
-  related_entity_type: string | null;
-  related_entity_id: string | null;
-  last_message_at: Date;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A conversation as stored is its wire shape (timestamps as read from the database). */
+export type ConvRow = Static<typeof Conversation>;
 const COLS =
   'id, inbox_id, subject, status, assigned_to, contact_address, person_id, person_confirmed, suggested_person_id, ' +
   'related_entity_type, related_entity_id, last_message_at, created_at, updated_at';

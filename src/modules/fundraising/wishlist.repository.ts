@@ -1,17 +1,10 @@
+import type { Static } from '../../platform/schema.ts';
+import type { WishItem } from './schemas.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 
-export interface WishRow {
-  id: string;
-  name: string;
-  description: string | null;
-  quantity_wanted: number;
-  quantity_received: number;
-  priority: string;
-  url: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A wish item as stored: its wire shape without the fields computed from the quantities. */
+export type WishRow = Omit<Static<typeof WishItem>, 'quantity_needed' | 'fully_received'>;
 const COLS = 'id, name, description, quantity_wanted, quantity_received, priority, url, created_at, updated_at';
 // High first, then by name: the order a donor reads a wish list in.
 const ORDER = "CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, lower(name), id";

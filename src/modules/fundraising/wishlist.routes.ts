@@ -15,7 +15,7 @@ const write = { permission: { area: 'fundraising' as const, level: 'write' as co
 
 export function toWish(r: repo.WishRow) {
   const needed = Math.max(0, r.quantity_wanted - r.quantity_received);
-  return { ...r, priority: r.priority as 'high' | 'medium' | 'low', quantity_needed: needed, fully_received: needed === 0 };
+  return { ...r, quantity_needed: needed, fully_received: needed === 0 };
 }
 
 export function wishListRoutes(app: App, ctx: AppContext) {
