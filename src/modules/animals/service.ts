@@ -7,11 +7,11 @@ import { checkAnimalLocation } from '../operations/public.ts';
 import * as repo from './repository.ts';
 import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
+import { normalizeMicrochip } from './microchips.facts.ts';
+import { lockAnimal, setPrimaryChipNumber } from './microchips.service.ts';
+import { recordFamilyAWeight } from './weights.service.ts';
 
-/** Upper case, separators stripped: `985-112 003.456*789` and `985112003456789` are one chip. */
-export function normalizeMicrochip(chip: string): string {
-  return chip.toUpperCase().replace(/[\s.\-*/]/g, '');
-}
+export { normalizeMicrochip };
 
 /** A sent chip number normalized for storage; one that normalizes to nothing is refused like "". */
 function storedMicrochip(chip: string): string {
@@ -129,40 +129,69 @@ export async function listAnimalsA(db: Queryable, orgId: string, query: AnimalLi
  * The checks read what they need; the animal, its audit row and the returned row are then one
  * statement (atomic on its own, so no transaction and no second read).
  */
-export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody, actor: string): Promise<repo.AnimalRow> {
+export async function createAnimal(
+  db: Db,
+  orgId: string,
+  body: AnimalCreateBody,
+  actor: string,
+  timeZone = 'UTC',
+): Promise<repo.AnimalRow> {
   const id = newId('ani');
   const custom = await checkCustomFields(db, orgId, 'animal', body.customFields, { creating: true });
   if (body.locationId) await checkAnimalLocation(db, orgId, body.locationId, null);
-  return repo.insertAnimal(
-    db,
-    orgId,
-    {
-      id,
-      name: body.name,
-      public_name: body.publicName ?? body.name,
-      species: body.species,
-      breed: body.breed ?? null,
-      status_id: await statusId(db, orgId, body.status),
-      location_id: body.locationId ?? null,
-      intake_date: body.intakeDate,
-      date_of_birth: body.dateOfBirth ?? null,
-      sex: body.sex ?? 'unknown',
-      weight: body.weight ?? null,
-      microchip_number: body.microchipNumber ? storedMicrochip(body.microchipNumber) : null,
-      is_public: body.isPublic ?? false,
-      notes: body.notes === '' ? null : (body.notes ?? null),
-      custom_fields: custom,
-    },
-    actor,
-  );
+  const chip = body.microchipNumber ? storedMicrochip(body.microchipNumber) : null;
+  // A chip or a weight is also a row of the animal's chips or weight history: one transaction.
+  if (chip !== null || body.weight) {
+    return db.tx(async (q) => {
+      const row = await insert(q);
+      if (chip !== null) await setPrimaryChipNumber(q, orgId, id, chip);
+      if (body.weight) await recordFamilyAWeight(q, orgId, id, body.weight, actor, timeZone);
+      return row;
+    });
+  }
+  return insert(db);
+  async function insert(q: Queryable) {
+    return repo.insertAnimal(
+      q,
+      orgId,
+      {
+        id,
+        name: body.name,
+        public_name: body.publicName ?? body.name,
+        species: body.species,
+        breed: body.breed ?? null,
+        status_id: await statusId(db, orgId, body.status),
+        location_id: body.locationId ?? null,
+        intake_date: body.intakeDate,
+        date_of_birth: body.dateOfBirth ?? null,
+        sex: body.sex ?? 'unknown',
+        weight: body.weight ?? null,
+        microchip_number: chip,
+        is_public: body.isPublic ?? false,
+        notes: body.notes === '' ? null : (body.notes ?? null),
+        custom_fields: custom,
+      },
+      actor,
+    );
+  }
 }
 
 /**
  * A change that needs the current row (location, custom fields) reads it in a transaction; any
  * other change is one statement that updates, audits and returns the row.
  */
-export async function updateAnimal(db: Db, orgId: string, id: string, body: AnimalUpdateBody, actor: string): Promise<repo.AnimalRow> {
+export async function updateAnimal(
+  db: Db,
+  orgId: string,
+  id: string,
+  body: AnimalUpdateBody,
+  actor: string,
+  timeZone = 'UTC',
+): Promise<repo.AnimalRow> {
+  // A chip or a weight also changes the animal's chips or weight history: one transaction, the animal's row locked.
+  const records = body.microchipNumber !== undefined || (body.weight !== undefined && body.weight !== null && body.weight > 0);
   const run = async (q: Queryable) => {
+    if (records) await lockAnimal(q, orgId, id);
     const current = body.locationId !== undefined || body.customFields !== undefined ? await getAnimal(q, orgId, id) : null;
     const patch: repo.AnimalPatch = {};
     if (body.name !== undefined) patch.name = body.name;
@@ -175,7 +204,14 @@ export async function updateAnimal(db: Db, orgId: string, id: string, body: Anim
     if (body.dateOfBirth !== undefined) patch.date_of_birth = body.dateOfBirth;
     if (body.weight !== undefined) patch.weight = body.weight;
     if (body.microchipNumber !== undefined)
-      patch.microchip_number = body.microchipNumber === null ? null : storedMicrochip(body.microchipNumber);
+      patch.microchip_number = await setPrimaryChipNumber(
+        q,
+        orgId,
+        id,
+        body.microchipNumber === null ? null : storedMicrochip(body.microchipNumber),
+      );
+    if (body.weight !== undefined && body.weight !== null && body.weight > 0)
+      await recordFamilyAWeight(q, orgId, id, body.weight, actor, timeZone);
     if (body.isPublic !== undefined) patch.is_public = body.isPublic;
     if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
     if (current && body.customFields !== undefined) {
@@ -191,7 +227,7 @@ export async function updateAnimal(db: Db, orgId: string, id: string, body: Anim
     if (!row) throw notFound('animal');
     return row;
   };
-  return body.locationId !== undefined || body.customFields !== undefined ? db.tx(run) : run(db);
+  return body.locationId !== undefined || body.customFields !== undefined || records ? db.tx(run) : run(db);
 }
 
 export async function deleteAnimal(db: Db, orgId: string, id: string, actor: string): Promise<void> {
