@@ -5,6 +5,7 @@ import { peopleModule } from './people/index.ts';
 import { donationsModule } from './donations/index.ts';
 import { customFieldsModule } from './customfields/index.ts';
 import { operationsModule } from './operations/index.ts';
+import { careModule } from './care/index.ts';
 import { fundraisingModule } from './fundraising/index.ts';
 import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
@@ -17,6 +18,7 @@ export const modules: Module[] = [
   donationsModule,
   customFieldsModule,
   operationsModule,
+  careModule,
   fundraisingModule,
   communicationsModule,
   shiftsModule,

@@ -5,6 +5,8 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { getAnimal, type AnimalRow } from './repository.ts';
 import { insertDefaultStatuses } from './statuses.repository.ts';
+import { listChips as listChipRows } from './microchips.repository.ts';
+import { toMicrochip } from './microchips.service.ts';
 
 export { getAnimal, type AnimalRow };
 /** A new organization's default statuses (the settings module calls it when it creates one). */
@@ -70,4 +72,12 @@ export async function setAnimalLocation(q: Queryable, orgId: string, id: string,
 /** Sample data only: replaces an animal's custom field values without checks or audit row. */
 export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: string, values: Record<string, unknown>): Promise<void> {
   await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, JSON.stringify(values)]);
+}
+
+/** The warning shape of the animal record areas (a chip of unusual length, a bonded pair split): `{code, message}`. */
+export { Warning, Warnings, Microchip, Weight, type MicrochipT, type WeightT } from './records.schemas.ts';
+/** An animal's latest weight (or null), and its chips, primary first: for the care profile. */
+export { latestWeight } from './weights.service.ts';
+export async function animalMicrochips(q: Queryable, orgId: string, animalId: string) {
+  return (await listChipRows(q, orgId, animalId, 100, 0)).map((r) => toMicrochip(r));
 }
