@@ -39,6 +39,14 @@ export async function tagCounts(q: Queryable, orgId: string, limit: number, offs
     [orgId, limit, offset],
   );
 }
+export async function tagInUse(q: Queryable, orgId: string, tag: string): Promise<boolean> {
+  const rows = await q.query(
+    `SELECT 1 FROM care_tags t JOIN animal_directory d ON d.organization_id = t.organization_id AND d.id = t.animal_id AND d.deleted_at IS NULL
+      WHERE t.organization_id = $1 AND t.tag = $2 LIMIT 1`,
+    [orgId, tag],
+  );
+  return rows.length > 0;
+}
 export async function animalsByTag(q: Queryable, orgId: string, tag: string, limit: number, offset: number): Promise<AnimalRefT[]> {
   return q.query<AnimalRefT>(
     `SELECT d.id, d.name, d.species, d.status FROM care_tags t

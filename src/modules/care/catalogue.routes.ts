@@ -3,6 +3,7 @@ import { who } from '../../platform/context.ts';
 import { Type } from '../../platform/schema.ts';
 import { pageB } from '../../platform/pagination.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { notFound } from '../../platform/errors.ts';
 import * as s from './schemas.ts';
 import * as cat from './catalogue.service.ts';
 import * as repo from './catalogue.repository.ts';
@@ -37,7 +38,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: tagTags,
         summary: 'Animals carrying a tag',
-        description: `Live animals, newest first. The tag in the path is compared after the same normalization as when stored. ${TAG_RULES}`,
+        description: `Live animals, newest first. The tag in the path is compared after the same normalization as when stored; a tag no live animal of the organization carries answers 404. ${TAG_RULES}`,
         params: TagParam,
         querystring: s.Page,
         response: { 200: s.TagAnimalList },
@@ -45,11 +46,9 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const tag = req.params.tag.trim().replace(/\s+/g, ' ').toLowerCase();
-      return pageB(
-        await repo.animalsByTag(ctx.db, who(req).orgId, tag, req.query.limit + 1, req.query.offset),
-        req.query.limit,
-        req.query.offset,
-      );
+      const rows = await repo.animalsByTag(ctx.db, who(req).orgId, tag, req.query.limit + 1, req.query.offset);
+      if (!rows.length && !(await repo.tagInUse(ctx.db, who(req).orgId, tag))) throw notFound('tag');
+      return pageB(rows, req.query.limit, req.query.offset);
     },
   );
   app.get(

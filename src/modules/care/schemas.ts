@@ -88,10 +88,10 @@ export const NutritionQuery = Type.Object({
 // ---- Relationships and litters
 export const AnimalRef = Type.Object(
   { id: Type.String(), name: Type.String(), species: Type.String(), status: Type.String() },
-  { $id: 'CareAnimalRef' },
+  { description: 'an animal, in brief' },
 );
 export type AnimalRefT = Static<typeof AnimalRef>;
-export const LitterRef = Type.Object({ id: Type.String(), name: Type.String() }, { $id: 'CareLitterRef' });
+export const LitterRef = Type.Object({ id: Type.String(), name: Type.String() });
 export const Relationships = Type.Object(
   {
     animal_id: Type.String(),
@@ -148,7 +148,7 @@ export const TagAnimalList = page(AnimalRef);
 // ---- Breeds
 export const Breed = Type.Object(
   { id: Type.String(), species: Type.String({ description: 'lower case' }), name: Type.String(), created_at: Timestamp() },
-  { $id: 'CareBreed' },
+  { description: 'a breed of the catalogue' },
 );
 export type BreedT = Static<typeof Breed>;
 export const BreedList = page(Breed);

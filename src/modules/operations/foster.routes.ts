@@ -5,6 +5,7 @@ import { TextOrEmpty, DateOrEmpty, EnumOrEmpty } from '../../platform/schema.ts'
 import * as repo from './foster.repository.ts';
 import * as service from './foster.service.ts';
 import { IdParam } from '../../platform/formats.ts';
+import { Warnings } from '../animals/public.ts';
 
 const Person = Type.Object(
   {
@@ -183,14 +184,15 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Offer an animal to a foster home',
         description:
-          'Creates a `pending` assignment (answers 201). The home must be active and have a free spot (a pending offer holds one); the animal must be in care or on hold and have no other live assignment (422 otherwise). Both rules hold under concurrent requests.',
+          'Creates a `pending` assignment (answers 201). The home must be active and have a free spot (a pending offer holds one); the animal must be in care or on hold and have no other live assignment (422 otherwise). Both rules hold under concurrent requests. ' +
+          'An animal bonded with one that has no live assignment to this home is still offered; `warnings` then names the pair being split.',
         params: IdParam,
         body: Strict({
           animal_id: Type.String({ maxLength: 64 }),
           requested_on: Type.Optional(DateString({ description: 'defaults to today' })),
           notes: Type.Optional(notes),
         }),
-        response: { 201: Assignment },
+        response: { 201: Type.Object({ ...Assignment.properties, warnings: Warnings }, { $id: 'FosterAssignmentOffered' }) },
       },
     },
     async (req, reply) => {

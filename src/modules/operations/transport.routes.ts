@@ -9,6 +9,7 @@ import * as repo from './transport.repository.ts';
 import * as service from './transport.service.ts';
 import { PROBLEM_KINDS } from './transport.problems.ts';
 import { IdParam, idParams } from '../../platform/formats.ts';
+import { Warnings } from '../animals/public.ts';
 
 const Leg = Type.Object(
   {
@@ -236,10 +237,10 @@ export function transportRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Put an animal on the run',
-        description: `The animal must be on file (422); an animal already on the run answers 422. An animal not in care is accepted but listed in problems. Answers 201 with the run. ${PLAN_RULE}`,
+        description: `The animal must be on file (422); an animal already on the run answers 422. An animal not in care is accepted but listed in problems. An animal bonded with one not on the run is accepted; \`warnings\` then names the pair being split. Answers 201 with the run. ${PLAN_RULE}`,
         params: IdParam,
         body: Strict({ animal_id: Type.String({ maxLength: 64 }), notes: Type.Optional(notes) }),
-        response: { 201: Run },
+        response: { 201: Type.Object({ ...Run.properties, warnings: Warnings }, { $id: 'TransportRunAnimalAdded' }) },
       },
     },
     async (req, reply) =>
