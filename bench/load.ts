@@ -68,6 +68,7 @@ export function useIds(list: string[]): void {
   writeFileSync(idsFile, ids.join('\n') + '\n');
 }
 useIds(ids);
+const idAt = (i: number): string => ids[i % ids.length] ?? 'none';
 
 async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
   const env = {
@@ -92,7 +93,8 @@ async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> 
   });
   const m = /RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out);
   if (!m) throw new Error(`wrk printed no result:\n${out}`);
-  const [requests, durationUs, p50, p99, non2xx, errors] = m.slice(1).map(Number);
+  // The pattern has six groups, so every one is there.
+  const [requests = 0, durationUs = 0, p50 = 0, p99 = 0, non2xx = 0, errors = 0] = m.slice(1).map(Number);
   return { requests, rps: requests / (durationUs / 1e6), p50: p50 / 1000, p99: p99 / 1000, bad: non2xx + errors };
 }
 
@@ -110,7 +112,7 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
         setupRequest: (req) => {
           i++;
           const body = t.body?.replace('{n}', String((i % 50) + 10));
-          return { ...req, path: t.path.replace('{id}', ids[i % ids.length]), ...(body ? { body } : {}) };
+          return { ...req, path: t.path.replace('{id}', idAt(i)), ...(body ? { body } : {}) };
         },
       },
     ],
@@ -128,7 +130,7 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
 function sample(t: Target): Promise<string> {
   return new Promise((resolve) => {
     const body = t.body?.replace('{n}', '10');
-    const req = http.request(t.origin + t.path.replace('{id}', ids[0]), { method: t.method, headers: t.headers }, (res) => {
+    const req = http.request(t.origin + t.path.replace('{id}', idAt(0)), { method: t.method, headers: t.headers }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
       res.on('end', () => resolve(`${res.statusCode} ${text.slice(0, 200)}`));
@@ -168,7 +170,7 @@ function localPorts(pid: number): Set<number> {
   try {
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {
       const m = /^socket:\[(\d+)\]$/.exec(readlinkSafe(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]);
+      if (m?.[1]) inodes.add(m[1]);
     }
   } catch {
     return new Set();
@@ -183,7 +185,8 @@ function localPorts(pid: number): Set<number> {
     }
     for (const line of text.split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
-      if (f.length > 9 && inodes.has(f[9])) ports.add(parseInt(f[1].split(':')[1], 16));
+      const [inode, port] = [f[9], f[1]?.split(':')[1]];
+      if (inode !== undefined && port !== undefined && inodes.has(inode)) ports.add(parseInt(port, 16));
     }
   }
   return ports;
@@ -217,7 +220,8 @@ export class CpuMeter {
     if (server === null) return null;
     const rows = (
       await this.admin.query<{ pid: number; port: number }>(
-        "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        "SELECT pid, client_port AS port FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client " +
+          "backend' AND pid <> pg_backend_pid()",
       )
     ).rows;
     const mine = localPorts(this.serverPid);
@@ -237,4 +241,5 @@ export class CpuMeter {
   }
 }
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+/** The median (the lower middle of an even count); NaN for no values. */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;

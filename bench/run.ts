@@ -38,6 +38,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIZES = SCALE
   ? (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number)
   : [Number(process.env.BENCH_ANIMALS ?? 100_000)];
+const SMALLEST = SIZES[0] ?? 0;
+const LARGEST = SIZES[SIZES.length - 1] ?? 0;
 const countsFor = (animals: number): Counts =>
   SCALE
     ? { animals, people: Math.round(animals * 0.3), donations: animals, messages: Math.round(animals * 0.5) }
@@ -129,7 +131,8 @@ const cpu = { ceiling: new CpuMeter(ceiling.child.pid ?? 0, admin), ark: new Cpu
 const origin = `http://127.0.0.1:${arkPort}`;
 const headers = { host: `${slug}.localhost`, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 const NOTES =
-  'Came in as a stray found near the highway underpass. Friendly with other dogs after a slow introduction. Vaccinated, dewormed and microchipped on intake. Knows sit.';
+  'Came in as a stray found near the highway underpass. Friendly with other dogs after a slow introduction. Vaccinated, dewormed ' +
+  'and microchipped on intake. Knows sit.';
 const month = `dateFrom=${HISTORY_END.slice(0, 8)}01&dateTo=${HISTORY_END}`;
 
 interface Line {
@@ -237,7 +240,7 @@ function summary(f: Figure) {
     min: Math.min(...rps),
     med: median(rps),
     max: Math.max(...rps),
-    p50: mid.p50,
+    p50: mid?.p50 ?? NaN,
     p99: median(f.passes.map((p) => p.p99)),
     cpu: cpus.length ? median(cpus) : null,
     bad: f.passes.reduce((a, p) => a + p.bad, 0),
@@ -248,17 +251,19 @@ function printFigures(figs: Figure[]) {
   for (const f of figs) {
     const s = summary(f);
     console.log(
-      `  ${f.name.padEnd(44)} ${fmt(s.min, 7)} / ${fmt(s.med, 6)} / ${fmt(s.max, 6)}  ${fmt(s.p50, 4, 1)}ms  ${fmt(s.p99, 4, 1)}ms  ${s.cpu === null ? '   n/a' : fmt(s.cpu, 6)}${s.bad ? `   (${s.bad} non-2xx/errors!)` : ''}`,
+      `  ${f.name.padEnd(44)} ${fmt(s.min, 7)} / ${fmt(s.med, 6)} / ${fmt(s.max, 6)}  ${fmt(s.p50, 4, 1)}ms  ${fmt(s.p99, 4, 1)}ms  ` +
+        `${s.cpu === null ? '   n/a' : fmt(s.cpu, 6)}${s.bad ? `   (${s.bad} non-2xx/errors!)` : ''}`,
     );
   }
 }
 
+const grownBy = (c: Counts) =>
+  `+${c.people.toLocaleString()} people, ${c.donations.toLocaleString()} donations, ${c.messages.toLocaleString()} messages`;
+
 const results = new Map<number, Figure[]>();
 for (const size of SIZES) {
   const t0 = Date.now();
-  console.log(
-    `\nLoading ${size.toLocaleString()} animals${SCALE ? ` (+${countsFor(size).people.toLocaleString()} people, ${countsFor(size).donations.toLocaleString()} donations, ${countsFor(size).messages.toLocaleString()} messages)` : ''} into one organization…`,
-  );
+  console.log(`\nLoading ${size.toLocaleString()} animals${SCALE ? ` (${grownBy(countsFor(size))})` : ''} into one organization…`);
   await grow(admin, org.id, countsFor(size));
   console.log(`  loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   useIds(
@@ -275,16 +280,20 @@ for (const size of SIZES) {
   const targets = lines.map((l) => ({ ...l, target: { ...l.target, path: l.target.path.replace('{loc}', loc) } }));
   // Warm-up: JIT, every pool connection's prepared statements, the buffer cache.
   for (const l of targets) await drive(l.target, 2);
-  const figs: Figure[] = targets.map((l) => ({ name: l.target.name, passes: [] }));
+  const runs = targets.map((line) => {
+    const fig: Figure = { name: line.target.name, passes: [] };
+    return { line, fig };
+  });
+  const figs = runs.map((r) => r.fig);
   console.log(`Measuring (${TOOL}, ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per line, ceiling and Ark alternating):`);
   for (let r = 0; r < ROUNDS; r++) {
-    for (let i = 0; i < targets.length; i++) figs[i].passes.push(await drive(targets[i].target, SECONDS, targets[i].meter));
+    for (const { line, fig } of runs) fig.passes.push(await drive(line.target, SECONDS, line.meter));
   }
   printFigures(figs);
   results.set(size, figs);
 }
 
-const last = results.get(SIZES[SIZES.length - 1]) ?? [];
+const last = results.get(LARGEST) ?? [];
 const find = (figs: Figure[], prefix: string) => figs.find((f) => f.name.startsWith(prefix));
 const ceil = find(last, 'ceiling');
 const getOne = find(last, 'GET /api/v1/animals/{id}');
@@ -292,7 +301,7 @@ const post = find(last, 'POST');
 const patch = find(last, 'PATCH');
 if (ceil && getOne && post && patch) {
   // Ratios per round (each pair measured back to back), then their median.
-  const ratio = (a: Figure, b: Figure) => median(a.passes.map((p, i) => p.rps / b.passes[i].rps));
+  const ratio = (a: Figure, b: Figure) => median(a.passes.map((p, i) => p.rps / (b.passes[i]?.rps ?? NaN)));
   const cpuRatio = (a: Figure, b: Figure) => {
     const x = summary(a).cpu;
     const y = summary(b).cpu;
@@ -304,27 +313,34 @@ if (ceil && getOne && post && patch) {
   const p = ratio(post, getOne);
   const w = ratio(patch, getOne);
   console.log(
-    `\nTargets (${SIZES[SIZES.length - 1].toLocaleString()} animals; req/s ratios are medians of per-round ratios; the CPU view is ceiling µs ÷ Ark µs):`,
+    `\nTargets (${LARGEST.toLocaleString()} animals; req/s ratios are medians of per-round ratios; the CPU view is ceiling µs ÷ Ark µs):`,
   );
   console.log(
-    `  GET one animal ≥ 90% of the ceiling:  ${pct(g).padStart(4)}  ${verdict(g >= 0.9)}   (by CPU per request: ${pct(cpuRatio(getOne, ceil))})`,
+    `  GET one animal ≥ 90% of the ceiling:  ${pct(g).padStart(4)}  ${verdict(g >= 0.9)}   (by CPU per ` +
+      `request: ${pct(cpuRatio(getOne, ceil))})`,
   );
   console.log(
-    `  POST ≥ 25% of GET one:                ${pct(p).padStart(4)}  ${verdict(p >= 0.25)}   (by CPU per request: ${pct(cpuRatio(post, getOne))})`,
+    `  POST ≥ 25% of GET one:                ${pct(p).padStart(4)}  ${verdict(p >= 0.25)}   (by CPU per ` +
+      `request: ${pct(cpuRatio(post, getOne))})`,
   );
   console.log(
-    `  PATCH ≥ 35% of GET one:               ${pct(w).padStart(4)}  ${verdict(w >= 0.35)}   (by CPU per request: ${pct(cpuRatio(patch, getOne))})`,
+    `  PATCH ≥ 35% of GET one:               ${pct(w).padStart(4)}  ${verdict(w >= 0.35)}   (by CPU per ` +
+      `request: ${pct(cpuRatio(patch, getOne))})`,
   );
   const slow = last.filter((f) => summary(f).p99 >= 40);
   console.log(
-    `  p99 < 40 ms at ${CONNECTIONS} connections:       ${slow.length ? `NOT met: ${slow.map((f) => `${f.name} ${summary(f).p99.toFixed(1)} ms`).join('; ')}` : 'met on every line'}`,
+    `  p99 < 40 ms ` +
+      `at ${CONNECTIONS} connections:       ${
+        slow.length ? `NOT ` + `met: ${slow.map((f) => `${f.name} ${summary(f).p99.toFixed(1)} ms`).join('; ')}` : 'met on every line'
+      }`,
   );
 }
 
 if (SCALE && SIZES.length > 1) {
-  const first = results.get(SIZES[0]) ?? [];
+  const first = results.get(SMALLEST) ?? [];
   console.log(
-    `\nGrowth ${SIZES[0].toLocaleString()} → ${SIZES[SIZES.length - 1].toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; 1.00 = flat):`,
+    `\nGrowth ${SMALLEST.toLocaleString()} → ${LARGEST.toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; ` +
+      `1.00 = flat):`,
   );
   for (const f of last) {
     const a = find(first, f.name);

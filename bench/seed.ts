@@ -207,7 +207,8 @@ export const idSql = (prefix: string, org: string, kind: string, g: string) =>
 
 /** Present counts of the seeded rows (numbered rows, so growing adds the missing ones). */
 async function count(c: pg.ClientBase, table: string, orgId: string): Promise<number> {
-  return Number((await c.query(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [orgId])).rows[0].n);
+  const rows = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [orgId])).rows;
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Locations named by the benchmark (the locationId filter picks one). */
@@ -264,8 +265,10 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
               ${pick(sentences, SENTENCES.length, 'g / 144 + 7')} || ' ' || ${pick(sentences, SENTENCES.length, 'g / 1728 + 3')},
               t, t
          FROM generate_series($5::bigint, $6::bigint) g,
-              LATERAL (SELECT ${pick(lit(PET_NAMES), PET_NAMES.length, 'g * 7')} || CASE WHEN g % 3 = 0 THEN ' ' || (g % 97) ELSE '' END AS nm,
-                              (ARRAY['dog','dog','dog','dog','dog','cat','cat','cat','cat','rabbit','bird'])[(1 + (g * 31) % 11)::int] AS sp,
+              LATERAL (SELECT ${pick(lit(PET_NAMES), PET_NAMES.length, 'g * 7')} || CASE WHEN g % 3 = 0 THEN ' ' || (g % 97)
+              ELSE '' END AS nm,
+                              (ARRAY['dog','dog','dog','dog','dog','cat','cat','cat','cat','rabbit','bird'])[(1 + (g * 31) %
+                              11)::int] AS sp,
                               ($2::text[])[(1 + (g * 53) % ${buckets.length})::int] AS st,
                               ${at('g', to.animals)} AS t) x`,
       [orgId, buckets, locations, statuses.find((s) => s.name === 'Available')?.id ?? '', have.animals + 1, to.animals],
@@ -278,10 +281,12 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
   if (to.people > have.people) {
     await c.query('ALTER TABLE people DISABLE TRIGGER USER');
     await c.query(
-      `INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone, created_at, updated_at)
+      `INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone,
+        created_at, updated_at)
        SELECT $1, ${idSql('per', orgId, 'p', 'g')}, fn, ln, lower(fn || '.' || ln || g) || '@example.org',
               '+1' || (200 + g % 700) || lpad(((g * 7919) % 10000000)::text, 7, '0'),
-              jsonb_build_object('line1', (g % 9000 + 100) || ' Oak Street', 'line2', NULL, 'city', ${pick(lit(CITIES), CITIES.length, 'g')},
+              jsonb_build_object('line1', (g % 9000 + 100) || ' Oak Street', 'line2', NULL,
+              'city', ${pick(lit(CITIES), CITIES.length, 'g')},
                                  'state', 'OR', 'postalCode', lpad((g % 99999)::text, 5, '0'), 'country', 'US'),
               ((ARRAY['{adopter}','{donor}','{volunteer}','{foster}','{adopter,donor}','{donor}'])[(1 + g % 6)::int])::text[],
               CASE WHEN g % 5 = 0 THEN ARRAY['newsletter'] ELSE '{}'::text[] END,
@@ -289,7 +294,11 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
               'America/Los_Angeles', t, t
          FROM generate_series($2::bigint, $3::bigint) g,
               LATERAL (SELECT ${pick(lit(FIRST_NAMES), FIRST_NAMES.length, 'g * 11')} AS fn,
-                              CASE WHEN g % 100 = 7 THEN 'Smith' ELSE ${pick(lit(LAST_NAMES), LAST_NAMES.length, 'g * 3 + g / 50')} END AS ln,
+                              CASE WHEN g % 100 = 7 THEN 'Smith' ELSE ${pick(
+                                lit(LAST_NAMES),
+                                LAST_NAMES.length,
+                                'g * 3 + g / 50',
+                              )} END AS ln,
                               ${at('g', to.people)} AS t) x`,
       [orgId, have.people + 1, to.people],
     );
@@ -300,14 +309,16 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
   if (to.donations > have.donations) {
     await c.query('ALTER TABLE donations DISABLE TRIGGER USER');
     await c.query(
-      `INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, payment_method, gateway, gateway_transaction_id, date, notes, created_at, updated_at)
+      `INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, payment_method, gateway,
+        gateway_transaction_id, date, notes, created_at, updated_at)
        SELECT $1, ${idSql('don', orgId, 'd', 'g')}, ${idSql('per', orgId, 'p', '(1 + (g * 7919) % $4)')},
               (ARRAY[1000, 2500, 5000, 5000, 10000, 2000, 25000, 1500])[(1 + g % 8)::int], 'USD',
               (ARRAY['one-off','one-off','one-off','recurring','post-adoption'])[(1 + g % 5)::int], pm,
               CASE WHEN pm = 'card' THEN 'stripe' END, CASE WHEN pm = 'card' THEN 'ch_' || substr(md5(g::text), 1, 24) END,
               t::date, CASE WHEN g % 7 = 0 THEN 'In memory of a beloved family dog.' END, t, t
          FROM generate_series($2::bigint, $3::bigint) g,
-              LATERAL (SELECT (ARRAY['card','card','card','cash','check','bank_transfer'])[(1 + (g * 7) % 6)::int] AS pm, ${at('g', to.donations)} AS t) x`,
+              LATERAL (SELECT (ARRAY['card','card','card','cash','check','bank_transfer'])[(1 + (g * 7) % 6)::int] AS
+              pm, ${at('g', to.donations)} AS t) x`,
       [orgId, have.donations + 1, to.donations, to.people],
     );
     await c.query('ALTER TABLE donations ENABLE TRIGGER USER');
@@ -316,7 +327,8 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
 
   if (to.messages > have.messages) {
     await c.query(
-      `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, subject, body_text, created_at, updated_at)
+      `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id,
+        subject, body_text, created_at, updated_at)
        SELECT $1, ${idSql('msg', orgId, 'm', 'g')}, CASE WHEN g % 10 = 0 THEN 'inbound' ELSE 'outbound' END,
               (ARRAY['adoption','newsletter','volunteer','fundraising'])[(1 + g % 4)::int],
               CASE WHEN g % 10 = 0 THEN 'received' ELSE (ARRAY['sent','delivered','delivered','bounced'])[(1 + g % 4)::int] END,

@@ -45,6 +45,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     // Per-request access logs cost throughput; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    // Building the OpenAPI description compiles every route's schemas; on a busy two-core machine that
+    // can pass Fastify's default 10 s plugin budget, which is a start-up failure, not a slow start.
+    pluginTimeout: 120_000,
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : randomUUID();

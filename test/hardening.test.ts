@@ -252,14 +252,16 @@ test('an absolute-form request target is treated like any other: 401 without a k
     const withKey = parseRaw(
       await raw(
         port,
-        `GET http://${org.host}/api/v1/animals HTTP/1.1\r\nHost: ${other.host}\r\nAuthorization: Bearer ${org.keys.admin}\r\nConnection: close\r\n\r\n`,
+        `GET http://${org.host}/api/v1/animals HTTP/1.1\r\nHost: ${other.host}\r\nAuthorization: ` +
+          `Bearer ${org.keys.admin}\r\nConnection: close\r\n\r\n`,
       ),
     );
     assert.equal(withKey.status, 200);
     const wrongOrg = parseRaw(
       await raw(
         port,
-        `GET http://${other.host}/api/v1/animals HTTP/1.1\r\nHost: ${org.host}\r\nAuthorization: Bearer ${org.keys.admin}\r\nConnection: close\r\n\r\n`,
+        `GET http://${other.host}/api/v1/animals HTTP/1.1\r\nHost: ${org.host}\r\nAuthorization: ` +
+          `Bearer ${org.keys.admin}\r\nConnection: close\r\n\r\n`,
       ),
     );
     assert.equal(wrongOrg.status, 401);

@@ -38,6 +38,13 @@ export async function testApp(
   };
 }
 
+/** The i-th entry of a list the test knows is that long; a clear failure otherwise. */
+export function at<T>(list: readonly T[], i: number): T {
+  const value = list[i];
+  if (value === undefined) throw new Error(`expected an entry at ${i}, the list has ${list.length}`);
+  return value;
+}
+
 export interface Res {
   status: number;
   body: any;
@@ -124,7 +131,7 @@ async function descriptions(t: TestApp) {
 }
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 async function checkAgainstDescription(t: TestApp, method: string, url: string, status: number, contentType: string, body: unknown) {
-  const path = url.split('?')[0];
+  const path = url.split('?', 1)[0] ?? url;
   if (!path.startsWith('/api/') || path === '/api/v1/openapi.json' || path === '/api/openapi.json') return;
   if (status >= 500 && status !== 503) return;
   const docs = await descriptions(t);
@@ -139,7 +146,8 @@ async function checkAgainstDescription(t: TestApp, method: string, url: string, 
   const response = op.responses?.[code] ?? op.responses?.default;
   if (!response)
     throw new Error(
-      `Description drift: ${method} ${found.path} answered ${status}, which its description does not list (${Object.keys(op.responses ?? {}).join(', ')})`,
+      `Description drift: ${method} ${found.path} answered ${status}, which its description does not list ` +
+        `(${Object.keys(op.responses ?? {}).join(', ')})`,
     );
   if (!/json/.test(contentType) || body === undefined) return;
   const key = op.responses[code] ? code : 'default';
@@ -149,7 +157,8 @@ async function checkAgainstDescription(t: TestApp, method: string, url: string, 
   const validate = d.ajv.getSchema(ref) ?? d.ajv.compile({ $ref: ref });
   if (!validate(body)) {
     throw new Error(
-      `Description drift: ${method} ${found.path} ${status} body does not match its schema: ${d.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 800)}\nbody: ${JSON.stringify(body).slice(0, 400)}`,
+      `Description drift: ${method} ${found.path} ${status} body does not match its ` +
+        `schema: ${d.ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 800)}\nbody: ${JSON.stringify(body).slice(0, 400)}`,
     );
   }
 }

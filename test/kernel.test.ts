@@ -193,49 +193,52 @@ test('input the database cannot store (NUL characters, out-of-range values, long
   assertErrorShape('/api/animals/statuses', b, 422);
 });
 
-test('every /api operation in both descriptions states its permission (x-ark-permission) or that it is public, as the route enforces it', async () => {
-  // The routes as the modules declare them, collected on a bare Fastify instance.
-  const declared = new Map<
-    string,
-    { permission?: { area: string; level: string; also?: { area: string; level: string }[] }; public?: unknown }
-  >();
-  const bare = Fastify();
-  bare.setValidatorCompiler(() => () => true);
-  bare.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  bare.addHook('onRoute', (route) => {
-    for (const m of [route.method].flat()) declared.set(`${m.toLowerCase()} ${route.url}`, route.config ?? {});
-  });
-  for (const mod of modules) await bare.register(async (scope) => mod.routes(scope as never, t.ctx));
-  await bare.close();
+test(
+  'every /api operation in both descriptions states its permission ' + '(x-ark-permission) or that it is public, as the route enforces it',
+  async () => {
+    // The routes as the modules declare them, collected on a bare Fastify instance.
+    const declared = new Map<
+      string,
+      { permission?: { area: string; level: string; also?: { area: string; level: string }[] }; public?: unknown }
+    >();
+    const bare = Fastify();
+    bare.setValidatorCompiler(() => () => true);
+    bare.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    bare.addHook('onRoute', (route) => {
+      for (const m of [route.method].flat()) declared.set(`${m.toLowerCase()} ${route.url}`, route.config ?? {});
+    });
+    for (const mod of modules) await bare.register(async (scope) => mod.routes(scope as never, t.ctx));
+    await bare.close();
 
-  let checked = 0;
-  for (const [prefix, url] of [
-    ['/api/v1', '/api/v1/openapi.json'],
-    ['', '/api/openapi.json'],
-  ] as const) {
-    const doc = (await request(t, 'localhost', 'GET', url)).body as { paths: Record<string, Record<string, Record<string, unknown>>> };
-    for (const [path, item] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(item)) {
-        const fullPath = `${prefix}${path}`.replace(/\{([^}]+)\}/g, ':$1');
-        const cfg = declared.get(`${method} ${fullPath}`);
-        assert.ok(cfg, `${method} ${fullPath} is a declared route`);
-        const stated = op['x-ark-permission'] as { area: string; level: string; also: { area: string; level: string }[] } | undefined;
-        assert.ok(stated || op['x-ark-public'], `${method} ${fullPath} states its permission or that it is public`);
-        if (cfg.public) assert.equal(op['x-ark-public'], cfg.public, `${method} ${fullPath} public`);
-        if (cfg.permission) {
-          const p = cfg.permission;
-          assert.deepEqual(
-            stated,
-            { area: p.area, level: p.level, also: (p.also ?? []).map((n) => ({ area: n.area, level: n.level })) },
-            `${method} ${fullPath}`,
-          );
-          assert.match(String(op.description), new RegExp(`Needs ${p.level} on `), `${method} ${fullPath} says it in the description`);
-        } else {
-          assert.equal(stated, undefined, `${method} ${fullPath} states no permission it does not have`);
+    let checked = 0;
+    for (const [prefix, url] of [
+      ['/api/v1', '/api/v1/openapi.json'],
+      ['', '/api/openapi.json'],
+    ] as const) {
+      const doc = (await request(t, 'localhost', 'GET', url)).body as { paths: Record<string, Record<string, Record<string, unknown>>> };
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          const fullPath = `${prefix}${path}`.replace(/\{([^}]+)\}/g, ':$1');
+          const cfg = declared.get(`${method} ${fullPath}`);
+          assert.ok(cfg, `${method} ${fullPath} is a declared route`);
+          const stated = op['x-ark-permission'] as { area: string; level: string; also: { area: string; level: string }[] } | undefined;
+          assert.ok(stated || op['x-ark-public'], `${method} ${fullPath} states its permission or that it is public`);
+          if (cfg.public) assert.equal(op['x-ark-public'], cfg.public, `${method} ${fullPath} public`);
+          if (cfg.permission) {
+            const p = cfg.permission;
+            assert.deepEqual(
+              stated,
+              { area: p.area, level: p.level, also: (p.also ?? []).map((n) => ({ area: n.area, level: n.level })) },
+              `${method} ${fullPath}`,
+            );
+            assert.match(String(op.description), new RegExp(`Needs ${p.level} on `), `${method} ${fullPath} says it in the description`);
+          } else {
+            assert.equal(stated, undefined, `${method} ${fullPath} states no permission it does not have`);
+          }
+          checked++;
         }
-        checked++;
       }
     }
-  }
-  assert.ok(checked > 50, `checked ${checked} operations`);
-});
+    assert.ok(checked > 50, `checked ${checked} operations`);
+  },
+);

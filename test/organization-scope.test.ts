@@ -83,7 +83,8 @@ test('every table, primary key and index leads with organization_id, but the lis
   assert.deepEqual(
     found,
     [],
-    `not scoped by organization (lead with organization_id, or list it in EXCEPTIONS with a reason):\n${found.map((f) => `  ${f.kind} ${f.name} on ${f.table}`).join('\n')}`,
+    `not scoped by organization (lead with organization_id, or list it in EXCEPTIONS with a ` +
+      `reason):\n${found.map((f) => `  ${f.kind} ${f.name} on ${f.table}`).join('\n')}`,
   );
 });
 

@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { Db } from '../src/platform/db/db.ts';
+import { Db, first } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { who, type App } from '../src/platform/context.ts';
 import { createKey, createOrganization } from '../src/modules/settings/service.ts';
@@ -166,10 +166,10 @@ async function req(method: string, url: string, key: string, body?: unknown) {
 
 /** Waits until the replica has replayed everything the primary has written so far. */
 async function caughtUp() {
-  const lsn = (await db.query<{ l: string }>('SELECT pg_current_wal_lsn()::text AS l'))[0].l;
+  const lsn = first(await db.query<{ l: string }>('SELECT pg_current_wal_lsn()::text AS l')).l;
   for (let i = 0; i < 600; i++) {
     const r = await replicaAdmin.query<{ ok: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [lsn]);
-    if (r.rows[0].ok) return;
+    if (r.rows[0]?.ok) return;
     await new Promise((res) => setTimeout(res, 50));
   }
   throw new Error('the replica did not catch up');

@@ -75,7 +75,7 @@ export function registeredRoutes(t: TestApp): Route[] {
 
 /** The route a concrete URL reaches: static segments win over parameters, as in Fastify's router. */
 export function routeOf(t: TestApp, method: string, url: string): Route | undefined {
-  const pathOnly = url.split('?')[0];
+  const pathOnly = url.split('?', 1)[0] ?? url;
   const hits = registeredRoutes(t).filter((r) => r.method === method && r.re.test(pathOnly));
   return hits.sort((a, b) => a.params - b.params)[0];
 }
@@ -86,10 +86,10 @@ export function routeOf(t: TestApp, method: string, url: string): Route | undefi
  * collection that lists it.
  */
 function readBackUrl(t: TestApp, route: Route, url: string): string | undefined {
-  const segs = url.split('?')[0].split('/');
+  const segs = (url.split('?', 1)[0] ?? url).split('/');
   const pattern = route.url.split('/');
   for (let i = pattern.length; i > 0; i--) {
-    if (!pattern[i - 1].startsWith(':')) continue;
+    if (!pattern[i - 1]?.startsWith(':')) continue;
     const candidate = segs.slice(0, i).join('/');
     if (routeOf(t, 'GET', candidate)?.params) return candidate;
   }
@@ -245,7 +245,7 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
 
 async function seedFor(ep: Endpoint, all: Endpoint[], org: TestOrg, url: string): Promise<string> {
   if (ep.seed) return ep.seed(org);
-  const pathOnly = url.split('?')[0];
+  const pathOnly = url.split('?', 1)[0] ?? url;
   for (const c of all) {
     if (c.method !== 'POST' || c.seed) continue;
     const curl = await c.path(org);

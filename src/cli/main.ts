@@ -39,10 +39,18 @@ function opts(args: string[], options: NonNullable<Parameters<typeof parseArgs>[
   }
   if (parsed.positionals.length !== positionals)
     throw new UsageError(
-      `this command takes ${positionals} argument${positionals === 1 ? '' : 's'}, but ${parsed.positionals.length} ${parsed.positionals.length === 1 ? 'was' : 'were'} given; see ark --help`,
+      `this command takes ${positionals} argument${positionals === 1 ? '' : 's'}, ` +
+        `but ${parsed.positionals.length} ${parsed.positionals.length === 1 ? 'was' : 'were'} given; see ark --help`,
     );
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- parseArgs types values by the literal options
   return parsed as { values: Record<string, string | string[] | boolean | undefined>; positionals: string[] };
+}
+
+/** The i-th positional argument; opts() has already checked how many were given. */
+function arg(positionals: string[], i: number): string {
+  const value = positionals[i];
+  if (value === undefined) throw new UsageError('an argument is missing; see ark --help');
+  return value;
 }
 
 function slugArg(slug: string | undefined): string {
@@ -95,7 +103,7 @@ async function run(argv: string[]): Promise<void> {
     case 'role create': {
       const { values, positionals } = opts(args, { grant: { type: 'string', multiple: true } }, 2);
       const slug = slugArg(positionals[0]);
-      const roleName = positionals[1];
+      const roleName = arg(positionals, 1);
       const list = (values.grant as string[] | undefined) ?? [];
       if (!list.length) throw new UsageError('at least one --grant <area>:<level> is required');
       const grants = settings.parseGrants(list);
@@ -149,7 +157,7 @@ async function run(argv: string[]): Promise<void> {
     case 'key revoke': {
       const { positionals } = opts(args, {}, 2);
       const slug = slugArg(positionals[0]);
-      const keyId = positionals[1];
+      const keyId = arg(positionals, 1);
       plan = async (store) => {
         const id = await orgId(store, slug);
         if (!(await settingsRepo.keyById(store.db, id, keyId))) throw new UsageError(`there is no key ${keyId} in ${slug}`);
@@ -181,7 +189,7 @@ async function run(argv: string[]): Promise<void> {
     case 'suppression add':
     case 'suppression remove': {
       const { values, positionals } = opts(args, cmd === 'suppression add' ? { reason: { type: 'string' } } : {}, 1);
-      const address = positionals[0];
+      const address = arg(positionals, 0);
       if (!isEmail(address)) throw new UsageError(`${address} is not an email address`);
       plan = async (store) => {
         if (cmd === 'suppression add') {

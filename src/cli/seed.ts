@@ -138,6 +138,13 @@ const ANIMALS: [string, string, string[]][] = [
   ['dog', 'Pit Bull Terrier', ['Blue', 'Roxy', 'Zeus', 'Lola']],
 ];
 
+/** The i-th entry of a fixed sample list, wrapping round. */
+function cycle<T>(list: readonly T[], i: number): T {
+  const value = list[i % list.length];
+  if (value === undefined) throw new Error('an empty sample list');
+  return value;
+}
+
 function day(offset: number): string {
   const d = new Date(Date.now() - offset * 86400000);
   return d.toISOString().slice(0, 10);
@@ -156,9 +163,9 @@ export async function seedOrganization(db: Db, slug: string): Promise<string> {
     const data: SeedData = { people: [], animals: [] };
 
     for (let i = 0; i < 30; i++) {
-      const first = FIRST[i];
-      const last = LAST[i];
-      const roles = ROLE_SETS[i % ROLE_SETS.length];
+      const first = cycle(FIRST, i);
+      const last = cycle(LAST, i);
+      const roles = cycle(ROLE_SETS, i);
       const p = {
         id: newId('per'),
         first_name: first,
@@ -217,13 +224,13 @@ export async function seedOrganization(db: Db, slug: string): Promise<string> {
     for (let i = 0; i < 40; i++) {
       const donor = donors[i % donors.length];
       if (!donor) break;
-      const method = methods[i % methods.length] as string;
+      const method = cycle(methods, i);
       await insertDonation(q, org.id, {
         id: newId('don'),
         donor_id: donor.id,
-        amount_minor: BigInt([2500, 5000, 10000, 1999, 25000, 7550][i % 6]),
+        amount_minor: BigInt(cycle([2500, 5000, 10000, 1999, 25000, 7550], i)),
         currency: org.currency,
-        type: types[i % 3],
+        type: cycle(types, i),
         campaign_id: null,
         animal_id: i % 4 === 0 ? (data.animals[i]?.id ?? null) : null,
         payment_method: method,

@@ -27,7 +27,11 @@ import type { App } from './context.ts';
 const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_SYNTAX = /^[\x20-\x7E]{1,255}$/;
 
-const IDEMPOTENCY_HEADER_DESCRIPTION = `Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after ${IDEMPOTENCY_TTL_HOURS} hours; a failed request does not use up its key.`;
+const IDEMPOTENCY_HEADER_DESCRIPTION =
+  `Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same ` +
+  `request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same ` +
+  `key with a different request answers 422. Keys are scoped to the API key and route and expire ` +
+  `after ${IDEMPOTENCY_TTL_HOURS} hours; a failed request does not use up its key.`;
 
 interface Claim {
   client: pg.PoolClient;
@@ -83,7 +87,8 @@ async function release(claim: Claim, commit: boolean, status?: number, body?: st
   try {
     if (commit) {
       await claim.client.query(
-        'UPDATE idempotency_keys SET response_status = $5, response_body = $6::jsonb WHERE organization_id = $1 AND principal = $2 AND route = $3 AND key = $4',
+        'UPDATE idempotency_keys SET response_status = $5, response_body = $6::jsonb WHERE organization_id = $1 AND principal = ' +
+          '$2 AND route = $3 AND key = $4',
         [claim.org, claim.principal, claim.route, claim.key, status, body === undefined || body === '' ? null : body],
       );
       await claim.client.query('COMMIT');
@@ -145,14 +150,16 @@ async function claim(db: Db, req: FastifyRequest, reply: FastifyReply): Promise<
     // A twin still running holds the unique row: this insert waits for it to commit or roll back.
     const mine = await client.query(
       `INSERT INTO idempotency_keys (organization_id, principal, route, key, request_hash) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (organization_id, principal, route, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, created_at = now(), response_status = NULL, response_body = NULL
+       ON CONFLICT (organization_id, principal, route, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, created_at =
+       now(), response_status = NULL, response_body = NULL
        WHERE idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) RETURNING 1`,
       [org, principal, route, sent, hash],
     );
     if (mine.rowCount) {
       if (Math.random() < 0.01)
         await client.query(
-          `DELETE FROM idempotency_keys WHERE organization_id = $1 AND created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+          `DELETE FROM idempotency_keys WHERE organization_id = $1 AND created_at < now() - make_interval(hours
+            => ${IDEMPOTENCY_TTL_HOURS})`,
           [org],
         );
       claimed = true;
@@ -160,7 +167,8 @@ async function claim(db: Db, req: FastifyRequest, reply: FastifyReply): Promise<
     }
     const prior = (
       await client.query<{ request_hash: string; response_status: number; response_body: unknown }>(
-        'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 AND route = $3 AND key = $4',
+        'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 ' +
+          'AND route = $3 AND key = $4',
         [org, principal, route, sent],
       )
     ).rows[0];

@@ -52,23 +52,40 @@ export function buildDescriptions(app: FastifyInstance, text: DescriptionText = 
   };
 }
 
-const COMMON = `
-**Organization.** Every request goes to one organization's live records, chosen by the host: \`{organization}.{ARK_BASE_DOMAIN}\`. A key works only at its own organization's address; elsewhere it answers 401.
+const COMMON =
+  `
+**Organization.** Every request goes to one organization's live records, chosen by the host: ` +
+  `\`{organization}.{ARK_BASE_DOMAIN}\`. A key works only at its own organization's address; elsewhere it answers 401.
 
-**Authentication.** \`Authorization: Bearer ark_live_…\`. Missing, unknown, revoked or other-organization key: 401. Role lacks the level on the area: 403. A record that does not exist, was deleted, or belongs to another organization: 404.
+**Authentication.** \`Authorization: Bearer ark_live_…\`. Missing, unknown, revoked or other-organization key: 401. Role lacks ` +
+  `the level on the area: 403. A record that does not exist, was deleted, or belongs to another organization: 404.
 
-**Limits.** Rate limit per key (default 600 requests a minute); requests without a valid key are counted per client address, separately (default 300 a minute); every response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; 429 carries \`Retry-After\`. Bodies over 1 MiB answer 413. Every response carries \`X-Request-Id\`.
+**Limits.** Rate limit per key (default 600 requests a minute); requests without a valid key are counted per client address, ` +
+  `separately (default 300 a minute); every response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; ` +
+  `429 carries \`Retry-After\`. Bodies over 1 MiB answer 413. Every response carries \`X-Request-Id\`.
 
-**Idempotency.** Creates accept an \`Idempotency-Key\` header (1 to 255 printable ASCII characters): a retry with the same key and the same request answers the first answer again (same status and body, header \`Idempotent-Replayed: true\`) and creates nothing; the same key with another request answers 422; a twin sent while the first is still running waits for it, then replays. The key is stored in the same transaction as the records, is scoped to the API key and route, and expires after 24 hours; a request that fails does not use up its key.
+**Idempotency.** Creates accept an \`Idempotency-Key\` header (1 to 255 printable ASCII characters): a retry with the same key ` +
+  `and the same request answers the first answer again (same status and body, header \`Idempotent-Replayed: true\`) and creates ` +
+  `nothing; the same key with another request answers 422; a twin sent while the first is still running waits for it, then ` +
+  `replays. The key is stored in the same transaction as the records, is scoped to the API key and route, and expires after 24 ` +
+  `hours; a request that fails does not use up its key.
 
-**Errors.** 400 body not valid JSON (or not UTF-8), not an object, or a required field missing; 415 a body that is not JSON (\`Content-Type: application/json\`); 422 a field of the wrong type, format or value, an unknown or not-accepted field, an unknown query parameter, a query parameter out of range, a string holding a NUL character, or a duplicate of something unique. One 422 names every invalid field it finds.`;
+**Errors.** 400 body not valid JSON (or not UTF-8), not an object, or a required field missing; 415 a body that is not JSON ` +
+  `(\`Content-Type: application/json\`); 422 a field of the wrong type, format or value, an unknown or not-accepted field, an ` +
+  `unknown query parameter, a query parameter out of range, a string holding a NUL character, or a duplicate of something unique. ` +
+  `One 422 names every invalid field it finds.`;
 
-const FAMILY_A_TEXT = `Versioned API: camelCase fields; lists answer \`{ data, meta: { total, page, perPage, totalPages } }\`; a single record answers the record itself (no wrapper).
+const FAMILY_A_TEXT =
+  `Versioned API: camelCase fields; lists answer \`{ data, meta: { total, page, perPage, totalPages } }\`; a ` +
+  `single record answers the record itself (no wrapper).
 ${COMMON}
 Error body: \`{ error: { code, message, fields } }\`; \`fields\` maps each field to messages and is present on 400 validation and 422.
 
-**Deletion.** DELETE answers 204 without a body and needs admin on the record's area (each operation states the permission it needs). A deleted record answers 404 from then on but is kept for the record.`;
+**Deletion.** DELETE answers 204 without a body and needs admin on the record's area (each operation states the permission it ` +
+  `needs). A deleted record answers 404 from then on but is kept for the record.`;
 
-const FAMILY_B_TEXT = `Area API: snake_case fields under \`/api/<area>/…\`; lists answer \`{ results, limit, offset, has_more }\`. Records are created with 201 unless an endpoint says otherwise.
+const FAMILY_B_TEXT =
+  `Area API: snake_case fields under \`/api/<area>/…\`; lists answer \`{ results, limit, offset, has_more ` +
+  `}\`. Records are created with 201 unless an endpoint says otherwise.
 ${COMMON}
 Error body: \`{ "error": "<one sentence for a person>" }\`.`;

@@ -60,7 +60,8 @@ export const ErrorA = Type.Object(
     error: Type.Object({
       code: Type.String({
         description:
-          'BAD_REQUEST, VALIDATION_ERROR, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, RATE_LIMITED, INTERNAL',
+          'BAD_REQUEST, VALIDATION_ERROR, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, ' +
+          'UNSUPPORTED_MEDIA_TYPE, RATE_LIMITED, INTERNAL',
       }),
       message: Type.String(),
       fields: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),

@@ -181,7 +181,8 @@ test('fill: variables win over records; other fields (org_email, org_phone, org_
     subject_template: '{{first_name}} {{last_name}}',
     body_template_blocks: [
       P(
-        '{{full_name}}|{{email}}|{{phone}}|{{animal_name}}|{{animal_species}}|{{animal_breed}}|{{animal_sex}}|{{animal_id}}|{{org_name}}|{{org_email}}|{{org_phone}}|{{org_website}}',
+        '{{full_name}}|{{email}}|{{phone}}|{{animal_name}}|{{animal_species}}|{{animal_breed}}|{{animal_sex}}|{{animal_id}}|' +
+          '{{org_name}}|{{org_email}}|{{org_phone}}|{{org_website}}',
       ),
     ],
   });

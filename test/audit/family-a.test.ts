@@ -108,61 +108,66 @@ test('animal status renamed in settings: animals show the new name; the old name
   assert.equal((await org.req('POST', A, { body: { ...base, status: 'Ready' } })).status, 201);
 });
 
-test('people: an address missing its parts answers 400 naming each; duplicate roles 422; list items have exactly the listed fields', async () => {
-  const org = await makeOrg(t);
-  const r = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: 'a@example.com', address: {} } });
-  assertErrorShape('/api/v1/people', r, 400, 'VALIDATION_ERROR');
-  assert.deepEqual(Object.keys(r.body.error.fields).sort(), ['address.city', 'address.country', 'address.line1']);
-  assertErrorShape(
-    '/api/v1/people',
-    await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: 'a@example.com', roles: ['donor', 'donor'] } }),
-    422,
-    'VALIDATION_ERROR',
-  );
-  assertErrorShape(
-    '/api/v1/people',
-    await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: 'not-an-email' } }),
-    422,
-    'VALIDATION_ERROR',
-  );
-  const p = await person(org, {
-    roles: ['adopter', 'donor'],
-    tags: ['vip'],
-    notes: 'n',
-    address: { line1: '1 Main St', city: 'Albany', state: 'NY', postalCode: '12207', country: 'US' },
-  });
-  assert.deepEqual(Object.keys(p).sort(), [
-    'address',
-    'createdAt',
-    'email',
-    'firstName',
-    'id',
-    'lastName',
-    'notes',
-    'phone',
-    'roles',
-    'tags',
-    'timeZone',
-    'updatedAt',
-  ]);
-  assert.deepEqual(p.address, { line1: '1 Main St', line2: null, city: 'Albany', state: 'NY', postalCode: '12207', country: 'US' });
-  const list = await org.req('GET', '/api/v1/people');
-  assert.deepEqual(Object.keys(list.body.data[0]).sort(), [
-    'createdAt',
-    'email',
-    'firstName',
-    'id',
-    'lastName',
-    'phone',
-    'roles',
-    'tags',
-    'timeZone',
-    'updatedAt',
-  ]);
-  assert.deepEqual(list.body.meta, { total: 1, page: 1, perPage: 25, totalPages: 1 });
-  assertErrorShape('/api/v1/people', await org.req('GET', '/api/v1/people?perPage=101'), 422, 'VALIDATION_ERROR');
-  assertErrorShape('/api/v1/people', await org.req('GET', '/api/v1/people?role=cat-lover'), 422, 'VALIDATION_ERROR');
-});
+test(
+  'people: an address missing its parts answers 400 naming each; ' + 'duplicate roles 422; list items have exactly the listed fields',
+  async () => {
+    const org = await makeOrg(t);
+    const r = await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: 'a@example.com', address: {} } });
+    assertErrorShape('/api/v1/people', r, 400, 'VALIDATION_ERROR');
+    assert.deepEqual(Object.keys(r.body.error.fields).sort(), ['address.city', 'address.country', 'address.line1']);
+    assertErrorShape(
+      '/api/v1/people',
+      await org.req('POST', '/api/v1/people', {
+        body: { firstName: 'A', lastName: 'B', email: 'a@example.com', roles: ['donor', 'donor'] },
+      }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    assertErrorShape(
+      '/api/v1/people',
+      await org.req('POST', '/api/v1/people', { body: { firstName: 'A', lastName: 'B', email: 'not-an-email' } }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    const p = await person(org, {
+      roles: ['adopter', 'donor'],
+      tags: ['vip'],
+      notes: 'n',
+      address: { line1: '1 Main St', city: 'Albany', state: 'NY', postalCode: '12207', country: 'US' },
+    });
+    assert.deepEqual(Object.keys(p).sort(), [
+      'address',
+      'createdAt',
+      'email',
+      'firstName',
+      'id',
+      'lastName',
+      'notes',
+      'phone',
+      'roles',
+      'tags',
+      'timeZone',
+      'updatedAt',
+    ]);
+    assert.deepEqual(p.address, { line1: '1 Main St', line2: null, city: 'Albany', state: 'NY', postalCode: '12207', country: 'US' });
+    const list = await org.req('GET', '/api/v1/people');
+    assert.deepEqual(Object.keys(list.body.data[0]).sort(), [
+      'createdAt',
+      'email',
+      'firstName',
+      'id',
+      'lastName',
+      'phone',
+      'roles',
+      'tags',
+      'timeZone',
+      'updatedAt',
+    ]);
+    assert.deepEqual(list.body.meta, { total: 1, page: 1, perPage: 25, totalPages: 1 });
+    assertErrorShape('/api/v1/people', await org.req('GET', '/api/v1/people?perPage=101'), 422, 'VALIDATION_ERROR');
+    assertErrorShape('/api/v1/people', await org.req('GET', '/api/v1/people?role=cat-lover'), 422, 'VALIDATION_ERROR');
+  },
+);
 
 test('people: concurrent creates with one email give exactly one person (others 422, never 500)', async () => {
   const org = await makeOrg(t);
@@ -200,47 +205,50 @@ test("people PATCH: keeping one's own email (any case) is fine; taking another's
   );
 });
 
-test('donations: campaignId filter; gateway kept for card; several problems reported together; 400 wins when a field is missing', async () => {
-  const org = await makeOrg(t);
-  const d = (await person(org)).id;
-  const camp = await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'Spring' } });
-  assert.equal(camp.status, 201);
-  const gift = { donorId: d, amount: 12.5, type: 'recurring', date: '2026-03-01', paymentMethod: 'card' };
-  const c = await org.req('POST', '/api/v1/donations', {
-    body: { ...gift, campaignId: camp.body.id, gateway: 'stripe', gatewayTransactionId: 'ch_9' },
-  });
-  assert.equal(c.status, 201);
-  assert.deepEqual(
-    [c.body.campaignId, c.body.gateway, c.body.gatewayTransactionId, c.body.amount, c.body.type],
-    [camp.body.id, 'stripe', 'ch_9', 12.5, 'recurring'],
-  );
-  await org.req('POST', '/api/v1/donations', { body: gift });
-  const f = await org.req('GET', `/api/v1/donations?campaignId=${camp.body.id}`);
-  assert.deepEqual(
-    f.body.data.map((x: { id: string }) => x.id),
-    [c.body.id],
-  );
-  assert.equal(f.body.meta.total, 1);
-  assert.equal((await org.req('GET', '/api/v1/donations?campaignId=cmp_none')).body.meta.total, 0);
-  // A recurring gift records one instance only.
-  assert.equal((await org.req('GET', '/api/v1/donations?type=recurring')).body.meta.total, 2);
-  const many = await org.req('POST', '/api/v1/donations', { body: { ...gift, amount: -1, paymentMethod: 'bitcoin', type: 'gift' } });
-  assertErrorShape('/api/v1/donations', many, 422, 'VALIDATION_ERROR');
-  for (const field of ['amount', 'paymentMethod', 'type']) assert.ok(many.body.error.fields[field], field);
-  const mixed = await org.req('POST', '/api/v1/donations', {
-    body: { donorId: d, type: 'gift', date: '2026-03-01', paymentMethod: 'card' },
-  });
-  assertErrorShape('/api/v1/donations', mixed, 400, 'VALIDATION_ERROR');
-  assert.ok(mixed.body.error.fields.amount);
-  assertErrorShape('/api/v1/donations', await org.req('GET', '/api/v1/donations?perPage=101'), 422, 'VALIDATION_ERROR');
-  assertErrorShape(
-    '/api/v1/donations',
-    await org.req('POST', '/api/v1/donations', { body: { ...gift, extra: 1 } }),
-    422,
-    'VALIDATION_ERROR',
-  );
-  assert.equal((await org.req('GET', '/api/v1/donations')).body.meta.total, 2);
-});
+test(
+  'donations: campaignId filter; gateway kept for card; several ' + 'problems reported together; 400 wins when a field is missing',
+  async () => {
+    const org = await makeOrg(t);
+    const d = (await person(org)).id;
+    const camp = await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'Spring' } });
+    assert.equal(camp.status, 201);
+    const gift = { donorId: d, amount: 12.5, type: 'recurring', date: '2026-03-01', paymentMethod: 'card' };
+    const c = await org.req('POST', '/api/v1/donations', {
+      body: { ...gift, campaignId: camp.body.id, gateway: 'stripe', gatewayTransactionId: 'ch_9' },
+    });
+    assert.equal(c.status, 201);
+    assert.deepEqual(
+      [c.body.campaignId, c.body.gateway, c.body.gatewayTransactionId, c.body.amount, c.body.type],
+      [camp.body.id, 'stripe', 'ch_9', 12.5, 'recurring'],
+    );
+    await org.req('POST', '/api/v1/donations', { body: gift });
+    const f = await org.req('GET', `/api/v1/donations?campaignId=${camp.body.id}`);
+    assert.deepEqual(
+      f.body.data.map((x: { id: string }) => x.id),
+      [c.body.id],
+    );
+    assert.equal(f.body.meta.total, 1);
+    assert.equal((await org.req('GET', '/api/v1/donations?campaignId=cmp_none')).body.meta.total, 0);
+    // A recurring gift records one instance only.
+    assert.equal((await org.req('GET', '/api/v1/donations?type=recurring')).body.meta.total, 2);
+    const many = await org.req('POST', '/api/v1/donations', { body: { ...gift, amount: -1, paymentMethod: 'bitcoin', type: 'gift' } });
+    assertErrorShape('/api/v1/donations', many, 422, 'VALIDATION_ERROR');
+    for (const field of ['amount', 'paymentMethod', 'type']) assert.ok(many.body.error.fields[field], field);
+    const mixed = await org.req('POST', '/api/v1/donations', {
+      body: { donorId: d, type: 'gift', date: '2026-03-01', paymentMethod: 'card' },
+    });
+    assertErrorShape('/api/v1/donations', mixed, 400, 'VALIDATION_ERROR');
+    assert.ok(mixed.body.error.fields.amount);
+    assertErrorShape('/api/v1/donations', await org.req('GET', '/api/v1/donations?perPage=101'), 422, 'VALIDATION_ERROR');
+    assertErrorShape(
+      '/api/v1/donations',
+      await org.req('POST', '/api/v1/donations', { body: { ...gift, extra: 1 } }),
+      422,
+      'VALIDATION_ERROR',
+    );
+    assert.equal((await org.req('GET', '/api/v1/donations')).body.meta.total, 2);
+  },
+);
 
 test('donations: a donor deleted from people can no longer receive gifts (422), old gifts stay readable', async () => {
   const org = await makeOrg(t);

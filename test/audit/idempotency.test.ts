@@ -1,7 +1,7 @@
 /** Idempotency-Key on creates (src/platform/idempotency.ts): replay, mismatch, scope, concurrency. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, type TestApp, type TestOrg } from '../harness.ts';
+import { at, testApp, makeOrg, type TestApp, type TestOrg } from '../harness.ts';
 import { assertErrorShape } from '../security.ts';
 import * as F from '../../src/modules/fundraising/testkit.ts';
 
@@ -14,7 +14,7 @@ after(async () => t.close());
 let n = 0;
 const key = () => `k-${process.pid}-${++n}`;
 const count = async (table: string, orgId: string) =>
-  Number((await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [orgId]))[0].n);
+  Number(at(await t.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [orgId]), 0).n);
 
 async function donationBody(org: TestOrg) {
   return { donorId: await F.person(org), amount: 25, type: 'one-off', paymentMethod: 'card', date: '2026-03-01' };
@@ -143,7 +143,7 @@ test('auction bids and bidder registrations: retried with the key, recorded once
     ),
   );
   for (const b of bids) assert.equal(b.status, 201, JSON.stringify(b.body));
-  assert.equal(bids[0].body.id, bids[1].body.id);
+  assert.equal(at(bids, 0).body.id, at(bids, 1).body.id);
   assert.equal(await count('auction_bids', org.id), 1);
   const other = await org.req('POST', bidUrl, {
     body: { paddle_number: r1.body.paddle_number, amount: 120 },
@@ -160,7 +160,7 @@ test('the descriptions document the header on creates, and sends keep their own 
     ['/donations', 'post'],
     ['/animals', 'post'],
     ['/people', 'post'],
-  ]) {
+  ] as const) {
     const params = a.paths[path][method].parameters ?? [];
     assert.ok(
       params.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'idempotency-key'),

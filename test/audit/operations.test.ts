@@ -118,36 +118,39 @@ test('custom fields: a required field must have a value when an animal is create
   await animal(org);
 });
 
-test('custom field values: textarea at most 5,000 characters; url must start http:// or https://; multiselect a list of the options', async () => {
-  const org = await makeOrg(t);
-  for (const body of [
-    { field_key: 'story', field_type: 'textarea' },
-    { field_key: 'site', field_type: 'url' },
-    { field_key: 'traits', field_type: 'multiselect', options: ['calm', 'playful'] },
-    { field_key: 'origin', field_type: 'country_state' },
-  ])
-    assert.equal((await org.req('POST', CF, { body: { entity_type: 'animal', field_label: 'L', ...body } })).status, 201);
-  const mk = (cf: Record<string, unknown>) =>
-    org.req('POST', '/api/v1/animals', {
-      body: { name: 'x', species: 'cat', status: 'Available', intakeDate: '2026-01-01', customFields: cf },
-    });
-  assert.equal((await mk({ story: 'a'.repeat(5000) })).status, 201);
-  for (const cf of [
-    { story: 'a'.repeat(5001) },
-    { site: 'ftp://example.com' },
-    { site: 'example.com' },
-    { traits: 'calm' },
-    { traits: ['calm', 'angry'] },
-    { origin: { country: 'USA' } },
-    { origin: 'US' },
-  ]) {
-    assertErrorShape('/api/v1/animals', await mk(cf), 422, 'VALIDATION_ERROR');
-  }
-  const good = await mk({ site: 'https://example.org/pets/1', traits: ['playful', 'calm'], origin: { country: 'US', state: 'NY' } });
-  assert.equal(good.status, 201);
-  assert.deepEqual(good.body.customFields.origin, { country: 'US', state: 'NY' });
-  assert.deepEqual([...good.body.customFields.traits].sort(), ['calm', 'playful']);
-});
+test(
+  'custom field values: textarea at most 5,000 characters; url must ' + 'start http:// or https://; multiselect a list of the options',
+  async () => {
+    const org = await makeOrg(t);
+    for (const body of [
+      { field_key: 'story', field_type: 'textarea' },
+      { field_key: 'site', field_type: 'url' },
+      { field_key: 'traits', field_type: 'multiselect', options: ['calm', 'playful'] },
+      { field_key: 'origin', field_type: 'country_state' },
+    ])
+      assert.equal((await org.req('POST', CF, { body: { entity_type: 'animal', field_label: 'L', ...body } })).status, 201);
+    const mk = (cf: Record<string, unknown>) =>
+      org.req('POST', '/api/v1/animals', {
+        body: { name: 'x', species: 'cat', status: 'Available', intakeDate: '2026-01-01', customFields: cf },
+      });
+    assert.equal((await mk({ story: 'a'.repeat(5000) })).status, 201);
+    for (const cf of [
+      { story: 'a'.repeat(5001) },
+      { site: 'ftp://example.com' },
+      { site: 'example.com' },
+      { traits: 'calm' },
+      { traits: ['calm', 'angry'] },
+      { origin: { country: 'USA' } },
+      { origin: 'US' },
+    ]) {
+      assertErrorShape('/api/v1/animals', await mk(cf), 422, 'VALIDATION_ERROR');
+    }
+    const good = await mk({ site: 'https://example.org/pets/1', traits: ['playful', 'calm'], origin: { country: 'US', state: 'NY' } });
+    assert.equal(good.status, 201);
+    assert.deepEqual(good.body.customFields.origin, { country: 'US', state: 'NY' });
+    assert.deepEqual([...good.body.customFields.traits].sort(), ['calm', 'playful']);
+  },
+);
 
 test('foster homes: list items, the single home and its assignments carry every field of the spec tables', async () => {
   const org = await makeOrg(t);
@@ -227,103 +230,117 @@ test('foster homes: list items, the single home and its assignments carry every 
   assert.deepEqual([asg.status, asg.is_live, asg.animal_id, asg.animal_species], ['pending', true, a.id, 'cat']);
 });
 
-test('foster homes list: offset past the end, total across pages, person filter on an unknown person, available with total_is_page_only', async () => {
-  const org = await makeOrg(t);
-  for (let i = 0; i < 3; i++)
-    assert.equal((await org.req('POST', '/api/animals/foster-homes', { body: { person_id: await person(org), capacity: 1 } })).status, 201);
-  const past = await org.req('GET', '/api/animals/foster-homes?offset=10');
-  assert.deepEqual([past.status, past.body.results.length, past.body.total, past.body.has_more, past.body.offset], [200, 0, 3, false, 10]);
-  const p1 = await org.req('GET', '/api/animals/foster-homes?limit=1');
-  assert.deepEqual(
-    [p1.body.results.length, p1.body.total, p1.body.has_more, p1.body.limit, p1.body.total_is_page_only],
-    [1, 3, true, 1, false],
-  );
-  const none = await org.req('GET', '/api/animals/foster-homes?person_id=per_nobody0000000000000');
-  assert.deepEqual([none.status, none.body.results.length, none.body.total], [200, 0, 0]);
-  const avail = await org.req('GET', '/api/animals/foster-homes?available=true');
-  assert.deepEqual([avail.body.total, avail.body.total_is_page_only, avail.body.results.length], [3, true, 3]);
-  assertErrorShape('/api/x', await org.req('GET', '/api/animals/foster-homes?status=ACTIVE'), 422);
-});
+test(
+  'foster homes list: offset past the end, total across pages, person filter on an unknown person, available with ' + 'total_is_page_only',
+  async () => {
+    const org = await makeOrg(t);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await org.req('POST', '/api/animals/foster-homes', { body: { person_id: await person(org), capacity: 1 } })).status,
+        201,
+      );
+    const past = await org.req('GET', '/api/animals/foster-homes?offset=10');
+    assert.deepEqual(
+      [past.status, past.body.results.length, past.body.total, past.body.has_more, past.body.offset],
+      [200, 0, 3, false, 10],
+    );
+    const p1 = await org.req('GET', '/api/animals/foster-homes?limit=1');
+    assert.deepEqual(
+      [p1.body.results.length, p1.body.total, p1.body.has_more, p1.body.limit, p1.body.total_is_page_only],
+      [1, 3, true, 1, false],
+    );
+    const none = await org.req('GET', '/api/animals/foster-homes?person_id=per_nobody0000000000000');
+    assert.deepEqual([none.status, none.body.results.length, none.body.total], [200, 0, 0]);
+    const avail = await org.req('GET', '/api/animals/foster-homes?available=true');
+    assert.deepEqual([avail.body.total, avail.body.total_is_page_only, avail.body.results.length], [3, true, 3]);
+    assertErrorShape('/api/x', await org.req('GET', '/api/animals/foster-homes?status=ACTIVE'), 422);
+  },
+);
 
-test('transport run: POST answers 200 with every field of the spec table; animals on the run are { id, name, species, status, notes }', async () => {
-  const org = await makeOrg(t);
-  const res = await org.req('POST', '/api/animals/transports', {
-    body: { name: 'Run', scheduled_date: '2031-02-03', origin: 'Austin', destination: 'Boise', notes: 'n' },
-  });
-  assert.equal(res.status, 200);
-  hasFields(
-    res.body,
-    {
-      id: 'string',
-      name: 'string',
-      scheduled_date: 'date',
-      origin: 'string',
-      destination: 'string',
-      status: 'string',
-      legs: 'array',
-      animals: 'array',
-      problems: 'array',
-      notes: 'string',
-      created_at: 'timestamp',
-      updated_at: 'timestamp',
-    },
-    'run',
-  );
-  assert.equal(res.body.status, 'planning');
-  for (const p of res.body.problems) hasFields(p, { kind: 'string', sequence: 'integer', message: 'string' }, 'problem');
-  const a = await animal(org, { status: 'Medical Hold' });
-  const withAnimal = await org.req('POST', `/api/animals/transports/${res.body.id}/animals`, { body: { animal_id: a.id } });
-  assert.ok(withAnimal.status === 200 || withAnimal.status === 201);
-  assert.equal(withAnimal.body.animals.length, 1);
-  const onRun = withAnimal.body.animals[0];
-  assert.deepEqual([onRun.id, onRun.name, onRun.species, onRun.status], [a.id, a.name, 'cat', 'Medical Hold']);
-  assert.ok('notes' in onRun);
-  hasFields(withAnimal.body.animals[0], { id: 'string', name: 'string', species: 'string', status: 'string' }, 'run animal');
-  const driver = await person(org);
-  const leg = await org.req('POST', `/api/animals/transports/${res.body.id}/legs`, {
-    body: {
-      from_place: 'Austin',
-      to_place: 'Boise',
-      driver_person_id: driver,
-      depart_at: '2031-02-03T15:00:00Z',
-      arrive_at: '2031-02-03T23:00:00Z',
-      notes: 'leg',
-    },
-  });
-  hasFields(
-    leg.body.legs[0],
-    {
-      id: 'string',
-      sequence: 'integer',
-      from_place: 'string',
-      to_place: 'string',
-      driver_person_id: 'string',
-      depart_at: 'string',
-      arrive_at: 'string',
-      driver_name: 'string',
-      notes: 'string',
-    },
-    'leg',
-  );
-  assert.deepEqual(leg.body.problems, [], 'a run with a connected, driven, timed leg and an animal in care is ready');
-  // The run shows in the list and by id; an unknown id is 404; the body is strict.
-  assert.equal((await org.req('GET', `/api/animals/transports/${res.body.id}`)).body.id, res.body.id);
-  assertErrorShape('/api/x', await org.req('GET', '/api/animals/transports/trn_doesnotexist00000000'), 404);
-  assertErrorShape(
-    '/api/x',
-    await org.req('POST', '/api/animals/transports', { body: { name: 'R', scheduled_date: '2031-02-03', origin: 'A' } }),
-    400,
-  );
-  assertErrorShape(
-    '/api/x',
-    await org.req('POST', '/api/animals/transports', { body: { name: 'R', scheduled_date: '2031-02-30', origin: 'A', destination: 'B' } }),
-    422,
-  );
-  assertErrorShape(
-    '/api/x',
-    await org.req('POST', '/api/animals/transports', {
-      body: { name: 'R', scheduled_date: '2031-02-03', origin: 'A', destination: 'B', legs: [] },
-    }),
-    422,
-  );
-});
+test(
+  'transport run: POST answers 200 with every field of the spec ' + 'table; animals on the run are { id, name, species, status, notes }',
+  async () => {
+    const org = await makeOrg(t);
+    const res = await org.req('POST', '/api/animals/transports', {
+      body: { name: 'Run', scheduled_date: '2031-02-03', origin: 'Austin', destination: 'Boise', notes: 'n' },
+    });
+    assert.equal(res.status, 200);
+    hasFields(
+      res.body,
+      {
+        id: 'string',
+        name: 'string',
+        scheduled_date: 'date',
+        origin: 'string',
+        destination: 'string',
+        status: 'string',
+        legs: 'array',
+        animals: 'array',
+        problems: 'array',
+        notes: 'string',
+        created_at: 'timestamp',
+        updated_at: 'timestamp',
+      },
+      'run',
+    );
+    assert.equal(res.body.status, 'planning');
+    for (const p of res.body.problems) hasFields(p, { kind: 'string', sequence: 'integer', message: 'string' }, 'problem');
+    const a = await animal(org, { status: 'Medical Hold' });
+    const withAnimal = await org.req('POST', `/api/animals/transports/${res.body.id}/animals`, { body: { animal_id: a.id } });
+    assert.ok(withAnimal.status === 200 || withAnimal.status === 201);
+    assert.equal(withAnimal.body.animals.length, 1);
+    const onRun = withAnimal.body.animals[0];
+    assert.deepEqual([onRun.id, onRun.name, onRun.species, onRun.status], [a.id, a.name, 'cat', 'Medical Hold']);
+    assert.ok('notes' in onRun);
+    hasFields(withAnimal.body.animals[0], { id: 'string', name: 'string', species: 'string', status: 'string' }, 'run animal');
+    const driver = await person(org);
+    const leg = await org.req('POST', `/api/animals/transports/${res.body.id}/legs`, {
+      body: {
+        from_place: 'Austin',
+        to_place: 'Boise',
+        driver_person_id: driver,
+        depart_at: '2031-02-03T15:00:00Z',
+        arrive_at: '2031-02-03T23:00:00Z',
+        notes: 'leg',
+      },
+    });
+    hasFields(
+      leg.body.legs[0],
+      {
+        id: 'string',
+        sequence: 'integer',
+        from_place: 'string',
+        to_place: 'string',
+        driver_person_id: 'string',
+        depart_at: 'string',
+        arrive_at: 'string',
+        driver_name: 'string',
+        notes: 'string',
+      },
+      'leg',
+    );
+    assert.deepEqual(leg.body.problems, [], 'a run with a connected, driven, timed leg and an animal in care is ready');
+    // The run shows in the list and by id; an unknown id is 404; the body is strict.
+    assert.equal((await org.req('GET', `/api/animals/transports/${res.body.id}`)).body.id, res.body.id);
+    assertErrorShape('/api/x', await org.req('GET', '/api/animals/transports/trn_doesnotexist00000000'), 404);
+    assertErrorShape(
+      '/api/x',
+      await org.req('POST', '/api/animals/transports', { body: { name: 'R', scheduled_date: '2031-02-03', origin: 'A' } }),
+      400,
+    );
+    assertErrorShape(
+      '/api/x',
+      await org.req('POST', '/api/animals/transports', {
+        body: { name: 'R', scheduled_date: '2031-02-30', origin: 'A', destination: 'B' },
+      }),
+      422,
+    );
+    assertErrorShape(
+      '/api/x',
+      await org.req('POST', '/api/animals/transports', {
+        body: { name: 'R', scheduled_date: '2031-02-03', origin: 'A', destination: 'B', legs: [] },
+      }),
+      422,
+    );
+  },
+);

@@ -258,8 +258,10 @@ test('animal statuses: defaults, add, rename, refuse duplicates and removing one
 async function animalUrl(org: TestOrg) {
   return `/api/v1/animals/${(await animal(org)).id}`;
 }
-const statusUrl = async (org: TestOrg) =>
-  `/api/animals/statuses/${(await org.req('POST', '/api/animals/statuses', { body: { name: `S${Math.random().toString(36).slice(2, 8)}`, care_state: 'in_care' } })).body.id}`;
+const statusUrl = async (org: TestOrg) => {
+  const body = { name: `S${Math.random().toString(36).slice(2, 8)}`, care_state: 'in_care' };
+  return `/api/animals/statuses/${(await org.req('POST', '/api/animals/statuses', { body })).body.id}`;
+};
 securitySuite('animals', () => t, [
   { method: 'GET', path: () => '/api/v1/animals', area: 'animals', level: 'read' },
   { method: 'GET', path: animalUrl, area: 'animals', level: 'read' },
@@ -289,7 +291,8 @@ test('list totals stay exact through creates, status moves (also concurrent), sp
     Number(
       (
         await t.db.query<{ n: string }>(
-          `SELECT count(*) AS n FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id WHERE a.organization_id = $1 AND a.deleted_at IS NULL ${where}`,
+          `SELECT count(*) AS n FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id =
+            a.status_id WHERE a.organization_id = $1 AND a.deleted_at IS NULL ${where}`,
           [org.id, ...params],
         )
       )[0]?.n,
@@ -310,62 +313,67 @@ test('list totals stay exact through creates, status moves (also concurrent), sp
   }
 });
 
-test('every filter combination totals exactly (location, public flag, microchip too) through concurrent creates, moves and deletes; deep pages equal offset reads', async () => {
-  const org = await makeOrg(t);
-  const locA = (await org.req('POST', '/api/animals/locations', { body: { name: 'Barn', type: 'shelter' } })).body.id as string;
-  const locB = (await org.req('POST', '/api/animals/locations', { body: { name: 'House', type: 'shelter' } })).body.id as string;
-  const made = await Promise.all(
-    Array.from({ length: 16 }, (_, i) =>
-      animal(org, {
-        name: `L${i}`,
-        species: i % 2 ? 'Dog' : 'cat',
-        status: i % 3 ? 'Available' : 'Intake',
-        isPublic: i % 4 === 0,
-        ...(i % 5 ? { locationId: i % 2 ? locA : locB } : {}),
-        microchipNumber: `985-000-${i}`,
-      }),
-    ),
-  );
-  await Promise.all(
-    made
-      .slice(0, 8)
-      .map((a, i) =>
-        org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { isPublic: i % 2 === 0, status: i % 3 ? 'Adopted' : 'Available' } }),
+test(
+  'every filter combination totals exactly (location, public flag, microchip too) through concurrent creates, moves and ' +
+    'deletes; deep pages equal offset reads',
+  async () => {
+    const org = await makeOrg(t);
+    const locA = (await org.req('POST', '/api/animals/locations', { body: { name: 'Barn', type: 'shelter' } })).body.id as string;
+    const locB = (await org.req('POST', '/api/animals/locations', { body: { name: 'House', type: 'shelter' } })).body.id as string;
+    const made = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        animal(org, {
+          name: `L${i}`,
+          species: i % 2 ? 'Dog' : 'cat',
+          status: i % 3 ? 'Available' : 'Intake',
+          isPublic: i % 4 === 0,
+          ...(i % 5 ? { locationId: i % 2 ? locA : locB } : {}),
+          microchipNumber: `985-000-${i}`,
+        }),
       ),
-  );
-  await Promise.all(made.slice(8, 11).map((a) => org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { locationId: locB } })));
-  await org.req('DELETE', `/api/v1/animals/${made[2].id}`);
-  await org.req('DELETE', `/api/v1/animals/${made[9].id}`);
-  const truth = async (where: string) =>
-    Number(
-      (
-        await t.db.query<{ n: string }>(
-          `SELECT count(*) AS n FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id WHERE a.organization_id = $1 AND a.deleted_at IS NULL ${where}`,
-          [org.id],
-        )
-      )[0]?.n,
     );
-  const checks: [string, string][] = [
-    [`locationId=${locA}`, `AND a.location_id = '${locA}'`],
-    [`locationId=${locB}&species=dog`, `AND a.location_id = '${locB}' AND a.species_key = 'dog'`],
-    [`locationId=${locB}&status=Available&isPublic=true`, `AND a.location_id = '${locB}' AND s.name = 'Available' AND a.is_public`],
-    ['status=Available&isPublic=true', "AND s.name = 'Available' AND a.is_public"],
-    ['isPublic=true', 'AND a.is_public'],
-    ['isPublic=false&careState=in_care&species=CAT', "AND NOT a.is_public AND s.care_state = 'in_care' AND a.species_key = 'cat'"],
-    ['microchipNumber=985000 3', "AND a.microchip_number = '9850003'"],
-    ['microchipNumber=9850002', "AND a.microchip_number = '9850002'"],
-    [`microchipNumber=9850004&locationId=${locB}`, `AND a.microchip_number = '9850004' AND a.location_id = '${locB}'`],
-  ];
-  for (const [query, where] of checks) {
-    const res = await org.req('GET', `/api/v1/animals?${query.replace(' ', '%20')}`);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.equal(res.body.meta.total, await truth(where), query);
-    assert.equal(res.body.data.length, Math.min(25, res.body.meta.total), query);
-  }
-  const all = await org.req('GET', '/api/v1/animals?perPage=100');
-  const deep = await org.req('GET', '/api/v1/animals?perPage=3&page=4');
-  assert.deepEqual(deep.body.data, all.body.data.slice(9, 12));
-  const past = await org.req('GET', `/api/v1/animals?perPage=3&page=40&locationId=${locA}`);
-  assert.deepEqual(past.body.data, []);
-  assert.equal(past.body.meta.total, await truth(`AND a.location_id = '${locA}'`));
-});
+    await Promise.all(
+      made
+        .slice(0, 8)
+        .map((a, i) =>
+          org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { isPublic: i % 2 === 0, status: i % 3 ? 'Adopted' : 'Available' } }),
+        ),
+    );
+    await Promise.all(made.slice(8, 11).map((a) => org.req('PATCH', `/api/v1/animals/${a.id}`, { body: { locationId: locB } })));
+    await org.req('DELETE', `/api/v1/animals/${made[2].id}`);
+    await org.req('DELETE', `/api/v1/animals/${made[9].id}`);
+    const truth = async (where: string) =>
+      Number(
+        (
+          await t.db.query<{ n: string }>(
+            `SELECT count(*) AS n FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id =
+            a.status_id WHERE a.organization_id = $1 AND a.deleted_at IS NULL ${where}`,
+            [org.id],
+          )
+        )[0]?.n,
+      );
+    const checks: [string, string][] = [
+      [`locationId=${locA}`, `AND a.location_id = '${locA}'`],
+      [`locationId=${locB}&species=dog`, `AND a.location_id = '${locB}' AND a.species_key = 'dog'`],
+      [`locationId=${locB}&status=Available&isPublic=true`, `AND a.location_id = '${locB}' AND s.name = 'Available' AND a.is_public`],
+      ['status=Available&isPublic=true', "AND s.name = 'Available' AND a.is_public"],
+      ['isPublic=true', 'AND a.is_public'],
+      ['isPublic=false&careState=in_care&species=CAT', "AND NOT a.is_public AND s.care_state = 'in_care' AND a.species_key = 'cat'"],
+      ['microchipNumber=985000 3', "AND a.microchip_number = '9850003'"],
+      ['microchipNumber=9850002', "AND a.microchip_number = '9850002'"],
+      [`microchipNumber=9850004&locationId=${locB}`, `AND a.microchip_number = '9850004' AND a.location_id = '${locB}'`],
+    ];
+    for (const [query, where] of checks) {
+      const res = await org.req('GET', `/api/v1/animals?${query.replace(' ', '%20')}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.meta.total, await truth(where), query);
+      assert.equal(res.body.data.length, Math.min(25, res.body.meta.total), query);
+    }
+    const all = await org.req('GET', '/api/v1/animals?perPage=100');
+    const deep = await org.req('GET', '/api/v1/animals?perPage=3&page=4');
+    assert.deepEqual(deep.body.data, all.body.data.slice(9, 12));
+    const past = await org.req('GET', `/api/v1/animals?perPage=3&page=40&locationId=${locA}`);
+    assert.deepEqual(past.body.data, []);
+    assert.equal(past.body.meta.total, await truth(`AND a.location_id = '${locA}'`));
+  },
+);

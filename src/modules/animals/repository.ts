@@ -1,4 +1,4 @@
-import { shapeName, type Queryable } from '../../platform/db/db.ts';
+import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
 
 export interface AnimalRow {
   id: string;
@@ -26,11 +26,13 @@ export interface AnimalRow {
 const ISO = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${col.split('.').pop()}`;
 
 const SELECT = `SELECT a.id, a.name, a.public_name, a.species, a.breed, s.name AS status, s.care_state, a.status_id, a.location_id,
-  a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, ${ISO('a.created_at')}, ${ISO('a.updated_at')}
+  a.intake_date, a.date_of_birth, a.sex, a.weight, a.microchip_number, a.is_public, a.notes,
+  a.custom_fields, ${ISO('a.created_at')}, ${ISO('a.updated_at')}
   FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id`;
 
 const LIST_SELECT = `SELECT a.id, a.name, a.public_name, a.species, a.breed, a.status_id, a.location_id, a.intake_date, a.date_of_birth,
-  a.sex, a.weight, a.microchip_number, a.is_public, a.notes, a.custom_fields, ${ISO('a.created_at')}, ${ISO('a.updated_at')} FROM animals a`;
+  a.sex, a.weight, a.microchip_number, a.is_public, a.notes,
+  a.custom_fields, ${ISO('a.created_at')}, ${ISO('a.updated_at')} FROM animals a`;
 
 export async function getAnimal(q: Queryable, orgId: string, id: string): Promise<AnimalRow | null> {
   const rows = await q.prepared<AnimalRow>('animal_get', `${SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [
@@ -92,11 +94,15 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   const countSql =
     f.microchip !== undefined
       ? `SELECT count(*) AS n FROM animals a WHERE ${cond}`
-      : `SELECT coalesce(sum(c.n), 0) AS n FROM ${f.locationId !== undefined ? 'animal_location_tallies' : 'animal_tallies'} c WHERE ${tally.join(' AND ')}`;
+      : `SELECT coalesce(sum(c.n), 0) AS n FROM ${f.locationId !== undefined ? 'animal_location_tallies' : 'animal_tallies'} c
+        WHERE ${tally.join(' AND ')}`;
   // No join to statuses: the caller maps status ids to names and care states from the statuses it holds.
   const pageSql = `WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${cond}
       ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
-    ${LIST_SELECT.replace(' FROM animals a', `, (${countSql}) AS total_count FROM ids JOIN animals a ON a.organization_id = $1 AND a.id = ids.id`)}
+    ${LIST_SELECT.replace(
+      ' FROM animals a',
+      `, (${countSql}) AS total_count FROM ids JOIN animals a ON a.organization_id = $1 AND a.id = ids.id`,
+    )}
     ORDER BY ids.created_at DESC, ids.id DESC`;
   const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'> & { total_count: string }>(
     shapeName('animals_page', pageSql),
@@ -138,9 +144,15 @@ const RETURNED = SELECT.replace('FROM animals a JOIN', 'FROM w a JOIN');
 export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert, actor?: string | null): Promise<AnimalRow> {
   const rows = await q.prepared<AnimalRow>(
     actor === undefined ? 'animal_insert_plain' : 'animal_insert',
-    `WITH w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id, intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
+    `WITH w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id,
+      intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING *)${actor === undefined ? '' : ','}
-     ${actor === undefined ? '' : "au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT organization_id, $17, 'create', 'animal', id FROM w)"}
+     ${
+       actor === undefined
+         ? ''
+         : 'au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT ' +
+           "organization_id, $17, 'create', 'animal', id FROM w)"
+     }
      ${RETURNED}`,
     [
       orgId,
@@ -162,7 +174,7 @@ export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert,
       ...(actor === undefined ? [] : [actor]),
     ],
   );
-  return rows[0];
+  return first(rows);
 }
 
 export const UPDATABLE = [
@@ -194,8 +206,10 @@ export async function updateAnimal(
   const cols = UPDATABLE.filter((c) => c in patch);
   const sets = cols.map((c, i) => `${c} = $${i + 5}`);
   const values = cols.map((c) => (c === 'custom_fields' ? JSON.stringify(patch[c]) : patch[c]));
-  const sql = `WITH w AS (UPDATE animals SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *),
-     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail) SELECT organization_id, $3, 'update', 'animal', id, $4::jsonb FROM w)
+  const sql = `WITH w AS (UPDATE animals SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id =
+    $2 AND deleted_at IS NULL RETURNING *),
+     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail) SELECT organization_id, $3,
+     'update', 'animal', id, $4::jsonb FROM w)
      ${RETURNED}`;
   const rows = await q.prepared<AnimalRow>(shapeName('animal_update', sql), sql, [orgId, id, actor, JSON.stringify(fields), ...values]);
   return rows[0] ?? null;

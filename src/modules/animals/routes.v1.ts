@@ -20,7 +20,9 @@ export function animalRoutesV1(app: App, ctx: AppContext) {
         tags,
         summary: 'List animals',
         description:
-          'Newest first. Filters combine with AND; repeated `status` values combine with OR. `meta.total` is exact: it is the sum of per-(species, status, public flag[, location]) tallies that every create, change and delete updates in its own transaction; with `microchipNumber` it is counted from the microchip index.',
+          'Newest first. Filters combine with AND; repeated `status` values combine with OR. `meta.total` is exact: it is the ' +
+          'sum of per-(species, status, public flag[, location]) tallies that every create, change and delete updates in its own ' +
+          'transaction; with `microchipNumber` it is counted from the microchip index.',
         querystring: AnimalListQuery,
         response: { 200: AnimalList },
       },

@@ -116,12 +116,10 @@ export async function listAnimalsA(db: Queryable, orgId: string, query: AnimalLi
   let byId = await statusMap(db, orgId);
   const unseen = rows.find((r) => !byId.has(r.status_id));
   if (unseen) byId = await statusMap(db, orgId, unseen.status_id);
-  const data = new Array<AnimalA>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
+  const data = rows.map((r): AnimalA => {
     const s = byId.get(r.status_id);
-    data[i] = toAnimalWire(r, s?.name ?? '', s?.care_state ?? 'in_care');
-  }
+    return toAnimalWire(r, s?.name ?? '', s?.care_state ?? 'in_care');
+  });
   return { total, data };
 }
 

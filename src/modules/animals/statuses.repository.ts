@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 
 export const CARE_STATES = ['in_care', 'on_hold', 'completed', 'not_in_care'] as const;
@@ -58,12 +58,12 @@ export async function statusesByNames(q: Queryable, orgId: string, names: string
   );
 }
 export async function insertStatus(q: Queryable, orgId: string, s: { name: string; care_state: CareState; sort_order: number }) {
-  return (
+  return first(
     await q.query<StatusRow>(
       `INSERT INTO animal_statuses (organization_id, id, name, care_state, sort_order) VALUES ($1,$2,$3,$4,$5) RETURNING ${COLS}`,
       [orgId, newId('sts'), s.name, s.care_state, s.sort_order],
-    )
-  )[0];
+    ),
+  );
 }
 export async function updateStatus(
   q: Queryable,
@@ -74,7 +74,8 @@ export async function updateStatus(
   return (
     (
       await q.query<StatusRow>(
-        `UPDATE animal_statuses SET name = COALESCE($3, name), care_state = COALESCE($4, care_state), sort_order = COALESCE($5, sort_order), updated_at = now()
+        `UPDATE animal_statuses SET name = COALESCE($3, name), care_state = COALESCE($4, care_state), sort_order = COALESCE($5,
+          sort_order), updated_at = now()
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
         [orgId, id, s.name ?? null, s.care_state ?? null, s.sort_order ?? null],
       )

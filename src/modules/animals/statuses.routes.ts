@@ -90,6 +90,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
         if (req.body.name && req.body.name !== current.name && (await repo.statusesByNames(q, orgId, [req.body.name])).length)
           throw dup(req.body.name);
         const row = await repo.updateStatus(q, orgId, req.params.id, req.body);
+        if (!row) throw notFound('status');
         await audit(q, orgId, actor, 'update', 'animal_status', req.params.id, req.body);
         return row;
       });

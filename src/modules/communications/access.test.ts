@@ -39,56 +39,60 @@ async function reader(org: TestOrg) {
   return { key, keyId: row.id as string, roleId: row.role_id as string };
 }
 
-test('restricted inbox: its mail and replies are invisible off the access list (log, one message, conversation), visible on it by key id and by role id', async () => {
-  const org = await makeOrg(t);
-  const outsider = await reader(org);
-  const byKey = await reader(org);
-  const byRole = await reader(org);
-  const inbox = await org.req('POST', '/api/communications/inboxes', { body: { name: 'board' } });
-  const set = await org.req('PATCH', `/api/communications/inboxes/${inbox.body.id}`, {
-    body: { is_restricted: true, access_list: { roles: [byRole.roleId], key_ids: [byKey.keyId] } },
-  });
-  assert.equal(set.status, 200, JSON.stringify(set.body));
-  await mail({ from: `member${seq++}@example.org`, to: `board@${org.slug}.localhost`, subject: 'Private matter' });
-  const conv = (await org.req('GET', '/api/communications/conversations')).body.results[0];
-  const reply = await org.req('POST', `/api/communications/conversations/${conv.id}/reply`, {
-    body: { body_blocks: [{ type: 'p', runs: [{ text: 'Noted.' }] }], idempotency_key: `r-${seq++}` },
-  });
-  assert.equal(reply.status, 202, JSON.stringify(reply.body));
-  const ids = (await org.req('GET', `/api/communications/conversations/${conv.id}`)).body.messages.map((m: { id: string }) => m.id);
-  assert.equal(ids.length, 2, 'the admin sees the inbound message and the reply');
-  const allLog = (await org.req('GET', '/api/communications/messages')).body.results.map((m: { id: string }) => m.id);
-  for (const id of ids) assert.ok(allLog.includes(id));
+test(
+  'restricted inbox: its mail and replies are invisible off the access list (log, one message, conversation), visible on it ' +
+    'by key id and by role id',
+  async () => {
+    const org = await makeOrg(t);
+    const outsider = await reader(org);
+    const byKey = await reader(org);
+    const byRole = await reader(org);
+    const inbox = await org.req('POST', '/api/communications/inboxes', { body: { name: 'board' } });
+    const set = await org.req('PATCH', `/api/communications/inboxes/${inbox.body.id}`, {
+      body: { is_restricted: true, access_list: { roles: [byRole.roleId], key_ids: [byKey.keyId] } },
+    });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    await mail({ from: `member${seq++}@example.org`, to: `board@${org.slug}.localhost`, subject: 'Private matter' });
+    const conv = (await org.req('GET', '/api/communications/conversations')).body.results[0];
+    const reply = await org.req('POST', `/api/communications/conversations/${conv.id}/reply`, {
+      body: { body_blocks: [{ type: 'p', runs: [{ text: 'Noted.' }] }], idempotency_key: `r-${seq++}` },
+    });
+    assert.equal(reply.status, 202, JSON.stringify(reply.body));
+    const ids = (await org.req('GET', `/api/communications/conversations/${conv.id}`)).body.messages.map((m: { id: string }) => m.id);
+    assert.equal(ids.length, 2, 'the admin sees the inbound message and the reply');
+    const allLog = (await org.req('GET', '/api/communications/messages')).body.results.map((m: { id: string }) => m.id);
+    for (const id of ids) assert.ok(allLog.includes(id));
 
-  for (const who of [outsider.key, org.keys.staff, org.keys.readOnly]) {
-    const log = await org.req('GET', '/api/communications/messages', { key: who });
-    assert.equal(log.status, 200);
-    for (const id of ids) {
-      assert.ok(!log.body.results.some((m: { id: string }) => m.id === id), 'absent from the message log');
-      assertErrorShape('/api/communications/messages', await org.req('GET', `/api/communications/messages/${id}`, { key: who }), 404);
+    for (const who of [outsider.key, org.keys.staff, org.keys.readOnly]) {
+      const log = await org.req('GET', '/api/communications/messages', { key: who });
+      assert.equal(log.status, 200);
+      for (const id of ids) {
+        assert.ok(!log.body.results.some((m: { id: string }) => m.id === id), 'absent from the message log');
+        assertErrorShape('/api/communications/messages', await org.req('GET', `/api/communications/messages/${id}`, { key: who }), 404);
+      }
+      assert.equal((await org.req('GET', '/api/communications/messages?direction=inbound', { key: who })).body.results.length, 0);
+      assertErrorShape(
+        '/api/communications/conversations',
+        await org.req('GET', `/api/communications/conversations/${conv.id}`, { key: who }),
+        404,
+      );
+      assert.equal((await org.req('GET', '/api/communications/conversations', { key: who })).body.results.length, 0);
     }
-    assert.equal((await org.req('GET', '/api/communications/messages?direction=inbound', { key: who })).body.results.length, 0);
-    assertErrorShape(
-      '/api/communications/conversations',
-      await org.req('GET', `/api/communications/conversations/${conv.id}`, { key: who }),
-      404,
-    );
-    assert.equal((await org.req('GET', '/api/communications/conversations', { key: who })).body.results.length, 0);
-  }
 
-  for (const who of [byKey.key, byRole.key]) {
-    const log = (await org.req('GET', '/api/communications/messages', { key: who })).body.results.map((m: { id: string }) => m.id);
-    for (const id of ids) {
-      assert.ok(log.includes(id), 'listed in the message log');
-      assert.equal((await org.req('GET', `/api/communications/messages/${id}`, { key: who })).status, 200);
+    for (const who of [byKey.key, byRole.key]) {
+      const log = (await org.req('GET', '/api/communications/messages', { key: who })).body.results.map((m: { id: string }) => m.id);
+      for (const id of ids) {
+        assert.ok(log.includes(id), 'listed in the message log');
+        assert.equal((await org.req('GET', `/api/communications/messages/${id}`, { key: who })).status, 200);
+      }
+      const detail = await org.req('GET', `/api/communications/conversations/${conv.id}`, { key: who });
+      assert.deepEqual(
+        detail.body.messages.map((m: { id: string }) => m.id),
+        ids,
+      );
     }
-    const detail = await org.req('GET', `/api/communications/conversations/${conv.id}`, { key: who });
-    assert.deepEqual(
-      detail.body.messages.map((m: { id: string }) => m.id),
-      ids,
-    );
-  }
-});
+  },
+);
 
 test("inbox access list: only this organization's roles (name or id) and keys; anything else 422 naming the entry", async () => {
   const org = await makeOrg(t);

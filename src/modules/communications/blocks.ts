@@ -74,7 +74,7 @@ export function textsOf(subject: string, blocks: Block[]): string[] {
 
 /** Replaces the merge fields that have a value; the others stay exactly as written. */
 export function fillText(text: string, values: Record<string, string>): string {
-  return text.replace(MERGE, (whole, name: string) => (Object.hasOwn(values, name) ? values[name] : whole));
+  return text.replace(MERGE, (whole, name: string) => (Object.hasOwn(values, name) ? (values[name] ?? whole) : whole));
 }
 
 export function fillBlocks(blocks: Block[], values: Record<string, string>): FullBlock[] {
@@ -187,7 +187,8 @@ export function renderHtml(blocks: Block[]): string {
         const label = escapeHtml(b.runs.map((r) => r.text).join(''));
         parts.push(
           link?.href
-            ? `<div><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px 18px;background:#2f6f4f;color:#ffffff;text-decoration:none;border-radius:4px">${label}</a></div>`
+            ? `<div><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px ` +
+                `18px;background:#2f6f4f;color:#ffffff;text-decoration:none;border-radius:4px">${label}</a></div>`
             : `<p>${label}</p>`,
         );
         break;

@@ -19,7 +19,8 @@ export interface ConvRow {
   updated_at: Date;
 }
 const COLS =
-  'id, inbox_id, subject, status, assigned_to, contact_address, person_id, person_confirmed, suggested_person_id, related_entity_type, related_entity_id, last_message_at, created_at, updated_at';
+  'id, inbox_id, subject, status, assigned_to, contact_address, person_id, person_confirmed, suggested_person_id, ' +
+  'related_entity_type, related_entity_id, last_message_at, created_at, updated_at';
 const C_COLS = COLS.split(', ')
   .map((c) => `c.${c}`)
   .join(', ');
@@ -30,7 +31,8 @@ export async function readableConversation(q: Queryable, orgId: string, p: Princ
   return (
     (
       await q.query<ConvRow>(
-        `SELECT ${C_COLS} FROM comm_conversations c WHERE c.organization_id = $1 AND c.id = $2 AND ${conversationReadable(reader(p, params))}`,
+        `SELECT ${C_COLS} FROM comm_conversations c WHERE c.organization_id = $1 AND c.id = $2
+          AND ${conversationReadable(reader(p, params))}`,
         params,
       )
     )[0] ?? null
@@ -47,7 +49,8 @@ export async function listConversations(
   const params: unknown[] = [orgId, f.inbox_id ?? null, f.status ?? null, f.limit + 1, f.offset];
   return q.query<ConvRow>(
     `SELECT ${C_COLS} FROM comm_conversations c
-      WHERE c.organization_id = $1 AND ($2::text IS NULL OR c.inbox_id = $2) AND ($3::text IS NULL OR c.status = $3) AND ${conversationReadable(reader(p, params))}
+      WHERE c.organization_id = $1 AND ($2::text IS NULL OR c.inbox_id = $2) AND ($3::text IS NULL OR c.status = $3)
+      AND ${conversationReadable(reader(p, params))}
       ORDER BY c.last_message_at DESC, c.id DESC LIMIT $4 OFFSET $5`,
     params,
   );
@@ -78,7 +81,8 @@ export async function lastThreadedMessage(q: Queryable, orgId: string, conversat
   return (
     (
       await q.query<{ message_id_header: string | null; headers: Record<string, string> }>(
-        'SELECT message_id_header, headers FROM comm_messages WHERE organization_id = $1 AND conversation_id = $2 AND message_id_header IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1',
+        'SELECT message_id_header, headers FROM comm_messages WHERE organization_id = $1 AND conversation_id = $2 AND ' +
+          'message_id_header IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1',
         [orgId, conversationId],
       )
     )[0] ?? null
@@ -88,7 +92,8 @@ export async function lastThreadedMessage(q: Queryable, orgId: string, conversat
 /** Received messages of the conversation name its (now confirmed) person. */
 export async function setInboundPerson(q: Queryable, orgId: string, conversationId: string, personId: string): Promise<void> {
   await q.query(
-    "UPDATE comm_messages SET person_id = $3, updated_at = now() WHERE organization_id = $1 AND conversation_id = $2 AND direction = 'inbound'",
+    'UPDATE comm_messages SET person_id = $3, updated_at = now() WHERE organization_id = $1 AND conversation_id = $2 AND ' +
+      "direction = 'inbound'",
     [orgId, conversationId, personId],
   );
 }

@@ -59,7 +59,11 @@ export function conversationRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Reply in a conversation',
         description:
-          'Sent from the conversation\'s inbox to its contact address through the same queue (idempotency key required, as for POST /messages), threaded with In-Reply-To/References, listed in the message log with payload_metadata.thread_id; the body is kept in the conversation. The logged message, the conversation\'s new activity time and the audit entry are written together or not at all. A retired inbox cannot send (422). Subject defaults to "Re: " + the conversation subject.',
+          "Sent from the conversation's inbox to its contact address through the same queue (idempotency key required, as for " +
+          'POST /messages), threaded with In-Reply-To/References, listed in the message log with payload_metadata.thread_id; the body is ' +
+          "kept in the conversation. The logged message, the conversation's new activity time and the audit entry are written " +
+          'together or ' +
+          'not at all. A retired inbox cannot send (422). Subject defaults to "Re: " + the conversation subject.',
         params: IdParam,
         headers: IdempotencyHeader,
         body: ReplyBody,
@@ -118,7 +122,9 @@ export function conversationRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Confirm who the conversation is with',
         description:
-          'Confirms the suggested person, or the `person_id` sent (a person on file, 422 otherwise). Only confirmed links are used by template fills and shown as person_id on received messages from then on. The conversation, its received messages and the audit entry change together or not at all.',
+          'Confirms the suggested person, or the `person_id` sent (a person on file, 422 otherwise). Only confirmed links are ' +
+          'used by template fills and shown as person_id on received messages from then on. The conversation, its received messages and ' +
+          'the audit entry change together or not at all.',
         params: IdParam,
         body: ConfirmPersonBody,
         response: { 200: Conversation },

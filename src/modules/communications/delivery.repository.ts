@@ -75,7 +75,8 @@ export async function insertSuppression(
   return (
     (
       await q.query<SuppressionRow>(
-        `INSERT INTO comm_suppressions (organization_id, id, address, reason, source) VALUES ($1,$2,$3,$4,$5) ON CONFLICT (organization_id, address) DO NOTHING
+        `INSERT INTO comm_suppressions (organization_id, id, address, reason, source) VALUES ($1,$2,$3,$4,$5) ON CONFLICT
+          (organization_id, address) DO NOTHING
      RETURNING id, address, reason, source, created_at`,
         [orgId, newId('sup'), norm(address), reason, source],
       )
@@ -148,7 +149,8 @@ export async function upsertPreference(
   await q.query(
     `INSERT INTO comm_contact_preferences (organization_id, person_id, category, opted_out, source) VALUES ($1,$2,$3,$4,$5)
      ON CONFLICT (organization_id, person_id, category) DO UPDATE SET opted_out = EXCLUDED.opted_out, source = EXCLUDED.source,
-       updated_at = CASE WHEN comm_contact_preferences.opted_out = EXCLUDED.opted_out THEN comm_contact_preferences.updated_at ELSE now() END`,
+       updated_at = CASE WHEN comm_contact_preferences.opted_out = EXCLUDED.opted_out THEN comm_contact_preferences.updated_at
+       ELSE now() END`,
     [orgId, personId, category, optedOutValue, source],
   );
 }
@@ -168,7 +170,8 @@ export async function unsubscribeToken(q: Queryable, orgId: string, token: strin
   return (
     (
       await q.query<UnsubscribeTokenRow>(
-        'SELECT token, message_id, person_id, address, category, used_at FROM comm_unsubscribe_tokens WHERE organization_id = $1 AND token = $2',
+        'SELECT token, message_id, person_id, address, category, used_at FROM comm_unsubscribe_tokens WHERE organization_id = $1 ' +
+          'AND token = $2',
         [orgId, token],
       )
     )[0] ?? null
@@ -191,7 +194,8 @@ export async function senderOf(q: Queryable, orgId: string): Promise<SenderRow |
   return (
     (
       await q.query<SenderRow>(
-        'SELECT from_name, reply_to, sending_domain, dkim_selector, dkim_private_key, dkim_public_key, updated_at FROM comm_sender_settings WHERE organization_id = $1',
+        'SELECT from_name, reply_to, sending_domain, dkim_selector, dkim_private_key, dkim_public_key, updated_at FROM ' +
+          'comm_sender_settings WHERE organization_id = $1',
         [orgId],
       )
     )[0] ?? null
@@ -217,7 +221,8 @@ export async function updateSender(
 ) {
   await q.query(
     `UPDATE comm_sender_settings SET from_name = $2, reply_to = $3, sending_domain = $4,
-       dkim_selector = coalesce($5, dkim_selector), dkim_private_key = coalesce($6, dkim_private_key), dkim_public_key = coalesce($7, dkim_public_key), updated_at = now()
+       dkim_selector = coalesce($5, dkim_selector), dkim_private_key = coalesce($6, dkim_private_key), dkim_public_key =
+       coalesce($7, dkim_public_key), updated_at = now()
      WHERE organization_id = $1`,
     [orgId, v.from_name, v.reply_to, v.sending_domain, k?.selector ?? null, k?.privateKey ?? null, k?.publicKey ?? null],
   );

@@ -76,7 +76,8 @@ export function deliveryRoutes(app: App, ctx: AppContext) {
         tags,
         summary: "The organization's suppression list",
         description:
-          'Newest first. Addresses are stored lower-cased. The platform-wide list (hard bounces everywhere, CLI) is not shown here; a message stopped by it says suppression_scope `platform`.',
+          'Newest first. Addresses are stored lower-cased. The platform-wide list (hard bounces everywhere, CLI) is not shown ' +
+          'here; a message stopped by it says suppression_scope `platform`.',
         querystring: SuppressionListQuery,
         response: { 200: Type.Object({ results: Type.Array(Suppression), ...PageFieldsB }) },
       },
@@ -91,7 +92,8 @@ export function deliveryRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Suppress an address',
         description:
-          'Nothing is sent to it again by this organization (logged `suppressed`). Adding an address already listed answers 200 with the existing entry; a new one 201.',
+          'Nothing is sent to it again by this organization (logged `suppressed`). Adding an address already listed answers 200 ' +
+          'with the existing entry; a new one 201.',
         body: SuppressionCreateBody,
         response: { 200: Suppression, 201: Suppression },
       },
@@ -143,7 +145,8 @@ export function deliveryRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Opt a person out of (or back into) a category',
         description:
-          'An opted-out person is not sent that category (logged `suppressed`, reason opted_out). `transactional` cannot be opted out of (422).',
+          'An opted-out person is not sent that category (logged `suppressed`, reason opted_out). `transactional` cannot be ' +
+          'opted out of (422).',
         params: PreferenceParams,
         body: PreferenceBody,
         response: { 200: Preferences },
@@ -168,7 +171,10 @@ export function deliveryRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'One-click unsubscribe (RFC 8058)',
         description:
-          "No key, no cookies: the token from the List-Unsubscribe header is enough. Acts at once and is idempotent. The person is opted out of the message's category; an address not on file is added to the suppression list (reason unsubscribed). Accepts a form body (List-Unsubscribe=One-Click), JSON or none.",
+          'No key, no cookies: the token from the List-Unsubscribe header is enough. Acts at once and is idempotent. The person ' +
+          "is opted out of the message's category; an address not on file is added to the suppression list (reason " +
+          'unsubscribed). Accepts ' +
+          'a form body (List-Unsubscribe=One-Click), JSON or none.',
         params: TokenParam,
         response: { 200: Unsub },
       },
@@ -192,9 +198,20 @@ export function deliveryRoutes(app: App, ctx: AppContext) {
       const t = await service.unsubscribeLink(ctx.db, org.id, req.params.token);
       const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
       const what = t.category.replace(/_/g, ' ');
-      const html = `<!doctype html><html><head><meta charset="utf-8"><title>Unsubscribe</title></head><body style="font-family:sans-serif;max-width:32em;margin:3em auto">
-<h1>Unsubscribe</h1><p>${t.used_at ? `${esc(t.address)} is unsubscribed from ${esc(what)} email from ${esc(org.name)}.` : `Stop ${esc(what)} email from ${esc(org.name)} to ${esc(t.address)}?`}</p>
-${t.used_at ? '' : `<form method="post" action="/api/communications/unsubscribe/${esc(t.token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`}
+      const html =
+        `<!doctype html><html><head><meta charset="utf-8"><title>Unsubscribe</title></head><body ` +
+        `style="font-family:sans-serif;max-width:32em;margin:3em auto">
+<h1>Unsubscribe</h1><p>${
+          t.used_at
+            ? `${esc(t.address)} is unsubscribed from ${esc(what)} email ` + `from ${esc(org.name)}.`
+            : `Stop ${esc(what)} email from ${esc(org.name)} to ${esc(t.address)}?`
+        }</p>
+${
+  t.used_at
+    ? ''
+    : `<form method="post" action="/api/communications/unsubscribe/${esc(t.token)}"><input type="hidden" ` +
+      `name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`
+}
 </body></html>`;
       return reply.type('text/html; charset=utf-8').send(html);
     },
@@ -210,7 +227,8 @@ ${t.used_at ? '' : `<form method="post" action="/api/communications/unsubscribe/
         tags: stags,
         summary: 'Sender identity and the DNS records to publish',
         description:
-          'A DKIM key (RSA 2048) is made at first use; outgoing mail is DKIM-signed with it. Publish the DKIM, SPF and DMARC records listed.',
+          'A DKIM key (RSA 2048) is made at first use; outgoing mail is DKIM-signed with it. Publish the DKIM, SPF and DMARC ' +
+          'records listed.',
         response: { 200: Sender },
       },
     },
@@ -224,7 +242,8 @@ ${t.used_at ? '' : `<form method="post" action="/api/communications/unsubscribe/
         tags: stags,
         summary: 'Change from-name, reply-to or sending domain',
         description:
-          'A new sending domain gets a new DKIM key and selector (publish the new records before sending). `null` clears a value (back to the defaults). Mail is then From `{inbox}@{sending_domain}`.',
+          'A new sending domain gets a new DKIM key and selector (publish the new records before sending). `null` clears a value ' +
+          '(back to the defaults). Mail is then From `{inbox}@{sending_domain}`.',
         body: SenderUpdateBody,
         response: { 200: Sender },
       },

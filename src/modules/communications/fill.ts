@@ -51,7 +51,8 @@ export async function peopleByIds(q: Queryable, orgId: string, ids: string[]) {
 async function animalsByIds(q: Queryable, orgId: string, ids: string[]) {
   if (!ids.length) return [];
   const rows = await q.query<AnimalRec>(
-    `SELECT a.id, a.name, a.species, a.breed, a.sex FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id
+    `SELECT a.id, a.name, a.species, a.breed, a.sex FROM animals a JOIN animal_statuses s ON s.organization_id =
+      a.organization_id AND s.id = a.status_id
       WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) AND a.deleted_at IS NULL`,
     [orgId, ids],
   );
@@ -138,7 +139,8 @@ export async function fillTemplate(
         related_entity_type: string | null;
         related_entity_id: string | null;
       }>(
-        'SELECT person_id, person_confirmed, related_entity_type, related_entity_id FROM comm_conversations WHERE organization_id = $1 AND id = $2',
+        'SELECT person_id, person_confirmed, related_entity_type, related_entity_id FROM comm_conversations WHERE ' +
+          'organization_id = $1 AND id = $2',
         [orgId, input.conversation_id],
       )
     )[0];
@@ -154,8 +156,11 @@ export async function fillTemplate(
 
   const people = await peopleByIds(q, orgId, personIds);
   const lost = personIds.filter((id) => !people.some((p) => p.id === id));
-  if (lost.length)
-    throw invalid({ [input.person_ids?.includes(lost[0]) ? 'person_ids' : 'person_id']: [`names no person on file: ${lost.join(', ')}`] });
+  const firstLost = lost[0];
+  if (firstLost !== undefined)
+    throw invalid({
+      [input.person_ids?.includes(firstLost) ? 'person_ids' : 'person_id']: [`names no person on file: ${lost.join(', ')}`],
+    });
 
   if (relType && relId) {
     switch (relType) {

@@ -1,5 +1,5 @@
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import sanitizeHtml from 'sanitize-html';
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../../platform/db/db.ts';
@@ -46,7 +46,12 @@ export async function resolveRecipient(db: Db, mailDomain: string, address: stri
   return { orgId: org.id, inbox, address: a };
 }
 
-const addrOf = (m: ParsedMail) => (Array.isArray(m.from) ? m.from[0] : m.from)?.value[0]?.address ?? '';
+/** The sender's address; a list of senders (which the types do not declare, but mail can carry) gives its first. */
+const addrOf = (m: ParsedMail): string => {
+  const from: AddressObject | AddressObject[] | undefined = m.from;
+  const senders: AddressObject[] = Array.isArray(from) ? from : from ? [from] : [];
+  return senders[0]?.value[0]?.address ?? '';
+};
 
 /** Files one received message into its conversation (threaded by In-Reply-To / References). */
 export async function storeInbound(
@@ -79,7 +84,8 @@ export async function storeInbound(
           related_entity_type: string | null;
           related_entity_id: string | null;
         }>(
-          `SELECT id, conversation_id, person_id, subject, related_entity_type, related_entity_id FROM comm_messages WHERE organization_id = $1 AND message_id_header = ANY($2::text[])
+          `SELECT id, conversation_id, person_id, subject, related_entity_type, related_entity_id FROM comm_messages WHERE
+            organization_id = $1 AND message_id_header = ANY($2::text[])
           ORDER BY created_at DESC LIMIT 1`,
           [orgId, refs],
         )
@@ -90,7 +96,8 @@ export async function storeInbound(
         const def = await ensureDefaultInbox(q, orgId);
         conversationId = newId('cnv');
         await q.query(
-          `INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id, related_entity_type, related_entity_id)
+          `INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id,
+            related_entity_type, related_entity_id)
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
           [orgId, conversationId, def.id, hit.subject, from, hit.person_id, hit.related_entity_type, hit.related_entity_id],
         );
@@ -111,12 +118,14 @@ export async function storeInbound(
     if (!conversationId) {
       conversationId = newId('cnv');
       await q.query(
-        'INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id) VALUES ($1,$2,$3,$4,$5,$6)',
+        'INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id) VALUES ' +
+          '($1,$2,$3,$4,$5,$6)',
         [orgId, conversationId, target.inbox.id, mail.subject ?? '', from, suggested],
       );
     } else {
       await q.query(
-        'UPDATE comm_conversations SET suggested_person_id = coalesce(suggested_person_id, $3), contact_address = coalesce(contact_address, $4) WHERE organization_id = $1 AND id = $2',
+        'UPDATE comm_conversations SET suggested_person_id = coalesce(suggested_person_id, $3), contact_address = ' +
+          'coalesce(contact_address, $4) WHERE organization_id = $1 AND id = $2',
         [orgId, conversationId, suggested, from],
       );
     }
@@ -129,7 +138,8 @@ export async function storeInbound(
     const id = newId('msg');
     const html = typeof mail.html === 'string' ? sanitizeHtml(mail.html) : null;
     await q.query(
-      `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, subject, body_html, body_text,
+      `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id,
+        subject, body_html, body_text,
          payload_metadata, headers, message_id_header, inbox_id, conversation_id)
        VALUES ($1,$2,'inbound','conversation','received',$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
       [

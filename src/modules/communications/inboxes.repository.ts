@@ -20,7 +20,8 @@ export interface InboxRow {
   updated_at: Date;
 }
 const COLS =
-  'organization_id, id, name, display_name, description, is_default, is_active, is_restricted, access_roles, access_key_ids, created_at, updated_at';
+  'organization_id, id, name, display_name, description, is_default, is_active, is_restricted, access_roles, access_key_ids, ' +
+  'created_at, updated_at';
 
 /**
  * Who is reading, as SQL parameters: appended to `params`, their placeholders returned. A restricted
@@ -54,7 +55,8 @@ export function conversationReadable(r: Reader, c = 'c'): string {
  */
 export function messageReadable(r: Reader, m = 'm'): string {
   return `(${readableInbox(r, `${m}.organization_id`, `${m}.inbox_id`)} AND (${m}.conversation_id IS NULL OR EXISTS (
-    SELECT 1 FROM comm_conversations rc WHERE rc.organization_id = ${m}.organization_id AND rc.id = ${m}.conversation_id AND ${conversationReadable(r, 'rc')})))`;
+    SELECT 1 FROM comm_conversations rc WHERE rc.organization_id = ${m}.organization_id AND rc.id = ${m}.conversation_id
+    AND ${conversationReadable(r, 'rc')})))`;
 }
 
 export async function inboxById(q: Queryable, orgId: string, id: string) {
@@ -77,14 +79,16 @@ export async function ensureDefaultInbox(q: Queryable, orgId: string): Promise<I
   const found = await find();
   if (found) return found;
   await q.query(
-    `INSERT INTO comm_inboxes (organization_id, id, name, display_name, description, is_default) VALUES ($1,$2,$3,'Hello','General enquiries; replies to sent email arrive here',true)
+    `INSERT INTO comm_inboxes (organization_id, id, name, display_name, description, is_default) VALUES
+      ($1,$2,$3,'Hello','General enquiries; replies to sent email arrive here',true)
      ON CONFLICT DO NOTHING`,
     [orgId, newId('inb'), DEFAULT_INBOX],
   );
   const made = await find();
   if (made) return made;
   await q.query(
-    'UPDATE comm_inboxes SET is_default = true, is_active = true, updated_at = now() WHERE organization_id = $1 AND name = $2 AND NOT EXISTS (SELECT 1 FROM comm_inboxes WHERE organization_id = $1 AND is_default)',
+    'UPDATE comm_inboxes SET is_default = true, is_active = true, updated_at = now() WHERE organization_id = $1 AND name = $2 ' +
+      'AND NOT EXISTS (SELECT 1 FROM comm_inboxes WHERE organization_id = $1 AND is_default)',
     [orgId, DEFAULT_INBOX],
   );
   const promoted = await find();
@@ -98,7 +102,8 @@ export async function insertInbox(
   b: { name: string; display_name: string; description: string },
 ): Promise<InboxRow | null> {
   const rows = await q.query<InboxRow>(
-    `INSERT INTO comm_inboxes (organization_id, id, name, display_name, description) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
+    `INSERT INTO comm_inboxes (organization_id, id, name, display_name, description) VALUES ($1,$2,$3,$4,$5) ON CONFLICT DO
+      NOTHING RETURNING ${COLS}`,
     [orgId, newId('inb'), b.name, b.display_name, b.description],
   );
   return rows[0] ?? null;
@@ -111,7 +116,8 @@ export async function updateInbox(
   v: Pick<InboxRow, 'display_name' | 'description' | 'is_restricted' | 'access_roles' | 'access_key_ids'>,
 ): Promise<InboxRow | null> {
   const rows = await q.query<InboxRow>(
-    `UPDATE comm_inboxes SET display_name = $3, description = $4, is_restricted = $5, access_roles = $6, access_key_ids = $7, updated_at = now()
+    `UPDATE comm_inboxes SET display_name = $3, description = $4, is_restricted = $5, access_roles = $6, access_key_ids = $7,
+      updated_at = now()
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
     [orgId, id, v.display_name, v.description, v.is_restricted, v.access_roles, v.access_key_ids],
   );
@@ -120,7 +126,8 @@ export async function updateInbox(
 
 export async function retireInbox(q: Queryable, orgId: string, id: string): Promise<InboxRow | null> {
   const rows = await q.query<InboxRow>(
-    `UPDATE comm_inboxes SET is_active = false, updated_at = CASE WHEN is_active THEN now() ELSE updated_at END WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
+    `UPDATE comm_inboxes SET is_active = false, updated_at = CASE WHEN is_active THEN now() ELSE updated_at END WHERE
+      organization_id = $1 AND id = $2 RETURNING ${COLS}`,
     [orgId, id],
   );
   return rows[0] ?? null;

@@ -22,7 +22,10 @@ export function inboxRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Create an inbox and with it a new address',
         description:
-          'The address is `{name}@{organization}.{ARK_MAIL_DOMAIN}`. The inbox starts open to everyone who may read Communications (not restricted). `name`: 1 to 31 characters, ^[a-z0-9][a-z0-9-]{0,30}$, unique in the organization, cannot be changed later; postmaster, abuse, hostmaster, webmaster, noreply, no-reply, bounces and mailer-daemon are reserved (422). The default inbox (`hello`) is made at first use when the organization has none.',
+          'The address is `{name}@{organization}.{ARK_MAIL_DOMAIN}`. The inbox starts open to everyone who may read ' +
+          'Communications (not restricted). `name`: 1 to 31 characters, ^[a-z0-9][a-z0-9-]{0,30}$, unique in the organization, cannot be ' +
+          'changed later; postmaster, abuse, hostmaster, webmaster, noreply, no-reply, bounces and mailer-daemon are reserved (422). The ' +
+          'default inbox (`hello`) is made at first use when the organization has none.',
         body: InboxCreateBody,
         response: { 201: Inbox },
       },
@@ -41,7 +44,8 @@ export function inboxRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List inboxes',
         description:
-          'Default inbox first, then by name; retired ones included (is_active false). Restricted inboxes are listed too (their addresses are public); their conversations are not shown to keys off the access list.',
+          'Default inbox first, then by name; retired ones included (is_active false). Restricted inboxes are listed too (their ' +
+          'addresses are public); their conversations are not shown to keys off the access list.',
         querystring: Strict(pageQueryB(100, 25)),
         response: { 200: Type.Object({ results: Type.Array(Inbox), ...PageFieldsB }) },
       },
@@ -72,7 +76,12 @@ export function inboxRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change an inbox',
         description:
-          "`name` cannot be changed (422 when a different one is sent). Restricting an inbox or changing its access list needs admin on Communications (403 otherwise). Access list: roles (by name or id) and API key ids of this organization (anything else answers 422 naming the entry); keys with admin on Communications always read every inbox. A restricted inbox's conversations and messages (in the message log too) are shown only to keys on its access list; to anyone else they answer 404 and are left out of lists.",
+          '`name` cannot be changed (422 when a different one is sent). Restricting an inbox or changing its access list needs ' +
+          'admin on Communications (403 otherwise). Access list: roles (by name or id) and API key ids of this organization ' +
+          '(anything else ' +
+          "answers 422 naming the entry); keys with admin on Communications always read every inbox. A restricted inbox's conversations " +
+          'and messages (in the message log too) are shown only to keys on its access list; to anyone else they answer 404 and are left ' +
+          'out of lists.',
         params: IdParam,
         body: InboxUpdateBody,
         response: { 200: Inbox },
@@ -92,7 +101,8 @@ export function inboxRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Retire an inbox',
         description:
-          'is_active becomes false: mail to its address is refused at RCPT (550) and nothing can be sent from it. Its conversations stay readable. The default inbox cannot be retired (422). Repeating it changes nothing.',
+          'is_active becomes false: mail to its address is refused at RCPT (550) and nothing can be sent from it. Its ' +
+          'conversations stay readable. The default inbox cannot be retired (422). Repeating it changes nothing.',
         params: IdParam,
         response: { 200: Inbox },
       },

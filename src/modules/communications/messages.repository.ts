@@ -36,7 +36,9 @@ export interface MessageRow {
   created_at: Date;
   updated_at: Date;
 }
-export const MSG_COLS = `organization_id, id, direction, channel, category, status, recipient_address, from_address, person_id, template_id, template_version,
+export const MSG_COLS =
+  `organization_id, id, direction, channel, category, status, recipient_address, from_address, person_id, ` +
+  `template_id, template_version,
   provider, provider_message_id, subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, cc, bcc, headers,
   message_id_header, inbox_id, conversation_id, attempt_token, attempts, created_at, updated_at`;
 
@@ -100,7 +102,8 @@ export async function messageById(q: Queryable, orgId: string, p: Principal, id:
 export async function conversationMessages(q: Queryable, orgId: string, p: Principal, conversationId: string) {
   const params: unknown[] = [orgId, conversationId];
   return q.query<MessageRow>(
-    `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.conversation_id = $2 AND ${messageReadable(reader(p, params))} ORDER BY m.created_at, m.id`,
+    `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.conversation_id = $2
+      AND ${messageReadable(reader(p, params))} ORDER BY m.created_at, m.id`,
     params,
   );
 }
@@ -115,7 +118,8 @@ export async function messagesByIds(q: Queryable, orgId: string, ids: string[]) 
 export async function readableMessagesByIds(q: Queryable, orgId: string, p: Principal, ids: string[]) {
   const params: unknown[] = [orgId, ids];
   const rows = await q.query<MessageRow>(
-    `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.id = ANY($2::text[]) AND ${messageReadable(reader(p, params))}`,
+    `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.id = ANY($2::text[])
+      AND ${messageReadable(reader(p, params))}`,
     params,
   );
   return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
@@ -149,7 +153,8 @@ export async function claimSendRequest(q: Queryable, orgId: string, key: string,
   return (
     (
       await q.query(
-        'INSERT INTO comm_send_requests (organization_id, idempotency_key, id, request_hash) VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING RETURNING id',
+        'INSERT INTO comm_send_requests (organization_id, idempotency_key, id, request_hash) VALUES ($1,$2,$3,$4) ON CONFLICT DO ' +
+          'NOTHING RETURNING id',
         [orgId, key, newId('snd'), hash],
       )
     ).length > 0
@@ -186,8 +191,10 @@ export interface OutboundValues {
 
 export async function insertOutbound(q: Queryable, orgId: string, m: OutboundValues) {
   await q.query(
-    `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, template_id, template_version,
-       subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, cc, bcc, headers, message_id_header, inbox_id, conversation_id, send_request_id)
+    `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id,
+      template_id, template_version,
+       subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, cc, bcc, headers,
+       message_id_header, inbox_id, conversation_id, send_request_id)
      VALUES ($1,$2,'outbound',$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)`,
     [
       orgId,

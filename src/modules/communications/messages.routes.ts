@@ -22,7 +22,11 @@ export function messageLogRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'The message log',
         description:
-          'Every message sent, attempted, stopped before sending (`suppressed`) or received, newest first (ties by id). A message sent from a conversation is listed here with `payload_metadata.thread_id`; its body is kept in the conversation. Filters: `direction`, `status`, `category` (exactly as sent), `person_id`. A message a worker has claimed but no provider has yet accepted shows as `queued`. Mail of a restricted inbox (or in a conversation of one) is listed only to keys on its access list and keys with admin on Communications.',
+          'Every message sent, attempted, stopped before sending (`suppressed`) or received, newest first (ties by id). A ' +
+          'message sent from a conversation is listed here with `payload_metadata.thread_id`; its body is kept in the conversation. ' +
+          'Filters: `direction`, `status`, `category` (exactly as sent), `person_id`. A message a worker has claimed but no provider has ' +
+          'yet accepted shows as `queued`. Mail of a restricted inbox (or in a conversation of one) is listed only to keys on its access ' +
+          'list and keys with admin on Communications.',
         querystring: Strict({
           direction: Type.Optional(StringEnum(['outbound', 'inbound'] as const)),
           status: Type.Optional(StringEnum(MESSAGE_STATUSES)),
@@ -48,11 +52,23 @@ export function messageLogRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Send email (real, cannot be unsent)',
-        description: `Sends to people on file (\`person_id\`, \`person_ids\`: one copy each, filled for that person) and/or addresses (\`to_addresses\`), from an active template (\`template_id\` plus the fill inputs of POST /templates/{id}/fill) or from a written \`subject\` and \`body_blocks\` (merge fields work there too).
+        description:
+          `Sends to people on file (\`person_id\`, \`person_ids\`: one copy each, filled for that person) and/or ` +
+          `addresses (\`to_addresses\`), from an active template (\`template_id\` plus the fill inputs of POST /templates/{id}/fill) or ` +
+          `from a written \`subject\` and \`body_blocks\` (merge fields work there too).
 
-**Idempotency** (required): \`Idempotency-Key\` header or \`idempotency_key\` field. The key is held by a unique row in the database: the same key with the same body answers the same messages again (header Idempotent-Replayed: true) and never sends twice, even when both requests arrive at once; the same key with a different body answers 422.
+**Idempotency** (required): \`Idempotency-Key\` header or \`idempotency_key\` field. The key is held by a unique row in the ` +
+          `database: the same key with the same body answers the same messages again (header Idempotent-Replayed: true) and never sends ` +
+          `twice, even when both requests arrive at once; the same key with a different body answers 422.
 
-Refused (422) while any merge field is unfilled. Every message is logged (status \`queued\`) in the same transaction before any SMTP attempt; the queue worker then sends it through the providers in order (failover). A suppressed address (platform or organization list) or a person opted out of the category is logged \`suppressed\` with the reason and never sent; suppressed cc/bcc addresses are dropped and listed in \`payload_metadata.copies_suppressed\`. Bulk categories (all but \`transactional\`) carry List-Unsubscribe / List-Unsubscribe-Post (RFC 8058) and an unsubscribe line. With no SMTP provider configured the answer is 503 and nothing is recorded. Answers 202 with the logged messages.`,
+Refused (422) while any merge field is unfilled. Every message is logged (status \`queued\`) in the same transaction before any ` +
+          `SMTP attempt; the queue worker then sends it through the providers in order (failover). A suppressed address (platform or ` +
+          `organization list) or a person opted out of the category is logged \`suppressed\` with the reason and never sent; suppressed ` +
+          `cc/bcc addresses are dropped and listed in \`payload_metadata.copies_suppressed\`. Bulk categories (all but ` +
+          `\`transactional\`) ` +
+          `carry List-Unsubscribe / List-Unsubscribe-Post (RFC 8058) and an unsubscribe line. With no SMTP provider configured ` +
+          `the answer ` +
+          `is 503 and nothing is recorded. Answers 202 with the logged messages.`,
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
         body: SendBody,
         response: { 202: SendResult },

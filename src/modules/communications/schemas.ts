@@ -21,7 +21,8 @@ export const Run = Strict({
 export const Block = Strict({
   type: StringEnum(BLOCK_TYPES, {
     description:
-      'p (paragraph), h1, h2 (headings), bullet, numbered (list items; neighbours form one list), quote, button (a call-to-action link: needs a run with href), divider (runs ignored)',
+      'p (paragraph), h1, h2 (headings), bullet, numbered (list items; neighbours form one list), quote, button (a ' +
+      'call-to-action link: needs a run with href), divider (runs ignored)',
   }),
   runs: Type.Array(Run, { maxItems: 100 }),
 });
@@ -54,7 +55,8 @@ export const Metadata = Type.Record(
   Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean(), Type.Null()]),
   {
     description:
-      'free-form labels, at most 50 keys; values string, number, boolean or null. `category` (one of the message categories) is the default category of messages sent from the template.',
+      'free-form labels, at most 50 keys; values string, number, boolean or null. `category` (one of the message categories) is ' +
+      'the default category of messages sent from the template.',
     maxProperties: 50,
   },
 );
@@ -69,7 +71,8 @@ export const Template = Type.Object(
     subject_template: Type.String(),
     body_template: Type.String({
       description:
-        'plain-text form of the body blocks, merge fields exactly as written (headings are not upper-cased); sending it back unchanged keeps the blocks as they are',
+        'plain-text form of the body blocks, merge fields exactly as written (headings are not upper-cased); sending it back ' +
+        'unchanged keeps the blocks as they are',
     }),
     body_template_blocks: BlocksOut,
     status: StringEnum(TEMPLATE_STATUSES),

@@ -130,7 +130,8 @@ export async function seedCommunications(q: Queryable, org: Organization, data: 
     if (inbound) {
       conversation = newId('cnv');
       await q.query(
-        'INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id, last_message_at) VALUES ($1,$2,$3,$4,$5,$6, now() - make_interval(hours => $7))',
+        'INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id, ' +
+          'last_message_at) VALUES ($1,$2,$3,$4,$5,$6, now() - make_interval(hours => $7))',
         [
           org.id,
           conversation,
@@ -144,9 +145,12 @@ export async function seedCommunications(q: Queryable, org: Organization, data: 
       meta.thread_id = conversation;
     }
     await q.query(
-      `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id, template_id, template_version, provider, provider_message_id,
-         subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, message_id_header, inbox_id, conversation_id, created_at, updated_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21, now() - make_interval(hours => $22), now() - make_interval(hours => $22))`,
+      `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id,
+        template_id, template_version, provider, provider_message_id,
+         subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, message_id_header, inbox_id,
+         conversation_id, created_at, updated_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21, now() - make_interval(hours => $22),
+       now() - make_interval(hours => $22))`,
       [
         org.id,
         id,

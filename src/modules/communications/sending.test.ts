@@ -456,7 +456,8 @@ test('crash and restart: queued mail is sent exactly once; mail caught mid-SMTP 
     body: { person_id: p.id, subject: 'Claimed', body_blocks: [P('x')], idempotency_key: key() },
   });
   await t.db.query(
-    "UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour' WHERE organization_id = $1 AND subject = 'Claimed'",
+    "UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour' WHERE " +
+      "organization_id = $1 AND subject = 'Claimed'",
     [org.id],
   );
   // a worker died in the middle of the SMTP conversation: the provider may have taken it
@@ -464,7 +465,8 @@ test('crash and restart: queued mail is sent exactly once; mail caught mid-SMTP 
     body: { person_id: p.id, subject: 'Ambiguous', body_blocks: [P('x')], idempotency_key: key() },
   });
   await t.db.query(
-    "UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour', smtp_started_at = now() - interval '1 hour' WHERE organization_id = $1 AND subject = 'Ambiguous'",
+    "UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour', smtp_started_at " +
+      "= now() - interval '1 hour' WHERE organization_id = $1 AND subject = 'Ambiguous'",
     [org.id],
   );
   const listed = await log(org, '?status=queued');
@@ -530,8 +532,10 @@ test('sender: DNS records to publish, custom sending domain gets its own key, ad
   );
 });
 
-const mkSup = async (o: TestOrg) =>
-  `/api/communications/suppressions/${(await o.req('POST', '/api/communications/suppressions', { body: { address: `s${seq++}@example.org` } })).body.id}`;
+const mkSup = async (o: TestOrg) => {
+  const body = { address: `s${seq++}@example.org` };
+  return `/api/communications/suppressions/${(await o.req('POST', '/api/communications/suppressions', { body })).body.id}`;
+};
 const mkPerson = async (o: TestOrg) => (await person(o, 'Sec')).id;
 securitySuite('communications sending', () => t, [
   {

@@ -18,7 +18,8 @@ export interface TemplateRow {
   organization_id: string;
 }
 const COLS =
-  'organization_id, id, key, name, channel, subject_template, body_template_blocks, variables, metadata, status, version, version_published, created_at, updated_at';
+  'organization_id, id, key, name, channel, subject_template, body_template_blocks, variables, metadata, status, version, ' +
+  'version_published, created_at, updated_at';
 
 export async function templateById(q: Queryable, orgId: string, id: string, lock = false) {
   return (
@@ -57,7 +58,8 @@ export async function insertTemplate(
   status: string,
 ): Promise<TemplateRow | null> {
   const rows = await q.query<TemplateRow>(
-    `INSERT INTO comm_templates (organization_id, id, key, name, subject_template, body_template_blocks, variables, metadata, status, version_published)
+    `INSERT INTO comm_templates (organization_id, id, key, name, subject_template, body_template_blocks, variables, metadata,
+      status, version_published)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT (organization_id, key) DO NOTHING RETURNING ${COLS}`,
     [
       orgId,
@@ -77,14 +79,16 @@ export async function insertTemplate(
 
 export async function insertVersion(q: Queryable, orgId: string, templateId: string, version: number, subject: string, body: Block[]) {
   await q.query(
-    'INSERT INTO comm_template_versions (organization_id, template_id, version, subject_template, body_template_blocks) VALUES ($1,$2,$3,$4,$5)',
+    'INSERT INTO comm_template_versions (organization_id, template_id, version, subject_template, body_template_blocks) VALUES ' +
+      '($1,$2,$3,$4,$5)',
     [orgId, templateId, version, subject, JSON.stringify(body)],
   );
 }
 
 export async function rewriteVersion(q: Queryable, orgId: string, templateId: string, version: number, subject: string, body: Block[]) {
   await q.query(
-    'UPDATE comm_template_versions SET subject_template = $4, body_template_blocks = $5 WHERE organization_id = $1 AND template_id = $2 AND version = $3',
+    'UPDATE comm_template_versions SET subject_template = $4, body_template_blocks = $5 WHERE organization_id = $1 AND ' +
+      'template_id = $2 AND version = $3',
     [orgId, templateId, version, subject, JSON.stringify(body)],
   );
 }
@@ -98,7 +102,8 @@ export async function updateTemplate(
   published: boolean,
 ): Promise<TemplateRow | null> {
   const rows = await q.query<TemplateRow>(
-    `UPDATE comm_templates SET name = $3, subject_template = $4, body_template_blocks = $5, variables = $6, metadata = $7, version = $8, version_published = $9, updated_at = now()
+    `UPDATE comm_templates SET name = $3, subject_template = $4, body_template_blocks = $5, variables = $6, metadata = $7,
+      version = $8, version_published = $9, updated_at = now()
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
     [
       orgId,
@@ -118,7 +123,8 @@ export async function updateTemplate(
 /** Sets the status; its time changes only when the status does. */
 export async function setStatus(q: Queryable, orgId: string, id: string, status: string): Promise<TemplateRow | null> {
   const rows = await q.query<TemplateRow>(
-    `UPDATE comm_templates SET status = $3, version_published = version_published OR $3 = 'active', updated_at = CASE WHEN status = $3 THEN updated_at ELSE now() END
+    `UPDATE comm_templates SET status = $3, version_published = version_published OR $3 = 'active', updated_at = CASE WHEN
+      status = $3 THEN updated_at ELSE now() END
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
     [orgId, id, status],
   );

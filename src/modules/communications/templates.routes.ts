@@ -56,7 +56,10 @@ export function templateRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Create a message template',
         description:
-          '`key` is unique in the organization (422 when taken) and matches ^[a-z][a-z0-9_.-]*$; it cannot change later. A template starts as `draft` unless `status` says otherwise. Block types: p, h1, h2, bullet, numbered, quote, button, divider; an unknown type is refused (422); at most 200 blocks; run href must be http, https or mailto (merge fields allowed).',
+          '`key` is unique in the organization (422 when taken) and matches ^[a-z][a-z0-9_.-]*$; it cannot change later. A ' +
+          'template starts as `draft` unless `status` says otherwise. Block types: p, h1, h2, bullet, numbered, quote, button, ' +
+          'divider; an ' +
+          'unknown type is refused (422); at most 200 blocks; run href must be http, https or mailto (merge fields allowed).',
         body: Strict({
           key: Type.String({ minLength: 1, maxLength: 100 }),
           channel: Type.Optional(StringEnum(['email'] as const)),
@@ -91,7 +94,8 @@ export function templateRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change a message template',
         description:
-          'Only sent fields change. Changing the subject or body of a template whose current version has been active makes a new version (`version` + 1); fills name the version used. A draft never activated changes in place. `key` cannot change (422).',
+          'Only sent fields change. Changing the subject or body of a template whose current version has been active makes a new ' +
+          'version (`version` + 1); fills name the version used. A draft never activated changes in place. `key` cannot change (422).',
         params: IdParam,
         body: Strict({
           ...wording,
@@ -118,8 +122,12 @@ export function templateRoutes(app: App, ctx: AppContext) {
         config: write,
         schema: {
           tags,
-          summary: `${action === 'draft' ? 'Return a template to draft' : action === 'activate' ? 'Activate a template' : 'Archive a template'}`,
-          description: `Sets status to ${status}; any status may move to any other; repeating it changes nothing. Only active templates can be filled or sent.`,
+          summary: `${
+            action === 'draft' ? 'Return a template to draft' : action === 'activate' ? 'Activate a template' : 'Archive a template'
+          }`,
+          description:
+            `Sets status to ${status}; any status may move to any other; repeating it changes nothing. Only active ` +
+            `templates can be filled or sent.`,
           params: IdParam,
           response: { 200: Template },
         },
@@ -139,7 +147,18 @@ export function templateRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Fill an active template from records',
         description:
-          'Sends nothing and changes nothing. Path `id` is the template id (a key answers 404). Only an active template can be filled (422 otherwise). Person fields come from `person_id` / `person_ids` (several people fill names as a list: "Ana, Ben and Cy"; emails and phones likewise), animal fields from `animal_ids` and an `animal` related record, `org_name` from the organization profile; `variables` win over records; any other merge field is filled only by `variables`. `related_entity_type` and `related_entity_id` come together (400 when one is missing). `conversation_id`: when neither a person nor a related record is named, the conversation\'s confirmed person and its record are used (an unconfirmed suggestion never is). Unknown person or animal ids in the body answer 422; an unknown related record 404. Adoption applications and form submissions are not kept by Ark yet, so those related types answer 404 ("No such adoption application."). Unfilled fields are listed in order of first appearance (subject, then body) and stay in the text as written.',
+          'Sends nothing and changes nothing. Path `id` is the template id (a key answers 404). Only an active template can be ' +
+          'filled (422 otherwise). Person fields come from `person_id` / `person_ids` (several people fill names as a list: ' +
+          '"Ana, Ben and ' +
+          'Cy"; emails and phones likewise), animal fields from `animal_ids` and an `animal` related record, `org_name` from the ' +
+          'organization profile; `variables` win over records; any other merge field is filled only by `variables`. ' +
+          '`related_entity_type` ' +
+          'and `related_entity_id` come together (400 when one is missing). `conversation_id`: when neither a person nor a ' +
+          'related record ' +
+          "is named, the conversation's confirmed person and its record are used (an unconfirmed suggestion never is). Unknown person or " +
+          'animal ids in the body answer 422; an unknown related record 404. Adoption applications and form submissions are not kept by ' +
+          'Ark yet, so those related types answer 404 ("No such adoption application."). Unfilled fields are listed in order of first ' +
+          'appearance (subject, then body) and stay in the text as written.',
         params: IdParam,
         body: FillBody,
         response: { 200: Filled },

@@ -167,7 +167,9 @@ test('fill: person, people as a list, animals, org, variables win, unfilled kept
         type: 'p',
         runs: [
           {
-            text: '{{animal_name}} is a {{animal_breed}} {{animal_species}} ({{animal_sex}}), Pet ID {{animal_id}}. Call {{phone}} or {{ org_phone }}. {{mystery}}',
+            text:
+              '{{animal_name}} is a {{animal_breed}} {{animal_species}} ({{animal_sex}}), Pet ID {{animal_id}}. Call ' +
+              '{{phone}} or {{ org_phone }}. {{mystery}}',
           },
         ],
       },
@@ -320,8 +322,10 @@ test('message log: empty list shape and filter validation', async () => {
 });
 
 const mkTemplate = async (org: TestOrg) => `/api/communications/templates/${(await template(org)).id}`;
-const mkInbox = async (org: TestOrg) =>
-  `/api/communications/inboxes/${(await org.req('POST', '/api/communications/inboxes', { body: { name: `i${Math.random().toString(36).slice(2, 8)}` } })).body.id}`;
+const mkInbox = async (org: TestOrg) => {
+  const body = { name: `i${Math.random().toString(36).slice(2, 8)}` };
+  return `/api/communications/inboxes/${(await org.req('POST', '/api/communications/inboxes', { body })).body.id}`;
+};
 securitySuite('communications templates', () => t, [
   { method: 'GET', path: () => '/api/communications/templates', area: 'communications', level: 'read' },
   {

@@ -121,6 +121,15 @@ export interface OutboundWorker {
  * each SMTP conversation (smtp_started_at), and records the outcome of every attempt at once.
  * Cross-organization by nature: the claim is the one statement not scoped by organization.
  */
+/** What a message left mid-conversation by a stopped worker records: it is never resent, a person reviews it. */
+const OUTCOME_UNKNOWN = JSON.stringify({
+  error:
+    'the worker stopped during the SMTP conversation; the provider may have accepted it, so it is not resent (at most once); ' +
+    'needs review',
+  needs_review: true,
+  reason: 'outcome_unknown',
+});
+
 export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorker {
   const providers = typeof opts.providers === 'string' || opts.providers === undefined ? parseProviders(opts.providers) : opts.providers;
   const leaseMs = opts.leaseMs ?? 10 * 60_000;
@@ -160,7 +169,8 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     return owned(
       m,
       token,
-      `payload_metadata = jsonb_set(payload_metadata, '{failover_attempts}', coalesce(payload_metadata->'failover_attempts', '[]'::jsonb) || $4::jsonb), smtp_started_at = NULL${extra}`,
+      `payload_metadata = jsonb_set(payload_metadata, '{failover_attempts}', coalesce(payload_metadata->'failover_attempts', ` +
+        `'[]'::jsonb) || $4::jsonb), smtp_started_at = NULL${extra}`,
       [JSON.stringify([attempt]), ...params],
     );
   }
@@ -263,7 +273,8 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
       await owned(
         m,
         token,
-        "status = 'queued', attempt_token = NULL, locked_at = NULL, next_attempt_at = now() + ($4::double precision * interval '1 millisecond'), payload_metadata = payload_metadata || $5::jsonb",
+        "status = 'queued', attempt_token = NULL, locked_at = NULL, next_attempt_at = now() + ($4::double precision * interval " +
+          "'1 millisecond'), payload_metadata = payload_metadata || $5::jsonb",
         [retryBaseMs * 2 ** (m.attempts - 1), JSON.stringify({ error })],
       );
     }
@@ -278,10 +289,10 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     );
     const review = await db.query(
       `UPDATE comm_messages SET status = 'failed', attempt_token = NULL, updated_at = now(),
-          payload_metadata = payload_metadata || '{"error": "the worker stopped during the SMTP conversation; the provider may have accepted it, so it is not resent (at most once); needs review", "needs_review": true, "reason": "outcome_unknown"}'::jsonb
+          payload_metadata = payload_metadata || $3::jsonb
         WHERE status = 'sending' AND smtp_started_at IS NOT NULL AND locked_at < now() - ($1::double precision * interval '1 millisecond')
           AND ($2::text[] IS NULL OR organization_id = ANY($2)) RETURNING id`,
-      [leaseMs, orgs],
+      [leaseMs, orgs, OUTCOME_UNKNOWN],
     );
     return { requeued: requeued.length, needsReview: review.length };
   }
@@ -290,7 +301,8 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     await recover();
     const token = base62(24);
     const claimed = await db.query<MessageRow>(
-      `UPDATE comm_messages m SET status = 'sending', attempt_token = $1, locked_at = now(), smtp_started_at = NULL, attempts = m.attempts + 1, updated_at = now()
+      `UPDATE comm_messages m SET status = 'sending', attempt_token = $1, locked_at = now(), smtp_started_at = NULL, attempts =
+        m.attempts + 1, updated_at = now()
          FROM (SELECT organization_id, id FROM comm_messages WHERE status = 'queued' AND direction = 'outbound' AND next_attempt_at <= now()
                   AND ($3::text[] IS NULL OR organization_id = ANY($3))
                 ORDER BY next_attempt_at, created_at LIMIT $2 FOR UPDATE SKIP LOCKED) c

@@ -84,7 +84,8 @@ export async function insertDefinition(
   d: Omit<DefinitionRow, 'retired_at' | 'created_at' | 'updated_at'>,
 ): Promise<DefinitionRow | null> {
   const rows = await q.query<DefinitionRow>(
-    `INSERT INTO custom_field_definitions (organization_id, id, entity_type, field_key, field_label, field_type, options, required, sort_order)
+    `INSERT INTO custom_field_definitions (organization_id, id, entity_type, field_key, field_label, field_type, options,
+      required, sort_order)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
     [orgId, d.id, d.entity_type, d.field_key, d.field_label, d.field_type, JSON.stringify(d.options), d.required, d.sort_order],
   );

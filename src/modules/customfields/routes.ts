@@ -51,7 +51,11 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Define a custom field',
         description:
-          'Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards.',
+          'Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty ' +
+          '(or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the ' +
+          'entity type. A ' +
+          '`field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type ' +
+          'never change afterwards.',
         body: Strict({
           entity_type: StringEnum(repo.ENTITY_TYPES),
           field_key: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' }),
@@ -98,7 +102,8 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List custom field definitions',
         description:
-          'Not paged (an organization has few). Ordered by entity type, then sort_order, then key. Retired fields are left out unless `include_retired=true`.',
+          'Not paged (an organization has few). Ordered by entity type, then sort_order, then key. Retired fields are left out ' +
+          'unless `include_retired=true`.',
         querystring: Type.Object({
           entity_type: Type.Optional(StringEnum(repo.ENTITY_TYPES)),
           include_retired: Type.Optional(Type.Boolean({ default: false })),
@@ -126,7 +131,10 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Relabel a custom field, change its options, required flag or order',
         description:
-          "Only sent fields change. Sending `field_key`, `entity_type` or `field_type` answers 422: they never change. Options of a select/multiselect stay non-empty; values already stored keep an option that was removed until the record's value is next changed. Making a field required applies to records created from then on.",
+          'Only sent fields change. Sending `field_key`, `entity_type` or `field_type` answers 422: they never change. Options ' +
+          "of a select/multiselect stay non-empty; values already stored keep an option that was removed until the record's " +
+          'value is next ' +
+          'changed. Making a field required applies to records created from then on.',
         params: IdParam,
         body: Strict({
           field_label: Type.Optional(Label),
@@ -150,6 +158,7 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
         if (!current) throw notFound('custom field');
         if (b.options) checkOptions(current.field_type, b.options);
         const row = await repo.updateDefinition(q, orgId, current.id, b);
+        if (!row) throw notFound('custom field');
         await audit(q, orgId, actor, 'update', 'custom_field', current.id, b);
         return row;
       });
@@ -164,7 +173,8 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Reorder the custom fields of an entity type',
         description:
-          '`field_ids` lists every field of the entity type (retired ones may be left out; they go last) in the wanted order; sort_order becomes 10, 20, 30, ... Answers the new list of the entity type.',
+          '`field_ids` lists every field of the entity type (retired ones may be left out; they go last) in the wanted order; ' +
+          'sort_order becomes 10, 20, 30, ... Answers the new list of the entity type.',
         body: Strict({
           entity_type: StringEnum(repo.ENTITY_TYPES),
           field_ids: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 500, uniqueItems: true }),
@@ -206,7 +216,8 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
           tags,
           summary: retired ? 'Retire a custom field' : 'Bring a retired custom field back',
           description: retired
-            ? 'A retired field is hidden from the list (unless include_retired), takes no new values and is no longer required. Values already stored stay in records. Its key stays taken. Retiring twice is harmless.'
+            ? 'A retired field is hidden from the list (unless include_retired), takes no new values and is no longer required. ' +
+              'Values already stored stay in records. Its key stays taken. Retiring twice is harmless.'
             : 'The field takes values again (and is required again if it was).',
           params: IdParam,
           response: { 200: CustomFieldDefinition },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { at, testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 
 let t: TestApp;
@@ -195,7 +195,7 @@ test('list totals are exact for each filter and date range through creates and d
     ),
   );
   for (const m of made) assert.equal(m.status, 201, JSON.stringify(m.body));
-  await org.req('DELETE', `/api/v1/donations/${made[3].body.id}`);
+  await org.req('DELETE', `/api/v1/donations/${at(made, 3).body.id}`);
   const truth = async (where: string) =>
     Number(
       (

@@ -16,7 +16,8 @@ export interface DonationRow {
   created_at: Date;
 }
 const COLS =
-  'id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id, date, notes, created_at';
+  'id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id, date, ' +
+  'notes, created_at';
 
 export async function getDonation(q: Queryable, orgId: string, id: string) {
   return (
@@ -93,7 +94,8 @@ export interface DonationInsert {
 }
 export async function insertDonation(q: Queryable, orgId: string, d: DonationInsert) {
   await q.query(
-    `INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id, date, notes, source, source_id)
+    `INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method,
+      gateway, gateway_transaction_id, date, notes, source, source_id)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)`,
     [
       orgId,

@@ -17,7 +17,9 @@ export function donationRoutesV1(app: App, ctx: AppContext) {
         tags,
         summary: 'List donations',
         description:
-          "Newest gift date first. dateFrom and dateTo are inclusive. `meta.total` is exact: without `donorId` or `animalId` it is the sum of per-(day, type, campaign) tallies updated with every change in its own transaction (over the days of the date range); with `donorId` or `animalId` it is counted from that donor's or animal's index entries.",
+          'Newest gift date first. dateFrom and dateTo are inclusive. `meta.total` is exact: without `donorId` or `animalId` it ' +
+          'is the sum of per-(day, type, campaign) tallies updated with every change in its own transaction (over the days of the date ' +
+          "range); with `donorId` or `animalId` it is counted from that donor's or animal's index entries.",
         querystring: DonationListQuery,
         response: { 200: DonationList },
       },
@@ -43,7 +45,8 @@ export function donationRoutesV1(app: App, ctx: AppContext) {
         tags,
         summary: 'Record a donation',
         description:
-          'A ledger entry only: no payment is initiated and no money moves. The donor must be a person on file; an unknown donor, animal or campaign answers 422.',
+          'A ledger entry only: no payment is initiated and no money moves. The donor must be a person on file; an unknown ' +
+          'donor, animal or campaign answers 422.',
         body: DonationCreate,
         response: { 201: Donation },
       },

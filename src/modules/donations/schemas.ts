@@ -30,7 +30,8 @@ export const DonationCreate = Strict({
   amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e12, description: 'greater than 0, with no more decimals than the currency has' }),
   type: StringEnum(DONATION_TYPES, {
     description:
-      'one-off: a single gift; recurring: one installment of a scheduled gift (no future records are generated); post-adoption: extra gift at adoption collected outside the payment-link flow',
+      'one-off: a single gift; recurring: one installment of a scheduled gift (no future records are generated); post-adoption: ' +
+      'extra gift at adoption collected outside the payment-link flow',
   }),
   date: DateString(),
   paymentMethod: StringEnum(PAYMENT_METHODS),

@@ -17,11 +17,14 @@ export interface AuctionRow {
   high_bids_total: string;
   raised: string;
 }
-const AUCTION_SELECT = `SELECT a.id, a.campaign_id, a.name, a.description, a.currency, a.status, a.next_paddle, a.next_lot, a.closed_at, a.created_at, a.updated_at,
+const AUCTION_SELECT = `SELECT a.id, a.campaign_id, a.name, a.description, a.currency, a.status, a.next_paddle, a.next_lot,
+  a.closed_at, a.created_at, a.updated_at,
   (SELECT count(*) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id)::int AS lot_count,
   (SELECT count(*) FROM auction_bidders b WHERE b.organization_id = a.organization_id AND b.auction_id = a.id)::int AS bidder_count,
-  (SELECT COALESCE(sum(l.high_bid_minor), 0) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status <> 'withdrawn')::text AS high_bids_total,
-  (SELECT COALESCE(sum(d.amount_minor), 0) FROM auction_lots l JOIN donation_ledger d ON d.organization_id = l.organization_id AND d.id = l.donation_id AND d.deleted_at IS NULL
+  (SELECT COALESCE(sum(l.high_bid_minor), 0) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id =
+  a.id AND l.status <> 'withdrawn')::text AS high_bids_total,
+  (SELECT COALESCE(sum(d.amount_minor), 0) FROM auction_lots l JOIN donation_ledger d ON d.organization_id = l.organization_id
+  AND d.id = l.donation_id AND d.deleted_at IS NULL
     WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status = 'sold')::text AS raised
   FROM auctions a`;
 
@@ -53,7 +56,8 @@ export async function listAuctions(
   }
   params.push(limit + 1, offset);
   return q.query<AuctionRow>(
-    `${AUCTION_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    `${AUCTION_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC LIMIT $${params.length - 1} OFFSET ` +
+      `$${params.length}`,
     params,
   );
 }
@@ -125,8 +129,10 @@ export interface LotRow {
   created_at: Date;
   updated_at: Date;
 }
-const LOT_SELECT = `SELECT l.id, l.auction_id, l.lot_number, l.title, l.description, l.opening_bid_minor, l.increment_minor, l.fair_market_value_minor, l.reserve_minor,
-  l.donated_by, l.status, l.high_bid_minor, l.high_bidder_id, b.paddle_number AS high_bidder_paddle, l.bid_count, l.donation_id, l.custom_fields, l.created_at, l.updated_at
+const LOT_SELECT = `SELECT l.id, l.auction_id, l.lot_number, l.title, l.description, l.opening_bid_minor, l.increment_minor,
+  l.fair_market_value_minor, l.reserve_minor,
+  l.donated_by, l.status, l.high_bid_minor, l.high_bidder_id, b.paddle_number AS high_bidder_paddle, l.bid_count, l.donation_id,
+  l.custom_fields, l.created_at, l.updated_at
   FROM auction_lots l LEFT JOIN auction_bidders b ON b.organization_id = l.organization_id AND b.id = l.high_bidder_id`;
 export async function lotById(q: Queryable, orgId: string, auctionId: string, lotId: string, lock = false) {
   if (lock) {
@@ -166,7 +172,8 @@ export interface LotInsert {
 }
 export async function insertLot(q: Queryable, orgId: string, l: LotInsert) {
   await q.query(
-    `INSERT INTO auction_lots (organization_id, id, auction_id, lot_number, title, description, opening_bid_minor, increment_minor, fair_market_value_minor, reserve_minor, donated_by, custom_fields)
+    `INSERT INTO auction_lots (organization_id, id, auction_id, lot_number, title, description, opening_bid_minor,
+      increment_minor, fair_market_value_minor, reserve_minor, donated_by, custom_fields)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
     [
       orgId,
@@ -221,8 +228,10 @@ export interface BidderRow {
   bids: number;
 }
 const BIDDER_SELECT = `SELECT b.id, b.person_id, b.paddle_number, p.display_name AS name, NULLIF(p.email, '') AS email, b.registered_at,
-  (SELECT count(*) FROM auction_lots l WHERE l.organization_id = b.organization_id AND l.auction_id = b.auction_id AND l.high_bidder_id = b.id AND l.status IN ('open','sold'))::int AS leading,
-  (SELECT count(*) FROM auction_bids x WHERE x.organization_id = b.organization_id AND x.auction_id = b.auction_id AND x.bidder_id = b.id)::int AS bids
+  (SELECT count(*) FROM auction_lots l WHERE l.organization_id = b.organization_id AND l.auction_id = b.auction_id AND
+  l.high_bidder_id = b.id AND l.status IN ('open','sold'))::int AS leading,
+  (SELECT count(*) FROM auction_bids x WHERE x.organization_id = b.organization_id AND x.auction_id = b.auction_id AND
+  x.bidder_id = b.id)::int AS bids
   FROM auction_bidders b JOIN people_directory p ON p.organization_id = b.organization_id AND p.id = b.person_id`;
 export async function listBidders(q: Queryable, orgId: string, auctionId: string) {
   return q.query<BidderRow>(`${BIDDER_SELECT} WHERE b.organization_id = $1 AND b.auction_id = $2 ORDER BY b.paddle_number`, [
@@ -292,7 +301,8 @@ export async function insertBid(
     [orgId, b.id, b.auction_id, b.lot_id, b.bidder_id, b.amount_minor.toString(), b.sequence],
   );
   await q.query(
-    'UPDATE auction_lots SET high_bid_minor = $3, high_bidder_id = $4, bid_count = $5, updated_at = now() WHERE organization_id = $1 AND id = $2',
+    'UPDATE auction_lots SET high_bid_minor = $3, high_bidder_id = $4, bid_count = $5, updated_at = now() WHERE organization_id ' +
+      '= $1 AND id = $2',
     [orgId, b.lot_id, b.amount_minor.toString(), b.bidder_id, b.sequence],
   );
 }

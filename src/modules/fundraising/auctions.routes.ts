@@ -56,7 +56,8 @@ export function auctionRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Create an auction for a campaign',
         description:
-          "An auction belongs to one active campaign and takes its currency; what it raises lands with that campaign's money when it closes. It starts open: bidders can register and bid at once.",
+          "An auction belongs to one active campaign and takes its currency; what it raises lands with that campaign's money " +
+          'when it closes. It starts open: bidders can register and bid at once.',
         body: AuctionCreate,
         response: { 201: Auction },
       },
@@ -100,7 +101,11 @@ export function auctionRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Close an auction and settle its lots',
         description:
-          "Answers 200. Every open lot with a high bid (at or above its reserve, if any) is sold to its high bidder and recorded as one ledger donation: source `auction`, type one-off, payment method other, donor the winner's person, campaign the auction's, dated today in the organization's time zone, amount the winning bid. No payment is initiated and no money moves. Other open lots end `unsold`; withdrawn lots stay withdrawn. Closing a closed auction settles nothing again and answers the same settlement with `already_closed` true.",
+          'Answers 200. Every open lot with a high bid (at or above its reserve, if any) is sold to its high bidder and recorded ' +
+          "as one ledger donation: source `auction`, type one-off, payment method other, donor the winner's person, campaign the " +
+          "auction's, dated today in the organization's time zone, amount the winning bid. No payment is initiated and no money moves. " +
+          'Other open lots end `unsold`; withdrawn lots stay withdrawn. Closing a closed auction settles nothing again and answers the ' +
+          'same settlement with `already_closed` true.',
         params: IdParam,
         response: { 200: Settlement },
       },
@@ -133,7 +138,9 @@ export function auctionRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Add a lot',
-        description: `Lot numbers run from 1 within the auction. Only while the auction is open. ${MONEY} custom_fields: see the Fundraising documentation.`,
+        description:
+          `Lot numbers run from 1 within the auction. Only while the auction is open. ${MONEY} custom_fields: see the ` +
+          `Fundraising documentation.`,
         params: IdParam,
         body: LotCreate,
         response: { 201: Lot },
@@ -160,7 +167,8 @@ export function auctionRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change or withdraw a lot',
         description:
-          "Only while the auction is open (a closed auction's lots are settled and frozen, so giving statements stay true). The opening bid cannot change once the lot has bids. `status` withdrawn stops bidding and the lot is never sold; open puts it back.",
+          "Only while the auction is open (a closed auction's lots are settled and frozen, so giving statements stay true). The " +
+          'opening bid cannot change once the lot has bids. `status` withdrawn stops bidding and the lot is never sold; open puts it back.',
         params: LotParams,
         body: LotUpdate,
         response: { 200: Lot },
@@ -181,7 +189,11 @@ export function auctionRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List bidders',
         description:
-          "Who has a paddle, in paddle-number order, with how many lots each holds. `leading` counts lots the bidder currently holds: high bidder on an open lot, or winner of a sold lot (withdrawn lots and lots unsold for a missed reserve are not held). `bids` counts every bid the bidder placed in this auction. `name` is the person's first and last name. An auction of another organization answers 404.",
+          'Who has a paddle, in paddle-number order, with how many lots each holds. `leading` counts lots the bidder currently ' +
+          'holds: high bidder on an open lot, or winner of a sold lot (withdrawn lots and lots unsold for a missed reserve are ' +
+          'not held). ' +
+          "`bids` counts every bid the bidder placed in this auction. `name` is the person's first and last name. An auction of another " +
+          'organization answers 404.',
         params: IdParam,
         response: { 200: BidderList },
       },
@@ -196,7 +208,8 @@ export function auctionRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Register a bidder',
         description:
-          'Gives a person on file the next paddle number (1, 2, 3… within the auction, without gaps, even when many register at once). A person has one paddle per auction: registering again answers 422. Only while the auction is open.',
+          'Gives a person on file the next paddle number (1, 2, 3… within the auction, without gaps, even when many register at ' +
+          'once). A person has one paddle per auction: registering again answers 422. Only while the auction is open.',
         params: IdParam,
         body: BidderCreate,
         response: { 201: Bidder },
@@ -230,7 +243,12 @@ export function auctionRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Place a bid',
-        description: `Name the bidder by \`paddle_number\` (as called on the night) or \`bidder_id\`. Accepted only while the auction and the lot are open. The first bid must be at least the opening bid; each later bid at least the high bid plus the increment. The current high bidder cannot outbid themselves (422; guards against a bid entered twice). Bids on one lot are taken one at a time under a lock, so under concurrent bidding every accepted bid is kept and the high bid is the highest accepted; a bid that no longer beats the high bid answers 422. ${MONEY}`,
+        description:
+          `Name the bidder by \`paddle_number\` (as called on the night) or \`bidder_id\`. Accepted only while the ` +
+          `auction and the lot are open. The first bid must be at least the opening bid; each later bid at least the high bid plus the ` +
+          `increment. The current high bidder cannot outbid themselves (422; guards against a bid entered twice). Bids on one lot are ` +
+          `taken one at a time under a lock, so under concurrent bidding every accepted bid is kept and the high bid is the highest ` +
+          `accepted; a bid that no longer beats the high bid answers 422. ${MONEY}`,
         params: LotParams,
         body: BidCreate,
         response: { 201: Bid },

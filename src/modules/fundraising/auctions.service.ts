@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Db, Queryable } from '../../platform/db/db.ts';
+import { present, type Db, type Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
@@ -188,7 +188,7 @@ export async function registerBidder(db: Db, orgId: string, auctionId: string, p
     const paddle = await repo.takePaddle(q, orgId, auctionId);
     await repo.insertBidder(q, orgId, { id, auction_id: auctionId, person_id: personId, paddle_number: paddle });
     await audit(q, orgId, actor, 'register', 'auction_bidder', id, { auction_id: auctionId, paddle_number: paddle });
-    return repo.bidderById(q, orgId, auctionId, id);
+    return present(await repo.bidderById(q, orgId, auctionId, id), 'bidder');
   });
 }
 
@@ -229,7 +229,8 @@ export async function placeBid(
       const why =
         lot.high_bid_minor === null
           ? 'the opening bid'
-          : `the high bid ${formatMoney(lot.high_bid_minor, a.currency)} plus the increment ${formatMoney(lot.increment_minor, a.currency)}`;
+          : `the high bid ${formatMoney(lot.high_bid_minor, a.currency)} plus the ` +
+            `increment ${formatMoney(lot.increment_minor, a.currency)}`;
       throw invalid({ amount: [`must be at least ${formatMoney(min, a.currency)} (${why})`] });
     }
     if (lot.high_bidder_id === bidder.id)
@@ -248,7 +249,7 @@ export async function placeBid(
       paddle_number: bidder.paddle_number,
       amount_minor: minor.toString(),
     });
-    return toBid(await repo.bidById(q, orgId, id), a.currency);
+    return toBid(present(await repo.bidById(q, orgId, id), 'bid'), a.currency);
   });
 }
 
@@ -297,7 +298,10 @@ export async function closeAuction(db: Db, org: Organization, auctionId: string,
           date: today,
           source: 'auction',
           source_id: lot.id,
-          notes: `Auction "${a.name}", lot ${lot.lot_number}: ${lot.title} (paddle ${winner.paddle_number}). Fair market value ${fmv === null ? 'not stated' : formatMoney(fmv, a.currency)}; deductible part ${formatMoney(deductiblePart(high, fmv ?? 0n), a.currency)}.`,
+          notes:
+            `Auction "${a.name}", lot ${lot.lot_number}: ${lot.title} (paddle ${winner.paddle_number}). Fair market ` +
+            `value ${fmv === null ? 'not stated' : formatMoney(fmv, a.currency)}; deductible ` +
+            `part ${formatMoney(deductiblePart(high, fmv ?? 0n), a.currency)}.`,
         });
         await repo.updateLot(q, org.id, lot.id, { status: 'sold', donation_id: donationId });
         await audit(q, org.id, actor, 'create', 'donation', donationId, { source: 'auction', lot_id: lot.id });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, type TestApp } from '../../../test/harness.ts';
+import { at, testApp, makeOrg, type TestApp } from '../../../test/harness.ts';
 import { assertErrorShape } from '../../../test/security.ts';
 import { auction, bid, bidder, campaign, lot, person } from './testkit.ts';
 
@@ -148,7 +148,7 @@ test('bids under concurrency: every accepted bid is stored, in order, and the hi
   const l = await lot(org, a.id, { opening_bid: 100, increment: 10 });
   // 40 bids at once, amounts shuffled, some ties: the lot takes them one at a time.
   const amounts = Array.from({ length: 40 }, (_, i) => 100 + ((i * 37) % 40) * 10 + (i % 3 === 0 ? 5 : 0));
-  const results = await Promise.all(amounts.map((amt, i) => bid(org, a.id, l.id, paddles[i % paddles.length], amt)));
+  const results = await Promise.all(amounts.map((amt, i) => bid(org, a.id, l.id, at(paddles, i % paddles.length), amt)));
   for (const r of results) assert.ok(r.status === 201 || r.status === 422, `unexpected ${r.status}: ${JSON.stringify(r.body)}`);
   const accepted = results.filter((r) => r.status === 201).map((r) => r.body);
   assert.ok(accepted.length >= 1);

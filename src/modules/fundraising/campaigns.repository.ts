@@ -45,7 +45,8 @@ export async function listCampaigns(q: Queryable, orgId: string, f: { status?: s
   }
   params.push(limit + 1, offset);
   return q.query<CampaignRow>(
-    `SELECT ${COLS} FROM fundraising_campaigns WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    `SELECT ${COLS} FROM fundraising_campaigns WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT
+      $${params.length - 1} OFFSET $${params.length}`,
     params,
   );
 }
@@ -64,7 +65,8 @@ export async function insertCampaign(
   },
 ) {
   await q.query(
-    'INSERT INTO fundraising_campaigns (organization_id, id, name, description, currency, goal_minor, starts_on, ends_on, custom_fields) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)',
+    'INSERT INTO fundraising_campaigns (organization_id, id, name, description, currency, goal_minor, starts_on, ends_on, ' +
+      'custom_fields) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)',
     [
       orgId,
       c.id,
@@ -116,19 +118,24 @@ export async function summaryRows(q: Queryable, orgId: string, campaignId: strin
       [orgId, campaignId],
     ),
     q.query<{ source: string; currency: string; amount_minor: string; count: string }>(
-      `SELECT CASE WHEN source = 'auction' THEN 'auction' ELSE 'donation' END AS source, currency, sum(amount_minor)::text AS amount_minor, count(*)::text AS count FROM donation_ledger
+      `SELECT CASE WHEN source = 'auction' THEN 'auction' ELSE 'donation' END AS source, currency, sum(amount_minor)::text AS
+        amount_minor, count(*)::text AS count FROM donation_ledger
         WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL GROUP BY 1, currency ORDER BY 1, currency`,
       [orgId, campaignId],
     ),
     q.query<{ n: string }>(
-      'SELECT count(DISTINCT donor_id)::text AS n FROM donation_ledger WHERE organization_id = $1 AND campaign_id = $2 AND deleted_at IS NULL',
+      'SELECT count(DISTINCT donor_id)::text AS n FROM donation_ledger WHERE organization_id = $1 AND campaign_id = $2 AND ' +
+        'deleted_at IS NULL',
       [orgId, campaignId],
     ),
     q.query<{ id: string; name: string; status: string; currency: string; raised: string; open_high_bids: string; lots: string }>(
       `SELECT a.id, a.name, a.status, a.currency,
-              COALESCE((SELECT sum(d.amount_minor) FROM donation_ledger d JOIN auction_lots l ON l.organization_id = d.organization_id AND l.id = d.source_id
-                         WHERE d.organization_id = a.organization_id AND d.source = 'auction' AND d.deleted_at IS NULL AND l.auction_id = a.id), 0)::text AS raised,
-              COALESCE((SELECT sum(l.high_bid_minor) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status = 'open' AND a.status = 'open'), 0)::text AS open_high_bids,
+              COALESCE((SELECT sum(d.amount_minor) FROM donation_ledger d JOIN auction_lots l ON l.organization_id =
+              d.organization_id AND l.id = d.source_id
+                         WHERE d.organization_id = a.organization_id AND d.source = 'auction' AND d.deleted_at IS NULL AND
+                         l.auction_id = a.id), 0)::text AS raised,
+              COALESCE((SELECT sum(l.high_bid_minor) FROM auction_lots l WHERE l.organization_id = a.organization_id AND
+              l.auction_id = a.id AND l.status = 'open' AND a.status = 'open'), 0)::text AS open_high_bids,
               (SELECT count(*) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id)::text AS lots
          FROM auctions a WHERE a.organization_id = $1 AND a.campaign_id = $2 ORDER BY a.created_at, a.id`,
       [orgId, campaignId],

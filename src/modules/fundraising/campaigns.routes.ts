@@ -8,7 +8,9 @@ const tags = ['Fundraising: campaigns'];
 const read = { permission: { area: 'fundraising' as const, level: 'read' as const } };
 const write = { permission: { area: 'fundraising' as const, level: 'write' as const } };
 const RAISED =
-  "Raised money is computed from the donation ledger: every donation (Family A included) whose campaignId is this campaign, plus every settled auction lot of the campaign's auctions (each settled lot is one ledger donation with source `auction`). Totals are per currency and never converted; `raised_toward_goal` counts only the goal's currency.";
+  'Raised money is computed from the donation ledger: every donation (Family A included) whose campaignId is this campaign, plus ' +
+  "every settled auction lot of the campaign's auctions (each settled lot is one ledger donation with source `auction`). Totals " +
+  "are per currency and never converted; `raised_toward_goal` counts only the goal's currency.";
 
 export function campaignRoutes(app: App, ctx: AppContext) {
   app.get(
@@ -61,7 +63,8 @@ export function campaignRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change a campaign',
         description:
-          'Only sent fields change; an empty description clears it; custom_fields replaces the whole object. The currency cannot change (money is already counted in it). A closed campaign may still be edited.',
+          'Only sent fields change; an empty description clears it; custom_fields replaces the whole object. The currency cannot ' +
+          'change (money is already counted in it). A closed campaign may still be edited.',
         params: IdParam,
         body: CampaignUpdate,
         response: { 200: Campaign },
@@ -80,7 +83,9 @@ export function campaignRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Close a campaign',
         description:
-          'Answers 200 with the campaign. Refused (422) while one of its auctions is open. Closing a closed campaign changes nothing. Donations may still be recorded against a closed campaign (a late cheque belongs to it); no new auction can be created for it.',
+          'Answers 200 with the campaign. Refused (422) while one of its auctions is open. Closing a closed campaign changes ' +
+          'nothing. Donations may still be recorded against a closed campaign (a late cheque belongs to it); no new auction can ' +
+          'be created for it.',
         params: IdParam,
         response: { 200: Campaign },
       },
@@ -97,7 +102,9 @@ export function campaignRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Campaign totals by type, source and currency',
-        description: `${RAISED} \`by_type\` and \`by_source\` split the same ledger entries per currency. \`auctions\` lists the campaign's auctions; \`open_high_bids\` is what an open auction would raise if it closed now and is not part of \`raised\`.`,
+        description:
+          `${RAISED} \`by_type\` and \`by_source\` split the same ledger entries per currency. \`auctions\` lists the ` +
+          `campaign's auctions; \`open_high_bids\` is what an open auction would raise if it closed now and is not part of \`raised\`.`,
         params: IdParam,
         response: { 200: CampaignSummary },
       },

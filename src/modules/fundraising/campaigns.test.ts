@@ -75,50 +75,53 @@ test('campaigns: create, read, update, list, close; goal in its currency; dates 
   assertErrorShape('/api/x', await org.req('GET', '/api/fundraising/campaigns/cmp_AAAAAAAAAAAAAAAAAAAA'), 404);
 });
 
-test('raised comes from the ledger: Family A donations with campaignId count, per currency, never mixed; deleted gifts drop out', async () => {
-  const org = await makeOrg(t);
-  const c = await campaign(org, { goal: 200 });
-  const other = await campaign(org, { name: 'Other' });
-  const p = await person(org);
-  await donation(org, { donorId: p, amount: 50.25, campaignId: c.id });
-  await donation(org, { donorId: p, amount: 49.75, campaignId: c.id, type: 'recurring' });
-  await donation(org, { donorId: p, amount: 30, campaignId: c.id, currency: 'EUR' });
-  await donation(org, { donorId: p, amount: 1000, campaignId: other.id });
-  await donation(org, { donorId: p, amount: 7 });
-  const gone = await donation(org, { donorId: p, amount: 500, campaignId: c.id });
-  assert.equal((await org.req('DELETE', `/api/v1/donations/${gone.id}`)).status, 204);
-  // An unknown campaign is refused by the Family A endpoint.
-  const bad = await org.req('POST', '/api/v1/donations', {
-    body: { donorId: p, amount: 5, type: 'one-off', paymentMethod: 'cash', date: '2024-01-01', campaignId: 'cmp_nope' },
-  });
-  assert.equal(bad.status, 422);
-  assert.ok(bad.body.error.fields.campaignId);
-  const otherOrg = await makeOrg(t);
-  const foreign = await otherOrg.req('POST', '/api/v1/donations', {
-    body: { donorId: await person(otherOrg), amount: 5, type: 'one-off', paymentMethod: 'cash', date: '2024-01-01', campaignId: c.id },
-  });
-  assert.equal(foreign.status, 422);
+test(
+  'raised comes from the ledger: Family A donations with campaignId ' + 'count, per currency, never mixed; deleted gifts drop out',
+  async () => {
+    const org = await makeOrg(t);
+    const c = await campaign(org, { goal: 200 });
+    const other = await campaign(org, { name: 'Other' });
+    const p = await person(org);
+    await donation(org, { donorId: p, amount: 50.25, campaignId: c.id });
+    await donation(org, { donorId: p, amount: 49.75, campaignId: c.id, type: 'recurring' });
+    await donation(org, { donorId: p, amount: 30, campaignId: c.id, currency: 'EUR' });
+    await donation(org, { donorId: p, amount: 1000, campaignId: other.id });
+    await donation(org, { donorId: p, amount: 7 });
+    const gone = await donation(org, { donorId: p, amount: 500, campaignId: c.id });
+    assert.equal((await org.req('DELETE', `/api/v1/donations/${gone.id}`)).status, 204);
+    // An unknown campaign is refused by the Family A endpoint.
+    const bad = await org.req('POST', '/api/v1/donations', {
+      body: { donorId: p, amount: 5, type: 'one-off', paymentMethod: 'cash', date: '2024-01-01', campaignId: 'cmp_nope' },
+    });
+    assert.equal(bad.status, 422);
+    assert.ok(bad.body.error.fields.campaignId);
+    const otherOrg = await makeOrg(t);
+    const foreign = await otherOrg.req('POST', '/api/v1/donations', {
+      body: { donorId: await person(otherOrg), amount: 5, type: 'one-off', paymentMethod: 'cash', date: '2024-01-01', campaignId: c.id },
+    });
+    assert.equal(foreign.status, 422);
 
-  const got = (await org.req('GET', `/api/fundraising/campaigns/${c.id}`)).body;
-  assert.deepEqual(got.raised, [
-    { currency: 'EUR', amount: 30, count: 1 },
-    { currency: 'USD', amount: 100, count: 2 },
-  ]);
-  assert.equal(got.raised_toward_goal, 100);
-  assert.equal(got.percent_of_goal, 50);
-  const s = (await org.req('GET', `/api/fundraising/campaigns/${c.id}/summary`)).body;
-  assert.deepEqual(s.by_type, [
-    { type: 'one-off', currency: 'EUR', amount: 30, count: 1 },
-    { type: 'one-off', currency: 'USD', amount: 50.25, count: 1 },
-    { type: 'recurring', currency: 'USD', amount: 49.75, count: 1 },
-  ]);
-  assert.deepEqual(s.by_source, [
-    { source: 'donation', currency: 'EUR', amount: 30, count: 1 },
-    { source: 'donation', currency: 'USD', amount: 100, count: 2 },
-  ]);
-  assert.equal(s.donor_count, 1);
-  assert.equal(s.goal, 200);
-  // Another organization sees none of it.
-  assertErrorShape('/api/x', await otherOrg.req('GET', `/api/fundraising/campaigns/${c.id}/summary`), 404);
-  assert.deepEqual((await otherOrg.req('GET', '/api/fundraising/campaigns')).body.results, []);
-});
+    const got = (await org.req('GET', `/api/fundraising/campaigns/${c.id}`)).body;
+    assert.deepEqual(got.raised, [
+      { currency: 'EUR', amount: 30, count: 1 },
+      { currency: 'USD', amount: 100, count: 2 },
+    ]);
+    assert.equal(got.raised_toward_goal, 100);
+    assert.equal(got.percent_of_goal, 50);
+    const s = (await org.req('GET', `/api/fundraising/campaigns/${c.id}/summary`)).body;
+    assert.deepEqual(s.by_type, [
+      { type: 'one-off', currency: 'EUR', amount: 30, count: 1 },
+      { type: 'one-off', currency: 'USD', amount: 50.25, count: 1 },
+      { type: 'recurring', currency: 'USD', amount: 49.75, count: 1 },
+    ]);
+    assert.deepEqual(s.by_source, [
+      { source: 'donation', currency: 'EUR', amount: 30, count: 1 },
+      { source: 'donation', currency: 'USD', amount: 100, count: 2 },
+    ]);
+    assert.equal(s.donor_count, 1);
+    assert.equal(s.goal, 200);
+    // Another organization sees none of it.
+    assertErrorShape('/api/x', await otherOrg.req('GET', `/api/fundraising/campaigns/${c.id}/summary`), 404);
+    assert.deepEqual((await otherOrg.req('GET', '/api/fundraising/campaigns')).body.results, []);
+  },
+);

@@ -54,7 +54,8 @@ export async function listDonors(q: Queryable, orgId: string, f: DonorFilter, li
   return q.query<DonorRow>(
     `WITH g AS (
        SELECT donor_id, min(date) AS first_gift, max(date) AS last_gift, count(*) AS gift_count, bool_or(type = 'recurring') AS recurring,
-              max(date) FILTER (WHERE type = 'recurring') AS last_recurring, COALESCE(sum(amount_minor) FILTER (WHERE currency = $2), 0) AS lifetime_in
+              max(date) FILTER (WHERE type = 'recurring') AS last_recurring, COALESCE(sum(amount_minor) FILTER (WHERE currency =
+              $2), 0) AS lifetime_in
          FROM donation_ledger WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY donor_id)
      SELECT p.id AS person_id, p.first_name, p.last_name, NULLIF(p.email, '') AS email, 'donor' = ANY(p.roles) AS has_donor_role,
             g.first_gift AS first_gift_date, g.last_gift AS last_gift_date, COALESCE(g.gift_count, 0)::int AS gift_count,
@@ -96,7 +97,8 @@ export async function giftsInYear(q: Queryable, orgId: string, personId: string,
        LEFT JOIN fundraising_campaigns c ON c.organization_id = d.organization_id AND c.id = d.campaign_id
        LEFT JOIN auction_lots l ON d.source = 'auction' AND l.organization_id = d.organization_id AND l.id = d.source_id
        LEFT JOIN auctions a ON a.organization_id = l.organization_id AND a.id = l.auction_id
-      WHERE d.organization_id = $1 AND d.donor_id = $2 AND d.deleted_at IS NULL AND d.date >= make_date($3, 1, 1) AND d.date < make_date($3 + 1, 1, 1)
+      WHERE d.organization_id = $1 AND d.donor_id = $2 AND d.deleted_at IS NULL AND d.date >= make_date($3, 1, 1) AND d.date <
+      make_date($3 + 1, 1, 1)
       ORDER BY d.date, d.created_at, d.id`,
     [orgId, personId, year],
   );

@@ -54,7 +54,14 @@ export function donorRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List donors',
         description:
-          "Donors are people (not deleted) with the `donor` role or with at least one gift on the donation ledger (any source, auction wins included). Giving is computed from the ledger. `lifetime` is per currency; `min_lifetime` and the `lifetime` sort use the giving in `currency` (default: the organization's). `gave_since`: last gift on or after the date. `lapsed_since`: gave before but nothing on or after the date (people with no gift at all are not lapsed). `recurring`: has at least one gift of type recurring. Default sort `-last_gift` (most recent first; never-gave last)." +
+          'Donors are people (not deleted) with the `donor` role or with at least one gift on the donation ledger (any source, ' +
+          'auction wins included). Giving is computed from the ledger. `lifetime` is per currency; `min_lifetime` and the ' +
+          '`lifetime` sort ' +
+          "use the giving in `currency` (default: the organization's). `gave_since`: last gift on or after the date. " +
+          '`lapsed_since`: gave ' +
+          'before but nothing on or after the date (people with no gift at all are not lapsed). `recurring`: has at least one ' +
+          'gift of type ' +
+          'recurring. Default sort `-last_gift` (most recent first; never-gave last).' +
           CONTACTS_RULE,
         querystring: DonorListQuery,
         response: { 200: DonorList },
@@ -117,7 +124,12 @@ export function donorRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Year-end giving statement',
         description:
-          'A written acknowledgement of every gift the person made in the calendar year (by gift date), to send to the donor. Amounts are exact and per currency. Auction wins are shown with the item received and its fair market value; the deductible amount is the price paid minus that value, never below 0 (a lot without a stated value counts as value 0 and is marked so). Every other gift states that no goods or services were provided. `format`: json (default), text (text/plain), html (text/html) or pdf (application/pdf). A person with no gifts that year gets a statement saying so. 404 for a person not on file.',
+          'A written acknowledgement of every gift the person made in the calendar year (by gift date), to send to the donor. ' +
+          'Amounts are exact and per currency. Auction wins are shown with the item received and its fair market value; the deductible ' +
+          'amount is the price paid minus that value, never below 0 (a lot without a stated value counts as value 0 and is marked so). ' +
+          'Every other gift states that no goods or services were provided. `format`: json (default), text (text/plain), html ' +
+          '(text/html) ' +
+          'or pdf (application/pdf). A person with no gifts that year gets a statement saying so. 404 for a person not on file.',
         params: StatementParams,
         querystring: StatementQuery,
         response: { 200: Statement },

@@ -15,7 +15,8 @@ export function parseAmount(
   const minor = toMinorUnits(value, digits);
   if (minor === null || minor < 0n || (!opts.allowZero && minor === 0n)) {
     errors[field] = [
-      `must be ${opts.allowZero ? 'at least 0' : 'greater than 0'} with at most ${digits} decimal place${digits === 1 ? '' : 's'} for ${currency}`,
+      `must be ${opts.allowZero ? 'at least 0' : 'greater than 0'} with at most ${digits} decimal ` +
+        `place${digits === 1 ? '' : 's'} for ${currency}`,
     ];
     return null;
   }

@@ -18,7 +18,8 @@ export const CustomFieldsIn = Type.Unsafe<Record<string, string | number | boole
   maxProperties: 50,
   additionalProperties: { type: ['string', 'number', 'boolean'] },
   description:
-    'at most 50 keys (lowercase letters, digits, _; starting with a letter); values string (≤ 2,000 characters), number or boolean. Sent whole: replaces the stored object.',
+    'at most 50 keys (lowercase letters, digits, _; starting with a letter); values string (≤ 2,000 characters), number or ' +
+    'boolean. Sent whole: replaces the stored object.',
 });
 const CustomFieldsOut = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
 

@@ -36,7 +36,8 @@ export function buildStatement(i: StatementInput): StatementOut {
     t.count += 1;
     totals.set(g.currency, t);
     const described = isWin
-      ? `Auction item: ${g.lot_title ?? 'lot'}${g.lot_number ? ` (lot ${g.lot_number}` : ' ('}${g.auction_name ? `, ${g.auction_name})` : ')'}${g.fair_market_value_minor === null ? ', fair market value not stated' : ''}`
+      ? `Auction item: ${g.lot_title ?? 'lot'}${g.lot_number ? ` (lot ${g.lot_number}` : ' ('}` +
+        `${g.auction_name ? `, ${g.auction_name})` : ')'}${g.fair_market_value_minor === null ? ', fair market value not stated' : ''}`
       : null;
     return {
       donation_id: g.id,
@@ -56,8 +57,13 @@ export function buildStatement(i: StatementInput): StatementOut {
   const goodsProvided = gifts.some((g) => g.goods_or_services !== null);
   const org = i.org.name;
   const acknowledgement = goodsProvided
-    ? `${org} acknowledges with thanks the contributions listed above. No goods or services were provided in exchange for these contributions, except as listed: for each auction purchase, ${org} provided the item described, whose fair market value is shown. The amount deductible for federal income tax purposes is limited to the excess of the amount paid over the fair market value of the goods or services provided, shown as the deductible amount for each gift. Please keep this written acknowledgement for your tax records.`
-    : `${org} acknowledges with thanks the contributions listed above. No goods or services were provided in exchange for these contributions. Please keep this written acknowledgement for your tax records.`;
+    ? `${org} acknowledges with thanks the contributions listed above. No goods or services were provided in exchange for these ` +
+      `contributions, except as listed: for each auction purchase, ${org} provided the item described, whose fair market value is ` +
+      `shown. The amount deductible for federal income tax purposes is limited to the excess of the amount paid over the fair market ` +
+      `value of the goods or services provided, shown as the deductible amount for each gift. Please keep this written acknowledgement ` +
+      `for your tax records.`
+    : `${org} acknowledges with thanks the contributions listed above. No goods or services were provided in exchange for these ` +
+      `contributions. Please keep this written acknowledgement for your tax records.`;
   const donorName = `${i.donor.first_name} ${i.donor.last_name}`.trim();
   const out: StatementOut = {
     organization: i.org,
@@ -102,13 +108,15 @@ export function buildStatement(i: StatementInput): StatementOut {
     );
     if (shown.goods_or_services)
       lines.push(
-        `    Goods or services received: ${shown.goods_or_services}; value ${formatMoney(shown._goods, g.currency)}; deductible amount ${formatMoney(shown._deductible, g.currency)}`,
+        `    Goods or services received: ${shown.goods_or_services}; value ${formatMoney(shown._goods, g.currency)}; deductible ` +
+          `amount ${formatMoney(shown._deductible, g.currency)}`,
       );
   }
   lines.push('');
   for (const [currency, t] of totals) {
     lines.push(
-      `Total ${formatMoney(t.amount, currency)} in ${t.count} gift${t.count === 1 ? '' : 's'}; goods or services received ${formatMoney(t.goods, currency)}; deductible ${formatMoney(t.deductible, currency)}.`,
+      `Total ${formatMoney(t.amount, currency)} in ${t.count} gift${t.count === 1 ? '' : 's'}; goods or services ` +
+        `received ${formatMoney(t.goods, currency)}; deductible ${formatMoney(t.deductible, currency)}.`,
     );
   }
   lines.push('', acknowledgement, '', `With gratitude,`, org);
@@ -125,29 +133,37 @@ export function statementHtml(s: StatementOut): string {
   const rows = s.gifts
     .map(
       (g) =>
-        `<tr><td>${esc(g.date)}</td><td>${esc(shown(g.amount, g.currency))}</td><td>${esc(g.type)}</td><td>${esc(g.campaign ?? '')}</td><td>${esc(g.goods_or_services ?? 'None')}</td><td>${esc(shown(g.goods_or_services_value, g.currency))}</td><td>${esc(shown(g.deductible_amount, g.currency))}</td><td>${esc(g.donation_id)}</td></tr>`,
+        `<tr><td>${esc(g.date)}</td><td>${esc(shown(g.amount, g.currency))}</td><td>${esc(g.type)}</td>` +
+        `<td>${esc(g.campaign ?? '')}</td><td>${esc(g.goods_or_services ?? 'None')}</td>` +
+        `<td>${esc(shown(g.goods_or_services_value, g.currency))}</td><td>${esc(shown(g.deductible_amount, g.currency))}</td>` +
+        `<td>${esc(g.donation_id)}</td></tr>`,
     )
     .join('\n');
   const totals = s.totals
     .map(
       (t) =>
-        `<li>Total ${esc(shown(t.amount, t.currency))}, goods or services ${esc(shown(t.goods_or_services_value, t.currency))}, deductible ${esc(shown(t.deductible_amount, t.currency))} (${t.count} gift${t.count === 1 ? '' : 's'})</li>`,
+        `<li>Total ${esc(shown(t.amount, t.currency))}, goods or services ${esc(shown(t.goods_or_services_value, t.currency))}, ` +
+        `deductible ${esc(shown(t.deductible_amount, t.currency))} (${t.count} gift${t.count === 1 ? '' : 's'})</li>`,
     )
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(s.organization.name)}: giving statement ${s.year}</title></head><body>
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(s.organization.name)}: giving ` +
+    `statement ${s.year}</title></head><body>
 <h1>${esc(s.organization.name)}</h1>
 <p>${[s.organization.email, s.organization.phone, s.organization.website]
-    .filter((x): x is string => !!x)
-    .map(esc)
-    .join(' · ')}</p>
+      .filter((x): x is string => !!x)
+      .map(esc)
+      .join(' · ')}</p>
 <h2>Year-end giving statement for ${s.year}</h2><p>Issued ${esc(s.issued_on)}</p>
 <address>${[s.donor.name, ...(s.donor.address ?? [])].map(esc).join('<br>')}</address>
-<table><thead><tr><th>Date</th><th>Amount</th><th>Type</th><th>Campaign</th><th>Goods or services received</th><th>Their value</th><th>Deductible</th><th>Receipt</th></tr></thead><tbody>
+<table><thead><tr><th>Date</th><th>Amount</th><th>Type</th><th>Campaign</th><th>Goods or services received</th><th>Their ` +
+    `value</th><th>Deductible</th><th>Receipt</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
 <ul>${totals}</ul>
 <p>${esc(s.acknowledgement)}</p>
-</body></html>`;
+</body></html>`
+  );
 }
 
 export function statementPdf(s: StatementOut): Promise<Buffer> {

@@ -37,7 +37,8 @@ export async function listWishes(
   }
   params.push(limit + 1, offset);
   return q.query<WishRow>(
-    `SELECT ${COLS} FROM fundraising_wish_items WHERE ${where.join(' AND ')} ORDER BY ${ORDER} LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    `SELECT ${COLS} FROM fundraising_wish_items WHERE ${where.join(' AND ')} ORDER BY ${ORDER} LIMIT
+      $${params.length - 1} OFFSET $${params.length}`,
     params,
   );
 }
@@ -55,7 +56,8 @@ export async function insertWish(
   },
 ) {
   await q.query(
-    'INSERT INTO fundraising_wish_items (organization_id, id, name, description, quantity_wanted, priority, url, quantity_received) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
+    'INSERT INTO fundraising_wish_items (organization_id, id, name, description, quantity_wanted, priority, url, ' +
+      'quantity_received) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
     [orgId, w.id, w.name, w.description, w.quantity_wanted, w.priority, w.url, w.quantity_received ?? 0],
   );
 }
@@ -82,7 +84,8 @@ export async function receiveWish(q: Queryable, orgId: string, id: string, quant
   return (
     (
       await q.query<WishRow>(
-        `UPDATE fundraising_wish_items SET quantity_received = quantity_received + $3, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
+        `UPDATE fundraising_wish_items SET quantity_received = quantity_received + $3, updated_at = now() WHERE organization_id
+          = $1 AND id = $2 RETURNING ${COLS}`,
         [orgId, id, quantity],
       )
     )[0] ?? null

@@ -4,6 +4,7 @@ import { Type, Strict } from '../../platform/schema.ts';
 import { pageB, pageQueryB } from '../../platform/pagination.ts';
 import { notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
+import { present } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 import * as repo from './wishlist.repository.ts';
 import { IdParam, PublicWishList, WishItem, WishItemCreate, WishItemUpdate, WishList, WishListQuery } from './schemas.ts';
@@ -47,7 +48,8 @@ export function wishListRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Public wish list for the website',
         description:
-          'No key needed; the organization comes from the address (Host). Only items still needed, high priority first, with how many are still needed; fully received items drop off. Internal quantities and timestamps are not shown.',
+          'No key needed; the organization comes from the address (Host). Only items still needed, high priority first, with how ' +
+          'many are still needed; fully received items drop off. Internal quantities and timestamps are not shown.',
         querystring: Type.Object(pageQueryB(200, 100)),
         response: { 200: PublicWishList },
       },
@@ -95,7 +97,7 @@ export function wishListRoutes(app: App, ctx: AppContext) {
           url: b.url || null,
         });
         await audit(q, orgId, actor, 'create', 'wish_item', id, { name: b.name });
-        return repo.wishById(q, orgId, id);
+        return present(await repo.wishById(q, orgId, id), 'wish item');
       });
       return reply.code(201).send(toWish(row));
     },
@@ -147,7 +149,9 @@ export function wishListRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Mark items received',
         description:
-          'Adds `quantity` (default 1) to quantity_received in one statement, so receipts recorded at the same time all count. Receiving more than wanted is recorded as given (donors bring extras); an item with received ≥ wanted is fully received and leaves the public list. Answers 200 with the item.',
+          'Adds `quantity` (default 1) to quantity_received in one statement, so receipts recorded at the same time all count. ' +
+          'Receiving more than wanted is recorded as given (donors bring extras); an item with received ≥ wanted is fully received and ' +
+          'leaves the public list. Answers 200 with the item.',
         params: IdParam,
         body: Strict({ quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000, description: 'default 1' })) }),
         response: { 200: WishItem },

@@ -36,9 +36,11 @@ export interface HomeRow {
   email: string;
   phone: string | null;
 }
-const HOME_SELECT = `SELECT h.id, h.person_id, h.status, h.capacity, h.species_preferences, h.accepts_medical, h.accepts_bottle_babies, h.accepts_behavioral,
+const HOME_SELECT = `SELECT h.id, h.person_id, h.status, h.capacity, h.species_preferences, h.accepts_medical,
+  h.accepts_bottle_babies, h.accepts_behavioral,
   h.approved_on, h.notes, h.created_at, h.updated_at, p.first_name, p.last_name, p.email, p.phone,
-  (SELECT count(*)::int FROM foster_assignments fa WHERE fa.organization_id = h.organization_id AND fa.foster_home_id = h.id AND fa.status IN ${LIVE_SQL}) AS spots_filled
+  (SELECT count(*)::int FROM foster_assignments fa WHERE fa.organization_id = h.organization_id AND fa.foster_home_id = h.id AND
+  fa.status IN ${LIVE_SQL}) AS spots_filled
   FROM foster_homes h JOIN people_directory p ON p.organization_id = h.organization_id AND p.id = h.person_id`;
 
 export interface HomeFilter {
@@ -64,7 +66,8 @@ export async function listHomes(q: Queryable, orgId: string, f: HomeFilter, limi
   const cond = where.join(' AND ');
   const [rows, count] = await Promise.all([
     q.query<HomeRow>(
-      `${HOME_SELECT} WHERE ${cond} ORDER BY (h.status = 'active') DESC, lower(p.last_name), lower(p.first_name), h.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      `${HOME_SELECT} WHERE ${cond} ORDER BY (h.status = 'active') DESC, lower(p.last_name), lower(p.first_name), h.id LIMIT ` +
+        `$${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, limit + 1, offset],
     ),
     q.query<{ n: number }>(`SELECT count(*)::int AS n FROM foster_homes h WHERE ${cond}`, params),
@@ -114,7 +117,8 @@ export interface HomeInsert {
 }
 export async function insertHome(q: Queryable, orgId: string, h: HomeInsert) {
   await q.query(
-    `INSERT INTO foster_homes (organization_id, id, person_id, status, capacity, species_preferences, accepts_medical, accepts_bottle_babies, accepts_behavioral, approved_on, notes)
+    `INSERT INTO foster_homes (organization_id, id, person_id, status, capacity, species_preferences, accepts_medical,
+      accepts_bottle_babies, accepts_behavioral, approved_on, notes)
     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
     [
       orgId,
@@ -169,8 +173,10 @@ export interface AssignmentRow {
   foster_first_name: string;
   foster_last_name: string;
 }
-const ASSIGNMENT_SELECT = `SELECT fa.id, fa.foster_home_id, fa.animal_id, fa.status, fa.requested_on, fa.started_on, fa.ended_on, fa.end_reason, fa.decline_reason,
-  fa.notes, fa.previous_location_id, fa.updated_at, a.name AS animal_name, a.species AS animal_species, p.first_name AS foster_first_name, p.last_name AS foster_last_name
+const ASSIGNMENT_SELECT = `SELECT fa.id, fa.foster_home_id, fa.animal_id, fa.status, fa.requested_on, fa.started_on,
+  fa.ended_on, fa.end_reason, fa.decline_reason,
+  fa.notes, fa.previous_location_id, fa.updated_at, a.name AS animal_name, a.species AS animal_species, p.first_name AS
+  foster_first_name, p.last_name AS foster_last_name
   FROM foster_assignments fa
   JOIN animal_directory a ON a.organization_id = fa.organization_id AND a.id = fa.animal_id
   JOIN foster_homes h ON h.organization_id = fa.organization_id AND h.id = fa.foster_home_id
@@ -210,7 +216,8 @@ export async function insertAssignment(
   a: { id: string; foster_home_id: string; animal_id: string; requested_on: string; notes: string | null },
 ) {
   await q.query(
-    `INSERT INTO foster_assignments (organization_id, id, foster_home_id, animal_id, status, requested_on, notes) VALUES ($1,$2,$3,$4,'pending',$5,$6)`,
+    `INSERT INTO foster_assignments (organization_id, id, foster_home_id, animal_id, status, requested_on, notes) VALUES
+      ($1,$2,$3,$4,'pending',$5,$6)`,
     [orgId, a.id, a.foster_home_id, a.animal_id, a.requested_on, a.notes],
   );
 }

@@ -94,7 +94,11 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List foster homes',
         description:
-          "Active homes first, then by the foster's last and first name (case-insensitive), then id. `species` keeps homes that take the species (case-insensitive), including every home with no preference. `available=true` keeps homes with a free spot (false: full homes); it is applied after the page is read, so a page can be shorter than `limit`, and then `total` counts that page only and `total_is_page_only` is true. `has_more` says whether rows exist past this page before the availability filter.",
+          "Active homes first, then by the foster's last and first name (case-insensitive), then id. `species` keeps homes that " +
+          'take the species (case-insensitive), including every home with no preference. `available=true` keeps homes with a free spot ' +
+          '(false: full homes); it is applied after the page is read, so a page can be shorter than `limit`, and then `total` ' +
+          'counts that ' +
+          'page only and `total_is_page_only` is true. `has_more` says whether rows exist past this page before the availability filter.',
         querystring: Type.Object({
           limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
           offset: Type.Integer({ minimum: 0, default: 0 }),
@@ -141,7 +145,10 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Add a foster home',
         description:
-          'Answers 201 with `{ foster_home }`. `person_id` must be a person on file (Family A people); one home per person (422). The person gains the `foster` role if they lack it. status defaults to active; booleans to false; species_preferences to [] (no preference).',
+          'Answers 201 with `{ foster_home }`. `person_id` must be a person on file (Family A people); one home per person ' +
+          '(422). The person gains the `foster` role if they lack it. status defaults to active; booleans to false; ' +
+          'species_preferences to ' +
+          '[] (no preference).',
         body: Strict({
           ...Type.Partial(Type.Object(editable)).properties,
           person_id: Type.String({ maxLength: 64 }),
@@ -164,7 +171,8 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change, pause or retire a foster home',
         description:
-          'Only sent fields change; person_id cannot change (422). Pause with `status: paused` (keeps its animals, takes no offers), retire with `status: inactive` (refused while it has live assignments). capacity cannot go below its live assignments.',
+          'Only sent fields change; person_id cannot change (422). Pause with `status: paused` (keeps its animals, takes no ' +
+          'offers), retire with `status: inactive` (refused while it has live assignments). capacity cannot go below its live assignments.',
         params: IdParam,
         body: Strict(Type.Partial(Type.Object(editable)).properties),
         response: { 200: FosterHomeWithAssignments },
@@ -184,8 +192,10 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Offer an animal to a foster home',
         description:
-          'Creates a `pending` assignment (answers 201). The home must be active and have a free spot (a pending offer holds one); the animal must be in care or on hold and have no other live assignment (422 otherwise). Both rules hold under concurrent requests. ' +
-          'An animal bonded with one that has no live assignment to this home is still offered; `warnings` then names the pair being split.',
+          'Creates a `pending` assignment (answers 201). The home must be active and have a free spot (a pending offer holds ' +
+          'one); the animal must be in care or on hold and have no other live assignment (422 otherwise). Both rules hold under ' +
+          'concurrent requests. An animal bonded with one that has no live assignment to this home is still offered; ' +
+          '`warnings` then names the pair being split.',
         params: IdParam,
         body: Strict({
           animal_id: Type.String({ maxLength: 64 }),
@@ -220,12 +230,16 @@ export function fosterRoutes(app: App, ctx: AppContext) {
     ['cancel', 'The rescue withdrew the offer: pending or accepted → cancelled. Frees the spot.', Strict({ notes: Type.Optional(notes) })],
     [
       'start',
-      "The animal went to the home: pending or accepted → active. `started_on` defaults to today. The animal's locationId becomes the foster home's id (its previous place is remembered).",
+      "The animal went to the home: pending or accepted → active. `started_on` defaults to today. The animal's locationId " +
+        "becomes the foster home's id (its previous place is remembered).",
       Strict({ started_on: Type.Optional(DateString()), notes: Type.Optional(notes) }),
     ],
     [
       'end',
-      "The placement ended: active → completed, with `end_reason` (required). The animal's locationId becomes `return_location_id` when sent (a location or unit, checked like any move; null for none); otherwise, for adopted, transferred_out, returned_to_owner and died it becomes null, and for other reasons it goes back to where the animal was before the placement if that place still has room (else null).",
+      "The placement ended: active → completed, with `end_reason` (required). The animal's locationId becomes " +
+        '`return_location_id` when sent (a location or unit, checked like any move; null for none); otherwise, for adopted, ' +
+        'transferred_out, returned_to_owner and died it becomes null, and for other reasons it goes back to where the animal was before ' +
+        'the placement if that place still has room (else null).',
       Strict({
         end_reason: StringEnum(repo.END_REASONS),
         ended_on: Type.Optional(DateString({ description: 'defaults to today' })),

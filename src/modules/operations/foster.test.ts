@@ -251,7 +251,8 @@ test('concurrency: a home never exceeds capacity and an animal never holds two l
     JSON.stringify(res2.map((r) => r.body)),
   );
   const live = await t.db.query<{ n: string }>(
-    "SELECT count(*) AS n FROM foster_assignments WHERE organization_id = $1 AND animal_id = $2 AND status IN ('pending','accepted','active')",
+    'SELECT count(*) AS n FROM foster_assignments WHERE organization_id = $1 AND animal_id = $2 AND status IN ' +
+      "('pending','accepted','active')",
     [org.id, one],
   );
   assert.equal(live[0]?.n, '1');

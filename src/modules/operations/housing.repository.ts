@@ -46,10 +46,13 @@ export interface UnitRow {
 }
 
 const LOCATION_SELECT = `SELECT l.id, l.name, l.type, l.address, l.notes, l.is_active, l.created_at, l.updated_at,
-  (SELECT count(*)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id AND u.is_active) AS unit_count,
-  (SELECT coalesce(sum(u.capacity), 0)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id AND u.is_active) AS capacity,
+  (SELECT count(*)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id AND
+  u.is_active) AS unit_count,
+  (SELECT coalesce(sum(u.capacity), 0)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id =
+  l.id AND u.is_active) AS capacity,
   (SELECT count(*)::int FROM ${ANIMAL_JOIN} WHERE a.organization_id = l.organization_id AND ${OCCUPYING}
-     AND (a.location_id = l.id OR a.location_id IN (SELECT u.id FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id))) AS occupant_count
+     AND (a.location_id = l.id OR a.location_id IN (SELECT u.id FROM housing_units u WHERE u.organization_id = l.organization_id
+     AND u.location_id = l.id))) AS occupant_count
   FROM locations l`;
 
 export async function listLocations(q: Queryable, orgId: string, f: { is_active?: boolean }, limit: number, offset: number) {
@@ -102,8 +105,10 @@ export async function updateLocation(q: Queryable, orgId: string, id: string, p:
   ]);
 }
 
-const UNIT_SELECT = `SELECT u.id, u.location_id, l.name AS location_name, u.name, u.type, u.capacity, u.notes, u.is_active, u.custom_fields, u.created_at, u.updated_at,
-  (SELECT count(*)::int FROM ${ANIMAL_JOIN} WHERE a.organization_id = u.organization_id AND a.location_id = u.id AND ${OCCUPYING}) AS occupant_count
+const UNIT_SELECT = `SELECT u.id, u.location_id, l.name AS location_name, u.name, u.type, u.capacity, u.notes, u.is_active,
+  u.custom_fields, u.created_at, u.updated_at,
+  (SELECT count(*)::int FROM ${ANIMAL_JOIN} WHERE a.organization_id = u.organization_id AND a.location_id = u.id
+  AND ${OCCUPYING}) AS occupant_count
   FROM housing_units u JOIN locations l ON l.organization_id = u.organization_id AND l.id = u.location_id`;
 
 export async function listUnits(
@@ -126,7 +131,8 @@ export async function listUnits(
   const outer =
     f.available === undefined ? '' : ` WHERE ${f.available ? 'x.occupant_count < x.capacity' : 'x.occupant_count >= x.capacity'}`;
   return q.query<UnitRow>(
-    `SELECT * FROM (${UNIT_SELECT} WHERE ${where.join(' AND ')}) x${outer} ORDER BY lower(x.location_name), lower(x.name), x.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    `SELECT * FROM (${UNIT_SELECT} WHERE ${where.join(' AND ')}) x${outer} ORDER BY lower(x.location_name), lower(x.name), x.id
+      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit + 1, offset],
   );
 }
@@ -167,7 +173,8 @@ export async function insertUnit(
   },
 ) {
   await q.query(
-    'INSERT INTO housing_units (organization_id, id, location_id, name, type, capacity, notes, custom_fields) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
+    'INSERT INTO housing_units (organization_id, id, location_id, name, type, capacity, notes, custom_fields) VALUES ' +
+      '($1,$2,$3,$4,$5,$6,$7,$8)',
     [orgId, u.id, u.location_id, u.name, u.type, u.capacity, u.notes, JSON.stringify(u.custom_fields)],
   );
 }

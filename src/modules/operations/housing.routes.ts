@@ -76,7 +76,8 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List locations',
         description:
-          "By name A to Z. A location is a place (shelter building, room, yard, off-site site) holding housing units; an animal's locationId may name a location or a unit.",
+          'By name A to Z. A location is a place (shelter building, room, yard, off-site site) holding housing units; an ' +
+          "animal's locationId may name a location or a unit.",
         querystring: Type.Object({ ...pageQueryB(200, 50), is_active: Type.Optional(Type.Boolean()) }),
         response: { 200: Type.Object({ results: Type.Array(Location), ...PageFieldsB }) },
       },
@@ -125,7 +126,8 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change or retire a location',
         description:
-          'Only sent fields change. `is_active: false` retires it (refused with 422 while animals are placed there); a retired location takes no animals or new units.',
+          'Only sent fields change. `is_active: false` retires it (refused with 422 while animals are placed there); a retired ' +
+          'location takes no animals or new units.',
         params: IdParam,
         body: Strict({
           name: Type.Optional(name),
@@ -180,7 +182,8 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Add a housing unit (kennel, cage, run, ...)',
         description:
-          'Answers 201. `capacity` is how many animals it holds (1 to 1000). Unit names are unique within their location. `custom_fields` holds values of location_unit custom fields; required ones must be given.',
+          'Answers 201. `capacity` is how many animals it holds (1 to 1000). Unit names are unique within their location. ' +
+          '`custom_fields` holds values of location_unit custom fields; required ones must be given.',
         body: Strict({
           location_id: Type.String({ maxLength: 64 }),
           name,
@@ -215,7 +218,8 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change, move or retire a housing unit',
         description:
-          'Only sent fields change. `capacity` cannot go below the animals housed now, and `is_active: false` is refused while any are (422). `custom_fields` merges: sent keys change, `null` removes one.',
+          'Only sent fields change. `capacity` cannot go below the animals housed now, and `is_active: false` is refused while ' +
+          'any are (422). `custom_fields` merges: sent keys change, `null` removes one.',
         params: IdParam,
         body: Strict({
           location_id: Type.Optional(Type.String({ maxLength: 64 })),
@@ -243,7 +247,8 @@ export function housingRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Move an animal into this unit',
         description:
-          "Sets the animal's locationId to this unit (the same as PATCH /api/v1/animals/{id} with locationId). A full or retired unit refuses with 422; so does an animal in an active foster placement. Answers 200 with the unit.",
+          "Sets the animal's locationId to this unit (the same as PATCH /api/v1/animals/{id} with locationId). A full or retired " +
+          'unit refuses with 422; so does an animal in an active foster placement. Answers 200 with the unit.',
         params: IdParam,
         body: Strict({ animal_id: Type.String({ maxLength: 64 }) }),
         response: { 200: HousingUnit },

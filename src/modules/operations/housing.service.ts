@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../platform/db/db.ts';
+import { first, type Db, type Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
@@ -68,7 +68,7 @@ export async function unitsWithOccupants(q: Queryable, orgId: string, rows: repo
 export async function getUnit(q: Queryable, orgId: string, id: string) {
   const row = await repo.getUnit(q, orgId, id);
   if (!row) throw notFound('housing unit');
-  return (await unitsWithOccupants(q, orgId, [row]))[0];
+  return first(await unitsWithOccupants(q, orgId, [row]));
 }
 
 export async function getLocation(q: Queryable, orgId: string, id: string) {

@@ -102,7 +102,9 @@ export function transportProblems(run: RunFacts): Problem[] {
       out.push({
         kind: 'leg_without_times',
         sequence: n,
-        message: `Leg ${n} needs ${!leg.depart_at && !leg.arrive_at ? 'a departure and an arrival time' : !leg.depart_at ? 'a departure time' : 'an arrival time'}.`,
+        message: `Leg ${n} needs ${
+          !leg.depart_at && !leg.arrive_at ? 'a departure and an arrival time' : !leg.depart_at ? 'a departure time' : 'an arrival time'
+        }.`,
       });
     } else if (leg.arrive_at.getTime() < leg.depart_at.getTime()) {
       out.push({ kind: 'arrival_before_departure', sequence: n, message: `Leg ${n} arrives before it departs.` });

@@ -58,7 +58,8 @@ export async function listRuns(
   if (f.from) add('scheduled_date >= ?', f.from);
   if (f.to) add('scheduled_date <= ?', f.to);
   return q.query<RunRow>(
-    `SELECT ${RUN_COLS} FROM transport_runs WHERE ${where.join(' AND ')} ORDER BY scheduled_date DESC, created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    `SELECT ${RUN_COLS} FROM transport_runs WHERE ${where.join(' AND ')} ORDER BY scheduled_date DESC, created_at DESC, id DESC
+      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit + 1, offset],
   );
 }
@@ -146,7 +147,8 @@ export async function setLegOrder(q: Queryable, orgId: string, ids: string[]) {
 }
 export async function addAnimal(q: Queryable, orgId: string, runId: string, animalId: string, notes: string | null) {
   const rows = await q.query(
-    'INSERT INTO transport_animals (organization_id, run_id, animal_id, notes) VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING RETURNING animal_id',
+    'INSERT INTO transport_animals (organization_id, run_id, animal_id, notes) VALUES ($1,$2,$3,$4) ON CONFLICT DO NOTHING ' +
+      'RETURNING animal_id',
     [orgId, runId, animalId, notes],
   );
   return rows.length > 0;

@@ -64,7 +64,8 @@ const tags = ['Transports'];
 const read = { permission: { area: 'animals' as const, level: 'read' as const } };
 const write = { permission: { area: 'animals' as const, level: 'write' as const } };
 const PLAN_RULE =
-  'Changes the plan of a planning or confirmed run (422 otherwise); a confirmed run that the change leaves with problems goes back to planning. Answers the whole run.';
+  'Changes the plan of a planning or confirmed run (422 otherwise); a confirmed run that the change leaves with problems goes ' +
+  'back to planning. Answers the whole run.';
 
 export function transportRoutes(app: App, ctx: AppContext) {
   const tz = (req: Parameters<typeof who>[0]) => who(req).org.time_zone;
@@ -77,7 +78,8 @@ export function transportRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Plan a transport run',
         description:
-          'Answers 200 (not 201) with the whole run in `planning`, with no legs and no animals; `problems` then lists `no_legs` and `no_animals`. name, scheduled_date, origin and destination are required.',
+          'Answers 200 (not 201) with the whole run in `planning`, with no legs and no animals; `problems` then lists `no_legs` ' +
+          'and `no_animals`. name, scheduled_date, origin and destination are required.',
         body: Strict({
           name: Type.String({ minLength: 1, maxLength: 200 }),
           scheduled_date: DateString(),
@@ -157,7 +159,9 @@ export function transportRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Add a leg',
-        description: `Appends the leg, or inserts it at \`sequence\` (1-based; later legs move down). \`driver_person_id\` must be a person on file (422). Answers 201 with the run. ${PLAN_RULE}`,
+        description:
+          `Appends the leg, or inserts it at \`sequence\` (1-based; later legs move down). \`driver_person_id\` must ` +
+          `be a person on file (422). Answers 201 with the run. ${PLAN_RULE}`,
         params: IdParam,
         body: Strict({
           from_place: place,
@@ -237,7 +241,10 @@ export function transportRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Put an animal on the run',
-        description: `The animal must be on file (422); an animal already on the run answers 422. An animal not in care is accepted but listed in problems. An animal bonded with one not on the run is accepted; \`warnings\` then names the pair being split. Answers 201 with the run. ${PLAN_RULE}`,
+        description:
+          `The animal must be on file (422); an animal already on the run answers 422. An animal not in care is ` +
+          `accepted but listed in problems. An animal bonded with one not on the run is accepted; \`warnings\` then names ` +
+          `the pair being split. Answers 201 with the run. ${PLAN_RULE}`,
         params: IdParam,
         body: Strict({ animal_id: Type.String({ maxLength: 64 }), notes: Type.Optional(notes) }),
         response: { 201: Type.Object({ ...Run.properties, warnings: Warnings }, { $id: 'TransportRunAnimalAdded' }) },

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../platform/db/db.ts';
+import { first, type Db, type Queryable } from '../../platform/db/db.ts';
 import { AppError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
@@ -50,7 +50,7 @@ export async function runs(q: Queryable, orgId: string, rows: repo.RunRow[], tim
 export async function getRun(q: Queryable, orgId: string, id: string, timeZone: string): Promise<Run> {
   const row = await repo.getRun(q, orgId, id);
   if (!row) throw notFound('transport run');
-  return (await runs(q, orgId, [row], timeZone))[0];
+  return first(await runs(q, orgId, [row], timeZone));
 }
 
 export async function createRun(

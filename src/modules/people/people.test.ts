@@ -182,48 +182,52 @@ securitySuite('people', () => t, [
   { method: 'DELETE', path: personUrl, area: 'people', level: 'admin' },
 ]);
 
-test('list totals are exact for each filter after creates, updates and deletes; q folds accents and case, matches phone digits, orders by relevance', async () => {
-  const org = await makeOrg(t);
-  const total = async (qs: string) => {
-    const res = await org.req('GET', `/api/v1/people?${qs}`);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.meta.total as number;
-  };
-  const exact = await person(org, { firstName: 'José', lastName: 'SMITH', roles: ['adopter', 'donor'], phone: '+1 212 555 0199' });
-  const newer = await person(org, { firstName: 'Zoë', lastName: 'Smithson', roles: ['donor'], tags: ['vip'], phone: '(212) 555-0100' });
-  await person(org, { firstName: 'Bob', lastName: 'Jones', roles: ['volunteer'] });
-  assert.equal(await total(''), 3);
-  assert.equal(await total('role=donor'), 2);
-  assert.equal(await total('role=donor&role=volunteer'), 3);
-  assert.equal(await total('tag=vip'), 1);
-  assert.equal(await total(`email=${encodeURIComponent(exact.email.toUpperCase())}`), 1);
-  // Accents and case fold both ways; every word must match.
-  assert.equal(await total('q=zoe'), 1);
-  assert.equal(await total('q=JOSE%20smith'), 1);
-  assert.equal(await total('q=jos%C3%A9%20jones'), 0);
-  // Phone digits however written.
-  assert.equal(await total(`q=${encodeURIComponent('555-0199')}`), 1);
-  assert.equal(await total(`q=${encodeURIComponent('(212) 555')}`), 2);
-  // Relevance: the whole-word match comes first although the partial match is newer.
-  const ranked = await org.req('GET', '/api/v1/people?q=smith');
-  assert.deepEqual(
-    ranked.body.data.map((p: { id: string }) => p.id),
-    [exact.id, newer.id],
-  );
-  // Updates and deletes move the totals.
-  assert.equal((await org.req('PATCH', `/api/v1/people/${newer.id}`, { body: { roles: ['volunteer'] } })).status, 200);
-  assert.equal(await total('role=donor'), 1);
-  assert.equal(await total('role=volunteer'), 2);
-  assert.equal((await org.req('DELETE', `/api/v1/people/${exact.id}`)).status, 204);
-  assert.equal(await total('role=donor'), 0);
-  assert.equal(await total(''), 2);
-  assert.equal(await total('q=smith'), 1);
-  // A deep page equals the same rows read by offset, and a page past the end keeps the total.
-  for (let i = 0; i < 5; i++) await person(org, { roles: ['adopter'] });
-  const all = await org.req('GET', '/api/v1/people?perPage=100');
-  const page3 = await org.req('GET', '/api/v1/people?perPage=2&page=3');
-  assert.deepEqual(page3.body.data, all.body.data.slice(4, 6));
-  const past = await org.req('GET', '/api/v1/people?perPage=2&page=50&role=adopter');
-  assert.deepEqual(past.body.data, []);
-  assert.equal(past.body.meta.total, 5);
-});
+test(
+  'list totals are exact for each filter after creates, updates and deletes; q folds accents and case, matches phone digits, ' +
+    'orders by relevance',
+  async () => {
+    const org = await makeOrg(t);
+    const total = async (qs: string) => {
+      const res = await org.req('GET', `/api/v1/people?${qs}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.meta.total as number;
+    };
+    const exact = await person(org, { firstName: 'José', lastName: 'SMITH', roles: ['adopter', 'donor'], phone: '+1 212 555 0199' });
+    const newer = await person(org, { firstName: 'Zoë', lastName: 'Smithson', roles: ['donor'], tags: ['vip'], phone: '(212) 555-0100' });
+    await person(org, { firstName: 'Bob', lastName: 'Jones', roles: ['volunteer'] });
+    assert.equal(await total(''), 3);
+    assert.equal(await total('role=donor'), 2);
+    assert.equal(await total('role=donor&role=volunteer'), 3);
+    assert.equal(await total('tag=vip'), 1);
+    assert.equal(await total(`email=${encodeURIComponent(exact.email.toUpperCase())}`), 1);
+    // Accents and case fold both ways; every word must match.
+    assert.equal(await total('q=zoe'), 1);
+    assert.equal(await total('q=JOSE%20smith'), 1);
+    assert.equal(await total('q=jos%C3%A9%20jones'), 0);
+    // Phone digits however written.
+    assert.equal(await total(`q=${encodeURIComponent('555-0199')}`), 1);
+    assert.equal(await total(`q=${encodeURIComponent('(212) 555')}`), 2);
+    // Relevance: the whole-word match comes first although the partial match is newer.
+    const ranked = await org.req('GET', '/api/v1/people?q=smith');
+    assert.deepEqual(
+      ranked.body.data.map((p: { id: string }) => p.id),
+      [exact.id, newer.id],
+    );
+    // Updates and deletes move the totals.
+    assert.equal((await org.req('PATCH', `/api/v1/people/${newer.id}`, { body: { roles: ['volunteer'] } })).status, 200);
+    assert.equal(await total('role=donor'), 1);
+    assert.equal(await total('role=volunteer'), 2);
+    assert.equal((await org.req('DELETE', `/api/v1/people/${exact.id}`)).status, 204);
+    assert.equal(await total('role=donor'), 0);
+    assert.equal(await total(''), 2);
+    assert.equal(await total('q=smith'), 1);
+    // A deep page equals the same rows read by offset, and a page past the end keeps the total.
+    for (let i = 0; i < 5; i++) await person(org, { roles: ['adopter'] });
+    const all = await org.req('GET', '/api/v1/people?perPage=100');
+    const page3 = await org.req('GET', '/api/v1/people?perPage=2&page=3');
+    assert.deepEqual(page3.body.data, all.body.data.slice(4, 6));
+    const past = await org.req('GET', '/api/v1/people?perPage=2&page=50&role=adopter');
+    assert.deepEqual(past.body.data, []);
+    assert.equal(past.body.meta.total, 5);
+  },
+);

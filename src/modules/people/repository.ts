@@ -89,7 +89,8 @@ export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, l
   const cond = where.join(' AND ');
   const tallied = f.email === undefined && f.tag === undefined && terms.length === 0;
   const countSql = tallied
-    ? `SELECT coalesce(sum(c.n), 0) AS n FROM people_tallies c WHERE c.organization_id = $1${rolesPh ? ` AND c.roles && ${rolesPh}::text[]` : ''}`
+    ? `SELECT coalesce(sum(c.n), 0) AS n FROM people_tallies c WHERE c.organization_id =
+      $1${rolesPh ? ` AND c.roles && ${rolesPh}::text[]` : ''}`
     : `SELECT count(*) AS n FROM people p WHERE ${cond}`;
   const n = params.length;
   let sql: string;
@@ -117,7 +118,8 @@ export async function insertPerson(
   p: Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fields'>,
 ): Promise<void> {
   await q.query(
-    `INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
+    `INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone)
+      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
     [
       orgId,
       p.id,

@@ -17,7 +17,12 @@ export function peopleRoutesV1(app: App, ctx: AppContext) {
         tags,
         summary: 'List people',
         description:
-          "Newest first; with `q`, most relevant first (whole-word matches before partial ones), then newest. `q` is a search box: every word must appear in the first name, last name, email or phone, ignoring case and accents; a word with three or more digits also matches the phone's digits however they were written. List items carry no address or notes; GET /people/{id} has every field. `meta.total` is exact: with no filter or only `role` it is the sum of per-role-set tallies updated with every change in its own transaction; with `email`, `tag` or `q` it is counted over the rows that match.",
+          'Newest first; with `q`, most relevant first (whole-word matches before partial ones), then newest. `q` is a search ' +
+          'box: every word must appear in the first name, last name, email or phone, ignoring case and accents; a word with ' +
+          'three or more ' +
+          "digits also matches the phone's digits however they were written. List items carry no address or notes; GET /people/{id} has " +
+          'every field. `meta.total` is exact: with no filter or only `role` it is the sum of per-role-set tallies updated with every ' +
+          'change in its own transaction; with `email`, `tag` or `q` it is counted over the rows that match.',
         querystring: PersonListQuery,
         response: { 200: PersonList },
       },

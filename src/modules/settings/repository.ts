@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
 import type { Grants } from '../../platform/permissions.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 
@@ -57,10 +57,11 @@ export async function updateOrganization(q: Queryable, orgId: string, patch: Rec
 
 export async function insertRole(q: Queryable, orgId: string, role: { id: string; name: string; grants: Grants; built_in: boolean }) {
   const rows = await q.query<RoleRow>(
-    'INSERT INTO roles (organization_id, id, name, grants, built_in) VALUES ($1,$2,$3,$4,$5) RETURNING id, name, grants, built_in, created_at, updated_at',
+    'INSERT INTO roles (organization_id, id, name, grants, built_in) VALUES ($1,$2,$3,$4,$5) RETURNING id, name, grants, ' +
+      'built_in, created_at, updated_at',
     [orgId, role.id, role.name, JSON.stringify(role.grants), role.built_in],
   );
-  return rows[0];
+  return first(rows);
 }
 export async function listRoles(q: Queryable, orgId: string) {
   return q.query<RoleRow>(
@@ -121,13 +122,16 @@ export async function insertKey(
     key.key_hash,
     key.key_start,
   ]);
-  return keyById(q, orgId, key.id);
+  const row = await keyById(q, orgId, key.id);
+  if (!row) throw new Error('the API key just made is not on file');
+  return row;
 }
 export async function keyById(q: Queryable, orgId: string, id: string) {
   return (
     (
       await q.query<KeyRow>(
-        `SELECT ${KEY_COLS} FROM api_keys k JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id WHERE k.organization_id = $1 AND k.id = $2`,
+        `SELECT ${KEY_COLS} FROM api_keys k JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id WHERE
+          k.organization_id = $1 AND k.id = $2`,
         [orgId, id],
       )
     )[0] ?? null
@@ -135,7 +139,8 @@ export async function keyById(q: Queryable, orgId: string, id: string) {
 }
 export async function listKeys(q: Queryable, orgId: string) {
   return q.query<KeyRow>(
-    `SELECT ${KEY_COLS} FROM api_keys k JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id WHERE k.organization_id = $1 ORDER BY k.created_at, k.id`,
+    `SELECT ${KEY_COLS} FROM api_keys k JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id WHERE
+      k.organization_id = $1 ORDER BY k.created_at, k.id`,
     [orgId],
   );
 }

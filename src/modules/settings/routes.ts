@@ -11,7 +11,8 @@ import * as service from './service.ts';
 
 /** The escalation rule, stated once for every route it guards. */
 const COVER_RULE =
-  "Nobody gives or takes away more power than their own role holds: the calling key's role must cover every grant involved, or the answer is 403.";
+  "Nobody gives or takes away more power than their own role holds: the calling key's role must cover every grant involved, or " +
+  'the answer is 403.';
 
 export function settingsRoutes(app: App, ctx: AppContext) {
   const admin = { permission: { area: 'settings' as const, level: 'admin' as const } };
@@ -23,7 +24,11 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       config: { permission: { area: 'settings', level: 'read' } },
       schema: { tags: ['Settings'], summary: 'Organization profile', response: { 200: OrgProfile } },
     },
-    async (req) => repo.organizationById(ctx.db, who(req).orgId),
+    async (req) => {
+      const org = await repo.organizationById(ctx.db, who(req).orgId);
+      if (!org) throw notFound('organization');
+      return org;
+    },
   );
   app.patch(
     '/api/settings/organization',
@@ -48,6 +53,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       }
       const row = await ctx.db.tx(async (q) => {
         const updated = await repo.updateOrganization(q, orgId, b);
+        if (!updated) throw notFound('organization');
         await audit(q, orgId, actor, 'update', 'organization', orgId, Object.keys(b));
         return updated;
       });
@@ -92,7 +98,9 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: ['Settings'],
         summary: 'Rename a role or change its grants',
-        description: `Keys made under the role take the new grants at once. Built-in roles cannot change. ${COVER_RULE} Here: the role's grants before and after the change (so a key cannot raise its own role).`,
+        description:
+          `Keys made under the role take the new grants at once. Built-in roles cannot change. ${COVER_RULE} Here: ` +
+          `the role's grants before and after the change (so a key cannot raise its own role).`,
         params: IdParam,
         body: RoleUpdate,
         response: { 200: Role },
@@ -157,7 +165,9 @@ export function settingsRoutes(app: App, ctx: AppContext) {
         schema: {
           tags: ['Settings'],
           summary: `Make an API key${alias}`,
-          description: `The key is in the response once and never again; only its hash is stored. ${COVER_RULE} Here: the grants of the role the new key is made under.`,
+          description:
+            `The key is in the response once and never again; only its hash is stored. ${COVER_RULE} Here: the grants ` +
+            `of the role the new key is made under.`,
           body: ApiKeyCreate,
           response: { 201: Type.Object({ key: Type.String({ description: 'ark_live_ + 40 base62 characters' }), api_key: ApiKey }) },
         },
@@ -175,7 +185,9 @@ export function settingsRoutes(app: App, ctx: AppContext) {
         schema: {
           tags: ['Settings'],
           summary: `Revoke an API key${alias}`,
-          description: `Answers 204; the key answers 401 from then on, in every process. ${COVER_RULE} Here: the grants of the role the key holds.`,
+          description:
+            `Answers 204; the key answers 401 from then on, in every process. ${COVER_RULE} Here: the grants of the ` +
+            `role the key holds.`,
           params: IdParam,
           response: { 204: Type.Null() },
         },

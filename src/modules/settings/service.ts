@@ -91,6 +91,7 @@ export async function updateRole(
     throw invalid({ name: [`a role named ${patch.name} already exists`] });
   }
   const updated = await repo.updateRole(q, orgId, id, patch);
+  if (!updated) throw notFound('role');
   await audit(q, orgId, actor, 'update', 'role', id, patch);
   return updated;
 }

@@ -134,8 +134,10 @@ const reader = async (o: TestOrg) => {
   await o.req('POST', '/api/settings/roles', { body: { name: 'sec-reader', grants: { settings: 'read' } } });
   return 'sec-reader';
 };
-const roleUrl = async (o: TestOrg) =>
-  `/api/settings/roles/${(await o.req('POST', '/api/settings/roles', { body: { name: `sec-${Math.random().toString(36).slice(2, 8)}`, grants: { settings: 'read' } } })).body.id}`;
+const roleUrl = async (o: TestOrg) => {
+  const body = { name: `sec-${Math.random().toString(36).slice(2, 8)}`, grants: { settings: 'read' } };
+  return `/api/settings/roles/${(await o.req('POST', '/api/settings/roles', { body })).body.id}`;
+};
 const keyUrl = (base: string) => async (o: TestOrg) =>
   `${base}/${(await o.req('POST', base, { body: { role: await reader(o) } })).body.api_key.id}`;
 const keysAt = (base: string): Endpoint[] => [

@@ -34,8 +34,11 @@ export interface BookingRow {
   cancelled_at: Date | null;
 }
 
-const BOOKED = `(SELECT count(*)::int FROM shift_bookings b WHERE b.organization_id = w.organization_id AND b.window_id = w.id AND b.status = 'booked')`;
-const WIN = `w.id, w.schedule_id, s.name AS schedule_name, s.status AS schedule_status, w.role_id, r.name AS role_name, w.starts_at, w.ends_at, w.capacity,
+const BOOKED = `(SELECT count(*)::int FROM shift_bookings b WHERE b.organization_id = w.organization_id AND b.window_id = w.id
+  AND b.status = 'booked')`;
+const WIN =
+  `w.id, w.schedule_id, s.name AS schedule_name, s.status AS schedule_status, w.role_id, r.name AS role_name, ` +
+  `w.starts_at, w.ends_at, w.capacity,
   ${BOOKED} AS booked, w.notes, w.created_at, w.updated_at`;
 const WIN_FROM = `shift_windows w JOIN shift_schedules s ON s.organization_id = w.organization_id AND s.id = w.schedule_id
   LEFT JOIN shift_roles r ON r.organization_id = w.organization_id AND r.id = w.role_id`;
@@ -69,7 +72,8 @@ export async function insertWindow(
 ): Promise<string> {
   const id = newId('win');
   await q.query(
-    'INSERT INTO shift_windows (organization_id, id, schedule_id, role_id, starts_at, ends_at, capacity, notes) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
+    'INSERT INTO shift_windows (organization_id, id, schedule_id, role_id, starts_at, ends_at, capacity, notes) VALUES ' +
+      '($1,$2,$3,$4,$5,$6,$7,$8)',
     [orgId, id, w.schedule_id, w.role_id, w.starts_at, w.ends_at, w.capacity, w.notes],
   );
   return id;
@@ -81,7 +85,8 @@ export async function updateWindow(
   w: { role_id: string | null; starts_at: Date; ends_at: Date; capacity: number; notes: string | null },
 ): Promise<void> {
   await q.query(
-    'UPDATE shift_windows SET role_id = $3, starts_at = $4, ends_at = $5, capacity = $6, notes = $7, updated_at = now() WHERE organization_id = $1 AND id = $2',
+    'UPDATE shift_windows SET role_id = $3, starts_at = $4, ends_at = $5, capacity = $6, notes = $7, updated_at = now() WHERE ' +
+      'organization_id = $1 AND id = $2',
     [orgId, id, w.role_id, w.starts_at, w.ends_at, w.capacity, w.notes],
   );
 }
@@ -91,7 +96,9 @@ export async function deleteWindow(q: Queryable, orgId: string, id: string): Pro
 }
 
 // Bookings
-const BKG = `b.id, b.window_id, w.schedule_id, s.name AS schedule_name, b.person_id, p.display_name AS person_name, w.role_id, r.name AS role_name,
+const BKG =
+  `b.id, b.window_id, w.schedule_id, s.name AS schedule_name, b.person_id, p.display_name AS person_name, w.role_id, ` +
+  `r.name AS role_name,
   w.starts_at, w.ends_at, b.status, b.attended, b.created_at, b.updated_at, b.cancelled_at`;
 const BKG_FROM = `shift_bookings b JOIN shift_windows w ON w.organization_id = b.organization_id AND w.id = b.window_id
   JOIN shift_schedules s ON s.organization_id = b.organization_id AND s.id = w.schedule_id
@@ -125,13 +132,15 @@ export async function listBookings(q: Queryable, orgId: string, f: BookingFilter
   if (f.from) where.push(`w.ends_at > ${p(f.from)}`);
   if (f.to) where.push(`w.starts_at < ${p(f.to)}`);
   return q.query<BookingRow>(
-    `SELECT ${BKG} FROM ${BKG_FROM} WHERE ${where.join(' AND ')} ORDER BY w.starts_at, b.created_at, b.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    `SELECT ${BKG} FROM ${BKG_FROM} WHERE ${where.join(' AND ')} ORDER BY w.starts_at, b.created_at, b.id LIMIT
+      $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, limit + 1, offset],
   );
 }
 export async function liveBookingsOfWindows(q: Queryable, orgId: string, windowIds: string[]): Promise<BookingRow[]> {
   return q.query<BookingRow>(
-    `SELECT ${BKG} FROM ${BKG_FROM} WHERE b.organization_id = $1 AND b.window_id = ANY($2::text[]) AND b.status = 'booked' ORDER BY b.created_at, b.id`,
+    `SELECT ${BKG} FROM ${BKG_FROM} WHERE b.organization_id = $1 AND b.window_id = ANY($2::text[]) AND b.status = 'booked' ORDER
+      BY b.created_at, b.id`,
     [orgId, windowIds],
   );
 }
@@ -148,7 +157,8 @@ export async function liveBookingOf(q: Queryable, orgId: string, windowId: strin
 /** The person's live bookings on windows overlapping [starts, ends). */
 export async function overlapping(q: Queryable, orgId: string, personId: string, starts: Date, ends: Date): Promise<BookingRow[]> {
   return q.query<BookingRow>(
-    `SELECT ${BKG} FROM ${BKG_FROM} WHERE b.organization_id = $1 AND b.person_id = $2 AND b.status = 'booked' AND w.starts_at < $4 AND w.ends_at > $3 ORDER BY w.starts_at`,
+    `SELECT ${BKG} FROM ${BKG_FROM} WHERE b.organization_id = $1 AND b.person_id = $2 AND b.status = 'booked' AND w.starts_at <
+      $4 AND w.ends_at > $3 ORDER BY w.starts_at`,
     [orgId, personId, starts, ends],
   );
 }

@@ -132,7 +132,8 @@ export async function book(q: Queryable, orgId: string, zone: string, actor: str
   if (clash[0]) {
     throw invalid(
       { window_id: ['overlaps another booking of this volunteer'] },
-      `This volunteer is already booked on "${clash[0].schedule_name}" from ${local(clash[0].starts_at, zone)} to ${local(clash[0].ends_at, zone)}, which overlaps this shift.`,
+      `This volunteer is already booked on "${clash[0].schedule_name}" ` +
+        `from ${local(clash[0].starts_at, zone)} to ${local(clash[0].ends_at, zone)}, which overlaps this shift.`,
     );
   }
   if (w.role_id) {
@@ -154,7 +155,8 @@ export async function book(q: Queryable, orgId: string, zone: string, actor: str
     if (already + these > pol.max_hours_per_week + 1e-9) {
       throw invalid(
         { window_id: [`would bring the week to ${hoursText(already + these)}`] },
-        `This booking would bring the volunteer to ${hoursText(already + these)} in the week of ${weekStart.toISODate() ?? ''}; the policy allows at most ${plural(pol.max_hours_per_week, 'hour')} a week.`,
+        `This booking would bring the volunteer to ${hoursText(already + these)} in the week of ${weekStart.toISODate() ?? ''}; ` +
+          `the policy allows at most ${plural(pol.max_hours_per_week, 'hour')} a week.`,
       );
     }
   }
@@ -174,7 +176,8 @@ export async function cancel(q: Queryable, orgId: string, actor: string, id: str
   if (hoursAhead < pol.cancellation_cutoff_hours) {
     throw invalid(
       { id: [`the shift starts in less than ${pol.cancellation_cutoff_hours} hours`] },
-      `Bookings can be cancelled only until ${plural(pol.cancellation_cutoff_hours, 'hour')} before the shift starts (policy: cancellation cut-off); contact the coordinator.`,
+      `Bookings can be cancelled only until ${plural(pol.cancellation_cutoff_hours, 'hour')} before the shift starts (policy: ` +
+        `cancellation cut-off); contact the coordinator.`,
     );
   }
   await repo.cancelBooking(q, orgId, id);

@@ -58,7 +58,11 @@ export function calendarRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Calendar of schedules, windows and bookings',
-        description: `Schedules overlapping \`from\`..\`to\` (local dates in the organization time zone, both inclusive, at most ${MAX_CALENDAR_DAYS} days), by start, each with its windows and their live bookings. \`person_id\` keeps only the windows that volunteer is booked on (and schedules having one). Cancelled schedules are included with their status.`,
+        description:
+          `Schedules overlapping \`from\`..\`to\` (local dates in the organization time zone, both inclusive, at ` +
+          `most ${MAX_CALENDAR_DAYS} days), by start, each with its windows and their live bookings. \`person_id\` keeps only ` +
+          `the windows ` +
+          `that volunteer is booked on (and schedules having one). Cancelled schedules are included with their status.`,
         querystring: Type.Object({ from: DateString(), to: DateString(), person_id: Type.Optional(Type.String({ maxLength: 64 })) }),
         response: { 200: Calendar },
       },
@@ -119,7 +123,8 @@ export function calendarRoutes(app: App, ctx: AppContext) {
         tags,
         summary: "The volunteer's calendar feed address",
         description:
-          'A secret iCalendar address (40 random base62 characters) a volunteer can subscribe to in any calendar app; made on first request, the same afterwards until rotated.',
+          'A secret iCalendar address (40 random base62 characters) a volunteer can subscribe to in any calendar app; made on ' +
+          'first request, the same afterwards until rotated.',
         params: IdParam,
         response: { 200: FeedLink },
       },
@@ -177,7 +182,10 @@ export function calendarRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: "A volunteer's iCalendar feed (no API key)",
-        description: `text/calendar with the volunteer's live bookings from ${FEED_PAST_DAYS} days ago to ${FEED_FUTURE_DAYS} days ahead, one event per booking (times in UTC; location from the schedule). An unknown or rotated address answers 404.`,
+        description:
+          `text/calendar with the volunteer's live bookings from ${FEED_PAST_DAYS} days ago ` +
+          `to ${FEED_FUTURE_DAYS} days ahead, one event per booking (times in UTC; location from the schedule). An unknown or rotated ` +
+          `address answers 404.`,
         params: Type.Object({ file: Type.String({ maxLength: 80 }) }),
         response: { 200: Type.String({ description: 'text/calendar' }) },
       },

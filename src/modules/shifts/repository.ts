@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 
 export type CustomFieldValues = Record<string, string | number | boolean | null>;
@@ -62,7 +62,7 @@ export async function insertLocation(q: Queryable, orgId: string, name: string):
     newId('sloc'),
     name,
   ]);
-  return rows[0];
+  return first(rows);
 }
 export async function renameLocation(q: Queryable, orgId: string, id: string, name: string): Promise<LocationRow | null> {
   return (
@@ -86,7 +86,9 @@ export async function deleteLocation(q: Queryable, orgId: string, id: string): P
 }
 
 // Schedules
-const SCH = `s.id, s.name, s.event_kind, s.location_id, l.name AS location_name, s.all_day, s.starts_at, s.ends_at, s.start_date, s.end_date,
+const SCH =
+  `s.id, s.name, s.event_kind, s.location_id, l.name AS location_name, s.all_day, s.starts_at, s.ends_at, ` +
+  `s.start_date, s.end_date,
   s.status, s.custom_fields, s.source, s.created_at, s.updated_at, s.cancelled_at`;
 const SCH_FROM = 'shift_schedules s LEFT JOIN shift_locations l ON l.organization_id = s.organization_id AND l.id = s.location_id';
 
@@ -112,7 +114,8 @@ export async function listSchedules(q: Queryable, orgId: string, f: ScheduleFilt
   if (f.event_kind) where.push(`s.event_kind = ${p(f.event_kind.trim().toLowerCase())}`);
   if (f.location_id) where.push(`s.location_id = ${p(f.location_id)}`);
   return q.query<ScheduleRow>(
-    `SELECT ${SCH} FROM ${SCH_FROM} WHERE ${where.join(' AND ')} ORDER BY s.starts_at, s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    `SELECT ${SCH} FROM ${SCH_FROM} WHERE ${where.join(' AND ')} ORDER BY s.starts_at, s.id LIMIT $${params.length + 1} OFFSET
+      $${params.length + 2}`,
     [...params, limit + 1, offset],
   );
 }
@@ -120,7 +123,8 @@ export async function listSchedules(q: Queryable, orgId: string, f: ScheduleFilt
 export async function insertSchedule(q: Queryable, orgId: string, s: NewSchedule): Promise<string> {
   const id = newId('sch');
   await q.query(
-    `INSERT INTO shift_schedules (organization_id, id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date, end_date, custom_fields, source)
+    `INSERT INTO shift_schedules (organization_id, id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date,
+      end_date, custom_fields, source)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
     [
       orgId,
@@ -145,9 +149,11 @@ export async function insertSchedules(q: Queryable, orgId: string, rows: NewSche
   if (!rows.length) return [];
   const ids = rows.map(() => newId('sch'));
   await q.query(
-    `INSERT INTO shift_schedules (organization_id, id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date, end_date, custom_fields, source)
+    `INSERT INTO shift_schedules (organization_id, id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date,
+      end_date, custom_fields, source)
      SELECT $1, u.id, u.name, u.event_kind, u.location_id, u.all_day, u.starts_at, u.ends_at, u.start_date, u.end_date, '{}'::jsonb, $11
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::timestamptz[], $8::timestamptz[], $9::date[], $10::date[])
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::timestamptz[], $8::timestamptz[],
+     $9::date[], $10::date[])
        AS u(id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date, end_date)`,
     [
       orgId,
@@ -168,7 +174,8 @@ export async function insertSchedules(q: Queryable, orgId: string, rows: NewSche
 
 export async function updateSchedule(q: Queryable, orgId: string, id: string, s: NewSchedule): Promise<void> {
   await q.query(
-    `UPDATE shift_schedules SET name = $3, event_kind = $4, location_id = $5, all_day = $6, starts_at = $7, ends_at = $8, start_date = $9, end_date = $10,
+    `UPDATE shift_schedules SET name = $3, event_kind = $4, location_id = $5, all_day = $6, starts_at = $7, ends_at = $8,
+      start_date = $9, end_date = $10,
        custom_fields = $11, updated_at = now() WHERE organization_id = $1 AND id = $2`,
     [
       orgId,

@@ -25,7 +25,8 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List schedules',
         description:
-          'Ordered by start, then id. `from`/`to` are local dates in the organization time zone and select schedules overlapping that range. Cancelled schedules are listed unless `status` says otherwise.',
+          'Ordered by start, then id. `from`/`to` are local dates in the organization time zone and select schedules overlapping ' +
+          'that range. Cancelled schedules are listed unless `status` says otherwise.',
         querystring: Type.Object({ ...S.ScheduleListQuery.properties, ...pageQueryB(200, 50) }),
         response: { 200: Type.Object({ results: Type.Array(S.Schedule), ...PageFieldsB }) },
       },
@@ -71,7 +72,10 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Create a schedule',
         description:
-          'A `starts_at` that is a plain date makes an all-day schedule; `ends_at` is then optional (a plain date, the last day, inclusive). A date-time `starts_at` needs a date-time `ends_at` after it. Date-times without zone are read in the organization time zone. The response gives each instant and its local rendering.',
+          'A `starts_at` that is a plain date makes an all-day schedule; `ends_at` is then optional (a plain date, the last day, ' +
+          'inclusive). A date-time `starts_at` needs a date-time `ends_at` after it. Date-times without zone are read in the ' +
+          'organization ' +
+          'time zone. The response gives each instant and its local rendering.',
         body: S.ScheduleCreate,
         response: { 201: S.Schedule },
       },
@@ -118,7 +122,8 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Cancel a schedule',
         description:
-          'Answers 200 with the schedule in status `cancelled` (repeating it changes nothing). Its windows stay readable; no new booking is taken on them, and its live bookings are cancelled with it.',
+          'Answers 200 with the schedule in status `cancelled` (repeating it changes nothing). Its windows stay readable; no new ' +
+          'booking is taken on them, and its live bookings are cancelled with it.',
         params: S.IdParam,
         response: { 200: S.Schedule },
       },
@@ -152,14 +157,22 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Import schedules from rows',
         description: [
-          'Needs write on Shifts AND read on People (a coordinator); a key without read on People answers 403 saying only a coordinator can do this; a key with read on People but without write on Shifts answers the ordinary 403 for write on Shifts.',
-          'Every row is checked before any is created, and all rows are created in one transaction (one multi-row insert): one refused row means nothing is created.',
+          'Needs write on Shifts AND read on People (a coordinator); a key without read on People answers 403 saying only a ' +
+            'coordinator can do this; a key with read on People but without write on Shifts answers the ordinary 403 for write on Shifts.',
+          'Every row is checked before any is created, and all rows are created in one transaction (one multi-row insert): one ' +
+            'refused row means nothing is created.',
           'With `dry_run` true nothing is created and the answer is 200 with line-numbered `errors`.',
-          'Without `dry_run`, refused rows also answer **200** with the full result: `created` 0 and `errors` listing every refused row (a 422 could not carry the line errors, as Family B error bodies are `{error}` only).',
-          'Rows are never matched against existing schedules: importing the same rows twice creates every schedule twice (`skipped` is always empty, `can_detect_duplicates` always false).',
-          'Row fields: `name` and `starts_at` required; `ends_at` required unless `starts_at` is a plain date (an all-day row, which may end on a later plain date, inclusive); `event_kind` and `location` optional; a `location` matching no location name (case-insensitively) refuses the row; any other field refuses the row.',
+          'Without `dry_run`, refused rows also answer **200** with the full result: `created` 0 and `errors` listing every ' +
+            'refused row (a 422 could not carry the line errors, as Family B error bodies are `{error}` only).',
+          'Rows are never matched against existing schedules: importing the same rows twice creates every schedule twice ' +
+            '(`skipped` is always empty, `can_detect_duplicates` always false).',
+          'Row fields: `name` and `starts_at` required; `ends_at` required unless `starts_at` is a plain date (an all-day row, ' +
+            'which may end on a later plain date, inclusive); `event_kind` and `location` optional; a `location` matching no ' +
+            'location name ' +
+            '(case-insensitively) refuses the row; any other field refuses the row.',
           'Date-times without a zone or offset are read in the organization time zone. `ends_at` must be after `starts_at`.',
-          '`preview` holds the first ten rows that passed their checks, as they would be created (line, name, event_kind, location, all_day, instants and local renderings, dates).',
+          '`preview` holds the first ten rows that passed their checks, as they would be created (line, name, event_kind, ' +
+            'location, all_day, instants and local renderings, dates).',
           'At most 5,000 rows per request (more answers 422); the JSON body is limited to 1 MiB.',
         ].join('\n\n'),
         body: S.ImportBody,

@@ -85,7 +85,8 @@ export async function updateSchedule(
     if (outside)
       throw invalid({
         starts_at: [
-          `${outside} shift window${outside === 1 ? ' falls' : 's fall'} outside the new times; move or remove ${outside === 1 ? 'it' : 'them'} first`,
+          `${outside} shift window${outside === 1 ? ' falls' : 's fall'} outside the new times; move or ` +
+            `remove ${outside === 1 ? 'it' : 'them'} first`,
         ],
       });
   }
@@ -139,7 +140,9 @@ export function checkRows(rows: unknown[], zone: string, locations: Map<string, 
     if (!isRowObject(value)) {
       errors.push({
         line,
-        message: `Line ${line}: a row must be an object with name and starts_at, not ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}.`,
+        message:
+          `Line ${line}: a row must be an object with name and starts_at, ` +
+          `not ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}.`,
       });
       return;
     }

@@ -11,7 +11,9 @@ export const CustomFields = Type.Record(
   {
     additionalProperties: false,
     description:
-      'Free custom fields of a schedule: at most 50 keys (lowercase letters, digits and _; start with a letter; up to 40 characters), each a string (up to 5,000 characters), number, boolean or null. Sent on update, the object replaces the stored one whole.',
+      'Free custom fields of a schedule: at most 50 keys (lowercase letters, digits and _; start with a letter; up to 40 ' +
+      'characters), each a string (up to 5,000 characters), number, boolean or null. Sent on update, the object replaces the ' +
+      'stored one whole.',
   },
 );
 
@@ -81,7 +83,8 @@ export const ScheduleUpdate = Strict(
   },
   {
     description:
-      'Only sent fields change. Sending starts_at or ends_at re-reads both (the one not sent keeps its stored value, as a date for all-day schedules).',
+      'Only sent fields change. Sending starts_at or ends_at re-reads both (the one not sent keeps its stored value, as a date ' +
+      'for all-day schedules).',
   },
 );
 
@@ -100,10 +103,12 @@ const ImportRowObject = Type.Object(
   {
     name: rowField('string, required, 1 to 200 characters'),
     starts_at: rowField(
-      'required: a date `YYYY-MM-DD` (an all-day row) or an ISO 8601 date-time; without zone or offset it is read in the organization time zone',
+      'required: a date `YYYY-MM-DD` (an all-day row) or an ISO 8601 date-time; without zone or offset it is read in the ' +
+        'organization time zone',
     ),
     ends_at: rowField(
-      'required unless starts_at is a plain date; after starts_at. On an all-day row it may be a plain date: the last day, inclusive (default: the same day)',
+      'required unless starts_at is a plain date; after starts_at. On an all-day row it may be a plain date: the last day, ' +
+        'inclusive (default: the same day)',
     ),
     event_kind: rowField('optional string, up to 60 characters (adoption, training, ...)'),
     location: rowField('optional: name of a location, matched case-insensitively; a name matching no location refuses the row'),
@@ -197,7 +202,8 @@ export const Window = Type.Object(
   {
     $id: 'ShiftWindow',
     description:
-      'A shift window inside a schedule: a time, a volunteer role and how many volunteers of it are needed. Several roles at the same time are several windows.',
+      'A shift window inside a schedule: a time, a volunteer role and how many volunteers of it are needed. Several roles at the ' +
+      'same time are several windows.',
   },
 );
 export const WindowCreate = Strict({
@@ -341,7 +347,8 @@ export const Volunteer = Type.Object(
     phone: Nullable(Type.String()),
     hours_served: Type.Number({
       description:
-        'hours of live bookings marked attended, plus those not marked either way whose window has ended; bookings marked not attended do not count',
+        'hours of live bookings marked attended, plus those not marked either way whose window has ended; bookings marked not ' +
+        'attended do not count',
     }),
     created_at: Timestamp(),
   },

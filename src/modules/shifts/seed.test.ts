@@ -30,12 +30,14 @@ test('seed adds schedules, windows and bookings that keep every rule', async () 
   assert.ok((await n(`SELECT count(*)::int AS n FROM shift_bookings WHERE organization_id = $1 AND status = 'booked'`)) >= 50);
   assert.equal(
     await n(
-      `SELECT count(*)::int AS n FROM shift_windows w WHERE organization_id = $1 AND capacity < (SELECT count(*) FROM shift_bookings b WHERE b.organization_id = w.organization_id AND b.window_id = w.id AND b.status = 'booked')`,
+      `SELECT count(*)::int AS n FROM shift_windows w WHERE organization_id = $1 AND capacity < (SELECT count(*) FROM
+        shift_bookings b WHERE b.organization_id = w.organization_id AND b.window_id = w.id AND b.status = 'booked')`,
     ),
     0,
   );
   assert.equal(
-    await n(`SELECT count(*)::int AS n FROM shift_bookings a JOIN shift_windows wa ON wa.organization_id = a.organization_id AND wa.id = a.window_id
+    await n(`SELECT count(*)::int AS n FROM shift_bookings a JOIN shift_windows wa ON wa.organization_id = a.organization_id AND
+      wa.id = a.window_id
     JOIN shift_bookings b ON b.organization_id = a.organization_id AND b.person_id = a.person_id AND b.id < a.id
     JOIN shift_windows wb ON wb.organization_id = b.organization_id AND wb.id = b.window_id
     WHERE a.organization_id = $1 AND wa.starts_at < wb.ends_at AND wb.starts_at < wa.ends_at`),

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 
 export interface RoleRow {
@@ -62,10 +62,11 @@ export async function insertRole(
   r: { name: string; description: string | null; required_qualification_ids: string[] },
 ): Promise<RoleRow> {
   const rows = await q.query<RoleRow>(
-    `INSERT INTO shift_roles (organization_id, id, name, description, required_qualification_ids) VALUES ($1,$2,$3,$4,$5) RETURNING ${ROLE}`,
+    `INSERT INTO shift_roles (organization_id, id, name, description, required_qualification_ids) VALUES ($1,$2,$3,$4,$5)
+      RETURNING ${ROLE}`,
     [orgId, newId('vrl'), r.name, r.description, r.required_qualification_ids],
   );
-  return rows[0];
+  return first(rows);
 }
 export async function updateRole(
   q: Queryable,
@@ -76,7 +77,8 @@ export async function updateRole(
   return (
     (
       await q.query<RoleRow>(
-        `UPDATE shift_roles SET name = $3, description = $4, required_qualification_ids = $5, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${ROLE}`,
+        `UPDATE shift_roles SET name = $3, description = $4, required_qualification_ids = $5, updated_at = now() WHERE
+          organization_id = $1 AND id = $2 RETURNING ${ROLE}`,
         [orgId, id, r.name, r.description, r.required_qualification_ids],
       )
     )[0] ?? null
@@ -129,7 +131,7 @@ export async function insertQualification(
     `INSERT INTO shift_qualifications (organization_id, id, name, description, validity_days) VALUES ($1,$2,$3,$4,$5) RETURNING ${QUAL}`,
     [orgId, newId('qlf'), r.name, r.description, r.validity_days],
   );
-  return rows[0];
+  return first(rows);
 }
 export async function updateQualification(
   q: Queryable,
@@ -140,7 +142,8 @@ export async function updateQualification(
   return (
     (
       await q.query<QualificationRow>(
-        `UPDATE shift_qualifications SET name = $3, description = $4, validity_days = $5, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${QUAL}`,
+        `UPDATE shift_qualifications SET name = $3, description = $4, validity_days = $5, updated_at = now() WHERE
+          organization_id = $1 AND id = $2 RETURNING ${QUAL}`,
         [orgId, id, r.name, r.description, r.validity_days],
       )
     )[0] ?? null
@@ -186,7 +189,8 @@ export async function insertGrant(
 ): Promise<string> {
   const id = newId('vqg');
   await q.query(
-    'INSERT INTO volunteer_qualifications (organization_id, id, person_id, qualification_id, granted_on, expires_on) VALUES ($1,$2,$3,$4,$5,$6)',
+    'INSERT INTO volunteer_qualifications (organization_id, id, person_id, qualification_id, granted_on, expires_on) VALUES ' +
+      '($1,$2,$3,$4,$5,$6)',
     [orgId, id, g.person_id, g.qualification_id, g.granted_on, g.expires_on],
   );
   return id;
@@ -205,10 +209,12 @@ export async function missingQualifications(
   if (!required.length) return [];
   return q.query(
     `SELECT ql.id, ql.name,
-       (SELECT max(g.expires_on)::text FROM volunteer_qualifications g WHERE g.organization_id = $1 AND g.person_id = $2 AND g.qualification_id = ql.id) AS expired_on
+       (SELECT max(g.expires_on)::text FROM volunteer_qualifications g WHERE g.organization_id = $1 AND g.person_id = $2 AND
+       g.qualification_id = ql.id) AS expired_on
      FROM shift_qualifications ql
      WHERE ql.organization_id = $1 AND ql.id = ANY($3::text[])
-       AND NOT EXISTS (SELECT 1 FROM volunteer_qualifications g WHERE g.organization_id = $1 AND g.person_id = $2 AND g.qualification_id = ql.id
+       AND NOT EXISTS (SELECT 1 FROM volunteer_qualifications g WHERE g.organization_id = $1 AND g.person_id = $2 AND
+       g.qualification_id = ql.id
                        AND g.granted_on <= $4::date AND (g.expires_on IS NULL OR g.expires_on >= $4::date))
      ORDER BY lower(ql.name)`,
     [orgId, personId, required, onDate],
@@ -226,11 +232,12 @@ export async function policies(q: Queryable, orgId: string): Promise<PolicyRow> 
 export async function savePolicies(q: Queryable, orgId: string, p: Omit<PolicyRow, 'updated_at'>): Promise<PolicyRow> {
   const r = await q.query<PolicyRow>(
     `INSERT INTO shift_policies (organization_id, min_notice_hours, max_hours_per_week, cancellation_cutoff_hours) VALUES ($1,$2,$3,$4)
-     ON CONFLICT (organization_id) DO UPDATE SET min_notice_hours = $2, max_hours_per_week = $3, cancellation_cutoff_hours = $4, updated_at = now()
+     ON CONFLICT (organization_id) DO UPDATE SET min_notice_hours = $2, max_hours_per_week = $3, cancellation_cutoff_hours = $4,
+     updated_at = now()
      RETURNING min_notice_hours, max_hours_per_week, cancellation_cutoff_hours, updated_at`,
     [orgId, p.min_notice_hours, p.max_hours_per_week, p.cancellation_cutoff_hours],
   );
-  return r[0];
+  return first(r);
 }
 
 // Volunteers: people holding the volunteer role
@@ -250,7 +257,8 @@ export async function volunteerById(q: Queryable, orgId: string, id: string): Pr
   return (
     (
       await q.query<VolunteerRow>(
-        `SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.id = $2 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)`,
+        `SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.id = $2 AND p.deleted_at IS NULL AND
+          'volunteer' = ANY(p.roles)`,
         [orgId, id],
       )
     )[0] ?? null

@@ -283,7 +283,9 @@ export function volunteerRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: vtags,
         summary: 'List volunteers',
-        description: `People holding the volunteer role (manage people under /api/v1/people), by last then first name, with hours served. ${CONTACTS_RULE}`,
+        description:
+          `People holding the volunteer role (manage people under /api/v1/people), by last then first name, with ` +
+          `hours served. ${CONTACTS_RULE}`,
         querystring: Type.Object(pageQueryB(200, 50)),
         response: { 200: Type.Object({ results: Type.Array(S.Volunteer), ...PageFieldsB }) },
       },

@@ -45,7 +45,8 @@ export function windowRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Add a shift window',
         description:
-          'The window must lie within the schedule; a cancelled schedule takes no new window (422). `role_id` null means any volunteer may book.',
+          'The window must lie within the schedule; a cancelled schedule takes no new window (422). `role_id` null means any ' +
+          'volunteer may book.',
         params: S.IdParam,
         body: S.WindowCreate,
         response: { 201: S.Window },
@@ -111,9 +112,12 @@ export function windowRoutes(app: App, ctx: AppContext) {
         summary: 'Book a volunteer on a window',
         description: [
           'Checked in one transaction with the window row locked (FOR UPDATE), so concurrent bookings never exceed capacity.',
-          'A full window answers **409**. These answer 422 with a sentence saying why: the person is not a volunteer; already booked on the window; another live booking of the volunteer overlaps it;',
-          "the window's role needs qualifications the volunteer does not hold valid on the day the window starts (expired grants named); the window starts within the minimum notice (policy) or has started;",
-          'the booking would take the volunteer past the maximum hours per week (Monday to Sunday in the organization time zone; policy); the schedule is cancelled.',
+          'A full window answers **409**. These answer 422 with a sentence saying why: the person is not a volunteer; already ' +
+            'booked on the window; another live booking of the volunteer overlaps it;',
+          "the window's role needs qualifications the volunteer does not hold valid on the day the window starts (expired grants " +
+            'named); the window starts within the minimum notice (policy) or has started;',
+          'the booking would take the volunteer past the maximum hours per week (Monday to Sunday in the organization time zone; ' +
+            'policy); the schedule is cancelled.',
         ].join(' '),
         params: S.IdParam,
         body: S.BookingCreate,
@@ -135,7 +139,8 @@ export function windowRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'List bookings',
         description:
-          'Ordered by window start. `from`/`to` are local dates in the organization time zone. Cancelled bookings are listed unless `status` says otherwise.',
+          'Ordered by window start. `from`/`to` are local dates in the organization time zone. Cancelled bookings are listed ' +
+          'unless `status` says otherwise.',
         querystring: Type.Object({ ...S.BookingListQuery.properties, ...pageQueryB(200, 50) }),
         response: { 200: Type.Object({ results: Type.Array(S.Booking), ...PageFieldsB }) },
       },
@@ -179,7 +184,8 @@ export function windowRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Cancel a booking',
         description:
-          'Answers 200 with the booking in status `cancelled` (repeating it changes nothing). Refused (422) once the window has started or within the cancellation cut-off (policy). The place becomes free at once.',
+          'Answers 200 with the booking in status `cancelled` (repeating it changes nothing). Refused (422) once the window has ' +
+          'started or within the cancellation cut-off (policy). The place becomes free at once.',
         params: S.IdParam,
         response: { 200: S.Booking },
       },
@@ -198,7 +204,8 @@ export function windowRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Record attendance',
         description:
-          'Attendance is stored apart from the booking: `true` attended, `false` did not come (the hours do not count), `null` not recorded.',
+          'Attendance is stored apart from the booking: `true` attended, `false` did not come (the hours do not count), `null` ' +
+          'not recorded.',
         params: S.IdParam,
         body: Strict({ attended: Nullable(Type.Boolean()) }),
         response: { 200: S.Booking },

@@ -8,6 +8,22 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 export type Row = Record<string, unknown>;
 
+/**
+ * The first row of a statement that always returns one (INSERT ... RETURNING, an aggregate, a row
+ * just locked): throws a plain error, answered 500, if it returned none, which would be a bug.
+ */
+export function first<R>(rows: readonly R[], what = 'row'): R {
+  const row = rows[0];
+  if (row === undefined) throw new Error(`expected a ${what}, the statement returned none`);
+  return row;
+}
+
+/** A record read back in the transaction that just wrote or locked it: missing only through a bug. */
+export function present<R>(row: R | null | undefined, what = 'record'): R {
+  if (row === null || row === undefined) throw new Error(`expected the ${what} just written, found none`);
+  return row;
+}
+
 /** A statement name for SQL built from a few fixed shapes (list filters): one prepared plan per shape. */
 const shapeNames = new Map<string, string>();
 export function shapeName(prefix: string, sql: string): string {

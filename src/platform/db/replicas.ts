@@ -106,7 +106,7 @@ export class Replicas {
     // Round robin over the replicas not set aside.
     for (let i = 0; i < this.replicas.length; i++) {
       const r = this.replicas[(this.next + i) % this.replicas.length];
-      if (r.downUntil <= now) {
+      if (r && r.downUntil <= now) {
         this.next = (this.next + i + 1) % this.replicas.length;
         return new ReplicaReader(this, r, this.primary);
       }
