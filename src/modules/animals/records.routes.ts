@@ -22,11 +22,14 @@ const admin = { permission: { area: 'animals' as const, level: 'admin' as const 
 const ChipParams = idParams('id', 'chipId');
 const WeightParams = idParams('id', 'weightId');
 const CHIP_RULES =
-  'A number is stored normalized (upper case; spaces, dots, dashes, slashes and * removed); one that normalizes to nothing is refused (422). ' +
+  'A number is stored normalized (upper case; spaces, dots, dashes, slashes and * removed); one that normalizes to nothing is ' +
+  'refused (422). ' +
   'A number whose length is not 9 (AVID), 10 (FDX-A) or 15 (ISO 11784) characters is kept, with a `warnings` entry. ' +
   'For a 15-digit number the first three digits give the country (ISO 3166 numeric, below 900) or the maker (900 and above, ' +
-  "from Ark's table of registered manufacturer codes). An animal has each number once (422); the same number on another animal is kept with a warning. " +
-  "Exactly one chip is primary while the animal has any: the first chip becomes primary, a new primary chip demotes the old one, and the primary chip's number " +
+  "from Ark's table of registered manufacturer codes). An animal has each number once (422); the same number on another animal " +
+  'is kept with a warning. ' +
+  'Exactly one chip is primary while the animal has any: the first chip becomes primary, a new primary chip demotes the old ' +
+  "one, and the primary chip's number " +
   "is the animal's Family A `microchipNumber`, changed in the same transaction.";
 
 /** An animal's microchips and weight history (they keep the animal's microchipNumber and weight in step). */
@@ -77,7 +80,8 @@ export function recordRoutes(app: App, ctx: AppContext) {
         summary: 'Change a microchip',
         description:
           "Implant date and registry change; `is_primary: true` makes this chip the primary one (the animal's microchipNumber). " +
-          'A chip stops being primary only when another becomes primary, so `false` is not accepted. The number itself does not change: remove the chip and add the right one.',
+          'A chip stops being primary only when another becomes primary, so `false` is not accepted. The number itself does not ' +
+          'change: remove the chip and add the right one.',
         params: ChipParams,
         body: MicrochipUpdate,
         response: { 200: Microchip },
@@ -96,7 +100,8 @@ export function recordRoutes(app: App, ctx: AppContext) {
         tags: chipTags,
         summary: 'Remove a microchip',
         description:
-          "Answers 204. Removing the primary chip makes the oldest remaining chip primary and the animal's microchipNumber (null when none is left).",
+          "Answers 204. Removing the primary chip makes the oldest remaining chip primary and the animal's microchipNumber " +
+          '(null when none is left).',
         params: ChipParams,
         response: { 204: Type.Null() },
       },
@@ -110,7 +115,8 @@ export function recordRoutes(app: App, ctx: AppContext) {
 
   const weightTags = ['Animal weights'];
   const WEIGHT_RULES =
-    "The animal's Family A `weight` is the latest row (latest `measured_on`, then latest recorded) in pounds, two decimals; kilograms are converted " +
+    "The animal's Family A `weight` is the latest row (latest `measured_on`, then latest recorded) in pounds, two decimals; " +
+    'kilograms are converted ' +
     'exactly (1 lb = 0.45359237 kg) and rounded once. It changes in the same transaction as the history.';
   app.get(
     '/api/animals/:id/weights',
@@ -137,7 +143,9 @@ export function recordRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: weightTags,
         summary: 'Record a weight',
-        description: `Answers 201. \`measured_on\` defaults to today in the organization's time zone and may not be later (422). A Family A change of \`weight\` records a row in pounds measured today. ${WEIGHT_RULES}`,
+        description:
+          `Answers 201. \`measured_on\` defaults to today in the organization's time zone and may not be later ` +
+          `(422). A Family A change of \`weight\` records a row in pounds measured today. ${WEIGHT_RULES}`,
         params: IdParam,
         body: WeightCreate,
         response: { 201: Weight },

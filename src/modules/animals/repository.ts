@@ -86,7 +86,8 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
     // Any of the animal's chips, not only the primary one (its number is also in microchip_number).
     params.push(f.microchip);
     where.push(
-      `(a.microchip_number = $${params.length} OR a.id IN (SELECT m.animal_id FROM animal_microchips m WHERE m.organization_id = $1 AND m.number = $${params.length}))`,
+      `(a.microchip_number = $${params.length} OR a.id IN (SELECT m.animal_id FROM animal_microchips m WHERE m.organization_id
+        = $1 AND m.number = $${params.length}))`,
     );
   }
   const cond = where.join(' AND ');

@@ -20,13 +20,15 @@ const weight = Type.Number({
   minimum: 0,
   maximum: 10000,
   description:
-    "pounds, two decimals: the latest row of the animal's weight history (/api/animals/{id}/weights); a positive value sent here is recorded there, measured today",
+    "pounds, two decimals: the latest row of the animal's weight history (/api/animals/{id}/weights); a positive value sent " +
+    'here is recorded there, measured today',
 });
 const microchip = Type.String({
   minLength: 1,
   maxLength: 64,
   description:
-    "stored normalized: upper case, spaces, dots, dashes, slashes and * removed. The animal's primary chip (/api/animals/{id}/microchips): " +
+    "stored normalized: upper case, spaces, dots, dashes, slashes and * removed. The animal's primary chip " +
+    '(/api/animals/{id}/microchips): ' +
     'a number sent here becomes the primary chip (the primary chip is renumbered, or a chip the animal already has becomes primary); ' +
     'null removes the primary chip, and the oldest other chip, if any, becomes primary',
 });

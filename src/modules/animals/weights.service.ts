@@ -50,7 +50,8 @@ export async function latestWeight(q: Queryable, orgId: string, animalId: string
 /** The animal's weight column becomes its latest history row in pounds (null without history). */
 async function syncAnimalWeight(q: Queryable, orgId: string, animalId: string): Promise<void> {
   await q.query(
-    `UPDATE animals SET weight = (SELECT ${LB} FROM animal_weights w WHERE w.organization_id = $1 AND w.animal_id = $2 ORDER BY ${ORDER} LIMIT 1),
+    `UPDATE animals SET weight = (SELECT ${LB} FROM animal_weights w WHERE w.organization_id = $1 AND w.animal_id = $2 ORDER BY
+      ${ORDER} LIMIT 1),
        updated_at = now() WHERE organization_id = $1 AND id = $2`,
     [orgId, animalId],
   );

@@ -392,8 +392,10 @@ const withMother = async (org: TestOrg) => {
   await org.req('PUT', `/api/animals/${a}/mother`, { body: { mother_id: await animal(org, { sex: 'female' }) } });
   return `/api/animals/${a}/mother`;
 };
-const withLitter = async (org: TestOrg) =>
-  `/api/animals/litters/${(await org.req('POST', '/api/animals/litters', { body: { name: 'L', species: 'cat', origin: 'arrived_together' } })).body.id}`;
+const withLitter = async (org: TestOrg) => {
+  const res = await org.req('POST', '/api/animals/litters', { body: { name: 'L', species: 'cat', origin: 'arrived_together' } });
+  return `/api/animals/litters/${res.body.id}`;
+};
 const withMember = async (org: TestOrg) => {
   const a = await animal(org);
   const l = await org.req('POST', '/api/animals/litters', {

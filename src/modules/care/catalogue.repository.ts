@@ -41,7 +41,8 @@ export async function tagCounts(q: Queryable, orgId: string, limit: number, offs
 }
 export async function tagInUse(q: Queryable, orgId: string, tag: string): Promise<boolean> {
   const rows = await q.query(
-    `SELECT 1 FROM care_tags t JOIN animal_directory d ON d.organization_id = t.organization_id AND d.id = t.animal_id AND d.deleted_at IS NULL
+    `SELECT 1 FROM care_tags t JOIN animal_directory d ON d.organization_id = t.organization_id AND d.id = t.animal_id AND
+      d.deleted_at IS NULL
       WHERE t.organization_id = $1 AND t.tag = $2 LIMIT 1`,
     [orgId, tag],
   );

@@ -11,7 +11,8 @@ import { admin, noContent, read, write } from './history.routes.ts';
 
 const TagParam = Type.Object({ tag: Type.String({ minLength: 1, maxLength: 200 }) });
 const TAG_RULES =
-  'Tags are free words, stored trimmed, inner spaces collapsed, in lower case (so `Good with Kids` and `good with kids` are one tag); an animal carries a word once and at most 30.';
+  'Tags are free words, stored trimmed, inner spaces collapsed, in lower case (so `Good with Kids` and `good with kids` are one ' +
+  'tag); an animal carries a word once and at most 30.';
 
 /** Tags, breeds, age groups, behaviour attributes and the care profile that gathers them. */
 export function catalogueRoutes(app: App, ctx: AppContext) {
@@ -38,7 +39,9 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: tagTags,
         summary: 'Animals carrying a tag',
-        description: `Live animals, newest first. The tag in the path is compared after the same normalization as when stored; a tag no live animal of the organization carries answers 404. ${TAG_RULES}`,
+        description:
+          `Live animals, newest first. The tag in the path is compared after the same normalization as when stored; ` +
+          `a tag no live animal of the organization carries answers 404. ${TAG_RULES}`,
         params: TagParam,
         querystring: s.Page,
         response: { 200: s.TagAnimalList },
@@ -122,7 +125,8 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
 
   const breedTags = ['Breeds'];
   const BREED_RULES =
-    'A catalogue per organization and species (species compared in lower case); a name is unique within its species, without regard to case (422).';
+    'A catalogue per organization and species (species compared in lower case); a name is unique within its species, without ' +
+    'regard to case (422).';
   app.get(
     '/api/animals/breeds',
     {
@@ -274,8 +278,10 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
 
   const bTags = ['Behaviour attributes'];
   const ATTR_RULES =
-    'A catalogue per organization (good with dogs, cats, children, house-trained, energy level…). `scale` yes_no takes yes, no or unknown; ' +
-    'one_to_five takes an integer from 1 to 5. The key is unique and, like the scale, never changes. A new organization starts with an empty catalogue.';
+    'A catalogue per organization (good with dogs, cats, children, house-trained, energy level…). `scale` yes_no takes yes, no ' +
+    'or unknown; ' +
+    'one_to_five takes an integer from 1 to 5. The key is unique and, like the scale, never changes. A new organization starts ' +
+    'with an empty catalogue.';
   app.get(
     '/api/animals/behaviour-attributes',
     {
@@ -351,7 +357,10 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: bTags,
         summary: "Set an animal's behaviour values",
-        description: `Sets the named attributes only (null removes a value); an unknown key or a value that does not fit the attribute's scale answers 422 and changes nothing. Answers every attribute of the catalogue with the animal's value (null when not recorded). ${ATTR_RULES}`,
+        description:
+          `Sets the named attributes only (null removes a value); an unknown key or a value that does not fit the ` +
+          `attribute's scale answers 422 and changes nothing. ` +
+          `Answers every attribute of the catalogue with the animal's value (null when not recorded). ${ATTR_RULES}`,
         params: IdParam,
         body: s.BehaviourValues,
         response: { 200: s.AnimalBehaviourList },
@@ -365,8 +374,10 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
 
   const pTags = ['Animal care profile'];
   const PROFILE =
-    "Gathers the animal's tags, breeds (primary, secondary, mixed), age in weeks and age group, behaviour values (every catalogue attribute; null when not " +
-    "recorded), latest weight and microchips (primary first). The age derives from the date of birth in the organization's time zone; without one, " +
+    "Gathers the animal's tags, breeds (primary, secondary, mixed), age in weeks and age group, behaviour values (every " +
+    'catalogue attribute; null when not ' +
+    "recorded), latest weight and microchips (primary first). The age derives from the date of birth in the organization's time " +
+    'zone; without one, ' +
     'age and group are null.';
   app.get(
     '/api/animals/:id/profile',
@@ -387,7 +398,8 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
         tags: pTags,
         summary: "Set an animal's breeds",
         description:
-          "Only sent fields change. Breeds come from the catalogue of the animal's species (422 otherwise); a secondary breed needs a primary one and differs from it. " +
+          "Only sent fields change. Breeds come from the catalogue of the animal's species (422 otherwise); a secondary breed " +
+          'needs a primary one and differs from it. ' +
           '`mixed` marks a mix whatever breeds are named. The Family A `breed` text is separate and unchanged. Answers the profile. ' +
           PROFILE,
         params: IdParam,

@@ -53,7 +53,8 @@ export async function updateNote(
 ): Promise<void> {
   const cols = (['kind', 'body', 'pinned', 'visibility'] as const).filter((c) => patch[c] !== undefined);
   await q.query(
-    `UPDATE care_notes SET ${[...cols.map((c, i) => `${c} = $${i + 3}`), 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`,
+    `UPDATE care_notes SET ${[...cols.map((c, i) => `${c} = $${i + 3}`), 'updated_at = now()'].join(', ')} WHERE
+      organization_id = $1 AND id = $2`,
     [orgId, id, ...cols.map((c) => patch[c])],
   );
 }

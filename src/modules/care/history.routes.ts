@@ -42,7 +42,8 @@ export function historyRoutes(app: App, ctx: AppContext) {
         tags: noteTags,
         summary: 'Add a note',
         description:
-          'Answers 201. The author is the API key that wrote it (`key:<key id>`), never sent. `visibility` defaults to internal (staff only); shareable notes may be shown to adopters and fosters. `pinned` defaults to false.',
+          'Answers 201. The author is the API key that wrote it (`key:<key id>`), never sent. `visibility` defaults to internal ' +
+          '(staff only); shareable notes may be shown to adopters and fosters. `pinned` defaults to false.',
         params: IdParam,
         body: s.NoteCreate,
         response: { 201: s.Note },
@@ -87,8 +88,10 @@ export function historyRoutes(app: App, ctx: AppContext) {
   const planTags = ['Animal nutrition'];
   const PlanParams = idParams('id', 'planId');
   const PLAN_RULES =
-    "`starts_on` defaults to today in the organization's time zone; `ends_on` (the last day) may not be before it (422), null means until changed. " +
-    "`current` says whether the plan is in effect today in the organization's time zone. Several plans may run at once (e.g. food and a supplement).";
+    "`starts_on` defaults to today in the organization's time zone; `ends_on` (the last day) may not be before it (422), null " +
+    'means until changed. ' +
+    "`current` says whether the plan is in effect today in the organization's time zone. Several plans may run at once (e.g. " +
+    'food and a supplement).';
   app.get(
     '/api/animals/:id/nutrition-plans',
     {
@@ -166,7 +169,8 @@ export function historyRoutes(app: App, ctx: AppContext) {
         tags: relTags,
         summary: "An animal's bonds, mother, offspring and litter",
         description:
-          'A bond is one record for the pair and is listed on both animals. Offspring are the animals whose recorded mother is this one. Deleted animals are left out.',
+          'A bond is one record for the pair and is listed on both animals. Offspring are the animals whose recorded mother is ' +
+          'this one. Deleted animals are left out.',
         params: IdParam,
         response: { 200: s.Relationships },
       },
@@ -181,8 +185,10 @@ export function historyRoutes(app: App, ctx: AppContext) {
         tags: relTags,
         summary: 'Bond two animals',
         description:
-          'Answers 201 with the relationships. Symmetric: one record for the pair, read from both sides; the database refuses the same pair twice in either order ' +
-          'and an animal bonded with itself (422). The other animal must be a live animal of the organization (422). Splitting a bonded pair later ' +
+          'Answers 201 with the relationships. Symmetric: one record for the pair, read from both sides; the database refuses ' +
+          'the same pair twice in either order ' +
+          'and an animal bonded with itself (422). The other animal must be a live animal of the organization (422). Splitting ' +
+          'a bonded pair later ' +
           '(a different foster home, a transport without the other, an adoption of one) is allowed and answered with a `warnings` entry.',
         params: IdParam,
         body: s.BondCreate,
@@ -221,7 +227,8 @@ export function historyRoutes(app: App, ctx: AppContext) {
         tags: relTags,
         summary: "Record an animal's mother",
         description:
-          'Replaces any recorded mother. The mother must be a live animal of the organization, of the same species (case-insensitive), not recorded as male, ' +
+          'Replaces any recorded mother. The mother must be a live animal of the organization, of the same species ' +
+          '(case-insensitive), not recorded as male, ' +
           'not the animal itself and not one of its descendants (422). The animal then lists under her offspring.',
         params: IdParam,
         body: s.MotherSet,
@@ -254,8 +261,10 @@ export function historyRoutes(app: App, ctx: AppContext) {
 
   const litterTags = ['Litters'];
   const LITTER_RULES =
-    "Members are live animals of the litter's species (case-insensitive); an animal is in at most one litter (422). The mother, when known, is a live " +
-    'animal of the species, not recorded as male and not a member; members without a recorded mother get her as their mother, in the same transaction ' +
+    "Members are live animals of the litter's species (case-insensitive); an animal is in at most one litter (422). The mother, " +
+    'when known, is a live ' +
+    'animal of the species, not recorded as male and not a member; members without a recorded mother get her as their mother, ' +
+    'in the same transaction ' +
     "(a member's own recorded mother is kept). `origin`: born_in_care or arrived_together.";
   app.get(
     '/api/animals/litters',

@@ -16,7 +16,8 @@ export async function refs(q: Queryable, orgId: string, ids: string[]): Promise<
 /** Each bonded partner of the given animals: the pair is one row, read from either side. */
 export async function bondPartners(q: Queryable, orgId: string, ids: string[]): Promise<{ animal_id: string; partner_id: string }[]> {
   return q.query<{ animal_id: string; partner_id: string }>(
-    `SELECT b.animal_a_id AS animal_id, b.animal_b_id AS partner_id FROM care_bonds b WHERE b.organization_id = $1 AND b.animal_a_id = ANY($2::text[])
+    `SELECT b.animal_a_id AS animal_id, b.animal_b_id AS partner_id FROM care_bonds b WHERE b.organization_id = $1 AND
+      b.animal_a_id = ANY($2::text[])
      UNION ALL
      SELECT b.animal_b_id, b.animal_a_id FROM care_bonds b WHERE b.organization_id = $1 AND b.animal_b_id = ANY($2::text[])`,
     [orgId, ids],
@@ -67,7 +68,8 @@ export async function ancestors(q: Queryable, orgId: string, animalId: string): 
   const rows = await q.query<{ id: string }>(
     `WITH RECURSIVE up(id, depth) AS (
        SELECT mother_id, 1 FROM care_mothers WHERE organization_id = $1 AND offspring_id = $2
-       UNION SELECT m.mother_id, up.depth + 1 FROM care_mothers m JOIN up ON m.organization_id = $1 AND m.offspring_id = up.id WHERE up.depth < 100)
+       UNION SELECT m.mother_id, up.depth + 1 FROM care_mothers m JOIN up ON m.organization_id = $1 AND m.offspring_id = up.id
+         WHERE up.depth < 100)
      SELECT id FROM up`,
     [orgId, animalId],
   );
@@ -76,7 +78,8 @@ export async function ancestors(q: Queryable, orgId: string, animalId: string): 
 export async function setMother(q: Queryable, orgId: string, offspringId: string, motherId: string, replace: boolean): Promise<void> {
   await q.query(
     `INSERT INTO care_mothers (organization_id, offspring_id, mother_id) VALUES ($1,$2,$3)
-     ON CONFLICT (organization_id, offspring_id) DO ${replace ? 'UPDATE SET mother_id = EXCLUDED.mother_id, created_at = now()' : 'NOTHING'}`,
+     ON CONFLICT (organization_id, offspring_id) DO
+       ${replace ? 'UPDATE SET mother_id = EXCLUDED.mother_id, created_at = now()' : 'NOTHING'}`,
     [orgId, offspringId, motherId],
   );
 }
@@ -130,7 +133,8 @@ export async function updateLitter(
 ) {
   const cols = LITTER_FIELDS.filter((c) => patch[c] !== undefined);
   await q.query(
-    `UPDATE care_litters SET ${[...cols.map((c, i) => `${c} = $${i + 3}`), 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2`,
+    `UPDATE care_litters SET ${[...cols.map((c, i) => `${c} = $${i + 3}`), 'updated_at = now()'].join(', ')} WHERE
+      organization_id = $1 AND id = $2`,
     [orgId, id, ...cols.map((c) => patch[c])],
   );
 }
@@ -139,7 +143,8 @@ export async function deleteLitter(q: Queryable, orgId: string, id: string): Pro
 }
 export async function litterMembers(q: Queryable, orgId: string, litterIds: string[]): Promise<{ litter_id: string; animal_id: string }[]> {
   return q.query<{ litter_id: string; animal_id: string }>(
-    'SELECT litter_id, animal_id FROM care_litter_members WHERE organization_id = $1 AND litter_id = ANY($2::text[]) ORDER BY added_at, animal_id',
+    'SELECT litter_id, animal_id FROM care_litter_members WHERE organization_id = $1 AND litter_id = ANY($2::text[]) ORDER BY ' +
+      'added_at, animal_id',
     [orgId, litterIds],
   );
 }

@@ -225,6 +225,8 @@ export async function bondedWarnings(q: Queryable, orgId: string, animalIds: str
     .filter((p) => names.has(p.partner_id))
     .map((p) => ({
       code: 'bonded_pair_split',
-      message: `${names.get(p.animal_id) ?? p.animal_id} (${p.animal_id}) is bonded with ${names.get(p.partner_id) ?? p.partner_id} (${p.partner_id}), who is not going along`,
+      message:
+        `${names.get(p.animal_id) ?? p.animal_id} (${p.animal_id}) is bonded with ` +
+        `${names.get(p.partner_id) ?? p.partner_id} (${p.partner_id}), who is not going along`,
     }));
 }
