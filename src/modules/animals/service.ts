@@ -138,6 +138,8 @@ export async function createAnimal(
   const custom = await checkCustomFields(db, orgId, 'animal', body.customFields, { creating: true });
   if (body.locationId) await checkAnimalLocation(db, orgId, body.locationId, null);
   const chip = body.microchipNumber ? storedMicrochip(body.microchipNumber) : null;
+  // Read before any transaction opens: inside one, a second pool client could wait on a full pool.
+  const status = await statusId(db, orgId, body.status);
   // A chip or a weight is also a row of the animal's chips or weight history: one transaction.
   if (chip !== null || body.weight) {
     return db.tx(async (q) => {
@@ -158,7 +160,7 @@ export async function createAnimal(
         public_name: body.publicName ?? body.name,
         species: body.species,
         breed: body.breed ?? null,
-        status_id: await statusId(db, orgId, body.status),
+        status_id: status,
         location_id: body.locationId ?? null,
         intake_date: body.intakeDate,
         date_of_birth: body.dateOfBirth ?? null,
