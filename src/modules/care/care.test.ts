@@ -537,3 +537,19 @@ securitySuite('care', () => t, [
   { method: 'GET', path: async (org) => `${await withAnimal(org)}/profile`, area: 'animals', level: r },
   { method: 'PATCH', path: async (org) => `${await withAnimal(org)}/profile`, body: { mixed: true }, area: 'animals', level: w },
 ]);
+
+test('without a date of birth, the age (and age group) comes from the age recorded at the latest intake plus the weeks since', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { intakeDate: '2024-01-02' });
+  const none = await org.req('GET', `/api/animals/${id}/profile`);
+  assert.equal(none.status, 200, none.raw);
+  assert.deepEqual([none.body.age.weeks, none.body.age.basis], [null, null], 'the first stay records no age');
+  const out = await org.req('POST', `/api/animals/${id}/outcomes`, { body: { occurred_at: '2024-02-01T12:00:00Z', type: 'transfer_out' } });
+  assert.equal(out.status, 201, out.raw);
+  const back = DateTime.utc().minus({ weeks: 3, days: 1 }).toISO();
+  const inn = await org.req('POST', `/api/animals/${id}/intakes`, { body: { occurred_at: back, type: 'stray', age_weeks: 10 } });
+  assert.equal(inn.status, 201, inn.raw);
+  const aged = await org.req('GET', `/api/animals/${id}/profile`);
+  assert.equal(aged.body.age.basis, 'age_at_intake');
+  assert.equal(aged.body.age.weeks, 13, '10 weeks at intake, 3 whole weeks ago');
+});

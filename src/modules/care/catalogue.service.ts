@@ -6,6 +6,7 @@ import { audit } from '../../platform/audit.ts';
 import { animalMicrochips, getAnimal, latestWeight, lockAnimalPlace } from '../animals/public.ts';
 import { mustExist } from './history.service.ts';
 import * as repo from './catalogue.repository.ts';
+import { ageAtIntake } from '../stays/public.ts';
 import type {
   AgeGroupCreateT,
   AgeGroupT,
@@ -229,7 +230,16 @@ export async function profile(q: Queryable, orgId: string, animalId: string, tim
   if (!a) throw notFound('animal');
   const p = await repo.profileRow(q, orgId, animalId);
   const breed = async (id: string | null) => (id ? await repo.getBreed(q, orgId, id) : null);
-  const weeks = a.date_of_birth ? ageInWeeks(a.date_of_birth, timeZone) : null;
+  let weeks = a.date_of_birth ? ageInWeeks(a.date_of_birth, timeZone) : null;
+  let basis: 'date_of_birth' | 'age_at_intake' | null = weeks === null ? null : 'date_of_birth';
+  if (weeks === null) {
+    const atIntake = await ageAtIntake(q, orgId, animalId);
+    if (atIntake) {
+      const since = DateTime.fromJSDate(atIntake.intake_at).setZone(timeZone).toISODate();
+      weeks = atIntake.age_weeks + (since ? ageInWeeks(since, timeZone) : 0);
+      basis = 'age_at_intake';
+    }
+  }
   return {
     animal_id: a.id,
     name: a.name,
@@ -238,7 +248,7 @@ export async function profile(q: Queryable, orgId: string, animalId: string, tim
     breeds: { primary: await breed(p.primary_breed_id), secondary: await breed(p.secondary_breed_id), mixed: p.mixed },
     age: {
       weeks,
-      basis: weeks === null ? null : 'date_of_birth',
+      basis,
       group: weeks === null ? null : await repo.ageGroupFor(q, orgId, speciesKey(a.species), weeks),
     },
     behaviour: await behaviourOf(q, orgId, animalId),

@@ -240,7 +240,13 @@ export const Profile = Type.Object(
     breeds: Type.Object({ primary: orNull(Breed), secondary: orNull(Breed), mixed: Type.Boolean() }),
     age: Type.Object({
       weeks: Nullable(Type.Integer({ description: "whole weeks from date of birth to today in the organization's time zone" })),
-      basis: Nullable(StringEnum(['date_of_birth'] as const, { description: 'what the age is computed from; null when unknown' })),
+      basis: Nullable(
+        StringEnum(['date_of_birth', 'age_at_intake'] as const, {
+          description:
+            'what the age is computed from: the date of birth, else the age recorded at the latest intake that ' +
+            'states one, plus the weeks since; null when neither is known',
+        }),
+      ),
       group: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
     }),
     behaviour: Type.Array(AnimalBehaviour),
