@@ -93,6 +93,22 @@ const OWNERS: Record<string, string> = {
   // 0900–0949 media.
   animal_photos: 'media',
   animal_documents: 'media',
+  // 0060–0099 animals: microchips and weights.
+  animal_microchips: 'animals',
+  animal_weights: 'animals',
+  // 0800–0849 care.
+  care_notes: 'care',
+  care_nutrition_plans: 'care',
+  care_bonds: 'care',
+  care_mothers: 'care',
+  care_litters: 'care',
+  care_litter_members: 'care',
+  care_tags: 'care',
+  care_breeds: 'care',
+  care_profiles: 'care',
+  care_age_groups: 'care',
+  care_behaviour_attributes: 'care',
+  care_behaviour_values: 'care',
 };
 
 /**

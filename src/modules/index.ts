@@ -6,6 +6,7 @@ import { donationsModule } from './donations/index.ts';
 import { customFieldsModule } from './customfields/index.ts';
 import { operationsModule } from './operations/index.ts';
 import { staysModule } from './stays/index.ts';
+import { careModule } from './care/index.ts';
 import { fundraisingModule } from './fundraising/index.ts';
 import { communicationsModule } from './communications/index.ts';
 import { shiftsModule } from './shifts/index.ts';
@@ -24,6 +25,7 @@ export const modules: Module[] = [
   medicalModule,
   staysModule,
   mediaModule,
+  careModule,
   fundraisingModule,
   communicationsModule,
   shiftsModule,

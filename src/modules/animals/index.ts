@@ -1,6 +1,8 @@
 import type { Module } from '../../platform/context.ts';
 import { animalRoutesV1 } from './routes.v1.ts';
 import { statusRoutes } from './statuses.routes.ts';
+import { recordRoutes } from './records.routes.ts';
+import { seedAnimalRecords } from './records.seed.ts';
 import { clearStatusCache } from './statuses.repository.ts';
 
 export const animalsModule: Module = {
@@ -8,6 +10,8 @@ export const animalsModule: Module = {
   routes(app, ctx) {
     animalRoutesV1(app, ctx);
     statusRoutes(app, ctx);
+    recordRoutes(app, ctx);
     ctx.onChange(clearStatusCache);
   },
+  seed: seedAnimalRecords,
 };

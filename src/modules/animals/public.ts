@@ -5,6 +5,8 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { getAnimal, type AnimalRow } from './repository.ts';
 import { insertDefaultStatuses, statusMap } from './statuses.repository.ts';
+import { listChips as listChipRows } from './microchips.repository.ts';
+import { toMicrochip } from './microchips.service.ts';
 
 export { getAnimal, type AnimalRow };
 /** A new organization's default statuses (the settings module calls it when it creates one). */
@@ -96,12 +98,13 @@ export async function setAltered(q: Queryable, orgId: string, id: string, value:
 export { onAnimalWritten, type AnimalWrittenHook } from './hooks.ts';
 import { animalWritten } from './hooks.ts';
 /** Ark's one rule for chip numbers: upper case, separators stripped. */
-export { normalizeMicrochip } from './service.ts';
+export { normalizeMicrochip } from './microchips.facts.ts';
 
 /** Ids of the organization's live animals that carry a chip number (a republish after an opt-in walks them). */
 export async function chippedAnimalIds(q: Queryable, orgId: string): Promise<string[]> {
   const rows = await q.query<{ id: string }>(
-    'SELECT id FROM animals WHERE organization_id = $1 AND microchip_number IS NOT NULL AND deleted_at IS NULL ORDER BY id',
+    `SELECT id FROM animals a WHERE organization_id = $1 AND deleted_at IS NULL AND (microchip_number IS NOT NULL
+       OR EXISTS (SELECT 1 FROM animal_microchips c WHERE c.organization_id = a.organization_id AND c.animal_id = a.id)) ORDER BY id`,
     [orgId],
   );
   return rows.map((r) => r.id);
@@ -130,3 +133,11 @@ export { onAnimalCreated, type AnimalCreatedHook } from './hooks.ts';
  */
 export const liveAnimalSql = (orgSql: string, idSql: string) =>
   `EXISTS (SELECT 1 FROM animals WHERE organization_id = ${orgSql} AND id = ${idSql} AND deleted_at IS NULL)`;
+
+/** The warning shape of the animal record areas (a chip of unusual length, a bonded pair split): `{code, message}`. */
+export { Warning, Warnings, Microchip, Weight, type MicrochipT, type WeightT } from './records.schemas.ts';
+/** An animal's latest weight (or null), and its chips, primary first: for the care profile. */
+export { latestWeight } from './weights.service.ts';
+export async function animalMicrochips(q: Queryable, orgId: string, animalId: string) {
+  return (await listChipRows(q, orgId, animalId, 100, 0)).map((r) => toMicrochip(r));
+}

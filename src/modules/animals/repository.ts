@@ -89,8 +89,12 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   if (f.locationId !== undefined) add('location_id = ?', f.locationId);
   if (f.isPublic !== undefined) add('is_public = ?', f.isPublic);
   if (f.microchip !== undefined) {
+    // Any of the animal's chips, not only the primary one (its number is also in microchip_number).
     params.push(f.microchip);
-    where.push(`a.microchip_number = $${params.length}`);
+    where.push(
+      `(a.microchip_number = $${params.length} OR a.id IN (SELECT m.animal_id FROM animal_microchips m WHERE m.organization_id
+        = $1 AND m.number = $${params.length}))`,
+    );
   }
   const cond = where.join(' AND ');
   const n = params.length;

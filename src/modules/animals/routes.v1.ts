@@ -62,8 +62,8 @@ export function animalRoutesV1(app: App, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const { orgId, actor } = who(req);
-      return reply.code(201).send(service.toAnimalA(await service.createAnimal(ctx.db, orgId, req.body, actor)));
+      const { orgId, actor, org } = who(req);
+      return reply.code(201).send(service.toAnimalA(await service.createAnimal(ctx.db, orgId, req.body, actor, org.time_zone)));
     },
   );
 
@@ -77,8 +77,8 @@ export function animalRoutesV1(app: App, ctx: AppContext) {
       schema: { tags, summary: 'Change an animal', params: IdParam, body: AnimalUpdate, response: { 200: Animal } },
     },
     async (req) => {
-      const { orgId, actor } = who(req);
-      return service.toAnimalA(await service.updateAnimal(ctx.db, orgId, req.params.id, req.body, actor));
+      const { orgId, actor, org } = who(req);
+      return service.toAnimalA(await service.updateAnimal(ctx.db, orgId, req.params.id, req.body, actor, org.time_zone));
     },
   );
 

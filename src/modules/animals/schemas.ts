@@ -31,11 +31,21 @@ const status = Type.String({
   maxLength: 60,
   description: 'equals, case-sensitively, a configured status (GET /api/animals/statuses)',
 });
-const weight = Type.Number({ minimum: 0, maximum: 10000, description: 'pounds, most recent; stored to two decimals' });
+const weight = Type.Number({
+  minimum: 0,
+  maximum: 10000,
+  description:
+    "pounds, two decimals: the latest row of the animal's weight history (/api/animals/{id}/weights); a positive value sent " +
+    'here is recorded there, measured today',
+});
 const microchip = Type.String({
   minLength: 1,
   maxLength: 64,
-  description: 'stored normalized: upper case, spaces, dots, dashes and * removed',
+  description:
+    "stored normalized: upper case, spaces, dots, dashes, slashes and * removed. The animal's primary chip " +
+    '(/api/animals/{id}/microchips): ' +
+    'a number sent here becomes the primary chip (the primary chip is renumbered, or a chip the animal already has becomes primary); ' +
+    'null removes the primary chip, and the oldest other chip, if any, becomes primary',
 });
 const notes = Type.String({ maxLength: 20000, description: 'internal free text; an empty string clears it' });
 const locationId = Type.String({ maxLength: 64, description: 'location or housing unit id' });
@@ -111,7 +121,9 @@ export const AnimalListQuery = Type.Object({
   locationId: Type.Optional(Type.String({ maxLength: 64 })),
   isPublic: Type.Optional(Type.Boolean()),
   careState: Type.Optional(StringEnum(CARE_STATES)),
-  microchipNumber: Type.Optional(Type.String({ maxLength: 64, description: 'exact match after normalization' })),
+  microchipNumber: Type.Optional(
+    Type.String({ maxLength: 64, description: "exact match after normalization, against any of the animal's chips" }),
+  ),
 });
 export type AnimalListQueryT = Static<typeof AnimalListQuery>;
 

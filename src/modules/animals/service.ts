@@ -8,11 +8,11 @@ import * as repo from './repository.ts';
 import { animalCreated, animalWritten } from './hooks.ts';
 import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
+import { normalizeMicrochip } from './microchips.facts.ts';
+import { lockAnimal, setPrimaryChipNumber } from './microchips.service.ts';
+import { recordFamilyAWeight } from './weights.service.ts';
 
-/** Upper case, separators stripped: `985-112 003.456*789` and `985112003456789` are one chip. */
-export function normalizeMicrochip(chip: string): string {
-  return chip.toUpperCase().replace(/[\s.\-*/]/g, '');
-}
+export { normalizeMicrochip };
 
 /** A sent chip number normalized for storage; one that normalizes to nothing is refused like "". */
 function storedMicrochip(chip: string): string {
@@ -128,29 +128,41 @@ export async function listAnimalsA(db: Queryable, orgId: string, query: AnimalLi
  * The checks read what they need; the animal, its audit row and the returned row are then one
  * statement, in a transaction with what other modules do on every animal write (onAnimalWritten).
  */
-export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody, actor: string): Promise<repo.AnimalRow> {
+export async function createAnimal(
+  db: Db,
+  orgId: string,
+  body: AnimalCreateBody,
+  actor: string,
+  timeZone = 'UTC',
+): Promise<repo.AnimalRow> {
   const id = newId('ani');
   const custom = await checkCustomFields(db, orgId, 'animal', body.customFields, { creating: true });
   if (body.locationId) await checkAnimalLocation(db, orgId, body.locationId, null);
+  const chip = body.microchipNumber ? storedMicrochip(body.microchipNumber) : null;
+  // Read before the transaction opens: inside one, a second pool client could wait on a full pool.
+  const status = await statusId(db, orgId, body.status);
   const values: repo.AnimalInsert = {
     id,
     name: body.name,
     public_name: body.publicName ?? body.name,
     species: body.species,
     breed: body.breed ?? null,
-    status_id: await statusId(db, orgId, body.status),
+    status_id: status,
     location_id: body.locationId ?? null,
     intake_date: body.intakeDate,
     date_of_birth: body.dateOfBirth ?? null,
     sex: body.sex ?? 'unknown',
     weight: body.weight ?? null,
-    microchip_number: body.microchipNumber ? storedMicrochip(body.microchipNumber) : null,
+    microchip_number: chip,
     is_public: body.isPublic ?? false,
     notes: body.notes === '' ? null : (body.notes ?? null),
     custom_fields: custom,
   };
   return db.tx(async (q) => {
     const row = await repo.insertAnimal(q, orgId, values, actor);
+    // A chip or a weight is also a row of the animal's chips or weight history.
+    if (chip !== null) await setPrimaryChipNumber(q, orgId, id, chip);
+    if (body.weight) await recordFamilyAWeight(q, orgId, id, body.weight, actor, timeZone);
     // Modules that keep records from the animal's first day (its first stay) add them in the same transaction.
     await animalCreated(q, orgId, { id: row.id, intake_date: row.intake_date }, actor);
     await animalWritten(q, orgId, row.id);
@@ -162,8 +174,18 @@ export async function createAnimal(db: Db, orgId: string, body: AnimalCreateBody
  * One transaction: the current row when the change needs it (location, custom fields), one statement
  * that updates, audits and returns the row, then what other modules do on every animal write.
  */
-export async function updateAnimal(db: Db, orgId: string, id: string, body: AnimalUpdateBody, actor: string): Promise<repo.AnimalRow> {
+export async function updateAnimal(
+  db: Db,
+  orgId: string,
+  id: string,
+  body: AnimalUpdateBody,
+  actor: string,
+  timeZone = 'UTC',
+): Promise<repo.AnimalRow> {
+  // A chip or a weight also changes the animal's chips or weight history: one transaction, the animal's row locked.
+  const records = body.microchipNumber !== undefined || (body.weight !== undefined && body.weight !== null && body.weight > 0);
   const run = async (q: Queryable) => {
+    if (records) await lockAnimal(q, orgId, id);
     const current = body.locationId !== undefined || body.customFields !== undefined ? await getAnimal(q, orgId, id) : null;
     const patch: repo.AnimalPatch = {};
     if (body.name !== undefined) patch.name = body.name;
@@ -176,7 +198,14 @@ export async function updateAnimal(db: Db, orgId: string, id: string, body: Anim
     if (body.dateOfBirth !== undefined) patch.date_of_birth = body.dateOfBirth;
     if (body.weight !== undefined) patch.weight = body.weight;
     if (body.microchipNumber !== undefined)
-      patch.microchip_number = body.microchipNumber === null ? null : storedMicrochip(body.microchipNumber);
+      patch.microchip_number = await setPrimaryChipNumber(
+        q,
+        orgId,
+        id,
+        body.microchipNumber === null ? null : storedMicrochip(body.microchipNumber),
+      );
+    if (body.weight !== undefined && body.weight !== null && body.weight > 0)
+      await recordFamilyAWeight(q, orgId, id, body.weight, actor, timeZone);
     if (body.isPublic !== undefined) patch.is_public = body.isPublic;
     if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
     if (current && body.customFields !== undefined) {

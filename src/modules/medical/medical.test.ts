@@ -32,6 +32,12 @@ async function dueItem(org: TestOrg, animalId: string, due_on: string) {
   return res.body as { id: string };
 }
 const ZONE = 'America/New_York';
+/** The animal's open due items (protocols make them when the animal enters care). */
+async function dueOf(org: TestOrg, animalId: string): Promise<any[]> {
+  const res = await org.req('GET', `/api/animals/${animalId}/medical`);
+  assert.equal(res.status, 200, res.raw);
+  return res.body.due;
+}
 
 test('catalogue: create, unique names, alters only on procedures, kind fixed, list filters, delete refused while used', async () => {
   const org = await makeOrg(t);
@@ -96,21 +102,22 @@ test('applying protocols: species match, start age from birth date, stop age ski
   const puppy = await protocol(org, v.id, { start_age_weeks: 6, stop_age_weeks: 20, doses: null });
   await protocol(org, v.id, { species: 'cat' });
   await protocol(org, v.id, { active: false });
+  // Entering care (the Family A create's first stay) applies the protocols in the same transaction.
   const young = await animal(org, { species: 'DOG', intakeDate: '2026-01-10', dateOfBirth: '2026-01-01' });
-  const applied = await org.req('POST', `/api/animals/${young}/medical/apply-protocols`);
-  assert.equal(applied.status, 200, applied.raw);
-  assert.equal(applied.body.results.length, 1, 'only the active dog protocol');
-  assert.equal(applied.body.results[0].protocol_id, puppy.id);
-  assert.equal(applied.body.results[0].due_on, '2026-02-12', 'birth date + 6 weeks, later than intake');
-  assert.equal(applied.body.results[0].dose_number, 1);
+  const applied = await dueOf(org, young);
+  assert.equal(applied.length, 1, 'only the active dog protocol');
+  assert.equal(applied[0].protocol_id, puppy.id);
+  assert.equal(applied[0].due_on, '2026-02-12', 'birth date + 6 weeks, later than intake');
+  assert.equal(applied[0].dose_number, 1);
   const again = await org.req('POST', `/api/animals/${young}/medical/apply-protocols`);
   assert.equal(again.status, 200, again.raw);
   assert.equal(again.body.results.length, 0, 'a protocol applies once');
   const old = await animal(org, { species: 'dog', intakeDate: '2026-01-10', dateOfBirth: '2020-01-01' });
+  assert.equal((await dueOf(org, old)).length, 0);
   assert.equal((await org.req('POST', `/api/animals/${old}/medical/apply-protocols`)).body.results.length, 0);
   const unknownAge = await animal(org, { species: 'dog', intakeDate: '2026-01-10' });
-  const u = await org.req('POST', `/api/animals/${unknownAge}/medical/apply-protocols?entered_on=2026-01-15`);
-  assert.equal(u.body.results[0].due_on, '2026-01-15', 'no birth date: due on entering care');
+  const u = await dueOf(org, unknownAge);
+  assert.equal(u[0]?.due_on, '2026-01-10', 'no birth date: due on entering care');
   assertErrorShape('/api/animals', await org.req('POST', `/api/animals/${unknownAge}/medical/apply-protocols?entered_on=soon`), 422);
 });
 
@@ -119,7 +126,8 @@ test('completing a due item: record + next dose in one go, next date counted in 
   const v = await item(org, { default_product: 'Vanguard', default_manufacturer: 'Zoetis' });
   const p = await protocol(org, v.id, { interval_days: 14, doses: 2 });
   const a = await animal(org, { species: 'dog', intakeDate: '2026-03-01' });
-  const [first] = (await org.req('POST', `/api/animals/${a}/medical/apply-protocols`)).body.results;
+  const [first] = await dueOf(org, a);
+  assert.ok(first);
   assert.equal(first.due_on, '2026-03-01');
   // 23:30 on 7 March in New York is already 8 March in UTC; clocks move forward on 8 March.
   const given = '2026-03-07T23:30:00-05:00';
@@ -171,7 +179,8 @@ test('stop age ends a series: no dose at or after it', async () => {
   const v = await item(org);
   await protocol(org, v.id, { start_age_weeks: 6, interval_days: 28, doses: null, stop_age_weeks: 12 });
   const a = await animal(org, { species: 'dog', intakeDate: '2026-01-01', dateOfBirth: '2025-12-01' });
-  const [d1] = (await org.req('POST', `/api/animals/${a}/medical/apply-protocols`)).body.results;
+  const [d1] = await dueOf(org, a);
+  assert.ok(d1);
   assert.equal(d1.due_on, '2026-01-12');
   const c1 = await org.req('POST', `/api/animals/${a}/medical/due/${d1.id}/complete`, { body: { given_at: '2026-01-12T15:00:00Z' } });
   assert.equal(c1.body.next.due_on, '2026-02-09', 'age 10 weeks');

@@ -7,6 +7,7 @@ import * as service from './foster.service.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { HomeCreate, HomeUpdate, OfferBody, notes } from './schemas.ts';
 import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
+import { Warnings } from '../animals/public.ts';
 
 const Person = Type.Object(
   {
@@ -178,10 +179,11 @@ export function fosterRoutes(app: App, ctx: AppContext) {
         description:
           'Creates a `pending` assignment (answers 201). The home must be active and have a free spot (a pending offer holds ' +
           'one); the animal must be in care or on hold and have no other live assignment (422 otherwise). Both rules hold under ' +
-          'concurrent requests.',
+          'concurrent requests. An animal bonded with one that has no live assignment to this home is still offered; ' +
+          '`warnings` then names the pair being split.',
         params: IdParam,
         body: OfferBody,
-        response: { 201: Assignment },
+        response: { 201: Type.Object({ ...Assignment.properties, warnings: Warnings }, { $id: 'FosterAssignmentOffered' }) },
       },
     },
     async (req, reply) => {

@@ -8,6 +8,7 @@ import { audit } from '../../platform/audit.ts';
 import { checkAnimalLocation } from './housing.service.ts';
 import type { HomeCreate, HomeUpdate, OfferBody } from './schemas.ts';
 import * as repo from './foster.repository.ts';
+import { bondedWarnings } from '../care/public.ts';
 
 /** Today's date in the organization's time zone. */
 export function today(timeZone: string): string {
@@ -152,6 +153,8 @@ async function oneAssignment(q: Queryable, orgId: string, id: string, timeZone: 
 export const getAssignment = oneAssignment;
 
 /** Offers an animal to a home (`pending`). The home's row lock serializes capacity; a unique index keeps one live assignment per animal. */
+const LIVE: string[] = ['pending', 'accepted', 'active'];
+
 export async function offer(db: Db, orgId: string, homeId: string, b: OfferBody, actor: string, timeZone: string) {
   return db.tx(async (q) => {
     const home = await repo.lockHome(q, orgId, homeId);
@@ -180,7 +183,9 @@ export async function offer(db: Db, orgId: string, homeId: string, b: OfferBody,
       throw err;
     }
     await audit(q, orgId, actor, 'offer', 'foster_assignment', id, { foster_home_id: homeId, animal_id: b.animal_id });
-    return oneAssignment(q, orgId, id, timeZone);
+    // A bonded partner not going to this home is a split pair: allowed, and said in `warnings`.
+    const housemates = (await repo.assignmentsOfHome(q, orgId, homeId)).filter((a) => LIVE.includes(a.status)).map((a) => a.animal_id);
+    return { ...(await oneAssignment(q, orgId, id, timeZone)), warnings: await bondedWarnings(q, orgId, [b.animal_id], housemates) };
   });
 }
 

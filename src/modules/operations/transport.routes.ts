@@ -11,6 +11,7 @@ import { PROBLEM_KINDS } from './transport.problems.ts';
 import { IdParam, idParams } from '../../platform/formats.ts';
 import * as S from './schemas.ts';
 import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
+import { Warnings } from '../animals/public.ts';
 
 const Leg = Type.Object(
   {
@@ -213,10 +214,11 @@ export function transportRoutes(app: App, ctx: AppContext) {
         summary: 'Put an animal on the run',
         description:
           `The animal must be on file (422); an animal already on the run answers 422. An animal not in care is ` +
-          `accepted but listed in problems. Answers 201 with the run. ${PLAN_RULE}`,
+          `accepted but listed in problems. An animal bonded with one not on the run is accepted; \`warnings\` then names ` +
+          `the pair being split. Answers 201 with the run. ${PLAN_RULE}`,
         params: IdParam,
         body: S.RunAnimalBody,
-        response: { 201: Run },
+        response: { 201: Type.Object({ ...Run.properties, warnings: Warnings }, { $id: 'TransportRunAnimalAdded' }) },
       },
     },
     async (req, reply) =>

@@ -7,6 +7,7 @@ import { animalExists } from '../animals/public.ts';
 import type { LegCreate, LegPatch, RunAnimalBody, RunCreate, RunPatch } from './schemas.ts';
 import * as repo from './transport.repository.ts';
 import { transportProblems } from './transport.problems.ts';
+import { bondedWarnings } from '../care/public.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -191,10 +192,13 @@ export async function reorderLegs(db: Db, orgId: string, runId: string, legIds: 
 }
 
 export async function addAnimal(db: Db, orgId: string, runId: string, b: RunAnimalBody, actor: string, timeZone: string) {
-  return change(db, orgId, runId, actor, timeZone, 'add_animal', async (q) => {
+  const run = await change(db, orgId, runId, actor, timeZone, 'add_animal', async (q) => {
     if (!(await animalExists(q, orgId, b.animal_id))) throw invalid({ animal_id: [`${b.animal_id} names no animal of this organization`] });
     if (!(await repo.addAnimal(q, orgId, runId, b.animal_id, b.notes || null))) throw invalid({ animal_id: ['is already on this run'] });
   });
+  // A bonded partner not on this run is a split pair: allowed, and said in `warnings`.
+  const aboard = run.animals.map((a) => a.id);
+  return { ...run, warnings: await bondedWarnings(db, orgId, [b.animal_id], aboard) };
 }
 
 export async function removeAnimal(db: Db, orgId: string, runId: string, animalId: string, actor: string, timeZone: string) {

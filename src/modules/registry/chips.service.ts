@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
-import { animalExists, chippedAnimalIds, getAnimal, normalizeMicrochip } from '../animals/public.ts';
+import { animalMicrochips, animalExists, chippedAnimalIds, getAnimal, normalizeMicrochip } from '../animals/public.ts';
 import { organizationProfile, type OrganizationProfile } from '../settings/public.ts';
 import * as repo from './chips.repository.ts';
 import { chipPrefix } from './prefixes.ts';
@@ -34,7 +34,15 @@ const sameProfile = (a: OrganizationProfile | null, b: OrganizationProfile) =>
 export async function publishAnimalChips(q: Queryable, orgId: string, animalId: string): Promise<void> {
   const s = await repo.settings(q, orgId);
   const animal = s.publish_chips ? await getAnimal(q, orgId, animalId) : null;
-  const numbers = animal?.microchip_number ? [animal.microchip_number] : [];
+  // Every chip the animal carries (the primary one is Family A's microchipNumber), each published.
+  const numbers = animal
+    ? [
+        ...new Set([
+          ...(animal.microchip_number ? [animal.microchip_number] : []),
+          ...(await animalMicrochips(q, orgId, animalId)).map((c) => c.number),
+        ]),
+      ]
+    : [];
   if (!animal || numbers.length === 0 || (await repo.isOptedOut(q, orgId, animalId))) {
     await repo.unpublishAnimal(q, orgId, animalId);
     return;

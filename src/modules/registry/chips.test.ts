@@ -309,3 +309,21 @@ securitySuite('registry microchips', () => t, [
     level: 'write',
   },
 ]);
+
+test('every chip an animal carries is published, not only the primary one; removing a chip unpublishes it', async () => {
+  const org = await makeOrg(t);
+  const primary = chip();
+  const second = chip();
+  const pet = await animal(org, { microchipNumber: primary });
+  const added = await org.req('POST', `/api/animals/${pet.id}/microchips`, { body: { number: second } });
+  assert.equal(added.status, 201, added.raw);
+  assert.equal((await anon(primary)).body.results.length, 1);
+  const found = await anon(second);
+  assert.equal(found.status, 200, found.raw);
+  assert.equal(found.body.results.length, 1);
+  assert.equal(found.body.results[0].species, 'dog');
+  const removed = await org.req('DELETE', `/api/animals/${pet.id}/microchips/${added.body.id}`);
+  assert.ok(removed.status < 300, removed.raw);
+  assert.equal((await anon(second)).body.results.length, 0);
+  assert.equal((await anon(primary)).body.results.length, 1);
+});

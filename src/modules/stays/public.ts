@@ -54,3 +54,16 @@ export type { HoldT as AnimalHold };
 
 /** Another module's work when an animal enters care (medical protocols), in the intake's transaction. */
 export { onIntake, type IntakeHook } from './hooks.ts';
+
+/**
+ * The age in weeks recorded at the animal's latest intake that states one, and when that intake was: for
+ * an age (and age group) when the date of birth is unknown. Null when no intake records an age.
+ */
+export async function ageAtIntake(q: Queryable, orgId: string, animalId: string): Promise<{ age_weeks: number; intake_at: Date } | null> {
+  const rows = await q.query<{ age_weeks: number; intake_at: Date }>(
+    `SELECT age_weeks, intake_at FROM animal_stays WHERE organization_id = $1 AND animal_id = $2 AND age_weeks IS NOT NULL
+      ORDER BY intake_at DESC LIMIT 1`,
+    [orgId, animalId],
+  );
+  return rows[0] ?? null;
+}

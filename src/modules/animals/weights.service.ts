@@ -1,0 +1,129 @@
+import { DateTime } from 'luxon';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { audit } from '../../platform/audit.ts';
+import { lockAnimal } from './microchips.service.ts';
+import type { WeightCreateT, WeightT } from './records.schemas.ts';
+
+interface WeightRow {
+  id: string;
+  animal_id: string;
+  weight: string;
+  unit: 'kg' | 'lb';
+  weight_lb: string;
+  measured_on: string;
+  notes: string | null;
+  recorded_by: string | null;
+  recorded_at: string;
+}
+/** Pounds from kilograms exactly in numeric (1 lb = 0.45359237 kg), rounded to two decimals like the animal's weight. */
+const LB = "round(CASE WHEN w.unit = 'kg' THEN w.weight / 0.45359237 ELSE w.weight END, 2)";
+const COLS = `w.id, w.animal_id, w.weight, w.unit, ${LB} AS weight_lb, w.measured_on, w.notes, w.recorded_by, w.recorded_at`;
+const ORDER = 'w.measured_on DESC, w.recorded_at DESC, w.id DESC';
+
+const toWeight = (r: WeightRow): WeightT => ({ ...r, weight: Number(r.weight), weight_lb: Number(r.weight_lb) });
+
+export function todayIn(timeZone: string): string {
+  return DateTime.now().setZone(timeZone).toISODate() ?? DateTime.utc().toISODate() ?? '';
+}
+
+export async function listWeights(q: Queryable, orgId: string, animalId: string, limit: number, offset: number): Promise<WeightT[]> {
+  if (!(await q.query('SELECT 1 FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, animalId])).length)
+    throw notFound('animal');
+  const rows = await q.query<WeightRow>(
+    `SELECT ${COLS} FROM animal_weights w WHERE w.organization_id = $1 AND w.animal_id = $2 ORDER BY ${ORDER} LIMIT $3 OFFSET $4`,
+    [orgId, animalId, limit + 1, offset],
+  );
+  return rows.map(toWeight);
+}
+
+/** The animal's latest weight, or null. */
+export async function latestWeight(q: Queryable, orgId: string, animalId: string): Promise<WeightT | null> {
+  const rows = await q.query<WeightRow>(
+    `SELECT ${COLS} FROM animal_weights w WHERE w.organization_id = $1 AND w.animal_id = $2 ORDER BY ${ORDER} LIMIT 1`,
+    [orgId, animalId],
+  );
+  return rows[0] ? toWeight(rows[0]) : null;
+}
+
+/** The animal's weight column becomes its latest history row in pounds (null without history). */
+async function syncAnimalWeight(q: Queryable, orgId: string, animalId: string): Promise<void> {
+  await q.query(
+    `UPDATE animals SET weight = (SELECT ${LB} FROM animal_weights w WHERE w.organization_id = $1 AND w.animal_id = $2 ORDER BY
+      ${ORDER} LIMIT 1),
+       updated_at = now() WHERE organization_id = $1 AND id = $2`,
+    [orgId, animalId],
+  );
+}
+
+async function insertWeight(
+  q: Queryable,
+  orgId: string,
+  w: { animal_id: string; weight: number; unit: string; measured_on: string; notes: string | null; recorded_by: string },
+): Promise<string> {
+  const id = newId('wgt');
+  await q.query(
+    `INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, notes, recorded_by)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+    [orgId, id, w.animal_id, w.weight, w.unit, w.measured_on, w.notes, w.recorded_by],
+  );
+  return id;
+}
+
+export async function addWeight(
+  db: Db,
+  orgId: string,
+  animalId: string,
+  b: WeightCreateT,
+  actor: string,
+  timeZone: string,
+): Promise<WeightT> {
+  const today = todayIn(timeZone);
+  if (b.measured_on !== undefined && b.measured_on > today)
+    throw invalid({ measured_on: ["must not be after today in the organization's time zone"] });
+  return db.tx(async (q) => {
+    await lockAnimal(q, orgId, animalId);
+    const id = await insertWeight(q, orgId, {
+      animal_id: animalId,
+      weight: b.weight,
+      unit: b.unit,
+      measured_on: b.measured_on ?? today,
+      notes: b.notes || null,
+      recorded_by: actor,
+    });
+    await syncAnimalWeight(q, orgId, animalId);
+    await audit(q, orgId, actor, 'create', 'animal_weight', id, { animal_id: animalId, weight: b.weight, unit: b.unit });
+    const row = (
+      await q.query<WeightRow>(`SELECT ${COLS} FROM animal_weights w WHERE w.organization_id = $1 AND w.id = $2`, [orgId, id])
+    )[0];
+    if (!row) throw notFound('weight');
+    return toWeight(row);
+  });
+}
+
+export async function removeWeight(db: Db, orgId: string, animalId: string, id: string, actor: string): Promise<void> {
+  await db.tx(async (q) => {
+    await lockAnimal(q, orgId, animalId);
+    const gone = await q.query('DELETE FROM animal_weights WHERE organization_id = $1 AND animal_id = $2 AND id = $3 RETURNING id', [
+      orgId,
+      animalId,
+      id,
+    ]);
+    if (!gone.length) throw notFound('weight');
+    await syncAnimalWeight(q, orgId, animalId);
+    await audit(q, orgId, actor, 'delete', 'animal_weight', id, { animal_id: animalId });
+  });
+}
+
+/** A Family A weight (pounds) recorded as a history row measured today, inside the caller's transaction. */
+export async function recordFamilyAWeight(q: Queryable, orgId: string, animalId: string, pounds: number, actor: string, timeZone: string) {
+  await insertWeight(q, orgId, {
+    animal_id: animalId,
+    weight: pounds,
+    unit: 'lb',
+    measured_on: todayIn(timeZone),
+    notes: null,
+    recorded_by: actor,
+  });
+}
