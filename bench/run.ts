@@ -446,4 +446,8 @@ await stopEmbedded();
 if (!SCALE) {
   console.log('');
   process.exitCode = spawnSync(process.execPath, ['--import', 'tsx', 'bench/shifts-import.ts'], { stdio: 'inherit' }).status ?? 1;
+  // Then the integrations: people import (dry and real) and the animal export.
+  console.log('');
+  const integrations = spawnSync(process.execPath, ['--import', 'tsx', 'bench/integrations.ts'], { stdio: 'inherit' }).status ?? 1;
+  if (integrations !== 0) process.exitCode = integrations;
 }

@@ -5,9 +5,10 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './platform/db/db.ts';
 import { Tenancy } from './platform/tenancy.ts';
-import { KeyAuth } from './platform/auth.ts';
+import { KeyAuth, SessionAuth } from './platform/auth.ts';
+import cookie from '@fastify/cookie';
 import { RateLimiter } from './platform/rate-limit.ts';
-import { validatorCompiler } from './platform/validation.ts';
+import { lazy, lazySerializerFactory, validatorCompiler } from './platform/validation.ts';
 import { announceChange, listenForChanges } from './platform/cache-bus.ts';
 import type { App, AppContext } from './platform/context.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './platform/plugins/errors.ts';
@@ -19,6 +20,7 @@ import { requestChecksPlugin } from './platform/plugins/request-checks.ts';
 import { replicasPlugin } from './platform/plugins/replicas.ts';
 import { idempotencyPlugin } from './platform/plugins/idempotency.ts';
 import { openapiPlugin } from './platform/plugins/openapi.ts';
+import { webAppPlugin } from './platform/plugins/web-app.ts';
 import { modules } from './modules/index.ts';
 
 export interface BuildOptions {
@@ -30,6 +32,14 @@ export interface BuildOptions {
   listen?: boolean;
   /** Extra routes registered before the app is ready (tests use it to provoke failures). */
   extraRoutes?: (app: App) => void;
+  /**
+   * Compile each route's validator and serializer on its first use instead of at start-up (tests: a
+   * test file touches a few of the ~300 routes, and start-up is most of a short file's time). Off in
+   * production, where a broken schema must stop the start. The kernel test builds one app eagerly.
+   */
+  lazySchemas?: boolean;
+  /** Serve the API reference page at /docs (default true; test apps that never read it skip its load). */
+  apiReference?: boolean;
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -58,8 +68,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     trustProxy: config.trustProxy as boolean | string[],
     clientErrorHandler: clientErrorHandler(countAddress),
     frameworkErrors: frameworkErrors(countAddress),
+    ...(opts.lazySchemas ? { schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } } } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(opts.lazySchemas ? lazy(validatorCompiler) : validatorCompiler);
 
   const ctx = context(app, opts);
 
@@ -67,15 +78,18 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
   await app.register(rateLimitPlugin, { limiter, config });
   await app.register(tenancyPlugin, { tenancy: ctx.tenancy });
-  await app.register(authPlugin, { keys: ctx.keys });
+  await app.register(cookie);
+  await app.register(authPlugin, { keys: ctx.keys, sessions: ctx.sessions });
   await app.register(requestChecksPlugin);
   await app.register(replicasPlugin, { db });
   await app.register(idempotencyPlugin, { db });
   await app.register(errorsPlugin);
   await app.register(openapiPlugin, {
+    apiReference: opts.apiReference ?? true,
     text: { a: modules.flatMap((m) => m.describe?.a ?? []), b: modules.flatMap((m) => m.describe?.b ?? []) },
   });
   for (const mod of modules) await app.register(async (scope) => mod.routes(scope, ctx));
+  await app.register(webAppPlugin);
 
   // Never rate-limited. With REDIS_URL set, says whether Redis answers: `degraded` while limits
   // are counted per process because it does not (still 200: Ark keeps serving).
@@ -114,6 +128,7 @@ function context(app: App, opts: BuildOptions): AppContext {
     config,
     tenancy,
     keys,
+    sessions: new SessionAuth(db),
     async changed() {
       clearCaches();
       await announceChange(db);

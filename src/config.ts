@@ -35,6 +35,11 @@ export interface Config {
   /** Largest photo (ARK_PHOTO_MAX_MB) and document (ARK_DOCUMENT_MAX_MB) accepted, in bytes. */
   photoMaxBytes: number;
   documentMaxBytes: number;
+  /**
+   * ARK_WEBHOOKS_ALLOW_INSECURE=1: webhook endpoints may use http and loopback or private addresses
+   * (development and tests only; in production only https to public addresses is sent to).
+   */
+  webhooksAllowInsecure: boolean;
 }
 
 /** An S3-compatible store (AWS S3, MinIO, Ceph, R2...), addressed path-style. */
@@ -111,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     photoMaxBytes: int(env.ARK_PHOTO_MAX_MB, 15) * MIB,
     documentMaxBytes: int(env.ARK_DOCUMENT_MAX_MB, 25) * MIB,
+    webhooksAllowInsecure: env.ARK_WEBHOOKS_ALLOW_INSECURE === '1' || env.ARK_WEBHOOKS_ALLOW_INSECURE === 'true',
   };
 }

@@ -11,7 +11,7 @@ import type { App } from '../src/platform/context.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await testApp();
+  t = await testApp({}, undefined, { apiReference: true });
 });
 after(async () => t.close());
 
@@ -148,7 +148,7 @@ test('with Redis unreachable, requests are served at once with per-process limit
   const port = (closed.address() as net.AddressInfo).port;
   await new Promise<void>((r) => closed.close(() => r()));
   const redis = connectRedis(`redis://127.0.0.1:${port}`);
-  const built = await buildApp({ config, db: t.db, redis });
+  const built = await buildApp({ config, db: t.db, redis, lazySchemas: true, apiReference: false });
   try {
     const org = await makeOrg(t);
     const res = await built.app.inject({
@@ -198,7 +198,7 @@ test('with Redis reachable /healthz says ok, and after an outage Ark goes back t
   const redis = connectRedis(`redis://127.0.0.1:${port}`);
   await new Promise((r) => redis.once('ready', r));
   const config = { ...loadConfig({}), rateLimitPerMinute: 1000 };
-  const built = await buildApp({ config, db: t.db, redis });
+  const built = await buildApp({ config, db: t.db, redis, lazySchemas: true, apiReference: false });
   const health = async () => (await built.app.inject({ method: 'GET', url: '/healthz' })).json();
   const waitFor = async (want: string) => {
     for (let i = 0; i < 100; i++) {

@@ -6,6 +6,7 @@ import type { App, AppContext } from '../src/platform/context.ts';
 import { createOrganization, createKey, createRole } from '../src/modules/settings/service.ts';
 import type { Grants } from '../src/platform/permissions.ts';
 import { base62 } from '../src/platform/ids.ts';
+import { hashKey } from '../src/platform/auth.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
@@ -20,7 +21,7 @@ export interface TestApp {
 export async function testApp(
   overrides: Partial<Config> = {},
   extraRoutes?: (app: App) => void,
-  opts: { listen?: boolean } = {},
+  opts: { listen?: boolean; apiReference?: boolean; eagerSchemas?: boolean } = {},
 ): Promise<TestApp> {
   const url = process.env.ARK_TEST_DATABASE_URL;
   if (!url) throw new Error('ARK_TEST_DATABASE_URL is not set: run the tests with `npm test`');
@@ -32,7 +33,16 @@ export async function testApp(
     registryLookupRateLimitPerMinute: 100000,
     ...overrides,
   };
-  const { app, ctx } = await buildApp({ config, db, extraRoutes, listen: opts.listen });
+  // Start-up is most of a short test file's time: schemas compile on first use and the /docs page
+  // (a large bundle) loads only where a test reads it. test/kernel.test.ts builds one app eagerly.
+  const { app, ctx } = await buildApp({
+    config,
+    db,
+    extraRoutes,
+    listen: opts.listen,
+    lazySchemas: !opts.eagerSchemas,
+    apiReference: opts.apiReference ?? false,
+  });
   return {
     app,
     ctx,
@@ -66,6 +76,8 @@ export interface TestOrg {
   keys: { admin: string; staff: string; readOnly: string };
   /** Makes a key under a new role with exactly these grants. */
   keyWith(grants: Grants): Promise<string>;
+  /** A signed-in team member under a new role with exactly these grants (or a role by name): the session cookie's value. */
+  sessionWith(grants: Grants | string): Promise<{ session: string; memberId: string }>;
   /** A request as this organization, with the admin key unless another is given. */
   req(
     method: string,
@@ -79,10 +91,16 @@ export async function request(
   host: string,
   method: string,
   url: string,
-  opts: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer } = {},
+  opts: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer; session?: string } = {},
 ): Promise<Res> {
   const headers: Record<string, string> = { host, ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  // A browser page of the app: the session cookie, and the Origin a browser sends with a write.
+  if (opts.session) {
+    headers.cookie = `ark_session=${opts.session}`;
+    if (!['GET', 'HEAD'].includes(method) && !Object.keys(headers).some((h) => h.toLowerCase() === 'origin'))
+      headers.origin = `http://${host}`;
+  }
   let payload: string | Buffer | undefined;
   if (opts.rawBody !== undefined) payload = opts.rawBody;
   else if (opts.body !== undefined) payload = JSON.stringify(opts.body);
@@ -188,6 +206,31 @@ export async function makeOrg(t: TestApp, opts: { currency?: string; timeZone?: 
       await t.db.tx((q) => createRole(q, org.id, roleName, grants, 'test'));
       return key(roleName);
     },
+    async sessionWith(grants) {
+      const roleName = typeof grants === 'string' ? grants : `r-${base62(8).toLowerCase()}`;
+      if (typeof grants !== 'string') await t.db.tx((q) => createRole(q, org.id, roleName, grants, 'test'));
+      const role = (
+        await t.db.query<{ id: string }>('SELECT id FROM roles WHERE organization_id = $1 AND name = $2', [org.id, roleName])
+      )[0];
+      if (!role) throw new Error(`no role ${roleName}`);
+      return testSession(t, org.id, role.id);
+    },
     req: (method, url, o = {}) => request(t, host, method, url, { ...o, key: o.key === undefined ? keys.admin : o.key }),
   };
+}
+
+/** An active member (without a password: tests sign them in directly) and a session; the cookie's value. */
+export async function testSession(t: TestApp, orgId: string, roleId: string): Promise<{ session: string; memberId: string }> {
+  const memberId = `mem_${base62(20)}`;
+  const session = base62(43);
+  await t.db.query(
+    `INSERT INTO members (organization_id, id, name, email, role_id, status) VALUES ($1, $2, 'Test Member', $3, $4, 'active')`,
+    [orgId, memberId, `${memberId.toLowerCase()}@example.org`, roleId],
+  );
+  await t.db.query(
+    `INSERT INTO member_sessions (organization_id, id, member_id, token_hash, expires_at)
+     VALUES ($1, $2, $3, $4, now() + interval '1 day')`,
+    [orgId, `ses_${base62(20)}`, memberId, hashKey(session)],
+  );
+  return { session, memberId };
 }

@@ -13,7 +13,8 @@ async function awayFromMinuteBoundary() {
   if (ms > 50_000) await new Promise((r) => setTimeout(r, 60_500 - ms));
 }
 before(async () => {
-  t = await testApp();
+  // As production builds it: every schema compiled at start, the API reference page served.
+  t = await testApp({}, undefined, { eagerSchemas: true, apiReference: true });
 });
 after(async () => t.close());
 
@@ -152,8 +153,8 @@ test('with REDIS_URL, processes share one rate-limit counter per key', async (ct
   const config = { ...loadConfig({}), rateLimitPerMinute: 4 };
   const r1 = new Redis(url);
   const r2 = new Redis(url);
-  const one = await buildApp({ config, db: t.db, redis: r1 });
-  const two = await buildApp({ config, db: t.db, redis: r2 });
+  const one = await buildApp({ config, db: t.db, redis: r1, lazySchemas: true, apiReference: false });
+  const two = await buildApp({ config, db: t.db, redis: r2, lazySchemas: true, apiReference: false });
   try {
     const org = await makeOrg(t);
     const hit = (app: typeof one.app) =>

@@ -29,6 +29,7 @@ const OWNERS: Record<string, string> = {
   donation_tallies: 'donations',
   audit_log: 'platform',
   idempotency_keys: 'platform',
+  jobs: 'platform',
   // 0200–0299 communications.
   comm_templates: 'communications',
   comm_template_versions: 'communications',
@@ -96,6 +97,9 @@ const OWNERS: Record<string, string> = {
   // 0060–0099 animals: microchips and weights.
   animal_microchips: 'animals',
   animal_weights: 'animals',
+  // 1500–1599 public website.
+  public_site_settings: 'publicsite',
+  syndication_targets: 'publicsite',
   // 0800–0849 care.
   care_notes: 'care',
   care_nutrition_plans: 'care',
@@ -109,6 +113,40 @@ const OWNERS: Record<string, string> = {
   care_age_groups: 'care',
   care_behaviour_attributes: 'care',
   care_behaviour_values: 'care',
+  // 1250–1299 forms, tasks, events.
+  forms: 'forms',
+  form_submissions: 'forms',
+  task_templates: 'tasks',
+  tasks: 'tasks',
+  org_calendar_feeds: 'tasks',
+  events: 'events',
+  event_attendees: 'events',
+  // 1600–1699 members.
+  members: 'members',
+  member_sessions: 'members',
+  member_tokens: 'members',
+  member_recovery_codes: 'members',
+  member_sign_in_failures: 'members',
+  member_keys: 'members',
+  adoption_stages: 'adoptions',
+  adoption_defaults_seeded: 'adoptions',
+  adoption_applications: 'adoptions',
+  adoption_application_animals: 'adoptions',
+  adoption_fee_schedules: 'adoptions',
+  contract_templates: 'adoptions',
+  contract_template_versions: 'adoptions',
+  signed_contracts: 'adoptions',
+  adoptions: 'adoptions',
+  adoption_donations: 'adoptions',
+  cage_card_templates: 'adoptions',
+  adoption_settings: 'adoptions',
+  // 1400–1499 integrations (the change outbox is the platform's: every module records into it).
+  ark_changes: 'platform',
+  webhook_endpoints: 'integrations',
+  webhook_cursors: 'integrations',
+  webhook_deliveries: 'integrations',
+  webhook_attempts: 'integrations',
+  import_mappings: 'integrations',
 };
 
 /**

@@ -23,6 +23,8 @@ export const EXCEPTIONS: Record<string, string> = {
   registry_searches_time: 'a platform-wide log read by time for abuse review',
   registry_flag_keys_hash: 'flag matching looks a keyed hash up across organizations by design',
   registry_flag_reviews_by_flag: "the raising organization lists every organization's review of its flag",
+  jobs_due: 'the job worker claims due jobs of every organization (src/platform/jobs.ts)',
+  jobs_running: 'the job worker finds expired claims of every organization',
   registry_chips_number: 'the microchip lookup searches published copies by number across organizations by design',
   // GIN indexes over arrays cannot lead with a text column without the btree_gin extension; every
   // query using them also filters on organization_id, and on Citus each shard indexes only its own organizations.

@@ -128,7 +128,15 @@ before(async () => {
       },
     );
   };
-  app = (await buildApp({ config: { ...loadConfig({}), rateLimitPerMinute: 100000 }, db, extraRoutes: probe })).app;
+  app = (
+    await buildApp({
+      config: { ...loadConfig({}), rateLimitPerMinute: 100000 },
+      db,
+      extraRoutes: probe,
+      lazySchemas: true,
+      apiReference: false,
+    })
+  ).app;
 
   const slug = `r-${base62(8).toLowerCase()}`;
   host = `${slug}.localhost`;

@@ -2,7 +2,8 @@
  * The test command (`npm test`): runs every *.test.ts under src/ and test/ with node's test
  * runner, first against the embedded PostgreSQL, then against an external PostgreSQL when one
  * is reachable (DATABASE_URL, or the local server at 127.0.0.1:5432, database `test`), each
- * time in a fresh database. Pass file paths to run only those.
+ * time in a fresh database. Pass file paths to run only those. `ARK_TEST_STORES=postgresql` (or
+ * `embedded`) runs one store only, for a quick check while developing; CI runs both.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -62,7 +63,7 @@ function runSuite(label: string, url: string, files: string[]): boolean {
   const coverage = path.resolve(`.tmp/security-coverage-${process.pid}-${label}`);
   rmSync(coverage, { recursive: true, force: true });
   mkdirSync(coverage, { recursive: true });
-  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files], {
+  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=1200000', ...files], {
     stdio: 'inherit',
     env: { ...process.env, ARK_TEST_DATABASE_URL: url, ARK_TEST_STORE: label, ARK_SECURITY_COVERAGE: coverage },
   });
@@ -89,20 +90,26 @@ const args = process.argv.slice(2);
 const files = args.length ? args : [...findTests('src'), ...findTests('test')].sort();
 let ok = true;
 
-const embeddedDir = path.resolve(`.tmp/test-pg-${process.pid}`);
-rmSync(embeddedDir, { recursive: true, force: true });
-const embedded = await startEmbedded(embeddedDir);
-try {
-  const fresh = await freshDatabase(embedded.url);
-  ok = runSuite('embedded', fresh.url, files) && ok;
-  await fresh.drop();
-} finally {
-  await embedded.stop();
+const stores = (process.env.ARK_TEST_STORES ?? 'embedded,postgresql').split(',');
+
+if (stores.includes('embedded')) {
+  const embeddedDir = path.resolve(`.tmp/test-pg-${process.pid}`);
   rmSync(embeddedDir, { recursive: true, force: true });
+  const embedded = await startEmbedded(embeddedDir);
+  try {
+    const fresh = await freshDatabase(embedded.url);
+    ok = runSuite('embedded', fresh.url, files) && ok;
+    await fresh.drop();
+  } finally {
+    await embedded.stop();
+    rmSync(embeddedDir, { recursive: true, force: true });
+  }
 }
 
 const external = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-if (await reachable(external)) {
+if (!stores.includes('postgresql')) {
+  // one store asked for
+} else if (await reachable(external)) {
   const fresh = await freshDatabase(external);
   try {
     ok = runSuite('postgresql', fresh.url, files) && ok;

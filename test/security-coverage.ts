@@ -18,6 +18,10 @@ export const PUBLIC_ROUTES = [
   'GET /api/registry/microchips/:number',
   'GET /api/animals/public/:id/photos',
   'GET /api/animals/public/:id/photos/:photo_id/:size',
+  // The public events calendar and the organization calendar's per-key feed (src/modules/events, src/modules/tasks).
+  'GET /api/v1/public/events',
+  'GET /api/v1/public/events.ics',
+  'GET /api/calendar/feeds/:file',
 ];
 
 export interface CoverageReport {

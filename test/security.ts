@@ -145,7 +145,9 @@ function recordCovered(route: string) {
  * - an unknown organization → 404;
  * - for a route naming a record: another organization's admin key at its own host → 404, and
  *   the record reads back unchanged in its own organization;
- * - for a collection: a record created first is listed to its organization and never to another.
+ * - for a collection: a record created first is listed to its organization and never to another;
+ * - a team member's session cookie: a role one level short → 403, another organization's session
+ *   → 401, a write from another site's page → 403, a read with exactly the declared grants → allowed.
  */
 export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoint[]) {
   // The other organization only reads and writes its own records: one per call is enough.
@@ -236,6 +238,29 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
             stable(before.body),
             `another organization's ${ep.method} changed ${back}`,
           );
+      }
+
+      // The same rules for a team member signed in to the app (the session cookie instead of a key).
+      const viaSession = (session: string, host = org.host, headers?: Record<string, string>) =>
+        request(app, host, ep.method, url, { session, ...payload, headers: { ...payload.headers, ...headers } });
+      const shortMember = await org.sessionWith(weaker(ep.area, ep.level));
+      assertErrorShape(url, await viaSession(shortMember.session), 403, 'FORBIDDEN');
+      const otherMember = await other.sessionWith('admin');
+      assertErrorShape(url, await viaSession(otherMember.session), 401, 'UNAUTHORIZED');
+      const exactMember = await org.sessionWith(exactGrants(ep));
+      if (ep.method !== 'GET') {
+        // A cookie-authenticated write from another site's page is refused before anything happens.
+        const crossSite = await viaSession(exactMember.session, org.host, {
+          origin: 'https://evil.example',
+          'sec-fetch-site': 'cross-site',
+        });
+        assertErrorShape(url, crossSite, 403, 'FORBIDDEN');
+      } else {
+        const asMember = await viaSession(exactMember.session);
+        assert.ok(
+          !DENIED.includes(asMember.status) && asMember.status < 500,
+          `a member with exactly ${JSON.stringify(exactGrants(ep))}: ${asMember.status} ${asMember.raw}`,
+        );
       }
 
       // Exactly the declared grants are enough (last: it may change or delete the record).

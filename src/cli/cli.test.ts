@@ -149,3 +149,22 @@ test('platform-wide suppressions from the command line', async () => {
   assert.equal(ark(['suppression', 'remove', address]).code, 0);
   assert.doesNotMatch(ark(['suppression', 'list']).stdout, new RegExp(address.replace('.', '\\.')));
 });
+
+test('member invite prints a one-time sign-in link on its last line, which signs the member in once', async () => {
+  const s = slug();
+  assert.equal(ark(['org', 'create', s, '--name', 'Invite Rescue']).code, 0);
+  const bad = ark(['member', 'invite', s, '--email', 'not-an-address', '--role', 'admin']);
+  assert.equal(bad.code, 2);
+  const made = ark(['member', 'invite', s, '--email', 'Lead@Example.org', '--role', 'admin']);
+  assert.equal(made.code, 0, made.stderr);
+  const link = made.stdout.trim().split('\n').at(-1) ?? '';
+  assert.match(link, new RegExp(`^http://${s}\\.localhost:\\d+/app/invite/[A-Za-z0-9]{43}$`));
+  const token = link.split('/').at(-1);
+  const host = `${s}.localhost`;
+  const accepted = await request(t, host, 'POST', '/api/session/invitation', { body: { token, password: 'a good long password' } });
+  assert.equal(accepted.status, 200, accepted.raw);
+  assert.equal(accepted.body.member.role, 'admin');
+  assert.equal(accepted.body.member.name, 'Lead');
+  const again = await request(t, host, 'POST', '/api/session/invitation', { body: { token, password: 'a good long password' } });
+  assert.equal(again.status, 410);
+});

@@ -4,7 +4,7 @@ import { openStore, type Store } from '../platform/db/connect.ts';
 import { migrate } from '../platform/db/migrate.ts';
 import { AppError, invalid } from '../platform/errors.ts';
 import { announceChange } from '../platform/cache-bus.ts';
-import { SLUG_PATTERN } from '../platform/tenancy.ts';
+import { SLUG_PATTERN, Tenancy } from '../platform/tenancy.ts';
 import * as settings from '../modules/settings/service.ts';
 import * as settingsRepo from '../modules/settings/repository.ts';
 import { seedOrganization } from './seed.ts';
@@ -21,6 +21,7 @@ const USAGE = `usage:
   ark key create <slug> --role <role-name> [--label <text>]
   ark key list <slug>
   ark key revoke <slug> <key-id>
+  ark member invite <slug> --email <address> --role <role-name> [--name <name>]
   ark migrate
   ark seed <slug>
   ark suppression add <address> [--reason <text>]    # platform-wide: no organization sends to it
@@ -166,6 +167,29 @@ async function run(argv: string[]): Promise<void> {
           await announceChange(q);
         });
         console.log(`Revoked key ${keyId}`);
+      };
+      break;
+    }
+    case 'member invite': {
+      const { values, positionals } = opts(args, { email: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' } }, 1);
+      const slug = slugArg(positionals[0]);
+      const email = values.email as string | undefined;
+      const role = values.role as string | undefined;
+      if (!email) throw new UsageError('--email <address> is required');
+      if (!isEmail(email)) throw new UsageError(`${email} is not an email address`);
+      if (!role) throw new UsageError('--role <role-name> is required');
+      const name = (values.name as string | undefined)?.trim() || (email.split('@')[0] ?? email);
+      plan = async (store) => {
+        const org = await new Tenancy(store.db, config.baseDomain).bySlug(slug);
+        if (!org) throw new UsageError(`there is no organization ${slug}; make it with: ark org create ${slug} --name <name>`);
+        // Loaded here: the members area (password hashing, mail) is not needed by other commands.
+        const { inviteMember } = await import('../modules/members/service.ts');
+        const made = await inviteMember(store.db, config, org, 'cli', { name, email, role });
+        console.log(
+          `Invited ${made.member.email} (${made.member.id}) as ${made.member.role} of ${slug}` +
+            `${made.emailed ? '; the link was also emailed' : ''}. The link works once, until ${made.expires_at.toISOString()}:`,
+        );
+        console.log(made.sign_in_url);
       };
       break;
     }

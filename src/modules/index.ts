@@ -13,6 +13,14 @@ import { shiftsModule } from './shifts/index.ts';
 import { medicalModule } from './medical/index.ts';
 import { registryModule } from './registry/index.ts';
 import { mediaModule } from './media/index.ts';
+import { eventsModule } from './events/index.ts';
+import { formsModule } from './forms/index.ts';
+import { tasksModule } from './tasks/index.ts';
+import { activityModule } from './activity/index.ts';
+import { publicSiteModule } from './publicsite/index.ts';
+import { membersModule } from './members/index.ts';
+import { adoptionsModule } from './adoptions/index.ts';
+import { integrationsModule } from './integrations/index.ts';
 
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [
@@ -30,4 +38,12 @@ export const modules: Module[] = [
   communicationsModule,
   shiftsModule,
   registryModule,
+  eventsModule,
+  formsModule,
+  tasksModule,
+  activityModule,
+  publicSiteModule,
+  membersModule,
+  adoptionsModule,
+  integrationsModule,
 ];

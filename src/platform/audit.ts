@@ -19,3 +19,39 @@ export async function audit(
     detail === undefined ? null : JSON.stringify(detail),
   ]);
 }
+
+/** What changed in one field: its value before and after the write. */
+export interface FieldChange {
+  before: unknown;
+  after: unknown;
+}
+/**
+ * The detail of an 'update' row that carries before/after values: `{ fields: [...], changes: { field: {before, after} } }`
+ * for every field in `fields` whose value differs (dates compared as ISO strings). Older rows name only the fields
+ * (an array of names, or the body sent); the activity list reads both shapes.
+ */
+export function changesOf(before: Record<string, unknown>, after: Record<string, unknown>, fields: string[]) {
+  const norm = (v: unknown) => (v instanceof Date ? v.toISOString() : v === undefined ? null : v);
+  const changes: Record<string, FieldChange> = {};
+  for (const f of fields) {
+    const b = norm(before[f]);
+    const a = norm(after[f]);
+    if (JSON.stringify(b) !== JSON.stringify(a)) changes[f] = { before: b, after: a };
+  }
+  return { fields: Object.keys(changes), changes };
+}
+
+/** An 'update' audit row with before/after values of the named fields (see changesOf). */
+export async function auditUpdate(
+  q: Queryable,
+  orgId: string,
+  actor: string | null,
+  entityType: string,
+  entityId: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: string[],
+  action = 'update',
+) {
+  await audit(q, orgId, actor, action, entityType, entityId, changesOf(before, after, fields));
+}

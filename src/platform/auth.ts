@@ -4,10 +4,68 @@ import type { Grants } from './permissions.ts';
 import { KEY_PATTERN } from './ids.ts';
 
 export interface Principal {
+  /** The key's id; for a signed-in member's session, the member's id (its rate-limit bucket). */
   keyId: string;
   roleId: string;
   roleName: string;
   grants: Grants;
+  /** Set when a team member's session (the cookie) authenticated the request: audit rows name the member. */
+  memberId?: string;
+  sessionId?: string;
+}
+
+const RANK = { read: 1, write: 2, admin: 3 } as const;
+/** The grants both hold: a member's key never exceeds the member's role, whatever role the key was made under. */
+export function intersectGrants(a: Grants, b: Grants): Grants {
+  const out: Grants = {};
+  for (const [area, level] of Object.entries(a) as [keyof Grants, keyof typeof RANK][]) {
+    const other = b[area];
+    if (other) out[area] = RANK[other] < RANK[level] ? other : level;
+  }
+  return out;
+}
+
+/** The cookie that carries a team member's session (scoped to the organization's host: no Domain attribute). */
+export const SESSION_COOKIE = 'ark_session';
+export const SESSION_PATTERN = /^[A-Za-z0-9]{43}$/;
+/** A session ends 14 days after sign-in, or after 3 days unused, whichever comes first. */
+export const SESSION_DAYS = 14;
+export const SESSION_IDLE_DAYS = 3;
+
+/**
+ * Session token → principal with the member's role. Read from PostgreSQL on every request (no
+ * cache), so signing out, disabling a member or changing a role reaches every process at once.
+ */
+export class SessionAuth {
+  constructor(private readonly db: Queryable) {}
+
+  async resolve(orgId: string, token: string): Promise<Principal | null> {
+    if (!SESSION_PATTERN.test(token)) return null;
+    const rows = await this.db.prepared<{ id: string; member_id: string; role_id: string; name: string; grants: Grants; stale: boolean }>(
+      'session_by_hash',
+      `SELECT s.id, s.member_id, m.role_id, r.name, r.grants, s.last_seen_at < now() - interval '1 minute' AS stale
+         FROM member_sessions s
+         JOIN members m ON m.organization_id = s.organization_id AND m.id = s.member_id
+         JOIN roles r ON r.organization_id = m.organization_id AND r.id = m.role_id
+        WHERE s.organization_id = $1 AND s.token_hash = $2 AND s.revoked_at IS NULL AND s.expires_at > now()
+          AND s.last_seen_at > now() - interval '${SESSION_IDLE_DAYS} days' AND m.status = 'active'`,
+      [orgId, hashKey(token)],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    if (row.stale)
+      this.db
+        .query('UPDATE member_sessions SET last_seen_at = now() WHERE organization_id = $1 AND id = $2', [orgId, row.id])
+        .catch(() => undefined);
+    return {
+      keyId: row.member_id,
+      roleId: row.role_id,
+      roleName: row.name,
+      grants: row.grants,
+      memberId: row.member_id,
+      sessionId: row.id,
+    };
+  }
 }
 
 export function hashKey(key: string): string {
@@ -47,16 +105,30 @@ export class KeyAuth {
       return hit.principal;
     }
     const hash = hashKey(key);
-    const rows = await this.db.prepared<{ id: string; role_id: string; name: string; grants: Grants }>(
+    // A key a member made is capped by the member's role now (not the role at the time), and stops
+    // working while the member is not active.
+    const rows = await this.db.prepared<{
+      id: string;
+      role_id: string;
+      name: string;
+      grants: Grants;
+      member_status: string | null;
+      member_grants: Grants | null;
+    }>(
       'key_by_hash',
-      `SELECT k.id, k.role_id, r.name, r.grants FROM api_keys k
+      `SELECT k.id, k.role_id, r.name, r.grants, m.status AS member_status, mr.grants AS member_grants FROM api_keys k
          JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id
+         LEFT JOIN member_keys mk ON mk.organization_id = k.organization_id AND mk.key_id = k.id
+         LEFT JOIN members m ON m.organization_id = mk.organization_id AND m.id = mk.member_id
+         LEFT JOIN roles mr ON mr.organization_id = m.organization_id AND mr.id = m.role_id
         WHERE k.organization_id = $1 AND k.key_hash = $2 AND k.revoked_at IS NULL`,
       [orgId, hash],
     );
     const row = rows[0];
     if (!row) return null; // unknown keys are not cached: guessed keys cannot grow this process's memory
-    const principal = { keyId: row.id, roleId: row.role_id, roleName: row.name, grants: row.grants };
+    if (row.member_status !== null && row.member_status !== 'active') return null;
+    const grants = row.member_grants ? intersectGrants(row.grants, row.member_grants) : row.grants;
+    const principal = { keyId: row.id, roleId: row.role_id, roleName: row.name, grants };
     const prev = hit?.touched ?? 0;
     if (this.cache.size >= MAX_CACHED) this.cache.clear();
     this.cache.set(cacheKey, { principal, at: now, touched: now - prev > TOUCH_MS ? now : prev });

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db, Queryable } from './db/db.ts';
 import type { Config } from '../config.ts';
 import type { Tenancy, Organization } from './tenancy.ts';
-import type { KeyAuth, Principal } from './auth.ts';
+import type { KeyAuth, Principal, SessionAuth } from './auth.ts';
 import type { Area, Level } from './permissions.ts';
 import { AppError } from './errors.ts';
 
@@ -16,6 +16,7 @@ export interface AppContext {
   config: Config;
   tenancy: Tenancy;
   keys: KeyAuth;
+  sessions: SessionAuth;
   /** Clears caches here and in every other process (keys, roles, organizations, settings changed). */
   changed(): Promise<void>;
   /** Runs `fn` whenever caches are cleared, here or because another process announced a change. */
@@ -94,7 +95,11 @@ declare module 'fastify' {
 /** The organization and principal of an authenticated request (set by the auth hook). */
 export function who(req: FastifyRequest): { org: Organization; principal: Principal; orgId: string; actor: string } {
   if (!req.org || !req.principal) throw new AppError('UNAUTHORIZED', 'An API key is required.');
-  return { org: req.org, principal: req.principal, orgId: req.org.id, actor: `key:${req.principal.keyId}` };
+  return { org: req.org, principal: req.principal, orgId: req.org.id, actor: actorOf(req.principal) };
+}
+/** Who audit rows name: the signed-in member, or the key. */
+export function actorOf(p: Principal): string {
+  return p.memberId ? `member:${p.memberId}` : `key:${p.keyId}`;
 }
 export function orgOf(req: FastifyRequest): Organization {
   if (!req.org) throw new AppError('NOT_FOUND', 'No organization is served at this address.');

@@ -11,7 +11,11 @@
  *   its own bucket).
  * One fixed one-minute window per key, in memory or Redis (INCR + PEXPIRE in one round trip).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type * as IORedis from 'ioredis';
+import { lazyRequire } from './lazy.ts';
+
+const ioredis = lazyRequire<typeof IORedis>('ioredis');
 
 export interface RateResult {
   limit: number;
@@ -31,7 +35,7 @@ export interface RateLog {
  * Redis is away the client keeps reconnecting in the background (at most every 2 seconds).
  */
 export function connectRedis(url: string): Redis {
-  const redis = new Redis(url, {
+  const redis = new (ioredis().Redis)(url, {
     connectTimeout: 1000,
     commandTimeout: 500,
     maxRetriesPerRequest: 0,

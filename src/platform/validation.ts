@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TSchema, Static } from '@sinclair/typebox';
 import { addFormats as addArkFormats } from './formats.ts';
 import { fromValidation } from './errors.ts';
@@ -36,6 +37,32 @@ const textAjv = makeAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+
+/** A schema compiler that compiles on the first call of the function it returns (see BuildOptions.lazySchemas). */
+export function lazy(compile: FastifySchemaCompiler<unknown>): FastifySchemaCompiler<unknown> {
+  return (route) => {
+    let fn: ReturnType<FastifySchemaCompiler<unknown>> | null = null;
+    // Fastify reads a failed validation's `errors` from the function it was given.
+    const wrapper = ((data: unknown) => {
+      fn ??= compile(route);
+      const result = fn(data);
+      (wrapper as { errors?: unknown }).errors = (fn as { errors?: unknown }).errors;
+      return result;
+    }) as ReturnType<FastifySchemaCompiler<unknown>>;
+    return wrapper;
+  };
+}
+
+type SerializerFactory = (externalSchemas: unknown, options: unknown) => (route: unknown) => (data: unknown) => string;
+const defaultSerializers = SerializerSelector() as unknown as SerializerFactory;
+/** Fastify's own response serializer compiler, compiling each route's serializer on its first response. */
+export const lazySerializerFactory: SerializerFactory = (externalSchemas, options) => {
+  const compile = defaultSerializers(externalSchemas, options);
+  return (route) => {
+    let fn: ((data: unknown) => string) | null = null;
+    return (data) => (fn ??= compile(route))(data);
+  };
+};
 
 /** For validating values outside a route (custom fields, imports): body rules. */
 export { bodyAjv };

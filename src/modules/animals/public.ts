@@ -141,3 +141,25 @@ export { latestWeight } from './weights.service.ts';
 export async function animalMicrochips(q: Queryable, orgId: string, animalId: string) {
   return (await listChipRows(q, orgId, animalId, 100, 0)).map((r) => toMicrochip(r));
 }
+
+/**
+ * The public website's source of animals, as a SQL subquery (alias it): live animals marked public, with
+ * the fields a public page may show (`public_name`, never the internal name; no notes). Filter it by
+ * `organization_id` like any table.
+ */
+export const PUBLIC_ANIMALS_SQL = `(SELECT a.organization_id, a.id, a.public_name, a.species, a.species_key, a.breed, a.sex,
+    a.date_of_birth,
+    a.intake_date, a.altered, a.created_at, a.updated_at
+  FROM animals a WHERE a.deleted_at IS NULL AND a.is_public)`;
+
+/** Bulk import (integrations): the same create and update as the API, with its checks and change records. */
+export { createAnimal, updateAnimal } from './service.ts';
+export { AnimalCreate, AnimalUpdate } from './schemas.ts';
+/** Live animals' primary microchip numbers (normalized), for an import's duplicate check. */
+export async function microchipIndex(q: Queryable, orgId: string): Promise<Map<string, string>> {
+  const rows = await q.query<{ id: string; microchip_number: string }>(
+    'SELECT id, microchip_number FROM animals WHERE organization_id = $1 AND deleted_at IS NULL AND microchip_number IS NOT NULL',
+    [orgId],
+  );
+  return new Map(rows.map((r) => [r.microchip_number, r.id]));
+}

@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
+import { recordChange } from '../../platform/changes.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { checkAnimalLocation } from '../operations/public.ts';
 import * as repo from './repository.ts';
@@ -124,6 +125,12 @@ export async function listAnimalsA(db: Queryable, orgId: string, query: AnimalLi
   return { total, data };
 }
 
+/** A change's fields: what was written, without the notes (free text stays in Ark). */
+function changedFields(values: object): Record<string, unknown> {
+  const { notes: _notes, ...rest } = values as Record<string, unknown>;
+  return rest;
+}
+
 /**
  * The checks read what they need; the animal, its audit row and the returned row are then one
  * statement, in a transaction with what other modules do on every animal write (onAnimalWritten).
@@ -160,6 +167,7 @@ export async function createAnimal(
   };
   return db.tx(async (q) => {
     const row = await repo.insertAnimal(q, orgId, values, actor);
+    await recordChange(q, orgId, { event: 'animal.created', entity: 'animal', id, fields: changedFields(values), actor });
     // A chip or a weight is also a row of the animal's chips or weight history.
     if (chip !== null) await setPrimaryChipNumber(q, orgId, id, chip);
     if (body.weight) await recordFamilyAWeight(q, orgId, id, body.weight, actor, timeZone);
@@ -191,6 +199,9 @@ export async function updateAnimal(
     if (body.name !== undefined) patch.name = body.name;
     if (body.publicName !== undefined) patch.public_name = body.publicName;
     if (body.status !== undefined) patch.status_id = await statusId(q, orgId, body.status);
+    // Locked first, so the status it had is the one this write replaces (animal.status_changed).
+    if (patch.status_id !== undefined && !records) await lockAnimal(q, orgId, id);
+    const before = patch.status_id !== undefined ? await repo.getAnimalBare(q, orgId, id) : null;
     if (current && body.locationId !== undefined && body.locationId !== current.location_id) {
       await checkAnimalLocation(q, orgId, body.locationId, id);
       patch.location_id = body.locationId;
@@ -219,6 +230,15 @@ export async function updateAnimal(
     }
     const row = await repo.updateAnimal(q, orgId, id, patch, actor, Object.keys(body));
     if (!row) throw notFound('animal');
+    await recordChange(q, orgId, { event: 'animal.updated', entity: 'animal', id, fields: changedFields(patch), actor });
+    if (before && before.status_id !== row.status_id)
+      await recordChange(q, orgId, {
+        event: 'animal.status_changed',
+        entity: 'animal',
+        id,
+        fields: { status: row.status, status_id: row.status_id },
+        actor,
+      });
     await animalWritten(q, orgId, id);
     return row;
   };
@@ -229,6 +249,7 @@ export async function deleteAnimal(db: Db, orgId: string, id: string, actor: str
   await db.tx(async (q) => {
     if (!(await repo.softDeleteAnimal(q, orgId, id))) throw notFound('animal');
     await audit(q, orgId, actor, 'delete', 'animal', id);
+    await recordChange(q, orgId, { event: 'animal.deleted', entity: 'animal', id, actor });
     await animalWritten(q, orgId, id);
   });
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { defined, setClause } from '../../platform/db/sql.ts';
 
 export interface NoteRow {
   id: string;
@@ -51,11 +52,10 @@ export async function updateNote(
   id: string,
   patch: Partial<Pick<NoteRow, 'kind' | 'body' | 'pinned' | 'visibility'>>,
 ): Promise<void> {
-  const cols = (['kind', 'body', 'pinned', 'visibility'] as const).filter((c) => patch[c] !== undefined);
+  const set = setClause(defined(patch), ['kind', 'body', 'pinned', 'visibility'] as const, 3);
   await q.query(
-    `UPDATE care_notes SET ${[...cols.map((c, i) => `${c} = $${i + 3}`), 'updated_at = now()'].join(', ')} WHERE
-      organization_id = $1 AND id = $2`,
-    [orgId, id, ...cols.map((c) => patch[c])],
+    `UPDATE care_notes SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
   );
 }
 export async function deleteNote(q: Queryable, orgId: string, animalId: string, id: string): Promise<boolean> {
@@ -119,11 +119,10 @@ export async function insertPlan(
   );
 }
 export async function updatePlan(q: Queryable, orgId: string, id: string, patch: Partial<Record<(typeof PLAN_FIELDS)[number], unknown>>) {
-  const cols = PLAN_FIELDS.filter((c) => patch[c] !== undefined);
+  const set = setClause(defined(patch), PLAN_FIELDS, 3);
   await q.query(
-    `UPDATE care_nutrition_plans SET ${[...cols.map((c, i) => `${c} = $${i + 3}`), 'updated_at = now()'].join(', ')}
-      WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, ...cols.map((c) => patch[c])],
+    `UPDATE care_nutrition_plans SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
   );
 }
 export async function deletePlan(q: Queryable, orgId: string, animalId: string, id: string): Promise<boolean> {

@@ -3,3 +3,42 @@
  * tags, breeds, age groups and behaviour attributes).
  */
 export { bondedWarnings, type BondWarning } from './relations.service.ts';
+
+import type { Queryable } from '../../platform/db/db.ts';
+
+/**
+ * SQL giving the animal's value ('yes', 'no', 'unknown', '1'…'5') of the behaviour attribute with the key
+ * `keyLiteral` (a SQL string literal, e.g. `'good_with_dogs'`), or NULL when none is recorded.
+ */
+export const behaviourValueSql = (orgSql: string, idSql: string, keyLiteral: string) =>
+  `(SELECT bv.value FROM care_behaviour_values bv JOIN care_behaviour_attributes ba
+      ON ba.organization_id = bv.organization_id AND ba.id = bv.attribute_id
+    WHERE bv.organization_id = ${orgSql} AND bv.animal_id = ${idSql} AND ba.key = ${keyLiteral})`;
+
+/** SQL giving the newest change time among an animal's shareable notes and behaviour values (NULL: none). */
+export const careChangedAtSql = (orgSql: string, idSql: string) =>
+  `GREATEST((SELECT max(cn.updated_at) FROM care_notes cn WHERE cn.organization_id = ${orgSql} AND cn.animal_id = ${idSql}
+      AND cn.visibility = 'shareable'),
+    (SELECT max(bv.updated_at) FROM care_behaviour_values bv WHERE bv.organization_id = ${orgSql} AND bv.animal_id = ${idSql}))`;
+
+/**
+ * The notes staff marked shareable of kinds `general` and `adoption` (the public description of an animal),
+ * pinned first, then oldest first. Internal notes and other kinds are never returned.
+ */
+export async function shareableNotes(q: Queryable, orgId: string, animalId: string): Promise<{ body: string; updated_at: Date }[]> {
+  return q.query<{ body: string; updated_at: Date }>(
+    `SELECT body, updated_at FROM care_notes WHERE organization_id = $1 AND animal_id = $2 AND visibility = 'shareable'
+        AND kind IN ('general', 'adoption') ORDER BY pinned DESC, created_at, id LIMIT 20`,
+    [orgId, animalId],
+  );
+}
+
+/** Ids of the animals bonded with `animalId` (either side of the pair). */
+export async function bondedWith(q: Queryable, orgId: string, animalId: string): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `SELECT CASE WHEN animal_a_id = $2 THEN animal_b_id ELSE animal_a_id END AS id FROM care_bonds
+      WHERE organization_id = $1 AND (animal_a_id = $2 OR animal_b_id = $2) ORDER BY 1`,
+    [orgId, animalId],
+  );
+  return rows.map((r) => r.id);
+}

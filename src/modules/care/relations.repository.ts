@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { defined, setClause } from '../../platform/db/sql.ts';
 import type { AnimalRefT } from './schemas.ts';
 
 // Animals are read through the animals module's directory view, live ones only.
@@ -131,11 +132,10 @@ export async function updateLitter(
   id: string,
   patch: Partial<Record<(typeof LITTER_FIELDS)[number], unknown>>,
 ) {
-  const cols = LITTER_FIELDS.filter((c) => patch[c] !== undefined);
+  const set = setClause(defined(patch), LITTER_FIELDS, 3);
   await q.query(
-    `UPDATE care_litters SET ${[...cols.map((c, i) => `${c} = $${i + 3}`), 'updated_at = now()'].join(', ')} WHERE
-      organization_id = $1 AND id = $2`,
-    [orgId, id, ...cols.map((c) => patch[c])],
+    `UPDATE care_litters SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
   );
 }
 export async function deleteLitter(q: Queryable, orgId: string, id: string): Promise<void> {

@@ -1,4 +1,8 @@
-import sanitizeHtml from 'sanitize-html';
+import type { IOptions } from 'sanitize-html';
+import type SanitizeHtml from 'sanitize-html';
+import { lazyRequire } from '../../platform/lazy.ts';
+
+const sanitizeHtml = lazyRequire<typeof SanitizeHtml>('sanitize-html');
 import { escapeHtml } from '../../platform/html.ts';
 
 /** Pure logic of message bodies: blocks, merge fields, rendering to safe HTML and plain text. */
@@ -134,7 +138,7 @@ function runHtml(r: Run): string {
   return h;
 }
 
-const SANITIZE: sanitizeHtml.IOptions = {
+const SANITIZE: IOptions = {
   allowedTags: ['p', 'h1', 'h2', 'ul', 'ol', 'li', 'blockquote', 'hr', 'a', 'strong', 'em', 'u', 's', 'br', 'div'],
   allowedAttributes: { a: ['href', 'style'], div: ['style'] },
   allowedSchemes: ['http', 'https', 'mailto'],
@@ -192,7 +196,7 @@ export function renderHtml(blocks: Block[]): string {
     }
   }
   close();
-  return sanitizeHtml(parts.join('\n'), SANITIZE);
+  return sanitizeHtml()(parts.join('\n'), SANITIZE);
 }
 
 /** Plain-text alternative for the email. */

@@ -2,6 +2,7 @@ import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { fillBlocks, fillText, listJoin, mergeFieldsIn, textsOf, type Block, type FullBlock } from './blocks.ts';
 import type { TemplateRow } from './templates.repository.ts';
+import { submissionPerson } from '../forms/public.ts';
 
 export interface FillInput {
   person_id?: string;
@@ -38,6 +39,13 @@ interface AnimalRec {
   species: string;
   breed: string | null;
   sex: string;
+}
+
+/** The applicant and the animals applied for of an adoption application; null when the id names none. */
+export type ApplicationResolver = (q: Queryable, orgId: string, id: string) => Promise<{ person_id: string; animal_ids: string[] } | null>;
+let applicationResolver: ApplicationResolver | null = null;
+export function resolveApplicationsWith(fn: ApplicationResolver): void {
+  applicationResolver = fn;
 }
 
 export async function peopleByIds(q: Queryable, orgId: string, ids: string[]) {
@@ -175,11 +183,21 @@ export async function fillTemplate(
         if (!people.length) people.push(...rel);
         break;
       }
-      // No adoption applications or form submissions are kept yet: nothing can be found.
-      case 'adoption_application':
-        throw notFound('adoption application');
-      case 'form_submission':
-        throw notFound('form submission');
+      // The adoptions module answers for its applications (see public.ts, fillFromApplications).
+      case 'adoption_application': {
+        const app = applicationResolver ? await applicationResolver(q, orgId, relId) : null;
+        if (!app) throw notFound('adoption application');
+        if (!people.length) people.push(...(await peopleByIds(q, orgId, [app.person_id])));
+        for (const a of app.animal_ids) if (!animalIds.includes(a)) animalIds.push(a);
+        break;
+      }
+      // A form submission fills the person it became (none yet: the person fields stay unfilled).
+      case 'form_submission': {
+        const sub = await submissionPerson(q, orgId, relId);
+        if (!sub) throw notFound('form submission');
+        if (sub.person_id && !people.length) people.push(...(await peopleByIds(q, orgId, [sub.person_id])));
+        break;
+      }
       default:
         throw invalid({ related_entity_type: ['is not a known record type'] });
     }

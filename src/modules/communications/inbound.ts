@@ -1,6 +1,13 @@
-import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import sanitizeHtml from 'sanitize-html';
+import type { SMTPServerAddress } from 'smtp-server';
+import type { AddressObject, ParsedMail } from 'mailparser';
+import type * as MailParser from 'mailparser';
+import type * as SmtpServer from 'smtp-server';
+import type SanitizeHtml from 'sanitize-html';
+import { lazyRequire } from '../../platform/lazy.ts';
+
+const smtpServer = lazyRequire<typeof SmtpServer>('smtp-server');
+const mailparser = lazyRequire<typeof MailParser>('mailparser');
+const sanitizeHtml = lazyRequire<typeof SanitizeHtml>('sanitize-html');
 import type { AddressInfo } from 'node:net';
 import type { Db } from '../../platform/db/db.ts';
 import type { Config } from '../../config.ts';
@@ -136,7 +143,7 @@ export async function storeInbound(
       )
     )[0];
     const id = newId('msg');
-    const html = typeof mail.html === 'string' ? sanitizeHtml(mail.html) : null;
+    const html = typeof mail.html === 'string' ? sanitizeHtml()(mail.html) : null;
     await q.query(
       `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id,
         subject, body_html, body_text,
@@ -185,7 +192,7 @@ export async function startInboundListener(
   config: Pick<Config, 'mailDomain'>,
   opts: { port: number; host?: string; maxBytes?: number },
 ): Promise<InboundListener> {
-  const server = new SMTPServer({
+  const server = new (smtpServer().SMTPServer)({
     name: config.mailDomain,
     banner: 'Ark',
     authOptional: true,
@@ -203,16 +210,18 @@ export async function startInboundListener(
       );
     },
     onData(stream, session, cb) {
-      simpleParser(stream).then(
-        async (mail) => {
-          for (const r of session.envelope.rcptTo) {
-            const t = await resolveRecipient(db, config.mailDomain, r.address);
-            if (t) await storeInbound(db, t, mail);
-          }
-          cb();
-        },
-        () => cb(Object.assign(new Error('4.3.0 could not store the message; try again later'), { responseCode: 451 })),
-      );
+      mailparser()
+        .simpleParser(stream)
+        .then(
+          async (mail) => {
+            for (const r of session.envelope.rcptTo) {
+              const t = await resolveRecipient(db, config.mailDomain, r.address);
+              if (t) await storeInbound(db, t, mail);
+            }
+            cb();
+          },
+          () => cb(Object.assign(new Error('4.3.0 could not store the message; try again later'), { responseCode: 451 })),
+        );
     },
   });
   await new Promise<void>((resolve, reject) => {

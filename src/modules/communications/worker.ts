@@ -1,7 +1,12 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
+import { lazyRequire } from '../../platform/lazy.ts';
+
+const nodemailer = lazyRequire<typeof Nodemailer>('nodemailer');
 import pg from 'pg';
 import type { Db } from '../../platform/db/db.ts';
 import { base62 } from '../../platform/ids.ts';
+import { recordChange } from '../../platform/changes.ts';
 import { MSG_COLS, type MessageRow } from './messages.repository.ts';
 import { addPlatformSuppression, optedOut, suppressionFor } from './delivery.repository.ts';
 import { addSuppression } from './delivery.service.ts';
@@ -141,7 +146,7 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
   const transport = (p: Provider) => {
     let t = transports.get(p.tier);
     if (!t) {
-      t = nodemailer.createTransport({
+      t = nodemailer().createTransport({
         host: p.host,
         port: p.port,
         secure: p.secure,
@@ -235,6 +240,12 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
           await db.tx(async (q) => {
             await addSuppression(q, m.organization_id, null, m.recipient_address, 'hard_bounce', 'bounce');
             await addPlatformSuppression(q, m.recipient_address, 'hard_bounce', 'hard_bounce');
+            await recordChange(q, m.organization_id, {
+              event: 'message.bounced',
+              entity: 'message',
+              id: m.id,
+              fields: { person_id: m.person_id, recipient_address: m.recipient_address, category: m.category },
+            });
           });
           await owned(
             m,

@@ -5,3 +5,6 @@
 export { checkFreeformFields, type FreeformFields, type FreeformValue } from './freeform.ts';
 export { checkCustomFields, type CustomFieldEntity } from './values.ts';
 export { insertDefinition, type FieldType } from './repository.ts';
+/** One value against a field type and options (pure), for forms built from the same field types. */
+export { checkValue } from './values.ts';
+export { FIELD_TYPES } from './repository.ts';

@@ -1,4 +1,7 @@
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
+import { lazyRequire } from '../../platform/lazy.ts';
+
+const pdfkit = lazyRequire<typeof PDFKit>('pdfkit');
 import { currencyDigits } from '../../platform/validators.ts';
 import { amount, deductiblePart, formatMoney } from './money.ts';
 import type { StatementGiftRow } from './donors.repository.ts';
@@ -169,7 +172,7 @@ ${rows}
 
 export function statementPdf(s: StatementOut): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'LETTER', margin: 56, info: { Title: `${s.organization.name}: giving statement ${s.year}` } });
+    const doc = new (pdfkit())({ size: 'LETTER', margin: 56, info: { Title: `${s.organization.name}: giving statement ${s.year}` } });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));

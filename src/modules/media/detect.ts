@@ -1,5 +1,9 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import type Sharp from 'sharp';
+import { lazyRequire } from '../../platform/lazy.ts';
 import { invalid } from '../../platform/errors.ts';
+
+const sharp = lazyRequire<typeof Sharp>('sharp');
 
 /** Derived photo sizes: WebP fitting within a square of this many pixels, never enlarged. */
 export const PHOTO_SIZES = { small: 320, medium: 1024 } as const;
@@ -42,7 +46,7 @@ export async function processPhoto(buf: Buffer, field = 'file'): Promise<Process
   if (!sniffed) throw invalid({ [field]: [PHOTO_WORDS] });
   let meta: Metadata;
   try {
-    meta = await sharp(buf, opts).metadata();
+    meta = await sharp()(buf, opts).metadata();
   } catch {
     throw invalid({ [field]: [`${PHOTO_WORDS}; this one cannot be read`] });
   }
@@ -54,7 +58,7 @@ export async function processPhoto(buf: Buffer, field = 'file'): Promise<Process
   try {
     for (const size of DERIVED_SIZES) {
       const px = PHOTO_SIZES[size];
-      variants[size] = await sharp(buf, opts)
+      variants[size] = await sharp()(buf, opts)
         .rotate()
         .resize({ width: px, height: px, fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 80 })
@@ -150,9 +154,9 @@ export async function detectDocument(buf: Buffer, field = 'file'): Promise<Docum
   const image = sniffImage(buf);
   if (image === 'jpeg' || image === 'png' || image === 'webp') {
     try {
-      const meta = await sharp(buf, opts).metadata();
+      const meta = await sharp()(buf, opts).metadata();
       if (meta.format !== image) throw new Error('format');
-      await sharp(buf, opts).resize(64).toBuffer();
+      await sharp()(buf, opts).resize(64).toBuffer();
     } catch {
       throw invalid({ [field]: [`${DOC_WORDS}; this image cannot be read`] });
     }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { Where } from '../../platform/db/sql.ts';
 
 const ISO = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${col}`;
 
@@ -66,13 +67,9 @@ export async function listPhotos(
   limit: number,
   offset: number,
 ): Promise<PhotoRow[]> {
-  const publicOnly = f.is_public === undefined ? '' : ' AND is_public = $5';
-  const params: unknown[] = [orgId, animalId, limit + 1, offset];
-  if (f.is_public !== undefined) params.push(f.is_public);
-  return q.query<PhotoRow>(
-    `SELECT ${PHOTO_COLS} FROM animal_photos WHERE organization_id = $1 AND animal_id = $2${publicOnly} ${PHOTO_ORDER} LIMIT $3 OFFSET $4`,
-    params,
-  );
+  const w = new Where(orgId).eq('animal_id', animalId);
+  if (f.is_public !== undefined) w.eq('is_public', f.is_public);
+  return q.query<PhotoRow>(`SELECT ${PHOTO_COLS} FROM animal_photos WHERE ${w.sql} ${PHOTO_ORDER} ${w.page(limit + 1, offset)}`, w.params);
 }
 
 export async function hasPrimary(q: Queryable, orgId: string, animalId: string): Promise<boolean> {
@@ -164,13 +161,11 @@ export async function listDocuments(
   limit: number,
   offset: number,
 ): Promise<DocumentRow[]> {
-  const byKind = f.kind === undefined ? '' : ' AND kind = $5';
-  const params: unknown[] = [orgId, animalId, limit + 1, offset];
-  if (f.kind !== undefined) params.push(f.kind);
+  const w = new Where(orgId).eq('animal_id', animalId);
+  if (f.kind !== undefined) w.eq('kind', f.kind);
   return q.query<DocumentRow>(
-    `SELECT ${DOC_COLS} FROM animal_documents WHERE organization_id = $1 AND animal_id = $2${byKind}
-      ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-    params,
+    `SELECT ${DOC_COLS} FROM animal_documents WHERE ${w.sql} ORDER BY created_at DESC, id DESC ${w.page(limit + 1, offset)}`,
+    w.params,
   );
 }
 

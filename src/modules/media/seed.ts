@@ -1,5 +1,9 @@
-import PDFDocument from 'pdfkit';
-import sharp from 'sharp';
+import type PDFKit from 'pdfkit';
+import type Sharp from 'sharp';
+import { lazyRequire } from '../../platform/lazy.ts';
+
+const pdfkit = lazyRequire<typeof PDFKit>('pdfkit');
+const sharp = lazyRequire<typeof Sharp>('sharp');
 import type { Queryable } from '../../platform/db/db.ts';
 import type { SeedData } from '../../platform/context.ts';
 import type { Organization } from '../../platform/tenancy.ts';
@@ -22,12 +26,12 @@ async function samplePicture(i: number): Promise<Buffer> {
     <circle cx="440" cy="160" r="48" fill="#3b2f2f" opacity="0.8"/><circle cx="510" cy="210" r="48" fill="#3b2f2f" opacity="0.8"/>
     <circle cx="${100 + ((i * 97) % 600)}" cy="${80 + ((i * 53) % 400)}" r="30" fill="#ffffff" opacity="0.5"/>
   </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+  return sharp()(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
 }
 
 function samplePdf(title: string, lines: string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'LETTER', margin: 56, info: { Title: title } });
+    const doc = new (pdfkit())({ size: 'LETTER', margin: 56, info: { Title: title } });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));

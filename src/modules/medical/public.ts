@@ -6,3 +6,5 @@
 export { applyProtocols } from './service.ts';
 /** The animal calendar's sources: another area adds one with `calendarSources.push(fn)`. */
 export { calendarSources, type CalendarSource, type CalendarWindow } from './calendar.ts';
+/** The animal calendar's entries in a window (every source), for the organization calendar. */
+export { calendarEntries } from './calendar.ts';

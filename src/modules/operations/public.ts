@@ -3,6 +3,8 @@
  * and transports).
  */
 import type { Queryable } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import { lockAnimalPlace, setAnimalLocation } from '../animals/public.ts';
 export { checkAnimalLocation } from './housing.service.ts';
 
 /** A foster assignment that ended (or ends) on a date, for the animal calendar. */
@@ -49,4 +51,44 @@ export async function transportsBetween(q: Queryable, orgId: string, from: strin
       ORDER BY r.scheduled_date, r.id, ta.animal_id`,
     [orgId, from, to, animalId ?? null],
   );
+}
+
+/**
+ * Ends the animal's live foster assignment, if any, because it was adopted (in the caller's transaction): an
+ * active placement becomes completed on `endedOn` with end reason `adopted`; a pending or accepted offer is
+ * cancelled. An animal placed in that home loses its location (it left the organization's care). Returns the
+ * assignment's id, or null when there was none.
+ */
+export async function endFosterForAdoption(
+  q: Queryable,
+  orgId: string,
+  animalId: string,
+  endedOn: string,
+  actor: string,
+): Promise<string | null> {
+  const rows = await q.query<{ id: string; status: string; foster_home_id: string; started_on: string | null }>(
+    `SELECT id, status, foster_home_id, started_on FROM foster_assignments
+      WHERE organization_id = $1 AND animal_id = $2 AND status IN ('pending','accepted','active') FOR UPDATE`,
+    [orgId, animalId],
+  );
+  const a = rows[0];
+  if (!a) return null;
+  const active = a.status === 'active';
+  const ended = active && a.started_on && endedOn < a.started_on ? a.started_on : endedOn;
+  await q.query(
+    `UPDATE foster_assignments SET status = $3, ended_on = $4, end_reason = $5, updated_at = now() WHERE organization_id = $1 AND id = $2`,
+    [orgId, a.id, active ? 'completed' : 'cancelled', ended, active ? 'adopted' : null],
+  );
+  const animal = await lockAnimalPlace(q, orgId, animalId, false);
+  if (animal?.location_id === a.foster_home_id) await setAnimalLocation(q, orgId, animalId, null);
+  await audit(
+    q,
+    orgId,
+    actor,
+    active ? 'end' : 'cancel',
+    'foster_assignment',
+    a.id,
+    active ? { end_reason: 'adopted' } : { reason: 'adopted' },
+  );
+  return a.id;
 }

@@ -5,7 +5,9 @@
  */
 import type { Queryable } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
-import { getPerson, type PersonRow } from './repository.ts';
+import { getPerson, insertPerson, personByEmail, type PersonRow } from './repository.ts';
+import { newId } from '../../platform/ids.ts';
+import { normalizePhone } from '../../platform/validators.ts';
 
 export { getPerson, type PersonRow };
 
@@ -67,3 +69,138 @@ export async function addRole(q: Queryable, orgId: string, personId: string, rol
  */
 export const livePersonSql = (orgSql: string, idSql: string) =>
   `EXISTS (SELECT 1 FROM people WHERE organization_id = ${orgSql} AND id = ${idSql} AND deleted_at IS NULL)`;
+
+/**
+ * Live people who are likely the same as someone giving this email or phone (email compared ignoring case, phone
+ * in E.164 as stored), each with why it matched; for a form submission becoming a person.
+ */
+export async function peopleLike(
+  q: Queryable,
+  orgId: string,
+  email: string | null,
+  phone: string | null,
+): Promise<{ id: string; display_name: string; reasons: ('same_email' | 'same_phone')[] }[]> {
+  if (!email && !phone) return [];
+  const rows = await q.query<{ id: string; first_name: string; last_name: string; same_email: boolean; same_phone: boolean }>(
+    `SELECT id, first_name, last_name, (lower(email) = lower($2)) IS TRUE AS same_email, (phone = $3) IS TRUE AS same_phone
+       FROM people WHERE organization_id = $1 AND deleted_at IS NULL AND (lower(email) = lower($2) OR phone = $3)
+      ORDER BY created_at, id LIMIT 20`,
+    [orgId, email, phone],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    display_name: displayName(r),
+    reasons: [...(r.same_email ? (['same_email'] as const) : []), ...(r.same_phone ? (['same_phone'] as const) : [])],
+  }));
+}
+
+/** Adds a person inside the caller's transaction, with its audit row ('create'); the caller has checked the email is free. */
+export async function insertPersonIn(
+  q: Queryable,
+  orgId: string,
+  actor: string | null,
+  p: { id: string; first_name: string; last_name: string; email: string; phone: string | null; roles: string[]; time_zone: string },
+  detail?: unknown,
+): Promise<void> {
+  await insertPerson(q, orgId, { ...p, address: null, tags: [], notes: null });
+  await audit(q, orgId, actor, 'create', 'person', p.id, detail);
+}
+
+/**
+ * The warning flags on a person (`banned` and `do not adopt` are checked at adoption application and finalization).
+ * Interim body: a person's tags named `banned` or `do not adopt` (any case) are those flags, with no reason.
+ */
+export async function personFlags(
+  q: Queryable,
+  orgId: string,
+  personId: string,
+): Promise<Array<{ flag: 'banned' | 'do not adopt' | 'deceased' | 'dangerous'; reason: string | null }>> {
+  const rows = await q.query<{ tag: string }>(
+    `SELECT DISTINCT lower(t) AS tag FROM people, unnest(tags) AS t
+      WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL AND lower(t) IN ('banned', 'do not adopt')`,
+    [orgId, personId],
+  );
+  return rows.map((r) => ({ flag: r.tag as 'banned' | 'do not adopt', reason: null }));
+}
+
+/**
+ * The live person with this email (any case), or a new person made from these fields (with its audit row), inside
+ * the caller's transaction: for a record (an adoption application) that names someone who may not be on file yet.
+ * An invalid phone is left out.
+ */
+export async function findOrCreatePerson(
+  q: Queryable,
+  org: { id: string; time_zone: string; country: string },
+  p: { first_name: string; last_name: string; email: string; phone?: string | null },
+  actor: string | null,
+): Promise<{ id: string; created: boolean }> {
+  const found = await personByEmail(q, org.id, p.email.trim());
+  if (found) return { id: found.id, created: false };
+  const id = newId('per');
+  await insertPerson(q, org.id, {
+    id,
+    first_name: p.first_name,
+    last_name: p.last_name,
+    email: p.email.trim(),
+    phone: p.phone ? normalizePhone(p.phone, org.country) : null,
+    address: null,
+    roles: [],
+    tags: [],
+    notes: null,
+    time_zone: org.time_zone,
+  });
+  await audit(q, org.id, actor, 'create', 'person', id);
+  return { id, created: true };
+}
+
+/** Bulk import (integrations): the same create and update as the API, with its checks and change records. */
+export { createPerson, updatePerson } from './service.ts';
+export { PersonCreate, PersonUpdate } from './schemas.ts';
+/** Live people's email, phone, name and postal code, for an import's duplicate check. */
+export async function matchIndex(
+  q: Queryable,
+  orgId: string,
+): Promise<{ id: string; email: string; phone: string | null; name: string; postal: string | null }[]> {
+  return q.query(
+    `SELECT id, lower(email) AS email, phone, lower(trim(first_name || ' ' || last_name)) AS name,
+            upper(replace(address->>'postalCode', ' ', '')) AS postal
+       FROM people WHERE organization_id = $1 AND deleted_at IS NULL`,
+    [orgId],
+  );
+}
+
+export type NewPerson = Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fields'>;
+/**
+ * Bulk import (integrations): inserts already-checked people (email free, phone normalized, address
+ * complete) with one audit row each, a thousand per statement. The caller records the changes.
+ */
+export async function insertPeople(q: Queryable, orgId: string, rows: NewPerson[], actor: string): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    const c = rows.slice(i, i + 1000);
+    await q.query(
+      `WITH ins AS (
+         INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone)
+         SELECT $1, u.id, u.fn, u.ln, u.em, u.ph, u.ad::jsonb, ARRAY(SELECT jsonb_array_elements_text(u.ro::jsonb)),
+                ARRAY(SELECT jsonb_array_elements_text(u.tg::jsonb)), u.no, u.tz
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                       $10::text[], $11::text[])
+                AS u(id, fn, ln, em, ph, ad, ro, tg, no, tz)
+         RETURNING id)
+       INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT $1, $12, 'create', 'person', id FROM ins`,
+      [
+        orgId,
+        c.map((r) => r.id),
+        c.map((r) => r.first_name),
+        c.map((r) => r.last_name),
+        c.map((r) => r.email),
+        c.map((r) => r.phone),
+        c.map((r) => (r.address === null ? null : JSON.stringify(r.address))),
+        c.map((r) => JSON.stringify(r.roles)),
+        c.map((r) => JSON.stringify(r.tags)),
+        c.map((r) => r.notes),
+        c.map((r) => r.time_zone),
+        actor,
+      ],
+    );
+  }
+}

@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
+import { recordChange } from '../../platform/changes.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { normalizePhone } from '../../platform/validators.ts';
 import * as repo from './repository.ts';
@@ -92,12 +93,26 @@ export async function createPerson(db: Db, org: Organization, body: PersonCreate
         time_zone: body.timeZone ?? org.time_zone,
       });
       await audit(q, org.id, actor, 'create', 'person', id);
+      await recordChange(q, org.id, {
+        event: 'person.created',
+        entity: 'person',
+        id,
+        fields: { first_name: body.firstName, last_name: body.lastName, roles: body.roles ?? [] },
+        actor,
+      });
       return getPerson(q, org.id, id);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
+}
+
+/** A person change carries the changed fields and their values; notes (free text) by name only. */
+function personFields(patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(patch)) out[k] = k === 'notes' ? true : v;
+  return out;
 }
 
 /**
@@ -118,9 +133,12 @@ export async function updatePerson(db: Db, org: Organization, id: string, body: 
   if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
   if (body.timeZone !== undefined) patch.time_zone = body.timeZone;
   try {
-    const row = await repo.updatePerson(db, org.id, id, patch, actor, Object.keys(body));
-    if (!row) throw notFound('person');
-    return row;
+    return await db.tx(async (q) => {
+      const row = await repo.updatePerson(q, org.id, id, patch, actor, Object.keys(body));
+      if (!row) throw notFound('person');
+      await recordChange(q, org.id, { event: 'person.updated', entity: 'person', id, fields: personFields(patch), actor });
+      return row;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;

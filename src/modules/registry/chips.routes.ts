@@ -1,5 +1,5 @@
 import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
+import { actorOf, who } from '../../platform/context.ts';
 import * as repo from './chips.repository.ts';
 import * as service from './chips.service.ts';
 import {
@@ -59,7 +59,7 @@ export function chipRoutes(app: App, ctx: AppContext) {
         address: req.ip,
         secret: ctx.config.registrySecret,
         orgId: principal && req.org ? req.org.id : null,
-        actor: principal ? `key:${principal.keyId}` : null,
+        actor: principal ? actorOf(principal) : null,
       });
     },
   );

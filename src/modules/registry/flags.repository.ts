@@ -1,4 +1,5 @@
 import { first, type Queryable } from '../../platform/db/db.ts';
+import { defined, setClause } from '../../platform/db/sql.ts';
 
 const ISO = (col: string, as = col.split('.').pop()) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${as}`;
 
@@ -74,16 +75,15 @@ export async function updateFlag(
   id: string,
   patch: { expires_on?: string; evidence?: string | null; status?: string },
 ) {
-  const sets: string[] = [];
-  const params: unknown[] = [orgId, id];
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === undefined) continue;
-    params.push(v);
-    sets.push(`${k} = $${params.length}`);
-  }
+  const set = setClause(defined(patch), ['expires_on', 'evidence', 'status'] as const, 3);
+  const sets = set.sql ? [set.sql] : [];
   if (patch.status && patch.status !== 'active') sets.push('ended_at = now()');
   if (!sets.length) return;
-  await q.query(`UPDATE registry_flags SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, params);
+  await q.query(`UPDATE registry_flags SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
+    orgId,
+    id,
+    ...set.params,
+  ]);
 }
 
 export interface MatchRow {

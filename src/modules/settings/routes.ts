@@ -6,6 +6,7 @@ import { ApiKey, ApiKeyCreate, OrgProfile, OrganizationPatch, Role, RoleCreate, 
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { normalizePhone } from '../../platform/validators.ts';
+import { recordKeyOwner } from '../members/public.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
 
@@ -174,7 +175,12 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       },
       async (req, reply) => {
         const { orgId, actor, principal } = who(req);
-        const made = await ctx.db.tx((q) => service.createKey(q, orgId, req.body.role, req.body.label ?? null, actor, principal.grants));
+        // A key a signed-in member makes belongs to the member: capped by the member's role from then on.
+        const made = await ctx.db.tx(async (q) => {
+          const key = await service.createKey(q, orgId, req.body.role, req.body.label ?? null, actor, principal.grants);
+          if (principal.memberId && key.row) await recordKeyOwner(q, orgId, key.row.id, principal.memberId);
+          return key;
+        });
         return reply.code(201).send({ key: made.key, api_key: made.row });
       },
     );

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { Queryable } from '../../platform/db/db.ts';
 import { conflict, invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
+import { recordChange } from '../../platform/changes.ts';
 import * as repo from './bookings.repository.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { WindowCreate, WindowUpdate } from './schemas.ts';
@@ -162,6 +163,13 @@ export async function book(q: Queryable, orgId: string, zone: string, actor: str
   }
   const id = await repo.insertBooking(q, orgId, windowId, personId);
   await audit(q, orgId, actor, 'create', 'shift_booking', id, { window_id: windowId, person_id: personId });
+  await recordChange(q, orgId, {
+    event: 'booking.made',
+    entity: 'booking',
+    id,
+    fields: { window_id: windowId, person_id: personId },
+    actor,
+  });
   return repo.bookingById(q, orgId, id);
 }
 
@@ -182,6 +190,7 @@ export async function cancel(q: Queryable, orgId: string, actor: string, id: str
   }
   await repo.cancelBooking(q, orgId, id);
   await audit(q, orgId, actor, 'cancel', 'shift_booking', id);
+  await recordChange(q, orgId, { event: 'booking.cancelled', entity: 'booking', id, fields: { status: 'cancelled' }, actor });
   return repo.bookingById(q, orgId, id);
 }
 

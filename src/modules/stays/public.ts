@@ -67,3 +67,25 @@ export async function ageAtIntake(q: Queryable, orgId: string, animalId: string)
   );
   return rows[0] ?? null;
 }
+
+/**
+ * SQL that is true when the animal `idSql` of organization `orgSql` is available now: it has an open stay
+ * (in care) and no hold in force. The same rule as `animalAvailability`, for a list filtered in SQL.
+ */
+export const availableNowSql = (orgSql: string, idSql: string) =>
+  `(EXISTS (SELECT 1 FROM animal_stays st WHERE st.organization_id = ${orgSql} AND st.animal_id = ${idSql} AND st.outcome_at IS NULL)
+    AND NOT EXISTS (SELECT 1 FROM animal_live_holds lh WHERE lh.organization_id = ${orgSql} AND lh.animal_id = ${idSql}))`;
+
+/**
+ * Records an intake or an outcome inside the caller's transaction, with every rule of
+ * POST /api/animals/{id}/intakes and /outcomes (the animal's row locked, one open stay, no adoption under a live
+ * hold, the status mapping, the intake hooks). Call ensureStayDefaults first, outside the transaction.
+ */
+export { intakeIn as recordIntakeIn, outcomeIn as recordOutcomeIn, ensureDefaults as ensureStayDefaults } from './service.ts';
+export type { IntakeCreateT as IntakeInput, OutcomeCreateT as OutcomeInput, StayT as AnimalStay } from './schemas.ts';
+
+/** The id of the animal's open stay (no outcome yet), or null when it is not in care. */
+export async function openStayId(q: Queryable, orgId: string, animalId: string): Promise<string | null> {
+  const latest = await latestStay(q, orgId, animalId);
+  return latest && latest.outcome_at === null ? latest.id : null;
+}

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
+import { recordChange } from '../../platform/changes.ts';
 import { animalExists, animalStatusList, lockAnimalPlace, setAnimalStatus } from '../animals/public.ts';
 import { personSummary } from '../people/public.ts';
 import { organizationTimeZoneSql } from '../settings/public.ts';
@@ -135,7 +136,19 @@ async function openStayOf(q: Queryable, orgId: string, animalId: string): Promis
 /** Opens a stay. The animal's row is locked first, so concurrent intakes of one animal are taken one at a time. */
 export async function recordIntake(db: Db, orgId: string, animalId: string, body: IntakeCreateT, actor: string, tz: string) {
   await ensureDefaults(db, orgId);
-  return db.tx(async (q) => {
+  return db.tx((q) => intakeIn(q, orgId, animalId, body, actor, tz));
+}
+
+/** recordIntake's work inside the caller's transaction (the organization's defaults must be written: ensureDefaults). */
+export async function intakeIn(
+  q: Queryable,
+  orgId: string,
+  animalId: string,
+  body: IntakeCreateT,
+  actor: string,
+  tz: string,
+): Promise<StayT> {
+  {
     if (!(await lockAnimalPlace(q, orgId, animalId, true))) throw notFound('animal');
     const adoptionReturn = body.adoption_return ?? false;
     let subtypeId = body.subtype_id;
@@ -174,6 +187,13 @@ export async function recordIntake(db: Db, orgId: string, animalId: string, body
     });
     const status = await applyStatus(q, orgId, animalId, 'intake', type);
     await audit(q, orgId, actor, 'intake', 'animal_stay', id, { animal_id: animalId, type, adoption_return: adoptionReturn, status });
+    await recordChange(q, orgId, {
+      event: 'stay.intake',
+      entity: 'stay',
+      id,
+      fields: { animal_id: animalId, type, occurred_at: body.occurred_at, status },
+      actor,
+    });
     await intakeRecorded(
       q,
       orgId,
@@ -182,13 +202,25 @@ export async function recordIntake(db: Db, orgId: string, animalId: string, body
       actor,
     );
     return stayOrFail(q, orgId, id, tz);
-  });
+  }
 }
 
 /** Closes the animal's open stay. The animal's row is locked first, so of concurrent outcomes exactly one closes it. */
 export async function recordOutcome(db: Db, orgId: string, animalId: string, body: OutcomeCreateT, actor: string, tz: string) {
   await ensureDefaults(db, orgId);
-  return db.tx(async (q) => {
+  return db.tx((q) => outcomeIn(q, orgId, animalId, body, actor, tz));
+}
+
+/** recordOutcome's work inside the caller's transaction (the organization's defaults must be written: ensureDefaults). */
+export async function outcomeIn(
+  q: Queryable,
+  orgId: string,
+  animalId: string,
+  body: OutcomeCreateT,
+  actor: string,
+  tz: string,
+): Promise<StayT> {
+  {
     if (!(await lockAnimalPlace(q, orgId, animalId, true))) throw notFound('animal');
     const { type, subtype } = await resolveType(q, orgId, 'outcome', body.type, body.subtype_id);
     if (!type) throw missing(['type']);
@@ -214,8 +246,15 @@ export async function recordOutcome(db: Db, orgId: string, animalId: string, bod
     if (!closed) throw invalid({ animal_id: ['the stay was closed by another request'] });
     const status = await applyStatus(q, orgId, animalId, 'outcome', type);
     await audit(q, orgId, actor, 'outcome', 'animal_stay', open.id, { animal_id: animalId, type, status });
+    await recordChange(q, orgId, {
+      event: 'stay.outcome',
+      entity: 'stay',
+      id: open.id,
+      fields: { animal_id: animalId, type, occurred_at: body.occurred_at, status },
+      actor,
+    });
     return stayOrFail(q, orgId, open.id, tz);
-  });
+  }
 }
 
 async function stayOrFail(q: Queryable, orgId: string, id: string, tz: string): Promise<StayT> {

@@ -43,6 +43,11 @@ export class Where {
   }
 }
 
+/** The patch without its undefined entries (a field sent as undefined is a field not sent). */
+export function defined<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 /**
  * `col = $n, ...` for the columns of `columns` present in `patch` (in that order), numbered from
  * `first`; `encode` turns a value into its parameter (JSON columns, bigints).

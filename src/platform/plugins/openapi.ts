@@ -59,8 +59,8 @@ function describeRoute(route: RouteOptions): void {
  * B (/api/openapi.json), and the reference page at /docs. Registered before the modules so every
  * route is seen; `text` is what the areas add to each family's introduction.
  */
-export const openapiPlugin = fp<{ text: DescriptionText }>(
-  async (app, { text }) => {
+export const openapiPlugin = fp<{ text: DescriptionText; apiReference: boolean }>(
+  async (app, { text, apiReference }) => {
     app.addHook('onRoute', describeRoute);
     await app.register(swagger, {
       openapi: { openapi: '3.1.0', info: { title: 'Ark', version: 'v1' } },
@@ -70,6 +70,7 @@ export const openapiPlugin = fp<{ text: DescriptionText }>(
     const describe = () => (docs ??= buildDescriptions(app, text));
     app.get('/api/v1/openapi.json', { config: { public: true, noTenant: true }, schema: { hide: true } }, async () => describe().a);
     app.get('/api/openapi.json', { config: { public: true, noTenant: true }, schema: { hide: true } }, async () => describe().b);
+    if (!apiReference) return;
     const { default: scalar } = await import('@scalar/fastify-api-reference');
     await app.register(scalar, {
       routePrefix: '/docs',

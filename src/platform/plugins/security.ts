@@ -9,6 +9,10 @@ const DOCS_CSP =
   "https://fonts.scalar.com; font-src 'self' data: https://fonts.scalar.com; img-src 'self' data: blob: https:; connect-src " +
   "'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+/** The staff app: its own scripts only (no inline script); inline styles for the component library's CSS variables. */
+const APP_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 /**
  * Security headers on every answer (the content policy per answer: HTML or not), `X-Request-Id`,
@@ -43,9 +47,10 @@ export const securityPlugin = fp<{ corsOrigins: string[] }>(
       });
     app.addHook('onSend', async (req, reply, payload) => {
       const type = String(reply.getHeader('content-type') ?? '');
-      void reply.header('Content-Security-Policy', type.startsWith('text/html') ? DOCS_CSP : API_CSP);
-      if (req.protocol === 'https') void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
       const path = requestPath(req);
+      const html = type.startsWith('text/html');
+      void reply.header('Content-Security-Policy', html ? (path === '/app' || path.startsWith('/app/') ? APP_CSP : DOCS_CSP) : API_CSP);
+      if (req.protocol === 'https') void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
       if ((path === '/api' || path.startsWith('/api/')) && !reply.hasHeader('cache-control'))
         void reply.header('Cache-Control', 'no-store');
       return payload;

@@ -1,0 +1,200 @@
+/**
+ * The public website under load (part of `npm run bench`): an organization with 10,000 realistic animals
+ * of which 3,000 adoptable (public, in care, no hold), served by Ark as `npm start` runs it (no response
+ * cache anywhere). Lines: one animal page, list pages 1 and 30, each with its ratio to GET one animal
+ * through the API, 20 connections. Then Lighthouse (Debian's Chromium) on /animals and an animal page.
+ *
+ * Uses DATABASE_URL when set, else a throwaway embedded PostgreSQL. BENCH_SECONDS and BENCH_ROUNDS tune
+ * it; BENCH_LIGHTHOUSE=0 skips Lighthouse.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { startEmbedded } from '../src/platform/db/embedded.ts';
+import { Db } from '../src/platform/db/db.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+import { createKey, createOrganization } from '../src/modules/settings/service.ts';
+import { base62 } from '../src/platform/ids.ts';
+import { grow } from './seed.ts';
+import { CONNECTIONS, TOOL, drive, median, useIds, type Target } from './load.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const dataDir = path.resolve(`.tmp/bench-public-pg-${process.pid}`);
+let url = process.env.DATABASE_URL;
+let stopEmbedded = async () => undefined as void;
+if (!url) {
+  rmSync(dataDir, { recursive: true, force: true });
+  const h = await startEmbedded(dataDir);
+  url = h.url;
+  stopEmbedded = async () => {
+    await h.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+const db = new Db(url, 4);
+await migrate(db);
+const admin = new pg.Client({ connectionString: url });
+await admin.connect();
+
+const slug = `pub-${base62(6).toLowerCase()}`;
+const org = await createOrganization(db, { slug, name: 'Valley Animal Rescue' });
+if (!org) throw new Error('no organization');
+const key = (await db.tx((q) => createKey(q, org.id, 'admin', 'bench', 'bench'))).key;
+console.log('Seeding 10,000 animals, 3,000 of them adoptable…');
+await grow(admin, org.id, { animals: 10_000, people: 0, donations: 0, messages: 0 });
+// 3,300 public animals with an open stay, 300 of them on a hold in force: 3,000 adoptable.
+await admin.query(
+  `WITH pick AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM animals WHERE organization_id = $1)
+   UPDATE animals a SET is_public = (p.n <= 3300) FROM pick p WHERE a.organization_id = $1 AND a.id = p.id`,
+  [org.id],
+);
+await admin.query(
+  `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, intake_by, created_at, updated_at)
+   SELECT organization_id, 'sty_' || substr(md5(id), 1, 20), id, intake_date::timestamptz, 'stray', 'healthy', 'bench', now(), now()
+     FROM animals WHERE organization_id = $1 AND is_public`,
+  [org.id],
+);
+await admin.query(
+  `INSERT INTO animal_holds (organization_id, id, animal_id, reason, starts_at, placed_by)
+   SELECT organization_id, 'hld_' || substr(md5(id), 1, 20), id, 'medical', now() - interval '1 day', 'bench'
+     FROM animals WHERE organization_id = $1 AND is_public ORDER BY id DESC LIMIT 300`,
+  [org.id],
+);
+await admin.query('ANALYZE');
+const adoptable = (
+  await admin.query<{ id: string; public_name: string }>(
+    `SELECT a.id, a.public_name FROM animals a WHERE a.organization_id = $1 AND a.is_public
+        AND NOT EXISTS (SELECT 1 FROM animal_holds h WHERE h.organization_id = a.organization_id AND h.animal_id = a.id)
+      ORDER BY a.id`,
+    [org.id],
+  )
+).rows;
+console.log(`${adoptable.length} adoptable animals`);
+const slugOf = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'animal';
+const first = adoptable[0];
+if (!first) throw new Error('no adoptable animal');
+
+const port = await freePort();
+const ark: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  env: {
+    ...process.env,
+    DATABASE_URL: url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ARK_SMTP_INBOUND_PORT: String(await freePort()),
+    ARK_RATE_LIMIT_PER_MINUTE: '1000000000',
+    ARK_PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
+  },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise<void>((resolve, reject) => {
+  let buf = '';
+  ark.stdout?.on('data', (c: Buffer) => {
+    buf += c.toString();
+    if (buf.includes('Ark serves')) resolve();
+    else if (buf.length > 100_000) buf = buf.slice(-1000);
+  });
+  ark.on('exit', (code) => reject(new Error(`Ark exited ${code}`)));
+});
+ark.stdout?.resume();
+
+const origin = `http://127.0.0.1:${port}`;
+const host = `${slug}.localhost`;
+useIds(
+  adoptable.map((a) => `${a.id}/${slugOf(a.public_name)}`),
+  'pages',
+);
+useIds(
+  adoptable.map((a) => a.id),
+  'animals',
+);
+const lines: Target[] = [
+  {
+    name: 'API GET /api/v1/animals/{id} (reference)',
+    origin,
+    method: 'GET',
+    path: '/api/v1/animals/{id}',
+    headers: { host, authorization: `Bearer ${key}` },
+  },
+  { name: 'page /animals/{id}/{slug}', ids: 'pages', origin, method: 'GET', path: '/animals/{id}', headers: { host } },
+  { name: 'page /animals (list page 1)', origin, method: 'GET', path: '/animals', headers: { host } },
+  { name: 'page /animals?page=30', origin, method: 'GET', path: '/animals?page=30', headers: { host } },
+];
+console.log(
+  `\nPublic website, 10,000 animals / 3,000 adoptable, ${CONNECTIONS} connections (${TOOL}), ${ROUNDS}×${SECONDS}s, median round`,
+);
+const results = new Map<string, number[]>();
+for (let r = 0; r < ROUNDS; r++) {
+  for (const t of lines) {
+    const p = await drive(t, SECONDS);
+    if (p.bad) console.log(`  ! ${t.name}: ${p.bad} bad answers`);
+    results.set(t.name, [...(results.get(t.name) ?? []), p.rps]);
+  }
+}
+const ref = median(results.get(lines[0]?.name ?? '') ?? []);
+for (const t of lines) {
+  const rps = median(results.get(t.name) ?? []);
+  console.log(`  ${t.name.padEnd(44)} ${rps.toFixed(0).padStart(7)} req/s   ${(rps / ref).toFixed(2)}× the API read`);
+}
+
+if (process.env.BENCH_LIGHTHOUSE !== '0') {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath: '/usr/bin/chromium',
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const site = `http://${host}:${port}`;
+  console.log('\nLighthouse (mobile, default throttling):');
+  for (const u of [`${site}/animals`, `${site}/animals/${first.id}/${slugOf(first.public_name)}`]) {
+    const r = await lighthouse(u, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+    });
+    const c = r?.lhr.categories ?? {};
+    const s = (k: string) => Math.round((c[k]?.score ?? 0) * 100);
+    console.log(
+      `  ${u.replace(site, '')}: performance ${s('performance')}, accessibility ${s('accessibility')}, ` +
+        `best practices ${s('best-practices')}, SEO ${s('seo')}`,
+    );
+    for (const [id, a] of Object.entries(r?.lhr.audits ?? {}))
+      if (a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual')
+        console.log(`    - ${id}: ${a.title}`);
+  }
+  chrome.kill();
+}
+
+ark.kill('SIGTERM');
+await new Promise((r) => ark.once('exit', r));
+await admin.end();
+await db.close();
+await stopEmbedded();

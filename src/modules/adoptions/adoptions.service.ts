@@ -1,0 +1,494 @@
+import type { Static } from '@sinclair/typebox';
+import { DateTime } from 'luxon';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import { recordChange } from '../../platform/changes.ts';
+import { AppError, invalid, missing, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import type { Principal } from '../../platform/auth.ts';
+import type { Config } from '../../config.ts';
+import { lockAnimalPlace } from '../animals/public.ts';
+import { addRole, personFlags } from '../people/public.ts';
+import { bondedWarnings } from '../care/public.ts';
+import { endFosterForAdoption } from '../operations/public.ts';
+import { insertDonation } from '../donations/public.ts';
+import { ensureStayDefaults, liveHoldAnimalIds, openStayId, recordIntakeIn, recordOutcomeIn } from '../stays/public.ts';
+import { providersConfigured, send } from '../communications/public.ts';
+import { ADOPTED_STAGE, applicationById, ensureDefaults, listStages } from './applications.service.ts';
+import { quote } from './fees.ts';
+import type { AdoptionReturn, AdoptionT, DonationLink, Finalize, WarningT } from './schemas.ts';
+
+export interface Caller {
+  org: Organization;
+  actor: string;
+  principal: Principal;
+  config: Config;
+  isAdmin: boolean;
+}
+
+interface AdoptionRow extends Omit<AdoptionT, 'fee_minor' | 'donation_ids'> {
+  fee_minor: string;
+  donation_ids: string[];
+}
+const SELECT = `SELECT d.id, d.application_id, d.animal_id, coalesce(an.name, '') AS animal_name, d.person_id,
+  coalesce(p.display_name, '') AS adopter_name, d.stay_id, d.status, to_char(d.trial_ends_on, 'YYYY-MM-DD') AS trial_ends_on,
+  d.started_at, d.adopted_at, d.fee_minor, d.currency, d.fee_schedule_id, d.fee_rule, d.fee_promotion, d.fee_override_reason,
+  d.flag_override_reason, d.contract_id, d.returned_at, d.return_reason, d.return_stay_id, d.within_return_window,
+  coalesce((SELECT array_agg(x.donation_id ORDER BY x.created_at, x.donation_id) FROM adoption_donations x
+     WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id), '{}') AS donation_ids,
+  d.created_at, d.updated_at
+  FROM adoptions d
+  LEFT JOIN animal_directory an ON an.organization_id = d.organization_id AND an.id = d.animal_id
+  LEFT JOIN people_directory p ON p.organization_id = d.organization_id AND p.id = d.person_id`;
+
+const present = (r: AdoptionRow): AdoptionT => ({ ...r, fee_minor: Number(r.fee_minor) });
+
+export async function adoptionById(q: Queryable, orgId: string, id: string, lock = false): Promise<AdoptionT | null> {
+  if (lock && !(await q.query('SELECT 1 FROM adoptions WHERE organization_id = $1 AND id = $2 FOR UPDATE', [orgId, id])).length)
+    return null;
+  const r = (await q.query<AdoptionRow>(`${SELECT} WHERE d.organization_id = $1 AND d.id = $2`, [orgId, id]))[0];
+  return r ? present(r) : null;
+}
+export async function getAdoption(q: Queryable, orgId: string, id: string): Promise<AdoptionT> {
+  const r = await adoptionById(q, orgId, id);
+  if (!r) throw notFound('adoption');
+  return r;
+}
+export async function listAdoptions(
+  q: Queryable,
+  orgId: string,
+  f: { animal_id?: string; person_id?: string; status?: string; limit: number; offset: number },
+) {
+  const where = ['d.organization_id = $1'];
+  const params: unknown[] = [orgId];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.animal_id) where.push(`d.animal_id = ${p(f.animal_id)}`);
+  if (f.person_id) where.push(`d.person_id = ${p(f.person_id)}`);
+  if (f.status) where.push(`d.status = ${p(f.status)}`);
+  const rows = await q.query<AdoptionRow>(
+    `${SELECT} WHERE ${where.join(' AND ')} ORDER BY d.started_at DESC, d.id DESC LIMIT ${p(f.limit + 1)} OFFSET ${p(f.offset)}`,
+    params,
+  );
+  return { results: rows.slice(0, f.limit).map(present), limit: f.limit, offset: f.offset, has_more: rows.length > f.limit };
+}
+
+const dayIn = (at: string | Date, tz: string) =>
+  (typeof at === 'string' ? DateTime.fromISO(at, { zone: tz }) : DateTime.fromJSDate(at, { zone: tz })).toISODate() as string;
+
+/** Closes every other application (not closed yet) naming one of these animals: stage `Animal adopted`, reason `animal adopted`. */
+async function closeOthers(
+  q: Queryable,
+  orgId: string,
+  winner: string,
+  animalIds: string[],
+  actor: string,
+): Promise<{ id: string; person_id: string }[]> {
+  const stages = await listStages(q, orgId);
+  const stage =
+    stages.find((s) => s.name.toLowerCase() === ADOPTED_STAGE.toLowerCase() && s.kind === 'closed') ??
+    stages.find((s) => s.kind === 'closed');
+  if (!stage) throw invalid({ stage_id: ['the organization has no closed application stage to close the other applications with'] });
+  const rows = await q.query<{ id: string; person_id: string }>(
+    `UPDATE adoption_applications a SET stage_id = $4, decision = 'closed', decision_reason = 'animal adopted',
+      decided_at = now(), updated_at = now()
+      WHERE a.organization_id = $1 AND a.id <> $2
+        AND EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id AND x.application_id = a.id
+                      AND x.animal_id = ANY($3::text[]))
+        AND NOT EXISTS (SELECT 1 FROM adoption_stages s WHERE s.organization_id = a.organization_id AND s.id
+          = a.stage_id AND s.kind = 'closed')
+        AND a.decision IS DISTINCT FROM 'adopted'
+      RETURNING a.id, a.person_id`,
+    [orgId, winner, animalIds, stage.id],
+  );
+  for (const r of rows)
+    await audit(q, orgId, actor, 'close', 'adoption_application', r.id, { reason: 'animal adopted', adopted_by: winner });
+  return rows;
+}
+
+/** The animal leaves care as adopted: outcome of type adoption, foster assignment ended, applicant becomes an adopter. */
+async function adoptAnimal(
+  q: Queryable,
+  c: Caller,
+  animalId: string,
+  personId: string,
+  at: string,
+  applicationId: string,
+): Promise<string> {
+  const stay = await recordOutcomeIn(
+    q,
+    c.org.id,
+    animalId,
+    { occurred_at: at, type: 'adoption', destination_person_id: personId, reason: `adoption application ${applicationId}` },
+    c.actor,
+    c.org.time_zone,
+  );
+  await endFosterForAdoption(q, c.org.id, animalId, dayIn(at, c.org.time_zone), c.actor);
+  await addRole(q, c.org.id, personId, 'adopter', c.actor);
+  return stay.id;
+}
+
+async function checkFlags(q: Queryable, c: Caller, personId: string, override: string | undefined, subject: string): Promise<void> {
+  const flags = (await personFlags(q, c.org.id, personId)).filter((f) => f.flag === 'banned' || f.flag === 'do not adopt');
+  if (!flags.length) return;
+  const names = flags.map((f) => f.flag).join(' and ');
+  if (!override)
+    throw invalid({
+      person_id: [`the applicant is flagged ${names}: an admin may override with flag_override_reason`],
+    });
+  if (!c.isAdmin) throw new AppError('FORBIDDEN', `The applicant is flagged ${names}; only a key with admin on animals may override that.`);
+  await audit(q, c.org.id, c.actor, 'override_flag', 'adoption_application', subject, {
+    flags: flags.map((f) => f.flag),
+    reason: override,
+  });
+}
+
+async function checkContract(q: Queryable, orgId: string, applicationId: string, contractId: string | undefined): Promise<string | null> {
+  if (!contractId) return null;
+  const r = (
+    await q.query<{ application_id: string; signed_at: Date | null }>(
+      'SELECT application_id, signed_at FROM signed_contracts WHERE organization_id = $1 AND id = $2',
+      [orgId, contractId],
+    )
+  )[0];
+  if (!r || r.application_id !== applicationId) throw invalid({ contract_id: ['names no contract of this application'] });
+  if (!r.signed_at) throw invalid({ contract_id: ['the contract is not signed yet'] });
+  return contractId;
+}
+
+const isUnique = (e: unknown) => (e as { code?: string }).code === '23505';
+
+/**
+ * Finalizes an approved application into adoptions (one per animal) in one transaction; after commit, the
+ * applicants of the applications it closed are told through the organization's chosen template (if any).
+ */
+export async function finalize(db: Db, c: Caller, applicationId: string, b: Static<typeof Finalize>) {
+  const orgId = c.org.id;
+  await ensureDefaults(db, orgId);
+  await ensureStayDefaults(db, orgId);
+  if (b.fee_minor !== undefined && !b.fee_override_reason) throw missing(['fee_override_reason']);
+  if (b.trial && !b.trial_ends_on) throw missing(['trial_ends_on']);
+  if (!b.trial && b.trial_ends_on) throw invalid({ trial_ends_on: ['only a trial (trial: true) has an end date'] });
+  const at = b.occurred_at ?? new Date().toISOString();
+  if (b.trial_ends_on && b.trial_ends_on <= dayIn(at, c.org.time_zone))
+    throw invalid({ trial_ends_on: ['must be after the trial starts'] });
+  let result: { adoptions: AdoptionT[]; warnings: WarningT[]; closed: { id: string; person_id: string }[] };
+  try {
+    result = await db.tx(async (q) => {
+      // The animals are locked before the application, so a concurrent finalization of another application for the same
+      // animal waits here without holding its application, which this one may close.
+      const peek = await applicationById(q, orgId, applicationId);
+      if (!peek) throw notFound('adoption application');
+      for (const animalId of [...(b.animal_ids ?? peek.animal_ids)].sort()) await lockAnimalPlace(q, orgId, animalId, true);
+      const app = await applicationById(q, orgId, applicationId, true);
+      if (!app) throw notFound('adoption application');
+      if (app.decision === 'adopted') throw invalid({ id: ['the application was already finalized'] });
+      if (app.stage_kind !== 'approved')
+        throw invalid({ stage_id: [`the application is at ${app.stage} (${app.stage_kind}): move it to an approved stage first`] });
+      const animals = b.animal_ids ?? app.animal_ids;
+      const foreign = animals.filter((a) => !app.animal_ids.includes(a));
+      if (foreign.length) throw invalid({ animal_ids: [`not applied for in this application: ${foreign.join(', ')}`] });
+      await checkFlags(q, c, app.person_id, b.flag_override_reason, applicationId);
+      const contractId = await checkContract(q, orgId, applicationId, b.contract_id);
+      const adoptions: AdoptionT[] = [];
+      for (const animalId of [...animals].sort()) {
+        const place = await lockAnimalPlace(q, orgId, animalId, true);
+        if (!place) throw invalid({ animal_ids: [`animal ${animalId} is not on file`] });
+        if ((await liveHoldAnimalIds(q, orgId, [animalId], at)).length)
+          throw invalid({ animal_ids: [`animal ${animalId} has a live hold: release it before the adoption`] });
+        const stayId = await openStayId(q, orgId, animalId);
+        const stay = stayId ? { id: stayId } : null;
+        if (!stay) throw invalid({ animal_ids: [`animal ${animalId} is not in care (already adopted, or no open stay)`] });
+        const taken = await q.query<{ status: string }>(
+          "SELECT status FROM adoptions WHERE organization_id = $1 AND stay_id = $2 AND status <> 'trial_ended'",
+          [orgId, stay.id],
+        );
+        if (taken.length)
+          throw invalid({
+            animal_ids: [`animal ${animalId} is already ${taken[0]?.status === 'trial' ? 'on a trial adoption' : 'adopted'}`],
+          });
+        const fee = await quote(q, c.org, animalId, dayIn(at, c.org.time_zone), b.special_needs ?? false);
+        const id = newId('adp');
+        if (!b.trial) await adoptAnimal(q, c, animalId, app.person_id, at, applicationId);
+        await q.query(
+          `INSERT INTO adoptions (organization_id, id, application_id, animal_id, person_id, stay_id, status,
+            trial_ends_on, adopted_at, started_at,
+             fee_minor, currency, fee_schedule_id, fee_rule, fee_promotion, fee_override_reason,
+               flag_override_reason, contract_id, created_by)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`,
+          [
+            orgId,
+            id,
+            applicationId,
+            animalId,
+            app.person_id,
+            stay.id,
+            b.trial ? 'trial' : 'adopted',
+            b.trial_ends_on ?? null,
+            b.trial ? null : at,
+            at,
+            String(b.fee_minor ?? fee.amount_minor),
+            c.org.currency,
+            fee.fee_schedule_id,
+            fee.rule,
+            b.fee_minor !== undefined ? null : fee.promotion,
+            b.fee_override_reason ?? null,
+            b.flag_override_reason ?? null,
+            contractId,
+            c.actor,
+          ],
+        );
+        await audit(q, orgId, c.actor, b.trial ? 'trial' : 'adopt', 'adoption', id, {
+          application_id: applicationId,
+          animal_id: animalId,
+          fee_minor: b.fee_minor ?? fee.amount_minor,
+          fee_rule: fee.rule,
+          ...(b.fee_override_reason ? { fee_override_reason: b.fee_override_reason, scheduled_fee_minor: fee.amount_minor } : {}),
+        });
+        if (!b.trial) {
+          await recordChange(q, orgId, {
+            event: 'adoption.finalized',
+            entity: 'adoption',
+            id,
+            fields: { animal_id: animalId, application_id: applicationId },
+            actor: c.actor,
+          });
+        }
+        adoptions.push((await adoptionById(q, orgId, id)) as AdoptionT);
+      }
+      const warnings: WarningT[] = [];
+      let closed: { id: string; person_id: string }[] = [];
+      if (!b.trial) {
+        await q.query(
+          `UPDATE adoption_applications SET decision = 'adopted', decided_at = now(), updated_at = now()
+            WHERE organization_id = $1 AND id = $2`,
+          [orgId, applicationId],
+        );
+        closed = await closeOthers(q, orgId, applicationId, animals, c.actor);
+      }
+      warnings.push(...(await bondedWarnings(q, orgId, animals)));
+      return { adoptions, warnings, closed };
+    });
+  } catch (e) {
+    if (isUnique(e)) throw invalid({ animal_ids: ['the animal was adopted by another request'] });
+    throw e;
+  }
+  result.warnings.push(...(await notifyClosed(db, c, result.closed)));
+  return { results: result.adoptions, warnings: result.warnings, closed_application_ids: result.closed.map((r) => r.id) };
+}
+
+/** Tells the applicants of closed applications, through the template the organization chose; problems become warnings. */
+async function notifyClosed(db: Db, c: Caller, closed: { id: string; person_id: string }[]): Promise<WarningT[]> {
+  if (!closed.length) return [];
+  const s = (
+    await db.query<{ closed_template_id: string | null }>('SELECT closed_template_id FROM adoption_settings WHERE organization_id = $1', [
+      c.org.id,
+    ])
+  )[0];
+  if (!s?.closed_template_id) return [];
+  if (!providersConfigured(c.config))
+    return [{ code: 'applicants_not_told', message: 'sending is not configured: the applicants of the closed applications were not told' }];
+  const out: WarningT[] = [];
+  for (const r of closed) {
+    try {
+      await send(db, c.config, c.org, c.actor, c.principal, {
+        idempotency_key: `adoption-closed-${r.id}`,
+        person_id: r.person_id,
+        template_id: s.closed_template_id,
+        related_entity_type: 'adoption_application',
+        related_entity_id: r.id,
+        category: 'transactional',
+      });
+    } catch (e) {
+      out.push({ code: 'applicant_not_told', message: `application ${r.id}: ${(e as Error).message}` });
+    }
+  }
+  return out;
+}
+
+/** A trial (foster-to-adopt) becomes an adoption: the outcome is recorded now. */
+export async function completeTrial(db: Db, c: Caller, id: string, occurredAt: string | undefined) {
+  await ensureStayDefaults(db, c.org.id);
+  const at = occurredAt ?? new Date().toISOString();
+  const res = await db.tx(async (q) => {
+    const peek = await adoptionById(q, c.org.id, id);
+    if (!peek) throw notFound('adoption');
+    await lockAnimalPlace(q, c.org.id, peek.animal_id, true);
+    const a = await adoptionById(q, c.org.id, id, true);
+    if (!a) throw notFound('adoption');
+    if (a.status !== 'trial') throw invalid({ status: [`is ${a.status}; only a trial becomes an adoption`] });
+    await checkFlags(q, c, a.person_id, undefined, a.application_id).catch(async (e: unknown) => {
+      if (a.flag_override_reason) return;
+      throw e;
+    });
+    await adoptAnimal(q, c, a.animal_id, a.person_id, at, a.application_id);
+    await q.query(`UPDATE adoptions SET status = 'adopted', adopted_at = $3, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
+      c.org.id,
+      id,
+      at,
+    ]);
+    await q.query(
+      `UPDATE adoption_applications SET decision = 'adopted', decided_at = now(), updated_at = now() WHERE
+        organization_id = $1 AND id = $2`,
+      [c.org.id, a.application_id],
+    );
+    const closed = await closeOthers(q, c.org.id, a.application_id, [a.animal_id], c.actor);
+    await audit(q, c.org.id, c.actor, 'adopt', 'adoption', id, { from: 'trial' });
+    await recordChange(q, c.org.id, {
+      event: 'adoption.finalized',
+      entity: 'adoption',
+      id,
+      fields: { animal_id: a.animal_id, application_id: a.application_id, from: 'trial' },
+      actor: c.actor,
+    });
+    return { adoption: (await adoptionById(q, c.org.id, id)) as AdoptionT, closed };
+  });
+  await notifyClosed(db, c, res.closed);
+  return res.adoption;
+}
+
+/** The return window for a species, in days: the organization's setting for it, else for `*`, else 14. */
+async function returnWindow(q: Queryable, orgId: string, species: string): Promise<number> {
+  const s = (
+    await q.query<{ w: Record<string, number> }>('SELECT return_window_days AS w FROM adoption_settings WHERE organization_id = $1', [
+      orgId,
+    ])
+  )[0];
+  const w = s?.w ?? { dog: 30, cat: 7, '*': 14 };
+  const key = Object.keys(w).find((k) => k.toLowerCase() === species.toLowerCase());
+  return (key ? w[key] : w['*']) ?? 14;
+}
+
+/**
+ * Ends an adoption with a return. An adoption (`adopted`) becomes `returned` and a new intake opens (relinquished,
+ * flagged as an adoption return); the adoption outcome stands and is still counted. A trial becomes `trial_ended`
+ * and opens nothing: the animal never left the organization's care.
+ */
+export async function returnAdoption(db: Db, c: Caller, id: string, b: Static<typeof AdoptionReturn>) {
+  await ensureStayDefaults(db, c.org.id);
+  const at = b.occurred_at ?? new Date().toISOString();
+  return db.tx(async (q) => {
+    const a = await adoptionById(q, c.org.id, id, true);
+    if (!a) throw notFound('adoption');
+    if (a.status === 'returned' || a.status === 'trial_ended') throw invalid({ status: ['the adoption already ended with a return'] });
+    if (a.status === 'trial') {
+      await q.query(
+        `UPDATE adoptions SET status = 'trial_ended', returned_at = $3, return_reason = $4, updated_at =
+          now() WHERE organization_id = $1 AND id = $2`,
+        [c.org.id, id, at, b.reason],
+      );
+      await audit(q, c.org.id, c.actor, 'return', 'adoption', id, { reason: b.reason, trial: true });
+      return (await adoptionById(q, c.org.id, id)) as AdoptionT;
+    }
+    const adoptedAt = new Date(a.adopted_at as string | Date);
+    if (new Date(at) < adoptedAt) throw invalid({ occurred_at: ['must not be before the adoption'] });
+    const species = (
+      await q.query<{ species: string }>('SELECT species FROM animal_directory WHERE organization_id = $1 AND id = $2', [
+        c.org.id,
+        a.animal_id,
+      ])
+    )[0]?.species;
+    const windowDays = await returnWindow(q, c.org.id, species ?? '');
+    const days = DateTime.fromISO(dayIn(at, c.org.time_zone)).diff(DateTime.fromISO(dayIn(adoptedAt, c.org.time_zone)), 'days').days;
+    const stay = await recordIntakeIn(
+      q,
+      c.org.id,
+      a.animal_id,
+      {
+        occurred_at: at,
+        adoption_return: true,
+        source_person_id: a.person_id,
+        notes: `Returned after adoption ${id}: ${b.reason}${b.notes ? `\n${b.notes}` : ''}`,
+      },
+      c.actor,
+      c.org.time_zone,
+    );
+    await q.query(
+      `UPDATE adoptions SET status = 'returned', returned_at = $3, return_reason = $4, return_stay_id = $5,
+        within_return_window = $6, updated_at = now()
+        WHERE organization_id = $1 AND id = $2`,
+      [c.org.id, id, at, b.reason, stay.id, days <= windowDays],
+    );
+    await audit(q, c.org.id, c.actor, 'return', 'adoption', id, {
+      reason: b.reason,
+      stay_id: stay.id,
+      within_return_window: days <= windowDays,
+    });
+    return (await adoptionById(q, c.org.id, id)) as AdoptionT;
+  });
+}
+
+/** Sets the contract of an adoption once (a signed contract of its application). */
+export async function setContract(db: Db, orgId: string, id: string, contractId: string | undefined, actor: string) {
+  return db.tx(async (q) => {
+    const a = await adoptionById(q, orgId, id, true);
+    if (!a) throw notFound('adoption');
+    if (contractId === undefined || contractId === a.contract_id) return a;
+    if (a.contract_id) throw invalid({ contract_id: ['the adoption already names a contract; it does not change'] });
+    await checkContract(q, orgId, a.application_id, contractId);
+    await q.query('UPDATE adoptions SET contract_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [
+      orgId,
+      id,
+      contractId,
+    ]);
+    await audit(q, orgId, actor, 'update', 'adoption', id, { contract_id: contractId });
+    return (await adoptionById(q, orgId, id)) as AdoptionT;
+  });
+}
+
+/**
+ * Links a donation to an adoption: an existing donation of the organization (any type), or a new post-adoption
+ * donation from the adopter for the animal (amount_minor). A donation is linked to at most one adoption.
+ */
+export async function linkDonation(db: Db, c: Caller, id: string, b: Static<typeof DonationLink>) {
+  if ((b.donation_id === undefined) === (b.amount_minor === undefined))
+    throw b.donation_id === undefined
+      ? missing(['donation_id'])
+      : invalid({ amount_minor: ['give donation_id or amount_minor, not both'] });
+  try {
+    return await db.tx(async (q) => {
+      const a = await adoptionById(q, c.org.id, id, true);
+      if (!a) throw notFound('adoption');
+      let donationId = b.donation_id;
+      if (donationId) {
+        const d = await q.query('SELECT 1 FROM donation_ledger WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [
+          c.org.id,
+          donationId,
+        ]);
+        if (!d.length) throw invalid({ donation_id: ['names no donation on file'] });
+      } else {
+        donationId = newId('don');
+        await insertDonation(q, c.org.id, {
+          id: donationId,
+          donor_id: a.person_id,
+          amount_minor: BigInt(b.amount_minor as number),
+          currency: c.org.currency,
+          type: 'post-adoption',
+          campaign_id: null,
+          animal_id: a.animal_id,
+          payment_method: b.payment_method ?? 'other',
+          gateway: null,
+          gateway_transaction_id: null,
+          date: b.date ?? dayIn(new Date(), c.org.time_zone),
+          notes: `Adoption ${id}`,
+          source: 'adoption',
+          source_id: id,
+        });
+        await audit(q, c.org.id, c.actor, 'create', 'donation', donationId, { adoption_id: id });
+      }
+      await q.query('INSERT INTO adoption_donations (organization_id, adoption_id, donation_id) VALUES ($1, $2, $3)', [
+        c.org.id,
+        id,
+        donationId,
+      ]);
+      await audit(q, c.org.id, c.actor, 'link_donation', 'adoption', id, { donation_id: donationId });
+      return (await adoptionById(q, c.org.id, id)) as AdoptionT;
+    });
+  } catch (e) {
+    if (isUnique(e)) throw invalid({ donation_id: ['the donation is already linked to an adoption'] });
+    throw e;
+  }
+}

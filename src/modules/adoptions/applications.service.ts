@@ -1,0 +1,346 @@
+import type { Static } from '@sinclair/typebox';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import { invalid, missing, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import { animalExists } from '../animals/public.ts';
+import { findOrCreatePerson, personExists, personFlags } from '../people/public.ts';
+import { checkCustomFields } from '../customfields/public.ts';
+import { animalAvailability } from '../stays/public.ts';
+import { registryPersonWarnings } from '../registry/public.ts';
+import type { ApplicationCreate, ApplicationPatch, ApplicationT, StageCreate, StagePatch, WarningT } from './schemas.ts';
+
+export const DEFAULT_STAGES: [string, 'open' | 'approved' | 'closed'][] = [
+  ['More info needed', 'open'],
+  ['Pending vet check', 'open'],
+  ['Pending home visit', 'open'],
+  ['Pending adoption', 'open'],
+  ['Approved', 'approved'],
+  ['Denied', 'closed'],
+  ['Withdrawn', 'closed'],
+  ['Animal adopted', 'closed'],
+];
+/** The closed stage other applications move to when their animal is adopted (or the first closed stage when renamed). */
+export const ADOPTED_STAGE = 'Animal adopted';
+
+const seen = new WeakMap<object, Set<string>>();
+/** The default stages are written once per organization, the first time it uses the area. */
+export async function ensureDefaults(db: Db, orgId: string): Promise<void> {
+  let s = seen.get(db);
+  if (!s) seen.set(db, (s = new Set()));
+  if (s.has(orgId)) return;
+  await db.tx((q) => writeDefaults(q, orgId));
+  s.add(orgId);
+}
+export async function writeDefaults(q: Queryable, orgId: string): Promise<void> {
+  const claimed = await q.query(
+    'INSERT INTO adoption_defaults_seeded (organization_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING organization_id',
+    [orgId],
+  );
+  if (!claimed.length) return;
+  let order = 0;
+  for (const [name, kind] of DEFAULT_STAGES) {
+    order += 10;
+    await q.query('INSERT INTO adoption_stages (organization_id, id, name, kind, sort_order) VALUES ($1, $2, $3, $4, $5)', [
+      orgId,
+      newId('ast'),
+      name,
+      kind,
+      order,
+    ]);
+  }
+  await q.query('INSERT INTO adoption_settings (organization_id) VALUES ($1) ON CONFLICT DO NOTHING', [orgId]);
+}
+
+export interface StageRow {
+  id: string;
+  name: string;
+  kind: 'open' | 'approved' | 'closed';
+  sort_order: number;
+  created_at: Date;
+  updated_at: Date;
+}
+const STAGE_COLS = 'id, name, kind, sort_order, created_at, updated_at';
+
+export async function listStages(q: Queryable, orgId: string): Promise<StageRow[]> {
+  return q.query<StageRow>(`SELECT ${STAGE_COLS} FROM adoption_stages WHERE organization_id = $1 ORDER BY sort_order, name, id`, [orgId]);
+}
+export async function stageById(q: Queryable, orgId: string, id: string): Promise<StageRow | null> {
+  return (
+    (await q.query<StageRow>(`SELECT ${STAGE_COLS} FROM adoption_stages WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null
+  );
+}
+const isUnique = (e: unknown) => (e as { code?: string }).code === '23505';
+
+export async function createStage(db: Db, orgId: string, b: Static<typeof StageCreate>, actor: string) {
+  const id = newId('ast');
+  try {
+    return await db.tx(async (q) => {
+      const order =
+        b.sort_order ??
+        Number(
+          (
+            await q.query<{ n: number }>('SELECT coalesce(max(sort_order), 0) + 10 AS n FROM adoption_stages WHERE organization_id = $1', [
+              orgId,
+            ])
+          )[0]?.n ?? 10,
+        );
+      await q.query('INSERT INTO adoption_stages (organization_id, id, name, kind, sort_order) VALUES ($1, $2, $3, $4, $5)', [
+        orgId,
+        id,
+        b.name.trim(),
+        b.kind,
+        order,
+      ]);
+      await audit(q, orgId, actor, 'create', 'application_stage', id, b);
+      return (await stageById(q, orgId, id)) as StageRow;
+    });
+  } catch (e) {
+    if (isUnique(e)) throw invalid({ name: ['another stage has this name'] });
+    throw e;
+  }
+}
+
+export async function patchStage(db: Db, orgId: string, id: string, b: Static<typeof StagePatch>, actor: string) {
+  try {
+    return await db.tx(async (q) => {
+      const cur = await stageById(q, orgId, id);
+      if (!cur) throw notFound('application stage');
+      await q.query(
+        `UPDATE adoption_stages SET name = coalesce($3, name), kind = coalesce($4, kind), sort_order =
+          coalesce($5, sort_order), updated_at = now()
+          WHERE organization_id = $1 AND id = $2`,
+        [orgId, id, b.name?.trim() ?? null, b.kind ?? null, b.sort_order ?? null],
+      );
+      await audit(q, orgId, actor, 'update', 'application_stage', id, b);
+      return (await stageById(q, orgId, id)) as StageRow;
+    });
+  } catch (e) {
+    if (isUnique(e)) throw invalid({ name: ['another stage has this name'] });
+    throw e;
+  }
+}
+
+export async function deleteStage(db: Db, orgId: string, id: string, actor: string): Promise<void> {
+  await db.tx(async (q) => {
+    const cur = await stageById(q, orgId, id);
+    if (!cur) throw notFound('application stage');
+    const used = await q.query('SELECT 1 FROM adoption_applications WHERE organization_id = $1 AND stage_id = $2 LIMIT 1', [orgId, id]);
+    if (used.length) throw invalid({ id: ['applications are at this stage: move them first'] });
+    await q.query('DELETE FROM adoption_stages WHERE organization_id = $1 AND id = $2', [orgId, id]);
+    await audit(q, orgId, actor, 'delete', 'application_stage', id, { name: cur.name });
+  });
+}
+
+// Applications
+
+interface AppRow {
+  id: string;
+  person_id: string;
+  applicant_name: string;
+  applicant_email: string;
+  animal_ids: string[];
+  stage_id: string;
+  stage: string;
+  stage_kind: 'open' | 'approved' | 'closed';
+  assigned_to: string | null;
+  notes: string | null;
+  answers: Record<string, unknown>;
+  decision: ApplicationT['decision'];
+  decision_reason: string | null;
+  decided_at: Date | null;
+  submitted_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+const APP_SELECT = `SELECT a.id, a.person_id, coalesce(p.display_name, '') AS applicant_name, coalesce(p.email, '') AS applicant_email,
+  coalesce((SELECT array_agg(x.animal_id ORDER BY x.position) FROM adoption_application_animals x
+     WHERE x.organization_id = a.organization_id AND x.application_id = a.id), '{}') AS animal_ids,
+  a.stage_id, s.name AS stage, s.kind AS stage_kind, a.assigned_to, a.notes, a.answers, a.decision, a.decision_reason, a.decided_at,
+  a.submitted_at, a.created_at, a.updated_at
+  FROM adoption_applications a
+  JOIN adoption_stages s ON s.organization_id = a.organization_id AND s.id = a.stage_id
+  LEFT JOIN people_directory p ON p.organization_id = a.organization_id AND p.id = a.person_id`;
+
+export async function applicationById(q: Queryable, orgId: string, id: string, lock = false): Promise<AppRow | null> {
+  if (lock) {
+    const l = await q.query('SELECT id FROM adoption_applications WHERE organization_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
+    if (!l.length) return null;
+  }
+  return (await q.query<AppRow>(`${APP_SELECT} WHERE a.organization_id = $1 AND a.id = $2`, [orgId, id]))[0] ?? null;
+}
+export async function getApplication(q: Queryable, orgId: string, id: string): Promise<AppRow> {
+  const r = await applicationById(q, orgId, id);
+  if (!r) throw notFound('adoption application');
+  return r;
+}
+
+export async function listApplications(
+  q: Queryable,
+  orgId: string,
+  f: { animal_id?: string; person_id?: string; stage_id?: string; stage_kind?: string; limit: number; offset: number },
+) {
+  const where = ['a.organization_id = $1'];
+  const params: unknown[] = [orgId];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.animal_id)
+    where.push(
+      `EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id AND
+        x.application_id = a.id AND x.animal_id = ${p(f.animal_id)})`,
+    );
+  if (f.person_id) where.push(`a.person_id = ${p(f.person_id)}`);
+  if (f.stage_id) where.push(`a.stage_id = ${p(f.stage_id)}`);
+  if (f.stage_kind) where.push(`s.kind = ${p(f.stage_kind)}`);
+  const rows = await q.query<AppRow>(
+    `${APP_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.submitted_at DESC, a.id DESC LIMIT ${p(f.limit + 1)} OFFSET ${p(f.offset)}`,
+    params,
+  );
+  return { results: rows.slice(0, f.limit), limit: f.limit, offset: f.offset, has_more: rows.length > f.limit };
+}
+
+/** Warnings about an applicant and the animals applied for (never refusals: those come at finalization). */
+export async function applicationWarnings(q: Queryable, orgId: string, personId: string, animalIds: string[]): Promise<WarningT[]> {
+  const out: WarningT[] = [];
+  for (const f of await personFlags(q, orgId, personId)) {
+    if (f.flag === 'banned' || f.flag === 'do not adopt')
+      out.push({
+        code: 'person_flagged',
+        message:
+          `the applicant is flagged ${f.flag}${f.reason ? ` (${f.reason})` : ''}: ` +
+          'an adoption will be refused unless an admin overrides it with a reason',
+      });
+  }
+  for (const id of animalIds) {
+    const av = await animalAvailability(q, orgId, id);
+    if (!av.in_care) out.push({ code: 'animal_not_in_care', message: `animal ${id} has no open stay (adopted or otherwise not in care)` });
+    else if (!av.available)
+      out.push({ code: 'animal_on_hold', message: `animal ${id} has a live hold: it cannot be adopted until released` });
+  }
+  return out;
+}
+
+async function checkAnimals(q: Queryable, orgId: string, ids: string[]): Promise<void> {
+  const lost: string[] = [];
+  for (const id of ids) if (!(await animalExists(q, orgId, id))) lost.push(id);
+  if (lost.length) throw invalid({ animal_ids: [`names no animal on file: ${lost.join(', ')}`] });
+}
+
+export async function createApplication(
+  db: Db,
+  org: Organization,
+  b: Static<typeof ApplicationCreate>,
+  actor: string,
+  registrySecret: string,
+) {
+  await ensureDefaults(db, org.id);
+  if (b.person_id && b.applicant) throw invalid({ applicant: ['give person_id or applicant, not both'] });
+  if (!b.person_id && !b.applicant) throw missing(['person_id']);
+  const id = newId('apl');
+  const app = await db.tx(async (q) => {
+    let personId: string;
+    if (b.person_id) {
+      if (!(await personExists(q, org.id, b.person_id))) throw invalid({ person_id: [`no person ${b.person_id} on file`] });
+      personId = b.person_id;
+    } else {
+      personId = (await findOrCreatePerson(q, org, b.applicant as NonNullable<typeof b.applicant>, actor)).id;
+    }
+    await checkAnimals(q, org.id, b.animal_ids);
+    let stage: StageRow | null;
+    if (b.stage_id) {
+      stage = await stageById(q, org.id, b.stage_id);
+      if (!stage) throw invalid({ stage_id: ['names no application stage (see GET /api/animals/application-stages)'] });
+    } else {
+      stage = (await listStages(q, org.id)).find((s) => s.kind === 'open') ?? null;
+      if (!stage) throw invalid({ stage_id: ['the organization has no open stage: give stage_id'] });
+    }
+    const answers = await checkCustomFields(q, org.id, 'adoption_application', b.answers, { creating: true, prefix: 'answers' });
+    const decided = stage.kind === 'open' ? null : stage.kind === 'approved' ? 'approved' : 'closed';
+    await q.query(
+      `INSERT INTO adoption_applications (organization_id, id, person_id, stage_id, assigned_to, notes,
+        answers, decision, decided_at, submitted_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $8::text IS NULL THEN NULL ELSE now() END, coalesce($9::timestamptz, now()))`,
+      [org.id, id, personId, stage.id, b.assigned_to ?? null, b.notes || null, JSON.stringify(answers), decided, b.submitted_at ?? null],
+    );
+    let pos = 0;
+    for (const animalId of b.animal_ids)
+      await q.query(
+        'INSERT INTO adoption_application_animals (organization_id, application_id, animal_id, position) VALUES ($1, $2, $3, $4)',
+        [org.id, id, animalId, pos++],
+      );
+    await audit(q, org.id, actor, 'create', 'adoption_application', id, { person_id: personId, animal_ids: b.animal_ids });
+    return (await applicationById(q, org.id, id)) as AppRow;
+  });
+  return {
+    ...app,
+    warnings: await applicationWarnings(db, org.id, app.person_id, app.animal_ids),
+    registry_flags: await registryPersonWarnings(db, org.id, app.person_id, registrySecret),
+  };
+}
+
+/** The decision a stage implies: none while open, approved, or for a closed stage its name (denied, withdrawn) or closed. */
+export function decisionFor(stage: StageRow): ApplicationT['decision'] {
+  if (stage.kind === 'open') return null;
+  if (stage.kind === 'approved') return 'approved';
+  const n = stage.name.trim().toLowerCase();
+  return n === 'denied' || n === 'withdrawn' ? n : 'closed';
+}
+
+export async function patchApplication(db: Db, orgId: string, id: string, b: Static<typeof ApplicationPatch>, actor: string) {
+  return db.tx(async (q) => {
+    const cur = await applicationById(q, orgId, id, true);
+    if (!cur) throw notFound('adoption application');
+    let stage: StageRow | null = null;
+    if (b.stage_id !== undefined && b.stage_id !== cur.stage_id) {
+      if (cur.decision === 'adopted') throw invalid({ stage_id: ['the application became an adoption: its stage no longer changes'] });
+      stage = await stageById(q, orgId, b.stage_id);
+      if (!stage) throw invalid({ stage_id: ['names no application stage (see GET /api/animals/application-stages)'] });
+    }
+    const answers =
+      b.answers === undefined
+        ? undefined
+        : await checkCustomFields(q, orgId, 'adoption_application', b.answers, {
+            creating: false,
+            current: cur.answers,
+            prefix: 'answers',
+          });
+    const sets: string[] = [];
+    const params: unknown[] = [orgId, id];
+    const set = (col: string, v: unknown) => {
+      params.push(v);
+      sets.push(`${col} = $${params.length}`);
+    };
+    if (stage) {
+      set('stage_id', stage.id);
+      const d = decisionFor(stage);
+      set('decision', d);
+      sets.push(d === null ? 'decided_at = NULL' : 'decided_at = now()');
+      if (b.decision_reason === undefined) set('decision_reason', null);
+    }
+    if (b.decision_reason !== undefined) set('decision_reason', b.decision_reason || null);
+    if (b.assigned_to !== undefined) set('assigned_to', b.assigned_to || null);
+    if (b.notes !== undefined) set('notes', b.notes || null);
+    if (answers !== undefined) set('answers', JSON.stringify({ ...cur.answers, ...answers }));
+    if (sets.length) {
+      await q.query(
+        `UPDATE adoption_applications SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`,
+        params,
+      );
+      await audit(q, orgId, actor, 'update', 'adoption_application', id, b);
+    }
+    return (await applicationById(q, orgId, id)) as AppRow;
+  });
+}
+
+/** The applicant and the animals applied for: how a message template fills `related_entity_type: adoption_application`. */
+export async function applicationParties(
+  q: Queryable,
+  orgId: string,
+  id: string,
+): Promise<{ person_id: string; animal_ids: string[] } | null> {
+  const r = await applicationById(q, orgId, id);
+  return r ? { person_id: r.person_id, animal_ids: r.animal_ids } : null;
+}

@@ -1,0 +1,460 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App, AppContext } from '../../platform/context.ts';
+import { who } from '../../platform/context.ts';
+import { Type } from '../../platform/schema.ts';
+import { escapeHtml } from '../../platform/html.ts';
+import { invalid } from '../../platform/errors.ts';
+import { requestHost } from '../../platform/request.ts';
+import * as contracts from './contracts.service.ts';
+import * as reports from './reports.service.ts';
+import * as setup from './setup.service.ts';
+import { contractPdf } from './pdf.ts';
+import { caller } from './routes.ts';
+import {
+  CageCardQuery,
+  CageCardTemplate,
+  CageCardTemplateCreate,
+  CageCardTemplateList,
+  CageCardTemplatePatch,
+  ContractSend,
+  ContractTemplate,
+  ContractTemplateCreate,
+  ContractTemplateList,
+  ContractTemplatePatch,
+  ContractTemplateVersions,
+  IdParam,
+  PageQuery,
+  ReconQuery,
+  Reconciliation,
+  SignedContract,
+  SignedContractList,
+  SignedContractQuery,
+  SignedContractSent,
+} from './schemas.ts';
+
+const read = { permission: { area: 'animals' as const, level: 'read' as const } };
+const write = { permission: { area: 'animals' as const, level: 'write' as const } };
+const admin = { permission: { area: 'animals' as const, level: 'admin' as const } };
+const Binary = (type: string, description: string) => ({
+  200: { description, content: { [type]: { schema: Type.String({ format: 'binary' }) } } },
+});
+
+export function contractRoutes(app: App, ctx: AppContext) {
+  const tTags = ['Adoption contract templates'];
+  app.get(
+    '/api/animals/contract-templates',
+    {
+      config: read,
+      schema: {
+        tags: tTags,
+        summary: 'List contract templates',
+        description: 'Newest first.',
+        querystring: PageQuery,
+        response: { 200: ContractTemplateList },
+      },
+    },
+    async (req) => contracts.listTemplates(ctx.db, who(req).orgId, req.query.limit, req.query.offset),
+  );
+  app.post(
+    '/api/animals/contract-templates',
+    {
+      config: admin,
+      schema: {
+        tags: tTags,
+        summary: 'Add a contract template',
+        description:
+          'Plain text (paragraphs split by blank lines) with merge fields written {{name}}, filled by the same engine as ' +
+          'message templates: first_name, last_name, full_name, email, phone (the applicant); animal_name, animal_species, ' +
+          'animal_breed, animal_sex, animal_id, microchip (the animals, listed "A, B and C" when several); fee (formatted), ' +
+          'fee_minor, currency; spay_neuter_due_on; org_name; today. An unknown merge field is refused (422). Version 1.',
+        body: ContractTemplateCreate,
+        response: { 201: ContractTemplate },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      return reply.code(201).send(await contracts.createTemplate(ctx.db, orgId, req.body, actor));
+    },
+  );
+  app.get(
+    '/api/animals/contract-templates/:id',
+    { config: read, schema: { tags: tTags, summary: 'One contract template', params: IdParam, response: { 200: ContractTemplate } } },
+    async (req) => contracts.templateById(ctx.db, who(req).orgId, req.params.id),
+  );
+  app.patch(
+    '/api/animals/contract-templates/:id',
+    {
+      config: admin,
+      schema: {
+        tags: tTags,
+        summary: 'Change a contract template',
+        description:
+          'A new title or body makes a new version (the old one is kept: GET .../versions); contracts already made keep the ' +
+          'document they were made with. `status: archived` stops new contracts from it.',
+        params: IdParam,
+        body: ContractTemplatePatch,
+        response: { 200: ContractTemplate },
+      },
+    },
+    async (req) => {
+      const { orgId, actor } = who(req);
+      return contracts.patchTemplate(ctx.db, orgId, req.params.id, req.body, actor);
+    },
+  );
+  app.get(
+    '/api/animals/contract-templates/:id/versions',
+    {
+      config: read,
+      schema: {
+        tags: tTags,
+        summary: "A contract template's versions",
+        description: 'Newest first.',
+        params: IdParam,
+        response: { 200: ContractTemplateVersions },
+      },
+    },
+    async (req) => contracts.templateVersions(ctx.db, who(req).orgId, req.params.id),
+  );
+
+  const cTags = ['Adoption signed contracts'];
+  app.get(
+    '/api/animals/signed-contracts',
+    {
+      config: read,
+      schema: {
+        tags: cTags,
+        summary: 'List contracts (awaiting signature, expired or signed)',
+        description: 'Newest first; filter by application.',
+        querystring: SignedContractQuery,
+        response: { 200: SignedContractList },
+      },
+    },
+    async (req) => contracts.listContracts(ctx.db, who(req).orgId, req.query),
+  );
+  app.post(
+    '/api/animals/signed-contracts',
+    {
+      config: write,
+      schema: {
+        tags: cTags,
+        summary: 'Make a contract and send it for signature',
+        description:
+          'Fills the template now for the application (its applicant, the animals applied for or `animal_ids`, the fee: ' +
+          '`fee_minor` or the fee schedule quote summed over the animals, the spay/neuter due date for an unaltered animal: ' +
+          '`spay_neuter_due_on` or 30 days from today). The document is frozen with its SHA-256. A signing link is made: a ' +
+          'random token (only its hash is stored), single use, expiring after `expires_in_hours` (default 168). The link is ' +
+          'emailed to the applicant through the communications area when sending is configured (`email` says what happened) ' +
+          'and answered once here as `signing_url`. The adopter opens it without a key, reads the document, types their name ' +
+          'and ticks consent; Ark records the name, time, IP address, user agent and the hash of the exact document shown. ' +
+          'A signed contract is immutable: no update, no delete (a correction is a new contract).',
+        body: ContractSend,
+        response: { 201: SignedContractSent },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await contracts.sendContract(ctx.db, caller(req, ctx), req.body)),
+  );
+  app.get(
+    '/api/animals/signed-contracts/:id',
+    { config: read, schema: { tags: cTags, summary: 'One contract', params: IdParam, response: { 200: SignedContract } } },
+    async (req) => contracts.contractById(ctx.db, who(req).orgId, req.params.id),
+  );
+  app.delete(
+    '/api/animals/signed-contracts/:id',
+    {
+      config: write,
+      schema: {
+        tags: cTags,
+        summary: 'Withdraw a contract not signed yet',
+        description: 'Answers 204; its link stops working. A signed contract is refused (422): it is immutable.',
+        params: IdParam,
+        response: { 204: Type.Null({ description: 'removed' }) },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      await contracts.deleteContract(ctx.db, orgId, req.params.id, actor);
+      return reply.code(204).send(null);
+    },
+  );
+  app.get(
+    '/api/animals/signed-contracts/:id/pdf',
+    {
+      config: read,
+      schema: {
+        tags: cTags,
+        summary: 'A signed contract as PDF',
+        description:
+          'The document as shown, the signature block (name, time, IP address, user agent) and the document SHA-256. 422 until signed.',
+        params: IdParam,
+        response: Binary('application/pdf', 'the contract'),
+      },
+    },
+    async (req, reply) => {
+      const { org } = who(req);
+      const c = await contracts.contractById(ctx.db, org.id, req.params.id);
+      if (!c.signed_at) throw invalid({ id: ['the contract is not signed yet'] });
+      const pdf = await contractPdf(c, org.name);
+      return (reply as unknown as FastifyReply)
+        .type('application/pdf')
+        .header('Content-Disposition', `attachment; filename="contract-${c.id}.pdf"`)
+        .send(pdf);
+    },
+  );
+
+  // The public signing page: no key; the token is the credential. Served at /sign/{token} on the organization's address.
+  void app.register(async (child) => {
+    if (child.hasContentTypeParser('application/x-www-form-urlencoded')) child.removeContentTypeParser('application/x-www-form-urlencoded');
+    child.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    const orgFor = async (req: FastifyRequest) => {
+      const slug = ctx.tenancy.slugFromHost(requestHost(req));
+      return slug ? ctx.tenancy.bySlug(slug) : null;
+    };
+    const TokenParam = Type.Object({ token: Type.String({ maxLength: 200 }) });
+    child.get<{ Params: { token: string } }>(
+      '/sign/:token',
+      { config: { public: true }, schema: { hide: true, params: TokenParam } },
+      async (req, reply) => {
+        const org = await orgFor(req);
+        if (!org) return page(reply, 404, 'Not found', '<p>No organization is served at this address.</p>');
+        const s = await contracts.signingState(ctx.db, org.id, req.params.token);
+        return statePage(reply, org.name, req.params.token, s);
+      },
+    );
+    child.post<{ Params: { token: string } }>(
+      '/sign/:token',
+      { config: { public: true }, schema: { hide: true, params: TokenParam } },
+      async (req, reply) => {
+        const org = await orgFor(req);
+        if (!org) return page(reply, 404, 'Not found', '<p>No organization is served at this address.</p>');
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const str = (k: string) => (typeof body[k] === 'string' ? body[k] : '');
+        const s = await contracts.sign(ctx.db, org.id, req.params.token, {
+          name: str('name'),
+          consent: ['on', 'true', 'yes', '1'].includes(str('consent')),
+          document_sha256: str('document_sha256'),
+          ip: req.ip,
+          user_agent: String(req.headers['user-agent'] ?? ''),
+        });
+        if (s.state === 'signed')
+          return page(
+            reply,
+            200,
+            'Signed',
+            `<h1>Thank you</h1><p>${escapeHtml(s.contract.signed_name ?? '')} signed
+              “${escapeHtml(s.contract.title)}” for ${escapeHtml(org.name)} ` +
+              `at ${escapeHtml(new Date(s.contract.signed_at as string | Date).toISOString())}.</p>` +
+              `<p>Document SHA-256: <code>${s.contract.document_sha256}</code></p>`,
+          );
+        if (s.state === 'invalid')
+          return statePage(reply, org.name, req.params.token, { state: 'open', contract: s.contract }, s.message, 422);
+        return statePage(reply, org.name, req.params.token, s);
+      },
+    );
+  });
+
+  const rTags = ['Adoption reconciliations'];
+  app.get(
+    '/api/animals/reconciliations',
+    {
+      config: read,
+      schema: {
+        tags: rTags,
+        summary: 'Adoption fees due against what was received, for a period',
+        description:
+          'Adoptions made from `from` to `to` (inclusive days in the organization time zone; returned ones included, the fee ' +
+          'was due; trials only once made adoptions). Received: the donations linked to the adoption ' +
+          '(POST /api/animals/adoptions/{id}/donations), plus the adopter’s unlinked post-adoption donations for that animal ' +
+          'dated on or after the adoption day. `difference_minor` = received − due, per adoption and in total; `differences` ' +
+          'counts the adoptions where it is not 0. Not paged (one period).',
+        querystring: ReconQuery,
+        response: { 200: Reconciliation },
+      },
+    },
+    async (req) => reports.reconcile(ctx.db, who(req).org, req.query.from, req.query.to),
+  );
+  app.get(
+    '/api/animals/reconciliations/export',
+    {
+      config: read,
+      schema: {
+        tags: rTags,
+        summary: 'The reconciliation as CSV',
+        description: 'The same rows as GET /api/animals/reconciliations, one per adoption, with a header row; amounts in minor units.',
+        querystring: ReconQuery,
+        response: Binary('text/csv', 'CSV (UTF-8)'),
+      },
+    },
+    async (req, reply) => {
+      const r = await reports.reconcile(ctx.db, who(req).org, req.query.from, req.query.to);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="reconciliation-${r.from}-${r.to}.csv"`)
+        .send(reports.reconciliationCsv(r));
+    },
+  );
+
+  const ccTags = ['Cage cards'];
+  app.get(
+    '/api/animals/cage-card-templates',
+    {
+      config: read,
+      schema: {
+        tags: ccTags,
+        summary: 'List cage card templates',
+        description: 'Newest first.',
+        querystring: PageQuery,
+        response: { 200: CageCardTemplateList },
+      },
+    },
+    async (req) => setup.listCardTemplates(ctx.db, who(req).orgId, req.query.limit, req.query.offset),
+  );
+  app.post(
+    '/api/animals/cage-card-templates',
+    {
+      config: admin,
+      schema: {
+        tags: ccTags,
+        summary: 'Add a cage card template',
+        description:
+          'Layout choices: `size` (a4, letter, index_card = 5×3 in; default letter), `fields` to show (default all but photo; ' +
+          'shown in a fixed order), `show_qr` (default true: a QR code to the animal’s public page, the organization website ' +
+          'or else its Ark address followed by /animals/{id}). `description` prints the animal’s custom field ' +
+          '`public_description` when it has one; `name` prints the public name. `photo` is accepted but not printed yet.',
+        body: CageCardTemplateCreate,
+        response: { 201: CageCardTemplate },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      return reply.code(201).send(await setup.createCardTemplate(ctx.db, orgId, req.body, actor));
+    },
+  );
+  app.get(
+    '/api/animals/cage-card-templates/:id',
+    { config: read, schema: { tags: ccTags, summary: 'One cage card template', params: IdParam, response: { 200: CageCardTemplate } } },
+    async (req) => setup.cardTemplateById(ctx.db, who(req).orgId, req.params.id),
+  );
+  app.patch(
+    '/api/animals/cage-card-templates/:id',
+    {
+      config: admin,
+      schema: {
+        tags: ccTags,
+        summary: 'Change a cage card template',
+        params: IdParam,
+        body: CageCardTemplatePatch,
+        response: { 200: CageCardTemplate },
+      },
+    },
+    async (req) => {
+      const { orgId, actor } = who(req);
+      return setup.patchCardTemplate(ctx.db, orgId, req.params.id, req.body, actor);
+    },
+  );
+  app.delete(
+    '/api/animals/cage-card-templates/:id',
+    {
+      config: admin,
+      schema: {
+        tags: ccTags,
+        summary: 'Remove a cage card template',
+        description: 'Answers 204.',
+        params: IdParam,
+        response: { 204: Type.Null({ description: 'removed' }) },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      await setup.deleteCardTemplate(ctx.db, orgId, req.params.id, actor);
+      return reply.code(204).send(null);
+    },
+  );
+  app.get(
+    '/api/animals/cage-card-templates/:id/cards',
+    {
+      config: read,
+      schema: {
+        tags: ccTags,
+        summary: 'Render cage cards as one PDF',
+        description:
+          'One card per page, for the animals named by `animal_id` (repeatable) and/or every animal at `location_id` (by name, ' +
+          'at most 500). Each card: public name, species, breed, sex, age (from the date of birth, else the age at the latest ' +
+          'intake), microchip, intake date, description, and the QR code, as the template chooses. 400 when neither is given.',
+        params: IdParam,
+        querystring: CageCardQuery,
+        response: Binary('application/pdf', 'the cards'),
+      },
+    },
+    async (req, reply) => {
+      const { org } = who(req);
+      const pdf = await reports.renderCards(ctx.db, ctx.config, org, req.params.id, req.query);
+      return (reply as unknown as FastifyReply)
+        .type('application/pdf')
+        .header('Content-Disposition', 'inline; filename="cage-cards.pdf"')
+        .send(pdf);
+    },
+  );
+}
+
+function page(reply: FastifyReply, status: number, title: string, inner: string) {
+  const html =
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;max-width:42em;margin:2em
+      auto;padding:0 1em;line-height:1.5">` +
+    `${inner}</body></html>`;
+  return reply
+    .code(status)
+    .header('Cache-Control', 'no-store')
+    .header('Referrer-Policy', 'no-referrer')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+function statePage(reply: FastifyReply, orgName: string, token: string, s: contracts.SigningState, error?: string, status?: number) {
+  if (s.state === 'unknown')
+    return page(
+      reply,
+      404,
+      'Link not found',
+      '<h1>This signing link is not valid</h1><p>Check that you used the whole link from the email, or ask the rescue for a new one.</p>',
+    );
+  if (s.state === 'used')
+    return page(
+      reply,
+      410,
+      'Already signed',
+      `<h1>This contract is already signed</h1><p>The signing link works once and was used${
+        s.contract.signed_at ? ` on ${escapeHtml(new Date(s.contract.signed_at).toISOString())}` : ''
+      }. Contact ${escapeHtml(orgName)} for a copy.</p>`,
+    );
+  if (s.state === 'expired')
+    return page(
+      reply,
+      410,
+      'Link expired',
+      `<h1>This signing link has expired</h1><p>Ask ${escapeHtml(orgName)} to send you a new one.</p>`,
+    );
+  const c = s.contract;
+  const paras = c.document
+    .split(/\n\s*\n/)
+    .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+  return page(
+    reply,
+    status ?? 200,
+    c.title,
+    `<p style="color:#555">${escapeHtml(orgName)}</p><h1>${escapeHtml(c.title)}</h1>` +
+      `<div style="border:1px solid #ccc;padding:1em;border-radius:4px">${paras}</div>` +
+      `<p style="font-size:small;color:#555">Document SHA-256: <code>${c.document_sha256}</code></p>` +
+      (error ? `<p role="alert" style="color:#b00020"><strong>${escapeHtml(error)}</strong></p>` : '') +
+      `<form method="post" action="/sign/${encodeURIComponent(token)}">` +
+      `<input type="hidden" name="document_sha256" value="${c.document_sha256}">` +
+      `<p><label>Type your full name to sign<br><input name="name" required maxlength="200"
+        autocomplete="name" style="font-size:1.2em;width:100%"></label></p>` +
+      `<p><label><input type="checkbox" name="consent" value="yes" required> I have read this contract and
+        agree to sign it electronically.</label></p>` +
+      `<p><button type="submit" style="font-size:1.1em">Sign</button></p></form>`,
+  );
+}

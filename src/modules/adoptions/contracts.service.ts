@@ -1,0 +1,435 @@
+import type { Static } from '@sinclair/typebox';
+import { createHash, randomBytes } from 'node:crypto';
+import { DateTime } from 'luxon';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import { animalAltered, getAnimal } from '../animals/public.ts';
+import { personSummary } from '../people/public.ts';
+import { fillText, listJoin, mergeFieldsIn, orgBaseUrl, providersConfigured, send } from '../communications/public.ts';
+import { applicationById } from './applications.service.ts';
+import type { Caller } from './adoptions.service.ts';
+import { quote } from './fees.ts';
+import type { ContractSend, ContractTemplateCreate, ContractTemplatePatch, SignedContractT } from './schemas.ts';
+
+/** The merge fields a contract template may use (filled from the application, its animals, the fee and the organization). */
+export const CONTRACT_FIELDS = [
+  'first_name',
+  'last_name',
+  'full_name',
+  'email',
+  'phone',
+  'animal_name',
+  'animal_species',
+  'animal_breed',
+  'animal_sex',
+  'animal_id',
+  'microchip',
+  'fee',
+  'fee_minor',
+  'currency',
+  'spay_neuter_due_on',
+  'org_name',
+  'today',
+];
+
+// Templates
+
+interface TemplateRow {
+  id: string;
+  name: string;
+  status: 'active' | 'archived';
+  version: number;
+  title: string;
+  body: string;
+  created_at: Date;
+  updated_at: Date;
+}
+const presentTemplate = (t: TemplateRow) => ({ ...t, merge_fields: mergeFieldsIn([t.title, t.body]) });
+const T_COLS = 'id, name, status, version, title, body, created_at, updated_at';
+
+function checkFields(title: string | undefined, body: string | undefined): void {
+  const unknown = mergeFieldsIn([title ?? '', body ?? '']).filter((f) => !CONTRACT_FIELDS.includes(f));
+  if (unknown.length) throw invalid({ body: [`unknown merge fields: ${unknown.join(', ')} (known: ${CONTRACT_FIELDS.join(', ')})`] });
+}
+
+export async function templateById(q: Queryable, orgId: string, id: string) {
+  const r = (await q.query<TemplateRow>(`SELECT ${T_COLS} FROM contract_templates WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0];
+  if (!r) throw notFound('contract template');
+  return presentTemplate(r);
+}
+export async function listTemplates(q: Queryable, orgId: string, limit: number, offset: number) {
+  const rows = await q.query<TemplateRow>(
+    `SELECT ${T_COLS} FROM contract_templates WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    [orgId, limit + 1, offset],
+  );
+  return { results: rows.slice(0, limit).map(presentTemplate), limit, offset, has_more: rows.length > limit };
+}
+export async function createTemplate(db: Db, orgId: string, b: Static<typeof ContractTemplateCreate>, actor: string) {
+  checkFields(b.title, b.body);
+  const id = newId('ctt');
+  return db.tx(async (q) => {
+    await q.query('INSERT INTO contract_templates (organization_id, id, name, title, body) VALUES ($1, $2, $3, $4, $5)', [
+      orgId,
+      id,
+      b.name,
+      b.title,
+      b.body,
+    ]);
+    await q.query(
+      'INSERT INTO contract_template_versions (organization_id, template_id, version, title, body) VALUES ($1, $2, 1, $3, $4)',
+      [orgId, id, b.title, b.body],
+    );
+    await audit(q, orgId, actor, 'create', 'contract_template', id, { name: b.name });
+    return templateById(q, orgId, id);
+  });
+}
+/** A change of title or body makes a new version (kept; contracts name the version they were made from); name and status do not. */
+export async function patchTemplate(db: Db, orgId: string, id: string, b: Static<typeof ContractTemplatePatch>, actor: string) {
+  checkFields(b.title, b.body);
+  return db.tx(async (q) => {
+    const locked = await q.query<TemplateRow>(
+      `SELECT ${T_COLS} FROM contract_templates WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [orgId, id],
+    );
+    const cur = locked[0];
+    if (!cur) throw notFound('contract template');
+    const title = b.title ?? cur.title;
+    const body = b.body ?? cur.body;
+    const changed = title !== cur.title || body !== cur.body;
+    const version = changed ? cur.version + 1 : cur.version;
+    await q.query(
+      `UPDATE contract_templates SET name = $3, status = $4, title = $5, body = $6, version = $7, updated_at
+        = now() WHERE organization_id = $1 AND id = $2`,
+      [orgId, id, b.name ?? cur.name, b.status ?? cur.status, title, body, version],
+    );
+    if (changed)
+      await q.query(
+        'INSERT INTO contract_template_versions (organization_id, template_id, version, title, body) VALUES ($1, $2, $3, $4, $5)',
+        [orgId, id, version, title, body],
+      );
+    await audit(q, orgId, actor, 'update', 'contract_template', id, { ...b, version });
+    return templateById(q, orgId, id);
+  });
+}
+export async function templateVersions(q: Queryable, orgId: string, id: string) {
+  await templateById(q, orgId, id);
+  return {
+    results: await q.query<{ version: number; title: string; body: string; created_at: Date }>(
+      `SELECT version, title, body, created_at FROM contract_template_versions WHERE organization_id = $1 AND
+        template_id = $2 ORDER BY version DESC`,
+      [orgId, id],
+    ),
+  };
+}
+
+// Money
+
+export function formatMoney(minor: number, currency: string): string {
+  const f = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
+  return f.format(minor / 10 ** digits);
+}
+
+export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+// Signed contracts
+
+interface ContractRow {
+  id: string;
+  application_id: string;
+  person_id: string;
+  animal_ids: string[];
+  template_id: string;
+  template_version: number;
+  title: string;
+  document: string;
+  document_sha256: string;
+  fee_minor: string;
+  currency: string;
+  token_expires_at: Date;
+  token_used_at: Date | null;
+  sent_to: string | null;
+  signed_name: string | null;
+  signed_at: Date | null;
+  signed_ip: string | null;
+  signed_user_agent: string | null;
+  created_at: Date;
+}
+const C_COLS = `id, application_id, person_id, animal_ids, template_id, template_version, title, document,
+  document_sha256, fee_minor, currency,
+  token_expires_at, token_used_at, sent_to, signed_name, signed_at, signed_ip, signed_user_agent, created_at`;
+
+function presentContract(r: ContractRow, now = new Date()): SignedContractT {
+  return {
+    id: r.id,
+    application_id: r.application_id,
+    person_id: r.person_id,
+    animal_ids: r.animal_ids,
+    template_id: r.template_id,
+    template_version: r.template_version,
+    title: r.title,
+    document: r.document,
+    document_sha256: r.document_sha256,
+    fee_minor: Number(r.fee_minor),
+    currency: r.currency,
+    status: r.signed_at ? 'signed' : r.token_expires_at <= now ? 'expired' : 'awaiting_signature',
+    link_expires_at: r.token_expires_at,
+    sent_to: r.sent_to,
+    signed_name: r.signed_name,
+    signed_at: r.signed_at,
+    signed_ip: r.signed_ip,
+    signed_user_agent: r.signed_user_agent,
+    created_at: r.created_at,
+  };
+}
+
+export async function contractById(q: Queryable, orgId: string, id: string): Promise<SignedContractT> {
+  const r = (await q.query<ContractRow>(`SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0];
+  if (!r) throw notFound('contract');
+  return presentContract(r);
+}
+export async function listContracts(q: Queryable, orgId: string, f: { application_id?: string; limit: number; offset: number }) {
+  const rows = await q.query<ContractRow>(
+    `SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND ($2::text IS NULL OR application_id = $2)
+      ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+    [orgId, f.application_id ?? null, f.limit + 1, f.offset],
+  );
+  return {
+    results: rows.slice(0, f.limit).map((r) => presentContract(r)),
+    limit: f.limit,
+    offset: f.offset,
+    has_more: rows.length > f.limit,
+  };
+}
+
+/** The filled document of a contract: merge fields from the application's applicant and animals, the fee and the organization. */
+async function fillContract(
+  q: Queryable,
+  org: Organization,
+  tpl: { title: string; body: string },
+  personId: string,
+  animalIds: string[],
+  feeMinor: number,
+  spayDue: string | null,
+): Promise<{ title: string; document: string }> {
+  const person = await personSummary(q, org.id, personId);
+  const animals = [];
+  for (const id of animalIds) {
+    const a = await getAnimal(q, org.id, id);
+    if (a) animals.push(a);
+  }
+  const v: Record<string, string> = {
+    org_name: org.name,
+    fee: formatMoney(feeMinor, org.currency),
+    fee_minor: String(feeMinor),
+    currency: org.currency,
+    today: DateTime.now().setZone(org.time_zone).toISODate() as string,
+    spay_neuter_due_on: spayDue ?? 'not applicable (already spayed/neutered)',
+  };
+  if (person) {
+    v.first_name = person.first_name;
+    v.last_name = person.last_name;
+    v.full_name = person.display_name;
+    v.email = person.email;
+    v.phone = person.phone ?? '';
+  }
+  const put = (k: string, xs: (string | null)[]) => (v[k] = listJoin(xs.map((x) => x ?? 'unknown')));
+  put(
+    'animal_name',
+    animals.map((a) => a.name),
+  );
+  put(
+    'animal_species',
+    animals.map((a) => a.species),
+  );
+  put(
+    'animal_breed',
+    animals.map((a) => a.breed),
+  );
+  put(
+    'animal_sex',
+    animals.map((a) => a.sex),
+  );
+  put(
+    'animal_id',
+    animals.map((a) => a.id),
+  );
+  put(
+    'microchip',
+    animals.map((a) => a.microchip_number ?? 'none'),
+  );
+  return { title: fillText(tpl.title, v), document: fillText(tpl.body, v) };
+}
+
+/**
+ * Makes a contract for an application from a template (the document filled now and frozen, with its SHA-256) and a
+ * single-use signing link valid for `expires_in_hours`; emails the link to the applicant when sending is configured.
+ */
+export async function sendContract(db: Db, c: Caller, b: Static<typeof ContractSend>) {
+  const orgId = c.org.id;
+  const token = randomBytes(32).toString('base64url');
+  const id = newId('ctr');
+  const hours = b.expires_in_hours ?? 168;
+  const row = await db.tx(async (q) => {
+    const app = await applicationById(q, orgId, b.application_id);
+    if (!app) throw invalid({ application_id: ['names no adoption application'] });
+    if (app.stage_kind === 'closed') throw invalid({ application_id: ['the application is closed'] });
+    const tpl = await templateById(q, orgId, b.template_id).catch(() => {
+      throw invalid({ template_id: ['names no contract template'] });
+    });
+    if (tpl.status !== 'active') throw invalid({ template_id: ['the template is archived'] });
+    const animals = b.animal_ids ?? app.animal_ids;
+    const foreign = animals.filter((a) => !app.animal_ids.includes(a));
+    if (foreign.length) throw invalid({ animal_ids: [`not applied for in this application: ${foreign.join(', ')}`] });
+    const today = DateTime.now().setZone(c.org.time_zone).toISODate() as string;
+    let fee = b.fee_minor;
+    if (fee === undefined) {
+      fee = 0;
+      for (const a of animals) fee += (await quote(q, c.org, a, today, false)).amount_minor;
+    }
+    let spayDue: string | null = null;
+    for (const a of animals) {
+      const alt = await animalAltered(q, orgId, a);
+      if (alt && !alt.altered) spayDue = b.spay_neuter_due_on ?? DateTime.fromISO(today).plus({ days: 30 }).toISODate();
+    }
+    const filled = await fillContract(q, c.org, tpl, app.person_id, animals, fee, spayDue);
+    await q.query(
+      `INSERT INTO signed_contracts (organization_id, id, application_id, person_id, animal_ids, template_id,
+        template_version, title, document,
+         document_sha256, fee_minor, currency, token_sha256, token_expires_at, sent_to, created_by)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13, now() + make_interval(hours => $14), $15, $16)`,
+      [
+        orgId,
+        id,
+        app.id,
+        app.person_id,
+        animals,
+        tpl.id,
+        tpl.version,
+        filled.title,
+        filled.document,
+        sha256(filled.document),
+        String(fee),
+        c.org.currency,
+        sha256(token),
+        hours,
+        app.applicant_email || null,
+        c.actor,
+      ],
+    );
+    await audit(q, orgId, c.actor, 'create', 'signed_contract', id, { application_id: app.id, template_id: tpl.id, version: tpl.version });
+    return { contract: await contractById(q, orgId, id), person_id: app.person_id };
+  });
+  const url = `${orgBaseUrl(c.config, c.org.slug)}/sign/${token}`;
+  let email: { sent: boolean; message_id: string | null; reason: string | null } = {
+    sent: false,
+    message_id: null,
+    reason: 'send_email was false',
+  };
+  if (b.send_email !== false) {
+    if (!providersConfigured(c.config)) email = { sent: false, message_id: null, reason: 'sending is not configured' };
+    else {
+      try {
+        const res = await send(db, c.config, c.org, c.actor, c.principal, {
+          idempotency_key: `contract-${id}`,
+          person_id: row.person_id,
+          subject: `Please sign: ${row.contract.title}`,
+          body_blocks: [
+            { type: 'p', runs: [{ text: `${c.org.name} asks you to read and sign your adoption contract.` }] },
+            { type: 'button', runs: [{ text: 'Read and sign', href: url }] },
+            { type: 'p', runs: [{ text: `The link works once and expires on ${new Date(row.contract.link_expires_at).toUTCString()}.` }] },
+          ],
+          category: 'transactional',
+        });
+        const m = res.messages[0] as { id?: string; status?: string } | undefined;
+        email = {
+          sent: m?.status !== 'suppressed',
+          message_id: m?.id ?? null,
+          reason: m?.status === 'suppressed' ? 'the address is suppressed' : null,
+        };
+      } catch (e) {
+        email = { sent: false, message_id: null, reason: (e as Error).message };
+      }
+    }
+  }
+  return { ...row.contract, signing_url: url, email };
+}
+
+/** Deletes a contract not signed yet (a signed one is immutable: the database refuses too). */
+export async function deleteContract(db: Db, orgId: string, id: string, actor: string): Promise<void> {
+  await db.tx(async (q) => {
+    const c = await contractById(q, orgId, id);
+    if (c.signed_at) throw invalid({ id: ['a signed contract is immutable: make a new contract to correct it'] });
+    const used = await q.query('SELECT 1 FROM adoptions WHERE organization_id = $1 AND contract_id = $2', [orgId, id]);
+    if (used.length) throw invalid({ id: ['an adoption names this contract'] });
+    await q.query('DELETE FROM signed_contracts WHERE organization_id = $1 AND id = $2', [orgId, id]);
+    await audit(q, orgId, actor, 'delete', 'signed_contract', id, {});
+  });
+}
+
+// Public signing
+
+export type SigningState =
+  | { state: 'unknown' }
+  | { state: 'used'; contract: SignedContractT }
+  | { state: 'expired'; contract: SignedContractT }
+  | { state: 'open'; contract: SignedContractT };
+
+export async function signingState(q: Queryable, orgId: string, token: string): Promise<SigningState> {
+  const r = (
+    await q.query<ContractRow>(`SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND token_sha256 = $2`, [
+      orgId,
+      sha256(token),
+    ])
+  )[0];
+  if (!r) return { state: 'unknown' };
+  const contract = presentContract(r);
+  if (r.token_used_at || r.signed_at) return { state: 'used', contract };
+  if (r.token_expires_at <= new Date()) return { state: 'expired', contract };
+  return { state: 'open', contract };
+}
+
+/**
+ * Signs through the link: the typed name, consent, and the hash of the document the page showed must match the
+ * stored document. The row is locked, so of two concurrent submissions one signs and the other finds the link used.
+ */
+export async function sign(
+  db: Db,
+  orgId: string,
+  token: string,
+  f: { name: string; consent: boolean; document_sha256: string; ip: string; user_agent: string },
+): Promise<
+  SigningState | { state: 'signed'; contract: SignedContractT } | { state: 'invalid'; contract: SignedContractT; message: string }
+> {
+  return db.tx(async (q) => {
+    const r = (
+      await q.query<ContractRow>(`SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND token_sha256 = $2 FOR UPDATE`, [
+        orgId,
+        sha256(token),
+      ])
+    )[0];
+    if (!r) return { state: 'unknown' as const };
+    const contract = presentContract(r);
+    if (r.token_used_at || r.signed_at) return { state: 'used' as const, contract };
+    if (r.token_expires_at <= new Date()) return { state: 'expired' as const, contract };
+    const name = f.name.trim();
+    if (!name || name.length > 200) return { state: 'invalid' as const, contract, message: 'Type your full name to sign.' };
+    if (!f.consent) return { state: 'invalid' as const, contract, message: 'Tick the box to agree to sign electronically.' };
+    if (f.document_sha256 !== r.document_sha256)
+      return {
+        state: 'invalid' as const,
+        contract,
+        message: 'The document changed since the page was opened: reload the page and read it again.',
+      };
+    await q.query(
+      `UPDATE signed_contracts SET token_used_at = now(), signed_at = now(), signed_name = $3, signed_ip = $4, signed_user_agent = $5
+        WHERE organization_id = $1 AND id = $2`,
+      [orgId, r.id, name, f.ip.slice(0, 100), f.user_agent.slice(0, 500)],
+    );
+    await audit(q, orgId, null, 'sign', 'signed_contract', r.id, { name, ip: f.ip, document_sha256: r.document_sha256 });
+    return { state: 'signed' as const, contract: await contractById(q, orgId, r.id) };
+  });
+}

@@ -1,0 +1,26 @@
+import type { Module } from '../../platform/context.ts';
+import { resolveApplicationsWith } from '../communications/public.ts';
+import { applicationParties } from './applications.service.ts';
+import { adoptionRoutes } from './routes.ts';
+import { contractRoutes } from './contracts.routes.ts';
+import { seedAdoptions } from './seed.ts';
+
+// A message template filled for `related_entity_type: adoption_application` finds the applicant and animals here.
+resolveApplicationsWith(applicationParties);
+
+/** The adoption pipeline (issue 13): applications and stages, adoptions, fees, contracts and signing, reconciliations, cage cards. */
+export const adoptionsModule: Module = {
+  name: 'adoptions',
+  routes(app, ctx) {
+    adoptionRoutes(app, ctx);
+    contractRoutes(app, ctx);
+  },
+  seed: seedAdoptions,
+  describe: {
+    b: [
+      'Adoptions (`/api/animals/adoption-applications`, `/api/animals/adoptions`, fee schedules, contracts, reconciliations and',
+      'cage cards) follow an application from submission through a signed contract to the adoption outcome, and back through a',
+      'return. Contracts are signed without a key at `/sign/{token}` on the organization’s address.',
+    ].join(' '),
+  },
+};

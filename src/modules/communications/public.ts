@@ -1,0 +1,96 @@
+/** What other modules may use of the communications module. */
+import type { Config } from '../../config.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import { BUILT_IN_ROLES } from '../../platform/permissions.ts';
+import { providersConfigured, QUEUE_CHANNEL, send } from './messages.service.ts';
+import { escapeHtml } from '../../platform/html.ts';
+import { newId } from '../../platform/ids.ts';
+import { organizationProfile } from '../settings/public.ts';
+import { ensureDefaultInbox } from './inboxes.repository.ts';
+import { mailHost } from './inboxes.service.ts';
+import { senderOf } from './delivery.repository.ts';
+import { sendingDomain } from './delivery.service.ts';
+import { insertOutbound, notifyQueue } from './messages.repository.ts';
+
+export { fillText, mergeFieldsIn, listJoin } from './blocks.ts';
+export { send, providersConfigured, type SendInput } from './messages.service.ts';
+export { orgBaseUrl } from './delivery.service.ts';
+/** The adoptions module registers how a `related_entity_type: adoption_application` fill finds the applicant and animals. */
+export { resolveApplicationsWith, type ApplicationResolver } from './fill.ts';
+export { getTemplate } from './templates.service.ts';
+
+/**
+ * Queues one transactional email (a heading, paragraphs, a button) to an address, logged like every
+ * message. Returns false, sending nothing, when no SMTP provider is configured.
+ */
+export async function sendNotice(
+  db: Db,
+  config: Config,
+  org: Organization,
+  actor: string,
+  n: { to: string; subject: string; paragraphs: string[]; button: { text: string; href: string }; idempotencyKey: string },
+): Promise<boolean> {
+  if (!providersConfigured(config)) return false;
+  const admin = BUILT_IN_ROLES[0]?.grants ?? {};
+  const system = { keyId: 'system', roleId: 'system', roleName: 'system', grants: admin };
+  await send(db, config, org, actor, system, {
+    idempotency_key: n.idempotencyKey,
+    to_addresses: [n.to],
+    subject: n.subject,
+    category: 'transactional',
+    body_blocks: [
+      ...n.paragraphs.map((text) => ({ type: 'p' as const, runs: [{ text }] })),
+      { type: 'button' as const, runs: [{ text: n.button.text, href: n.button.href }] },
+    ],
+  });
+  return true;
+}
+
+/**
+ * Queues a plain transactional email to the organization's own address (its settings' email), in the
+ * caller's transaction; the outbound worker sends it. Returns the message id, or null when the
+ * organization has no email address on file.
+ */
+export async function queueOrganizationNotice(
+  q: Queryable,
+  config: Config,
+  orgId: string,
+  notice: { subject: string; text: string; relatedType: string; relatedId: string },
+): Promise<string | null> {
+  const org = await organizationProfile(q, orgId);
+  if (!org?.email) return null;
+  const inbox = await ensureDefaultInbox(q, orgId);
+  const sender = await senderOf(q, orgId);
+  const host = mailHost(org.slug, config.mailDomain);
+  const fromAddress = `${inbox.name}@${sendingDomain(sender, org.slug, config)}`;
+  const id = newId('msg');
+  await insertOutbound(q, orgId, {
+    id,
+    category: 'transactional',
+    status: 'queued',
+    recipient_address: org.email,
+    from_address: `"${org.name.replace(/["\\\r\n]/g, '')}" <${fromAddress}>`,
+    person_id: null,
+    template_id: null,
+    template_version: null,
+    subject: notice.subject,
+    body_html: notice.text
+      .split('\n\n')
+      .map((p) => `<p>${escapeHtml(p)}</p>`)
+      .join('\n'),
+    body_text: notice.text,
+    related_entity_type: notice.relatedType,
+    related_entity_id: notice.relatedId,
+    payload_metadata: { message_id: `<${id}@${host}>`, from_address: fromAddress, inbox_id: inbox.id, notice: true },
+    cc: [],
+    bcc: [],
+    headers: { 'Reply-To': `${inbox.name}@${host}` },
+    message_id_header: `<${id}@${host}>`,
+    inbox_id: inbox.id,
+    conversation_id: null,
+    send_request_id: `notice:${id}`,
+  });
+  await notifyQueue(q, QUEUE_CHANNEL, orgId);
+  return id;
+}

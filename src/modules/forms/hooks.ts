@@ -1,0 +1,22 @@
+import type { Queryable } from '../../platform/db/db.ts';
+
+/** What an adoption hook is told when an adoption application form's submission becomes a person. */
+export interface AdoptionSubmission {
+  orgId: string;
+  submissionId: string;
+  formId: string;
+  personId: string;
+  /** The answers as stored (checked against the form's fields). */
+  answers: Record<string, unknown>;
+  actor: string;
+}
+/**
+ * Runs inside the conversion's transaction; returns the id of the adoption application it made (stored on the
+ * submission as application_id), or null when it made none. A throw rolls the whole conversion back.
+ */
+export type AdoptionHook = (q: Queryable, s: AdoptionSubmission) => Promise<string | null>;
+export const adoptionHooks: AdoptionHook[] = [];
+/** Registers a hook (the adoption applications area calls this once at load). */
+export function onAdoptionSubmission(fn: AdoptionHook): void {
+  adoptionHooks.push(fn);
+}

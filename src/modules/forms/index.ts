@@ -1,0 +1,14 @@
+import type { Module } from '../../platform/context.ts';
+import { formRoutes } from './routes.ts';
+import { publicFormRoutes } from './public.routes.ts';
+import { seedForms } from './seed.ts';
+
+/** Forms: a form builder, public form pages without a key, submissions that become people (and applications). */
+export const formsModule: Module = {
+  name: 'forms',
+  routes(app, ctx) {
+    formRoutes(app, ctx);
+    publicFormRoutes(app, ctx);
+  },
+  seed: seedForms,
+};

@@ -1,0 +1,39 @@
+/**
+ * What other modules may use of the forms module (it owns `forms` and `form_submissions`).
+ *
+ * Adoption applications: `onAdoptionSubmission(fn)` registers a function run, in the same transaction, when a
+ * submission of an adoption application form becomes a person (POST /api/forms/submissions/{id}/convert); it
+ * receives the person id and the answers, and returns the id of the application it made (kept on the submission
+ * as `application_id`) or null.
+ */
+import type { Queryable } from '../../platform/db/db.ts';
+import * as repo from './repository.ts';
+
+export { onAdoptionSubmission, type AdoptionHook, type AdoptionSubmission } from './hooks.ts';
+
+/** True when the id names a submission of the organization. */
+export async function submissionExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  return (await repo.getSubmission(q, orgId, id)) !== null;
+}
+
+/**
+ * For filling a message template about a submission: null when no such submission; else the person it became
+ * (null while it has not become one).
+ */
+export async function submissionPerson(q: Queryable, orgId: string, id: string): Promise<{ person_id: string | null } | null> {
+  const s = await repo.getSubmission(q, orgId, id);
+  return s ? { person_id: s.person_id } : null;
+}
+
+const LINK_PURPOSES = { adoption_application: 'adopt', foster_application: 'foster', volunteer_application: 'volunteer' } as const;
+
+/** Addresses (`/forms/{slug}`) of the organization's published adoption, foster and volunteer forms: the oldest of each purpose. */
+export async function publishedFormLinks(q: Queryable, orgId: string): Promise<{ adopt?: string; foster?: string; volunteer?: string }> {
+  const rows = await q.query<{ purpose: keyof typeof LINK_PURPOSES; slug: string }>(
+    `SELECT DISTINCT ON (purpose) purpose, slug FROM forms
+      WHERE organization_id = $1 AND status = 'published' AND purpose = ANY($2)
+      ORDER BY purpose, created_at, id`,
+    [orgId, Object.keys(LINK_PURPOSES)],
+  );
+  return Object.fromEntries(rows.map((r) => [LINK_PURPOSES[r.purpose], `/forms/${encodeURIComponent(r.slug)}`]));
+}

@@ -1,0 +1,179 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
+import type { App, AppContext } from '../../platform/context.ts';
+import { who } from '../../platform/context.ts';
+import { Type, Strict, StringEnum, DateString } from '../../platform/schema.ts';
+import type { Area } from '../../platform/permissions.ts';
+import type { Db } from '../../platform/db/db.ts';
+
+interface ListDef {
+  area: Area;
+  summary: string;
+  columns: string[];
+  query: Record<string, ReturnType<typeof Type.Optional>>;
+  /** SQL after FROM, with `$1` the organization, filters from `$2` on, and the keyset column `id`. */
+  from: string;
+  filters: (q: Record<string, unknown>, add: (sql: string, v: unknown) => void) => void;
+}
+
+/** Each list reads the owning module's read view (migrations/0050), never its tables. */
+const LISTS: Record<string, ListDef> = {
+  animals: {
+    area: 'animals',
+    summary: 'Export animals',
+    columns: ['id', 'name', 'species', 'status', 'care_state', 'location_id', 'created_at'],
+    query: {
+      status: Type.Optional(Type.String({ maxLength: 60, description: 'status name, exact' })),
+      species: Type.Optional(Type.String({ maxLength: 60, description: 'case-insensitive' })),
+      care_state: Type.Optional(Type.String({ maxLength: 40 })),
+      location_id: Type.Optional(Type.String({ maxLength: 64 })),
+    },
+    from: 'animal_directory WHERE organization_id = $1 AND deleted_at IS NULL',
+    filters: (q, add) => {
+      if (q.status) add('status = ?', q.status);
+      if (q.species) add('lower(species) = lower(?)', q.species);
+      if (q.care_state) add('care_state = ?', q.care_state);
+      if (q.location_id) add('location_id = ?', q.location_id);
+    },
+  },
+  people: {
+    area: 'people',
+    summary: 'Export people',
+    columns: ['id', 'first_name', 'last_name', 'email', 'phone', 'roles', 'created_at'],
+    query: {
+      role: Type.Optional(Type.String({ maxLength: 40, description: 'people holding this role' })),
+      q: Type.Optional(Type.String({ maxLength: 100, description: 'name or email contains (case-insensitive)' })),
+    },
+    from: 'people_directory WHERE organization_id = $1 AND deleted_at IS NULL',
+    filters: (q, add) => {
+      if (q.role) add('? = ANY(roles)', q.role);
+      if (q.q) add("(display_name ILIKE '%' || ? || '%' OR email ILIKE '%' || ? || '%')", q.q);
+    },
+  },
+  donations: {
+    area: 'fundraising',
+    summary: 'Export donations',
+    columns: [
+      'id',
+      'date',
+      'donor_id',
+      'amount_minor',
+      'currency',
+      'type',
+      'payment_method',
+      'campaign_id',
+      'animal_id',
+      'source',
+      'created_at',
+    ],
+    query: {
+      from: Type.Optional(DateString({ description: 'on or after this date' })),
+      to: Type.Optional(DateString({ description: 'on or before this date' })),
+      campaign_id: Type.Optional(Type.String({ maxLength: 64 })),
+      donor_id: Type.Optional(Type.String({ maxLength: 64 })),
+    },
+    from: 'donation_ledger WHERE organization_id = $1 AND deleted_at IS NULL',
+    filters: (q, add) => {
+      if (q.from) add('date >= ?', q.from);
+      if (q.to) add('date <= ?', q.to);
+      if (q.campaign_id) add('campaign_id = ?', q.campaign_id);
+      if (q.donor_id) add('donor_id = ?', q.donor_id);
+    },
+  },
+};
+
+const BATCH = 5000;
+
+/** The list's rows in id order, a batch at a time (keyset paging: constant memory for any size). */
+async function* rowsOf(db: Db, orgId: string, def: ListDef, query: Record<string, unknown>): AsyncGenerator<Record<string, unknown>[]> {
+  const params: unknown[] = [orgId];
+  const where: string[] = [];
+  def.filters(query, (sql, v) => {
+    params.push(v);
+    where.push(sql.replaceAll('?', `$${params.length}`));
+  });
+  let after = '';
+  for (;;) {
+    const rows = await db.query<Record<string, unknown>>(
+      `SELECT ${def.columns.join(', ')} FROM ${def.from}${where.map((w) => ` AND ${w}`).join('')} AND id > $${params.length + 1}
+        ORDER BY id LIMIT ${BATCH}`,
+      [...params, after],
+    );
+    if (!rows.length) return;
+    yield rows;
+    after = String(rows[rows.length - 1]?.id);
+    if (rows.length < BATCH) return;
+  }
+}
+
+const cell = (v: unknown) =>
+  v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(';') : v === null || v === undefined ? '' : v;
+
+/** Streams a list as CSV or XLSX. */
+export function exportStream(db: Db, orgId: string, list: string, format: 'csv' | 'xlsx', query: Record<string, unknown>): Readable {
+  const def = LISTS[list];
+  if (!def) throw new Error(`unknown list ${list}`);
+  const out = new PassThrough();
+  void (async () => {
+    try {
+      if (format === 'csv') {
+        const csv = stringify({ header: true, columns: def.columns });
+        csv.pipe(out);
+        for await (const batch of rowsOf(db, orgId, def, query)) {
+          for (const r of batch) if (!csv.write(def.columns.map((c) => cell(r[c])))) await new Promise((res) => csv.once('drain', res));
+        }
+        csv.end();
+      } else {
+        const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+        const ws = wb.addWorksheet(list);
+        ws.columns = def.columns.map((c) => ({ header: c, key: c }));
+        for await (const batch of rowsOf(db, orgId, def, query)) {
+          for (const r of batch) ws.addRow(def.columns.map((c) => cell(r[c]))).commit();
+        }
+        ws.commit();
+        await wb.commit();
+      }
+    } catch (err) {
+      out.destroy(err as Error);
+    }
+  })();
+  return out;
+}
+
+export function exportRoutes(app: App, ctx: AppContext) {
+  for (const [list, def] of Object.entries(LISTS)) {
+    app.get(
+      `/api/exports/${list}`,
+      {
+        config: { permission: { area: def.area, level: 'read' } },
+        schema: {
+          tags: ['Export'],
+          summary: def.summary,
+          description:
+            `Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. ` +
+            `Columns: ${def.columns.join(', ')}. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.`,
+          querystring: Strict({ format: StringEnum(['csv', 'xlsx'] as const, { default: 'csv' }), ...def.query }),
+          response: {
+            200: {
+              description: 'the file',
+              content: {
+                'text/csv': { schema: Type.String() },
+                'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: Type.String({ format: 'binary' }) },
+              },
+            },
+          },
+        },
+      },
+      async (req, reply) => {
+        const { orgId } = who(req);
+        const q = req.query as Record<string, unknown> & { format: 'csv' | 'xlsx' };
+        const name = `${list}-${new Date().toISOString().slice(0, 10)}.${q.format}`;
+        reply
+          .type(q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+          .header('content-disposition', `attachment; filename="${name}"`);
+        return reply.send(exportStream(ctx.db, orgId, list, q.format, q) as unknown as string);
+      },
+    );
+  }
+}

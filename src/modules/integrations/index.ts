@@ -1,0 +1,20 @@
+import type { Module } from '../../platform/context.ts';
+import { webhookRoutes } from './webhooks.routes.ts';
+import { changeRoutes } from './changes.routes.ts';
+import { startDeliveryWorker } from './delivery.ts';
+import { importRoutes } from './import.routes.ts';
+import { exportRoutes } from './export.routes.ts';
+
+/** Integrations (issue 19): signed webhooks, the change feed, bulk import and export. */
+export const integrationsModule: Module = {
+  name: 'integrations',
+  routes(app, ctx) {
+    webhookRoutes(app, ctx);
+    changeRoutes(app, ctx);
+    importRoutes(app, ctx);
+    exportRoutes(app, ctx);
+  },
+  async start(ctx) {
+    startDeliveryWorker(ctx);
+  },
+};

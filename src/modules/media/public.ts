@@ -1,0 +1,37 @@
+/**
+ * What other modules may use of the media module (it owns `animal_photos` and `animal_documents`): the
+ * public photos of an animal, for the public website. The files are served by the media module's public
+ * photo routes (`/api/animals/public/{id}/photos/{photo_id}/{small|medium}`).
+ */
+import type { Queryable } from '../../platform/db/db.ts';
+
+export interface PublicPhoto {
+  id: string;
+  animal_id: string;
+  caption: string | null;
+  width: number;
+  height: number;
+  updated_at: Date;
+}
+
+/** The public URL path of a public photo in a size (small: within 320×320, medium: within 1024×1024; WebP). */
+export const publicPhotoPath = (animalId: string, photoId: string, size: 'small' | 'medium') =>
+  `/api/animals/public/${animalId}/photos/${photoId}/${size}`;
+
+/** SQL giving the id of the animal's first public photo (primary first, then oldest), or NULL. */
+export const firstPublicPhotoSql = (orgSql: string, idSql: string) =>
+  `(SELECT ph.id FROM animal_photos ph WHERE ph.organization_id = ${orgSql} AND ph.animal_id = ${idSql} AND ph.is_public
+     ORDER BY ph.is_primary DESC, ph.created_at, ph.id LIMIT 1)`;
+
+/** The public photos of the animals named, primary first then oldest, per animal (at most `perAnimal` each). */
+export async function publicPhotos(q: Queryable, orgId: string, animalIds: string[], perAnimal = 10): Promise<PublicPhoto[]> {
+  if (!animalIds.length) return [];
+  return q.query<PublicPhoto>(
+    `SELECT id, animal_id, caption, width, height, updated_at FROM (
+       SELECT id, animal_id, caption, width, height, updated_at,
+              row_number() OVER (PARTITION BY animal_id ORDER BY is_primary DESC, created_at, id) AS n
+         FROM animal_photos WHERE organization_id = $1 AND animal_id = ANY($2::text[]) AND is_public) p
+      WHERE n <= $3 ORDER BY animal_id, n`,
+    [orgId, animalIds, perAnimal],
+  );
+}

@@ -1,0 +1,427 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App, AppContext } from '../../platform/context.ts';
+import { orgOf, who } from '../../platform/context.ts';
+import { Type } from '../../platform/schema.ts';
+import { IdParam } from '../../platform/formats.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { SESSION_COOKIE, SESSION_DAYS } from '../../platform/auth.ts';
+import { CROSS_SITE_MESSAGE, sameOrigin } from '../../platform/plugins/auth.ts';
+import { audit } from '../../platform/audit.ts';
+import { roleByRef } from '../settings/public.ts';
+import * as repo from './repository.ts';
+import * as service from './service.ts';
+import {
+  Accepted,
+  AcceptBody,
+  AccountPatch,
+  Invited,
+  InviteBody,
+  Member,
+  MemberList,
+  MemberListQuery,
+  MemberPatch,
+  PasswordChangeBody,
+  RecoveryCodes,
+  ResetBody,
+  ResetRequestBody,
+  Session,
+  SignInBody,
+  TokenInfo,
+  TokenParam,
+  TotpDisableBody,
+  TotpEnableBody,
+  TotpSetup,
+} from './schemas.ts';
+
+const TAGS = ['Members'];
+const GONE = { $ref: 'ErrorB#', description: 'The link was used already, was replaced by a newer one, or has expired' } as never;
+const BAD_SIGN_IN = { $ref: 'ErrorB#', description: 'Wrong email or password (the answer never says which)' } as never;
+const CROSS = { $ref: 'ErrorB#', description: "Sent from another site's page (Origin or Sec-Fetch-Site)" } as never;
+const SIGNED_IN_ONLY = 'For a team member signed in to the staff app (the session cookie); an API key answers 401 here.';
+
+/** The signed-in member of a session-authenticated request, or 401. */
+function me(req: FastifyRequest) {
+  const p = req.principal;
+  if (!req.org || !p?.memberId || !p.sessionId)
+    throw new AppError('UNAUTHORIZED', 'Sign in first: this is for a team member signed in to the staff app.');
+  return { org: req.org, orgId: req.org.id, memberId: p.memberId, sessionId: p.sessionId, grants: p.grants };
+}
+
+/** Public sign-in routes carry no session yet: a browser's cross-site post is refused all the same. */
+function mustBeSameOrigin(req: FastifyRequest) {
+  const origin = req.headers.origin ?? req.headers['sec-fetch-site'];
+  if (origin !== undefined && !sameOrigin(req)) throw new AppError('FORBIDDEN', CROSS_SITE_MESSAGE);
+}
+
+function setCookie(req: FastifyRequest, reply: FastifyReply, token: string) {
+  void reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    path: '/',
+    maxAge: SESSION_DAYS * 24 * 60 * 60,
+  });
+}
+function clearCookie(req: FastifyRequest, reply: FastifyReply) {
+  void reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', path: '/' });
+}
+
+async function sessionBody(ctx: AppContext, req: FastifyRequest, memberId: string, sessionId: string) {
+  const org = orgOf(req);
+  const m = await repo.memberById(ctx.db, org.id, memberId);
+  const s = await repo.sessionById(ctx.db, org.id, sessionId);
+  if (!m || !s) throw notFound('session');
+  const member = await service.viewOne(ctx.db, org.id, m);
+  const role = await roleByRef(ctx.db, org.id, m.role_id);
+  return {
+    member,
+    organization: { id: org.id, slug: org.slug, name: org.name, time_zone: org.time_zone },
+    grants: role?.grants ?? {},
+    expires_at: s.expires_at,
+  };
+}
+
+export function memberRoutes(app: App, ctx: AppContext) {
+  const read = { permission: { area: 'settings' as const, level: 'read' as const } };
+  const admin = { permission: { area: 'settings' as const, level: 'admin' as const } };
+  const meta = (req: FastifyRequest) => ({ userAgent: req.headers['user-agent'] ?? null, address: req.ip });
+
+  // ---- Team members (settings) ----
+  app.get(
+    '/api/members',
+    {
+      config: read,
+      schema: {
+        tags: TAGS,
+        summary: 'List team members',
+        description: 'Sorted by name. `q` matches part of the name or email.',
+        querystring: MemberListQuery,
+        response: { 200: MemberList },
+      },
+    },
+    async (req) => {
+      const { orgId } = who(req);
+      const limit = req.query.limit ?? 50;
+      const offset = req.query.offset ?? 0;
+      const rows = await repo.listMembers(ctx.db, orgId, { status: req.query.status, q: req.query.q, limit, offset });
+      return { results: await service.view(ctx.db, orgId, rows.slice(0, limit)), limit, offset, has_more: rows.length > limit };
+    },
+  );
+  app.get(
+    '/api/members/:id',
+    { config: read, schema: { tags: TAGS, summary: 'Get a team member', params: IdParam, response: { 200: Member } } },
+    async (req) => {
+      const { orgId } = who(req);
+      const m = await repo.memberById(ctx.db, orgId, req.params.id);
+      if (!m) throw notFound('member');
+      return service.viewOne(ctx.db, orgId, m);
+    },
+  );
+  app.post(
+    '/api/members',
+    {
+      config: admin,
+      schema: {
+        tags: TAGS,
+        summary: 'Invite a team member',
+        description:
+          'Makes the member (status `invited`) and a one-time link that accepts the invitation, sets a password and signs in; it ' +
+          'expires after 7 days. The link is emailed when sending is configured, and answered here either way so an ' +
+          "administrator can pass it on. The email is unique in the organization, whatever its case. The caller's role must cover " +
+          "every grant of the member's role (403).",
+        body: InviteBody,
+        response: { 201: Invited },
+      },
+    },
+    async (req, reply) => {
+      const { org, actor, principal } = who(req);
+      return reply.code(201).send(await service.invite(ctx.db, ctx.config, org, actor, req.body, principal.grants));
+    },
+  );
+  app.post(
+    '/api/members/:id/invitation',
+    {
+      config: admin,
+      schema: {
+        tags: TAGS,
+        summary: 'Send a new invitation link',
+        description: 'For a member still `invited`: a new 7-day link; earlier links stop working.',
+        params: IdParam,
+        response: { 201: Invited },
+      },
+    },
+    async (req, reply) => {
+      const { org, actor, principal } = who(req);
+      return reply.code(201).send(await service.reinvite(ctx.db, ctx.config, org, actor, req.params.id, principal.grants));
+    },
+  );
+  app.patch(
+    '/api/members/:id',
+    {
+      config: admin,
+      schema: {
+        tags: TAGS,
+        summary: 'Change a team member',
+        description:
+          'Name, role, or status (`disabled` ends every session of the member and stops the keys they made; `active` lets them ' +
+          "sign in again). The caller's role must cover the member's old and new role. Nobody changes their own status.",
+        params: IdParam,
+        body: MemberPatch,
+        response: { 200: Member },
+      },
+    },
+    async (req) => {
+      const { orgId, actor, principal } = who(req);
+      const m = await service.changeMember(ctx.db, orgId, actor, req.params.id, req.body, principal);
+      await ctx.changed();
+      return m;
+    },
+  );
+
+  // ---- Signing in ----
+  app.post(
+    '/api/session',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'Sign in',
+        description:
+          'Email and password; with two-factor sign-in on, also `totp_code` (or one `recovery_code`): without it the answer is 422 ' +
+          'naming `totp_code`. Answers the session and sets the `ark_session` cookie (httpOnly, SameSite=Lax, Secure over HTTPS, ' +
+          'this address only). Every attempt on an account counts before the password is checked; the fifth in a row without ' +
+          'success locks the account for 15 minutes (429), and 20 failures from one client address in 15 minutes stop that ' +
+          'address (429). A success sets the account count back to zero. A wrong email and a wrong password answer the same 401.',
+        body: SignInBody,
+        response: { 200: Session, 401: BAD_SIGN_IN, 403: CROSS },
+      },
+    },
+    async (req, reply) => {
+      mustBeSameOrigin(req);
+      const s = await service.signIn(ctx.db, orgOf(req), req.body, meta(req));
+      setCookie(req, reply, s.token);
+      return sessionBody(ctx, req, s.member.id, s.sessionId);
+    },
+  );
+  app.get(
+    '/api/session',
+    {
+      config: { public: 'optional' },
+      schema: { tags: TAGS, summary: 'The current session', description: SIGNED_IN_ONLY, response: { 200: Session } },
+    },
+    async (req) => {
+      const m = me(req);
+      return sessionBody(ctx, req, m.memberId, m.sessionId);
+    },
+  );
+  app.delete(
+    '/api/session',
+    {
+      config: { public: 'optional' },
+      schema: {
+        tags: TAGS,
+        summary: 'Sign out',
+        description: `Ends this session and clears the cookie. ${SIGNED_IN_ONLY}`,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (req, reply) => {
+      const m = me(req);
+      await ctx.db.tx(async (q) => {
+        await repo.revokeSession(q, m.orgId, m.sessionId);
+        await audit(q, m.orgId, `member:${m.memberId}`, 'sign_out', 'member', m.memberId);
+      });
+      clearCookie(req, reply);
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    '/api/session/sign-out-everywhere',
+    {
+      config: { public: 'optional' },
+      schema: {
+        tags: TAGS,
+        summary: 'Sign out everywhere',
+        description: `Ends every session of the signed-in member, this one included, in every Ark process at once. ${SIGNED_IN_ONLY}`,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (req, reply) => {
+      const m = me(req);
+      await ctx.db.tx(async (q) => {
+        const n = await repo.revokeSessions(q, m.orgId, m.memberId);
+        await audit(q, m.orgId, `member:${m.memberId}`, 'sign_out_everywhere', 'member', m.memberId, { sessions: n });
+      });
+      clearCookie(req, reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // ---- Invitations and password resets (no session yet) ----
+  app.get(
+    '/api/session/links/:token',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'What a one-time link is for',
+        description: 'For the app to greet the member before they choose a password; does not use the link up.',
+        params: TokenParam,
+        response: { 200: TokenInfo, 410: GONE },
+      },
+    },
+    async (req) => service.tokenInfo(ctx.db, orgOf(req), req.params.token),
+  );
+  app.post(
+    '/api/session/invitation',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'Accept an invitation',
+        description:
+          'The token from the invitation link and a password (at least 10 characters, not the email address); optionally the ' +
+          'name the member goes by. Activates the member and signs in (sets the cookie). The link works once: again, or after 7 ' +
+          'days, it answers 410.',
+        body: AcceptBody,
+        response: { 200: Session, 403: CROSS, 410: GONE },
+      },
+    },
+    async (req, reply) => {
+      mustBeSameOrigin(req);
+      const s = await service.accept(ctx.db, orgOf(req), req.body, meta(req));
+      setCookie(req, reply, s.token);
+      return sessionBody(ctx, req, s.member.id, s.sessionId);
+    },
+  );
+  app.post(
+    '/api/session/password-reset',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'Ask for a password reset link',
+        description:
+          "Always answers 202, whether or not the address is a member's (nobody learns who is a member). An active member gets " +
+          'an email with a one-time link that works for one hour; a newer link replaces an older one.',
+        body: ResetRequestBody,
+        response: { 202: Accepted, 403: CROSS },
+      },
+    },
+    async (req, reply) => {
+      mustBeSameOrigin(req);
+      await service.requestReset(ctx.db, ctx.config, orgOf(req), req.body.email);
+      return reply.code(202).send({ accepted: true });
+    },
+  );
+  app.post(
+    '/api/session/password',
+    {
+      config: { public: true },
+      schema: {
+        tags: TAGS,
+        summary: 'Choose a new password with a reset link',
+        description:
+          'Ends every session of the member and lifts a sign-in lock; the member then signs in with the new password (and their ' +
+          'second factor, if on). The link works once; again, or after an hour, it answers 410.',
+        body: ResetBody,
+        response: { 204: Type.Null(), 403: CROSS, 410: GONE },
+      },
+    },
+    async (req, reply) => {
+      mustBeSameOrigin(req);
+      await service.completeReset(ctx.db, orgOf(req), req.body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // ---- The signed-in member's own account ----
+  app.patch(
+    '/api/session/account',
+    {
+      config: { public: 'optional' },
+      schema: { tags: TAGS, summary: 'Change your name', description: SIGNED_IN_ONLY, body: AccountPatch, response: { 200: Member } },
+    },
+    async (req) => {
+      const m = me(req);
+      const row = await ctx.db.tx(async (q) => {
+        const r = await repo.updateMember(q, m.orgId, m.memberId, { name: req.body.name.trim() });
+        await audit(q, m.orgId, `member:${m.memberId}`, 'update', 'member', m.memberId, { name: true });
+        return r;
+      });
+      if (!row) throw notFound('member');
+      return service.viewOne(ctx.db, m.orgId, row);
+    },
+  );
+  app.post(
+    '/api/session/account/password',
+    {
+      config: { public: 'optional' },
+      schema: {
+        tags: TAGS,
+        summary: 'Change your password',
+        description: `Needs the current password; ends every other session of the member. ${SIGNED_IN_ONLY}`,
+        body: PasswordChangeBody,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (req, reply) => {
+      const m = me(req);
+      await service.changePassword(ctx.db, m.orgId, m.memberId, m.sessionId, req.body.current_password, req.body.new_password);
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    '/api/session/account/two-factor',
+    {
+      config: { public: 'optional' },
+      schema: {
+        tags: TAGS,
+        summary: 'Start two-factor set-up',
+        description:
+          'A new secret for an authenticator app (TOTP, 6 digits, 30 seconds); nothing changes until it is confirmed. ' + SIGNED_IN_ONLY,
+        response: { 200: TotpSetup },
+      },
+    },
+    async (req) => {
+      const m = me(req);
+      return service.totpSetup(ctx.db, m.org, m.memberId);
+    },
+  );
+  app.post(
+    '/api/session/account/two-factor/confirm',
+    {
+      config: { public: 'optional' },
+      schema: {
+        tags: TAGS,
+        summary: 'Turn two-factor sign-in on',
+        description:
+          'A code from the app confirms the set-up; answers 10 recovery codes, shown once, each good for one sign-in. ' + SIGNED_IN_ONLY,
+        body: TotpEnableBody,
+        response: { 200: RecoveryCodes },
+      },
+    },
+    async (req) => {
+      const m = me(req);
+      return service.totpEnable(ctx.db, m.org, m.memberId, req.body.code);
+    },
+  );
+  app.post(
+    '/api/session/account/two-factor/disable',
+    {
+      config: { public: 'optional' },
+      schema: {
+        tags: TAGS,
+        summary: 'Turn two-factor sign-in off',
+        description: `Needs the password; the recovery codes stop working. ${SIGNED_IN_ONLY}`,
+        body: TotpDisableBody,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (req, reply) => {
+      const m = me(req);
+      await service.totpDisable(ctx.db, m.orgId, m.memberId, req.body.password);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,395 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FtpSrv } from 'ftp-srv';
+import { makeOrg, request, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await testApp({}, undefined, { apiReference: true }); // the bare address keeps its API reference at `/`
+});
+after(async () => t.close());
+
+const page = (org: TestOrg, url: string, headers: Record<string, string> = {}) => request(t, org.host, 'GET', url, { key: null, headers });
+
+async function behaviourKeys(org: TestOrg) {
+  for (const [key, name] of [
+    ['good_with_dogs', 'Good with dogs'],
+    ['good_with_cats', 'Good with cats'],
+    ['good_with_children', 'Good with children'],
+  ]) {
+    const r = await org.req('POST', '/api/animals/behaviour-attributes', { body: { key, name, scale: 'yes_no' } });
+    assert.equal(r.status, 201, r.raw);
+  }
+}
+async function animal(org: TestOrg, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await org.req('POST', '/api/v1/animals', {
+    body: {
+      name: 'Internal Kennel Name',
+      publicName: 'Biscuit',
+      species: 'dog',
+      status: 'Available',
+      intakeDate: '2026-01-10',
+      isPublic: true,
+      notes: 'INTERNAL NOTE: bites the vet',
+      ...body,
+    },
+  });
+  assert.equal(res.status, 201, res.raw);
+  return res.body.data?.id ?? res.body.id;
+}
+
+test('only adoptable animals show, by public name, with public notes only; a hidden one is a friendly 404 at once', async () => {
+  const org = await makeOrg(t);
+  await behaviourKeys(org);
+  const shown = await animal(org, { publicName: 'Mr. Biscuit', breed: 'Beagle', sex: 'male', dateOfBirth: '2024-01-01' });
+  const hidden = await animal(org, { publicName: 'Secret Pup', isPublic: false });
+  const held = await animal(org, { publicName: 'Held Pup' });
+  assert.equal((await org.req('POST', `/api/animals/${held}/holds`, { body: { reason: 'bite_quarantine' } })).status, 201);
+  assert.equal(
+    (
+      await org.req('POST', `/api/animals/${shown}/notes`, {
+        body: { kind: 'adoption', body: 'Loves long walks.', visibility: 'shareable' },
+      })
+    ).status,
+    201,
+  );
+  await org.req('POST', `/api/animals/${shown}/notes`, { body: { kind: 'general', body: 'INTERNAL: staff only' } });
+  await org.req('PUT', `/api/animals/${shown}/behaviour`, { body: { values: { good_with_cats: 'yes', good_with_dogs: 'no' } } });
+
+  const list = await page(org, '/animals');
+  assert.equal(list.status, 200);
+  assert.match(String(list.headers['content-type']), /^text\/html/);
+  assert.match(list.raw, /Mr\. Biscuit/);
+  assert.doesNotMatch(list.raw, /Secret Pup|Held Pup|Internal Kennel Name|INTERNAL/);
+  assert.match(list.raw, new RegExp(`href="/animals/${shown}/mr-biscuit"`));
+
+  const one = await page(org, `/animals/${shown}/mr-biscuit`);
+  assert.equal(one.status, 200);
+  assert.match(one.raw, /<h1>Mr\. Biscuit<\/h1>/);
+  assert.match(one.raw, /Loves long walks\./);
+  assert.match(one.raw, /Beagle/);
+  assert.match(one.raw, /property="og:title" content="Mr. Biscuit/);
+  assert.match(one.raw, /application\/ld\+json/);
+  assert.doesNotMatch(one.raw, /Internal Kennel Name|INTERNAL/);
+  assert.match(one.raw, /Good with<\/h2><ul class="chips"><li>Cats<\/li>/);
+  // The fee comes from the adoptions area; until it is wired no fee is shown.
+  assert.doesNotMatch(one.raw, /Adoption fee/);
+  // Another slug, or none, redirects to the one address.
+  const moved = await page(org, `/animals/${shown}/old-name`);
+  assert.equal(moved.status, 301);
+  assert.equal(moved.headers.location, `/animals/${shown}/mr-biscuit`);
+
+  for (const id of [hidden, held, 'ani_nosuchanimal000000']) {
+    const r = await page(org, `/animals/${id}/x`);
+    assert.equal(r.status, 404);
+    assert.match(String(r.headers['content-type']), /^text\/html/);
+    assert.equal(r.headers['cache-control'], 'no-store');
+    assert.match(r.raw, /no longer listed/);
+  }
+  // Made non-public: 404 on the very next request (nothing is cached in Ark).
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${shown}`, { body: { isPublic: false } })).status, 200);
+  assert.equal((await page(org, `/animals/${shown}/mr-biscuit`)).status, 404);
+  assert.doesNotMatch((await page(org, '/animals')).raw, /Mr\. Biscuit/);
+  // An animal whose stay ended (adopted) leaves the list too.
+  const gone = await animal(org, { publicName: 'Adopted Andy' });
+  assert.match((await page(org, '/animals')).raw, /Adopted Andy/);
+  const out = await org.req('POST', `/api/animals/${gone}/outcomes`, { body: { occurred_at: new Date().toISOString(), type: 'adoption' } });
+  assert.ok(out.status === 201 || out.status === 200, out.raw);
+  assert.doesNotMatch((await page(org, '/animals')).raw, /Adopted Andy/);
+});
+
+test('filters, sort and paging: each page has its own address; past the last page is 404', async () => {
+  const org = await makeOrg(t);
+  await behaviourKeys(org);
+  const ids: string[] = [];
+  for (let i = 0; i < 26; i++)
+    ids.push(
+      await animal(org, { publicName: `Dog ${String(i).padStart(2, '0')}`, sex: i % 2 ? 'male' : 'female', dateOfBirth: '2020-05-01' }),
+    );
+  const cat = await animal(org, {
+    publicName: 'Zelda Cat',
+    species: 'cat',
+    sex: 'female',
+    dateOfBirth: new Date(Date.now() - 60 * 86400000).toISOString().slice(0, 10),
+  });
+  await org.req('PUT', `/api/animals/${cat}/behaviour`, { body: { values: { good_with_children: 'yes' } } });
+
+  const first = await page(org, '/animals');
+  assert.match(first.raw, /27 animals/);
+  assert.equal((first.raw.match(/class="card"/g) ?? []).length, 24);
+  assert.match(first.raw, /href="\/animals\?page=2" rel="next"/);
+  assert.match(first.raw, /Page 1 of 2/);
+  const second = await page(org, '/animals?page=2');
+  assert.equal((second.raw.match(/class="card"/g) ?? []).length, 3);
+  assert.match(second.raw, /rel="prev"/);
+  assert.equal((await page(org, '/animals?page=3')).status, 404);
+  assert.equal((await page(org, '/animals?page=abc')).status, 404);
+  // Filters, each alone and combined; unknown values and parameters are ignored, never an error.
+  const cats = await page(org, '/animals?species=cat');
+  assert.match(cats.raw, /1 animal</);
+  assert.match(cats.raw, /Zelda Cat/);
+  assert.match((await page(org, '/animals?age=baby')).raw, /Zelda Cat/);
+  assert.match((await page(org, '/animals?age=adult')).raw, /26 animals/);
+  assert.match((await page(org, '/animals?sex=male')).raw, /13 animals/);
+  assert.match((await page(org, '/animals?good_with=children')).raw, /1 animal</);
+  assert.match((await page(org, '/animals?good_with=children&good_with=dogs')).raw, /No animals match/);
+  assert.match((await page(org, '/animals?sex=robot&utm_source=x')).raw, /27 animals/);
+  const byName = await page(org, '/animals?sort=name&sex=female');
+  const names = [...byName.raw.matchAll(/class="nm">([^<]+)</g)].map((m) => m[1]);
+  assert.deepEqual(names.slice(0, 2), ['Dog 00', 'Dog 02']);
+  assert.equal(names.at(-1), 'Zelda Cat');
+  // The JSON list the widget reads: same rules, Family B paging, any origin.
+  const json = await request(t, org.host, 'GET', '/api/public/animals?limit=5&offset=25&sort=name', { key: null });
+  assert.equal(json.status, 200);
+  assert.equal(json.body.total, 27);
+  assert.equal(json.body.results.length, 2);
+  assert.equal(json.body.has_more, false);
+  assert.equal(json.headers['access-control-allow-origin'], '*');
+  assert.deepEqual(json.body.species.sort(), ['cat', 'dog']);
+  assert.match(json.body.results[1].url, new RegExp(`^http://${org.host}/animals/${cat}/zelda-cat$`));
+  assertErrorShape('/api/public/animals', await request(t, org.host, 'GET', '/api/public/animals?limit=500', { key: null }), 422);
+  assertErrorShape('/api/public/animals', await request(t, org.host, 'GET', '/api/public/animals?sex=robot', { key: null }), 422);
+});
+
+test('caching: ETag and Last-Modified from the data, short Cache-Control, 304 on a match, a new ETag after a change', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Pepper' });
+  for (const url of ['/', '/animals', `/animals/${id}/pepper`, '/sitemap.xml', '/feed.json', '/feed.xml']) {
+    const r = await page(org, url);
+    assert.equal(r.status, 200, url);
+    const etag = String(r.headers.etag);
+    assert.match(etag, /^"[A-Za-z0-9_-]{27}"$/, url);
+    assert.equal(r.headers['cache-control'], 'public, max-age=0, s-maxage=30, must-revalidate', url);
+    const again = await page(org, url, { 'if-none-match': etag });
+    assert.equal(again.status, 304, url);
+    assert.equal(again.raw, '');
+    if (r.headers['last-modified']) {
+      assert.equal((await page(org, url, { 'if-modified-since': String(r.headers['last-modified']) })).status, 304, url);
+      // If-None-Match wins: a stale ETag gets the page even with a matching date.
+      const both = await page(org, url, { 'if-none-match': '"old"', 'if-modified-since': String(r.headers['last-modified']) });
+      assert.equal(both.status, 200, url);
+    }
+  }
+  const before = await page(org, `/animals/${id}/pepper`);
+  assert.ok(before.headers['last-modified']);
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${id}`, { body: { publicName: 'Pepper Pot' } })).status, 200);
+  const after = await page(org, `/animals/${id}/pepper-pot`, { 'if-none-match': String(before.headers.etag) });
+  assert.equal(after.status, 200);
+  assert.notEqual(after.headers.etag, before.headers.etag);
+  assert.match(after.raw, /Pepper Pot/);
+  // Site settings are part of every page's data.
+  const home = await page(org, '/');
+  await org.req('PATCH', '/api/settings/public-site', { body: { tagline: 'Dogs of the valley' } });
+  const home2 = await page(org, '/', { 'if-none-match': String(home.headers.etag) });
+  assert.equal(home2.status, 200);
+  assert.match(home2.raw, /Dogs of the valley/);
+});
+
+test('sitemap, robots, feeds, widget and iframe; an address naming no organization is a 404 page', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Rosie Rabbit', species: 'rabbit' });
+  const sm = await page(org, '/sitemap.xml');
+  assert.match(String(sm.headers['content-type']), /^application\/xml/);
+  assert.match(sm.raw, new RegExp(`<loc>http://${org.host}/animals/${id}/rosie-rabbit</loc>`));
+  const robots = await page(org, '/robots.txt');
+  assert.match(robots.raw, new RegExp(`Sitemap: http://${org.host}/sitemap.xml`));
+  assert.match(robots.raw, /Disallow: \/api\//);
+  const jf = await page(org, '/feed.json');
+  assert.equal(jf.body.version, 'https://jsonfeed.org/version/1.1');
+  assert.equal(jf.body.items[0].title, 'Rosie Rabbit');
+  const rss = await page(org, '/feed.xml');
+  assert.match(rss.raw, /<rss version="2.0"/);
+  assert.match(rss.raw, /<title>Rosie Rabbit<\/title>/);
+  const w = await page(org, '/widget.js');
+  assert.match(String(w.headers['content-type']), /^text\/javascript/);
+  assert.equal(w.headers['cross-origin-resource-policy'], 'cross-origin');
+  assert.match(w.raw, /attachShadow/);
+  const home = await page(org, '/');
+  assert.equal(home.headers['x-frame-options'], 'DENY');
+  assert.match(String(home.headers['content-security-policy']), /frame-ancestors 'none'/);
+  const frame = await page(org, '/embed');
+  assert.equal(frame.status, 200);
+  assert.equal(frame.headers['x-frame-options'], undefined);
+  assert.match(String(frame.headers['content-security-policy']), /frame-ancestors \*/);
+  assert.match(frame.raw, /target="_blank"/);
+  const none = await request(t, 'nosuchorg.localhost', 'GET', '/animals', { key: null });
+  assert.equal(none.status, 404);
+  assert.match(String(none.headers['content-type']), /^text\/html/);
+  // The bare address keeps its own `/` (the API documentation).
+  const bare = await request(t, 'localhost', 'GET', '/', { key: null });
+  assert.equal(bare.status, 302);
+});
+
+test('site settings: colours and texts show on the pages; bad values are 422; readers may read, only admins change', async () => {
+  const org = await makeOrg(t);
+  const S = '/api/settings/public-site';
+  const got = await org.req('GET', S);
+  assert.equal(got.status, 200);
+  assert.equal(got.body.primary_colour, '#1f5f8b');
+  assert.equal(got.body.widget, `<script src="http://${org.host}:${t.ctx.config.port}/widget.js" async></script>`);
+  const put = await org.req('PATCH', S, {
+    body: { primary_colour: '#AA3300', donation_url: 'https://give.example/rescue', how_to_foster: 'Call Jo.' },
+  });
+  assert.equal(put.status, 200, put.raw);
+  assert.equal(put.body.primary_colour, '#aa3300');
+  const home = await page(org, '/');
+  assert.match(home.raw, /--p:#aa3300/);
+  assert.match(home.raw, /href="https:\/\/give.example\/rescue"/);
+  assert.match(home.raw, /Call Jo\./);
+  assertErrorShape(S, await org.req('PATCH', S, { body: { primary_colour: 'red' } }), 422);
+  assertErrorShape(S, await org.req('PATCH', S, { body: { donation_url: 'javascript:alert(1)' } }), 422);
+  assertErrorShape(S, await org.req('PATCH', S, { body: { nope: 1 } }), 422);
+  assertErrorShape(S, await org.req('PATCH', S, { body: { tagline: 'x' }, key: org.keys.staff }), 403);
+});
+
+// A real FTP server on loopback receives the uploads.
+let ftpRoot: string;
+let ftp: FtpSrv;
+let ftpPort: number;
+let slowLogin = 0;
+before(async () => {
+  ftpRoot = mkdtempSync(join(tmpdir(), 'ark-ftp-'));
+  ftpPort = 20000 + Math.floor(Math.random() * 20000);
+  ftp = new FtpSrv({
+    url: `ftp://127.0.0.1:${ftpPort}`,
+    pasv_url: '127.0.0.1',
+    pasv_min: 40000,
+    pasv_max: 60000,
+    anonymous: false,
+    greeting: 'test',
+  });
+  ftp.on('login', ({ username, password }, resolve, reject) => {
+    const go = () => (password === 'secret' ? resolve({ root: ftpRoot }) : reject(new Error('bad password')));
+    if (slowLogin) setTimeout(go, slowLogin);
+    else go();
+    void username;
+  });
+  await ftp.listen();
+});
+after(async () => {
+  await ftp.close();
+  rmSync(ftpRoot, { recursive: true, force: true });
+});
+
+test('syndication: Petfinder and Adopt-a-Pet files by FTP, photos by URL; the result and counts kept; never two runs at once', async () => {
+  const org = await makeOrg(t);
+  await behaviourKeys(org);
+  const dob = new Date(Date.now() - 90 * 86400000).toISOString().slice(0, 10);
+  const a = await animal(org, { publicName: 'Toby', breed: 'Labrador Mix', sex: 'male', dateOfBirth: dob });
+  await animal(org, { publicName: 'Hidden', isPublic: false });
+  await org.req('PUT', `/api/animals/${a}/behaviour`, { body: { values: { good_with_dogs: 'no', good_with_children: 'yes' } } });
+  await org.req('POST', `/api/animals/${a}/notes`, { body: { kind: 'adoption', body: 'A gentle soul.', visibility: 'shareable' } });
+  const B = '/api/settings/syndication';
+  const pf = await org.req('POST', B, {
+    body: { format: 'petfinder', host: '127.0.0.1', port: ftpPort, username: 'XX123', password: 'secret', remote_dir: '/import' },
+  });
+  assert.equal(pf.status, 201, pf.raw);
+  assert.equal(pf.body.password_set, true);
+  assert.equal(pf.body.password, undefined);
+  assert.equal(pf.body.last_status, null);
+  const run = await org.req('POST', `${B}/${pf.body.id}/run`);
+  assert.equal(run.status, 200, run.raw);
+  assert.deepEqual(run.body, { status: 'ok', animals: 1, photos: 0, file: 'XX123.csv', error: null });
+  const csv = readFileSync(join(ftpRoot, 'import', 'XX123.csv'), 'utf8').split('\n');
+  assert.match(csv[0] ?? '', /^ID,Internal,AnimalName,PrimaryBreed,SecondaryBreed,Sex,Size,Age,Desc,Type,Status,/);
+  assert.match(csv[1] ?? '', new RegExp(`^${a},${a},Toby,Labrador Mix,,M,M,Baby,`));
+  assert.match(csv[1] ?? '', /A gentle soul\./);
+  assert.doesNotMatch(csv.join('\n'), /Hidden|Internal Kennel Name|INTERNAL/);
+  const shown = await org.req('GET', `${B}/${pf.body.id}`);
+  assert.equal(shown.body.last_status, 'ok');
+  assert.equal(shown.body.last_animals, 1);
+  const log = await org.req('GET', `/api/audit?entity_type=syndication_target&entity_id=${pf.body.id}`);
+  if (log.status === 200) assert.ok(JSON.stringify(log.body).includes('syndicate'));
+
+  const ap = await org.req('POST', B, {
+    body: { format: 'adoptapet', host: '127.0.0.1', port: ftpPort, username: 'ap1', password: 'secret', remote_dir: '/aap' },
+  });
+  assert.equal((await org.req('POST', `${B}/${ap.body.id}/run`)).body.status, 'ok');
+  const pets = readFileSync(join(ftpRoot, 'aap', 'pets.csv'), 'utf8');
+  assert.match(pets, new RegExp(`^"${a}","Dog","Labrador Mix","","0","Baby","Toby","M","M",`));
+  assert.match(pets, /"Available","1","","0"/);
+  assert.match(readFileSync(join(ftpRoot, 'aap', 'import.cfg'), 'utf8'), /#29:PhotoURL4=PhotoURL4/);
+
+  // A wrong password: the run fails, the error is kept and shown.
+  assert.equal((await org.req('PATCH', `${B}/${pf.body.id}`, { body: { password: 'wrong' } })).status, 200);
+  const bad = await org.req('POST', `${B}/${pf.body.id}/run`);
+  assert.equal(bad.body.status, 'failed');
+  assert.ok(bad.body.error);
+  const after = await org.req('GET', `${B}/${pf.body.id}`);
+  assert.equal(after.body.last_status, 'failed');
+  assert.equal(after.body.last_error, bad.body.error);
+
+  // Two runs of one target at once: one runs, the other is refused.
+  slowLogin = 400;
+  try {
+    const both = await Promise.all([org.req('POST', `${B}/${ap.body.id}/run`), org.req('POST', `${B}/${ap.body.id}/run`)]);
+    assert.deepEqual(both.map((r) => r.status).sort(), [200, 409]);
+  } finally {
+    slowLogin = 0;
+  }
+  assertErrorShape(B, await org.req('POST', B, { body: { format: 'myspace', host: 'x', username: 'u', password: 'p' } }), 422);
+  assertErrorShape(B, await org.req('POST', B, { body: { format: 'petfinder', host: 'bad host!', username: 'u', password: 'p' } }), 422);
+  assert.equal((await org.req('DELETE', `${B}/${ap.body.id}`)).status, 204);
+  assertErrorShape(B, await org.req('POST', `${B}/${ap.body.id}/run`), 404);
+});
+
+const target = { format: 'petfinder', host: '127.0.0.1', username: 'u', password: 'p' };
+const makeTarget = async (o: TestOrg) => (await o.req('POST', '/api/settings/syndication', { body: target })).body.id as string;
+securitySuite('public website settings', () => t, [
+  { method: 'GET', path: () => '/api/settings/public-site', area: 'settings', level: 'read', singleton: true },
+  { method: 'PATCH', path: () => '/api/settings/public-site', body: { tagline: 'x' }, area: 'settings', level: 'admin' },
+  { method: 'GET', path: () => '/api/settings/syndication', area: 'settings', level: 'read', seed: makeTarget },
+  { method: 'POST', path: () => '/api/settings/syndication', body: target, area: 'settings', level: 'admin' },
+  { method: 'GET', path: async (o) => `/api/settings/syndication/${await makeTarget(o)}`, area: 'settings', level: 'read' },
+  {
+    method: 'PATCH',
+    path: async (o) => `/api/settings/syndication/${await makeTarget(o)}`,
+    body: { enabled: false },
+    area: 'settings',
+    level: 'admin',
+  },
+  { method: 'DELETE', path: async (o) => `/api/settings/syndication/${await makeTarget(o)}`, area: 'settings', level: 'admin' },
+  { method: 'POST', path: async (o) => `/api/settings/syndication/${await makeTarget(o)}/run`, area: 'settings', level: 'admin' },
+]);
+
+test('the daily upload runs on the job queue: once per target and day, the next day queued by each run', async () => {
+  const { runDueJobs, listJobs } = await import('../../platform/jobs.ts');
+  const { SYNDICATE_JOB, nextSlot } = await import('./schedule.ts');
+  const org = await makeOrg(t);
+  await animal(org, { publicName: 'Scheduled Sam' });
+  const made = await org.req('POST', '/api/settings/syndication', {
+    body: { format: 'petfinder', host: '127.0.0.1', port: ftpPort, username: 'SCHED1', password: 'secret', remote_dir: '/sched' },
+  });
+  assert.equal(made.status, 201);
+  const jobs = await listJobs(t.db, org.id, SYNDICATE_JOB);
+  assert.equal(jobs.length, 1);
+  assert.equal(new Date(jobs[0]?.run_at ?? 0).getTime(), nextSlot().getTime());
+  // A second enqueue for the same day (a PATCH, another process) adds nothing.
+  await org.req('PATCH', `/api/settings/syndication/${made.body.id}`, { body: { enabled: true } });
+  assert.equal((await listJobs(t.db, org.id, SYNDICATE_JOB)).length, 1);
+  // Make it due now, run what is due: the file is uploaded and tomorrow's run is queued.
+  await t.db.query("UPDATE jobs SET run_at = now() - interval '1 second' WHERE organization_id = $1 AND kind = $2", [
+    org.id,
+    SYNDICATE_JOB,
+  ]);
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id, kinds: [SYNDICATE_JOB] }), 1);
+  const ran = await listJobs(t.db, org.id, SYNDICATE_JOB);
+  assert.ok(
+    ran.some((j) => j.status === 'done'),
+    JSON.stringify(ran),
+  );
+  assert.match(readFileSync(join(ftpRoot, 'sched', 'SCHED1.csv'), 'utf8'), /Scheduled Sam/);
+  const after = await listJobs(t.db, org.id, SYNDICATE_JOB);
+  assert.deepEqual(after.map((j) => j.status).sort(), ['done', 'queued']);
+  assert.equal((await org.req('GET', `/api/settings/syndication/${made.body.id}`)).body.last_status, 'ok');
+  // A disabled target's job does nothing.
+  await org.req('PATCH', `/api/settings/syndication/${made.body.id}`, { body: { enabled: false } });
+  await t.db.query("UPDATE jobs SET run_at = now() - interval '1 second' WHERE organization_id = $1 AND status = 'queued'", [org.id]);
+  await runDueJobs(t.ctx, { orgId: org.id, kinds: [SYNDICATE_JOB] });
+  const last = (await listJobs(t.db, org.id, SYNDICATE_JOB)).find((j) => j.result && JSON.stringify(j.result).includes('disabled'));
+  assert.ok(last, 'the disabled target was skipped');
+});

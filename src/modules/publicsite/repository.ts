@@ -1,0 +1,183 @@
+import type { Queryable } from '../../platform/db/db.ts';
+import { PUBLIC_ANIMALS_SQL } from '../animals/public.ts';
+import { availableNowSql } from '../stays/public.ts';
+import { behaviourValueSql, careChangedAtSql } from '../care/public.ts';
+import { firstPublicPhotoSql } from '../media/public.ts';
+
+/** Age groups of the public site, from the date of birth (weeks): the four listing sites use these. */
+export const AGE_GROUPS = ['baby', 'young', 'adult', 'senior'] as const;
+export type AgeGroup = (typeof AGE_GROUPS)[number];
+/** [from, to) in days of age; baby under 6 months, young under 2 years, adult under 8 years, senior from 8. */
+const AGE_DAYS: Record<AgeGroup, [number, number | null]> = {
+  baby: [0, 182],
+  young: [182, 730],
+  adult: [730, 2920],
+  senior: [2920, null],
+};
+export const GOOD_WITH = ['dogs', 'cats', 'children'] as const;
+export type GoodWith = (typeof GOOD_WITH)[number];
+
+export interface ListFilter {
+  species?: string;
+  sex?: 'male' | 'female';
+  age?: AgeGroup;
+  goodWith: GoodWith[];
+  sort: 'newest' | 'name';
+}
+
+export interface ListedAnimal {
+  id: string;
+  public_name: string;
+  species: string;
+  breed: string | null;
+  sex: string;
+  date_of_birth: string | null;
+  intake_date: string;
+  updated_at: Date;
+  photo_id: string | null;
+  total: number;
+}
+
+const AVAILABLE = `p.organization_id = $1 AND ${availableNowSql('$1', 'p.id')}`;
+
+/** One page of the adoptable animals matching the filter, with the total that match. */
+export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, limit: number, offset: number): Promise<ListedAnimal[]> {
+  const params: unknown[] = [orgId];
+  const where = [AVAILABLE];
+  const add = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (f.species) where.push(`p.species_key = lower(${add(f.species)})`);
+  if (f.sex) where.push(`p.sex = ${add(f.sex)}`);
+  if (f.age) {
+    const [from, to] = AGE_DAYS[f.age];
+    where.push(`p.date_of_birth <= current_date - ${add(from)}::int`);
+    if (to !== null) where.push(`p.date_of_birth > current_date - ${add(to)}::int`);
+  }
+  for (const g of f.goodWith) where.push(`${behaviourValueSql('$1', 'p.id', `'good_with_${g}'`)} = 'yes'`);
+  const order = f.sort === 'name' ? 'lower(public_name), id' : 'created_at DESC, id DESC';
+  const lim = add(limit);
+  const off = add(offset);
+  return q.query<ListedAnimal>(
+    `WITH m AS (SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
+                       p.created_at, p.updated_at
+                  FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${where.join(' AND ')}),
+          pg AS (SELECT * FROM m ORDER BY ${order} LIMIT ${lim} OFFSET ${off})
+     SELECT pg.id, pg.public_name, pg.species, pg.breed, pg.sex, pg.date_of_birth, pg.intake_date, pg.updated_at,
+            ${firstPublicPhotoSql('$1', 'pg.id')} AS photo_id, (SELECT count(*) FROM m)::int AS total
+       FROM pg ORDER BY ${order}`,
+    params,
+  );
+}
+
+/** The species among the adoptable animals, most first (for the filter). */
+export async function adoptableSpecies(q: Queryable, orgId: string): Promise<string[]> {
+  const rows = await q.query<{ species: string }>(
+    `SELECT min(p.species) AS species FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE}
+      GROUP BY p.species_key ORDER BY count(*) DESC, 1 LIMIT 30`,
+    [orgId],
+  );
+  return rows.map((r) => r.species);
+}
+
+/** Ids and last change of every adoptable animal (the sitemap and the syndication files). */
+export async function adoptableIds(
+  q: Queryable,
+  orgId: string,
+  limit: number,
+): Promise<{ id: string; public_name: string; updated_at: Date }[]> {
+  return q.query(
+    `SELECT p.id, p.public_name, p.updated_at FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE}
+      ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
+    [orgId, limit],
+  );
+}
+
+export interface PublicAnimal {
+  id: string;
+  public_name: string;
+  species: string;
+  breed: string | null;
+  sex: string;
+  date_of_birth: string | null;
+  intake_date: string;
+  altered: boolean;
+  updated_at: Date;
+  care_changed_at: Date | null;
+  good_with_dogs: string | null;
+  good_with_cats: string | null;
+  good_with_children: string | null;
+}
+
+/** One adoptable animal (public, in care, no hold in force), or null. */
+export async function adoptableAnimal(q: Queryable, orgId: string, id: string): Promise<PublicAnimal | null> {
+  const rows = await q.query<PublicAnimal>(
+    `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text, p.altered, p.updated_at,
+            ${careChangedAtSql('$1', 'p.id')} AS care_changed_at,
+            ${behaviourValueSql('$1', 'p.id', "'good_with_dogs'")} AS good_with_dogs,
+            ${behaviourValueSql('$1', 'p.id', "'good_with_cats'")} AS good_with_cats,
+            ${behaviourValueSql('$1', 'p.id', "'good_with_children'")} AS good_with_children
+       FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.id = $2`,
+    [orgId, id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Of `ids`, the adoptable ones with their public names (a bonded partner is named only when adoptable too). */
+export async function adoptableNames(q: Queryable, orgId: string, ids: string[]): Promise<{ id: string; public_name: string }[]> {
+  if (!ids.length) return [];
+  return q.query(`SELECT p.id, p.public_name FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.id = ANY($2::text[]) ORDER BY p.id`, [
+    orgId,
+    ids,
+  ]);
+}
+
+export interface SiteSettingsRow {
+  primary_colour: string;
+  accent_colour: string;
+  logo_url: string | null;
+  donation_url: string | null;
+  tagline: string;
+  how_to_adopt: string;
+  how_to_foster: string;
+  how_to_volunteer: string;
+  updated_at: Date | null;
+}
+export const DEFAULT_SETTINGS: SiteSettingsRow = {
+  primary_colour: '#1f5f8b',
+  accent_colour: '#e07a1f',
+  logo_url: null,
+  donation_url: null,
+  tagline: '',
+  how_to_adopt: '',
+  how_to_foster: '',
+  how_to_volunteer: '',
+  updated_at: null,
+};
+const SETTINGS_COLS =
+  'primary_colour, accent_colour, logo_url, donation_url, tagline, how_to_adopt, how_to_foster, how_to_volunteer, updated_at';
+
+export async function siteSettings(q: Queryable, orgId: string): Promise<SiteSettingsRow> {
+  const rows = await q.prepared<SiteSettingsRow>(
+    'publicsite_settings',
+    `SELECT ${SETTINGS_COLS} FROM public_site_settings WHERE organization_id = $1`,
+    [orgId],
+  );
+  return rows[0] ?? DEFAULT_SETTINGS;
+}
+
+export async function saveSiteSettings(
+  q: Queryable,
+  orgId: string,
+  patch: Partial<Omit<SiteSettingsRow, 'updated_at'>>,
+): Promise<SiteSettingsRow> {
+  await q.query('INSERT INTO public_site_settings (organization_id) VALUES ($1) ON CONFLICT DO NOTHING', [orgId]);
+  const keys = Object.keys(patch) as (keyof typeof patch)[];
+  const sets = keys.map((k, i) => `${k} = $${i + 2}`);
+  const rows = await q.query<SiteSettingsRow>(
+    `UPDATE public_site_settings SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 RETURNING ${SETTINGS_COLS}`,
+    [orgId, ...keys.map((k) => patch[k])],
+  );
+  return rows[0] ?? DEFAULT_SETTINGS;
+}

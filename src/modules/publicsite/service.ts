@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Queryable } from '../../platform/db/db.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import { publicPhotoPath, publicPhotos, type PublicPhoto } from '../media/public.ts';
+import { bondedWith, shareableNotes } from '../care/public.ts';
+import { publicWishList } from '../fundraising/public.ts';
+import * as repo from './repository.ts';
+import { sources, type Fee } from './sources.ts';
+import { en } from './strings.en.ts';
+
+export const PAGE_SIZE = 24;
+/** Browsers revalidate every time (cheap: 304); a CDN may keep a copy 30 s, so a change shows within a minute. */
+export const CACHE_CONTROL = 'public, max-age=0, s-maxage=30, must-revalidate';
+
+/** A URL part from a public name: lower case ASCII words joined by hyphens ("Mr. Biscuit" → "mr-biscuit"). */
+export function slugify(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return s || 'animal';
+}
+export const animalPath = (id: string, name: string) => `/animals/${id}/${slugify(name)}`;
+
+/** Age in days from a date of birth (YYYY-MM-DD), or null. */
+export function ageDays(dob: string | null, today = new Date()): number | null {
+  if (!dob) return null;
+  const ms = today.getTime() - Date.parse(`${dob}T00:00:00Z`);
+  return ms < 0 ? 0 : Math.floor(ms / 86_400_000);
+}
+export function ageGroup(days: number | null): repo.AgeGroup | null {
+  if (days === null) return null;
+  return days < 182 ? 'baby' : days < 730 ? 'young' : days < 2920 ? 'adult' : 'senior';
+}
+export const ageText = (dob: string | null) => {
+  const d = ageDays(dob);
+  return d === null ? en.animal.unknownAge : en.age(d);
+};
+
+/** A photo's size when scaled within a square of `box` pixels (the media module's small and medium sizes). */
+export function fit(p: { width: number; height: number }, box: number): { width: number; height: number } {
+  const s = Math.min(1, box / Math.max(p.width, p.height));
+  return { width: Math.max(1, Math.round(p.width * s)), height: Math.max(1, Math.round(p.height * s)) };
+}
+
+export const newestOf = (...ds: (Date | string | null | undefined)[]): Date | null => {
+  let best: Date | null = null;
+  for (const d of ds) {
+    if (!d) continue;
+    const v = d instanceof Date ? d : new Date(d);
+    if (!best || v > best) best = v;
+  }
+  return best;
+};
+
+/**
+ * Conditional GET: the ETag is a hash of the data a page is made from (plus the template version), and
+ * Last-Modified the newest change among those rows. If-None-Match wins over If-Modified-Since (RFC 9110);
+ * a match answers 304 before anything is rendered. Returns true when the 304 was sent.
+ */
+export function notModified(req: FastifyRequest, reply: FastifyReply, data: unknown, lastModified: Date | null, version: string): boolean {
+  const etag = `"${createHash('sha1').update(version).update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
+  void reply.header('ETag', etag).header('Cache-Control', CACHE_CONTROL).header('Vary', 'Accept-Encoding');
+  const lm = lastModified ? new Date(Math.floor(lastModified.getTime() / 1000) * 1000) : null;
+  if (lm) void reply.header('Last-Modified', lm.toUTCString());
+  const inm = req.headers['if-none-match'];
+  const ims = req.headers['if-modified-since'];
+  let match = false;
+  if (inm !== undefined) match = inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
+  else if (ims && lm) {
+    const since = Date.parse(ims);
+    match = !Number.isNaN(since) && lm.getTime() <= since;
+  }
+  if (match) void reply.code(304).send();
+  return match;
+}
+
+export interface Site {
+  org: Organization;
+  settings: repo.SiteSettingsRow;
+}
+export async function site(q: Queryable, org: Organization): Promise<Site> {
+  return { org, settings: await repo.siteSettings(q, org.id) };
+}
+
+export interface Card {
+  id: string;
+  name: string;
+  href: string;
+  species: string;
+  breed: string | null;
+  sex: string;
+  age: string;
+  photo: { src: string; width: number; height: number } | null;
+}
+function card(a: repo.ListedAnimal, photos: Map<string, PublicPhoto>): Card {
+  const p = a.photo_id ? photos.get(a.id) : undefined;
+  return {
+    id: a.id,
+    name: a.public_name,
+    href: animalPath(a.id, a.public_name),
+    species: a.species,
+    breed: a.breed,
+    sex: a.sex,
+    age: ageText(a.date_of_birth),
+    photo: p ? { src: publicPhotoPath(a.id, p.id, 'small'), ...fit(p, 320) } : null,
+  };
+}
+
+/** One page of adoptable animals as cards, with the total and what changed last. */
+export async function listPage(q: Queryable, orgId: string, f: repo.ListFilter, page: number, size = PAGE_SIZE) {
+  const rows = await repo.listAdoptable(q, orgId, f, size, (page - 1) * size);
+  const withPhoto = rows.filter((r) => r.photo_id).map((r) => r.id);
+  const photos = new Map<string, PublicPhoto>();
+  for (const p of await publicPhotos(q, orgId, withPhoto, 1)) photos.set(p.animal_id, p);
+  const total = rows[0]?.total ?? 0;
+  return {
+    cards: rows.map((r) => card(r, photos)),
+    rows,
+    total,
+    pages: Math.max(1, Math.ceil(total / size)),
+    lastModified: newestOf(...rows.map((r) => r.updated_at), ...[...photos.values()].map((p) => p.updated_at)),
+  };
+}
+
+export interface AnimalPage {
+  animal: repo.PublicAnimal;
+  name: string;
+  href: string;
+  age: string;
+  ageGroup: string | null;
+  photos: { src: string; large: string; width: number; height: number; caption: string | null }[];
+  description: string[];
+  bonded: { name: string; href: string }[];
+  fee: Fee | null;
+  goodWith: string[];
+  notGoodWith: string[];
+  applyUrl: string | null;
+  lastModified: Date | null;
+}
+
+/** Everything an animal's page shows, or null when the animal is not adoptable now (404 at once). */
+export async function animalPage(q: Queryable, orgId: string, id: string): Promise<AnimalPage | null> {
+  const a = await repo.adoptableAnimal(q, orgId, id);
+  if (!a) return null;
+  const [photos, notes, partners] = [
+    await publicPhotos(q, orgId, [id], 12),
+    await shareableNotes(q, orgId, id),
+    await bondedWith(q, orgId, id),
+  ];
+  const bonded = await repo.adoptableNames(q, orgId, partners);
+  const fee = sources.fee ? await sources.fee(q, orgId, id) : null;
+  const forms = sources.forms ? await sources.forms(q, orgId, id) : {};
+  const label = (k: string) => en.goodWith[k] ?? k;
+  const days = ageDays(a.date_of_birth);
+  return {
+    animal: a,
+    name: a.public_name,
+    href: animalPath(a.id, a.public_name),
+    age: ageText(a.date_of_birth),
+    ageGroup: ageGroup(days),
+    photos: photos.map((p) => ({
+      src: publicPhotoPath(id, p.id, 'medium'),
+      large: publicPhotoPath(id, p.id, 'medium'),
+      ...fit(p, 1024),
+      caption: p.caption,
+    })),
+    description: notes.flatMap((n) => n.body.split(/\n\s*\n/).map((s) => s.trim())).filter(Boolean),
+    bonded: bonded.map((b) => ({ name: b.public_name, href: animalPath(b.id, b.public_name) })),
+    fee,
+    goodWith: (['dogs', 'cats', 'children'] as const).filter((k) => a[`good_with_${k}`] === 'yes').map(label),
+    notGoodWith: (['dogs', 'cats', 'children'] as const).filter((k) => a[`good_with_${k}`] === 'no').map(label),
+    applyUrl: forms.adopt ?? null,
+    lastModified: newestOf(a.updated_at, a.care_changed_at, ...photos.map((p) => p.updated_at), ...notes.map((n) => n.updated_at)),
+  };
+}
+
+/** The home page's parts: a few adoptable animals, the wish list, events and form links where provided. */
+export async function homePage(q: Queryable, orgId: string) {
+  const featured = await listPage(q, orgId, { goodWith: [], sort: 'newest' }, 1, 6);
+  const wishes = await publicWishList(q, orgId, 6);
+  const events = sources.events ? await sources.events(q, orgId, 4) : [];
+  const forms = sources.forms ? await sources.forms(q, orgId) : {};
+  return { featured, wishes, events, forms };
+}
+
+/** Money for display: integer minor units in the currency's notation. */
+export function money(fee: Fee): string {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: fee.currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return new Intl.NumberFormat('en', { style: 'currency', currency: fee.currency }).format(fee.amount_minor / 10 ** digits);
+}

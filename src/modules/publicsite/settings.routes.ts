@@ -1,0 +1,226 @@
+import type { App, AppContext } from '../../platform/context.ts';
+import { who } from '../../platform/context.ts';
+import { Type } from '../../platform/schema.ts';
+import { IdParam } from '../../platform/formats.ts';
+import { audit } from '../../platform/audit.ts';
+import { notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { pageB } from '../../platform/pagination.ts';
+import * as repo from './repository.ts';
+import * as targets from './syndication.repository.ts';
+import { runTarget, siteUrl } from './syndication.ts';
+import { scheduleNext } from './schedule.ts';
+import {
+  SiteSettings,
+  SiteSettingsPatch,
+  SyndicationCreate,
+  SyndicationPatch,
+  SyndicationQuery,
+  SyndicationRun,
+  SyndicationTarget,
+  SyndicationTargetList,
+} from './schemas.ts';
+
+const present = (t: targets.TargetRow) => {
+  const { password, ...rest } = t;
+  return { ...rest, password_set: password.length > 0 };
+};
+
+/** The public website's settings and its syndication targets, under /api/settings (Family B). */
+export function settingsRoutes(app: App, ctx: AppContext) {
+  const read = { permission: { area: 'settings' as const, level: 'read' as const } };
+  const admin = { permission: { area: 'settings' as const, level: 'admin' as const } };
+  const tags = ['Settings: public website'];
+
+  const withEmbed = (slug: string, s: repo.SiteSettingsRow) => {
+    const url = siteUrl(ctx.config, slug);
+    return {
+      ...s,
+      site_url: url,
+      widget: `<script src="${url}/widget.js" async></script>`,
+      iframe: `<iframe src="${url}/embed" title="Adoptable animals" width="100%" height="900" style="border:0" loading="lazy"></iframe>`,
+    };
+  };
+
+  app.get(
+    '/api/settings/public-site',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'How the public website looks',
+        description:
+          "Colours, logo, donation address and the home page's texts, with the site's address and the snippets that embed " +
+          'the adoptable list in another website. Ark defaults until changed. The name and contact shown come from the ' +
+          'organization profile.',
+        response: { 200: SiteSettings },
+      },
+    },
+    async (req) => {
+      const { org } = who(req);
+      return withEmbed(org.slug, await repo.siteSettings(ctx.db, org.id));
+    },
+  );
+  app.patch(
+    '/api/settings/public-site',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Change how the public website looks',
+        description: 'Colours are #rrggbb (stored lower case); `null` clears the logo or donation address. Shows on the site at once.',
+        body: SiteSettingsPatch,
+        response: { 200: SiteSettings },
+      },
+    },
+    async (req) => {
+      const { org, orgId, actor } = who(req);
+      const b = { ...req.body };
+      if (b.primary_colour) b.primary_colour = b.primary_colour.toLowerCase();
+      if (b.accent_colour) b.accent_colour = b.accent_colour.toLowerCase();
+      const row = await ctx.db.tx(async (q) => {
+        const saved = await repo.saveSiteSettings(q, orgId, b);
+        await audit(q, orgId, actor, 'update', 'public_site', orgId, Object.keys(b));
+        return saved;
+      });
+      return withEmbed(org.slug, row);
+    },
+  );
+
+  const base = '/api/settings/syndication';
+  const targetDesc =
+    'A syndication target: where the adoptable animals are uploaded, in which layout (`petfinder`: one CSV with a header named ' +
+    '`{username}.csv`; `adoptapet`: a headerless `pets.csv` with its column map `import.cfg`), photos by URL (the public ' +
+    'medium-size photo addresses). Upload by FTP, explicit FTPS with `secure`. The password is stored and never shown. ' +
+    'Enabled targets are uploaded once a day at 05:00 UTC (a job on the job queue, one per target and day); ' +
+    'the last run (status, error, counts of animals and photos) shows here and ' +
+    'in the activity log.';
+
+  app.get(
+    base,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Syndication targets',
+        description: targetDesc,
+        querystring: SyndicationQuery,
+        response: { 200: SyndicationTargetList },
+      },
+    },
+    async (req) => {
+      const { limit, offset } = req.query;
+      return pageB((await targets.listTargets(ctx.db, who(req).orgId, limit, offset)).map(present), limit, offset);
+    },
+  );
+  app.get(
+    `${base}/:id`,
+    {
+      config: read,
+      schema: { tags, summary: 'A syndication target', description: targetDesc, params: IdParam, response: { 200: SyndicationTarget } },
+    },
+    async (req) => {
+      const t = await targets.getTarget(ctx.db, who(req).orgId, req.params.id);
+      if (!t) throw notFound('syndication target');
+      return present(t);
+    },
+  );
+  app.post(
+    base,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Add a syndication target',
+        description: `${targetDesc} Port 21 and folder / unless given (Petfinder expects /import).`,
+        body: SyndicationCreate,
+        response: { 201: SyndicationTarget },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      const b = req.body;
+      const row = await ctx.db.tx(async (q) => {
+        const t = await targets.insertTarget(q, orgId, newId('syn'), {
+          format: b.format,
+          host: b.host,
+          port: b.port ?? 21,
+          username: b.username,
+          password: b.password,
+          secure: b.secure ?? false,
+          remote_dir: b.remote_dir ?? '/',
+          enabled: b.enabled ?? true,
+        });
+        await audit(q, orgId, actor, 'create', 'syndication_target', t.id, { format: t.format, host: t.host });
+        if (t.enabled) await scheduleNext(q, orgId, t.id);
+        return t;
+      });
+      return reply.code(201).send(present(row));
+    },
+  );
+  app.patch(
+    `${base}/:id`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Change a syndication target',
+        params: IdParam,
+        body: SyndicationPatch,
+        response: { 200: SyndicationTarget },
+      },
+    },
+    async (req) => {
+      const { orgId, actor } = who(req);
+      const row = await ctx.db.tx(async (q) => {
+        const t = await targets.updateTarget(q, orgId, req.params.id, req.body);
+        if (!t) throw notFound('syndication target');
+        await audit(q, orgId, actor, 'update', 'syndication_target', t.id, Object.keys(req.body));
+        if (t.enabled) await scheduleNext(q, orgId, t.id);
+        return t;
+      });
+      return present(row);
+    },
+  );
+  app.delete(
+    `${base}/:id`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Remove a syndication target',
+        description: 'Nothing is removed from the listing site.',
+        params: IdParam,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor } = who(req);
+      await ctx.db.tx(async (q) => {
+        if (!(await targets.deleteTarget(q, orgId, req.params.id))) throw notFound('syndication target');
+        await audit(q, orgId, actor, 'delete', 'syndication_target', req.params.id, null);
+      });
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    `${base}/:id/run`,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Upload to a syndication target now',
+        description:
+          'Builds the file from the adoptable animals now and uploads it; answers when done with the result (an FTP failure is ' +
+          'a 200 with status `failed` and the error, kept on the target). A run already in progress for this target, from ' +
+          'any process, answers 409: a target is never uploaded twice at once.',
+        params: IdParam,
+        response: { 200: SyndicationRun, 409: { $ref: 'ErrorB#', description: 'A run of this target is in progress' } },
+      },
+    },
+    async (req) => {
+      const { org, orgId, actor } = who(req);
+      return runTarget(ctx.db, ctx.config, orgId, org.slug, req.params.id, actor);
+    },
+  );
+}

@@ -1,0 +1,180 @@
+/** The job queue (src/platform/jobs.ts): transactional enqueue, keys, retries, failure, leases, one run per job. */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { at, testApp, makeOrg, type TestApp } from '../../test/harness.ts';
+import { cancelJob, defineJob, enqueueJob, getJob, listJobs, RetryLater, runDueJobs } from './jobs.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await testApp();
+});
+after(async () => t.close());
+
+const seen: { kind: string; orgId: string; payload: unknown; attempt: number }[] = [];
+defineJob<{ n: number }>('test.record', async (_ctx, job) => {
+  seen.push({ kind: job.kind, orgId: job.orgId, payload: job.payload, attempt: job.attempt });
+  await job.progress({ done: job.payload.n });
+  return { doubled: job.payload.n * 2 };
+});
+const failures: string[] = [];
+defineJob(
+  'test.flaky',
+  async (_ctx, job) => {
+    if (job.attempt < 3) throw new Error(`attempt ${job.attempt} failed`);
+    return 'ok';
+  },
+  { maxAttempts: 5, backoffMs: () => 0 },
+);
+defineJob(
+  'test.broken',
+  async () => {
+    throw new Error('always broken');
+  },
+  { maxAttempts: 2, backoffMs: () => 0, onFailed: async (_ctx, job, error) => void failures.push(`${job.id}: ${error}`) },
+);
+let slowCalls = 0;
+defineJob('test.slow', async () => {
+  slowCalls++;
+  await new Promise((r) => setTimeout(r, 50));
+  return null;
+});
+let later = 0;
+defineJob('test.later', async (_ctx, job) => {
+  later++;
+  if (job.attempt === 1 && later === 1) throw new RetryLater(0);
+  return 'done';
+});
+
+test('a job enqueued in a committed transaction runs once with its payload; its result and progress are kept', async () => {
+  const org = await makeOrg(t);
+  const id = await t.db.tx((q) => enqueueJob(q, org.id, 'test.record', { n: 21 }));
+  assert.ok(id);
+  assert.equal((await getJob(t.db, org.id, id))?.status, 'queued');
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id }), 1);
+  const job = await getJob(t.db, org.id, id);
+  assert.equal(job?.status, 'done');
+  assert.deepEqual(job?.result, { doubled: 42 });
+  assert.deepEqual(job?.progress, { done: 21 });
+  assert.equal(job?.attempts, 1);
+  assert.deepEqual(
+    seen.filter((s) => s.orgId === org.id),
+    [{ kind: 'test.record', orgId: org.id, payload: { n: 21 }, attempt: 1 }],
+  );
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id }), 0, 'a done job never runs again');
+});
+
+test('a job enqueued in a transaction that rolls back never exists', async () => {
+  const org = await makeOrg(t);
+  await assert.rejects(
+    t.db.tx(async (q) => {
+      await enqueueJob(q, org.id, 'test.record', { n: 1 });
+      throw new Error('roll back');
+    }),
+  );
+  assert.equal((await listJobs(t.db, org.id, 'test.record')).length, 0);
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id }), 0);
+});
+
+test('a key makes a job unique per organization and kind: the second enqueue answers null', async () => {
+  const org = await makeOrg(t);
+  const other = await makeOrg(t);
+  const a = await enqueueJob(t.db, org.id, 'test.record', { n: 1 }, { key: '2026-11' });
+  const b = await enqueueJob(t.db, org.id, 'test.record', { n: 2 }, { key: '2026-11' });
+  const c = await enqueueJob(t.db, other.id, 'test.record', { n: 3 }, { key: '2026-11' });
+  const d = await enqueueJob(t.db, org.id, 'test.slow', {}, { key: '2026-11' });
+  assert.ok(a);
+  assert.equal(b, null);
+  assert.ok(c, 'another organization has its own keys');
+  assert.ok(d, 'another kind has its own keys');
+  await runDueJobs(t.ctx, { orgId: org.id });
+  assert.equal(await enqueueJob(t.db, org.id, 'test.record', { n: 4 }, { key: '2026-11' }), null, 'a finished job keeps its key');
+});
+
+test('a failing job is retried with its attempt count and then succeeds', async () => {
+  const org = await makeOrg(t);
+  const id = await enqueueJob(t.db, org.id, 'test.flaky', {});
+  assert.ok(id);
+  await runDueJobs(t.ctx, { orgId: org.id });
+  const job = await getJob(t.db, org.id, id);
+  assert.equal(job?.status, 'done');
+  assert.equal(job?.attempts, 3);
+  assert.equal(job?.result, 'ok');
+  assert.equal(job?.last_error, null);
+});
+
+test('after its last attempt a job is failed, keeps the error, and onFailed runs once', async () => {
+  const org = await makeOrg(t);
+  const id = await enqueueJob(t.db, org.id, 'test.broken', {});
+  assert.ok(id);
+  await runDueJobs(t.ctx, { orgId: org.id });
+  const job = await getJob(t.db, org.id, id);
+  assert.equal(job?.status, 'failed');
+  assert.equal(job?.attempts, 2);
+  assert.equal(job?.last_error, 'always broken');
+  assert.deepEqual(
+    failures.filter((f) => f.startsWith(id)),
+    [`${id}: always broken`],
+  );
+});
+
+test('a job due later waits; RetryLater runs it again without counting an attempt', async () => {
+  const org = await makeOrg(t);
+  const future = await enqueueJob(t.db, org.id, 'test.record', { n: 5 }, { runAt: new Date(Date.now() + 3600_000) });
+  assert.ok(future);
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id }), 0);
+  assert.equal((await getJob(t.db, org.id, future))?.status, 'queued');
+  assert.equal(await cancelJob(t.db, org.id, future), true);
+  assert.equal((await getJob(t.db, org.id, future))?.status, 'cancelled');
+  const id = await enqueueJob(t.db, org.id, 'test.later', {});
+  assert.ok(id);
+  await runDueJobs(t.ctx, { orgId: org.id });
+  const job = await getJob(t.db, org.id, id);
+  assert.equal(job?.status, 'done');
+  assert.equal(job?.attempts, 1);
+});
+
+test('workers racing over the same jobs run each exactly once', async () => {
+  const org = await makeOrg(t);
+  const before = slowCalls;
+  for (let i = 0; i < 12; i++) await enqueueJob(t.db, org.id, 'test.slow', {});
+  const ran = await Promise.all([1, 2, 3, 4].map(() => runDueJobs(t.ctx, { orgId: org.id, batch: 2 })));
+  assert.equal(
+    ran.reduce((a, b) => a + b, 0),
+    12,
+  );
+  assert.equal(slowCalls - before, 12);
+  const jobs = await listJobs(t.db, org.id, 'test.slow');
+  assert.ok(jobs.every((j) => j.status === 'done' && j.attempts === 1));
+});
+
+test('a job whose worker stopped is claimed again after its lease', async () => {
+  const org = await makeOrg(t);
+  const id = await enqueueJob(t.db, org.id, 'test.record', { n: 7 });
+  assert.ok(id);
+  // A worker claimed it and died: running, lease long past.
+  await t.db.query(
+    `UPDATE jobs SET status = 'running', attempts = 1, lock_token = 'dead', locked_at = now() - interval '1 hour'
+      WHERE organization_id = $1 AND id = $2`,
+    [org.id, id],
+  );
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id }), 1);
+  const job = await getJob(t.db, org.id, id);
+  assert.equal(job?.status, 'done');
+  assert.equal(job?.attempts, 2);
+  const rows = await t.db.query<{ lock_token: string | null }>('SELECT lock_token FROM jobs WHERE organization_id = $1 AND id = $2', [
+    org.id,
+    id,
+  ]);
+  assert.equal(at(rows, 0).lock_token, null);
+});
+
+test("one organization's run never takes another organization's jobs", async () => {
+  const org = await makeOrg(t);
+  const other = await makeOrg(t);
+  const mine = await enqueueJob(t.db, org.id, 'test.record', { n: 8 });
+  const theirs = await enqueueJob(t.db, other.id, 'test.record', { n: 9 });
+  assert.ok(mine && theirs);
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id }), 1);
+  assert.equal((await getJob(t.db, other.id, theirs))?.status, 'queued');
+  assert.equal(await getJob(t.db, org.id, theirs), null, 'a job id of another organization is not found');
+});

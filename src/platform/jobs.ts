@@ -1,0 +1,300 @@
+/**
+ * The job queue: durable background work in PostgreSQL (table `jobs`), shared by every area.
+ *
+ * - An area declares a kind once with `defineJob(kind, handler, options)` at import time, and adds
+ *   work with `enqueueJob(q, orgId, kind, payload, { runAt, key })` inside its own transaction: a
+ *   job whose transaction rolls back never exists, one whose transaction commits is never lost.
+ * - `key` makes a job unique per organization and kind: a second enqueue with the same key does
+ *   nothing and answers null. A schedule enqueues each run under a key naming its period
+ *   (`2026-11`), so the run happens once however many processes try.
+ * - Workers claim due jobs with FOR UPDATE SKIP LOCKED (one process runs a job at a time), run the
+ *   handler, and record `done` with its result, or a retry after an exponential back-off with
+ *   jitter, or `failed` after the last attempt. A job whose worker died is claimed again once its
+ *   lease ran out: delivery is at least once, so handlers are idempotent.
+ * - Long jobs report progress (`job.progress({...})`), readable by the area's status endpoint.
+ */
+import pg from 'pg';
+import type { Db, Queryable } from './db/db.ts';
+import type { AppContext } from './context.ts';
+import { base62, newId } from './ids.ts';
+
+/** The channel a committed enqueue notifies, so an idle worker starts at once instead of at its next poll. */
+const CHANNEL = 'ark_jobs';
+
+export interface Job<P = unknown> {
+  id: string;
+  orgId: string;
+  kind: string;
+  key: string | null;
+  payload: P;
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+  /** Records how far a long job is (shown by the area's status endpoint); cheap, one statement. */
+  progress(value: Record<string, unknown>): Promise<void>;
+}
+
+/** What a handler returns is stored as the job's result (JSON). Throwing retries the job. */
+export type JobHandler<P = unknown> = (ctx: AppContext, job: Job<P>) => Promise<unknown>;
+
+export interface JobOptions {
+  /** Attempts before the job is `failed` (default 5). */
+  maxAttempts?: number;
+  /** Milliseconds to wait before attempt `attempt + 1` (default: 30 s × 2^(attempt−1), ±20% jitter, at most 6 h). */
+  backoffMs?: (attempt: number) => number;
+  /** How long a claim lasts before another worker may take the job again (default 10 min). */
+  leaseMs?: number;
+  /** Called once when the last attempt failed (e.g. to pause a webhook endpoint and email the organization). */
+  onFailed?: (ctx: AppContext, job: Job<unknown>, error: string) => Promise<void>;
+}
+
+/** Throw from a handler to run the job again at a given time without counting a failure. */
+export class RetryLater extends Error {
+  constructor(
+    readonly delayMs: number,
+    message = 'retry later',
+  ) {
+    super(message);
+  }
+}
+
+interface Definition {
+  handler: JobHandler<never>;
+  options: JobOptions;
+}
+const definitions = new Map<string, Definition>();
+
+/** Declares a kind of job and its handler (once per kind; a second definition replaces the first). */
+export function defineJob<P>(kind: string, handler: JobHandler<P>, options: JobOptions = {}): void {
+  definitions.set(kind, { handler, options });
+}
+
+export function defaultBackoffMs(attempt: number): number {
+  const base = Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 6 * 3600_000);
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
+/**
+ * Adds a job inside the caller's transaction. Answers the job id, or null when a job of this kind
+ * with this key exists already for the organization (whatever its status).
+ */
+export async function enqueueJob(
+  q: Queryable,
+  orgId: string,
+  kind: string,
+  payload: unknown,
+  opts: { runAt?: Date; key?: string; maxAttempts?: number } = {},
+): Promise<string | null> {
+  const def = definitions.get(kind);
+  const id = newId('job');
+  const rows = await q.query<{ id: string }>(
+    `INSERT INTO jobs (organization_id, id, kind, key, payload, run_at, max_attempts, lease_ms)
+     VALUES ($1, $2, $3, $4, $5::jsonb, coalesce($6::timestamptz, now()), $7, $8)
+     ON CONFLICT (organization_id, kind, key) WHERE key IS NOT NULL DO NOTHING RETURNING id`,
+    [
+      orgId,
+      id,
+      kind,
+      opts.key ?? null,
+      JSON.stringify(payload ?? {}),
+      opts.runAt ?? null,
+      opts.maxAttempts ?? def?.options.maxAttempts ?? 5,
+      def?.options.leaseMs ?? 600_000,
+    ],
+  );
+  if (!rows.length) return null;
+  await q.query('SELECT pg_notify($1, $2)', [CHANNEL, kind]);
+  return id;
+}
+
+export interface JobRow {
+  id: string;
+  kind: string;
+  key: string | null;
+  status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  run_at: Date;
+  attempts: number;
+  max_attempts: number;
+  progress: Record<string, unknown> | null;
+  result: unknown;
+  last_error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+const COLS = 'id, kind, key, status, run_at, attempts, max_attempts, progress, result, last_error, created_at, finished_at';
+
+/** One job of the organization, for an area's status endpoint. */
+export async function getJob(q: Queryable, orgId: string, id: string): Promise<JobRow | null> {
+  const rows = await q.query<JobRow>(`SELECT ${COLS} FROM jobs WHERE organization_id = $1 AND id = $2`, [orgId, id]);
+  return rows[0] ?? null;
+}
+
+/** The organization's jobs of one kind, newest first. */
+export async function listJobs(q: Queryable, orgId: string, kind: string, limit = 50, offset = 0): Promise<JobRow[]> {
+  return q.query<JobRow>(
+    `SELECT ${COLS} FROM jobs WHERE organization_id = $1 AND kind = $2 ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
+    [orgId, kind, limit, offset],
+  );
+}
+
+/** Cancels a job that has not started; answers false when it is running or finished. */
+export async function cancelJob(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  const rows = await q.query(
+    `UPDATE jobs SET status = 'cancelled', finished_at = now() WHERE organization_id = $1 AND id = $2 AND status = 'queued' RETURNING id`,
+    [orgId, id],
+  );
+  return rows.length > 0;
+}
+
+interface Claimed {
+  organization_id: string;
+  id: string;
+  kind: string;
+  key: string | null;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+  lock_token: string;
+}
+
+/** Scope of one round: the test helpers narrow it to their organization and kinds. */
+export interface RunScope {
+  orgId?: string;
+  kinds?: string[];
+  /** Jobs claimed per round (default 10). */
+  batch?: number;
+}
+
+/** Returns expired claims to the queue (their worker stopped); they count as an attempt made. */
+async function recover(db: Db, scope: RunScope): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET status = 'queued', lock_token = NULL, locked_at = NULL,
+            last_error = coalesce(last_error, 'the worker stopped before finishing; run again')
+      WHERE status = 'running' AND locked_at < now() - lease_ms * interval '1 millisecond'
+        AND ($1::text IS NULL OR organization_id = $1) AND ($2::text[] IS NULL OR kind = ANY($2))`,
+    [scope.orgId ?? null, scope.kinds ?? null],
+  );
+}
+
+async function claim(db: Db, scope: RunScope): Promise<Claimed[]> {
+  const token = base62(24);
+  const kinds = scope.kinds ?? [...definitions.keys()];
+  return db.query<Claimed>(
+    `UPDATE jobs j SET status = 'running', lock_token = $1, locked_at = now(), attempts = j.attempts + 1
+       FROM (SELECT organization_id, id FROM jobs
+              WHERE status = 'queued' AND run_at <= now() AND kind = ANY($2) AND ($3::text IS NULL OR organization_id = $3)
+              ORDER BY run_at, created_at LIMIT $4 FOR UPDATE SKIP LOCKED) c
+      WHERE j.organization_id = c.organization_id AND j.id = c.id
+      RETURNING j.organization_id, j.id, j.kind, j.key, j.payload, j.attempts, j.max_attempts, j.lock_token`,
+    [token, kinds, scope.orgId ?? null, scope.batch ?? 10],
+  );
+}
+
+async function runOne(ctx: AppContext, c: Claimed): Promise<void> {
+  const def = definitions.get(c.kind);
+  const owned = (set: string, params: unknown[]) =>
+    ctx.db.query(`UPDATE jobs SET ${set} WHERE organization_id = $1 AND id = $2 AND lock_token = $3`, [
+      c.organization_id,
+      c.id,
+      c.lock_token,
+      ...params,
+    ]);
+  const job: Job<unknown> = {
+    id: c.id,
+    orgId: c.organization_id,
+    kind: c.kind,
+    key: c.key,
+    payload: c.payload,
+    attempt: c.attempts,
+    maxAttempts: c.max_attempts,
+    progress: async (value) => {
+      await owned('progress = $4::jsonb, locked_at = now()', [JSON.stringify(value)]);
+    },
+  };
+  if (!def) {
+    await owned("status = 'failed', finished_at = now(), lock_token = NULL, last_error = $4", [`no handler for job kind ${c.kind}`]);
+    return;
+  }
+  try {
+    const result = await def.handler(ctx, job as never);
+    await owned("status = 'done', finished_at = now(), lock_token = NULL, result = $4::jsonb, last_error = NULL", [
+      JSON.stringify(result ?? null),
+    ]);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof RetryLater) {
+      await owned(
+        "status = 'queued', lock_token = NULL, locked_at = NULL, attempts = attempts - 1, run_at = now() + $4 * interval '1 millisecond'",
+        [Math.max(0, err.delayMs)],
+      );
+      return;
+    }
+    if (c.attempts >= c.max_attempts) {
+      await owned("status = 'failed', finished_at = now(), lock_token = NULL, last_error = $4", [message.slice(0, 2000)]);
+      await def.options.onFailed?.(ctx, job, message).catch(() => undefined);
+      return;
+    }
+    const wait = (def.options.backoffMs ?? defaultBackoffMs)(c.attempts);
+    await owned("status = 'queued', lock_token = NULL, locked_at = NULL, last_error = $4, run_at = now() + $5 * interval '1 millisecond'", [
+      message.slice(0, 2000),
+      Math.max(0, wait),
+    ]);
+  }
+}
+
+/**
+ * Claims and runs due jobs until none is left in scope; answers how many ran. The worker calls it;
+ * tests call it with their organization to run what they queued, at once.
+ */
+export async function runDueJobs(ctx: AppContext, scope: RunScope = {}): Promise<number> {
+  await recover(ctx.db, scope);
+  let ran = 0;
+  for (;;) {
+    const claimed = await claim(ctx.db, scope);
+    if (!claimed.length) return ran;
+    for (const c of claimed) await runOne(ctx, c);
+    ran += claimed.length;
+  }
+}
+
+/** Starts the background worker of this process (polls, and wakes on each committed enqueue). */
+export function startJobWorker(ctx: AppContext, opts: { pollMs?: number } = {}): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const tick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        await runDueJobs(ctx);
+      } catch {
+        // a failed round is retried by the next tick
+      } finally {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          tick();
+        }
+      }
+    })();
+  };
+  const timer = setInterval(tick, opts.pollMs ?? 2000);
+  const listener = new pg.Client({ connectionString: ctx.db.url });
+  listener.on('error', () => undefined);
+  listener.on('notification', tick);
+  listener
+    .connect()
+    .then(() => listener.query(`LISTEN ${CHANNEL}`))
+    .catch(() => undefined);
+  tick();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await listener.end().catch(() => undefined);
+    await running;
+  };
+}

@@ -1,0 +1,113 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { AppShell, Burger, Button, Center, Group, Loader, NavLink as MNavLink, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { apiB, whenSignedOut } from './api';
+import { useSession, can } from './session';
+
+// Route-level code splitting: each screen is its own chunk, loaded when first visited.
+const SignIn = lazy(() => import('./pages/SignIn'));
+const Invite = lazy(() => import('./pages/Invite'));
+const Reset = lazy(() => import('./pages/Reset'));
+const Dashboard = lazy(() => import('./pages/Dashboard'));
+const Animals = lazy(() => import('./pages/Animals'));
+const AnimalPage = lazy(() => import('./pages/AnimalPage'));
+const People = lazy(() => import('./pages/People'));
+const PersonPage = lazy(() => import('./pages/PersonPage'));
+const Members = lazy(() => import('./pages/Members'));
+
+const loading = (
+  <Center h="60vh">
+    <Loader aria-label="Loading" />
+  </Center>
+);
+
+function Shell() {
+  const session = useSession();
+  const [opened, { toggle, close }] = useDisclosure();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  useEffect(() => whenSignedOut(() => void client.invalidateQueries({ queryKey: ['session'] })), [client]);
+  useEffect(close, [location.pathname, close]);
+  if (session.isPending) return loading;
+  if (session.isError) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
+  const s = session.data;
+  const links = [
+    { to: '/', label: 'Dashboard', show: true },
+    { to: '/animals', label: 'Animals', show: can(s.grants, 'animals', 'read') },
+    { to: '/people', label: 'People', show: can(s.grants, 'people', 'read') },
+    { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
+  ];
+  const signOut = async () => {
+    await apiB.DELETE('/api/session');
+    client.clear();
+    navigate('/sign-in');
+  };
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
+            <Title order={1} size="h4">
+              Ark · {s.organization.name}
+            </Title>
+          </Group>
+          <Group>
+            <Text size="sm" visibleFrom="xs">
+              {s.member.name}
+            </Text>
+            <Button variant="default" size="xs" onClick={signOut}>
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main">
+        <Stack gap={2}>
+          {links
+            .filter((l) => l.show)
+            .map((l) => (
+              <MNavLink
+                key={l.to}
+                component={NavLink}
+                to={l.to}
+                end={l.to === "/"}
+                variant="filled"
+                label={l.label}
+                active={l.to === '/' ? location.pathname === '/' : location.pathname.startsWith(l.to)}
+              />
+            ))}
+        </Stack>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={loading}>
+          <Routes>
+            <Route path="/" element={<Dashboard />} />
+            <Route path="/animals" element={<Animals />} />
+            <Route path="/animals/:id" element={<AnimalPage />} />
+            <Route path="/people" element={<People />} />
+            <Route path="/people/:id" element={<PersonPage />} />
+            <Route path="/settings/members" element={<Members />} />
+            <Route path="*" element={<Navigate to="/" replace />} />
+          </Routes>
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+export function App() {
+  return (
+    <Suspense fallback={loading}>
+      <Routes>
+        <Route path="/sign-in" element={<SignIn />} />
+        <Route path="/invite/:token" element={<Invite />} />
+        <Route path="/reset/:token" element={<Reset />} />
+        <Route path="/*" element={<Shell />} />
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,59 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths as PathsA } from './api/a';
+import type { paths as PathsB } from './api/b';
+
+/** Sent to sign-in when any answer says the session has ended. */
+let onSignedOut: () => void = () => undefined;
+export function whenSignedOut(fn: () => void) {
+  onSignedOut = fn;
+}
+const session: Middleware = {
+  async onResponse({ response, request }) {
+    if (response.status === 401 && !new URL(request.url).pathname.startsWith('/api/session')) onSignedOut();
+    return response;
+  },
+};
+
+/** Family A (/api/v1: animals, people, donations) and Family B (/api/<area>); the session cookie goes along. */
+export const apiA = createClient<PathsA>({ baseUrl: '/api/v1', credentials: 'same-origin' });
+export const apiB = createClient<PathsB>({ baseUrl: '', credentials: 'same-origin' });
+apiA.use(session);
+apiB.use(session);
+
+/** An API error as the app shows it: the sentence, and each field's messages to show next to that field. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly fields: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+export function fail(error: unknown, response: Response): never {
+  const e = error as { error?: string | { message?: string; fields?: Record<string, string[]> }; fields?: Record<string, string[]> };
+  if (typeof e?.error === 'string') throw new ApiError(e.error, response.status, e.fields);
+  throw new ApiError(e?.error?.message ?? `The request failed (${response.status}).`, response.status, e?.error?.fields ?? {});
+}
+/** Unwraps an openapi-fetch answer: the data, or an ApiError. */
+export async function ok<T>(p: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const r = await p;
+  if (r.error !== undefined || !r.response.ok) fail(r.error, r.response);
+  return r.data as T;
+}
+/**
+ * The message for one field: Family A names fields; a Family B sentence starts with the field it is
+ * about ("email is already a member…"), so it is shown next to that field.
+ */
+export function fieldError(err: unknown, field: string): string | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  const named = err.fields[field]?.join('; ');
+  if (named) return named;
+  return err.message.startsWith(`${field} `) ? err.message : undefined;
+}
+/** The sentence for the form as a whole, when no field shows it. */
+export function formError(err: unknown, fields: string[]): string | undefined {
+  if (!err) return undefined;
+  if (fields.some((f) => fieldError(err, f))) return undefined;
+  return err instanceof Error ? err.message : String(err);
+}

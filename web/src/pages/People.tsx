@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router-dom';
+import { apiA, ok } from '../api';
+
+const ROLES = ['adopter', 'foster', 'volunteer', 'donor', 'staff', 'vet', 'sponsor', 'driver', 'home_checker', 'other'] as const;
+type PersonRole = (typeof ROLES)[number];
+
+export default function People() {
+  const [params, setParams] = useSearchParams();
+  const page = Number(params.get('page') ?? 1);
+  const q = params.get('q') ?? '';
+  const role = params.get('role') ?? '';
+  const [search, setSearch] = useState(q);
+  const set = (k: string, v: string) => {
+    const next = new URLSearchParams(params);
+    if (v) next.set(k, v);
+    else next.delete(k);
+    if (k !== 'page') next.delete('page');
+    setParams(next);
+  };
+  const list = useQuery({
+    queryKey: ['people', page, q, role],
+    queryFn: () => ok(apiA.GET('/people', { params: { query: { page, perPage: 50, ...(q ? { q } : {}), ...(role ? { role: [role as PersonRole] } : {}) } } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <Stack>
+      <Title order={2}>People</Title>
+      <Group align="flex-end" role="search" aria-label="Find people">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            set('q', search.trim());
+          }}
+        >
+          <Group align="flex-end" gap="xs">
+            <TextInput label="Search" placeholder="Name, email or phone" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={260} />
+            <Button type="submit" variant="default">
+              Search
+            </Button>
+          </Group>
+        </form>
+        <Select label="Role" placeholder="Any" clearable data={[...ROLES]} value={role || null} onChange={(v) => set('role', v ?? '')} w={160} />
+      </Group>
+      {list.isError && <Alert color="red">{list.error.message}</Alert>}
+      {list.data && !list.data.data.length ? (
+        <Alert color="gray" title="Nobody found">
+          {q || role ? 'Try another search, or clear the role.' : 'No people yet: add them through the API or an import.'}
+        </Alert>
+      ) : (
+        <Table.ScrollContainer minWidth={600}>
+          <Table striped highlightOnHover aria-label="People">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Phone</Table.Th>
+                <Table.Th>Roles</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {(list.data?.data ?? []).map((p) => (
+                <Table.Tr key={p.id}>
+                  <Table.Td>
+                    <Link to={`/people/${p.id}`}>
+                      {p.firstName} {p.lastName}
+                    </Link>
+                  </Table.Td>
+                  <Table.Td>{p.email}</Table.Td>
+                  <Table.Td>{p.phone}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {(p.roles as string[]).map((r) => (
+                        <Badge key={r} variant="filled" color="gray.7" size="sm">
+                          {r}
+                        </Badge>
+                      ))}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {list.data && (
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {list.data.meta.total} people
+          </Text>
+          {list.data.meta.totalPages > 1 && <Pagination total={list.data.meta.totalPages} value={page} onChange={(p) => set('page', String(p))} />}
+        </Group>
+      )}
+    </Stack>
+  );
+}

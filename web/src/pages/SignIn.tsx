@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { apiB, fieldError, formError, ok } from '../api';
+import { AuthFrame } from './Auth';
+
+export default function SignIn() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [needCode, setNeedCode] = useState(false);
+  const [forgot, setForgot] = useState(false);
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const from = (useLocation().state as { from?: string } | null)?.from ?? '/';
+  const signIn = useMutation({
+    mutationFn: () =>
+      ok(apiB.POST('/api/session', { body: { email, password, ...(needCode && code ? (code.includes('-') ? { recovery_code: code } : { totp_code: code }) : {}) } })),
+    onSuccess: (s) => {
+      client.setQueryData(['session'], s);
+      navigate(from, { replace: true });
+    },
+    onError: (err) => {
+      if (fieldError(err, 'totp_code')) setNeedCode(true);
+    },
+  });
+  const reset = useMutation({ mutationFn: () => ok(apiB.POST('/api/session/password-reset', { body: { email } })) });
+  const err = signIn.error;
+  if (forgot)
+    return (
+      <AuthFrame title="Reset your password" intro="We email a link that works once, for an hour.">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            reset.mutate();
+          }}
+        >
+          <Stack>
+            <TextInput label="Email" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldError(reset.error, 'email')} />
+            {reset.isSuccess && <Alert color="teal">If this address belongs to a team member, a link is on its way.</Alert>}
+            <Button type="submit" loading={reset.isPending}>
+              Send the link
+            </Button>
+            <Anchor component="button" type="button" size="sm" onClick={() => setForgot(false)}>
+              Back to sign-in
+            </Anchor>
+          </Stack>
+        </form>
+      </AuthFrame>
+    );
+  return (
+    <AuthFrame title="Sign in" intro="With the email address your rescue invited.">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          signIn.mutate();
+        }}
+      >
+        <Stack>
+          <TextInput label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldError(err, 'email')} />
+          <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(err, 'password')} />
+          {needCode && (
+            <TextInput
+              label="Code from your authenticator app"
+              description="Or one of your recovery codes"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+              error={code ? (fieldError(err, 'totp_code') ?? fieldError(err, 'recovery_code')) : undefined}
+            />
+          )}
+          {formError(err, needCode ? ['email', 'password', 'totp_code', 'recovery_code'] : ['email', 'password']) && (
+            <Alert color="red" role="alert">
+              {formError(err, ['email', 'password', 'totp_code', 'recovery_code'])}
+            </Alert>
+          )}
+          <Button type="submit" loading={signIn.isPending}>
+            Sign in
+          </Button>
+          <Anchor component="button" type="button" size="sm" onClick={() => setForgot(true)}>
+            Forgot your password?
+          </Anchor>
+        </Stack>
+      </form>
+    </AuthFrame>
+  );
+}
