@@ -329,7 +329,7 @@ securitySuite('forms', () => t, [
   { method: 'POST', path: async (o) => `/api/forms/submissions/${(await submission(o)).id}/dismiss`, area: 'forms', level: 'write' },
 ]);
 
-test('registry: a foster application whose person another organization flagged shows the flag on conversion; others show none', async () => {
+test('registry: a foster application whose person another organization flagged shows the flag on conversion; others none', async () => {
   const raiser = await makeOrg(t, { country: 'US' });
   const email = `flagged-${process.pid}-${Date.now()}@example.org`;
   const flagged = await raiser.req('POST', '/api/v1/people', { body: { firstName: 'Rex', lastName: 'Flagged', email } });
