@@ -153,15 +153,7 @@ const OWNERS: Record<string, string> = {
  * Raw reads of another module's table that remain (file → tables). Each is a join a list needs for speed
  * or a total computed in SQL; moving them behind an owner's view is follow-up work. Adding one fails.
  */
-const KNOWN_READS: Record<string, string[]> = {
-  // Communications fills templates and resolves recipients from people and animals, and maps an inbound
-  // address or an API key to its organization; it is being restructured separately.
-  'communications/fill.ts': ['people', 'animals', 'animal_statuses'],
-  'communications/inbound.ts': ['organizations', 'people'],
-  'communications/inboxes.repository.ts': ['roles', 'api_keys'],
-  'communications/messages.repository.ts': ['people'],
-  'communications/delivery.repository.ts': ['people'],
-};
+const KNOWN_READS: Record<string, string[]> = {};
 
 interface Source {
   module: string;

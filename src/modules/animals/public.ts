@@ -163,3 +163,18 @@ export async function microchipIndex(q: Queryable, orgId: string): Promise<Map<s
   );
   return new Map(rows.map((r) => [r.microchip_number, r.id]));
 }
+
+/** Name, species, breed and sex of live animals by id, in the order asked (unknown or deleted ids left out): for filling a message. */
+export async function animalMergeFacts(
+  q: Queryable,
+  orgId: string,
+  ids: string[],
+): Promise<{ id: string; name: string; species: string; breed: string | null; sex: string }[]> {
+  if (!ids.length) return [];
+  const rows = await q.query<{ id: string; name: string; species: string; breed: string | null; sex: string }>(
+    'SELECT id, name, species, breed, sex FROM animals WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL',
+    [orgId, ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

@@ -124,12 +124,6 @@ export async function listPlatformSuppressions(q: Queryable) {
   );
 }
 
-export async function personOnFile(q: Queryable, orgId: string, personId: string): Promise<boolean> {
-  return (
-    (await q.query('SELECT 1 FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, personId])).length > 0
-  );
-}
-
 export async function preferenceRows(q: Queryable, orgId: string, personId: string) {
   return q.query<{ category: string; opted_out: boolean; source: string; updated_at: Date }>(
     'SELECT category, opted_out, source, updated_at FROM comm_contact_preferences WHERE organization_id = $1 AND person_id = $2',

@@ -11,6 +11,7 @@ import * as repo from './delivery.repository.ts';
 import { ensureDefaultInbox } from './inboxes.repository.ts';
 import { mailHost } from './inboxes.service.ts';
 import { parseProviders } from './worker.ts';
+import { personExists } from '../people/public.ts';
 import {
   BULK_CATEGORIES,
   CATEGORIES,
@@ -54,7 +55,7 @@ export async function removeSuppression(db: Db, orgId: string, actor: string, id
 
 /** One entry per category; a category never set is opted in. */
 export async function preferencesOf(q: Queryable, orgId: string, personId: string) {
-  if (!(await repo.personOnFile(q, orgId, personId))) throw notFound('person');
+  if (!(await personExists(q, orgId, personId))) throw notFound('person');
   const rows = await repo.preferenceRows(q, orgId, personId);
   return {
     person_id: personId,

@@ -3,6 +3,8 @@ import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { fillBlocks, fillText, listJoin, mergeFieldsIn, textsOf, type Block, type FullBlock } from './blocks.ts';
 import type { TemplateRow } from './templates.repository.ts';
 import { submissionPerson } from '../forms/public.ts';
+import { peopleContacts } from '../people/public.ts';
+import { animalMergeFacts } from '../animals/public.ts';
 
 export interface FillInput {
   person_id?: string;
@@ -48,23 +50,12 @@ export function resolveApplicationsWith(fn: ApplicationResolver): void {
   applicationResolver = fn;
 }
 
-export async function peopleByIds(q: Queryable, orgId: string, ids: string[]) {
-  if (!ids.length) return [];
-  const rows = await q.query<PersonRec>(
-    'SELECT id, first_name, last_name, email, phone FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL',
-    [orgId, ids],
-  );
-  return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is PersonRec => !!r);
+/** Live people by id, in the order asked (the people module's read). */
+export async function peopleByIds(q: Queryable, orgId: string, ids: string[]): Promise<PersonRec[]> {
+  return peopleContacts(q, orgId, ids);
 }
-async function animalsByIds(q: Queryable, orgId: string, ids: string[]) {
-  if (!ids.length) return [];
-  const rows = await q.query<AnimalRec>(
-    `SELECT a.id, a.name, a.species, a.breed, a.sex FROM animals a JOIN animal_statuses s ON s.organization_id =
-      a.organization_id AND s.id = a.status_id
-      WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) AND a.deleted_at IS NULL`,
-    [orgId, ids],
-  );
-  return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is AnimalRec => !!r);
+async function animalsByIds(q: Queryable, orgId: string, ids: string[]): Promise<AnimalRec[]> {
+  return animalMergeFacts(q, orgId, ids);
 }
 
 /** Values of the record merge fields (pure): names of several people fill as a list. */

@@ -15,6 +15,8 @@ import { newId } from '../../platform/ids.ts';
 import { SLUG_PATTERN } from '../../platform/tenancy.ts';
 import { ensureDefaultInbox, inboxByName, type InboxRow } from './inboxes.repository.ts';
 import { norm } from './delivery.repository.ts';
+import { personIdByEmail } from '../people/public.ts';
+import { organizationIdBySlug } from '../settings/public.ts';
 
 interface Target {
   orgId: string;
@@ -45,12 +47,12 @@ export async function resolveRecipient(db: Db, mailDomain: string, address: stri
     slug = domain.slice(0, -(md.length + 1));
   } else return null;
   if (!SLUG_PATTERN.test(slug)) return null;
-  const org = (await db.query<{ id: string }>('SELECT id FROM organizations WHERE slug = $1', [slug]))[0];
-  if (!org) return null;
-  const def = await db.tx((q) => ensureDefaultInbox(q, org.id));
-  const inbox = bare || ROLE_ADDRESSES.includes(local) ? def : await inboxByName(db, org.id, local);
+  const orgId = await organizationIdBySlug(db, slug);
+  if (!orgId) return null;
+  const def = await db.tx((q) => ensureDefaultInbox(q, orgId));
+  const inbox = bare || ROLE_ADDRESSES.includes(local) ? def : await inboxByName(db, orgId, local);
   if (!inbox?.is_active) return null;
-  return { orgId: org.id, inbox, address: a };
+  return { orgId, inbox, address: a };
 }
 
 /** The sender's address; a list of senders (which the types do not declare, but mail can carry) gives its first. */
@@ -115,13 +117,7 @@ export async function storeInbound(
         ]);
       }
     }
-    const suggested =
-      (
-        await q.query<{ id: string }>(
-          'SELECT id FROM people WHERE organization_id = $1 AND lower(email) = $2 AND deleted_at IS NULL LIMIT 1',
-          [orgId, from],
-        )
-      )[0]?.id ?? null;
+    const suggested = await personIdByEmail(q, orgId, from);
     if (!conversationId) {
       conversationId = newId('cnv');
       await q.query(

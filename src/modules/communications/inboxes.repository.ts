@@ -132,16 +132,3 @@ export async function retireInbox(q: Queryable, orgId: string, id: string): Prom
   );
   return rows[0] ?? null;
 }
-
-/** Of `names`, this organization's roles, each by id and name. */
-export async function rolesNamed(q: Queryable, orgId: string, names: string[]) {
-  return q.query<{ id: string; name: string }>(
-    'SELECT id, name FROM roles WHERE organization_id = $1 AND (id = ANY($2::text[]) OR name = ANY($2::text[]))',
-    [orgId, names],
-  );
-}
-
-/** Of `ids`, this organization's API keys. */
-export async function keysWithIds(q: Queryable, orgId: string, ids: string[]) {
-  return q.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 AND id = ANY($2::text[])', [orgId, ids]);
-}

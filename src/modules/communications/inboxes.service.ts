@@ -6,6 +6,7 @@ import { allows, forbiddenMessage } from '../../platform/permissions.ts';
 import { pageB } from '../../platform/pagination.ts';
 import * as repo from './inboxes.repository.ts';
 import type { InboxCreateBodyT, InboxUpdateBodyT } from './schemas.ts';
+import { keyIdsOf, rolesByRefs } from '../settings/public.ts';
 
 export const INBOX_NAME = /^[a-z0-9][a-z0-9-]{0,30}$/;
 export const RESERVED = ['postmaster', 'abuse', 'hostmaster', 'webmaster', 'noreply', 'no-reply', 'bounces', 'mailer-daemon'];
@@ -87,10 +88,10 @@ export async function updateInbox(db: Db, orgId: string, actor: string, p: Princ
 async function checkAccessList(q: Queryable, orgId: string, list: { roles?: string[]; key_ids?: string[] }) {
   const roles = list.roles ?? [];
   const keys = list.key_ids ?? [];
-  const knownRoles = new Set((await repo.rolesNamed(q, orgId, roles)).flatMap((r) => [r.id, r.name]));
+  const knownRoles = new Set((await rolesByRefs(q, orgId, roles)).flatMap((r) => [r.id, r.name]));
   const badRole = roles.find((r) => !knownRoles.has(r));
   if (badRole !== undefined) throw invalid({ 'access_list.roles': [`the entry ${badRole} is not one of this organization's roles`] });
-  const knownKeys = new Set((await repo.keysWithIds(q, orgId, keys)).map((k) => k.id));
+  const knownKeys = new Set(await keyIdsOf(q, orgId, keys));
   const badKey = keys.find((k) => !knownKeys.has(k));
   if (badKey !== undefined) throw invalid({ 'access_list.key_ids': [`the entry ${badKey} is not one of this organization's API keys`] });
 }

@@ -125,18 +125,6 @@ export async function readableMessagesByIds(q: Queryable, orgId: string, p: Prin
   return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
 }
 
-/** A person on file with this (normalized) email address, if any. */
-export async function personIdByEmail(q: Queryable, orgId: string, email: string): Promise<string | null> {
-  return (
-    (
-      await q.query<{ id: string }>(
-        'SELECT id FROM people WHERE organization_id = $1 AND lower(email) = $2 AND deleted_at IS NULL LIMIT 1',
-        [orgId, email],
-      )
-    )[0]?.id ?? null
-  );
-}
-
 export async function sendRequest(q: Queryable, orgId: string, key: string) {
   return (
     (

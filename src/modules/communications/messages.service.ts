@@ -19,6 +19,7 @@ import { messagesByIds, readableMessagesByIds, type MessageRow } from './message
 import { touchConversation } from './conversations.repository.ts';
 import type { Principal } from '../../platform/auth.ts';
 import { escapeHtml } from '../../platform/html.ts';
+import { personIdByEmail } from '../people/public.ts';
 
 export const QUEUE_CHANNEL = 'ark_comm_outbound';
 
@@ -66,7 +67,7 @@ interface Prepared {
 }
 
 async function personByEmail(q: Queryable, orgId: string, email: string) {
-  return repo.personIdByEmail(q, orgId, norm(email));
+  return personIdByEmail(q, orgId, norm(email));
 }
 
 /** Fills every recipient's copy; refuses (422) while any merge field is unfilled or a link is unsafe. Reads only. */

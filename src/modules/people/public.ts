@@ -204,3 +204,27 @@ export async function insertPeople(q: Queryable, orgId: string, rows: NewPerson[
     );
   }
 }
+
+/** Name and primary contacts of live people by id, in the order asked (unknown or deleted ids left out): for filling a message. */
+export async function peopleContacts(
+  q: Queryable,
+  orgId: string,
+  ids: string[],
+): Promise<{ id: string; first_name: string; last_name: string; email: string; phone: string | null }[]> {
+  if (!ids.length) return [];
+  const rows = await q.query<{ id: string; first_name: string; last_name: string; email: string; phone: string | null }>(
+    'SELECT id, first_name, last_name, email, phone FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL',
+    [orgId, ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The live person whose primary email is this address (any case), or null. */
+export async function personIdByEmail(q: Queryable, orgId: string, email: string): Promise<string | null> {
+  const rows = await q.query<{ id: string }>(
+    'SELECT id FROM people WHERE organization_id = $1 AND lower(email) = lower($2) AND deleted_at IS NULL LIMIT 1',
+    [orgId, email],
+  );
+  return rows[0]?.id ?? null;
+}

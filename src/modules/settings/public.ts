@@ -71,3 +71,23 @@ export async function roleByRef(q: Queryable, orgId: string, ref: string): Promi
 export async function rolesOf(q: Queryable, orgId: string): Promise<{ id: string; name: string; grants: Grants }[]> {
   return repo.listRoles(q, orgId);
 }
+
+/** The id of the organization with this slug, or null (an inbound message names its organization by address). */
+export async function organizationIdBySlug(q: Queryable, slug: string): Promise<string | null> {
+  const rows = await q.query<{ id: string }>('SELECT id FROM organizations WHERE slug = $1', [slug]);
+  return rows[0]?.id ?? null;
+}
+
+/** Of `refs` (ids or names), this organization's roles, each by id and name. */
+export async function rolesByRefs(q: Queryable, orgId: string, refs: string[]): Promise<{ id: string; name: string }[]> {
+  return q.query<{ id: string; name: string }>(
+    'SELECT id, name FROM roles WHERE organization_id = $1 AND (id = ANY($2::text[]) OR name = ANY($2::text[]))',
+    [orgId, refs],
+  );
+}
+
+/** Of `ids`, those naming API keys of this organization (revoked ones included). */
+export async function keyIdsOf(q: Queryable, orgId: string, ids: string[]): Promise<string[]> {
+  const rows = await q.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 AND id = ANY($2::text[])', [orgId, ids]);
+  return rows.map((r) => r.id);
+}
