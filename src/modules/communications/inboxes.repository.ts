@@ -2,23 +2,17 @@ import type { Queryable } from '../../platform/db/db.ts';
 import type { Principal } from '../../platform/auth.ts';
 import { newId } from '../../platform/ids.ts';
 import { allows } from '../../platform/permissions.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { Inbox } from './schemas.ts';
 
 export const DEFAULT_INBOX = 'hello';
 
-export interface InboxRow {
+/** An inbox as stored: the wire shape without the derived address, with its access list as two columns. */
+export type InboxRow = Omit<Static<typeof Inbox>, 'address' | 'access_list'> & {
   organization_id: string;
-  id: string;
-  name: string;
-  display_name: string;
-  description: string;
-  is_default: boolean;
-  is_active: boolean;
-  is_restricted: boolean;
   access_roles: string[];
   access_key_ids: string[];
-  created_at: Date;
-  updated_at: Date;
-}
+};
 const COLS =
   'organization_id, id, name, display_name, description, is_default, is_active, is_restricted, access_roles, access_key_ids, ' +
   'created_at, updated_at';

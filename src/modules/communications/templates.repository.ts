@@ -1,22 +1,22 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Block } from './blocks.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { Template } from './schemas.ts';
 
-export interface TemplateRow {
-  id: string;
-  key: string;
+/**
+ * A template as stored: the wire shape's own fields, with the blocks as written, the name null when none, and
+ * whether the current version has been active (the plain-text body and the organization id are derived).
+ */
+export type TemplateRow = Pick<
+  Static<typeof Template>,
+  'id' | 'key' | 'channel' | 'subject_template' | 'status' | 'version' | 'metadata' | 'created_at' | 'updated_at'
+> & {
+  organization_id: string;
   name: string | null;
-  channel: 'email';
-  subject_template: string;
   body_template_blocks: Block[];
   variables: { name: string; description: string | null }[];
-  metadata: Record<string, string | number | boolean | null>;
-  status: 'active' | 'draft' | 'archived';
-  version: number;
   version_published: boolean;
-  created_at: Date;
-  updated_at: Date;
-  organization_id: string;
-}
+};
 const COLS =
   'organization_id, id, key, name, channel, subject_template, body_template_blocks, variables, metadata, status, version, ' +
   'version_published, created_at, updated_at';

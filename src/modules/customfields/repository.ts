@@ -1,5 +1,7 @@
 import { Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import type { Static } from '../../platform/schema.ts';
+import type { CustomFieldDefinition } from './routes.ts';
 
 export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application'] as const;
 export type CustomFieldEntity = (typeof ENTITY_TYPES)[number];
@@ -18,19 +20,8 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export interface DefinitionRow {
-  id: string;
-  entity_type: CustomFieldEntity;
-  field_key: string;
-  field_label: string;
-  field_type: FieldType;
-  options: string[];
-  required: boolean;
-  sort_order: number;
-  retired_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A definition as stored is its wire shape. */
+export type DefinitionRow = Static<typeof CustomFieldDefinition>;
 const COLS = 'id, entity_type, field_key, field_label, field_type, options, required, sort_order, retired_at, created_at, updated_at';
 const ORDER = 'ORDER BY entity_type, sort_order, field_key';
 

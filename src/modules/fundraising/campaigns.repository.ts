@@ -1,20 +1,15 @@
 import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import type { CampaignOut } from './schemas.ts';
 
-export interface CampaignRow {
-  id: string;
-  name: string;
-  description: string | null;
-  currency: string;
+/** A campaign as stored: the wire shape's own fields, with the goal in minor units (the totals are computed). */
+export type CampaignRow = Pick<
+  CampaignOut,
+  'id' | 'name' | 'description' | 'currency' | 'starts_on' | 'ends_on' | 'status' | 'closed_at' | 'created_at' | 'updated_at'
+> & {
   goal_minor: string | null;
-  starts_on: string | null;
-  ends_on: string | null;
-  status: string;
-  closed_at: Date | null;
   custom_fields: Record<string, string | number | boolean>;
-  created_at: Date;
-  updated_at: Date;
-}
+};
 const COLS = 'id, name, description, currency, goal_minor, starts_on, ends_on, status, closed_at, custom_fields, created_at, updated_at';
 
 export async function campaignById(q: Queryable, orgId: string, id: string, lock = false) {

@@ -25,7 +25,7 @@ export function toCampaign(r: repo.CampaignRow, raised: repo.RaisedRow[]): Campa
     goal: amount(r.goal_minor, r.currency),
     starts_on: r.starts_on,
     ends_on: r.ends_on,
-    status: r.status as CampaignOut['status'],
+    status: r.status,
     closed_at: r.closed_at,
     raised: mine.map((x) => ({ currency: x.currency, amount: amount(x.amount_minor, x.currency) ?? 0, count: Number(x.count) })),
     raised_toward_goal: amount(toward, r.currency) ?? 0,
