@@ -200,7 +200,7 @@ test(
     // The routes as the modules declare them, collected on a bare Fastify instance.
     const declared = new Map<
       string,
-      { permission?: { area: string; level: string; also?: { area: string; level: string }[] }; public?: unknown }
+      { permission?: { area: string; level: string; also?: { area: string; level: string }[] }; public?: unknown; session?: unknown }
     >();
     const bare = Fastify();
     bare.setValidatorCompiler(() => () => true);
@@ -223,8 +223,12 @@ test(
           const cfg = declared.get(`${method} ${fullPath}`);
           assert.ok(cfg, `${method} ${fullPath} is a declared route`);
           const stated = op['x-ark-permission'] as { area: string; level: string; also: { area: string; level: string }[] } | undefined;
-          assert.ok(stated || op['x-ark-public'], `${method} ${fullPath} states its permission or that it is public`);
+          assert.ok(
+            stated || op['x-ark-public'] || op['x-ark-session'],
+            `${method} ${fullPath} states its permission, that it is public, or that it needs a signed-in member`,
+          );
           if (cfg.public) assert.equal(op['x-ark-public'], cfg.public, `${method} ${fullPath} public`);
+          if (cfg.session) assert.equal(op['x-ark-session'], true, `${method} ${fullPath} session`);
           if (cfg.permission) {
             const p = cfg.permission;
             assert.deepEqual(

@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
+import type { FastifyRequest } from 'fastify';
 import type { Queryable } from './db/db.ts';
+import { requestHost } from './request.ts';
 
 export interface Organization {
   id: string;
@@ -65,6 +67,15 @@ export class Tenancy {
     const org = rows[0] ?? null;
     this.cache.set(slug, { org });
     return org;
+  }
+
+  /**
+   * The organization a request's address names, or null. The kernel does this for every /api route (`req.org`);
+   * pages outside /api (public website, forms, signing links) ask here, so every part resolves an address one way.
+   */
+  async forRequest(req: FastifyRequest): Promise<Organization | null> {
+    const slug = this.slugFromHost(requestHost(req));
+    return slug ? this.bySlug(slug) : null;
   }
 
   /** How many addresses are remembered now (bounded by the constructor's `maxCached`). */

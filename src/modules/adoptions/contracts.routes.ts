@@ -4,7 +4,6 @@ import { who } from '../../platform/context.ts';
 import { Type } from '../../platform/schema.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { invalid } from '../../platform/errors.ts';
-import { requestHost } from '../../platform/request.ts';
 import * as contracts from './contracts.service.ts';
 import * as reports from './reports.service.ts';
 import * as setup from './setup.service.ts';
@@ -207,10 +206,7 @@ export function contractRoutes(app: App, ctx: AppContext) {
     child.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
-    const orgFor = async (req: FastifyRequest) => {
-      const slug = ctx.tenancy.slugFromHost(requestHost(req));
-      return slug ? ctx.tenancy.bySlug(slug) : null;
-    };
+    const orgFor = (req: FastifyRequest) => ctx.tenancy.forRequest(req);
     const TokenParam = Type.Object({ token: Type.String({ maxLength: 200 }) });
     child.get<{ Params: { token: string } }>(
       '/sign/:token',

@@ -1,6 +1,5 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import type { FastifyRequest } from 'fastify';
-import { requestHost } from '../../platform/request.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { Type } from '../../platform/schema.ts';
 import { notFound } from '../../platform/errors.ts';
@@ -88,8 +87,7 @@ export function publicFormRoutes(app: App, ctx: AppContext) {
   const secret = ctx.config.registrySecret;
   // These pages live outside /api, where the kernel does not resolve the organization: the host names it here.
   async function orgOf(req: FastifyRequest): Promise<Organization> {
-    const slug = ctx.tenancy.slugFromHost(requestHost(req));
-    const org = slug ? await ctx.tenancy.bySlug(slug) : null;
+    const org = await ctx.tenancy.forRequest(req);
     if (!org) throw notFound('form');
     return org;
   }

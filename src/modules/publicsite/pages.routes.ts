@@ -73,10 +73,7 @@ export async function pageRoutes(app: App, ctx: AppContext) {
   /** `/` is the organization's home on an organization's address; elsewhere the kernel's `/` (the API docs) answers. */
   const orgHost = new RegExp(`^[a-z0-9][a-z0-9-]{0,62}\\.${base}\\.?(?::\\d{1,5})?$`, 'i');
 
-  const orgFor = async (req: FastifyRequest): Promise<Organization | null> => {
-    const slug = ctx.tenancy.slugFromHost(requestHost(req));
-    return slug ? ctx.tenancy.bySlug(slug) : null;
-  };
+  const orgFor = (req: FastifyRequest): Promise<Organization | null> => ctx.tenancy.forRequest(req);
   const origin = (req: FastifyRequest) => `${req.protocol}://${requestHost(req) ?? ''}`;
   const defaults = (org: Organization | null): service.Site => ({
     org: org ?? {

@@ -44,6 +44,8 @@ function describeRoute(route: RouteOptions): void {
     if (!text.includes(sentence)) schema.description = text ? `${text}\n\n${sentence}` : sentence;
   }
   if (cfg.public) schema['x-ark-public'] = cfg.public;
+  // Staff app routes for a signed-in team member only: no API key works there.
+  if (cfg.session) schema['x-ark-session'] = true;
   const ref = isFamilyA(url) ? 'ErrorA#' : 'ErrorB#';
   const response = (schema.response ??= {});
   const codes = cfg.public === true ? ['400', '404', '415', '422', '429'] : ['400', '401', '403', '404', '415', '422', '429'];
