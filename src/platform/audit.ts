@@ -30,7 +30,9 @@ export interface FieldChange {
  * for every field in `fields` whose value differs (dates compared as ISO strings). Older rows name only the fields
  * (an array of names, or the body sent); the activity list reads both shapes.
  */
-export function changesOf(before: Record<string, unknown>, after: Record<string, unknown>, fields: string[]) {
+export function changesOf(beforeRow: object, afterRow: object, fields: string[]) {
+  const before = beforeRow as Record<string, unknown>;
+  const after = afterRow as Record<string, unknown>;
   const norm = (v: unknown) => (v instanceof Date ? v.toISOString() : v === undefined ? null : v);
   const changes: Record<string, FieldChange> = {};
   for (const f of fields) {
@@ -48,10 +50,32 @@ export async function auditUpdate(
   actor: string | null,
   entityType: string,
   entityId: string,
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
+  before: object,
+  after: object,
   fields: string[],
   action = 'update',
 ) {
+  await audit(q, orgId, actor, action, entityType, entityId, changesOf(before, after, fields));
+}
+
+/** Columns whose change an audit row does not repeat: they change with every write. */
+const BOOKKEEPING = new Set(['updated_at', 'created_at', 'organization_id', 'id']);
+
+/**
+ * An 'update' audit row with before/after values of every column that changed between two versions of a row (the
+ * row as read before the write, the row as written); bookkeeping columns (updated_at …) left out.
+ */
+export async function auditChanges(
+  q: Queryable,
+  orgId: string,
+  actor: string | null,
+  entityType: string,
+  entityId: string,
+  before: object,
+  afterRow: object | null | undefined,
+  action = 'update',
+) {
+  const after = afterRow ?? before;
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((f) => !BOOKKEEPING.has(f));
   await audit(q, orgId, actor, action, entityType, entityId, changesOf(before, after, fields));
 }

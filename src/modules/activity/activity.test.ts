@@ -94,3 +94,25 @@ securitySuite('activity', () => t, [
     level: 'read',
   },
 ]);
+
+test('updates in other areas carry before/after values too: a care note, a medical catalogue item, a volunteer role', async () => {
+  const org = await makeOrg(t);
+  const a = await animal(org);
+  const note = await org.req('POST', `/api/animals/${a}/notes`, { body: { kind: 'general', body: 'Shy at first' } });
+  assert.equal(note.status, 201, note.raw);
+  assert.equal((await org.req('PATCH', `/api/animals/${a}/notes/${note.body.id}`, { body: { body: 'Shy, then a cuddler' } })).status, 200);
+  const item = await org.req('POST', '/api/animals/medical/catalogue', { body: { kind: 'vaccine', name: 'DHPP' } });
+  assert.equal(item.status, 201, item.raw);
+  assert.equal((await org.req('PATCH', `/api/animals/medical/catalogue/${item.body.id}`, { body: { name: 'DAPP' } })).status, 200);
+  const role = await org.req('POST', '/api/shifts/roles', { body: { name: 'Dog walker' } });
+  assert.equal(role.status, 201, role.raw);
+  assert.equal((await org.req('PATCH', `/api/shifts/roles/${role.body.id}`, { body: { description: 'Two dogs at a time' } })).status, 200);
+  const changesOf = async (type: string, id: string) => {
+    const r = await org.req('GET', `/api/activity?entity_type=${type}&entity_id=${id}`);
+    assert.equal(r.status, 200, r.raw);
+    return r.body.results.find((e: any) => e.action === 'update')?.changes;
+  };
+  assert.deepEqual(await changesOf('care_note', note.body.id), { body: { before: 'Shy at first', after: 'Shy, then a cuddler' } });
+  assert.deepEqual(await changesOf('medical_item', item.body.id), { name: { before: 'DHPP', after: 'DAPP' } });
+  assert.deepEqual(await changesOf('volunteer_role', role.body.id), { description: { before: null, after: 'Two dogs at a time' } });
+});

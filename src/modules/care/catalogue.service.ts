@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditChanges } from '../../platform/audit.ts';
 import { animalMicrochips, getAnimal, latestWeight, lockAnimalPlace } from '../animals/public.ts';
 import { mustExist } from './history.service.ts';
 import * as repo from './catalogue.repository.ts';
@@ -93,7 +93,7 @@ export async function renameBreed(db: Db, orgId: string, id: string, rawName: st
     const same = await repo.breedNamed(q, orgId, b.species, name);
     if (same && same.id !== id) throw invalid({ name: [`${b.species} already has a breed named ${name}`] });
     await repo.renameBreed(q, orgId, id, name);
-    await audit(q, orgId, actor, 'update', 'care_breed', id, { name });
+    await auditChanges(q, orgId, actor, 'care_breed', id, b, { ...b, name });
     return { ...b, name };
   });
 }
@@ -139,7 +139,7 @@ export async function updateAgeGroup(db: Db, orgId: string, id: string, b: AgeGr
     };
     await checkAgeGroup(q, orgId, g.species, next.from_weeks, next.to_weeks, id);
     await repo.updateAgeGroup(q, orgId, next);
-    await audit(q, orgId, actor, 'update', 'care_age_group', id, b);
+    await auditChanges(q, orgId, actor, 'care_age_group', id, g, { ...g, ...next });
     return { ...g, ...next };
   });
 }
@@ -174,7 +174,7 @@ export async function updateAttribute(
     if (!a) throw notFound('behaviour attribute');
     const next = { ...a, name: b.name ?? a.name, sort_order: b.sort_order ?? a.sort_order };
     await repo.updateAttribute(q, orgId, id, next.name, next.sort_order);
-    await audit(q, orgId, actor, 'update', 'care_behaviour_attribute', id, b);
+    await auditChanges(q, orgId, actor, 'care_behaviour_attribute', id, a, next);
     return next;
   });
 }

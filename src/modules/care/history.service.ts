@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditChanges } from '../../platform/audit.ts';
 import { animalExists } from '../animals/public.ts';
 import * as repo from './history.repository.ts';
 import type { NoteCreateT, NoteT, NoteUpdateT, NutritionCreateT, NutritionPlanT, NutritionUpdateT } from './schemas.ts';
@@ -49,11 +49,12 @@ export async function addNote(db: Db, orgId: string, animalId: string, b: NoteCr
 
 export async function updateNote(db: Db, orgId: string, animalId: string, id: string, b: NoteUpdateT, actor: string): Promise<NoteT> {
   return db.tx(async (q) => {
-    if (!(await repo.getNote(q, orgId, animalId, id))) throw notFound('note');
+    const before = await repo.getNote(q, orgId, animalId, id);
+    if (!before) throw notFound('note');
     await repo.updateNote(q, orgId, id, b);
-    await audit(q, orgId, actor, 'update', 'care_note', id, Object.keys(b));
     const row = await repo.getNote(q, orgId, animalId, id);
     if (!row) throw notFound('note');
+    await auditChanges(q, orgId, actor, 'care_note', id, before, row);
     return toNote(row);
   });
 }
@@ -122,9 +123,9 @@ export async function updatePlan(
     const ends = b.ends_on === undefined ? current.ends_on : b.ends_on;
     if (ends !== null && ends < starts) throw invalid({ ends_on: ['must not be before starts_on'] });
     await repo.updatePlan(q, orgId, id, { ...b, ...(b.instructions === '' ? { instructions: null } : {}) });
-    await audit(q, orgId, actor, 'update', 'care_nutrition_plan', id, Object.keys(b));
     const row = await repo.getPlan(q, orgId, animalId, id);
     if (!row) throw notFound('nutrition plan');
+    await auditChanges(q, orgId, actor, 'care_nutrition_plan', id, current, row);
     return toPlan(row, todayIn(timeZone));
   });
 }

@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditChanges } from '../../platform/audit.ts';
 import { getAnimal, lockAnimalPlace } from '../animals/public.ts';
 import { mustExist } from './history.service.ts';
 import * as repo from './relations.repository.ts';
@@ -167,7 +167,7 @@ export async function updateLitter(db: Db, orgId: string, id: string, b: LitterU
       }
     }
     await repo.updateLitter(q, orgId, id, { ...b, ...(b.notes === '' ? { notes: null } : {}) });
-    await audit(q, orgId, actor, 'update', 'care_litter', id, Object.keys(b));
+    await auditChanges(q, orgId, actor, 'care_litter', id, l, await repo.getLitter(q, orgId, id));
     return litter(q, orgId, id);
   });
 }

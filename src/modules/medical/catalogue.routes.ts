@@ -2,7 +2,7 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type } from '../../platform/schema.ts';
 import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditChanges } from '../../platform/audit.ts';
 import { pageB, pageQueryB } from '../../platform/pagination.ts';
 import { IdParam } from '../../platform/formats.ts';
 import * as S from './schemas.ts';
@@ -117,7 +117,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
         if (b.name && (await repo.itemNameTaken(q, orgId, b.name, cur.id))) f.name = [`a catalogue item named ${b.name} already exists`];
         if (Object.keys(f).length) throw invalid(f);
         const row = await repo.updateItem(q, orgId, cur.id, next);
-        await audit(q, orgId, actor, 'update', 'medical_item', cur.id, b);
+        await auditChanges(q, orgId, actor, 'medical_item', cur.id, cur, row);
         return row;
       });
     },
@@ -266,8 +266,9 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
         };
         await checkProtocol(q, orgId, p, cur.id);
         await repo.updateProtocol(q, orgId, cur.id, p);
-        await audit(q, orgId, actor, 'update', 'medical_protocol', cur.id, b);
-        return present(await repo.protocolById(q, orgId, cur.id), 'protocol');
+        const after = present(await repo.protocolById(q, orgId, cur.id), 'protocol');
+        await auditChanges(q, orgId, actor, 'medical_protocol', cur.id, cur, after);
+        return after;
       });
     },
   );

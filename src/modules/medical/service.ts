@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditChanges } from '../../platform/audit.ts';
 import { conflict, invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { animalAltered, getAnimal, setAltered, type AnimalRow } from '../animals/public.ts';
 import * as repo from './repository.ts';
@@ -188,7 +188,7 @@ export async function updateRecord(q: Queryable, org: OrgZone, animalId: string,
   await repo.updateRecord(q, org.id, id, r);
   await syncNextDue(q, org.id, id, a.id, r, r.kind);
   await markAltered(q, org, a.id, r, item);
-  await audit(q, org.id, actor, 'update', 'medical_record', id, b);
+  await auditChanges(q, org.id, actor, 'medical_record', id, cur, await repo.recordById(q, org.id, a.id, id));
   return one(await repo.recordsByIds(q, org.id, [id]));
 }
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { Queryable } from '../../platform/db/db.ts';
 import { conflict, invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditChanges } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import * as repo from './bookings.repository.ts';
 import type { Static } from '../../platform/schema.ts';
@@ -89,8 +89,9 @@ export async function updateWindow(q: Queryable, orgId: string, zone: string, ac
     capacity,
     notes: b.notes !== undefined ? b.notes : w.notes,
   });
-  await audit(q, orgId, actor, 'update', 'shift_window', id, b);
-  return repo.windowById(q, orgId, id);
+  const after = await repo.windowById(q, orgId, id);
+  await auditChanges(q, orgId, actor, 'shift_window', id, w, after ?? w);
+  return after;
 }
 
 export async function deleteWindow(q: Queryable, orgId: string, actor: string, id: string) {

@@ -2,7 +2,7 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type } from '../../platform/schema.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditChanges } from '../../platform/audit.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import * as S from './schemas.ts';
 import * as repo from './repository.ts';
@@ -235,7 +235,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
         const same = (await repo.locationsByNames(q, orgId, [name])).get(name.toLowerCase());
         if (same && same.id !== cur.id) throw invalid({ name: [`a location named ${name} already exists`] });
         const r = await repo.renameLocation(q, orgId, cur.id, name);
-        await audit(q, orgId, actor, 'update', 'shift_location', cur.id, { name });
+        await auditChanges(q, orgId, actor, 'shift_location', cur.id, cur, r);
         return r ?? cur;
       });
     },

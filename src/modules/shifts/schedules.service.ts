@@ -1,7 +1,7 @@
 import { checkFreeformFields } from '../customfields/public.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditChanges } from '../../platform/audit.ts';
 import { newId } from '../../platform/ids.ts';
 import * as repo from './repository.ts';
 import type { Static } from '../../platform/schema.ts';
@@ -105,8 +105,9 @@ export async function updateSchedule(
     custom_fields: b.custom_fields !== undefined ? checkCustomFields(b.custom_fields) : cur.custom_fields,
     source: cur.source,
   });
-  await audit(q, orgId, actor, 'update', 'shift_schedule', id, b);
-  return repo.scheduleById(q, orgId, id);
+  const after = await repo.scheduleById(q, orgId, id);
+  await auditChanges(q, orgId, actor, 'shift_schedule', id, cur, after ?? cur);
+  return after;
 }
 
 export async function cancelSchedule(q: Queryable, orgId: string, actor: string, id: string) {

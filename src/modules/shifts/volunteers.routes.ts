@@ -3,7 +3,7 @@ import { who } from '../../platform/context.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { Type } from '../../platform/schema.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, auditChanges } from '../../platform/audit.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import * as S from './schemas.ts';
 import * as repo from './volunteers.repository.ts';
@@ -101,7 +101,7 @@ export function volunteerRoutes(app: App, ctx: AppContext) {
           description: req.body.description !== undefined ? req.body.description : cur.description,
           required_qualification_ids: ids,
         });
-        await audit(q, orgId, actor, 'update', 'volunteer_role', cur.id, req.body);
+        await auditChanges(q, orgId, actor, 'volunteer_role', cur.id, cur, r);
         return r ?? cur;
       });
     },
@@ -196,7 +196,7 @@ export function volunteerRoutes(app: App, ctx: AppContext) {
           description: req.body.description !== undefined ? req.body.description : cur.description,
           validity_days: req.body.validity_days !== undefined ? req.body.validity_days : cur.validity_days,
         });
-        await audit(q, orgId, actor, 'update', 'volunteer_qualification', cur.id, req.body);
+        await auditChanges(q, orgId, actor, 'volunteer_qualification', cur.id, cur, r);
         return r ?? cur;
       });
     },
@@ -263,7 +263,7 @@ export function volunteerRoutes(app: App, ctx: AppContext) {
           cancellation_cutoff_hours: req.body.cancellation_cutoff_hours ?? cur.cancellation_cutoff_hours,
         };
         const r = await repo.savePolicies(q, orgId, next);
-        await audit(q, orgId, actor, 'update', 'shift_policies', orgId, req.body);
+        await auditChanges(q, orgId, actor, 'shift_policies', orgId, cur, r);
         return r;
       });
     },
