@@ -57,7 +57,9 @@ after(async () => {
 async function settle(page: Page) {
   await page.evaluate(async () => {
     for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
-    const running = document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    const running = document
+      .getAnimations()
+      .filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
     await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
   });
 }
