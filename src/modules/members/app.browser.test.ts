@@ -12,7 +12,8 @@ import { after, before, test } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { testApp, makeOrg, type TestApp } from '../../../test/harness.ts';
+import { makeOrg, type TestApp } from '../../../test/harness.ts';
+import { inboundBench, type InboundBench } from '../communications/testing.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SHOTS = path.join(ROOT, 'docs/screenshots');
@@ -20,6 +21,7 @@ const SHOTS = path.join(ROOT, 'docs/screenshots');
 const CHROMIUM = process.env.ARK_CHROMIUM ?? '/usr/bin/chromium';
 
 let t: TestApp;
+let bench: InboundBench;
 let browser: Browser;
 let port = 0;
 before(async () => {
@@ -27,7 +29,9 @@ before(async () => {
     stdio: 'inherit',
     cwd: ROOT,
   });
-  t = await testApp();
+  // The app with a mail provider and an inbound listener: mail to an inbox becomes a conversation.
+  bench = await inboundBench();
+  t = bench.app;
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as AddressInfo).port;
   browser = await chromium.launch({
@@ -46,7 +50,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  await t?.close();
+  await bench?.close();
 });
 
 /**
@@ -212,4 +216,160 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   const kb = (initialJs() / 1024).toFixed(1);
   console.log(`# staff app: initial JavaScript ${kb} KiB gzipped; animals list with 100 rows shown ${listMs} ms after navigation`);
   assert.ok(initialJs() < 300 * 1024, `initial JavaScript ${kb} KiB gzipped is over 300 KiB`);
+});
+
+test('a member places an animal in foster, sees transport problems, books a shift, sees campaign totals, replies in the inbox and reads the settings', async () => {
+  assert.ok(existsSync(CHROMIUM), 'Debian chromium is installed');
+  const org = await makeOrg(t, { timeZone: 'UTC' });
+  const base = `http://${org.slug}.localhost:${port}`;
+  const made = async (method: string, url: string, body: Record<string, unknown>) => {
+    const r = await org.req(method, url, { body });
+    assert.ok(r.status < 300, `${method} ${url}: ${r.raw}`);
+    return r.body;
+  };
+  // What a rescue has on a working day, made through the API like any client.
+  const pat = await made('POST', '/api/v1/people', {
+    firstName: 'Pat',
+    lastName: 'Lindqvist',
+    email: 'pat@example.org',
+    roles: ['foster', 'volunteer', 'donor'],
+  });
+  await made('POST', '/api/v1/animals', { name: 'Biscuit', species: 'dog', status: 'Available', intakeDate: '2026-01-05' });
+  await made('POST', '/api/animals/foster-homes', { person_id: pat.id, capacity: 2 });
+  const run = await made('POST', '/api/animals/transports', {
+    name: 'Northbound run',
+    scheduled_date: '2026-12-01',
+    origin: 'Kennel',
+    destination: 'Partner shelter',
+  });
+  await made('POST', `/api/animals/transports/${run.id}/legs`, { from_place: 'Kennel', to_place: 'Partner shelter' });
+  // A shift two days ahead (the calendar opens on this week: move on a week when that day is in the next).
+  const ahead = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const weekOf = (d: string) => {
+    const x = new Date(`${d}T12:00:00Z`);
+    x.setUTCDate(x.getUTCDate() - ((x.getUTCDay() + 6) % 7));
+    return x.toISOString().slice(0, 10);
+  };
+  const shift = await made('POST', '/api/shifts/schedules', {
+    name: 'Dog walking',
+    starts_at: `${ahead}T12:00:00`,
+    ends_at: `${ahead}T14:00:00`,
+  });
+  await made('POST', `/api/shifts/schedules/${shift.id}/windows`, {
+    starts_at: `${ahead}T12:00:00`,
+    ends_at: `${ahead}T14:00:00`,
+    capacity: 2,
+  });
+  const campaign = await made('POST', '/api/fundraising/campaigns', { name: 'Winter kennels', currency: 'USD', goal: 1000 });
+  await made('POST', '/api/v1/donations', {
+    donorId: pat.id,
+    amount: 250,
+    currency: 'USD',
+    type: 'one-off',
+    date: '2026-11-02',
+    paymentMethod: 'card',
+    campaignId: campaign.id,
+  });
+  await made('POST', '/api/communications/inboxes', { name: 'adopt' });
+  await bench.mail({
+    from: 'pat@example.org',
+    to: `adopt@${org.slug}.localhost`,
+    subject: 'Question about Biscuit',
+    text: 'Is Biscuit good with cats?',
+  });
+
+  // Signed in as an administrator (the invitation path is the other test's).
+  const { session } = await org.sessionWith('admin');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', timezoneId: 'UTC' });
+  await context.addCookies([
+    { name: 'ark_session', value: session, domain: `${org.slug}.localhost`, path: '/', httpOnly: true, sameSite: 'Lax' },
+  ]);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/401|Failed to load resource/.test(m.text())) errors.push(m.text());
+  });
+
+  // Foster homes: request a placement of Biscuit with Pat, accept it, start it.
+  await page.goto(`${base}/app/foster`);
+  await page.getByRole('table', { name: 'Foster homes' }).getByText('Pat Lindqvist').waitFor();
+  await page.getByRole('button', { name: 'Placements with Pat Lindqvist' }).click();
+  await page.getByText('No placements yet').waitFor();
+  await page.getByRole('combobox', { name: 'Animal to place' }).click();
+  await page.getByRole('option', { name: 'Biscuit (dog)' }).click();
+  await page.getByRole('button', { name: 'Request the placement' }).click();
+  const placements = page.getByRole('table', { name: 'Placements' });
+  await placements.getByText('pending').waitFor();
+  await placements.getByRole('button', { name: 'Accept' }).click();
+  await placements.getByRole('button', { name: 'Start fostering' }).click();
+  await placements.getByText('active').waitFor();
+  await page.getByText('1 of 2 places free').waitFor();
+  await axe(page, 'the foster homes page');
+  await shot(page, 'foster');
+
+  // Transports: the board shows the run in Planning with its leg and what is still wrong with it.
+  await page.getByRole('link', { name: 'Transports' }).click();
+  const card = page.getByRole('article', { name: 'Northbound run' });
+  await card.getByText('Kennel → Partner shelter').first().waitFor();
+  await card.getByText('no driver yet').waitFor();
+  await card.getByText(/problem/).waitFor();
+  await axe(page, 'the transport board');
+  await shot(page, 'transports');
+
+  // Shifts: the week calendar; book Pat on the dog walk.
+  await page.getByRole('link', { name: 'Shifts' }).click();
+  await page.getByRole('heading', { name: 'Shifts' }).waitFor();
+  if (weekOf(ahead) !== weekOf(new Date().toISOString().slice(0, 10))) await page.getByRole('button', { name: 'Next week →' }).click();
+  await page.getByText('0 of 2 booked').waitFor();
+  await page.getByRole('button', { name: 'Book a volunteer on Dog walking 12:00' }).click();
+  const booking = page.getByRole('dialog', { name: 'Book a volunteer' });
+  await booking.getByRole('combobox', { name: 'Volunteer' }).fill('Pat');
+  await page.getByRole('option', { name: /Pat Lindqvist/ }).click();
+  await booking.getByRole('button', { name: 'Book the volunteer' }).click();
+  await page.getByText('1 of 2 booked').waitFor();
+  await page.getByRole('region', { name: 'Week calendar' }).or(page.locator('body')).getByText('Pat Lindqvist').first().waitFor();
+  await axe(page, 'the shifts calendar');
+  await shot(page, 'shifts');
+  const booked = await org.req('GET', `/api/shifts/bookings?person_id=${pat.id}&limit=10&offset=0`);
+  assert.equal(booked.body.results.length, 1);
+
+  // Fundraising: the campaign with its total and progress, and the donation.
+  await page.getByRole('link', { name: 'Fundraising' }).click();
+  const campaigns = page.getByRole('table', { name: 'Campaigns' });
+  await campaigns.getByText('Winter kennels').waitFor();
+  await campaigns.getByText('25%').waitFor();
+  await axe(page, 'the fundraising page');
+  await shot(page, 'fundraising');
+  await page.getByRole('tab', { name: 'Donations' }).click();
+  await page.getByRole('table', { name: 'Donations' }).getByText('Pat Lindqvist').waitFor();
+
+  // The inbox: Pat's question, confirm who wrote it, reply.
+  await page.getByRole('link', { name: 'Inbox' }).click();
+  await page.getByRole('heading', { name: 'Question about Biscuit' }).waitFor();
+  await page.getByText('Is Biscuit good with cats?').waitFor();
+  await page.getByRole('button', { name: 'Confirm the person' }).click();
+  await page.getByText('With Pat Lindqvist').waitFor();
+  await page.getByRole('textbox', { name: 'Reply' }).fill('Yes: Biscuit lived with two cats in foster.');
+  await page.getByRole('button', { name: 'Send the reply' }).click();
+  await page.getByText('Yes: Biscuit lived with two cats in foster.').waitFor();
+  await axe(page, 'the inbox');
+  await shot(page, 'inbox');
+
+  // Settings: roles with their levels, API keys, statuses.
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  await page.getByRole('table', { name: 'Roles' }).getByText('read-only').waitFor();
+  await axe(page, 'the roles');
+  await shot(page, 'settings');
+  await page.getByRole('tab', { name: 'API keys' }).click();
+  await page.getByRole('textbox', { name: 'What the key is for' }).fill('Website sync');
+  await page.getByRole('button', { name: 'Make a key' }).click();
+  await page.getByText('Copy the key now').waitFor();
+  await page.getByRole('table', { name: 'API keys' }).getByText('Website sync').waitFor();
+  await axe(page, 'the API keys');
+  await page.getByRole('tab', { name: 'Statuses' }).click();
+  await page.getByRole('table', { name: 'Statuses' }).getByText('Adopted').waitFor();
+  await axe(page, 'the statuses');
+  await context.close();
+  assert.deepEqual(errors, []);
 });
