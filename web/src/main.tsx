@@ -37,7 +37,7 @@ const queries = new QueryClient({
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <MantineProvider theme={theme}>
-      <Notifications position="top-right" />
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={queries}>
         <BrowserRouter basename="/app">
           <App />

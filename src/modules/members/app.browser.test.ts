@@ -84,7 +84,13 @@ async function axe(page: Page, what: string) {
     `accessibility of ${what}`,
   );
 }
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `app-${name}.png`), fullPage: false });
+/** A picture of the page as it stands, without the passing confirmations in the corner. */
+const shot = (page: Page, name: string) =>
+  page.screenshot({
+    path: path.join(SHOTS, `app-${name}.png`),
+    fullPage: false,
+    style: '.mantine-Notifications-root { display: none !important; }',
+  });
 
 /** The initial JavaScript of the app (the entry and what index.html preloads), gzipped. */
 function initialJs(): number {

@@ -10,6 +10,14 @@ import { day, ListTable, money, PersonPicker, today } from './parts';
 const page = { limit: 100, offset: 0 };
 const PRIORITY_COLOR: Record<string, string> = { high: 'red.9', medium: 'yellow.9', low: 'gray.7' };
 
+/** When a campaign runs, in words. */
+function runs(from: string | null, to: string | null) {
+  if (from && to) return `${day(from)} – ${day(to)}`;
+  if (from) return `from ${day(from)}`;
+  if (to) return `until ${day(to)}`;
+  return 'no dates set';
+}
+
 function useCampaigns() {
   return useQuery({ queryKey: ['fundraising', 'campaigns'], queryFn: () => ok(apiB.GET('/api/fundraising/campaigns', { params: { query: page } })) });
 }
@@ -206,7 +214,7 @@ export default function Fundraising() {
                     {c.status}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{c.raised.length ? c.raised.map((r) => `${money(r.amount, r.currency)} (${r.count})`).join(', ') : money(0, c.currency)}</Table.Td>
+                <Table.Td>{c.raised.length ? c.raised.map((r) => `${money(r.amount, r.currency)} from ${r.count} gift${r.count === 1 ? '' : 's'}`).join(', ') : money(0, c.currency)}</Table.Td>
                 <Table.Td>{c.goal === null ? '—' : money(c.goal, c.currency)}</Table.Td>
                 <Table.Td w={160}>
                   {c.percent_of_goal === null ? (
@@ -218,9 +226,7 @@ export default function Fundraising() {
                     </Group>
                   )}
                 </Table.Td>
-                <Table.Td>
-                  {day(c.starts_on)} – {c.ends_on ? day(c.ends_on) : 'open'}
-                </Table.Td>
+                <Table.Td>{runs(c.starts_on, c.ends_on)}</Table.Td>
               </Table.Tr>
             )}
           />

@@ -83,11 +83,12 @@ function Roles({ isAdmin }: { isAdmin: boolean }) {
       <ListTable
         rows={roles.data?.results}
         label="Roles"
-        head={['Role', 'Levels']}
+        head={['Role', ...AREAS.map((a) => a[0]?.toUpperCase() + a.slice(1))]}
         empty="No roles."
+        minWidth={1100}
         row={(r) => (
           <Table.Tr key={r.id}>
-            <Table.Td fw={600} w={180}>
+            <Table.Td fw={600}>
               {r.name}
               {r.built_in && (
                 <Text size="xs" c="dimmed">
@@ -95,15 +96,22 @@ function Roles({ isAdmin }: { isAdmin: boolean }) {
                 </Text>
               )}
             </Table.Td>
-            <Table.Td>
-              <Group gap={4}>
-                {Object.entries(r.grants as Record<string, Level>).map(([area, level]) => (
-                  <Badge key={area} variant="filled" color={LEVEL_COLOR[level]} tt="none">
-                    {area}: {level}
-                  </Badge>
-                ))}
-              </Group>
-            </Table.Td>
+            {AREAS.map((a) => {
+              const level = (r.grants as Partial<Record<Area, Level>>)[a];
+              return (
+                <Table.Td key={a}>
+                  {level ? (
+                    <Text size="sm" fw={level === 'read' ? 400 : 700} c={LEVEL_COLOR[level]}>
+                      {level}
+                    </Text>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      none
+                    </Text>
+                  )}
+                </Table.Td>
+              );
+            })}
           </Table.Tr>
         )}
       />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Group, Modal, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Modal, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
@@ -170,9 +170,9 @@ export default function Shifts() {
                         {w.role}
                       </Text>
                     )}
-                    <Badge variant="filled" color={w.booked >= w.capacity ? 'gray.7' : 'teal.9'} my={4}>
-                      {w.booked} of {w.capacity} booked
-                    </Badge>
+                    <Text size="xs" fw={700} my={4} c={w.booked >= w.capacity ? 'gray.7' : 'teal.9'}>
+                      {w.booked} of {w.capacity} booked{w.booked >= w.capacity ? ' (full)' : ''}
+                    </Text>
                     {w.names.map((n) => (
                       <Text key={n} size="xs">
                         {n}

@@ -71,13 +71,17 @@ function AddLeg({ id, from }: { id: string; from: string }) {
         add.mutate();
       }}
     >
-      <Group align="flex-end" gap="xs" wrap="nowrap">
-        <TextInput size="xs" label="Leg from" required value={b.from_place} onChange={(e) => setB({ ...b, from_place: e.currentTarget.value })} error={fieldError(add.error, 'from_place')} />
-        <TextInput size="xs" label="to" required value={b.to_place} onChange={(e) => setB({ ...b, to_place: e.currentTarget.value })} error={fieldError(add.error, 'to_place')} />
-        <Button size="xs" type="submit" variant="default" loading={add.isPending}>
-          Add
-        </Button>
-      </Group>
+      <Stack gap={4}>
+        <Group grow gap="xs" align="flex-start">
+          <TextInput size="xs" label="New leg from" required value={b.from_place} onChange={(e) => setB({ ...b, from_place: e.currentTarget.value })} error={fieldError(add.error, 'from_place')} />
+          <TextInput size="xs" label="to" required value={b.to_place} onChange={(e) => setB({ ...b, to_place: e.currentTarget.value })} error={fieldError(add.error, 'to_place')} />
+        </Group>
+        <Group justify="flex-end">
+          <Button size="xs" type="submit" variant="default" loading={add.isPending}>
+            Add the leg
+          </Button>
+        </Group>
+      </Stack>
       {formError(add.error, ['from_place', 'to_place']) && <Text size="xs" c="red.9">{formError(add.error, ['from_place', 'to_place'])}</Text>}
     </form>
   );
@@ -168,8 +172,8 @@ export default function Transports() {
                         <Button size="xs" onClick={() => move.mutate({ id: t.id, to: c.next })} aria-label={`${c.action} ${t.name}`}>
                           {c.action}
                         </Button>
-                        <Button size="xs" variant="default" onClick={() => move.mutate({ id: t.id, to: 'cancel' })} aria-label={`Cancel ${t.name}`}>
-                          Cancel
+                        <Button size="xs" variant="default" onClick={() => move.mutate({ id: t.id, to: 'cancel' })} aria-label={`Cancel the run: ${t.name}`}>
+                          Cancel the run
                         </Button>
                       </Group>
                     )}

@@ -30,7 +30,8 @@ export function ListTable<T>({
   if (!rows) return <Loader aria-label="Loading" />;
   if (!rows.length) return <Alert color="gray">{empty}</Alert>;
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
+    // A native scroller that takes focus, so a table wider than the screen scrolls from the keyboard too.
+    <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0} role="region" aria-label={label}>
       <Table striped highlightOnHover aria-label={label}>
         <Table.Thead>
           <Table.Tr>
