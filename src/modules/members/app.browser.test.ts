@@ -320,6 +320,14 @@ test('a member places an animal in foster, sees transport problems, books a shif
   await card.getByText('Kennel → Partner shelter').first().waitFor();
   await card.getByText('no driver yet').waitFor();
   await card.getByText(/problem/).waitFor();
+  await page.getByRole('button', { name: 'Plan a transport' }).click();
+  const plan = page.getByRole('dialog', { name: 'Plan a transport' });
+  await plan.getByRole('textbox', { name: 'Name' }).fill('Southbound run');
+  await plan.getByRole('textbox', { name: 'From' }).fill('Kennel');
+  await plan.getByRole('textbox', { name: 'To' }).fill('Vet school');
+  await axe(page, 'the plan-a-transport form');
+  await plan.getByRole('button', { name: 'Plan the transport' }).click();
+  await page.getByRole('article', { name: 'Southbound run' }).getByText('Kennel → Vet school').waitFor();
   await axe(page, 'the transport board');
   await shot(page, 'transports');
 
@@ -345,10 +353,22 @@ test('a member places an animal in foster, sees transport problems, books a shif
   const campaigns = page.getByRole('table', { name: 'Campaigns' });
   await campaigns.getByText('Winter kennels').waitFor();
   await campaigns.getByText('25%').waitFor();
+  await page.getByRole('button', { name: 'Record a donation' }).click();
+  const gift = page.getByRole('dialog', { name: 'Record a donation' });
+  await gift.getByRole('combobox', { name: 'Donor' }).fill('Lindqvist');
+  await page.getByRole('option', { name: /Pat Lindqvist/ }).click();
+  await gift.getByRole('textbox', { name: 'Amount' }).fill('250');
+  await gift.getByRole('combobox', { name: 'Campaign' }).click();
+  await page.getByRole('option', { name: 'Winter kennels' }).click();
+  await axe(page, 'the record-a-donation form');
+  await gift.getByRole('button', { name: 'Record the donation' }).click();
+  await campaigns.getByText('50%').waitFor();
   await axe(page, 'the fundraising page');
   await shot(page, 'fundraising');
   await page.getByRole('tab', { name: 'Donations' }).click();
-  await page.getByRole('table', { name: 'Donations' }).getByText('Pat Lindqvist').waitFor();
+  const gifts = page.getByRole('table', { name: 'Donations' }).getByRole('cell', { name: 'Pat Lindqvist' });
+  await gifts.nth(1).waitFor();
+  assert.equal(await gifts.count(), 2, 'the gift made through the API and the one recorded in the app');
 
   // The inbox: Pat's question, confirm who wrote it, reply.
   await page.getByRole('link', { name: 'Inbox' }).click();
