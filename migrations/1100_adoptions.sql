@@ -114,7 +114,7 @@ CREATE TABLE signed_contracts (
   PRIMARY KEY (organization_id, id),
   FOREIGN KEY (organization_id, application_id) REFERENCES adoption_applications(organization_id, id)
 );
-CREATE UNIQUE INDEX signed_contracts_token ON signed_contracts (token_sha256);
+CREATE UNIQUE INDEX signed_contracts_token ON signed_contracts (organization_id, token_sha256);
 CREATE INDEX signed_contracts_application ON signed_contracts (organization_id, application_id);
 CREATE INDEX signed_contracts_list ON signed_contracts (organization_id, created_at DESC, id DESC);
 

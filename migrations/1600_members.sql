@@ -62,8 +62,10 @@ CREATE TABLE member_recovery_codes (
 
 CREATE TABLE member_sign_in_failures (
   organization_id text NOT NULL REFERENCES organizations(id),
+  id              bigserial NOT NULL,
   address         text NOT NULL,
-  at              timestamptz NOT NULL DEFAULT now()
+  at              timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (organization_id, id)
 );
 CREATE INDEX member_sign_in_failures_address ON member_sign_in_failures (organization_id, address, at);
 

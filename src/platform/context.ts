@@ -59,6 +59,11 @@ declare module 'fastify' {
      */
     public?: boolean | 'optional';
     /**
+     * For a team member signed in to the staff app only (the session cookie): without a session the
+     * request answers 401 before its body is read, and an API key answers 401 too.
+     */
+    session?: boolean;
+    /**
      * The body is not read: any content type is taken and the body ignored (a one-click form post
      * from a mail client). Without it a body must be JSON (415), or multipart on an upload route.
      */

@@ -476,6 +476,50 @@ test('cage cards: one PDF page per animal, not blank, with the key fields', asyn
   assertErrorShape('/api/animals/x', lost, 422);
 });
 
+test('cage cards: the photo field prints the public photo; an animal without one gets a card without', async () => {
+  const sharp = (await import('sharp')).default;
+  const org = await makeOrg(t);
+  const tpl = await org.req('POST', '/api/animals/cage-card-templates', {
+    body: { name: 'With photo', size: 'a4', fields: ['photo', 'name', 'species'], show_qr: false },
+  });
+  assert.equal(tpl.status, 201, tpl.raw);
+  const a = await animal(org, { name: 'Pepper' });
+  const b = await animal(org, { name: 'Salt' });
+  const picture = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c02020' } })
+    .png()
+    .toBuffer();
+  const boundary = 'arkcagecardtest';
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="is_public"\r\n\r\ntrue\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n`),
+    picture,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const up = await org.req('POST', `/api/animals/${a}/photos`, {
+    rawBody: payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+  assert.equal(up.status, 201, up.raw);
+  const cards = async (id: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/animals/cage-card-templates/${tpl.body.id}/cards?animal_id=${id}`,
+      headers: { host: org.host, authorization: `Bearer ${org.keys.readOnly}` },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.rawPayload;
+  };
+  const images = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Subtype \/Image/g) ?? []).length;
+  const withPhoto = await cards(a);
+  const without = await cards(b);
+  assert.equal(images(withPhoto), 1, 'the photo is embedded');
+  assert.equal(images(without), 0, 'no photo, no image');
+  const seen = await inspectPdf(withPhoto, process.env.ARK_KEEP_PNG ? '/tmp/ark-cagecard-photo.png' : undefined);
+  const plain = await inspectPdf(without);
+  assert.ok(seen.text.includes('Pepper') && plain.text.includes('Salt'));
+  assert.ok(seen.inked > plain.inked + 10000, `the photo is printed (${seen.inked} vs ${plain.inked} inked pixels)`);
+});
+
 test('ark seed: applications at several stages, two adoptions with signed contracts, a return, fees, a cage card', async () => {
   const { seedOrganization } = await import('../../cli/seed.ts');
   const org = await makeOrg(t);

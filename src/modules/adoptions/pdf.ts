@@ -62,6 +62,8 @@ export interface CardAnimal {
   intake_date: string | null;
   description: string | null;
   public_url: string;
+  /** JPEG or PNG bytes of the animal's photo, when the template shows one and the animal has one */
+  photo?: Buffer | null;
 }
 
 const SIZES: Record<CageCardTemplateT['size'], string | [number, number]> = { a4: 'A4', letter: 'LETTER', index_card: [360, 216] };
@@ -96,6 +98,14 @@ export function cageCardsPdf(t: CageCardTemplateT, animals: CardAnimal[], orgNam
           .fillColor('#000')
           .text(a.name, { width: textW });
       doc.moveDown(0.3);
+      if (t.fields.includes('photo') && a.photo) {
+        // The photo under the name, scaled into a box a third of the card high; the text continues below it.
+        const boxH = small ? 60 : Math.min(220, (doc.page.height - 2 * margin) / 3);
+        const top = doc.y;
+        doc.image(a.photo, margin, top, { fit: [textW, boxH] });
+        doc.y = top + boxH + (small ? 4 : 10);
+        doc.x = margin;
+      }
       for (const f of t.fields) {
         const label = LABELS[f];
         if (!label) continue;

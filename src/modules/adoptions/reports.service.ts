@@ -7,6 +7,7 @@ import type { Config } from '../../config.ts';
 import { getAnimal } from '../animals/public.ts';
 import { orgBaseUrl } from '../communications/public.ts';
 import { ageAtIntake } from '../stays/public.ts';
+import { printablePhoto } from '../media/public.ts';
 import { cardTemplateById } from './setup.service.ts';
 import { cageCardsPdf, type CardAnimal } from './pdf.ts';
 import type { ReconciliationT } from './schemas.ts';
@@ -168,6 +169,7 @@ export async function renderCards(
       intake_date: a.intake_date,
       description: typeof desc === 'string' ? desc : null,
       public_url: publicAnimalUrl(config, org, id),
+      photo: t.fields.includes('photo') ? await printablePhoto(q, config, org.id, id) : null,
     });
   }
   if (lost.length) throw invalid({ animal_id: [`names no animal on file: ${lost.join(', ')}`] });

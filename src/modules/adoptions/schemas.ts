@@ -1,6 +1,7 @@
 import { Type, Nullable, Strict, StringEnum, Timestamp, DateString, type Static } from '../../platform/schema.ts';
 import { Id64 } from '../../platform/formats.ts';
 import { PageFieldsB, pageQueryB } from '../../platform/pagination.ts';
+import { RegistryWarning } from '../registry/public.ts';
 
 export const STAGE_KINDS = ['open', 'approved', 'closed'] as const;
 export const DECISIONS = ['approved', 'denied', 'withdrawn', 'adopted', 'closed'] as const;
@@ -53,14 +54,6 @@ const ApplicantNew = Strict({
   last_name: Name(),
   email: Type.String({ format: 'email', maxLength: 254 }),
   phone: Type.Optional(Type.String({ maxLength: 40 })),
-});
-export const RegistryWarning = Type.Object({
-  flag_id: Type.String(),
-  category: Type.String(),
-  raised_on: Type.String(),
-  raised_by_you: Type.Boolean(),
-  raised_by: Type.String(),
-  matched_on: Type.Array(Type.String()),
 });
 export const Application = Type.Object(
   {

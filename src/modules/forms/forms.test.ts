@@ -328,3 +328,42 @@ securitySuite('forms', () => t, [
   },
   { method: 'POST', path: async (o) => `/api/forms/submissions/${(await submission(o)).id}/dismiss`, area: 'forms', level: 'write' },
 ]);
+
+test('registry: a foster application whose person another organization flagged shows the flag on conversion; others none', async () => {
+  const raiser = await makeOrg(t, { country: 'US' });
+  const email = `flagged-${process.pid}-${Date.now()}@example.org`;
+  const flagged = await raiser.req('POST', '/api/v1/people', { body: { firstName: 'Rex', lastName: 'Flagged', email } });
+  assert.equal(flagged.status, 201, flagged.raw);
+  const f = await raiser.req('POST', '/api/registry/flags', {
+    body: { person_id: flagged.body.id, category: 'do_not_adopt', evidence: 'returned three dogs in poor condition' },
+  });
+  assert.equal(f.status, 201, f.raw);
+
+  const org = await makeOrg(t, { country: 'US' });
+  const s = await submission(org, { ...ANSWERS, email: email.toUpperCase() }, { purpose: 'foster_application' });
+  const c = await org.req('POST', `/api/forms/submissions/${s.id}/convert`, { body: {} });
+  assert.equal(c.status, 200, c.raw);
+  assert.equal(c.body.registry_flags.length, 1);
+  assert.equal(c.body.registry_flags[0].flag_id, f.body.id);
+  assert.equal(c.body.registry_flags[0].category, 'do_not_adopt');
+  assert.equal(c.body.registry_flags[0].raised_by_you, false);
+  assert.deepEqual(c.body.registry_flags[0].matched_on, ['email']);
+  assert.equal(JSON.stringify(c.body).includes('returned three dogs'), false, 'the evidence stays with the raising organization');
+
+  const clean = await submission(org, { ...ANSWERS, email: 'someone.else@example.org' }, { purpose: 'foster_application' });
+  const c2 = await org.req('POST', `/api/forms/submissions/${clean.id}/convert`, { body: {} });
+  assert.deepEqual(c2.body.registry_flags, []);
+  // The adoption application of the flagged person in the other organization carries the same warning.
+  const a = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'Pip', species: 'dog', status: 'Available', intakeDate: '2026-01-02' },
+  });
+  assert.equal(a.status, 201, a.raw);
+  const app = await org.req('POST', '/api/animals/adoption-applications', {
+    body: { person_id: c.body.person_id, animal_ids: [a.body.id] },
+  });
+  assert.equal(app.status, 201, app.raw);
+  assert.deepEqual(
+    app.body.registry_flags.map((x: { flag_id: string }) => x.flag_id),
+    [f.body.id],
+  );
+});

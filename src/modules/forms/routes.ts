@@ -162,7 +162,8 @@ export function formRoutes(app: App, ctx: AppContext) {
           'first_name, last_name, email (required, 422 without) and phone. The person gains the role the purpose implies ' +
           '(adoption → adopter, foster → foster, volunteer → volunteer). For an adoption application form the adoption ' +
           'applications area, when present, makes the application in the same transaction (`application_id`). Converting twice ' +
-          'answers 409. Needs write on People too.',
+          'answers 409. Needs write on People too. For adoption, foster and volunteer applications the answer carries ' +
+          '`registry_flags`: live flags of the shared registry that match the person (a warning for staff, never a refusal).',
         params: IdParam,
         body: S.Convert,
         response: { 200: S.Converted, 409: { $ref: 'ErrorB#', description: 'Already converted, or someone has the same phone' } },
@@ -170,7 +171,7 @@ export function formRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { org, actor } = who(req);
-      return service.convert(ctx.db, org, actor, req.params.id, req.body);
+      return service.convert(ctx.db, org, actor, req.params.id, req.body, ctx.config.registrySecret);
     },
   );
   app.post(

@@ -1,6 +1,7 @@
 import { Type, Strict, Nullable, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
 import { PageFieldsB, pageQueryB } from '../../platform/pagination.ts';
 import { FIELD_TYPES } from '../customfields/public.ts';
+import { RegistryWarning } from '../registry/public.ts';
 
 export const PURPOSES = [
   'adoption_application',
@@ -154,6 +155,11 @@ export const Converted = Type.Object(
     person_id: Type.String(),
     created_person: Type.Boolean(),
     matched_by: Nullable(StringEnum(['email', 'phone', 'chosen'] as const)),
+    registry_flags: Type.Array(RegistryWarning, {
+      description:
+        "for adoption, foster and volunteer applications: live registry flags (any organization's) matching the person it " +
+        'became; empty otherwise. A warning for staff; nothing is refused because of it.',
+    }),
   },
   { $id: 'FormSubmissionConverted' },
 );

@@ -6,6 +6,7 @@ import { AppError, conflict, invalid, notFound, type FieldErrors } from '../../p
 import { newId } from '../../platform/ids.ts';
 import { checkValue } from '../customfields/public.ts';
 import { addRole, insertPersonIn, peopleLike, personExists } from '../people/public.ts';
+import { registryPersonWarnings } from '../registry/public.ts';
 import { normalizePhone } from '../../platform/validators.ts';
 import * as repo from './repository.ts';
 import type { ConvertT, FormCreateT, FormFieldT, FormPatchT, FormT, Purpose, SubmissionT } from './schemas.ts';
@@ -195,8 +196,8 @@ const ROLE_OF: Partial<Record<Purpose, string>> = {
  * phone. The person gains the role the form's purpose implies. For an adoption application form the
  * registered adoption hooks then run in the same transaction and may record the application they made.
  */
-export async function convert(db: Db, org: Organization, actor: string, id: string, b: ConvertT) {
-  return db.tx(async (q) => {
+export async function convert(db: Db, org: Organization, actor: string, id: string, b: ConvertT, registrySecret: string) {
+  const done = await db.tx(async (q) => {
     const s = await repo.getSubmission(q, org.id, id, true);
     if (!s) throw notFound('form submission');
     if (s.status === 'converted') throw conflict(`The submission already became person ${s.person_id ?? ''}.`.replace(' .', '.'));
@@ -265,8 +266,13 @@ export async function convert(db: Db, org: Organization, actor: string, id: stri
       person_id: personId,
       created_person: created,
       matched_by: matchedBy,
+      purpose: s.form_purpose as Purpose,
     };
   });
+  // Applicants are checked against the shared registry (a warning; the decision stays with staff).
+  const { purpose, ...out } = done;
+  const registry_flags = ROLE_OF[purpose] ? await registryPersonWarnings(db, org.id, out.person_id, registrySecret) : [];
+  return { ...out, registry_flags };
 }
 
 export async function dismiss(db: Db, orgId: string, actor: string, id: string) {

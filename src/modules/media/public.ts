@@ -3,7 +3,14 @@
  * public photos of an animal, for the public website. The files are served by the media module's public
  * photo routes (`/api/animals/public/{id}/photos/{photo_id}/{small|medium}`).
  */
+import type { Config } from '../../config.ts';
+import { openBlobStore, type BlobStore } from '../../platform/blobs.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import type Sharp from 'sharp';
+import { lazyRequire } from '../../platform/lazy.ts';
+import { photoKey } from './service.ts';
+
+const sharp = lazyRequire<typeof Sharp>('sharp');
 
 export interface PublicPhoto {
   id: string;
@@ -34,4 +41,28 @@ export async function publicPhotos(q: Queryable, orgId: string, animalIds: strin
       WHERE n <= $3 ORDER BY animal_id, n`,
     [orgId, animalIds, perAnimal],
   );
+}
+
+const stores = new WeakMap<object, Promise<BlobStore>>();
+
+/**
+ * The animal's first public photo (primary first, then oldest) as a JPEG within 600×600, for printing (cage
+ * cards): PDF writers take JPEG and PNG, not the WebP the website gets. Null when the animal has no public
+ * photo or its file is missing from the store.
+ */
+export async function printablePhoto(
+  q: Queryable,
+  config: Pick<Config, 's3' | 'dataDir'>,
+  orgId: string,
+  animalId: string,
+): Promise<Buffer | null> {
+  const [photo] = await publicPhotos(q, orgId, [animalId], 1);
+  if (!photo) return null;
+  let store = stores.get(config);
+  if (!store) stores.set(config, (store = openBlobStore(config)));
+  const blob = await (await store).get(photoKey(orgId, photo.id, 'medium'));
+  if (!blob) return null;
+  const chunks: Buffer[] = [];
+  for await (const c of blob.body) chunks.push(c as Buffer);
+  return sharp()(Buffer.concat(chunks)).resize(600, 600, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
 }

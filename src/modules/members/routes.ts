@@ -206,7 +206,7 @@ export function memberRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/session',
     {
-      config: { public: 'optional' },
+      config: { session: true },
       schema: { tags: TAGS, summary: 'The current session', description: SIGNED_IN_ONLY, response: { 200: Session } },
     },
     async (req) => {
@@ -217,7 +217,7 @@ export function memberRoutes(app: App, ctx: AppContext) {
   app.delete(
     '/api/session',
     {
-      config: { public: 'optional' },
+      config: { session: true },
       schema: {
         tags: TAGS,
         summary: 'Sign out',
@@ -238,7 +238,7 @@ export function memberRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/session/sign-out-everywhere',
     {
-      config: { public: 'optional' },
+      config: { session: true },
       schema: {
         tags: TAGS,
         summary: 'Sign out everywhere',
@@ -339,7 +339,7 @@ export function memberRoutes(app: App, ctx: AppContext) {
   app.patch(
     '/api/session/account',
     {
-      config: { public: 'optional' },
+      config: { session: true },
       schema: { tags: TAGS, summary: 'Change your name', description: SIGNED_IN_ONLY, body: AccountPatch, response: { 200: Member } },
     },
     async (req) => {
@@ -356,7 +356,7 @@ export function memberRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/session/account/password',
     {
-      config: { public: 'optional' },
+      config: { session: true },
       schema: {
         tags: TAGS,
         summary: 'Change your password',
@@ -374,7 +374,7 @@ export function memberRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/session/account/two-factor',
     {
-      config: { public: 'optional' },
+      config: { session: true },
       schema: {
         tags: TAGS,
         summary: 'Start two-factor set-up',
@@ -391,7 +391,7 @@ export function memberRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/session/account/two-factor/confirm',
     {
-      config: { public: 'optional' },
+      config: { session: true },
       schema: {
         tags: TAGS,
         summary: 'Turn two-factor sign-in on',
@@ -409,7 +409,7 @@ export function memberRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/session/account/two-factor/disable',
     {
-      config: { public: 'optional' },
+      config: { session: true },
       schema: {
         tags: TAGS,
         summary: 'Turn two-factor sign-in off',

@@ -297,3 +297,36 @@ securitySuite('registry flags', () => t, [
     level: 'write',
   },
 ]);
+
+test('ark seed across two organizations: the chips of both answer the lookup, and one flag matches a person in the other', async () => {
+  const { seedOrganization } = await import('../../cli/seed.ts');
+  const a = await makeOrg(t);
+  const b = await makeOrg(t);
+  await seedOrganization(t.db, a.slug);
+  await seedOrganization(t.db, b.slug);
+  const names = (await t.db.query<{ name: string }>('SELECT name FROM organizations WHERE id = ANY($1::text[])', [[a.id, b.id]])).map(
+    (r) => r.name,
+  );
+  // A sample chip of the second organization is also one of the first's: the keyless lookup shows both.
+  const animals = (await b.req('GET', '/api/v1/animals?perPage=100')).body.data as { microchipNumber: string | null }[];
+  const chips = animals.map((x) => x.microchipNumber).filter((c): c is string => !!c);
+  assert.ok(chips.length > 0, 'the seed chips animals');
+  let both = 0;
+  for (const c of chips) {
+    const r = await b.req('GET', `/api/registry/microchips/${c}`, { key: null });
+    assert.equal(r.status, 200, r.raw);
+    const seen = new Set((r.body.results as { organization: { name: string } }[]).map((e) => e.organization.name));
+    if (names.every((n) => seen.has(n))) both += 1;
+  }
+  assert.ok(both > 0, 'a chip recorded by both seeded organizations answers with both');
+  // The flag: the second organization has a person matched by a live flag it did not raise.
+  const people = (await b.req('GET', '/api/v1/people?perPage=100')).body.data as { id: string }[];
+  const foreign: string[] = [];
+  for (const p of people) {
+    const m = await matches(b, p.id);
+    assert.equal(m.status, 200, m.raw);
+    for (const f of m.body.results as { raised_by_you: boolean; flag_id: string }[]) if (!f.raised_by_you) foreign.push(f.flag_id);
+  }
+  assert.ok(foreign.length >= 1, 'a flag raised elsewhere matches one of the seeded people');
+  assert.equal((await b.req('GET', '/api/registry/flags')).body.results.length, 0, 'the second organization raised none itself');
+});

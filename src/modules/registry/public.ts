@@ -1,6 +1,17 @@
 /** What other modules may use of the registry module. */
+import { Type } from '../../platform/schema.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { matches } from './flags.service.ts';
+
+/** One live registry flag matching a person, as an application or a converted form submission shows it. */
+export const RegistryWarning = Type.Object({
+  flag_id: Type.String(),
+  category: Type.String(),
+  raised_on: Type.String(),
+  raised_by_you: Type.Boolean(),
+  raised_by: Type.String({ description: 'the raising organization' }),
+  matched_on: Type.Array(Type.String(), { description: 'what matched: email, phone, name_postal_code' }),
+});
 
 /**
  * The live registry flags (raised by any organization, this one included) matching one of this organization's

@@ -42,8 +42,9 @@ export const authPlugin = fp<{ keys: KeyAuth; sessions: SessionAuth }>(
     app.decorateRequest('principal', null);
     app.addHook('onRoute', (route) => {
       if (!route.url.startsWith('/api/')) return;
-      const cfg = (route.config ?? {}) as { permission?: unknown; public?: unknown };
-      if (!cfg.permission && !cfg.public) throw new Error(`route ${route.method as string} ${route.url} declares no permission`);
+      const cfg = (route.config ?? {}) as { permission?: unknown; public?: unknown; session?: unknown };
+      if (!cfg.permission && !cfg.public && !cfg.session)
+        throw new Error(`route ${route.method as string} ${route.url} declares no permission`);
     });
     app.addHook('onRequest', async (req, reply) => {
       if (!isTenantRoute(req) || !req.org) return;
@@ -60,6 +61,17 @@ export const authPlugin = fp<{ keys: KeyAuth; sessions: SessionAuth }>(
         }
       }
       if (token) await (principal ? app.limits.byKey(reply, principal.keyId) : app.limits.byAddress(req, reply));
+      if (cfg.session) {
+        if (!principal?.sessionId)
+          throw new AppError(
+            'UNAUTHORIZED',
+            cookie && !principal
+              ? 'Your session has ended: sign in again.'
+              : 'Sign in first: this is for a team member signed in to the staff app.',
+          );
+        req.principal = principal;
+        return;
+      }
       if (cfg.public === 'optional' && token && !principal) {
         throw new AppError('UNAUTHORIZED', 'The API key is not valid for this organization, or it was revoked.');
       }
