@@ -37379,7 +37379,7 @@ export interface paths {
         put?: never;
         /**
          * Make a submission a person
-         * @description Matched against likely duplicates first: the person named by `person_id`; else the person with the same email; else, when someone has the same phone, 409 naming them unless `create_new` is true; else a new person from the answers first_name, last_name, email (required, 422 without) and phone. The person gains the role the purpose implies (adoption → adopter, foster → foster, volunteer → volunteer). For an adoption application form the adoption applications area, when present, makes the application in the same transaction (`application_id`). Converting twice answers 409. Needs write on People too.
+         * @description Matched against likely duplicates first: the person named by `person_id`; else the person with the same email; else, when someone has the same phone, 409 naming them unless `create_new` is true; else a new person from the answers first_name, last_name, email (required, 422 without) and phone. The person gains the role the purpose implies (adoption → adopter, foster → foster, volunteer → volunteer). For an adoption application form the adoption applications area, when present, makes the application in the same transaction (`application_id`). Converting twice answers 409. Needs write on People too. For adoption, foster and volunteer applications the answer carries `registry_flags`: live flags of the shared registry that match the person (a warning for staff, never a refusal).
          *
          *     Needs write on Forms and write on People.
          */
@@ -37415,6 +37415,17 @@ export interface paths {
                             created_person: boolean;
                             /** @enum {string|null} */
                             matched_by: "email" | "phone" | "chosen" | null;
+                            /** @description for adoption, foster and volunteer applications: live registry flags (any organization's) matching the person it became; empty otherwise. A warning for staff; nothing is refused because of it. */
+                            registry_flags: {
+                                flag_id: string;
+                                category: string;
+                                raised_on: string;
+                                raised_by_you: boolean;
+                                /** @description the raising organization */
+                                raised_by: string;
+                                /** @description what matched: email, phone, name_postal_code */
+                                matched_on: string[];
+                            }[];
                         };
                     };
                 };
@@ -43715,7 +43726,9 @@ export interface paths {
                                 category: string;
                                 raised_on: string;
                                 raised_by_you: boolean;
+                                /** @description the raising organization */
                                 raised_by: string;
+                                /** @description what matched: email, phone, name_postal_code */
                                 matched_on: string[];
                             }[];
                         };
