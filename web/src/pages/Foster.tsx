@@ -58,7 +58,8 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
   const home = useQuery({ queryKey: ['foster', 'home', id], queryFn: () => ok(apiB.GET('/api/animals/foster-homes/{id}', { params: { path: { id } } })) });
   const [animal, setAnimal] = useState<string | null>(null);
-  const [endReason, setEndReason] = useState<string | null>('returned_to_shelter');
+  // Why each active placement ends, chosen per row before "End".
+  const [endReason, setEndReason] = useState<Record<string, string>>({});
   const done = (what: string) => () => {
     notify(what);
     void client.invalidateQueries({ queryKey: ['foster'] });
@@ -76,7 +77,7 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
       if (to === 'accept') return ok(apiB.POST('/api/animals/foster-assignments/{id}/accept', { ...path, body: {} }));
       if (to === 'start') return ok(apiB.POST('/api/animals/foster-assignments/{id}/start', { ...path, body: {} }));
       if (to === 'cancel') return ok(apiB.POST('/api/animals/foster-assignments/{id}/cancel', { ...path, body: {} }));
-      return ok(apiB.POST('/api/animals/foster-assignments/{id}/end', { ...path, body: { end_reason: (endReason ?? 'other') as 'other' } }));
+      return ok(apiB.POST('/api/animals/foster-assignments/{id}/end', { ...path, body: { end_reason: (endReason[a] ?? 'returned_to_shelter') as 'other' } }));
     },
     onSuccess: (_r, v) => done(v.to === 'accept' ? 'Placement accepted' : v.to === 'start' ? 'Fostering started' : v.to === 'end' ? 'Fostering ended' : 'Placement cancelled')(),
   });
@@ -152,8 +153,8 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
                           size="xs"
                           w={190}
                           data={END_REASONS.map((r) => ({ value: r, label: r.replaceAll('_', ' ') }))}
-                          value={endReason}
-                          onChange={setEndReason}
+                          value={endReason[a.id] ?? 'returned_to_shelter'}
+                          onChange={(v) => setEndReason({ ...endReason, [a.id]: v ?? 'returned_to_shelter' })}
                           allowDeselect={false}
                         />
                         <Button size="xs" variant="default" onClick={() => step.mutate({ a: a.id, to: 'end' })}>

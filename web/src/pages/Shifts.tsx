@@ -151,7 +151,7 @@ export default function Shifts() {
       </Group>
       {cal.isError && <Alert color="red">{cal.error.message}</Alert>}
       {empty && <Alert color="gray">No shifts this week: add one with “Add a shift”, or look at another week.</Alert>}
-      <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} spacing="xs" aria-label="Week calendar">
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 7 }} spacing="xs" aria-label="Week calendar">
         {days.map((d) => {
           const wins = byDay.get(iso(d)) ?? [];
           return (
