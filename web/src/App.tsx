@@ -16,6 +16,12 @@ const AnimalPage = lazy(() => import('./pages/AnimalPage'));
 const People = lazy(() => import('./pages/People'));
 const PersonPage = lazy(() => import('./pages/PersonPage'));
 const Members = lazy(() => import('./pages/Members'));
+const Foster = lazy(() => import('./pages/Foster'));
+const Transports = lazy(() => import('./pages/Transports'));
+const Shifts = lazy(() => import('./pages/Shifts'));
+const Fundraising = lazy(() => import('./pages/Fundraising'));
+const Inbox = lazy(() => import('./pages/Inbox'));
+const Settings = lazy(() => import('./pages/Settings'));
 
 const loading = (
   <Center h="60vh">
@@ -38,7 +44,13 @@ function Shell() {
     { to: '/', label: 'Dashboard', show: true },
     { to: '/animals', label: 'Animals', show: can(s.grants, 'animals', 'read') },
     { to: '/people', label: 'People', show: can(s.grants, 'people', 'read') },
+    { to: '/foster', label: 'Foster homes', show: can(s.grants, 'animals', 'read') },
+    { to: '/transports', label: 'Transports', show: can(s.grants, 'animals', 'read') },
+    { to: '/shifts', label: 'Shifts', show: can(s.grants, 'shifts', 'read') },
+    { to: '/fundraising', label: 'Fundraising', show: can(s.grants, 'fundraising', 'read') },
+    { to: '/inbox', label: 'Inbox', show: can(s.grants, 'communications', 'read') },
     { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
+    { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
   ];
   const signOut = async () => {
     await apiB.DELETE('/api/session');
@@ -74,10 +86,10 @@ function Shell() {
                 key={l.to}
                 component={NavLink}
                 to={l.to}
-                end={l.to === "/"}
+                end={l.to === '/' || l.to === '/settings'}
                 variant="filled"
                 label={l.label}
-                active={l.to === '/' ? location.pathname === '/' : location.pathname.startsWith(l.to)}
+                active={l.to === '/' || l.to === '/settings' ? location.pathname === l.to : location.pathname.startsWith(l.to)}
               />
             ))}
         </Stack>
@@ -91,6 +103,12 @@ function Shell() {
             <Route path="/people" element={<People />} />
             <Route path="/people/:id" element={<PersonPage />} />
             <Route path="/settings/members" element={<Members />} />
+            <Route path="/foster" element={<Foster />} />
+            <Route path="/transports" element={<Transports />} />
+            <Route path="/shifts" element={<Shifts />} />
+            <Route path="/fundraising" element={<Fundraising />} />
+            <Route path="/inbox" element={<Inbox />} />
+            <Route path="/settings" element={<Settings />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>
         </Suspense>

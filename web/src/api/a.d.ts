@@ -1828,6 +1828,1396 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description By start, earliest first. `dateFrom`/`dateTo` are dates in the organization’s time zone, both inclusive: an event is listed when any part of it falls in the range. `meta.total` is exact.
+         *
+         *     Needs read on Events.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page number, from 1 to 10000001 */
+                    page: number;
+                    /** @description records per page, at most 100 */
+                    perPage: number;
+                    status?: "scheduled" | "cancelled" | "completed";
+                    published?: boolean;
+                    /** @description events ending on or after this date (organization time zone) */
+                    dateFrom?: string;
+                    /** @description events starting on or before this date (organization time zone) */
+                    dateTo?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Event"][];
+                            meta: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an event
+         * @description An occasion the rescue hosts (adoption day, fundraiser). It starts unpublished and `scheduled`. `startsAt`/`endsAt` carry an offset and are answered in `timeZone` (default the organization’s); `endsAt` must be after `startsAt` (422). `animalIds` must name animals of the organization (422). `location` is a housing location, a partner location (both by id, stored as given) or a free address. `campaignId` links a fundraising campaign, stored as given.
+         *
+         *     Needs write on Events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time with an offset (or Z); answered in the event’s time zone with its offset
+                         */
+                        startsAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time with an offset (or Z); answered in the event’s time zone with its offset
+                         */
+                        endsAt: string;
+                        description?: string;
+                        /** @description IANA time zone; defaults to the organization's */
+                        timeZone?: string;
+                        location?: components["schemas"]["EventLocation"];
+                        capacity?: number | null;
+                        campaignId?: string | null;
+                        animalIds?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "cancelled" | "completed";
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            /** Format: date-time */
+                            startsAt: string;
+                            /** Format: date-time */
+                            endsAt: string;
+                            timeZone: string;
+                            location: components["schemas"]["EventLocation"];
+                            /** @description places for people going (each with their guests); null: no limit */
+                            capacity: number | null;
+                            /** @description attendees going or attended, plus their guests */
+                            placesTaken: number;
+                            campaignId: string | null;
+                            /** @description animals that will attend */
+                            animalIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one event
+         * @description Needs read on Events.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "cancelled" | "completed";
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            /** Format: date-time */
+                            startsAt: string;
+                            /** Format: date-time */
+                            endsAt: string;
+                            timeZone: string;
+                            location: components["schemas"]["EventLocation"];
+                            /** @description places for people going (each with their guests); null: no limit */
+                            capacity: number | null;
+                            /** @description attendees going or attended, plus their guests */
+                            placesTaken: number;
+                            campaignId: string | null;
+                            /** @description animals that will attend */
+                            animalIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an event
+         * @description Only sent fields change; `animalIds` is replaced whole. Capacity cannot drop below the places already taken (422). Setting `status` to `cancelled` also unpublishes it.
+         *
+         *     Needs write on Events.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time with an offset (or Z); answered in the event’s time zone with its offset
+                         */
+                        startsAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 date-time with an offset (or Z); answered in the event’s time zone with its offset
+                         */
+                        endsAt?: string;
+                        description?: string;
+                        /** @description IANA time zone; defaults to the organization's */
+                        timeZone?: string;
+                        location?: components["schemas"]["EventLocation"];
+                        capacity?: number | null;
+                        campaignId?: string | null;
+                        animalIds?: string[];
+                        /** @enum {string} */
+                        status?: "scheduled" | "cancelled" | "completed";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "cancelled" | "completed";
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            /** Format: date-time */
+                            startsAt: string;
+                            /** Format: date-time */
+                            endsAt: string;
+                            timeZone: string;
+                            location: components["schemas"]["EventLocation"];
+                            /** @description places for people going (each with their guests); null: no limit */
+                            capacity: number | null;
+                            /** @description attendees going or attended, plus their guests */
+                            placesTaken: number;
+                            campaignId: string | null;
+                            /** @description animals that will attend */
+                            animalIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/events/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish an event
+         * @description Puts the event on the public events calendar. Only a scheduled event can be published (422). Publishing twice changes nothing.
+         *
+         *     Needs write on Events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "cancelled" | "completed";
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            /** Format: date-time */
+                            startsAt: string;
+                            /** Format: date-time */
+                            endsAt: string;
+                            timeZone: string;
+                            location: components["schemas"]["EventLocation"];
+                            /** @description places for people going (each with their guests); null: no limit */
+                            capacity: number | null;
+                            /** @description attendees going or attended, plus their guests */
+                            placesTaken: number;
+                            campaignId: string | null;
+                            /** @description animals that will attend */
+                            animalIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish an event
+         * @description Takes the event off the public events calendar. Unpublishing twice changes nothing.
+         *
+         *     Needs write on Events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "cancelled" | "completed";
+                            published: boolean;
+                            /** Format: date-time */
+                            publishedAt: string | null;
+                            /** Format: date-time */
+                            startsAt: string;
+                            /** Format: date-time */
+                            endsAt: string;
+                            timeZone: string;
+                            location: components["schemas"]["EventLocation"];
+                            /** @description places for people going (each with their guests); null: no limit */
+                            capacity: number | null;
+                            /** @description attendees going or attended, plus their guests */
+                            placesTaken: number;
+                            campaignId: string | null;
+                            /** @description animals that will attend */
+                            animalIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}/attendees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an event’s attendees
+         * @description In the order they were added. Only person ids are shown: names and contacts are read in People.
+         *
+         *     Needs read on Events.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page number, from 1 to 10000001 */
+                    page: number;
+                    /** @description records per page, at most 100 */
+                    perPage: number;
+                    rsvp?: "invited" | "going" | "maybe" | "declined" | "attended";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["EventAttendee"][];
+                            meta: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}/attendees/{person_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add an attendee or change their RSVP
+         * @description 201 when the person is added, 200 when their RSVP changes. `going` and `attended` take a place for the person and each guest; when that would exceed the capacity the answer is 409 and nothing changes (checked under a lock on the event, so two RSVPs at once cannot both take the last place). An unknown person answers 404.
+         *
+         *     Needs write on Events.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    person_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
+                        /** @description people coming with them; default 0 */
+                        guests?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            eventId: string;
+                            personId: string;
+                            /** @enum {string} */
+                            rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
+                            guests: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            eventId: string;
+                            personId: string;
+                            /** @enum {string} */
+                            rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
+                            guests: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The event is full */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove an attendee
+         * @description Answers 204.
+         *
+         *     Needs write on Events.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    person_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public events calendar (no API key)
+         * @description Published, scheduled events overlapping `dateFrom`..`dateTo` (dates in the organization’s time zone, inclusive; default from today for 366 days), by start. Only public fields: no attendees, animals, campaign or internal location ids (a free address is shown).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page number, from 1 to 10000001 */
+                    page: number;
+                    /** @description records per page, at most 100 */
+                    perPage: number;
+                    /** @description default today (organization time zone) */
+                    dateFrom?: string;
+                    dateTo?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PublicEvent"][];
+                            meta: {
+                                total: number;
+                                page: number;
+                                perPage: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/events.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public events calendar as iCalendar (no API key)
+         * @description text/calendar with the published, scheduled events from today for 366 days (at most 1000).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/calendar */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3250,6 +4640,463 @@ export interface components {
                 /** @description live bookings */
                 bookings: components["schemas"]["ShiftBooking"][];
             }[];
+        };
+        Event: {
+            id: string;
+            title: string;
+            description: string;
+            /** @enum {string} */
+            status: "scheduled" | "cancelled" | "completed";
+            published: boolean;
+            /** Format: date-time */
+            publishedAt: string | null;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            timeZone: string;
+            location: components["schemas"]["EventLocation"];
+            /** @description places for people going (each with their guests); null: no limit */
+            capacity: number | null;
+            /** @description attendees going or attended, plus their guests */
+            placesTaken: number;
+            campaignId: string | null;
+            /** @description animals that will attend */
+            animalIds: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        EventLocation: {
+            /** @enum {string} */
+            type: "housing_location" | "partner_location" | "address";
+            /** @description the housing location or partner location; null for a free address */
+            id: string | null;
+            /** @description free address text; required for type address */
+            address: string | null;
+        } | null;
+        EventAttendee: {
+            eventId: string;
+            personId: string;
+            /** @enum {string} */
+            rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
+            guests: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PublicEvent: {
+            id: string;
+            title: string;
+            description: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            timeZone: string;
+            /** @description only a free address is shown publicly */
+            address: string | null;
+            /** @description null when the event has no capacity */
+            placesLeft: number | null;
+        };
+        Form: {
+            id: string;
+            slug: string;
+            name: string;
+            /** @enum {string} */
+            purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+            description: string;
+            /** @enum {string} */
+            status: "draft" | "published" | "closed";
+            fields: {
+                key: string;
+                label: string;
+                /** @enum {string} */
+                type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                required: boolean;
+                help_text: string;
+                options: string[];
+                section: string;
+            }[];
+            min_fill_seconds: number;
+            max_per_address_per_hour: number;
+            /** @description the HTML page; its JSON submit is public_url + "/submit" */
+            public_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FormField: {
+            /** @description unique within the form; the answer is stored under it. The keys first_name, last_name, email and phone fill the person a submission becomes */
+            key: string;
+            label: string;
+            /**
+             * @description the custom field types; a value must be as for a custom field of that type
+             * @enum {string}
+             */
+            type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+            /** @default false */
+            required: boolean;
+            help_text?: string;
+            options?: string[];
+            /** @description heading the field is shown under; fields of one section are kept together in order */
+            section?: string;
+        };
+        FormSubmission: {
+            id: string;
+            form_id: string;
+            /** @enum {string} */
+            form_purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+            /** @description as sent, after the field checks (phones in E.164) */
+            answers: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "new" | "converted" | "dismissed";
+            /** @description the person it became */
+            person_id: string | null;
+            /** @description the adoption application it became */
+            application_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            converted_at: string | null;
+        };
+        FormSubmissionMatch: {
+            person_id: string;
+            display_name: string;
+            reasons: ("same_email" | "same_phone")[];
+        };
+        Task: {
+            id: string;
+            title: string;
+            notes: string;
+            /** Format: date-time */
+            due_at: string | null;
+            assignee_role: string | null;
+            assignee_member: string | null;
+            /** @enum {string|null} */
+            linked_type: "animal" | "adoption_application" | "foster_home" | "transport" | "location" | "person" | "partner" | "form_submission" | "event" | "campaign" | "donation" | "shift_schedule" | null;
+            linked_id: string | null;
+            /** @enum {string} */
+            priority: "low" | "normal" | "high" | "urgent";
+            done: boolean;
+            /** Format: date-time */
+            done_at: string | null;
+            /** @description the key that marked it done (`key:<id>`) */
+            done_by: string | null;
+            template_id: string | null;
+            /** @description tasks made together from one template share this id */
+            chain_id: string | null;
+            /** @description position in its chain, from 1 */
+            chain_step: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TaskTemplate: {
+            id: string;
+            name: string;
+            steps: {
+                title: string;
+                notes: string;
+                days_after_previous: number;
+                /** @enum {string} */
+                priority: "low" | "normal" | "high" | "urgent";
+                assignee_role: string | null;
+                assignee_member: string | null;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        OrgCalendarEntry: {
+            /**
+             * Format: date
+             * @description the day in the organization’s time zone
+             */
+            date: string;
+            /**
+             * Format: date-time
+             * @description for tasks (due), shifts and events; null for all-day animal entries
+             */
+            starts_at: string | null;
+            /** Format: date-time */
+            ends_at: string | null;
+            /** @enum {string} */
+            kind: "task" | "medical_due" | "hold_ends" | "foster_ends" | "transport" | "shift" | "event";
+            title: string;
+            /** @description the task, due item, hold, foster assignment, transport run, shift schedule or event */
+            source_id: string;
+            animal_id: string | null;
+            animal_name: string | null;
+        };
+        ActivityEntry: {
+            /** @description increases with time */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description `key:<id>` for an API key, `seed`, or null for the public (a form sent from the website) */
+            actor: string | null;
+            /** @description the API key, when the actor is one */
+            key_id: string | null;
+            /** @description create, update, delete, or a verb of the area (publish, convert, send…) */
+            action: string;
+            /** @enum {string} */
+            area: "animals" | "people" | "fundraising" | "communications" | "shifts" | "events" | "forms" | "tasks" | "partners" | "registry" | "reports" | "settings";
+            entity_type: string;
+            entity_id: string;
+            /** @description fields the change touched, when the row names them */
+            fields: string[];
+            /** @description before/after values by field, for changes recorded with them; null for older rows that only name fields */
+            changes: {
+                [key: string]: {
+                    before: unknown;
+                    after: unknown;
+                };
+            } | null;
+            /** @description everything the row recorded, as written */
+            detail: unknown;
+        };
+        PublicAnimalItem: {
+            id: string;
+            /** @description the public name (never the internal name) */
+            name: string;
+            species: string;
+            breed: string | null;
+            /** @enum {string} */
+            sex: "male" | "female" | "unknown";
+            /** @description as shown on the website, e.g. "3 months" */
+            age: string;
+            /** @enum {string|null} */
+            age_group: "baby" | "young" | "adult" | "senior" | null;
+            date_of_birth: string | null;
+            /** @description the animal's page on the public website (absolute) */
+            url: string;
+            /** @description the first public photo, small size */
+            photo: {
+                url: string;
+                width: number;
+                height: number;
+            } | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SyndicationTarget: {
+            id: string;
+            /** @enum {string} */
+            format: "petfinder" | "adoptapet";
+            host: string;
+            port: number;
+            username: string;
+            /** @description the password is never shown */
+            password_set: boolean;
+            /** @description explicit FTPS (AUTH TLS) */
+            secure: boolean;
+            remote_dir: string;
+            enabled: boolean;
+            /** Format: date-time */
+            last_run_at: string | null;
+            /** @enum {string|null} */
+            last_status: "ok" | "failed" | null;
+            last_error: string | null;
+            /** @description animals in the last file uploaded */
+            last_animals: number | null;
+            /** @description photo URLs in the last file uploaded */
+            last_photos: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ApplicationStage: {
+            id: string;
+            name: string;
+            /**
+             * @description open: still being decided; approved: may be finalized; closed: ended
+             * @enum {string}
+             */
+            kind: "open" | "approved" | "closed";
+            sort_order: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AdoptionApplication: {
+            id: string;
+            person_id: string;
+            applicant_name: string;
+            applicant_email: string;
+            animal_ids: string[];
+            stage_id: string;
+            stage: string;
+            /** @enum {string} */
+            stage_kind: "open" | "approved" | "closed";
+            assigned_to: string | null;
+            notes: string | null;
+            /** @description custom fields of entity type adoption_application */
+            answers: {
+                [key: string]: unknown;
+            };
+            /** @enum {string|null} */
+            decision: "approved" | "denied" | "withdrawn" | "adopted" | "closed" | null;
+            decision_reason: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            submitted_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description a warning that does not stop the request */
+        AdoptionWarning: {
+            code: string;
+            message: string;
+        };
+        Adoption: {
+            id: string;
+            application_id: string;
+            animal_id: string;
+            animal_name: string;
+            person_id: string;
+            adopter_name: string;
+            stay_id: string;
+            /**
+             * @description trial: foster-to-adopt, not yet an adoption; adopted; returned (still counted); trial_ended: the trial ended in a return
+             * @enum {string}
+             */
+            status: "trial" | "adopted" | "returned" | "trial_ended";
+            trial_ends_on: string | null;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            adopted_at: string | null;
+            fee_minor: number;
+            currency: string;
+            fee_schedule_id: string | null;
+            fee_rule: string | null;
+            fee_promotion: string | null;
+            fee_override_reason: string | null;
+            flag_override_reason: string | null;
+            contract_id: string | null;
+            /** Format: date-time */
+            returned_at: string | null;
+            return_reason: string | null;
+            return_stay_id: string | null;
+            within_return_window: boolean | null;
+            donation_ids: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FeeSchedule: {
+            id: string;
+            name: string;
+            active: boolean;
+            currency: string;
+            rules: {
+                /** @description named on the adoption when chosen */
+                name: string;
+                /** @description any species when null or absent */
+                species?: string | null;
+                min_age_weeks?: number | null;
+                /** @description exclusive upper bound */
+                max_age_weeks?: number | null;
+                /** @description matches only animals with (true) or without (false) special needs */
+                special_needs?: boolean | null;
+                /** @description the fee in minor units of the organization currency */
+                amount_minor: number;
+            }[];
+            promotions: {
+                name: string;
+                /** Format: date */
+                starts_on: string;
+                /**
+                 * Format: date
+                 * @description inclusive
+                 */
+                ends_on: string;
+                species?: string | null;
+                /** @description fee becomes 0 */
+                waive?: boolean;
+                percent_off?: number;
+                /** @description minor units off the fee (never below 0) */
+                amount_off_minor?: number;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ContractTemplate: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "archived";
+            version: number;
+            title: string;
+            /** @description plain text; paragraphs split by blank lines; merge fields as {{name}} */
+            body: string;
+            merge_fields: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ContractTemplateVersion: {
+            version: number;
+            title: string;
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SignedContract: {
+            id: string;
+            application_id: string;
+            person_id: string;
+            animal_ids: string[];
+            template_id: string;
+            template_version: number;
+            title: string;
+            /** @description the exact text shown to the signer */
+            document: string;
+            /** @description SHA-256 (hex) of `document` as UTF-8 */
+            document_sha256: string;
+            fee_minor: number;
+            currency: string;
+            /** @enum {string} */
+            status: "awaiting_signature" | "expired" | "signed";
+            /** Format: date-time */
+            link_expires_at: string;
+            sent_to: string | null;
+            signed_name: string | null;
+            /** Format: date-time */
+            signed_at: string | null;
+            signed_ip: string | null;
+            signed_user_agent: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CageCardTemplate: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            size: "a4" | "letter" | "index_card";
+            fields: ("photo" | "name" | "species" | "breed" | "sex" | "age" | "microchip" | "intake_date" | "description")[];
+            show_qr: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
     };
     responses: never;

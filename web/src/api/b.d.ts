@@ -36395,6 +36395,4444 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List forms
+         * @description By name A to Z.
+         *
+         *     Needs read on Forms.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    status?: "draft" | "published" | "closed";
+                    purpose?: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Form"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Build a form
+         * @description Building and changing forms needs admin on Forms (as defining custom fields needs admin on the area). Fields use the custom field types; `options` is required and non-empty for select/multiselect and empty otherwise (422); keys are unique in the form (422); the slug is unique in the organization (422). A form starts as a `draft`: only a `published` form answers at its public address. Answers under the keys first_name, last_name, email and phone fill the person a submission becomes.
+         *
+         *     Needs admin on Forms.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description public address part: /forms/{slug} */
+                        slug: string;
+                        /** @enum {string} */
+                        purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+                        description?: string;
+                        /** @enum {string} */
+                        status?: "draft" | "published" | "closed";
+                        /** @description in the order they are shown */
+                        fields?: components["schemas"]["FormField"][];
+                        /** @description default 3 */
+                        min_fill_seconds?: number;
+                        /** @description default 5 */
+                        max_per_address_per_hour?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            /** @enum {string} */
+                            purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "published" | "closed";
+                            fields: {
+                                key: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                                required: boolean;
+                                help_text: string;
+                                options: string[];
+                                section: string;
+                            }[];
+                            min_fill_seconds: number;
+                            max_per_address_per_hour: number;
+                            /** @description the HTML page; its JSON submit is public_url + "/submit" */
+                            public_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one form
+         * @description Needs read on Forms.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            /** @enum {string} */
+                            purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "published" | "closed";
+                            fields: {
+                                key: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                                required: boolean;
+                                help_text: string;
+                                options: string[];
+                                section: string;
+                            }[];
+                            min_fill_seconds: number;
+                            max_per_address_per_hour: number;
+                            /** @description the HTML page; its JSON submit is public_url + "/submit" */
+                            public_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a form
+         * @description Answers 204. A form with submissions cannot be deleted (422): close it instead.
+         *
+         *     Needs admin on Forms.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a form
+         * @description Only sent fields change; `fields` is replaced whole (submissions keep the answers they were sent with). The purpose cannot change once the form has submissions (422).
+         *
+         *     Needs admin on Forms.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description public address part: /forms/{slug} */
+                        slug?: string;
+                        /** @enum {string} */
+                        purpose?: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+                        description?: string;
+                        /** @enum {string} */
+                        status?: "draft" | "published" | "closed";
+                        /** @description in the order they are shown */
+                        fields?: components["schemas"]["FormField"][];
+                        /** @description default 3 */
+                        min_fill_seconds?: number;
+                        /** @description default 5 */
+                        max_per_address_per_hour?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            /** @enum {string} */
+                            purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "published" | "closed";
+                            fields: {
+                                key: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                                required: boolean;
+                                help_text: string;
+                                options: string[];
+                                section: string;
+                            }[];
+                            min_fill_seconds: number;
+                            max_per_address_per_hour: number;
+                            /** @description the HTML page; its JSON submit is public_url + "/submit" */
+                            public_url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/forms/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List submissions
+         * @description Newest first.
+         *
+         *     Needs read on Forms.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    form_id?: string;
+                    status?: "new" | "converted" | "dismissed";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["FormSubmission"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forms/submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one submission
+         * @description Needs read on Forms.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            form_id: string;
+                            /** @enum {string} */
+                            form_purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+                            /** @description as sent, after the field checks (phones in E.164) */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "new" | "converted" | "dismissed";
+                            /** @description the person it became */
+                            person_id: string | null;
+                            /** @description the adoption application it became */
+                            application_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            converted_at: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forms/submissions/{id}/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People the submission is likely to be
+         * @description Live people with the same email (ignoring case) or the same phone (in E.164), each with the reasons; at most 20. Needs read on People too.
+         *
+         *     Needs read on Forms and read on People.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["FormSubmissionMatch"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forms/submissions/{id}/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a submission a person
+         * @description Matched against likely duplicates first: the person named by `person_id`; else the person with the same email; else, when someone has the same phone, 409 naming them unless `create_new` is true; else a new person from the answers first_name, last_name, email (required, 422 without) and phone. The person gains the role the purpose implies (adoption → adopter, foster → foster, volunteer → volunteer). For an adoption application form the adoption applications area, when present, makes the application in the same transaction (`application_id`). Converting twice answers 409. Needs write on People too. For adoption, foster and volunteer applications the answer carries `registry_flags`: live flags of the shared registry that match the person (a warning for staff, never a refusal).
+         *
+         *     Needs write on Forms and write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description link to this person instead of matching */
+                        person_id?: string;
+                        /** @description true: make a new person even though one with the same phone exists */
+                        create_new?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            submission: components["schemas"]["FormSubmission"];
+                            person_id: string;
+                            created_person: boolean;
+                            /** @enum {string|null} */
+                            matched_by: "email" | "phone" | "chosen" | null;
+                            /** @description for adoption, foster and volunteer applications: live registry flags (any organization's) matching the person it became; empty otherwise. A warning for staff; nothing is refused because of it. */
+                            registry_flags: {
+                                flag_id: string;
+                                category: string;
+                                raised_on: string;
+                                raised_by_you: boolean;
+                                /** @description the raising organization */
+                                raised_by: string;
+                                /** @description what matched: email, phone, name_postal_code */
+                                matched_on: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Already converted, or someone has the same phone */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forms/submissions/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a submission
+         * @description Marks it dismissed (spam or not followed up); it is kept. A converted submission cannot be dismissed (409).
+         *
+         *     Needs write on Forms.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            form_id: string;
+                            /** @enum {string} */
+                            form_purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+                            /** @description as sent, after the field checks (phones in E.164) */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            status: "new" | "converted" | "dismissed";
+                            /** @description the person it became */
+                            person_id: string | null;
+                            /** @description the adoption application it became */
+                            application_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            converted_at: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The submission became a person */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tasks
+         * @description By due date (tasks without one last), then oldest first. A task linked to a record is visible only to a key that may read that record’s area (animal, adoption application, foster home, transport and location: Animals; person: People; partner: Partners; form submission: Forms; event: Events; campaign and donation: Fundraising; shift schedule: Shifts); to any other key it is left out of lists and answers 404.
+         *
+         *     Needs read on Tasks.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    done?: boolean;
+                    assignee_role?: string;
+                    assignee_member?: string;
+                    linked_type?: "animal" | "adoption_application" | "foster_home" | "transport" | "location" | "person" | "partner" | "form_submission" | "event" | "campaign" | "donation" | "shift_schedule";
+                    linked_id?: string;
+                    priority?: "low" | "normal" | "high" | "urgent";
+                    /** @description due at or after */
+                    due_from?: string;
+                    /** @description due before */
+                    due_to?: string;
+                    chain_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Task"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a task
+         * @description Assigned to a role (by name) or to a member (a free reference such as an email address: Ark keeps no member records yet), not both (422). `linked_type` and `linked_id` go together (422); an animal, person, event or form submission must exist, and the key must read the linked record’s area (422 otherwise); other kinds are stored as given. Priority defaults to normal. A task linked to a record is visible only to a key that may read that record’s area (animal, adoption application, foster home, transport and location: Animals; person: People; partner: Partners; form submission: Forms; event: Events; campaign and donation: Fundraising; shift schedule: Shifts); to any other key it is left out of lists and answers 404.
+         *
+         *     Needs write on Tasks.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        notes?: string;
+                        /** Format: date-time */
+                        due_at?: string | null;
+                        /** @description name of a role of the organization */
+                        assignee_role?: string | null;
+                        /** @description a free reference to a team member (an email address or a name); Ark has no member records yet, so it is stored as given */
+                        assignee_member?: string | null;
+                        /** @enum {string|null} */
+                        linked_type?: "animal" | "adoption_application" | "foster_home" | "transport" | "location" | "person" | "partner" | "form_submission" | "event" | "campaign" | "donation" | "shift_schedule" | null;
+                        linked_id?: string | null;
+                        /** @enum {string} */
+                        priority?: "low" | "normal" | "high" | "urgent";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            title: string;
+                            notes: string;
+                            /** Format: date-time */
+                            due_at: string | null;
+                            assignee_role: string | null;
+                            assignee_member: string | null;
+                            /** @enum {string|null} */
+                            linked_type: "animal" | "adoption_application" | "foster_home" | "transport" | "location" | "person" | "partner" | "form_submission" | "event" | "campaign" | "donation" | "shift_schedule" | null;
+                            linked_id: string | null;
+                            /** @enum {string} */
+                            priority: "low" | "normal" | "high" | "urgent";
+                            done: boolean;
+                            /** Format: date-time */
+                            done_at: string | null;
+                            /** @description the key that marked it done (`key:<id>`) */
+                            done_by: string | null;
+                            template_id: string | null;
+                            /** @description tasks made together from one template share this id */
+                            chain_id: string | null;
+                            /** @description position in its chain, from 1 */
+                            chain_step: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one task
+         * @description A task linked to a record is visible only to a key that may read that record’s area (animal, adoption application, foster home, transport and location: Animals; person: People; partner: Partners; form submission: Forms; event: Events; campaign and donation: Fundraising; shift schedule: Shifts); to any other key it is left out of lists and answers 404.
+         *
+         *     Needs read on Tasks.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            title: string;
+                            notes: string;
+                            /** Format: date-time */
+                            due_at: string | null;
+                            assignee_role: string | null;
+                            assignee_member: string | null;
+                            /** @enum {string|null} */
+                            linked_type: "animal" | "adoption_application" | "foster_home" | "transport" | "location" | "person" | "partner" | "form_submission" | "event" | "campaign" | "donation" | "shift_schedule" | null;
+                            linked_id: string | null;
+                            /** @enum {string} */
+                            priority: "low" | "normal" | "high" | "urgent";
+                            done: boolean;
+                            /** Format: date-time */
+                            done_at: string | null;
+                            /** @description the key that marked it done (`key:<id>`) */
+                            done_by: string | null;
+                            template_id: string | null;
+                            /** @description tasks made together from one template share this id */
+                            chain_id: string | null;
+                            /** @description position in its chain, from 1 */
+                            chain_step: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a task
+         * @description Answers 204.
+         *
+         *     Needs write on Tasks.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a task, mark it done or reopen it
+         * @description Only sent fields change. Sending an assignee role clears the member and the other way round. `done: true` sets done_at and done_by once (under a row lock: marking it done twice, even at the same moment, keeps the first); `done: false` clears both. The audit row carries before/after values.
+         *
+         *     Needs write on Tasks.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title?: string;
+                        notes?: string;
+                        /** Format: date-time */
+                        due_at?: string | null;
+                        /** @description name of a role of the organization */
+                        assignee_role?: string | null;
+                        /** @description a free reference to a team member (an email address or a name); Ark has no member records yet, so it is stored as given */
+                        assignee_member?: string | null;
+                        /** @enum {string|null} */
+                        linked_type?: "animal" | "adoption_application" | "foster_home" | "transport" | "location" | "person" | "partner" | "form_submission" | "event" | "campaign" | "donation" | "shift_schedule" | null;
+                        linked_id?: string | null;
+                        /** @enum {string} */
+                        priority?: "low" | "normal" | "high" | "urgent";
+                        /** @description true marks it done (once: done_at and done_by keep the first); false reopens it */
+                        done?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            title: string;
+                            notes: string;
+                            /** Format: date-time */
+                            due_at: string | null;
+                            assignee_role: string | null;
+                            assignee_member: string | null;
+                            /** @enum {string|null} */
+                            linked_type: "animal" | "adoption_application" | "foster_home" | "transport" | "location" | "person" | "partner" | "form_submission" | "event" | "campaign" | "donation" | "shift_schedule" | null;
+                            linked_id: string | null;
+                            /** @enum {string} */
+                            priority: "low" | "normal" | "high" | "urgent";
+                            done: boolean;
+                            /** Format: date-time */
+                            done_at: string | null;
+                            /** @description the key that marked it done (`key:<id>`) */
+                            done_by: string | null;
+                            template_id: string | null;
+                            /** @description tasks made together from one template share this id */
+                            chain_id: string | null;
+                            /** @description position in its chain, from 1 */
+                            chain_step: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/tasks/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List task templates
+         * @description By name A to Z.
+         *
+         *     Needs read on Tasks.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["TaskTemplate"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Define a task template
+         * @description A recurring chain of follow-ups (as a diary of checks after an adoption): 1 to 50 steps, each due a number of days after the previous one. Names are unique ignoring case (422). Defining templates needs admin on Tasks.
+         *
+         *     Needs admin on Tasks.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        steps: {
+                            title: string;
+                            notes?: string;
+                            /** @description days after the previous step is due (the first step: after the start the chain is given) */
+                            days_after_previous: number;
+                            /** @enum {string} */
+                            priority?: "low" | "normal" | "high" | "urgent";
+                            /** @description name of a role of the organization */
+                            assignee_role?: string | null;
+                            /** @description a free reference to a team member (an email address or a name); Ark has no member records yet, so it is stored as given */
+                            assignee_member?: string | null;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            steps: {
+                                title: string;
+                                notes: string;
+                                days_after_previous: number;
+                                /** @enum {string} */
+                                priority: "low" | "normal" | "high" | "urgent";
+                                assignee_role: string | null;
+                                assignee_member: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one task template
+         * @description Needs read on Tasks.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            steps: {
+                                title: string;
+                                notes: string;
+                                days_after_previous: number;
+                                /** @enum {string} */
+                                priority: "low" | "normal" | "high" | "urgent";
+                                assignee_role: string | null;
+                                assignee_member: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a task template
+         * @description Answers 204; tasks made from it stay.
+         *
+         *     Needs admin on Tasks.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a task template
+         * @description `steps` is replaced whole. Chains already made are not changed.
+         *
+         *     Needs admin on Tasks.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        steps?: {
+                            title: string;
+                            notes?: string;
+                            /** @description days after the previous step is due (the first step: after the start the chain is given) */
+                            days_after_previous: number;
+                            /** @enum {string} */
+                            priority?: "low" | "normal" | "high" | "urgent";
+                            /** @description name of a role of the organization */
+                            assignee_role?: string | null;
+                            /** @description a free reference to a team member (an email address or a name); Ark has no member records yet, so it is stored as given */
+                            assignee_member?: string | null;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            steps: {
+                                title: string;
+                                notes: string;
+                                days_after_previous: number;
+                                /** @enum {string} */
+                                priority: "low" | "normal" | "high" | "urgent";
+                                assignee_role: string | null;
+                                assignee_member: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/tasks/templates/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a chain of tasks from a template
+         * @description Makes every step’s task at once, in one transaction, sharing a `chain_id`: step 1 due `days_after_previous` days after `start_at`, each later step that many days after the step before. The linked record and assignee sent apply to every step (a step’s own assignee wins); the link is checked as on create. Answers 201 with the tasks in order.
+         *
+         *     Needs write on Tasks.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description the first step is due this many days after it
+                         */
+                        start_at: string;
+                        /** @enum {string|null} */
+                        linked_type?: "animal" | "adoption_application" | "foster_home" | "transport" | "location" | "person" | "partner" | "form_submission" | "event" | "campaign" | "donation" | "shift_schedule" | null;
+                        linked_id?: string | null;
+                        /** @description name of a role of the organization */
+                        assignee_role?: string | null;
+                        /** @description a free reference to a team member (an email address or a name); Ark has no member records yet, so it is stored as given */
+                        assignee_member?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            chain_id: string;
+                            results: components["schemas"]["Task"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization calendar
+         * @description One calendar over tasks, medical items due, holds ending, foster assignments, transports, shifts and events. `from`..`to` are dates in the organization’s time zone, both inclusive, at most 92 days (422); `kind` (repeatable) keeps those kinds only. By date, then time, then kind; at most 2000 entries (`truncated`). Reading it needs read on Tasks (the calendar belongs to the tasks area). Each kind needs read on its area: tasks on Tasks (and a task linked to a record only when the key reads that record’s area), medical items due, holds ending, foster assignments ending and transports on Animals, shifts on Shifts, events on Events; kinds the key may not read are left out (listed in `kinds`). Tasks are open ones by due time; shifts are shift schedules (not cancelled); events are every event not cancelled, published or not.
+         *
+         *     Needs read on Tasks.
+         */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    to: string;
+                    /** @description repeatable; default every kind */
+                    kind?: ("task" | "medical_due" | "hold_ends" | "foster_ends" | "transport" | "shift" | "event")[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date */
+                            from: string;
+                            /** Format: date */
+                            to: string;
+                            time_zone: string;
+                            /** @description the kinds shown: those asked for that the key may read */
+                            kinds: ("task" | "medical_due" | "hold_ends" | "foster_ends" | "transport" | "shift" | "event")[];
+                            results: components["schemas"]["OrgCalendarEntry"][];
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This key’s calendar feed address
+         * @description A secret iCalendar address (40 random base62 characters) for the key making the request: the feed shows what that key may read at the time it is fetched, and stops (404) when the key is revoked. Made on first request, the same afterwards until rotated.
+         *
+         *     Needs read on Tasks.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description iCalendar feed; works without an API key; anyone holding the address can read it */
+                            url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/feed/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace this key’s calendar feed address
+         * @description The old address stops working at once (404). Read on Tasks is enough: it changes only the key’s own feed.
+         *
+         *     Needs read on Tasks.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description iCalendar feed; works without an API key; anyone holding the address can read it */
+                            url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calendar/feeds/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An organization calendar iCalendar feed (no API key)
+         * @description text/calendar with the entries from 30 days ago to 366 days ahead that the key the address was made for may read now; tasks, shifts and events as timed events, animal entries as all-day events. An unknown or rotated address, or one of a revoked key, answers 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/calendar */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed, newest first
+         * @description Every change recorded in the audit journal: who (actor and key), what record, which fields, and before/after values where the change recorded them. Reading activity needs read on Settings; entries are narrowed to the areas the key may read (each kind of record belongs to one area: animals and everything about them — care, medical, housing, fosters, transports, stays — to Animals; people to People; donations, campaigns, auctions and the wish list to Fundraising; messages, templates, inboxes and conversations to Communications; shifts and volunteers to Shifts; events, forms, tasks, partners and the registry to their own areas; organization, roles, keys and field definitions to Settings). Nothing here can be changed or deleted.
+         *
+         *     Needs read on Settings.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    /** @description the kind of record, e.g. animal, person, task */
+                    entity_type?: string;
+                    /** @description one record (with or without entity_type) */
+                    entity_id?: string;
+                    /** @description changes to this person, or that name them (detail.person_id) */
+                    person_id?: string;
+                    area?: "animals" | "people" | "fundraising" | "communications" | "shifts" | "events" | "forms" | "tasks" | "partners" | "registry" | "reports" | "settings";
+                    /** @description exactly as shown, e.g. key:key_… */
+                    actor?: string;
+                    /** @description at or after */
+                    from?: string;
+                    /** @description before */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["ActivityEntry"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/activity/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One activity entry
+         * @description An entry of an area the key may not read answers 404. Reading activity needs read on Settings; entries are narrowed to the areas the key may read (each kind of record belongs to one area: animals and everything about them — care, medical, housing, fosters, transports, stays — to Animals; people to People; donations, campaigns, auctions and the wish list to Fundraising; messages, templates, inboxes and conversations to Communications; shifts and volunteers to Shifts; events, forms, tasks, partners and the registry to their own areas; organization, roles, keys and field definitions to Settings). Nothing here can be changed or deleted.
+         *
+         *     Needs read on Settings.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description increases with time */
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description `key:<id>` for an API key, `seed`, or null for the public (a form sent from the website) */
+                            actor: string | null;
+                            /** @description the API key, when the actor is one */
+                            key_id: string | null;
+                            /** @description create, update, delete, or a verb of the area (publish, convert, send…) */
+                            action: string;
+                            /** @enum {string} */
+                            area: "animals" | "people" | "fundraising" | "communications" | "shifts" | "events" | "forms" | "tasks" | "partners" | "registry" | "reports" | "settings";
+                            entity_type: string;
+                            entity_id: string;
+                            /** @description fields the change touched, when the row names them */
+                            fields: string[];
+                            /** @description before/after values by field, for changes recorded with them; null for older rows that only name fields */
+                            changes: {
+                                [key: string]: {
+                                    before: unknown;
+                                    after: unknown;
+                                };
+                            } | null;
+                            /** @description everything the row recorded, as written */
+                            detail: unknown;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/animals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Adoptable animals (public JSON)
+         * @description No key needed; the organization comes from the address (Host). Adoptable means: marked public, in care (an open stay) and no hold in force. Only public fields: the public name, never the internal name; no notes, no people. Filters as on the website; newest first unless `sort=name`. `total` counts every match. Answers carry an ETag and Last-Modified (If-None-Match / If-Modified-Since answer 304), `Cache-Control: public, max-age=0, s-maxage=30, must-revalidate` and `Access-Control-Allow-Origin: *` (the embeddable widget reads it from the rescue’s own website).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 48 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    /** @description species, any case (e.g. dog) */
+                    species?: string;
+                    sex?: "male" | "female";
+                    /** @description baby under 6 months, young under 2 years, adult under 8, senior from 8 */
+                    age?: "baby" | "young" | "adult" | "senior";
+                    /** @description only animals recorded as good with each of these (behaviour attributes good_with_dogs, …) */
+                    good_with?: ("dogs" | "cats" | "children")[];
+                    sort?: "newest" | "name";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PublicAnimalItem"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                            /** @description adoptable animals matching the filters */
+                            total: number;
+                            /** @description species among all adoptable animals, most first (for a filter) */
+                            species: string[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/public-site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the public website looks
+         * @description Colours, logo, donation address and the home page's texts, with the site's address and the snippets that embed the adoptable list in another website. Ark defaults until changed. The name and contact shown come from the organization profile.
+         *
+         *     Needs read on Settings.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            primary_colour: string;
+                            accent_colour: string;
+                            logo_url: string | null;
+                            donation_url: string | null;
+                            tagline: string;
+                            how_to_adopt: string;
+                            how_to_foster: string;
+                            how_to_volunteer: string;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                            /** @description the public website's address */
+                            site_url: string;
+                            /** @description the script tag to paste into another website */
+                            widget: string;
+                            /** @description the iframe alternative */
+                            iframe: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change how the public website looks
+         * @description Colours are #rrggbb (stored lower case); `null` clears the logo or donation address. Shows on the site at once.
+         *
+         *     Needs admin on Settings.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description header and links, #rrggbb */
+                        primary_colour?: string;
+                        /** @description the donate button, #rrggbb */
+                        accent_colour?: string;
+                        /**
+                         * Format: http-url
+                         * @description a square image, shown 40×40
+                         */
+                        logo_url?: string | null;
+                        /**
+                         * Format: http-url
+                         * @description where the Donate links go (Ark moves no money)
+                         */
+                        donation_url?: string | null;
+                        tagline?: string;
+                        /** @description shown on the home page and every animal page */
+                        how_to_adopt?: string;
+                        /** @description shown on the home page */
+                        how_to_foster?: string;
+                        /** @description shown on the home page */
+                        how_to_volunteer?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            primary_colour: string;
+                            accent_colour: string;
+                            logo_url: string | null;
+                            donation_url: string | null;
+                            tagline: string;
+                            how_to_adopt: string;
+                            how_to_foster: string;
+                            how_to_volunteer: string;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                            /** @description the public website's address */
+                            site_url: string;
+                            /** @description the script tag to paste into another website */
+                            widget: string;
+                            /** @description the iframe alternative */
+                            iframe: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/settings/syndication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Syndication targets
+         * @description A syndication target: where the adoptable animals are uploaded, in which layout (`petfinder`: one CSV with a header named `{username}.csv`; `adoptapet`: a headerless `pets.csv` with its column map `import.cfg`), photos by URL (the public medium-size photo addresses). Upload by FTP, explicit FTPS with `secure`. The password is stored and never shown. Enabled targets are uploaded once a day at 05:00 UTC (a job on the job queue, one per target and day); the last run (status, error, counts of animals and photos) shows here and in the activity log.
+         *
+         *     Needs read on Settings.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["SyndicationTarget"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a syndication target
+         * @description A syndication target: where the adoptable animals are uploaded, in which layout (`petfinder`: one CSV with a header named `{username}.csv`; `adoptapet`: a headerless `pets.csv` with its column map `import.cfg`), photos by URL (the public medium-size photo addresses). Upload by FTP, explicit FTPS with `secure`. The password is stored and never shown. Enabled targets are uploaded once a day at 05:00 UTC (a job on the job queue, one per target and day); the last run (status, error, counts of animals and photos) shows here and in the activity log. Port 21 and folder / unless given (Petfinder expects /import).
+         *
+         *     Needs admin on Settings.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "petfinder" | "adoptapet";
+                        /** @description FTP server host name or address */
+                        host: string;
+                        /** @description default 21 */
+                        port?: number;
+                        username: string;
+                        password: string;
+                        /** @description explicit FTPS (AUTH TLS); default false */
+                        secure?: boolean;
+                        /** @description default / (Petfinder expects /import) */
+                        remote_dir?: string;
+                        /** @description uploaded on the daily schedule; default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            format: "petfinder" | "adoptapet";
+                            host: string;
+                            port: number;
+                            username: string;
+                            /** @description the password is never shown */
+                            password_set: boolean;
+                            /** @description explicit FTPS (AUTH TLS) */
+                            secure: boolean;
+                            remote_dir: string;
+                            enabled: boolean;
+                            /** Format: date-time */
+                            last_run_at: string | null;
+                            /** @enum {string|null} */
+                            last_status: "ok" | "failed" | null;
+                            last_error: string | null;
+                            /** @description animals in the last file uploaded */
+                            last_animals: number | null;
+                            /** @description photo URLs in the last file uploaded */
+                            last_photos: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/syndication/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A syndication target
+         * @description A syndication target: where the adoptable animals are uploaded, in which layout (`petfinder`: one CSV with a header named `{username}.csv`; `adoptapet`: a headerless `pets.csv` with its column map `import.cfg`), photos by URL (the public medium-size photo addresses). Upload by FTP, explicit FTPS with `secure`. The password is stored and never shown. Enabled targets are uploaded once a day at 05:00 UTC (a job on the job queue, one per target and day); the last run (status, error, counts of animals and photos) shows here and in the activity log.
+         *
+         *     Needs read on Settings.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            format: "petfinder" | "adoptapet";
+                            host: string;
+                            port: number;
+                            username: string;
+                            /** @description the password is never shown */
+                            password_set: boolean;
+                            /** @description explicit FTPS (AUTH TLS) */
+                            secure: boolean;
+                            remote_dir: string;
+                            enabled: boolean;
+                            /** Format: date-time */
+                            last_run_at: string | null;
+                            /** @enum {string|null} */
+                            last_status: "ok" | "failed" | null;
+                            last_error: string | null;
+                            /** @description animals in the last file uploaded */
+                            last_animals: number | null;
+                            /** @description photo URLs in the last file uploaded */
+                            last_photos: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a syndication target
+         * @description Nothing is removed from the listing site.
+         *
+         *     Needs admin on Settings.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a syndication target
+         * @description Needs admin on Settings.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format?: "petfinder" | "adoptapet";
+                        /** @description FTP server host name or address */
+                        host?: string;
+                        /** @description default 21 */
+                        port?: number;
+                        username?: string;
+                        password?: string;
+                        /** @description explicit FTPS (AUTH TLS); default false */
+                        secure?: boolean;
+                        /** @description default / (Petfinder expects /import) */
+                        remote_dir?: string;
+                        /** @description uploaded on the daily schedule; default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            format: "petfinder" | "adoptapet";
+                            host: string;
+                            port: number;
+                            username: string;
+                            /** @description the password is never shown */
+                            password_set: boolean;
+                            /** @description explicit FTPS (AUTH TLS) */
+                            secure: boolean;
+                            remote_dir: string;
+                            enabled: boolean;
+                            /** Format: date-time */
+                            last_run_at: string | null;
+                            /** @enum {string|null} */
+                            last_status: "ok" | "failed" | null;
+                            last_error: string | null;
+                            /** @description animals in the last file uploaded */
+                            last_animals: number | null;
+                            /** @description photo URLs in the last file uploaded */
+                            last_photos: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/settings/syndication/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload to a syndication target now
+         * @description Builds the file from the adoptable animals now and uploads it; answers when done with the result (an FTP failure is a 200 with status `failed` and the error, kept on the target). A run already in progress for this target, from any process, answers 409: a target is never uploaded twice at once.
+         *
+         *     Needs admin on Settings.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok" | "failed";
+                            animals: number;
+                            photos: number;
+                            /** @description the file name uploaded */
+                            file: string;
+                            error: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A run of this target is in progress */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/members": {
         parameters: {
             query?: never;
@@ -38634,6 +43072,7736 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/animals/application-stages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's application stages
+         * @description In order (`sort_order`, then name). Every organization starts with: More info needed, Pending vet check, Pending home visit, Pending adoption (open), Approved (approved), Denied, Withdrawn, Animal adopted (closed). `open` stages are still being decided; an application at an `approved` stage may be finalized (several may be approved for one animal); `closed` ends it. Not paged: an organization has a handful.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["ApplicationStage"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an application stage
+         * @description Admin: stages are settings. Names are unique per organization (any case). `sort_order` defaults to after the last stage.
+         *
+         *     Needs admin on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "open" | "approved" | "closed";
+                        sort_order?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description open: still being decided; approved: may be finalized; closed: ended
+                             * @enum {string}
+                             */
+                            kind: "open" | "approved" | "closed";
+                            sort_order: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/application-stages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an unused stage
+         * @description Refused (422) while any application is at the stage. Answers 204.
+         *
+         *     Needs admin on Animals.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename, reorder or re-kind a stage
+         * @description Applications at the stage keep their recorded decision until they move.
+         *
+         *     Needs admin on Animals.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @enum {string} */
+                        kind?: "open" | "approved" | "closed";
+                        sort_order?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description open: still being decided; approved: may be finalized; closed: ended
+                             * @enum {string}
+                             */
+                            kind: "open" | "approved" | "closed";
+                            sort_order: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/animals/adoption-applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List adoption applications
+         * @description Newest submission first; filter by animal applied for, applicant, stage or stage kind.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    animal_id?: string;
+                    person_id?: string;
+                    stage_id?: string;
+                    stage_kind?: "open" | "approved" | "closed";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["AdoptionApplication"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Record an adoption application
+         * @description The applicant is a person on file (`person_id`) or `applicant` (first and last name, email, phone): the person with that email is used when one exists, otherwise a new person is created in the same transaction. One or more animals (several open applications per animal are normal). `answers` are the custom fields of entity type `adoption_application` (GET /api/custom-fields?entity_type=adoption_application), checked like any custom field. The stage defaults to the organization's first open stage. The answer carries `warnings` (applicant flagged banned or do not adopt: the adoption will be refused unless an admin overrides; an animal not in care or on hold) and `registry_flags`: live flags about the applicant from the cross-organization registry. Warnings never refuse the application.
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description an applicant on file; or give `applicant` to create the person */
+                        person_id?: string;
+                        applicant?: {
+                            first_name: string;
+                            last_name: string;
+                            /** Format: email */
+                            email: string;
+                            phone?: string;
+                        };
+                        animal_ids: string[];
+                        /** @description default: the organization's first open stage */
+                        stage_id?: string;
+                        /** @description the staff member looking after it (free text or a person id) */
+                        assigned_to?: string | null;
+                        notes?: string | null;
+                        answers?: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        submitted_at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            applicant_name: string;
+                            applicant_email: string;
+                            animal_ids: string[];
+                            stage_id: string;
+                            stage: string;
+                            /** @enum {string} */
+                            stage_kind: "open" | "approved" | "closed";
+                            assigned_to: string | null;
+                            notes: string | null;
+                            /** @description custom fields of entity type adoption_application */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string|null} */
+                            decision: "approved" | "denied" | "withdrawn" | "adopted" | "closed" | null;
+                            decision_reason: string | null;
+                            /** Format: date-time */
+                            decided_at: string | null;
+                            /** Format: date-time */
+                            submitted_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description warnings; empty when none */
+                            warnings: components["schemas"]["AdoptionWarning"][];
+                            /** @description live registry flags matching the applicant (any organization's) */
+                            registry_flags: {
+                                flag_id: string;
+                                category: string;
+                                raised_on: string;
+                                raised_by_you: boolean;
+                                /** @description the raising organization */
+                                raised_by: string;
+                                /** @description what matched: email, phone, name_postal_code */
+                                matched_on: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/adoption-applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One adoption application
+         * @description Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            applicant_name: string;
+                            applicant_email: string;
+                            animal_ids: string[];
+                            stage_id: string;
+                            stage: string;
+                            /** @enum {string} */
+                            stage_kind: "open" | "approved" | "closed";
+                            assigned_to: string | null;
+                            notes: string | null;
+                            /** @description custom fields of entity type adoption_application */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string|null} */
+                            decision: "approved" | "denied" | "withdrawn" | "adopted" | "closed" | null;
+                            decision_reason: string | null;
+                            /** Format: date-time */
+                            decided_at: string | null;
+                            /** Format: date-time */
+                            submitted_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move an application to a stage, assign it, note, answer
+         * @description Moving to a stage records the decision it implies, with `decided_at` now: an approved stage → `approved`; a closed stage named Denied or Withdrawn → `denied` / `withdrawn`, any other closed stage → `closed`; an open stage clears the decision. `decision_reason` says why (cleared on a move without one). A finalized application (`decision: adopted`) no longer changes stage. `answers` merge into the current answers.
+         *
+         *     Needs write on Animals.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        stage_id?: string;
+                        assigned_to?: string | null;
+                        notes?: string | null;
+                        answers?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description why the application reached a closed or approved stage */
+                        decision_reason?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            applicant_name: string;
+                            applicant_email: string;
+                            animal_ids: string[];
+                            stage_id: string;
+                            stage: string;
+                            /** @enum {string} */
+                            stage_kind: "open" | "approved" | "closed";
+                            assigned_to: string | null;
+                            notes: string | null;
+                            /** @description custom fields of entity type adoption_application */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string|null} */
+                            decision: "approved" | "denied" | "withdrawn" | "adopted" | "closed" | null;
+                            decision_reason: string | null;
+                            /** Format: date-time */
+                            decided_at: string | null;
+                            /** Format: date-time */
+                            submitted_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/animals/adoption-applications/{id}/finalize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finalize an application into adoptions
+         * @description One transaction, one adoption per animal (`animal_ids`, default every animal applied for). The application must be at an `approved` stage. Refused (422) while an animal has a live hold, has no open stay, or its stay already has an adoption or trial (one per stay, also enforced by the database: of concurrent finalizations one wins). An applicant flagged `banned` or `do not adopt` is refused (422) unless `flag_override_reason` is given by a key with admin on animals (403 otherwise); the override is audited. For each animal: an outcome of type adoption closes its open stay (status moves by the organization's status mapping), a live foster assignment ends with reason `adopted`, the applicant gains the `adopter` role, and the fee comes from the fee schedule in force (the rule and promotion are named); `fee_minor` overrides it and needs `fee_override_reason`. `contract_id` names a signed contract of this application. The other applications naming these animals close (stage Animal adopted, reason `animal adopted`) and, after commit, their applicants get the organization's chosen template (settings `closed_template_id`; none: no mail). `trial: true` records a foster-to-adopt trial instead: no outcome, no role, no closing; it ends with POST /api/animals/adoptions/{id}/complete or /return. `warnings` names bonded partners left behind.
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description default: every animal applied for */
+                        animal_ids?: string[];
+                        /**
+                         * Format: date-time
+                         * @description default: now
+                         */
+                        occurred_at?: string;
+                        /** @description a foster-to-adopt trial: no outcome yet; needs trial_ends_on */
+                        trial?: boolean;
+                        /** Format: date */
+                        trial_ends_on?: string;
+                        /** @description for the fee rule (default false) */
+                        special_needs?: boolean;
+                        /** @description overrides the fee schedule; needs fee_override_reason */
+                        fee_minor?: number;
+                        /** @description why the fee differs from the schedule */
+                        fee_override_reason?: string;
+                        /** @description admin only: why a person flagged banned or do not adopt may adopt */
+                        flag_override_reason?: string;
+                        /** @description a signed contract of this application */
+                        contract_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Adoption"][];
+                            /** @description warnings; empty when none */
+                            warnings: components["schemas"]["AdoptionWarning"][];
+                            /** @description other applications closed with reason `animal adopted` */
+                            closed_application_ids: string[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/adoptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List adoptions
+         * @description Newest first. A returned adoption stays listed (status `returned`): it still counts as an adoption.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    animal_id?: string;
+                    person_id?: string;
+                    status?: "trial" | "adopted" | "returned" | "trial_ended";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Adoption"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/adoptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One adoption
+         * @description Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            application_id: string;
+                            animal_id: string;
+                            animal_name: string;
+                            person_id: string;
+                            adopter_name: string;
+                            stay_id: string;
+                            /**
+                             * @description trial: foster-to-adopt, not yet an adoption; adopted; returned (still counted); trial_ended: the trial ended in a return
+                             * @enum {string}
+                             */
+                            status: "trial" | "adopted" | "returned" | "trial_ended";
+                            trial_ends_on: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            adopted_at: string | null;
+                            fee_minor: number;
+                            currency: string;
+                            fee_schedule_id: string | null;
+                            fee_rule: string | null;
+                            fee_promotion: string | null;
+                            fee_override_reason: string | null;
+                            flag_override_reason: string | null;
+                            contract_id: string | null;
+                            /** Format: date-time */
+                            returned_at: string | null;
+                            return_reason: string | null;
+                            return_stay_id: string | null;
+                            within_return_window: boolean | null;
+                            donation_ids: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set an adoption's contract
+         * @description Only `contract_id`, once: a signed contract of the same application. Everything else about an adoption is history.
+         *
+         *     Needs write on Animals.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a signed contract of the application; set once */
+                        contract_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            application_id: string;
+                            animal_id: string;
+                            animal_name: string;
+                            person_id: string;
+                            adopter_name: string;
+                            stay_id: string;
+                            /**
+                             * @description trial: foster-to-adopt, not yet an adoption; adopted; returned (still counted); trial_ended: the trial ended in a return
+                             * @enum {string}
+                             */
+                            status: "trial" | "adopted" | "returned" | "trial_ended";
+                            trial_ends_on: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            adopted_at: string | null;
+                            fee_minor: number;
+                            currency: string;
+                            fee_schedule_id: string | null;
+                            fee_rule: string | null;
+                            fee_promotion: string | null;
+                            fee_override_reason: string | null;
+                            flag_override_reason: string | null;
+                            contract_id: string | null;
+                            /** Format: date-time */
+                            returned_at: string | null;
+                            return_reason: string | null;
+                            return_stay_id: string | null;
+                            within_return_window: boolean | null;
+                            donation_ids: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/animals/adoptions/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A trial adoption becomes an adoption
+         * @description Only for status `trial`: records the adoption outcome now (or `occurred_at`), ends a live foster assignment, gives the adopter role and closes the other applications, as finalization does.
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        occurred_at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            application_id: string;
+                            animal_id: string;
+                            animal_name: string;
+                            person_id: string;
+                            adopter_name: string;
+                            stay_id: string;
+                            /**
+                             * @description trial: foster-to-adopt, not yet an adoption; adopted; returned (still counted); trial_ended: the trial ended in a return
+                             * @enum {string}
+                             */
+                            status: "trial" | "adopted" | "returned" | "trial_ended";
+                            trial_ends_on: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            adopted_at: string | null;
+                            fee_minor: number;
+                            currency: string;
+                            fee_schedule_id: string | null;
+                            fee_rule: string | null;
+                            fee_promotion: string | null;
+                            fee_override_reason: string | null;
+                            flag_override_reason: string | null;
+                            contract_id: string | null;
+                            /** Format: date-time */
+                            returned_at: string | null;
+                            return_reason: string | null;
+                            return_stay_id: string | null;
+                            within_return_window: boolean | null;
+                            donation_ids: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/adoptions/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a return
+         * @description An adoption becomes `returned` with date and reason and a new intake opens (relinquished, flagged adoption return, the adopter as source); the adoption outcome stands and is still counted. `within_return_window` says whether it came back within the organization's window for the species (settings `return_window_days`): a return after the window is accepted the same. A trial becomes `trial_ended` and opens nothing (the animal never left care).
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description default: now
+                         */
+                        occurred_at?: string;
+                        /** @description why the animal came back */
+                        reason: string;
+                        notes?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            application_id: string;
+                            animal_id: string;
+                            animal_name: string;
+                            person_id: string;
+                            adopter_name: string;
+                            stay_id: string;
+                            /**
+                             * @description trial: foster-to-adopt, not yet an adoption; adopted; returned (still counted); trial_ended: the trial ended in a return
+                             * @enum {string}
+                             */
+                            status: "trial" | "adopted" | "returned" | "trial_ended";
+                            trial_ends_on: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            adopted_at: string | null;
+                            fee_minor: number;
+                            currency: string;
+                            fee_schedule_id: string | null;
+                            fee_rule: string | null;
+                            fee_promotion: string | null;
+                            fee_override_reason: string | null;
+                            flag_override_reason: string | null;
+                            contract_id: string | null;
+                            /** Format: date-time */
+                            returned_at: string | null;
+                            return_reason: string | null;
+                            return_stay_id: string | null;
+                            within_return_window: boolean | null;
+                            donation_ids: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/adoptions/{id}/donations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a donation (a payment or post-adoption gift) to an adoption
+         * @description Either `donation_id` (an existing donation of any type; each donation links to at most one adoption) or `amount_minor` to record a new post-adoption donation from the adopter for the animal (payment method default other, date default today). Linked donations count as received in reconciliations. Answers 201 with the adoption.
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description an existing donation; or give amount_minor to record a post-adoption donation */
+                        donation_id?: string;
+                        amount_minor?: number;
+                        /**
+                         * Format: date
+                         * @description default: today
+                         */
+                        date?: string;
+                        /**
+                         * @description default other
+                         * @enum {string}
+                         */
+                        payment_method?: "card" | "cash" | "check" | "bank_transfer" | "other";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            application_id: string;
+                            animal_id: string;
+                            animal_name: string;
+                            person_id: string;
+                            adopter_name: string;
+                            stay_id: string;
+                            /**
+                             * @description trial: foster-to-adopt, not yet an adoption; adopted; returned (still counted); trial_ended: the trial ended in a return
+                             * @enum {string}
+                             */
+                            status: "trial" | "adopted" | "returned" | "trial_ended";
+                            trial_ends_on: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            adopted_at: string | null;
+                            fee_minor: number;
+                            currency: string;
+                            fee_schedule_id: string | null;
+                            fee_rule: string | null;
+                            fee_promotion: string | null;
+                            fee_override_reason: string | null;
+                            flag_override_reason: string | null;
+                            contract_id: string | null;
+                            /** Format: date-time */
+                            returned_at: string | null;
+                            return_reason: string | null;
+                            return_stay_id: string | null;
+                            within_return_window: boolean | null;
+                            donation_ids: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/adoption-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Adoption settings
+         * @description Return windows per species in days (`*`: any other species; default dog 30, cat 7, others 14) and the message template told to applicants whose application closed because the animal was adopted (null: none).
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description days after adoption per species; the key * covers every other species */
+                            return_window_days: {
+                                [key: string]: number;
+                            };
+                            /** @description message template sent to applicants closed because the animal was adopted */
+                            closed_template_id: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change adoption settings
+         * @description `return_window_days` replaces the whole map. `closed_template_id` must name a message template.
+         *
+         *     Needs admin on Animals.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        return_window_days?: {
+                            [key: string]: number;
+                        };
+                        closed_template_id?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description days after adoption per species; the key * covers every other species */
+                            return_window_days: {
+                                [key: string]: number;
+                            };
+                            /** @description message template sent to applicants closed because the animal was adopted */
+                            closed_template_id: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/animals/fee-schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fee schedules
+         * @description The active one first.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["FeeSchedule"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a fee schedule
+         * @description Money in integer minor units of the organization currency. `rules` are tried in order and the first the animal matches is chosen: species (any case; none: any), age in weeks on the adoption day in [min_age_weeks, max_age_weeks) (from the date of birth, else the age recorded at the latest intake; an animal of unknown age matches only rules without age bounds), special needs (given at finalization). No rule matching: fee 0 with no rule named. `promotions` are date-bounded (inclusive, organization days) and may be limited to a species; of those in force the one giving the lowest fee applies (waive, percent off rounded to whole minor units, or an amount off, never below 0). One schedule is active per organization: an active new schedule deactivates the current one.
+         *
+         *     Needs admin on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        active?: boolean;
+                        rules: {
+                            /** @description named on the adoption when chosen */
+                            name: string;
+                            /** @description any species when null or absent */
+                            species?: string | null;
+                            min_age_weeks?: number | null;
+                            /** @description exclusive upper bound */
+                            max_age_weeks?: number | null;
+                            /** @description matches only animals with (true) or without (false) special needs */
+                            special_needs?: boolean | null;
+                            /** @description the fee in minor units of the organization currency */
+                            amount_minor: number;
+                        }[];
+                        promotions?: {
+                            name: string;
+                            /** Format: date */
+                            starts_on: string;
+                            /**
+                             * Format: date
+                             * @description inclusive
+                             */
+                            ends_on: string;
+                            species?: string | null;
+                            /** @description fee becomes 0 */
+                            waive?: boolean;
+                            percent_off?: number;
+                            /** @description minor units off the fee (never below 0) */
+                            amount_off_minor?: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            active: boolean;
+                            currency: string;
+                            rules: {
+                                /** @description named on the adoption when chosen */
+                                name: string;
+                                /** @description any species when null or absent */
+                                species?: string | null;
+                                min_age_weeks?: number | null;
+                                /** @description exclusive upper bound */
+                                max_age_weeks?: number | null;
+                                /** @description matches only animals with (true) or without (false) special needs */
+                                special_needs?: boolean | null;
+                                /** @description the fee in minor units of the organization currency */
+                                amount_minor: number;
+                            }[];
+                            promotions: {
+                                name: string;
+                                /** Format: date */
+                                starts_on: string;
+                                /**
+                                 * Format: date
+                                 * @description inclusive
+                                 */
+                                ends_on: string;
+                                species?: string | null;
+                                /** @description fee becomes 0 */
+                                waive?: boolean;
+                                percent_off?: number;
+                                /** @description minor units off the fee (never below 0) */
+                                amount_off_minor?: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/{id}/adoption-fee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The fee the active schedule asks for an animal
+         * @description As finalization would choose it on `on` (default today): the rule, the promotion and the amount.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description default: today in the organization time zone */
+                    on?: string;
+                    special_needs?: boolean;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount_minor: number;
+                            currency: string;
+                            fee_schedule_id: string | null;
+                            rule: string | null;
+                            promotion: string | null;
+                            base_amount_minor: number;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/fee-schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One fee schedule
+         * @description Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            active: boolean;
+                            currency: string;
+                            rules: {
+                                /** @description named on the adoption when chosen */
+                                name: string;
+                                /** @description any species when null or absent */
+                                species?: string | null;
+                                min_age_weeks?: number | null;
+                                /** @description exclusive upper bound */
+                                max_age_weeks?: number | null;
+                                /** @description matches only animals with (true) or without (false) special needs */
+                                special_needs?: boolean | null;
+                                /** @description the fee in minor units of the organization currency */
+                                amount_minor: number;
+                            }[];
+                            promotions: {
+                                name: string;
+                                /** Format: date */
+                                starts_on: string;
+                                /**
+                                 * Format: date
+                                 * @description inclusive
+                                 */
+                                ends_on: string;
+                                species?: string | null;
+                                /** @description fee becomes 0 */
+                                waive?: boolean;
+                                percent_off?: number;
+                                /** @description minor units off the fee (never below 0) */
+                                amount_off_minor?: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a fee schedule
+         * @description Answers 204. Adoptions keep their fee and rule name.
+         *
+         *     Needs admin on Animals.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a fee schedule
+         * @description `rules` and `promotions` replace the lists. Adoptions already made keep their fee and rule name.
+         *
+         *     Needs admin on Animals.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        active?: boolean;
+                        rules?: {
+                            /** @description named on the adoption when chosen */
+                            name: string;
+                            /** @description any species when null or absent */
+                            species?: string | null;
+                            min_age_weeks?: number | null;
+                            /** @description exclusive upper bound */
+                            max_age_weeks?: number | null;
+                            /** @description matches only animals with (true) or without (false) special needs */
+                            special_needs?: boolean | null;
+                            /** @description the fee in minor units of the organization currency */
+                            amount_minor: number;
+                        }[];
+                        promotions?: {
+                            name: string;
+                            /** Format: date */
+                            starts_on: string;
+                            /**
+                             * Format: date
+                             * @description inclusive
+                             */
+                            ends_on: string;
+                            species?: string | null;
+                            /** @description fee becomes 0 */
+                            waive?: boolean;
+                            percent_off?: number;
+                            /** @description minor units off the fee (never below 0) */
+                            amount_off_minor?: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            active: boolean;
+                            currency: string;
+                            rules: {
+                                /** @description named on the adoption when chosen */
+                                name: string;
+                                /** @description any species when null or absent */
+                                species?: string | null;
+                                min_age_weeks?: number | null;
+                                /** @description exclusive upper bound */
+                                max_age_weeks?: number | null;
+                                /** @description matches only animals with (true) or without (false) special needs */
+                                special_needs?: boolean | null;
+                                /** @description the fee in minor units of the organization currency */
+                                amount_minor: number;
+                            }[];
+                            promotions: {
+                                name: string;
+                                /** Format: date */
+                                starts_on: string;
+                                /**
+                                 * Format: date
+                                 * @description inclusive
+                                 */
+                                ends_on: string;
+                                species?: string | null;
+                                /** @description fee becomes 0 */
+                                waive?: boolean;
+                                percent_off?: number;
+                                /** @description minor units off the fee (never below 0) */
+                                amount_off_minor?: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/animals/contract-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contract templates
+         * @description Newest first.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["ContractTemplate"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a contract template
+         * @description Plain text (paragraphs split by blank lines) with merge fields written {{name}}, filled by the same engine as message templates: first_name, last_name, full_name, email, phone (the applicant); animal_name, animal_species, animal_breed, animal_sex, animal_id, microchip (the animals, listed "A, B and C" when several); fee (formatted), fee_minor, currency; spay_neuter_due_on; org_name; today. An unknown merge field is refused (422). Version 1.
+         *
+         *     Needs admin on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        title: string;
+                        body: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "active" | "archived";
+                            version: number;
+                            title: string;
+                            /** @description plain text; paragraphs split by blank lines; merge fields as {{name}} */
+                            body: string;
+                            merge_fields: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/contract-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One contract template
+         * @description Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "active" | "archived";
+                            version: number;
+                            title: string;
+                            /** @description plain text; paragraphs split by blank lines; merge fields as {{name}} */
+                            body: string;
+                            merge_fields: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a contract template
+         * @description A new title or body makes a new version (the old one is kept: GET .../versions); contracts already made keep the document they were made with. `status: archived` stops new contracts from it.
+         *
+         *     Needs admin on Animals.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        title?: string;
+                        body?: string;
+                        /** @enum {string} */
+                        status?: "active" | "archived";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "active" | "archived";
+                            version: number;
+                            title: string;
+                            /** @description plain text; paragraphs split by blank lines; merge fields as {{name}} */
+                            body: string;
+                            merge_fields: string[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/animals/contract-templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A contract template's versions
+         * @description Newest first.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["ContractTemplateVersion"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/signed-contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contracts (awaiting signature, expired or signed)
+         * @description Newest first; filter by application.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    application_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["SignedContract"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a contract and send it for signature
+         * @description Fills the template now for the application (its applicant, the animals applied for or `animal_ids`, the fee: `fee_minor` or the fee schedule quote summed over the animals, the spay/neuter due date for an unaltered animal: `spay_neuter_due_on` or 30 days from today). The document is frozen with its SHA-256. A signing link is made: a random token (only its hash is stored), single use, expiring after `expires_in_hours` (default 168). The link is emailed to the applicant through the communications area when sending is configured (`email` says what happened) and answered once here as `signing_url`. The adopter opens it without a key, reads the document, types their name and ticks consent; Ark records the name, time, IP address, user agent and the hash of the exact document shown. A signed contract is immutable: no update, no delete (a correction is a new contract).
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        application_id: string;
+                        template_id: string;
+                        animal_ids?: string[];
+                        /** @description the fee named in the contract; default: the fee schedule quote summed over the animals */
+                        fee_minor?: number;
+                        /**
+                         * Format: date
+                         * @description default for an unaltered animal: 30 days from today
+                         */
+                        spay_neuter_due_on?: string;
+                        /** @description default 168 (7 days) */
+                        expires_in_hours?: number;
+                        /** @description default true */
+                        send_email?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            application_id: string;
+                            person_id: string;
+                            animal_ids: string[];
+                            template_id: string;
+                            template_version: number;
+                            title: string;
+                            /** @description the exact text shown to the signer */
+                            document: string;
+                            /** @description SHA-256 (hex) of `document` as UTF-8 */
+                            document_sha256: string;
+                            fee_minor: number;
+                            currency: string;
+                            /** @enum {string} */
+                            status: "awaiting_signature" | "expired" | "signed";
+                            /** Format: date-time */
+                            link_expires_at: string;
+                            sent_to: string | null;
+                            signed_name: string | null;
+                            /** Format: date-time */
+                            signed_at: string | null;
+                            signed_ip: string | null;
+                            signed_user_agent: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description shown once: the single-use link (also emailed when sending is configured) */
+                            signing_url: string;
+                            email: {
+                                sent: boolean;
+                                message_id: string | null;
+                                /** @description why no mail was queued */
+                                reason: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/signed-contracts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One contract
+         * @description Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            application_id: string;
+                            person_id: string;
+                            animal_ids: string[];
+                            template_id: string;
+                            template_version: number;
+                            title: string;
+                            /** @description the exact text shown to the signer */
+                            document: string;
+                            /** @description SHA-256 (hex) of `document` as UTF-8 */
+                            document_sha256: string;
+                            fee_minor: number;
+                            currency: string;
+                            /** @enum {string} */
+                            status: "awaiting_signature" | "expired" | "signed";
+                            /** Format: date-time */
+                            link_expires_at: string;
+                            sent_to: string | null;
+                            signed_name: string | null;
+                            /** Format: date-time */
+                            signed_at: string | null;
+                            signed_ip: string | null;
+                            signed_user_agent: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a contract not signed yet
+         * @description Answers 204; its link stops working. A signed contract is refused (422): it is immutable.
+         *
+         *     Needs write on Animals.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/signed-contracts/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed contract as PDF
+         * @description The document as shown, the signature block (name, time, IP address, user agent) and the document SHA-256. 422 until signed.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the contract */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/reconciliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Adoption fees due against what was received, for a period
+         * @description Adoptions made from `from` to `to` (inclusive days in the organization time zone; returned ones included, the fee was due; trials only once made adoptions). Received: the donations linked to the adoption (POST /api/animals/adoptions/{id}/donations), plus the adopter’s unlinked post-adoption donations for that animal dated on or after the adoption day. `difference_minor` = received − due, per adoption and in total; `differences` counts the adoptions where it is not 0. Not paged (one period).
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    /** @description inclusive */
+                    to: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            currency: string;
+                            results: {
+                                adoption_id: string;
+                                adopted_on: string;
+                                animal_id: string;
+                                animal_name: string;
+                                person_id: string;
+                                adopter_name: string;
+                                fee_rule: string | null;
+                                fee_due_minor: number;
+                                received_minor: number;
+                                /** @description received minus due: negative is owed, positive is more than the fee */
+                                difference_minor: number;
+                                donation_ids: string[];
+                            }[];
+                            total_due_minor: number;
+                            total_received_minor: number;
+                            total_difference_minor: number;
+                            /** @description rows whose difference is not 0 */
+                            differences: number;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/reconciliations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reconciliation as CSV
+         * @description The same rows as GET /api/animals/reconciliations, one per adoption, with a header row; amounts in minor units.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    /** @description inclusive */
+                    to: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV (UTF-8) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/cage-card-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cage card templates
+         * @description Newest first.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["CageCardTemplate"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a cage card template
+         * @description Layout choices: `size` (a4, letter, index_card = 5×3 in; default letter), `fields` to show (default all but photo; shown in a fixed order), `show_qr` (default true: a QR code to the animal’s public page, the organization website or else its Ark address followed by /animals/{id}). `description` prints the animal’s custom field `public_description` when it has one; `name` prints the public name. `photo` is accepted but not printed yet.
+         *
+         *     Needs admin on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        size?: "a4" | "letter" | "index_card";
+                        fields?: ("photo" | "name" | "species" | "breed" | "sex" | "age" | "microchip" | "intake_date" | "description")[];
+                        show_qr?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            size: "a4" | "letter" | "index_card";
+                            fields: ("photo" | "name" | "species" | "breed" | "sex" | "age" | "microchip" | "intake_date" | "description")[];
+                            show_qr: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/cage-card-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One cage card template
+         * @description Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            size: "a4" | "letter" | "index_card";
+                            fields: ("photo" | "name" | "species" | "breed" | "sex" | "age" | "microchip" | "intake_date" | "description")[];
+                            show_qr: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a cage card template
+         * @description Answers 204.
+         *
+         *     Needs admin on Animals.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a cage card template
+         * @description Needs admin on Animals.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @enum {string} */
+                        size?: "a4" | "letter" | "index_card";
+                        fields?: ("photo" | "name" | "species" | "breed" | "sex" | "age" | "microchip" | "intake_date" | "description")[];
+                        show_qr?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            size: "a4" | "letter" | "index_card";
+                            fields: ("photo" | "name" | "species" | "breed" | "sex" | "age" | "microchip" | "intake_date" | "description")[];
+                            show_qr: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/animals/cage-card-templates/{id}/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Render cage cards as one PDF
+         * @description One card per page, for the animals named by `animal_id` (repeatable) and/or every animal at `location_id` (by name, at most 500). Each card: public name, species, breed, sex, age (from the date of birth, else the age at the latest intake), microchip, intake date, description, and the QR code, as the template chooses. 400 when neither is given.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description repeatable */
+                    animal_id?: string[];
+                    /** @description every animal at that location (a location's cards) */
+                    location_id?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the cards */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Oldest first. Events: animal.created, animal.updated, animal.deleted, animal.status_changed, stay.intake, stay.outcome, adoption.finalized, person.created, person.updated, person.merged, donation.recorded, message.bounced, booking.made, booking.cancelled. Each delivery is a POST with a JSON body `{ "type": <event>, "timestamp": <ISO time of the change>, "data": { "object", "id", "fields", "cursor" } }` and the Standard Webhooks headers `webhook-id` (the same on every retry and redelivery: deduplicate on it), `webhook-timestamp` (Unix seconds of this attempt) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 15 seconds is success; anything else is retried with exponential back-off and jitter (30 s doubling, at most 8 h apart) for about three days, then marked failed. A record's events are sent in commit order: a later event for the same record waits while an earlier one is pending. After 50 failed attempts in a row the endpoint is paused and the organization is emailed; paused endpoints keep their backlog.
+         *
+         *     Needs admin on Settings.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                url: string;
+                                description: string;
+                                events: string[];
+                                /** @description false: paused (by an admin, or automatically after a run of failures) */
+                                enabled: boolean;
+                                paused_reason: string | null;
+                                /** Format: date-time */
+                                paused_at: string | null;
+                                /** @description failed attempts in a row; 0 after any success */
+                                failure_run: number;
+                                pending_deliveries: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Answers 201 with the signing secret, shown only here (rotate it to get a new one). The endpoint receives the changes committed after it was added. Each delivery is a POST with a JSON body `{ "type": <event>, "timestamp": <ISO time of the change>, "data": { "object", "id", "fields", "cursor" } }` and the Standard Webhooks headers `webhook-id` (the same on every retry and redelivery: deduplicate on it), `webhook-timestamp` (Unix seconds of this attempt) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 15 seconds is success; anything else is retried with exponential back-off and jitter (30 s doubling, at most 8 h apart) for about three days, then marked failed. A record's events are sent in commit order: a later event for the same record waits while an earlier one is pending. After 50 failed attempts in a row the endpoint is paused and the organization is emailed; paused endpoints keep their backlog.
+         *
+         *     Needs admin on Settings.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https only, outside loopback, private and link-local ranges (also checked on the resolved address at every send); http and local addresses only where ARK_WEBHOOKS_ALLOW_INSECURE is set (development, tests) */
+                        url: string;
+                        events: ("animal.created" | "animal.updated" | "animal.deleted" | "animal.status_changed" | "stay.intake" | "stay.outcome" | "adoption.finalized" | "person.created" | "person.updated" | "person.merged" | "donation.recorded" | "message.bounced" | "booking.made" | "booking.cancelled")[];
+                        /** @description free text for the organization */
+                        description?: string;
+                        /** @default true */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            /** @description false: paused (by an admin, or automatically after a run of failures) */
+                            enabled: boolean;
+                            paused_reason: string | null;
+                            /** Format: date-time */
+                            paused_at: string | null;
+                            /** @description failed attempts in a row; 0 after any success */
+                            failure_run: number;
+                            pending_deliveries: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description whsec_… : shown only in this answer; store it now */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint (without its secret)
+         * @description Needs admin on Settings.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            /** @description false: paused (by an admin, or automatically after a run of failures) */
+                            enabled: boolean;
+                            paused_reason: string | null;
+                            /** Format: date-time */
+                            paused_at: string | null;
+                            /** @description failed attempts in a row; 0 after any success */
+                            failure_run: number;
+                            pending_deliveries: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Its pending deliveries and its log go with it.
+         *
+         *     Needs admin on Settings.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change, pause or resume a webhook endpoint
+         * @description `enabled: false` pauses it (nothing is sent; its changes are kept); `enabled: true` resumes it and sends the backlog in order.
+         *
+         *     Needs admin on Settings.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https only, outside loopback, private and link-local ranges (also checked on the resolved address at every send); http and local addresses only where ARK_WEBHOOKS_ALLOW_INSECURE is set (development, tests) */
+                        url?: string;
+                        events?: ("animal.created" | "animal.updated" | "animal.deleted" | "animal.status_changed" | "stay.intake" | "stay.outcome" | "adoption.finalized" | "person.created" | "person.updated" | "person.merged" | "donation.recorded" | "message.bounced" | "booking.made" | "booking.cancelled")[];
+                        /** @description free text for the organization */
+                        description?: string;
+                        /** @description true resumes a paused endpoint (its failure run starts again at 0) */
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            /** @description false: paused (by an admin, or automatically after a run of failures) */
+                            enabled: boolean;
+                            paused_reason: string | null;
+                            /** Format: date-time */
+                            paused_at: string | null;
+                            /** @description failed attempts in a row; 0 after any success */
+                            failure_run: number;
+                            pending_deliveries: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/settings/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace an endpoint's signing secret
+         * @description The new secret is shown only in this answer and signs every attempt from now on, retries included.
+         *
+         *     Needs admin on Settings.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            /** @description false: paused (by an admin, or automatically after a run of failures) */
+                            enabled: boolean;
+                            paused_reason: string | null;
+                            /** Format: date-time */
+                            paused_at: string | null;
+                            /** @description failed attempts in a row; 0 after any success */
+                            failure_run: number;
+                            pending_deliveries: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description whsec_… : shown only in this answer; store it now */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log
+         * @description Newest first; each delivery with its body and every attempt (status code, time taken, first 1,024 characters answered).
+         *
+         *     Needs admin on Settings.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    status?: "pending" | "sending" | "delivered" | "failed";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description the webhook-id header: the same on every attempt and redelivery */
+                                id: string;
+                                event: string;
+                                entity_id: string;
+                                /** @enum {string} */
+                                status: "pending" | "sending" | "delivered" | "failed";
+                                attempts: number;
+                                /** Format: date-time */
+                                next_attempt_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description the JSON body as sent */
+                                body: string;
+                                attempt_log: {
+                                    /** Format: date-time */
+                                    attempted_at: string;
+                                    status_code: number | null;
+                                    success: boolean;
+                                    error: string | null;
+                                    response_ms: number | null;
+                                    /** @description the first 1,024 characters of the answer */
+                                    response_start: string | null;
+                                }[];
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Queues the delivery again at once with the same webhook-id (a delivered one too), as a new series of attempts. 409 while it is being sent. On a paused endpoint it waits until the endpoint is enabled.
+         *
+         *     Needs admin on Settings.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    delivery_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the webhook-id header: the same on every attempt and redelivery */
+                            id: string;
+                            event: string;
+                            entity_id: string;
+                            /** @enum {string} */
+                            status: "pending" | "sending" | "delivered" | "failed";
+                            attempts: number;
+                            /** Format: date-time */
+                            next_attempt_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description the JSON body as sent */
+                            body: string;
+                            attempt_log: {
+                                /** Format: date-time */
+                                attempted_at: string;
+                                status_code: number | null;
+                                success: boolean;
+                                error: string | null;
+                                response_ms: number | null;
+                                /** @description the first 1,024 characters of the answer */
+                                response_start: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes after a cursor, in commit order
+         * @description Every change committed in the organization that the key may read (read on its area: animals for animal, stay and adoption events, people for person events, fundraising for donations, communications for bounces, shifts for bookings), oldest first, in the order the transactions committed. Guarantees: a change appears only once its transaction has committed, never for one that rolled back; reading on from `next_cursor` never skips a change, even one whose transaction started earlier and committed later (changes are numbered when their transaction commits, one commit at a time); the changes of one transaction are adjacent and in the order they were made. Mirror Ark by storing `next_cursor` after applying a page. Changes are kept; `area` narrows to some areas. Events: animal.created, animal.updated, animal.deleted, animal.status_changed, stay.intake, stay.outcome, adoption.finalized, person.created, person.updated, person.merged, donation.recorded, message.bounced, booking.made, booking.cancelled.
+         *
+         *     Needs read on Reports.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description a cursor from an earlier answer; `0` or absent: from the first change */
+                    after?: string;
+                    limit: number;
+                    /** @description only changes of these areas (repeat the parameter) */
+                    area?: ("animals" | "people" | "fundraising" | "communications" | "shifts")[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description this change's position; pass it as `after` to read on from here */
+                                cursor: string;
+                                /** @enum {string} */
+                                event: "animal.created" | "animal.updated" | "animal.deleted" | "animal.status_changed" | "stay.intake" | "stay.outcome" | "adoption.finalized" | "person.created" | "person.updated" | "person.merged" | "donation.recorded" | "message.bounced" | "booking.made" | "booking.cancelled";
+                                area: string;
+                                /** @description animal, stay, person, donation, message or booking */
+                                object: string;
+                                id: string;
+                                /** @description the changed fields with their new values */
+                                fields: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                occurred_at: string;
+                            }[];
+                            limit: number;
+                            has_more: boolean;
+                            /** @description the cursor to pass as `after` next time (the same as `after` when nothing new came) */
+                            next_cursor: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/animals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import animals from CSV or XLSX
+         * @description Fields: name, public_name, species, breed, status, intake_date, date_of_birth, sex, microchip_number, notes. Columns map to fields by `columns`, else a saved mapping (`mapping_id`), else a preset (`preset`: spreadsheet, asm); one of them is required. Every row goes through the same create (or update) as the API, with the same rules. A likely duplicate is an existing animal with the same microchip number. A dry run (`dry_run: true`) does all the work and rolls it back: it lists every refused row with its line and reasons and every likely duplicate; send `choices` (line → skip, create or update the match) with the real run. The real run is one transaction for the whole file (at most 200,000 rows, 64 MiB): refused rows are not written and are listed; the others are committed together. Answers 200 with the counts.
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "csv" | "xlsx";
+                        /** @description the CSV text, or the XLSX workbook in base64 (its first worksheet is read) */
+                        content: string;
+                        /** @description a built-in mapping: spreadsheet or asm */
+                        preset?: string;
+                        /** @description a saved mapping */
+                        mapping_id?: string;
+                        /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                        columns?: {
+                            [key: string]: string;
+                        };
+                        /** @description field → value used where a row leaves it empty */
+                        defaults?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description how 01/02/2026 reads; default dmy (1 February)
+                         * @enum {string}
+                         */
+                        date_order?: "dmy" | "mdy";
+                        /** @default false */
+                        dry_run?: boolean;
+                        /** @description line → what to do with that row when it matches an existing record; a matched row without a choice is skipped */
+                        choices?: {
+                            [key: string]: "skip" | "create" | "update";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            dry_run: boolean;
+                            total_rows: number;
+                            /** @description created (on a dry run: would be created) */
+                            created: number;
+                            updated: number;
+                            /** @description matched rows skipped (the default for a likely duplicate) */
+                            skipped: number;
+                            /** @description every refused row: line (the header is line 1) and the reasons, in one sentence */
+                            errors: {
+                                line: number;
+                                message: string;
+                            }[];
+                            duplicates: {
+                                line: number;
+                                match_id: string;
+                                /** @description email, phone, name_and_postal_code, or microchip_number */
+                                matched_on: string[];
+                                /** @enum {string} */
+                                choice: "skip" | "create" | "update";
+                            }[];
+                            /** @description columns of the file that no mapping names: ignored */
+                            unmapped_columns: string[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/animals/mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Saved column mappings and built-in presets for animals
+         * @description The organization's saved mappings by name (paged), and the built-in presets (always all of them).
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                name: string;
+                                /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                                columns: {
+                                    [key: string]: string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                            presets: {
+                                name: string;
+                                description: string;
+                                /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                                columns: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Save a column mapping for animals
+         * @description Saving under an existing name replaces that mapping (same id); names are unique per list.
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                        columns: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                            columns: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/animals/mappings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a saved mapping
+         * @description Needs write on Animals.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import people from CSV or XLSX
+         * @description Fields: first_name, last_name, email, phone, address_line1, address_line2, city, state, postal_code, country, roles, tags, notes. Columns map to fields by `columns`, else a saved mapping (`mapping_id`), else a preset (`preset`: spreadsheet, asm); one of them is required. Every row goes through the same create (or update) as the API, with the same rules. A likely duplicate is an existing person with the same email, the same phone, or the same name and postal code. A dry run (`dry_run: true`) does all the work and rolls it back: it lists every refused row with its line and reasons and every likely duplicate; send `choices` (line → skip, create or update the match) with the real run. The real run is one transaction for the whole file (at most 200,000 rows, 64 MiB): refused rows are not written and are listed; the others are committed together. Answers 200 with the counts.
+         *
+         *     Needs write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "csv" | "xlsx";
+                        /** @description the CSV text, or the XLSX workbook in base64 (its first worksheet is read) */
+                        content: string;
+                        /** @description a built-in mapping: spreadsheet or asm */
+                        preset?: string;
+                        /** @description a saved mapping */
+                        mapping_id?: string;
+                        /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                        columns?: {
+                            [key: string]: string;
+                        };
+                        /** @description field → value used where a row leaves it empty */
+                        defaults?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description how 01/02/2026 reads; default dmy (1 February)
+                         * @enum {string}
+                         */
+                        date_order?: "dmy" | "mdy";
+                        /** @default false */
+                        dry_run?: boolean;
+                        /** @description line → what to do with that row when it matches an existing record; a matched row without a choice is skipped */
+                        choices?: {
+                            [key: string]: "skip" | "create" | "update";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            dry_run: boolean;
+                            total_rows: number;
+                            /** @description created (on a dry run: would be created) */
+                            created: number;
+                            updated: number;
+                            /** @description matched rows skipped (the default for a likely duplicate) */
+                            skipped: number;
+                            /** @description every refused row: line (the header is line 1) and the reasons, in one sentence */
+                            errors: {
+                                line: number;
+                                message: string;
+                            }[];
+                            duplicates: {
+                                line: number;
+                                match_id: string;
+                                /** @description email, phone, name_and_postal_code, or microchip_number */
+                                matched_on: string[];
+                                /** @enum {string} */
+                                choice: "skip" | "create" | "update";
+                            }[];
+                            /** @description columns of the file that no mapping names: ignored */
+                            unmapped_columns: string[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/people/mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Saved column mappings and built-in presets for people
+         * @description The organization's saved mappings by name (paged), and the built-in presets (always all of them).
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                name: string;
+                                /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                                columns: {
+                                    [key: string]: string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                            presets: {
+                                name: string;
+                                description: string;
+                                /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                                columns: {
+                                    [key: string]: string;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Save a column mapping for people
+         * @description Saving under an existing name replaces that mapping (same id); names are unique per list.
+         *
+         *     Needs write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                        columns: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            /** @description source column header (matched ignoring case, spaces, _ and -) → field */
+                            columns: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/people/mappings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a saved mapping
+         * @description Needs write on People.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/animals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export animals
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, name, species, status, care_state, location_id, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    format: "csv" | "xlsx";
+                    /** @description status name, exact */
+                    status?: string;
+                    /** @description case-insensitive */
+                    species?: string;
+                    care_state?: string;
+                    location_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export people
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, first_name, last_name, email, phone, roles, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query: {
+                    format: "csv" | "xlsx";
+                    /** @description people holding this role */
+                    role?: string;
+                    /** @description name or email contains (case-insensitive) */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/donations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export donations
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, date, donor_id, amount_minor, currency, type, payment_method, campaign_id, animal_id, source, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         *
+         *     Needs read on Fundraising.
+         */
+        get: {
+            parameters: {
+                query: {
+                    format: "csv" | "xlsx";
+                    /** @description on or after this date */
+                    from?: string;
+                    /** @description on or before this date */
+                    to?: string;
+                    campaign_id?: string;
+                    donor_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -40056,6 +52224,463 @@ export interface components {
                 /** @description live bookings */
                 bookings: components["schemas"]["ShiftBooking"][];
             }[];
+        };
+        Event: {
+            id: string;
+            title: string;
+            description: string;
+            /** @enum {string} */
+            status: "scheduled" | "cancelled" | "completed";
+            published: boolean;
+            /** Format: date-time */
+            publishedAt: string | null;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            timeZone: string;
+            location: components["schemas"]["EventLocation"];
+            /** @description places for people going (each with their guests); null: no limit */
+            capacity: number | null;
+            /** @description attendees going or attended, plus their guests */
+            placesTaken: number;
+            campaignId: string | null;
+            /** @description animals that will attend */
+            animalIds: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        EventLocation: {
+            /** @enum {string} */
+            type: "housing_location" | "partner_location" | "address";
+            /** @description the housing location or partner location; null for a free address */
+            id: string | null;
+            /** @description free address text; required for type address */
+            address: string | null;
+        } | null;
+        EventAttendee: {
+            eventId: string;
+            personId: string;
+            /** @enum {string} */
+            rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
+            guests: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PublicEvent: {
+            id: string;
+            title: string;
+            description: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            endsAt: string;
+            timeZone: string;
+            /** @description only a free address is shown publicly */
+            address: string | null;
+            /** @description null when the event has no capacity */
+            placesLeft: number | null;
+        };
+        Form: {
+            id: string;
+            slug: string;
+            name: string;
+            /** @enum {string} */
+            purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+            description: string;
+            /** @enum {string} */
+            status: "draft" | "published" | "closed";
+            fields: {
+                key: string;
+                label: string;
+                /** @enum {string} */
+                type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                required: boolean;
+                help_text: string;
+                options: string[];
+                section: string;
+            }[];
+            min_fill_seconds: number;
+            max_per_address_per_hour: number;
+            /** @description the HTML page; its JSON submit is public_url + "/submit" */
+            public_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FormField: {
+            /** @description unique within the form; the answer is stored under it. The keys first_name, last_name, email and phone fill the person a submission becomes */
+            key: string;
+            label: string;
+            /**
+             * @description the custom field types; a value must be as for a custom field of that type
+             * @enum {string}
+             */
+            type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+            /** @default false */
+            required: boolean;
+            help_text?: string;
+            options?: string[];
+            /** @description heading the field is shown under; fields of one section are kept together in order */
+            section?: string;
+        };
+        FormSubmission: {
+            id: string;
+            form_id: string;
+            /** @enum {string} */
+            form_purpose: "adoption_application" | "foster_application" | "volunteer_application" | "surrender_request" | "general_contact";
+            /** @description as sent, after the field checks (phones in E.164) */
+            answers: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "new" | "converted" | "dismissed";
+            /** @description the person it became */
+            person_id: string | null;
+            /** @description the adoption application it became */
+            application_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            converted_at: string | null;
+        };
+        FormSubmissionMatch: {
+            person_id: string;
+            display_name: string;
+            reasons: ("same_email" | "same_phone")[];
+        };
+        Task: {
+            id: string;
+            title: string;
+            notes: string;
+            /** Format: date-time */
+            due_at: string | null;
+            assignee_role: string | null;
+            assignee_member: string | null;
+            /** @enum {string|null} */
+            linked_type: "animal" | "adoption_application" | "foster_home" | "transport" | "location" | "person" | "partner" | "form_submission" | "event" | "campaign" | "donation" | "shift_schedule" | null;
+            linked_id: string | null;
+            /** @enum {string} */
+            priority: "low" | "normal" | "high" | "urgent";
+            done: boolean;
+            /** Format: date-time */
+            done_at: string | null;
+            /** @description the key that marked it done (`key:<id>`) */
+            done_by: string | null;
+            template_id: string | null;
+            /** @description tasks made together from one template share this id */
+            chain_id: string | null;
+            /** @description position in its chain, from 1 */
+            chain_step: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TaskTemplate: {
+            id: string;
+            name: string;
+            steps: {
+                title: string;
+                notes: string;
+                days_after_previous: number;
+                /** @enum {string} */
+                priority: "low" | "normal" | "high" | "urgent";
+                assignee_role: string | null;
+                assignee_member: string | null;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        OrgCalendarEntry: {
+            /**
+             * Format: date
+             * @description the day in the organization’s time zone
+             */
+            date: string;
+            /**
+             * Format: date-time
+             * @description for tasks (due), shifts and events; null for all-day animal entries
+             */
+            starts_at: string | null;
+            /** Format: date-time */
+            ends_at: string | null;
+            /** @enum {string} */
+            kind: "task" | "medical_due" | "hold_ends" | "foster_ends" | "transport" | "shift" | "event";
+            title: string;
+            /** @description the task, due item, hold, foster assignment, transport run, shift schedule or event */
+            source_id: string;
+            animal_id: string | null;
+            animal_name: string | null;
+        };
+        ActivityEntry: {
+            /** @description increases with time */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description `key:<id>` for an API key, `seed`, or null for the public (a form sent from the website) */
+            actor: string | null;
+            /** @description the API key, when the actor is one */
+            key_id: string | null;
+            /** @description create, update, delete, or a verb of the area (publish, convert, send…) */
+            action: string;
+            /** @enum {string} */
+            area: "animals" | "people" | "fundraising" | "communications" | "shifts" | "events" | "forms" | "tasks" | "partners" | "registry" | "reports" | "settings";
+            entity_type: string;
+            entity_id: string;
+            /** @description fields the change touched, when the row names them */
+            fields: string[];
+            /** @description before/after values by field, for changes recorded with them; null for older rows that only name fields */
+            changes: {
+                [key: string]: {
+                    before: unknown;
+                    after: unknown;
+                };
+            } | null;
+            /** @description everything the row recorded, as written */
+            detail: unknown;
+        };
+        PublicAnimalItem: {
+            id: string;
+            /** @description the public name (never the internal name) */
+            name: string;
+            species: string;
+            breed: string | null;
+            /** @enum {string} */
+            sex: "male" | "female" | "unknown";
+            /** @description as shown on the website, e.g. "3 months" */
+            age: string;
+            /** @enum {string|null} */
+            age_group: "baby" | "young" | "adult" | "senior" | null;
+            date_of_birth: string | null;
+            /** @description the animal's page on the public website (absolute) */
+            url: string;
+            /** @description the first public photo, small size */
+            photo: {
+                url: string;
+                width: number;
+                height: number;
+            } | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SyndicationTarget: {
+            id: string;
+            /** @enum {string} */
+            format: "petfinder" | "adoptapet";
+            host: string;
+            port: number;
+            username: string;
+            /** @description the password is never shown */
+            password_set: boolean;
+            /** @description explicit FTPS (AUTH TLS) */
+            secure: boolean;
+            remote_dir: string;
+            enabled: boolean;
+            /** Format: date-time */
+            last_run_at: string | null;
+            /** @enum {string|null} */
+            last_status: "ok" | "failed" | null;
+            last_error: string | null;
+            /** @description animals in the last file uploaded */
+            last_animals: number | null;
+            /** @description photo URLs in the last file uploaded */
+            last_photos: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ApplicationStage: {
+            id: string;
+            name: string;
+            /**
+             * @description open: still being decided; approved: may be finalized; closed: ended
+             * @enum {string}
+             */
+            kind: "open" | "approved" | "closed";
+            sort_order: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AdoptionApplication: {
+            id: string;
+            person_id: string;
+            applicant_name: string;
+            applicant_email: string;
+            animal_ids: string[];
+            stage_id: string;
+            stage: string;
+            /** @enum {string} */
+            stage_kind: "open" | "approved" | "closed";
+            assigned_to: string | null;
+            notes: string | null;
+            /** @description custom fields of entity type adoption_application */
+            answers: {
+                [key: string]: unknown;
+            };
+            /** @enum {string|null} */
+            decision: "approved" | "denied" | "withdrawn" | "adopted" | "closed" | null;
+            decision_reason: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            submitted_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description a warning that does not stop the request */
+        AdoptionWarning: {
+            code: string;
+            message: string;
+        };
+        Adoption: {
+            id: string;
+            application_id: string;
+            animal_id: string;
+            animal_name: string;
+            person_id: string;
+            adopter_name: string;
+            stay_id: string;
+            /**
+             * @description trial: foster-to-adopt, not yet an adoption; adopted; returned (still counted); trial_ended: the trial ended in a return
+             * @enum {string}
+             */
+            status: "trial" | "adopted" | "returned" | "trial_ended";
+            trial_ends_on: string | null;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            adopted_at: string | null;
+            fee_minor: number;
+            currency: string;
+            fee_schedule_id: string | null;
+            fee_rule: string | null;
+            fee_promotion: string | null;
+            fee_override_reason: string | null;
+            flag_override_reason: string | null;
+            contract_id: string | null;
+            /** Format: date-time */
+            returned_at: string | null;
+            return_reason: string | null;
+            return_stay_id: string | null;
+            within_return_window: boolean | null;
+            donation_ids: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FeeSchedule: {
+            id: string;
+            name: string;
+            active: boolean;
+            currency: string;
+            rules: {
+                /** @description named on the adoption when chosen */
+                name: string;
+                /** @description any species when null or absent */
+                species?: string | null;
+                min_age_weeks?: number | null;
+                /** @description exclusive upper bound */
+                max_age_weeks?: number | null;
+                /** @description matches only animals with (true) or without (false) special needs */
+                special_needs?: boolean | null;
+                /** @description the fee in minor units of the organization currency */
+                amount_minor: number;
+            }[];
+            promotions: {
+                name: string;
+                /** Format: date */
+                starts_on: string;
+                /**
+                 * Format: date
+                 * @description inclusive
+                 */
+                ends_on: string;
+                species?: string | null;
+                /** @description fee becomes 0 */
+                waive?: boolean;
+                percent_off?: number;
+                /** @description minor units off the fee (never below 0) */
+                amount_off_minor?: number;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ContractTemplate: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "archived";
+            version: number;
+            title: string;
+            /** @description plain text; paragraphs split by blank lines; merge fields as {{name}} */
+            body: string;
+            merge_fields: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ContractTemplateVersion: {
+            version: number;
+            title: string;
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SignedContract: {
+            id: string;
+            application_id: string;
+            person_id: string;
+            animal_ids: string[];
+            template_id: string;
+            template_version: number;
+            title: string;
+            /** @description the exact text shown to the signer */
+            document: string;
+            /** @description SHA-256 (hex) of `document` as UTF-8 */
+            document_sha256: string;
+            fee_minor: number;
+            currency: string;
+            /** @enum {string} */
+            status: "awaiting_signature" | "expired" | "signed";
+            /** Format: date-time */
+            link_expires_at: string;
+            sent_to: string | null;
+            signed_name: string | null;
+            /** Format: date-time */
+            signed_at: string | null;
+            signed_ip: string | null;
+            signed_user_agent: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CageCardTemplate: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            size: "a4" | "letter" | "index_card";
+            fields: ("photo" | "name" | "species" | "breed" | "sex" | "age" | "microchip" | "intake_date" | "description")[];
+            show_qr: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
     };
     responses: never;

@@ -11,8 +11,32 @@ type Row = Record<string, unknown>;
 const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 const when = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? new Date(v).toLocaleString() : text(v));
 
+const ACTOR_COLUMNS = new Set(['recorded_by', 'given_by', 'author', 'placed_by']);
+/**
+ * Who did something, by name: `member:<id>` is a team member (named from the members list when the
+ * reader may see it, "you" for oneself), `key:<id>` an API key; anything else is shown as written.
+ */
+function useActor() {
+  const session = useSession();
+  const members = useQuery({
+    queryKey: ['members'],
+    queryFn: () => ok(apiB.GET('/api/members', { params: { query: {} } })),
+    enabled: can(session.data?.grants, 'settings', 'read'),
+  });
+  const names = new Map((members.data?.results ?? []).map((m) => [`member:${m.id}`, m.name]));
+  return (v: unknown) => {
+    if (typeof v !== 'string') return text(v);
+    if (session.data && v === `member:${session.data.member.id}`) return `${session.data.member.name} (you)`;
+    if (names.has(v)) return names.get(v) as string;
+    if (v.startsWith('member:')) return 'a team member';
+    if (v.startsWith('key:')) return 'an API key';
+    return text(v);
+  };
+}
+
 /** A record list of the animal, as a table; an empty list says what to do next. */
 function RecordTable({ rows, columns, empty, label }: { rows: Row[] | undefined; columns: [string, string][]; empty: string; label: string }) {
+  const actor = useActor();
   if (!rows) return <Loader aria-label="Loading" />;
   if (!rows.length)
     return (
@@ -34,7 +58,7 @@ function RecordTable({ rows, columns, empty, label }: { rows: Row[] | undefined;
           {rows.map((r, i) => (
             <Table.Tr key={String(r.id ?? i)}>
               {columns.map(([k]) => (
-                <Table.Td key={k}>{when(r[k])}</Table.Td>
+                <Table.Td key={k}>{ACTOR_COLUMNS.has(k) ? actor(r[k]) : when(r[k])}</Table.Td>
               ))}
             </Table.Tr>
           ))}

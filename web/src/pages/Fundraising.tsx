@@ -1,0 +1,324 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Modal, NumberInput, Progress, Select, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { notify } from '../notify';
+import { can, useSession } from '../session';
+import { day, ListTable, money, PersonPicker, today } from './parts';
+
+const page = { limit: 100, offset: 0 };
+const PRIORITY_COLOR: Record<string, string> = { high: 'red.9', medium: 'yellow.9', low: 'gray.7' };
+
+/** When a campaign runs, in words. */
+function runs(from: string | null, to: string | null) {
+  if (from && to) return `${day(from)} – ${day(to)}`;
+  if (from) return `from ${day(from)}`;
+  if (to) return `until ${day(to)}`;
+  return 'no dates set';
+}
+
+function useCampaigns() {
+  return useQuery({ queryKey: ['fundraising', 'campaigns'], queryFn: () => ok(apiB.GET('/api/fundraising/campaigns', { params: { query: page } })) });
+}
+
+function NewCampaign({ onClose }: { onClose: () => void }) {
+  const client = useQueryClient();
+  const [b, setB] = useState({ name: '', currency: 'USD', goal: '' as number | string, starts_on: today(), ends_on: '' });
+  const add = useMutation({
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/fundraising/campaigns', {
+          body: {
+            name: b.name,
+            currency: b.currency,
+            goal: typeof b.goal === 'number' ? b.goal : null,
+            starts_on: b.starts_on || null,
+            ends_on: b.ends_on || null,
+          },
+        }),
+      ),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['fundraising'] });
+      notify('Campaign started');
+      onClose();
+    },
+  });
+  const fields = ['name', 'currency', 'goal', 'starts_on', 'ends_on'];
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
+      <Stack>
+        <TextInput label="Name" required data-autofocus value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} />
+        <Group grow>
+          <TextInput label="Currency" value={b.currency} onChange={(e) => setB({ ...b, currency: e.currentTarget.value.toUpperCase() })} error={fieldError(add.error, 'currency')} />
+          <NumberInput label="Goal" min={0} value={b.goal} onChange={(v) => setB({ ...b, goal: v })} error={fieldError(add.error, 'goal')} />
+        </Group>
+        <Group grow>
+          <TextInput label="Starts" type="date" value={b.starts_on} onChange={(e) => setB({ ...b, starts_on: e.currentTarget.value })} error={fieldError(add.error, 'starts_on')} />
+          <TextInput label="Ends" type="date" value={b.ends_on} onChange={(e) => setB({ ...b, ends_on: e.currentTarget.value })} error={fieldError(add.error, 'ends_on')} />
+        </Group>
+        {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={add.isPending}>
+            Start the campaign
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function NewDonation({ onClose }: { onClose: () => void }) {
+  const client = useQueryClient();
+  const campaigns = useCampaigns();
+  const [donor, setDonor] = useState<string | null>(null);
+  const [b, setB] = useState({ amount: '' as number | string, currency: 'USD', date: today(), paymentMethod: 'card', campaignId: null as string | null });
+  const add = useMutation({
+    mutationFn: () =>
+      ok(
+        apiA.POST('/donations', {
+          body: {
+            donorId: donor ?? '',
+            amount: Number(b.amount),
+            currency: b.currency,
+            type: 'one-off',
+            date: b.date,
+            paymentMethod: b.paymentMethod as 'card',
+            ...(b.campaignId ? { campaignId: b.campaignId } : {}),
+          },
+        }),
+      ),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['fundraising'] });
+      notify('Donation recorded');
+      onClose();
+    },
+  });
+  const fields = ['donorId', 'amount', 'currency', 'date', 'paymentMethod', 'campaignId'];
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
+      <Stack>
+        <PersonPicker label="Donor" required value={donor} onChange={setDonor} error={fieldError(add.error, 'donorId')} />
+        <Group grow>
+          <NumberInput label="Amount" required min={0} decimalScale={2} value={b.amount} onChange={(v) => setB({ ...b, amount: v })} error={fieldError(add.error, 'amount')} />
+          <TextInput label="Currency" value={b.currency} onChange={(e) => setB({ ...b, currency: e.currentTarget.value.toUpperCase() })} error={fieldError(add.error, 'currency')} />
+        </Group>
+        <Group grow>
+          <TextInput label="Date" type="date" required value={b.date} onChange={(e) => setB({ ...b, date: e.currentTarget.value })} error={fieldError(add.error, 'date')} />
+          <Select
+            label="Paid by"
+            data={['card', 'cash', 'check', 'bank_transfer', 'other'].map((m) => ({ value: m, label: m.replace('_', ' ') }))}
+            value={b.paymentMethod}
+            allowDeselect={false}
+            onChange={(v) => setB({ ...b, paymentMethod: v ?? 'card' })}
+          />
+        </Group>
+        <Select
+          label="Campaign"
+          placeholder="None"
+          clearable
+          data={(campaigns.data?.results ?? []).filter((c) => c.status === 'active').map((c) => ({ value: c.id, label: c.name }))}
+          value={b.campaignId}
+          onChange={(v) => setB({ ...b, campaignId: v })}
+          error={fieldError(add.error, 'campaignId')}
+        />
+        {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={add.isPending}>
+            Record the donation
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export default function Fundraising() {
+  const session = useSession();
+  const canWrite = can(session.data?.grants, 'fundraising', 'write');
+  const client = useQueryClient();
+  const campaigns = useCampaigns();
+  const donations = useQuery({ queryKey: ['fundraising', 'donations'], queryFn: () => ok(apiA.GET('/donations', { params: { query: { page: 1, perPage: 100 } } })) });
+  const donors = useQuery({ queryKey: ['fundraising', 'donors'], queryFn: () => ok(apiB.GET('/api/fundraising/donors', { params: { query: page } })) });
+  const wishes = useQuery({ queryKey: ['fundraising', 'wishes'], queryFn: () => ok(apiB.GET('/api/fundraising/wish-list', { params: { query: page } })) });
+  const [form, setForm] = useState<'campaign' | 'donation' | null>(null);
+  const [wish, setWish] = useState({ name: '', quantity_wanted: 1 as number | string });
+  const addWish = useMutation({
+    mutationFn: () => ok(apiB.POST('/api/fundraising/wish-list', { body: { name: wish.name, quantity_wanted: Number(wish.quantity_wanted) } })),
+    onSuccess: () => {
+      setWish({ name: '', quantity_wanted: 1 });
+      void client.invalidateQueries({ queryKey: ['fundraising', 'wishes'] });
+    },
+  });
+  const receive = useMutation({
+    mutationFn: (id: string) => ok(apiB.POST('/api/fundraising/wish-list/{id}/receive', { params: { path: { id } }, body: { quantity: 1 } })),
+    onSuccess: (w) => {
+      notify(`${w.name}: ${w.quantity_received} of ${w.quantity_wanted} received`);
+      void client.invalidateQueries({ queryKey: ['fundraising', 'wishes'] });
+    },
+  });
+  const [open, { open: show, close }] = useDisclosure();
+  const start = (f: 'campaign' | 'donation') => {
+    setForm(f);
+    show();
+  };
+  const donorName = new Map((donors.data?.results ?? []).map((d) => [d.person_id, d.name]));
+  const campaignName = new Map((campaigns.data?.results ?? []).map((c) => [c.id, c.name]));
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Fundraising</Title>
+        {canWrite && (
+          <Group gap="xs">
+            <Button variant="default" onClick={() => start('campaign')}>
+              Start a campaign
+            </Button>
+            <Button onClick={() => start('donation')}>Record a donation</Button>
+          </Group>
+        )}
+      </Group>
+      <Tabs defaultValue="campaigns" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="campaigns">Campaigns</Tabs.Tab>
+          <Tabs.Tab value="donations">Donations</Tabs.Tab>
+          <Tabs.Tab value="donors">Donors</Tabs.Tab>
+          <Tabs.Tab value="wishes">Wish list</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="campaigns" pt="md">
+          <ListTable
+            rows={campaigns.data?.results}
+            label="Campaigns"
+            head={['Campaign', 'Status', 'Raised', 'Goal', 'Progress', 'Runs']}
+            empty="No campaigns yet: start one with “Start a campaign”."
+            row={(c) => (
+              <Table.Tr key={c.id}>
+                <Table.Td fw={600}>{c.name}</Table.Td>
+                <Table.Td>
+                  <Badge variant="filled" color={c.status === 'active' ? 'teal.9' : 'gray.7'}>
+                    {c.status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{c.raised.length ? c.raised.map((r) => `${money(r.amount, r.currency)} from ${r.count} gift${r.count === 1 ? '' : 's'}`).join(', ') : money(0, c.currency)}</Table.Td>
+                <Table.Td>{c.goal === null ? '—' : money(c.goal, c.currency)}</Table.Td>
+                <Table.Td w={160}>
+                  {c.percent_of_goal === null ? (
+                    '—'
+                  ) : (
+                    <Group gap={6} wrap="nowrap">
+                      <Progress value={Math.min(100, c.percent_of_goal)} w={90} aria-label={`${c.name}: ${Math.round(c.percent_of_goal)}% of the goal`} />
+                      <Text size="sm">{Math.round(c.percent_of_goal)}%</Text>
+                    </Group>
+                  )}
+                </Table.Td>
+                <Table.Td>{runs(c.starts_on, c.ends_on)}</Table.Td>
+              </Table.Tr>
+            )}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="donations" pt="md">
+          <ListTable
+            rows={donations.data?.data}
+            label="Donations"
+            head={['Date', 'Donor', 'Amount', 'Type', 'Paid by', 'Campaign']}
+            empty="No donations yet: record one with “Record a donation”."
+            row={(d) => (
+              <Table.Tr key={d.id}>
+                <Table.Td>{day(d.date)}</Table.Td>
+                <Table.Td>{donorName.get(d.donorId) ?? d.donorId}</Table.Td>
+                <Table.Td>{money(d.amount, d.currency)}</Table.Td>
+                <Table.Td>{d.type}</Table.Td>
+                <Table.Td>{d.paymentMethod.replace('_', ' ')}</Table.Td>
+                <Table.Td>{d.campaignId ? (campaignName.get(d.campaignId) ?? '—') : '—'}</Table.Td>
+              </Table.Tr>
+            )}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="donors" pt="md">
+          <ListTable
+            rows={donors.data?.results}
+            label="Donors"
+            head={['Donor', 'Email', 'Gifts', 'Lifetime', 'First gift', 'Last gift', 'Recurring']}
+            empty="No donors yet: everyone who gives appears here."
+            row={(d) => (
+              <Table.Tr key={d.person_id}>
+                <Table.Td fw={600}>{d.name}</Table.Td>
+                <Table.Td>{d.email ?? '—'}</Table.Td>
+                <Table.Td>{d.gift_count}</Table.Td>
+                <Table.Td>{d.lifetime.map((l) => money(l.amount, l.currency)).join(', ') || '—'}</Table.Td>
+                <Table.Td>{day(d.first_gift_date)}</Table.Td>
+                <Table.Td>{day(d.last_gift_date)}</Table.Td>
+                <Table.Td>{d.recurring ? 'yes' : 'no'}</Table.Td>
+              </Table.Tr>
+            )}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="wishes" pt="md">
+          <Stack>
+            {canWrite && (
+              <form
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  addWish.mutate();
+                }}
+              >
+                <Group align="flex-start">
+                  <TextInput label="Item wanted" required value={wish.name} onChange={(e) => setWish({ ...wish, name: e.currentTarget.value })} error={fieldError(addWish.error, 'name')} />
+                  <NumberInput label="How many" min={1} w={110} value={wish.quantity_wanted} onChange={(v) => setWish({ ...wish, quantity_wanted: v })} error={fieldError(addWish.error, 'quantity_wanted')} />
+                  <Button type="submit" mt={25} loading={addWish.isPending}>
+                    Add to the wish list
+                  </Button>
+                </Group>
+              </form>
+            )}
+            <ListTable
+              rows={wishes.data?.results}
+              label="Wish list"
+              head={['Item', 'Priority', 'Received', 'Still needed', '']}
+              empty="The wish list is empty: add what the rescue needs above."
+              row={(w) => (
+                <Table.Tr key={w.id}>
+                  <Table.Td fw={600}>{w.name}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="filled" color={PRIORITY_COLOR[w.priority] ?? 'gray.7'}>
+                      {w.priority}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    {w.quantity_received} of {w.quantity_wanted}
+                  </Table.Td>
+                  <Table.Td>{w.quantity_needed}</Table.Td>
+                  <Table.Td>
+                    {canWrite && !w.fully_received && (
+                      <Button size="xs" variant="default" onClick={() => receive.mutate(w.id)} aria-label={`One ${w.name} received`}>
+                        One received
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              )}
+            />
+          </Stack>
+        </Tabs.Panel>
+      </Tabs>
+      <Modal opened={open} onClose={close} title={form === 'campaign' ? 'Start a campaign' : 'Record a donation'} closeButtonProps={{ 'aria-label': 'Close' }}>
+        {form === 'campaign' ? <NewCampaign onClose={close} /> : <NewDonation onClose={close} />}
+      </Modal>
+    </Stack>
+  );
+}
