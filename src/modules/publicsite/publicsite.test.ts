@@ -1,9 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FtpSrv } from 'ftp-srv';
+import ssh2 from 'ssh2';
 import { makeOrg, request, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 
@@ -335,6 +336,116 @@ test('syndication: Petfinder and Adopt-a-Pet files by FTP, photos by URL; the re
   assertErrorShape(B, await org.req('POST', B, { body: { format: 'petfinder', host: 'bad host!', username: 'u', password: 'p' } }), 422);
   assert.equal((await org.req('DELETE', `${B}/${ap.body.id}`)).status, 204);
   assertErrorShape(B, await org.req('POST', `${B}/${ap.body.id}/run`), 404);
+});
+
+/**
+ * A real SFTP server on loopback (ssh2's server side): password `secret`, files kept under a temporary folder.
+ * It answers the requests an upload makes: LSTAT/STAT, MKDIR, OPEN, WRITE, CLOSE, REALPATH.
+ */
+async function sftpServer(root: string): Promise<{ port: number; close: () => Promise<void> }> {
+  const { STATUS_CODE } = ssh2.utils.sftp;
+  const hostKey = ssh2.utils.generateKeyPairSync('ed25519').private;
+  const server = new ssh2.Server({ hostKeys: [hostKey] }, (client) => {
+    client.on('authentication', (ctx) => {
+      if (ctx.method === 'password' && ctx.password === 'secret') ctx.accept();
+      else ctx.reject(['password']);
+    });
+    client.on('ready', () => {
+      client.on('session', (acceptSession) => {
+        acceptSession().on('sftp', (acceptSftp) => {
+          const sftp = acceptSftp();
+          const open = new Map<number, { path: string; data: Buffer }>();
+          let next = 0;
+          const local = (p: string) => join(root, p.replace(/^\/+/, ''));
+          const attrs = (p: string) => {
+            const st = statSync(p);
+            return { mode: st.mode, uid: 0, gid: 0, size: st.size, atime: st.atimeMs / 1000, mtime: st.mtimeMs / 1000 };
+          };
+          const stat = (reqid: number, p: string) =>
+            existsSync(local(p)) ? sftp.attrs(reqid, attrs(local(p))) : sftp.status(reqid, STATUS_CODE.NO_SUCH_FILE);
+          sftp.on('LSTAT', stat).on('STAT', stat);
+          sftp.on('REALPATH', (reqid, p) => sftp.name(reqid, [{ filename: p === '.' ? '/' : p, longname: '', attrs: {} as never }]));
+          sftp.on('MKDIR', (reqid, p) => {
+            mkdirSync(local(p), { recursive: true });
+            sftp.status(reqid, STATUS_CODE.OK);
+          });
+          sftp.on('OPEN', (reqid, filename) => {
+            const h = Buffer.alloc(4);
+            h.writeUInt32BE(++next);
+            open.set(next, { path: local(filename), data: Buffer.alloc(0) });
+            sftp.handle(reqid, h);
+          });
+          sftp.on('WRITE', (reqid, handle, offset, data) => {
+            const f = open.get(handle.readUInt32BE(0));
+            if (!f) return sftp.status(reqid, STATUS_CODE.FAILURE);
+            const grown = Buffer.alloc(Math.max(f.data.length, offset + data.length));
+            f.data.copy(grown);
+            data.copy(grown, offset);
+            f.data = grown;
+            sftp.status(reqid, STATUS_CODE.OK);
+          });
+          sftp.on('CLOSE', (reqid, handle) => {
+            const f = open.get(handle.readUInt32BE(0));
+            if (f) writeFileSync(f.path, f.data);
+            open.delete(handle.readUInt32BE(0));
+            sftp.status(reqid, STATUS_CODE.OK);
+          });
+        });
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+test('syndication by SFTP: the file lands in its folder (made when missing); a wrong password fails; FTPS is ftp only', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'ark-sftp-'));
+  const sftp = await sftpServer(root);
+  try {
+    const org = await makeOrg(t);
+    const a = await animal(org, { publicName: 'Sunny' });
+    const B = '/api/settings/syndication';
+    const made = await org.req('POST', B, {
+      body: {
+        format: 'petfinder',
+        protocol: 'sftp',
+        host: '127.0.0.1',
+        port: sftp.port,
+        username: 'PF9',
+        password: 'secret',
+        remote_dir: '/import',
+      },
+    });
+    assert.equal(made.status, 201, made.raw);
+    assert.equal(made.body.protocol, 'sftp');
+    assert.equal(made.body.secure, false);
+    const defaults = await org.req('POST', B, {
+      body: { format: 'petfinder', protocol: 'sftp', host: 'sftp.example.org', username: 'u', password: 'p' },
+    });
+    assert.equal(defaults.body.port, 22, 'sftp defaults to port 22');
+    const run = await org.req('POST', `${B}/${made.body.id}/run`);
+    assert.equal(run.status, 200, run.raw);
+    assert.deepEqual(run.body, { status: 'ok', animals: 1, photos: 0, file: 'PF9.csv', error: null });
+    const csv = readFileSync(join(root, 'import', 'PF9.csv'), 'utf8');
+    assert.match(csv, new RegExp(`\\n${a},${a},Sunny,`));
+    assert.equal((await org.req('PATCH', `${B}/${made.body.id}`, { body: { password: 'wrong' } })).status, 200);
+    const bad = await org.req('POST', `${B}/${made.body.id}/run`);
+    assert.equal(bad.body.status, 'failed');
+    assert.ok(bad.body.error);
+    assertErrorShape(B, await org.req('PATCH', `${B}/${made.body.id}`, { body: { secure: true } }), 422);
+    assertErrorShape(B, await org.req('POST', B, { body: { ...target, protocol: 'sftp', secure: true } }), 422);
+    const ftps = await org.req('POST', B, { body: { ...target, secure: true } });
+    assert.equal(ftps.status, 201, ftps.raw);
+    const switched = await org.req('PATCH', `${B}/${ftps.body.id}`, { body: { protocol: 'sftp' } });
+    assert.equal(switched.status, 200, switched.raw);
+    assert.deepEqual([switched.body.protocol, switched.body.secure], ['sftp', false], 'switching to sftp turns FTPS off');
+  } finally {
+    await sftp.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 const target = { format: 'petfinder', host: '127.0.0.1', username: 'u', password: 'p' };

@@ -84,6 +84,7 @@ export const SyndicationTarget = Type.Object(
   {
     id: Type.String(),
     format: StringEnum(['petfinder', 'adoptapet'] as const),
+    protocol: StringEnum(['ftp', 'sftp'] as const, { description: 'ftp (with `secure`: FTPS) or sftp (SSH file transfer)' }),
     host: Type.String(),
     port: Type.Integer(),
     username: Type.String(),
@@ -105,14 +106,20 @@ export const SyndicationTargetList = Type.Object(
   { results: Type.Array(SyndicationTarget), ...PageFieldsB },
   { $id: 'SyndicationTargetList' },
 );
-const Host = Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$', description: 'FTP server host name or address' });
+const Host = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^[A-Za-z0-9.-]+$',
+  description: 'FTP or SFTP server host name or address',
+});
 export const SyndicationCreate = Strict({
   format: StringEnum(['petfinder', 'adoptapet'] as const),
+  protocol: Type.Optional(StringEnum(['ftp', 'sftp'] as const, { description: 'default ftp' })),
   host: Host,
-  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'default 21' })),
+  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'default 21 for ftp, 22 for sftp' })),
   username: Type.String({ minLength: 1, maxLength: 200 }),
   password: Type.String({ minLength: 1, maxLength: 200 }),
-  secure: Type.Optional(Type.Boolean({ description: 'explicit FTPS (AUTH TLS); default false' })),
+  secure: Type.Optional(Type.Boolean({ description: 'explicit FTPS (AUTH TLS), ftp only; default false' })),
   remote_dir: Type.Optional(
     Type.String({ minLength: 1, maxLength: 300, pattern: '^/', description: 'default / (Petfinder expects /import)' }),
   ),

@@ -3,7 +3,7 @@ import { who } from '../../platform/context.ts';
 import { Type } from '../../platform/schema.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { audit } from '../../platform/audit.ts';
-import { notFound } from '../../platform/errors.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { pageB } from '../../platform/pagination.ts';
 import * as repo from './repository.ts';
@@ -132,7 +132,9 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Add a syndication target',
-        description: `${targetDesc} Port 21 and folder / unless given (Petfinder expects /import).`,
+        description:
+          `${targetDesc} Port 21 (22 for sftp) and folder / unless given (Petfinder expects /import). ` +
+          '`secure` (FTPS) applies to ftp only: with sftp it answers 422.',
         body: SyndicationCreate,
         response: { 201: SyndicationTarget },
       },
@@ -140,11 +142,14 @@ export function settingsRoutes(app: App, ctx: AppContext) {
     async (req, reply) => {
       const { orgId, actor } = who(req);
       const b = req.body;
+      const protocol = b.protocol ?? 'ftp';
+      if (protocol === 'sftp' && b.secure) throw invalid({ secure: ['applies to ftp only: sftp is always encrypted'] });
       const row = await ctx.db.tx(async (q) => {
         const t = await targets.insertTarget(q, orgId, newId('syn'), {
           format: b.format,
+          protocol,
           host: b.host,
-          port: b.port ?? 21,
+          port: b.port ?? (protocol === 'sftp' ? 22 : 21),
           username: b.username,
           password: b.password,
           secure: b.secure ?? false,
@@ -173,7 +178,12 @@ export function settingsRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { orgId, actor } = who(req);
       const row = await ctx.db.tx(async (q) => {
-        const t = await targets.updateTarget(q, orgId, req.params.id, req.body);
+        const cur = await targets.getTarget(q, orgId, req.params.id);
+        if (!cur) throw notFound('syndication target');
+        if ((req.body.protocol ?? cur.protocol) === 'sftp' && (req.body.secure ?? (req.body.protocol ? false : cur.secure)))
+          throw invalid({ secure: ['applies to ftp only: sftp is always encrypted'] });
+        const patch = req.body.protocol === 'sftp' ? { ...req.body, secure: false } : req.body;
+        const t = await targets.updateTarget(q, orgId, req.params.id, patch);
         if (!t) throw notFound('syndication target');
         await audit(q, orgId, actor, 'update', 'syndication_target', t.id, Object.keys(req.body));
         if (t.enabled) await scheduleNext(q, orgId, t.id);

@@ -3,6 +3,7 @@ import type { Queryable } from '../../platform/db/db.ts';
 export interface TargetRow {
   id: string;
   format: 'petfinder' | 'adoptapet';
+  protocol: 'ftp' | 'sftp';
   host: string;
   port: number;
   username: string;
@@ -19,7 +20,7 @@ export interface TargetRow {
   updated_at: Date;
 }
 const COLS =
-  'id, format, host, port, username, password, secure, remote_dir, enabled, last_run_at, last_status, last_error, ' +
+  'id, format, protocol, host, port, username, password, secure, remote_dir, enabled, last_run_at, last_status, last_error, ' +
   'last_animals, last_photos, created_at, updated_at';
 
 export async function listTargets(q: Queryable, orgId: string, limit: number, offset: number): Promise<TargetRow[]> {
@@ -50,6 +51,7 @@ export async function insertTarget(
   id: string,
   t: {
     format: string;
+    protocol: string;
     host: string;
     port: number;
     username: string;
@@ -60,13 +62,13 @@ export async function insertTarget(
   },
 ): Promise<TargetRow> {
   const rows = await q.query<TargetRow>(
-    `INSERT INTO syndication_targets (organization_id, id, format, host, port, username, password, secure, remote_dir, enabled)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLS}`,
-    [orgId, id, t.format, t.host, t.port, t.username, t.password, t.secure, t.remote_dir, t.enabled],
+    `INSERT INTO syndication_targets (organization_id, id, format, protocol, host, port, username, password, secure, remote_dir, enabled)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLS}`,
+    [orgId, id, t.format, t.protocol, t.host, t.port, t.username, t.password, t.secure, t.remote_dir, t.enabled],
   );
   return rows[0] as TargetRow;
 }
-const EDITABLE = new Set(['format', 'host', 'port', 'username', 'password', 'secure', 'remote_dir', 'enabled']);
+const EDITABLE = new Set(['format', 'protocol', 'host', 'port', 'username', 'password', 'secure', 'remote_dir', 'enabled']);
 export async function updateTarget(q: Queryable, orgId: string, id: string, patch: Record<string, unknown>): Promise<TargetRow | null> {
   const keys = Object.keys(patch).filter((k) => EDITABLE.has(k) && patch[k] !== undefined);
   const sets = keys.map((k, i) => `${k} = $${i + 3}`);
