@@ -194,7 +194,8 @@ export async function updateAnimal(
   fields: string[],
 ): Promise<AnimalRow | null> {
   const set = setClause(patch, UPDATABLE, 5, (c, v) => (c === 'custom_fields' ? JSON.stringify(v) : v));
-  const sql = `WITH w AS (UPDATE animals SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id =
+  const sets = [set.sql, 'updated_at = now()'].filter(Boolean).join(', ');
+  const sql = `WITH w AS (UPDATE animals SET ${sets} WHERE organization_id = $1 AND id =
     $2 AND deleted_at IS NULL RETURNING *),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail) SELECT organization_id, $3,
      'update', 'animal', id, $4::jsonb FROM w)

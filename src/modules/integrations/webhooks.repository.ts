@@ -37,7 +37,11 @@ export async function updateEndpoint(
   id: string,
   p: { url?: string; events?: string[]; description?: string; enabled?: boolean },
 ) {
-  const set = setClause(defined({ url: p.url, events: p.events, description: p.description }), ['url', 'events', 'description'] as const, 3);
+  const set = setClause(
+    defined({ url: p.url, events: p.events, description: p.description }),
+    ['url', 'events', 'description'] as const,
+    3,
+  );
   const enabled =
     p.enabled === true
       ? 'enabled = true, paused_reason = NULL, paused_at = NULL, failure_run = 0'
