@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
+import { Where } from '../../platform/db/sql.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { AppError, invalid, missing, notFound } from '../../platform/errors.ts';
@@ -60,18 +61,13 @@ export async function listAdoptions(
   orgId: string,
   f: { animal_id?: string; person_id?: string; status?: string; limit: number; offset: number },
 ) {
-  const where = ['d.organization_id = $1'];
-  const params: unknown[] = [orgId];
-  const p = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  if (f.animal_id) where.push(`d.animal_id = ${p(f.animal_id)}`);
-  if (f.person_id) where.push(`d.person_id = ${p(f.person_id)}`);
-  if (f.status) where.push(`d.status = ${p(f.status)}`);
+  const w = new Where(orgId, 'd.organization_id');
+  if (f.animal_id) w.eq('d.animal_id', f.animal_id);
+  if (f.person_id) w.eq('d.person_id', f.person_id);
+  if (f.status) w.eq('d.status', f.status);
   const rows = await q.query<AdoptionRow>(
-    `${SELECT} WHERE ${where.join(' AND ')} ORDER BY d.started_at DESC, d.id DESC LIMIT ${p(f.limit + 1)} OFFSET ${p(f.offset)}`,
-    params,
+    `${SELECT} WHERE ${w.sql} ORDER BY d.started_at DESC, d.id DESC ${w.page(f.limit + 1, f.offset)}`,
+    w.params,
   );
   return { results: rows.slice(0, f.limit).map(present), limit: f.limit, offset: f.offset, has_more: rows.length > f.limit };
 }

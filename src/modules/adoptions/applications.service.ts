@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Db, Queryable } from '../../platform/db/db.ts';
+import { setClause, Where } from '../../platform/db/sql.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -181,23 +182,18 @@ export async function listApplications(
   orgId: string,
   f: { animal_id?: string; person_id?: string; stage_id?: string; stage_kind?: string; limit: number; offset: number },
 ) {
-  const where = ['a.organization_id = $1'];
-  const params: unknown[] = [orgId];
-  const p = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
+  const w = new Where(orgId, 'a.organization_id');
   if (f.animal_id)
-    where.push(
-      `EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id AND
+    w.and(
+      (p) => `EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id AND
         x.application_id = a.id AND x.animal_id = ${p(f.animal_id)})`,
     );
-  if (f.person_id) where.push(`a.person_id = ${p(f.person_id)}`);
-  if (f.stage_id) where.push(`a.stage_id = ${p(f.stage_id)}`);
-  if (f.stage_kind) where.push(`s.kind = ${p(f.stage_kind)}`);
+  if (f.person_id) w.eq('a.person_id', f.person_id);
+  if (f.stage_id) w.eq('a.stage_id', f.stage_id);
+  if (f.stage_kind) w.eq('s.kind', f.stage_kind);
   const rows = await q.query<AppRow>(
-    `${APP_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.submitted_at DESC, a.id DESC LIMIT ${p(f.limit + 1)} OFFSET ${p(f.offset)}`,
-    params,
+    `${APP_SELECT} WHERE ${w.sql} ORDER BY a.submitted_at DESC, a.id DESC ${w.page(f.limit + 1, f.offset)}`,
+    w.params,
   );
   return { results: rows.slice(0, f.limit), limit: f.limit, offset: f.offset, has_more: rows.length > f.limit };
 }
@@ -289,6 +285,9 @@ export function decisionFor(stage: StageRow): ApplicationT['decision'] {
   return n === 'denied' || n === 'withdrawn' ? n : 'closed';
 }
 
+/** The columns a change to an application may set. */
+const PATCHABLE = ['stage_id', 'decision', 'decision_reason', 'assigned_to', 'notes', 'answers'] as const;
+
 export async function patchApplication(db: Db, orgId: string, id: string, b: Static<typeof ApplicationPatch>, actor: string) {
   return db.tx(async (q) => {
     const cur = await applicationById(q, orgId, id, true);
@@ -307,27 +306,25 @@ export async function patchApplication(db: Db, orgId: string, id: string, b: Sta
             current: cur.answers,
             prefix: 'answers',
           });
-    const sets: string[] = [];
-    const params: unknown[] = [orgId, id];
-    const set = (col: string, v: unknown) => {
-      params.push(v);
-      sets.push(`${col} = $${params.length}`);
-    };
+    const patch: Partial<Record<(typeof PATCHABLE)[number], unknown>> = {};
+    let decided: string | null = null;
     if (stage) {
-      set('stage_id', stage.id);
+      patch.stage_id = stage.id;
       const d = decisionFor(stage);
-      set('decision', d);
-      sets.push(d === null ? 'decided_at = NULL' : 'decided_at = now()');
-      if (b.decision_reason === undefined) set('decision_reason', null);
+      patch.decision = d;
+      decided = d === null ? 'decided_at = NULL' : 'decided_at = now()';
+      if (b.decision_reason === undefined) patch.decision_reason = null;
     }
-    if (b.decision_reason !== undefined) set('decision_reason', b.decision_reason || null);
-    if (b.assigned_to !== undefined) set('assigned_to', b.assigned_to || null);
-    if (b.notes !== undefined) set('notes', b.notes || null);
-    if (answers !== undefined) set('answers', JSON.stringify({ ...cur.answers, ...answers }));
-    if (sets.length) {
+    if (b.decision_reason !== undefined) patch.decision_reason = b.decision_reason || null;
+    if (b.assigned_to !== undefined) patch.assigned_to = b.assigned_to || null;
+    if (b.notes !== undefined) patch.notes = b.notes || null;
+    if (answers !== undefined) patch.answers = JSON.stringify({ ...cur.answers, ...answers });
+    const set = setClause(patch, PATCHABLE, 3);
+    if (set.sql) {
       await q.query(
-        `UPDATE adoption_applications SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`,
-        params,
+        `UPDATE adoption_applications SET ${[set.sql, decided, 'updated_at = now()'].filter(Boolean).join(', ')}
+          WHERE organization_id = $1 AND id = $2`,
+        [orgId, id, ...set.params],
       );
       await audit(q, orgId, actor, 'update', 'adoption_application', id, b);
     }

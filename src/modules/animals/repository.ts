@@ -1,4 +1,5 @@
 import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
+import { setClause, Where } from '../../platform/db/sql.ts';
 
 /** The animals table's columns as written: the one declaration the read row and the patch derive from. */
 export interface AnimalInsert {
@@ -73,13 +74,13 @@ export interface AnimalFilter {
  * first, in list order, so deep pages skip rows without reading them whole.
  */
 export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, limit: number, offset: number) {
-  const where = ['a.organization_id = $1', 'a.deleted_at IS NULL'];
+  // The statement text is the same for the same filters (it names its prepared statement): one plan per shape.
+  const w = new Where(orgId, 'a.organization_id').and('a.deleted_at IS NULL');
   const tally: string[] = ['c.organization_id = $1'];
-  const params: unknown[] = [orgId];
+  // A filter the tallies also carry is one parameter in both clauses.
   const add = (sql: string, v: unknown) => {
-    params.push(v);
-    const s = sql.replace('?', `$${params.length}`);
-    where.push(`a.${s}`);
+    const s = sql.replace('?', w.param(v));
+    w.and(`a.${s}`);
     tally.push(`c.${s}`);
   };
   // One status is an equality so the page is read in index order; several are ANY.
@@ -90,14 +91,14 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   if (f.isPublic !== undefined) add('is_public = ?', f.isPublic);
   if (f.microchip !== undefined) {
     // Any of the animal's chips, not only the primary one (its number is also in microchip_number).
-    params.push(f.microchip);
-    where.push(
-      `(a.microchip_number = $${params.length} OR a.id IN (SELECT m.animal_id FROM animal_microchips m WHERE m.organization_id
-        = $1 AND m.number = $${params.length}))`,
+    const chip = w.param(f.microchip);
+    w.and(
+      `(a.microchip_number = ${chip} OR a.id IN (SELECT m.animal_id FROM animal_microchips m WHERE m.organization_id
+        = $1 AND m.number = ${chip}))`,
     );
   }
-  const cond = where.join(' AND ');
-  const n = params.length;
+  const cond = w.sql;
+  const params = [...w.params]; // the filters' alone: the count past the end runs without the page
   const countSql =
     f.microchip !== undefined
       ? `SELECT count(*) AS n FROM animals a WHERE ${cond}`
@@ -105,7 +106,7 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
         WHERE ${tally.join(' AND ')}`;
   // No join to statuses: the caller maps status ids to names and care states from the statuses it holds.
   const pageSql = `WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${cond}
-      ORDER BY a.created_at DESC, a.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+      ORDER BY a.created_at DESC, a.id DESC ${w.page(limit, offset)})
     ${LIST_SELECT.replace(
       ' FROM animals a',
       `, (${countSql}) AS total_count FROM ids JOIN animals a ON a.organization_id = $1 AND a.id = ids.id`,
@@ -114,7 +115,7 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'> & { total_count: string }>(
     shapeName('animals_page', pageSql),
     pageSql,
-    [...params, limit, offset],
+    w.params,
   );
   if (rows.length > 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
   if (offset === 0) return { rows, total: 0 };
@@ -192,15 +193,14 @@ export async function updateAnimal(
   actor: string | null,
   fields: string[],
 ): Promise<AnimalRow | null> {
-  const cols = UPDATABLE.filter((c) => c in patch);
-  const sets = cols.map((c, i) => `${c} = $${i + 5}`);
-  const values = cols.map((c) => (c === 'custom_fields' ? JSON.stringify(patch[c]) : patch[c]));
-  const sql = `WITH w AS (UPDATE animals SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id =
+  const set = setClause(patch, UPDATABLE, 5, (c, v) => (c === 'custom_fields' ? JSON.stringify(v) : v));
+  const sets = [set.sql, 'updated_at = now()'].filter(Boolean).join(', ');
+  const sql = `WITH w AS (UPDATE animals SET ${sets} WHERE organization_id = $1 AND id =
     $2 AND deleted_at IS NULL RETURNING *),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail) SELECT organization_id, $3,
      'update', 'animal', id, $4::jsonb FROM w)
      ${RETURNED}`;
-  const rows = await q.prepared<AnimalRow>(shapeName('animal_update', sql), sql, [orgId, id, actor, JSON.stringify(fields), ...values]);
+  const rows = await q.prepared<AnimalRow>(shapeName('animal_update', sql), sql, [orgId, id, actor, JSON.stringify(fields), ...set.params]);
   return rows[0] ?? null;
 }
 

@@ -1,4 +1,5 @@
 import { shapeName, type Queryable } from '../../platform/db/db.ts';
+import { Where } from '../../platform/db/sql.ts';
 import { livePersonSql } from '../people/public.ts';
 import { liveAnimalSql } from '../animals/public.ts';
 
@@ -43,13 +44,13 @@ export interface DonationFilter {
  * exact). With a donor or animal it is counted from that donor's or animal's index entries.
  */
 export async function listDonations(q: Queryable, orgId: string, f: DonationFilter, limit: number, offset: number) {
-  const where = ['d.organization_id = $1', 'd.deleted_at IS NULL'];
+  const w = new Where(orgId, 'd.organization_id').and('d.deleted_at IS NULL');
   const tally = ['c.organization_id = $1'];
-  const params: unknown[] = [orgId];
+  // A filter the tallies also carry is one parameter in both clauses.
   const add = (sql: string, v: unknown, tallySql?: string) => {
-    params.push(v);
-    where.push(sql.replace('?', `$${params.length}`));
-    if (tallySql) tally.push(tallySql.replace('?', `$${params.length}`));
+    const at = w.param(v);
+    w.and(sql.replace('?', at));
+    if (tallySql) tally.push(tallySql.replace('?', at));
   };
   if (f.donorId !== undefined) add('d.donor_id = ?', f.donorId);
   if (f.campaignId !== undefined) add('d.campaign_id = ?', f.campaignId, 'c.campaign_key = ?');
@@ -57,8 +58,8 @@ export async function listDonations(q: Queryable, orgId: string, f: DonationFilt
   if (f.dateFrom !== undefined) add('d.date >= ?::date', f.dateFrom, 'c.day >= ?::date');
   if (f.dateTo !== undefined) add('d.date <= ?::date', f.dateTo, 'c.day <= ?::date');
   if (f.animalId !== undefined) add('d.animal_id = ?', f.animalId);
-  const cond = where.join(' AND ');
-  const n = params.length;
+  const cond = w.sql;
+  const params = [...w.params]; // the filters' alone: the count past the end runs without the page
   const byDay = f.dateFrom !== undefined || f.dateTo !== undefined;
   const countSql =
     f.donorId !== undefined || f.animalId !== undefined
@@ -66,13 +67,13 @@ export async function listDonations(q: Queryable, orgId: string, f: DonationFilt
       : `SELECT coalesce(sum(c.n), 0) AS n FROM ${byDay ? 'donation_day_tallies' : 'donation_tallies'} c WHERE ${tally.join(' AND ')}`;
   // Ids first, in list order, so a deep page skips rows without reading them whole.
   const sql = `WITH ids AS MATERIALIZED (SELECT d.id, d.date, d.created_at FROM donations d WHERE ${cond}
-      ORDER BY d.date DESC, d.created_at DESC, d.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
+      ORDER BY d.date DESC, d.created_at DESC, d.id DESC ${w.page(limit, offset)})
     SELECT ${COLS.split(', ')
       .map((c) => `d.${c}`)
       .join(', ')}, (${countSql}) AS total_count
       FROM ids JOIN donations d ON d.organization_id = $1 AND d.id = ids.id
      ORDER BY ids.date DESC, ids.created_at DESC, ids.id DESC`;
-  const rows = await q.prepared<DonationRow & { total_count: string }>(shapeName('donations_page', sql), sql, [...params, limit, offset]);
+  const rows = await q.prepared<DonationRow & { total_count: string }>(shapeName('donations_page', sql), sql, w.params);
   if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
   // A page past the end still reports the total.
   const count = await q.prepared<{ n: string }>(shapeName('donations_count', countSql), countSql, params);

@@ -6,15 +6,16 @@ import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum, DateString } from '../../platform/schema.ts';
 import type { Area } from '../../platform/permissions.ts';
 import type { Db } from '../../platform/db/db.ts';
+import { Where } from '../../platform/db/sql.ts';
 
 interface ListDef {
   area: Area;
   summary: string;
   columns: string[];
   query: Record<string, ReturnType<typeof Type.Optional>>;
-  /** SQL after FROM, with `$1` the organization, filters from `$2` on, and the keyset column `id`. */
+  /** The read view: its rows carry `organization_id`, `deleted_at` and the keyset column `id`. */
   from: string;
-  filters: (q: Record<string, unknown>, add: (sql: string, v: unknown) => void) => void;
+  filters: (q: Record<string, unknown>, w: Where) => void;
 }
 
 /** Each list reads the owning module's read view (migrations/0050), never its tables. */
@@ -29,12 +30,12 @@ const LISTS: Record<string, ListDef> = {
       care_state: Type.Optional(Type.String({ maxLength: 40 })),
       location_id: Type.Optional(Type.String({ maxLength: 64 })),
     },
-    from: 'animal_directory WHERE organization_id = $1 AND deleted_at IS NULL',
-    filters: (q, add) => {
-      if (q.status) add('status = ?', q.status);
-      if (q.species) add('lower(species) = lower(?)', q.species);
-      if (q.care_state) add('care_state = ?', q.care_state);
-      if (q.location_id) add('location_id = ?', q.location_id);
+    from: 'animal_directory',
+    filters: (q, w) => {
+      if (q.status) w.eq('status', q.status);
+      if (q.species) w.and((p) => `lower(species) = lower(${p(q.species)})`);
+      if (q.care_state) w.eq('care_state', q.care_state);
+      if (q.location_id) w.eq('location_id', q.location_id);
     },
   },
   people: {
@@ -45,10 +46,14 @@ const LISTS: Record<string, ListDef> = {
       role: Type.Optional(Type.String({ maxLength: 40, description: 'people holding this role' })),
       q: Type.Optional(Type.String({ maxLength: 100, description: 'name or email contains (case-insensitive)' })),
     },
-    from: 'people_directory WHERE organization_id = $1 AND deleted_at IS NULL',
-    filters: (q, add) => {
-      if (q.role) add('? = ANY(roles)', q.role);
-      if (q.q) add("(display_name ILIKE '%' || ? || '%' OR email ILIKE '%' || ? || '%')", q.q);
+    from: 'people_directory',
+    filters: (q, w) => {
+      if (q.role) w.and((p) => `${p(q.role)} = ANY(roles)`);
+      if (q.q)
+        w.and((p) => {
+          const text = p(q.q);
+          return `(display_name ILIKE '%' || ${text} || '%' OR email ILIKE '%' || ${text} || '%')`;
+        });
     },
   },
   donations: {
@@ -73,12 +78,12 @@ const LISTS: Record<string, ListDef> = {
       campaign_id: Type.Optional(Type.String({ maxLength: 64 })),
       donor_id: Type.Optional(Type.String({ maxLength: 64 })),
     },
-    from: 'donation_ledger WHERE organization_id = $1 AND deleted_at IS NULL',
-    filters: (q, add) => {
-      if (q.from) add('date >= ?', q.from);
-      if (q.to) add('date <= ?', q.to);
-      if (q.campaign_id) add('campaign_id = ?', q.campaign_id);
-      if (q.donor_id) add('donor_id = ?', q.donor_id);
+    from: 'donation_ledger',
+    filters: (q, w) => {
+      if (q.from) w.and((p) => `date >= ${p(q.from)}`);
+      if (q.to) w.and((p) => `date <= ${p(q.to)}`);
+      if (q.campaign_id) w.eq('campaign_id', q.campaign_id);
+      if (q.donor_id) w.eq('donor_id', q.donor_id);
     },
   },
 };
@@ -87,19 +92,15 @@ const BATCH = 5000;
 
 /** The list's rows in id order, a batch at a time (keyset paging: constant memory for any size). */
 async function* rowsOf(db: Db, orgId: string, def: ListDef, query: Record<string, unknown>): AsyncGenerator<Record<string, unknown>[]> {
-  const params: unknown[] = [orgId];
-  const where: string[] = [];
-  def.filters(query, (sql, v) => {
-    params.push(v);
-    where.push(sql.replaceAll('?', `$${params.length}`));
-  });
+  const w = new Where(orgId).and('deleted_at IS NULL');
+  def.filters(query, w);
+  // The keyset, last: the id after which the next batch starts.
+  w.and((p) => `id > ${p('')}`);
+  const sql = `SELECT ${def.columns.join(', ')} FROM ${def.from} WHERE ${w.sql} ORDER BY id LIMIT ${BATCH}`;
+  const filters = w.params.slice(0, -1);
   let after = '';
   for (;;) {
-    const rows = await db.query<Record<string, unknown>>(
-      `SELECT ${def.columns.join(', ')} FROM ${def.from}${where.map((w) => ` AND ${w}`).join('')} AND id > $${params.length + 1}
-        ORDER BY id LIMIT ${BATCH}`,
-      [...params, after],
-    );
+    const rows = await db.query<Record<string, unknown>>(sql, [...filters, after]);
     if (!rows.length) return;
     yield rows;
     after = String(rows[rows.length - 1]?.id);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { defined, setClause, Where } from '../../platform/db/sql.ts';
 import type { DeliveryT, EndpointT } from './webhooks.schemas.ts';
 
 const COLS = `e.id, e.url, e.description, e.events, e.enabled, e.paused_reason, e.paused_at, e.failure_run, e.created_at, e.updated_at,
@@ -36,18 +37,22 @@ export async function updateEndpoint(
   id: string,
   p: { url?: string; events?: string[]; description?: string; enabled?: boolean },
 ) {
-  const sets: string[] = ['updated_at = now()'];
-  const params: unknown[] = [orgId, id];
-  const add = (sql: string, v: unknown) => {
-    params.push(v);
-    sets.push(sql.replace('?', `$${params.length}`));
-  };
-  if (p.url !== undefined) add('url = ?', p.url);
-  if (p.events !== undefined) add('events = ?', p.events);
-  if (p.description !== undefined) add('description = ?', p.description);
-  if (p.enabled === true) sets.push('enabled = true', 'paused_reason = NULL', 'paused_at = NULL', 'failure_run = 0');
-  if (p.enabled === false) sets.push("enabled = false, paused_reason = 'paused by an admin', paused_at = now()");
-  await q.query(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
+  const set = setClause(
+    defined({ url: p.url, events: p.events, description: p.description }),
+    ['url', 'events', 'description'] as const,
+    3,
+  );
+  const enabled =
+    p.enabled === true
+      ? 'enabled = true, paused_reason = NULL, paused_at = NULL, failure_run = 0'
+      : p.enabled === false
+        ? "enabled = false, paused_reason = 'paused by an admin', paused_at = now()"
+        : '';
+  await q.query(
+    `UPDATE webhook_endpoints SET ${['updated_at = now()', set.sql, enabled].filter(Boolean).join(', ')}
+      WHERE organization_id = $1 AND id = $2`,
+    [orgId, id, ...set.params],
+  );
 }
 export async function setSecret(q: Queryable, orgId: string, id: string, secret: string) {
   await q.query('UPDATE webhook_endpoints SET secret = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, id, secret]);
@@ -62,25 +67,18 @@ export async function listDeliveries(
   endpointId: string,
   f: { status?: string; limit: number; offset: number; id?: string },
 ): Promise<DeliveryT[]> {
-  const params: unknown[] = [orgId, endpointId, f.limit + 1, f.offset];
-  let where = '';
-  if (f.status) {
-    params.push(f.status);
-    where += ` AND d.status = $${params.length}`;
-  }
-  if (f.id) {
-    params.push(f.id);
-    where += ` AND d.id = $${params.length}`;
-  }
+  const w = new Where(orgId, 'd.organization_id').eq('d.endpoint_id', endpointId);
+  if (f.status) w.eq('d.status', f.status);
+  if (f.id) w.eq('d.id', f.id);
   return q.query<DeliveryT>(
     `SELECT d.id, d.event, d.entity_id, d.status, d.attempts,
             CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.created_at, d.body,
             coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code, 'success', a.success,
                        'error', a.error, 'response_ms', a.response_ms, 'response_start', a.response_start) ORDER BY a.id)
                         FROM webhook_attempts a WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id), '[]') AS attempt_log
-       FROM webhook_deliveries d WHERE d.organization_id = $1 AND d.endpoint_id = $2${where}
-      ORDER BY d.created_at DESC, d.commit_seq DESC, d.change_pos DESC LIMIT $3 OFFSET $4`,
-    params,
+       FROM webhook_deliveries d WHERE ${w.sql}
+      ORDER BY d.created_at DESC, d.commit_seq DESC, d.change_pos DESC ${w.page(f.limit + 1, f.offset)}`,
+    w.params,
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { setClause, Where } from '../../platform/db/sql.ts';
 import { PUBLIC_ANIMALS_SQL } from '../animals/public.ts';
 import { availableNowSql } from '../stays/public.ts';
 import { behaviourValueSql, careChangedAtSql } from '../care/public.ts';
@@ -42,32 +43,25 @@ const AVAILABLE = `p.organization_id = $1 AND ${availableNowSql('$1', 'p.id')}`;
 
 /** One page of the adoptable animals matching the filter, with the total that match. */
 export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, limit: number, offset: number): Promise<ListedAnimal[]> {
-  const params: unknown[] = [orgId];
-  const where = [AVAILABLE];
-  const add = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  if (f.species) where.push(`p.species_key = lower(${add(f.species)})`);
-  if (f.sex) where.push(`p.sex = ${add(f.sex)}`);
+  const w = new Where(orgId, 'p.organization_id').and(availableNowSql('$1', 'p.id'));
+  if (f.species) w.and((p) => `p.species_key = lower(${p(f.species)})`);
+  if (f.sex) w.eq('p.sex', f.sex);
   if (f.age) {
     const [from, to] = AGE_DAYS[f.age];
-    where.push(`p.date_of_birth <= current_date - ${add(from)}::int`);
-    if (to !== null) where.push(`p.date_of_birth > current_date - ${add(to)}::int`);
+    w.and((p) => `p.date_of_birth <= current_date - ${p(from)}::int`);
+    if (to !== null) w.and((p) => `p.date_of_birth > current_date - ${p(to)}::int`);
   }
-  for (const g of f.goodWith) where.push(`${behaviourValueSql('$1', 'p.id', `'good_with_${g}'`)} = 'yes'`);
+  for (const g of f.goodWith) w.and(`${behaviourValueSql('$1', 'p.id', `'good_with_${g}'`)} = 'yes'`);
   const order = f.sort === 'name' ? 'lower(public_name), id' : 'created_at DESC, id DESC';
-  const lim = add(limit);
-  const off = add(offset);
   return q.query<ListedAnimal>(
     `WITH m AS (SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
                        p.created_at, p.updated_at
-                  FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${where.join(' AND ')}),
-          pg AS (SELECT * FROM m ORDER BY ${order} LIMIT ${lim} OFFSET ${off})
+                  FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${w.sql}),
+          pg AS (SELECT * FROM m ORDER BY ${order} ${w.page(limit, offset)})
      SELECT pg.id, pg.public_name, pg.species, pg.breed, pg.sex, pg.date_of_birth, pg.intake_date, pg.updated_at,
             ${firstPublicPhotoSql('$1', 'pg.id')} AS photo_id, (SELECT count(*) FROM m)::int AS total
        FROM pg ORDER BY ${order}`,
-    params,
+    w.params,
   );
 }
 
@@ -155,6 +149,16 @@ export const DEFAULT_SETTINGS: SiteSettingsRow = {
   how_to_volunteer: '',
   updated_at: null,
 };
+const SETTABLE = [
+  'primary_colour',
+  'accent_colour',
+  'logo_url',
+  'donation_url',
+  'tagline',
+  'how_to_adopt',
+  'how_to_foster',
+  'how_to_volunteer',
+] as const;
 const SETTINGS_COLS =
   'primary_colour, accent_colour, logo_url, donation_url, tagline, how_to_adopt, how_to_foster, how_to_volunteer, updated_at';
 
@@ -173,11 +177,11 @@ export async function saveSiteSettings(
   patch: Partial<Omit<SiteSettingsRow, 'updated_at'>>,
 ): Promise<SiteSettingsRow> {
   await q.query('INSERT INTO public_site_settings (organization_id) VALUES ($1) ON CONFLICT DO NOTHING', [orgId]);
-  const keys = Object.keys(patch) as (keyof typeof patch)[];
-  const sets = keys.map((k, i) => `${k} = $${i + 2}`);
+  const set = setClause(patch, SETTABLE, 2);
   const rows = await q.query<SiteSettingsRow>(
-    `UPDATE public_site_settings SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 RETURNING ${SETTINGS_COLS}`,
-    [orgId, ...keys.map((k) => patch[k])],
+    `UPDATE public_site_settings SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1
+      RETURNING ${SETTINGS_COLS}`,
+    [orgId, ...set.params],
   );
   return rows[0] ?? DEFAULT_SETTINGS;
 }

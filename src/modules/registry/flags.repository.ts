@@ -76,8 +76,8 @@ export async function updateFlag(
   patch: { expires_on?: string; evidence?: string | null; status?: string },
 ) {
   const set = setClause(defined(patch), ['expires_on', 'evidence', 'status'] as const, 3);
-  const sets = set.sql ? [set.sql] : [];
-  if (patch.status && patch.status !== 'active') sets.push('ended_at = now()');
+  // A flag leaving `active` ends now.
+  const sets = [set.sql, patch.status && patch.status !== 'active' ? 'ended_at = now()' : ''].filter(Boolean);
   if (!sets.length) return;
   await q.query(`UPDATE registry_flags SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
     orgId,

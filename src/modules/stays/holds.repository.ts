@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { defined, setClause } from '../../platform/db/sql.ts';
 import { newId } from '../../platform/ids.ts';
 
 export interface HoldRow {
@@ -77,21 +78,17 @@ export async function updateHold(
   id: string,
   p: { reason?: string; until?: { until_at: string | null; until_date: string | null; ends_at: string | null }; notes?: string | null },
 ): Promise<void> {
-  const sets: string[] = [];
-  const params: unknown[] = [orgId, id];
-  const set = (col: string, v: unknown) => {
-    params.push(v);
-    sets.push(`${col} = $${params.length}`);
-  };
-  if (p.reason !== undefined) set('reason', p.reason);
-  if (p.until) {
-    set('until_at', p.until.until_at);
-    set('until_date', p.until.until_date);
-    set('ends_at', p.until.ends_at);
-  }
-  if (p.notes !== undefined) set('notes', p.notes);
-  if (!sets.length) return;
-  await q.query(`UPDATE animal_holds SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, params);
+  const set = setClause(
+    defined({ reason: p.reason, ...p.until, notes: p.notes }),
+    ['reason', 'until_at', 'until_date', 'ends_at', 'notes'] as const,
+    3,
+  );
+  if (!set.sql) return;
+  await q.query(`UPDATE animal_holds SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
+    orgId,
+    id,
+    ...set.params,
+  ]);
 }
 
 export async function releaseHold(q: Queryable, orgId: string, id: string, at: string, by: string, notes: string | null): Promise<void> {

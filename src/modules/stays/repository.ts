@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { defined, setClause } from '../../platform/db/sql.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Kind } from './catalogue.ts';
 
@@ -144,18 +145,14 @@ export async function patchRecord(
   kind: Kind,
   patch: { subtype_id?: string | null; notes?: string | null },
 ): Promise<void> {
-  const sets: string[] = [];
-  const params: unknown[] = [orgId, id];
-  if (patch.subtype_id !== undefined) {
-    params.push(patch.subtype_id);
-    sets.push(`${kind}_subtype_id = $${params.length}`);
-  }
-  if (patch.notes !== undefined) {
-    params.push(patch.notes);
-    sets.push(`${kind}_notes = $${params.length}`);
-  }
-  if (!sets.length) return;
-  await q.query(`UPDATE animal_stays SET ${sets.join(', ')}, updated_at = now() WHERE organization_id = $1 AND id = $2`, params);
+  const columns = [`${kind}_subtype_id`, `${kind}_notes`] as const;
+  const set = setClause(defined({ [columns[0]]: patch.subtype_id, [columns[1]]: patch.notes }), columns, 3);
+  if (!set.sql) return;
+  await q.query(`UPDATE animal_stays SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
+    orgId,
+    id,
+    ...set.params,
+  ]);
 }
 
 // Subtypes.

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { setClause, Where } from '../../platform/db/sql.ts';
 import type { TaskT, TaskListQueryT, TaskTemplateT, LinkType } from './schemas.ts';
 
 const TASK_COLS = `id, title, notes, due_at, assignee_role, assignee_member, linked_type, linked_id, priority,
@@ -54,26 +55,20 @@ export async function getTask(q: Queryable, orgId: string, id: string, visible: 
 }
 
 export async function listTasks(q: Queryable, orgId: string, f: TaskListQueryT, visible: LinkType[]): Promise<TaskT[]> {
-  const where = ['organization_id = $1', '(linked_type IS NULL OR linked_type = ANY($2::text[]))'];
-  const params: unknown[] = [orgId, visible];
-  const add = (sql: string, v: unknown) => {
-    params.push(v);
-    where.push(sql.replace('?', `$${params.length}`));
-  };
-  if (f.done !== undefined) where.push(f.done ? 'done_at IS NOT NULL' : 'done_at IS NULL');
-  if (f.assignee_role !== undefined) add('lower(assignee_role) = lower(?)', f.assignee_role);
-  if (f.assignee_member !== undefined) add('lower(assignee_member) = lower(?)', f.assignee_member);
-  if (f.linked_type !== undefined) add('linked_type = ?', f.linked_type);
-  if (f.linked_id !== undefined) add('linked_id = ?', f.linked_id);
-  if (f.priority !== undefined) add('priority = ?', f.priority);
-  if (f.due_from !== undefined) add('due_at >= ?', f.due_from);
-  if (f.due_to !== undefined) add('due_at < ?', f.due_to);
-  if (f.chain_id !== undefined) add('chain_id = ?', f.chain_id);
-  params.push(f.limit + 1, f.offset);
+  const w = new Where(orgId).and((p) => `(linked_type IS NULL OR linked_type = ANY(${p(visible)}::text[]))`);
+  if (f.done !== undefined) w.and(f.done ? 'done_at IS NOT NULL' : 'done_at IS NULL');
+  if (f.assignee_role !== undefined) w.and((p) => `lower(assignee_role) = lower(${p(f.assignee_role)})`);
+  if (f.assignee_member !== undefined) w.and((p) => `lower(assignee_member) = lower(${p(f.assignee_member)})`);
+  if (f.linked_type !== undefined) w.eq('linked_type', f.linked_type);
+  if (f.linked_id !== undefined) w.eq('linked_id', f.linked_id);
+  if (f.priority !== undefined) w.eq('priority', f.priority);
+  if (f.due_from !== undefined) w.and((p) => `due_at >= ${p(f.due_from)}`);
+  if (f.due_to !== undefined) w.and((p) => `due_at < ${p(f.due_to)}`);
+  if (f.chain_id !== undefined) w.eq('chain_id', f.chain_id);
   return q.query<TaskT>(
-    `SELECT ${TASK_COLS} FROM tasks WHERE ${where.join(' AND ')}
-      ORDER BY due_at ASC NULLS LAST, created_at, id LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    params,
+    `SELECT ${TASK_COLS} FROM tasks WHERE ${w.sql}
+      ORDER BY due_at ASC NULLS LAST, created_at, id ${w.page(f.limit + 1, f.offset)}`,
+    w.params,
   );
 }
 
@@ -87,13 +82,31 @@ export async function tasksDueBetween(q: Queryable, orgId: string, from: Date, t
   );
 }
 
-export async function updateTask(q: Queryable, orgId: string, id: string, set: Record<string, unknown>): Promise<TaskT> {
-  const cols = Object.keys(set);
-  const params: unknown[] = [orgId, id, ...Object.values(set)];
+/** The columns a task update may set. */
+const UPDATABLE = [
+  'title',
+  'notes',
+  'due_at',
+  'assignee_role',
+  'assignee_member',
+  'linked_type',
+  'linked_id',
+  'priority',
+  'done_at',
+  'done_by',
+] as const;
+
+export async function updateTask(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  patch: Partial<Record<(typeof UPDATABLE)[number], unknown>>,
+): Promise<TaskT> {
+  const set = setClause(patch, UPDATABLE, 3);
   const rows = await q.query<TaskT>(
-    `UPDATE tasks SET ${cols.map((c, i) => `${c} = $${i + 3}`).join(', ')}, updated_at = now()
+    `UPDATE tasks SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')}
       WHERE organization_id = $1 AND id = $2 RETURNING ${TASK_COLS}`,
-    params,
+    [orgId, id, ...set.params],
   );
   return rows[0] as TaskT;
 }
