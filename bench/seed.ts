@@ -458,7 +458,8 @@ async function growHistory(c: pg.ClientBase, orgId: string, from: number, to: nu
       `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, found_at, intake_by,
                                  outcome_at, outcome_type, outcome_notes, outcome_by, created_at, updated_at)
        SELECT $1, ${idSql('sty', orgId, 'e', 'g')}, animal_id, e.at, 'stray', 'healthy',
-              'Found near ' || ${pick(lit(CITIES), CITIES.length, 'g')}, 'bench', e.at + (5 + g % 40) * interval '1 day', CASE WHEN g % 10 = 0 THEN 'adoption' ELSE 'return_to_owner' END,
+              'Found near ' || ${pick(lit(CITIES), CITIES.length, 'g')}, 'bench',
+              e.at + (5 + g % 40) * interval '1 day', CASE WHEN g % 10 = 0 THEN 'adoption' ELSE 'return_to_owner' END,
               'An earlier stay.', 'bench', e.at, e.at
          FROM (${source}) s, LATERAL (SELECT s.intake_at - (90 + g % 400) * interval '1 day' AS at) e
         WHERE g % 5 = 0`,
