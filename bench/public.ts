@@ -57,7 +57,9 @@ if (!org) throw new Error('no organization');
 const key = (await db.tx((q) => createKey(q, org.id, 'admin', 'bench', 'bench'))).key;
 console.log('Seeding 10,000 animals, 3,000 of them adoptable…');
 await grow(admin, org.id, { animals: 10_000, people: 0, donations: 0, messages: 0 });
-// 3,300 public animals with an open stay, 300 of them on a hold in force: 3,000 adoptable.
+// 3,300 public animals with an open stay, 300 of them on a hold in force: 3,000 adoptable. The seed
+// gives every animal its stays; a public one whose last stay is closed comes back in (a new intake
+// at its last outcome).
 await admin.query(
   `WITH pick AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM animals WHERE organization_id = $1)
    UPDATE animals a SET is_public = (p.n <= 3300) FROM pick p WHERE a.organization_id = $1 AND a.id = p.id`,
@@ -65,8 +67,13 @@ await admin.query(
 );
 await admin.query(
   `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, intake_by, created_at, updated_at)
-   SELECT organization_id, 'sty_' || substr(md5(id), 1, 20), id, intake_date::timestamptz, 'stray', 'healthy', 'bench', now(), now()
-     FROM animals WHERE organization_id = $1 AND is_public`,
+   SELECT a.organization_id, 'sty_' || substr(md5(a.id), 1, 20), a.id,
+          COALESCE((SELECT max(s.outcome_at) FROM animal_stays s WHERE s.organization_id = a.organization_id AND s.animal_id = a.id),
+                   a.intake_date::timestamptz), 'stray', 'healthy', 'bench', now(), now()
+     FROM animals a
+    WHERE a.organization_id = $1 AND a.is_public
+      AND NOT EXISTS (SELECT 1 FROM animal_stays s
+                       WHERE s.organization_id = a.organization_id AND s.animal_id = a.id AND s.outcome_at IS NULL)`,
   [org.id],
 );
 await admin.query(

@@ -11,10 +11,12 @@
  *   request of the server process plus the PostgreSQL processes serving it — a figure that the
  *   noise of a shared machine barely moves.
  *
- * Default: 100,000 realistic animals in one organization (plus three smaller organizations):
- * GET one, a filtered list page, POST and PATCH. `npm run bench -- --scale`: 10k, 100k and 1M
- * animals (people ~30%, donations ~100%, messages ~50% of that) in one organization, loaded with
- * INSERT … SELECT generate_series, more lines, and the growth from the smallest to the largest.
+ * Default: 100,000 realistic animals in one organization (plus three smaller organizations), each
+ * with its history (stays, medical records, care notes, one in ten an open due item): GET one, a
+ * filtered list page, the "due today" list, an animal's medical record and stays, POST and PATCH.
+ * `npm run bench -- --scale`: 10k, 100k and 1M animals (people ~30%, donations ~100%, messages ~50%
+ * of that) in one organization, loaded with INSERT … SELECT generate_series, more lines, and the
+ * growth from the smallest to the largest.
  *
  * Uses DATABASE_URL when set, else a throwaway embedded PostgreSQL. BENCH_SECONDS (per pass),
  * BENCH_ROUNDS, BENCH_ANIMALS (default run) and BENCH_SIZES (scale run, comma-separated) tune it.
@@ -196,6 +198,20 @@ const allLines: Line[] = [
       path: `/api/v1/donations?${month}&perPage=25`,
       headers,
     },
+  },
+  // Issue 12's records: the organization-wide "due today" list (its default: due on or before today
+  // in the organization's time zone, of animals in care) and an animal's full history.
+  {
+    meter: cpu.ark,
+    target: { name: 'GET /api/animals/medical/due (today)', origin, method: 'GET', path: '/api/animals/medical/due?limit=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    target: { name: 'GET /api/animals/{id}/medical', origin, method: 'GET', path: '/api/animals/{id}/medical', headers },
+  },
+  {
+    meter: cpu.ark,
+    target: { name: 'GET /api/animals/{id}/stays', origin, method: 'GET', path: '/api/animals/{id}/stays', headers },
   },
   {
     meter: cpu.ark,
@@ -397,6 +413,20 @@ if (ceil && getOne && post && patch && postDonation && patchPerson) {
     `  people PATCH ≥ 35% of GET one:        ${pct(wp).padStart(4)}  ${verdict(wp >= 0.35)}   (by CPU per ` +
       `request: ${pct(cpuRatio(patchPerson, getOne))})`,
   );
+  // The animal-record reads (no target in the issues): their ratio to GET one, and p50 against 20 ms.
+  for (const [label, prefix] of [
+    ['"due today" list', 'GET /api/animals/medical/due'],
+    ["animal's medical history", 'GET /api/animals/{id}/medical'],
+    ["animal's stays", 'GET /api/animals/{id}/stays'],
+  ] as const) {
+    const f = find(last, prefix);
+    if (!f) continue;
+    const r = ratio(f, getOne);
+    console.log(
+      `  ${`${label} vs GET one:`.padEnd(38)} ${pct(r).padStart(4)}         (by CPU per request: ${pct(cpuRatio(f, getOne))}; ` +
+        `p50 ${summary(f).p50.toFixed(1)} ms${summary(f).p50 > 20 ? ', over 20 ms' : ''})`,
+    );
+  }
   const slow = last.filter((f) => summary(f).p99 >= 40);
   console.log(
     `  p99 < 40 ms ` +

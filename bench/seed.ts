@@ -4,7 +4,8 @@
  * names, breeds by species, ~200-character notes, statuses weighted like a shelter that has run
  * for years (most animals adopted), locations, people (first and last names, one in ~100 a Smith),
  * donations spread over eight years, and message-log rows. Rows are numbered, so a table grows
- * from one size to the next by adding the missing numbers.
+ * from one size to the next by adding the missing numbers. Every animal comes with its history
+ * (see `growHistory`): stays, medical records, open due items and care notes.
  */
 import type pg from 'pg';
 
@@ -305,6 +306,7 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     await c.query('ALTER TABLE animals ENABLE TRIGGER USER');
     // What the disabled trigger keeps: the exact striped tallies.
     await c.query('SELECT animal_tallies_rebuild($1)', [orgId]);
+    await growHistory(c, orgId, have.animals + 1, to.animals);
   }
 
   if (to.people > have.people) {
@@ -375,7 +377,159 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
   }
   await c.query('VACUUM ANALYZE animals');
   await c.query('VACUUM ANALYZE animal_tallies');
+  for (const t of ['animal_stays', 'medical_records', 'medical_due', 'care_notes']) await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE people');
   await c.query('VACUUM ANALYZE donations');
   await c.query('VACUUM ANALYZE comm_messages');
+}
+
+/** The bench's medical catalogue: [number, kind, name, species, product, manufacturer]. */
+const MEDICAL_ITEMS: [number, string, string, string[], string | null, string | null][] = [
+  [1, 'vaccine', 'DHPP', ['dog'], 'Vanguard Plus 5', 'Zoetis'],
+  [2, 'vaccine', 'FVRCP', ['cat'], 'Felocell 3', 'Zoetis'],
+  [3, 'vaccine', 'Rabies (1 year)', ['dog', 'cat'], 'Imrab 1', 'Boehringer Ingelheim'],
+  [4, 'test', 'Heartworm antigen test', ['dog'], 'SNAP 4Dx Plus', 'IDEXX'],
+  [5, 'test', 'FIV/FeLV combo test', ['cat'], 'SNAP FIV/FeLV Combo', 'IDEXX'],
+  [6, 'treatment', 'Dewormer (pyrantel)', [], 'Strongid T', 'Zoetis'],
+];
+const NOTE_LINES = [
+  'Settled in well; eating and drinking normally.',
+  'Walked twice today, calm around other dogs in the yard.',
+  'Slight discharge from the left eye, flagged for the vet round.',
+  'Met a potential adopter family; went well with the children.',
+  'Foster reports good house manners and crate training progress.',
+  'Weight stable; switched to the sensitive-stomach food.',
+];
+
+/**
+ * The history of animals numbered `from`..`to` (already loaded), in proportion, set-based like the
+ * animals themselves:
+ * - Stays: one per animal, its intake at the animal's intake date (the start of that day in the
+ *   organization's time zone plus a few hours); animals whose status is an outcome status (Adopted,
+ *   Transferred Out, Returned to Owner, Deceased) have it closed by that outcome days to months later,
+ *   the others have it open (at most one open stay per animal). One animal in five has an earlier,
+ *   closed stay: a stray reclaimed by its owner, or (half of them) an adoption returned, whose current
+ *   intake is then `relinquished` with `adoption_return`.
+ * - Medical: a small catalogue (dog, cat and all-species items) and three records per animal (for a
+ *   dog DHPP, a heartworm test and rabies; for a cat FVRCP, an FIV/FeLV test and rabies; otherwise
+ *   dewormer doses) given in the first weeks of the stay.
+ * - Due items: one open item (its species' first vaccine, or the dewormer) for one animal in ten,
+ *   picked by a hash of the number. Animals in care (status in care or on hold) have it due around
+ *   today in the organization's time zone (30 days overdue to 14 days ahead); for animals that have
+ *   left it is the one never completed before they left (due a few weeks after intake) — Ark leaves
+ *   open items of animals that left open, so the "due today" list has to pass over them.
+ * - Care notes: two per animal.
+ * None of these tables has row triggers or tallies.
+ */
+async function growHistory(c: pg.ClientBase, orgId: string, from: number, to: number): Promise<void> {
+  if (to < from) return;
+  const items = MEDICAL_ITEMS.map(
+    ([n, kind, name, species, product, maker]) =>
+      `(${idSql('mci', orgId, 'i', String(n))}, '${kind}', '${name}', ARRAY[${species.map((x) => `'${x}'`).join(',')}]::text[], ` +
+      `${product ? `'${product}'` : 'NULL'}, ${maker ? `'${maker}'` : 'NULL'})`,
+  );
+  await c.query(
+    `INSERT INTO medical_items (organization_id, id, kind, name, species, default_product, default_manufacturer)
+     SELECT $1, v.* FROM (VALUES ${items.join(', ')}) v ON CONFLICT DO NOTHING`,
+    [orgId],
+  );
+  // The animals numbered from..to, with what their history is made from (`g` is the number), read
+  // once into a temporary table: joined on the computed id inside each statement, the planner
+  // under-estimates the filtered series and scans the animals once per row.
+  await c.query('DROP TABLE IF EXISTS bench_history_source');
+  await c.query(
+    `CREATE TEMP TABLE bench_history_source AS
+    SELECT g, a.id AS animal_id, a.intake_date, a.date_of_birth, lower(a.species) AS species, st.name AS status, st.care_state,
+           (a.intake_date::timestamp AT TIME ZONE o.time_zone) + (8 + g % 9) * interval '1 hour' AS intake_at,
+           (now() AT TIME ZONE o.time_zone)::date AS today
+      FROM generate_series($2::bigint, $3::bigint) g
+      JOIN animals a ON a.organization_id = $1 AND a.id = ${idSql('ani', orgId, 'a', 'g')}
+      JOIN animal_statuses st ON st.organization_id = a.organization_id AND st.id = a.status_id
+      JOIN organizations o ON o.id = a.organization_id`,
+    [orgId, from, to],
+  );
+  await c.query('ANALYZE bench_history_source');
+  const source = 'SELECT * FROM bench_history_source';
+  const params = [orgId];
+
+  await bulk(c, 'animal_stays', from - 1, to, async () => {
+    // The earlier, closed stay of one animal in five.
+    await c.query(
+      `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, found_at, intake_by,
+                                 outcome_at, outcome_type, outcome_notes, outcome_by, created_at, updated_at)
+       SELECT $1, ${idSql('sty', orgId, 'e', 'g')}, animal_id, e.at, 'stray', 'healthy',
+              'Found near ' || ${pick(lit(CITIES), CITIES.length, 'g')}, 'bench',
+              e.at + (5 + g % 40) * interval '1 day', CASE WHEN g % 10 = 0 THEN 'adoption' ELSE 'return_to_owner' END,
+              'An earlier stay.', 'bench', e.at, e.at
+         FROM (${source}) s, LATERAL (SELECT s.intake_at - (90 + g % 400) * interval '1 day' AS at) e
+        WHERE g % 5 = 0`,
+      params,
+    );
+    // The current stay of every animal, closed when its status is an outcome's.
+    await c.query(
+      `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, found_at, age_weeks, age_estimated,
+                                 adoption_return, intake_notes, intake_by, outcome_at, outcome_type, outcome_notes, outcome_by,
+                                 created_at, updated_at)
+       SELECT $1, ${idSql('sty', orgId, 's', 'g')}, animal_id, intake_at, it,
+              (ARRAY['healthy','healthy','treatable','unknown','unhealthy_untreatable'])[(1 + g % 5)::int],
+              CASE WHEN it = 'stray' THEN 'Found near ' || ${pick(lit(CITIES), CITIES.length, 'g * 3')} END,
+              GREATEST(0, (intake_date - date_of_birth) / 7), g % 2 = 0, g % 10 = 0,
+              CASE WHEN g % 3 = 0 THEN 'Arrived with a collar but no tag.' END, 'bench',
+              CASE WHEN ot IS NOT NULL THEN LEAST(intake_at + (3 + g % 120) * interval '1 day', now()) END, ot,
+              CASE WHEN ot IS NOT NULL THEN 'Recorded by the bench.' END, CASE WHEN ot IS NOT NULL THEN 'bench' END,
+              intake_at, intake_at
+         FROM (${source}) s,
+              LATERAL (SELECT CASE WHEN g % 10 = 0 THEN 'relinquished' WHEN g % 5 = 0 THEN 'stray'
+                                   ELSE (ARRAY['stray','stray','stray','relinquished','relinquished','transfer_in',
+                                               'other'])[(1 + g % 7)::int]
+                              END AS it,
+                              CASE status WHEN 'Adopted' THEN 'adoption' WHEN 'Transferred Out' THEN 'transfer_out'
+                                          WHEN 'Returned to Owner' THEN 'return_to_owner' WHEN 'Deceased' THEN 'died_in_care' END AS ot) x`,
+      params,
+    );
+  });
+
+  // What each record (1..3) and the due item (0) of an animal is: the catalogue item's number.
+  const itemNo = (k: string) =>
+    `CASE WHEN s.species = 'dog' THEN (ARRAY[1, 1, 4, 3])[${k} + 1] WHEN s.species = 'cat' THEN (ARRAY[2, 2, 5, 3])[${k} + 1] ELSE 6 END`;
+  await bulk(c, 'medical_records', 3 * (from - 1), 3 * to, async () => {
+    await c.query(
+      `INSERT INTO medical_records (organization_id, id, animal_id, kind, item_id, name, product, manufacturer, lot, expires_on, dose,
+                                    route, given_by, given_at, result, rabies_tag, created_at, updated_at)
+       SELECT $1, ${idSql('mrc', orgId, 'r', '(g * 4 + k)')}, animal_id, i.kind, i.id, i.name, i.default_product, i.default_manufacturer,
+              'L' || (1000 + (g * k) % 9000), intake_date + 730, CASE i.kind WHEN 'test' THEN NULL ELSE '1 mL' END,
+              CASE i.kind WHEN 'vaccine' THEN 'subcutaneous' WHEN 'treatment' THEN 'oral' END, 'bench', r.at,
+              CASE WHEN i.kind = 'test' THEN CASE WHEN g % 25 = 0 THEN 'positive' ELSE 'negative' END END,
+              CASE WHEN i.name LIKE 'Rabies%' THEN 'R-' || g END, r.at, r.at
+         FROM (${source}) s CROSS JOIN generate_series(1, 3) k
+         JOIN medical_items i ON i.organization_id = $1 AND i.id = ${idSql('mci', orgId, 'i', `(${itemNo('k')})`)}
+         CROSS JOIN LATERAL (SELECT LEAST(intake_at + ((k - 1) * 7 + g % 3) * interval '1 day' + interval '2 hours', now()) AS at) r`,
+      params,
+    );
+  });
+  await bulk(c, 'medical_due', Math.round((from - 1) / 10), Math.round(to / 10), async () => {
+    await c.query(
+      `INSERT INTO medical_due (organization_id, id, animal_id, item_id, kind, species, due_on, created_at)
+       SELECT $1, ${idSql('mdu', orgId, 'u', 'g')}, animal_id, i.id, i.kind, s.species, d.due_on, intake_at
+         FROM (${source}) s
+         JOIN medical_items i ON i.organization_id = $1 AND i.id = ${idSql('mci', orgId, 'i', `(${itemNo('0')})`)},
+              LATERAL (SELECT CASE WHEN care_state IN ('in_care', 'on_hold') THEN today - 30 + (abs(hashint8(g * 7)::bigint) % 45)::int
+                                   ELSE intake_date + 14 + (g % 30)::int END AS due_on) d
+        WHERE abs(hashint8(g)::bigint) % 10 = 3`,
+      params,
+    );
+  });
+  await bulk(c, 'care_notes', 2 * (from - 1), 2 * to, async () => {
+    await c.query(
+      `INSERT INTO care_notes (organization_id, id, animal_id, kind, body, pinned, visibility, author, created_at, updated_at)
+       SELECT $1, ${idSql('note', orgId, 'n', '(g * 2 + k)')}, animal_id, CASE k WHEN 1 THEN 'general' ELSE
+              (ARRAY['behaviour','medical','adoption','foster'])[(1 + g % 4)::int] END,
+              ${pick(lit(NOTE_LINES), NOTE_LINES.length, 'g + k')} || ' ' || ${pick(lit(NOTE_LINES), NOTE_LINES.length, 'g / 6 + k')},
+              k = 1 AND g % 50 = 0, CASE WHEN k = 2 AND g % 3 = 0 THEN 'shareable' ELSE 'internal' END, 'bench', t.at, t.at
+         FROM (${source}) s CROSS JOIN generate_series(1, 2) k,
+              LATERAL (SELECT LEAST(intake_at + (k * 2) * interval '1 day', now()) AS at) t`,
+      params,
+    );
+  });
+  await c.query('DROP TABLE bench_history_source');
 }
