@@ -509,8 +509,9 @@ async function growHistory(c: pg.ClientBase, orgId: string, from: number, to: nu
   });
   await bulk(c, 'medical_due', Math.round((from - 1) / 10), Math.round(to / 10), async () => {
     await c.query(
-      `INSERT INTO medical_due (organization_id, id, animal_id, item_id, kind, species, due_on, created_at)
-       SELECT $1, ${idSql('mdu', orgId, 'u', 'g')}, animal_id, i.id, i.kind, s.species, d.due_on, intake_at
+      `INSERT INTO medical_due (organization_id, id, animal_id, item_id, kind, species, due_on, created_at, set_aside)
+       SELECT $1, ${idSql('mdu', orgId, 'u', 'g')}, animal_id, i.id, i.kind, s.species, d.due_on, intake_at,
+              care_state NOT IN ('in_care', 'on_hold')
          FROM (${source}) s
          JOIN medical_items i ON i.organization_id = $1 AND i.id = ${idSql('mci', orgId, 'i', `(${itemNo('0')})`)},
               LATERAL (SELECT CASE WHEN care_state IN ('in_care', 'on_hold') THEN today - 30 + (abs(hashint8(g * 7)::bigint) % 45)::int

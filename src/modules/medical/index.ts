@@ -4,7 +4,8 @@ import { recordRoutes } from './records.routes.ts';
 import { calendarRoutes } from './calendar.routes.ts';
 import { seedMedical } from './seed.ts';
 import { applyProtocols } from './service.ts';
-import { onIntake } from '../stays/public.ts';
+import { onIntake, onOutcome } from '../stays/public.ts';
+import { setDueAside } from './repository.ts';
 import { organizationTimeZone } from '../settings/public.ts';
 
 /** Medical records of animals (issue 12): catalogue, protocols, due items, records, spayed/neutered, the animal calendar. */
@@ -15,9 +16,13 @@ export const medicalModule: Module = {
     recordRoutes(app, ctx);
     calendarRoutes(app, ctx);
     // An animal entering care (its first stay, or a later intake) gets its protocols' first doses, in the same transaction.
+    // Its due items set aside when it left care come back first.
     onIntake(async (q, orgId, animalId, enteredOn, actor) => {
+      await setDueAside(q, orgId, animalId, false);
       await applyProtocols(q, { id: orgId, time_zone: await organizationTimeZone(q, orgId) }, animalId, actor, enteredOn);
     });
+    // An animal leaving care (an outcome) has its open due items set aside: off the organization's due list until it returns.
+    onOutcome((q, orgId, animalId) => setDueAside(q, orgId, animalId, true));
   },
   seed: seedMedical,
 };

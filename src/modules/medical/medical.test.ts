@@ -475,3 +475,27 @@ securitySuite('medical', () => t, [
   { method: 'GET', path: async (o) => `/api/animals/${await animal(o)}/calendar-feed`, area: 'animals', level: 'read' },
   { method: 'POST', path: async (o) => `/api/animals/${await animal(o)}/calendar-feed/rotate`, area: 'animals', level: 'write' },
 ]);
+
+test('due list: an outcome sets the animal’s open items aside (still on its own list); its next intake brings them back', async () => {
+  const org = await makeOrg(t);
+  const a = await animal(org);
+  const d = await dueItem(org, a, '2026-01-05');
+  const listed = async () =>
+    ((await org.req('GET', '/api/animals/medical/due?as_of=2026-02-01&limit=100')).body.results as { id: string }[]).some(
+      (x) => x.id === d.id,
+    );
+  assert.equal(await listed(), true, 'overdue while in care');
+  const out = await org.req('POST', `/api/animals/${a}/outcomes`, { body: { occurred_at: '2026-01-10T12:00:00Z', type: 'transfer_out' } });
+  assert.equal(out.status, 201, out.raw);
+  assert.equal(await listed(), false, 'set aside once the animal left');
+  // Even if its status is put back to one in care by hand, a set-aside item waits for an intake.
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${a}`, { body: { status: 'Available' } })).status, 200);
+  assert.equal(await listed(), false);
+  assert.ok(
+    (await dueOf(org, a)).some((x) => x.id === d.id),
+    "still on the animal's own list",
+  );
+  const back = await org.req('POST', `/api/animals/${a}/intakes`, { body: { occurred_at: '2026-01-20T12:00:00Z', type: 'transfer_in' } });
+  assert.equal(back.status, 201, back.raw);
+  assert.equal(await listed(), true, 'back after the intake');
+});

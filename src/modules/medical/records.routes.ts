@@ -172,7 +172,8 @@ export function recordRoutes(app: App, ctx: AppContext) {
         description:
           "Open due items falling on or before `as_of` (default: today in the organization's time zone), oldest first, of " +
           'animals in care (not deleted; status in care or on hold): due on that day, overdue before it. `species` ' +
-          '(case-insensitive), `location_id` (where the animal is now) and `kind` narrow it.',
+          '(case-insensitive), `location_id` (where the animal is now) and `kind` narrow it. When an outcome closes an ' +
+          "animal's stay its open items are set aside (they stay on the animal's own due list) and come back at its next intake.",
         querystring: Type.Object({ ...S.DueQuery.properties, ...pageQueryB() }),
         response: { 200: S.DueList },
       },

@@ -216,6 +216,14 @@ export async function detachRecord(q: Queryable, orgId: string, recordId: string
   await q.query('UPDATE medical_due SET from_record_id = NULL WHERE organization_id = $1 AND from_record_id = $2', [orgId, recordId]);
 }
 
+/** Sets an animal's open due items aside (it left care) or brings them back (it came back). */
+export async function setDueAside(q: Queryable, orgId: string, animalId: string, aside: boolean): Promise<void> {
+  await q.query(
+    'UPDATE medical_due SET set_aside = $3 WHERE organization_id = $1 AND animal_id = $2 AND completed_at IS NULL AND set_aside <> $3',
+    [orgId, animalId, aside],
+  );
+}
+
 export interface DueFilter {
   as_of: string;
   species?: string;
@@ -225,7 +233,8 @@ export interface DueFilter {
 export type DueListRow = DueItemRow & { animal_name: string; species: string; location_id: string | null };
 /**
  * Open items due on or before `as_of` of animals in care (not deleted, status in care or on hold), oldest
- * due first. Walks the open-items index by date; the animal is read by its key.
+ * due first. Walks the open-items index by date (items set aside when their animal left care are not in it); the
+ * animal is read by its key.
  */
 export async function listDue(q: Queryable, orgId: string, f: DueFilter, limit: number, offset: number) {
   return q.query<DueListRow>(
@@ -233,7 +242,7 @@ export async function listDue(q: Queryable, orgId: string, f: DueFilter, limit: 
        FROM medical_due d
        JOIN medical_items i ON i.organization_id = d.organization_id AND i.id = d.item_id
        JOIN animal_directory a ON a.organization_id = d.organization_id AND a.id = d.animal_id
-      WHERE d.organization_id = $1 AND d.completed_at IS NULL AND d.due_on <= $2::date
+      WHERE d.organization_id = $1 AND d.completed_at IS NULL AND NOT d.set_aside AND d.due_on <= $2::date
         AND a.deleted_at IS NULL AND a.care_state IN ('in_care','on_hold')
         AND ($3::text IS NULL OR d.species = lower($3)) AND ($4::text IS NULL OR a.location_id = $4)
         AND ($5::text IS NULL OR d.kind = $5)
@@ -249,7 +258,7 @@ export async function dueBetween(q: Queryable, orgId: string, from: string, to: 
        JOIN medical_items i ON i.organization_id = d.organization_id AND i.id = d.item_id
        JOIN animal_directory a ON a.organization_id = d.organization_id AND a.id = d.animal_id
       WHERE d.organization_id = $1 AND d.completed_at IS NULL AND d.due_on BETWEEN $2::date AND $3::date AND a.deleted_at IS NULL
-        AND (CASE WHEN $4::text IS NULL THEN a.care_state IN ('in_care','on_hold') ELSE d.animal_id = $4 END)
+        AND (CASE WHEN $4::text IS NULL THEN a.care_state IN ('in_care','on_hold') AND NOT d.set_aside ELSE d.animal_id = $4 END)
       ORDER BY d.due_on, d.id LIMIT $5`,
     [orgId, from, to, animalId ?? null, limit],
   );

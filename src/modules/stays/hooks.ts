@@ -13,3 +13,16 @@ export function onIntake(fn: IntakeHook): void {
 export async function intakeRecorded(q: Queryable, orgId: string, animalId: string, enteredOn: string, actor: string | null) {
   for (const fn of intakeHooks) await fn(q, orgId, animalId, enteredOn, actor);
 }
+
+/**
+ * Work another module does when an animal leaves care (an outcome closes its open stay), inside the same
+ * transaction: the medical area sets the animal's open due items aside until its next intake.
+ */
+export type OutcomeHook = (q: Queryable, orgId: string, animalId: string, actor: string | null) => Promise<void>;
+const outcomeHooks = new Set<OutcomeHook>();
+export function onOutcome(fn: OutcomeHook): void {
+  outcomeHooks.add(fn);
+}
+export async function outcomeRecorded(q: Queryable, orgId: string, animalId: string, actor: string | null) {
+  for (const fn of outcomeHooks) await fn(q, orgId, animalId, actor);
+}

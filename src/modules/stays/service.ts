@@ -10,7 +10,7 @@ import { newId } from '../../platform/ids.ts';
 import { ADOPTION_RETURN_SUBTYPE, DEFAULT_STATUS_MAP, DEFAULT_SUBTYPES, LIVE_OUTCOMES, type Kind, type OutcomeType } from './catalogue.ts';
 import * as repo from './repository.ts';
 import { liveHoldAnimals } from './holds.repository.ts';
-import { intakeRecorded } from './hooks.ts';
+import { intakeRecorded, outcomeRecorded } from './hooks.ts';
 import type { IntakeCreateT, OutcomeCreateT, RecordPatchT, StayT } from './schemas.ts';
 
 const seededBy = new WeakMap<object, Set<string>>();
@@ -244,6 +244,7 @@ export async function outcomeIn(
       outcome_by: actor,
     });
     if (!closed) throw invalid({ animal_id: ['the stay was closed by another request'] });
+    await outcomeRecorded(q, orgId, animalId, actor);
     const status = await applyStatus(q, orgId, animalId, 'outcome', type);
     await audit(q, orgId, actor, 'outcome', 'animal_stay', open.id, { animal_id: animalId, type, status });
     await recordChange(q, orgId, {
