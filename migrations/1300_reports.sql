@@ -1,0 +1,46 @@
+-- Reports (1300): read views over the records reports count, and the submitted Shelter Animals Count months.
+-- Reports never write another module's table: they read these views (plain projections the planner inlines,
+-- so the owners' indexes still serve them). Changing a column here changes the owning module's interface.
+
+-- stays module: every stay with its animal's species and date of birth, for counts by intake and outcome.
+-- Stays of a deleted animal (a record entered by mistake) are left out of every report.
+CREATE VIEW report_stays AS
+SELECT s.organization_id, s.id, s.animal_id, a.name AS animal_name, a.species, a.date_of_birth, a.location_id,
+       s.intake_at, s.intake_type, s.intake_subtype_id, s.age_weeks, s.age_estimated, s.condition, s.adoption_return,
+       s.outcome_at, s.outcome_type, s.outcome_subtype_id
+  FROM animal_stays s
+  JOIN animals a ON a.organization_id = s.organization_id AND a.id = s.animal_id
+ WHERE a.deleted_at IS NULL;
+
+-- stays module: the organization's intake and outcome subtypes (names for the summaries).
+CREATE VIEW report_stay_subtypes AS
+SELECT organization_id, id, kind, name, category FROM stay_subtypes;
+
+-- stays module: holds, for the point-in-time care state (a hold live at a moment puts the animal on hold).
+CREATE VIEW report_holds AS
+SELECT organization_id, id, animal_id, starts_at, ends_at, released_at FROM animal_holds;
+
+-- operations module: the days an animal spent in a foster home (accepted offers that started).
+CREATE VIEW report_foster_spans AS
+SELECT organization_id, id, foster_home_id, animal_id, started_on, ended_on
+  FROM foster_assignments
+ WHERE status IN ('active', 'completed') AND started_on IS NOT NULL;
+
+-- operations module: locations' names.
+CREATE VIEW report_locations AS
+SELECT organization_id, id, name, type FROM locations;
+
+-- A month's matrix as submitted to Shelter Animals Count: kept as it was, so later corrections to the
+-- records show as differences against it instead of changing a submitted figure.
+CREATE TABLE report_sac_submissions (
+  organization_id text NOT NULL REFERENCES organizations(id),
+  id            text NOT NULL,
+  month         text NOT NULL CHECK (month ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'),
+  species_group text NOT NULL,
+  matrix        jsonb NOT NULL,
+  notes         text,
+  submitted_by  text,
+  submitted_at  timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (organization_id, id)
+);
+CREATE UNIQUE INDEX report_sac_submissions_month ON report_sac_submissions (organization_id, month, species_group);
