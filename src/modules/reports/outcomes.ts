@@ -73,7 +73,7 @@ export async function liveReleaseRate(q: Queryable, org: Organization, from: str
     }
     return [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
   };
-  const all = rows.reduce((t, r) => [t[0] + r.live, t[1] + r.total, t[2] + r.oie], [0, 0, 0]);
+  const all = rows.reduce<[number, number, number]>((t, r) => [t[0] + r.live, t[1] + r.total, t[2] + r.oie], [0, 0, 0]);
   return {
     from,
     to,
