@@ -31,6 +31,7 @@ import {
 export const needs = (...areas: Area[]) => ({
   permission: { area: 'reports' as const, level: 'read' as const, also: areas.map((area) => ({ area, level: 'read' as const })) },
 });
+const submits = { permission: { area: 'reports' as const, level: 'write' as const, also: [{ area: 'animals' as const, level: 'read' as const }] } };
 
 /** Answers the JSON body, or the same report as a file in the asked format. */
 export async function answer<T>(req: FastifyRequest, reply: FastifyReply, body: T, table: () => Table, filename: string) {
@@ -98,7 +99,7 @@ export function reportRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api/reports/sac/submissions',
     {
-      config: needs('animals'),
+      config: submits,
       schema: {
         tags,
         summary: 'Submit a month to Shelter Animals Count (keep its snapshot)',
