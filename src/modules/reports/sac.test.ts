@@ -205,3 +205,56 @@ test('records that do not add up fail loudly, name the animal, and cannot be sub
   assert.equal(s.status, 422);
   assert.match(s.body.error, /DO NOT ADD UP/);
 });
+
+test('the same month: live release rate (both formulas), summaries, length of stay, in care on a date', async () => {
+  const lrr = await org.req('GET', '/api/reports/live-release-rate?from=2026-03-01&to=2026-03-31&species_group=dogs');
+  assert.equal(lrr.status, 200, lrr.raw);
+  // Ace, Gus and Eve adopted; Dot euthanized by the shelter; Hal at his owner's request: 3 ÷ 5, and 3 ÷ (5 − 1).
+  assert.deepEqual(lrr.body.total, {
+    month: null,
+    species_group: null,
+    live_outcomes: 3,
+    all_outcomes: 5,
+    owner_intended_euthanasia: 1,
+    live_release_rate: 0.6,
+    live_release_rate_excluding_oie: 0.75,
+  });
+  assert.deepEqual(
+    lrr.body.results.map((r: any) => [r.month, r.species_group, r.all_outcomes]),
+    [['2026-03', 'dogs', 5]],
+  );
+  assert.match(lrr.body.formula, /live outcomes ÷ all outcomes/);
+  assert.match(lrr.body.formula_excluding_owner_intended_euthanasia, /owner-intended euthanasia/);
+  const lrrPdf = await org.req('GET', '/api/reports/live-release-rate?from=2026-01-01&to=2026-03-31&format=pdf');
+  assert.ok(lrrPdf.raw.startsWith('%PDF'));
+  const lrrCsv = await org.req('GET', '/api/reports/live-release-rate?from=2026-03-01&to=2026-03-31&species_group=dogs&format=csv');
+  assert.ok(lrrCsv.raw.split('\n').includes('All months,All species,3,5,1,60.0%,75.0%'), lrrCsv.raw);
+
+  const intakes = await org.req('GET', '/api/reports/intakes?from=2026-03-01&to=2026-03-31');
+  const rel = intakes.body.results.filter((r: any) => r.species === 'dog' && r.type === 'relinquished');
+  assert.deepEqual(
+    rel.map((r: any) => [r.subtype, r.count]),
+    [
+      ['Returned after adoption', 1],
+      [null, 1],
+    ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+  );
+  const outcomes = await org.req('GET', '/api/reports/outcomes?from=2026-03-01&to=2026-03-31&format=xlsx');
+  assert.ok(outcomes.raw.startsWith('PK'));
+
+  const los = await org.req('GET', '/api/reports/length-of-stay?from=2026-03-01&to=2026-03-31');
+  const adoptions = los.body.results.find((r: any) => r.species_group === 'dogs' && r.outcome_type === 'adoption');
+  // 23, 6 and 10 days: median 10; 90th percentile 10 + 0.8 × (23 − 10) = 20.4.
+  assert.deepEqual(adoptions, { species_group: 'dogs', outcome_type: 'adoption', count: 3, median_days: 10, p90_days: 20.4 });
+
+  const care = await org.req('GET', '/api/reports/in-care?date=2026-03-10');
+  assert.deepEqual(
+    care.body.results.map((r: any) => [r.location, r.care_state, r.species_group, r.count]),
+    [
+      ['In foster', 'in_care', 'dogs', 1],
+      ['No location', 'in_care', 'cats', 1],
+      ['No location', 'in_care', 'dogs', 3],
+    ],
+  );
+  assert.equal(care.body.total, 5);
+});
