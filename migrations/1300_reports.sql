@@ -30,6 +30,39 @@ SELECT organization_id, id, foster_home_id, animal_id, started_on, ended_on
 CREATE VIEW report_locations AS
 SELECT organization_id, id, name, type FROM locations;
 
+-- medical module: open and completed due items, and the records given (vaccines with their lot numbers).
+CREATE VIEW report_medical_due AS
+SELECT organization_id, id, animal_id, item_id, kind, species, due_on, completed_at FROM medical_due;
+CREATE VIEW report_medical_records AS
+SELECT organization_id, id, animal_id, kind, name, product, manufacturer, lot, expires_on, given_at, given_by FROM medical_records;
+
+-- operations module: foster homes (the person, status and capacity).
+CREATE VIEW report_foster_homes AS
+SELECT organization_id, id, person_id, status, capacity FROM foster_homes;
+
+-- adoptions module: adoptions with their fee, and the contracts' signing.
+CREATE VIEW report_adoptions AS
+SELECT organization_id, id, animal_id, person_id, status, started_at, adopted_at, returned_at, fee_minor, currency, fee_rule,
+       contract_id
+  FROM adoptions;
+CREATE VIEW report_contracts AS
+SELECT organization_id, id, title, signed_at FROM signed_contracts;
+
+-- fundraising module: campaign names.
+CREATE VIEW report_campaigns AS
+SELECT organization_id, id, name FROM fundraising_campaigns;
+
+-- shifts module: each booking with its window's times and role (hours served), and role names.
+CREATE VIEW report_shift_bookings AS
+SELECT b.organization_id, b.id, b.person_id, b.status, b.attended, w.role_id, w.starts_at, w.ends_at
+  FROM shift_bookings b JOIN shift_windows w ON w.organization_id = b.organization_id AND w.id = b.window_id;
+CREATE VIEW report_shift_roles AS
+SELECT organization_id, id, name FROM shift_roles;
+
+-- communications module: outbound messages' category and delivery status.
+CREATE VIEW report_messages AS
+SELECT organization_id, id, direction, category, status, created_at FROM comm_messages;
+
 -- A month's matrix as submitted to Shelter Animals Count: kept as it was, so later corrections to the
 -- records show as differences against it instead of changing a submitted figure.
 CREATE TABLE report_sac_submissions (

@@ -200,3 +200,177 @@ export const InCareReport = Type.Object(
   },
   { $id: 'InCareOnDate' },
 );
+
+// --- Everyday reports ---------------------------------------------------------------------------------
+
+export const MedicalDueQuery = Strict({
+  date: Type.Optional(DateString({ description: "as of this day (default today in the organization's time zone)" })),
+  days: Type.Optional(Type.Integer({ minimum: 0, maximum: 366, default: 7, description: 'also list what falls due this many days ahead' })),
+  ...FormatQuery,
+});
+export const MedicalDueReport = Type.Object(
+  {
+    as_of: Type.String(),
+    days: Type.Integer(),
+    time_zone: Type.String(),
+    overdue: Type.Integer(),
+    due: Type.Integer(),
+    results: Type.Array(
+      Type.Object({
+        due_on: Type.String(),
+        overdue: Type.Boolean(),
+        location: Type.String(),
+        species: Type.String(),
+        kind: Type.String(),
+        count: Type.Integer(),
+      }),
+    ),
+  },
+  { $id: 'MedicalDueReport' },
+);
+
+export const VaccinationsQuery = Strict({
+  from: DateString({ description: "first day, in the organization's time zone" }),
+  to: DateString({ description: 'last day (inclusive)' }),
+  lot: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'only this lot number (case-insensitive): for a recall' })),
+  ...pageQueryB(1000, 100),
+  ...FormatQuery,
+});
+export const VaccinationsReport = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    time_zone: Type.String(),
+    results: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        given_on: Type.String(),
+        given_at: Timestamp(),
+        animal_id: Type.String(),
+        animal_name: Type.String(),
+        species: Type.String(),
+        vaccine: Type.String(),
+        product: Nullable(Type.String()),
+        manufacturer: Nullable(Type.String()),
+        lot: Nullable(Type.String()),
+        expires_on: Nullable(Type.String()),
+        given_by: Nullable(Type.String()),
+      }),
+    ),
+    ...PageFieldsB,
+  },
+  { $id: 'VaccinationsReport' },
+);
+
+export const OnDateQuery = Strict({
+  date: Type.Optional(DateString({ description: "the day (default today in the organization's time zone)" })),
+  ...FormatQuery,
+});
+export const FosterHomesReport = Type.Object(
+  {
+    date: Type.String(),
+    homes: Type.Integer(),
+    capacity: Type.Integer({ description: 'the capacity of active homes' }),
+    animals: Type.Integer(),
+    results: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        person_id: Type.String(),
+        foster_name: Type.String(),
+        status: Type.String(),
+        capacity: Type.Integer(),
+        current: Type.Integer(),
+        free: Type.Integer(),
+        animals: Type.Array(Type.String()),
+      }),
+    ),
+  },
+  { $id: 'FosterHomesReport' },
+);
+
+export const AdoptionsReport = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    time_zone: Type.String(),
+    totals: Type.Array(Type.Object({ currency: Type.String(), adoptions: Type.Integer(), fees_minor: Type.Integer() })),
+    results: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        adopted_on: Type.String(),
+        animal_id: Type.String(),
+        animal_name: Type.String(),
+        adopter_id: Type.String(),
+        adopter_name: Type.String(),
+        status: Type.String(),
+        fee_minor: Type.Integer(),
+        currency: Type.String(),
+        fee_rule: Nullable(Type.String()),
+        contract_id: Nullable(Type.String()),
+        contract_signed_at: Nullable(Timestamp()),
+      }),
+    ),
+  },
+  { $id: 'AdoptionsReport' },
+);
+
+export const DonationsReport = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    totals: Type.Array(Type.Object({ currency: Type.String(), count: Type.Integer(), amount_minor: Type.Integer() })),
+    results: Type.Array(
+      Type.Object({
+        month: Type.String(),
+        campaign_id: Nullable(Type.String()),
+        campaign: Nullable(Type.String()),
+        type: Type.String(),
+        currency: Type.String(),
+        count: Type.Integer(),
+        amount_minor: Type.Integer(),
+      }),
+    ),
+  },
+  { $id: 'DonationsReport' },
+);
+
+export const HoursReport = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    time_zone: Type.String(),
+    rule: Type.String(),
+    total_hours: Type.Number(),
+    results: Type.Array(
+      Type.Object({
+        person_id: Type.String(),
+        volunteer: Type.String(),
+        role_id: Nullable(Type.String()),
+        role: Nullable(Type.String()),
+        shifts: Type.Integer(),
+        hours: Type.Number(),
+      }),
+    ),
+  },
+  { $id: 'VolunteerHoursReport' },
+);
+
+export const DeliveryReport = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    time_zone: Type.String(),
+    results: Type.Array(
+      Type.Object({
+        category: Type.String(),
+        total: Type.Integer(),
+        sent: Type.Integer(),
+        bounced: Type.Integer(),
+        suppressed: Type.Integer(),
+        failed: Type.Integer(),
+        pending: Type.Integer(),
+      }),
+    ),
+  },
+  { $id: 'MessageDeliveryReport' },
+);

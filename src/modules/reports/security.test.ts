@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { securitySuite, type Endpoint } from '../../../test/security.ts';
-import { fresh, intake, outcome } from './fixtures.test-helpers.ts';
+import { application, person } from '../adoptions/fixtures.test-helpers.ts';
+import { foster, fresh, intake, outcome } from './fixtures.test-helpers.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await testApp();
+  t = await testApp({ smtpProviders: 'smtp://127.0.0.1:9' });
 });
 after(async () => t.close());
 
@@ -20,6 +21,13 @@ async function marked(org: TestOrg): Promise<{ id: string; species: string }> {
   const id = await fresh(org, `Z${k}`, { species });
   await intake(org, id, '2026-03-02T12:00:00Z', 'stray');
   return { id, species: species.toLowerCase() };
+}
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const ok = (r: { status: number; raw: string }, status = 201) => assert.equal(r.status, status, r.raw);
+async function vaccineItem(org: TestOrg): Promise<string> {
+  const item = await org.req('POST', '/api/animals/medical/catalogue', { body: { kind: 'vaccine', name: `DHPP ${++k}` } });
+  ok(item);
+  return item.body.id as string;
 }
 async function submission(org: TestOrg): Promise<string> {
   const r = await org.req('POST', '/api/reports/sac/submissions', { body: { month: '2026-01', species_group: 'dogs' } });
@@ -112,6 +120,124 @@ const endpoints: Endpoint[] = [
     seed: async (org) => {
       await marked(org);
       return '"care_state":"in_care"';
+    },
+  },
+  {
+    method: 'GET',
+    path: () => '/api/reports/medical-due?date=2026-03-10&days=7',
+    area: 'reports',
+    level: 'read',
+    also: animalsRead,
+    seed: async (org) => {
+      const a = await marked(org);
+      ok(await org.req('POST', `/api/animals/${a.id}/medical/due`, { body: { item_id: await vaccineItem(org), due_on: '2026-03-05' } }));
+      return a.species;
+    },
+  },
+  {
+    method: 'GET',
+    path: () => '/api/reports/vaccinations?from=2026-03-01&to=2026-03-31',
+    area: 'reports',
+    level: 'read',
+    also: animalsRead,
+    seed: async (org) => {
+      const a = await marked(org);
+      const lot = `LOT-${org.slug}`;
+      ok(await org.req('POST', `/api/animals/${a.id}/medical`, { body: { kind: 'vaccine', name: 'Rabies', lot, given_at: '2026-03-04T12:00:00Z' } }));
+      return lot;
+    },
+  },
+  {
+    method: 'GET',
+    path: () => '/api/reports/foster-homes?date=2026-03-10',
+    area: 'reports',
+    level: 'read',
+    also: animalsRead,
+    seed: async (org) => {
+      const a = await marked(org);
+      const assignment = await foster(org, a.id, '2026-03-05');
+      return (await org.req('GET', `/api/animals/foster-assignments/${assignment}`)).body.foster_home_id as string;
+    },
+  },
+  {
+    method: 'GET',
+    path: () => `/api/reports/adoptions?from=${day(-2)}&to=${day(2)}`,
+    area: 'reports',
+    level: 'read',
+    also: animalsRead,
+    seed: async (org) => {
+      const pet = await org.req('POST', '/api/v1/animals', {
+        body: { name: 'Olive', species: 'dog', status: 'Available', intakeDate: '2024-01-02', sex: 'female' },
+      });
+      ok(pet);
+      const app = await application(org, await person(org), [pet.body.id]);
+      const f = await org.req('POST', `/api/animals/adoption-applications/${app}/finalize`, { body: {} });
+      ok(f);
+      return f.body.results[0].id as string;
+    },
+  },
+  {
+    method: 'GET',
+    path: () => '/api/reports/donations?from=2026-04-01&to=2026-04-30',
+    area: 'reports',
+    level: 'read',
+    also: [{ area: 'fundraising', level: 'read' }],
+    seed: async (org) => {
+      const donor = await org.req('POST', '/api/v1/people', {
+        body: { firstName: 'Dee', lastName: 'Onor', email: `dee.${org.slug}@example.com`, roles: ['donor'] },
+      });
+      ok(donor);
+      const camp = await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'Spring', currency: org.currency } });
+      ok(camp);
+      ok(
+        await org.req('POST', '/api/v1/donations', {
+          body: { donorId: donor.body.id, amount: 3, type: 'one-off', date: '2026-04-02', paymentMethod: 'card', campaignId: camp.body.id },
+        }),
+      );
+      return camp.body.id as string;
+    },
+  },
+  {
+    method: 'GET',
+    path: () => '/api/reports/volunteer-hours?from=2099-06-01&to=2099-06-30',
+    area: 'reports',
+    level: 'read',
+    also: [{ area: 'shifts', level: 'read' }],
+    seed: async (org) => {
+      const vol = await org.req('POST', '/api/v1/people', {
+        body: { firstName: 'Val', lastName: 'Unteer', email: `val.${org.slug}@example.org`, roles: ['volunteer'] },
+      });
+      ok(vol);
+      const s = await org.req('POST', '/api/shifts/schedules', {
+        body: { name: 'Care day', starts_at: '2099-06-01T00:00:00Z', ends_at: '2099-06-30T00:00:00Z' },
+      });
+      ok(s);
+      const w = await org.req('POST', `/api/shifts/schedules/${s.body.id}/windows`, {
+        body: { starts_at: '2099-06-01T14:00:00Z', ends_at: '2099-06-01T17:00:00Z', capacity: 2 },
+      });
+      ok(w);
+      ok(await org.req('POST', `/api/shifts/windows/${w.body.id}/bookings`, { body: { person_id: vol.body.id } }));
+      return vol.body.id as string;
+    },
+  },
+  {
+    method: 'GET',
+    path: () => `/api/reports/message-delivery?from=${day(-2)}&to=${day(2)}`,
+    area: 'reports',
+    level: 'read',
+    also: [{ area: 'communications', level: 'read' }],
+    seed: async (org) => {
+      const send = await org.req('POST', '/api/communications/messages', {
+        body: {
+          idempotency_key: `rep-${org.slug}`,
+          to_addresses: ['someone@example.org'],
+          subject: 'Hello',
+          body_blocks: [{ type: 'p', runs: [{ text: 'Hi' }] }],
+          category: 'transactional',
+        },
+      });
+      assert.ok(send.status < 300, send.raw);
+      return '"pending":1';
     },
   },
 ];
