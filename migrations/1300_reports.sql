@@ -77,3 +77,33 @@ CREATE TABLE report_sac_submissions (
   PRIMARY KEY (organization_id, id)
 );
 CREATE UNIQUE INDEX report_sac_submissions_month ON report_sac_submissions (organization_id, month, species_group);
+
+-- A report an organization asks for by email every month: the previous month's report, in a format, to some
+-- addresses, on a day of the month. Each run is a job keyed by schedule and month (once across processes).
+CREATE TABLE report_schedules (
+  organization_id text NOT NULL REFERENCES organizations(id),
+  id            text NOT NULL,
+  name          text NOT NULL,
+  report        text NOT NULL,
+  species_group text,
+  format        text NOT NULL CHECK (format IN ('csv', 'xlsx', 'pdf')),
+  recipients    text[] NOT NULL CHECK (cardinality(recipients) BETWEEN 1 AND 20),
+  day_of_month  integer NOT NULL CHECK (day_of_month BETWEEN 1 AND 28),
+  active        boolean NOT NULL DEFAULT true,
+  created_by    text,
+  created_at    timestamptz NOT NULL DEFAULT now(),
+  updated_at    timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (organization_id, id)
+);
+CREATE INDEX report_schedules_list ON report_schedules (organization_id, created_at DESC, id DESC);
+
+-- The months a schedule has sent: the email and this row commit together, so a run retried after a crash sends nothing twice.
+CREATE TABLE report_schedule_runs (
+  organization_id text NOT NULL REFERENCES organizations(id),
+  schedule_id   text NOT NULL,
+  period        text NOT NULL,
+  message_ids   text[] NOT NULL,
+  sent_at       timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (organization_id, schedule_id, period),
+  FOREIGN KEY (organization_id, schedule_id) REFERENCES report_schedules(organization_id, id) ON DELETE CASCADE
+);

@@ -374,3 +374,57 @@ export const DeliveryReport = Type.Object(
   },
   { $id: 'MessageDeliveryReport' },
 );
+
+// --- Scheduled reports --------------------------------------------------------------------------------
+
+const ScheduleFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  species_group: Nullable(Group),
+  format: StringEnum(['csv', 'xlsx', 'pdf'] as const),
+  recipients: Type.Array(Type.String({ format: 'email', maxLength: 254 }), { minItems: 1, maxItems: 20 }),
+  day_of_month: Type.Integer({ minimum: 1, maximum: 28, description: "the day the previous month's report is sent (06:00 local)" }),
+  active: Type.Boolean(),
+};
+export const ScheduleCreate = (reports: readonly string[]) =>
+  Strict({
+    name: ScheduleFields.name,
+    report: StringEnum(reports as [string, ...string[]], { description: 'which report (the path after /api/reports/)' }),
+    species_group: Type.Optional(ScheduleFields.species_group),
+    format: ScheduleFields.format,
+    recipients: ScheduleFields.recipients,
+    day_of_month: Type.Optional({ ...ScheduleFields.day_of_month, default: 1 }),
+    active: Type.Optional(ScheduleFields.active),
+  });
+export const SchedulePatch = Strict({
+  name: Type.Optional(ScheduleFields.name),
+  species_group: Type.Optional(ScheduleFields.species_group),
+  format: Type.Optional(ScheduleFields.format),
+  recipients: Type.Optional(ScheduleFields.recipients),
+  day_of_month: Type.Optional(ScheduleFields.day_of_month),
+  active: Type.Optional(ScheduleFields.active),
+});
+export const Schedule = Type.Object(
+  {
+    id: Type.String(),
+    report: Type.String(),
+    ...ScheduleFields,
+    created_by: Nullable(Type.String()),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+    runs: Type.Optional(
+      Type.Array(Type.Object({ period: Type.String(), message_ids: Type.Array(Type.String()), sent_at: Timestamp() }), {
+        description: 'the months sent, newest first (on the single read)',
+      }),
+    ),
+  },
+  { $id: 'ReportSchedule' },
+);
+export const ScheduleList = Type.Object({ results: Type.Array(Schedule), ...PageFieldsB }, { $id: 'ReportScheduleList' });
+export const SchedulesQuery = Strict({ ...pageQueryB(100, 25) });
+export const RunQueued = Type.Object(
+  {
+    job_id: Nullable(Type.String({ description: 'null: that month was queued or sent already' })),
+    period: Type.String(),
+  },
+  { $id: 'ReportScheduleRunQueued' },
+);

@@ -29,6 +29,12 @@ async function vaccineItem(org: TestOrg): Promise<string> {
   ok(item);
   return item.body.id as string;
 }
+const scheduleBody = { name: 'Monthly', report: 'sac', format: 'csv', recipients: ['board@example.org'] };
+async function schedule(org: TestOrg): Promise<string> {
+  const r = await org.req('POST', '/api/reports/schedules', { body: scheduleBody });
+  ok(r);
+  return r.body.id as string;
+}
 async function submission(org: TestOrg): Promise<string> {
   const r = await org.req('POST', '/api/reports/sac/submissions', { body: { month: '2026-01', species_group: 'dogs' } });
   assert.equal(r.status, 201, r.raw);
@@ -240,6 +246,20 @@ const endpoints: Endpoint[] = [
       return '"pending":1';
     },
   },
+  { method: 'GET', path: () => '/api/reports/schedules', area: 'reports', level: 'read' },
+  // Creating a schedule also needs read on the areas its report reads (the SAC matrix: Animals).
+  { method: 'POST', path: () => '/api/reports/schedules', body: scheduleBody, area: 'reports', level: 'write', also: animalsRead },
+  { method: 'GET', path: async (org) => `/api/reports/schedules/${await schedule(org)}`, area: 'reports', level: 'read' },
+  {
+    method: 'PATCH',
+    path: async (org) => `/api/reports/schedules/${await schedule(org)}`,
+    body: { name: 'Renamed' },
+    area: 'reports',
+    level: 'write',
+    also: animalsRead,
+  },
+  { method: 'DELETE', path: async (org) => `/api/reports/schedules/${await schedule(org)}`, area: 'reports', level: 'write' },
+  { method: 'POST', path: async (org) => `/api/reports/schedules/${await schedule(org)}/run`, area: 'reports', level: 'write' },
 ];
 
 securitySuite('reports', () => t, endpoints);
