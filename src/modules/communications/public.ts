@@ -138,7 +138,12 @@ export async function queueEmailWithAttachments(
       body_text: mail.text,
       related_entity_type: mail.relatedType,
       related_entity_id: mail.relatedId,
-      payload_metadata: { message_id: `<${id}@${host}>`, from_address: fromAddress, inbox_id: inbox.id, attachments: mail.attachments.length },
+      payload_metadata: {
+        message_id: `<${id}@${host}>`,
+        from_address: fromAddress,
+        inbox_id: inbox.id,
+        attachments: mail.attachments.length,
+      },
       cc: [],
       bcc: [],
       headers: { 'Reply-To': `${inbox.name}@${host}` },
@@ -149,7 +154,8 @@ export async function queueEmailWithAttachments(
     });
     for (const [i, a] of mail.attachments.entries())
       await q.query(
-        'INSERT INTO comm_attachments (organization_id, message_id, position, filename, content_type, content) VALUES ($1, $2, $3, $4, $5, $6)',
+        `INSERT INTO comm_attachments (organization_id, message_id, position, filename, content_type, content)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
         [orgId, id, i, a.filename, a.contentType, a.content],
       );
     ids.push(id);

@@ -176,9 +176,7 @@ test('volunteer hours by volunteer and role; message delivery by category', asyn
   assert.ok(send.status < 300, send.raw);
   const d = await org.req('GET', `/api/reports/message-delivery?from=${shift(today(), -2)}&to=${shift(today(), 2)}`);
   ok(d, 200);
-  assert.deepEqual(d.body.results, [
-    { category: 'transactional', total: 1, sent: 0, bounced: 0, suppressed: 0, failed: 0, pending: 1 },
-  ]);
+  assert.deepEqual(d.body.results, [{ category: 'transactional', total: 1, sent: 0, bounced: 0, suppressed: 0, failed: 0, pending: 1 }]);
   const xlsx = await org.req('GET', `/api/reports/message-delivery?from=${shift(today(), -2)}&to=${shift(today(), 2)}`, {
     headers: { accept: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
   });

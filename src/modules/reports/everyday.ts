@@ -293,7 +293,14 @@ export function donationsTable(r: Awaited<ReturnType<typeof donationsReport>>, o
 
 export async function volunteerHours(q: Queryable, org: Organization, from: string, to: string) {
   checkRange(from, to);
-  const rows = await q.query<{ person_id: string; volunteer: string; role_id: string | null; role: string | null; shifts: number; hours: number }>(
+  const rows = await q.query<{
+    person_id: string;
+    volunteer: string;
+    role_id: string | null;
+    role: string | null;
+    shifts: number;
+    hours: number;
+  }>(
     `SELECT b.person_id, coalesce(p.display_name, '') AS volunteer, b.role_id, r.name AS role, count(*)::int AS shifts,
             round((sum(extract(epoch FROM b.ends_at - b.starts_at)) / 3600)::numeric, 2)::float8 AS hours
        FROM report_shift_bookings b

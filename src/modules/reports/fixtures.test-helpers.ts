@@ -18,13 +18,7 @@ export async function fresh(org: TestOrg, name: string, opts: { species?: string
   return id;
 }
 
-export async function intake(
-  org: TestOrg,
-  id: string,
-  at: string,
-  type: string,
-  more: Record<string, unknown> = {},
-): Promise<string> {
+export async function intake(org: TestOrg, id: string, at: string, type: string, more: Record<string, unknown> = {}): Promise<string> {
   const r = await org.req('POST', `/api/animals/${id}/intakes`, { body: { occurred_at: at, type, ...more } });
   assert.equal(r.status, 201, r.raw);
   return r.body.id as string;
@@ -45,7 +39,9 @@ export async function foster(org: TestOrg, animalId: string, startedOn: string):
   const h = await org.req('POST', '/api/animals/foster-homes', { body: { person_id: p.body.id, capacity: 3 } });
   assert.equal(h.status, 201, h.raw);
   const homeId = (h.body.foster_home?.id ?? h.body.id) as string;
-  const a = await org.req('POST', `/api/animals/foster-homes/${homeId}/assignments`, { body: { animal_id: animalId, requested_on: startedOn } });
+  const a = await org.req('POST', `/api/animals/foster-homes/${homeId}/assignments`, {
+    body: { animal_id: animalId, requested_on: startedOn },
+  });
   assert.equal(a.status, 201, a.raw);
   const s = await org.req('POST', `/api/animals/foster-assignments/${a.body.id}/start`, { body: { started_on: startedOn } });
   assert.equal(s.status, 200, s.raw);

@@ -8,9 +8,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify';
 import { lazyRequire } from '../../platform/lazy.ts';
 import { Type } from '../../platform/schema.ts';
+import type * as ExcelJS from 'exceljs';
+import type PDFKitDocument from 'pdfkit';
 
-const excel = lazyRequire<typeof import('exceljs')>('exceljs');
-const pdfkit = lazyRequire<typeof import('pdfkit')>('pdfkit');
+const excel = lazyRequire<typeof ExcelJS>('exceljs');
+const pdfkit = lazyRequire<typeof PDFKitDocument>('pdfkit');
 
 export const FORMATS = ['json', 'csv', 'xlsx', 'pdf'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -130,7 +132,12 @@ async function xlsx(table: Table, rows: Record<string, Cell>[]): Promise<Buffer>
 function pdf(table: Table, rows: Record<string, Cell>[]): Promise<Buffer> {
   const PDFDocument = pdfkit();
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'LETTER', layout: 'landscape', margin: 36, info: { Title: table.title, CreationDate: new Date(0) } });
+    const doc = new PDFDocument({
+      size: 'LETTER',
+      layout: 'landscape',
+      margin: 36,
+      info: { Title: table.title, CreationDate: new Date(0) },
+    });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));

@@ -14,7 +14,8 @@ export const LRR_EXCL_FORMULA =
   'live release rate (excluding owner-intended euthanasia) = live outcomes ÷ (all outcomes − owner-intended euthanasia outcomes)';
 export const LIVE_SENTENCE =
   'Live outcomes: adoption, return to owner, transfer to another agency, return to field, other live outcome. ' +
-  'Outcomes are counted by the day they happened; an animal returned after adoption keeps its adoption, and its later outcome counts again.';
+  'Outcomes are counted by the day they happened; an animal returned after adoption keeps its adoption, ' +
+  'and its later outcome counts again.';
 
 const MAP_CTE = 'map AS (SELECT s, g FROM unnest($4::text[], $5::text[]) AS m(s, g))';
 
@@ -225,7 +226,8 @@ export async function inCareOn(q: Queryable, org: Organization, date: string) {
                                AND f.started_on <= $2::date AND (f.ended_on IS NULL OR f.ended_on > $2::date)) THEN 'In foster'
                  ELSE coalesce(l.name, 'No location') END AS location,
             CASE WHEN EXISTS (SELECT 1 FROM report_holds h CROSS JOIN m WHERE h.organization_id = $1 AND h.animal_id = st.animal_id
-                               AND h.starts_at <= m.at AND (h.released_at IS NULL OR h.released_at > m.at) AND (h.ends_at IS NULL OR h.ends_at > m.at))
+                               AND h.starts_at <= m.at AND (h.released_at IS NULL OR h.released_at > m.at)
+                               AND (h.ends_at IS NULL OR h.ends_at > m.at))
                  THEN 'on_hold' ELSE 'in_care' END AS care_state,
             st.species_group, count(*)::int AS count
        FROM st LEFT JOIN report_locations l ON l.organization_id = $1 AND l.id = st.location_id

@@ -57,7 +57,10 @@ interface Ev {
 }
 
 /** Records the animals' histories over HTTP and returns the events actually recorded. */
-async function record(org: Awaited<ReturnType<typeof makeOrg>>, animals: { species: string; steps: Step[]; startDay: number }[]): Promise<Ev[]> {
+async function record(
+  org: Awaited<ReturnType<typeof makeOrg>>,
+  animals: { species: string; steps: Step[]; startDay: number }[],
+): Promise<Ev[]> {
   const events: Ev[] = [];
   const base = Date.parse('2026-01-01T00:00:00Z');
   for (const [i, a] of animals.entries()) {

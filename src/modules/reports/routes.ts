@@ -6,7 +6,6 @@ import { audit } from '../../platform/audit.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { pageB } from '../../platform/pagination.ts';
 import type { Area } from '../../platform/permissions.ts';
-import type { SpeciesGroup } from './catalogue.ts';
 import { FORMAT_SENTENCE, formatOf, reportResponse, sendTable, type Table } from './formats.ts';
 import * as sac from './sac.ts';
 import * as out from './outcomes.ts';
@@ -31,7 +30,9 @@ import {
 export const needs = (...areas: Area[]) => ({
   permission: { area: 'reports' as const, level: 'read' as const, also: areas.map((area) => ({ area, level: 'read' as const })) },
 });
-const submits = { permission: { area: 'reports' as const, level: 'write' as const, also: [{ area: 'animals' as const, level: 'read' as const }] } };
+const submits = {
+  permission: { area: 'reports' as const, level: 'write' as const, also: [{ area: 'animals' as const, level: 'read' as const }] },
+};
 
 /** Answers the JSON body, or the same report as a file in the asked format. */
 export async function answer<T>(req: FastifyRequest, reply: FastifyReply, body: T, table: () => Table, filename: string) {
@@ -82,7 +83,7 @@ export function reportRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { org, orgId } = who(req);
-      const group = (req.query.species_group ?? 'dogs') as SpeciesGroup;
+      const group = req.query.species_group ?? 'dogs';
       const m = await sac.sacMatrix(ctx.db, org, req.query.month, group, req.query.detail === true && formatOf(req) === 'json');
       const sub = await sac.submissionFor(ctx.db, orgId, req.query.month, group);
       const body = {

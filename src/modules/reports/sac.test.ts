@@ -185,7 +185,8 @@ test('records that do not add up fail loudly, name the animal, and cannot be sub
   // A bad import: the first stay's outcome moved past the second intake, so two stays are open as February ends.
   // (Ark's own endpoints refuse this; only a direct database edit makes it.)
   await t.db.query(
-    `UPDATE animal_stays SET outcome_at = '2026-03-10T15:00:00Z' WHERE organization_id = $1 AND animal_id = $2 AND intake_at = '2026-01-05T15:00:00Z'`,
+    `UPDATE animal_stays SET outcome_at = '2026-03-10T15:00:00Z'
+      WHERE organization_id = $1 AND animal_id = $2 AND intake_at = '2026-01-05T15:00:00Z'`,
     [o.id, rex],
   );
   // February: both open from start to end, one animal in each count: it adds up. March: the first stay's outcome on
@@ -197,7 +198,9 @@ test('records that do not add up fail loudly, name the animal, and cannot be sub
   assert.equal(r.headers['x-ark-identity'], 'broken');
   assert.equal(r.body.identity.holds, false);
   assert.match(r.body.identity.message, /DO NOT ADD UP/);
-  assert.deepEqual(r.body.identity.breaking_animals, [{ animal_id: rex, animal_name: 'Rex', beginning: 1, intakes: 0, outcomes: 1, ending: 1 }]);
+  assert.deepEqual(r.body.identity.breaking_animals, [
+    { animal_id: rex, animal_name: 'Rex', beginning: 1, intakes: 0, outcomes: 1, ending: 1 },
+  ]);
   const csv = await o.req('GET', '/api/reports/sac?month=2026-03&format=csv');
   assert.match(csv.raw, /DO NOT ADD UP/);
   assert.match(csv.raw, new RegExp(rex));

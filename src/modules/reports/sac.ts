@@ -138,13 +138,7 @@ interface Row {
 
 export const IDENTITY_FORMULA = 'beginning count + intakes − outcomes = ending count';
 
-export async function sacMatrix(
-  q: Queryable,
-  org: Organization,
-  month: string,
-  group: SpeciesGroup,
-  detail = false,
-): Promise<SacMatrix> {
+export async function sacMatrix(q: Queryable, org: Organization, month: string, group: SpeciesGroup, detail = false): Promise<SacMatrix> {
   const [species, groups] = speciesParams();
   const rows = await q.query<Row>(SAC_SQL, [org.id, month, org.time_zone, species, groups, group, detail]);
   const bounds = (await q.query<{ s: Date; e: Date }>(`${boundsSql('$1', '$2')}`, [month, org.time_zone]))[0];
@@ -216,8 +210,9 @@ export async function sacMatrix(
       holds,
       message: holds
         ? `${bTotal.total} + ${intakesTotal.total} − ${outcomesTotal.total} = ${eTotal.total}: the records add up.`
-        : `THE RECORDS DO NOT ADD UP: ${bTotal.total} + ${intakesTotal.total} − ${outcomesTotal.total} = ${expected}, but the ending count is ` +
-          `${eTotal.total}; ${breaking.length} animal(s) break the identity (overlapping or contradictory stays): fix their records before submitting.`,
+        : `THE RECORDS DO NOT ADD UP: ${bTotal.total} + ${intakesTotal.total} − ${outcomesTotal.total} = ${expected}, ` +
+          `but the ending count is ${eTotal.total}; ${breaking.length} animal(s) break the identity ` +
+          '(overlapping or contradictory stays): fix their records before submitting.',
       breaking_animals: breaking,
     },
   };
@@ -226,7 +221,9 @@ export async function sacMatrix(
 }
 
 /** The matrix as labelled rows (key, label, cells): the order of SAC's matrix, used by CSV, XLSX, PDF and the differences. */
-export function matrixRows(m: Pick<SacMatrix, 'beginning' | 'intakes' | 'intakes_total' | 'outcomes' | 'live_outcomes_total' | 'outcomes_total' | 'ending'>) {
+export function matrixRows(
+  m: Pick<SacMatrix, 'beginning' | 'intakes' | 'intakes_total' | 'outcomes' | 'live_outcomes_total' | 'outcomes_total' | 'ending'>,
+) {
   return [
     { key: 'beginning_in_shelter', label: 'Beginning count: in shelter', cells: m.beginning.in_shelter },
     { key: 'beginning_in_foster', label: 'Beginning count: in foster', cells: m.beginning.in_foster },
@@ -281,8 +278,9 @@ export function matrixTable(m: SacMatrix, orgName: string): Table {
       : [
           m.identity.message,
           ...m.identity.breaking_animals.map(
-        (a) =>
-              `Breaks the identity: ${a.animal_name} (${a.animal_id}): beginning ${a.beginning}, intakes ${a.intakes}, outcomes ${a.outcomes}, ending ${a.ending}`,
+            (a) =>
+              `Breaks the identity: ${a.animal_name} (${a.animal_id}): beginning ${a.beginning}, intakes ${a.intakes}, ` +
+              `outcomes ${a.outcomes}, ending ${a.ending}`,
           ),
         ],
   };

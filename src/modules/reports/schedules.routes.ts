@@ -17,8 +17,18 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
 
   app.get(
     '/api/reports/schedules',
-    { config: read, schema: { tags, summary: 'List report schedules', description: 'Newest first.', querystring: SchedulesQuery, response: { 200: ScheduleList } } },
-    async (req) => pageB(await svc.listSchedules(ctx.db, who(req).orgId, req.query.limit, req.query.offset), req.query.limit, req.query.offset),
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List report schedules',
+        description: 'Newest first.',
+        querystring: SchedulesQuery,
+        response: { 200: ScheduleList },
+      },
+    },
+    async (req) =>
+      pageB(await svc.listSchedules(ctx.db, who(req).orgId, req.query.limit, req.query.offset), req.query.limit, req.query.offset),
   );
 
   app.post(
@@ -88,7 +98,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
       const { org, actor, principal } = who(req);
       return ctx.db.tx(async (q) => {
         const row = await svc.updateSchedule(q, org, req.params.id, req.body, principal.grants);
-        await audit(q, org.id, actor, 'update', 'report_schedule', row.id, req.body as Record<string, unknown>);
+        await audit(q, org.id, actor, 'update', 'report_schedule', row.id, req.body);
         return row;
       });
     },
@@ -98,7 +108,13 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     '/api/reports/schedules/:id',
     {
       config: write,
-      schema: { tags, summary: 'Delete a report schedule', description: 'Answers 204; a queued month then sends nothing.', params: IdParam, response: { 204: Type.Null() } },
+      schema: {
+        tags,
+        summary: 'Delete a report schedule',
+        description: 'Answers 204; a queued month then sends nothing.',
+        params: IdParam,
+        response: { 204: Type.Null() },
+      },
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
@@ -106,7 +122,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
         await svc.deleteSchedule(q, orgId, req.params.id);
         await audit(q, orgId, actor, 'delete', 'report_schedule', req.params.id, {});
       });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 

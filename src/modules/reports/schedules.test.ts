@@ -99,7 +99,12 @@ test('schedules: list, change, delete; 403 naming the area a report reads; bad i
     body: { name: 'X', report: 'intakes', species_group: 'cats', format: 'csv', recipients: ['t@example.org'] },
   });
   assert.equal(bad.status, 422);
-  assert.ok([400, 422].includes((await org.req('POST', '/api/reports/schedules', { body: { name: 'X', report: 'nope', format: 'csv', recipients: ['a@b.org'] } })).status));
+  assert.ok(
+    [400, 422].includes(
+      (await org.req('POST', '/api/reports/schedules', { body: { name: 'X', report: 'nope', format: 'csv', recipients: ['a@b.org'] } }))
+        .status,
+    ),
+  );
 
   assert.equal((await org.req('DELETE', `/api/reports/schedules/${made.body.id}`)).status, 204);
   assert.equal((await org.req('GET', `/api/reports/schedules/${made.body.id}`)).status, 404);

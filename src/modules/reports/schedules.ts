@@ -35,23 +35,40 @@ type Builder = (q: Queryable, org: Organization, p: Period, s: ScheduleRow) => P
 export const SCHEDULABLE: Record<string, { areas: Area[]; build: Builder }> = {
   sac: {
     areas: ['animals'],
-    build: async (q, org, p, s) =>
-      sac.matrixTable(await sac.sacMatrix(q, org, p.month, (s.species_group ?? 'dogs') as SpeciesGroup), org.name),
+    build: async (q, org, p, s) => sac.matrixTable(await sac.sacMatrix(q, org, p.month, s.species_group ?? 'dogs'), org.name),
   },
   'live-release-rate': {
     areas: ['animals'],
-    build: async (q, org, p, s) => out.lrrTable(await out.liveReleaseRate(q, org, p.from, p.to, (s.species_group ?? undefined) as SpeciesGroup), org.name),
+    build: async (q, org, p, s) => out.lrrTable(await out.liveReleaseRate(q, org, p.from, p.to, s.species_group ?? undefined), org.name),
   },
-  intakes: { areas: ['animals'], build: async (q, org, p) => out.summaryTable(await out.summary(q, org, 'intake', p.from, p.to), org.name) },
-  outcomes: { areas: ['animals'], build: async (q, org, p) => out.summaryTable(await out.summary(q, org, 'outcome', p.from, p.to), org.name) },
-  'length-of-stay': { areas: ['animals'], build: async (q, org, p) => out.losTable(await out.lengthOfStay(q, org, p.from, p.to), org.name) },
+  intakes: {
+    areas: ['animals'],
+    build: async (q, org, p) => out.summaryTable(await out.summary(q, org, 'intake', p.from, p.to), org.name),
+  },
+  outcomes: {
+    areas: ['animals'],
+    build: async (q, org, p) => out.summaryTable(await out.summary(q, org, 'outcome', p.from, p.to), org.name),
+  },
+  'length-of-stay': {
+    areas: ['animals'],
+    build: async (q, org, p) => out.losTable(await out.lengthOfStay(q, org, p.from, p.to), org.name),
+  },
   'in-care': { areas: ['animals'], build: async (q, org, p) => out.inCareTable(await out.inCareOn(q, org, p.to), org.name) },
   'medical-due': { areas: ['animals'], build: async (q, org, p) => ev.medicalDueTable(await ev.medicalDue(q, org, p.to, 30), org.name) },
   vaccinations: { areas: ['animals'], build: async (q, org, p) => ev.vaccinationsTable(q, org, p.from, p.to, null) },
   'foster-homes': { areas: ['animals'], build: async (q, org, p) => ev.fosterTable(await ev.fosterHomes(q, org, p.to), org.name) },
-  adoptions: { areas: ['animals'], build: async (q, org, p) => ev.adoptionsTable(await ev.adoptionsReport(q, org, p.from, p.to), org.name) },
-  donations: { areas: ['fundraising'], build: async (q, org, p) => ev.donationsTable(await ev.donationsReport(q, org, p.from, p.to), org.name) },
-  'volunteer-hours': { areas: ['shifts'], build: async (q, org, p) => ev.hoursTable(await ev.volunteerHours(q, org, p.from, p.to), org.name) },
+  adoptions: {
+    areas: ['animals'],
+    build: async (q, org, p) => ev.adoptionsTable(await ev.adoptionsReport(q, org, p.from, p.to), org.name),
+  },
+  donations: {
+    areas: ['fundraising'],
+    build: async (q, org, p) => ev.donationsTable(await ev.donationsReport(q, org, p.from, p.to), org.name),
+  },
+  'volunteer-hours': {
+    areas: ['shifts'],
+    build: async (q, org, p) => ev.hoursTable(await ev.volunteerHours(q, org, p.from, p.to), org.name),
+  },
   'message-delivery': {
     areas: ['communications'],
     build: async (q, org, p) => ev.deliveryTable(await ev.messageDelivery(q, org, p.from, p.to), org.name),
@@ -63,7 +80,7 @@ export interface ScheduleRow {
   id: string;
   name: string;
   report: string;
-  species_group: string | null;
+  species_group: SpeciesGroup | null;
   format: 'csv' | 'xlsx' | 'pdf';
   recipients: string[];
   day_of_month: number;
@@ -145,10 +162,11 @@ export async function updateSchedule(
   grants: Grants,
 ): Promise<ScheduleRow> {
   const cur = await getSchedule(q, org.id, id, true);
-  const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as ScheduleRow;
+  const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
   check(next, grants);
   const rows = await q.query<ScheduleRow>(
-    `UPDATE report_schedules SET name = $3, species_group = $4, format = $5, recipients = $6, day_of_month = $7, active = $8, updated_at = now()
+    `UPDATE report_schedules SET name = $3, species_group = $4, format = $5, recipients = $6, day_of_month = $7, active = $8,
+            updated_at = now()
       WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
     [org.id, id, next.name, next.species_group, next.format, next.recipients, next.day_of_month, next.active],
   );
@@ -173,7 +191,8 @@ export async function runNow(q: Queryable, org: Organization, id: string): Promi
 
 export async function runsOf(q: Queryable, orgId: string, id: string) {
   return q.query<{ period: string; message_ids: string[]; sent_at: Date }>(
-    `SELECT period, message_ids, sent_at FROM report_schedule_runs WHERE organization_id = $1 AND schedule_id = $2 ORDER BY period DESC LIMIT 24`,
+    `SELECT period, message_ids, sent_at FROM report_schedule_runs WHERE organization_id = $1 AND schedule_id = $2
+      ORDER BY period DESC LIMIT 24`,
     [orgId, id],
   );
 }
@@ -190,7 +209,11 @@ async function organization(q: Queryable, orgId: string): Promise<Organization |
   };
 }
 
-const MIME = { csv: 'text/csv', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', pdf: 'application/pdf' } as const;
+const MIME = {
+  csv: 'text/csv',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+} as const;
 
 /** One run: the month's report, emailed with its file, recorded as sent; then the next month is queued. */
 export async function runSchedule(ctx: AppContext, orgId: string, scheduleId: string, period: string) {
@@ -216,13 +239,16 @@ export async function runSchedule(ctx: AppContext, orgId: string, scheduleId: st
       messageIds = await queueEmailWithAttachments(q, ctx.config, orgId, {
         to: s.recipients,
         subject: `${s.name}: ${table.title}`,
-        text: `${table.title}\n\nThe ${s.format.toUpperCase()} file is attached. This report is sent every month by ${org.name}'s schedule "${s.name}".`,
+        text:
+          `${table.title}\n\nThe ${s.format.toUpperCase()} file is attached. ` +
+          `This report is sent every month by ${org.name}'s schedule "${s.name}".`,
         relatedType: 'report_schedule',
         relatedId: s.id,
         attachments: [{ filename: `${s.report}-${period}.${s.format}`, contentType: MIME[s.format], content: file }],
       });
       await q.query(
-        'INSERT INTO report_schedule_runs (organization_id, schedule_id, period, message_ids) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+        `INSERT INTO report_schedule_runs (organization_id, schedule_id, period, message_ids) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING`,
         [orgId, scheduleId, period, messageIds],
       );
     }
@@ -234,6 +260,10 @@ export async function runSchedule(ctx: AppContext, orgId: string, scheduleId: st
   });
 }
 
-defineJob<{ schedule_id: string; period: string }>(JOB_KIND, (ctx, job) => runSchedule(ctx, job.orgId, job.payload.schedule_id, job.payload.period), {
-  maxAttempts: 5,
-});
+defineJob<{ schedule_id: string; period: string }>(
+  JOB_KIND,
+  (ctx, job) => runSchedule(ctx, job.orgId, job.payload.schedule_id, job.payload.period),
+  {
+    maxAttempts: 5,
+  },
+);

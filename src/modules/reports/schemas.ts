@@ -194,9 +194,7 @@ export const InCareReport = Type.Object(
     time_zone: Type.String(),
     note: Type.String(),
     total: Type.Integer(),
-    results: Type.Array(
-      Type.Object({ location: Type.String(), care_state: Type.String(), species_group: Group, count: Type.Integer() }),
-    ),
+    results: Type.Array(Type.Object({ location: Type.String(), care_state: Type.String(), species_group: Group, count: Type.Integer() })),
   },
   { $id: 'InCareOnDate' },
 );

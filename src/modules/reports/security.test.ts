@@ -149,7 +149,11 @@ const endpoints: Endpoint[] = [
     seed: async (org) => {
       const a = await marked(org);
       const lot = `LOT-${org.slug}`;
-      ok(await org.req('POST', `/api/animals/${a.id}/medical`, { body: { kind: 'vaccine', name: 'Rabies', lot, given_at: '2026-03-04T12:00:00Z' } }));
+      ok(
+        await org.req('POST', `/api/animals/${a.id}/medical`, {
+          body: { kind: 'vaccine', name: 'Rabies', lot, given_at: '2026-03-04T12:00:00Z' },
+        }),
+      );
       return lot;
     },
   },
