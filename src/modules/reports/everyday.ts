@@ -17,7 +17,7 @@ export async function medicalDue(q: Queryable, org: Organization, asOf: string, 
   if (days < 0 || days > 366) throw invalid({ days: ['must be from 0 to 366'] });
   const rows = await q.query<{ due_on: string; overdue: boolean; location: string; species: string; kind: string; count: number }>(
     `SELECT to_char(d.due_on, 'YYYY-MM-DD') AS due_on, d.due_on < $2::date AS overdue,
-            CASE WHEN EXISTS (SELECT 1 FROM report_foster_spans f WHERE f.organization_id = $1 AND f.animal_id = d.animal_id
+            CASE WHEN d.animal_id IN (SELECT f.animal_id FROM report_foster_spans f WHERE f.organization_id = $1
                                AND f.started_on <= $2::date AND (f.ended_on IS NULL OR f.ended_on > $2::date)) THEN 'In foster'
                  ELSE coalesce(l.name, 'No location') END AS location,
             d.species, d.kind, count(*)::int AS count

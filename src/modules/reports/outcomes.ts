@@ -222,10 +222,10 @@ export async function inCareOn(q: Queryable, org: Organization, date: string) {
               FROM report_stays r CROSS JOIN m LEFT JOIN map ON map.s = lower(trim(r.species))
              WHERE r.organization_id = $1 AND r.intake_at < m.at AND (r.outcome_at IS NULL OR r.outcome_at >= m.at)
              ORDER BY r.animal_id, r.intake_at DESC)
-     SELECT CASE WHEN EXISTS (SELECT 1 FROM report_foster_spans f WHERE f.organization_id = $1 AND f.animal_id = st.animal_id
+     SELECT CASE WHEN st.animal_id IN (SELECT f.animal_id FROM report_foster_spans f WHERE f.organization_id = $1
                                AND f.started_on <= $2::date AND (f.ended_on IS NULL OR f.ended_on > $2::date)) THEN 'In foster'
                  ELSE coalesce(l.name, 'No location') END AS location,
-            CASE WHEN EXISTS (SELECT 1 FROM report_holds h CROSS JOIN m WHERE h.organization_id = $1 AND h.animal_id = st.animal_id
+            CASE WHEN st.animal_id IN (SELECT h.animal_id FROM report_holds h CROSS JOIN m WHERE h.organization_id = $1
                                AND h.starts_at <= m.at AND (h.released_at IS NULL OR h.released_at > m.at)
                                AND (h.ends_at IS NULL OR h.ends_at > m.at))
                  THEN 'on_hold' ELSE 'in_care' END AS care_state,

@@ -72,8 +72,9 @@ const boundsSql = (m: string, tz: string) => `SELECT ((${m} || '-01')::date)::ti
          (${m} || '-01')::date AS sd,
          ((${m} || '-01')::date + interval '1 month')::date AS ed`;
 
+/** In foster at a boundary day: an uncorrelated set (PostgreSQL hashes it once), not a probe per animal. */
 const fosterAt = (day: string) =>
-  `EXISTS (SELECT 1 FROM report_foster_spans f WHERE f.organization_id = $1 AND f.animal_id = st.animal_id
+  `st.animal_id IN (SELECT f.animal_id FROM report_foster_spans f WHERE f.organization_id = $1
              AND f.started_on < ${day} AND (f.ended_on IS NULL OR f.ended_on >= ${day}))`;
 
 /**
@@ -82,15 +83,21 @@ const fosterAt = (day: string) =>
  * An animal counts once in the beginning and ending counts however many stays it has open; intakes and
  * outcomes count events. So an animal whose records overlap (two stays open at once) breaks the identity.
  */
-const SAC_SQL = `
+export const SAC_SQL = `
 WITH b AS (${boundsSql('$2', '$3')}),
 map AS (SELECT s, g FROM unnest($4::text[], $5::text[]) AS m(s, g)),
 st AS MATERIALIZED (
   SELECT r.id, r.animal_id, r.animal_name, r.date_of_birth, r.intake_at, r.age_weeks, r.intake_type, r.outcome_at, r.outcome_type
-    FROM report_stays r CROSS JOIN b
+    FROM (
+      -- Open stays, and stays ending from the month's start on (each branch has its own index), begun before its end.
+      SELECT * FROM report_stays o WHERE o.organization_id = $1 AND o.outcome_at IS NULL
+         AND o.intake_at < (($2 || '-01')::date + interval '1 month')::timestamp AT TIME ZONE $3
+      UNION ALL
+      SELECT * FROM report_stays c WHERE c.organization_id = $1 AND c.outcome_at >= (($2 || '-01')::date)::timestamp AT TIME ZONE $3
+         AND c.intake_at < (($2 || '-01')::date + interval '1 month')::timestamp AT TIME ZONE $3
+    ) r
     LEFT JOIN map ON map.s = lower(trim(r.species))
-   WHERE r.organization_id = $1 AND r.intake_at < b.e AND (r.outcome_at IS NULL OR r.outcome_at >= b.s)
-     AND coalesce(map.g, 'other') = $6
+   WHERE coalesce(map.g, 'other') = $6
 ),
 ev AS MATERIALIZED (
   SELECT st.animal_id, 'intake' AS kind, st.intake_type AS cat, ${ageGroupSql('st', 'st.intake_at', '$3')} AS age
@@ -100,11 +107,12 @@ ev AS MATERIALIZED (
     FROM st CROSS JOIN b WHERE st.outcome_at < b.e
   UNION ALL
   (SELECT DISTINCT ON (st.animal_id) st.animal_id, 'beginning',
-          CASE WHEN ${fosterAt('b.sd')} THEN 'in_foster' ELSE 'in_shelter' END, ${ageGroupSql('st', 'b.s', '$3')}
+          CASE WHEN ${fosterAt("($2 || '-01')::date")} THEN 'in_foster' ELSE 'in_shelter' END, ${ageGroupSql('st', 'b.s', '$3')}
      FROM st CROSS JOIN b WHERE st.intake_at < b.s ORDER BY st.animal_id, st.intake_at DESC)
   UNION ALL
   (SELECT DISTINCT ON (st.animal_id) st.animal_id, 'ending',
-          CASE WHEN ${fosterAt('b.ed')} THEN 'in_foster' ELSE 'in_shelter' END, ${ageGroupSql('st', 'b.e', '$3')}
+          CASE WHEN ${fosterAt("(($2 || '-01')::date + interval '1 month')::date")} THEN 'in_foster' ELSE 'in_shelter' END,
+          ${ageGroupSql('st', 'b.e', '$3')}
      FROM st CROSS JOIN b WHERE st.outcome_at IS NULL OR st.outcome_at >= b.e ORDER BY st.animal_id, st.intake_at DESC)
 ),
 per AS (
