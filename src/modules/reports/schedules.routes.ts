@@ -70,7 +70,13 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     '/api/reports/schedules/:id',
     {
       config: read,
-      schema: { tags, summary: 'Get a report schedule, with the months sent', params: IdParam, response: { 200: Schedule } },
+      schema: {
+        tags,
+        summary: 'Get a report schedule, with the months sent',
+        description: '`runs` lists the months sent (newest first, at most 24) with the messages queued for each.',
+        params: IdParam,
+        response: { 200: Schedule },
+      },
     },
     async (req) => {
       const { orgId } = who(req);
