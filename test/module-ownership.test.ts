@@ -42,6 +42,7 @@ const OWNERS: Record<string, string> = {
   comm_contact_preferences: 'communications',
   comm_unsubscribe_tokens: 'communications',
   comm_sender_settings: 'communications',
+  comm_attachments: 'communications',
   // 0300–0399 operations (custom field definitions, created there, are the customfields module's).
   custom_field_definitions: 'customfields',
   locations: 'operations',
@@ -147,6 +148,10 @@ const OWNERS: Record<string, string> = {
   webhook_deliveries: 'integrations',
   webhook_attempts: 'integrations',
   import_mappings: 'integrations',
+  // 1300–1399 reports.
+  report_sac_submissions: 'reports',
+  report_schedules: 'reports',
+  report_schedule_runs: 'reports',
 };
 
 /**

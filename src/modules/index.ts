@@ -21,6 +21,7 @@ import { publicSiteModule } from './publicsite/index.ts';
 import { membersModule } from './members/index.ts';
 import { adoptionsModule } from './adoptions/index.ts';
 import { integrationsModule } from './integrations/index.ts';
+import { reportsModule } from './reports/index.ts';
 
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [
@@ -46,4 +47,5 @@ export const modules: Module[] = [
   membersModule,
   adoptionsModule,
   integrationsModule,
+  reportsModule,
 ];

@@ -94,3 +94,72 @@ export async function queueOrganizationNotice(
   await notifyQueue(q, QUEUE_CHANNEL, orgId);
   return id;
 }
+
+/** A file sent with a message. */
+export interface Attachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/**
+ * Queues a plain transactional email with files attached (a scheduled report) to each address, one message per
+ * address, in the caller's transaction; the outbound worker sends it. Returns the message ids.
+ */
+export async function queueEmailWithAttachments(
+  q: Queryable,
+  config: Config,
+  orgId: string,
+  mail: { to: string[]; subject: string; text: string; relatedType: string; relatedId: string; attachments: Attachment[] },
+): Promise<string[]> {
+  const org = await organizationProfile(q, orgId);
+  if (!org) return [];
+  const inbox = await ensureDefaultInbox(q, orgId);
+  const sender = await senderOf(q, orgId);
+  const host = mailHost(org.slug, config.mailDomain);
+  const fromAddress = `${inbox.name}@${sendingDomain(sender, org.slug, config)}`;
+  const ids: string[] = [];
+  for (const to of mail.to) {
+    const id = newId('msg');
+    await insertOutbound(q, orgId, {
+      id,
+      category: 'transactional',
+      status: 'queued',
+      recipient_address: to,
+      from_address: `"${org.name.replace(/["\\\r\n]/g, '')}" <${fromAddress}>`,
+      person_id: null,
+      template_id: null,
+      template_version: null,
+      subject: mail.subject,
+      body_html: mail.text
+        .split('\n\n')
+        .map((p) => `<p>${escapeHtml(p)}</p>`)
+        .join('\n'),
+      body_text: mail.text,
+      related_entity_type: mail.relatedType,
+      related_entity_id: mail.relatedId,
+      payload_metadata: {
+        message_id: `<${id}@${host}>`,
+        from_address: fromAddress,
+        inbox_id: inbox.id,
+        attachments: mail.attachments.length,
+      },
+      cc: [],
+      bcc: [],
+      headers: { 'Reply-To': `${inbox.name}@${host}` },
+      message_id_header: `<${id}@${host}>`,
+      inbox_id: inbox.id,
+      conversation_id: null,
+      send_request_id: `attached:${id}`,
+    });
+    for (const [i, a] of mail.attachments.entries())
+      await q.query(
+        `INSERT INTO comm_attachments (organization_id, message_id, position, filename, content_type, content)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [orgId, id, i, a.filename, a.contentType, a.content],
+      );
+    ids.push(id);
+  }
+  if (ids.length) await notifyQueue(q, QUEUE_CHANNEL, orgId);
+  return ids;
+}

@@ -214,6 +214,12 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
           : undefined,
     };
     delete mail.headers['Reply-To'];
+    const files = await db.query<{ filename: string; content_type: string; content: Buffer }>(
+      'SELECT filename, content_type, content FROM comm_attachments WHERE organization_id = $1 AND message_id = $2 ORDER BY position',
+      [m.organization_id, m.id],
+    );
+    if (files.length)
+      Object.assign(mail, { attachments: files.map((f) => ({ filename: f.filename, contentType: f.content_type, content: f.content })) });
     const errors: string[] = [];
     for (const p of providers) {
       if (!(await owned(m, token, 'smtp_started_at = now()'))) return; // claim lost: another worker recovered it
