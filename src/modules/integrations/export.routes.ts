@@ -86,6 +86,81 @@ const LISTS: Record<string, ListDef> = {
       if (q.donor_id) w.eq('donor_id', q.donor_id);
     },
   },
+  medical: {
+    area: 'animals',
+    summary: 'Export medical records',
+    columns: [
+      'id',
+      'animal_id',
+      'animal_name',
+      'species',
+      'kind',
+      'name',
+      'product',
+      'manufacturer',
+      'lot',
+      'expires_on',
+      'dose',
+      'route',
+      'given_by',
+      'given_at',
+      'next_due_on',
+      'result',
+      'rabies_tag',
+      'created_at',
+    ],
+    query: {
+      animal_id: Type.Optional(Type.String({ maxLength: 64 })),
+      kind: Type.Optional(StringEnum(['vaccine', 'test', 'treatment', 'procedure'] as const)),
+      lot: Type.Optional(Type.String({ maxLength: 100, description: 'exact lot number (a recall)' })),
+      from: Type.Optional(DateString({ description: 'given on or after this date (UTC)' })),
+      to: Type.Optional(DateString({ description: 'given before the end of this date (UTC)' })),
+    },
+    from: 'medical_record_export',
+    filters: (q, w) => {
+      if (q.animal_id) w.eq('animal_id', q.animal_id);
+      if (q.kind) w.eq('kind', q.kind);
+      if (q.lot) w.eq('lot', q.lot);
+      if (q.from) w.and((p) => `given_at >= ${p(q.from)}::date`);
+      if (q.to) w.and((p) => `given_at < ${p(q.to)}::date + 1`);
+    },
+  },
+  stays: {
+    area: 'animals',
+    summary: 'Export stays (intakes and outcomes)',
+    columns: [
+      'id',
+      'animal_id',
+      'animal_name',
+      'species',
+      'intake_at',
+      'intake_type',
+      'condition',
+      'age_weeks',
+      'age_estimated',
+      'adoption_return',
+      'source_organization',
+      'outcome_at',
+      'outcome_type',
+      'destination_organization',
+      'outcome_reason',
+      'created_at',
+    ],
+    query: {
+      animal_id: Type.Optional(Type.String({ maxLength: 64 })),
+      from: Type.Optional(DateString({ description: 'intake on or after this date (UTC)' })),
+      to: Type.Optional(DateString({ description: 'intake before the end of this date (UTC)' })),
+      open: Type.Optional(Type.Boolean({ description: 'true: only stays not ended; false: only ended ones' })),
+    },
+    from: 'stay_export',
+    filters: (q, w) => {
+      if (q.animal_id) w.eq('animal_id', q.animal_id);
+      if (q.from) w.and((p) => `intake_at >= ${p(q.from)}::date`);
+      if (q.to) w.and((p) => `intake_at < ${p(q.to)}::date + 1`);
+      if (q.open === true) w.and('outcome_at IS NULL');
+      if (q.open === false) w.and('outcome_at IS NOT NULL');
+    },
+  },
 };
 
 const BATCH = 5000;

@@ -181,6 +181,49 @@ test('export: CSV and XLSX with filters, every row, streamed', async () => {
   );
 });
 
+test('export: medical records (a recall by lot) and stays, of live animals only, with their filters', async () => {
+  const org = await makeOrg(t);
+  const made = async (name: string) => {
+    const r = await org.req('POST', '/api/v1/animals', { body: { name, species: 'dog', status: 'Available', intakeDate: '2026-01-01' } });
+    assert.equal(r.status, 201, r.raw);
+    return r.body.id as string;
+  };
+  const a = await made('Rex');
+  const b = await made('Gone');
+  for (const [id, lot] of [
+    [a, 'LOT-A1'],
+    [a, 'LOT-B2'],
+    [b, 'LOT-A1'],
+  ] as const) {
+    const r = await org.req('POST', `/api/animals/${id}/medical`, {
+      body: { kind: 'vaccine', name: 'Rabies', lot, given_at: '2026-02-03T15:00:00Z' },
+    });
+    assert.equal(r.status, 201, r.raw);
+  }
+  assert.equal((await org.req('DELETE', `/api/v1/animals/${b}`)).status, 204);
+  const recall = await org.req('GET', '/api/exports/medical?lot=LOT-A1');
+  assert.equal(recall.status, 200, recall.raw);
+  const rows = parse<{ animal_name: string; lot: string; kind: string }>(recall.raw, { columns: true });
+  assert.deepEqual(
+    rows.map((r) => [r.animal_name, r.lot, r.kind]),
+    [['Rex', 'LOT-A1', 'vaccine']],
+    'the deleted animal is left out',
+  );
+  assert.equal(parse((await org.req('GET', '/api/exports/medical?from=2026-02-04')).raw, { columns: true }).length, 0);
+  assert.equal(parse((await org.req('GET', '/api/exports/medical?to=2026-02-03')).raw, { columns: true }).length, 2);
+  const stays = await org.req('GET', `/api/exports/stays?animal_id=${a}`);
+  assert.equal(stays.status, 200, stays.raw);
+  const s = parse<{ animal_id: string; outcome_at: string }>(stays.raw, { columns: true });
+  assert.deepEqual(
+    s.map((r) => [r.animal_id, r.outcome_at]),
+    [[a, '']],
+    'one open stay',
+  );
+  assert.equal(parse((await org.req('GET', '/api/exports/stays?open=false')).raw, { columns: true }).length, 0);
+  assertErrorShape('/api/exports/medical', await org.req('GET', '/api/exports/medical?kind=magic'), 422);
+  assertErrorShape('/api/exports/stays', await org.req('GET', '/api/exports/stays', { key: await org.keyWith({ people: 'read' }) }), 403);
+});
+
 const mapping = async (o: TestOrg, target: string) =>
   (
     await o.req('POST', `/api/imports/${target}/mappings`, {
@@ -190,6 +233,13 @@ const mapping = async (o: TestOrg, target: string) =>
 const animalSeed = async (o: TestOrg) =>
   (await o.req('POST', '/api/v1/animals', { body: { name: 'S', species: 'Dog', status: 'Available', intakeDate: '2026-01-01' } })).body
     .id as string;
+
+/** An animal with a medical record: its id is in the medical export's animal_id column. */
+const medicalSeed = async (o: TestOrg) => {
+  const id = await animalSeed(o);
+  await o.req('POST', `/api/animals/${id}/medical`, { body: { kind: 'vaccine', name: 'DHPP', given_at: '2026-01-02T10:00:00Z' } });
+  return id;
+};
 
 const personSeed = async (o: TestOrg) =>
   (await o.req('POST', '/api/v1/people', { body: { firstName: 'S', lastName: 'Eed', email: `s${Math.random()}@example.org` } })).body
@@ -239,4 +289,6 @@ securitySuite('import and export', () => t, [
   { method: 'GET', path: () => '/api/exports/animals', area: 'animals', level: 'read', seed: animalSeed },
   { method: 'GET', path: () => '/api/exports/people', area: 'people', level: 'read', seed: personSeed },
   { method: 'GET', path: () => '/api/exports/donations', area: 'fundraising', level: 'read', seed: donationSeed },
+  { method: 'GET', path: () => '/api/exports/medical', area: 'animals', level: 'read', seed: medicalSeed },
+  { method: 'GET', path: () => '/api/exports/stays', area: 'animals', level: 'read', seed: animalSeed },
 ]);
