@@ -1,15 +1,19 @@
 import type { Queryable } from '../../platform/db/db.ts';
 
-/** Work another module does inside the transaction of every animal create, update and delete. */
-export type AnimalWrittenHook = (q: Queryable, orgId: string, animalId: string) => Promise<void>;
+/**
+ * Work another module does inside the transaction of every animal create, update and delete. `changed` names the
+ * animal's columns the write set (`created` for a new animal, with the columns it was given); absent when unknown
+ * (a delete, a chip or status change made elsewhere), and the hook then assumes anything changed.
+ */
+export type AnimalWrittenHook = (q: Queryable, orgId: string, animalId: string, changed?: readonly string[]) => Promise<void>;
 const writtenHooks = new Set<AnimalWrittenHook>();
 /** Registers `fn` (once, however often called) to run after each animal write, in its transaction. */
 export function onAnimalWritten(fn: AnimalWrittenHook): void {
   writtenHooks.add(fn);
 }
 /** Called by this module's service after it wrote an animal, inside the write's transaction. */
-export async function animalWritten(q: Queryable, orgId: string, animalId: string): Promise<void> {
-  for (const fn of writtenHooks) await fn(q, orgId, animalId);
+export async function animalWritten(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<void> {
+  for (const fn of writtenHooks) await fn(q, orgId, animalId, changed);
 }
 
 /** What a newer module learns of an animal made through Family A, inside the transaction that makes it. */

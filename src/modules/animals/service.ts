@@ -173,7 +173,7 @@ export async function createAnimal(
     if (body.weight) await recordFamilyAWeight(q, orgId, id, body.weight, actor, timeZone);
     // Modules that keep records from the animal's first day (its first stay) add them in the same transaction.
     await animalCreated(q, orgId, { id: row.id, intake_date: row.intake_date }, actor);
-    await animalWritten(q, orgId, row.id);
+    await animalWritten(q, orgId, row.id, ['created', ...(chip !== null ? ['microchip_number'] : [])]);
     return row;
   });
 }
@@ -239,7 +239,7 @@ export async function updateAnimal(
         fields: { status: row.status, status_id: row.status_id },
         actor,
       });
-    await animalWritten(q, orgId, id);
+    await animalWritten(q, orgId, id, Object.keys(patch));
     return row;
   };
   return db.tx(run);

@@ -77,6 +77,15 @@ export interface ChipCopy {
   status_category: StatusCategory;
 }
 
+/** True when a published entry of the animal was last seen before today (so a write to the animal moves it). */
+export async function seenBeforeToday(q: Queryable, orgId: string, animalId: string): Promise<boolean> {
+  const rows = await q.query(
+    'SELECT 1 FROM registry_chips WHERE organization_id = $1 AND animal_id = $2 AND last_seen < current_date LIMIT 1',
+    [orgId, animalId],
+  );
+  return rows.length > 0;
+}
+
 /** Replaces the animal's published entries with these numbers, seen today. */
 export async function publish(q: Queryable, orgId: string, animalId: string, p: OrganizationProfile, c: ChipCopy): Promise<void> {
   await q.query('DELETE FROM registry_chips WHERE organization_id = $1 AND animal_id = $2 AND NOT (number = ANY($3::text[]))', [

@@ -31,7 +31,15 @@ const sameProfile = (a: OrganizationProfile | null, b: OrganizationProfile) =>
  * published when the organization publishes, the animal is live, not opted out and has a chip;
  * removed otherwise. A changed organization profile is copied to all its entries at the same time.
  */
-export async function publishAnimalChips(q: Queryable, orgId: string, animalId: string): Promise<void> {
+/** The animal's columns a published copy shows (with the chips themselves and the day it was last seen). */
+const COPIED = new Set(['species', 'status_id', 'microchip_number']);
+
+export async function publishAnimalChips(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<void> {
+  // A write that touches nothing a copy shows only moves its "last seen" day: a new animal without a chip has no
+  // copies, and an animal whose copies were refreshed today needs nothing.
+  if (changed && !changed.some((c) => COPIED.has(c))) {
+    if (changed.includes('created') || !(await repo.seenBeforeToday(q, orgId, animalId))) return;
+  }
   const s = await repo.settings(q, orgId);
   const animal = s.publish_chips ? await getAnimal(q, orgId, animalId) : null;
   // Every chip the animal carries (the primary one is Family A's microchipNumber), each published.

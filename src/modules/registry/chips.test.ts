@@ -327,3 +327,19 @@ test('every chip an animal carries is published, not only the primary one; remov
   assert.equal((await anon(second)).body.results.length, 0);
   assert.equal((await anon(primary)).body.results.length, 1);
 });
+
+test('a write that touches nothing the copy shows still moves its last-seen day; a chipless animal publishes nothing', async () => {
+  const org = await makeOrg(t);
+  const number = chip();
+  const pet = (await animal(org, { microchipNumber: number })).id;
+  await t.db.query('UPDATE registry_chips SET last_seen = current_date - 3 WHERE organization_id = $1 AND animal_id = $2', [org.id, pet]);
+  const before = await anon(number);
+  assert.notEqual(before.body.results[0].last_seen, new Date().toISOString().slice(0, 10));
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${pet}`, { body: { notes: 'Loves the sofa.' } })).status, 200);
+  const after = await anon(number);
+  assert.equal(after.body.results[0].last_seen, (await t.db.query<{ d: string }>("SELECT to_char(current_date, 'YYYY-MM-DD') AS d"))[0]?.d);
+  const plain = (await animal(org)).id;
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${plain}`, { body: { notes: 'No chip yet.' } })).status, 200);
+  const rows = await t.db.query('SELECT 1 FROM registry_chips WHERE organization_id = $1 AND animal_id = $2', [org.id, plain]);
+  assert.equal(rows.length, 0);
+});
