@@ -1,7 +1,7 @@
 import { Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 
-export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application'] as const;
+export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application', 'person'] as const;
 export type CustomFieldEntity = (typeof ENTITY_TYPES)[number];
 export const FIELD_TYPES = [
   'text',
