@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids.ts';
 import { isEmail, normalizePhone } from '../../platform/validators.ts';
 import { setClause } from '../../platform/db/sql.ts';
 import { requireLivePerson } from './live.ts';
-import type { AddressCreateT, AddressPatchT, ContactCreateT, ContactPatchT, ContactT } from './depth.schemas.ts';
+import type { AddressT, AddressCreateT, AddressPatchT, ContactCreateT, ContactPatchT, ContactT } from './depth.schemas.ts';
 
 const CCOLS = 'id, person_id, kind, value, label, preferred, opted_out, created_at, updated_at';
 
@@ -151,7 +151,7 @@ function checkRange(from: string | null | undefined, until: string | null | unde
 
 export async function listAddresses(q: Queryable, org: { id: string; time_zone: string }, personId: string, limit: number, offset: number) {
   await requireLivePerson(q, org.id, personId);
-  return q.query(
+  return q.query<AddressT>(
     `SELECT ${acols('$5')} FROM person_addresses WHERE organization_id = $1 AND person_id = $2
       ORDER BY kind, valid_from DESC NULLS LAST, created_at, id LIMIT $3 OFFSET $4`,
     [org.id, personId, limit + 1, offset, org.time_zone],
@@ -159,7 +159,7 @@ export async function listAddresses(q: Queryable, org: { id: string; time_zone: 
 }
 export async function getAddress(q: Queryable, org: { id: string; time_zone: string }, personId: string, id: string) {
   const r = (
-    await q.query(`SELECT ${acols('$4')} FROM person_addresses WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [
+    await q.query<AddressT>(`SELECT ${acols('$4')} FROM person_addresses WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [
       org.id,
       personId,
       id,
@@ -206,7 +206,7 @@ export async function updateAddress(
 ) {
   return db.tx(async (q) => {
     await requireLivePerson(q, org.id, personId, true);
-    const cur = (await getAddress(q, org, personId, id)) as { valid_from: string | null; valid_until: string | null };
+    const cur = await getAddress(q, org, personId, id);
     checkRange(b.valid_from === undefined ? cur.valid_from : b.valid_from, b.valid_until === undefined ? cur.valid_until : b.valid_until);
     const patch = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
     if (Object.keys(patch).length) {

@@ -86,6 +86,7 @@ export const PersonAddress = Type.Object(
   },
   { $id: 'PersonAddress' },
 );
+export type AddressT = Static<typeof PersonAddress>;
 export const AddressList = list(PersonAddress, 'PersonAddressList');
 export const AddressCreate = Strict({
   kind: addressFields.kind,
@@ -115,6 +116,7 @@ export const Note = Type.Object(
   },
   { $id: 'PersonNote' },
 );
+export type NoteT = Static<typeof Note>;
 export const NoteList = list(Note, 'PersonNoteList');
 export const NoteCreate = Strict({
   kind: Type.Optional(StringEnum(NOTE_KINDS, { description: 'defaults to general' })),

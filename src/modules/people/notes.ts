@@ -5,20 +5,20 @@ import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { requireLivePerson } from './live.ts';
 import { updateRow } from './contacts.ts';
-import type { NoteCreateT, NotePatchT } from './depth.schemas.ts';
+import type { NoteCreateT, NotePatchT, NoteT } from './depth.schemas.ts';
 
 const COLS = 'id, person_id, kind, body, author, pinned, created_at, updated_at';
 
 export async function listNotes(q: Queryable, orgId: string, personId: string, limit: number, offset: number) {
   await requireLivePerson(q, orgId, personId);
-  return q.query(
+  return q.query<NoteT>(
     `SELECT ${COLS} FROM person_notes WHERE organization_id = $1 AND person_id = $2
       ORDER BY pinned DESC, created_at DESC, id DESC LIMIT $3 OFFSET $4`,
     [orgId, personId, limit + 1, offset],
   );
 }
 export async function getNote(q: Queryable, orgId: string, personId: string, id: string) {
-  const r = (await q.query(`SELECT ${COLS} FROM person_notes WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [orgId, personId, id]))[0];
+  const r = (await q.query<NoteT>(`SELECT ${COLS} FROM person_notes WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [orgId, personId, id]))[0];
   if (!r) throw notFound('note');
   return r;
 }

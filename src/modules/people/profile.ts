@@ -4,6 +4,7 @@ import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { requireLivePerson } from './live.ts';
+import type { FlagName } from './depth.schemas.ts';
 
 export async function personB(q: Queryable, orgId: string, id: string) {
   await requireLivePerson(q, orgId, id);
@@ -19,7 +20,7 @@ export async function personB(q: Queryable, orgId: string, id: string) {
       custom_fields: Record<string, unknown>;
       created_at: Date;
       updated_at: Date;
-      flags: string[];
+      flags: FlagName[];
     }>(
       `SELECT p.id, p.first_name, p.last_name, p.email, p.phone, p.roles, p.tags, p.custom_fields, p.created_at, p.updated_at,
               ARRAY(SELECT f.flag FROM person_flags f WHERE f.organization_id = p.organization_id AND f.person_id = p.id
