@@ -189,9 +189,6 @@ export const DuplicatePair = Type.Object(
   { $id: 'PersonDuplicatePair' },
 );
 export const DuplicateList = list(DuplicatePair, 'PersonDuplicateList');
-export const DismissBody = Strict({
-  person_ids: Type.Array(Id64(), { minItems: 2, maxItems: 2, description: 'the two people of the pair, in any order' }),
-});
 export const Dismissal = Type.Object({
   person_ids: Type.Array(Type.String()),
   dismissed_by: Nullable(Type.String()),

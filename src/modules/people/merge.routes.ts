@@ -1,10 +1,11 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { pageB } from '../../platform/pagination.ts';
-import { IdParam } from '../../platform/formats.ts';
+import { Id64, IdParam } from '../../platform/formats.ts';
+import { Type } from '../../platform/schema.ts';
 import * as dup from './duplicates.ts';
 import * as merge from './merge.ts';
-import { DismissBody, Dismissal, DuplicateList, ListQuery, Merge, MergeBody, PersonIdParam } from './depth.schemas.ts';
+import { Dismissal, DuplicateList, ListQuery, Merge, MergeBody, PersonIdParam } from './depth.schemas.ts';
 import { MERGED_404, read, write } from './contacts.routes.ts';
 
 const tags = ['People in depth'];
@@ -32,7 +33,7 @@ export function mergeRoutes(app: App, ctx: AppContext) {
     async (req) => pageB(await dup.listDuplicates(ctx.db, who(req).orgId, req.query.limit, req.query.offset), req.query.limit, req.query.offset),
   );
   app.post(
-    '/api/people/duplicates/dismissals',
+    '/api/people/:id/duplicates/:other_id/dismiss',
     {
       config: write,
       schema: {
@@ -41,13 +42,13 @@ export function mergeRoutes(app: App, ctx: AppContext) {
         description:
           'Answers 201: the two people are not the same, and the pair is not listed again. Dismissing a pair twice keeps the ' +
           'first dismissal. Both must be live people of the organization (404); the same id twice is 422.',
-        body: DismissBody,
+        params: Type.Object({ id: Id64({ description: 'one person of the pair' }), other_id: Id64({ description: 'the other' }) }),
         response: { 201: Dismissal },
       },
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
-      return reply.code(201).send(await dup.dismissPair(ctx.db, orgId, req.body.person_ids, actor));
+      return reply.code(201).send(await dup.dismissPair(ctx.db, orgId, [req.params.id, req.params.other_id], actor));
     },
   );
   app.post(
@@ -101,7 +102,7 @@ export function mergeRoutes(app: App, ctx: AppContext) {
           'keys and contacts the survivor gained are removed, and the merged person is live again. 409 when the survivor has ' +
           "since been deleted or merged (undo that first) or another live person now has the merged person's email.",
         params: IdParam,
-        response: { 200: Merge },
+        response: { 200: Merge, 409: { $ref: 'ErrorB#', description: 'The survivor was merged or deleted since, or the email is taken' } },
       },
     },
     async (req) => {

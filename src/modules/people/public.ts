@@ -139,7 +139,7 @@ export async function personSuppression(q: Queryable, orgId: string, personId: s
 }
 
 /** The merge registry: other modules declare their person columns (see references.ts). */
-export { registerPersonReferences, personReferences, type PersonReference } from './references.ts';
+export { registerPersonReferences, personReferences, PERSON_REFERENCE_EXCEPTIONS, type PersonReference } from './references.ts';
 
 /**
  * The live person with this email (any case), or a new person made from these fields (with its audit row), inside
