@@ -160,6 +160,7 @@ export async function getMerge(q: Queryable, orgId: string, id: string) {
 export async function mergePeople(db: Db, orgId: string, mergedId: string, survivorId: string, actor: string): Promise<MergeT> {
   if (mergedId === survivorId) throw invalid({ into: ['must name another person than the one merged'] });
   return db.tx(async (q) => {
+    await requireLivePerson(q, orgId, mergedId); // the person in the path answers 404 before `into` is looked at
     // Lock both in id order (two opposite merges cannot deadlock; the second finds its person merged).
     for (const id of [mergedId, survivorId].sort()) {
       if (id === mergedId) await requireLivePerson(q, orgId, id, true);
