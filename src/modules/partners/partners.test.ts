@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await testApp();
+});
+after(async () => t.close());
+
+let n = 0;
+async function person(org: TestOrg): Promise<string> {
+  const r = await org.req('POST', '/api/v1/people', { body: { firstName: 'Vet', lastName: `P${++n}`, email: `vet${n}.${Math.random().toString(36).slice(2, 6)}@example.org` } });
+  assert.equal(r.status, 201, r.raw);
+  return r.body.id;
+}
+async function partner(org: TestOrg, body: Record<string, unknown> = {}): Promise<string> {
+  const r = await org.req('POST', '/api/partners', { body: { kind: 'vet', name: 'Maple Vet', ...body } });
+  assert.equal(r.status, 201, r.raw);
+  return r.body.id;
+}
+
+test('partners: create with checked email, website and E.164 phone; list by name with kind and q filters; patch; delete is 404 after', async () => {
+  const org = await makeOrg(t);
+  const r = await org.req('POST', '/api/partners', {
+    body: { kind: 'shelter', name: 'County Shelter', contact_name: 'Desk', email: 'desk@county.example.org', phone: '(212) 555-0150', website: 'https://county.example.org' },
+  });
+  assert.equal(r.status, 201, r.raw);
+  assert.match(r.body.id, /^ptn_/);
+  assert.equal(r.body.phone, '+12125550150');
+  assert.equal(r.body.notes, '');
+  await partner(org, { name: 'Acme Vet' });
+  const list = await org.req('GET', '/api/partners');
+  assert.deepEqual(list.body.results.map((p: any) => p.name), ['Acme Vet', 'County Shelter']);
+  assert.deepEqual((await org.req('GET', '/api/partners?kind=shelter')).body.results.map((p: any) => p.name), ['County Shelter']);
+  assert.deepEqual((await org.req('GET', '/api/partners?q=acme')).body.results.map((p: any) => p.name), ['Acme Vet']);
+  assertErrorShape('/api/partners', await org.req('POST', '/api/partners', { body: { kind: 'vet', name: 'x', email: 'nope' } }), 422);
+  assertErrorShape('/api/partners', await org.req('POST', '/api/partners', { body: { kind: 'vet', name: 'x', phone: 'call us' } }), 422);
+  assertErrorShape('/api/partners', await org.req('POST', '/api/partners', { body: { kind: 'zoo', name: 'x' } }), 422);
+  assertErrorShape('/api/partners', await org.req('POST', '/api/partners', { body: { kind: 'vet' } }), 400);
+  const p = await org.req('PATCH', `/api/partners/${r.body.id}`, { body: { notes: 'Takes transfers on Tuesdays', phone: null } });
+  assert.equal(p.status, 200, p.raw);
+  assert.deepEqual([p.body.notes, p.body.phone, p.body.name], ['Takes transfers on Tuesdays', null, 'County Shelter']);
+  assert.equal((await org.req('DELETE', `/api/partners/${r.body.id}`)).status, 204);
+  assertErrorShape('/api/partners/x', await org.req('GET', `/api/partners/${r.body.id}`), 404);
+  assertErrorShape('/api/partners/x', await org.req('PATCH', `/api/partners/${r.body.id}`, { body: { name: 'y' } }), 404);
+  const other = await makeOrg(t);
+  assert.equal((await other.req('GET', '/api/partners')).body.results.length, 0);
+});
+
+test('locations (address, phone, hours) and affiliations (person, role, from/until) of a partner', async () => {
+  const org = await makeOrg(t);
+  const id = await partner(org);
+  const loc = await org.req('POST', `/api/partners/${id}/locations`, {
+    body: { name: 'Main', line1: '41 Maple St', city: 'Springfield', postal_code: '12010', country: 'US', phone: '212 555 0141', hours: 'Mon-Fri 8-18' },
+  });
+  assert.equal(loc.status, 201, loc.raw);
+  assert.deepEqual([loc.body.phone, loc.body.hours, loc.body.state], ['+12125550141', 'Mon-Fri 8-18', null]);
+  assertErrorShape('/api/partners/x', await org.req('POST', `/api/partners/${id}/locations`, { body: { line1: 'x', city: 'y', country: 'ZZ' } }), 422);
+  const lp = await org.req('PATCH', `/api/partners/${id}/locations/${loc.body.id}`, { body: { hours: 'closed' } });
+  assert.equal(lp.body.hours, 'closed');
+  assert.equal((await org.req('GET', `/api/partners/${id}/locations`)).body.results.length, 1);
+
+  const p = await person(org);
+  const af = await org.req('POST', `/api/partners/${id}/affiliations`, { body: { person_id: p, role: 'vet', valid_from: '2022-01-01' } });
+  assert.equal(af.status, 201, af.raw);
+  assert.deepEqual([af.body.person_id, af.body.role, af.body.valid_from, af.body.valid_until], [p, 'vet', '2022-01-01', null]);
+  assertErrorShape('/api/partners/x', await org.req('POST', `/api/partners/${id}/affiliations`, { body: { person_id: 'per_nobody', role: 'vet' } }), 422);
+  assertErrorShape(
+    '/api/partners/x',
+    await org.req('PATCH', `/api/partners/${id}/affiliations/${af.body.id}`, { body: { valid_until: '2021-12-31' } }),
+    422,
+  );
+  const ended = await org.req('PATCH', `/api/partners/${id}/affiliations/${af.body.id}`, { body: { valid_until: '2024-06-30' } });
+  assert.equal(ended.body.valid_until, '2024-06-30');
+  // Another organization's person cannot be affiliated.
+  const other = await makeOrg(t);
+  const theirs = await person(other);
+  assertErrorShape('/api/partners/x', await org.req('POST', `/api/partners/${id}/affiliations`, { body: { person_id: theirs, role: 'x' } }), 422);
+  assertErrorShape('/api/partners/x', await other.req('GET', `/api/partners/${id}/affiliations`), 404);
+  assert.equal((await org.req('DELETE', `/api/partners/${id}/affiliations/${af.body.id}`)).status, 204);
+  assert.equal((await org.req('DELETE', `/api/partners/${id}/locations/${loc.body.id}`)).status, 204);
+  assertErrorShape('/api/partners/x', await org.req('DELETE', `/api/partners/${id}/locations/${loc.body.id}`), 404);
+});
+
+const loc = { line1: 'a', city: 'b', country: 'US' };
+const mkSub = (kind: 'locations' | 'affiliations') => async (o: TestOrg) => {
+  const id = await partner(o);
+  const body = kind === 'locations' ? loc : { person_id: await person(o), role: 'r' };
+  const r = await o.req('POST', `/api/partners/${id}/${kind}`, { body });
+  return `/api/partners/${id}/${kind}/${r.body.id}`;
+};
+securitySuite('partners', () => t, [
+  { method: 'GET', path: () => '/api/partners', area: 'people', level: 'read' },
+  { method: 'POST', path: () => '/api/partners', body: { kind: 'vet', name: 'S' }, area: 'people', level: 'write' },
+  { method: 'GET', path: async (o) => `/api/partners/${await partner(o)}`, area: 'people', level: 'read' },
+  { method: 'PATCH', path: async (o) => `/api/partners/${await partner(o)}`, body: { name: 'n' }, area: 'people', level: 'write' },
+  { method: 'DELETE', path: async (o) => `/api/partners/${await partner(o)}`, area: 'people', level: 'write' },
+  { method: 'GET', path: async (o) => `/api/partners/${await partner(o)}/locations`, area: 'people', level: 'read' },
+  { method: 'POST', path: async (o) => `/api/partners/${await partner(o)}/locations`, body: loc, area: 'people', level: 'write' },
+  { method: 'PATCH', path: mkSub('locations'), body: { hours: 'h' }, area: 'people', level: 'write' },
+  { method: 'DELETE', path: mkSub('locations'), area: 'people', level: 'write' },
+  { method: 'GET', path: async (o) => `/api/partners/${await partner(o)}/affiliations`, area: 'people', level: 'read' },
+  {
+    method: 'POST',
+    path: async (o) => `/api/partners/${await partner(o)}/affiliations`,
+    body: { person_id: 'per_placeholder', role: 'r' },
+    area: 'people',
+    level: 'write',
+  },
+  { method: 'PATCH', path: mkSub('affiliations'), body: { role: 'x' }, area: 'people', level: 'write' },
+  { method: 'DELETE', path: mkSub('affiliations'), area: 'people', level: 'write' },
+]);
