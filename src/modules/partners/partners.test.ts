@@ -84,6 +84,46 @@ test('locations (address, phone, hours) and affiliations (person, role, from/unt
   assertErrorShape('/api/partners/x', await org.req('DELETE', `/api/partners/${id}/locations/${loc.body.id}`), 404);
 });
 
+test('an outcome, an intake and a transport can name a partner on file (422 for an unknown or deleted one, or with a person)', async () => {
+  const org = await makeOrg(t);
+  const id = await partner(org, { kind: 'rescue', name: 'Hudson Rescue' });
+  const a = await org.req('POST', '/api/v1/animals', { body: { name: 'Rex', species: 'dog', status: 'Available', intakeDate: '2024-01-02', sex: 'male' } });
+  assert.equal(a.status, 201, a.raw);
+  const url = `/api/animals/${a.body.id}`;
+  assertErrorShape(url, await org.req('POST', `${url}/outcomes`, { body: { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_partner_id: 'ptn_none' } }), 422);
+  const p = await person(org);
+  assertErrorShape(
+    url,
+    await org.req('POST', `${url}/outcomes`, { body: { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_partner_id: id, destination_person_id: p } }),
+    422,
+  );
+  const out = await org.req('POST', `${url}/outcomes`, {
+    body: { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_partner_id: id, destination_organization: 'Hudson Rescue' },
+  });
+  assert.equal(out.status, 201, out.raw);
+  assert.equal(out.body.outcome.destination_partner_id, id);
+  const back = await org.req('POST', `${url}/intakes`, { body: { occurred_at: '2024-03-01T10:00:00Z', type: 'transfer_in', source_partner_id: id } });
+  assert.equal(back.status, 201, back.raw);
+  assert.equal(back.body.intake.source_partner_id, id);
+  assert.equal((await org.req('GET', `/api/animals/stays/${back.body.id}`)).body.intake.source_partner_id, id);
+
+  const run = { name: 'Run', scheduled_date: '2030-01-02', origin: 'A', destination: 'B' };
+  assertErrorShape('/api/animals/transports', await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: 'ptn_none' } }), 422);
+  const tr = await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: id } });
+  assert.equal(tr.status, 200, tr.raw);
+  assert.equal(tr.body.partner_id, id);
+  const cleared = await org.req('PATCH', `/api/animals/transports/${tr.body.id}`, { body: { partner_id: null } });
+  assert.equal(cleared.status, 200, cleared.raw);
+  assert.equal(cleared.body.partner_id, null);
+  // Another organization's partner, or a deleted one, cannot be named.
+  const other = await makeOrg(t);
+  const theirs = await partner(other);
+  assertErrorShape('/api/animals/transports', await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: theirs } }), 422);
+  assert.equal((await org.req('DELETE', `/api/partners/${id}`)).status, 204);
+  assertErrorShape('/api/animals/transports', await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: id } }), 422);
+  assert.equal((await org.req('GET', `/api/animals/transports/${tr.body.id}`)).status, 200);
+});
+
 const loc = { line1: 'a', city: 'b', country: 'US' };
 const mkSub = (kind: 'locations' | 'affiliations') => async (o: TestOrg) => {
   const id = await partner(o);
