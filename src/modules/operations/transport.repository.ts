@@ -73,10 +73,19 @@ export async function getRun(q: Queryable, orgId: string, id: string, lock = fal
 export async function insertRun(
   q: Queryable,
   orgId: string,
-  r: { id: string; name: string; scheduled_date: string; origin: string; destination: string; notes: string | null; partner_id?: string | null },
+  r: {
+    id: string;
+    name: string;
+    scheduled_date: string;
+    origin: string;
+    destination: string;
+    notes: string | null;
+    partner_id?: string | null;
+  },
 ) {
   await q.query(
-    'INSERT INTO transport_runs (organization_id, id, name, scheduled_date, origin, destination, notes, partner_id) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
+    `INSERT INTO transport_runs (organization_id, id, name, scheduled_date, origin, destination, notes, partner_id)
+      VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
     [orgId, r.id, r.name, r.scheduled_date, r.origin, r.destination, r.notes, r.partner_id ?? null],
   );
 }

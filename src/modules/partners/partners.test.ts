@@ -11,7 +11,9 @@ after(async () => t.close());
 
 let n = 0;
 async function person(org: TestOrg): Promise<string> {
-  const r = await org.req('POST', '/api/v1/people', { body: { firstName: 'Vet', lastName: `P${++n}`, email: `vet${n}.${Math.random().toString(36).slice(2, 6)}@example.org` } });
+  const r = await org.req('POST', '/api/v1/people', {
+    body: { firstName: 'Vet', lastName: `P${++n}`, email: `vet${n}.${Math.random().toString(36).slice(2, 6)}@example.org` },
+  });
   assert.equal(r.status, 201, r.raw);
   return r.body.id;
 }
@@ -21,10 +23,17 @@ async function partner(org: TestOrg, body: Record<string, unknown> = {}): Promis
   return r.body.id;
 }
 
-test('partners: create with checked email, website and E.164 phone; list by name with kind and q filters; patch; delete is 404 after', async () => {
+test('partners: checked email, website, E.164 phone; listed by name with kind and q filters; patch; 404 after delete', async () => {
   const org = await makeOrg(t);
   const r = await org.req('POST', '/api/partners', {
-    body: { kind: 'shelter', name: 'County Shelter', contact_name: 'Desk', email: 'desk@county.example.org', phone: '(212) 555-0150', website: 'https://county.example.org' },
+    body: {
+      kind: 'shelter',
+      name: 'County Shelter',
+      contact_name: 'Desk',
+      email: 'desk@county.example.org',
+      phone: '(212) 555-0150',
+      website: 'https://county.example.org',
+    },
   });
   assert.equal(r.status, 201, r.raw);
   assert.match(r.body.id, /^ptn_/);
@@ -32,9 +41,18 @@ test('partners: create with checked email, website and E.164 phone; list by name
   assert.equal(r.body.notes, '');
   await partner(org, { name: 'Acme Vet' });
   const list = await org.req('GET', '/api/partners');
-  assert.deepEqual(list.body.results.map((p: any) => p.name), ['Acme Vet', 'County Shelter']);
-  assert.deepEqual((await org.req('GET', '/api/partners?kind=shelter')).body.results.map((p: any) => p.name), ['County Shelter']);
-  assert.deepEqual((await org.req('GET', '/api/partners?q=acme')).body.results.map((p: any) => p.name), ['Acme Vet']);
+  assert.deepEqual(
+    list.body.results.map((p: any) => p.name),
+    ['Acme Vet', 'County Shelter'],
+  );
+  assert.deepEqual(
+    (await org.req('GET', '/api/partners?kind=shelter')).body.results.map((p: any) => p.name),
+    ['County Shelter'],
+  );
+  assert.deepEqual(
+    (await org.req('GET', '/api/partners?q=acme')).body.results.map((p: any) => p.name),
+    ['Acme Vet'],
+  );
   assertErrorShape('/api/partners', await org.req('POST', '/api/partners', { body: { kind: 'vet', name: 'x', email: 'nope' } }), 422);
   assertErrorShape('/api/partners', await org.req('POST', '/api/partners', { body: { kind: 'vet', name: 'x', phone: 'call us' } }), 422);
   assertErrorShape('/api/partners', await org.req('POST', '/api/partners', { body: { kind: 'zoo', name: 'x' } }), 422);
@@ -53,11 +71,23 @@ test('locations (address, phone, hours) and affiliations (person, role, from/unt
   const org = await makeOrg(t);
   const id = await partner(org);
   const loc = await org.req('POST', `/api/partners/${id}/locations`, {
-    body: { name: 'Main', line1: '41 Maple St', city: 'Springfield', postal_code: '12010', country: 'US', phone: '212 555 0141', hours: 'Mon-Fri 8-18' },
+    body: {
+      name: 'Main',
+      line1: '41 Maple St',
+      city: 'Springfield',
+      postal_code: '12010',
+      country: 'US',
+      phone: '212 555 0141',
+      hours: 'Mon-Fri 8-18',
+    },
   });
   assert.equal(loc.status, 201, loc.raw);
   assert.deepEqual([loc.body.phone, loc.body.hours, loc.body.state], ['+12125550141', 'Mon-Fri 8-18', null]);
-  assertErrorShape('/api/partners/x', await org.req('POST', `/api/partners/${id}/locations`, { body: { line1: 'x', city: 'y', country: 'ZZ' } }), 422);
+  assertErrorShape(
+    '/api/partners/x',
+    await org.req('POST', `/api/partners/${id}/locations`, { body: { line1: 'x', city: 'y', country: 'ZZ' } }),
+    422,
+  );
   const lp = await org.req('PATCH', `/api/partners/${id}/locations/${loc.body.id}`, { body: { hours: 'closed' } });
   assert.equal(lp.body.hours, 'closed');
   assert.equal((await org.req('GET', `/api/partners/${id}/locations`)).body.results.length, 1);
@@ -66,7 +96,11 @@ test('locations (address, phone, hours) and affiliations (person, role, from/unt
   const af = await org.req('POST', `/api/partners/${id}/affiliations`, { body: { person_id: p, role: 'vet', valid_from: '2022-01-01' } });
   assert.equal(af.status, 201, af.raw);
   assert.deepEqual([af.body.person_id, af.body.role, af.body.valid_from, af.body.valid_until], [p, 'vet', '2022-01-01', null]);
-  assertErrorShape('/api/partners/x', await org.req('POST', `/api/partners/${id}/affiliations`, { body: { person_id: 'per_nobody', role: 'vet' } }), 422);
+  assertErrorShape(
+    '/api/partners/x',
+    await org.req('POST', `/api/partners/${id}/affiliations`, { body: { person_id: 'per_nobody', role: 'vet' } }),
+    422,
+  );
   assertErrorShape(
     '/api/partners/x',
     await org.req('PATCH', `/api/partners/${id}/affiliations/${af.body.id}`, { body: { valid_until: '2021-12-31' } }),
@@ -77,7 +111,11 @@ test('locations (address, phone, hours) and affiliations (person, role, from/unt
   // Another organization's person cannot be affiliated.
   const other = await makeOrg(t);
   const theirs = await person(other);
-  assertErrorShape('/api/partners/x', await org.req('POST', `/api/partners/${id}/affiliations`, { body: { person_id: theirs, role: 'x' } }), 422);
+  assertErrorShape(
+    '/api/partners/x',
+    await org.req('POST', `/api/partners/${id}/affiliations`, { body: { person_id: theirs, role: 'x' } }),
+    422,
+  );
   assertErrorShape('/api/partners/x', await other.req('GET', `/api/partners/${id}/affiliations`), 404);
   assert.equal((await org.req('DELETE', `/api/partners/${id}/affiliations/${af.body.id}`)).status, 204);
   assert.equal((await org.req('DELETE', `/api/partners/${id}/locations/${loc.body.id}`)).status, 204);
@@ -87,28 +125,49 @@ test('locations (address, phone, hours) and affiliations (person, role, from/unt
 test('an outcome, an intake and a transport can name a partner on file (422 for an unknown or deleted one, or with a person)', async () => {
   const org = await makeOrg(t);
   const id = await partner(org, { kind: 'rescue', name: 'Hudson Rescue' });
-  const a = await org.req('POST', '/api/v1/animals', { body: { name: 'Rex', species: 'dog', status: 'Available', intakeDate: '2024-01-02', sex: 'male' } });
+  const a = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'Rex', species: 'dog', status: 'Available', intakeDate: '2024-01-02', sex: 'male' },
+  });
   assert.equal(a.status, 201, a.raw);
   const url = `/api/animals/${a.body.id}`;
-  assertErrorShape(url, await org.req('POST', `${url}/outcomes`, { body: { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_partner_id: 'ptn_none' } }), 422);
+  assertErrorShape(
+    url,
+    await org.req('POST', `${url}/outcomes`, {
+      body: { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_partner_id: 'ptn_none' },
+    }),
+    422,
+  );
   const p = await person(org);
   assertErrorShape(
     url,
-    await org.req('POST', `${url}/outcomes`, { body: { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_partner_id: id, destination_person_id: p } }),
+    await org.req('POST', `${url}/outcomes`, {
+      body: { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_partner_id: id, destination_person_id: p },
+    }),
     422,
   );
   const out = await org.req('POST', `${url}/outcomes`, {
-    body: { occurred_at: '2024-02-01T10:00:00Z', type: 'transfer_out', destination_partner_id: id, destination_organization: 'Hudson Rescue' },
+    body: {
+      occurred_at: '2024-02-01T10:00:00Z',
+      type: 'transfer_out',
+      destination_partner_id: id,
+      destination_organization: 'Hudson Rescue',
+    },
   });
   assert.equal(out.status, 201, out.raw);
   assert.equal(out.body.outcome.destination_partner_id, id);
-  const back = await org.req('POST', `${url}/intakes`, { body: { occurred_at: '2024-03-01T10:00:00Z', type: 'transfer_in', source_partner_id: id } });
+  const back = await org.req('POST', `${url}/intakes`, {
+    body: { occurred_at: '2024-03-01T10:00:00Z', type: 'transfer_in', source_partner_id: id },
+  });
   assert.equal(back.status, 201, back.raw);
   assert.equal(back.body.intake.source_partner_id, id);
   assert.equal((await org.req('GET', `/api/animals/stays/${back.body.id}`)).body.intake.source_partner_id, id);
 
   const run = { name: 'Run', scheduled_date: '2030-01-02', origin: 'A', destination: 'B' };
-  assertErrorShape('/api/animals/transports', await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: 'ptn_none' } }), 422);
+  assertErrorShape(
+    '/api/animals/transports',
+    await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: 'ptn_none' } }),
+    422,
+  );
   const tr = await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: id } });
   assert.equal(tr.status, 200, tr.raw);
   assert.equal(tr.body.partner_id, id);
@@ -118,7 +177,11 @@ test('an outcome, an intake and a transport can name a partner on file (422 for 
   // Another organization's partner, or a deleted one, cannot be named.
   const other = await makeOrg(t);
   const theirs = await partner(other);
-  assertErrorShape('/api/animals/transports', await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: theirs } }), 422);
+  assertErrorShape(
+    '/api/animals/transports',
+    await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: theirs } }),
+    422,
+  );
   assert.equal((await org.req('DELETE', `/api/partners/${id}`)).status, 204);
   assertErrorShape('/api/animals/transports', await org.req('POST', '/api/animals/transports', { body: { ...run, partner_id: id } }), 422);
   assert.equal((await org.req('GET', `/api/animals/transports/${tr.body.id}`)).status, 200);

@@ -30,7 +30,13 @@ export function partnerRoutes(app: App, ctx: AppContext) {
     '/api/partners',
     {
       config: read,
-      schema: { tags, summary: 'List partners', description: 'By name. Deleted partners are not listed.', querystring: PartnerQuery, response: { 200: list(Partner, 'PartnerList') } },
+      schema: {
+        tags,
+        summary: 'List partners',
+        description: 'By name. Deleted partners are not listed.',
+        querystring: PartnerQuery,
+        response: { 200: list(Partner, 'PartnerList') },
+      },
     },
     async (req) => pageB(await s.listPartners(ctx.db, who(req).orgId, req.query), req.query.limit, req.query.offset),
   );
@@ -53,8 +59,10 @@ export function partnerRoutes(app: App, ctx: AppContext) {
       return reply.code(201).send(await s.createPartner(ctx.db, org, req.body, actor));
     },
   );
-  app.get('/api/partners/:id', { config: read, schema: { tags, summary: 'Get one partner', params: IdParam, response: { 200: Partner } } }, async (req) =>
-    s.partnerRow(ctx.db, who(req).orgId, req.params.id),
+  app.get(
+    '/api/partners/:id',
+    { config: read, schema: { tags, summary: 'Get one partner', params: IdParam, response: { 200: Partner } } },
+    async (req) => s.partnerRow(ctx.db, who(req).orgId, req.params.id),
   );
   app.patch(
     '/api/partners/:id',
@@ -107,9 +115,12 @@ export function partnerRoutes(app: App, ctx: AppContext) {
       listId: 'PartnerLocationList',
       create: LocationCreate,
       patch: LocationPatch,
-      createDesc: "Answers 201. An address (line1, city, country required), a phone (stored in E.164, the location's country assumed) and opening hours as free text.",
+      createDesc:
+        'Answers 201. An address (line1, city, country required), a phone (stored in E.164, the ' +
+        "location's country assumed) and opening hours as free text.",
       list: (orgId: string, id: string, l: number, o: number) => s.listLocations(ctx.db, orgId, id, l, o),
-      add: (org: { id: string; country: string }, id: string, b: Record<string, unknown>, actor: string) => s.addLocation(ctx.db, org, id, b, actor),
+      add: (org: { id: string; country: string }, id: string, b: Record<string, unknown>, actor: string) =>
+        s.addLocation(ctx.db, org, id, b, actor),
       update: (org: { id: string; country: string }, id: string, sid: string, b: Record<string, unknown>, actor: string) =>
         s.updateLocation(ctx.db, org, id, sid, b, actor),
       remove: (orgId: string, id: string, sid: string, actor: string) => s.deleteLocation(ctx.db, orgId, id, sid, actor),
@@ -123,48 +134,78 @@ export function partnerRoutes(app: App, ctx: AppContext) {
       patch: AffiliationPatch,
       createDesc:
         'Answers 201. A person on file (422 when `person_id` names no live person) affiliated with the partner in a role, ' +
-        'from/until (dates, inclusive; `valid_until` before `valid_from` is 422). When people are merged the affiliation moves to the survivor.',
+        'from/until (dates, inclusive; `valid_until` before `valid_from` is 422). When people are merged the affiliation ' +
+        'moves to the survivor.',
       list: (orgId: string, id: string, l: number, o: number) => s.listAffiliations(ctx.db, orgId, id, l, o),
       add: (org: { id: string }, id: string, b: Record<string, unknown>, actor: string) => s.addAffiliation(ctx.db, org.id, id, b, actor),
-      update: (org: { id: string }, id: string, sid: string, b: Record<string, unknown>, actor: string) => s.updateAffiliation(ctx.db, org.id, id, sid, b, actor),
+      update: (org: { id: string }, id: string, sid: string, b: Record<string, unknown>, actor: string) =>
+        s.updateAffiliation(ctx.db, org.id, id, sid, b, actor),
       remove: (orgId: string, id: string, sid: string, actor: string) => s.deleteAffiliation(ctx.db, orgId, id, sid, actor),
     },
   ];
   for (const x of sub) {
     app.get(
       `/api/partners/:id/${x.path}`,
-      { config: read, schema: { tags, summary: `List a partner's ${x.path}`, params: IdParam, querystring: ListQuery, response: { 200: list(x.item, x.listId) } } },
+      {
+        config: read,
+        schema: {
+          tags,
+          summary: `List a partner's ${x.path}`,
+          params: IdParam,
+          querystring: ListQuery,
+          response: { 200: list(x.item, x.listId) },
+        },
+      },
       async (req) => {
-        const q = req.query as { limit: number; offset: number };
-        return pageB(await x.list(who(req).orgId, (req.params as { id: string }).id, q.limit, q.offset), q.limit, q.offset);
+        const q = req.query;
+        return pageB(await x.list(who(req).orgId, req.params.id, q.limit, q.offset), q.limit, q.offset);
       },
     );
     app.post(
       `/api/partners/:id/${x.path}`,
-      { config: write, schema: { tags, summary: `Add a ${x.what}`, description: x.createDesc, params: IdParam, body: x.create, response: { 201: x.item } } },
+      {
+        config: write,
+        schema: { tags, summary: `Add a ${x.what}`, description: x.createDesc, params: IdParam, body: x.create, response: { 201: x.item } },
+      },
       async (req, reply) => {
         const { org, actor } = who(req);
-        return reply.code(201).send(await x.add(org, (req.params as { id: string }).id, req.body as Record<string, unknown>, actor));
+        return reply.code(201).send(await x.add(org, req.params.id, req.body as Record<string, unknown>, actor));
       },
     );
     app.patch(
       `/api/partners/:id/${x.path}/:sub_id`,
       {
         config: write,
-        schema: { tags, summary: `Change a ${x.what}`, description: 'Same rules as adding.', params: SubParam(`the ${x.what}`), body: x.patch, response: { 200: x.item } },
+        schema: {
+          tags,
+          summary: `Change a ${x.what}`,
+          description: 'Same rules as adding.',
+          params: SubParam(`the ${x.what}`),
+          body: x.patch,
+          response: { 200: x.item },
+        },
       },
       async (req) => {
         const { org, actor } = who(req);
-        const p = req.params as { id: string; sub_id: string };
+        const p = req.params;
         return x.update(org, p.id, p.sub_id, req.body as Record<string, unknown>, actor);
       },
     );
     app.delete(
       `/api/partners/:id/${x.path}/:sub_id`,
-      { config: write, schema: { tags, summary: `Remove a ${x.what}`, description: 'Answers 204.', params: SubParam(`the ${x.what}`), response: { 204: Type.Null() } } },
+      {
+        config: write,
+        schema: {
+          tags,
+          summary: `Remove a ${x.what}`,
+          description: 'Answers 204.',
+          params: SubParam(`the ${x.what}`),
+          response: { 204: Type.Null() },
+        },
+      },
       async (req, reply) => {
         const { orgId, actor } = who(req);
-        const p = req.params as { id: string; sub_id: string };
+        const p = req.params;
         await x.remove(orgId, p.id, p.sub_id, actor);
         return reply.code(204).send(null);
       },

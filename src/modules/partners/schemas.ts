@@ -91,7 +91,10 @@ export const range = {
   valid_until: Type.Optional(Nullable(DateString({ description: 'last day; null: still affiliated' }))),
 };
 export const AffiliationCreate = Strict({ person_id: Id64(), role: Type.String({ minLength: 1, maxLength: 100 }), ...range });
-export const AffiliationPatch = Strict({ role: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), ...range }, { description: 'The person never changes.' });
+export const AffiliationPatch = Strict(
+  { role: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), ...range },
+  { description: 'The person never changes.' },
+);
 
 export const PartnerQuery = Type.Object({
   ...pageQueryB(100, 50),

@@ -21,7 +21,8 @@ export async function seedPartners(q: Queryable, org: Organization, data: SeedDa
   const person = data.people.find((p) => p.roles.includes('vet')) ?? data.people[0];
   if (person)
     await q.query(
-      `INSERT INTO partner_affiliations (organization_id, id, partner_id, person_id, role, valid_from) VALUES ($1,$2,$3,$4,'vet','2022-03-01')`,
+      `INSERT INTO partner_affiliations (organization_id, id, partner_id, person_id, role, valid_from)
+       VALUES ($1,$2,$3,$4,'vet','2022-03-01')`,
       [org.id, newId('paf'), vet, person.id],
     );
 }

@@ -10,7 +10,8 @@ import type { AffiliationT, LocationT, PartnerT } from './schemas.ts';
 
 const PCOLS = 'id, kind, name, contact_name, email, phone, website, notes, created_at, updated_at';
 const LCOLS = 'id, partner_id, name, line1, line2, city, state, postal_code, country, phone, hours, created_at, updated_at';
-const ACOLS = `id, partner_id, person_id, role, to_char(valid_from, 'YYYY-MM-DD') AS valid_from, to_char(valid_until, 'YYYY-MM-DD') AS valid_until,
+const ACOLS = `id, partner_id, person_id, role, to_char(valid_from, 'YYYY-MM-DD') AS valid_from,
+  to_char(valid_until, 'YYYY-MM-DD') AS valid_until,
   created_at, updated_at`;
 export const PARTNER_COLUMNS = ['kind', 'name', 'contact_name', 'email', 'phone', 'website', 'notes'] as const;
 export const LOCATION_COLUMNS = ['name', 'line1', 'line2', 'city', 'state', 'postal_code', 'country', 'phone', 'hours'] as const;
@@ -31,15 +32,16 @@ function checkPartner(b: Body, country: string): Body {
   return out;
 }
 function checkRange(from: unknown, until: unknown) {
-  if (typeof from === 'string' && typeof until === 'string' && until < from) throw invalid({ valid_until: ['must not be before valid_from'] });
+  if (typeof from === 'string' && typeof until === 'string' && until < from)
+    throw invalid({ valid_until: ['must not be before valid_from'] });
 }
 
 export async function partnerRow(q: Queryable, orgId: string, id: string, lock = false) {
   const r = (
-    await q.query<PartnerT>(`SELECT ${PCOLS} FROM partners WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`, [
-      orgId,
-      id,
-    ])
+    await q.query<PartnerT>(
+      `SELECT ${PCOLS} FROM partners WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`,
+      [orgId, id],
+    )
   )[0];
   if (!r) throw notFound('partner');
   return r;
@@ -56,7 +58,8 @@ export async function createPartner(db: Db, org: { id: string; country: string }
   return db.tx(async (q) => {
     const id = newId('ptn');
     await q.query(
-      `INSERT INTO partners (organization_id, id, kind, name, contact_name, email, phone, website, notes) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+      `INSERT INTO partners (organization_id, id, kind, name, contact_name, email, phone, website, notes)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
       [org.id, id, v.kind, v.name, v.contact_name ?? '', v.email ?? null, v.phone ?? null, v.website ?? null, v.notes ?? ''],
     );
     await audit(q, org.id, actor, 'create', 'partner', id);
@@ -85,18 +88,22 @@ export async function deletePartner(db: Db, orgId: string, id: string, actor: st
 
 // Locations.
 async function locationRow(q: Queryable, orgId: string, partnerId: string, id: string) {
-  const r = (await q.query<LocationT>(`SELECT ${LCOLS} FROM partner_locations WHERE organization_id = $1 AND partner_id = $2 AND id = $3`, [orgId, partnerId, id]))[0];
+  const r = (
+    await q.query<LocationT>(`SELECT ${LCOLS} FROM partner_locations WHERE organization_id = $1 AND partner_id = $2 AND id = $3`, [
+      orgId,
+      partnerId,
+      id,
+    ])
+  )[0];
   if (!r) throw notFound('location');
   return r;
 }
 export async function listLocations(q: Queryable, orgId: string, partnerId: string, limit: number, offset: number) {
   await partnerRow(q, orgId, partnerId);
-  return q.query<LocationT>(`SELECT ${LCOLS} FROM partner_locations WHERE organization_id = $1 AND partner_id = $2 ORDER BY created_at, id LIMIT $3 OFFSET $4`, [
-    orgId,
-    partnerId,
-    limit + 1,
-    offset,
-  ]);
+  return q.query<LocationT>(
+    `SELECT ${LCOLS} FROM partner_locations WHERE organization_id = $1 AND partner_id = $2 ORDER BY created_at, id LIMIT $3 OFFSET $4`,
+    [orgId, partnerId, limit + 1, offset],
+  );
 }
 function checkLocation(b: Body, country: string): Body {
   const out = defined(b);
@@ -115,7 +122,20 @@ export async function addLocation(db: Db, org: { id: string; country: string }, 
     await q.query(
       `INSERT INTO partner_locations (organization_id, id, partner_id, name, line1, line2, city, state, postal_code, country, phone, hours)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
-      [org.id, id, partnerId, v.name ?? '', v.line1, v.line2 ?? null, v.city, v.state ?? null, v.postal_code ?? null, v.country, v.phone ?? null, v.hours ?? ''],
+      [
+        org.id,
+        id,
+        partnerId,
+        v.name ?? '',
+        v.line1,
+        v.line2 ?? null,
+        v.city,
+        v.state ?? null,
+        v.postal_code ?? null,
+        v.country,
+        v.phone ?? null,
+        v.hours ?? '',
+      ],
     );
     await audit(q, org.id, actor, 'create', 'partner_location', id, { partner_id: partnerId });
     return locationRow(q, org.id, partnerId, id);
@@ -128,12 +148,10 @@ export async function updateLocation(db: Db, org: { id: string; country: string 
     await locationRow(q, org.id, partnerId, id);
     const s = setClause(v, LOCATION_COLUMNS, 4);
     if (s.columns.length) {
-      await q.query(`UPDATE partner_locations SET ${s.sql}, updated_at = now() WHERE organization_id = $1 AND partner_id = $2 AND id = $3`, [
-        org.id,
-        partnerId,
-        id,
-        ...s.params,
-      ]);
+      await q.query(
+        `UPDATE partner_locations SET ${s.sql}, updated_at = now() WHERE organization_id = $1 AND partner_id = $2 AND id = $3`,
+        [org.id, partnerId, id, ...s.params],
+      );
       await audit(q, org.id, actor, 'update', 'partner_location', id, s.columns);
     }
     return locationRow(q, org.id, partnerId, id);
@@ -142,7 +160,11 @@ export async function updateLocation(db: Db, org: { id: string; country: string 
 export async function deleteLocation(db: Db, orgId: string, partnerId: string, id: string, actor: string) {
   await db.tx(async (q) => {
     await partnerRow(q, orgId, partnerId, true);
-    const r = await q.query('DELETE FROM partner_locations WHERE organization_id = $1 AND partner_id = $2 AND id = $3 RETURNING id', [orgId, partnerId, id]);
+    const r = await q.query('DELETE FROM partner_locations WHERE organization_id = $1 AND partner_id = $2 AND id = $3 RETURNING id', [
+      orgId,
+      partnerId,
+      id,
+    ]);
     if (!r.length) throw notFound('location');
     await audit(q, orgId, actor, 'delete', 'partner_location', id, { partner_id: partnerId });
   });
@@ -151,7 +173,11 @@ export async function deleteLocation(db: Db, orgId: string, partnerId: string, i
 // Affiliations.
 async function affiliationRow(q: Queryable, orgId: string, partnerId: string, id: string) {
   const r = (
-    await q.query<AffiliationT>(`SELECT ${ACOLS} FROM partner_affiliations WHERE organization_id = $1 AND partner_id = $2 AND id = $3`, [orgId, partnerId, id])
+    await q.query<AffiliationT>(`SELECT ${ACOLS} FROM partner_affiliations WHERE organization_id = $1 AND partner_id = $2 AND id = $3`, [
+      orgId,
+      partnerId,
+      id,
+    ])
   )[0];
   if (!r) throw notFound('affiliation');
   return r;
@@ -171,7 +197,8 @@ export async function addAffiliation(db: Db, orgId: string, partnerId: string, b
     if (!(await personExists(q, orgId, String(b.person_id)))) throw invalid({ person_id: ['names no live person of this organization'] });
     const id = newId('paf');
     await q.query(
-      `INSERT INTO partner_affiliations (organization_id, id, partner_id, person_id, role, valid_from, valid_until) VALUES ($1,$2,$3,$4,$5,$6,$7)`,
+      `INSERT INTO partner_affiliations (organization_id, id, partner_id, person_id, role, valid_from, valid_until)
+       VALUES ($1,$2,$3,$4,$5,$6,$7)`,
       [orgId, id, partnerId, b.person_id, b.role, b.valid_from ?? null, b.valid_until ?? null],
     );
     await audit(q, orgId, actor, 'create', 'partner_affiliation', id, { partner_id: partnerId, person_id: b.person_id });
@@ -185,12 +212,10 @@ export async function updateAffiliation(db: Db, orgId: string, partnerId: string
     checkRange(b.valid_from === undefined ? cur.valid_from : b.valid_from, b.valid_until === undefined ? cur.valid_until : b.valid_until);
     const s = setClause(defined(b), AFFILIATION_COLUMNS, 4);
     if (s.columns.length) {
-      await q.query(`UPDATE partner_affiliations SET ${s.sql}, updated_at = now() WHERE organization_id = $1 AND partner_id = $2 AND id = $3`, [
-        orgId,
-        partnerId,
-        id,
-        ...s.params,
-      ]);
+      await q.query(
+        `UPDATE partner_affiliations SET ${s.sql}, updated_at = now() WHERE organization_id = $1 AND partner_id = $2 AND id = $3`,
+        [orgId, partnerId, id, ...s.params],
+      );
       await audit(q, orgId, actor, 'update', 'partner_affiliation', id, s.columns);
     }
     return affiliationRow(q, orgId, partnerId, id);

@@ -20,7 +20,7 @@ import {
 export const read = { permission: { area: 'people' as const, level: 'read' as const } };
 export const write = { permission: { area: 'people' as const, level: 'write' as const } };
 export const MERGED_404 =
-  " A person merged into another answers 404 with `merged_into`, the survivor's id: `{ \"error\": \"...\", \"merged_into\": \"per_...\" }`.";
+  ' A person merged into another answers 404 with `merged_into`, the survivor\'s id: `{ "error": "...", "merged_into": "per_..." }`.';
 const tags = ['People in depth'];
 
 /** A person's contacts and dated addresses (Family B). */

@@ -40,7 +40,8 @@ export async function listContacts(q: Queryable, orgId: string, personId: string
 
 async function unsetPreferred(q: Queryable, orgId: string, personId: string, kind: string, except: string) {
   await q.query(
-    'UPDATE person_contacts SET preferred = false, updated_at = now() WHERE organization_id = $1 AND person_id = $2 AND kind = $3 AND id <> $4 AND preferred',
+    `UPDATE person_contacts SET preferred = false, updated_at = now()
+      WHERE organization_id = $1 AND person_id = $2 AND kind = $3 AND id <> $4 AND preferred`,
     [orgId, personId, kind, except],
   );
 }
@@ -50,7 +51,15 @@ export async function addContact(db: Db, org: { id: string; country: string }, p
     const p = await requireLivePerson(q, org.id, personId, true);
     const value = contactValue(b.kind, b.value, countryOf(p, org.country));
     const id = newId('pct');
-    await insertContact(q, org.id, { id, person_id: personId, kind: b.kind, value, label: b.label ?? '', preferred: !!b.preferred, opted_out: !!b.opted_out });
+    await insertContact(q, org.id, {
+      id,
+      person_id: personId,
+      kind: b.kind,
+      value,
+      label: b.label ?? '',
+      preferred: !!b.preferred,
+      opted_out: !!b.opted_out,
+    });
     if (b.preferred) await unsetPreferred(q, org.id, personId, b.kind, id);
     await audit(q, org.id, actor, 'create', 'person_contact', id, { person_id: personId, kind: b.kind });
     return getContact(q, org.id, personId, id);
@@ -63,7 +72,8 @@ export async function insertContact(
   c: { id: string; person_id: string; kind: string; value: string; label: string; preferred: boolean; opted_out: boolean },
 ) {
   await q.query(
-    `INSERT INTO person_contacts (organization_id, id, person_id, kind, value, label, preferred, opted_out) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+    `INSERT INTO person_contacts (organization_id, id, person_id, kind, value, label, preferred, opted_out)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
     [orgId, c.id, c.person_id, c.kind, c.value, c.label, c.preferred, c.opted_out],
   );
 }
@@ -141,7 +151,8 @@ export async function updateRow(
 const ADDRESS_COLUMNS = ['kind', 'line1', 'line2', 'city', 'state', 'postal_code', 'country', 'valid_from', 'valid_until'] as const;
 const ACOLS = `id, person_id, kind, line1, line2, city, state, postal_code, country, to_char(valid_from, 'YYYY-MM-DD') AS valid_from,
   to_char(valid_until, 'YYYY-MM-DD') AS valid_until,
-  ((valid_from IS NULL OR valid_from <= (now() AT TIME ZONE $TZ)::date) AND (valid_until IS NULL OR valid_until >= (now() AT TIME ZONE $TZ)::date)) AS current,
+  ((valid_from IS NULL OR valid_from <= (now() AT TIME ZONE $TZ)::date)
+   AND (valid_until IS NULL OR valid_until >= (now() AT TIME ZONE $TZ)::date)) AS current,
   created_at, updated_at`;
 const acols = (tzParam: string) => ACOLS.replaceAll('$TZ', tzParam);
 
@@ -175,7 +186,8 @@ export async function addAddress(db: Db, org: { id: string; time_zone: string },
     await requireLivePerson(q, org.id, personId, true);
     const id = newId('pad');
     await q.query(
-      `INSERT INTO person_addresses (organization_id, id, person_id, kind, line1, line2, city, state, postal_code, country, valid_from, valid_until)
+      `INSERT INTO person_addresses (organization_id, id, person_id, kind, line1, line2, city, state, postal_code, country,
+         valid_from, valid_until)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
       [
         org.id,

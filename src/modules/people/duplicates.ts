@@ -3,7 +3,7 @@
  * (E.164, primary or a contact), the same full name and postal code, or a similar full name (pg_trgm similarity at
  * least SIMILAR_NAME), each with the reasons it matched. A dismissed pair is never listed again.
  */
-import type { Db, Queryable } from '../../platform/db/db.ts';
+import { first, type Db, type Queryable } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid } from '../../platform/errors.ts';
 import { requireLivePerson } from './live.ts';
@@ -45,9 +45,12 @@ export async function listDuplicates(q: Queryable, orgId: string, limit: number,
        UNION SELECT x.id, y.id, 'same_name_postal_code' FROM live x JOIN live y ON x.name = y.name AND x.postal = y.postal AND x.id < y.id
        UNION SELECT x.id, y.id, 'similar_name' FROM live x JOIN live y ON x.id < y.id AND similarity(x.name, y.name) >= ${SIMILAR_NAME}),
      pairs AS (
-       SELECT h.a, h.b, array_agg(h.reason ORDER BY array_position(ARRAY['same_email','same_phone','same_name_postal_code','similar_name'], h.reason)) AS reasons
+       SELECT h.a, h.b,
+              array_agg(h.reason ORDER BY array_position(ARRAY['same_email','same_phone','same_name_postal_code','similar_name'], h.reason))
+                AS reasons
          FROM hits h
-        WHERE NOT EXISTS (SELECT 1 FROM person_duplicate_dismissals d WHERE d.organization_id = $1 AND d.person_a = h.a AND d.person_b = h.b)
+        WHERE NOT EXISTS (SELECT 1 FROM person_duplicate_dismissals d
+                           WHERE d.organization_id = $1 AND d.person_a = h.a AND d.person_b = h.b)
         GROUP BY h.a, h.b)
      SELECT pr.a, pr.b, pr.reasons, similarity(la.name, lb.name)::float8 AS sim,
             pa.first_name AS a_first, pa.last_name AS a_last, pa.email AS a_email, pa.phone AS a_phone, pa.created_at AS a_created,
@@ -85,6 +88,6 @@ export async function dismissPair(db: Db, orgId: string, ids: string[], actor: s
       [orgId, a, b, actor],
     );
     await audit(q, orgId, actor, 'dismiss_duplicate', 'person', a, { other: b });
-    return { person_ids: [a, b], ...r[0]! };
+    return { person_ids: [a, b], ...first(r) };
   });
 }

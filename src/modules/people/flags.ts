@@ -20,7 +20,13 @@ export async function listFlags(q: Queryable, orgId: string, personId: string, i
   );
 }
 async function getFlag(q: Queryable, orgId: string, personId: string, id: string): Promise<FlagT> {
-  const r = (await q.query<FlagT>(`SELECT ${COLS} FROM person_flags WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [orgId, personId, id]))[0];
+  const r = (
+    await q.query<FlagT>(`SELECT ${COLS} FROM person_flags WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [
+      orgId,
+      personId,
+      id,
+    ])
+  )[0];
   if (!r) throw notFound('flag');
   return r;
 }

@@ -10,7 +10,14 @@ export async function requireLivePerson(
   orgId: string,
   id: string,
   lock = false,
-): Promise<{ id: string; first_name: string; last_name: string; email: string; phone: string | null; address: Record<string, unknown> | null }> {
+): Promise<{
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  address: Record<string, unknown> | null;
+}> {
   const row = (
     await q.query<{
       id: string;

@@ -23,14 +23,15 @@ export function mergeRoutes(app: App, ctx: AppContext) {
         description:
           'Pairs of live people, each with the reasons it matched: `same_email` (the primary email or an email contact, ' +
           'ignoring case), `same_phone` (primary or contact phone, in E.164), `same_name_postal_code` (the same full name, ' +
-          "ignoring case, and the same postal code of the primary address, ignoring spaces and case), `similar_name` (pg_trgm " +
+          'ignoring case, and the same postal code of the primary address, ignoring spaces and case), `similar_name` (pg_trgm ' +
           `similarity of the full names at least ${dup.SIMILAR_NAME}). Most reasons first, then the most similar names. ` +
           'A dismissed pair is never listed again. Computed at each read.',
         querystring: ListQuery,
         response: { 200: DuplicateList },
       },
     },
-    async (req) => pageB(await dup.listDuplicates(ctx.db, who(req).orgId, req.query.limit, req.query.offset), req.query.limit, req.query.offset),
+    async (req) =>
+      pageB(await dup.listDuplicates(ctx.db, who(req).orgId, req.query.limit, req.query.offset), req.query.limit, req.query.offset),
   );
   app.post(
     '/api/people/:id/duplicates/:other_id/dismiss',
@@ -68,7 +69,7 @@ export function mergeRoutes(app: App, ctx: AppContext) {
           'that standing flag) stays with the merged person and is counted in `kept`. Roles and tags: the union. Custom ' +
           "fields: the survivor's value wins; keys only the merged person had are copied; the merged person's conflicting " +
           "values are shown in `custom_fields_conflicting` and kept on the merged person's record. The merged person's " +
-          "primary email and phone become contacts of the survivor (label `merged`). The merged person then answers 404 with " +
+          'primary email and phone become contacts of the survivor (label `merged`). The merged person then answers 404 with ' +
           '`merged_into`. `into` naming no live person, or this person, is 422. Emits `person.merged`.' +
           MERGED_404,
         params: PersonIdParam,

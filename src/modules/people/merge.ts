@@ -8,7 +8,7 @@
  * The merged person's primary email and phone become contacts of the survivor. The merged person is soft-deleted
  * with `merged_into` naming the survivor.
  */
-import type { Db, Queryable } from '../../platform/db/db.ts';
+import { first, type Db, type Queryable } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { AppError, conflict, invalid, notFound } from '../../platform/errors.ts';
@@ -78,12 +78,10 @@ async function moveColumn(q: Queryable, orgId: string, ref: PersonReference, col
   for (const row of rows) {
     await q.query('SAVEPOINT person_merge_row');
     try {
-      const r = await q.query<Record<string, string>>(`UPDATE ${ref.table} SET ${column} = $3 WHERE ${cond} AND ${match} RETURNING ${sel}`, [
-        orgId,
-        from,
-        to,
-        ...pk.map((c) => row[c]),
-      ]);
+      const r = await q.query<Record<string, string>>(
+        `UPDATE ${ref.table} SET ${column} = $3 WHERE ${cond} AND ${match} RETURNING ${sel}`,
+        [orgId, from, to, ...pk.map((c) => row[c])],
+      );
       await q.query('RELEASE SAVEPOINT person_merge_row');
       keys.push(...r);
     } catch (e) {
@@ -104,12 +102,12 @@ interface FullPerson {
   custom_fields: Record<string, unknown>;
 }
 async function full(q: Queryable, orgId: string, id: string): Promise<FullPerson> {
-  return (
+  return first(
     await q.query<FullPerson>('SELECT id, email, phone, roles, tags, custom_fields FROM people WHERE organization_id = $1 AND id = $2', [
       orgId,
       id,
-    ])
-  )[0]!;
+    ]),
+  );
 }
 
 interface MergeRow {
@@ -189,7 +187,9 @@ export async function mergePeople(db: Db, orgId: string, mergedId: string, survi
       tags: loser.tags.filter((x) => !survivor.tags.includes(x)),
       custom_fields: Object.keys(loser.custom_fields).filter((k) => !(k in survivor.custom_fields)),
       custom_fields_conflicting: Object.fromEntries(
-        Object.entries(loser.custom_fields).filter(([k, v]) => k in survivor.custom_fields && JSON.stringify(survivor.custom_fields[k]) !== JSON.stringify(v)),
+        Object.entries(loser.custom_fields).filter(
+          ([k, v]) => k in survivor.custom_fields && JSON.stringify(survivor.custom_fields[k]) !== JSON.stringify(v),
+        ),
       ),
       contacts: [],
     };
@@ -211,7 +211,8 @@ export async function mergePeople(db: Db, orgId: string, mergedId: string, survi
     }
     const added = Object.fromEntries(gained.custom_fields.map((k) => [k, loser.custom_fields[k]]));
     await q.query(
-      `UPDATE people SET roles = roles || $3::text[], tags = tags || $4::text[], custom_fields = custom_fields || $5::jsonb, updated_at = now()
+      `UPDATE people SET roles = roles || $3::text[], tags = tags || $4::text[], custom_fields = custom_fields || $5::jsonb,
+              updated_at = now()
         WHERE organization_id = $1 AND id = $2`,
       [orgId, survivorId, gained.roles, gained.tags, JSON.stringify(added)],
     );
@@ -228,8 +229,18 @@ export async function mergePeople(db: Db, orgId: string, mergedId: string, survi
     );
     const counts = Object.fromEntries(moved.map((m) => [`${m.table}.${m.column}`, m.keys.length]));
     await audit(q, orgId, actor, 'merge', 'person', mergedId, { merge_id: id, into: survivorId, moved: counts, kept });
-    await audit(q, orgId, actor, 'update', 'person', survivorId, { merge_id: id, merged: mergedId, fields: ['roles', 'tags', 'custom_fields'] });
-    await recordChange(q, orgId, { event: 'person.merged', entity: 'person', id: mergedId, fields: { merged_into: survivorId, merge_id: id }, actor });
+    await audit(q, orgId, actor, 'update', 'person', survivorId, {
+      merge_id: id,
+      merged: mergedId,
+      fields: ['roles', 'tags', 'custom_fields'],
+    });
+    await recordChange(q, orgId, {
+      event: 'person.merged',
+      entity: 'person',
+      id: mergedId,
+      fields: { merged_into: survivorId, merge_id: id },
+      actor,
+    });
     return toMerge(await getMergeRow(q, orgId, id));
   });
 }
@@ -238,15 +249,15 @@ export async function undoMerge(db: Db, orgId: string, mergeId: string, actor: s
   return db.tx(async (q) => {
     const m = await getMergeRow(q, orgId, mergeId, true);
     if (m.undone_at) throw invalid({ merge: ['was already undone'] });
-    if (Date.now() - m.merged_at.getTime() > UNDO_DAYS * 86400000) throw invalid({ merge: [`can be undone only within ${UNDO_DAYS} days`] });
+    if (Date.now() - m.merged_at.getTime() > UNDO_DAYS * 86400000)
+      throw invalid({ merge: [`can be undone only within ${UNDO_DAYS} days`] });
     const people = await q.query<{ id: string; email: string; deleted_at: Date | null; merged_into: string | null }>(
       'SELECT id, email, deleted_at, merged_into FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE',
       [orgId, [m.merged_person_id, m.survivor_person_id]],
     );
     const merged = people.find((p) => p.id === m.merged_person_id);
     const survivor = people.find((p) => p.id === m.survivor_person_id);
-    if (!survivor || survivor.deleted_at)
-      throw conflict('The survivor was since deleted or merged into someone else; undo that first.');
+    if (!survivor || survivor.deleted_at) throw conflict('The survivor was since deleted or merged into someone else; undo that first.');
     if (!merged || merged.merged_into !== m.survivor_person_id) throw conflict('The merged person was changed since the merge.');
     const taken = await q.query('SELECT 1 FROM people WHERE organization_id = $1 AND lower(email) = lower($2) AND deleted_at IS NULL', [
       orgId,
@@ -284,7 +295,11 @@ export async function undoMerge(db: Db, orgId: string, mergeId: string, actor: s
       orgId,
       m.merged_person_id,
     ]);
-    await q.query('UPDATE person_merges SET undone_at = now(), undone_by = $3 WHERE organization_id = $1 AND id = $2', [orgId, mergeId, actor]);
+    await q.query('UPDATE person_merges SET undone_at = now(), undone_by = $3 WHERE organization_id = $1 AND id = $2', [
+      orgId,
+      mergeId,
+      actor,
+    ]);
     await audit(q, orgId, actor, 'unmerge', 'person', m.merged_person_id, { merge_id: mergeId, from: m.survivor_person_id });
     await recordChange(q, orgId, {
       event: 'person.updated',

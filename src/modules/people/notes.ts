@@ -18,7 +18,13 @@ export async function listNotes(q: Queryable, orgId: string, personId: string, l
   );
 }
 export async function getNote(q: Queryable, orgId: string, personId: string, id: string) {
-  const r = (await q.query<NoteT>(`SELECT ${COLS} FROM person_notes WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [orgId, personId, id]))[0];
+  const r = (
+    await q.query<NoteT>(`SELECT ${COLS} FROM person_notes WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [
+      orgId,
+      personId,
+      id,
+    ])
+  )[0];
   if (!r) throw notFound('note');
   return r;
 }
@@ -26,10 +32,15 @@ export async function addNote(db: Db, orgId: string, personId: string, b: NoteCr
   return db.tx(async (q) => {
     await requireLivePerson(q, orgId, personId, true);
     const id = newId('pnt');
-    await q.query(
-      'INSERT INTO person_notes (organization_id, id, person_id, kind, body, author, pinned) VALUES ($1,$2,$3,$4,$5,$6,$7)',
-      [orgId, id, personId, b.kind ?? 'general', b.body, actor, b.pinned ?? false],
-    );
+    await q.query('INSERT INTO person_notes (organization_id, id, person_id, kind, body, author, pinned) VALUES ($1,$2,$3,$4,$5,$6,$7)', [
+      orgId,
+      id,
+      personId,
+      b.kind ?? 'general',
+      b.body,
+      actor,
+      b.pinned ?? false,
+    ]);
     await audit(q, orgId, actor, 'create', 'person_note', id, { person_id: personId });
     return getNote(q, orgId, personId, id);
   });
@@ -49,7 +60,11 @@ export async function updateNote(db: Db, orgId: string, personId: string, id: st
 export async function deleteNote(db: Db, orgId: string, personId: string, id: string, actor: string) {
   await db.tx(async (q) => {
     await requireLivePerson(q, orgId, personId, true);
-    const r = await q.query('DELETE FROM person_notes WHERE organization_id = $1 AND person_id = $2 AND id = $3 RETURNING id', [orgId, personId, id]);
+    const r = await q.query('DELETE FROM person_notes WHERE organization_id = $1 AND person_id = $2 AND id = $3 RETURNING id', [
+      orgId,
+      personId,
+      id,
+    ]);
     if (!r.length) throw notFound('note');
     await audit(q, orgId, actor, 'delete', 'person_note', id, { person_id: personId });
   });

@@ -121,14 +121,21 @@ export async function personFlags(
       WHERE f.organization_id = $1 AND f.person_id = $2 AND f.cleared_at IS NULL ORDER BY f.created_at, f.id`,
     [orgId, personId],
   );
-  return rows.map((r) => ({ flag: (r.flag === 'do_not_adopt' ? 'do not adopt' : r.flag) as 'banned' | 'do not adopt' | 'deceased' | 'dangerous', reason: r.reason }));
+  return rows.map((r) => ({
+    flag: (r.flag === 'do_not_adopt' ? 'do not adopt' : r.flag) as 'banned' | 'do not adopt' | 'deceased' | 'dangerous',
+    reason: r.reason,
+  }));
 }
 
 /**
  * Why Ark must not email this person, or null: a standing `deceased` flag. For the communications area, which
  * logs such a message as suppressed with this reason instead of sending it.
  */
-export async function personSuppression(q: Queryable, orgId: string, personId: string): Promise<{ reason: 'deceased'; detail: string } | null> {
+export async function personSuppression(
+  q: Queryable,
+  orgId: string,
+  personId: string,
+): Promise<{ reason: 'deceased'; detail: string } | null> {
   const r = (
     await q.query<{ reason: string }>(
       "SELECT reason FROM person_flags WHERE organization_id = $1 AND person_id = $2 AND flag = 'deceased' AND cleared_at IS NULL LIMIT 1",

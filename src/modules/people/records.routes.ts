@@ -5,7 +5,21 @@ import { pageB } from '../../platform/pagination.ts';
 import * as notes from './notes.ts';
 import * as flags from './flags.ts';
 import * as profile from './profile.ts';
-import { CustomFieldsPatch, Flag, FlagCreate, FlagList, FlagListQuery, ListQuery, Note, NoteCreate, NoteList, NotePatch, PersonB, PersonIdParam, SubParam } from './depth.schemas.ts';
+import {
+  CustomFieldsPatch,
+  Flag,
+  FlagCreate,
+  FlagList,
+  FlagListQuery,
+  ListQuery,
+  Note,
+  NoteCreate,
+  NoteList,
+  NotePatch,
+  PersonB,
+  PersonIdParam,
+  SubParam,
+} from './depth.schemas.ts';
 import { MERGED_404, read, write } from './contacts.routes.ts';
 
 const tags = ['People in depth'];
@@ -34,7 +48,7 @@ export function recordRoutes(app: App, ctx: AppContext) {
         tags,
         summary: "Set a person's custom field values",
         description:
-          'Values are checked against the organization\'s `person` custom field definitions (POST /api/animals/custom-fields ' +
+          "Values are checked against the organization's `person` custom field definitions (POST /api/animals/custom-fields " +
           'with `entity_type: person`) as for animals: an unknown or retired key, or a value of the wrong type, is 422; a ' +
           'required field cannot be cleared. Sent keys change (null removes), the others stay.' +
           MERGED_404,
@@ -62,7 +76,12 @@ export function recordRoutes(app: App, ctx: AppContext) {
         response: { 200: NoteList },
       },
     },
-    async (req) => pageB(await notes.listNotes(ctx.db, who(req).orgId, req.params.id, req.query.limit, req.query.offset), req.query.limit, req.query.offset),
+    async (req) =>
+      pageB(
+        await notes.listNotes(ctx.db, who(req).orgId, req.params.id, req.query.limit, req.query.offset),
+        req.query.limit,
+        req.query.offset,
+      ),
   );
   app.post(
     '/api/people/:id/notes',
@@ -105,7 +124,13 @@ export function recordRoutes(app: App, ctx: AppContext) {
     '/api/people/:id/notes/:sub_id',
     {
       config: write,
-      schema: { tags, summary: 'Delete a note', description: 'Answers 204.' + MERGED_404, params: SubParam('the note'), response: { 204: Type.Null() } },
+      schema: {
+        tags,
+        summary: 'Delete a note',
+        description: 'Answers 204.' + MERGED_404,
+        params: SubParam('the note'),
+        response: { 204: Type.Null() },
+      },
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);

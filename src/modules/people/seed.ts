@@ -7,8 +7,9 @@ import { getPerson, insertPerson } from './repository.ts';
 
 /**
  * Sample depth: further contacts (a work email, a mobile, an opted-out landline), a dated old address, notes (one
- * pinned), a `do_not_adopt` flag (on the last sample person, whom no sample application names), and a likely duplicate pair (the first sample person entered again with another
- * email at the same address: same name and postal code).
+ * pinned), a `do_not_adopt` flag (on the last sample person, whom no sample application names), and a likely
+ * duplicate pair (the first sample person entered again with another email at the same address: same name and
+ * postal code).
  */
 export async function seedPeopleDepth(q: Queryable, org: Organization, data: SeedData): Promise<void> {
   const [a, b, c] = data.people;
@@ -32,7 +33,8 @@ export async function seedPeopleDepth(q: Queryable, org: Organization, data: See
     [org.id, newId('pnt'), a.id, newId('pnt')],
   );
   await q.query(
-    `INSERT INTO person_flags (organization_id, id, person_id, flag, reason) VALUES ($1,$2,$3,'do_not_adopt','Returned two dogs within a week in 2023.')`,
+    `INSERT INTO person_flags (organization_id, id, person_id, flag, reason)
+     VALUES ($1,$2,$3,'do_not_adopt','Returned two dogs within a week in 2023.')`,
     [org.id, newId('pfl'), (data.people[data.people.length - 1] ?? c).id],
   );
   // A likely duplicate of the first person: same name, same postal code, another email.

@@ -35,7 +35,8 @@ export interface StayRow {
 
 const STAY_SELECT = `SELECT s.id, s.animal_id, s.intake_at, s.intake_type, s.intake_subtype_id, si.name AS intake_subtype,
   s.source_person_id,
-  s.source_organization, s.source_partner_id, s.destination_partner_id, s.found_at, s.condition, s.age_weeks, s.age_estimated, s.adoption_return, s.intake_notes, s.intake_by,
+  s.source_organization, s.source_partner_id, s.destination_partner_id,
+  s.found_at, s.condition, s.age_weeks, s.age_estimated, s.adoption_return, s.intake_notes, s.intake_by,
   s.outcome_at, s.outcome_type, s.outcome_subtype_id, so.name AS outcome_subtype, s.destination_person_id, s.destination_organization,
   s.outcome_reason, s.outcome_notes, s.outcome_by, s.created_at, s.updated_at
   FROM animal_stays s
@@ -125,7 +126,8 @@ export interface OutcomeUpdate {
 export async function closeStay(q: Queryable, orgId: string, id: string, o: OutcomeUpdate): Promise<boolean> {
   const rows = await q.query(
     `UPDATE animal_stays SET outcome_at = $3, outcome_type = $4, outcome_subtype_id = $5, destination_person_id = $6,
-      destination_organization = $7, outcome_reason = $8, outcome_notes = $9, outcome_by = $10, destination_partner_id = $11, updated_at = now()
+      destination_organization = $7, outcome_reason = $8, outcome_notes = $9, outcome_by = $10, destination_partner_id = $11,
+      updated_at = now()
      WHERE organization_id = $1 AND id = $2 AND outcome_at IS NULL RETURNING id`,
     [
       orgId,
