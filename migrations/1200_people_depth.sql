@@ -3,6 +3,11 @@
 -- finder's similarity() needs it.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
+-- The duplicate finder's similar-name join: a trigram index over the lower-cased full name (the same
+-- expression as the query). GIN cannot lead with organization_id without btree_gin; queries filter on it.
+CREATE INDEX people_name_trgm ON people USING gin (lower(trim(first_name || ' ' || last_name)) gin_trgm_ops) WHERE deleted_at IS NULL;
+-- Equal emails of contacts and primary emails are found by hash joins; equal names + postal codes too.
+
 -- A merged person is soft-deleted (deleted_at) and points to the survivor.
 ALTER TABLE people ADD COLUMN merged_into text;
 

@@ -10,24 +10,27 @@ import { requireLivePerson } from './live.ts';
 
 export const SIMILAR_NAME = 0.6;
 
-export async function listDuplicates(q: Queryable, orgId: string, limit: number, offset: number) {
-  const rows = await q.query<{
-    a: string;
-    b: string;
-    reasons: string[];
-    sim: number;
-    a_first: string;
-    a_last: string;
-    a_email: string;
-    a_phone: string | null;
-    a_created: Date;
-    b_first: string;
-    b_last: string;
-    b_email: string;
-    b_phone: string | null;
-    b_created: Date;
-  }>(
-    `WITH live AS MATERIALIZED (
+export async function listDuplicates(db: Db, orgId: string, limit: number, offset: number) {
+  // `%` uses the trigram index over full names (people_name_trgm) at this threshold, set for this transaction only.
+  const rows = await db.tx(async (q) => {
+    await q.query(`SET LOCAL pg_trgm.similarity_threshold = ${SIMILAR_NAME}`);
+    return q.query<{
+      a: string;
+      b: string;
+      reasons: string[];
+      sim: number;
+      a_first: string;
+      a_last: string;
+      a_email: string;
+      a_phone: string | null;
+      a_created: Date;
+      b_first: string;
+      b_last: string;
+      b_email: string;
+      b_phone: string | null;
+      b_created: Date;
+    }>(
+      `WITH live AS MATERIALIZED (
        SELECT id, lower(trim(first_name || ' ' || last_name)) AS name,
               nullif(upper(replace(address->>'postalCode', ' ', '')), '') AS postal, created_at
          FROM people WHERE organization_id = $1 AND deleted_at IS NULL),
@@ -43,7 +46,9 @@ export async function listDuplicates(q: Queryable, orgId: string, limit: number,
        SELECT x.id AS a, y.id AS b, 'same_email' AS reason FROM emails x JOIN emails y ON x.v = y.v AND x.id < y.id
        UNION SELECT x.id, y.id, 'same_phone' FROM phones x JOIN phones y ON x.v = y.v AND x.id < y.id
        UNION SELECT x.id, y.id, 'same_name_postal_code' FROM live x JOIN live y ON x.name = y.name AND x.postal = y.postal AND x.id < y.id
-       UNION SELECT x.id, y.id, 'similar_name' FROM live x JOIN live y ON x.id < y.id AND similarity(x.name, y.name) >= ${SIMILAR_NAME}),
+       UNION SELECT x.id, y.id, 'similar_name' FROM live x
+         JOIN people y ON y.organization_id = $1 AND y.deleted_at IS NULL AND x.id < y.id
+                      AND lower(trim(y.first_name || ' ' || y.last_name)) % x.name),
      pairs AS (
        SELECT h.a, h.b,
               array_agg(h.reason ORDER BY array_position(ARRAY['same_email','same_phone','same_name_postal_code','similar_name'], h.reason))
@@ -58,8 +63,9 @@ export async function listDuplicates(q: Queryable, orgId: string, limit: number,
        FROM pairs pr JOIN live la ON la.id = pr.a JOIN live lb ON lb.id = pr.b
        JOIN people pa ON pa.organization_id = $1 AND pa.id = pr.a JOIN people pb ON pb.organization_id = $1 AND pb.id = pr.b
       ORDER BY cardinality(pr.reasons) DESC, sim DESC, pr.a, pr.b LIMIT $2 OFFSET $3`,
-    [orgId, limit + 1, offset],
-  );
+      [orgId, limit + 1, offset],
+    );
+  });
   const who = (first: string, last: string, email: string, phone: string | null, created: Date, id: string) => ({
     id,
     display_name: `${first} ${last}`.trim(),
