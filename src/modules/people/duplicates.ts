@@ -3,7 +3,7 @@
  * (E.164, primary or a contact), the same full name and postal code, or a similar full name (pg_trgm similarity at
  * least SIMILAR_NAME), each with the reasons it matched. A dismissed pair is never listed again.
  */
-import { first, type Db, type Queryable } from '../../platform/db/db.ts';
+import { first, type Db } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid } from '../../platform/errors.ts';
 import { requireLivePerson } from './live.ts';
