@@ -484,3 +484,43 @@ securitySuite('people in depth', () => t, [
     level: 'admin',
   },
 ]);
+
+test('two opposite merges at once: one wins; the other finds `into` merged (422) and changes nothing', async () => {
+  const org = await makeOrg(t);
+  const [a, b] = [await person(org), await person(org)];
+  const [r1, r2] = await Promise.all([
+    org.req('POST', `/api/people/${a}/merge`, { body: { into: b } }),
+    org.req('POST', `/api/people/${b}/merge`, { body: { into: a } }),
+  ]);
+  assert.deepEqual([r1.status, r2.status].sort(), [201, 422], `${r1.raw}\n${r2.raw}`);
+  const lost = r1.status === 422 ? r1 : r2;
+  assert.match(lost.body.error, /into names no live person/);
+  const live = await t.db.query<{ n: string }>(
+    'SELECT count(*) AS n FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL',
+    [org.id, [a, b]],
+  );
+  assert.equal(Number(live[0]?.n), 1, 'exactly one of the two is live');
+});
+
+test('ark seed: contacts, a note, a flag, a likely duplicate pair, partners with a location and an affiliation', async () => {
+  const { seedOrganization } = await import('../../cli/seed.ts');
+  const org = await makeOrg(t);
+  await seedOrganization(t.db, org.slug);
+  const dups = (await org.req('GET', '/api/people/duplicates')).body.results as { reasons: string[] }[];
+  assert.ok(
+    dups.some((d) => d.reasons.includes('same_name_postal_code')),
+    JSON.stringify(dups),
+  );
+  const partners = (await org.req('GET', '/api/partners')).body.results as { id: string; kind: string }[];
+  assert.deepEqual(partners.map((p) => p.kind).sort(), ['shelter', 'transport', 'vet']);
+  const vet = partners.find((p) => p.kind === 'vet');
+  assert.equal((await org.req('GET', `/api/partners/${vet?.id}/locations`)).body.results.length, 1);
+  assert.equal((await org.req('GET', `/api/partners/${vet?.id}/affiliations`)).body.results.length, 1);
+  const counts = await t.db.query<{ c: string; n: string; f: string }>(
+    `SELECT (SELECT count(*) FROM person_contacts WHERE organization_id = $1) AS c,
+            (SELECT count(*) FROM person_notes WHERE organization_id = $1) AS n,
+            (SELECT count(*) FROM person_flags WHERE organization_id = $1) AS f`,
+    [org.id],
+  );
+  assert.deepEqual(counts[0], { c: '4', n: '2', f: '1' });
+});
