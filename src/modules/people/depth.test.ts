@@ -277,6 +277,30 @@ test('merge moves every linked record to the survivor at once; the merged person
   });
   ok(await org.req('PUT', `/api/v1/events/${ev2.body.id}/attendees/${loser}`, { body: { rsvp: 'going' } }), 201);
   ok(await org.req('PUT', `/api/v1/events/${ev2.body.id}/attendees/${survivor}`, { body: { rsvp: 'maybe' } }), 201);
+  const run = await org.req('POST', '/api/animals/transports', {
+    body: { name: 'R', scheduled_date: '2030-01-02', origin: 'A', destination: 'B' },
+  });
+  ok(
+    await org.req('POST', `/api/animals/transports/${run.body.id}/legs`, {
+      body: { from_place: 'A', to_place: 'B', driver_person_id: loser },
+    }),
+    201,
+  );
+  const dog = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'Max', species: 'dog', status: 'Available', intakeDate: '2024-01-02', sex: 'male' },
+  });
+  ok(
+    await org.req('POST', `/api/animals/${dog.body.id}/outcomes`, {
+      body: { occurred_at: '2024-02-01T10:00:00Z', type: 'return_to_owner', destination_person_id: loser },
+    }),
+    201,
+  );
+  ok(
+    await org.req('POST', `/api/animals/${dog.body.id}/intakes`, {
+      body: { occurred_at: '2024-03-01T10:00:00Z', type: 'stray', source_person_id: loser },
+    }),
+    201,
+  );
   const partner = await org.req('POST', '/api/partners', { body: { kind: 'vet', name: 'Clinic' } });
   ok(await org.req('POST', `/api/partners/${partner.body.id}/affiliations`, { body: { person_id: loser, role: 'vet' } }), 201);
   ok(
@@ -293,7 +317,7 @@ test('merge moves every linked record to the survivor at once; the merged person
   const filled = Object.entries(beforeL)
     .filter(([, rows]) => rows.length)
     .map(([k]) => k);
-  assert.ok(filled.length >= 11, `linked tables filled: ${filled.join(', ')}`);
+  assert.ok(filled.length >= 14, `linked tables filled: ${filled.join(', ')}`);
 
   assertErrorShape('/api/people/x/merge', await org.req('POST', `/api/people/${loser}/merge`, { body: { into: loser } }), 422);
   assertErrorShape('/api/people/x/merge', await org.req('POST', `/api/people/${loser}/merge`, { body: { into: 'per_none' } }), 422);
