@@ -21,8 +21,8 @@ import {
 } from './schemas.ts';
 
 const tags = ['Partners'];
-const read = { permission: { area: 'people' as const, level: 'read' as const } };
-const write = { permission: { area: 'people' as const, level: 'write' as const } };
+const read = { permission: { area: 'partners' as const, level: 'read' as const } };
+const write = { permission: { area: 'partners' as const, level: 'write' as const } };
 
 /** Family B CRUD of partners, their locations and affiliations. */
 export function partnerRoutes(app: App, ctx: AppContext) {
