@@ -122,6 +122,16 @@ const OWNERS: Record<string, string> = {
   org_calendar_feeds: 'tasks',
   events: 'events',
   event_attendees: 'events',
+  // 1200–1249 people in depth; 1210 partners.
+  person_contacts: 'people',
+  person_addresses: 'people',
+  person_notes: 'people',
+  person_flags: 'people',
+  person_duplicate_dismissals: 'people',
+  person_merges: 'people',
+  partners: 'partners',
+  partner_locations: 'partners',
+  partner_affiliations: 'partners',
   // 1600–1699 members.
   members: 'members',
   member_sessions: 'members',

@@ -32,6 +32,7 @@ export const EXCEPTIONS: Record<string, string> = {
   people_roles: 'GIN over people.roles (see above)',
   people_tags: 'GIN over people.tags (see above)',
   people_search: 'trigram GIN over people.search (see above); queries still filter organization_id',
+  people_name_trgm: 'trigram GIN over the full name for the duplicate finder (see above); queries still filter organization_id',
 };
 
 interface Finding {

@@ -22,12 +22,14 @@ import { membersModule } from './members/index.ts';
 import { adoptionsModule } from './adoptions/index.ts';
 import { integrationsModule } from './integrations/index.ts';
 import { reportsModule } from './reports/index.ts';
+import { partnersModule } from './partners/index.ts';
 
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [
   settingsModule,
   animalsModule,
   peopleModule,
+  partnersModule,
   donationsModule,
   customFieldsModule,
   operationsModule,

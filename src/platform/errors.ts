@@ -27,6 +27,8 @@ export class AppError extends Error {
     readonly fields?: FieldErrors,
     status?: number,
     readonly headers?: Record<string, string>,
+    /** Further members of a Family B error body (e.g. `merged_into` on a merged person's 404). */
+    readonly extra?: Record<string, string>,
   ) {
     super(message);
     this.status = status ?? ERROR_STATUS[code];
@@ -207,5 +209,5 @@ export function renderError(request: FastifyRequest, reply: FastifyReply, e: App
     else if (e.status === 422) body.fields = {};
     return reply.send(JSON.stringify({ error: body }));
   }
-  return reply.send(JSON.stringify({ error: e.message }));
+  return reply.send(JSON.stringify({ error: e.message, ...e.extra }));
 }

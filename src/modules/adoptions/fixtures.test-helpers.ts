@@ -26,13 +26,12 @@ export async function person(org: TestOrg, first = 'Ana'): Promise<string> {
   return r.body.id as string;
 }
 
-/**
- * Flags a person `banned` or `do not adopt`. Interim: the flag is a tag on the person (see people/public.ts
- * personFlags); when person flags get their own records, only this helper changes.
- */
+/** Flags a person `banned` or `do not adopt` through the people area's flags (POST /api/people/{id}/flags). */
 export async function flagPerson(org: TestOrg, personId: string, flag: 'banned' | 'do not adopt'): Promise<void> {
-  const r = await org.req('PATCH', `/api/v1/people/${personId}`, { body: { tags: [flag] } });
-  assert.equal(r.status, 200, r.raw);
+  const r = await org.req('POST', `/api/people/${personId}/flags`, {
+    body: { flag: flag === 'do not adopt' ? 'do_not_adopt' : flag, reason: 'Set by a test' },
+  });
+  assert.equal(r.status, 201, r.raw);
 }
 
 export async function stageId(org: TestOrg, name: string): Promise<string> {

@@ -1,3 +1,4 @@
+import { personSuppression } from '../people/public.ts';
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import type { Config } from '../../config.ts';
@@ -246,6 +247,13 @@ export async function send(
       } else if (await optedOut(q, org.id, p.personId, category)) {
         status = 'suppressed';
         Object.assign(meta, { reason: 'opted_out', suppression_scope: 'organization', suppression_reason: `opted out of ${category}` });
+      } else {
+        // A person flagged deceased receives no email, whatever the category.
+        const person = p.personId ? await personSuppression(q, org.id, p.personId) : null;
+        if (person) {
+          status = 'suppressed';
+          Object.assign(meta, { reason: person.reason, suppression_scope: 'person', suppression_reason: person.detail });
+        }
       }
       const headers: Record<string, string> = { 'Reply-To': replyTo };
       let text = renderText(p.blocks);

@@ -138,7 +138,7 @@ const Attempt = Type.Object({
 });
 export const PayloadMetadata = Type.Object({
   reason: Type.Optional(Type.String()),
-  suppression_scope: Type.Optional(StringEnum(['platform', 'organization'] as const)),
+  suppression_scope: Type.Optional(StringEnum(['platform', 'organization', 'person'] as const)),
   suppression_reason: Type.Optional(Type.String()),
   failover_attempts: Type.Optional(Type.Array(Attempt)),
   cc: Type.Optional(Type.Array(Type.String())),

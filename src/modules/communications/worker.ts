@@ -1,3 +1,4 @@
+import { personSuppression } from '../people/public.ts';
 import type { Transporter } from 'nodemailer';
 import type * as Nodemailer from 'nodemailer';
 import { lazyRequire } from '../../platform/lazy.ts';
@@ -180,13 +181,19 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     );
   }
 
+  /** A person flagged deceased after the message was queued still receives nothing. */
+  async function deceased(m: MessageRow) {
+    const p = m.person_id ? await personSuppression(db, m.organization_id, m.person_id) : null;
+    return p ? { reason: p.reason, suppression_scope: 'person', suppression_reason: p.detail } : null;
+  }
+
   async function deliver(m: MessageRow, token: string) {
     const hit = await suppressionFor(db, m.organization_id, m.recipient_address);
     const stopped = hit
       ? { reason: 'suppressed_address', suppression_scope: hit.scope, suppression_reason: hit.reason }
       : (await optedOut(db, m.organization_id, m.person_id, m.category))
         ? { reason: 'opted_out', suppression_scope: 'organization', suppression_reason: `opted out of ${m.category}` }
-        : null;
+        : await deceased(m);
     if (stopped) {
       await owned(m, token, "status = 'suppressed', attempt_token = NULL, payload_metadata = payload_metadata || $4::jsonb", [
         JSON.stringify(stopped),

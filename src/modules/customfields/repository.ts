@@ -3,7 +3,7 @@ import type { Queryable } from '../../platform/db/db.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { CustomFieldDefinition } from './routes.ts';
 
-export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application'] as const;
+export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application', 'person'] as const;
 export type CustomFieldEntity = (typeof ENTITY_TYPES)[number];
 export const FIELD_TYPES = [
   'text',

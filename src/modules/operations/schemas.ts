@@ -71,6 +71,9 @@ export const RunCreate = Strict({
   scheduled_date: DateString(),
   origin: place,
   destination: place,
+  partner_id: Type.Optional(
+    Nullable(Type.String({ maxLength: 64, description: 'a partner on file (422 when none has the id); null clears it' })),
+  ),
   notes: Type.Optional(notes),
 });
 export type RunCreate = Static<typeof RunCreate>;

@@ -10,6 +10,7 @@ export interface RunRow {
   scheduled_date: string;
   origin: string;
   destination: string;
+  partner_id: string | null;
   status: RunStatus;
   notes: string | null;
   created_at: Date;
@@ -40,7 +41,7 @@ export interface RunAnimalRow {
   notes: string | null;
 }
 
-const RUN_COLS = 'id, name, scheduled_date, origin, destination, status, notes, created_at, updated_at';
+const RUN_COLS = 'id, name, scheduled_date, origin, destination, partner_id, status, notes, created_at, updated_at';
 
 export async function listRuns(
   q: Queryable,
@@ -72,15 +73,24 @@ export async function getRun(q: Queryable, orgId: string, id: string, lock = fal
 export async function insertRun(
   q: Queryable,
   orgId: string,
-  r: { id: string; name: string; scheduled_date: string; origin: string; destination: string; notes: string | null },
+  r: {
+    id: string;
+    name: string;
+    scheduled_date: string;
+    origin: string;
+    destination: string;
+    notes: string | null;
+    partner_id?: string | null;
+  },
 ) {
   await q.query(
-    'INSERT INTO transport_runs (organization_id, id, name, scheduled_date, origin, destination, notes) VALUES ($1,$2,$3,$4,$5,$6,$7)',
-    [orgId, r.id, r.name, r.scheduled_date, r.origin, r.destination, r.notes],
+    `INSERT INTO transport_runs (organization_id, id, name, scheduled_date, origin, destination, notes, partner_id)
+      VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+    [orgId, r.id, r.name, r.scheduled_date, r.origin, r.destination, r.notes, r.partner_id ?? null],
   );
 }
 export async function updateRun(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const set = setClause(p, ['name', 'scheduled_date', 'origin', 'destination', 'notes', 'status'], 3);
+  const set = setClause(p, ['name', 'scheduled_date', 'origin', 'destination', 'partner_id', 'notes', 'status'], 3);
   await q.query(
     `UPDATE transport_runs SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
     [orgId, id, ...set.params],

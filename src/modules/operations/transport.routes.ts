@@ -1,7 +1,7 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Timestamp, Strict, StringEnum, DateString } from '../../platform/schema.ts';
-import { TextOrEmpty } from '../../platform/schema.ts';
+import { Nullable, TextOrEmpty } from '../../platform/schema.ts';
 
 const stampOrEmpty = () => TextOrEmpty({ description: 'ISO 8601 timestamp; empty string when there is none' });
 import { pageQueryB, PageFieldsB, pageB } from '../../platform/pagination.ts';
@@ -46,6 +46,7 @@ const Run = Type.Object(
     scheduled_date: DateString(),
     origin: Type.String(),
     destination: Type.String(),
+    partner_id: Nullable(Type.String({ description: 'the partner on file handling the transport (GET /api/partners/{id}), or null' })),
     status: StringEnum(repo.RUN_STATUSES),
     legs: Type.Array(Leg),
     animals: Type.Array(RunAnimal),

@@ -1,3 +1,4 @@
+import { partnerExists } from '../partners/public.ts';
 import { first, type Db, type Queryable } from '../../platform/db/db.ts';
 import { AppError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -54,8 +55,14 @@ export async function getRun(q: Queryable, orgId: string, id: string, timeZone: 
   return first(await runs(q, orgId, [row], timeZone));
 }
 
+/** A named partner must be on file (partners module). */
+async function checkPartner(q: Queryable, orgId: string, id: string | null | undefined) {
+  if (id && !(await partnerExists(q, orgId, id))) throw invalid({ partner_id: ['names no partner of this organization'] });
+}
+
 export async function createRun(db: Db, orgId: string, b: RunCreate, actor: string, timeZone: string) {
   return db.tx(async (q) => {
+    await checkPartner(q, orgId, b.partner_id);
     const id = newId('trn');
     await repo.insertRun(q, orgId, {
       id,
@@ -64,6 +71,7 @@ export async function createRun(db: Db, orgId: string, b: RunCreate, actor: stri
       origin: b.origin.trim(),
       destination: b.destination.trim(),
       notes: b.notes || null,
+      partner_id: b.partner_id ?? null,
     });
     await audit(q, orgId, actor, 'create', 'transport_run', id, b);
     return getRun(q, orgId, id, timeZone);
@@ -113,6 +121,7 @@ export async function updateRun(db: Db, orgId: string, id: string, b: RunPatch, 
     timeZone,
     'update',
     async (q) => {
+      await checkPartner(q, orgId, b.partner_id);
       const patch: Record<string, unknown> = { ...b };
       if (b.notes === '') patch.notes = null;
       if (b.origin) patch.origin = b.origin.trim();

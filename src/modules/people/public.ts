@@ -107,21 +107,46 @@ export async function insertPersonIn(
 }
 
 /**
- * The warning flags on a person (`banned` and `do not adopt` are checked at adoption application and finalization).
- * Interim body: a person's tags named `banned` or `do not adopt` (any case) are those flags, with no reason.
+ * The standing warning flags on a live person (`banned` and `do not adopt` are checked at adoption application and
+ * finalization), from the person's flags (POST /api/people/{id}/flags); `do_not_adopt` is named `do not adopt` here.
  */
 export async function personFlags(
   q: Queryable,
   orgId: string,
   personId: string,
 ): Promise<Array<{ flag: 'banned' | 'do not adopt' | 'deceased' | 'dangerous'; reason: string | null }>> {
-  const rows = await q.query<{ tag: string }>(
-    `SELECT DISTINCT lower(t) AS tag FROM people, unnest(tags) AS t
-      WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL AND lower(t) IN ('banned', 'do not adopt')`,
+  const rows = await q.query<{ flag: string; reason: string }>(
+    `SELECT f.flag, f.reason FROM person_flags f
+       JOIN people p ON p.organization_id = f.organization_id AND p.id = f.person_id AND p.deleted_at IS NULL
+      WHERE f.organization_id = $1 AND f.person_id = $2 AND f.cleared_at IS NULL ORDER BY f.created_at, f.id`,
     [orgId, personId],
   );
-  return rows.map((r) => ({ flag: r.tag as 'banned' | 'do not adopt', reason: null }));
+  return rows.map((r) => ({
+    flag: (r.flag === 'do_not_adopt' ? 'do not adopt' : r.flag) as 'banned' | 'do not adopt' | 'deceased' | 'dangerous',
+    reason: r.reason,
+  }));
 }
+
+/**
+ * Why Ark must not email this person, or null: a standing `deceased` flag. For the communications area, which
+ * logs such a message as suppressed with this reason instead of sending it.
+ */
+export async function personSuppression(
+  q: Queryable,
+  orgId: string,
+  personId: string,
+): Promise<{ reason: 'deceased'; detail: string } | null> {
+  const r = (
+    await q.query<{ reason: string }>(
+      "SELECT reason FROM person_flags WHERE organization_id = $1 AND person_id = $2 AND flag = 'deceased' AND cleared_at IS NULL LIMIT 1",
+      [orgId, personId],
+    )
+  )[0];
+  return r ? { reason: 'deceased', detail: `the person is flagged deceased: ${r.reason}` } : null;
+}
+
+/** The merge registry: other modules declare their person columns (see references.ts). */
+export { registerPersonReferences, personReferences, PERSON_REFERENCE_EXCEPTIONS, type PersonReference } from './references.ts';
 
 /**
  * The live person with this email (any case), or a new person made from these fields (with its audit row), inside

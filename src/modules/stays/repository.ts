@@ -12,6 +12,7 @@ export interface StayRow {
   intake_subtype: string | null;
   source_person_id: string | null;
   source_organization: string | null;
+  source_partner_id: string | null;
   found_at: string | null;
   condition: string;
   age_weeks: number | null;
@@ -25,6 +26,7 @@ export interface StayRow {
   outcome_subtype: string | null;
   destination_person_id: string | null;
   destination_organization: string | null;
+  destination_partner_id: string | null;
   outcome_reason: string | null;
   outcome_notes: string | null;
   outcome_by: string | null;
@@ -34,7 +36,8 @@ export interface StayRow {
 
 const STAY_SELECT = `SELECT s.id, s.animal_id, s.intake_at, s.intake_type, s.intake_subtype_id, si.name AS intake_subtype,
   s.source_person_id,
-  s.source_organization, s.found_at, s.condition, s.age_weeks, s.age_estimated, s.adoption_return, s.intake_notes, s.intake_by,
+  s.source_organization, s.source_partner_id, s.destination_partner_id,
+  s.found_at, s.condition, s.age_weeks, s.age_estimated, s.adoption_return, s.intake_notes, s.intake_by,
   s.outcome_at, s.outcome_type, s.outcome_subtype_id, so.name AS outcome_subtype, s.destination_person_id, s.destination_organization,
   s.outcome_reason, s.outcome_notes, s.outcome_by, s.created_at, s.updated_at
   FROM animal_stays s
@@ -69,6 +72,8 @@ export interface IntakeInsert {
   intake_subtype_id: string | null;
   source_person_id: string | null;
   source_organization: string | null;
+  /** A partner on file (partners module); optional for callers that name none. */
+  source_partner_id?: string | null;
   found_at: string | null;
   condition: string;
   age_weeks: number | null;
@@ -82,8 +87,8 @@ export async function insertStay(q: Queryable, orgId: string, s: IntakeInsert): 
   await q.query(
     `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, intake_subtype_id, source_person_id,
       source_organization,
-      found_at, condition, age_weeks, age_estimated, adoption_return, intake_notes, intake_by)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)`,
+      found_at, condition, age_weeks, age_estimated, adoption_return, intake_notes, intake_by, source_partner_id)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)`,
     [
       orgId,
       id,
@@ -100,6 +105,7 @@ export async function insertStay(q: Queryable, orgId: string, s: IntakeInsert): 
       s.adoption_return,
       s.intake_notes,
       s.intake_by,
+      s.source_partner_id ?? null,
     ],
   );
   return id;
@@ -111,6 +117,8 @@ export interface OutcomeUpdate {
   outcome_subtype_id: string | null;
   destination_person_id: string | null;
   destination_organization: string | null;
+  /** A partner on file (partners module); optional for callers that name none. */
+  destination_partner_id?: string | null;
   outcome_reason: string | null;
   outcome_notes: string | null;
   outcome_by: string | null;
@@ -119,7 +127,8 @@ export interface OutcomeUpdate {
 export async function closeStay(q: Queryable, orgId: string, id: string, o: OutcomeUpdate): Promise<boolean> {
   const rows = await q.query(
     `UPDATE animal_stays SET outcome_at = $3, outcome_type = $4, outcome_subtype_id = $5, destination_person_id = $6,
-      destination_organization = $7, outcome_reason = $8, outcome_notes = $9, outcome_by = $10, updated_at = now()
+      destination_organization = $7, outcome_reason = $8, outcome_notes = $9, outcome_by = $10, destination_partner_id = $11,
+      updated_at = now()
      WHERE organization_id = $1 AND id = $2 AND outcome_at IS NULL RETURNING id`,
     [
       orgId,
@@ -132,6 +141,7 @@ export async function closeStay(q: Queryable, orgId: string, id: string, o: Outc
       o.outcome_reason,
       o.outcome_notes,
       o.outcome_by,
+      o.destination_partner_id ?? null,
     ],
   );
   return rows.length > 0;

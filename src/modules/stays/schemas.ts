@@ -15,6 +15,7 @@ export const Intake = Type.Object(
     subtype: Nullable(Type.String({ description: "the subtype's name" })),
     source_person_id: Nullable(Type.String({ description: 'the person who brought the animal (or found it)' })),
     source_organization: Nullable(Type.String({ description: 'an outside organization the animal came from' })),
+    source_partner_id: Nullable(Type.String({ description: 'the partner on file the animal came from (GET /api/partners/{id})' })),
     found_at: Nullable(Type.String({ description: 'where a stray was found' })),
     condition: StringEnum(CONDITIONS),
     age_weeks: Nullable(Type.Integer({ description: 'age at intake in weeks' })),
@@ -34,6 +35,7 @@ export const Outcome = Type.Object(
     live: Type.Boolean({ description: 'a live outcome (adoption, return to owner, transfer out, return to field, other live)' }),
     destination_person_id: Nullable(Type.String()),
     destination_organization: Nullable(Type.String()),
+    destination_partner_id: Nullable(Type.String({ description: 'the partner on file the animal went to' })),
     reason: Nullable(Type.String()),
     notes: Nullable(Type.String()),
     recorded_by: Nullable(Type.String()),
@@ -108,6 +110,9 @@ export const IntakeCreate = Strict({
   subtype_id: Type.Optional(subtypeId),
   source_person_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   source_organization: Type.Optional(Nullable(Text(200))),
+  source_partner_id: Type.Optional(
+    Nullable(Type.String({ maxLength: 64, description: 'a partner on file (422 when none has the id); not with a source person' })),
+  ),
   found_at: Type.Optional(Nullable(Text(500, 'the address or place a stray was found'))),
   condition: Type.Optional(StringEnum(CONDITIONS, { description: 'defaults to unknown' })),
   age_weeks: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 5200 }))),
@@ -122,6 +127,9 @@ export const OutcomeCreate = Strict({
   subtype_id: Type.Optional(subtypeId),
   destination_person_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   destination_organization: Type.Optional(Nullable(Text(200))),
+  destination_partner_id: Type.Optional(
+    Nullable(Type.String({ maxLength: 64, description: 'a partner on file (422 when none has the id); not with a destination person' })),
+  ),
   reason: Type.Optional(Nullable(Text(500))),
   notes: Type.Optional(notes),
 });

@@ -1,3 +1,4 @@
+import { partnerExists } from '../partners/public.ts';
 import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
@@ -62,6 +63,7 @@ export function toStay(r: repo.StayRow, tz: string, now: Date): StayT {
       subtype: r.intake_subtype,
       source_person_id: r.source_person_id,
       source_organization: r.source_organization,
+      source_partner_id: r.source_partner_id,
       found_at: r.found_at,
       condition: r.condition as StayT['intake']['condition'],
       age_weeks: r.age_weeks,
@@ -81,6 +83,7 @@ export function toStay(r: repo.StayRow, tz: string, now: Date): StayT {
             live: LIVE_OUTCOMES.includes(r.outcome_type as OutcomeType),
             destination_person_id: r.destination_person_id,
             destination_organization: r.destination_organization,
+            destination_partner_id: r.destination_partner_id,
             reason: r.outcome_reason,
             notes: r.outcome_notes,
             recorded_by: r.outcome_by,
@@ -89,6 +92,14 @@ export function toStay(r: repo.StayRow, tz: string, now: Date): StayT {
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
+}
+
+/** A named partner must be on file, and names the organization side: not with a person. */
+async function checkPartner(q: Queryable, orgId: string, field: string, id: string | null | undefined, person: string | null) {
+  if (!id) return null;
+  if (person) throw invalid({ [field]: ['give a person or a partner, not both'] });
+  if (!(await partnerExists(q, orgId, id))) throw invalid({ [field]: ['names no partner of this organization'] });
+  return id;
 }
 
 const blank = (s: string | null | undefined): string | null => (s === undefined || s === null || s.trim() === '' ? null : s);
@@ -163,6 +174,7 @@ export async function intakeIn(
     if (body.source_person_id && blank(body.source_organization))
       throw invalid({ source_organization: ['give a source person or a source organization, not both'] });
     const sourcePerson = await checkPerson(q, orgId, 'source_person_id', body.source_person_id);
+    const sourcePartner = await checkPartner(q, orgId, 'source_partner_id', body.source_partner_id, sourcePerson);
     const latest = await repo.latestStay(q, orgId, animalId);
     if (latest && latest.outcome_at === null)
       throw invalid({ animal_id: ['the animal is already in care: record the outcome of its open stay first'] });
@@ -177,6 +189,7 @@ export async function intakeIn(
       intake_subtype_id: resolved.subtype?.id ?? null,
       source_person_id: sourcePerson,
       source_organization: blank(body.source_organization),
+      source_partner_id: sourcePartner,
       found_at: blank(body.found_at),
       condition: body.condition ?? 'unknown',
       age_weeks: body.age_weeks ?? null,
@@ -227,6 +240,7 @@ export async function outcomeIn(
     if (body.destination_person_id && blank(body.destination_organization))
       throw invalid({ destination_organization: ['give a destination person or a destination organization, not both'] });
     const person = await checkPerson(q, orgId, 'destination_person_id', body.destination_person_id);
+    const partner = await checkPartner(q, orgId, 'destination_partner_id', body.destination_partner_id, person);
     const open = await openStayOf(q, orgId, animalId);
     if (!open) throw invalid({ animal_id: ['the animal has no open stay: record an intake first'] });
     if (new Date(body.occurred_at) < open.intake_at)
@@ -239,6 +253,7 @@ export async function outcomeIn(
       outcome_subtype_id: subtype?.id ?? null,
       destination_person_id: person,
       destination_organization: blank(body.destination_organization),
+      destination_partner_id: partner,
       outcome_reason: blank(body.reason),
       outcome_notes: blank(body.notes),
       outcome_by: actor,
