@@ -31,6 +31,10 @@ export const en = {
     anySex: 'Any sex',
     age: 'Age',
     anyAge: 'Any age',
+    size: 'Size',
+    anySize: 'Any size',
+    location: 'Location',
+    anyLocation: 'Any location',
     goodWith: 'Good with',
     sort: 'Sort',
     newest: 'Newest',
@@ -45,10 +49,16 @@ export const en = {
   },
   sex: { male: 'Male', female: 'Female', unknown: 'Sex unknown' } as Record<string, string>,
   ageGroup: { baby: 'Baby', young: 'Young', adult: 'Adult', senior: 'Senior' } as Record<string, string>,
+  size: { small: 'Small (up to 25 lb)', medium: 'Medium (26–60 lb)', large: 'Large (61–100 lb)', xlarge: 'Extra large (over 100 lb)' } as Record<
+    string,
+    string
+  >,
   goodWith: { dogs: 'Dogs', cats: 'Cats', children: 'Children' } as Record<string, string>,
   animal: {
     about: 'About',
     age: 'Age',
+    size: 'Size',
+    unknownSize: 'Not known',
     sex: 'Sex',
     breed: 'Breed',
     species: 'Species',
