@@ -174,7 +174,9 @@ export function sizeOf(weightLb: number | string | null | undefined): Size | nul
 }
 /** The same rule in SQL: the size band (text) of the weight expression `weightSql` (pounds), NULL without one. */
 export const sizeSql = (weightSql: string) =>
-  `(CASE WHEN ${weightSql} IS NULL OR ${weightSql} <= 0 THEN NULL ${SIZE_MAX_LB.map(([s, max]) => `WHEN ${weightSql} <= ${max} THEN '${s}'`).join(' ')} ELSE 'xlarge' END)`;
+  `(CASE WHEN ${weightSql} IS NULL OR ${weightSql} <= 0 THEN NULL ` +
+  SIZE_MAX_LB.map(([s, max]) => `WHEN ${weightSql} <= ${max} THEN '${s}' `).join('') +
+  `ELSE 'xlarge' END)`;
 
 /** Bulk import (integrations): the same create and update as the API, with its checks and change records. */
 export { createAnimal, updateAnimal } from './service.ts';

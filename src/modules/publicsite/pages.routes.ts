@@ -389,7 +389,8 @@ export async function pageRoutes(app: App, ctx: AppContext) {
           'stay) and no hold in force. Only public fields: the public name, never the internal name; no notes, no people. ' +
           'Filters as on the website: `size` is the band of the animal’s weight (small up to 25 lb, medium 26–60, large ' +
           '61–100, xlarge over 100; an animal with no weight matches no size), `location_id` one of `locations` (animals in ' +
-          'one of its housing units too; animals with no location, e.g. in a foster home, match no location); newest first unless `sort=name`. `total` counts every match. Answers carry an ETag and ' +
+          'one of its housing units too; animals with no location, e.g. in a foster home, match no location); newest first unless ' +
+          '`sort=name`. `total` counts every match. Answers carry an ETag and ' +
           'Last-Modified (If-None-Match / If-Modified-Since answer 304), `Cache-Control: ' +
           service.CACHE_CONTROL +
           '` and `Access-Control-Allow-Origin: *` (the embeddable widget reads it from the rescue’s own website).',

@@ -505,7 +505,7 @@ test('the daily upload runs on the job queue: once per target and day, the next 
   assert.ok(last, 'the disabled target was skipped');
 });
 
-test('size from the weight at the band edges; location filter; filter links keep the other filters; Size in the syndication files', async () => {
+test('size from the weight at the band edges; location filter; links keep the other filters; Size in the syndication files', async () => {
   const org = await makeOrg(t);
   const loc = async (name: string) => {
     const r = await org.req('POST', '/api/animals/locations', { body: { name, type: 'shelter' } });
@@ -514,7 +514,9 @@ test('size from the weight at the band edges; location filter; filter links keep
   };
   const north = await loc('North Shelter');
   const south = await loc('South Shelter');
-  const unit = await org.req('POST', '/api/animals/housing-units', { body: { location_id: south, name: 'K1', type: 'kennel', capacity: 5 } });
+  const unit = await org.req('POST', '/api/animals/housing-units', {
+    body: { location_id: south, name: 'K1', type: 'kennel', capacity: 5 },
+  });
   assert.equal(unit.status, 201, unit.raw);
   const ids: Record<string, string> = {};
   for (const [name, weight, locationId] of [
@@ -536,10 +538,14 @@ test('size from the weight at the band edges; location filter; filter links keep
   assert.match((await page(org, '/animals?size=huge')).raw, /6 animals/); // unknown value ignored
   const json = await request(t, org.host, 'GET', '/api/public/animals?sort=name', { key: null });
   assert.equal(json.status, 200, json.raw);
-  assert.deepEqual(
-    Object.fromEntries(json.body.results.map((r: { name: string; size: string | null }) => [r.name, r.size])),
-    { 'Huge Hank': 'xlarge', 'Large Lou': 'large', 'Medium Mia': 'medium', 'Small Sam': 'small', 'Tiny Tim': 'small', 'Unweighed Uma': null },
-  );
+  assert.deepEqual(Object.fromEntries(json.body.results.map((r: { name: string; size: string | null }) => [r.name, r.size])), {
+    'Huge Hank': 'xlarge',
+    'Large Lou': 'large',
+    'Medium Mia': 'medium',
+    'Small Sam': 'small',
+    'Tiny Tim': 'small',
+    'Unweighed Uma': null,
+  });
   const bySize = await request(t, org.host, 'GET', '/api/public/animals?size=medium', { key: null });
   assert.deepEqual(
     bySize.body.results.map((r: { name: string }) => r.name),
@@ -567,11 +573,7 @@ test('size from the weight at the band edges; location filter; filter links keep
     { id: north, name: 'North Shelter' },
     { id: south, name: 'South Shelter' },
   ]);
-  assertErrorShape(
-    '/api/public/animals',
-    await request(t, org.host, 'GET', '/api/public/animals?location_id=a%20b', { key: null }),
-    422,
-  );
+  assertErrorShape('/api/public/animals', await request(t, org.host, 'GET', '/api/public/animals?location_id=a%20b', { key: null }), 422);
 
   // Paging links keep every other filter (one address per page).
   for (let i = 0; i < 25; i++) await animal(org, { publicName: `Pup ${i}`, sex: 'male', weight: 30, locationId: north });
@@ -600,12 +602,12 @@ test('size from the weight at the band edges; location filter; filter links keep
   });
   assert.equal(pf.status, 201, pf.raw);
   assert.equal((await org.req('POST', `${B}/${pf.body.id}/run`)).body.status, 'ok');
-  const rows = readFileSync(join(ftpRoot, 'sizes', 'SZ1.csv'), 'utf8').trim().split('\n').slice(1);
+  const rows = readFileSync(join(ftpRoot, 'sizes', 'SZ1.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   const sizeOfRow = (name: string) => rows.find((r) => r.split(',')[2] === name)?.split(',')[6];
-  assert.deepEqual(
-    ['Small Sam', 'Medium Mia', 'Large Lou', 'Huge Hank', 'Unweighed Uma'].map(sizeOfRow),
-    ['S', 'M', 'L', 'XL', ''],
-  );
+  assert.deepEqual(['Small Sam', 'Medium Mia', 'Large Lou', 'Huge Hank', 'Unweighed Uma'].map(sizeOfRow), ['S', 'M', 'L', 'XL', '']);
   const ap = await org.req('POST', B, {
     body: { format: 'adoptapet', host: '127.0.0.1', port: ftpPort, username: 'ap2', password: 'secret', remote_dir: '/sizes2' },
   });

@@ -134,7 +134,8 @@ export interface PublicAnimal {
 /** One adoptable animal (public, in care, no hold in force), or null. */
 export async function adoptableAnimal(q: Queryable, orgId: string, id: string): Promise<PublicAnimal | null> {
   const rows = await q.query<PublicAnimal>(
-    `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text, p.weight::float8 AS weight, p.altered, p.updated_at,
+    `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
+            p.weight::float8 AS weight, p.altered, p.updated_at,
             ${careChangedAtSql('$1', 'p.id')} AS care_changed_at,
             ${behaviourValueSql('$1', 'p.id', "'good_with_dogs'")} AS good_with_dogs,
             ${behaviourValueSql('$1', 'p.id', "'good_with_cats'")} AS good_with_cats,

@@ -17,7 +17,8 @@ export const FilterQuery = {
     Type.String({
       maxLength: 64,
       pattern: '^[A-Za-z0-9_]+$',
-      description: 'a location id (see `locations`): animals at that site or in one of its housing units; animals with no location match none',
+      description:
+        'a location id (see `locations`): animals at that site or in one of its housing units; animals with no location match none',
     }),
   ),
   good_with: Type.Optional(
@@ -41,7 +42,9 @@ export const PublicAnimalItem = Type.Object(
     age_group: Nullable(StringEnum(AGE_GROUPS)),
     date_of_birth: Nullable(Type.String()),
     size: Nullable(
-      StringEnum(SIZES, { description: 'from the weight: small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; null without a weight' }),
+      StringEnum(SIZES, {
+        description: 'from the weight: small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; null without a weight',
+      }),
     ),
     url: Type.String({ description: "the animal's page on the public website (absolute)" }),
     photo: Nullable(

@@ -49,10 +49,12 @@ export const en = {
   },
   sex: { male: 'Male', female: 'Female', unknown: 'Sex unknown' } as Record<string, string>,
   ageGroup: { baby: 'Baby', young: 'Young', adult: 'Adult', senior: 'Senior' } as Record<string, string>,
-  size: { small: 'Small (up to 25 lb)', medium: 'Medium (26–60 lb)', large: 'Large (61–100 lb)', xlarge: 'Extra large (over 100 lb)' } as Record<
-    string,
-    string
-  >,
+  size: {
+    small: 'Small (up to 25 lb)',
+    medium: 'Medium (26–60 lb)',
+    large: 'Large (61–100 lb)',
+    xlarge: 'Extra large (over 100 lb)',
+  } as Record<string, string>,
   goodWith: { dogs: 'Dogs', cats: 'Cats', children: 'Children' } as Record<string, string>,
   animal: {
     about: 'About',
