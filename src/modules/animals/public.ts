@@ -148,9 +148,35 @@ export async function animalMicrochips(q: Queryable, orgId: string, animalId: st
  * `organization_id` like any table.
  */
 export const PUBLIC_ANIMALS_SQL = `(SELECT a.organization_id, a.id, a.public_name, a.species, a.species_key, a.breed, a.sex,
-    a.date_of_birth,
+    a.date_of_birth, a.weight, a.location_id,
     a.intake_date, a.altered, a.created_at, a.updated_at
   FROM animals a WHERE a.deleted_at IS NULL AND a.is_public)`;
+
+/**
+ * Ark's one size rule (the listing sites' bands), from the animal's weight in pounds: small up to 25 lb,
+ * medium over 25 up to 60, large over 60 up to 100, xlarge over 100; no weight, no size. `sizeOf` and
+ * `sizeSql` are made from the same bounds, so a page and a filter never disagree.
+ */
+export const SIZES = ['small', 'medium', 'large', 'xlarge'] as const;
+export type Size = (typeof SIZES)[number];
+/** The heaviest weight (lb, inclusive) of each band but the last. */
+const SIZE_MAX_LB: [Size, number][] = [
+  ['small', 25],
+  ['medium', 60],
+  ['large', 100],
+];
+/** The size band of a weight in pounds (a number or PostgreSQL's numeric text), or null without a weight. */
+export function sizeOf(weightLb: number | string | null | undefined): Size | null {
+  if (weightLb === null || weightLb === undefined || weightLb === '') return null;
+  const w = Number(weightLb);
+  if (!Number.isFinite(w) || w <= 0) return null;
+  return SIZE_MAX_LB.find(([, max]) => w <= max)?.[0] ?? 'xlarge';
+}
+/** The same rule in SQL: the size band (text) of the weight expression `weightSql` (pounds), NULL without one. */
+export const sizeSql = (weightSql: string) =>
+  `(CASE WHEN ${weightSql} IS NULL OR ${weightSql} <= 0 THEN NULL ` +
+  SIZE_MAX_LB.map(([s, max]) => `WHEN ${weightSql} <= ${max} THEN '${s}' `).join('') +
+  `ELSE 'xlarge' END)`;
 
 /** Bulk import (integrations): the same create and update as the API, with its checks and change records. */
 export { createAnimal, updateAnimal } from './service.ts';

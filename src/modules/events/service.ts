@@ -152,7 +152,7 @@ export async function updateEvent(db: Db, orgId: string, id: string, b: EventUpd
     }
     if (Object.keys(set).length) await repo.updateEvent(q, orgId, id, set);
     const after = (await repo.getEvent(q, orgId, id)) as repo.EventRow;
-    await auditUpdate(q, orgId, actor, 'event', id, cur as never, after as never, Object.keys(set));
+    await auditUpdate(q, orgId, actor, 'event', id, cur, after, Object.keys(set));
     return toEventA(after);
   });
 }

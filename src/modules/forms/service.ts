@@ -73,7 +73,7 @@ export async function updateForm(db: Db, orgId: string, actor: string, id: strin
     if (fields) set.fields = fields;
     if (!Object.keys(set).length) return cur;
     const after = await repo.updateForm(q, orgId, id, set);
-    await auditUpdate(q, orgId, actor, 'form', id, cur as never, after as never, Object.keys(set));
+    await auditUpdate(q, orgId, actor, 'form', id, cur, after, Object.keys(set));
     return after;
   });
 }

@@ -92,3 +92,21 @@ export async function endFosterForAdoption(
   );
   return a.id;
 }
+
+/**
+ * SQL for the site (an active location's id) where the place `placeSql` is: the location itself, or the
+ * location of a housing unit; NULL for a foster home, no place, or a location no longer in use. Both
+ * arguments are SQL expressions (e.g. parameters, columns).
+ */
+export const placeSiteSql = (orgSql: string, placeSql: string) =>
+  `(SELECT l.id FROM locations l WHERE l.organization_id = ${orgSql} AND l.is_active AND l.id = coalesce(
+      (SELECT u.location_id FROM housing_units u WHERE u.organization_id = ${orgSql} AND u.id = ${placeSql}), ${placeSql}))`;
+
+/** Id and name of the organization's active locations among `ids`, by name (for a public filter). */
+export async function locationNames(q: Queryable, orgId: string, ids: string[]): Promise<{ id: string; name: string }[]> {
+  if (!ids.length) return [];
+  return q.query<{ id: string; name: string }>(
+    'SELECT id, name FROM locations WHERE organization_id = $1 AND id = ANY($2::text[]) AND is_active ORDER BY lower(name), id',
+    [orgId, ids],
+  );
+}

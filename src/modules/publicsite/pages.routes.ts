@@ -16,6 +16,7 @@ import * as service from './service.ts';
 import { PublicAnimalList, PublicListQuery } from './schemas.ts';
 import { en } from './strings.en.ts';
 import { publicPhotoPath, publicPhotos } from '../media/public.ts';
+import { sizeOf } from '../animals/public.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const VIEWS = join(HERE, 'views');
@@ -35,17 +36,21 @@ export function readFilter(query: Record<string, unknown>): { f: repo.ListFilter
   const species = str(query.species).toLowerCase().slice(0, 60);
   const sex = str(query.sex);
   const age = str(query.age);
+  const size = str(query.size);
+  const locationId = str(query.location_id);
   const gw = ([] as unknown[]).concat(query.good_with ?? []).filter((g): g is repo.GoodWith => repo.GOOD_WITH.includes(g as repo.GoodWith));
   const f: repo.ListFilter = {
     species: species || undefined,
     sex: sex === 'male' || sex === 'female' ? sex : undefined,
     age: repo.AGE_GROUPS.includes(age as repo.AgeGroup) ? (age as repo.AgeGroup) : undefined,
+    size: repo.SIZES.includes(size as repo.Size) ? (size as repo.Size) : undefined,
+    locationId: /^[A-Za-z0-9_]{1,64}$/.test(locationId) ? locationId : undefined,
     goodWith: [...new Set(gw)].sort(),
     sort: str(query.sort) === 'name' ? 'name' : 'newest',
   };
   const rawPage = str(query.page);
   const page = rawPage === '' ? 1 : /^[1-9][0-9]{0,5}$/.test(rawPage) && Number(rawPage) <= MAX_PAGE ? Number(rawPage) : null;
-  return { f, page, filtered: !!(f.species || f.sex || f.age || f.goodWith.length || f.sort !== 'newest') };
+  return { f, page, filtered: !!(f.species || f.sex || f.age || f.size || f.locationId || f.goodWith.length || f.sort !== 'newest') };
 }
 /** The query string of a list address: filters in a fixed order, page omitted when 1. */
 export function listQuery(f: repo.ListFilter, page: number): string {
@@ -53,6 +58,8 @@ export function listQuery(f: repo.ListFilter, page: number): string {
   if (f.species) p.set('species', f.species);
   if (f.sex) p.set('sex', f.sex);
   if (f.age) p.set('age', f.age);
+  if (f.size) p.set('size', f.size);
+  if (f.locationId) p.set('location_id', f.locationId);
   for (const g of f.goodWith) p.append('good_with', g);
   if (f.sort !== 'newest') p.set('sort', f.sort);
   if (page > 1) p.set('page', String(page));
@@ -160,9 +167,13 @@ export async function pageRoutes(app: App, ctx: AppContext) {
     const { f, page: n, filtered } = readFilter(req.query as Record<string, unknown>);
     if (n === null) return notFoundPage(req, reply, org, en.notFound.page);
     const site = await service.site(ctx.db, org);
-    const [list, species] = [await service.listPage(ctx.db, org.id, f, n), await repo.adoptableSpecies(ctx.db, org.id)];
+    const [list, species, locations] = [
+      await service.listPage(ctx.db, org.id, f, n),
+      await repo.adoptableSpecies(ctx.db, org.id),
+      await repo.adoptableLocations(ctx.db, org.id),
+    ];
     if (n > list.pages) return notFoundPage(req, reply, org, en.notFound.page);
-    const data = { site, cards: list.cards, total: list.total, species, embed };
+    const data = { site, cards: list.cards, total: list.total, species, locations, embed };
     if (service.notModified(req, reply, data, service.newestOf(list.lastModified, site.settings.updated_at), VERSION)) return reply;
     const action = embed ? '/embed' : '/animals';
     if (embed) framable.add(req);
@@ -281,6 +292,11 @@ export async function pageRoutes(app: App, ctx: AppContext) {
       anySpecies: en.list.anySpecies,
       sex: en.list.sex,
       anySex: en.list.anySex,
+      size: en.list.size,
+      anySize: en.list.anySize,
+      sizes: en.size,
+      location: en.list.location,
+      anyLocation: en.list.anyLocation,
       female: en.sex.female,
       male: en.sex.male,
       loading: en.widget.loading,
@@ -371,7 +387,10 @@ export async function pageRoutes(app: App, ctx: AppContext) {
         description:
           'No key needed; the organization comes from the address (Host). Adoptable means: marked public, in care (an open ' +
           'stay) and no hold in force. Only public fields: the public name, never the internal name; no notes, no people. ' +
-          'Filters as on the website; newest first unless `sort=name`. `total` counts every match. Answers carry an ETag and ' +
+          'Filters as on the website: `size` is the band of the animal’s weight (small up to 25 lb, medium 26–60, large ' +
+          '61–100, xlarge over 100; an animal with no weight matches no size), `location_id` one of `locations` (animals in ' +
+          'one of its housing units too; animals with no location, e.g. in a foster home, match no location); newest first unless ' +
+          '`sort=name`. `total` counts every match. Answers carry an ETag and ' +
           'Last-Modified (If-None-Match / If-Modified-Since answer 304), `Cache-Control: ' +
           service.CACHE_CONTROL +
           '` and `Access-Control-Allow-Origin: *` (the embeddable widget reads it from the rescue’s own website).',
@@ -381,8 +400,16 @@ export async function pageRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const org = orgOf(req);
-      const { limit, offset, species, sex, age, good_with, sort } = req.query;
-      const f: repo.ListFilter = { species, sex, age, goodWith: [...new Set(good_with ?? [])].sort(), sort: sort ?? 'newest' };
+      const { limit, offset, species, sex, age, size, location_id, good_with, sort } = req.query;
+      const f: repo.ListFilter = {
+        species,
+        sex,
+        age,
+        size,
+        locationId: location_id,
+        goodWith: [...new Set(good_with ?? [])].sort(),
+        sort: sort ?? 'newest',
+      };
       const rows = await repo.listAdoptable(ctx.db, org.id, f, limit, offset);
       const withPhoto = rows.filter((r) => r.photo_id).map((r) => r.id);
       const photos = new Map((await publicPhotos(ctx.db, org.id, withPhoto, 1)).map((p) => [p.animal_id, p]));
@@ -400,6 +427,7 @@ export async function pageRoutes(app: App, ctx: AppContext) {
             age: service.ageText(r.date_of_birth),
             age_group: service.ageGroup(service.ageDays(r.date_of_birth)),
             date_of_birth: r.date_of_birth,
+            size: sizeOf(r.weight),
             url: `${o}${service.animalPath(r.id, r.public_name)}`,
             photo: p ? { url: `${o}${publicPhotoPath(r.id, p.id, 'small')}`, ...service.fit(p, 320) } : null,
             updated_at: r.updated_at,
@@ -410,6 +438,7 @@ export async function pageRoutes(app: App, ctx: AppContext) {
         has_more: offset + rows.length < total,
         total,
         species: await repo.adoptableSpecies(ctx.db, org.id),
+        locations: await repo.adoptableLocations(ctx.db, org.id),
       };
       void reply.header('Access-Control-Allow-Origin', '*');
       if (service.notModified(req, reply, body, service.newestOf(...rows.map((r) => r.updated_at)), VERSION)) return reply;

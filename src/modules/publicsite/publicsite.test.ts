@@ -280,7 +280,7 @@ test('syndication: Petfinder and Adopt-a-Pet files by FTP, photos by URL; the re
   const org = await makeOrg(t);
   await behaviourKeys(org);
   const dob = new Date(Date.now() - 90 * 86400000).toISOString().slice(0, 10);
-  const a = await animal(org, { publicName: 'Toby', breed: 'Labrador Mix', sex: 'male', dateOfBirth: dob });
+  const a = await animal(org, { publicName: 'Toby', breed: 'Labrador Mix', sex: 'male', dateOfBirth: dob, weight: 61 });
   await animal(org, { publicName: 'Hidden', isPublic: false });
   await org.req('PUT', `/api/animals/${a}/behaviour`, { body: { values: { good_with_dogs: 'no', good_with_children: 'yes' } } });
   await org.req('POST', `/api/animals/${a}/notes`, { body: { kind: 'adoption', body: 'A gentle soul.', visibility: 'shareable' } });
@@ -297,7 +297,7 @@ test('syndication: Petfinder and Adopt-a-Pet files by FTP, photos by URL; the re
   assert.deepEqual(run.body, { status: 'ok', animals: 1, photos: 0, file: 'XX123.csv', error: null });
   const csv = readFileSync(join(ftpRoot, 'import', 'XX123.csv'), 'utf8').split('\n');
   assert.match(csv[0] ?? '', /^ID,Internal,AnimalName,PrimaryBreed,SecondaryBreed,Sex,Size,Age,Desc,Type,Status,/);
-  assert.match(csv[1] ?? '', new RegExp(`^${a},${a},Toby,Labrador Mix,,M,M,Baby,`));
+  assert.match(csv[1] ?? '', new RegExp(`^${a},${a},Toby,Labrador Mix,,M,L,Baby,`));
   assert.match(csv[1] ?? '', /A gentle soul\./);
   assert.doesNotMatch(csv.join('\n'), /Hidden|Internal Kennel Name|INTERNAL/);
   const shown = await org.req('GET', `${B}/${pf.body.id}`);
@@ -311,7 +311,7 @@ test('syndication: Petfinder and Adopt-a-Pet files by FTP, photos by URL; the re
   });
   assert.equal((await org.req('POST', `${B}/${ap.body.id}/run`)).body.status, 'ok');
   const pets = readFileSync(join(ftpRoot, 'aap', 'pets.csv'), 'utf8');
-  assert.match(pets, new RegExp(`^"${a}","Dog","Labrador Mix","","0","Baby","Toby","M","M",`));
+  assert.match(pets, new RegExp(`^"${a}","Dog","Labrador Mix","","0","Baby","Toby","L","M",`));
   assert.match(pets, /"Available","1","","0"/);
   assert.match(readFileSync(join(ftpRoot, 'aap', 'import.cfg'), 'utf8'), /#29:PhotoURL4=PhotoURL4/);
 
@@ -503,4 +503,116 @@ test('the daily upload runs on the job queue: once per target and day, the next 
   await runDueJobs(t.ctx, { orgId: org.id, kinds: [SYNDICATE_JOB] });
   const last = (await listJobs(t.db, org.id, SYNDICATE_JOB)).find((j) => j.result && JSON.stringify(j.result).includes('disabled'));
   assert.ok(last, 'the disabled target was skipped');
+});
+
+test('size from the weight at the band edges; location filter; links keep the other filters; Size in the syndication files', async () => {
+  const org = await makeOrg(t);
+  const loc = async (name: string) => {
+    const r = await org.req('POST', '/api/animals/locations', { body: { name, type: 'shelter' } });
+    assert.equal(r.status, 201, r.raw);
+    return r.body.id as string;
+  };
+  const north = await loc('North Shelter');
+  const south = await loc('South Shelter');
+  const unit = await org.req('POST', '/api/animals/housing-units', {
+    body: { location_id: south, name: 'K1', type: 'kennel', capacity: 5 },
+  });
+  assert.equal(unit.status, 201, unit.raw);
+  const ids: Record<string, string> = {};
+  for (const [name, weight, locationId] of [
+    ['Small Sam', 25, north],
+    ['Medium Mia', 26, north],
+    ['Large Lou', 100, unit.body.id],
+    ['Huge Hank', 101, south],
+    ['Unweighed Uma', null, null],
+    ['Tiny Tim', 4.5, south],
+  ] as const)
+    ids[name] = await animal(org, { publicName: name, sex: name === 'Medium Mia' ? 'female' : 'male', weight, locationId });
+  const names = (raw: string) => [...raw.matchAll(/class="nm">([^<]+)</g)].map((m) => m[1]).sort();
+
+  // Edges: 25 small, 26 medium, 100 large, 101 extra large; no weight matches no size.
+  assert.deepEqual(names((await page(org, '/animals?size=small')).raw), ['Small Sam', 'Tiny Tim']);
+  assert.deepEqual(names((await page(org, '/animals?size=medium')).raw), ['Medium Mia']);
+  assert.deepEqual(names((await page(org, '/animals?size=large')).raw), ['Large Lou']);
+  assert.deepEqual(names((await page(org, '/animals?size=xlarge')).raw), ['Huge Hank']);
+  assert.match((await page(org, '/animals?size=huge')).raw, /6 animals/); // unknown value ignored
+  const json = await request(t, org.host, 'GET', '/api/public/animals?sort=name', { key: null });
+  assert.equal(json.status, 200, json.raw);
+  assert.deepEqual(Object.fromEntries(json.body.results.map((r: { name: string; size: string | null }) => [r.name, r.size])), {
+    'Huge Hank': 'xlarge',
+    'Large Lou': 'large',
+    'Medium Mia': 'medium',
+    'Small Sam': 'small',
+    'Tiny Tim': 'small',
+    'Unweighed Uma': null,
+  });
+  const bySize = await request(t, org.host, 'GET', '/api/public/animals?size=medium', { key: null });
+  assert.deepEqual(
+    bySize.body.results.map((r: { name: string }) => r.name),
+    ['Medium Mia'],
+  );
+  assertErrorShape('/api/public/animals', await request(t, org.host, 'GET', '/api/public/animals?size=huge', { key: null }), 422);
+  // The animal page shows the size, or that it is not known.
+  assert.match((await page(org, `/animals/${ids['Large Lou']}/large-lou`)).raw, /<dt>Size<\/dt><dd>Large \(61–100 lb\)<\/dd>/);
+  assert.match((await page(org, `/animals/${ids['Unweighed Uma']}/unweighed-uma`)).raw, /<dt>Size<\/dt><dd>Not known<\/dd>/);
+
+  // Location: the site's animals, those in its housing units too; an animal with no location under none.
+  const list = await page(org, '/animals');
+  assert.match(list.raw, /<select name="location_id">/);
+  assert.match(list.raw, new RegExp(`<option value="${north}">North Shelter</option><option value="${south}">South Shelter</option>`));
+  assert.deepEqual(names((await page(org, `/animals?location_id=${north}`)).raw), ['Medium Mia', 'Small Sam']);
+  assert.deepEqual(names((await page(org, `/animals?location_id=${south}`)).raw), ['Huge Hank', 'Large Lou', 'Tiny Tim']);
+  assert.match((await page(org, '/animals?location_id=loc_nosuch')).raw, /No animals match/);
+  assert.deepEqual(names((await page(org, `/animals?location_id=${south}&size=small`)).raw), ['Tiny Tim']);
+  const j = await request(t, org.host, 'GET', `/api/public/animals?location_id=${north}&sort=name`, { key: null });
+  assert.deepEqual(
+    j.body.results.map((r: { name: string }) => r.name),
+    ['Medium Mia', 'Small Sam'],
+  );
+  assert.deepEqual(j.body.locations, [
+    { id: north, name: 'North Shelter' },
+    { id: south, name: 'South Shelter' },
+  ]);
+  assertErrorShape('/api/public/animals', await request(t, org.host, 'GET', '/api/public/animals?location_id=a%20b', { key: null }), 422);
+
+  // Paging links keep every other filter (one address per page).
+  for (let i = 0; i < 25; i++) await animal(org, { publicName: `Pup ${i}`, sex: 'male', weight: 30, locationId: north });
+  const p1 = await page(org, `/animals?sex=male&size=medium&location_id=${north}&sort=name`);
+  assert.match(p1.raw, /25 animals/);
+  const q = `sex=male&amp;size=medium&amp;location_id=${north}&amp;sort=name`;
+  assert.match(p1.raw, new RegExp(`href="/animals\\?${q}&amp;page=2" rel="next"`));
+  assert.match(p1.raw, new RegExp(`rel="canonical" href="http://${org.host}/animals\\?${q}"`));
+  const p2 = await page(org, `/animals?sex=male&size=medium&location_id=${north}&sort=name&page=2`);
+  assert.equal(p2.status, 200);
+  assert.match(p2.raw, new RegExp(`href="/animals\\?${q}" rel="prev"`));
+  assert.match(p2.raw, /<option value="medium" selected>/);
+  assert.match(p2.raw, new RegExp(`<option value="${north}" selected>`));
+
+  // One location only: no location choice offered.
+  const other = await makeOrg(t);
+  const only = (await other.req('POST', '/api/animals/locations', { body: { name: 'Only', type: 'shelter' } })).body.id;
+  await animal(other, { publicName: 'Solo', locationId: only });
+  await animal(other, { publicName: 'Fostered' });
+  assert.doesNotMatch((await page(other, '/animals')).raw, /name="location_id"/);
+
+  // Syndication: S / M / L / XL from the weight, blank without one.
+  const B = '/api/settings/syndication';
+  const pf = await org.req('POST', B, {
+    body: { format: 'petfinder', host: '127.0.0.1', port: ftpPort, username: 'SZ1', password: 'secret', remote_dir: '/sizes' },
+  });
+  assert.equal(pf.status, 201, pf.raw);
+  assert.equal((await org.req('POST', `${B}/${pf.body.id}/run`)).body.status, 'ok');
+  const rows = readFileSync(join(ftpRoot, 'sizes', 'SZ1.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
+  const sizeOfRow = (name: string) => rows.find((r) => r.split(',')[2] === name)?.split(',')[6];
+  assert.deepEqual(['Small Sam', 'Medium Mia', 'Large Lou', 'Huge Hank', 'Unweighed Uma'].map(sizeOfRow), ['S', 'M', 'L', 'XL', '']);
+  const ap = await org.req('POST', B, {
+    body: { format: 'adoptapet', host: '127.0.0.1', port: ftpPort, username: 'ap2', password: 'secret', remote_dir: '/sizes2' },
+  });
+  assert.equal((await org.req('POST', `${B}/${ap.body.id}/run`)).body.status, 'ok');
+  const pets = readFileSync(join(ftpRoot, 'sizes2', 'pets.csv'), 'utf8');
+  assert.match(pets, /"Huge Hank","XL",/);
+  assert.match(pets, /"Unweighed Uma","",/);
 });

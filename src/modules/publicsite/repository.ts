@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
-import { PUBLIC_ANIMALS_SQL } from '../animals/public.ts';
+import { PUBLIC_ANIMALS_SQL, SIZES, sizeSql, type Size } from '../animals/public.ts';
+import { locationNames, placeSiteSql } from '../operations/public.ts';
 import { availableNowSql } from '../stays/public.ts';
 import { behaviourValueSql, careChangedAtSql } from '../care/public.ts';
 import { firstPublicPhotoSql } from '../media/public.ts';
@@ -15,6 +16,8 @@ const AGE_DAYS: Record<AgeGroup, [number, number | null]> = {
   adult: [730, 2920],
   senior: [2920, null],
 };
+/** Size bands from the weight (the animals module's rule): small, medium, large, xlarge. */
+export { SIZES, type Size };
 export const GOOD_WITH = ['dogs', 'cats', 'children'] as const;
 export type GoodWith = (typeof GOOD_WITH)[number];
 
@@ -22,6 +25,9 @@ export interface ListFilter {
   species?: string;
   sex?: 'male' | 'female';
   age?: AgeGroup;
+  size?: Size;
+  /** An active location's id: animals there (in one of its housing units too); animals with no location never match. */
+  locationId?: string;
   goodWith: GoodWith[];
   sort: 'newest' | 'name';
 }
@@ -34,6 +40,7 @@ export interface ListedAnimal {
   sex: string;
   date_of_birth: string | null;
   intake_date: string;
+  weight: number | null;
   updated_at: Date;
   photo_id: string | null;
   total: number;
@@ -51,14 +58,16 @@ export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, 
     w.and((p) => `p.date_of_birth <= current_date - ${p(from)}::int`);
     if (to !== null) w.and((p) => `p.date_of_birth > current_date - ${p(to)}::int`);
   }
+  if (f.size) w.and((p) => `${sizeSql('p.weight')} = ${p(f.size)}`);
+  if (f.locationId) w.and((p) => `${placeSiteSql('$1', 'p.location_id')} = ${p(f.locationId)}`);
   for (const g of f.goodWith) w.and(`${behaviourValueSql('$1', 'p.id', `'good_with_${g}'`)} = 'yes'`);
   const order = f.sort === 'name' ? 'lower(public_name), id' : 'created_at DESC, id DESC';
   return q.query<ListedAnimal>(
     `WITH m AS (SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
-                       p.created_at, p.updated_at
+                       p.weight::float8 AS weight, p.created_at, p.updated_at
                   FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${w.sql}),
           pg AS (SELECT * FROM m ORDER BY ${order} ${w.page(limit, offset)})
-     SELECT pg.id, pg.public_name, pg.species, pg.breed, pg.sex, pg.date_of_birth, pg.intake_date, pg.updated_at,
+     SELECT pg.id, pg.public_name, pg.species, pg.breed, pg.sex, pg.date_of_birth, pg.intake_date, pg.weight, pg.updated_at,
             ${firstPublicPhotoSql('$1', 'pg.id')} AS photo_id, (SELECT count(*) FROM m)::int AS total
        FROM pg ORDER BY ${order}`,
     w.params,
@@ -73,6 +82,23 @@ export async function adoptableSpecies(q: Queryable, orgId: string): Promise<str
     [orgId],
   );
   return rows.map((r) => r.species);
+}
+
+/**
+ * The sites (active locations) where adoptable animals are, by name: the location filter's choices. Animals
+ * with no location (in a foster home) are at none.
+ */
+export async function adoptableLocations(q: Queryable, orgId: string): Promise<{ id: string; name: string }[]> {
+  const rows = await q.query<{ site: string }>(
+    `SELECT DISTINCT ${placeSiteSql('$1', 'x.location_id')} AS site
+       FROM (SELECT DISTINCT p.location_id FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.location_id IS NOT NULL) x`,
+    [orgId],
+  );
+  return locationNames(
+    q,
+    orgId,
+    rows.flatMap((r) => (r.site ? [r.site] : [])),
+  );
 }
 
 /** Ids and last change of every adoptable animal (the sitemap and the syndication files). */
@@ -96,6 +122,7 @@ export interface PublicAnimal {
   sex: string;
   date_of_birth: string | null;
   intake_date: string;
+  weight: number | null;
   altered: boolean;
   updated_at: Date;
   care_changed_at: Date | null;
@@ -107,7 +134,8 @@ export interface PublicAnimal {
 /** One adoptable animal (public, in care, no hold in force), or null. */
 export async function adoptableAnimal(q: Queryable, orgId: string, id: string): Promise<PublicAnimal | null> {
   const rows = await q.query<PublicAnimal>(
-    `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text, p.altered, p.updated_at,
+    `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
+            p.weight::float8 AS weight, p.altered, p.updated_at,
             ${careChangedAtSql('$1', 'p.id')} AS care_changed_at,
             ${behaviourValueSql('$1', 'p.id', "'good_with_dogs'")} AS good_with_dogs,
             ${behaviourValueSql('$1', 'p.id', "'good_with_cats'")} AS good_with_cats,

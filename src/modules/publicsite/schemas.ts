@@ -1,13 +1,26 @@
 import { Type, Nullable, Strict, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
 import { HttpUrl } from '../../platform/formats.ts';
 import { pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import { AGE_GROUPS } from './repository.ts';
+import { AGE_GROUPS, SIZES } from './repository.ts';
 
 /** The filters of the public list, shared by the pages, the JSON list and the feeds. */
 export const FilterQuery = {
   species: Type.Optional(Type.String({ maxLength: 60, description: 'species, any case (e.g. dog)' })),
   sex: Type.Optional(StringEnum(['male', 'female'] as const)),
   age: Type.Optional(StringEnum(AGE_GROUPS, { description: 'baby under 6 months, young under 2 years, adult under 8, senior from 8' })),
+  size: Type.Optional(
+    StringEnum(SIZES, {
+      description: 'from the weight: small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; an animal with no weight matches none',
+    }),
+  ),
+  location_id: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_]+$',
+      description:
+        'a location id (see `locations`): animals at that site or in one of its housing units; animals with no location match none',
+    }),
+  ),
   good_with: Type.Optional(
     Type.Array(StringEnum(['dogs', 'cats', 'children'] as const), {
       maxItems: 3,
@@ -28,6 +41,11 @@ export const PublicAnimalItem = Type.Object(
     age: Type.String({ description: 'as shown on the website, e.g. "3 months"' }),
     age_group: Nullable(StringEnum(AGE_GROUPS)),
     date_of_birth: Nullable(Type.String()),
+    size: Nullable(
+      StringEnum(SIZES, {
+        description: 'from the weight: small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; null without a weight',
+      }),
+    ),
     url: Type.String({ description: "the animal's page on the public website (absolute)" }),
     photo: Nullable(
       Type.Object(
@@ -45,6 +63,9 @@ export const PublicAnimalList = Type.Object(
     ...PageFieldsB,
     total: Type.Integer({ description: 'adoptable animals matching the filters' }),
     species: Type.Array(Type.String(), { description: 'species among all adoptable animals, most first (for a filter)' }),
+    locations: Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), {
+      description: 'the locations where adoptable animals are, by name (for the `location_id` filter; worth offering from two on)',
+    }),
   },
   { $id: 'PublicAnimalList' },
 );

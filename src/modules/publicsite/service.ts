@@ -5,6 +5,7 @@ import type { Organization } from '../../platform/tenancy.ts';
 import { publicPhotoPath, publicPhotos, type PublicPhoto } from '../media/public.ts';
 import { bondedWith, shareableNotes } from '../care/public.ts';
 import { publicWishList } from '../fundraising/public.ts';
+import { sizeOf, type Size } from '../animals/public.ts';
 import * as repo from './repository.ts';
 import { sources, type Fee } from './sources.ts';
 import { en } from './strings.en.ts';
@@ -96,6 +97,7 @@ export interface Card {
   breed: string | null;
   sex: string;
   age: string;
+  size: Size | null;
   photo: { src: string; width: number; height: number } | null;
 }
 function card(a: repo.ListedAnimal, photos: Map<string, PublicPhoto>): Card {
@@ -108,6 +110,7 @@ function card(a: repo.ListedAnimal, photos: Map<string, PublicPhoto>): Card {
     breed: a.breed,
     sex: a.sex,
     age: ageText(a.date_of_birth),
+    size: sizeOf(a.weight),
     photo: p ? { src: publicPhotoPath(a.id, p.id, 'small'), ...fit(p, 320) } : null,
   };
 }
@@ -134,6 +137,8 @@ export interface AnimalPage {
   href: string;
   age: string;
   ageGroup: string | null;
+  /** The size band from the weight (null: no weight on file). */
+  size: Size | null;
   photos: { src: string; large: string; width: number; height: number; caption: string | null }[];
   description: string[];
   bonded: { name: string; href: string }[];
@@ -164,6 +169,7 @@ export async function animalPage(q: Queryable, orgId: string, id: string): Promi
     href: animalPath(a.id, a.public_name),
     age: ageText(a.date_of_birth),
     ageGroup: ageGroup(days),
+    size: sizeOf(a.weight),
     photos: photos.map((p) => ({
       src: publicPhotoPath(id, p.id, 'medium'),
       large: publicPhotoPath(id, p.id, 'medium'),

@@ -19,6 +19,7 @@ import * as repo from './repository.ts';
 import * as targets from './syndication.repository.ts';
 import { ageDays, ageGroup, animalPath } from './service.ts';
 import { sources } from './sources.ts';
+import { sizeOf, type Size } from '../animals/public.ts';
 
 /** The public website's address of an organization: ARK_PUBLIC_URL (which may hold `{organization}`), else http://{slug}.{base domain}:{port}. */
 export function siteUrl(config: Config, slug: string): string {
@@ -114,6 +115,8 @@ const ADOPTAPET_COLUMNS = [
   'PhotoURL3',
   'PhotoURL4',
 ]; // prettier-ignore
+/** Both sites' size codes (Petfinder's Size, Adopt-a-Pet's Size) for Ark's size bands from the weight. */
+const SIZE_CODE: Record<Size, string> = { small: 'S', medium: 'M', large: 'L', xlarge: 'XL' };
 const titleCase = (s: string) => s.replace(/\b[a-z]/g, (c) => c.toUpperCase());
 const AGE_NAME: Record<string, string> = { baby: 'Baby', young: 'Young', adult: 'Adult', senior: 'Senior' };
 const mixed = (breed: string | null) => !!breed && /\b(mix|mixed|cross)\b/i.test(breed);
@@ -143,6 +146,9 @@ export async function buildExport(
     const age = AGE_NAME[ageGroup(ageDays(a.date_of_birth)) ?? 'adult'] ?? 'Adult';
     const sex = a.sex === 'female' ? 'F' : 'M';
     const breed = a.breed ?? '';
+    const band = sizeOf(a.weight);
+    // No weight on file: the size is left blank (not known), never guessed.
+    const size = band ? SIZE_CODE[band] : '';
     const photo = (i: number) => photos[i] ?? '';
     if (format === 'petfinder') {
       const no = (v: string | null) => (v === 'no' ? '1' : '');
@@ -153,7 +159,7 @@ export async function buildExport(
         breed,
         '',
         sex,
-        'M',
+        size,
         age,
         desc.replace(/\n/g, '&#10;'),
         titleCase(a.species),
@@ -198,7 +204,7 @@ export async function buildExport(
         mixed(breed) ? '0' : '1',
         age,
         a.public_name,
-        dogOrCat ? 'M' : '',
+        dogOrCat ? size : '',
         sex,
         desc.replace(/\n/g, '<br>'),
         'Available',

@@ -31,6 +31,20 @@
     T.female +
     '</option><option value="male">' +
     T.male +
+    '</option></select><select name="size" aria-label="' +
+    T.size +
+    '"><option value="">' +
+    T.anySize +
+    '</option>' +
+    ['small', 'medium', 'large', 'xlarge']
+      .map(function (s) {
+        return '<option value="' + s + '">' + T.sizes[s] + '</option>';
+      })
+      .join('') +
+    '</select><select name="location_id" hidden aria-label="' +
+    T.location +
+    '"><option value="">' +
+    T.anyLocation +
     '</option></select></div><p class="s" role="status">' +
     T.loading +
     '</p><ul></ul>' +
@@ -43,6 +57,8 @@
   var status = root.querySelector('.s');
   var sp = root.querySelector('select[name=species]');
   var sx = root.querySelector('select[name=sex]');
+  var sz = root.querySelector('select[name=size]');
+  var lc = root.querySelector('select[name=location_id]');
   var text = function (s) {
     var d = document.createElement('div');
     d.textContent = s == null ? '' : String(s);
@@ -57,7 +73,9 @@
         : me.getAttribute('data-species')
           ? '&species=' + encodeURIComponent(me.getAttribute('data-species'))
           : '') +
-      (sx.value ? '&sex=' + sx.value : '');
+      (sx.value ? '&sex=' + sx.value : '') +
+      (sz.value ? '&size=' + sz.value : '') +
+      (lc.value ? '&location_id=' + encodeURIComponent(lc.value) : '');
     status.textContent = T.loading;
     fetch(origin + '/api/public/animals' + q)
       .then(function (r) {
@@ -72,6 +90,16 @@
             o.textContent = s.charAt(0).toUpperCase() + s.slice(1);
             sp.appendChild(o);
           });
+        // A location choice only where adoptable animals are at two or more locations.
+        if (lc.options.length === 1 && d.locations.length > 1) {
+          d.locations.forEach(function (l) {
+            var o = document.createElement('option');
+            o.value = l.id;
+            o.textContent = l.name;
+            lc.appendChild(o);
+          });
+          lc.hidden = false;
+        }
         status.textContent = d.total + ' ' + T.animals;
         list.innerHTML = d.results
           .map(function (a) {
@@ -107,5 +135,7 @@
   }
   sp.addEventListener('change', load);
   sx.addEventListener('change', load);
+  sz.addEventListener('change', load);
+  lc.addEventListener('change', load);
   load();
 })();
