@@ -157,6 +157,26 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   await axe(page, 'the animals list');
   await shot(page, 'animals');
 
+  // A saved view (this browser, this organization), then a bulk status change with its summary.
+  await page.getByRole('textbox', { name: 'Species' }).fill('cat');
+  await page.getByRole('textbox', { name: 'Species' }).press('Tab');
+  await page.getByText('40 animals', { exact: true }).waitFor();
+  await page.getByRole('textbox', { name: 'Save the current filters as' }).fill('Cats');
+  await page.getByRole('button', { name: 'Save the view' }).click();
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await page.getByText('100 animals', { exact: true }).waitFor();
+  await page.getByRole('listitem').getByRole('button', { name: 'Cats', exact: true }).click();
+  await page.getByText('40 animals', { exact: true }).waitFor();
+  for (const n of ['001', '004', '007']) await page.getByRole('checkbox', { name: `Choose Animal ${n}` }).check();
+  await page.getByRole('combobox', { name: 'New status' }).click();
+  await page.getByRole('option', { name: 'Medical Hold' }).click();
+  await page.getByRole('button', { name: 'Change the status of 3 animals' }).click();
+  await page.getByText('3 animals moved to Medical Hold').waitFor();
+  await axe(page, 'the bulk status change');
+  await shot(page, 'animals-bulk');
+  const held = await org.req('GET', '/api/v1/animals?status=Medical%20Hold&perPage=10');
+  assert.deepEqual(held.body.data.map((a: { name: string }) => a.name).sort(), ['Animal 001', 'Animal 004', 'Animal 007']);
+
   // Add an animal with a microchip.
   await page.getByRole('button', { name: 'Add an animal' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add an animal' });
