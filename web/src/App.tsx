@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { AppShell, Burger, Button, Center, Group, Loader, NavLink as MNavLink, Stack, Text, Title } from '@mantine/core';
+import { Link, Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { Anchor, AppShell, Burger, Button, Center, Group, Loader, NavLink as MNavLink, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { apiB, whenSignedOut } from './api';
@@ -22,6 +22,7 @@ const Shifts = lazy(() => import('./pages/Shifts'));
 const Fundraising = lazy(() => import('./pages/Fundraising'));
 const Inbox = lazy(() => import('./pages/Inbox'));
 const Settings = lazy(() => import('./pages/Settings'));
+const Account = lazy(() => import('./pages/Account'));
 
 const loading = (
   <Center h="60vh">
@@ -68,9 +69,14 @@ function Shell() {
             </Title>
           </Group>
           <Group>
-            <Text size="sm" visibleFrom="xs">
-              {s.member.name}
-            </Text>
+            <Anchor component={Link} to="/account" size="sm" aria-label={`Your account: ${s.member.name}`}>
+              <Text span size="sm" visibleFrom="xs" inherit>
+                {s.member.name}
+              </Text>
+              <Text span size="sm" hiddenFrom="xs" inherit>
+                Account
+              </Text>
+            </Anchor>
             <Button variant="default" size="xs" onClick={signOut}>
               Sign out
             </Button>
@@ -109,6 +115,7 @@ function Shell() {
             <Route path="/fundraising" element={<Fundraising />} />
             <Route path="/inbox" element={<Inbox />} />
             <Route path="/settings" element={<Settings />} />
+            <Route path="/account" element={<Account />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>
         </Suspense>

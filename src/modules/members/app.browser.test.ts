@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
 import { AxeBuilder } from '@axe-core/playwright';
 import { makeOrg, type TestApp } from '../../../test/harness.ts';
 import { inboundBench, type InboundBench } from '../communications/testing.ts';
@@ -227,6 +228,28 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   await page.getByRole('table', { name: 'Team members' }).getByText('robin@example.org').waitFor();
   await axe(page, 'the team members page');
   await shot(page, 'members');
+
+  // Two-factor set-up in the account: the QR code and key, a wrong code refused at its field, the right one, the recovery codes once.
+  await page.getByRole('link', { name: 'Your account: Robin Kennel' }).click();
+  await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  await page.getByRole('img', { name: /QR code/ }).waitFor();
+  const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+  const wrong = totp.generate().replace(/\d$/, (d) => String((Number(d) + 5) % 10));
+  await page.getByRole('textbox', { name: 'Code from the app' }).fill(wrong);
+  await page.getByRole('button', { name: 'Turn two-factor sign-in on' }).click();
+  await page.getByText('code is not right').waitFor();
+  await axe(page, 'the two-factor set-up');
+  await shot(page, 'two-factor');
+  await page.getByRole('textbox', { name: 'Code from the app' }).fill(totp.generate());
+  await page.getByRole('button', { name: 'Turn two-factor sign-in on' }).click();
+  await page.getByText('Two-factor sign-in is on').first().waitFor();
+  await axe(page, 'the recovery codes');
+  assert.equal(await page.getByTestId('recovery-codes').getByRole('listitem').count(), 10);
+  await page.getByRole('button', { name: 'I have kept them' }).click();
+  await page.getByRole('textbox', { name: 'Your password' }).fill('a long kennel password');
+  await page.getByRole('button', { name: 'Turn two-factor sign-in off' }).click();
+  await page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor();
 
   // A tablet at the kennel: 768 px wide.
   await page.setViewportSize({ width: 768, height: 1024 });
