@@ -23,6 +23,7 @@ const Fundraising = lazy(() => import('./pages/Fundraising'));
 const Inbox = lazy(() => import('./pages/Inbox'));
 const Settings = lazy(() => import('./pages/Settings'));
 const Account = lazy(() => import('./pages/Account'));
+const Messages = lazy(() => import('./pages/Messages'));
 
 const loading = (
   <Center h="60vh">
@@ -50,6 +51,7 @@ function Shell() {
     { to: '/shifts', label: 'Shifts', show: can(s.grants, 'shifts', 'read') },
     { to: '/fundraising', label: 'Fundraising', show: can(s.grants, 'fundraising', 'read') },
     { to: '/inbox', label: 'Inbox', show: can(s.grants, 'communications', 'read') },
+    { to: '/messages', label: 'Messages', show: can(s.grants, 'communications', 'read') },
     { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
     { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
   ];
@@ -116,6 +118,8 @@ function Shell() {
             <Route path="/inbox" element={<Inbox />} />
             <Route path="/settings" element={<Settings />} />
             <Route path="/account" element={<Account />} />
+            <Route path="/messages" element={<Messages />} />
+            <Route path="/messages/templates/:id" element={<Messages />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>
         </Suspense>

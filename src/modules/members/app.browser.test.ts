@@ -436,6 +436,40 @@ test(
     await axe(page, 'the inbox');
     await shot(page, 'inbox');
 
+    // Messages: write a template in blocks, activate it, fill the preview from Pat and Biscuit; the reply is in the log.
+    await page.getByRole('link', { name: 'Messages' }).click();
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByRole('textbox', { name: 'Key' }).fill('adoption.welcome');
+    await page.getByRole('textbox', { name: 'Name' }).fill('Welcome home');
+    await page.getByRole('textbox', { name: 'Subject' }).fill('Welcome, {{first_name}}');
+    await page.getByRole('textbox', { name: 'Text of block 1' }).fill('Dear {{first_name}}, thank you for giving {{animal_name}} a home.');
+    await page.getByRole('button', { name: 'Bold (block 1)' }).click();
+    await page.getByRole('button', { name: 'Add a button' }).click();
+    await page.getByRole('textbox', { name: 'Text of block 2' }).fill('Read the care guide');
+    await page.getByRole('textbox', { name: 'Link of block 2' }).fill('https://example.org/care');
+    await page.getByRole('button', { name: 'Save the template' }).click();
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByRole('combobox', { name: 'Person' }).fill('Lindqvist');
+    await page.getByRole('option', { name: /Pat Lindqvist/ }).click();
+    await page.getByRole('combobox', { name: 'Animal' }).click();
+    await page.getByRole('option', { name: 'Biscuit (dog)' }).click();
+    await page.getByRole('button', { name: 'Fill the preview' }).click();
+    const filled = page.getByTestId('filled');
+    await filled.getByText('Welcome, Pat').waitFor();
+    await filled.locator('strong', { hasText: 'Dear Pat, thank you for giving Biscuit a home.' }).waitFor();
+    await axe(page, 'the template editor');
+    await shot(page, 'template');
+    await page.getByRole('link', { name: '← Templates' }).click();
+    await page.getByRole('table', { name: 'Templates' }).getByText('Welcome home').waitFor();
+    await page.getByRole('tab', { name: 'Message log' }).click();
+    await page
+      .getByRole('table', { name: 'Message log' })
+      .getByText(/Question about Biscuit/)
+      .first()
+      .waitFor();
+    await axe(page, 'the message log');
+    await shot(page, 'messages');
+
     // Settings: roles with their levels, API keys, statuses.
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByRole('table', { name: 'Roles' }).getByText('read-only').waitFor();
