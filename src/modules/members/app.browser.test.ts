@@ -484,6 +484,48 @@ test(
     await page.getByRole('tab', { name: 'Statuses' }).click();
     await page.getByRole('table', { name: 'Statuses' }).getByText('Adopted').waitFor();
     await axe(page, 'the statuses');
+    // The organization's profile (the API's sentence under the website), a custom field, a breed in the catalogues.
+    await page.getByRole('tab', { name: 'Organization' }).click();
+    await page.getByRole('textbox', { name: 'Website' }).fill('not a website');
+    await page.getByRole('button', { name: 'Save the profile' }).click();
+    await page.locator('#' + (await page.getByRole('textbox', { name: 'Website' }).getAttribute('id')) + '-error').waitFor();
+    await axe(page, 'the organization profile with an error');
+    await page.getByRole('textbox', { name: 'Website' }).fill('https://rescue.example.org');
+    await page.getByRole('button', { name: 'Save the profile' }).click();
+    await page.getByText('Organization profile saved').waitFor();
+    assert.equal((await org.req('GET', '/api/settings/organization')).body.website, 'https://rescue.example.org');
+    await shot(page, 'settings-organization');
+    await page.getByRole('tab', { name: 'Custom fields' }).click();
+    await page.getByText('No custom fields yet').waitFor();
+    await page.getByRole('textbox', { name: 'Label' }).fill('Kennel card colour');
+    await page.getByRole('textbox', { name: 'Key' }).fill('card_colour');
+    await page.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'select', exact: true }).click();
+    await page
+      .locator('input')
+      .and(page.getByLabel('Choices', { exact: true }))
+      .fill('green');
+    await page
+      .locator('input')
+      .and(page.getByLabel('Choices', { exact: true }))
+      .press('Enter');
+    await page
+      .locator('input')
+      .and(page.getByLabel('Choices', { exact: true }))
+      .fill('red');
+    await page
+      .locator('input')
+      .and(page.getByLabel('Choices', { exact: true }))
+      .press('Enter');
+    await page.getByRole('button', { name: 'Add the field' }).click();
+    await page.getByRole('table', { name: 'Custom fields' }).getByText('green, red').waitFor();
+    await axe(page, 'the custom fields');
+    await page.getByRole('tab', { name: 'Catalogues' }).click();
+    await page.getByRole('textbox', { name: 'Breed', exact: true }).fill('Border Collie');
+    await page.getByRole('form', { name: 'Add a breed' }).getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('table', { name: 'Breeds' }).getByText('Border Collie').waitFor();
+    await axe(page, 'the catalogues');
+    await shot(page, 'settings-catalogues');
     await context.close();
     assert.deepEqual(errors, []);
   },
