@@ -424,6 +424,29 @@ test(
     await gifts.nth(1).waitFor();
     assert.equal(await gifts.count(), 2, 'the gift made through the API and the one recorded in the app');
 
+    // An auction's lots and live bids: a bid made through the API shows without reloading; one recorded in the app.
+    const auction = await made('POST', '/api/fundraising/auctions', { campaign_id: campaign.id, name: 'Gala auction' });
+    await made('POST', `/api/fundraising/auctions/${auction.id}/lots`, { title: 'Quilt of paw prints', opening_bid: 50, increment: 10 });
+    await made('POST', `/api/fundraising/auctions/${auction.id}/bidders`, { person_id: pat.id });
+    const sam = await made('POST', '/api/v1/people', { firstName: 'Sam', lastName: 'Okafor', email: 'sam@example.org' });
+    await made('POST', `/api/fundraising/auctions/${auction.id}/bidders`, { person_id: sam.id });
+    await page.getByRole('tab', { name: 'Auctions' }).click();
+    await page.getByRole('table', { name: 'Lots' }).getByText('Quilt of paw prints').waitFor();
+    await page.getByRole('button', { name: 'Bids on lot 1' }).click();
+    await page.getByText('No bids yet').waitFor();
+    const lotId = (await org.req('GET', `/api/fundraising/auctions/${auction.id}/lots`)).body.results[0].id;
+    await made('POST', `/api/fundraising/auctions/${auction.id}/lots/${lotId}/bids`, { paddle_number: 1, amount: 60 });
+    await page.getByTestId('high-1').getByText('$60.00').waitFor();
+    await page.getByRole('textbox', { name: 'Paddle' }).fill('2');
+    await page.getByRole('textbox', { name: 'Bid' }).fill('65');
+    await page.getByRole('button', { name: 'Record the bid' }).click();
+    await page.getByText(/^amount /).waitFor();
+    await page.getByRole('textbox', { name: 'Bid' }).fill('70');
+    await page.getByRole('button', { name: 'Record the bid' }).click();
+    await page.getByTestId('high-1').getByText('$70.00').waitFor();
+    await axe(page, 'the auction');
+    await shot(page, 'auction');
+
     // The inbox: Pat's question, confirm who wrote it, reply.
     await page.getByRole('link', { name: 'Inbox' }).click();
     await page.getByRole('heading', { name: 'Question about Biscuit' }).waitFor();
