@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { AppShell, Burger, Button, Center, Group, Loader, NavLink as MNavLink, Stack, Text, Title } from '@mantine/core';
+import { Link, Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { Anchor, AppShell, Burger, Button, Center, Group, Loader, NavLink as MNavLink, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { apiB, whenSignedOut } from './api';
@@ -22,6 +22,8 @@ const Shifts = lazy(() => import('./pages/Shifts'));
 const Fundraising = lazy(() => import('./pages/Fundraising'));
 const Inbox = lazy(() => import('./pages/Inbox'));
 const Settings = lazy(() => import('./pages/Settings'));
+const Account = lazy(() => import('./pages/Account'));
+const Messages = lazy(() => import('./pages/Messages'));
 
 const loading = (
   <Center h="60vh">
@@ -49,6 +51,7 @@ function Shell() {
     { to: '/shifts', label: 'Shifts', show: can(s.grants, 'shifts', 'read') },
     { to: '/fundraising', label: 'Fundraising', show: can(s.grants, 'fundraising', 'read') },
     { to: '/inbox', label: 'Inbox', show: can(s.grants, 'communications', 'read') },
+    { to: '/messages', label: 'Messages', show: can(s.grants, 'communications', 'read') },
     { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
     { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
   ];
@@ -68,9 +71,14 @@ function Shell() {
             </Title>
           </Group>
           <Group>
-            <Text size="sm" visibleFrom="xs">
-              {s.member.name}
-            </Text>
+            <Anchor component={Link} to="/account" size="sm" aria-label={`Your account: ${s.member.name}`}>
+              <Text span size="sm" visibleFrom="xs" inherit>
+                {s.member.name}
+              </Text>
+              <Text span size="sm" hiddenFrom="xs" inherit>
+                Account
+              </Text>
+            </Anchor>
             <Button variant="default" size="xs" onClick={signOut}>
               Sign out
             </Button>
@@ -109,6 +117,9 @@ function Shell() {
             <Route path="/fundraising" element={<Fundraising />} />
             <Route path="/inbox" element={<Inbox />} />
             <Route path="/settings" element={<Settings />} />
+            <Route path="/account" element={<Account />} />
+            <Route path="/messages" element={<Messages />} />
+            <Route path="/messages/templates/:id" element={<Messages />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>
         </Suspense>

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
 import { AxeBuilder } from '@axe-core/playwright';
 import { makeOrg, type TestApp } from '../../../test/harness.ts';
 import { inboundBench, type InboundBench } from '../communications/testing.ts';
@@ -146,6 +147,9 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   await page.getByRole('heading', { name: 'Good day, Robin Kennel' }).waitFor();
   await page.getByText('100', { exact: true }).first().waitFor();
   await page.locator('.mantine-Card-root', { hasText: 'Tasks due today or late' }).getByText('1', { exact: true }).waitFor();
+  // This month's intakes (each animal made through the API opened its first stay) and the care-state chart.
+  await page.getByTestId('month-summary').getByText('100 intakes, 0 outcomes recorded so far').waitFor();
+  await page.getByRole('img', { name: /^Bar chart: In care 100, On hold 0/ }).waitFor();
   await axe(page, 'the dashboard');
   await shot(page, 'dashboard');
 
@@ -156,6 +160,26 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   const listMs = Date.now() - started;
   await axe(page, 'the animals list');
   await shot(page, 'animals');
+
+  // A saved view (this browser, this organization), then a bulk status change with its summary.
+  await page.getByRole('textbox', { name: 'Species' }).fill('cat');
+  await page.getByRole('textbox', { name: 'Species' }).press('Tab');
+  await page.getByText('40 animals', { exact: true }).waitFor();
+  await page.getByRole('textbox', { name: 'Save the current filters as' }).fill('Cats');
+  await page.getByRole('button', { name: 'Save the view' }).click();
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await page.getByText('100 animals', { exact: true }).waitFor();
+  await page.getByRole('listitem').getByRole('button', { name: 'Cats', exact: true }).click();
+  await page.getByText('40 animals', { exact: true }).waitFor();
+  for (const n of ['001', '004', '007']) await page.getByRole('checkbox', { name: `Choose Animal ${n}` }).check();
+  await page.getByRole('combobox', { name: 'New status' }).click();
+  await page.getByRole('option', { name: 'Medical Hold' }).click();
+  await page.getByRole('button', { name: 'Change the status of 3 animals' }).click();
+  await page.getByText('3 animals moved to Medical Hold').waitFor();
+  await axe(page, 'the bulk status change');
+  await shot(page, 'animals-bulk');
+  const held = await org.req('GET', '/api/v1/animals?status=Medical%20Hold&perPage=10');
+  assert.deepEqual(held.body.data.map((a: { name: string }) => a.name).sort(), ['Animal 001', 'Animal 004', 'Animal 007']);
 
   // Add an animal with a microchip.
   await page.getByRole('button', { name: 'Add an animal' }).click();
@@ -204,6 +228,28 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   await page.getByRole('table', { name: 'Team members' }).getByText('robin@example.org').waitFor();
   await axe(page, 'the team members page');
   await shot(page, 'members');
+
+  // Two-factor set-up in the account: the QR code and key, a wrong code refused at its field, the right one, the recovery codes once.
+  await page.getByRole('link', { name: 'Your account: Robin Kennel' }).click();
+  await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  await page.getByRole('img', { name: /QR code/ }).waitFor();
+  const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+  const wrong = totp.generate().replace(/\d$/, (d) => String((Number(d) + 5) % 10));
+  await page.getByRole('textbox', { name: 'Code from the app' }).fill(wrong);
+  await page.getByRole('button', { name: 'Turn two-factor sign-in on' }).click();
+  await page.getByText('code is not right').waitFor();
+  await axe(page, 'the two-factor set-up');
+  await shot(page, 'two-factor');
+  await page.getByRole('textbox', { name: 'Code from the app' }).fill(totp.generate());
+  await page.getByRole('button', { name: 'Turn two-factor sign-in on' }).click();
+  await page.getByText('Two-factor sign-in is on').first().waitFor();
+  await axe(page, 'the recovery codes');
+  assert.equal(await page.getByTestId('recovery-codes').getByRole('listitem').count(), 10);
+  await page.getByRole('button', { name: 'I have kept them' }).click();
+  await page.getByRole('textbox', { name: 'Your password' }).fill('a long kennel password');
+  await page.getByRole('button', { name: 'Turn two-factor sign-in off' }).click();
+  await page.getByRole('button', { name: 'Set up two-factor sign-in' }).waitFor();
 
   // A tablet at the kennel: 768 px wide.
   await page.setViewportSize({ width: 768, height: 1024 });
@@ -378,6 +424,29 @@ test(
     await gifts.nth(1).waitFor();
     assert.equal(await gifts.count(), 2, 'the gift made through the API and the one recorded in the app');
 
+    // An auction's lots and live bids: a bid made through the API shows without reloading; one recorded in the app.
+    const auction = await made('POST', '/api/fundraising/auctions', { campaign_id: campaign.id, name: 'Gala auction' });
+    await made('POST', `/api/fundraising/auctions/${auction.id}/lots`, { title: 'Quilt of paw prints', opening_bid: 50, increment: 10 });
+    await made('POST', `/api/fundraising/auctions/${auction.id}/bidders`, { person_id: pat.id });
+    const sam = await made('POST', '/api/v1/people', { firstName: 'Sam', lastName: 'Okafor', email: 'sam@example.org' });
+    await made('POST', `/api/fundraising/auctions/${auction.id}/bidders`, { person_id: sam.id });
+    await page.getByRole('tab', { name: 'Auctions' }).click();
+    await page.getByRole('table', { name: 'Lots' }).getByText('Quilt of paw prints').waitFor();
+    await page.getByRole('button', { name: 'Bids on lot 1' }).click();
+    await page.getByText('No bids yet').waitFor();
+    const lotId = (await org.req('GET', `/api/fundraising/auctions/${auction.id}/lots`)).body.results[0].id;
+    await made('POST', `/api/fundraising/auctions/${auction.id}/lots/${lotId}/bids`, { paddle_number: 1, amount: 60 });
+    await page.getByTestId('high-1').getByText('$60.00').waitFor();
+    await page.getByRole('textbox', { name: 'Paddle' }).fill('2');
+    await page.getByRole('textbox', { name: 'Bid' }).fill('65');
+    await page.getByRole('button', { name: 'Record the bid' }).click();
+    await page.getByText(/^amount /).waitFor();
+    await page.getByRole('textbox', { name: 'Bid' }).fill('70');
+    await page.getByRole('button', { name: 'Record the bid' }).click();
+    await page.getByTestId('high-1').getByText('$70.00').waitFor();
+    await axe(page, 'the auction');
+    await shot(page, 'auction');
+
     // The inbox: Pat's question, confirm who wrote it, reply.
     await page.getByRole('link', { name: 'Inbox' }).click();
     await page.getByRole('heading', { name: 'Question about Biscuit' }).waitFor();
@@ -389,6 +458,40 @@ test(
     await page.getByText('Yes: Biscuit lived with two cats in foster.').waitFor();
     await axe(page, 'the inbox');
     await shot(page, 'inbox');
+
+    // Messages: write a template in blocks, activate it, fill the preview from Pat and Biscuit; the reply is in the log.
+    await page.getByRole('link', { name: 'Messages' }).click();
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByRole('textbox', { name: 'Key' }).fill('adoption.welcome');
+    await page.getByRole('textbox', { name: 'Name' }).fill('Welcome home');
+    await page.getByRole('textbox', { name: 'Subject' }).fill('Welcome, {{first_name}}');
+    await page.getByRole('textbox', { name: 'Text of block 1' }).fill('Dear {{first_name}}, thank you for giving {{animal_name}} a home.');
+    await page.getByRole('button', { name: 'Bold (block 1)' }).click();
+    await page.getByRole('button', { name: 'Add a button' }).click();
+    await page.getByRole('textbox', { name: 'Text of block 2' }).fill('Read the care guide');
+    await page.getByRole('textbox', { name: 'Link of block 2' }).fill('https://example.org/care');
+    await page.getByRole('button', { name: 'Save the template' }).click();
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByRole('combobox', { name: 'Person' }).fill('Lindqvist');
+    await page.getByRole('option', { name: /Pat Lindqvist/ }).click();
+    await page.getByRole('combobox', { name: 'Animal' }).click();
+    await page.getByRole('option', { name: 'Biscuit (dog)' }).click();
+    await page.getByRole('button', { name: 'Fill the preview' }).click();
+    const filled = page.getByTestId('filled');
+    await filled.getByText('Welcome, Pat').waitFor();
+    await filled.locator('strong', { hasText: 'Dear Pat, thank you for giving Biscuit a home.' }).waitFor();
+    await axe(page, 'the template editor');
+    await shot(page, 'template');
+    await page.getByRole('link', { name: '← Templates' }).click();
+    await page.getByRole('table', { name: 'Templates' }).getByText('Welcome home').waitFor();
+    await page.getByRole('tab', { name: 'Message log' }).click();
+    await page
+      .getByRole('table', { name: 'Message log' })
+      .getByText(/Question about Biscuit/)
+      .first()
+      .waitFor();
+    await axe(page, 'the message log');
+    await shot(page, 'messages');
 
     // Settings: roles with their levels, API keys, statuses.
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
@@ -404,6 +507,48 @@ test(
     await page.getByRole('tab', { name: 'Statuses' }).click();
     await page.getByRole('table', { name: 'Statuses' }).getByText('Adopted').waitFor();
     await axe(page, 'the statuses');
+    // The organization's profile (the API's sentence under the website), a custom field, a breed in the catalogues.
+    await page.getByRole('tab', { name: 'Organization' }).click();
+    await page.getByRole('textbox', { name: 'Website' }).fill('not a website');
+    await page.getByRole('button', { name: 'Save the profile' }).click();
+    await page.locator('#' + (await page.getByRole('textbox', { name: 'Website' }).getAttribute('id')) + '-error').waitFor();
+    await axe(page, 'the organization profile with an error');
+    await page.getByRole('textbox', { name: 'Website' }).fill('https://rescue.example.org');
+    await page.getByRole('button', { name: 'Save the profile' }).click();
+    await page.getByText('Organization profile saved').waitFor();
+    assert.equal((await org.req('GET', '/api/settings/organization')).body.website, 'https://rescue.example.org');
+    await shot(page, 'settings-organization');
+    await page.getByRole('tab', { name: 'Custom fields' }).click();
+    await page.getByText('No custom fields yet').waitFor();
+    await page.getByRole('textbox', { name: 'Label' }).fill('Kennel card colour');
+    await page.getByRole('textbox', { name: 'Key' }).fill('card_colour');
+    await page.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'select', exact: true }).click();
+    await page
+      .locator('input')
+      .and(page.getByLabel('Choices', { exact: true }))
+      .fill('green');
+    await page
+      .locator('input')
+      .and(page.getByLabel('Choices', { exact: true }))
+      .press('Enter');
+    await page
+      .locator('input')
+      .and(page.getByLabel('Choices', { exact: true }))
+      .fill('red');
+    await page
+      .locator('input')
+      .and(page.getByLabel('Choices', { exact: true }))
+      .press('Enter');
+    await page.getByRole('button', { name: 'Add the field' }).click();
+    await page.getByRole('table', { name: 'Custom fields' }).getByText('green, red').waitFor();
+    await axe(page, 'the custom fields');
+    await page.getByRole('tab', { name: 'Catalogues' }).click();
+    await page.getByRole('textbox', { name: 'Breed', exact: true }).fill('Border Collie');
+    await page.getByRole('form', { name: 'Add a breed' }).getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('table', { name: 'Breeds' }).getByText('Border Collie').waitFor();
+    await axe(page, 'the catalogues');
+    await shot(page, 'settings-catalogues');
     await context.close();
     assert.deepEqual(errors, []);
   },

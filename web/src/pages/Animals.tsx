@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, NumberInput, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, CloseButton, Group, Modal, NumberInput, Pagination, Paper, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
+import { notify } from '../notify';
 
 const CARE = [
   { value: 'in_care', label: 'In care' },
@@ -90,6 +91,156 @@ function AddAnimal({ onClose }: { onClose: () => void }) {
   );
 }
 
+
+/** A saved view: a name and the filters of the address bar, kept in this browser per organization. */
+type View = { name: string; query: string };
+const viewsKey = (org: string) => `ark.animalViews.${org}`;
+function readViews(org: string): View[] {
+  try {
+    const v = JSON.parse(localStorage.getItem(viewsKey(org)) ?? '[]') as unknown;
+    return Array.isArray(v) ? (v as View[]).filter((x) => typeof x?.name === 'string' && typeof x?.query === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function SavedViews({ org, current, apply }: { org: string; current: string; apply: (query: string) => void }) {
+  const [views, setViews] = useState<View[]>(() => readViews(org));
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string>();
+  const store = (next: View[]) => {
+    localStorage.setItem(viewsKey(org), JSON.stringify(next));
+    setViews(next);
+  };
+  return (
+    <Paper withBorder p="sm" component="section" aria-labelledby="views-title">
+      <Stack gap="xs">
+        <Text id="views-title" fw={600} size="sm">
+          Saved views
+        </Text>
+        {views.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No saved views yet: choose filters, give them a name below and save them to come back to them in one click.
+          </Text>
+        ) : (
+          <Group gap="xs" wrap="wrap" role="list" aria-label="Saved views">
+            {views.map((v) => (
+              <Group key={v.name} gap={0} role="listitem" wrap="nowrap">
+                <Button size="xs" variant={v.query === current ? 'filled' : 'light'} onClick={() => apply(v.query)} aria-pressed={v.query === current}>
+                  {v.name}
+                </Button>
+                <CloseButton size="sm" aria-label={`Delete the view ${v.name}`} onClick={() => store(views.filter((x) => x.name !== v.name))} />
+              </Group>
+            ))}
+          </Group>
+        )}
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const n = name.trim();
+            if (!n) return setError('name is needed to save a view.');
+            if (!current) return setError('name: choose at least one filter first; this view would show every animal.');
+            store([...views.filter((x) => x.name !== n), { name: n, query: current }]);
+            setName('');
+            setError(undefined);
+            notify(`View “${n}” saved`);
+          }}
+        >
+          <Group align="flex-start" gap="xs">
+            <TextInput label="Save the current filters as" placeholder="e.g. Dogs on hold" size="xs" value={name} onChange={(e) => setName(e.currentTarget.value)} error={error} w={240} />
+            <Button type="submit" size="xs" variant="default" mt={22}>
+              Save the view
+            </Button>
+          </Group>
+        </form>
+      </Stack>
+    </Paper>
+  );
+}
+
+type Row = { id: string; name: string; status: string };
+type BulkResult = { done: number; failed: { name: string; message: string }[]; status: string };
+
+/** Changes the status of the chosen animals one PATCH at a time, showing how far it has gone. */
+function BulkStatus({ rows, statuses, onDone }: { rows: Row[]; statuses: string[]; onDone: () => void }) {
+  const client = useQueryClient();
+  const [status, setStatus] = useState<string | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [result, setResult] = useState<BulkResult | null>(null);
+  const [error, setError] = useState<string>();
+  const run = async () => {
+    if (!status) return setError('status: choose the new status first.');
+    setError(undefined);
+    setResult(null);
+    const failed: BulkResult['failed'] = [];
+    setProgress({ done: 0, total: rows.length });
+    for (const [i, r] of rows.entries()) {
+      try {
+        await ok(apiA.PATCH('/animals/{id}', { params: { path: { id: r.id } }, body: { status } }));
+      } catch (e) {
+        failed.push({ name: r.name, message: e instanceof Error ? e.message : String(e) });
+      }
+      setProgress({ done: i + 1, total: rows.length });
+    }
+    setResult({ done: rows.length - failed.length, failed, status });
+    setProgress(null);
+    void client.invalidateQueries({ queryKey: ['animals'] });
+    onDone();
+  };
+  return (
+    <Paper withBorder p="sm" component="section" aria-label="Change the status of the chosen animals">
+      <Stack gap="xs">
+        {rows.length > 0 && (
+          <Group align="flex-start" gap="sm">
+            <Text size="sm" mt={28} fw={600}>
+              {rows.length} chosen
+            </Text>
+            <Select label="New status" placeholder="Choose a status" data={statuses} value={status} onChange={setStatus} error={error} w={200} disabled={!!progress} />
+            <Button mt={24} onClick={() => void run()} loading={!!progress}>
+              Change the status of {rows.length} animal{rows.length === 1 ? '' : 's'}
+            </Button>
+          </Group>
+        )}
+        {rows.length === 0 && !progress && !result && (
+          <Text size="sm" c="dimmed">
+            To change the status of several animals at once, tick them in the list.
+          </Text>
+        )}
+        {progress && (
+          <Stack gap={4}>
+            <Text size="sm" id="bulk-progress-label">
+              Changing {progress.done} of {progress.total}…
+            </Text>
+            <Progress value={(progress.done / progress.total) * 100} aria-labelledby="bulk-progress-label" aria-valuetext={`${progress.done} of ${progress.total}`} />
+          </Stack>
+        )}
+        {result && (
+          <Alert
+            color={result.failed.length ? 'orange' : 'teal'}
+            title={`${result.done} animal${result.done === 1 ? '' : 's'} moved to ${result.status}${result.failed.length ? `, ${result.failed.length} not changed` : ''}`}
+            withCloseButton
+            closeButtonLabel="Dismiss the summary"
+            onClose={() => setResult(null)}
+            data-testid="bulk-result"
+          >
+            {result.failed.length === 0 ? (
+              'Every chosen animal has its new status.'
+            ) : (
+              <ul>
+                {result.failed.map((f) => (
+                  <li key={f.name}>
+                    {f.name}: {f.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
 export default function Animals() {
   const [params, setParams] = useSearchParams();
   const session = useSession();
@@ -101,6 +252,8 @@ export default function Animals() {
   const species = params.get('species') ?? '';
   const chip = params.get('microchip') ?? '';
   const [chipText, setChipText] = useState(chip);
+  const [chosen, setChosen] = useState<Record<string, Row>>({});
+  const canWrite = can(session.data?.grants, 'animals', 'write');
   const setParam = (k: string, v: string) => {
     const next = new URLSearchParams(params);
     if (v) next.set(k, v);
@@ -128,6 +281,7 @@ export default function Animals() {
     placeholderData: keepPreviousData,
   });
   const filtered = careState || status || species || chip;
+  const rows = list.data?.data ?? [];
   return (
     <Stack>
       <Group justify="space-between">
@@ -158,7 +312,7 @@ export default function Animals() {
           onChange={(v) => setParam('status', v ?? '')}
           w={170}
         />
-        <TextInput label="Species" placeholder="Any" defaultValue={species} onBlur={(e) => setParam('species', e.currentTarget.value.trim())} w={140} />
+        <TextInput label="Species" placeholder="Any" key={species} defaultValue={species} onBlur={(e) => setParam('species', e.currentTarget.value.trim())} w={140} />
         {filtered && (
           <Button
             variant="subtle"
@@ -171,6 +325,23 @@ export default function Animals() {
           </Button>
         )}
       </Group>
+      {session.data && (
+        <SavedViews
+          key={session.data.organization.id}
+          org={session.data.organization.id}
+          current={(() => {
+            const q = new URLSearchParams(params);
+            q.delete('page');
+            q.sort();
+            return q.toString();
+          })()}
+          apply={(q) => {
+            setChipText(new URLSearchParams(q).get('microchip') ?? '');
+            setParams(new URLSearchParams(q));
+          }}
+        />
+      )}
+      {canWrite && <BulkStatus rows={Object.values(chosen)} statuses={(statuses.data?.results ?? []).map((s) => s.name)} onDone={() => setChosen({})} />}
       {list.isError && <Alert color="red">{list.error.message}</Alert>}
       {list.data && list.data.data.length === 0 ? (
         <Alert color="gray" title={filtered ? 'No animal matches these filters' : 'No animals yet'}>
@@ -181,6 +352,23 @@ export default function Animals() {
           <Table striped highlightOnHover aria-label="Animals" data-testid="animals-table">
             <Table.Thead>
               <Table.Tr>
+                {canWrite && (
+                  <Table.Th w={40}>
+                    <Checkbox
+                      aria-label="Choose every animal on this page"
+                      checked={!!rows.length && rows.every((a) => chosen[a.id])}
+                      indeterminate={rows.some((a) => chosen[a.id]) && !rows.every((a) => chosen[a.id])}
+                      onChange={(e) => {
+                        const next = { ...chosen };
+                        for (const a of rows) {
+                          if (e.currentTarget.checked) next[a.id] = { id: a.id, name: a.name, status: a.status };
+                          else delete next[a.id];
+                        }
+                        setChosen(next);
+                      }}
+                    />
+                  </Table.Th>
+                )}
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Species</Table.Th>
                 <Table.Th>Status</Table.Th>
@@ -190,8 +378,22 @@ export default function Animals() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {(list.data?.data ?? []).map((a) => (
-                <Table.Tr key={a.id}>
+              {rows.map((a) => (
+                <Table.Tr key={a.id} bg={chosen[a.id] ? 'var(--mantine-primary-color-light)' : undefined}>
+                  {canWrite && (
+                    <Table.Td>
+                      <Checkbox
+                        aria-label={`Choose ${a.name}`}
+                        checked={!!chosen[a.id]}
+                        onChange={(e) => {
+                          const next = { ...chosen };
+                          if (e.currentTarget.checked) next[a.id] = { id: a.id, name: a.name, status: a.status };
+                          else delete next[a.id];
+                          setChosen(next);
+                        }}
+                      />
+                    </Table.Td>
+                  )}
                   <Table.Td>
                     <Link to={`/animals/${a.id}`}>{a.name}</Link>
                   </Table.Td>

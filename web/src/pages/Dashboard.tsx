@@ -1,5 +1,6 @@
-import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQueries } from '@tanstack/react-query';
+import { Alert, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Link } from 'react-router-dom';
 import { apiA, apiB, ok } from '../api';
 import { can, useSession } from '../session';
@@ -10,6 +11,103 @@ const STATES = [
   { key: 'completed', label: 'Outcomes (completed)' },
   { key: 'not_in_care', label: 'Not in care' },
 ] as const;
+
+const INTAKE = '#0b7a5f';
+const OUTCOME = '#3d4f9f';
+
+/**
+ * Intakes and outcomes recorded this month. Ark has no organization-wide list of stays, so they are
+ * counted from the activity journal (`animal_stay` rows, actions `intake` and `outcome`), by the day
+ * each was recorded, in weeks of the month. The journal needs read on Settings.
+ */
+async function monthStays(from: string) {
+  const rows: { at: string; action: string }[] = [];
+  for (let offset = 0; offset < 5000; offset += 100) {
+    const page = await ok(apiB.GET('/api/activity', { params: { query: { entity_type: 'animal_stay', from, limit: 100, offset } } }));
+    rows.push(...page.results.filter((r) => r.action === 'intake' || r.action === 'outcome'));
+    if (!page.has_more) break;
+  }
+  return rows;
+}
+
+function MonthChart({ allowed }: { allowed: boolean }) {
+  const now = new Date();
+  const first = new Date(now.getFullYear(), now.getMonth(), 1);
+  const month = first.toLocaleDateString(undefined, { month: 'long', year: 'numeric' });
+  const stays = useQuery({ queryKey: ['stays', 'month', first.toISOString()], queryFn: () => monthStays(first.toISOString()), enabled: allowed });
+  const last = new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate();
+  const weeks = Array.from({ length: Math.ceil(last / 7) }, (_, i) => ({
+    week: `${i * 7 + 1}–${Math.min(last, i * 7 + 7)}`,
+    Intakes: 0,
+    Outcomes: 0,
+  }));
+  for (const r of stays.data ?? []) {
+    const w = weeks[Math.floor((new Date(r.at).getDate() - 1) / 7)];
+    if (w) w[r.action === 'intake' ? 'Intakes' : 'Outcomes'] += 1;
+  }
+  const intakes = weeks.reduce((n, w) => n + w.Intakes, 0);
+  const outcomes = weeks.reduce((n, w) => n + w.Outcomes, 0);
+  return (
+    <Card withBorder component="figure" m={0} aria-labelledby="month-title">
+      <Text id="month-title" fw={600} component="figcaption">
+        Intakes and outcomes, {month}
+      </Text>
+      {!allowed ? (
+        <Alert color="gray" mt="sm">
+          Counted from the activity journal, which needs read on Settings: ask an administrator for it to see this chart.
+        </Alert>
+      ) : stays.isError ? (
+        <Alert color="red" mt="sm">
+          {stays.error.message}
+        </Alert>
+      ) : (
+        <>
+          <Text size="sm" c="dimmed" data-testid="month-summary">
+            {stays.data ? `${intakes} intake${intakes === 1 ? '' : 's'}, ${outcomes} outcome${outcomes === 1 ? '' : 's'} recorded so far` : 'Counting…'}
+          </Text>
+          <div role="img" aria-label={`Bar chart by week of ${month}: ${weeks.map((w) => `days ${w.week}, ${w.Intakes} in, ${w.Outcomes} out`).join('; ')}`}>
+            <ResponsiveContainer width="100%" height={200}>
+              <BarChart data={weeks} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
+                <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                <XAxis dataKey="week" tick={{ fill: '#495057', fontSize: 12 }} />
+                <YAxis allowDecimals={false} tick={{ fill: '#495057', fontSize: 12 }} />
+                <Tooltip />
+                <Legend wrapperStyle={{ color: '#212529', fontSize: 13 }} />
+                <Bar dataKey="Intakes" fill={INTAKE} isAnimationActive={false} />
+                <Bar dataKey="Outcomes" fill={OUTCOME} isAnimationActive={false} />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+          <Text size="xs" c="dimmed">
+            By the day each was recorded (an intake entered late counts in the week it was entered).
+          </Text>
+        </>
+      )}
+    </Card>
+  );
+}
+
+function CareChart({ data }: { data: { label: string; value: number | undefined }[] }) {
+  const rows = data.map((d) => ({ state: d.label.replace(' (completed)', ''), Animals: d.value ?? 0 }));
+  return (
+    <Card withBorder component="figure" m={0} aria-labelledby="care-title">
+      <Text id="care-title" fw={600} component="figcaption">
+        Animals by care state
+      </Text>
+      <div role="img" aria-label={`Bar chart: ${rows.map((r) => `${r.state} ${r.Animals}`).join(', ')}`}>
+        <ResponsiveContainer width="100%" height={220}>
+          <BarChart data={rows} layout="vertical" margin={{ top: 8, right: 40, bottom: 0, left: 24 }} accessibilityLayer={false}>
+            <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" allowDecimals={false} tick={{ fill: '#495057', fontSize: 12 }} />
+            <YAxis type="category" dataKey="state" width={90} tick={{ fill: '#495057', fontSize: 12 }} />
+            <Tooltip />
+            <Bar dataKey="Animals" fill={INTAKE} isAnimationActive={false} label={{ position: 'right', fill: '#212529', fontSize: 12 }} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </Card>
+  );
+}
 
 export default function Dashboard() {
   const session = useSession();
@@ -75,6 +173,10 @@ export default function Dashboard() {
             </Text>
           </Card>
         ))}
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <MonthChart allowed={can(grants, 'settings', 'read')} />
+        <CareChart data={STATES.map((s, i) => ({ label: s.label, value: counts[i]?.data?.meta.total }))} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 2, md: 4 }}>
         <Card withBorder>

@@ -199,7 +199,11 @@ export default function Fundraising() {
           <Tabs.Tab value="donations">Donations</Tabs.Tab>
           <Tabs.Tab value="donors">Donors</Tabs.Tab>
           <Tabs.Tab value="wishes">Wish list</Tabs.Tab>
+          <Tabs.Tab value="auctions">Auctions</Tabs.Tab>
         </Tabs.List>
+        <Tabs.Panel value="auctions" pt="md">
+          <Auctions />
+        </Tabs.Panel>
         <Tabs.Panel value="campaigns" pt="md">
           <ListTable
             rows={campaigns.data?.results}
@@ -319,6 +323,219 @@ export default function Fundraising() {
       <Modal opened={open} onClose={close} title={form === 'campaign' ? 'Start a campaign' : 'Record a donation'} closeButtonProps={{ 'aria-label': 'Close' }}>
         {form === 'campaign' ? <NewCampaign onClose={close} /> : <NewDonation onClose={close} />}
       </Modal>
+    </Stack>
+  );
+}
+
+const lotColor: Record<string, string> = { open: 'teal.9', sold: 'blue.9', unsold: 'gray.7', withdrawn: 'dark.4' };
+
+/** One lot's bids, newest first, fetched again every few seconds while it is open; a bid recorded from the floor. */
+function LotBids({ auctionId, lot, currency, open, canBid }: { auctionId: string; lot: { id: string; title: string; minimum_next_bid: number | null }; currency: string; open: boolean; canBid: boolean }) {
+  const client = useQueryClient();
+  const bids = useQuery({
+    queryKey: ['auctions', auctionId, 'bids', lot.id],
+    queryFn: () => ok(apiB.GET('/api/fundraising/auctions/{id}/lots/{lot_id}/bids', { params: { path: { id: auctionId, lot_id: lot.id } } })),
+    refetchInterval: open ? 4000 : false,
+  });
+  const [b, setB] = useState({ paddle: '' as number | string, amount: '' as number | string });
+  const bid = useMutation({
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/fundraising/auctions/{id}/lots/{lot_id}/bids', {
+          params: { path: { id: auctionId, lot_id: lot.id } },
+          body: { paddle_number: Number(b.paddle), amount: Number(b.amount) },
+        }),
+      ),
+    onSuccess: () => {
+      setB({ paddle: '', amount: '' });
+      notify('Bid recorded');
+      void client.invalidateQueries({ queryKey: ['auctions'] });
+    },
+  });
+  const sorted = [...(bids.data?.results ?? [])].sort((x, y) => y.sequence - x.sequence);
+  return (
+    <Stack gap="xs">
+      {open && canBid && (
+        <form
+          aria-label={`Record a bid on ${lot.title}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            bid.mutate();
+          }}
+        >
+          <Group align="flex-start" gap="xs">
+            <NumberInput label="Paddle" required min={1} value={b.paddle} onChange={(v) => setB({ ...b, paddle: v })} error={fieldError(bid.error, 'paddle_number')} w={110} />
+            <NumberInput
+              label="Bid"
+              description={lot.minimum_next_bid !== null ? `at least ${money(lot.minimum_next_bid, currency)}` : undefined}
+              required
+              min={0}
+              decimalScale={2}
+              value={b.amount}
+              onChange={(v) => setB({ ...b, amount: v })}
+              error={fieldError(bid.error, 'amount')}
+              w={170}
+            />
+            <Button type="submit" variant="default" mt={lot.minimum_next_bid !== null ? 44 : 24} loading={bid.isPending}>
+              Record the bid
+            </Button>
+          </Group>
+          {formError(bid.error, ['paddle_number', 'amount']) && (
+            <Alert color="red" mt="xs">
+              {formError(bid.error, ['paddle_number', 'amount'])}
+            </Alert>
+          )}
+        </form>
+      )}
+      <ListTable
+        rows={bids.data ? sorted : undefined}
+        label={`Bids on ${lot.title}`}
+        empty={open ? 'No bids yet: bids from the floor or online appear here within seconds.' : 'No bids were placed.'}
+        head={['#', 'Paddle', 'Amount', 'When']}
+        minWidth={360}
+        row={(x) => (
+          <Table.Tr key={x.id}>
+            <Table.Td>{x.sequence}</Table.Td>
+            <Table.Td>{x.paddle_number}</Table.Td>
+            <Table.Td>{money(x.amount, currency)}</Table.Td>
+            <Table.Td>{new Date(x.placed_at).toLocaleTimeString()}</Table.Td>
+          </Table.Tr>
+        )}
+      />
+    </Stack>
+  );
+}
+
+/** Auctions: choose one; its lots with the high bid and paddle, refreshed every few seconds while it is open. */
+export function Auctions() {
+  const session = useSession();
+  const canWrite = can(session.data?.grants, 'fundraising', 'write');
+  const client = useQueryClient();
+  const auctions = useQuery({
+    queryKey: ['auctions', 'list'],
+    queryFn: () => ok(apiB.GET('/api/fundraising/auctions', { params: { query: { limit: 100, offset: 0 } } })),
+    refetchInterval: (q) => (q.state.data?.results.some((a) => a.status === 'open') ? 4000 : false),
+  });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const id = chosen ?? auctions.data?.results[0]?.id ?? null;
+  const auction = auctions.data?.results.find((a) => a.id === id);
+  const open = auction?.status === 'open';
+  const lots = useQuery({
+    queryKey: ['auctions', id, 'lots'],
+    queryFn: () => ok(apiB.GET('/api/fundraising/auctions/{id}/lots', { params: { path: { id: id as string } } })),
+    enabled: !!id,
+    refetchInterval: open ? 4000 : false,
+  });
+  const [lotId, setLotId] = useState<string | null>(null);
+  const lot = lots.data?.results.find((l) => l.id === lotId);
+  const campaigns = useCampaigns();
+  const [start, setStart] = useState({ campaign_id: null as string | null, name: '' });
+  const add = useMutation({
+    mutationFn: () => ok(apiB.POST('/api/fundraising/auctions', { body: { campaign_id: start.campaign_id ?? '', name: start.name.trim() } })),
+    onSuccess: (a) => {
+      setStart({ campaign_id: null, name: '' });
+      setChosen(a.id);
+      notify('Auction started');
+      void client.invalidateQueries({ queryKey: ['auctions', 'list'] });
+    },
+  });
+  return (
+    <Stack>
+      {canWrite && (
+        <form
+          aria-label="Start an auction"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add.mutate();
+          }}
+        >
+          <Group align="flex-start" gap="xs">
+            <Select
+              label="For the campaign"
+              required
+              data={(campaigns.data?.results ?? []).filter((c) => c.status === 'active').map((c) => ({ value: c.id, label: c.name }))}
+              value={start.campaign_id}
+              onChange={(v) => setStart({ ...start, campaign_id: v })}
+              error={fieldError(add.error, 'campaign_id')}
+              w={220}
+            />
+            <TextInput label="Auction name" required value={start.name} onChange={(e) => setStart({ ...start, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} w={240} />
+            <Button type="submit" variant="default" mt={24} loading={add.isPending}>
+              Start an auction
+            </Button>
+          </Group>
+          {formError(add.error, ['campaign_id', 'name']) && (
+            <Alert color="red" mt="xs">
+              {formError(add.error, ['campaign_id', 'name'])}
+            </Alert>
+          )}
+        </form>
+      )}
+      {auctions.data && auctions.data.results.length === 0 ? (
+        <Alert color="gray">No auctions yet{canWrite ? ': start one for a campaign above, then add its lots.' : '.'}</Alert>
+      ) : (
+        <Select
+          label="Auction"
+          data={(auctions.data?.results ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.status})` }))}
+          value={id}
+          allowDeselect={false}
+          onChange={(v) => {
+            setChosen(v);
+            setLotId(null);
+          }}
+          w={320}
+        />
+      )}
+      {auction && (
+        <Group gap="lg">
+          <Badge color={open ? 'teal.9' : 'gray.7'}>{auction.status}</Badge>
+          <Text size="sm">
+            {auction.lot_count} lot{auction.lot_count === 1 ? '' : 's'} · {auction.bidder_count} bidder{auction.bidder_count === 1 ? '' : 's'} · high bids{' '}
+            {money(auction.high_bids_total, auction.currency)}
+            {!open && ` · raised ${money(auction.raised, auction.currency)}`}
+          </Text>
+          {open && (
+            <Text size="sm" c="dimmed">
+              Bids refresh every few seconds.
+            </Text>
+          )}
+        </Group>
+      )}
+      {id && (
+        <ListTable
+          rows={lots.data?.results}
+          label="Lots"
+          empty="No lots yet: add the items given for the auction through the API (POST …/lots); the app does not add lots yet."
+          head={['Lot', 'Title', 'High bid', 'Paddle', 'Next bid from', 'Bids', 'Status', '']}
+          minWidth={820}
+          row={(l) => (
+            <Table.Tr key={l.id} bg={l.id === lotId ? 'var(--mantine-primary-color-light)' : undefined}>
+              <Table.Td>{l.lot_number}</Table.Td>
+              <Table.Td fw={600}>{l.title}</Table.Td>
+              <Table.Td data-testid={`high-${l.lot_number}`}>{l.high_bid !== null ? money(l.high_bid, auction?.currency ?? 'USD') : '—'}</Table.Td>
+              <Table.Td>{l.high_bidder_paddle ?? '—'}</Table.Td>
+              <Table.Td>{l.minimum_next_bid !== null ? money(l.minimum_next_bid, auction?.currency ?? 'USD') : '—'}</Table.Td>
+              <Table.Td>{l.bid_count}</Table.Td>
+              <Table.Td>
+                <Badge color={lotColor[l.status] ?? 'gray.7'}>{l.status}</Badge>
+              </Table.Td>
+              <Table.Td>
+                <Button size="compact-sm" variant="subtle" onClick={() => setLotId(l.id === lotId ? null : l.id)} aria-expanded={l.id === lotId}>
+                  Bids on lot {l.lot_number}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          )}
+        />
+      )}
+      {id && lot && auction && (
+        <Stack gap="xs" component="section" aria-label={`Lot ${lot.lot_number}: ${lot.title}`}>
+          <Title order={3} size="h4">
+            Lot {lot.lot_number}: {lot.title}
+          </Title>
+          <LotBids key={lot.id} auctionId={id} lot={lot} currency={auction.currency} open={open && lot.status === 'open'} canBid={canWrite} />
+        </Stack>
+      )}
     </Stack>
   );
 }

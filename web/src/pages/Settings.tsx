@@ -8,6 +8,7 @@ import { notify } from '../notify';
 import { can, type Level, useSession } from '../session';
 import { CareBadge } from './Animals';
 import { ListTable, when } from './parts';
+import { Catalogues, CustomFields, OrganizationProfile } from './SettingsMore';
 
 const AREAS = ['animals', 'people', 'fundraising', 'communications', 'shifts', 'events', 'forms', 'tasks', 'partners', 'registry', 'reports', 'settings'] as const;
 type Area = (typeof AREAS)[number];
@@ -263,11 +264,12 @@ function Statuses({ canAdmin }: { canAdmin: boolean }) {
   );
 }
 
-/** Settings: roles and their levels, API keys, animal statuses; team members have their own page. */
+/** Settings: the organization, roles and their levels, API keys, animal statuses, custom fields, catalogues; team members have their own page. */
 export default function Settings() {
   const session = useSession();
   const isAdmin = can(session.data?.grants, 'settings', 'admin');
   const animalsAdmin = can(session.data?.grants, 'animals', 'admin');
+  const settingsRead = can(session.data?.grants, 'settings', 'read');
   return (
     <Stack>
       <Title order={2}>Settings</Title>
@@ -282,8 +284,22 @@ export default function Settings() {
         <Tabs.List>
           {isAdmin && <Tabs.Tab value="roles">Roles</Tabs.Tab>}
           {isAdmin && <Tabs.Tab value="keys">API keys</Tabs.Tab>}
+          {settingsRead && <Tabs.Tab value="organization">Organization</Tabs.Tab>}
           <Tabs.Tab value="statuses">Statuses</Tabs.Tab>
+          <Tabs.Tab value="fields">Custom fields</Tabs.Tab>
+          <Tabs.Tab value="catalogues">Catalogues</Tabs.Tab>
         </Tabs.List>
+        {settingsRead && (
+          <Tabs.Panel value="organization" pt="md">
+            <OrganizationProfile canAdmin={isAdmin} />
+          </Tabs.Panel>
+        )}
+        <Tabs.Panel value="fields" pt="md">
+          <CustomFields canAdmin={animalsAdmin} />
+        </Tabs.Panel>
+        <Tabs.Panel value="catalogues" pt="md">
+          <Catalogues canAdmin={animalsAdmin} />
+        </Tabs.Panel>
         {isAdmin && (
           <Tabs.Panel value="roles" pt="md">
             <Roles isAdmin={isAdmin} />

@@ -89,7 +89,19 @@ export function PersonPicker({
 }
 
 /** Chooses an animal in care by name (the first 100 in care, filtered as one types). */
-export function AnimalPicker({ label, value, onChange, error }: { label: string; value: string | null; onChange: (id: string | null) => void; error?: string }) {
+export function AnimalPicker({
+  label,
+  value,
+  onChange,
+  error,
+  required = true,
+}: {
+  label: string;
+  value: string | null;
+  onChange: (id: string | null) => void;
+  error?: string;
+  required?: boolean;
+}) {
   const animals = useQuery({
     queryKey: ['animals', 'pick'],
     queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 100, careState: 'in_care' } } })),
@@ -100,7 +112,8 @@ export function AnimalPicker({ label, value, onChange, error }: { label: string;
       label={label}
       placeholder="Type a name"
       searchable
-      required
+      required={required}
+      clearable={!required}
       data={data}
       value={value}
       onChange={onChange}

@@ -1,0 +1,397 @@
+import { useEffect, useState } from 'react';
+import { Alert, Badge, Button, Checkbox, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiB, fieldError, formError, ok } from '../api';
+import { notify } from '../notify';
+import { ListTable, when } from './parts';
+
+const orNull = (v: string) => (v.trim() ? v.trim() : null);
+
+/** The organization's profile: name, contact details, currency, time zone, country. */
+export function OrganizationProfile({ canAdmin }: { canAdmin: boolean }) {
+  const client = useQueryClient();
+  const org = useQuery({ queryKey: ['organization'], queryFn: () => ok(apiB.GET('/api/settings/organization')) });
+  const [f, setF] = useState({ name: '', email: '', phone: '', website: '', currency: '', time_zone: '', country: '' });
+  useEffect(() => {
+    const o = org.data;
+    if (o) setF({ name: o.name, email: o.email ?? '', phone: o.phone ?? '', website: o.website ?? '', currency: o.currency, time_zone: o.time_zone, country: o.country });
+  }, [org.data]);
+  const save = useMutation({
+    mutationFn: () =>
+      ok(
+        apiB.PATCH('/api/settings/organization', {
+          body: {
+            name: f.name.trim(),
+            email: orNull(f.email),
+            phone: orNull(f.phone),
+            website: orNull(f.website),
+            currency: f.currency.trim().toUpperCase(),
+            time_zone: f.time_zone.trim(),
+            country: f.country.trim().toUpperCase(),
+          },
+        }),
+      ),
+    onSuccess: (o) => {
+      client.setQueryData(['organization'], o);
+      void client.invalidateQueries({ queryKey: ['session'] });
+      notify('Organization profile saved');
+    },
+  });
+  if (org.isError) return <Alert color="red">{org.error.message}</Alert>;
+  if (!org.data) return null;
+  const fields = ['name', 'email', 'phone', 'website', 'currency', 'time_zone', 'country'] as const;
+  const input = (k: (typeof fields)[number], label: string, extra: { description?: string; type?: string; required?: boolean } = {}) => (
+    <TextInput
+      label={label}
+      {...extra}
+      readOnly={!canAdmin}
+      value={f[k]}
+      onChange={(e) => setF({ ...f, [k]: e.currentTarget.value })}
+      error={fieldError(save.error, k)}
+    />
+  );
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <Stack maw={720}>
+        {!canAdmin && <Alert color="gray">Changing the profile needs admin on Settings; you can read it.</Alert>}
+        <Text size="sm" c="dimmed">
+          Address: {org.data.slug} · since {when(org.data.created_at)}
+        </Text>
+        {input('name', 'Name', { required: true })}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {input('email', 'Email', { type: 'email', description: 'empty: none' })}
+          {input('phone', 'Phone', { description: 'any notation; stored in international form' })}
+        </SimpleGrid>
+        {input('website', 'Website', { description: 'http or https' })}
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {input('currency', 'Currency', { description: 'three letters, e.g. USD', required: true })}
+          {input('time_zone', 'Time zone', { description: 'e.g. America/Chicago', required: true })}
+          {input('country', 'Country', { description: 'two letters, e.g. US', required: true })}
+        </SimpleGrid>
+        {formError(save.error, [...fields]) && <Alert color="red">{formError(save.error, [...fields])}</Alert>}
+        {canAdmin && (
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              Save the profile
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+const FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'date', 'select', 'multiselect', 'phone', 'email', 'url', 'country_state'] as const;
+const ENTITIES = [
+  { value: 'animal', label: 'Animals' },
+  { value: 'location_unit', label: 'Kennels and rooms' },
+  { value: 'adoption_application', label: 'Adoption applications' },
+];
+
+/** Custom fields: the list (retired ones on request) and a form to define one. */
+export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
+  const client = useQueryClient();
+  const [retired, setRetired] = useState(false);
+  const list = useQuery({
+    queryKey: ['custom-fields', retired],
+    queryFn: () => ok(apiB.GET('/api/animals/custom-fields', { params: { query: { include_retired: retired } } })),
+  });
+  const blank = { entity_type: 'animal', field_key: '', field_label: '', field_type: 'text', options: [] as string[], required: false };
+  const [f, setF] = useState(blank);
+  const add = useMutation({
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/animals/custom-fields', {
+          body: {
+            entity_type: f.entity_type as 'animal',
+            field_key: f.field_key.trim(),
+            field_label: f.field_label.trim(),
+            field_type: f.field_type as 'text',
+            required: f.required,
+            ...(f.field_type === 'select' || f.field_type === 'multiselect' ? { options: f.options } : {}),
+          },
+        }),
+      ),
+    onSuccess: (d) => {
+      setF(blank);
+      notify(`Field “${d.field_label}” added`);
+      void client.invalidateQueries({ queryKey: ['custom-fields'] });
+    },
+  });
+  const fields = ['entity_type', 'field_key', 'field_label', 'field_type', 'options', 'required'];
+  const choice = f.field_type === 'select' || f.field_type === 'multiselect';
+  return (
+    <Stack>
+      {canAdmin && (
+        <Paper withBorder p="sm" component="form" aria-label="Define a custom field" onSubmit={(e) => {
+          e.preventDefault();
+          add.mutate();
+        }}>
+          <Stack gap="xs">
+            <Group align="flex-start" wrap="wrap">
+              <Select label="Kept on" data={ENTITIES} value={f.entity_type} allowDeselect={false} onChange={(v) => setF({ ...f, entity_type: v ?? 'animal' })} error={fieldError(add.error, 'entity_type')} w={210} />
+              <TextInput label="Label" required value={f.field_label} onChange={(e) => setF({ ...f, field_label: e.currentTarget.value })} error={fieldError(add.error, 'field_label')} w={220} />
+              <TextInput
+                label="Key"
+                description="lower case, digits and _; never changes"
+                required
+                value={f.field_key}
+                onChange={(e) => setF({ ...f, field_key: e.currentTarget.value })}
+                error={fieldError(add.error, 'field_key')}
+                w={220}
+              />
+              <Select label="Type" data={[...FIELD_TYPES]} value={f.field_type} allowDeselect={false} onChange={(v) => setF({ ...f, field_type: v ?? 'text' })} error={fieldError(add.error, 'field_type')} w={160} />
+            </Group>
+            {choice && (
+              <TagsInput
+                label="Choices"
+                description="type a choice and press Enter"
+                value={f.options}
+                onChange={(options) => setF({ ...f, options })}
+                error={fieldError(add.error, 'options')}
+                maw={680}
+              />
+            )}
+            <Checkbox label="Required on new records" checked={f.required} onChange={(e) => setF({ ...f, required: e.currentTarget.checked })} />
+            {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
+            <Group>
+              <Button type="submit" loading={add.isPending}>
+                Add the field
+              </Button>
+            </Group>
+          </Stack>
+        </Paper>
+      )}
+      <Checkbox label="Show retired fields too" checked={retired} onChange={(e) => setRetired(e.currentTarget.checked)} />
+      <ListTable
+        rows={list.data?.results}
+        label="Custom fields"
+        empty={canAdmin ? 'No custom fields yet: define one above to keep what your rescue records that Ark does not.' : 'No custom fields yet.'}
+        head={['Label', 'Key', 'On', 'Type', 'Choices', 'Required', 'State']}
+        minWidth={720}
+        row={(d) => (
+          <Table.Tr key={d.id}>
+            <Table.Td fw={600}>{d.field_label}</Table.Td>
+            <Table.Td ff="monospace">{d.field_key}</Table.Td>
+            <Table.Td>{ENTITIES.find((e) => e.value === d.entity_type)?.label ?? d.entity_type}</Table.Td>
+            <Table.Td>{d.field_type}</Table.Td>
+            <Table.Td>{d.options.join(', ') || '—'}</Table.Td>
+            <Table.Td>{d.required ? 'yes' : 'no'}</Table.Td>
+            <Table.Td>{d.retired_at ? <Badge color="gray.7">retired</Badge> : <Badge color="teal.9">in use</Badge>}</Table.Td>
+          </Table.Tr>
+        )}
+      />
+    </Stack>
+  );
+}
+
+/** A catalogue: its list and, for administrators of Animals, a one-line form to add an entry. */
+function Catalogue<T extends { id: string }>({
+  title,
+  rows,
+  head,
+  row,
+  empty,
+  form,
+}: {
+  title: string;
+  rows: T[] | undefined;
+  head: string[];
+  row: (r: T) => React.ReactNode;
+  empty: string;
+  form?: React.ReactNode;
+}) {
+  return (
+    <Paper withBorder p="md" component="section" aria-label={title}>
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          {title}
+        </Title>
+        {form}
+        <ListTable rows={rows} label={title} head={head} row={row} empty={empty} minWidth={420} />
+      </Stack>
+    </Paper>
+  );
+}
+
+function useAdd<B>(key: string, fn: (b: B) => Promise<unknown>, said: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => {
+      notify(said);
+      void client.invalidateQueries({ queryKey: ['catalogue', key] });
+    },
+  });
+}
+
+/** Breeds, age groups and behaviour attributes (care), and the medical catalogue. */
+export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
+  const page = { limit: 100, offset: 0 };
+  const breeds = useQuery({ queryKey: ['catalogue', 'breeds'], queryFn: () => ok(apiB.GET('/api/animals/breeds', { params: { query: page } })) });
+  const ages = useQuery({ queryKey: ['catalogue', 'ages'], queryFn: () => ok(apiB.GET('/api/animals/age-groups', { params: { query: page } })) });
+  const traits = useQuery({ queryKey: ['catalogue', 'traits'], queryFn: () => ok(apiB.GET('/api/animals/behaviour-attributes', { params: { query: page } })) });
+  const medical = useQuery({ queryKey: ['catalogue', 'medical'], queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: page } })) });
+
+  const [breed, setBreed] = useState({ species: 'dog', name: '' });
+  const addBreed = useAdd('breeds', () => ok(apiB.POST('/api/animals/breeds', { body: { species: breed.species.trim(), name: breed.name.trim() } })), 'Breed added');
+  const [age, setAge] = useState({ name: '', species: 'dog', from_weeks: 0 as number | string, to_weeks: '' as number | string });
+  const addAge = useAdd(
+    'ages',
+    () =>
+      ok(
+        apiB.POST('/api/animals/age-groups', {
+          body: { name: age.name.trim(), species: age.species.trim(), from_weeks: Number(age.from_weeks), to_weeks: age.to_weeks === '' ? null : Number(age.to_weeks) },
+        }),
+      ),
+    'Age group added',
+  );
+  const [trait, setTrait] = useState({ key: '', name: '', scale: 'yes_no' });
+  const addTrait = useAdd(
+    'traits',
+    () => ok(apiB.POST('/api/animals/behaviour-attributes', { body: { key: trait.key.trim(), name: trait.name.trim(), scale: trait.scale as 'yes_no' } })),
+    'Behaviour attribute added',
+  );
+  const [item, setItem] = useState({ kind: 'vaccine', name: '', species: [] as string[] });
+  const addItem = useAdd(
+    'medical',
+    () => ok(apiB.POST('/api/animals/medical/catalogue', { body: { kind: item.kind as 'vaccine', name: item.name.trim(), species: item.species } })),
+    'Medical catalogue item added',
+  );
+  const oneLine = (m: { error: unknown; isPending: boolean; mutate: () => void }, fields: string[], children: React.ReactNode, label: string) =>
+    canAdmin ? (
+      <form
+        aria-label={label}
+        onSubmit={(e) => {
+          e.preventDefault();
+          m.mutate();
+        }}
+      >
+        <Group align="flex-start" gap="xs" wrap="wrap">
+          {children}
+          <Button type="submit" variant="default" mt={24} loading={m.isPending}>
+            Add
+          </Button>
+        </Group>
+        {formError(m.error, fields) && (
+          <Alert color="red" mt="xs">
+            {formError(m.error, fields)}
+          </Alert>
+        )}
+      </form>
+    ) : null;
+  return (
+    <Stack>
+      {!canAdmin && <Alert color="gray">Adding to the catalogues needs admin on Animals; you can read them.</Alert>}
+      <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <Catalogue
+          title="Breeds"
+          rows={breeds.data?.results}
+          head={['Species', 'Breed']}
+          empty="No breeds yet: add the breeds your rescue sees most."
+          row={(b) => (
+            <Table.Tr key={b.id}>
+              <Table.Td>{b.species}</Table.Td>
+              <Table.Td>{b.name}</Table.Td>
+            </Table.Tr>
+          )}
+          form={oneLine(
+            { ...addBreed, mutate: () => addBreed.mutate(undefined) },
+            ['species', 'name'],
+            <>
+              <TextInput label="Species of the breed" required size="sm" value={breed.species} onChange={(e) => setBreed({ ...breed, species: e.currentTarget.value })} error={fieldError(addBreed.error, "species")} w={180} />
+              <TextInput label="Breed" required value={breed.name} onChange={(e) => setBreed({ ...breed, name: e.currentTarget.value })} error={fieldError(addBreed.error, 'name')} w={200} />
+            </>,
+            'Add a breed',
+          )}
+        />
+        <Catalogue
+          title="Age groups"
+          rows={ages.data?.results}
+          head={['Species', 'Age group', 'From (weeks)', 'Until (weeks)']}
+          empty="No age groups yet: add groups such as Puppy (0–26 weeks)."
+          row={(a) => (
+            <Table.Tr key={a.id}>
+              <Table.Td>{a.species}</Table.Td>
+              <Table.Td>{a.name}</Table.Td>
+              <Table.Td>{a.from_weeks}</Table.Td>
+              <Table.Td>{a.to_weeks ?? 'no end'}</Table.Td>
+            </Table.Tr>
+          )}
+          form={oneLine(
+            { ...addAge, mutate: () => addAge.mutate(undefined) },
+            ['name', 'species', 'from_weeks', 'to_weeks'],
+            <>
+              <TextInput label="Age group" required value={age.name} onChange={(e) => setAge({ ...age, name: e.currentTarget.value })} error={fieldError(addAge.error, 'name')} w={140} />
+              <TextInput label="Species of the group" required value={age.species} onChange={(e) => setAge({ ...age, species: e.currentTarget.value })} error={fieldError(addAge.error, 'species')} w={140} />
+              <NumberInput label="From week" required min={0} value={age.from_weeks} onChange={(v) => setAge({ ...age, from_weeks: v })} error={fieldError(addAge.error, 'from_weeks')} w={100} />
+              <NumberInput label="Until week" min={1} value={age.to_weeks} onChange={(v) => setAge({ ...age, to_weeks: v })} error={fieldError(addAge.error, 'to_weeks')} w={100} />
+            </>,
+            'Add an age group',
+          )}
+        />
+        <Catalogue
+          title="Behaviour attributes"
+          rows={traits.data?.results}
+          head={['Attribute', 'Key', 'Scale']}
+          empty="No behaviour attributes yet: add what the team assesses, such as Good with cats."
+          row={(t) => (
+            <Table.Tr key={t.id}>
+              <Table.Td>{t.name}</Table.Td>
+              <Table.Td ff="monospace">{t.key}</Table.Td>
+              <Table.Td>{t.scale === 'yes_no' ? 'yes / no' : '1 to 5'}</Table.Td>
+            </Table.Tr>
+          )}
+          form={oneLine(
+            { ...addTrait, mutate: () => addTrait.mutate(undefined) },
+            ['key', 'name', 'scale'],
+            <>
+              <TextInput label="Attribute" required value={trait.name} onChange={(e) => setTrait({ ...trait, name: e.currentTarget.value })} error={fieldError(addTrait.error, 'name')} w={170} />
+              <TextInput label="Attribute key" required value={trait.key} onChange={(e) => setTrait({ ...trait, key: e.currentTarget.value })} error={fieldError(addTrait.error, 'key')} w={150} />
+              <Select
+                label="Scale"
+                data={[
+                  { value: 'yes_no', label: 'yes / no' },
+                  { value: 'one_to_five', label: '1 to 5' },
+                ]}
+                value={trait.scale}
+                allowDeselect={false}
+                onChange={(v) => setTrait({ ...trait, scale: v ?? 'yes_no' })}
+                w={120}
+              />
+            </>,
+            'Add a behaviour attribute',
+          )}
+        />
+        <Catalogue
+          title="Medical catalogue"
+          rows={medical.data?.results}
+          head={['Kind', 'Item', 'Species']}
+          empty="No vaccines, tests, treatments or procedures yet: add the ones your vets give."
+          row={(m) => (
+            <Table.Tr key={m.id}>
+              <Table.Td>{m.kind}</Table.Td>
+              <Table.Td>{m.name}</Table.Td>
+              <Table.Td>{m.species.join(', ') || 'every species'}</Table.Td>
+            </Table.Tr>
+          )}
+          form={oneLine(
+            { ...addItem, mutate: () => addItem.mutate(undefined) },
+            ['kind', 'name', 'species'],
+            <>
+              <Select label="Kind" data={['vaccine', 'test', 'treatment', 'procedure']} value={item.kind} allowDeselect={false} onChange={(v) => setItem({ ...item, kind: v ?? 'vaccine' })} w={130} />
+              <TextInput label="Item" required value={item.name} onChange={(e) => setItem({ ...item, name: e.currentTarget.value })} error={fieldError(addItem.error, 'name')} w={170} />
+              <TagsInput label="For species" placeholder="every species" value={item.species} onChange={(species) => setItem({ ...item, species })} error={fieldError(addItem.error, 'species')} w={200} />
+            </>,
+            'Add a medical catalogue item',
+          )}
+        />
+      </SimpleGrid>
+    </Stack>
+  );
+}
