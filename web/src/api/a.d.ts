@@ -3398,6 +3398,146 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PersonDuplicatePair: {
+            person_a: {
+                id: string;
+                display_name: string;
+                email: string;
+                phone: string | null;
+                /** Format: date-time */
+                created_at: string;
+            };
+            person_b: {
+                id: string;
+                display_name: string;
+                email: string;
+                phone: string | null;
+                /** Format: date-time */
+                created_at: string;
+            };
+            reasons: ("same_email" | "same_phone" | "same_name_postal_code" | "similar_name")[];
+            /** @description pg_trgm similarity of the two full names, 0 to 1 */
+            name_similarity: number;
+        };
+        PersonContact: {
+            id: string;
+            person_id: string;
+            /** @enum {string} */
+            kind: "email" | "phone" | "other";
+            /** @description an email address, a phone in E.164, or free text for `other` */
+            value: string;
+            /** @description e.g. work, mobile; empty when none */
+            label: string;
+            /** @description at most one preferred contact per kind */
+            preferred: boolean;
+            /** @description the person asked not to be reached at this contact */
+            opted_out: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PersonAddress: {
+            id: string;
+            person_id: string;
+            /** @enum {string} */
+            kind: "home" | "mailing" | "work";
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            country: string;
+            /** Format: date */
+            valid_from: string | null;
+            /** Format: date */
+            valid_until: string | null;
+            /** @description true when today (the organization's time zone) is within valid_from..valid_until */
+            current: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PersonNote: {
+            id: string;
+            person_id: string;
+            /** @enum {string} */
+            kind: "general" | "call" | "visit" | "email" | "meeting" | "warning";
+            body: string;
+            /** @description who wrote it: `member:<id>` or `key:<id>`, set by Ark */
+            author: string | null;
+            pinned: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PersonFlag: {
+            id: string;
+            person_id: string;
+            /** @enum {string} */
+            flag: "banned" | "do_not_adopt" | "deceased" | "dangerous";
+            reason: string;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            cleared_at: string | null;
+            cleared_by: string | null;
+        };
+        Partner: {
+            id: string;
+            /** @enum {string} */
+            kind: "rescue" | "shelter" | "vet" | "transport" | "supplier" | "other";
+            name: string;
+            /** @description the person to ask for; empty when none */
+            contact_name: string;
+            email: string | null;
+            /** @description E.164 */
+            phone: string | null;
+            website: string | null;
+            notes: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PartnerLocation: {
+            id: string;
+            partner_id: string;
+            /** @description e.g. Main clinic; empty when none */
+            name: string;
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            country: string;
+            /** @description E.164 */
+            phone: string | null;
+            /** @description opening hours as free text, e.g. Mon-Fri 9-17 */
+            hours: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PartnerAffiliation: {
+            id: string;
+            partner_id: string;
+            person_id: string;
+            /** @description e.g. director, vet, driver */
+            role: string;
+            /** Format: date */
+            valid_from: string | null;
+            /** Format: date */
+            valid_until: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** @description A ledger entry: recording it moves no money. amount is exact (stored in integer minor units). */
         Donation: {
             id: string;
@@ -3424,7 +3564,7 @@ export interface components {
              * @description cannot change after creation
              * @enum {string}
              */
-            entity_type: "animal" | "location_unit" | "adoption_application";
+            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
             field_key: string;
             /** @description name staff see on the form */
@@ -3635,6 +3775,8 @@ export interface components {
             scheduled_date: string;
             origin: string;
             destination: string;
+            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+            partner_id: string | null;
             /** @enum {string} */
             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
             legs: components["schemas"]["TransportLeg"][];
@@ -3814,6 +3956,8 @@ export interface components {
             source_person_id: string | null;
             /** @description an outside organization the animal came from */
             source_organization: string | null;
+            /** @description the partner on file the animal came from (GET /api/partners/{id}) */
+            source_partner_id: string | null;
             /** @description where a stray was found */
             found_at: string | null;
             /** @enum {string} */
@@ -3840,6 +3984,8 @@ export interface components {
             live: boolean;
             destination_person_id: string | null;
             destination_organization: string | null;
+            /** @description the partner on file the animal went to */
+            destination_partner_id: string | null;
             reason: string | null;
             notes: string | null;
             recorded_by: string | null;
@@ -4326,7 +4472,7 @@ export interface components {
             payload_metadata: {
                 reason?: string;
                 /** @enum {string} */
-                suppression_scope?: "platform" | "organization";
+                suppression_scope?: "platform" | "organization" | "person";
                 suppression_reason?: string;
                 failover_attempts?: {
                     tier: number;
@@ -4876,6 +5022,11 @@ export interface components {
             /** @enum {string|null} */
             age_group: "baby" | "young" | "adult" | "senior" | null;
             date_of_birth: string | null;
+            /**
+             * @description from the weight: small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; null without a weight
+             * @enum {string|null}
+             */
+            size: "small" | "medium" | "large" | "xlarge" | null;
             /** @description the animal's page on the public website (absolute) */
             url: string;
             /** @description the first public photo, small size */
@@ -4891,6 +5042,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             format: "petfinder" | "adoptapet";
+            /**
+             * @description ftp (with `secure`: FTPS) or sftp (SSH file transfer)
+             * @enum {string}
+             */
+            protocol: "ftp" | "sftp";
             host: string;
             port: number;
             username: string;
@@ -5097,6 +5253,40 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        SacCells: {
+            adult: number;
+            up_to_5_months: number;
+            unknown: number;
+            total: number;
+        };
+        ReportSchedule: {
+            id: string;
+            report: string;
+            name: string;
+            /**
+             * @description the Shelter Animals Count species group
+             * @enum {string|null}
+             */
+            species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+            /** @enum {string} */
+            format: "csv" | "xlsx" | "pdf";
+            recipients: string[];
+            /** @description the day the previous month's report is sent (06:00 local) */
+            day_of_month: number;
+            active: boolean;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description the months sent, newest first (on the single read) */
+            runs?: {
+                period: string;
+                message_ids: string[];
+                /** Format: date-time */
+                sent_at: string;
+            }[];
         };
     };
     responses: never;

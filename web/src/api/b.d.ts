@@ -3077,6 +3077,4455 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/people/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List likely duplicate people
+         * @description Pairs of live people, each with the reasons it matched: `same_email` (the primary email or an email contact, ignoring case), `same_phone` (primary or contact phone, in E.164), `same_name_postal_code` (the same full name, ignoring case, and the same postal code of the primary address, ignoring spaces and case), `similar_name` (pg_trgm similarity of the full names at least 0.6). Most reasons first, then the most similar names. A dismissed pair is never listed again. Computed at each read.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PersonDuplicatePair"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/duplicates/{other_id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a likely duplicate pair
+         * @description Answers 201: the two people are not the same, and the pair is not listed again. Dismissing a pair twice keeps the first dismissal. Both must be live people of the organization (404); the same id twice is 422.
+         *
+         *     Needs write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description one person of the pair */
+                    id: string;
+                    /** @description the other */
+                    other_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            person_ids: string[];
+                            dismissed_by: string | null;
+                            /** Format: date-time */
+                            dismissed_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge this person into another
+         * @description Answers 201 with the merge record. In one transaction every record that names this person (donations, foster homes, transport legs, auction bidders, shift bookings, qualifications and feed tokens, stays, messages, conversations, contact preferences, unsubscribe links, registry flags, adoption applications, adoptions, signed contracts, form submissions, event attendance, tasks linked to the person, partner affiliations, contacts, addresses, notes and flags) moves to the survivor `into`. A row whose move would break a uniqueness rule (the survivor already has a foster home, already attends the event, is already booked on the window, already has that standing flag) stays with the merged person and is counted in `kept`. Roles and tags: the union. Custom fields: the survivor's value wins; keys only the merged person had are copied; the merged person's conflicting values are shown in `custom_fields_conflicting` and kept on the merged person's record. The merged person's primary email and phone become contacts of the survivor (label `merged`). The merged person then answers 404 with `merged_into`. `into` naming no live person, or this person, is 422. Emits `person.merged`. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs admin on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the survivor: the person who keeps every linked record */
+                        into: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            merged_person_id: string;
+                            survivor_person_id: string;
+                            /** @description `table.column` → rows moved to the survivor */
+                            moved: {
+                                [key: string]: number;
+                            };
+                            /** @description `table.column` → rows left with the merged person because moving them would break a uniqueness rule */
+                            kept: {
+                                [key: string]: number;
+                            };
+                            roles_added: string[];
+                            tags_added: string[];
+                            /** @description keys the survivor lacked, copied from the merged person's values */
+                            custom_fields_added: string[];
+                            /** @description the merged person's values for keys the survivor already had (the survivor's values won) */
+                            custom_fields_conflicting: {
+                                [key: string]: unknown;
+                            };
+                            merged_by: string | null;
+                            /** Format: date-time */
+                            merged_at: string;
+                            /** Format: date-time */
+                            undo_until: string;
+                            /** Format: date-time */
+                            undone_at: string | null;
+                            undone_by: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/merges/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one merge record
+         * @description Needs read on People.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            merged_person_id: string;
+                            survivor_person_id: string;
+                            /** @description `table.column` → rows moved to the survivor */
+                            moved: {
+                                [key: string]: number;
+                            };
+                            /** @description `table.column` → rows left with the merged person because moving them would break a uniqueness rule */
+                            kept: {
+                                [key: string]: number;
+                            };
+                            roles_added: string[];
+                            tags_added: string[];
+                            /** @description keys the survivor lacked, copied from the merged person's values */
+                            custom_fields_added: string[];
+                            /** @description the merged person's values for keys the survivor already had (the survivor's values won) */
+                            custom_fields_conflicting: {
+                                [key: string]: unknown;
+                            };
+                            merged_by: string | null;
+                            /** Format: date-time */
+                            merged_at: string;
+                            /** Format: date-time */
+                            undo_until: string;
+                            /** Format: date-time */
+                            undone_at: string | null;
+                            undone_by: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/merges/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a merge
+         * @description Within 30 days of the merge (422 after, or when already undone): exactly the rows that moved go back to the merged person (rows changed to another person since stay where they are), the roles, tags, custom field keys and contacts the survivor gained are removed, and the merged person is live again. 409 when the survivor has since been deleted or merged (undo that first) or another live person now has the merged person's email.
+         *
+         *     Needs admin on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            merged_person_id: string;
+                            survivor_person_id: string;
+                            /** @description `table.column` → rows moved to the survivor */
+                            moved: {
+                                [key: string]: number;
+                            };
+                            /** @description `table.column` → rows left with the merged person because moving them would break a uniqueness rule */
+                            kept: {
+                                [key: string]: number;
+                            };
+                            roles_added: string[];
+                            tags_added: string[];
+                            /** @description keys the survivor lacked, copied from the merged person's values */
+                            custom_fields_added: string[];
+                            /** @description the merged person's values for keys the survivor already had (the survivor's values won) */
+                            custom_fields_conflicting: {
+                                [key: string]: unknown;
+                            };
+                            merged_by: string | null;
+                            /** Format: date-time */
+                            merged_at: string;
+                            /** Format: date-time */
+                            undo_until: string;
+                            /** Format: date-time */
+                            undone_at: string | null;
+                            undone_by: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The survivor was merged or deleted since, or the email is taken */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a person's contacts
+         * @description The person's further emails, phones and other contacts, by kind, the preferred one first. The primary email and phone stay on the person (Family A `email`, `phone`) with their own rules. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PersonContact"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a contact
+         * @description Answers 201. An `email` must be an email address and a `phone` a phone number (422 otherwise); a phone is stored in E.164 (the person's address country, else the organization's, is assumed without a + prefix). `preferred: true` makes it the one preferred contact of its kind (the others of that kind stop being preferred). `opted_out` marks a contact the person asked not to be reached at. The same value may be added twice (no uniqueness). A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "email" | "phone" | "other";
+                        value: string;
+                        label?: string;
+                        preferred?: boolean;
+                        opted_out?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            /** @enum {string} */
+                            kind: "email" | "phone" | "other";
+                            /** @description an email address, a phone in E.164, or free text for `other` */
+                            value: string;
+                            /** @description e.g. work, mobile; empty when none */
+                            label: string;
+                            /** @description at most one preferred contact per kind */
+                            preferred: boolean;
+                            /** @description the person asked not to be reached at this contact */
+                            opted_out: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/contacts/{sub_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a contact
+         * @description Answers 204; the contact is deleted. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                    /** @description the contact */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a contact
+         * @description Same rules as adding; the kind never changes (add another contact instead). A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                    /** @description the contact */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Only sent fields change; the kind never changes. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        value?: string;
+                        label?: string;
+                        preferred?: boolean;
+                        opted_out?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            /** @enum {string} */
+                            kind: "email" | "phone" | "other";
+                            /** @description an email address, a phone in E.164, or free text for `other` */
+                            value: string;
+                            /** @description e.g. work, mobile; empty when none */
+                            label: string;
+                            /** @description at most one preferred contact per kind */
+                            preferred: boolean;
+                            /** @description the person asked not to be reached at this contact */
+                            opted_out: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/people/{id}/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a person's addresses
+         * @description By kind, then the latest `valid_from` first. `current` says whether the address applies today in the organization's time zone. The primary address stays on the person (Family A `address`). A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PersonAddress"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an address
+         * @description Answers 201. kind home, mailing or work; line1, city and country (ISO 3166-1 alpha-2) are required. `valid_from`/`valid_until` (dates, both optional, inclusive) date the address; `valid_until` before `valid_from` is 422. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "home" | "mailing" | "work";
+                        line1: string;
+                        line2?: string | null;
+                        city: string;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /**
+                         * Format: country
+                         * @description ISO 3166-1 alpha-2 country code
+                         */
+                        country: string;
+                        /**
+                         * Format: date
+                         * @description first day the address applies; null: since always
+                         */
+                        valid_from?: string | null;
+                        /**
+                         * Format: date
+                         * @description last day the address applies; null: still applies
+                         */
+                        valid_until?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            /** @enum {string} */
+                            kind: "home" | "mailing" | "work";
+                            line1: string;
+                            line2: string | null;
+                            city: string;
+                            state: string | null;
+                            postal_code: string | null;
+                            country: string;
+                            /** Format: date */
+                            valid_from: string | null;
+                            /** Format: date */
+                            valid_until: string | null;
+                            /** @description true when today (the organization's time zone) is within valid_from..valid_until */
+                            current: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/addresses/{sub_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an address
+         * @description Answers 204; the address is deleted (to keep an old address, give it a `valid_until` instead). A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                    /** @description the address */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change an address
+         * @description Only sent fields change; the dates are checked together with the stored ones. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                    /** @description the address */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Only sent fields change. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind?: "home" | "mailing" | "work";
+                        line1?: string;
+                        line2?: string | null;
+                        city?: string;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /**
+                         * Format: country
+                         * @description ISO 3166-1 alpha-2 country code
+                         */
+                        country?: string;
+                        /**
+                         * Format: date
+                         * @description first day the address applies; null: since always
+                         */
+                        valid_from?: string | null;
+                        /**
+                         * Format: date
+                         * @description last day the address applies; null: still applies
+                         */
+                        valid_until?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            /** @enum {string} */
+                            kind: "home" | "mailing" | "work";
+                            line1: string;
+                            line2: string | null;
+                            city: string;
+                            state: string | null;
+                            postal_code: string | null;
+                            country: string;
+                            /** Format: date */
+                            valid_from: string | null;
+                            /** Format: date */
+                            valid_until: string | null;
+                            /** @description true when today (the organization's time zone) is within valid_from..valid_until */
+                            current: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/people/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one person (with flags and custom fields)
+         * @description The person with standing flags and `person` custom field values. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            first_name: string;
+                            last_name: string;
+                            display_name: string;
+                            /** @description the primary email (Family A `email`) */
+                            email: string;
+                            /** @description the primary phone in E.164 */
+                            phone: string | null;
+                            roles: string[];
+                            tags: string[];
+                            /** @description the standing flags */
+                            flags: ("banned" | "do_not_adopt" | "deceased" | "dangerous")[];
+                            /** @description values of the `person` custom fields */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a person's custom field values
+         * @description Values are checked against the organization's `person` custom field definitions (POST /api/animals/custom-fields with `entity_type: person`) as for animals: an unknown or retired key, or a value of the wrong type, is 422; a required field cannot be cleared. Sent keys change (null removes), the others stay. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description keys of `person` custom field definitions; sent keys change, null removes a value, others stay */
+                        custom_fields: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            first_name: string;
+                            last_name: string;
+                            display_name: string;
+                            /** @description the primary email (Family A `email`) */
+                            email: string;
+                            /** @description the primary phone in E.164 */
+                            phone: string | null;
+                            roles: string[];
+                            tags: string[];
+                            /** @description the standing flags */
+                            flags: ("banned" | "do_not_adopt" | "deceased" | "dangerous")[];
+                            /** @description values of the `person` custom fields */
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/people/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a person's notes
+         * @description Pinned notes first, then newest first. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PersonNote"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a note
+         * @description Answers 201. `author` is set by Ark to who wrote it: the signed-in member (`member:<id>`) or the key (`key:<id>`). A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description defaults to general
+                         * @enum {string}
+                         */
+                        kind?: "general" | "call" | "visit" | "email" | "meeting" | "warning";
+                        body: string;
+                        /** @description defaults to false */
+                        pinned?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            /** @enum {string} */
+                            kind: "general" | "call" | "visit" | "email" | "meeting" | "warning";
+                            body: string;
+                            /** @description who wrote it: `member:<id>` or `key:<id>`, set by Ark */
+                            author: string | null;
+                            pinned: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/notes/{sub_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a note
+         * @description Answers 204. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                    /** @description the note */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a note (text, kind, pinned)
+         * @description Only sent fields change; the author stays. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                    /** @description the note */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Only sent fields change; the author never changes. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description defaults to general
+                         * @enum {string}
+                         */
+                        kind?: "general" | "call" | "visit" | "email" | "meeting" | "warning";
+                        body?: string;
+                        /** @description defaults to false */
+                        pinned?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            /** @enum {string} */
+                            kind: "general" | "call" | "visit" | "email" | "meeting" | "warning";
+                            body: string;
+                            /** @description who wrote it: `member:<id>` or `key:<id>`, set by Ark */
+                            author: string | null;
+                            pinned: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/people/{id}/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a person's flags
+         * @description Standing flags, newest first; with `include_cleared=true` the cleared ones follow. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    /** @description also list cleared flags */
+                    include_cleared: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PersonFlag"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Flag a person
+         * @description Answers 201. `banned` and `do_not_adopt` refuse adoption applications and finalization for the person; `deceased` stops every email to the person (the communications area logs such a message as suppressed with reason `deceased`); `dangerous` warns staff. A reason is required. A flag already standing on the person is 422 (clear it first). A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        flag: "banned" | "do_not_adopt" | "deceased" | "dangerous";
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            /** @enum {string} */
+                            flag: "banned" | "do_not_adopt" | "deceased" | "dangerous";
+                            reason: string;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            cleared_at: string | null;
+                            cleared_by: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/flags/{sub_id}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a flag
+         * @description Answers 200 with the flag, now cleared (`cleared_at`, `cleared_by`): it stops applying but stays in the history (`include_cleared=true`). Clearing a cleared flag is 422. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                    /** @description the flag */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            person_id: string;
+                            /** @enum {string} */
+                            flag: "banned" | "do_not_adopt" | "deceased" | "dangerous";
+                            reason: string;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            cleared_at: string | null;
+                            cleared_by: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List partners
+         * @description By name. Deleted partners are not listed.
+         *
+         *     Needs read on Partners.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    kind?: "rescue" | "shelter" | "vet" | "transport" | "supplier" | "other";
+                    /** @description part of the name, any case */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["Partner"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a partner
+         * @description Answers 201. An outside organization: another rescue, a shelter, a vet, a transport group, a supplier or other. Email and website are checked (422); a phone is stored in E.164. Names need not be unique.
+         *
+         *     Needs write on Partners.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "rescue" | "shelter" | "vet" | "transport" | "supplier" | "other";
+                        name: string;
+                        contact_name?: string;
+                        /** Format: email */
+                        email?: string | null;
+                        /**
+                         * Format: phone
+                         * @description any notation; stored in E.164 (the organization's country assumed without +)
+                         */
+                        phone?: string | null;
+                        /**
+                         * Format: http-url
+                         * @description an address starting http:// or https://
+                         */
+                        website?: string | null;
+                        notes?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "rescue" | "shelter" | "vet" | "transport" | "supplier" | "other";
+                            name: string;
+                            /** @description the person to ask for; empty when none */
+                            contact_name: string;
+                            email: string | null;
+                            /** @description E.164 */
+                            phone: string | null;
+                            website: string | null;
+                            notes: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partners/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one partner
+         * @description Needs read on Partners.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "rescue" | "shelter" | "vet" | "transport" | "supplier" | "other";
+                            name: string;
+                            /** @description the person to ask for; empty when none */
+                            contact_name: string;
+                            email: string | null;
+                            /** @description E.164 */
+                            phone: string | null;
+                            website: string | null;
+                            notes: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a partner
+         * @description Answers 204. The partner answers 404 afterwards and can no longer be named on a stay or transport; records that already name it keep the id.
+         *
+         *     Needs write on Partners.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a partner
+         * @description Needs write on Partners.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Only sent fields change. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind?: "rescue" | "shelter" | "vet" | "transport" | "supplier" | "other";
+                        name?: string;
+                        contact_name?: string;
+                        /** Format: email */
+                        email?: string | null;
+                        /**
+                         * Format: phone
+                         * @description any notation; stored in E.164 (the organization's country assumed without +)
+                         */
+                        phone?: string | null;
+                        /**
+                         * Format: http-url
+                         * @description an address starting http:// or https://
+                         */
+                        website?: string | null;
+                        notes?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "rescue" | "shelter" | "vet" | "transport" | "supplier" | "other";
+                            name: string;
+                            /** @description the person to ask for; empty when none */
+                            contact_name: string;
+                            email: string | null;
+                            /** @description E.164 */
+                            phone: string | null;
+                            website: string | null;
+                            notes: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/partners/{id}/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a partner's locations
+         * @description Needs read on Partners.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PartnerLocation"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a location
+         * @description Answers 201. An address (line1, city, country required), a phone (stored in E.164, the location's country assumed) and opening hours as free text.
+         *
+         *     Needs write on Partners.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        line1: string;
+                        line2?: string | null;
+                        city: string;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /**
+                         * Format: country
+                         * @description ISO 3166-1 alpha-2 country code
+                         */
+                        country: string;
+                        /** Format: phone */
+                        phone?: string | null;
+                        hours?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            partner_id: string;
+                            /** @description e.g. Main clinic; empty when none */
+                            name: string;
+                            line1: string;
+                            line2: string | null;
+                            city: string;
+                            state: string | null;
+                            postal_code: string | null;
+                            country: string;
+                            /** @description E.164 */
+                            phone: string | null;
+                            /** @description opening hours as free text, e.g. Mon-Fri 9-17 */
+                            hours: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partners/{id}/locations/{sub_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a location
+         * @description Answers 204.
+         *
+         *     Needs write on Partners.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the partner */
+                    id: string;
+                    /** @description the location */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a location
+         * @description Same rules as adding.
+         *
+         *     Needs write on Partners.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the partner */
+                    id: string;
+                    /** @description the location */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Only sent fields change. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        line1?: string;
+                        line2?: string | null;
+                        city?: string;
+                        state?: string | null;
+                        postal_code?: string | null;
+                        /**
+                         * Format: country
+                         * @description ISO 3166-1 alpha-2 country code
+                         */
+                        country?: string;
+                        /** Format: phone */
+                        phone?: string | null;
+                        hours?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            partner_id: string;
+                            /** @description e.g. Main clinic; empty when none */
+                            name: string;
+                            line1: string;
+                            line2: string | null;
+                            city: string;
+                            state: string | null;
+                            postal_code: string | null;
+                            country: string;
+                            /** @description E.164 */
+                            phone: string | null;
+                            /** @description opening hours as free text, e.g. Mon-Fri 9-17 */
+                            hours: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/partners/{id}/affiliations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a partner's affiliations
+         * @description Needs read on Partners.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PartnerAffiliation"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a affiliation
+         * @description Answers 201. A person on file (422 when `person_id` names no live person) affiliated with the partner in a role, from/until (dates, inclusive; `valid_until` before `valid_from` is 422). When people are merged the affiliation moves to the survivor.
+         *
+         *     Needs write on Partners.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        person_id: string;
+                        role: string;
+                        /**
+                         * Format: date
+                         * @description first day; null: unknown
+                         */
+                        valid_from?: string | null;
+                        /**
+                         * Format: date
+                         * @description last day; null: still affiliated
+                         */
+                        valid_until?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            partner_id: string;
+                            person_id: string;
+                            /** @description e.g. director, vet, driver */
+                            role: string;
+                            /** Format: date */
+                            valid_from: string | null;
+                            /** Format: date */
+                            valid_until: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partners/{id}/affiliations/{sub_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a affiliation
+         * @description Answers 204.
+         *
+         *     Needs write on Partners.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the partner */
+                    id: string;
+                    /** @description the affiliation */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a affiliation
+         * @description Same rules as adding.
+         *
+         *     Needs write on Partners.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the partner */
+                    id: string;
+                    /** @description the affiliation */
+                    sub_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The person never changes. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        role?: string;
+                        /**
+                         * Format: date
+                         * @description first day; null: unknown
+                         */
+                        valid_from?: string | null;
+                        /**
+                         * Format: date
+                         * @description last day; null: still affiliated
+                         */
+                        valid_until?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            partner_id: string;
+                            person_id: string;
+                            /** @description e.g. director, vet, driver */
+                            role: string;
+                            /** Format: date */
+                            valid_from: string | null;
+                            /** Format: date */
+                            valid_until: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/animals/custom-fields": {
         parameters: {
             query?: never;
@@ -3093,7 +7542,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    entity_type?: "animal" | "location_unit" | "adoption_application";
+                    entity_type?: "animal" | "location_unit" | "adoption_application" | "person";
                     include_retired?: boolean;
                 };
                 header?: never;
@@ -3199,7 +7648,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        entity_type: "animal" | "location_unit" | "adoption_application";
+                        entity_type: "animal" | "location_unit" | "adoption_application" | "person";
                         field_key: string;
                         field_label: string;
                         /** @enum {string} */
@@ -3223,7 +7672,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -3364,7 +7813,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -3508,7 +7957,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -3639,7 +8088,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        entity_type: "animal" | "location_unit" | "adoption_application";
+                        entity_type: "animal" | "location_unit" | "adoption_application" | "person";
                         field_ids: string[];
                     };
                 };
@@ -3778,7 +8227,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -3926,7 +8375,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -6934,6 +11383,8 @@ export interface paths {
                         scheduled_date: string;
                         origin: string;
                         destination: string;
+                        /** @description a partner on file (422 when none has the id); null clears it */
+                        partner_id?: string | null;
                         /** @description an empty string clears it */
                         notes?: string | null;
                     };
@@ -6953,6 +11404,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -7083,6 +11536,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -7191,6 +11646,8 @@ export interface paths {
                         scheduled_date?: string;
                         origin?: string;
                         destination?: string;
+                        /** @description a partner on file (422 when none has the id); null clears it */
+                        partner_id?: string | null;
                         /** @description an empty string clears it */
                         notes?: string | null;
                     };
@@ -7210,6 +11667,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -7361,6 +11820,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -7497,6 +11958,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -7631,6 +12094,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -7766,6 +12231,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -7909,6 +12376,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -8047,6 +12516,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -8171,6 +12642,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -8305,6 +12778,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -8439,6 +12914,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -8573,6 +13050,8 @@ export interface paths {
                             scheduled_date: string;
                             origin: string;
                             destination: string;
+                            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+                            partner_id: string | null;
                             /** @enum {string} */
                             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                             legs: components["schemas"]["TransportLeg"][];
@@ -10701,7 +15180,7 @@ export interface paths {
         };
         /**
          * What is due or overdue today, organization-wide
-         * @description Open due items falling on or before `as_of` (default: today in the organization's time zone), oldest first, of animals in care (not deleted; status in care or on hold): due on that day, overdue before it. `species` (case-insensitive), `location_id` (where the animal is now) and `kind` narrow it.
+         * @description Open due items falling on or before `as_of` (default: today in the organization's time zone), oldest first, of animals in care (not deleted; status in care or on hold): due on that day, overdue before it. `species` (case-insensitive), `location_id` (where the animal is now) and `kind` narrow it. When an outcome closes an animal's stay its open items are set aside (they stay on the animal's own due list) and come back at its next intake.
          *
          *     Needs read on Animals.
          */
@@ -12449,6 +16928,8 @@ export interface paths {
                         subtype_id?: string | null;
                         source_person_id?: string | null;
                         source_organization?: string | null;
+                        /** @description a partner on file (422 when none has the id); not with a source person */
+                        source_partner_id?: string | null;
                         /** @description the address or place a stray was found */
                         found_at?: string | null;
                         /**
@@ -12614,6 +17095,8 @@ export interface paths {
                         subtype_id?: string | null;
                         destination_person_id?: string | null;
                         destination_organization?: string | null;
+                        /** @description a partner on file (422 when none has the id); not with a destination person */
+                        destination_partner_id?: string | null;
                         reason?: string | null;
                         /** @description free text; null or an empty string clears it */
                         notes?: string | null;
@@ -27215,7 +31698,7 @@ export interface paths {
                             payload_metadata: {
                                 reason?: string;
                                 /** @enum {string} */
-                                suppression_scope?: "platform" | "organization";
+                                suppression_scope?: "platform" | "organization" | "person";
                                 suppression_reason?: string;
                                 failover_attempts?: {
                                     tier: number;
@@ -39725,7 +44208,7 @@ export interface paths {
         };
         /**
          * Adoptable animals (public JSON)
-         * @description No key needed; the organization comes from the address (Host). Adoptable means: marked public, in care (an open stay) and no hold in force. Only public fields: the public name, never the internal name; no notes, no people. Filters as on the website; newest first unless `sort=name`. `total` counts every match. Answers carry an ETag and Last-Modified (If-None-Match / If-Modified-Since answer 304), `Cache-Control: public, max-age=0, s-maxage=30, must-revalidate` and `Access-Control-Allow-Origin: *` (the embeddable widget reads it from the rescue’s own website).
+         * @description No key needed; the organization comes from the address (Host). Adoptable means: marked public, in care (an open stay) and no hold in force. Only public fields: the public name, never the internal name; no notes, no people. Filters as on the website: `size` is the band of the animal’s weight (small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; an animal with no weight matches no size), `location_id` one of `locations` (animals in one of its housing units too; animals with no location, e.g. in a foster home, match no location); newest first unless `sort=name`. `total` counts every match. Answers carry an ETag and Last-Modified (If-None-Match / If-Modified-Since answer 304), `Cache-Control: public, max-age=0, s-maxage=30, must-revalidate` and `Access-Control-Allow-Origin: *` (the embeddable widget reads it from the rescue’s own website).
          */
         get: {
             parameters: {
@@ -39739,6 +44222,10 @@ export interface paths {
                     sex?: "male" | "female";
                     /** @description baby under 6 months, young under 2 years, adult under 8, senior from 8 */
                     age?: "baby" | "young" | "adult" | "senior";
+                    /** @description from the weight: small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; an animal with no weight matches none */
+                    size?: "small" | "medium" | "large" | "xlarge";
+                    /** @description a location id (see `locations`): animals at that site or in one of its housing units; animals with no location match none */
+                    location_id?: string;
                     /** @description only animals recorded as good with each of these (behaviour attributes good_with_dogs, …) */
                     good_with?: ("dogs" | "cats" | "children")[];
                     sort?: "newest" | "name";
@@ -39764,6 +44251,11 @@ export interface paths {
                             total: number;
                             /** @description species among all adoptable animals, most first (for a filter) */
                             species: string[];
+                            /** @description the locations where adoptable animals are, by name (for the `location_id` filter; worth offering from two on) */
+                            locations: {
+                                id: string;
+                                name: string;
+                            }[];
                         };
                     };
                 };
@@ -40192,7 +44684,7 @@ export interface paths {
         put?: never;
         /**
          * Add a syndication target
-         * @description A syndication target: where the adoptable animals are uploaded, in which layout (`petfinder`: one CSV with a header named `{username}.csv`; `adoptapet`: a headerless `pets.csv` with its column map `import.cfg`), photos by URL (the public medium-size photo addresses). Upload by FTP, explicit FTPS with `secure`. The password is stored and never shown. Enabled targets are uploaded once a day at 05:00 UTC (a job on the job queue, one per target and day); the last run (status, error, counts of animals and photos) shows here and in the activity log. Port 21 and folder / unless given (Petfinder expects /import).
+         * @description A syndication target: where the adoptable animals are uploaded, in which layout (`petfinder`: one CSV with a header named `{username}.csv`; `adoptapet`: a headerless `pets.csv` with its column map `import.cfg`), photos by URL (the public medium-size photo addresses). Upload by FTP, explicit FTPS with `secure`. The password is stored and never shown. Enabled targets are uploaded once a day at 05:00 UTC (a job on the job queue, one per target and day); the last run (status, error, counts of animals and photos) shows here and in the activity log. Port 21 (22 for sftp) and folder / unless given (Petfinder expects /import). `secure` (FTPS) applies to ftp only: with sftp it answers 422.
          *
          *     Needs admin on Settings.
          */
@@ -40208,13 +44700,18 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         format: "petfinder" | "adoptapet";
-                        /** @description FTP server host name or address */
+                        /**
+                         * @description default ftp
+                         * @enum {string}
+                         */
+                        protocol?: "ftp" | "sftp";
+                        /** @description FTP or SFTP server host name or address */
                         host: string;
-                        /** @description default 21 */
+                        /** @description default 21 for ftp, 22 for sftp */
                         port?: number;
                         username: string;
                         password: string;
-                        /** @description explicit FTPS (AUTH TLS); default false */
+                        /** @description explicit FTPS (AUTH TLS), ftp only; default false */
                         secure?: boolean;
                         /** @description default / (Petfinder expects /import) */
                         remote_dir?: string;
@@ -40234,6 +44731,11 @@ export interface paths {
                             id: string;
                             /** @enum {string} */
                             format: "petfinder" | "adoptapet";
+                            /**
+                             * @description ftp (with `secure`: FTPS) or sftp (SSH file transfer)
+                             * @enum {string}
+                             */
+                            protocol: "ftp" | "sftp";
                             host: string;
                             port: number;
                             username: string;
@@ -40373,6 +44875,11 @@ export interface paths {
                             id: string;
                             /** @enum {string} */
                             format: "petfinder" | "adoptapet";
+                            /**
+                             * @description ftp (with `secure`: FTPS) or sftp (SSH file transfer)
+                             * @enum {string}
+                             */
+                            protocol: "ftp" | "sftp";
                             host: string;
                             port: number;
                             username: string;
@@ -40574,13 +45081,18 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         format?: "petfinder" | "adoptapet";
-                        /** @description FTP server host name or address */
+                        /**
+                         * @description default ftp
+                         * @enum {string}
+                         */
+                        protocol?: "ftp" | "sftp";
+                        /** @description FTP or SFTP server host name or address */
                         host?: string;
-                        /** @description default 21 */
+                        /** @description default 21 for ftp, 22 for sftp */
                         port?: number;
                         username?: string;
                         password?: string;
-                        /** @description explicit FTPS (AUTH TLS); default false */
+                        /** @description explicit FTPS (AUTH TLS), ftp only; default false */
                         secure?: boolean;
                         /** @description default / (Petfinder expects /import) */
                         remote_dir?: string;
@@ -40600,6 +45112,11 @@ export interface paths {
                             id: string;
                             /** @enum {string} */
                             format: "petfinder" | "adoptapet";
+                            /**
+                             * @description ftp (with `secure`: FTPS) or sftp (SSH file transfer)
+                             * @enum {string}
+                             */
+                            protocol: "ftp" | "sftp";
                             host: string;
                             port: number;
                             username: string;
@@ -50802,6 +55319,3414 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports/medical": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export medical records
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, kind, name, product, manufacturer, lot, expires_on, dose, route, given_by, given_at, next_due_on, result, rabies_tag, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    format: "csv" | "xlsx";
+                    animal_id?: string;
+                    kind?: "vaccine" | "test" | "treatment" | "procedure";
+                    /** @description exact lot number (a recall) */
+                    lot?: string;
+                    /** @description given on or after this date (UTC) */
+                    from?: string;
+                    /** @description given before the end of this date (UTC) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/stays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export stays (intakes and outcomes)
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, intake_at, intake_type, condition, age_weeks, age_estimated, adoption_return, source_organization, outcome_at, outcome_type, destination_organization, outcome_reason, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    format: "csv" | "xlsx";
+                    animal_id?: string;
+                    /** @description intake on or after this date (UTC) */
+                    from?: string;
+                    /** @description intake before the end of this date (UTC) */
+                    to?: string;
+                    /** @description true: only stays not ended; false: only ended ones */
+                    open?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/sac": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Shelter Animals Count matrix for a month
+         * @description The month's matrix for one species group, derived from stays (intakes and outcomes by the moment they happened) and foster placements, the month bounded in the organization's time zone. Rows follow SAC's matrix: beginning count (in shelter, in foster), the intake rows (Ark intake types are the SAC categories), the outcome rows, the ending count; columns adult, up to 5 months, age unknown (age at intake for intakes, at outcome for outcomes, at the boundary for the counts: from the animal's date of birth, else the age recorded at the stay's intake). An animal counts once in a beginning or ending count; in foster when a foster placement covered the day before the boundary. `identity` checks beginning + intakes − outcomes = ending and, when it fails, says so loudly and lists every animal whose own records do not add up (e.g. two stays open at once). When the month was submitted, `submission.differences` lists every cell that changed since. The CSV has SAC’s matrix layout: one line per row, then Adult, Up to 5 months, Age unknown, Total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the month, YYYY-MM */
+                    month: string;
+                    /** @description default dogs */
+                    species_group?: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                    /** @description also list every animal counted and the row it counts in (JSON only) */
+                    detail?: boolean;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the matrix */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            month: string;
+                            /**
+                             * @description the Shelter Animals Count species group
+                             * @enum {string}
+                             */
+                            species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                            species_group_label: string;
+                            time_zone: string;
+                            /**
+                             * Format: date-time
+                             * @description the moment the month begins in the time zone
+                             */
+                            starts_at: string;
+                            /**
+                             * Format: date-time
+                             * @description the moment the next month begins
+                             */
+                            ends_at: string;
+                            beginning: {
+                                in_shelter: {
+                                    adult: number;
+                                    up_to_5_months: number;
+                                    unknown: number;
+                                    total: number;
+                                };
+                                in_foster: {
+                                    adult: number;
+                                    up_to_5_months: number;
+                                    unknown: number;
+                                    total: number;
+                                };
+                                total: {
+                                    adult: number;
+                                    up_to_5_months: number;
+                                    unknown: number;
+                                    total: number;
+                                };
+                            };
+                            intakes: {
+                                type: string;
+                                label: string;
+                                counts: {
+                                    adult: number;
+                                    up_to_5_months: number;
+                                    unknown: number;
+                                    total: number;
+                                };
+                            }[];
+                            intakes_total: {
+                                adult: number;
+                                up_to_5_months: number;
+                                unknown: number;
+                                total: number;
+                            };
+                            outcomes: {
+                                type: string;
+                                label: string;
+                                live: boolean;
+                                counts: {
+                                    adult: number;
+                                    up_to_5_months: number;
+                                    unknown: number;
+                                    total: number;
+                                };
+                            }[];
+                            live_outcomes_total: {
+                                adult: number;
+                                up_to_5_months: number;
+                                unknown: number;
+                                total: number;
+                            };
+                            outcomes_total: {
+                                adult: number;
+                                up_to_5_months: number;
+                                unknown: number;
+                                total: number;
+                            };
+                            ending: {
+                                in_shelter: {
+                                    adult: number;
+                                    up_to_5_months: number;
+                                    unknown: number;
+                                    total: number;
+                                };
+                                in_foster: {
+                                    adult: number;
+                                    up_to_5_months: number;
+                                    unknown: number;
+                                    total: number;
+                                };
+                                total: {
+                                    adult: number;
+                                    up_to_5_months: number;
+                                    unknown: number;
+                                    total: number;
+                                };
+                            };
+                            identity: {
+                                formula: string;
+                                beginning: number;
+                                intakes: number;
+                                outcomes: number;
+                                expected_ending: number;
+                                ending: number;
+                                /** @description false: the records do not add up; see breaking_animals */
+                                holds: boolean;
+                                message: string;
+                                breaking_animals: {
+                                    animal_id: string;
+                                    animal_name: string;
+                                    beginning: number;
+                                    intakes: number;
+                                    outcomes: number;
+                                    ending: number;
+                                }[];
+                            };
+                            animals?: {
+                                animal_id: string;
+                                row: string;
+                                /** @enum {string} */
+                                age_group: "adult" | "up_to_5_months" | "unknown";
+                            }[];
+                            submission: {
+                                id: string;
+                                /** Format: date-time */
+                                submitted_at: string;
+                                submitted_by: string | null;
+                                /** @description cells whose current figure differs from the submitted one */
+                                differences: {
+                                    row: string;
+                                    label: string;
+                                    /** @enum {string} */
+                                    age_group: "adult" | "up_to_5_months" | "unknown" | "total";
+                                    submitted: number;
+                                    current: number;
+                                }[];
+                            } | null;
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/sac/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List submitted months
+         * @description Newest month first.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                month: string;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                                notes: string | null;
+                                submitted_by: string | null;
+                                /** Format: date-time */
+                                submitted_at: string;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Submit a month to Shelter Animals Count (keep its snapshot)
+         * @description Answers 201 with the snapshot: the matrix exactly as it stands now. Only a month that has ended in the organization’s time zone can be submitted (422), and only while its identity holds (422 listing the animals that break it). A month and species group is submitted once (409); later corrections to its records show as differences against the snapshot on GET /api/reports/sac and on the submission.
+         *
+         *     Needs write on Reports and read on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a month that has ended, YYYY-MM */
+                        month: string;
+                        /**
+                         * @description the Shelter Animals Count species group
+                         * @enum {string}
+                         */
+                        species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                        notes?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            month: string;
+                            /**
+                             * @description the Shelter Animals Count species group
+                             * @enum {string}
+                             */
+                            species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                            notes: string | null;
+                            submitted_by: string | null;
+                            /** Format: date-time */
+                            submitted_at: string;
+                            /** @description the matrix exactly as submitted */
+                            matrix: {
+                                month: string;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                                species_group_label: string;
+                                time_zone: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the moment the month begins in the time zone
+                                 */
+                                starts_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the moment the next month begins
+                                 */
+                                ends_at: string;
+                                beginning: {
+                                    in_shelter: components["schemas"]["SacCells"];
+                                    in_foster: components["schemas"]["SacCells"];
+                                    total: components["schemas"]["SacCells"];
+                                };
+                                intakes: {
+                                    type: string;
+                                    label: string;
+                                    counts: components["schemas"]["SacCells"];
+                                }[];
+                                intakes_total: components["schemas"]["SacCells"];
+                                outcomes: {
+                                    type: string;
+                                    label: string;
+                                    live: boolean;
+                                    counts: components["schemas"]["SacCells"];
+                                }[];
+                                live_outcomes_total: components["schemas"]["SacCells"];
+                                outcomes_total: components["schemas"]["SacCells"];
+                                ending: {
+                                    in_shelter: components["schemas"]["SacCells"];
+                                    in_foster: components["schemas"]["SacCells"];
+                                    total: components["schemas"]["SacCells"];
+                                };
+                                identity: {
+                                    formula: string;
+                                    beginning: number;
+                                    intakes: number;
+                                    outcomes: number;
+                                    expected_ending: number;
+                                    ending: number;
+                                    /** @description false: the records do not add up; see breaking_animals */
+                                    holds: boolean;
+                                    message: string;
+                                    breaking_animals: {
+                                        animal_id: string;
+                                        animal_name: string;
+                                        beginning: number;
+                                        intakes: number;
+                                        outcomes: number;
+                                        ending: number;
+                                    }[];
+                                };
+                                animals?: {
+                                    animal_id: string;
+                                    row: string;
+                                    /** @enum {string} */
+                                    age_group: "adult" | "up_to_5_months" | "unknown";
+                                }[];
+                            };
+                            /** @description cells whose figure today differs from the submitted one */
+                            differences: {
+                                row: string;
+                                label: string;
+                                /** @enum {string} */
+                                age_group: "adult" | "up_to_5_months" | "unknown" | "total";
+                                submitted: number;
+                                current: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description That month and species group was submitted already */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/sac/submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One submitted month, with the differences since
+         * @description `matrix` is the snapshot as submitted; `differences` compares it with the matrix the records give today.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            month: string;
+                            /**
+                             * @description the Shelter Animals Count species group
+                             * @enum {string}
+                             */
+                            species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                            notes: string | null;
+                            submitted_by: string | null;
+                            /** Format: date-time */
+                            submitted_at: string;
+                            /** @description the matrix exactly as submitted */
+                            matrix: {
+                                month: string;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                                species_group_label: string;
+                                time_zone: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the moment the month begins in the time zone
+                                 */
+                                starts_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the moment the next month begins
+                                 */
+                                ends_at: string;
+                                beginning: {
+                                    in_shelter: components["schemas"]["SacCells"];
+                                    in_foster: components["schemas"]["SacCells"];
+                                    total: components["schemas"]["SacCells"];
+                                };
+                                intakes: {
+                                    type: string;
+                                    label: string;
+                                    counts: components["schemas"]["SacCells"];
+                                }[];
+                                intakes_total: components["schemas"]["SacCells"];
+                                outcomes: {
+                                    type: string;
+                                    label: string;
+                                    live: boolean;
+                                    counts: components["schemas"]["SacCells"];
+                                }[];
+                                live_outcomes_total: components["schemas"]["SacCells"];
+                                outcomes_total: components["schemas"]["SacCells"];
+                                ending: {
+                                    in_shelter: components["schemas"]["SacCells"];
+                                    in_foster: components["schemas"]["SacCells"];
+                                    total: components["schemas"]["SacCells"];
+                                };
+                                identity: {
+                                    formula: string;
+                                    beginning: number;
+                                    intakes: number;
+                                    outcomes: number;
+                                    expected_ending: number;
+                                    ending: number;
+                                    /** @description false: the records do not add up; see breaking_animals */
+                                    holds: boolean;
+                                    message: string;
+                                    breaking_animals: {
+                                        animal_id: string;
+                                        animal_name: string;
+                                        beginning: number;
+                                        intakes: number;
+                                        outcomes: number;
+                                        ending: number;
+                                    }[];
+                                };
+                                animals?: {
+                                    animal_id: string;
+                                    row: string;
+                                    /** @enum {string} */
+                                    age_group: "adult" | "up_to_5_months" | "unknown";
+                                }[];
+                            };
+                            /** @description cells whose figure today differs from the submitted one */
+                            differences: {
+                                row: string;
+                                label: string;
+                                /** @enum {string} */
+                                age_group: "adult" | "up_to_5_months" | "unknown" | "total";
+                                submitted: number;
+                                current: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/live-release-rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live release rate for a range, by species group and month
+         * @description Outcomes whose moment falls from the first day to the last, in the organization's time zone. Both formulas are given and stated on the report: live release rate = live outcomes ÷ all outcomes; live release rate (excluding owner-intended euthanasia) = live outcomes ÷ (all outcomes − owner-intended euthanasia outcomes). Live outcomes: adoption, return to owner, transfer to another agency, return to field, other live outcome. Outcomes are counted by the day they happened; an animal returned after adoption keeps its adoption, and its later outcome counts again. Rates are fractions with 4 decimals, null when there is nothing to divide by. A range is at most 10 years. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, in the organization's time zone */
+                    from: string;
+                    /** @description last day (inclusive) */
+                    to: string;
+                    /** @description the Shelter Animals Count species group */
+                    species_group?: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the live release rate */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            time_zone: string;
+                            /**
+                             * @description the Shelter Animals Count species group
+                             * @enum {string|null}
+                             */
+                            species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                            formula: string;
+                            formula_excluding_owner_intended_euthanasia: string;
+                            live_outcome_types: string[];
+                            note: string;
+                            total: {
+                                month: string | null;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string|null}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                                live_outcomes: number;
+                                all_outcomes: number;
+                                owner_intended_euthanasia: number;
+                                /** @description a fraction from 0 to 1 (4 decimals); null when nothing to divide by */
+                                live_release_rate: number | null;
+                                /** @description a fraction from 0 to 1 (4 decimals); null when nothing to divide by */
+                                live_release_rate_excluding_oie: number | null;
+                            };
+                            by_species_group: {
+                                month: string | null;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string|null}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                                live_outcomes: number;
+                                all_outcomes: number;
+                                owner_intended_euthanasia: number;
+                                /** @description a fraction from 0 to 1 (4 decimals); null when nothing to divide by */
+                                live_release_rate: number | null;
+                                /** @description a fraction from 0 to 1 (4 decimals); null when nothing to divide by */
+                                live_release_rate_excluding_oie: number | null;
+                            }[];
+                            by_month: {
+                                month: string | null;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string|null}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                                live_outcomes: number;
+                                all_outcomes: number;
+                                owner_intended_euthanasia: number;
+                                /** @description a fraction from 0 to 1 (4 decimals); null when nothing to divide by */
+                                live_release_rate: number | null;
+                                /** @description a fraction from 0 to 1 (4 decimals); null when nothing to divide by */
+                                live_release_rate_excluding_oie: number | null;
+                            }[];
+                            /** @description one row per month and species group */
+                            results: {
+                                month: string | null;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string|null}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                                live_outcomes: number;
+                                all_outcomes: number;
+                                owner_intended_euthanasia: number;
+                                /** @description a fraction from 0 to 1 (4 decimals); null when nothing to divide by */
+                                live_release_rate: number | null;
+                                /** @description a fraction from 0 to 1 (4 decimals); null when nothing to divide by */
+                                live_release_rate_excluding_oie: number | null;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/intakes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Intakes by month, species, type and subtype
+         * @description Counts of intakes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, in the organization's time zone */
+                    from: string;
+                    /** @description last day (inclusive) */
+                    to: string;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the intake summary */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            time_zone: string;
+                            /** @enum {string} */
+                            kind: "intake" | "outcome";
+                            total: number;
+                            results: {
+                                month: string;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                                species: string;
+                                type: string;
+                                subtype: string | null;
+                                count: number;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/outcomes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Outcomes by month, species, type and subtype
+         * @description Counts of outcomes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, in the organization's time zone */
+                    from: string;
+                    /** @description last day (inclusive) */
+                    to: string;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the outcome summary */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            time_zone: string;
+                            /** @enum {string} */
+                            kind: "intake" | "outcome";
+                            total: number;
+                            results: {
+                                month: string;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                                species: string;
+                                type: string;
+                                subtype: string | null;
+                                count: number;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/length-of-stay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Length of stay (median, 90th percentile) by species group and outcome
+         * @description Stays whose outcome falls in the range. Days are the outcome moment minus the intake moment (one decimal). Rows with null species group or outcome are the subtotals and the total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, in the organization's time zone */
+                    from: string;
+                    /** @description last day (inclusive) */
+                    to: string;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the length of stay */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            time_zone: string;
+                            formula: string;
+                            results: {
+                                species_group: string | null;
+                                outcome_type: string | null;
+                                count: number;
+                                median_days: number;
+                                p90_days: number;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/in-care": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Animals in care on a date, by location and care state
+         * @description A point-in-time count from stays (not today’s animal table): animals whose stay was open as the day ended in the organization's time zone, by location (In foster when a foster placement covered the day, else the animal's current location), care state (on_hold when a hold was in force, else in_care) and species group. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description the day, in the organization's time zone */
+                    date: string;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the animals in care */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            date: string;
+                            time_zone: string;
+                            note: string;
+                            total: number;
+                            results: {
+                                location: string;
+                                care_state: string;
+                                /**
+                                 * @description the Shelter Animals Count species group
+                                 * @enum {string}
+                                 */
+                                species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other";
+                                count: number;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/medical-due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Medical items due and overdue, by day, location and species
+         * @description Open (not completed) medical due items of animals on file, due on or before `date` + `days`: overdue when due before `date` (default today in the organization’s time zone). Location: In foster when a foster placement covers the day, else the animal's current location. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description as of this day (default today in the organization's time zone) */
+                    date?: string;
+                    /** @description also list what falls due this many days ahead */
+                    days?: number;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the items due */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            as_of: string;
+                            days: number;
+                            time_zone: string;
+                            overdue: number;
+                            due: number;
+                            results: {
+                                due_on: string;
+                                overdue: boolean;
+                                location: string;
+                                species: string;
+                                kind: string;
+                                count: number;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/vaccinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vaccinations given in a range, with lot numbers (for recalls)
+         * @description Every vaccine record given from the first day to the last (the organization's time zone), oldest first, optionally of one `lot`. JSON pages with `limit`/`offset`; CSV, XLSX and PDF hold the whole range (the CSV streams, read 2,000 records at a time, so a long range is never held in memory). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, in the organization's time zone */
+                    from: string;
+                    /** @description last day (inclusive) */
+                    to: string;
+                    /** @description only this lot number (case-insensitive): for a recall */
+                    lot?: string;
+                    /** @description page size, 1 to 1000 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the vaccinations */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            time_zone: string;
+                            results: {
+                                id: string;
+                                given_on: string;
+                                /** Format: date-time */
+                                given_at: string;
+                                animal_id: string;
+                                animal_name: string;
+                                species: string;
+                                vaccine: string;
+                                product: string | null;
+                                manufacturer: string | null;
+                                lot: string | null;
+                                expires_on: string | null;
+                                given_by: string | null;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/foster-homes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Foster homes with capacity and current animals
+         * @description Every foster home with its status and capacity, and the animals whose placement covers `date` (default today). `capacity` at the top adds up the active homes. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the day (default today in the organization's time zone) */
+                    date?: string;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the foster homes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            date: string;
+                            homes: number;
+                            /** @description the capacity of active homes */
+                            capacity: number;
+                            animals: number;
+                            results: {
+                                id: string;
+                                person_id: string;
+                                foster_name: string;
+                                status: string;
+                                capacity: number;
+                                current: number;
+                                free: number;
+                                animals: string[];
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/adoptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Adoptions with fees and contracts
+         * @description Adoptions finalized in the range (returned ones included: the fee was due), with the fee in integer minor units, its rule, and the contract and when it was signed; totals per currency. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, in the organization's time zone */
+                    from: string;
+                    /** @description last day (inclusive) */
+                    to: string;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the adoptions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            time_zone: string;
+                            totals: {
+                                currency: string;
+                                adoptions: number;
+                                fees_minor: number;
+                            }[];
+                            results: {
+                                id: string;
+                                adopted_on: string;
+                                animal_id: string;
+                                animal_name: string;
+                                adopter_id: string;
+                                adopter_name: string;
+                                status: string;
+                                fee_minor: number;
+                                currency: string;
+                                fee_rule: string | null;
+                                contract_id: string | null;
+                                /** Format: date-time */
+                                contract_signed_at: string | null;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/donations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Donations by month, campaign and type, per currency
+         * @description From the donations ledger (deleted gifts left out), by the gift’s date: count and sum in integer minor units per month, campaign, type and currency; totals per currency (currencies are never added together). Needs read on Fundraising too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Fundraising.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, in the organization's time zone */
+                    from: string;
+                    /** @description last day (inclusive) */
+                    to: string;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the donations */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            totals: {
+                                currency: string;
+                                count: number;
+                                amount_minor: number;
+                            }[];
+                            results: {
+                                month: string;
+                                campaign_id: string | null;
+                                campaign: string | null;
+                                type: string;
+                                currency: string;
+                                count: number;
+                                amount_minor: number;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/volunteer-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Volunteer hours by volunteer and role
+         * @description Hours of booked shift windows that start in the range, by volunteer and role; a booking cancelled or marked absent (attended false) counts nothing. Needs read on Shifts too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Shifts.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, in the organization's time zone */
+                    from: string;
+                    /** @description last day (inclusive) */
+                    to: string;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the hours */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            time_zone: string;
+                            rule: string;
+                            total_hours: number;
+                            results: {
+                                person_id: string;
+                                volunteer: string;
+                                role_id: string | null;
+                                role: string | null;
+                                shifts: number;
+                                hours: number;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/message-delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Message delivery (sent, bounced, suppressed) by category
+         * @description Outbound messages queued in the range, by category: sent (sent or delivered), bounced, suppressed, failed, and still pending. Needs read on Communications too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         *
+         *     Needs read on Reports and read on Communications.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description first day, in the organization's time zone */
+                    from: string;
+                    /** @description last day (inclusive) */
+                    to: string;
+                    /** @description json (default), csv, xlsx or pdf; without it the Accept header chooses (text/csv, the XLSX type, application/pdf) */
+                    format?: "json" | "csv" | "xlsx" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the delivery counts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            from: string;
+                            to: string;
+                            time_zone: string;
+                            results: {
+                                category: string;
+                                total: number;
+                                sent: number;
+                                bounced: number;
+                                suppressed: number;
+                                failed: number;
+                                pending: number;
+                            }[];
+                        };
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List report schedules
+         * @description Newest first.
+         *
+         *     Needs read on Reports.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["ReportSchedule"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Ask for a report by email every month
+         * @description Answers 201. On `day_of_month` (1–28, default 1) at 06:00 in the organization's time zone, the previous month's `report` (sac with its `species_group`, default dogs; live-release-rate optionally narrowed to one) is built in `format` and emailed by the communications area to each of `recipients`, the file attached. Each month runs once across processes (a job keyed by schedule and month). The caller must also have read on every area the report reads (403 naming it): Fundraising for donations, Shifts for volunteer-hours, Communications for message-delivery, Animals for the others.
+         *
+         *     Needs write on Reports.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /**
+                         * @description which report (the path after /api/reports/)
+                         * @enum {string}
+                         */
+                        report: "sac" | "live-release-rate" | "intakes" | "outcomes" | "length-of-stay" | "in-care" | "medical-due" | "vaccinations" | "foster-homes" | "adoptions" | "donations" | "volunteer-hours" | "message-delivery";
+                        /**
+                         * @description the Shelter Animals Count species group
+                         * @enum {string|null}
+                         */
+                        species_group?: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                        /** @enum {string} */
+                        format: "csv" | "xlsx" | "pdf";
+                        recipients: string[];
+                        /**
+                         * @description the day the previous month's report is sent (06:00 local)
+                         * @default 1
+                         */
+                        day_of_month?: number;
+                        active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            report: string;
+                            name: string;
+                            /**
+                             * @description the Shelter Animals Count species group
+                             * @enum {string|null}
+                             */
+                            species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                            /** @enum {string} */
+                            format: "csv" | "xlsx" | "pdf";
+                            recipients: string[];
+                            /** @description the day the previous month's report is sent (06:00 local) */
+                            day_of_month: number;
+                            active: boolean;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the months sent, newest first (on the single read) */
+                            runs?: {
+                                period: string;
+                                message_ids: string[];
+                                /** Format: date-time */
+                                sent_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a report schedule, with the months sent
+         * @description `runs` lists the months sent (newest first, at most 24) with the messages queued for each.
+         *
+         *     Needs read on Reports.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            report: string;
+                            name: string;
+                            /**
+                             * @description the Shelter Animals Count species group
+                             * @enum {string|null}
+                             */
+                            species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                            /** @enum {string} */
+                            format: "csv" | "xlsx" | "pdf";
+                            recipients: string[];
+                            /** @description the day the previous month's report is sent (06:00 local) */
+                            day_of_month: number;
+                            active: boolean;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the months sent, newest first (on the single read) */
+                            runs?: {
+                                period: string;
+                                message_ids: string[];
+                                /** Format: date-time */
+                                sent_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a report schedule
+         * @description Answers 204; a queued month then sends nothing.
+         *
+         *     Needs write on Reports.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a report schedule
+         * @description Only sent fields change; the report itself does not (make another schedule). A month already queued keeps its time; an inactive schedule sends nothing until made active again.
+         *
+         *     Needs write on Reports.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /**
+                         * @description the Shelter Animals Count species group
+                         * @enum {string|null}
+                         */
+                        species_group?: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                        /** @enum {string} */
+                        format?: "csv" | "xlsx" | "pdf";
+                        recipients?: string[];
+                        /** @description the day the previous month's report is sent (06:00 local) */
+                        day_of_month?: number;
+                        active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            report: string;
+                            name: string;
+                            /**
+                             * @description the Shelter Animals Count species group
+                             * @enum {string|null}
+                             */
+                            species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+                            /** @enum {string} */
+                            format: "csv" | "xlsx" | "pdf";
+                            recipients: string[];
+                            /** @description the day the previous month's report is sent (06:00 local) */
+                            day_of_month: number;
+                            active: boolean;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the months sent, newest first (on the single read) */
+                            runs?: {
+                                period: string;
+                                message_ids: string[];
+                                /** Format: date-time */
+                                sent_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/reports/schedules/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the last complete month now
+         * @description Answers 202 and queues the schedule's run for the last complete month (the organization's time zone); `job_id` is null when that month was queued or sent already (it is sent once).
+         *
+         *     Needs write on Reports.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description null: that month was queued or sent already */
+                            job_id: string | null;
+                            period: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -50982,6 +58907,146 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PersonDuplicatePair: {
+            person_a: {
+                id: string;
+                display_name: string;
+                email: string;
+                phone: string | null;
+                /** Format: date-time */
+                created_at: string;
+            };
+            person_b: {
+                id: string;
+                display_name: string;
+                email: string;
+                phone: string | null;
+                /** Format: date-time */
+                created_at: string;
+            };
+            reasons: ("same_email" | "same_phone" | "same_name_postal_code" | "similar_name")[];
+            /** @description pg_trgm similarity of the two full names, 0 to 1 */
+            name_similarity: number;
+        };
+        PersonContact: {
+            id: string;
+            person_id: string;
+            /** @enum {string} */
+            kind: "email" | "phone" | "other";
+            /** @description an email address, a phone in E.164, or free text for `other` */
+            value: string;
+            /** @description e.g. work, mobile; empty when none */
+            label: string;
+            /** @description at most one preferred contact per kind */
+            preferred: boolean;
+            /** @description the person asked not to be reached at this contact */
+            opted_out: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PersonAddress: {
+            id: string;
+            person_id: string;
+            /** @enum {string} */
+            kind: "home" | "mailing" | "work";
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            country: string;
+            /** Format: date */
+            valid_from: string | null;
+            /** Format: date */
+            valid_until: string | null;
+            /** @description true when today (the organization's time zone) is within valid_from..valid_until */
+            current: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PersonNote: {
+            id: string;
+            person_id: string;
+            /** @enum {string} */
+            kind: "general" | "call" | "visit" | "email" | "meeting" | "warning";
+            body: string;
+            /** @description who wrote it: `member:<id>` or `key:<id>`, set by Ark */
+            author: string | null;
+            pinned: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PersonFlag: {
+            id: string;
+            person_id: string;
+            /** @enum {string} */
+            flag: "banned" | "do_not_adopt" | "deceased" | "dangerous";
+            reason: string;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            cleared_at: string | null;
+            cleared_by: string | null;
+        };
+        Partner: {
+            id: string;
+            /** @enum {string} */
+            kind: "rescue" | "shelter" | "vet" | "transport" | "supplier" | "other";
+            name: string;
+            /** @description the person to ask for; empty when none */
+            contact_name: string;
+            email: string | null;
+            /** @description E.164 */
+            phone: string | null;
+            website: string | null;
+            notes: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PartnerLocation: {
+            id: string;
+            partner_id: string;
+            /** @description e.g. Main clinic; empty when none */
+            name: string;
+            line1: string;
+            line2: string | null;
+            city: string;
+            state: string | null;
+            postal_code: string | null;
+            country: string;
+            /** @description E.164 */
+            phone: string | null;
+            /** @description opening hours as free text, e.g. Mon-Fri 9-17 */
+            hours: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PartnerAffiliation: {
+            id: string;
+            partner_id: string;
+            person_id: string;
+            /** @description e.g. director, vet, driver */
+            role: string;
+            /** Format: date */
+            valid_from: string | null;
+            /** Format: date */
+            valid_until: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** @description A ledger entry: recording it moves no money. amount is exact (stored in integer minor units). */
         Donation: {
             id: string;
@@ -51008,7 +59073,7 @@ export interface components {
              * @description cannot change after creation
              * @enum {string}
              */
-            entity_type: "animal" | "location_unit" | "adoption_application";
+            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
             field_key: string;
             /** @description name staff see on the form */
@@ -51219,6 +59284,8 @@ export interface components {
             scheduled_date: string;
             origin: string;
             destination: string;
+            /** @description the partner on file handling the transport (GET /api/partners/{id}), or null */
+            partner_id: string | null;
             /** @enum {string} */
             status: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
             legs: components["schemas"]["TransportLeg"][];
@@ -51398,6 +59465,8 @@ export interface components {
             source_person_id: string | null;
             /** @description an outside organization the animal came from */
             source_organization: string | null;
+            /** @description the partner on file the animal came from (GET /api/partners/{id}) */
+            source_partner_id: string | null;
             /** @description where a stray was found */
             found_at: string | null;
             /** @enum {string} */
@@ -51424,6 +59493,8 @@ export interface components {
             live: boolean;
             destination_person_id: string | null;
             destination_organization: string | null;
+            /** @description the partner on file the animal went to */
+            destination_partner_id: string | null;
             reason: string | null;
             notes: string | null;
             recorded_by: string | null;
@@ -51910,7 +59981,7 @@ export interface components {
             payload_metadata: {
                 reason?: string;
                 /** @enum {string} */
-                suppression_scope?: "platform" | "organization";
+                suppression_scope?: "platform" | "organization" | "person";
                 suppression_reason?: string;
                 failover_attempts?: {
                     tier: number;
@@ -52460,6 +60531,11 @@ export interface components {
             /** @enum {string|null} */
             age_group: "baby" | "young" | "adult" | "senior" | null;
             date_of_birth: string | null;
+            /**
+             * @description from the weight: small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; null without a weight
+             * @enum {string|null}
+             */
+            size: "small" | "medium" | "large" | "xlarge" | null;
             /** @description the animal's page on the public website (absolute) */
             url: string;
             /** @description the first public photo, small size */
@@ -52475,6 +60551,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             format: "petfinder" | "adoptapet";
+            /**
+             * @description ftp (with `secure`: FTPS) or sftp (SSH file transfer)
+             * @enum {string}
+             */
+            protocol: "ftp" | "sftp";
             host: string;
             port: number;
             username: string;
@@ -52681,6 +60762,40 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        SacCells: {
+            adult: number;
+            up_to_5_months: number;
+            unknown: number;
+            total: number;
+        };
+        ReportSchedule: {
+            id: string;
+            report: string;
+            name: string;
+            /**
+             * @description the Shelter Animals Count species group
+             * @enum {string|null}
+             */
+            species_group: "dogs" | "cats" | "rabbits" | "equines" | "small_mammals" | "farm_animals" | "birds" | "reptiles_amphibians" | "other" | null;
+            /** @enum {string} */
+            format: "csv" | "xlsx" | "pdf";
+            recipients: string[];
+            /** @description the day the previous month's report is sent (06:00 local) */
+            day_of_month: number;
+            active: boolean;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description the months sent, newest first (on the single read) */
+            runs?: {
+                period: string;
+                message_ids: string[];
+                /** Format: date-time */
+                sent_at: string;
+            }[];
         };
     };
     responses: never;
