@@ -320,3 +320,43 @@ securitySuite('custom fields', () => t, [
     level: 'admin',
   },
 ]);
+
+test('campaigns and shift schedules: free-form until the first definition, then defined keys only, checked by type', async () => {
+  const org = await makeOrg(t);
+  const free = await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'Spring', custom_fields: { anything: 'goes' } } });
+  assert.equal(free.status, 201, free.raw);
+  assert.deepEqual(free.body.custom_fields, { anything: 'goes' });
+  // Campaign fields take single values only.
+  assertErrorShape(
+    '/api/animals/custom-fields',
+    await def(org, { entity_type: 'campaign', field_key: 'tags', field_type: 'multiselect', options: ['a', 'b'] }),
+    422,
+  );
+  const region = await def(org, { entity_type: 'campaign', field_key: 'region', field_type: 'select', options: ['North', 'South'] });
+  assert.equal(region.status, 201, region.raw);
+  const made = await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'Summer', custom_fields: { region: 'North' } } });
+  assert.equal(made.status, 201, made.raw);
+  assert.deepEqual(made.body.custom_fields, { region: 'North' });
+  const badValue = await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'Autumn', custom_fields: { region: 'East' } } });
+  assertErrorShape('/api/fundraising/campaigns', badValue, 422);
+  assert.ok(badValue.body.error.includes('region') || JSON.stringify(badValue.body).includes('custom_fields.region'));
+  const unknown = await org.req('PATCH', `/api/fundraising/campaigns/${made.body.id}`, { body: { custom_fields: { anything: 'x' } } });
+  assertErrorShape('/api/fundraising/campaigns', unknown, 422);
+  // A value stored before the definitions stays until it is changed.
+  const kept = await org.req('PATCH', `/api/fundraising/campaigns/${free.body.id}`, { body: { name: 'Spring 2026' } });
+  assert.deepEqual(kept.body.custom_fields, { anything: 'goes' });
+
+  const lead = await def(org, { entity_type: 'shift_schedule', field_key: 'lead', field_type: 'email', required: true });
+  assert.equal(lead.status, 201, lead.raw);
+  const noLead = await org.req('POST', '/api/shifts/schedules', { body: { name: 'Walks', starts_at: '2026-12-01' } });
+  assertErrorShape('/api/shifts/schedules', noLead, 400);
+  const badLead = await org.req('POST', '/api/shifts/schedules', {
+    body: { name: 'Walks', starts_at: '2026-12-01', custom_fields: { lead: 'not an email' } },
+  });
+  assertErrorShape('/api/shifts/schedules', badLead, 422);
+  const ok = await org.req('POST', '/api/shifts/schedules', {
+    body: { name: 'Walks', starts_at: '2026-12-01', custom_fields: { lead: 'sam@example.org' } },
+  });
+  assert.equal(ok.status, 201, ok.raw);
+  assert.deepEqual(ok.body.custom_fields, { lead: 'sam@example.org' });
+});

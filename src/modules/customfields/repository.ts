@@ -3,7 +3,13 @@ import type { Queryable } from '../../platform/db/db.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { CustomFieldDefinition } from './routes.ts';
 
-export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application', 'person'] as const;
+export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application', 'person', 'shift_schedule', 'campaign'] as const;
+/**
+ * Records whose custom fields were free-form before they could be defined: their values are simple (a string, number
+ * or boolean), so their definitions take the scalar types only.
+ */
+export const SCALAR_ENTITIES: readonly CustomFieldEntity[] = ['shift_schedule', 'campaign'];
+export const SCALAR_TYPES: readonly FieldType[] = ['text', 'textarea', 'number', 'boolean', 'date', 'select', 'phone', 'email', 'url'];
 export type CustomFieldEntity = (typeof ENTITY_TYPES)[number];
 export const FIELD_TYPES = [
   'text',

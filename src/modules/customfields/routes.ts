@@ -55,7 +55,10 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
           '(or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the ' +
           'entity type. A ' +
           '`field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type ' +
-          'never change afterwards.',
+          'never change afterwards. Volunteer shift schedules (`shift_schedule`) and fundraising campaigns (`campaign`) keep ' +
+          'free-form custom fields until their first definition; from then on only defined keys are accepted, checked by ' +
+          'type, and their fields take the single-value types only (not multiselect or country_state, 422). Volunteers and ' +
+          'donors are people: entity type `person`.',
         body: Strict({
           entity_type: StringEnum(repo.ENTITY_TYPES),
           field_key: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' }),
@@ -73,6 +76,8 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
       const b = req.body;
       const options = b.options ?? [];
       checkOptions(b.field_type, options);
+      if (repo.SCALAR_ENTITIES.includes(b.entity_type) && !repo.SCALAR_TYPES.includes(b.field_type))
+        throw invalid({ field_type: [`${b.entity_type} fields take one simple value: one of ${repo.SCALAR_TYPES.join(', ')}`] });
       const row = await ctx.db.tx(async (q) => {
         const dup = () => invalid({ field_key: [`${b.field_key} is already a custom field of ${b.entity_type} records`] });
         if (await repo.keyTaken(q, orgId, b.entity_type, b.field_key)) throw dup();

@@ -6,6 +6,7 @@ import type { Organization } from '../../platform/tenancy.ts';
 import { amount, checkCustomFields, parseAmount } from './money.ts';
 import * as repo from './campaigns.repository.ts';
 import type { CampaignCreateBody, CampaignOut, CampaignUpdateBody } from './schemas.ts';
+import { checkDefinedOrFreeform } from '../customfields/public.ts';
 
 function percent(raised: bigint, goal: bigint | null): number | null {
   if (goal === null || goal <= 0n) return null;
@@ -62,8 +63,8 @@ export async function createCampaign(db: Db, org: Organization, b: CampaignCreat
   const goal = parseAmount(errors, 'goal', b.goal, currency);
   checkDates(errors, b.starts_on, b.ends_on);
   if (Object.keys(errors).length) throw invalid(errors);
-  const custom = b.custom_fields === undefined ? {} : checkCustomFields(b.custom_fields);
   return db.tx(async (q) => {
+    const custom = await checkDefinedOrFreeform(q, org.id, 'campaign', b.custom_fields ?? {}, { creating: true }, checkCustomFields);
     const id = newId('cmp');
     await repo.insertCampaign(q, org.id, {
       id,
@@ -93,7 +94,15 @@ export async function updateCampaign(db: Db, orgId: string, id: string, b: Campa
     if (b.ends_on !== undefined) patch.ends_on = b.ends_on;
     checkDates(errors, b.starts_on !== undefined ? b.starts_on : current.starts_on, b.ends_on !== undefined ? b.ends_on : current.ends_on);
     if (Object.keys(errors).length) throw invalid(errors);
-    if (b.custom_fields !== undefined) patch.custom_fields = checkCustomFields(b.custom_fields);
+    if (b.custom_fields !== undefined)
+      patch.custom_fields = await checkDefinedOrFreeform(
+        q,
+        orgId,
+        'campaign',
+        b.custom_fields,
+        { creating: false, current: current.custom_fields },
+        checkCustomFields,
+      );
     await repo.updateCampaign(q, orgId, id, patch);
     await audit(q, orgId, actor, 'update', 'campaign', id, Object.keys(b));
     return getCampaign(q, orgId, id);

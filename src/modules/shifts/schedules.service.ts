@@ -1,4 +1,4 @@
-import { checkFreeformFields } from '../customfields/public.ts';
+import { checkDefinedOrFreeform, checkFreeformFields } from '../customfields/public.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit, auditChanges } from '../../platform/audit.ts';
@@ -22,7 +22,7 @@ export function normalizeKind(kind: string | null | undefined): string | null {
 }
 
 /** Free-form schedule custom fields (see customfields/freeform.ts); null values are kept. */
-export function checkCustomFields(values: repo.CustomFieldValues): repo.CustomFieldValues {
+export function checkCustomFields(values: unknown): repo.CustomFieldValues {
   return checkFreeformFields(values, { allowNull: true, maxString: 5000 });
 }
 
@@ -53,7 +53,7 @@ export async function createSchedule(q: Queryable, orgId: string, zone: string, 
     event_kind: normalizeKind(b.event_kind),
     location_id,
     ...span,
-    custom_fields: checkCustomFields(b.custom_fields ?? {}),
+    custom_fields: await checkDefinedOrFreeform(q, orgId, 'shift_schedule', b.custom_fields ?? {}, { creating: true }, checkCustomFields),
     source: 'api',
   });
   await audit(q, orgId, actor, 'create', 'shift_schedule', id, b);
@@ -102,7 +102,17 @@ export async function updateSchedule(
     ends_at: span.ends_at,
     start_date: span.start_date,
     end_date: span.end_date,
-    custom_fields: b.custom_fields !== undefined ? checkCustomFields(b.custom_fields) : cur.custom_fields,
+    custom_fields:
+      b.custom_fields !== undefined
+        ? await checkDefinedOrFreeform(
+            q,
+            orgId,
+            'shift_schedule',
+            b.custom_fields,
+            { creating: false, current: cur.custom_fields },
+            checkCustomFields,
+          )
+        : cur.custom_fields,
     source: cur.source,
   });
   const after = await repo.scheduleById(q, orgId, id);
