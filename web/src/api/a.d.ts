@@ -3564,7 +3564,7 @@ export interface components {
              * @description cannot change after creation
              * @enum {string}
              */
-            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
+            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
             field_key: string;
             /** @description name staff see on the form */

@@ -7542,7 +7542,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    entity_type?: "animal" | "location_unit" | "adoption_application" | "person";
+                    entity_type?: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
                     include_retired?: boolean;
                 };
                 header?: never;
@@ -7630,7 +7630,7 @@ export interface paths {
         put?: never;
         /**
          * Define a custom field
-         * @description Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards.
+         * @description Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards. Volunteer shift schedules (`shift_schedule`) and fundraising campaigns (`campaign`) keep free-form custom fields until their first definition; from then on only defined keys are accepted, checked by type, and their fields take the single-value types only (not multiselect or country_state, 422). Volunteers and donors are people: entity type `person`.
          *
          *     Needs admin on Animals.
          */
@@ -7648,7 +7648,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        entity_type: "animal" | "location_unit" | "adoption_application" | "person";
+                        entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
                         field_key: string;
                         field_label: string;
                         /** @enum {string} */
@@ -7672,7 +7672,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -7813,7 +7813,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -7957,7 +7957,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -8088,7 +8088,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        entity_type: "animal" | "location_unit" | "adoption_application" | "person";
+                        entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
                         field_ids: string[];
                     };
                 };
@@ -8227,7 +8227,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -8375,7 +8375,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
+                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -59073,7 +59073,7 @@ export interface components {
              * @description cannot change after creation
              * @enum {string}
              */
-            entity_type: "animal" | "location_unit" | "adoption_application" | "person";
+            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
             field_key: string;
             /** @description name staff see on the form */
