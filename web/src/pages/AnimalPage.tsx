@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Card, Group, Image, Loader, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Image, Loader, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notify } from '../notify.ts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
 import { CareBadge, useStatuses } from './Animals';
+import { day, ListTable, money } from './parts';
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -137,6 +138,265 @@ function Photos({ id }: { id: string }) {
   );
 }
 
+const NOTE_KINDS = ['general', 'medical', 'behaviour', 'adoption', 'foster'] as const;
+type NoteKind = (typeof NOTE_KINDS)[number];
+
+/** The "Add a note" form of the Notes tab. */
+function AddNote({ id }: { id: string }) {
+  const client = useQueryClient();
+  const [body, setBody] = useState('');
+  const [kind, setKind] = useState<NoteKind>('general');
+  const [shareable, setShareable] = useState(false);
+  const [pinned, setPinned] = useState(false);
+  const add = useMutation({
+    mutationFn: () =>
+      ok(apiB.POST('/api/animals/{id}/notes', { params: { path: { id } }, body: { kind, body, pinned, visibility: shareable ? 'shareable' : 'internal' } })),
+    onSuccess: () => {
+      setBody('');
+      setPinned(false);
+      notify('Note added');
+      void client.invalidateQueries({ queryKey: ['animal', id, 'notes'] });
+    },
+  });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
+      <Title order={3} size="h5" mt="md">
+        Add a note
+      </Title>
+      <Group align="flex-end">
+        <Select label="Kind" w={140} data={[...NOTE_KINDS]} value={kind} onChange={(v) => setKind((v ?? 'general') as NoteKind)} allowDeselect={false} />
+        <Textarea label="Note" required autosize minRows={1} w={360} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={fieldError(add.error, 'body')} />
+        <Stack gap={4} mb={4}>
+          <Checkbox label="Shareable (adopters and fosters may see it)" checked={shareable} onChange={(e) => setShareable(e.currentTarget.checked)} />
+          <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} />
+        </Stack>
+        <Button type="submit" loading={add.isPending}>
+          Add the note
+        </Button>
+      </Group>
+      {formError(add.error, ['body', 'kind']) && (
+        <Alert color="red" mt="xs">
+          {formError(add.error, ['body', 'kind'])}
+        </Alert>
+      )}
+    </form>
+  );
+}
+
+const MEDICAL_KINDS = ['vaccine', 'test', 'treatment', 'procedure'] as const;
+type MedicalKind = (typeof MEDICAL_KINDS)[number];
+/** Now in the browser's zone, as a datetime-local field writes it. */
+const nowLocal = () => {
+  const d = new Date();
+  d.setMinutes(d.getMinutes() - d.getTimezoneOffset());
+  return d.toISOString().slice(0, 16);
+};
+
+/** The "Record a medical record" form of the Medical tab: an item by name, or one from the medical catalogue. */
+function AddMedical({ id }: { id: string }) {
+  const client = useQueryClient();
+  const catalogue = useQuery({
+    queryKey: ['medical-items'],
+    queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: { limit: 100, offset: 0 } } })),
+  });
+  const blank = { item: null as string | null, kind: 'vaccine' as MedicalKind, name: '', given_at: nowLocal(), dose: '', given_by: '', next_due_on: '' };
+  const [b, setB] = useState(blank);
+  const add = useMutation({
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/animals/{id}/medical', {
+          params: { path: { id } },
+          body: {
+            ...(b.item ? { item_id: b.item } : { kind: b.kind, name: b.name }),
+            given_at: new Date(b.given_at).toISOString(),
+            ...(b.dose ? { dose: b.dose } : {}),
+            ...(b.given_by ? { given_by: b.given_by } : {}),
+            ...(b.item && b.next_due_on ? { next_due_on: b.next_due_on } : {}),
+          },
+        }),
+      ),
+    onSuccess: () => {
+      setB({ ...blank, given_at: nowLocal() });
+      notify('Medical record added');
+      void client.invalidateQueries({ queryKey: ['animal', id] });
+    },
+  });
+  const items = (catalogue.data?.results ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.kind})` }));
+  const fields = ['item_id', 'kind', 'name', 'given_at', 'dose', 'given_by', 'next_due_on'];
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
+      <Title order={3} size="h5" mt="md">
+        Record a medical record
+      </Title>
+      <Group align="flex-start">
+        <Select
+          label="Catalogue item"
+          placeholder="None: name it"
+          clearable
+          searchable
+          data={items}
+          value={b.item}
+          onChange={(v) => setB({ ...b, item: v })}
+          error={fieldError(add.error, 'item_id')}
+          w={220}
+        />
+        {!b.item && (
+          <>
+            <Select label="Kind" w={130} data={[...MEDICAL_KINDS]} value={b.kind} onChange={(v) => setB({ ...b, kind: (v ?? 'vaccine') as MedicalKind })} allowDeselect={false} />
+            <TextInput label="Item" required w={180} value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} />
+          </>
+        )}
+        <TextInput label="Given" type="datetime-local" required w={210} value={b.given_at} onChange={(e) => setB({ ...b, given_at: e.currentTarget.value })} error={fieldError(add.error, 'given_at')} />
+        <TextInput label="Dose" w={110} value={b.dose} onChange={(e) => setB({ ...b, dose: e.currentTarget.value })} error={fieldError(add.error, 'dose')} />
+        <TextInput label="Given by" w={160} value={b.given_by} onChange={(e) => setB({ ...b, given_by: e.currentTarget.value })} error={fieldError(add.error, 'given_by')} />
+        {b.item && (
+          <TextInput label="Next due" type="date" w={160} value={b.next_due_on} onChange={(e) => setB({ ...b, next_due_on: e.currentTarget.value })} error={fieldError(add.error, 'next_due_on')} />
+        )}
+        <Button type="submit" mt={25} loading={add.isPending}>
+          Record it
+        </Button>
+      </Group>
+      {formError(add.error, fields) && (
+        <Alert color="red" mt="xs">
+          {formError(add.error, fields)}
+        </Alert>
+      )}
+    </form>
+  );
+}
+
+/**
+ * The animal's foster placements. Ark lists placements by home, not by animal: this reads the homes
+ * (the first 100) and keeps the animal's placements from each.
+ */
+function Fostering({ id }: { id: string }) {
+  const homes = useQuery({ queryKey: ['foster', 'homes', 'all'], queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { limit: 100, offset: 0 } } })) });
+  const details = useQueries({
+    queries: (homes.data?.results ?? []).map((h) => ({
+      queryKey: ['foster', 'home', h.id],
+      queryFn: () => ok(apiB.GET('/api/animals/foster-homes/{id}', { params: { path: { id: h.id } } })),
+    })),
+  });
+  const done = !!homes.data && details.every((d) => d.data || d.isError);
+  const rows = done ? details.flatMap((d) => d.data?.foster_home.assignments ?? []).filter((a) => a.animal_id === id) : undefined;
+  return (
+    <Stack mt="md">
+      <ListTable
+        rows={rows}
+        label="Foster placements"
+        empty={`Never placed in foster (looked through the placements of ${homes.data?.has_more ? 'the first 100' : 'every'} foster home): request a placement on the Foster homes page.`}
+        head={['Foster', 'Status', 'Requested', 'Started', 'Ended', 'Days', 'End reason']}
+        row={(a) => (
+          <Table.Tr key={a.id}>
+            <Table.Td>{a.foster_name}</Table.Td>
+            <Table.Td>{a.status}</Table.Td>
+            <Table.Td>{day(a.requested_on)}</Table.Td>
+            <Table.Td>{day(a.started_on)}</Table.Td>
+            <Table.Td>{day(a.ended_on)}</Table.Td>
+            <Table.Td>{a.duration_days ?? '—'}</Table.Td>
+            <Table.Td>{a.end_reason ?? '—'}</Table.Td>
+          </Table.Tr>
+        )}
+      />
+      {homes.data?.has_more && <Text size="sm">Ark has no list of placements by animal: only the first 100 foster homes were looked through.</Text>}
+    </Stack>
+  );
+}
+
+/** Transport runs carrying the animal: Ark lists runs, not runs by animal, so this reads the latest 100 and keeps its own. */
+function Transports({ id }: { id: string }) {
+  const runs = useQuery({ queryKey: ['transports'], queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { limit: 100, offset: 0 } } })) });
+  const rows = runs.data?.results.filter((r) => r.animals.some((a) => a.id === id));
+  return (
+    <Stack mt="md">
+      <ListTable
+        rows={rows}
+        label="Transports"
+        empty={`On no transport run (looked through ${runs.data?.has_more ? 'the first 100 runs' : 'every run'}): add it to a run on the Transports page.`}
+        head={['Run', 'Date', 'From', 'To', 'Stage', 'Problems']}
+        row={(r) => (
+          <Table.Tr key={r.id}>
+            <Table.Td>{r.name}</Table.Td>
+            <Table.Td>{day(r.scheduled_date)}</Table.Td>
+            <Table.Td>{r.origin}</Table.Td>
+            <Table.Td>{r.destination}</Table.Td>
+            <Table.Td>{r.status.replace(/_/g, ' ')}</Table.Td>
+            <Table.Td>{r.problems.length ? r.problems.map((p) => p.message).join('; ') : 'none'}</Table.Td>
+          </Table.Tr>
+        )}
+      />
+      {runs.data?.has_more && <Text size="sm">Ark has no list of runs by animal: only the first 100 runs were looked through.</Text>}
+    </Stack>
+  );
+}
+
+/** Applications naming the animal, and its adoptions (trial, completed, returned). */
+function Adoption({ id }: { id: string }) {
+  const q = { limit: 100, offset: 0, animal_id: id };
+  const applications = useQuery({ queryKey: ['animal', id, 'applications'], queryFn: () => ok(apiB.GET('/api/animals/adoption-applications', { params: { query: q } })) });
+  const adoptions = useQuery({ queryKey: ['animal', id, 'adoptions'], queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: q } })) });
+  return (
+    <Stack mt="md">
+      <Title order={3} size="h5">
+        Adoptions
+      </Title>
+      <ListTable
+        rows={adoptions.data?.results}
+        label="Adoptions"
+        empty="Not adopted: an application finalized into an adoption shows here."
+        head={['Adopter', 'Status', 'Started', 'Adopted', 'Fee', 'Returned']}
+        row={(a) => (
+          <Table.Tr key={a.id}>
+            <Table.Td>
+              <Anchor component={Link} to={`/people/${a.person_id}`}>
+                {a.adopter_name}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{a.status}</Table.Td>
+            <Table.Td>{day(a.started_at)}</Table.Td>
+            <Table.Td>{day(a.adopted_at)}</Table.Td>
+            <Table.Td>{money(a.fee_minor / 100, a.currency)}</Table.Td>
+            <Table.Td>{a.returned_at ? `${day(a.returned_at)}${a.return_reason ? ` (${a.return_reason})` : ''}` : '—'}</Table.Td>
+          </Table.Tr>
+        )}
+      />
+      <Title order={3} size="h5">
+        Applications
+      </Title>
+      <ListTable
+        rows={applications.data?.results}
+        label="Adoption applications"
+        empty="No applications name this animal."
+        head={['Applicant', 'Submitted', 'Stage', 'Decision']}
+        row={(a) => (
+          <Table.Tr key={a.id}>
+            <Table.Td>
+              <Anchor component={Link} to={`/people/${a.person_id}`}>
+                {a.applicant_name}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{day(a.submitted_at)}</Table.Td>
+            <Table.Td>
+              <Badge variant="light">{a.stage}</Badge>
+            </Table.Td>
+            <Table.Td>{a.decision ? `${a.decision}${a.decision_reason ? `: ${a.decision_reason}` : ''}` : '—'}</Table.Td>
+          </Table.Tr>
+        )}
+      />
+    </Stack>
+  );
+}
+
 export default function AnimalPage() {
   const { id = '' } = useParams();
   const client = useQueryClient();
@@ -205,6 +465,9 @@ export default function AnimalPage() {
           <Tabs.Tab value="weights">Weights</Tabs.Tab>
           <Tabs.Tab value="photos">Photos</Tabs.Tab>
           <Tabs.Tab value="holds">Holds</Tabs.Tab>
+          <Tabs.Tab value="fostering">Fostering</Tabs.Tab>
+          <Tabs.Tab value="transports">Transports</Tabs.Tab>
+          <Tabs.Tab value="adoption">Adoption</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="profile">
           <SimpleGrid cols={{ base: 1, sm: 2 }} mt="md">
@@ -267,6 +530,7 @@ export default function AnimalPage() {
           />
         </Tabs.Panel>
         <Tabs.Panel value="medical">
+          {canWrite && <AddMedical id={id} />}
           <RecordTable
             label="Medical records"
             rows={medical.data?.results as Row[] | undefined}
@@ -282,6 +546,7 @@ export default function AnimalPage() {
           />
         </Tabs.Panel>
         <Tabs.Panel value="notes">
+          {canWrite && <AddNote id={id} />}
           <RecordTable
             label="Notes"
             rows={notes.data?.results as Row[] | undefined}
@@ -313,6 +578,15 @@ export default function AnimalPage() {
             ]}
             empty="No holds on this animal."
           />
+        </Tabs.Panel>
+        <Tabs.Panel value="fostering">
+          <Fostering id={id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="transports">
+          <Transports id={id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="adoption">
+          <Adoption id={id} />
         </Tabs.Panel>
       </Tabs>
     </Stack>
