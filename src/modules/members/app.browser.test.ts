@@ -201,6 +201,25 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   await axe(page, 'the weights tab');
   await shot(page, 'animal-weights');
 
+  // Add a note and record a medical record (an item named, not from the catalogue).
+  await page.getByRole('tab', { name: 'Notes' }).click();
+  await page.getByText('No notes yet').waitFor();
+  await page.getByRole('textbox', { name: 'Note' }).fill('Pulls on the lead; calm with other dogs.');
+  await page.getByRole('button', { name: 'Add the note' }).click();
+  await page.getByRole('table', { name: 'Notes' }).getByText('Pulls on the lead; calm with other dogs.').waitFor();
+  await axe(page, 'the notes tab with its form');
+  await shot(page, 'animal-notes');
+  await page.getByRole('tab', { name: 'Medical' }).click();
+  await page.getByRole('textbox', { name: 'Item', exact: true }).fill('Rabies');
+  await page.getByRole('textbox', { name: 'Dose' }).fill('1 mL');
+  await page.getByRole('button', { name: 'Record it' }).click();
+  await page.getByRole('table', { name: 'Medical records' }).getByText('Rabies').waitFor();
+  await axe(page, 'the medical tab with its form');
+  await shot(page, 'animal-medical');
+  const animalId = new URL(page.url()).pathname.split('/').pop();
+  const notes = await org.req('GET', `/api/animals/${animalId}/notes?limit=10&offset=0`);
+  assert.equal(notes.body.results[0]?.body, 'Pulls on the lead; calm with other dogs.');
+
   // Change the status.
   await page.getByRole('combobox', { name: 'Status' }).click();
   await page.getByRole('option', { name: 'Adopted' }).click();
@@ -423,6 +442,36 @@ test(
     const gifts = page.getByRole('table', { name: 'Donations' }).getByRole('cell', { name: 'Pat Lindqvist' });
     await gifts.nth(1).waitFor();
     assert.equal(await gifts.count(), 2, 'the gift made through the API and the one recorded in the app');
+
+    // Pat's page: roles, a note added, the two gifts, the foster placement (to Biscuit's page and back) and the booking.
+    await page.goto(`${base}/app/people/${pat.id}`);
+    await page.getByRole('heading', { name: 'Pat Lindqvist' }).waitFor();
+    await page.getByText('volunteer', { exact: true }).waitFor();
+    await page.getByRole('textbox', { name: 'Note' }).fill('Prefers calls after six.');
+    await page.getByRole('button', { name: 'Add the note' }).click();
+    await page.getByRole('table', { name: 'Notes' }).getByText('Prefers calls after six.').waitFor();
+    await axe(page, 'the person page');
+    await shot(page, 'person');
+    await page.getByRole('tab', { name: 'Donations' }).click();
+    await page.getByText(/\(2 gifts\)/).waitFor();
+    assert.equal(await page.getByRole('table', { name: 'Donations' }).getByRole('row').count(), 3, 'a heading row and the two gifts');
+    await axe(page, "the person's donations");
+    await shot(page, 'person-donations');
+    await page.getByRole('tab', { name: 'Bookings' }).click();
+    await page.getByRole('table', { name: 'Shift bookings' }).getByText('Dog walking').waitFor();
+    await page.getByRole('tab', { name: 'Fostering' }).click();
+    await page.getByRole('table', { name: 'Placements' }).getByText('active').waitFor();
+    await axe(page, "the person's fostering");
+    await page.getByRole('link', { name: 'Biscuit' }).click();
+    await page.getByRole('heading', { name: 'Biscuit' }).waitFor();
+    await page.getByRole('tab', { name: 'Fostering' }).click();
+    await page.getByRole('table', { name: 'Foster placements' }).getByText('Pat Lindqvist').waitFor();
+    await axe(page, "the animal's fostering");
+    await shot(page, 'animal-fostering');
+    await page.getByRole('tab', { name: 'Adoption' }).click();
+    await page.getByText('Not adopted').waitFor();
+    await page.getByRole('link', { name: 'Fundraising' }).click();
+    await page.getByRole('table', { name: 'Campaigns' }).getByText('Winter kennels').waitFor();
 
     // An auction's lots and live bids: a bid made through the API shows without reloading; one recorded in the app.
     const auction = await made('POST', '/api/fundraising/auctions', { campaign_id: campaign.id, name: 'Gala auction' });

@@ -6,35 +6,13 @@ import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
 import { CareBadge, useStatuses } from './Animals';
-import { day, ListTable, money } from './parts';
+import { day, ListTable, money, useActor } from './parts';
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 const when = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? new Date(v).toLocaleString() : text(v));
 
 const ACTOR_COLUMNS = new Set(['recorded_by', 'given_by', 'author', 'placed_by']);
-/**
- * Who did something, by name: `member:<id>` is a team member (named from the members list when the
- * reader may see it, "you" for oneself), `key:<id>` an API key; anything else is shown as written.
- */
-function useActor() {
-  const session = useSession();
-  const members = useQuery({
-    queryKey: ['members'],
-    queryFn: () => ok(apiB.GET('/api/members', { params: { query: {} } })),
-    enabled: can(session.data?.grants, 'settings', 'read'),
-  });
-  const names = new Map((members.data?.results ?? []).map((m) => [`member:${m.id}`, m.name]));
-  return (v: unknown) => {
-    if (typeof v !== 'string') return text(v);
-    if (session.data && v === `member:${session.data.member.id}`) return `${session.data.member.name} (you)`;
-    if (names.has(v)) return names.get(v) as string;
-    if (v.startsWith('member:')) return 'a team member';
-    if (v.startsWith('key:')) return 'an API key';
-    return text(v);
-  };
-}
-
 /** A record list of the animal, as a table; an empty list says what to do next. */
 function RecordTable({ rows, columns, empty, label }: { rows: Row[] | undefined; columns: [string, string][]; empty: string; label: string }) {
   const actor = useActor();
@@ -168,17 +146,19 @@ function AddNote({ id }: { id: string }) {
       <Title order={3} size="h5" mt="md">
         Add a note
       </Title>
-      <Group align="flex-end">
-        <Select label="Kind" w={140} data={[...NOTE_KINDS]} value={kind} onChange={(v) => setKind((v ?? 'general') as NoteKind)} allowDeselect={false} />
-        <Textarea label="Note" required autosize minRows={1} w={360} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={fieldError(add.error, 'body')} />
-        <Stack gap={4} mb={4}>
-          <Checkbox label="Shareable (adopters and fosters may see it)" checked={shareable} onChange={(e) => setShareable(e.currentTarget.checked)} />
-          <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} />
-        </Stack>
-        <Button type="submit" loading={add.isPending}>
-          Add the note
-        </Button>
-      </Group>
+      <Stack gap="xs" maw={720}>
+        <Textarea label="Note" required autosize minRows={2} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={fieldError(add.error, 'body')} />
+        <Group align="flex-end">
+          <Select label="Kind" w={140} data={[...NOTE_KINDS]} value={kind} onChange={(v) => setKind((v ?? 'general') as NoteKind)} allowDeselect={false} />
+          <Stack gap={4} mb={4}>
+            <Checkbox label="Shareable (adopters and fosters may see it)" checked={shareable} onChange={(e) => setShareable(e.currentTarget.checked)} />
+            <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} />
+          </Stack>
+          <Button type="submit" loading={add.isPending}>
+            Add the note
+          </Button>
+        </Group>
+      </Stack>
       {formError(add.error, ['body', 'kind']) && (
         <Alert color="red" mt="xs">
           {formError(add.error, ['body', 'kind'])}

@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
-import { day, ListTable, money, when } from './parts';
+import { day, ListTable, money, useActor, when } from './parts';
 
 const FLAG_NAMES: Record<string, string> = { banned: 'Banned', do_not_adopt: 'Do not adopt', deceased: 'Deceased', dangerous: 'Dangerous' };
 const NOTE_KINDS = ['general', 'call', 'visit', 'email', 'meeting', 'warning'] as const;
@@ -31,6 +31,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
       void client.invalidateQueries({ queryKey: ['person', id, 'notes'] });
     },
   });
+  const actor = useActor();
   const fields = Object.entries(customFields);
   return (
     <Stack mt="md">
@@ -102,14 +103,16 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
               add.mutate();
             }}
           >
-            <Group align="flex-end" mb="md">
-              <Select label="Kind" w={140} data={[...NOTE_KINDS]} value={kind} onChange={(v) => setKind((v ?? 'general') as NoteKind)} allowDeselect={false} />
-              <Textarea label="Note" autosize minRows={1} w={360} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={fieldError(add.error, 'body')} required />
-              <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} mb={8} />
-              <Button type="submit" loading={add.isPending}>
-                Add the note
-              </Button>
-            </Group>
+            <Stack gap="xs" maw={720} mb="md">
+              <Textarea label="Note" autosize minRows={2} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={fieldError(add.error, 'body')} required />
+              <Group align="flex-end">
+                <Select label="Kind" w={140} data={[...NOTE_KINDS]} value={kind} onChange={(v) => setKind((v ?? 'general') as NoteKind)} allowDeselect={false} />
+                <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} mb={8} />
+                <Button type="submit" loading={add.isPending}>
+                  Add the note
+                </Button>
+              </Group>
+            </Stack>
             {formError(add.error, ['body', 'kind']) && <Alert color="red">{formError(add.error, ['body', 'kind'])}</Alert>}
           </form>
         )}
@@ -117,7 +120,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
           rows={notes.data?.results}
           label="Notes"
           empty={canWrite ? 'No notes yet: add the first one above.' : 'No notes yet.'}
-          head={['Written', 'Kind', 'Note']}
+          head={['Written', 'Kind', 'Note', 'By']}
           row={(n) => (
             <Table.Tr key={n.id}>
               <Table.Td>{when(n.created_at)}</Table.Td>
@@ -125,6 +128,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
                 {n.kind} {n.pinned && <Badge variant="light">pinned</Badge>}
               </Table.Td>
               <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{n.body}</Table.Td>
+              <Table.Td>{actor(n.author)}</Table.Td>
             </Table.Tr>
           )}
         />

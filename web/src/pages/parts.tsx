@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Loader, Select, Table } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { apiA, ok } from '../api';
+import { apiA, apiB, ok } from '../api';
+import { can, useSession } from '../session';
 
 /** A date-time from the API in the browser's zone (the organization's zone on a kennel's machine). */
 export const when = (v: string | null | undefined) => (v ? new Date(v).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
@@ -122,4 +123,26 @@ export function AnimalPicker({
       w={240}
     />
   );
+}
+
+/**
+ * Who did something, by name: `member:<id>` is a team member (named from the members list when the
+ * reader may see it, "you" for oneself), `key:<id>` an API key; anything else is shown as written.
+ */
+export function useActor() {
+  const session = useSession();
+  const members = useQuery({
+    queryKey: ['members'],
+    queryFn: () => ok(apiB.GET('/api/members', { params: { query: {} } })),
+    enabled: can(session.data?.grants, 'settings', 'read'),
+  });
+  const names = new Map((members.data?.results ?? []).map((m) => [`member:${m.id}`, m.name]));
+  return (v: unknown) => {
+    if (typeof v !== 'string') return v === null || v === undefined || v === '' ? '—' : String(v);
+    if (session.data && v === `member:${session.data.member.id}`) return `${session.data.member.name} (you)`;
+    if (names.has(v)) return names.get(v) as string;
+    if (v.startsWith('member:')) return 'a team member';
+    if (v.startsWith('key:')) return 'an API key';
+    return v || '—';
+  };
 }
