@@ -281,7 +281,7 @@ export default function PersonPage() {
   const { id = '' } = useParams();
   const session = useSession();
   const grants = session.data?.grants;
-  const person = useQuery({ queryKey: ['person', id], queryFn: () => ok(apiB.GET('/api/people/{id}', { params: { path: { id } } })) });
+  const person = useQuery({ queryKey: ['person', id, 'family-b'], queryFn: () => ok(apiB.GET('/api/people/{id}', { params: { path: { id } } })) });
   if (person.isError) return <Alert color="red">{person.error.message}</Alert>;
   if (!person.data) return <Loader aria-label="Loading" />;
   const p = person.data;
