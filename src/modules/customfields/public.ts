@@ -26,7 +26,8 @@ export async function checkDefinedOrFreeform<T>(
   opts: { creating: boolean; current?: Record<string, unknown> },
   freeform: (values: unknown) => T,
 ): Promise<T> {
-  if (!(await definitionsFor(q, orgId, entity)).length) return freeform(values);
+  const defs = await definitionsFor(q, orgId, entity);
+  if (!defs.length) return freeform(values);
   if (values === null || typeof values !== 'object' || Array.isArray(values)) throw invalid({ custom_fields: ['must be an object'] });
-  return (await checkDefined(q, orgId, entity, values as Record<string, unknown>, opts)) as T;
+  return (await checkDefined(q, orgId, entity, values as Record<string, unknown>, { ...opts, defs })) as T;
 }

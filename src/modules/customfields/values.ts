@@ -140,9 +140,9 @@ export async function checkCustomFields(
   orgId: string,
   entity: CustomFieldEntity,
   values: Record<string, unknown> | undefined,
-  opts: { creating: boolean; current?: Record<string, unknown>; prefix?: string },
+  opts: { creating: boolean; current?: Record<string, unknown>; prefix?: string; defs?: DefinitionRow[] },
 ): Promise<Record<string, unknown>> {
-  const defs = await definitionsFor(q, orgId, entity);
+  const defs = opts.defs ?? (await definitionsFor(q, orgId, entity));
   const r = checkValues(defs, values, { ...opts, defaultCountry: (await organizationCountry(q, orgId)) ?? 'US' });
   if (Object.keys(r.errors).length) {
     // On create, a required field with no value is a missing field (400), as for any other required
