@@ -106,6 +106,7 @@ async function release(claim: Claim, commit: boolean, status?: number, body?: st
 /** Hooks that give opted-in routes their idempotency (registered once, before the modules). */
 export function registerIdempotency(app: App, db: Db): void {
   app.addHook('preHandler', (req, reply, done) => {
+    if (!req.routeOptions.config.idempotent || req.headers['idempotency-key'] === undefined) return done();
     claim(db, req, reply).then(
       (c) => {
         if (!c) return done();
@@ -115,16 +116,23 @@ export function registerIdempotency(app: App, db: Db): void {
       (err: Error) => done(err),
     );
   });
-  app.addHook('onSend', async (req, reply, payload) => {
+  // Callback hooks: a request without a claim (nearly all) passes them without a promise.
+  app.addHook('onSend', (req, reply, payload, done) => {
     const c = req.idempotencyClaim;
-    if (!c || c.done) return payload;
+    if (!c || c.done) return done(null, payload);
     const ok = reply.statusCode < 400;
-    await release(c, ok, reply.statusCode, typeof payload === 'string' ? payload : null);
-    return payload;
+    release(c, ok, reply.statusCode, typeof payload === 'string' ? payload : null).then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
   });
-  app.addHook('onResponse', async (req) => {
+  app.addHook('onResponse', (req, _reply, done) => {
     const c = req.idempotencyClaim;
-    if (c && !c.done) await release(c, false).catch(() => undefined);
+    if (!c || c.done) return done();
+    release(c, false).then(
+      () => done(),
+      () => done(),
+    );
   });
 }
 

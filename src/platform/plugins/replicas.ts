@@ -12,11 +12,13 @@ export const replicasPlugin = fp<{ db: Db }>(
     app.decorateRequest('db', null as unknown as Db);
     const stickyKey = (req: FastifyRequest) => (req.principal ? `k:${req.principal.keyId}` : `ip:${req.ip}`);
     const safe = (method: string) => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
-    app.addHook('onRequest', async (req) => {
+    app.addHook('onRequest', (req, _reply, done) => {
       req.db = db;
-      if (!db.hasReplicas) return;
-      if (!safe(req.method)) db.wrote(stickyKey(req));
-      else if (req.routeOptions.config?.readReplica) req.db = db.reader(stickyKey(req));
+      if (db.hasReplicas) {
+        if (!safe(req.method)) db.wrote(stickyKey(req));
+        else if (req.routeOptions.config?.readReplica) req.db = db.reader(stickyKey(req));
+      }
+      done();
     });
     if (db.hasReplicas) {
       app.addHook('onResponse', async (req) => {

@@ -36,8 +36,9 @@ export const requestChecksPlugin = fp(
       if (!qs) schema.querystring = { type: 'object', properties: {}, additionalProperties: false };
       else if (qs.type === 'object' && qs.additionalProperties === undefined) schema.querystring = { ...qs, additionalProperties: false };
     });
-    app.addHook('onRequest', async (req) => {
-      if (!isTenantRoute(req)) return;
+    // Callback hooks (no promise per request): neither hook waits on anything.
+    app.addHook('onRequest', (req, _reply, done) => {
+      if (!isTenantRoute(req)) return done();
       const cfg = req.routeOptions.config;
       const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
       if (hasBody && !cfg.acceptsAnyBody) {
@@ -52,15 +53,18 @@ export const requestChecksPlugin = fp(
           if (type !== 'multipart/form-data') throw unsupportedMediaType('Send the file as multipart/form-data, in a part named file.');
         } else if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) throw unsupportedMediaType();
       }
+      done();
     });
-    app.addHook('preValidation', async (req) => {
-      if (!requestPath(req).startsWith('/api/')) return;
-      const found = [...nulPaths(req.params, ''), ...nulPaths(req.query, ''), ...nulPaths(req.body, '')];
-      if (found.length) {
-        const fields: FieldErrors = {};
-        for (const f of found) fields[f] = ['must not contain a NUL character'];
-        throw invalid(fields);
-      }
+    app.addHook('preValidation', (req, _reply, done) => {
+      if (!requestPath(req).startsWith('/api/')) return done();
+      const found: string[] = [];
+      nulPaths(req.params, '', found);
+      nulPaths(req.query, '', found);
+      nulPaths(req.body, '', found);
+      if (!found.length) return done();
+      const fields: FieldErrors = {};
+      for (const f of found) fields[f] = ['must not contain a NUL character'];
+      done(invalid(fields));
     });
   },
   { name: 'ark-request-checks', dependencies: ['ark-auth'] },
