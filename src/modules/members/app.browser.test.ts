@@ -389,6 +389,7 @@ test(
     const first = Math.floor((d - 1) / 7) * 7 + 1;
     await page.getByRole('img', { name: new RegExp(`days ${first}–${Math.min(last, first + 6)}, 1 in, 1 out`) }).waitFor();
     await axe(page, 'the dashboard with this month');
+    await shot(page, 'dashboard-month');
 
     // Foster homes: request a placement of Biscuit with Pat, accept it, start it.
     await page.goto(`${base}/app/foster`);

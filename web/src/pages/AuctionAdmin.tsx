@@ -128,10 +128,10 @@ export function LotActions({ auctionId, currency, lot }: { auctionId: string; cu
       <Button size="compact-sm" variant="subtle" onClick={edit.open}>
         Change lot {lot.lot_number}
       </Button>
-      <Button size="compact-sm" variant="subtle" color={withdrawn ? undefined : 'red.9'} onClick={() => status.mutate()} loading={status.isPending}>
+      <Button size="compact-sm" variant="subtle" onClick={() => status.mutate()} loading={status.isPending}>
         {withdrawn ? `Put lot ${lot.lot_number} back` : `Withdraw lot ${lot.lot_number}`}
       </Button>
-      <Modal opened={editing} onClose={edit.close} title={`Change lot ${lot.lot_number}`}>
+      <Modal opened={editing} onClose={edit.close} title={`Change lot ${lot.lot_number}`} closeButtonProps={{ 'aria-label': 'Close' }}>
         <LotForm auctionId={auctionId} currency={currency} lot={lot} onClose={edit.close} />
       </Modal>
     </Group>
@@ -219,11 +219,11 @@ export function CloseAuction({ auctionId, name, open }: { auctionId: string; nam
   return (
     <>
       {open && (
-        <Button variant="default" color="red.9" onClick={ask.open}>
+        <Button variant="default" onClick={ask.open}>
           Close the auction
         </Button>
       )}
-      <Modal opened={asking} onClose={ask.close} title={`Close ${name}?`}>
+      <Modal opened={asking} onClose={ask.close} title={`Close ${name}?`} closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack gap="xs">
           <Text size="sm">
             Every open lot with a high bid (at or above its reserve) is sold to its high bidder and recorded as a donation from them to the

@@ -512,7 +512,7 @@ export function Auctions() {
             </Button>
           )}
           <CloseAuction key={auction.id} auctionId={auction.id} name={auction.name} open={open} />
-          <Modal opened={adding.opened} onClose={adding.close} title="Add a lot">
+          <Modal opened={adding.opened} onClose={adding.close} title="Add a lot" closeButtonProps={{ 'aria-label': 'Close' }}>
             <LotForm auctionId={auction.id} currency={auction.currency} onClose={adding.close} />
           </Modal>
         </Group>

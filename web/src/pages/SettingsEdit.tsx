@@ -122,7 +122,6 @@ export function EntryActions({
         <Button
           size="compact-sm"
           variant="subtle"
-          color="red.9"
           aria-label={`${removeLabel} ${name}`}
           onClick={() => {
             drop.reset();
@@ -132,7 +131,7 @@ export function EntryActions({
           {removeLabel}
         </Button>
       )}
-      <Modal opened={editing} onClose={edit.close} title={`Change ${name}`}>
+      <Modal opened={editing} onClose={edit.close} title={`Change ${name}`} closeButtonProps={{ 'aria-label': 'Close' }}>
         <form
           aria-label={`Change ${name}`}
           onSubmit={(e) => {
@@ -154,7 +153,7 @@ export function EntryActions({
           </Stack>
         </form>
       </Modal>
-      <Modal opened={asking} onClose={ask.close} title={`${removeLabel} ${name}?`}>
+      <Modal opened={asking} onClose={ask.close} title={`${removeLabel} ${name}?`} closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack gap="xs">
           {removeSays && <Text size="sm">{removeSays}</Text>}
           {drop.error && <Alert color="red">{drop.error.message}</Alert>}
