@@ -147,8 +147,8 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   await page.getByRole('heading', { name: 'Good day, Robin Kennel' }).waitFor();
   await page.getByText('100', { exact: true }).first().waitFor();
   await page.locator('.mantine-Card-root', { hasText: 'Tasks due today or late' }).getByText('1', { exact: true }).waitFor();
-  // This month's intakes (each animal made through the API opened its first stay) and the care-state chart.
-  await page.getByTestId('month-summary').getByText('100 intakes, 0 outcomes recorded so far').waitFor();
+  // This month's intakes count by the day each happened: the 100 came in on 5 January (the other test counts some).
+  await page.getByTestId('month-summary').getByText('0 intakes, 0 outcomes recorded so far').waitFor();
   await page.getByRole('img', { name: /^Bar chart: In care 100, On hold 0/ }).waitFor();
   await axe(page, 'the dashboard');
   await shot(page, 'dashboard');
@@ -313,7 +313,16 @@ test(
       email: 'pat@example.org',
       roles: ['foster', 'volunteer', 'donor'],
     });
-    await made('POST', '/api/v1/animals', { name: 'Biscuit', species: 'dog', status: 'Available', intakeDate: '2026-01-05' });
+    const biscuit = await made('POST', '/api/v1/animals', {
+      name: 'Biscuit',
+      species: 'dog',
+      status: 'Available',
+      intakeDate: '2026-01-05',
+    });
+    // Pepper came in today and left for a partner: this month's one intake and one outcome on the dashboard.
+    const todayUtc = new Date().toISOString().slice(0, 10);
+    const pepper = await made('POST', '/api/v1/animals', { name: 'Pepper', species: 'cat', status: 'Available', intakeDate: todayUtc });
+    await made('POST', `/api/animals/${pepper.id}/outcomes`, { occurred_at: new Date().toISOString(), type: 'transfer_out' });
     await made('POST', '/api/animals/foster-homes', { person_id: pat.id, capacity: 2 });
     const run = await made('POST', '/api/animals/transports', {
       name: 'Northbound run',
@@ -322,6 +331,7 @@ test(
       destination: 'Partner shelter',
     });
     await made('POST', `/api/animals/transports/${run.id}/legs`, { from_place: 'Kennel', to_place: 'Partner shelter' });
+    await made('POST', `/api/animals/transports/${run.id}/animals`, { animal_id: biscuit.id });
     // A shift two days ahead (the calendar opens on this week: move on a week when that day is in the next).
     const ahead = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const weekOf = (d: string) => {
@@ -369,6 +379,17 @@ test(
     page.on('console', (m) => {
       if (m.type() === 'error' && !/401|Failed to load resource/.test(m.text())) errors.push(m.text());
     });
+
+    // The dashboard: this month's intakes and outcomes by the day they happened (Biscuit came in in January).
+    await page.goto(`${base}/app/`);
+    await page.getByTestId('month-summary').getByText('1 intake, 1 outcome recorded so far').waitFor();
+    const d = Number(todayUtc.slice(8, 10));
+    const [y, m] = [Number(todayUtc.slice(0, 4)), Number(todayUtc.slice(5, 7))];
+    const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+    const first = Math.floor((d - 1) / 7) * 7 + 1;
+    await page.getByRole('img', { name: new RegExp(`days ${first}–${Math.min(last, first + 6)}, 1 in, 1 out`) }).waitFor();
+    await axe(page, 'the dashboard with this month');
+    await shot(page, 'dashboard-month');
 
     // Foster homes: request a placement of Biscuit with Pat, accept it, start it.
     await page.goto(`${base}/app/foster`);
@@ -465,22 +486,43 @@ test(
     await page.getByRole('link', { name: 'Biscuit' }).click();
     await page.getByRole('heading', { name: 'Biscuit' }).waitFor();
     await page.getByRole('tab', { name: 'Fostering' }).click();
+    // The animal's placements and runs come from the by-animal filters of the foster and transport lists.
     await page.getByRole('table', { name: 'Foster placements' }).getByText('Pat Lindqvist').waitFor();
     await axe(page, "the animal's fostering");
     await shot(page, 'animal-fostering');
+    await page.getByRole('tab', { name: 'Transports' }).click();
+    await page.getByRole('table', { name: 'Transports' }).getByText('Northbound run').waitFor();
     await page.getByRole('tab', { name: 'Adoption' }).click();
     await page.getByText('Not adopted').waitFor();
     await page.getByRole('link', { name: 'Fundraising' }).click();
     await page.getByRole('table', { name: 'Campaigns' }).getByText('Winter kennels').waitFor();
 
-    // An auction's lots and live bids: a bid made through the API shows without reloading; one recorded in the app.
+    // An auction: a lot added in the app (a zero increment refused under its field), Sam registered in the app (twice:
+    // the second refused), a bid made through the API shows without reloading, one recorded in the app.
     const auction = await made('POST', '/api/fundraising/auctions', { campaign_id: campaign.id, name: 'Gala auction' });
-    await made('POST', `/api/fundraising/auctions/${auction.id}/lots`, { title: 'Quilt of paw prints', opening_bid: 50, increment: 10 });
     await made('POST', `/api/fundraising/auctions/${auction.id}/bidders`, { person_id: pat.id });
-    const sam = await made('POST', '/api/v1/people', { firstName: 'Sam', lastName: 'Okafor', email: 'sam@example.org' });
-    await made('POST', `/api/fundraising/auctions/${auction.id}/bidders`, { person_id: sam.id });
+    await made('POST', '/api/v1/people', { firstName: 'Sam', lastName: 'Okafor', email: 'sam@example.org' });
     await page.getByRole('tab', { name: 'Auctions' }).click();
+    await page.getByText('No lots yet').waitFor();
+    await page.getByRole('button', { name: 'Add a lot' }).click();
+    const lotForm = page.getByRole('dialog', { name: 'Add a lot' });
+    await lotForm.getByRole('textbox', { name: 'Title' }).fill('Quilt of paw prints');
+    await lotForm.getByRole('textbox', { name: 'Opening bid (USD)' }).fill('50');
+    await lotForm.getByRole('textbox', { name: 'Increment (USD)' }).fill('0');
+    await lotForm.getByRole('button', { name: 'Add the lot' }).click();
+    await lotForm.getByText(/^increment must be greater than 0/).waitFor();
+    await axe(page, 'the add-a-lot form with an error');
+    await lotForm.getByRole('textbox', { name: 'Increment (USD)' }).fill('10');
+    await lotForm.getByRole('button', { name: 'Add the lot' }).click();
     await page.getByRole('table', { name: 'Lots' }).getByText('Quilt of paw prints').waitFor();
+    for (let i = 0; i < 2; i++) {
+      await page.getByRole('combobox', { name: 'Bidder' }).fill('Okafor');
+      await page.getByRole('option', { name: /Sam Okafor/ }).click();
+      await page.getByRole('button', { name: 'Register the bidder' }).click();
+    }
+    await page.getByText('person_id is already registered in this auction.').waitFor();
+    const bidders = page.getByRole('table', { name: 'Bidders' });
+    await bidders.getByRole('row', { name: /^2 Sam Okafor/ }).waitFor();
     await page.getByRole('button', { name: 'Bids on lot 1' }).click();
     await page.getByText('No bids yet').waitFor();
     const lotId = (await org.req('GET', `/api/fundraising/auctions/${auction.id}/lots`)).body.results[0].id;
@@ -495,6 +537,30 @@ test(
     await page.getByTestId('high-1').getByText('$70.00').waitFor();
     await axe(page, 'the auction');
     await shot(page, 'auction');
+    // A second lot added, changed and withdrawn; then the auction closed: lot 1 sold to paddle 2, the withdrawn lot not.
+    await page.getByRole('button', { name: 'Add a lot' }).click();
+    await lotForm.getByRole('textbox', { name: 'Title' }).fill('Signed print');
+    await lotForm.getByRole('textbox', { name: 'Opening bid (USD)' }).fill('20');
+    await lotForm.getByRole('textbox', { name: 'Increment (USD)' }).fill('5');
+    await lotForm.getByRole('button', { name: 'Add the lot' }).click();
+    await page.getByRole('button', { name: 'Change lot 2' }).click();
+    const change = page.getByRole('dialog', { name: 'Change lot 2' });
+    await change.getByRole('textbox', { name: 'Title' }).fill('Signed print by the vet');
+    await change.getByRole('button', { name: 'Save the lot' }).click();
+    await page.getByRole('table', { name: 'Lots' }).getByText('Signed print by the vet').waitFor();
+    await page.getByRole('button', { name: 'Withdraw lot 2' }).click();
+    await page.getByRole('button', { name: 'Put lot 2 back' }).waitFor();
+    await page.getByRole('button', { name: 'Close the auction' }).click();
+    await axe(page, 'closing the auction');
+    await page.getByRole('button', { name: 'Close and settle' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/1 lot sold \(lot 1 to paddle 2 for \$70\.00\), 1 not sold; raised \$70\.00/)
+      .waitFor();
+    await page.getByRole('table', { name: 'Lots' }).getByText('sold', { exact: true }).waitFor();
+    await shot(page, 'auction-closed');
+    const closed = (await org.req('GET', `/api/fundraising/auctions/${auction.id}`)).body;
+    assert.deepEqual([closed.status, closed.raised], ['closed', 70]);
 
     // The inbox: Pat's question, confirm who wrote it, reply.
     await page.getByRole('link', { name: 'Inbox' }).click();
@@ -592,10 +658,38 @@ test(
     await page.getByRole('button', { name: 'Add the field' }).click();
     await page.getByRole('table', { name: 'Custom fields' }).getByText('green, red').waitFor();
     await axe(page, 'the custom fields');
+    // Changed: a new label and a third choice.
+    await page.getByRole('button', { name: 'Change the field Kennel card colour' }).click();
+    const fieldForm = page.getByRole('dialog', { name: 'Change the field Kennel card colour' });
+    await fieldForm.getByRole('textbox', { name: 'Label' }).fill('Kennel card color');
+    await fieldForm
+      .locator('input')
+      .and(fieldForm.getByLabel('Choices', { exact: true }))
+      .fill('blue');
+    await fieldForm
+      .locator('input')
+      .and(fieldForm.getByLabel('Choices', { exact: true }))
+      .press('Enter');
+    await axe(page, 'the change-a-field form');
+    await fieldForm.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('table', { name: 'Custom fields' }).getByText('green, red, blue').waitFor();
+    const defs = (await org.req('GET', '/api/animals/custom-fields')).body.results;
+    assert.deepEqual(
+      defs.map((x: any) => [x.field_label, x.options]),
+      [['Kennel card color', ['green', 'red', 'blue']]],
+    );
+    await shot(page, 'settings-custom-fields');
     await page.getByRole('tab', { name: 'Catalogues' }).click();
     await page.getByRole('textbox', { name: 'Breed', exact: true }).fill('Border Collie');
     await page.getByRole('form', { name: 'Add a breed' }).getByRole('button', { name: 'Add' }).click();
     await page.getByRole('table', { name: 'Breeds' }).getByText('Border Collie').waitFor();
+    await page.getByRole('button', { name: 'Change the breed Border Collie' }).click();
+    await page
+      .getByRole('dialog', { name: 'Change the breed Border Collie' })
+      .getByRole('textbox', { name: 'Breed' })
+      .fill('Border Collie (working)');
+    await page.getByRole('dialog', { name: 'Change the breed Border Collie' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('table', { name: 'Breeds' }).getByText('Border Collie (working)').waitFor();
     await axe(page, 'the catalogues');
     await shot(page, 'settings-catalogues');
     await context.close();

@@ -188,6 +188,21 @@ export async function assignmentsOfHome(q: Queryable, orgId: string, homeId: str
     [orgId, homeId],
   );
 }
+/** The organization's assignments, newest offer first, narrowed by animal, home and status; one row more than `limit`. */
+export async function listAssignments(
+  q: Queryable,
+  orgId: string,
+  f: { animal_id?: string; foster_home_id?: string; status?: AssignmentStatus },
+  limit: number,
+  offset: number,
+) {
+  return q.query<AssignmentRow>(
+    `${ASSIGNMENT_SELECT} WHERE fa.organization_id = $1 AND ($2::text IS NULL OR fa.animal_id = $2)
+    AND ($3::text IS NULL OR fa.foster_home_id = $3) AND ($4::text IS NULL OR fa.status = $4)
+    ORDER BY fa.requested_on DESC, fa.created_at DESC, fa.id DESC LIMIT $5 OFFSET $6`,
+    [orgId, f.animal_id ?? null, f.foster_home_id ?? null, f.status ?? null, limit + 1, offset],
+  );
+}
 export async function getAssignment(q: Queryable, orgId: string, id: string, lock = false) {
   return (
     (

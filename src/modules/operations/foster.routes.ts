@@ -193,6 +193,32 @@ export function fosterRoutes(app: App, ctx: AppContext) {
   );
 
   app.get(
+    '/api/animals/foster-assignments',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "List the organization's foster assignments (by animal, home or status)",
+        description:
+          "Every assignment of the organization, newest offer first (then newest created). `animal_id` keeps one animal's " +
+          "placements, past and live (an animal has at most one live assignment); `foster_home_id` one home's; `status` one " +
+          'status. An id of no record of this organization answers an empty list.',
+        querystring: Type.Object({
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
+          offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+          animal_id: Type.Optional(Type.String({ maxLength: 64, description: 'the animal placed' })),
+          foster_home_id: Type.Optional(Type.String({ maxLength: 64, description: 'the foster home' })),
+          status: Type.Optional(StringEnum(repo.ASSIGNMENT_STATUSES)),
+        }),
+        response: {
+          200: Type.Object({ results: Type.Array(Assignment), limit: Type.Integer(), offset: Type.Integer(), has_more: Type.Boolean() }),
+        },
+      },
+    },
+    async (req) => service.listAssignments(ctx.db, who(req).orgId, req.query, who(req).org.time_zone),
+  );
+
+  app.get(
     '/api/animals/foster-assignments/:id',
     {
       config: read,

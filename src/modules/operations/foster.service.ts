@@ -145,6 +145,22 @@ export async function updateHome(db: Db, orgId: string, id: string, b: HomeUpdat
   });
 }
 
+export async function listAssignments(
+  q: Queryable,
+  orgId: string,
+  f: { animal_id?: string; foster_home_id?: string; status?: repo.AssignmentStatus; limit: number; offset: number },
+  timeZone: string,
+) {
+  const rows = await repo.listAssignments(q, orgId, f, f.limit, f.offset);
+  const t = today(timeZone);
+  return {
+    results: rows.slice(0, f.limit).map((a) => toAssignment(a, t)),
+    limit: f.limit,
+    offset: f.offset,
+    has_more: rows.length > f.limit,
+  };
+}
+
 async function oneAssignment(q: Queryable, orgId: string, id: string, timeZone: string) {
   const row = await repo.getAssignment(q, orgId, id);
   if (!row) throw notFound('foster assignment');

@@ -171,6 +171,52 @@ test('assignments: offer, accept, start (location follows), end (adopted), decli
   assert.equal((await org.req('GET', '/api/animals/foster-homes/fos_nope')).status, 404);
 });
 
+test('assignments listed by animal, home and status: past and live, newest offer first, paged; other organizations absent', async () => {
+  const org = await makeOrg(t);
+  const other = await makeOrg(t);
+  const h1 = await home(org);
+  const h2 = await home(org);
+  const a = await animal(org);
+  const b = await animal(org);
+  const first = (await offer(org, h1.id, a)).body;
+  assert.equal((await org.req('POST', `/api/animals/foster-assignments/${first.id}/cancel`, { body: {} })).status, 200);
+  const second = (await offer(org, h2.id, a)).body;
+  const others = (await offer(org, h1.id, b)).body;
+  const oh = await home(other);
+  const oa = await animal(other);
+  assert.equal((await offer(other, oh.id, oa)).status, 201);
+  const list = async (q: string, o: TestOrg = org) => {
+    const res = await o.req('GET', `/api/animals/foster-assignments?${q}`);
+    assert.equal(res.status, 200, res.raw);
+    return res.body;
+  };
+  const byAnimal = await list(`animal_id=${a}`);
+  assert.deepEqual(
+    byAnimal.results.map((x: any) => [x.id, x.status, x.foster_home_id]),
+    [
+      [second.id, 'pending', h2.id],
+      [first.id, 'cancelled', h1.id],
+    ],
+  );
+  assert.ok(byAnimal.results[0].animal_name && byAnimal.results[0].foster_name);
+  assert.deepEqual(
+    (await list(`animal_id=${a}&status=cancelled`)).results.map((x: any) => x.id),
+    [first.id],
+  );
+  assert.deepEqual((await list(`foster_home_id=${h1.id}`)).results.map((x: any) => x.id).sort(), [first.id, others.id].sort());
+  const all = await list('');
+  assert.equal(all.results.length, 3, "the other organization's assignment is absent");
+  const p1 = await list('limit=2');
+  const p2 = await list('limit=2&offset=2');
+  assert.deepEqual(
+    [p1.has_more, p2.has_more, [...p1.results, ...p2.results].map((x: any) => x.id)],
+    [true, false, all.results.map((x: any) => x.id)],
+  );
+  assert.equal((await list(`animal_id=${oa}`)).results.length, 0, "another organization's animal: nothing");
+  assert.equal((await list(`animal_id=${a}`, other)).results.length, 0);
+  assertErrorShape('/api/x', await org.req('GET', '/api/animals/foster-assignments?status=lost'), 422);
+});
+
 test('ending a placement returns the animal to where it was, or to return_location_id', async () => {
   const org = await makeOrg(t);
   const h = await home(org);
@@ -278,6 +324,7 @@ securitySuite('foster homes', () => t, [
     area: 'animals',
     level: 'write',
   },
+  { method: 'GET', path: () => '/api/animals/foster-assignments', seed: withAssignment, area: 'animals', level: 'read' },
   { method: 'GET', path: async (org) => `/api/animals/foster-assignments/${await withAssignment(org)}`, area: 'animals', level: 'read' },
   ...(['accept', 'cancel', 'start'] as const).map((action) => ({
     method: 'POST',

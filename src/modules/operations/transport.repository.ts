@@ -46,12 +46,18 @@ const RUN_COLS = 'id, name, scheduled_date, origin, destination, partner_id, sta
 export async function listRuns(
   q: Queryable,
   orgId: string,
-  f: { status?: RunStatus; from?: string; to?: string },
+  f: { status?: RunStatus; from?: string; to?: string; animal_id?: string },
   limit: number,
   offset: number,
 ) {
   const w = new Where(orgId);
   if (f.status) w.eq('status', f.status);
+  if (f.animal_id)
+    w.and(
+      (p) =>
+        `EXISTS (SELECT 1 FROM transport_animals ta WHERE ta.organization_id = transport_runs.organization_id
+          AND ta.run_id = transport_runs.id AND ta.animal_id = ${p(f.animal_id)})`,
+    );
   if (f.from) w.and((p) => `scheduled_date >= ${p(f.from)}`);
   if (f.to) w.and((p) => `scheduled_date <= ${p(f.to)}`);
   return q.query<RunRow>(

@@ -94,12 +94,16 @@ export function transportRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'List transport runs',
-        description: 'Latest scheduled date first. `from` and `to` bound scheduled_date (inclusive).' + REPLICA_READ,
+        description:
+          'Latest scheduled date first. `from` and `to` bound scheduled_date (inclusive). `animal_id` keeps the runs carrying ' +
+          'that animal (an id of no animal of this organization answers an empty list).' +
+          REPLICA_READ,
         querystring: Type.Object({
           ...pageQueryB(100, 25),
           status: Type.Optional(StringEnum(repo.RUN_STATUSES)),
           from: Type.Optional(DateString()),
           to: Type.Optional(DateString()),
+          animal_id: Type.Optional(Type.String({ maxLength: 64, description: 'only runs carrying this animal' })),
         }),
         response: { 200: Type.Object({ results: Type.Array(Run), ...PageFieldsB }) },
       },

@@ -168,6 +168,33 @@ test('list, read, update, cancel', async () => {
   assert.equal((await org.req('GET', '/api/animals/transports/trn_nope')).status, 404);
 });
 
+test("runs carrying an animal: animal_id narrows the list; other organizations' runs absent", async () => {
+  const org = await makeOrg(t);
+  const other = await makeOrg(t);
+  const rex = await animal(org);
+  const a = await run(org);
+  const b = (await org.req('POST', '/api/animals/transports', { body: { ...plan, name: 'Later', scheduled_date: '2030-06-01' } })).body;
+  await run(org);
+  for (const r of [a, b]) {
+    const res = await org.req('POST', `/api/animals/transports/${r.id}/animals`, { body: { animal_id: rex } });
+    assert.equal(res.status, 201, res.raw);
+  }
+  const o = await run(other);
+  const orex = await animal(other);
+  assert.equal((await other.req('POST', `/api/animals/transports/${o.id}/animals`, { body: { animal_id: orex } })).status, 201);
+  const ids = async (q: string, who: TestOrg = org) => {
+    const res = await who.req('GET', `/api/animals/transports?${q}`);
+    assert.equal(res.status, 200, res.raw);
+    return res.body.results.map((r: any) => r.id);
+  };
+  assert.deepEqual(await ids(`animal_id=${rex}`), [b.id, a.id]);
+  assert.deepEqual(await ids(`animal_id=${rex}&to=2030-05-15`), [a.id]);
+  assert.deepEqual(await ids(`animal_id=${rex}&limit=1&offset=1`), [a.id]);
+  assert.deepEqual(await ids(`animal_id=${orex}`), [], "another organization's animal");
+  assert.deepEqual(await ids(`animal_id=${rex}`, other), []);
+  assert.equal((await ids('')).length, 3);
+});
+
 test('the Family B description documents the operations endpoints', async () => {
   const org = await makeOrg(t);
   const res = await org.req('GET', '/api/openapi.json', { key: null });

@@ -2,6 +2,7 @@ import type { Queryable } from '../../platform/db/db.ts';
 import { defined, setClause } from '../../platform/db/sql.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Kind } from './catalogue.ts';
+import { liveAnimalSql } from '../animals/public.ts';
 
 export interface StayRow {
   id: string;
@@ -57,6 +58,32 @@ export async function staysOf(q: Queryable, orgId: string, animalId: string, lim
   return q.query<StayRow>(
     `${STAY_SELECT} WHERE s.organization_id = $1 AND s.animal_id = $2 ORDER BY s.intake_at DESC, s.id DESC LIMIT $3 OFFSET $4`,
     [orgId, animalId, limit, offset],
+  );
+}
+
+/**
+ * The organization's stays whose intake (kind `intake`), outcome (kind `outcome`) or either (no kind) happened in
+ * [from, to), of animals not deleted, ordered by that moment (by the intake without a kind), then id; one row more than `limit`.
+ */
+export async function staysBetween(
+  q: Queryable,
+  orgId: string,
+  f: { from: string | null; to: string | null; kind: Kind | null },
+  limit: number,
+  offset: number,
+): Promise<StayRow[]> {
+  const inRange = (col: string) => `(${col} >= $2::timestamptz OR $2 IS NULL) AND (${col} < $3::timestamptz OR $3 IS NULL)`;
+  const where =
+    f.kind === 'intake'
+      ? inRange('s.intake_at')
+      : f.kind === 'outcome'
+        ? `s.outcome_at IS NOT NULL AND ${inRange('s.outcome_at')}`
+        : `((${inRange('s.intake_at')}) OR (s.outcome_at IS NOT NULL AND ${inRange('s.outcome_at')}))`;
+  const order = f.kind === 'outcome' ? 's.outcome_at' : 's.intake_at';
+  return q.query<StayRow>(
+    `${STAY_SELECT} WHERE s.organization_id = $1 AND ${where} AND ${liveAnimalSql('s.organization_id', 's.animal_id')}
+     ORDER BY ${order}, s.id LIMIT $4 OFFSET $5`,
+    [orgId, f.from, f.to, limit + 1, offset],
   );
 }
 

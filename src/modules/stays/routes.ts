@@ -13,6 +13,8 @@ import {
   HoldsQuery,
   IntakeCreate,
   OutcomeCreate,
+  RangeStayList,
+  RangeStaysQuery,
   RecordPatch,
   Stay,
   StayList,
@@ -101,6 +103,29 @@ export function stayRoutes(app: App, ctx: AppContext) {
     async (req, reply) => {
       const { orgId, actor, org } = who(req);
       return reply.code(201).send(await service.recordOutcome(ctx.db, orgId, req.params.id, req.body, actor, org.time_zone));
+    },
+  );
+
+  app.get(
+    '/api/animals/stays',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "List the organization's stays in a date range",
+        description:
+          "Every animal's stays whose intake (`kind=intake`), outcome (`kind=outcome`) or either (no `kind`) happened in " +
+          '[`from`, `to`): by when it happened (`occurred_at`), not when it was recorded. Ordered by that moment (by the intake ' +
+          "when no kind is given), oldest first. Each stay carries its animal's name and species; stays of deleted animals are " +
+          'left out. `from` and `to` are date-times with their offset; either may be left out for an open range; `to` must ' +
+          'come after `from` (422).',
+        querystring: RangeStaysQuery,
+        response: { 200: RangeStayList },
+      },
+    },
+    async (req) => {
+      const { orgId, org } = who(req);
+      return service.staysInRange(ctx.db, orgId, req.query, org.time_zone);
     },
   );
 

@@ -88,6 +88,23 @@ export const StayList = Type.Object({
   available: Type.Boolean({ description: 'the animal has an open stay and no live hold' }),
   live_holds: Type.Array(Hold),
 });
+export const RangeStay = Type.Object(
+  {
+    ...Stay.properties,
+    animal_name: Type.String({ description: "the animal's name" }),
+    animal_species: Type.String({ description: "the animal's species" }),
+  },
+  { $id: 'RangeStay' },
+);
+export const RangeStayList = Type.Object({ results: Type.Array(RangeStay), ...PageFieldsB });
+export const RangeStaysQuery = Type.Object({
+  ...pageQueryB(100, 25),
+  from: Type.Optional(DateTime('from this moment (inclusive); a date-time with its offset')),
+  to: Type.Optional(DateTime('up to this moment (exclusive); after `from`')),
+  kind: Type.Optional(
+    StringEnum(KINDS, { description: 'intake: by when the animal came in; outcome: by when it left; absent: either in the range' }),
+  ),
+});
 export const HoldList = Type.Object({
   results: Type.Array(Hold),
   ...PageFieldsB,

@@ -390,12 +390,81 @@ test('the migration gives an animal without stays one from its intake date (type
   assert.equal(list.available, true);
 });
 
+test("the organization's stays in a date range: by when they happened, by kind, paged, other organizations' absent", async () => {
+  const org = await makeOrg(t, { timeZone: 'Europe/Berlin' });
+  const other = await makeOrg(t);
+  const a = await animal(org, { name: 'Range One', intakeDate: '2024-05-01' });
+  const b = await animal(org, { name: 'Range Two', intakeDate: '2024-05-01' });
+  const c = await animal(org, { name: 'Range Gone', intakeDate: '2024-05-01' });
+  assert.equal((await outcome(org, a, { occurred_at: '2024-06-03T10:00:00Z', type: 'transfer_out' })).status, 201);
+  assert.equal((await intake(org, a, { occurred_at: '2024-06-10T10:00:00Z', type: 'stray' })).status, 201);
+  assert.equal((await outcome(org, b, { occurred_at: '2024-06-20T10:00:00Z', type: 'transfer_out' })).status, 201);
+  assert.equal((await outcome(org, c, { occurred_at: '2024-06-21T10:00:00Z', type: 'transfer_out' })).status, 201);
+  assert.equal((await org.req('DELETE', `/api/v1/animals/${c}`)).status, 204);
+  const o = await animal(other, { intakeDate: '2024-06-05' });
+  assert.equal((await outcome(other, o, { occurred_at: '2024-06-06T10:00:00Z', type: 'transfer_out' })).status, 201);
+  const june = 'from=2024-06-01T00:00:00%2B02:00&to=2024-07-01T00:00:00%2B02:00';
+  const list = async (q: string, key?: string) => {
+    const res = await org.req('GET', `/api/animals/stays?${q}`, key ? { key } : {});
+    assert.equal(res.status, 200, res.raw);
+    return res.body;
+  };
+  const outcomes = await list(`${june}&kind=outcome`);
+  assert.deepEqual(
+    outcomes.results.map((s: any) => [s.animal_name, s.outcome.type, s.outcome.occurred_at]),
+    [
+      ['Range One', 'transfer_out', '2024-06-03T10:00:00.000Z'],
+      ['Range Two', 'transfer_out', '2024-06-20T10:00:00.000Z'],
+    ],
+    'the deleted animal and the other organization are absent',
+  );
+  assert.equal(outcomes.results[0].animal_id, a);
+  assert.equal(outcomes.results[0].animal_species, 'dog');
+  const intakes = await list(`${june}&kind=intake`);
+  assert.deepEqual(
+    intakes.results.map((s: any) => [s.animal_id, s.intake.type, s.open]),
+    [[a, 'stray', true]],
+  );
+  // The first stays' intakes (1 May) are outside June; without a kind, a stay counts once when either end is in June.
+  const either = await list(june);
+  assert.equal(either.results.length, 3);
+  assert.equal(new Set(either.results.map((s: any) => s.id)).size, 3);
+  const first = await list(`${june}&limit=2`);
+  const second = await list(`${june}&limit=2&offset=2`);
+  assert.deepEqual([first.results.length, first.has_more, second.results.length, second.has_more], [2, true, 1, false]);
+  assert.deepEqual(
+    [...first.results, ...second.results].map((s: any) => s.id),
+    either.results.map((s: any) => s.id),
+  );
+  // The bounds: to is exclusive, from inclusive.
+  assert.equal((await list('from=2024-06-03T10:00:00Z&to=2024-06-20T10:00:00Z&kind=outcome')).results.length, 1);
+  assert.equal((await list('to=2024-06-03T10:00:00Z&kind=outcome')).results.length, 0);
+  assertErrorShape('/api/animals/stays', await org.req('GET', `/api/animals/stays?from=2024-07-01T00:00:00Z&to=2024-06-01T00:00:00Z`), 422);
+  assertErrorShape('/api/animals/stays', await org.req('GET', '/api/animals/stays?kind=adoption'), 422);
+  // Read on Animals is enough; without it 403, without a key 401.
+  assert.equal((await list(`${june}&kind=outcome`, await org.keyWith({ animals: 'read' }))).results.length, 2);
+  assertErrorShape(
+    '/api/animals/stays',
+    await org.req('GET', '/api/animals/stays', { key: await org.keyWith({ settings: 'admin' }) }),
+    403,
+  );
+  assertErrorShape('/api/animals/stays', await org.req('GET', '/api/animals/stays', { key: null }), 401);
+  assert.equal((await other.req('GET', `/api/animals/stays?${june}`)).body.results.length, 1);
+});
+
 async function subtype(org: TestOrg, name: string): Promise<string> {
   const res = await org.req('POST', '/api/animals/stay-subtypes', { body: { kind: 'intake', name, category: 'stray' } });
   return res.body.id as string;
 }
 
 securitySuite('stays', () => t, [
+  {
+    method: 'GET',
+    path: () => '/api/animals/stays',
+    area: 'animals',
+    level: 'read',
+    seed: async (org) => (await stays(org, await animal(org))).results[0].id,
+  },
   { method: 'GET', path: async (org) => `/api/animals/${await animal(org)}/stays`, area: 'animals', level: 'read' },
   {
     method: 'POST',

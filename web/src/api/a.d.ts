@@ -4017,6 +4017,24 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        RangeStay: {
+            id: string;
+            animal_id: string;
+            /** @description true until an outcome closes the stay */
+            open: boolean;
+            intake: components["schemas"]["StayIntake"];
+            outcome: components["schemas"]["StayOutcome"];
+            /** @description calendar days from the intake's date to the outcome's date (or today), in the organization's time zone */
+            days_in_care: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description the animal's name */
+            animal_name: string;
+            /** @description the animal's species */
+            animal_species: string;
+        };
         StaySubtype: {
             id: string;
             /** @enum {string} */

@@ -10302,6 +10302,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/animals/foster-assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's foster assignments (by animal, home or status)
+         * @description Every assignment of the organization, newest offer first (then newest created). `animal_id` keeps one animal's placements, past and live (an animal has at most one live assignment); `foster_home_id` one home's; `status` one status. An id of no record of this organization answers an empty list.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                    offset: number;
+                    /** @description the animal placed */
+                    animal_id?: string;
+                    /** @description the foster home */
+                    foster_home_id?: string;
+                    status?: "pending" | "accepted" | "declined" | "active" | "completed" | "cancelled";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["FosterAssignment"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/animals/foster-assignments/{id}": {
         parameters: {
             query?: never;
@@ -11261,7 +11378,7 @@ export interface paths {
         };
         /**
          * List transport runs
-         * @description Latest scheduled date first. `from` and `to` bound scheduled_date (inclusive). With read replicas configured, this read may be served by a replica: changes made by other clients in the last few seconds may not show yet (a client sees its own changes at once).
+         * @description Latest scheduled date first. `from` and `to` bound scheduled_date (inclusive). `animal_id` keeps the runs carrying that animal (an id of no animal of this organization answers an empty list). With read replicas configured, this read may be served by a replica: changes made by other clients in the last few seconds may not show yet (a client sees its own changes at once).
          *
          *     Needs read on Animals.
          */
@@ -11275,6 +11392,8 @@ export interface paths {
                     status?: "planning" | "confirmed" | "in_progress" | "completed" | "cancelled";
                     from?: string;
                     to?: string;
+                    /** @description only runs carrying this animal */
+                    animal_id?: string;
                 };
                 header?: never;
                 path?: never;
@@ -17200,6 +17319,126 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/stays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's stays in a date range
+         * @description Every animal's stays whose intake (`kind=intake`), outcome (`kind=outcome`) or either (no `kind`) happened in [`from`, `to`): by when it happened (`occurred_at`), not when it was recorded. Ordered by that moment (by the intake when no kind is given), oldest first. Each stay carries its animal's name and species; stays of deleted animals are left out. `from` and `to` are date-times with their offset; either may be left out for an open range; `to` must come after `from` (422).
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    /** @description from this moment (inclusive); a date-time with its offset */
+                    from?: string;
+                    /** @description up to this moment (exclusive); after `from` */
+                    to?: string;
+                    /** @description intake: by when the animal came in; outcome: by when it left; absent: either in the range */
+                    kind?: "intake" | "outcome";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["RangeStay"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -59525,6 +59764,24 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        RangeStay: {
+            id: string;
+            animal_id: string;
+            /** @description true until an outcome closes the stay */
+            open: boolean;
+            intake: components["schemas"]["StayIntake"];
+            outcome: components["schemas"]["StayOutcome"];
+            /** @description calendar days from the intake's date to the outcome's date (or today), in the organization's time zone */
+            days_in_care: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description the animal's name */
+            animal_name: string;
+            /** @description the animal's species */
+            animal_species: string;
         };
         StaySubtype: {
             id: string;

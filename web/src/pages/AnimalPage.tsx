@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Image, Loader, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notify } from '../notify.ts';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
@@ -255,26 +255,18 @@ function AddMedical({ id }: { id: string }) {
   );
 }
 
-/**
- * The animal's foster placements. Ark lists placements by home, not by animal: this reads the homes
- * (the first 100) and keeps the animal's placements from each.
- */
+/** The animal's foster placements, newest offer first (`GET /api/animals/foster-assignments?animal_id=`). */
 function Fostering({ id }: { id: string }) {
-  const homes = useQuery({ queryKey: ['foster', 'homes', 'all'], queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { limit: 100, offset: 0 } } })) });
-  const details = useQueries({
-    queries: (homes.data?.results ?? []).map((h) => ({
-      queryKey: ['foster', 'home', h.id],
-      queryFn: () => ok(apiB.GET('/api/animals/foster-homes/{id}', { params: { path: { id: h.id } } })),
-    })),
+  const list = useQuery({
+    queryKey: ['animal', id, 'foster-assignments'],
+    queryFn: () => ok(apiB.GET('/api/animals/foster-assignments', { params: { query: { animal_id: id, limit: 100, offset: 0 } } })),
   });
-  const done = !!homes.data && details.every((d) => d.data || d.isError);
-  const rows = done ? details.flatMap((d) => d.data?.foster_home.assignments ?? []).filter((a) => a.animal_id === id) : undefined;
   return (
     <Stack mt="md">
       <ListTable
-        rows={rows}
+        rows={list.data?.results}
         label="Foster placements"
-        empty={`Never placed in foster (looked through the placements of ${homes.data?.has_more ? 'the first 100' : 'every'} foster home): request a placement on the Foster homes page.`}
+        empty="Never placed in foster: request a placement on the Foster homes page."
         head={['Foster', 'Status', 'Requested', 'Started', 'Ended', 'Days', 'End reason']}
         row={(a) => (
           <Table.Tr key={a.id}>
@@ -288,21 +280,23 @@ function Fostering({ id }: { id: string }) {
           </Table.Tr>
         )}
       />
-      {homes.data?.has_more && <Text size="sm">Ark has no list of placements by animal: only the first 100 foster homes were looked through.</Text>}
+      {list.data?.has_more && <Text size="sm">The latest 100 placements are shown.</Text>}
     </Stack>
   );
 }
 
-/** Transport runs carrying the animal: Ark lists runs, not runs by animal, so this reads the latest 100 and keeps its own. */
+/** Transport runs carrying the animal, latest scheduled first (`GET /api/animals/transports?animal_id=`). */
 function Transports({ id }: { id: string }) {
-  const runs = useQuery({ queryKey: ['transports'], queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { limit: 100, offset: 0 } } })) });
-  const rows = runs.data?.results.filter((r) => r.animals.some((a) => a.id === id));
+  const runs = useQuery({
+    queryKey: ['animal', id, 'transports'],
+    queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { animal_id: id, limit: 100, offset: 0 } } })),
+  });
   return (
     <Stack mt="md">
       <ListTable
-        rows={rows}
+        rows={runs.data?.results}
         label="Transports"
-        empty={`On no transport run (looked through ${runs.data?.has_more ? 'the first 100 runs' : 'every run'}): add it to a run on the Transports page.`}
+        empty="On no transport run: add it to a run on the Transports page."
         head={['Run', 'Date', 'From', 'To', 'Stage', 'Problems']}
         row={(r) => (
           <Table.Tr key={r.id}>
@@ -315,7 +309,7 @@ function Transports({ id }: { id: string }) {
           </Table.Tr>
         )}
       />
-      {runs.data?.has_more && <Text size="sm">Ark has no list of runs by animal: only the first 100 runs were looked through.</Text>}
+      {runs.data?.has_more && <Text size="sm">The latest 100 runs are shown.</Text>}
     </Stack>
   );
 }

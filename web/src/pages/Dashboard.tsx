@@ -16,16 +16,20 @@ const INTAKE = '#0b7a5f';
 const OUTCOME = '#3d4f9f';
 
 /**
- * Intakes and outcomes recorded this month. Ark has no organization-wide list of stays, so they are
- * counted from the activity journal (`animal_stay` rows, actions `intake` and `outcome`), by the day
- * each was recorded, in weeks of the month. The journal needs read on Settings.
+ * Intakes and outcomes this month, by the day each happened: the organization's stays whose intake or outcome
+ * falls in the month (`GET /api/animals/stays`, read on Animals), every page.
  */
-async function monthStays(from: string) {
-  const rows: { at: string; action: string }[] = [];
-  for (let offset = 0; offset < 5000; offset += 100) {
-    const page = await ok(apiB.GET('/api/activity', { params: { query: { entity_type: 'animal_stay', from, limit: 100, offset } } }));
-    rows.push(...page.results.filter((r) => r.action === 'intake' || r.action === 'outcome'));
-    if (!page.has_more) break;
+async function monthStays(from: string, to: string) {
+  const rows: { at: string; kind: 'intake' | 'outcome' }[] = [];
+  for (const kind of ['intake', 'outcome'] as const) {
+    for (let offset = 0; offset < 100_000; offset += 100) {
+      const page = await ok(apiB.GET('/api/animals/stays', { params: { query: { from, to, kind, limit: 100, offset } } }));
+      for (const s of page.results) {
+        const at = kind === 'intake' ? s.intake.occurred_at : s.outcome?.occurred_at;
+        if (at) rows.push({ at, kind });
+      }
+      if (!page.has_more) break;
+    }
   }
   return rows;
 }
@@ -34,7 +38,12 @@ function MonthChart({ allowed }: { allowed: boolean }) {
   const now = new Date();
   const first = new Date(now.getFullYear(), now.getMonth(), 1);
   const month = first.toLocaleDateString(undefined, { month: 'long', year: 'numeric' });
-  const stays = useQuery({ queryKey: ['stays', 'month', first.toISOString()], queryFn: () => monthStays(first.toISOString()), enabled: allowed });
+  const next = new Date(now.getFullYear(), now.getMonth() + 1, 1);
+  const stays = useQuery({
+    queryKey: ['stays', 'month', first.toISOString()],
+    queryFn: () => monthStays(first.toISOString(), next.toISOString()),
+    enabled: allowed,
+  });
   const last = new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate();
   const weeks = Array.from({ length: Math.ceil(last / 7) }, (_, i) => ({
     week: `${i * 7 + 1}–${Math.min(last, i * 7 + 7)}`,
@@ -43,7 +52,7 @@ function MonthChart({ allowed }: { allowed: boolean }) {
   }));
   for (const r of stays.data ?? []) {
     const w = weeks[Math.floor((new Date(r.at).getDate() - 1) / 7)];
-    if (w) w[r.action === 'intake' ? 'Intakes' : 'Outcomes'] += 1;
+    if (w) w[r.kind === 'intake' ? 'Intakes' : 'Outcomes'] += 1;
   }
   const intakes = weeks.reduce((n, w) => n + w.Intakes, 0);
   const outcomes = weeks.reduce((n, w) => n + w.Outcomes, 0);
@@ -54,7 +63,7 @@ function MonthChart({ allowed }: { allowed: boolean }) {
       </Text>
       {!allowed ? (
         <Alert color="gray" mt="sm">
-          Counted from the activity journal, which needs read on Settings: ask an administrator for it to see this chart.
+          Intakes and outcomes need read on Animals: ask an administrator for it to see this chart.
         </Alert>
       ) : stays.isError ? (
         <Alert color="red" mt="sm">
@@ -79,7 +88,7 @@ function MonthChart({ allowed }: { allowed: boolean }) {
             </ResponsiveContainer>
           </div>
           <Text size="xs" c="dimmed">
-            By the day each was recorded (an intake entered late counts in the week it was entered).
+            By the day each happened (an intake entered late counts in the week the animal came in).
           </Text>
         </>
       )}
@@ -175,7 +184,7 @@ export default function Dashboard() {
         ))}
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <MonthChart allowed={can(grants, 'settings', 'read')} />
+        <MonthChart allowed={can(grants, 'animals', 'read')} />
         <CareChart data={STATES.map((s, i) => ({ label: s.label, value: counts[i]?.data?.meta.total }))} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 2, md: 4 }}>

@@ -6,6 +6,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, money, PersonPicker, today } from './parts';
+import { Bidders, CloseAuction, LotActions, LotForm } from './AuctionAdmin';
 
 const page = { limit: 100, offset: 0 };
 const PRIORITY_COLOR: Record<string, string> = { high: 'red.9', medium: 'yellow.9', low: 'gray.7' };
@@ -428,6 +429,8 @@ export function Auctions() {
   });
   const [lotId, setLotId] = useState<string | null>(null);
   const lot = lots.data?.results.find((l) => l.id === lotId);
+  const [addingOpened, addingFns] = useDisclosure(false);
+  const adding = { opened: addingOpened, ...addingFns };
   const campaigns = useCampaigns();
   const [start, setStart] = useState({ campaign_id: null as string | null, name: '' });
   const add = useMutation({
@@ -501,13 +504,26 @@ export function Auctions() {
           )}
         </Group>
       )}
+      {auction && canWrite && (
+        <Group gap="xs">
+          {open && (
+            <Button variant="default" onClick={adding.open}>
+              Add a lot
+            </Button>
+          )}
+          <CloseAuction key={auction.id} auctionId={auction.id} name={auction.name} open={open} />
+          <Modal opened={adding.opened} onClose={adding.close} title="Add a lot" closeButtonProps={{ 'aria-label': 'Close' }}>
+            <LotForm auctionId={auction.id} currency={auction.currency} onClose={adding.close} />
+          </Modal>
+        </Group>
+      )}
       {id && (
         <ListTable
           rows={lots.data?.results}
           label="Lots"
-          empty="No lots yet: add the items given for the auction through the API (POST …/lots); the app does not add lots yet."
+          empty={open && canWrite ? 'No lots yet: add the items given for the auction with Add a lot.' : 'No lots.'}
           head={['Lot', 'Title', 'High bid', 'Paddle', 'Next bid from', 'Bids', 'Status', '']}
-          minWidth={820}
+          minWidth={1040}
           row={(l) => (
             <Table.Tr key={l.id} bg={l.id === lotId ? 'var(--mantine-primary-color-light)' : undefined}>
               <Table.Td>{l.lot_number}</Table.Td>
@@ -520,9 +536,12 @@ export function Auctions() {
                 <Badge color={lotColor[l.status] ?? 'gray.7'}>{l.status}</Badge>
               </Table.Td>
               <Table.Td>
-                <Button size="compact-sm" variant="subtle" onClick={() => setLotId(l.id === lotId ? null : l.id)} aria-expanded={l.id === lotId}>
-                  Bids on lot {l.lot_number}
-                </Button>
+                <Group gap={4} wrap="nowrap">
+                  <Button size="compact-sm" variant="subtle" onClick={() => setLotId(l.id === lotId ? null : l.id)} aria-expanded={l.id === lotId}>
+                    Bids on lot {l.lot_number}
+                  </Button>
+                  {open && canWrite && auction && <LotActions auctionId={auction.id} currency={auction.currency} lot={l} />}
+                </Group>
               </Table.Td>
             </Table.Tr>
           )}
@@ -536,6 +555,7 @@ export function Auctions() {
           <LotBids key={lot.id} auctionId={id} lot={lot} currency={auction.currency} open={open && lot.status === 'open'} canBid={canWrite} />
         </Stack>
       )}
+      {id && auction && <Bidders key={id} auctionId={id} open={open} canWrite={canWrite} />}
     </Stack>
   );
 }

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { ListTable, when } from './parts';
+import { EntryActions, type EditField } from './SettingsEdit';
 
 const orNull = (v: string) => (v.trim() ? v.trim() : null);
 
@@ -172,8 +173,8 @@ export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
         rows={list.data?.results}
         label="Custom fields"
         empty={canAdmin ? 'No custom fields yet: define one above to keep what your rescue records that Ark does not.' : 'No custom fields yet.'}
-        head={['Label', 'Key', 'On', 'Type', 'Choices', 'Required', 'State']}
-        minWidth={720}
+        head={['Label', 'Key', 'On', 'Type', 'Choices', 'Required', 'State', ...(canAdmin ? [''] : [])]}
+        minWidth={canAdmin ? 900 : 720}
         row={(d) => (
           <Table.Tr key={d.id}>
             <Table.Td fw={600}>{d.field_label}</Table.Td>
@@ -183,10 +184,53 @@ export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
             <Table.Td>{d.options.join(', ') || '—'}</Table.Td>
             <Table.Td>{d.required ? 'yes' : 'no'}</Table.Td>
             <Table.Td>{d.retired_at ? <Badge color="gray.7">retired</Badge> : <Badge color="teal.9">in use</Badge>}</Table.Td>
+            {canAdmin && (
+              <Table.Td>
+                <FieldActions d={d} />
+              </Table.Td>
+            )}
           </Table.Tr>
         )}
       />
     </Stack>
+  );
+}
+
+type Definition = { id: string; field_label: string; field_type: string; options: string[]; required: boolean; retired_at?: string | null };
+/** A field's label, choices and required flag change; key, records and type never do. Retire it, or bring a retired one back. */
+function FieldActions({ d }: { d: Definition }) {
+  const client = useQueryClient();
+  const choice = d.field_type === 'select' || d.field_type === 'multiselect';
+  const restore = useMutation({
+    mutationFn: () => ok(apiB.POST('/api/animals/custom-fields/{id}/restore', { params: { path: { id: d.id } } })),
+    onSuccess: () => {
+      notify(`Field “${d.field_label}” in use again`);
+      void client.invalidateQueries({ queryKey: ['custom-fields'] });
+    },
+    onError: (e) => notify(e.message, 'red'),
+  });
+  if (d.retired_at)
+    return (
+      <Button size="compact-sm" variant="subtle" aria-label={`Bring back the field ${d.field_label}`} onClick={() => restore.mutate()} loading={restore.isPending}>
+        Bring back
+      </Button>
+    );
+  const fields: EditField[] = [
+    { key: 'field_label', label: 'Label', kind: 'text', required: true },
+    ...(choice ? [{ key: 'options', label: 'Choices', kind: 'tags', description: 'type a choice and press Enter' } as EditField] : []),
+    { key: 'required', label: 'Required on new records', kind: 'check' },
+  ];
+  return (
+    <EntryActions
+      name={`the field ${d.field_label}`}
+      fields={fields}
+      values={{ field_label: d.field_label, required: d.required, ...(choice ? { options: d.options } : {}) }}
+      save={(b) => ok(apiB.PATCH('/api/animals/custom-fields/{id}', { params: { path: { id: d.id } }, body: b as { field_label?: string } }))}
+      remove={() => ok(apiB.POST('/api/animals/custom-fields/{id}/retire', { params: { path: { id: d.id } } }))}
+      removeLabel="Retire"
+      removeSays="A retired field is hidden, takes no new values and is no longer required; values already stored stay in the records, and it can be brought back."
+      invalidate={['custom-fields']}
+    />
   );
 }
 
@@ -233,6 +277,7 @@ function useAdd<B>(key: string, fn: (b: B) => Promise<unknown>, said: string) {
 /** Breeds, age groups and behaviour attributes (care), and the medical catalogue. */
 export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
   const page = { limit: 100, offset: 0 };
+  const edit = canAdmin ? [''] : [];
   const breeds = useQuery({ queryKey: ['catalogue', 'breeds'], queryFn: () => ok(apiB.GET('/api/animals/breeds', { params: { query: page } })) });
   const ages = useQuery({ queryKey: ['catalogue', 'ages'], queryFn: () => ok(apiB.GET('/api/animals/age-groups', { params: { query: page } })) });
   const traits = useQuery({ queryKey: ['catalogue', 'traits'], queryFn: () => ok(apiB.GET('/api/animals/behaviour-attributes', { params: { query: page } })) });
@@ -287,17 +332,30 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
     ) : null;
   return (
     <Stack>
-      {!canAdmin && <Alert color="gray">Adding to the catalogues needs admin on Animals; you can read them.</Alert>}
+      {!canAdmin && <Alert color="gray">Adding to and changing the catalogues needs admin on Animals; you can read them.</Alert>}
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <Catalogue
           title="Breeds"
           rows={breeds.data?.results}
-          head={['Species', 'Breed']}
+          head={['Species', 'Breed', ...edit]}
           empty="No breeds yet: add the breeds your rescue sees most."
           row={(b) => (
             <Table.Tr key={b.id}>
               <Table.Td>{b.species}</Table.Td>
               <Table.Td>{b.name}</Table.Td>
+              {canAdmin && (
+                <Table.Td>
+                  <EntryActions
+                    name={`the breed ${b.name}`}
+                    fields={[{ key: 'name', label: 'Breed', kind: 'text', required: true }]}
+                    values={{ name: b.name }}
+                    save={(v) => ok(apiB.PATCH('/api/animals/breeds/{id}', { params: { path: { id: b.id } }, body: { name: String(v.name ?? b.name).trim() } }))}
+                    remove={() => ok(apiB.DELETE('/api/animals/breeds/{id}', { params: { path: { id: b.id } } }))}
+                    removeSays="Refused while an animal's care profile names the breed."
+                    invalidate={['catalogue', 'breeds']}
+                  />
+                </Table.Td>
+              )}
             </Table.Tr>
           )}
           form={oneLine(
@@ -313,7 +371,7 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
         <Catalogue
           title="Age groups"
           rows={ages.data?.results}
-          head={['Species', 'Age group', 'From (weeks)', 'Until (weeks)']}
+          head={['Species', 'Age group', 'From (weeks)', 'Until (weeks)', ...edit]}
           empty="No age groups yet: add groups such as Puppy (0–26 weeks)."
           row={(a) => (
             <Table.Tr key={a.id}>
@@ -321,6 +379,22 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
               <Table.Td>{a.name}</Table.Td>
               <Table.Td>{a.from_weeks}</Table.Td>
               <Table.Td>{a.to_weeks ?? 'no end'}</Table.Td>
+              {canAdmin && (
+                <Table.Td>
+                  <EntryActions
+                    name={`the age group ${a.name}`}
+                    fields={[
+                      { key: 'name', label: 'Age group', kind: 'text', required: true },
+                      { key: 'from_weeks', label: 'From week', kind: 'number', required: true, min: 0 },
+                      { key: 'to_weeks', label: 'Until week', kind: 'number', min: 1, description: 'empty: no end' },
+                    ]}
+                    values={{ name: a.name, from_weeks: a.from_weeks, to_weeks: a.to_weeks }}
+                    save={(v) => ok(apiB.PATCH('/api/animals/age-groups/{id}', { params: { path: { id: a.id } }, body: v as { name?: string } }))}
+                    remove={() => ok(apiB.DELETE('/api/animals/age-groups/{id}', { params: { path: { id: a.id } } }))}
+                    invalidate={['catalogue', 'ages']}
+                  />
+                </Table.Td>
+              )}
             </Table.Tr>
           )}
           form={oneLine(
@@ -338,13 +412,26 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
         <Catalogue
           title="Behaviour attributes"
           rows={traits.data?.results}
-          head={['Attribute', 'Key', 'Scale']}
+          head={['Attribute', 'Key', 'Scale', ...edit]}
           empty="No behaviour attributes yet: add what the team assesses, such as Good with cats."
           row={(t) => (
             <Table.Tr key={t.id}>
               <Table.Td>{t.name}</Table.Td>
               <Table.Td ff="monospace">{t.key}</Table.Td>
               <Table.Td>{t.scale === 'yes_no' ? 'yes / no' : '1 to 5'}</Table.Td>
+              {canAdmin && (
+                <Table.Td>
+                  <EntryActions
+                    name={`the attribute ${t.name}`}
+                    fields={[{ key: 'name', label: 'Attribute', kind: 'text', required: true }]}
+                    values={{ name: t.name }}
+                    save={(v) => ok(apiB.PATCH('/api/animals/behaviour-attributes/{id}', { params: { path: { id: t.id } }, body: v as { name?: string } }))}
+                    remove={() => ok(apiB.DELETE('/api/animals/behaviour-attributes/{id}', { params: { path: { id: t.id } } }))}
+                    removeSays="Every animal's value for this attribute goes with it."
+                    invalidate={['catalogue', 'traits']}
+                  />
+                </Table.Td>
+              )}
             </Table.Tr>
           )}
           form={oneLine(
@@ -371,13 +458,29 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
         <Catalogue
           title="Medical catalogue"
           rows={medical.data?.results}
-          head={['Kind', 'Item', 'Species']}
+          head={['Kind', 'Item', 'Species', ...edit]}
           empty="No vaccines, tests, treatments or procedures yet: add the ones your vets give."
           row={(m) => (
             <Table.Tr key={m.id}>
               <Table.Td>{m.kind}</Table.Td>
               <Table.Td>{m.name}</Table.Td>
               <Table.Td>{m.species.join(', ') || 'every species'}</Table.Td>
+              {canAdmin && (
+                <Table.Td>
+                  <EntryActions
+                    name={`the ${m.kind} ${m.name}`}
+                    fields={[
+                      { key: 'name', label: 'Item', kind: 'text', required: true },
+                      { key: 'species', label: 'For species', kind: 'tags', placeholder: 'every species' },
+                    ]}
+                    values={{ name: m.name, species: m.species }}
+                    save={(v) => ok(apiB.PATCH('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } }, body: v as { name?: string } }))}
+                    remove={() => ok(apiB.DELETE('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } } }))}
+                    removeSays="Refused while a protocol, a medical record or a due item names it; records keep the name they were written with."
+                    invalidate={['catalogue', 'medical']}
+                  />
+                </Table.Td>
+              )}
             </Table.Tr>
           )}
           form={oneLine(
