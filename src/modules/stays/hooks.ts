@@ -5,13 +5,35 @@ import type { Queryable } from '../../platform/db/db.ts';
  * inside the same transaction: the medical area schedules its protocols' first doses from `enteredOn`, the
  * day of the intake in the organization's time zone.
  */
-export type IntakeHook = (q: Queryable, orgId: string, animalId: string, enteredOn: string, actor: string | null) => Promise<void>;
+export type IntakeHook = (
+  q: Queryable,
+  orgId: string,
+  animalId: string,
+  enteredOn: string,
+  actor: string | null,
+  first?: NewAnimal,
+) => Promise<void>;
+/**
+ * Given with the first stay a Family A create opens, in the create's transaction: the new animal's facts (so a hook
+ * need not read them back). Nothing of that animal was recorded before (no due items, no protocol applied).
+ */
+export interface NewAnimal {
+  species: string;
+  date_of_birth: string | null;
+}
 const intakeHooks = new Set<IntakeHook>();
 export function onIntake(fn: IntakeHook): void {
   intakeHooks.add(fn);
 }
-export async function intakeRecorded(q: Queryable, orgId: string, animalId: string, enteredOn: string, actor: string | null) {
-  for (const fn of intakeHooks) await fn(q, orgId, animalId, enteredOn, actor);
+export async function intakeRecorded(
+  q: Queryable,
+  orgId: string,
+  animalId: string,
+  enteredOn: string,
+  actor: string | null,
+  first?: NewAnimal,
+) {
+  for (const fn of intakeHooks) await fn(q, orgId, animalId, enteredOn, actor, first);
 }
 
 /**

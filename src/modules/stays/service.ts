@@ -322,7 +322,12 @@ export async function listStays(q: Queryable, orgId: string, animalId: string, l
  * Family A creates open the animal's first stay (type other, condition unknown) at the start of its intake
  * date in the organization's time zone: the stay and its audit row are one statement in the create's transaction.
  */
-export async function openFirstStay(q: Queryable, orgId: string, animal: { id: string; intake_date: string }, actor: string | null) {
+export async function openFirstStay(
+  q: Queryable,
+  orgId: string,
+  animal: { id: string; intake_date: string; species: string; date_of_birth: string | null },
+  actor: string | null,
+) {
   await q.prepared(
     'stays_open_first',
     `WITH s AS (INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, intake_by)
@@ -331,5 +336,5 @@ export async function openFirstStay(q: Queryable, orgId: string, animal: { id: s
        SELECT $1, $5, 'intake', 'animal_stay', s.id, jsonb_build_object('animal_id', $3::text, 'type', 'other') FROM s`,
     [orgId, newId('sty'), animal.id, animal.intake_date, actor],
   );
-  await intakeRecorded(q, orgId, animal.id, animal.intake_date, actor);
+  await intakeRecorded(q, orgId, animal.id, animal.intake_date, actor, { species: animal.species, date_of_birth: animal.date_of_birth });
 }
