@@ -109,3 +109,28 @@ test('a protocol added for a species applies to the next animal of that species;
   const later = await create(org, { species: 'cat' });
   assert.deepEqual((await org.req('GET', `/api/animals/${later.body.id}/medical`)).body.due, []);
 });
+
+test("a create's rows are one statement's, in the order they were written: the animal's audit row, then its first stay's", async () => {
+  const org = await makeOrg(t);
+  const made = await create(org, { weight: 20 });
+  assert.equal(made.status, 201, made.raw);
+  const rows = await t.db.query<{ action: string; entity_type: string }>(
+    `SELECT action, entity_type FROM audit_log WHERE organization_id = $1 AND (entity_id = $2 OR detail->>'animal_id' = $2) ORDER BY id`,
+    [org.id, made.body.id],
+  );
+  assert.deepEqual(
+    rows.map((r) => `${r.action} ${r.entity_type}`),
+    ['create animal', 'intake animal_stay'],
+  );
+  const stays = await org.req('GET', `/api/animals/${made.body.id}/stays`);
+  assert.equal(stays.status, 200, stays.raw);
+  assert.equal(stays.body.results.length, 1);
+  const changes = await t.db.query<{ event: string }>('SELECT event FROM ark_changes WHERE organization_id = $1 AND entity_id = $2', [
+    org.id,
+    made.body.id,
+  ]);
+  assert.deepEqual(
+    changes.map((c) => c.event),
+    ['animal.created'],
+  );
+});

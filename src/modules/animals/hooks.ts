@@ -35,12 +35,39 @@ export interface CreatedAnimal {
   species: string;
   date_of_birth: string | null;
 }
-const createdHooks = new Set<AnimalCreatedHook>();
-/** Registers `fn` (once); it runs in the transaction of every Family A create, after the insert. */
-export function onAnimalCreated(fn: AnimalCreatedHook): void {
-  createdHooks.add(fn);
+/** More writes of the statement that writes an animal, over its written row `w`: a CTE body and its parameters, from `next`. */
+export type StatementPart = (next: number) => { sql: string; params: unknown[] };
+/**
+ * A created hook's writes as parts of the create's own statement, or null when this create needs the hook itself (run
+ * in a transaction). Asked before the create, on `db`.
+ */
+export type AnimalCreatedSql = (
+  db: Queryable,
+  orgId: string,
+  animal: CreatedAnimal,
+  actor: string | null,
+) => Promise<StatementPart[] | null>;
+const createdHooks = new Map<AnimalCreatedHook, AnimalCreatedSql | undefined>();
+/** Registers `fn` (once); it runs in the transaction of every Family A create, after the insert. `asSql` as above. */
+export function onAnimalCreated(fn: AnimalCreatedHook, asSql?: AnimalCreatedSql): void {
+  createdHooks.set(fn, asSql);
 }
 /** Called by this module's service after it created an animal, inside the create's transaction. */
 export async function animalCreated(q: Queryable, orgId: string, animal: CreatedAnimal, actor: string | null) {
-  for (const fn of createdHooks) await fn(q, orgId, animal, actor);
+  for (const fn of createdHooks.keys()) await fn(q, orgId, animal, actor);
+}
+/** Every created hook's writes as statement parts, or null when one of them needs to run itself. */
+export async function animalCreatedSql(
+  db: Queryable,
+  orgId: string,
+  animal: CreatedAnimal,
+  actor: string | null,
+): Promise<StatementPart[] | null> {
+  const parts: StatementPart[] = [];
+  for (const asSql of createdHooks.values()) {
+    const mine = asSql ? await asSql(db, orgId, animal, actor) : null;
+    if (!mine) return null;
+    parts.push(...mine);
+  }
+  return parts;
 }

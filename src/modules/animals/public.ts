@@ -125,7 +125,7 @@ export async function setAnimalStatus(q: Queryable, orgId: string, id: string, s
 }
 
 /** A newer module's records from an animal's first day (its first stay), made in the create's transaction. */
-export { onAnimalCreated, type AnimalCreatedHook } from './hooks.ts';
+export { onAnimalCreated, type AnimalCreatedHook, type AnimalCreatedSql, type StatementPart } from './hooks.ts';
 
 /**
  * SQL that is true when `idSql` names a live animal of the organization `orgSql` (both SQL

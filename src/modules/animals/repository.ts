@@ -1,5 +1,6 @@
 import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
+import type { StatementPart } from './hooks.ts';
 
 /** The animals table's columns as written: the one declaration the read row and the patch derive from. */
 export interface AnimalInsert {
@@ -128,7 +129,7 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
 const RETURNED = SELECT.replace('FROM animals a JOIN', 'FROM w a JOIN');
 
 /** More writes of the same statement over the written row `w`: a CTE body and its parameters, numbered from `next`. */
-export type AlsoWrite = (next: number) => { sql: string; params: unknown[] };
+export type AlsoWrite = StatementPart;
 function alsoCtes(also: readonly AlsoWrite[], next: number): { sql: string; params: unknown[] } {
   let sql = '';
   const params: unknown[] = [];
@@ -152,15 +153,16 @@ export async function insertAnimal(
   also: readonly AlsoWrite[] = [],
 ): Promise<AnimalRow> {
   const more = alsoCtes(actor === undefined ? [] : also, 18);
+  const audited =
+    "au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT organization_id, $17, 'create', " +
+    "'animal', id FROM w)";
+  // `also` comes before the audit row: PostgreSQL runs the unreferenced writes of a WITH last declared first, so the
+  // animal's audit row keeps the lowest id of the statement's audit rows (a first stay's comes after it, as it did
+  // when it was a statement of its own; the activity feed orders by id).
   const sql = `WITH w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id,
       intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING *)${actor === undefined ? '' : ','}
-     ${
-       actor === undefined
-         ? ''
-         : 'au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT ' +
-           "organization_id, $17, 'create', 'animal', id FROM w)"
-     }${more.sql}
+     ${actor === undefined ? '' : more.sql ? `${more.sql.slice(2)},\n     ${audited}` : audited}
      ${RETURNED}`;
   const rows = await q.prepared<AnimalRow>(
     actor === undefined ? 'animal_insert_plain' : more.sql ? shapeName('animal_insert', sql) : 'animal_insert',

@@ -6,7 +6,7 @@ import { changeCte, recordChange, type Change } from '../../platform/changes.ts'
 import { checkCustomFields } from '../customfields/public.ts';
 import { checkAnimalLocation } from '../operations/public.ts';
 import * as repo from './repository.ts';
-import { animalCreated, animalWritten, animalWriteIdle } from './hooks.ts';
+import { animalCreated, animalCreatedSql, animalWritten, animalWriteIdle } from './hooks.ts';
 import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
 import { normalizeMicrochip } from './microchips.facts.ts';
@@ -179,6 +179,11 @@ export async function createAnimal(
     actor,
     timeZone,
   );
+  const created = { id, intake_date: values.intake_date, species: values.species, date_of_birth: values.date_of_birth };
+  // Without a chip, when the other modules' records of a new animal are rows of the same statement (its first stay) and
+  // no write hook has anything to do, the create is that one statement, atomic without a transaction.
+  const parts = chip === null ? await animalCreatedSql(db, orgId, created, actor) : null;
+  if (parts && (await animalWriteIdle(db, orgId, id, ['created']))) return repo.insertAnimal(db, orgId, values, actor, [...also, ...parts]);
   return db.tx(async (q) => {
     const row = await repo.insertAnimal(q, orgId, values, actor, also);
     if (chip !== null) await setPrimaryChipNumber(q, orgId, id, chip);

@@ -22,14 +22,17 @@ export const medicalModule: Module = {
     // An animal entering care (its first stay, or a later intake) gets its protocols' first doses, in the same transaction.
     // Its due items set aside when it left care come back first.
     // A new animal (its first stay) has nothing set aside, and needs no protocol read when none is for its species.
-    onIntake(async (q, orgId, animalId, enteredOn, actor, first) => {
-      if (!first) {
-        await setDueAside(q, orgId, animalId, false);
-        await applyProtocols(q, { id: orgId, time_zone: await organizationTimeZone(q, orgId) }, animalId, actor, enteredOn);
-      } else if (mayHaveProtocols(await speciesWithProtocols(q, orgId), first.species)) {
-        await scheduleFirstDoses(q, orgId, { id: animalId, ...first, intake_date: enteredOn }, actor, enteredOn);
-      }
-    });
+    onIntake(
+      async (q, orgId, animalId, enteredOn, actor, first) => {
+        if (!first) {
+          await setDueAside(q, orgId, animalId, false);
+          await applyProtocols(q, { id: orgId, time_zone: await organizationTimeZone(q, orgId) }, animalId, actor, enteredOn);
+        } else if (mayHaveProtocols(await speciesWithProtocols(q, orgId), first.species)) {
+          await scheduleFirstDoses(q, orgId, { id: animalId, ...first, intake_date: enteredOn }, actor, enteredOn);
+        }
+      },
+      async (q, orgId, first) => !mayHaveProtocols(await speciesWithProtocols(q, orgId), first.species),
+    );
     // An animal leaving care (an outcome) has its open due items set aside: off the organization's due list until it returns.
     onOutcome((q, orgId, animalId) => setDueAside(q, orgId, animalId, true));
   },

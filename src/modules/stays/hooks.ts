@@ -21,9 +21,16 @@ export interface NewAnimal {
   species: string;
   date_of_birth: string | null;
 }
-const intakeHooks = new Set<IntakeHook>();
-export function onIntake(fn: IntakeHook): void {
-  intakeHooks.add(fn);
+/** Says, before a Family A create, that the hook has nothing to do for a new animal with these facts. */
+export type IntakeIdle = (q: Queryable, orgId: string, first: NewAnimal) => Promise<boolean>;
+const intakeHooks = new Map<IntakeHook, IntakeIdle | undefined>();
+export function onIntake(fn: IntakeHook, idleForNew?: IntakeIdle): void {
+  intakeHooks.set(fn, idleForNew);
+}
+/** True when no intake hook has anything to do for a new animal's first stay. */
+export async function intakeIdleForNew(q: Queryable, orgId: string, first: NewAnimal): Promise<boolean> {
+  for (const idle of intakeHooks.values()) if (!idle || !(await idle(q, orgId, first))) return false;
+  return true;
 }
 export async function intakeRecorded(
   q: Queryable,
@@ -33,7 +40,7 @@ export async function intakeRecorded(
   actor: string | null,
   first?: NewAnimal,
 ) {
-  for (const fn of intakeHooks) await fn(q, orgId, animalId, enteredOn, actor, first);
+  for (const fn of intakeHooks.keys()) await fn(q, orgId, animalId, enteredOn, actor, first);
 }
 
 /**
