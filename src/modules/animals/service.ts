@@ -140,7 +140,7 @@ function familyAWrites(c: Omit<Change, 'id'>, pounds: number | null, actor: stri
  * The checks read what they need (custom field definitions and statuses come from the caches); the animal, its
  * audit row, its change for the feed, its weight row and the returned row are then one statement, in a
  * transaction with what other modules do on every animal create (its first stay, onAnimalCreated) and write
- * (onAnimalWritten).
+ * (onAnimalWritten) — or, when those are rows of the same statement and nothing else, that statement alone.
  */
 export async function createAnimal(
   db: Db,
