@@ -75,6 +75,8 @@ export function useIds(list: string[], kind = 'animals'): void {
   writeFileSync(idsFile(kind), ids.join('\n') + '\n');
 }
 useIds([]);
+/** The ids `{id}` takes for targets of this kind. */
+export const idsOf = (kind: string): string[] => idLists.get(kind) ?? [];
 const idAt = (t: Target, i: number): string => {
   const ids = idLists.get(t.ids ?? 'animals') ?? [];
   return ids[i % Math.max(ids.length, 1)] ?? 'none';

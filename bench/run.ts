@@ -17,6 +17,8 @@
  * `npm run bench -- --scale`: 10k, 100k and 1M animals (people ~30%, donations ~100%, messages ~50%
  * of that) in one organization, loaded with INSERT … SELECT generate_series, more lines, and the
  * growth from the smallest to the largest.
+ * `npm run bench:writes` (run.ts `--only=writes`): the ceiling, GET one and the four write lines only, then each of
+ * those lines' statements per request (bench/statements.ts; `--list` prints them).
  *
  * Uses DATABASE_URL when set, else a throwaway embedded PostgreSQL. BENCH_SECONDS (per pass),
  * BENCH_ROUNDS, BENCH_ANIMALS (default run) and BENCH_SIZES (scale run, comma-separated) tune it.
@@ -34,9 +36,12 @@ import { base62 } from '../src/platform/ids.ts';
 import type { Queryable } from '../src/platform/db/db.ts';
 import { listPeople } from '../src/modules/people/repository.ts';
 import { grow, HISTORY_END, type Counts } from './seed.ts';
-import { CONNECTIONS, CpuMeter, TOOL, drive, median, useIds, type Pass, type Target } from './load.ts';
+import { CONNECTIONS, CpuMeter, TOOL, drive, idsOf, median, useIds, type Pass, type Target } from './load.ts';
+import { writeTargets } from './lines.ts';
+import { countStatements, printStatementCounts } from './statements.ts';
 
 const SCALE = process.argv.includes('--scale');
+const ONLY_WRITES = process.argv.includes('--only=writes');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (SCALE ? 4 : 5));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIZES = SCALE
@@ -135,16 +140,15 @@ const cpu = { ceiling: new CpuMeter(ceiling.child.pid ?? 0, admin), ark: new Cpu
 
 const origin = `http://127.0.0.1:${arkPort}`;
 const headers = { host: `${slug}.localhost`, authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-const NOTES =
-  'Came in as a stray found near the highway underpass. Friendly with other dogs after a slow introduction. Vaccinated, dewormed ' +
-  'and microchipped on intake. Knows sit.';
 const month = `dateFrom=${HISTORY_END.slice(0, 8)}01&dateTo=${HISTORY_END}`;
 
 interface Line {
   target: Target;
   meter: CpuMeter;
   scaleOnly?: boolean;
+  write?: boolean;
 }
+const [getOneTarget, ...writes] = writeTargets(origin, headers, HISTORY_END) as [Target, ...Target[]];
 const allLines: Line[] = [
   {
     meter: cpu.ceiling,
@@ -156,7 +160,7 @@ const allLines: Line[] = [
       headers: {},
     },
   },
-  { meter: cpu.ark, target: { name: 'GET /api/v1/animals/{id}', origin, method: 'GET', path: '/api/v1/animals/{id}', headers } },
+  { meter: cpu.ark, target: getOneTarget },
   {
     meter: cpu.ark,
     target: {
@@ -213,62 +217,12 @@ const allLines: Line[] = [
     meter: cpu.ark,
     target: { name: 'GET /api/animals/{id}/stays', origin, method: 'GET', path: '/api/animals/{id}/stays', headers },
   },
-  {
-    meter: cpu.ark,
-    target: {
-      name: 'POST /api/v1/animals',
-      origin,
-      method: 'POST',
-      path: '/api/v1/animals',
-      headers,
-      body: JSON.stringify({
-        name: 'Biscuit',
-        species: 'dog',
-        breed: 'Beagle',
-        status: 'Intake',
-        intakeDate: '2026-11-01',
-        weight: 30,
-        notes: NOTES,
-      }),
-    },
-  },
-  {
-    meter: cpu.ark,
-    target: {
-      name: 'PATCH /api/v1/animals/{id}',
-      origin,
-      method: 'PATCH',
-      path: '/api/v1/animals/{id}',
-      headers,
-      body: '{"weight":{n}.5,"isPublic":true}',
-    },
-  },
-  {
-    meter: cpu.ark,
-    target: {
-      name: 'PATCH /api/v1/people/{id}',
-      origin,
-      method: 'PATCH',
-      path: '/api/v1/people/{id}',
-      ids: 'people',
-      headers,
-      body: '{"notes":"Called back about the spring event ({n}).","tags":["newsletter"]}',
-    },
-  },
-  {
-    meter: cpu.ark,
-    target: {
-      name: 'POST /api/v1/donations',
-      origin,
-      method: 'POST',
-      path: '/api/v1/donations',
-      ids: 'people',
-      headers,
-      body: JSON.stringify({ donorId: '{id}', amount: 25, type: 'one-off', paymentMethod: 'card', date: HISTORY_END }),
-    },
-  },
+  ...writes.map((target) => ({ meter: cpu.ark, target, write: true })),
 ];
-const lines = allLines.filter((l) => SCALE || !l.scaleOnly);
+// `--only=writes`: the ceiling, GET one and the write lines (their ratios to GET one), then their statements per request.
+const lines = allLines.filter(
+  (l) => (SCALE || !l.scaleOnly) && (!ONLY_WRITES || l.write || l.meter === cpu.ceiling || l.target === getOneTarget),
+);
 
 interface Figure {
   name: string;
@@ -364,6 +318,8 @@ for (const size of SIZES) {
   }
   printFigures(figs);
   results.set(size, figs);
+  // The same GET one and write lines' statements per request, counted in this process (exact, noise-free).
+  if (size === LARGEST) printStatementCounts(await countStatements(url, [getOneTarget, ...writes], idsOf), process.argv.includes('--list'));
   if (SCALE && size === LARGEST) await explainSearch();
 }
 
@@ -473,7 +429,7 @@ await db.close();
 await stopEmbedded();
 
 // The default run ends with the schedule import's throughput (its own process and store).
-if (!SCALE) {
+if (!SCALE && !ONLY_WRITES) {
   console.log('');
   process.exitCode = spawnSync(process.execPath, ['--import', 'tsx', 'bench/shifts-import.ts'], { stdio: 'inherit' }).status ?? 1;
   // Then the integrations: people import (dry and real) and the animal export.

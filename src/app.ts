@@ -10,6 +10,7 @@ import cookie from '@fastify/cookie';
 import { RateLimiter } from './platform/rate-limit.ts';
 import { lazy, lazySerializerFactory, validatorCompiler } from './platform/validation.ts';
 import { announceChange, listenForChanges } from './platform/cache-bus.ts';
+import { clearOrgCaches } from './platform/org-cache.ts';
 import type { App, AppContext } from './platform/context.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './platform/plugins/errors.ts';
 import { securityPlugin } from './platform/plugins/security.ts';
@@ -114,6 +115,7 @@ function context(app: App, opts: BuildOptions): AppContext {
   const clearCaches = () => {
     tenancy.invalidate();
     keys.invalidate();
+    clearOrgCaches();
     for (const fn of changeListeners) fn();
   };
   if (opts.listen) {

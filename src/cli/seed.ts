@@ -1,6 +1,8 @@
 import type { Db } from '../platform/db/db.ts';
 import type { SeedData } from '../platform/context.ts';
 import { newId } from '../platform/ids.ts';
+import { announceChange } from '../platform/cache-bus.ts';
+import { clearOrgCaches } from '../platform/org-cache.ts';
 import { invalid } from '../platform/errors.ts';
 import { modules } from '../modules/index.ts';
 import * as settingsRepo from '../modules/settings/repository.ts';
@@ -152,6 +154,12 @@ function day(offset: number): string {
 
 /** Fills an organization with sample records for every area, in one transaction. */
 export async function seedOrganization(db: Db, slug: string): Promise<string> {
+  const summary = await seedIn(db, slug);
+  clearOrgCaches(); // and this process's, when it serves too
+  return summary;
+}
+
+async function seedIn(db: Db, slug: string): Promise<string> {
   return db.tx(async (q) => {
     const org = await settingsRepo.organizationBySlug(q, slug);
     if (!org) throw invalid({ slug: [`there is no organization ${slug}; make it with: ark org create ${slug} --name <name>`] });
@@ -241,6 +249,8 @@ export async function seedOrganization(db: Db, slug: string): Promise<string> {
       });
     }
     for (const mod of modules) await mod.seed?.(q, org, data);
+    // Seeds add custom fields, protocols and settings that running servers cache: they clear them at commit.
+    await announceChange(q);
     return `${data.animals.length} animals, ${data.people.length} people, 40 donations${
       modules.some((m) => m.seed)
         ? ', and the sample records of ' +

@@ -59,6 +59,31 @@ export async function recordChange(q: Queryable, orgId: string, c: Change): Prom
   );
 }
 
+/**
+ * The change as a part of the caller's own statement (no round trip of its own): a CTE body that records it
+ * once for each row `from` returns (none: nothing recorded), with that row's `organization_id` and `id`.
+ * Its parameters are numbered from `next`. `sql.fields`, when given, builds the fields from the row (SQL over
+ * `from`'s columns) instead of `c.fields`; `sql.actor` names a parameter the statement already has for the
+ * actor. Use it in the statement that writes the record and its audit row.
+ */
+export function changeCte(
+  c: Omit<Change, 'id'>,
+  from: string,
+  next: number,
+  sql: { fields?: string; actor?: string } = {},
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [c.event, CHANGE_EVENTS[c.event], c.entity];
+  const param = (v: unknown) => `$${next + params.push(v) - 1}`;
+  const actor = sql.actor ?? `${param(c.actor ?? null)}::text`;
+  const fields = sql.fields ?? `${param(JSON.stringify(clean(c.fields)))}::jsonb`;
+  return {
+    sql:
+      'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor) ' +
+      `SELECT organization_id, $${next}::text, $${next + 1}::text, $${next + 2}::text, id, ${fields}, ${actor} FROM ${from}`,
+    params,
+  };
+}
+
 /** Many changes in one statement (bulk import). */
 export async function recordChanges(q: Queryable, orgId: string, list: Change[]): Promise<void> {
   for (let i = 0; i < list.length; i += 1000) {

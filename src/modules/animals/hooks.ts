@@ -6,29 +6,68 @@ import type { Queryable } from '../../platform/db/db.ts';
  * (a delete, a chip or status change made elsewhere), and the hook then assumes anything changed.
  */
 export type AnimalWrittenHook = (q: Queryable, orgId: string, animalId: string, changed?: readonly string[]) => Promise<void>;
-const writtenHooks = new Set<AnimalWrittenHook>();
-/** Registers `fn` (once, however often called) to run after each animal write, in its transaction. */
-export function onAnimalWritten(fn: AnimalWrittenHook): void {
-  writtenHooks.add(fn);
+/**
+ * Says, before the write's transaction opens (from cached facts, or a read of its own on `db`), that the hook would do
+ * nothing for this write. A write every hook is idle for needs no transaction when it is one statement.
+ */
+export type AnimalWriteIdle = (db: Queryable, orgId: string, animalId: string, changed: readonly string[]) => Promise<boolean>;
+const writtenHooks = new Map<AnimalWrittenHook, AnimalWriteIdle | undefined>();
+/** Registers `fn` (once, however often called) to run after each animal write, in its transaction; `idle` as above. */
+export function onAnimalWritten(fn: AnimalWrittenHook, idle?: AnimalWriteIdle): void {
+  writtenHooks.set(fn, idle);
 }
 /** Called by this module's service after it wrote an animal, inside the write's transaction. */
 export async function animalWritten(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<void> {
-  for (const fn of writtenHooks) await fn(q, orgId, animalId, changed);
+  for (const fn of writtenHooks.keys()) await fn(q, orgId, animalId, changed);
+}
+/** True when no hook has anything to do for a write that sets `changed` (asked before its transaction opens). */
+export async function animalWriteIdle(db: Queryable, orgId: string, animalId: string, changed: readonly string[]): Promise<boolean> {
+  for (const idle of writtenHooks.values()) if (!idle || !(await idle(db, orgId, animalId, changed))) return false;
+  return true;
 }
 
 /** What a newer module learns of an animal made through Family A, inside the transaction that makes it. */
-export type AnimalCreatedHook = (
-  q: Queryable,
+export type AnimalCreatedHook = (q: Queryable, orgId: string, animal: CreatedAnimal, actor: string | null) => Promise<void>;
+/** The new animal's facts a hook may need without reading it back. */
+export interface CreatedAnimal {
+  id: string;
+  intake_date: string;
+  species: string;
+  date_of_birth: string | null;
+}
+/** More writes of the statement that writes an animal, over its written row `w`: a CTE body and its parameters, from `next`. */
+export type StatementPart = (next: number) => { sql: string; params: unknown[] };
+/**
+ * A created hook's writes as parts of the create's own statement, or null when this create needs the hook itself (run
+ * in a transaction). Asked before the create, on `db`.
+ */
+export type AnimalCreatedSql = (
+  db: Queryable,
   orgId: string,
-  animal: { id: string; intake_date: string },
+  animal: CreatedAnimal,
   actor: string | null,
-) => Promise<void>;
-const createdHooks = new Set<AnimalCreatedHook>();
-/** Registers `fn` (once); it runs in the transaction of every Family A create, after the insert. */
-export function onAnimalCreated(fn: AnimalCreatedHook): void {
-  createdHooks.add(fn);
+) => Promise<StatementPart[] | null>;
+const createdHooks = new Map<AnimalCreatedHook, AnimalCreatedSql | undefined>();
+/** Registers `fn` (once); it runs in the transaction of every Family A create, after the insert. `asSql` as above. */
+export function onAnimalCreated(fn: AnimalCreatedHook, asSql?: AnimalCreatedSql): void {
+  createdHooks.set(fn, asSql);
 }
 /** Called by this module's service after it created an animal, inside the create's transaction. */
-export async function animalCreated(q: Queryable, orgId: string, animal: { id: string; intake_date: string }, actor: string | null) {
-  for (const fn of createdHooks) await fn(q, orgId, animal, actor);
+export async function animalCreated(q: Queryable, orgId: string, animal: CreatedAnimal, actor: string | null) {
+  for (const fn of createdHooks.keys()) await fn(q, orgId, animal, actor);
+}
+/** Every created hook's writes as statement parts, or null when one of them needs to run itself. */
+export async function animalCreatedSql(
+  db: Queryable,
+  orgId: string,
+  animal: CreatedAnimal,
+  actor: string | null,
+): Promise<StatementPart[] | null> {
+  const parts: StatementPart[] = [];
+  for (const asSql of createdHooks.values()) {
+    const mine = asSql ? await asSql(db, orgId, animal, actor) : null;
+    if (!mine) return null;
+    parts.push(...mine);
+  }
+  return parts;
 }

@@ -95,7 +95,7 @@ export async function setAltered(q: Queryable, orgId: string, id: string, value:
 }
 
 /** Another module's work inside every animal write's transaction (the registry republishes chip copies). */
-export { onAnimalWritten, type AnimalWrittenHook } from './hooks.ts';
+export { onAnimalWritten, type AnimalWrittenHook, type AnimalWriteIdle } from './hooks.ts';
 import { animalWritten } from './hooks.ts';
 /** Ark's one rule for chip numbers: upper case, separators stripped. */
 export { normalizeMicrochip } from './microchips.facts.ts';
@@ -125,7 +125,7 @@ export async function setAnimalStatus(q: Queryable, orgId: string, id: string, s
 }
 
 /** A newer module's records from an animal's first day (its first stay), made in the create's transaction. */
-export { onAnimalCreated, type AnimalCreatedHook } from './hooks.ts';
+export { onAnimalCreated, type AnimalCreatedHook, type AnimalCreatedSql, type StatementPart } from './hooks.ts';
 
 /**
  * SQL that is true when `idSql` names a live animal of the organization `orgSql` (both SQL

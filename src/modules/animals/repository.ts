@@ -1,5 +1,6 @@
 import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
+import type { StatementPart } from './hooks.ts';
 
 /** The animals table's columns as written: the one declaration the read row and the patch derive from. */
 export interface AnimalInsert {
@@ -127,23 +128,45 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
 /** The animal row as the writes return it: the written row joined to its status, in the same statement. */
 const RETURNED = SELECT.replace('FROM animals a JOIN', 'FROM w a JOIN');
 
+/** More writes of the same statement over the written row `w`: a CTE body and its parameters, numbered from `next`. */
+export type AlsoWrite = StatementPart;
+function alsoCtes(also: readonly AlsoWrite[], next: number): { sql: string; params: unknown[] } {
+  let sql = '';
+  const params: unknown[] = [];
+  also.forEach((part, i) => {
+    const p = part(next + params.length);
+    sql += `,\n     x${i} AS (${p.sql})`;
+    params.push(...p.params);
+  });
+  return { sql, params };
+}
+
 /**
  * Inserts the animal and returns it, in one statement; given an actor, the audit row is written by
- * the same statement (atomic without a transaction).
+ * the same statement (atomic without a transaction), and so are `also`'s writes (the change for the feed, a weight).
  */
-export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert, actor?: string | null): Promise<AnimalRow> {
-  const rows = await q.prepared<AnimalRow>(
-    actor === undefined ? 'animal_insert_plain' : 'animal_insert',
-    `WITH w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id,
+export async function insertAnimal(
+  q: Queryable,
+  orgId: string,
+  a: AnimalInsert,
+  actor?: string | null,
+  also: readonly AlsoWrite[] = [],
+): Promise<AnimalRow> {
+  const more = alsoCtes(actor === undefined ? [] : also, 18);
+  const audited =
+    "au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT organization_id, $17, 'create', " +
+    "'animal', id FROM w)";
+  // `also` comes before the audit row: PostgreSQL runs the unreferenced writes of a WITH last declared first, so the
+  // animal's audit row keeps the lowest id of the statement's audit rows (a first stay's comes after it, as it did
+  // when it was a statement of its own; the activity feed orders by id).
+  const sql = `WITH w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id,
       intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING *)${actor === undefined ? '' : ','}
-     ${
-       actor === undefined
-         ? ''
-         : 'au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT ' +
-           "organization_id, $17, 'create', 'animal', id FROM w)"
-     }
-     ${RETURNED}`,
+     ${actor === undefined ? '' : more.sql ? `${more.sql.slice(2)},\n     ${audited}` : audited}
+     ${RETURNED}`;
+  const rows = await q.prepared<AnimalRow>(
+    actor === undefined ? 'animal_insert_plain' : more.sql ? shapeName('animal_insert', sql) : 'animal_insert',
+    sql,
     [
       orgId,
       a.id,
@@ -162,6 +185,7 @@ export async function insertAnimal(q: Queryable, orgId: string, a: AnimalInsert,
       a.notes,
       JSON.stringify(a.custom_fields),
       ...(actor === undefined ? [] : [actor]),
+      ...more.params,
     ],
   );
   return first(rows);
@@ -182,8 +206,8 @@ export const UPDATABLE = [
 export type AnimalPatch = Partial<Pick<AnimalInsert, (typeof UPDATABLE)[number]>>;
 
 /**
- * Updates a live animal, writes its audit row and returns the new row, in one statement; null when
- * no live animal has the id (then nothing is written).
+ * Updates a live animal, writes its audit row (and `also`'s writes) and returns the new row, in one statement; null
+ * when no live animal has the id (then nothing is written).
  */
 export async function updateAnimal(
   q: Queryable,
@@ -192,15 +216,24 @@ export async function updateAnimal(
   patch: AnimalPatch,
   actor: string | null,
   fields: string[],
+  also: readonly AlsoWrite[] = [],
 ): Promise<AnimalRow | null> {
   const set = setClause(patch, UPDATABLE, 5, (c, v) => (c === 'custom_fields' ? JSON.stringify(v) : v));
   const sets = [set.sql, 'updated_at = now()'].filter(Boolean).join(', ');
+  const more = alsoCtes(also, 5 + set.params.length);
   const sql = `WITH w AS (UPDATE animals SET ${sets} WHERE organization_id = $1 AND id =
     $2 AND deleted_at IS NULL RETURNING *),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail) SELECT organization_id, $3,
-     'update', 'animal', id, $4::jsonb FROM w)
+     'update', 'animal', id, $4::jsonb FROM w)${more.sql}
      ${RETURNED}`;
-  const rows = await q.prepared<AnimalRow>(shapeName('animal_update', sql), sql, [orgId, id, actor, JSON.stringify(fields), ...set.params]);
+  const rows = await q.prepared<AnimalRow>(shapeName('animal_update', sql), sql, [
+    orgId,
+    id,
+    actor,
+    JSON.stringify(fields),
+    ...set.params,
+    ...more.params,
+  ]);
   return rows[0] ?? null;
 }
 

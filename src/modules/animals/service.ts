@@ -2,16 +2,16 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
-import { recordChange } from '../../platform/changes.ts';
+import { changeCte, recordChange, type Change } from '../../platform/changes.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { checkAnimalLocation } from '../operations/public.ts';
 import * as repo from './repository.ts';
-import { animalCreated, animalWritten } from './hooks.ts';
+import { animalCreated, animalCreatedSql, animalWritten, animalWriteIdle } from './hooks.ts';
 import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
 import { normalizeMicrochip } from './microchips.facts.ts';
 import { lockAnimal, setPrimaryChipNumber } from './microchips.service.ts';
-import { recordFamilyAWeight } from './weights.service.ts';
+import { familyAWeightCte, todayIn } from './weights.service.ts';
 
 export { normalizeMicrochip };
 
@@ -131,9 +131,16 @@ function changedFields(values: object): Record<string, unknown> {
   return rest;
 }
 
+/** The Family A write's own extra rows, in its statement: the change for the feed and, given pounds, a weight row. */
+function familyAWrites(c: Omit<Change, 'id'>, pounds: number | null, actor: string, timeZone: string): repo.AlsoWrite[] {
+  return [(next) => changeCte(c, 'w', next), (next) => familyAWeightCte('w', next, pounds, actor, todayIn(timeZone))];
+}
+
 /**
- * The checks read what they need; the animal, its audit row and the returned row are then one
- * statement, in a transaction with what other modules do on every animal write (onAnimalWritten).
+ * The checks read what they need (custom field definitions and statuses come from the caches); the animal, its
+ * audit row, its change for the feed, its weight row and the returned row are then one statement, in a
+ * transaction with what other modules do on every animal create (its first stay, onAnimalCreated) and write
+ * (onAnimalWritten) — or, when those are rows of the same statement and nothing else, that statement alone.
  */
 export async function createAnimal(
   db: Db,
@@ -165,22 +172,38 @@ export async function createAnimal(
     notes: body.notes === '' ? null : (body.notes ?? null),
     custom_fields: custom,
   };
+  // A weight is also a row of the animal's weight history (a chip, of its chips).
+  const also = familyAWrites(
+    { event: 'animal.created', entity: 'animal', fields: changedFields(values), actor },
+    body.weight ? body.weight : null,
+    actor,
+    timeZone,
+  );
+  const created = { id, intake_date: values.intake_date, species: values.species, date_of_birth: values.date_of_birth };
+  // Without a chip, when the other modules' records of a new animal are rows of the same statement (its first stay) and
+  // no write hook has anything to do, the create is that one statement, atomic without a transaction.
+  const parts = chip === null ? await animalCreatedSql(db, orgId, created, actor) : null;
+  if (parts && (await animalWriteIdle(db, orgId, id, ['created']))) return repo.insertAnimal(db, orgId, values, actor, [...also, ...parts]);
   return db.tx(async (q) => {
-    const row = await repo.insertAnimal(q, orgId, values, actor);
-    await recordChange(q, orgId, { event: 'animal.created', entity: 'animal', id, fields: changedFields(values), actor });
-    // A chip or a weight is also a row of the animal's chips or weight history.
+    const row = await repo.insertAnimal(q, orgId, values, actor, also);
     if (chip !== null) await setPrimaryChipNumber(q, orgId, id, chip);
-    if (body.weight) await recordFamilyAWeight(q, orgId, id, body.weight, actor, timeZone);
     // Modules that keep records from the animal's first day (its first stay) add them in the same transaction.
-    await animalCreated(q, orgId, { id: row.id, intake_date: row.intake_date }, actor);
+    await animalCreated(
+      q,
+      orgId,
+      { id: row.id, intake_date: row.intake_date, species: row.species, date_of_birth: row.date_of_birth },
+      actor,
+    );
     await animalWritten(q, orgId, row.id, ['created', ...(chip !== null ? ['microchip_number'] : [])]);
     return row;
   });
 }
 
 /**
- * One transaction: the current row when the change needs it (location, custom fields), one statement
- * that updates, audits and returns the row, then what other modules do on every animal write.
+ * A change of the animal's own columns: one statement updates it, audits it, records the change for the feed (and
+ * a weight row) and returns the row. A chip, status, location or custom field change first locks or reads the row
+ * (once); what other modules do on every animal write (onAnimalWritten) runs in the same transaction, and a plain
+ * change they have nothing to do for (asked before) is the one statement alone, atomic without a transaction.
  */
 export async function updateAnimal(
   db: Db,
@@ -190,24 +213,41 @@ export async function updateAnimal(
   actor: string,
   timeZone = 'UTC',
 ): Promise<repo.AnimalRow> {
-  // A chip or a weight also changes the animal's chips or weight history: one transaction, the animal's row locked.
-  const records = body.microchipNumber !== undefined || (body.weight !== undefined && body.weight !== null && body.weight > 0);
-  const run = async (q: Queryable) => {
-    if (records) await lockAnimal(q, orgId, id);
-    const current = body.locationId !== undefined || body.customFields !== undefined ? await getAnimal(q, orgId, id) : null;
-    const patch: repo.AnimalPatch = {};
-    if (body.name !== undefined) patch.name = body.name;
-    if (body.publicName !== undefined) patch.public_name = body.publicName;
+  // A chip also changes the animal's chips, and a status change records the status it replaces: both lock the row first.
+  const lock = body.microchipNumber !== undefined || body.status !== undefined;
+  const readsRow = body.locationId !== undefined || body.customFields !== undefined || body.status !== undefined;
+  const pounds = body.weight !== undefined && body.weight !== null && body.weight > 0 ? body.weight : null;
+  const patch: repo.AnimalPatch = {};
+  if (body.name !== undefined) patch.name = body.name;
+  if (body.publicName !== undefined) patch.public_name = body.publicName;
+  if (body.dateOfBirth !== undefined) patch.date_of_birth = body.dateOfBirth;
+  if (body.weight !== undefined) patch.weight = body.weight;
+  if (body.isPublic !== undefined) patch.is_public = body.isPublic;
+  if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
+  const write = async (q: Queryable) => {
+    const row = await repo.updateAnimal(
+      q,
+      orgId,
+      id,
+      patch,
+      actor,
+      Object.keys(body),
+      familyAWrites({ event: 'animal.updated', entity: 'animal', fields: changedFields(patch), actor }, pounds, actor, timeZone),
+    );
+    if (!row) throw notFound('animal');
+    return row;
+  };
+  if (!lock && !readsRow && (await animalWriteIdle(db, orgId, id, Object.keys(patch)))) return write(db);
+  return db.tx(async (q) => {
+    if (lock) await lockAnimal(q, orgId, id);
+    // One read gives the location and custom fields a change starts from and the status it replaces.
+    const before = readsRow ? await repo.getAnimalBare(q, orgId, id) : null;
+    if (readsRow && !before) throw notFound('animal');
     if (body.status !== undefined) patch.status_id = await statusId(q, orgId, body.status);
-    // Locked first, so the status it had is the one this write replaces (animal.status_changed).
-    if (patch.status_id !== undefined && !records) await lockAnimal(q, orgId, id);
-    const before = patch.status_id !== undefined ? await repo.getAnimalBare(q, orgId, id) : null;
-    if (current && body.locationId !== undefined && body.locationId !== current.location_id) {
+    if (before && body.locationId !== undefined && body.locationId !== before.location_id) {
       await checkAnimalLocation(q, orgId, body.locationId, id);
       patch.location_id = body.locationId;
     }
-    if (body.dateOfBirth !== undefined) patch.date_of_birth = body.dateOfBirth;
-    if (body.weight !== undefined) patch.weight = body.weight;
     if (body.microchipNumber !== undefined)
       patch.microchip_number = await setPrimaryChipNumber(
         q,
@@ -215,23 +255,17 @@ export async function updateAnimal(
         id,
         body.microchipNumber === null ? null : storedMicrochip(body.microchipNumber),
       );
-    if (body.weight !== undefined && body.weight !== null && body.weight > 0)
-      await recordFamilyAWeight(q, orgId, id, body.weight, actor, timeZone);
-    if (body.isPublic !== undefined) patch.is_public = body.isPublic;
-    if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
-    if (current && body.customFields !== undefined) {
+    if (before && body.customFields !== undefined) {
       patch.custom_fields = await checkCustomFields(
         q,
         orgId,
         'animal',
-        { ...current.custom_fields, ...body.customFields },
-        { creating: false, current: current.custom_fields },
+        { ...before.custom_fields, ...body.customFields },
+        { creating: false, current: before.custom_fields },
       );
     }
-    const row = await repo.updateAnimal(q, orgId, id, patch, actor, Object.keys(body));
-    if (!row) throw notFound('animal');
-    await recordChange(q, orgId, { event: 'animal.updated', entity: 'animal', id, fields: changedFields(patch), actor });
-    if (before && before.status_id !== row.status_id)
+    const row = await write(q);
+    if (before && patch.status_id !== undefined && before.status_id !== row.status_id)
       await recordChange(q, orgId, {
         event: 'animal.status_changed',
         entity: 'animal',
@@ -241,8 +275,7 @@ export async function updateAnimal(
       });
     await animalWritten(q, orgId, id, Object.keys(patch));
     return row;
-  };
-  return db.tx(run);
+  });
 }
 
 export async function deleteAnimal(db: Db, orgId: string, id: string, actor: string): Promise<void> {

@@ -116,6 +116,27 @@ export async function removeWeight(db: Db, orgId: string, animalId: string, id: 
   });
 }
 
+/**
+ * A Family A weight (pounds) recorded as a history row measured `measuredOn` (today in the organization's zone), as
+ * a part of the statement that writes the animal: a CTE body over the written row `from` (nothing when `pounds` is
+ * null or `from` returns no row). Parameters numbered from `next`.
+ */
+export function familyAWeightCte(
+  from: string,
+  next: number,
+  pounds: number | null,
+  actor: string,
+  measuredOn: string,
+): { sql: string; params: unknown[] } {
+  const [id, weight, on, by] = [0, 1, 2, 3].map((i) => `$${next + i}`);
+  return {
+    sql: `INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, notes, recorded_by)
+      SELECT organization_id, ${id}::text, id, ${weight}::numeric, 'lb', ${on}::date, NULL, ${by}::text FROM ${from}
+       WHERE ${weight}::numeric IS NOT NULL`,
+    params: [newId('wgt'), pounds, measuredOn, actor],
+  };
+}
+
 /** A Family A weight (pounds) recorded as a history row measured today, inside the caller's transaction. */
 export async function recordFamilyAWeight(q: Queryable, orgId: string, animalId: string, pounds: number, actor: string, timeZone: string) {
   await insertWeight(q, orgId, {

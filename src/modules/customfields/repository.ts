@@ -1,5 +1,6 @@
 import { Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import { OrgCache } from '../../platform/org-cache.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { CustomFieldDefinition } from './routes.ts';
 
@@ -31,7 +32,18 @@ export type DefinitionRow = Static<typeof CustomFieldDefinition>;
 const COLS = 'id, entity_type, field_key, field_label, field_type, options, required, sort_order, retired_at, created_at, updated_at';
 const ORDER = 'ORDER BY entity_type, sort_order, field_key';
 
-export async function definitionsFor(q: Queryable, orgId: string, entity: CustomFieldEntity): Promise<DefinitionRow[]> {
+const definitionCache = new OrgCache<readonly DefinitionRow[]>();
+
+/**
+ * The definitions of an entity type, cached per organization (src/platform/org-cache.ts): every write of a
+ * record with custom fields checks against them. Each route that changes a definition calls `ctx.changed()`
+ * after its commit. Not for a transaction that changes definitions itself (it would cache what it has not
+ * committed): read them with `uncachedDefinitionsFor` there.
+ */
+export async function definitionsFor(q: Queryable, orgId: string, entity: CustomFieldEntity): Promise<readonly DefinitionRow[]> {
+  return definitionCache.get(`${orgId}:${entity}`, () => uncachedDefinitionsFor(q, orgId, entity));
+}
+export async function uncachedDefinitionsFor(q: Queryable, orgId: string, entity: CustomFieldEntity): Promise<DefinitionRow[]> {
   return q.prepared<DefinitionRow>(
     'cfd_for_entity',
     `SELECT ${COLS} FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2 ${ORDER}`,

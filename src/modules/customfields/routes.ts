@@ -95,6 +95,8 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
         await audit(q, orgId, actor, 'create', 'custom_field', created.id, b);
         return created;
       });
+      // Records are checked against cached definitions: clear them here and in every other process.
+      await ctx.changed();
       return reply.code(201).send(row);
     },
   );
@@ -158,7 +160,7 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
       const b = req.body;
       const fixed = (['field_key', 'entity_type', 'field_type'] as const).filter((k) => k in b);
       if (fixed.length) throw invalid(Object.fromEntries(fixed.map((k) => [k, ['cannot change after the field is created']])));
-      return ctx.db.tx(async (q) => {
+      const row = await ctx.db.tx(async (q) => {
         const current = await repo.getDefinition(q, orgId, req.params.id, true);
         if (!current) throw notFound('custom field');
         if (b.options) checkOptions(current.field_type, b.options);
@@ -167,6 +169,8 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
         await audit(q, orgId, actor, 'update', 'custom_field', current.id, b);
         return row;
       });
+      await ctx.changed();
+      return row;
     },
   );
 
@@ -190,7 +194,7 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { orgId, actor } = who(req);
       const { entity_type, field_ids } = req.body;
-      return ctx.db.tx(async (q) => {
+      const answer = await ctx.db.tx(async (q) => {
         const all = await repo.listDefinitions(q, orgId, { entity_type, include_retired: true });
         const ids = new Set(all.map((d) => d.id));
         const unknown = field_ids.filter((id) => !ids.has(id));
@@ -206,6 +210,8 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
         await audit(q, orgId, actor, 'reorder', 'custom_field', entity_type, field_ids);
         return { results: await repo.listDefinitions(q, orgId, { entity_type, include_retired: true }) };
       });
+      await ctx.changed();
+      return answer;
     },
   );
 
@@ -230,12 +236,14 @@ export function customFieldRoutes(app: App, ctx: AppContext) {
       },
       async (req) => {
         const { orgId, actor } = who(req);
-        return ctx.db.tx(async (q) => {
+        const row = await ctx.db.tx(async (q) => {
           const row = await repo.updateDefinition(q, orgId, req.params.id, { retired });
           if (!row) throw notFound('custom field');
           await audit(q, orgId, actor, action, 'custom_field', row.id);
           return row;
         });
+        await ctx.changed();
+        return row;
       },
     );
   }

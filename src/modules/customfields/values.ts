@@ -90,7 +90,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * option was removed stays until someone changes it. `null` removes a value.
  */
 export function checkValues(
-  defs: Pick<DefinitionRow, 'field_key' | 'field_type' | 'options' | 'required' | 'retired_at'>[],
+  defs: readonly Pick<DefinitionRow, 'field_key' | 'field_type' | 'options' | 'required' | 'retired_at'>[],
   values: Record<string, unknown> | undefined,
   opts: { creating: boolean; current?: Record<string, unknown>; defaultCountry?: string; prefix?: string },
 ): { values: Record<string, unknown>; errors: FieldErrors } {
@@ -140,10 +140,12 @@ export async function checkCustomFields(
   orgId: string,
   entity: CustomFieldEntity,
   values: Record<string, unknown> | undefined,
-  opts: { creating: boolean; current?: Record<string, unknown>; prefix?: string; defs?: DefinitionRow[] },
+  opts: { creating: boolean; current?: Record<string, unknown>; prefix?: string; defs?: readonly DefinitionRow[] },
 ): Promise<Record<string, unknown>> {
   const defs = opts.defs ?? (await definitionsFor(q, orgId, entity));
-  const r = checkValues(defs, values, { ...opts, defaultCountry: (await organizationCountry(q, orgId)) ?? 'US' });
+  // The organization's country is the default of phone numbers only: read when a phone field has a value to check.
+  const phone = values !== undefined && defs.some((d) => d.field_type === 'phone' && d.field_key in values);
+  const r = checkValues(defs, values, { ...opts, defaultCountry: phone ? ((await organizationCountry(q, orgId)) ?? 'US') : 'US' });
   if (Object.keys(r.errors).length) {
     // On create, a required field with no value is a missing field (400), as for any other required
     // field; clearing one on update is a value that is not allowed (422).

@@ -1,3 +1,4 @@
+import { changeCte } from '../../platform/changes.ts';
 import { shapeName, type Queryable } from '../../platform/db/db.ts';
 import { Where } from '../../platform/db/sql.ts';
 import { livePersonSql } from '../people/public.ts';
@@ -122,9 +123,17 @@ export async function insertDonation(q: Queryable, orgId: string, d: DonationIns
 /** What createDonationChecked answers: whether the donor and the animal are on file, and the row when written. */
 export type CheckedInsert = { donor_ok: boolean; animal_ok: boolean } & (DonationRow | { [K in keyof DonationRow]: null });
 
+/** The recorded donation's change for the feed: its fields from the inserted row, its actor the audit row's ($16). */
+const RECORDED = changeCte({ event: 'donation.recorded', entity: 'donation' }, 'w', 18, {
+  actor: '$16::text',
+  fields: `jsonb_build_object('donor_id', donor_id, 'amount_minor', amount_minor::text, 'currency', currency, 'type', type,
+      'date', date, 'campaign_id', campaign_id, 'animal_id', animal_id)`,
+});
+
 /**
  * Checks the donor (and the animal, when given) are live records of the organization, inserts the
- * donation with its audit row and returns it, in one statement (atomic without a transaction). When a
+ * donation with its audit row and its change for the feed and returns it, in one statement (atomic without a
+ * transaction). When a
  * check fails (or `write` is false: the caller found another problem and only wants the checks) nothing
  * is written and the answer says which check failed.
  */
@@ -142,7 +151,8 @@ export async function createDonationChecked(
            SELECT $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15 FROM chk
             WHERE donor_ok AND animal_ok AND $17 RETURNING *),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
-            SELECT organization_id, $16, 'create', 'donation', id FROM w)
+            SELECT organization_id, $16, 'create', 'donation', id FROM w),
+     ch AS (${RECORDED.sql})
      SELECT chk.donor_ok, chk.animal_ok, ${COLS.split(', ')
        .map((c) => `w.${c}`)
        .join(', ')} FROM chk LEFT JOIN w ON true`;
@@ -164,6 +174,7 @@ export async function createDonationChecked(
     d.source_id ?? null,
     actor,
     write,
+    ...RECORDED.params,
   ]);
   const row = rows[0];
   if (!row) throw new Error('donation_create answered no row');

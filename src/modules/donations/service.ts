@@ -2,7 +2,6 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
-import { recordChange } from '../../platform/changes.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { currencyDigits, fromMinorUnits, toMinorUnits } from '../../platform/validators.ts';
 import * as repo from './repository.ts';
@@ -48,8 +47,8 @@ export async function listDonations(q: Queryable, orgId: string, query: Donation
 
 /**
  * The amount and gateway are checked in the process, the campaign (owned by fundraising) by its own
- * read when one is given; the donor and animal checks, the insert, its audit row and the returned row
- * are one statement (atomic on its own, so no transaction).
+ * read when one is given; the donor and animal checks, the insert, its audit row, its change for the feed and
+ * the returned row are one statement (atomic on its own, so no transaction).
  */
 export async function createDonation(db: Db, org: Organization, body: DonationCreateBody, actor: string): Promise<repo.DonationRow> {
   const currency = body.currency ?? org.currency;
@@ -61,46 +60,27 @@ export async function createDonation(db: Db, org: Organization, body: DonationCr
     errors.gateway = ['does not apply to cash or check payments'];
   if (body.campaignId && !(await campaignExists(db, org.id, body.campaignId)))
     errors.campaignId = ['is not a campaign of this organization'];
-  const row = await db.tx(async (q) => {
-    const r = await repo.createDonationChecked(
-      q,
-      org.id,
-      {
-        id: newId('don'),
-        donor_id: body.donorId,
-        amount_minor: minor ?? 0n,
-        currency,
-        type: body.type,
-        campaign_id: body.campaignId ?? null,
-        animal_id: body.animalId ?? null,
-        payment_method: body.paymentMethod,
-        gateway: body.gateway ?? null,
-        gateway_transaction_id: body.gatewayTransactionId ?? null,
-        date: body.date,
-        notes: body.notes || null,
-      },
-      actor,
-      // With a problem found already the statement only checks the records (one 422 names every problem).
-      !Object.keys(errors).length && minor !== null,
-    );
-    if (r.id !== null)
-      await recordChange(q, org.id, {
-        event: 'donation.recorded',
-        entity: 'donation',
-        id: r.id,
-        fields: {
-          donor_id: r.donor_id,
-          amount_minor: r.amount_minor,
-          currency: r.currency,
-          type: r.type,
-          date: r.date,
-          campaign_id: r.campaign_id,
-          animal_id: r.animal_id,
-        },
-        actor,
-      });
-    return r;
-  });
+  const row = await repo.createDonationChecked(
+    db,
+    org.id,
+    {
+      id: newId('don'),
+      donor_id: body.donorId,
+      amount_minor: minor ?? 0n,
+      currency,
+      type: body.type,
+      campaign_id: body.campaignId ?? null,
+      animal_id: body.animalId ?? null,
+      payment_method: body.paymentMethod,
+      gateway: body.gateway ?? null,
+      gateway_transaction_id: body.gatewayTransactionId ?? null,
+      date: body.date,
+      notes: body.notes || null,
+    },
+    actor,
+    // With a problem found already the statement only checks the records (one 422 names every problem).
+    !Object.keys(errors).length && minor !== null,
+  );
   if (!row.donor_ok) errors.donorId = ['is not a person on file'];
   if (!row.animal_ok) errors.animalId = ['is not an animal on file'];
   if (Object.keys(errors).length || row.id === null) throw invalid(errors);

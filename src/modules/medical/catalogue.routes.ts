@@ -232,6 +232,8 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
         await audit(q, orgId, actor, 'create', 'medical_protocol', id, p);
         return present(await repo.protocolById(q, orgId, id), 'protocol');
       });
+      // New animals skip the protocol read by the cached species with protocols: clear it everywhere.
+      await ctx.changed();
       return reply.code(201).send(row);
     },
   );
@@ -250,7 +252,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, actor } = who(req);
-      return ctx.db.tx(async (q) => {
+      const row = await ctx.db.tx(async (q) => {
         const cur = await repo.protocolById(q, orgId, req.params.id);
         if (!cur) throw notFound('protocol');
         const b = req.body;
@@ -270,6 +272,8 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
         await auditChanges(q, orgId, actor, 'medical_protocol', cur.id, cur, after);
         return after;
       });
+      await ctx.changed();
+      return row;
     },
   );
   app.delete(
@@ -293,6 +297,7 @@ export function catalogueRoutes(app: App, ctx: AppContext) {
         await repo.deleteProtocol(q, orgId, req.params.id);
         await audit(q, orgId, actor, 'delete', 'medical_protocol', req.params.id);
       });
+      await ctx.changed();
       return reply.code(204).send(null);
     },
   );

@@ -3,10 +3,14 @@ import { catalogueRoutes } from './catalogue.routes.ts';
 import { recordRoutes } from './records.routes.ts';
 import { calendarRoutes } from './calendar.routes.ts';
 import { seedMedical } from './seed.ts';
-import { applyProtocols } from './service.ts';
+import { applyProtocols, scheduleFirstDoses, speciesWithProtocols } from './service.ts';
 import { onIntake, onOutcome } from '../stays/public.ts';
 import { setDueAside } from './repository.ts';
 import { organizationTimeZone } from '../settings/public.ts';
+
+/** Whether a protocol of `species` may be active (the protocol read decides, matching lower-cased species). */
+const mayHaveProtocols = (species: ReadonlySet<string>, of: string) =>
+  /[^\x20-\x7e]/.test(of) || [...species].some((s) => s.toLowerCase() === of.toLowerCase());
 
 /** Medical records of animals (issue 12): catalogue, protocols, due items, records, spayed/neutered, the animal calendar. */
 export const medicalModule: Module = {
@@ -17,10 +21,18 @@ export const medicalModule: Module = {
     calendarRoutes(app, ctx);
     // An animal entering care (its first stay, or a later intake) gets its protocols' first doses, in the same transaction.
     // Its due items set aside when it left care come back first.
-    onIntake(async (q, orgId, animalId, enteredOn, actor) => {
-      await setDueAside(q, orgId, animalId, false);
-      await applyProtocols(q, { id: orgId, time_zone: await organizationTimeZone(q, orgId) }, animalId, actor, enteredOn);
-    });
+    // A new animal (its first stay) has nothing set aside, and needs no protocol read when none is for its species.
+    onIntake(
+      async (q, orgId, animalId, enteredOn, actor, first) => {
+        if (!first) {
+          await setDueAside(q, orgId, animalId, false);
+          await applyProtocols(q, { id: orgId, time_zone: await organizationTimeZone(q, orgId) }, animalId, actor, enteredOn);
+        } else if (mayHaveProtocols(await speciesWithProtocols(q, orgId), first.species)) {
+          await scheduleFirstDoses(q, orgId, { id: animalId, ...first, intake_date: enteredOn }, actor, enteredOn);
+        }
+      },
+      async (q, orgId, first) => !mayHaveProtocols(await speciesWithProtocols(q, orgId), first.species),
+    );
     // An animal leaving care (an outcome) has its open due items set aside: off the organization's due list until it returns.
     onOutcome((q, orgId, animalId) => setDueAside(q, orgId, animalId, true));
   },

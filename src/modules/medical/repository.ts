@@ -88,6 +88,13 @@ export async function activeProtocolsFor(q: Queryable, orgId: string, species: s
     species,
   ]);
 }
+/** The species of the organization's active protocols. */
+export async function activeProtocolSpecies(q: Queryable, orgId: string): Promise<string[]> {
+  const rows = await q.query<{ species: string }>('SELECT DISTINCT species FROM medical_protocols WHERE organization_id = $1 AND active', [
+    orgId,
+  ]);
+  return rows.map((r) => r.species);
+}
 export async function protocolNameTaken(q: Queryable, orgId: string, name: string, exceptId?: string) {
   const rows = await q.query('SELECT 1 FROM medical_protocols WHERE organization_id = $1 AND lower(name) = lower($2) AND id <> $3', [
     orgId,

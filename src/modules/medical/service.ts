@@ -3,6 +3,7 @@ import { audit, auditChanges } from '../../platform/audit.ts';
 import { conflict, invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { animalAltered, getAnimal, setAltered, type AnimalRow } from '../animals/public.ts';
 import * as repo from './repository.ts';
+import { OrgCache } from '../../platform/org-cache.ts';
 import { one } from './repository.ts';
 import type { CompleteT, DueT, RecordCreateT, RecordPatchT } from './schemas.ts';
 import { addDays, dateIn, daysBetween, laterOf, todayIn } from './dates.ts';
@@ -68,12 +69,24 @@ async function liveAnimal(q: Queryable, orgId: string, animalId: string): Promis
  * intake date. A protocol already applied to the animal adds nothing. Returns the items created.
  */
 export async function applyProtocols(q: Queryable, org: OrgZone, animalId: string, actor: string | null, entered?: string) {
-  const a = await liveAnimal(q, org.id, animalId);
+  const created = await scheduleFirstDoses(q, org.id, await liveAnimal(q, org.id, animalId), actor, entered);
+  const today = todayIn(org.time_zone);
+  return (await repo.dueByIds(q, org.id, created)).map((r) => dueWire(r, today));
+}
+
+/** applyProtocols' writes, for an animal whose facts the caller has: the ids of the due items created. */
+export async function scheduleFirstDoses(
+  q: Queryable,
+  orgId: string,
+  a: { id: string; species: string; date_of_birth: string | null; intake_date: string },
+  actor: string | null,
+  entered?: string,
+): Promise<string[]> {
   const created: string[] = [];
-  for (const p of await repo.activeProtocolsFor(q, org.id, a.species)) {
+  for (const p of await repo.activeProtocolsFor(q, orgId, a.species)) {
     const on = firstDoseOn(p, a.date_of_birth, entered ?? a.intake_date);
     if (!on) continue;
-    const id = await repo.insertDue(q, org.id, {
+    const id = await repo.insertDue(q, orgId, {
       animal_id: a.id,
       item_id: p.item_id,
       kind: p.kind,
@@ -84,9 +97,17 @@ export async function applyProtocols(q: Queryable, org: OrgZone, animalId: strin
     });
     if (id) created.push(id);
   }
-  if (created.length) await audit(q, org.id, actor, 'apply_protocols', 'animal', a.id, { due_items: created });
-  const today = todayIn(org.time_zone);
-  return (await repo.dueByIds(q, org.id, created)).map((r) => dueWire(r, today));
+  if (created.length) await audit(q, orgId, actor, 'apply_protocols', 'animal', a.id, { due_items: created });
+  return created;
+}
+
+const protocolSpecies = new OrgCache<ReadonlySet<string>>();
+/**
+ * The species (lower case) the organization has an active protocol for, cached: a new animal of another species needs
+ * no protocol read. The protocol routes clear it everywhere on change (`ctx.changed()`).
+ */
+export async function speciesWithProtocols(q: Queryable, orgId: string): Promise<ReadonlySet<string>> {
+  return protocolSpecies.get(orgId, async () => new Set(await repo.activeProtocolSpecies(q, orgId)));
 }
 
 type Fields = repo.RecordFields;

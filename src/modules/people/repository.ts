@@ -1,3 +1,4 @@
+import { changeCte, type Change } from '../../platform/changes.ts';
 import { shapeName, type Queryable } from '../../platform/db/db.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Address } from './schemas.ts';
@@ -154,15 +155,30 @@ export async function updatePerson(
   patch: Partial<Record<(typeof UPDATABLE)[number], unknown>>,
   actor: string | null,
   fields: string[],
+  change?: Omit<Change, 'id'>,
 ): Promise<PersonRow | null> {
   const cols = UPDATABLE.filter((c) => c in patch);
   const values = cols.map((c) => (c === 'address' && patch[c] !== null ? JSON.stringify(patch[c]) : patch[c]));
   const sets = [...cols.map((c, i) => `${c} = $${i + 5}`), 'updated_at = now()'];
+  // The change for the feed, when given, is recorded by the same statement.
+  const ch = change ? changeCte(change, 'w', 5 + values.length) : null;
   const sql = `WITH w AS (UPDATE people SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-            SELECT organization_id, $3, 'update', 'person', id, $4::jsonb FROM w)
+            SELECT organization_id, $3, 'update', 'person', id, $4::jsonb FROM w)${
+              ch
+                ? `,
+     ch AS (${ch.sql})`
+                : ''
+            }
      SELECT ${COLS} FROM w`;
-  const rows = await q.prepared<PersonRow>(shapeName('person_update', sql), sql, [orgId, id, actor, JSON.stringify(fields), ...values]);
+  const rows = await q.prepared<PersonRow>(shapeName('person_update', sql), sql, [
+    orgId,
+    id,
+    actor,
+    JSON.stringify(fields),
+    ...values,
+    ...(ch?.params ?? []),
+  ]);
   return rows[0] ?? null;
 }
 export async function softDeletePerson(q: Queryable, orgId: string, id: string): Promise<boolean> {

@@ -116,7 +116,8 @@ function personFields(patch: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * One statement updates, audits and returns the person (the unique email index refuses a duplicate);
+ * One statement updates, audits, records the change for the feed and returns the person (the unique email index
+ * refuses a duplicate);
  * the current row is read first only to normalize a phone sent without an address (its country).
  */
 export async function updatePerson(db: Db, org: Organization, id: string, body: PersonUpdateBody, actor: string) {
@@ -133,12 +134,15 @@ export async function updatePerson(db: Db, org: Organization, id: string, body: 
   if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
   if (body.timeZone !== undefined) patch.time_zone = body.timeZone;
   try {
-    return await db.tx(async (q) => {
-      const row = await repo.updatePerson(q, org.id, id, patch, actor, Object.keys(body));
-      if (!row) throw notFound('person');
-      await recordChange(q, org.id, { event: 'person.updated', entity: 'person', id, fields: personFields(patch), actor });
-      return row;
+    // The update, its audit row and its change for the feed: one statement, atomic without a transaction.
+    const row = await repo.updatePerson(db, org.id, id, patch, actor, Object.keys(body), {
+      event: 'person.updated',
+      entity: 'person',
+      fields: personFields(patch),
+      actor,
     });
+    if (!row) throw notFound('person');
+    return row;
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;

@@ -98,6 +98,8 @@ export function chipRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { orgId, actor } = who(req);
       await service.updateSettings(ctx.db, orgId, req.body.publish_chips, actor);
+      // Animal writes decide from the cached settings whether there is anything to publish: clear them everywhere.
+      await ctx.changed();
       return settingsOut(ctx.db, orgId);
     },
   );

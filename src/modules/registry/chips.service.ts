@@ -5,6 +5,7 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { animalMicrochips, animalExists, chippedAnimalIds, getAnimal, normalizeMicrochip } from '../animals/public.ts';
 import { organizationProfile, type OrganizationProfile } from '../settings/public.ts';
 import * as repo from './chips.repository.ts';
+import { OrgCache } from '../../platform/org-cache.ts';
 import { chipPrefix } from './prefixes.ts';
 import type { LookupAnswer, LookupQuery } from './schemas.ts';
 
@@ -34,12 +35,27 @@ const sameProfile = (a: OrganizationProfile | null, b: OrganizationProfile) =>
 /** The animal's columns a published copy shows (with the chips themselves and the day it was last seen). */
 const COPIED = new Set(['species', 'status_id', 'microchip_number']);
 
+const publishCache = new OrgCache<boolean>();
+/** Whether the organization publishes its chips, cached (the settings route clears it everywhere on change). */
+async function publishes(q: Queryable, orgId: string): Promise<boolean> {
+  return publishCache.get(orgId, async () => (await repo.settings(q, orgId)).publish_chips);
+}
+
+/**
+ * True when an animal write that sets `changed` leaves the registry nothing to do: the organization does not publish
+ * (turning publishing off removes every copy, so there is nothing to remove either), or the write touches nothing a
+ * copy shows and needs no new "last seen" day (a new animal without a chip has no copies; copies seen today need
+ * nothing, and no copy's day goes back, so a copy seen today when asked is still seen today when the write commits).
+ */
+export async function publishIdle(q: Queryable, orgId: string, animalId: string, changed: readonly string[]): Promise<boolean> {
+  if (!(await publishes(q, orgId))) return true;
+  if (changed.some((c) => COPIED.has(c))) return false;
+  return changed.includes('created') || !(await repo.seenBeforeToday(q, orgId, animalId));
+}
+
 export async function publishAnimalChips(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<void> {
-  // A write that touches nothing a copy shows only moves its "last seen" day: a new animal without a chip has no
-  // copies, and an animal whose copies were refreshed today needs nothing.
-  if (changed && !changed.some((c) => COPIED.has(c))) {
-    if (changed.includes('created') || !(await repo.seenBeforeToday(q, orgId, animalId))) return;
-  }
+  // Without `changed` (a delete, a republish of every animal inside the settings' own transaction) the settings are read.
+  if (changed && (await publishIdle(q, orgId, animalId, changed))) return;
   const s = await repo.settings(q, orgId);
   const animal = s.publish_chips ? await getAnimal(q, orgId, animalId) : null;
   // Every chip the animal carries (the primary one is Family A's microchipNumber), each published.

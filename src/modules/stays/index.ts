@@ -2,14 +2,15 @@ import type { Module } from '../../platform/context.ts';
 import { onAnimalCreated } from '../animals/public.ts';
 import { stayRoutes } from './routes.ts';
 import { staySettingsRoutes } from './settings.routes.ts';
-import { openFirstStay } from './service.ts';
+import { firstStaySql, openFirstStay } from './service.ts';
 import { seedStays } from './seed.ts';
 
 /** An animal's stays (intake → outcome), holds, and the organization's subtypes and status mapping (issue 12). */
 export const staysModule: Module = {
   name: 'stays',
   routes(app, ctx) {
-    onAnimalCreated(openFirstStay);
+    // A new animal's first stay: a part of the create's own statement when no intake hook has anything to do for it.
+    onAnimalCreated(openFirstStay, (db, orgId, animal, actor) => firstStaySql(db, orgId, animal, actor));
     stayRoutes(app, ctx);
     staySettingsRoutes(app, ctx);
   },

@@ -53,7 +53,7 @@ export const liveHolds: (q: Queryable, orgId: string, animalId: string) => Promi
 export type { HoldT as AnimalHold };
 
 /** Another module's work when an animal enters care (medical protocols), in the intake's transaction. */
-export { onIntake, onOutcome, type IntakeHook, type OutcomeHook } from './hooks.ts';
+export { onIntake, onOutcome, type IntakeHook, type IntakeIdle, type NewAnimal, type OutcomeHook } from './hooks.ts';
 
 /**
  * The age in weeks recorded at the animal's latest intake that states one, and when that intake was: for

@@ -4,14 +4,14 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
-import { animalExists, animalStatusList, animalSummaries, lockAnimalPlace, setAnimalStatus } from '../animals/public.ts';
+import { animalExists, animalStatusList, animalSummaries, lockAnimalPlace, setAnimalStatus, type StatementPart } from '../animals/public.ts';
 import { personSummary } from '../people/public.ts';
 import { organizationTimeZoneSql } from '../settings/public.ts';
 import { newId } from '../../platform/ids.ts';
 import { ADOPTION_RETURN_SUBTYPE, DEFAULT_STATUS_MAP, DEFAULT_SUBTYPES, LIVE_OUTCOMES, type Kind, type OutcomeType } from './catalogue.ts';
 import * as repo from './repository.ts';
 import { liveHoldAnimals } from './holds.repository.ts';
-import { intakeRecorded, outcomeRecorded } from './hooks.ts';
+import { intakeIdleForNew, intakeRecorded, outcomeRecorded } from './hooks.ts';
 import type { IntakeCreateT, OutcomeCreateT, RecordPatchT, StayT } from './schemas.ts';
 
 const seededBy = new WeakMap<object, Set<string>>();
@@ -346,7 +346,40 @@ export async function staysInRange(
  * Family A creates open the animal's first stay (type other, condition unknown) at the start of its intake
  * date in the organization's time zone: the stay and its audit row are one statement in the create's transaction.
  */
-export async function openFirstStay(q: Queryable, orgId: string, animal: { id: string; intake_date: string }, actor: string | null) {
+/**
+ * openFirstStay as parts of the create's own statement (over its new animal row `w`): the stay and its audit row, when
+ * no intake hook has anything to do for the new animal; else null (openFirstStay then runs in the create's transaction).
+ */
+export async function firstStaySql(
+  q: Queryable,
+  orgId: string,
+  animal: { species: string; date_of_birth: string | null },
+  actor: string | null,
+): Promise<StatementPart[] | null> {
+  if (!(await intakeIdleForNew(q, orgId, { species: animal.species, date_of_birth: animal.date_of_birth }))) return null;
+  const stay = newId('sty');
+  return [
+    (next) => ({
+      sql: `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, intake_by)
+        SELECT organization_id, $${next}::text, id, (intake_date::timestamp AT TIME ZONE ${organizationTimeZoneSql('w.organization_id')}),
+               'other', 'unknown', $${next + 1}::text FROM w`,
+      params: [stay, actor],
+    }),
+    (next) => ({
+      sql: `INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+        SELECT organization_id, $${next + 1}::text, 'intake', 'animal_stay', $${next}::text,
+               jsonb_build_object('animal_id', id, 'type', 'other') FROM w`,
+      params: [stay, actor],
+    }),
+  ];
+}
+
+export async function openFirstStay(
+  q: Queryable,
+  orgId: string,
+  animal: { id: string; intake_date: string; species: string; date_of_birth: string | null },
+  actor: string | null,
+) {
   await q.prepared(
     'stays_open_first',
     `WITH s AS (INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, intake_by)
@@ -355,5 +388,5 @@ export async function openFirstStay(q: Queryable, orgId: string, animal: { id: s
        SELECT $1, $5, 'intake', 'animal_stay', s.id, jsonb_build_object('animal_id', $3::text, 'type', 'other') FROM s`,
     [orgId, newId('sty'), animal.id, animal.intake_date, actor],
   );
-  await intakeRecorded(q, orgId, animal.id, animal.intake_date, actor);
+  await intakeRecorded(q, orgId, animal.id, animal.intake_date, actor, { species: animal.species, date_of_birth: animal.date_of_birth });
 }
