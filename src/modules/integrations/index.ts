@@ -1,7 +1,7 @@
 import type { Module } from '../../platform/context.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
 import { changeRoutes } from './changes.routes.ts';
-import { startDeliveryWorker } from './delivery.ts';
+import { wakeAll } from './delivery.ts';
 import { importRoutes } from './import.routes.ts';
 import { exportRoutes } from './export.routes.ts';
 
@@ -15,6 +15,7 @@ export const integrationsModule: Module = {
     exportRoutes(app, ctx);
   },
   async start(ctx) {
-    startDeliveryWorker(ctx);
+    // Webhooks are delivered by the kernel job queue (delivery.ts); this catches up with what waited while no process ran.
+    await wakeAll(ctx);
   },
 };
