@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { Module } from '../../platform/context.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
 import { changeRoutes } from './changes.routes.ts';
@@ -8,10 +9,14 @@ import { exportRoutes } from './export.routes.ts';
 /** Integrations (issue 19): signed webhooks, the change feed, bulk import and export. */
 export const integrationsModule: Module = {
   name: 'integrations',
-  routes(app, ctx) {
+  async routes(app, ctx) {
     webhookRoutes(app, ctx);
     changeRoutes(app, ctx);
-    importRoutes(app, ctx);
+    // Multipart bodies are parsed by the import routes only (the file in a part, the options as fields).
+    await app.register(async (scope) => {
+      await scope.register(multipart, { throwFileSizeLimit: true });
+      importRoutes(scope, ctx);
+    });
     exportRoutes(app, ctx);
   },
   async start(ctx) {
