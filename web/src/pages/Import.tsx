@@ -180,6 +180,7 @@ export default function Import() {
               reset();
             }}
             clearable
+            clearButtonProps={{ 'aria-label': 'Remove the file' }}
           />
           <Select
             label="Columns"
