@@ -82,10 +82,12 @@ try {
   // A background import: accepted with 202, run by the job queue's worker in batches, followed until done.
   if (!ONLY || ONLY === 'background') {
     const stop = startJobWorker(ctx, { pollMs: 500 });
+    // Every row a new person (distinct email, phone, and name with postal code): each batch sees the rows earlier
+    // batches committed, so a repeated phone would be a likely duplicate and skipped.
     const bg = ['First Name,Last Name,Email,Phone,Address,City,Postcode,Country,Tags'];
     for (let i = 0; i < BACKGROUND; i++)
       bg.push(
-        `Back${i},Ground${i % 991},bg${i}@bench.example,+1 415 556 ${String(1000 + (i % 9000)).padStart(4, '0')},${i} Side St,Springfield,${10000 + (i % 80000)},US,donor`,
+        `Back${i},Ground${i % 991},bg${i}@bench.example,+1 415 ${200 + Math.floor(i / 10_000)} ${String(i % 10_000).padStart(4, '0')},${i} Side St,Springfield,${10000 + (i % 80000)},US,donor`,
       );
     const started = process.hrtime.bigint();
     const res = await call(
