@@ -12,6 +12,9 @@
  *   jitter, or `failed` after the last attempt. A job whose worker died is claimed again once its
  *   lease ran out: delivery is at least once, so handlers are idempotent.
  * - Long jobs report progress (`job.progress({...})`), readable by the area's status endpoint.
+ * - A job that drains some state (an endpoint's webhook deliveries) is defined with `keyUntilClaimed` and queued
+ *   with `ensureJob` by every writer of that state: one job waits per key, is brought forward by a write, and frees
+ *   its key when claimed, so a write during a run gets a run of its own and no wake-up is lost.
  */
 import pg from 'pg';
 import type { Db, Queryable } from './db/db.ts';
