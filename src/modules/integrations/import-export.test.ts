@@ -316,6 +316,21 @@ test('multipart upload: the file in a part and the options as fields, CSV and XL
   );
   assert.equal(animals.status, 200, JSON.stringify(animals.body));
   assert.equal(animals.body.created, 1);
+  // The same workbook in the background: the stored file is read back by the job.
+  const bg = await org.req(
+    'POST',
+    '/api/imports/animals',
+    form([
+      { name: 'file', data: xlsx, filename: 'animals.xlsx' },
+      { name: 'columns', data: JSON.stringify({ Pet: 'name', Kind: 'species', In: 'intake_date' }) },
+      { name: 'defaults', data: JSON.stringify({ status: 'Available' }) },
+      { name: 'background', data: 'true' },
+    ]),
+  );
+  assert.equal(bg.status, 202, JSON.stringify(bg.body));
+  await runDueJobs(t.ctx, { orgId: org.id, kinds: [IMPORT_JOB] });
+  const bgDone = (await org.req('GET', `/api/imports/animals/runs/${bg.body.id}`)).body;
+  assert.deepEqual([bgDone.status, bgDone.created, bgDone.failure], ['done', 1, null]);
   // The same refusals as JSON: no file, an unknown field, bad JSON, an unknown field name in the mapping.
   const noFile = await org.req('POST', '/api/imports/people', form([{ name: 'preset', data: 'spreadsheet' }]));
   assertErrorShape('/api/imports/people', noFile, 400);
