@@ -387,10 +387,22 @@ let runOptions: DeliveryOptions = {};
 let runErrors: unknown[] | null = null;
 let runSent = 0;
 
-defineJob(FANOUT_JOB, async (ctx, job) => ({ deliveries: await fanOut(ctx.db, [job.orgId]) }), {
-  keyUntilClaimed: true,
-  maxAttempts: 20,
-});
+defineJob(
+  FANOUT_JOB,
+  async (ctx, job) => {
+    const deliveries = await fanOut(ctx.db, [job.orgId]);
+    // A write burst leaves a finished fan-out and delivery run each: the log that matters is webhook_deliveries,
+    // so finished webhook jobs are kept a day (a thousand at a time, on the organization's kind index).
+    await ctx.db.query(
+      `DELETE FROM jobs WHERE (organization_id, id) IN (
+         SELECT organization_id, id FROM jobs WHERE organization_id = $1 AND kind = ANY($2) AND status = 'done'
+            AND created_at < now() - interval '1 day' LIMIT 1000)`,
+      [job.orgId, [FANOUT_JOB, DELIVER_JOB]],
+    );
+    return { deliveries };
+  },
+  { keyUntilClaimed: true, maxAttempts: 20 },
+);
 
 defineJob<{ endpoint_id: string }>(
   DELIVER_JOB,
