@@ -220,7 +220,7 @@ export function importRoutes(app: App, ctx: AppContext) {
     app.post(
       `/api/imports/${target}`,
       {
-        bodyLimit: 96 * 1024 * 1024,
+        bodyLimit: 64 * 1024 * 1024,
         config: { permission: { area, level: 'write' } },
         validatorCompiler: importValidator,
         schema: {
