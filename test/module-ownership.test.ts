@@ -158,6 +158,7 @@ const OWNERS: Record<string, string> = {
   webhook_deliveries: 'integrations',
   webhook_attempts: 'integrations',
   import_mappings: 'integrations',
+  import_runs: 'integrations',
   // 1300–1399 reports.
   report_sac_submissions: 'reports',
   report_schedules: 'reports',

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { at, testApp, makeOrg, type TestApp } from '../../test/harness.ts';
-import { cancelJob, defineJob, enqueueJob, getJob, listJobs, RetryLater, runDueJobs } from './jobs.ts';
+import { cancelJob, defineJob, enqueueJob, ensureJob, getJob, listJobs, RetryLater, runDueJobs } from './jobs.ts';
 
 let t: TestApp;
 before(async () => {
@@ -177,4 +177,41 @@ test("one organization's run never takes another organization's jobs", async () 
   assert.equal(await runDueJobs(t.ctx, { orgId: org.id }), 1);
   assert.equal((await getJob(t.db, other.id, theirs))?.status, 'queued');
   assert.equal(await getJob(t.db, org.id, theirs), null, 'a job id of another organization is not found');
+});
+
+let drains = 0;
+let duringDrain: (() => Promise<void>) | null = null;
+defineJob(
+  'test.drain',
+  async () => {
+    drains++;
+    const f = duringDrain;
+    duringDrain = null;
+    await f?.();
+    return null;
+  },
+  { keyUntilClaimed: true },
+);
+
+test('ensureJob: one waiting job per key, brought forward when due later; a claimed job frees its key', async () => {
+  const org = await makeOrg(t);
+  const waiting = async () => (await listJobs(t.db, org.id, 'test.drain')).filter((j) => j.status === 'queued');
+  await ensureJob(t.db, org.id, 'test.drain', {}, { key: 'e1', runAt: new Date(Date.now() + 3600_000) });
+  await ensureJob(t.db, org.id, 'test.drain', {}, { key: 'e1', runAt: new Date(Date.now() + 7200_000) });
+  assert.equal((await waiting()).length, 1);
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id, kinds: ['test.drain'] }), 0, 'due in an hour');
+  await ensureJob(t.db, org.id, 'test.drain', {}, { key: 'e1' });
+  assert.equal((await waiting()).length, 1, 'the same job, brought forward');
+  // While it runs, its key is free: a write then queues a run of its own, which runs after it.
+  duringDrain = () => ensureJob(t.db, org.id, 'test.drain', {}, { key: 'e1' });
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id, kinds: ['test.drain'] }), 2);
+  assert.equal(drains, 2);
+  const all = await listJobs(t.db, org.id, 'test.drain');
+  assert.deepEqual(
+    all.map((j) => [j.status, j.key]),
+    [
+      ['done', null],
+      ['done', null],
+    ],
+  );
 });

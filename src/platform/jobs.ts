@@ -12,6 +12,9 @@
  *   jitter, or `failed` after the last attempt. A job whose worker died is claimed again once its
  *   lease ran out: delivery is at least once, so handlers are idempotent.
  * - Long jobs report progress (`job.progress({...})`), readable by the area's status endpoint.
+ * - A job that drains some state (an endpoint's webhook deliveries) is defined with `keyUntilClaimed` and queued
+ *   with `ensureJob` by every writer of that state: one job waits per key, is brought forward by a write, and frees
+ *   its key when claimed, so a write during a run gets a run of its own and no wake-up is lost.
  */
 import pg from 'pg';
 import type { Db, Queryable } from './db/db.ts';
@@ -46,6 +49,12 @@ export interface JobOptions {
   leaseMs?: number;
   /** Called once when the last attempt failed (e.g. to pause a webhook endpoint and email the organization). */
   onFailed?: (ctx: AppContext, job: Job<unknown>, error: string) => Promise<void>;
+  /**
+   * The key holds only while the job waits: claiming the job frees it, so an `ensureJob` after that adds a new job
+   * instead of finding this one. For jobs that drain some state (webhook deliveries): whatever is written after the
+   * claim gets a run of its own, and nothing written before it is missed (see `ensureJob`).
+   */
+  keyUntilClaimed?: boolean;
 }
 
 /** Throw from a handler to run the job again at a given time without counting a failure. */
@@ -105,6 +114,39 @@ export async function enqueueJob(
   if (!rows.length) return null;
   await q.query('SELECT pg_notify($1, $2)', [CHANNEL, kind]);
   return id;
+}
+
+/**
+ * Makes sure a job of this kind and key is waiting, for a kind defined with `keyUntilClaimed`: adds one, or brings a
+ * waiting one forward to `runAt` (default now) when it was due later. It locks a waiting job's row until the caller's
+ * transaction ends, so a worker cannot claim that job before the caller's writes are visible: the run that follows
+ * always sees them (no wake-up is lost between a write and a job that was about to start).
+ */
+export async function ensureJob(
+  q: Queryable,
+  orgId: string,
+  kind: string,
+  payload: unknown,
+  opts: { key: string; runAt?: Date },
+): Promise<void> {
+  const def = definitions.get(kind);
+  await q.query(
+    `INSERT INTO jobs (organization_id, id, kind, key, payload, run_at, max_attempts, lease_ms)
+     VALUES ($1, $2, $3, $4, $5::jsonb, coalesce($6::timestamptz, now()), $7, $8)
+     ON CONFLICT (organization_id, kind, key) WHERE key IS NOT NULL
+     DO UPDATE SET run_at = least(jobs.run_at, excluded.run_at) WHERE jobs.status = 'queued'`,
+    [
+      orgId,
+      newId('job'),
+      kind,
+      opts.key,
+      JSON.stringify(payload ?? {}),
+      opts.runAt ?? null,
+      def?.options.maxAttempts ?? 5,
+      def?.options.leaseMs ?? 600_000,
+    ],
+  );
+  await q.query('SELECT pg_notify($1, $2)', [CHANNEL, kind]);
 }
 
 export interface JobRow {
@@ -179,14 +221,16 @@ async function recover(db: Db, scope: RunScope): Promise<void> {
 async function claim(db: Db, scope: RunScope): Promise<Claimed[]> {
   const token = base62(24);
   const kinds = scope.kinds ?? [...definitions.keys()];
+  const freed = [...definitions].filter(([, d]) => d.options.keyUntilClaimed).map(([k]) => k);
   return db.query<Claimed>(
-    `UPDATE jobs j SET status = 'running', lock_token = $1, locked_at = now(), attempts = j.attempts + 1
+    `UPDATE jobs j SET status = 'running', lock_token = $1, locked_at = now(), attempts = j.attempts + 1,
+            key = CASE WHEN j.kind = ANY($5) THEN NULL ELSE j.key END
        FROM (SELECT organization_id, id FROM jobs
               WHERE status = 'queued' AND run_at <= now() AND kind = ANY($2) AND ($3::text IS NULL OR organization_id = $3)
               ORDER BY run_at, created_at LIMIT $4 FOR UPDATE SKIP LOCKED) c
       WHERE j.organization_id = c.organization_id AND j.id = c.id
       RETURNING j.organization_id, j.id, j.kind, j.key, j.payload, j.attempts, j.max_attempts, j.lock_token`,
-    [token, kinds, scope.orgId ?? null, scope.batch ?? 10],
+    [token, kinds, scope.orgId ?? null, scope.batch ?? 10, freed],
   );
 }
 

@@ -24,6 +24,7 @@ const Inbox = lazy(() => import('./pages/Inbox'));
 const Settings = lazy(() => import('./pages/Settings'));
 const Account = lazy(() => import('./pages/Account'));
 const Messages = lazy(() => import('./pages/Messages'));
+const Import = lazy(() => import('./pages/Import'));
 
 const loading = (
   <Center h="60vh">
@@ -52,6 +53,7 @@ function Shell() {
     { to: '/fundraising', label: 'Fundraising', show: can(s.grants, 'fundraising', 'read') },
     { to: '/inbox', label: 'Inbox', show: can(s.grants, 'communications', 'read') },
     { to: '/messages', label: 'Messages', show: can(s.grants, 'communications', 'read') },
+    { to: '/import', label: 'Import', show: can(s.grants, 'people', 'write') || can(s.grants, 'animals', 'write') },
     { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
     { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
   ];
@@ -119,6 +121,7 @@ function Shell() {
             <Route path="/settings" element={<Settings />} />
             <Route path="/account" element={<Account />} />
             <Route path="/messages" element={<Messages />} />
+            <Route path="/import" element={<Import />} />
             <Route path="/messages/templates/:id" element={<Messages />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>

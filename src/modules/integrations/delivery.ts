@@ -3,14 +3,15 @@ import https from 'node:https';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { AppContext } from '../../platform/context.ts';
-import type { Db } from '../../platform/db/db.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { defineJob, ensureJob, runDueJobs } from '../../platform/jobs.ts';
 import { base62 } from '../../platform/ids.ts';
 import { queueOrganizationNotice } from '../communications/public.ts';
 import { isInternalAddress, sign } from './signing.ts';
 
-/** How the delivery worker behaves; every value has a production default. */
+/** How delivery behaves; every value has a production default (tests shorten them through `deliverDue`). */
 export interface DeliveryOptions {
-  /** Only these organizations (tests share one database); default all. */
+  /** `deliverDue` only: these organizations (tests share one database); default all. */
   organizations?: string[];
   /** One request's time limit (ms). */
   timeoutMs?: number;
@@ -24,6 +25,8 @@ export interface DeliveryOptions {
   /** A claim older than this is a crashed worker's: the delivery is sent again, same webhook-id (ms). */
   leaseMs?: number;
   batch?: number;
+  /** How long one run of an endpoint's job sends before it yields to other jobs and queues its next run (ms). */
+  runMs?: number;
   /** Allows http and loopback/private addresses (development, tests). */
   allowInsecure?: boolean;
   /** Tests: called after the request was answered and before the outcome is recorded (a crash there). */
@@ -39,6 +42,7 @@ export const DEFAULTS = {
   pauseAfter: 50,
   leaseMs: 5 * 60_000,
   batch: 20,
+  runMs: 2 * 60_000,
 };
 
 /** Delay before retry number `attempts` (1 = after the first failure): exponential, capped, ±50% jitter. */
@@ -51,6 +55,8 @@ interface Claimed {
   organization_id: string;
   id: string;
   endpoint_id: string;
+  commit_seq: string;
+  change_pos: string;
   body: string;
   attempts: number;
   attempt_token: string;
@@ -148,7 +154,9 @@ export async function post(
 /**
  * Turns committed changes into deliveries: per organization, under its cursor row's lock, the changes
  * after the cursor in commit order become one delivery per endpoint that wants the event (paused ones
- * too: they keep their backlog and receive it, in order, when enabled again).
+ * too: they keep their backlog and receive it, in order, when enabled again). In the same transaction it
+ * makes sure each enabled endpoint with something due has its delivery job waiting (new deliveries, and
+ * any left behind by a stopped worker), so the fan-out is also the sweep that mends a broken chain.
  */
 export async function fanOut(db: Db, organizations?: string[]): Promise<number> {
   const orgs = await db.query<{ organization_id: string }>(
@@ -173,26 +181,36 @@ export async function fanOut(db: Db, organizations?: string[]): Promise<number> 
           [orgId, cur.commit_seq, cur.pos],
         );
         const last = changes[changes.length - 1];
-        if (!last) return 0;
-        const rows = await q.query(
-          `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, commit_seq, change_pos, event, entity_id, body)
-           SELECT c.organization_id, 'msg_' || e.id || '_' || c.commit_seq || '_' || c.pos, e.id, c.commit_seq, c.pos, c.event, c.entity_id,
-                  json_build_object('type', c.event,
-                    'timestamp', to_char(c.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                    'data', json_build_object('object', c.entity_type, 'id', c.entity_id, 'fields', c.fields,
-                      'cursor', c.commit_seq || '-' || c.pos))::text
-             FROM ark_changes c JOIN webhook_endpoints e ON e.organization_id = c.organization_id
-            WHERE c.organization_id = $1 AND (c.commit_seq, c.pos) > ($2, $3) AND (c.commit_seq, c.pos) <= ($4, $5)
-              AND c.event = ANY(e.events) AND c.commit_seq > e.start_seq
-           ON CONFLICT DO NOTHING RETURNING id`,
-          [orgId, cur.commit_seq, cur.pos, last.commit_seq, last.pos],
+        if (last) {
+          const rows = await q.query(
+            `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, commit_seq, change_pos, event, entity_id, body)
+             SELECT c.organization_id, 'msg_' || e.id || '_' || c.commit_seq || '_' || c.pos, e.id, c.commit_seq, c.pos, c.event,
+                    c.entity_id,
+                    json_build_object('type', c.event,
+                      'timestamp', to_char(c.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                      'data', json_build_object('object', c.entity_type, 'id', c.entity_id, 'fields', c.fields,
+                        'cursor', c.commit_seq || '-' || c.pos))::text
+               FROM ark_changes c JOIN webhook_endpoints e ON e.organization_id = c.organization_id
+              WHERE c.organization_id = $1 AND (c.commit_seq, c.pos) > ($2, $3) AND (c.commit_seq, c.pos) <= ($4, $5)
+                AND c.event = ANY(e.events) AND c.commit_seq > e.start_seq
+             ON CONFLICT DO NOTHING RETURNING id`,
+            [orgId, cur.commit_seq, cur.pos, last.commit_seq, last.pos],
+          );
+          await q.query('UPDATE webhook_cursors SET commit_seq = $2, pos = $3 WHERE organization_id = $1', [
+            orgId,
+            last.commit_seq,
+            last.pos,
+          ]);
+          made += rows.length;
+        }
+        const due = await q.query<{ endpoint_id: string }>(
+          `SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d
+             JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
+            WHERE d.organization_id = $1 AND d.status IN ('pending', 'sending')
+              AND ((d.status = 'pending' AND d.next_attempt_at <= now()) OR (d.status = 'sending' AND d.lease_until < now()))`,
+          [orgId],
         );
-        await q.query('UPDATE webhook_cursors SET commit_seq = $2, pos = $3 WHERE organization_id = $1', [
-          orgId,
-          last.commit_seq,
-          last.pos,
-        ]);
-        made += rows.length;
+        for (const { endpoint_id } of due) await wakeEndpoint(q, orgId, endpoint_id);
         return changes.length;
       });
       if (n < 500) break;
@@ -201,54 +219,103 @@ export async function fanOut(db: Db, organizations?: string[]): Promise<number> 
   return made;
 }
 
+/** Kinds of job on the kernel queue (src/platform/jobs.ts) that carry webhooks. */
+export const FANOUT_JOB = 'webhooks.fanout';
+export const DELIVER_JOB = 'webhooks.deliver';
+
 /**
- * One pass of the delivery worker: gives crashed workers' claims back, fans out new changes, then
- * claims due deliveries (FOR UPDATE SKIP LOCKED; never one whose record has an earlier delivery to the
- * same endpoint still pending, so each record's events arrive in order), sends them and records each
- * outcome. Returns how many were sent.
+ * Makes sure the endpoint's delivery job waits (now, or at `runAt`), inside the caller's transaction: after a fan-out
+ * wrote deliveries, a redelivery, an endpoint enabled again. One job per endpoint waits at most (its key is the
+ * endpoint id, freed when a worker claims it, so what is written while it runs gets a run of its own).
  */
-export async function deliverDue(ctx: Pick<AppContext, 'db' | 'config'>, options: DeliveryOptions = {}): Promise<number> {
+export function wakeEndpoint(q: Queryable, orgId: string, endpointId: string, runAt?: Date): Promise<void> {
+  return ensureJob(q, orgId, DELIVER_JOB, { endpoint_id: endpointId }, { key: endpointId, runAt });
+}
+
+/** Makes sure the organization's fan-out job waits (the commit trigger of migration 1420 does it for each change). */
+export function wakeFanOut(q: Queryable, orgId: string): Promise<void> {
+  return ensureJob(q, orgId, FANOUT_JOB, {}, { key: 'fanout' });
+}
+
+/**
+ * One run of an endpoint's delivery job: gives its crashed workers' claims back, then claims due deliveries
+ * (FOR UPDATE SKIP LOCKED; never one whose record has an earlier delivery to the same endpoint still pending, so each
+ * record's events arrive in order), sends them and records each outcome, until none is due or its time is up. Then it
+ * queues its own next run at the earliest next attempt (a retry's time, or a stopped worker's lease end). Returns how
+ * many were sent.
+ */
+export async function deliverEndpoint(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  orgId: string,
+  endpointId: string,
+  options: DeliveryOptions = {},
+): Promise<number> {
   const o = { ...DEFAULTS, ...options };
   const allowInsecure = options.allowInsecure ?? ctx.config.webhooksAllowInsecure;
   const db = ctx.db;
-  const orgs = options.organizations ?? null;
   // A claim whose lease ran out belongs to a worker that stopped between sending and recording: the
   // receiver may have it already, so it goes again with the same webhook-id (at least once).
   await db.query(
     `UPDATE webhook_deliveries SET status = 'pending', attempt_token = NULL, lease_until = NULL
-      WHERE status = 'sending' AND lease_until < now() ${orgs ? 'AND organization_id = ANY($1)' : ''}`,
-    orgs ? [orgs] : [],
+      WHERE organization_id = $1 AND endpoint_id = $2 AND status = 'sending' AND lease_until < now()`,
+    [orgId, endpointId],
   );
-  await fanOut(db, orgs ?? undefined);
-  const token = base62(16);
-  const claimed = await db.query<Claimed>(
-    `WITH due AS (
-       SELECT d.organization_id, d.id FROM webhook_deliveries d
-         JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now() ${orgs ? 'AND d.organization_id = ANY($4)' : ''}
-          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
-                           WHERE p.organization_id = d.organization_id AND p.endpoint_id = d.endpoint_id AND p.entity_id = d.entity_id
-                             AND p.status IN ('pending', 'sending') AND (p.commit_seq, p.change_pos) < (d.commit_seq, d.change_pos))
-        ORDER BY d.commit_seq, d.change_pos LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
-     UPDATE webhook_deliveries w SET status = 'sending', attempt_token = $2, lease_until = now() + ($3 || ' milliseconds')::interval,
-            attempts = w.attempts + 1, first_attempt_at = coalesce(w.first_attempt_at, now()), last_attempt_at = now()
-       FROM due, webhook_endpoints e
-      WHERE w.organization_id = due.organization_id AND w.id = due.id AND e.organization_id = w.organization_id AND e.id = w.endpoint_id
-     RETURNING w.organization_id, w.id, w.endpoint_id, w.body, w.attempts, w.attempt_token, w.first_attempt_at, e.url, e.secret`,
-    orgs ? [o.batch, token, String(o.leaseMs), orgs] : [o.batch, token, String(o.leaseMs)],
-  );
-  for (const d of claimed) {
-    const ts = Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
-    const result = await post(
-      d.url,
-      { 'webhook-id': d.id, 'webhook-timestamp': String(ts), 'webhook-signature': sign(d.secret, d.id, ts, d.body) },
-      d.body,
-      { timeoutMs: o.timeoutMs, allowInsecure },
+  const started = Date.now();
+  let sent = 0;
+  for (;;) {
+    const token = base62(16);
+    const claimed = await db.query<Claimed>(
+      `WITH due AS (
+         SELECT d.organization_id, d.id FROM webhook_deliveries d
+           JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
+          WHERE d.organization_id = $4 AND d.endpoint_id = $5 AND d.status = 'pending' AND d.next_attempt_at <= now()
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
+                             WHERE p.organization_id = d.organization_id AND p.endpoint_id = d.endpoint_id AND p.entity_id = d.entity_id
+                               AND p.status IN ('pending', 'sending') AND (p.commit_seq, p.change_pos) < (d.commit_seq, d.change_pos))
+          ORDER BY d.commit_seq, d.change_pos LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
+       UPDATE webhook_deliveries w SET status = 'sending', attempt_token = $2, lease_until = now() + ($3 || ' milliseconds')::interval,
+              attempts = w.attempts + 1, first_attempt_at = coalesce(w.first_attempt_at, now()), last_attempt_at = now()
+         FROM due, webhook_endpoints e
+        WHERE w.organization_id = due.organization_id AND w.id = due.id AND e.organization_id = w.organization_id AND e.id = w.endpoint_id
+       RETURNING w.organization_id, w.id, w.endpoint_id, w.commit_seq, w.change_pos, w.body, w.attempts, w.attempt_token,
+                 w.first_attempt_at, e.url, e.secret`,
+      [o.batch, token, String(o.leaseMs), orgId, endpointId],
     );
-    await options.afterSend?.(d.id);
-    await record(ctx, d, result, o);
+    if (!claimed.length) break;
+    claimed.sort((a, b) => Number(a.commit_seq) - Number(b.commit_seq) || Number(a.change_pos) - Number(b.change_pos));
+    for (const d of claimed) {
+      const ts = Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
+      const result = await post(
+        d.url,
+        { 'webhook-id': d.id, 'webhook-timestamp': String(ts), 'webhook-signature': sign(d.secret, d.id, ts, d.body) },
+        d.body,
+        { timeoutMs: o.timeoutMs, allowInsecure },
+      );
+      sent += 1;
+      await options.afterSend?.(d.id);
+      await record(ctx, d, result, o);
+    }
+    if (Date.now() - started > o.runMs) {
+      // Its share of the worker is used: the rest goes in a next run, after the other jobs waiting.
+      await wakeEndpoint(db, orgId, endpointId);
+      return sent;
+    }
   }
-  return claimed.length;
+  // Nothing due now: come back at the earliest next attempt, if the endpoint is enabled. A pending delivery still due
+  // now is waiting behind an earlier one of its record (counted by that one's time), or came after this run's last
+  // claim (its fan-out queued a run of its own).
+  const next = (
+    await db.query<{ at: Date | null }>(
+      `SELECT least(min(d.next_attempt_at) FILTER (WHERE d.status = 'pending' AND d.next_attempt_at > now()),
+                    min(d.lease_until) FILTER (WHERE d.status = 'sending')) AS at
+         FROM webhook_deliveries d
+         JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
+        WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.status IN ('pending', 'sending')`,
+      [orgId, endpointId],
+    )
+  )[0]?.at;
+  if (next) await wakeEndpoint(db, orgId, endpointId, new Date(next));
+  return sent;
 }
 
 async function record(ctx: Pick<AppContext, 'db' | 'config'>, d: Claimed, r: SendResult, o: typeof DEFAULTS) {
@@ -314,28 +381,88 @@ async function record(ctx: Pick<AppContext, 'db' | 'config'>, d: Claimed, r: Sen
   });
 }
 
-/** The background loop run by `npm start`: a pass every `pollMs`, more at once while work remains. */
-export function startDeliveryWorker(ctx: AppContext, opts: DeliveryOptions & { pollMs?: number } = {}) {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (stopped) return;
-    running = (async () => {
-      try {
-        while (!stopped && (await deliverDue(ctx, opts)) > 0);
-      } catch {
-        // The next pass tries again; the database holds every delivery's state.
-      }
-    })();
-    void running.finally(() => {
-      if (!stopped) timer = setTimeout(tick, opts.pollMs ?? 2000);
-    });
-  };
-  tick();
-  ctx.onClose(async () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-    await running;
-  });
+/** Options a run on demand (`deliverDue`) passes to the jobs it runs; none in production. */
+let runOptions: DeliveryOptions = {};
+/** The errors the handlers threw during a run on demand (the queue records them and retries the job as usual). */
+let runErrors: unknown[] | null = null;
+let runSent = 0;
+
+defineJob(
+  FANOUT_JOB,
+  async (ctx, job) => {
+    const deliveries = await fanOut(ctx.db, [job.orgId]);
+    // A write burst leaves a finished fan-out and delivery run each: the log that matters is webhook_deliveries,
+    // so finished webhook jobs are kept a day (a thousand at a time, on the organization's kind index).
+    await ctx.db.query(
+      `DELETE FROM jobs WHERE (organization_id, id) IN (
+         SELECT organization_id, id FROM jobs WHERE organization_id = $1 AND kind = ANY($2) AND status = 'done'
+            AND created_at < now() - interval '1 day' LIMIT 1000)`,
+      [job.orgId, [FANOUT_JOB, DELIVER_JOB]],
+    );
+    return { deliveries };
+  },
+  { keyUntilClaimed: true, maxAttempts: 20 },
+);
+
+defineJob<{ endpoint_id: string }>(
+  DELIVER_JOB,
+  async (ctx, job) => {
+    try {
+      const sent = await deliverEndpoint(ctx, job.orgId, job.payload.endpoint_id, runOptions);
+      runSent += sent;
+      return { sent };
+    } catch (err) {
+      runErrors?.push(err);
+      throw err;
+    }
+  },
+  {
+    keyUntilClaimed: true,
+    maxAttempts: 20,
+    // Longer than a delivery's claim (leaseMs, 5 min) and a run's time (runMs, 2 min) with one slow answer.
+    leaseMs: 10 * 60_000,
+    // Twenty failed runs (the database was away): the deliveries are intact; try the endpoint again in an hour.
+    onFailed: async (ctx, job) => {
+      const at = new Date(Date.now() + 3600_000);
+      await wakeEndpoint(ctx.db, job.orgId, (job.payload as { endpoint_id: string }).endpoint_id, at);
+    },
+  },
+);
+
+/**
+ * Runs the webhook jobs of these organizations now, on the kernel queue, and answers how many deliveries were sent:
+ * tests call it (with short retries and time-outs) instead of waiting for the worker. It queues each organization's
+ * fan-out (which queues the delivery job of every endpoint with something due), runs the due `webhooks.*` jobs of the
+ * organization, and throws the first error a job threw (the queue has recorded it and retries that job as usual).
+ */
+export async function deliverDue(ctx: AppContext, options: DeliveryOptions = {}): Promise<number> {
+  const orgs =
+    options.organizations ??
+    (await ctx.db.query<{ organization_id: string }>('SELECT DISTINCT organization_id FROM webhook_endpoints')).map(
+      (r) => r.organization_id,
+    );
+  const before = { runOptions, runErrors, runSent };
+  runOptions = options;
+  runErrors = [];
+  runSent = 0;
+  try {
+    for (const orgId of orgs) {
+      await ctx.db.tx((q) => wakeFanOut(q, orgId));
+      await runDueJobs(ctx, { orgId, kinds: [FANOUT_JOB, DELIVER_JOB] });
+    }
+    if (runErrors.length) throw runErrors[0];
+    return runSent;
+  } finally {
+    ({ runOptions, runErrors, runSent } = before);
+  }
+}
+
+/**
+ * At start-up, a fan-out for every organization with endpoints: it catches up with changes and retries left while no
+ * process ran. Everything else is driven by the queue: a change's commit queues the fan-out (migration 1420), the
+ * fan-out queues the endpoints' delivery jobs, and each delivery job queues its own next run. No poller is needed.
+ */
+export async function wakeAll(ctx: AppContext): Promise<void> {
+  const orgs = await ctx.db.query<{ organization_id: string }>('SELECT DISTINCT organization_id FROM webhook_endpoints');
+  for (const { organization_id } of orgs) await ctx.db.tx((q) => wakeFanOut(q, organization_id));
 }

@@ -5,6 +5,8 @@ import { parse } from 'csv-parse/sync';
 import { at, testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 import { toIsoDate } from './import.service.ts';
+import { IMPORT_JOB, importOptions } from './import.jobs.ts';
+import { runDueJobs } from '../../platform/jobs.ts';
 
 let t: TestApp;
 before(async () => {
@@ -253,6 +255,212 @@ const donationSeed = async (o: TestOrg) => {
   return res.body.id as string;
 };
 
+/** A multipart/form-data body, as a browser sends one. */
+function form(parts: { name: string; data: string | Buffer; filename?: string }[]) {
+  const boundary = `----ark${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const file = p.filename !== undefined ? `; filename="${p.filename}"` : '';
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${file}\r\n\r\n`));
+    chunks.push(Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { rawBody: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+test('multipart upload: the file in a part and the options as fields, CSV and XLSX, with the same checks as JSON', async () => {
+  const org = await makeOrg(t);
+  const dry = await org.req(
+    'POST',
+    '/api/imports/people',
+    form([
+      { name: 'file', data: PEOPLE_CSV, filename: 'people.csv' },
+      { name: 'preset', data: 'spreadsheet' },
+      { name: 'dry_run', data: 'true' },
+    ]),
+  );
+  assert.equal(dry.status, 200, JSON.stringify(dry.body));
+  assert.equal(dry.body.dry_run, true);
+  assert.equal(dry.body.total_rows, 4);
+  assert.deepEqual(
+    dry.body.errors.map((e: { line: number }) => e.line),
+    [3, 4],
+  );
+  const real = await org.req(
+    'POST',
+    '/api/imports/people',
+    form([
+      { name: 'file', data: PEOPLE_CSV, filename: 'people.csv' },
+      { name: 'preset', data: 'spreadsheet' },
+      { name: 'defaults', data: JSON.stringify({ country: 'GB' }) },
+    ]),
+  );
+  assert.equal(real.status, 200, JSON.stringify(real.body));
+  assert.equal(real.body.created, 2);
+  assert.equal((await org.req('GET', '/api/v1/people?perPage=100')).body.data.length, 2);
+  // An XLSX workbook: its format is found from the file.
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Animals');
+  ws.addRow(['Pet', 'Kind', 'In']);
+  ws.addRow(['Pip', 'Cat', '2026-05-01']);
+  const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
+  const animals = await org.req(
+    'POST',
+    '/api/imports/animals',
+    form([
+      { name: 'file', data: xlsx, filename: 'animals.xlsx' },
+      { name: 'columns', data: JSON.stringify({ Pet: 'name', Kind: 'species', In: 'intake_date' }) },
+      { name: 'defaults', data: JSON.stringify({ status: 'Available' }) },
+    ]),
+  );
+  assert.equal(animals.status, 200, JSON.stringify(animals.body));
+  assert.equal(animals.body.created, 1);
+  // The same workbook in the background: the stored file is read back by the job.
+  const bg = await org.req(
+    'POST',
+    '/api/imports/animals',
+    form([
+      { name: 'file', data: xlsx, filename: 'animals.xlsx' },
+      { name: 'columns', data: JSON.stringify({ Pet: 'name', Kind: 'species', In: 'intake_date' }) },
+      { name: 'defaults', data: JSON.stringify({ status: 'Available' }) },
+      { name: 'background', data: 'true' },
+    ]),
+  );
+  assert.equal(bg.status, 202, JSON.stringify(bg.body));
+  await runDueJobs(t.ctx, { orgId: org.id, kinds: [IMPORT_JOB] });
+  const bgDone = (await org.req('GET', `/api/imports/animals/runs/${bg.body.id}`)).body;
+  assert.deepEqual([bgDone.status, bgDone.created, bgDone.failure], ['done', 1, null]);
+  // The same refusals as JSON: no file, an unknown field, bad JSON, an unknown field name in the mapping.
+  const noFile = await org.req('POST', '/api/imports/people', form([{ name: 'preset', data: 'spreadsheet' }]));
+  assertErrorShape('/api/imports/people', noFile, 400);
+  const extra = await org.req(
+    'POST',
+    '/api/imports/people',
+    form([
+      { name: 'file', data: PEOPLE_CSV },
+      { name: 'owner', data: 'x' },
+    ]),
+  );
+  assertErrorShape('/api/imports/people', extra, 422);
+  const badJson = await org.req(
+    'POST',
+    '/api/imports/people',
+    form([
+      { name: 'file', data: PEOPLE_CSV },
+      { name: 'columns', data: '{' },
+    ]),
+  );
+  assertErrorShape('/api/imports/people', badJson, 422);
+  const badField = await org.req(
+    'POST',
+    '/api/imports/people',
+    form([
+      { name: 'file', data: PEOPLE_CSV },
+      { name: 'columns', data: JSON.stringify({ Email: 'password' }) },
+    ]),
+  );
+  assertErrorShape('/api/imports/people', badField, 422);
+});
+
+function peopleCsv(n: number, from = 0) {
+  const rows = ['First Name,Last Name,Email'];
+  for (let i = from; i < from + n; i++) rows.push(`P${i},Batch,p${i}@batch.example`);
+  return rows.join('\n');
+}
+
+test('a background import runs in batches on the job queue, shows its progress, and resumes after a crash without doubles', async () => {
+  const org = await makeOrg(t);
+  const saved = { ...importOptions };
+  importOptions.batchRows = 5;
+  try {
+    // 12 rows, one refused (line 6: no email) and one duplicate of an existing person (line 9).
+    const existing = await org.req('POST', '/api/v1/people', { body: { firstName: 'Old', lastName: 'One', email: 'p7@batch.example' } });
+    assert.equal(existing.status, 201);
+    const csv = peopleCsv(12).replace('P4,Batch,p4@batch.example', 'P4,Batch,');
+    const res = await imp(org, 'people', { format: 'csv', content: csv, preset: 'spreadsheet', background: true });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.equal(res.body.status, 'queued');
+    assert.deepEqual(res.body.progress, { rows_done: 0, total_rows: 12, percent: 0, batches: 0 });
+    assert.equal(res.headers.location, `/api/imports/people/runs/${res.body.id}`);
+    const url = `/api/imports/people/runs/${res.body.id}`;
+    // The worker stops after the first batch has committed (a crash between batches); progress is read mid-way.
+    let mid: { status: string; progress: { rows_done: number; percent: number }; created: number } | null = null;
+    importOptions.afterBatch = async (_id, next) => {
+      mid = (await org.req('GET', url)).body;
+      if (next === 5) throw new Error('worker crashed');
+    };
+    await runDueJobs(t.ctx, { orgId: org.id, kinds: [IMPORT_JOB] });
+    assert.ok(mid);
+    const seen = mid as { status: string; progress: { rows_done: number; percent: number }; created: number };
+    assert.equal(seen.status, 'running');
+    assert.deepEqual([seen.progress.rows_done, seen.progress.percent, seen.created], [5, 41, 4]);
+    const after = (await org.req('GET', url)).body;
+    assert.equal(after.progress.rows_done, 5, 'the checkpoint of the committed batch');
+    assert.equal((await org.req('GET', '/api/v1/people?perPage=100')).body.data.length, 5);
+    // The queue retries the job later; its time comes now. It resumes at row 6 and imports each row once.
+    importOptions.afterBatch = undefined;
+    await t.db.query("UPDATE jobs SET run_at = now() WHERE organization_id = $1 AND kind = $2 AND status = 'queued'", [org.id, IMPORT_JOB]);
+    await runDueJobs(t.ctx, { orgId: org.id, kinds: [IMPORT_JOB] });
+    const done = (await org.req('GET', url)).body;
+    assert.equal(done.status, 'done');
+    assert.deepEqual(done.progress, { rows_done: 12, total_rows: 12, percent: 100, batches: 3 });
+    assert.deepEqual([done.created, done.updated, done.skipped, done.error_count, done.duplicate_count], [10, 0, 1, 1, 1]);
+    assert.deepEqual(
+      done.errors.map((e: { line: number }) => e.line),
+      [6],
+    );
+    assert.equal(done.duplicates[0].line, 9);
+    const people = (await org.req('GET', '/api/v1/people?perPage=100')).body.data as { email: string }[];
+    assert.equal(people.length, 11);
+    assert.equal(new Set(people.map((p) => p.email)).size, 11, 'no row imported twice');
+    // Another list's path, or another organization, does not find the run.
+    assertErrorShape('/api/imports/animals', await org.req('GET', `/api/imports/animals/runs/${res.body.id}`), 404);
+    const other = await makeOrg(t);
+    assertErrorShape('/api/imports/people', await other.req('GET', url), 404);
+    // A background dry run writes nothing but its checkpoints.
+    const dry = await imp(org, 'people', {
+      format: 'csv',
+      content: peopleCsv(7, 100),
+      preset: 'spreadsheet',
+      background: true,
+      dry_run: true,
+    });
+    assert.equal(dry.status, 202);
+    await runDueJobs(t.ctx, { orgId: org.id, kinds: [IMPORT_JOB] });
+    const dryDone = (await org.req('GET', `/api/imports/people/runs/${dry.body.id}`)).body;
+    assert.deepEqual([dryDone.status, dryDone.created, dryDone.progress.batches], ['done', 7, 2]);
+    assert.equal((await org.req('GET', '/api/v1/people?perPage=100')).body.data.length, 11);
+  } finally {
+    Object.assign(importOptions, saved);
+    importOptions.afterBatch = undefined;
+  }
+});
+
+test('a file above the background threshold goes to the background without being asked', async () => {
+  const org = await makeOrg(t);
+  const saved = importOptions.backgroundAbove;
+  importOptions.backgroundAbove = 3;
+  try {
+    const res = await imp(org, 'people', { format: 'csv', content: peopleCsv(4), preset: 'spreadsheet' });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const small = await imp(org, 'people', { format: 'csv', content: peopleCsv(3, 50), preset: 'spreadsheet' });
+    assert.equal(small.status, 200);
+    await runDueJobs(t.ctx, { orgId: org.id, kinds: [IMPORT_JOB] });
+    const done = (await org.req('GET', `/api/imports/people/runs/${res.body.id}`)).body;
+    assert.deepEqual([done.status, done.created], ['done', 4]);
+  } finally {
+    importOptions.backgroundAbove = saved;
+  }
+});
+
+async function importRun(o: TestOrg, target: 'animals' | 'people') {
+  const content = target === 'people' ? 'Email,First Name,Last Name\nx@run.example,X,Y' : 'Name,Species\nX,Dog';
+  const res = await imp(o, target, { format: 'csv', content, preset: 'spreadsheet', background: true, dry_run: true });
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  return res.body.id as string;
+}
+
 securitySuite('import and export', () => t, [
   {
     method: 'POST',
@@ -268,6 +476,8 @@ securitySuite('import and export', () => t, [
     area: 'people',
     level: 'write',
   },
+  { method: 'GET', path: async (o) => `/api/imports/animals/runs/${await importRun(o, 'animals')}`, area: 'animals', level: 'write' },
+  { method: 'GET', path: async (o) => `/api/imports/people/runs/${await importRun(o, 'people')}`, area: 'people', level: 'write' },
   { method: 'GET', path: () => '/api/imports/animals/mappings', area: 'animals', level: 'read', seed: (o) => mapping(o, 'animals') },
   { method: 'GET', path: () => '/api/imports/people/mappings', area: 'people', level: 'read', seed: (o) => mapping(o, 'people') },
   {

@@ -49,10 +49,11 @@ const cellText = (v: unknown): string =>
   v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as string | number | boolean).trim();
 
 /** The sheet as rows of text: the header (line 1) and the data rows with their line numbers. */
-export async function readSheet(
-  format: 'csv' | 'xlsx',
-  content: string,
-): Promise<{ header: string[]; rows: { line: number; cells: string[] }[] }> {
+export interface Sheet {
+  header: string[];
+  rows: { line: number; cells: string[] }[];
+}
+export async function readSheet(format: 'csv' | 'xlsx', content: string): Promise<Sheet> {
   let table: string[][];
   if (format === 'csv') {
     try {
@@ -204,6 +205,185 @@ function joined(client: pg.PoolClient): Db {
   return { ...q, tx: <T>(fn: (inner: Queryable) => Promise<T>) => fn(q) } as unknown as Db;
 }
 
+/** The file's header resolved against the mapping, and the options every row is read with. */
+export interface Prepared {
+  index: Map<string, number>;
+  unmapped: string[];
+  defaults: Record<string, string>;
+  order: 'dmy' | 'mdy';
+  choices: Record<string, Choice>;
+}
+
+export function prepareImport(
+  target: Target,
+  header: string[],
+  req: Pick<ImportRequest, 'defaults' | 'date_order' | 'choices'>,
+  columns: Record<string, string>,
+): Prepared {
+  const { index, unmapped } = resolveColumns(target, header, columns);
+  const defaults = req.defaults ?? {};
+  for (const f of Object.keys(defaults)) if (!FIELDS[target].includes(f)) throw invalid({ defaults: [`${f} is not a field of ${target}`] });
+  return { index, unmapped, defaults, order: req.date_order ?? 'dmy', choices: req.choices ?? {} };
+}
+
+export function emptyResult(dryRun: boolean, total: number, unmapped: string[]): ImportResult {
+  return { dry_run: dryRun, total_rows: total, created: 0, updated: 0, skipped: 0, errors: [], duplicates: [], unmapped_columns: unmapped };
+}
+
+/**
+ * Runs `fn` in one transaction on one connection, with a Db whose own `tx` joins it (see `joined`); rolls back when
+ * `fn` throws or when `rollback` says so once it has run (a dry run).
+ */
+export async function inImportTx<T>(db: Db, fn: (joinedDb: Db, q: Queryable) => Promise<T>, rollback = false): Promise<T> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    const j = joined(client);
+    const out = await fn(j, j);
+    await client.query(rollback ? 'ROLLBACK' : 'COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Imports rows (a whole file, or one batch of a background import) through the owning modules' own create and update
+ * (every API rule, the audit rows and the change records), on the caller's transaction; adds to `result`. The likely
+ * duplicates are looked up at the start of each call: a batch sees the records earlier batches committed.
+ */
+export async function importRows(
+  db: Db,
+  org: Organization,
+  target: Target,
+  rows: { line: number; cells: string[] }[],
+  prep: Prepared,
+  result: ImportResult,
+  actor: string,
+): Promise<void> {
+  const { index, defaults, order, choices } = prep;
+  // Likely duplicates: people by email, phone, or name and postal code; animals by microchip.
+  const chips = target === 'animals' ? await microchipIndex(db, org.id) : new Map<string, string>();
+  const byEmail = new Map<string, string>();
+  const byPhone = new Map<string, string>();
+  const byNamePostal = new Map<string, string>();
+  if (target === 'people')
+    for (const p of await matchIndex(db, org.id)) {
+      byEmail.set(p.email, p.id);
+      if (p.phone) byPhone.set(p.phone, p.id);
+      if (p.postal) byNamePostal.set(`${p.name}|${p.postal}`, p.id);
+    }
+  const newPeople: NewPerson[] = [];
+  for (const row of rows) {
+    const get = (f: string) => {
+      const i = index.get(f);
+      const v = i === undefined ? '' : (row.cells[i] ?? '').trim();
+      return v || defaults[f] || '';
+    };
+    const errs: string[] = [];
+    const body = toBody(target, get, order, errs);
+    if (errs.length) {
+      result.errors.push({ line: row.line, message: `Line ${row.line}: ${errs.join('; ')}.` });
+      continue;
+    }
+    // The match, if any.
+    const on: string[] = [];
+    let match: string | undefined;
+    if (target === 'animals') {
+      const chip = typeof body.microchipNumber === 'string' ? normalizeMicrochip(body.microchipNumber) : '';
+      if (chip && chips.has(chip)) {
+        match = chips.get(chip);
+        on.push('microchip_number');
+      }
+    } else {
+      const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+      const phone = typeof body.phone === 'string' ? normalizePhone(body.phone, org.country) : null;
+      const name = `${get('first_name')} ${get('last_name')}`.trim().toLowerCase();
+      const postal = get('postal_code').toUpperCase().replace(/\s/g, '');
+      for (const [hit, what] of [
+        [email ? byEmail.get(email) : undefined, 'email'],
+        [phone ? byPhone.get(phone) : undefined, 'phone'],
+        [postal ? byNamePostal.get(`${name}|${postal}`) : undefined, 'name_and_postal_code'],
+      ] as const) {
+        if (hit && (!match || match === hit)) {
+          match = hit;
+          on.push(what);
+        }
+      }
+    }
+    const choice: Choice = choices[String(row.line)] ?? (match ? 'skip' : 'create');
+    if (match) result.duplicates.push({ line: row.line, match_id: match, matched_on: on, choice });
+    if (choice === 'skip') {
+      result.skipped += 1;
+      continue;
+    }
+    try {
+      if (choice === 'update') {
+        if (!match) throw invalid({ line: ['is to update its match, but no existing record matches it'] });
+        if (target === 'animals') await updateAnimal(db, org.id, match, check(AnimalUpdate, body), actor, org.time_zone);
+        else await updatePerson(db, org, match, check(PersonUpdate, body), actor);
+        result.updated += 1;
+      } else {
+        if (target === 'animals') {
+          const a = await createAnimal(db, org.id, check(AnimalCreate, body), actor, org.time_zone);
+          if (a.microchip_number) chips.set(a.microchip_number, a.id);
+        } else {
+          // People are checked here as createPerson checks them, and written in bulk below.
+          const b = check(PersonCreate, body);
+          const phone = b.phone ? normalizePhone(b.phone, b.address?.country ?? org.country) : null;
+          if (b.phone && !phone) throw invalid({ phone: ['is not a phone number'] });
+          const email = b.email.trim();
+          const taken = byEmail.get(email.toLowerCase());
+          if (taken)
+            throw invalid({ email: [taken.startsWith('line ') ? `is on ${taken} of this file too` : 'belongs to another person'] });
+          const id = newId('per');
+          const a = b.address;
+          newPeople.push({
+            id,
+            first_name: b.firstName,
+            last_name: b.lastName,
+            email,
+            phone,
+            address: a
+              ? {
+                  line1: a.line1,
+                  line2: a.line2 ?? null,
+                  city: a.city,
+                  state: a.state ?? null,
+                  postalCode: a.postalCode ?? null,
+                  country: a.country,
+                }
+              : null,
+            roles: b.roles ?? [],
+            tags: b.tags ?? [],
+            notes: b.notes === '' ? null : (b.notes ?? null),
+            time_zone: b.timeZone ?? org.time_zone,
+          });
+          byEmail.set(email.toLowerCase(), `line ${row.line}`);
+        }
+        result.created += 1;
+      }
+    } catch (err) {
+      result.errors.push({ line: row.line, message: `Line ${row.line}: ${problems(err, row.line).join('; ')}.` });
+    }
+  }
+  await insertPeople(db, org.id, newPeople, actor);
+  await recordChanges(
+    db,
+    org.id,
+    newPeople.map((p) => ({
+      event: 'person.created' as const,
+      entity: 'person',
+      id: p.id,
+      fields: { first_name: p.first_name, last_name: p.last_name, email: p.email, phone: p.phone, roles: p.roles, tags: p.tags },
+      actor,
+    })),
+  );
+}
+
 /**
  * A dry run and a real run do the same work in one transaction, through the owning modules' own
  * create and update (every API rule, the audit rows and the change records); the dry run rolls it back.
@@ -215,160 +395,24 @@ export async function runImport(
   req: ImportRequest,
   columns: Record<string, string>,
   actor: string,
+  read?: Sheet,
 ) {
-  const sheet = await readSheet(req.format, req.content);
-  const { index, unmapped } = resolveColumns(target, sheet.header, columns);
-  const defaults = req.defaults ?? {};
-  for (const f of Object.keys(defaults)) if (!FIELDS[target].includes(f)) throw invalid({ defaults: [`${f} is not a field of ${target}`] });
-  const order = req.date_order ?? 'dmy';
-  const choices = req.choices ?? {};
-  const result: ImportResult = {
-    dry_run: req.dry_run ?? false,
-    total_rows: sheet.rows.length,
-    created: 0,
-    updated: 0,
-    skipped: 0,
-    errors: [],
-    duplicates: [],
-    unmapped_columns: unmapped,
-  };
-
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    const db = joined(client);
-    await (async () => {
-      // Likely duplicates: people by email, phone, or name and postal code; animals by microchip.
-      const chips = target === 'animals' ? await microchipIndex(db, org.id) : new Map<string, string>();
-      const byEmail = new Map<string, string>();
-      const byPhone = new Map<string, string>();
-      const byNamePostal = new Map<string, string>();
-      if (target === 'people')
-        for (const p of await matchIndex(db, org.id)) {
-          byEmail.set(p.email, p.id);
-          if (p.phone) byPhone.set(p.phone, p.id);
-          if (p.postal) byNamePostal.set(`${p.name}|${p.postal}`, p.id);
-        }
-      const newPeople: NewPerson[] = [];
-      for (const row of sheet.rows) {
-        const get = (f: string) => {
-          const i = index.get(f);
-          const v = i === undefined ? '' : (row.cells[i] ?? '').trim();
-          return v || defaults[f] || '';
-        };
-        const errs: string[] = [];
-        const body = toBody(target, get, order, errs);
-        if (errs.length) {
-          result.errors.push({ line: row.line, message: `Line ${row.line}: ${errs.join('; ')}.` });
-          continue;
-        }
-        // The match, if any.
-        const on: string[] = [];
-        let match: string | undefined;
-        if (target === 'animals') {
-          const chip = typeof body.microchipNumber === 'string' ? normalizeMicrochip(body.microchipNumber) : '';
-          if (chip && chips.has(chip)) {
-            match = chips.get(chip);
-            on.push('microchip_number');
-          }
-        } else {
-          const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-          const phone = typeof body.phone === 'string' ? normalizePhone(body.phone, org.country) : null;
-          const name = `${get('first_name')} ${get('last_name')}`.trim().toLowerCase();
-          const postal = get('postal_code').toUpperCase().replace(/\s/g, '');
-          for (const [hit, what] of [
-            [email ? byEmail.get(email) : undefined, 'email'],
-            [phone ? byPhone.get(phone) : undefined, 'phone'],
-            [postal ? byNamePostal.get(`${name}|${postal}`) : undefined, 'name_and_postal_code'],
-          ] as const) {
-            if (hit && (!match || match === hit)) {
-              match = hit;
-              on.push(what);
-            }
-          }
-        }
-        const choice: Choice = choices[String(row.line)] ?? (match ? 'skip' : 'create');
-        if (match) result.duplicates.push({ line: row.line, match_id: match, matched_on: on, choice });
-        if (choice === 'skip') {
-          result.skipped += 1;
-          continue;
-        }
-        try {
-          if (choice === 'update') {
-            if (!match) throw invalid({ line: ['is to update its match, but no existing record matches it'] });
-            if (target === 'animals') await updateAnimal(db, org.id, match, check(AnimalUpdate, body), actor, org.time_zone);
-            else await updatePerson(db, org, match, check(PersonUpdate, body), actor);
-            result.updated += 1;
-          } else {
-            if (target === 'animals') {
-              const a = await createAnimal(db, org.id, check(AnimalCreate, body), actor, org.time_zone);
-              if (a.microchip_number) chips.set(a.microchip_number, a.id);
-            } else {
-              // People are checked here as createPerson checks them, and written in bulk below.
-              const b = check(PersonCreate, body);
-              const phone = b.phone ? normalizePhone(b.phone, b.address?.country ?? org.country) : null;
-              if (b.phone && !phone) throw invalid({ phone: ['is not a phone number'] });
-              const email = b.email.trim();
-              const taken = byEmail.get(email.toLowerCase());
-              if (taken)
-                throw invalid({ email: [taken.startsWith('line ') ? `is on ${taken} of this file too` : 'belongs to another person'] });
-              const id = newId('per');
-              const a = b.address;
-              newPeople.push({
-                id,
-                first_name: b.firstName,
-                last_name: b.lastName,
-                email,
-                phone,
-                address: a
-                  ? {
-                      line1: a.line1,
-                      line2: a.line2 ?? null,
-                      city: a.city,
-                      state: a.state ?? null,
-                      postalCode: a.postalCode ?? null,
-                      country: a.country,
-                    }
-                  : null,
-                roles: b.roles ?? [],
-                tags: b.tags ?? [],
-                notes: b.notes === '' ? null : (b.notes ?? null),
-                time_zone: b.timeZone ?? org.time_zone,
-              });
-              byEmail.set(email.toLowerCase(), `line ${row.line}`);
-            }
-            result.created += 1;
-          }
-        } catch (err) {
-          result.errors.push({ line: row.line, message: `Line ${row.line}: ${problems(err, row.line).join('; ')}.` });
-        }
-      }
-      await insertPeople(db, org.id, newPeople, actor);
-      await recordChanges(
-        db,
-        org.id,
-        newPeople.map((p) => ({
-          event: 'person.created' as const,
-          entity: 'person',
-          id: p.id,
-          fields: { first_name: p.first_name, last_name: p.last_name, email: p.email, phone: p.phone, roles: p.roles, tags: p.tags },
-          actor,
-        })),
-      );
-      await audit(db, org.id, actor, result.dry_run ? 'import_dry_run' : 'import', `${target}_import`, newId('imp'), {
+  const sheet = read ?? (await readSheet(req.format, req.content));
+  const prep = prepareImport(target, sheet.header, req, columns);
+  const result = emptyResult(req.dry_run ?? false, sheet.rows.length, prep.unmapped);
+  await inImportTx(
+    db,
+    async (j) => {
+      await importRows(j, org, target, sheet.rows, prep, result, actor);
+      await audit(j, org.id, actor, result.dry_run ? 'import_dry_run' : 'import', `${target}_import`, newId('imp'), {
         total_rows: result.total_rows,
         created: result.created,
         updated: result.updated,
         skipped: result.skipped,
         refused: result.errors.length,
       });
-    })();
-    await client.query(result.dry_run ? 'ROLLBACK' : 'COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+    },
+    result.dry_run,
+  );
   return result;
 }

@@ -1,20 +1,26 @@
+import multipart from '@fastify/multipart';
 import type { Module } from '../../platform/context.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
 import { changeRoutes } from './changes.routes.ts';
-import { startDeliveryWorker } from './delivery.ts';
+import { wakeAll } from './delivery.ts';
 import { importRoutes } from './import.routes.ts';
 import { exportRoutes } from './export.routes.ts';
 
 /** Integrations (issue 19): signed webhooks, the change feed, bulk import and export. */
 export const integrationsModule: Module = {
   name: 'integrations',
-  routes(app, ctx) {
+  async routes(app, ctx) {
     webhookRoutes(app, ctx);
     changeRoutes(app, ctx);
-    importRoutes(app, ctx);
+    // Multipart bodies are parsed by the import routes only (the file in a part, the options as fields).
+    await app.register(async (scope) => {
+      await scope.register(multipart, { throwFileSizeLimit: true });
+      importRoutes(scope, ctx);
+    });
     exportRoutes(app, ctx);
   },
   async start(ctx) {
-    startDeliveryWorker(ctx);
+    // Webhooks are delivered by the kernel job queue (delivery.ts); this catches up with what waited while no process ran.
+    await wakeAll(ctx);
   },
 };

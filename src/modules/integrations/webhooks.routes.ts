@@ -9,6 +9,7 @@ import { newId } from '../../platform/ids.ts';
 import { CHANGE_EVENT_NAMES } from '../../platform/changes.ts';
 import * as repo from './webhooks.repository.ts';
 import { newSecret, urlProblem } from './signing.ts';
+import { wakeEndpoint } from './delivery.ts';
 import {
   DeliveryList,
   DeliveryListQuery,
@@ -125,6 +126,8 @@ export function webhookRoutes(app: App, ctx: AppContext) {
       return ctx.db.tx(async (q) => {
         if (!(await repo.endpointById(q, orgId, req.params.id, true))) throw notFound('webhook endpoint');
         await repo.updateEndpoint(q, orgId, req.params.id, req.body);
+        // Resumed: its delivery job sends the backlog (a paused endpoint's job stops queuing its next run).
+        if (req.body.enabled === true) await wakeEndpoint(q, orgId, req.params.id);
         await audit(q, orgId, actor, 'update', 'webhook_endpoint', req.params.id, req.body);
         const row = await repo.endpointById(q, orgId, req.params.id);
         if (!row) throw notFound('webhook endpoint');
@@ -224,6 +227,7 @@ export function webhookRoutes(app: App, ctx: AppContext) {
         const r = await repo.redeliver(q, orgId, req.params.id, req.params.delivery_id);
         if (r === 'missing') throw notFound('delivery');
         if (r === 'sending') throw conflict('The delivery is being sent right now; try again in a moment.');
+        await wakeEndpoint(q, orgId, req.params.id);
         await audit(q, orgId, actor, 'redeliver', 'webhook_delivery', req.params.delivery_id);
         return (await repo.listDeliveries(q, orgId, req.params.id, { limit: 1, offset: 0, id: req.params.delivery_id }))[0];
       });

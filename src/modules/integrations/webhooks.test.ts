@@ -6,7 +6,8 @@ import { after, before, test } from 'node:test';
 import { at, testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 import { recordChange } from '../../platform/changes.ts';
-import { deliverDue, backoffMs, type DeliveryOptions } from './delivery.ts';
+import { deliverDue, backoffMs, DELIVER_JOB, FANOUT_JOB, type DeliveryOptions } from './delivery.ts';
+import { listJobs, runDueJobs } from '../../platform/jobs.ts';
 import { isInternalAddress, urlProblem } from './signing.ts';
 
 let t: TestApp;
@@ -251,6 +252,60 @@ test('redelivery on request sends the same webhook-id again', async () => {
     assert.equal(at(rx.hits, 1).headers['webhook-id'], d.id);
     const missing = await org.req('POST', `/api/settings/webhooks/${ep.id}/deliveries/msg_nope/redeliver`);
     assertErrorShape('/api/settings', missing, 404);
+  } finally {
+    await rx.close();
+  }
+});
+
+test('the kernel job queue drives delivery: a commit queues the fan-out, the endpoint job comes back at the retry time', async () => {
+  const org = await makeOrg(t);
+  let calls = 0;
+  const rx = await receiver(() => (++calls === 1 ? 500 : 200));
+  try {
+    const ep = await endpoint(org, rx.url);
+    const queued = async (kind: string) => (await listJobs(t.db, org.id, kind)).filter((j) => j.status === 'queued');
+    assert.equal((await queued(FANOUT_JOB)).length, 0);
+    // A rolled-back change queues nothing; a committed one queues the organization's fan-out, once for many changes.
+    await assert.rejects(
+      t.db.tx(async (q) => {
+        await recordChange(q, org.id, { event: 'animal.created', entity: 'animal', id: 'ani_rolledback', fields: {} });
+        throw new Error('rolled back');
+      }),
+    );
+    assert.equal((await queued(FANOUT_JOB)).length, 0);
+    const id = await animal(org);
+    await animal(org, 'Second');
+    assert.equal((await queued(FANOUT_JOB)).length, 1);
+    // The worker's own round (no deliverDue): fan-out, then the endpoint's job sends both; the first answer is a 500.
+    await runDueJobs(t.ctx, { orgId: org.id, kinds: [FANOUT_JOB, DELIVER_JOB] });
+    assert.equal(rx.hits.length, 2);
+    const waiting = await queued(DELIVER_JOB);
+    assert.equal(waiting.length, 1, 'one job per endpoint waits');
+    assert.equal(at(waiting, 0).key, ep.id);
+    const failed = (
+      await t.db.query<{ next_attempt_at: Date }>(
+        "SELECT next_attempt_at FROM webhook_deliveries WHERE organization_id = $1 AND status = 'pending'",
+        [org.id],
+      )
+    )[0];
+    assert.ok(failed);
+    assert.equal(at(waiting, 0).run_at.getTime(), failed.next_attempt_at.getTime(), 'it comes back at the retry time');
+    assert.equal(await runDueJobs(t.ctx, { orgId: org.id, kinds: [FANOUT_JOB, DELIVER_JOB] }), 0, 'not before');
+    // A change meanwhile is sent at once, by a run of its own; the retry still waits for its time.
+    assert.equal((await org.req('PATCH', `/api/v1/animals/${id}`, { body: { name: 'Later' } })).status, 200);
+    await runDueJobs(t.ctx, { orgId: org.id, kinds: [FANOUT_JOB, DELIVER_JOB] });
+    const types = rx.events().map((e) => `${e.type}:${e.data.id === id ? 'first' : 'second'}`);
+    assert.equal(types.length, 2, 'the update of the first record waits behind its retry (order per record)');
+    // Its time comes.
+    await t.db.query("UPDATE webhook_deliveries SET next_attempt_at = now() WHERE organization_id = $1 AND status = 'pending'", [org.id]);
+    await t.db.query("UPDATE jobs SET run_at = now() WHERE organization_id = $1 AND kind = $2 AND status = 'queued'", [
+      org.id,
+      DELIVER_JOB,
+    ]);
+    await runDueJobs(t.ctx, { orgId: org.id, kinds: [FANOUT_JOB, DELIVER_JOB] });
+    const ids = rx.events().map((e) => `${e.type}:${e.data.id === id ? 'first' : 'second'}`);
+    assert.deepEqual(ids.slice(2), ['animal.created:first', 'animal.updated:first']);
+    assert.equal((await queued(DELIVER_JOB)).length, 0, 'nothing left: no job waits');
   } finally {
     await rx.close();
   }

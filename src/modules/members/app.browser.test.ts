@@ -248,6 +248,35 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   await axe(page, 'the team members page');
   await shot(page, 'members');
 
+  // Import people from a CSV on the import screen: the dry run shows a refused row and a likely duplicate, the duplicate
+  // is to be updated, then the real run; the result is read back through the API.
+  const dee = await org.req('POST', '/api/v1/people', { body: { firstName: 'Dee', lastName: 'Park', email: 'dee@example.org' } });
+  assert.equal(dee.status, 201, dee.raw);
+  await page.getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('heading', { name: 'Import', exact: true }).waitFor();
+  const csv =
+    'First Name,Last Name,Email,Tags\nAmy,Ward,amy@example.org,\nBen,Holt,,\n' +
+    'Cleo,Marsh,cleo@example.org,\nDee,Park,dee@example.org,donor\n';
+  await page.locator('input[type="file"]').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Check the file (dry run)' }).click();
+  await page.getByRole('heading', { name: 'Dry run: nothing was written' }).waitFor();
+  await page
+    .getByRole('table', { name: 'Refused rows' })
+    .getByText(/^Line 3: /)
+    .waitFor();
+  await page.getByRole('table', { name: 'Likely duplicates' }).getByText('Update').click();
+  await axe(page, 'the import dry run');
+  await shot(page, 'import');
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.getByRole('heading', { name: 'Imported' }).waitFor();
+  const imported = await org.req('GET', '/api/v1/people?perPage=100');
+  assert.deepEqual(imported.body.data.map((p: { email: string }) => p.email).sort(), [
+    'amy@example.org',
+    'cleo@example.org',
+    'dee@example.org',
+  ]);
+  assert.deepEqual(imported.body.data.find((p: { email: string }) => p.email === 'dee@example.org').tags, ['donor']);
+
   // Two-factor set-up in the account: the QR code and key, a wrong code refused at its field, the right one, the recovery codes once.
   await page.getByRole('link', { name: 'Your account: Robin Kennel' }).click();
   await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();

@@ -47,10 +47,13 @@ export const requestChecksPlugin = fp(
             .split(';')[0]
             ?.trim()
             .toLowerCase() ?? '';
-        // An upload route declares its body as multipart/form-data: it takes that, and only that.
+        // An upload route declares its body as multipart/form-data: it takes that, and only that (and JSON when it
+        // declares application/json beside it, as the imports do).
         const body = req.routeOptions.schema?.body as { content?: Record<string, unknown> } | undefined;
         if (body?.content?.['multipart/form-data']) {
-          if (type !== 'multipart/form-data') throw unsupportedMediaType('Send the file as multipart/form-data, in a part named file.');
+          const json = body.content['application/json'] !== undefined && type === 'application/json';
+          if (type !== 'multipart/form-data' && !json)
+            throw unsupportedMediaType('Send the file as multipart/form-data, in a part named file.');
         } else if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) throw unsupportedMediaType();
       }
       done();

@@ -54184,7 +54184,7 @@ export interface paths {
         put?: never;
         /**
          * Import animals from CSV or XLSX
-         * @description Fields: name, public_name, species, breed, status, intake_date, date_of_birth, sex, microchip_number, notes. Columns map to fields by `columns`, else a saved mapping (`mapping_id`), else a preset (`preset`: spreadsheet, asm); one of them is required. Every row goes through the same create (or update) as the API, with the same rules. A likely duplicate is an existing animal with the same microchip number. A dry run (`dry_run: true`) does all the work and rolls it back: it lists every refused row with its line and reasons and every likely duplicate; send `choices` (line → skip, create or update the match) with the real run. The real run is one transaction for the whole file (at most 200,000 rows, 64 MiB): refused rows are not written and are listed; the others are committed together. Answers 200 with the counts.
+         * @description Fields: name, public_name, species, breed, status, intake_date, date_of_birth, sex, microchip_number, notes. Columns map to fields by `columns`, else a saved mapping (`mapping_id`), else a preset (`preset`: spreadsheet, asm); one of them is required. Every row goes through the same create (or update) as the API, with the same rules. A likely duplicate is an existing animal with the same microchip number. A dry run (`dry_run: true`) does all the work and rolls it back: it lists every refused row with its line and reasons and every likely duplicate; send `choices` (line → skip, create or update the match) with the real run. A run in the request is one transaction for the whole file: refused rows are not written and are listed; the others are committed together; it answers 200 with the counts. A file of more than 50,000 rows, or any file with `background: true`, is accepted with 202 and an import run instead (the file is checked and its mapping resolved first, 422 as above): the job queue imports it in batches of 5,000 rows, each batch one transaction that commits with its checkpoint, so a stopped worker resumes where the last batch ended and no row is imported twice; follow it with GET /api/imports/animals/runs/{id} (also in the Location header). A background dry run commits only its checkpoints. At most 200,000 rows and 64 MiB per file. The body is JSON with the file in `content`, or multipart/form-data with the file in the part named `file` and the same options as text fields (`columns`, `defaults` and `choices` as JSON text; `dry_run` and `background` as true or false; `format` found from the file when left out).
          *
          *     Needs write on Animals.
          */
@@ -54221,10 +54221,41 @@ export interface paths {
                         date_order?: "dmy" | "mdy";
                         /** @default false */
                         dry_run?: boolean;
+                        /**
+                         * @description run in the background on the job queue, in batches (202 and a run to follow); always so above 50,000 rows
+                         * @default false
+                         */
+                        background?: boolean;
                         /** @description line → what to do with that row when it matches an existing record; a matched row without a choice is skipped */
                         choices?: {
                             [key: string]: "skip" | "create" | "update";
                         };
+                    };
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description the CSV or XLSX file
+                         */
+                        file: string;
+                        /**
+                         * @description default: from the file (an XLSX is a ZIP)
+                         * @enum {string}
+                         */
+                        format?: "csv" | "xlsx";
+                        preset?: string;
+                        mapping_id?: string;
+                        /** @description JSON: source column header → field */
+                        columns?: string;
+                        /** @description JSON: field → value */
+                        defaults?: string;
+                        /** @enum {string} */
+                        date_order?: "dmy" | "mdy";
+                        /** @enum {string} */
+                        dry_run?: "true" | "false";
+                        /** @enum {string} */
+                        background?: "true" | "false";
+                        /** @description JSON: line → skip, create or update */
+                        choices?: string;
                     };
                 };
             };
@@ -54258,6 +54289,61 @@ export interface paths {
                             }[];
                             /** @description columns of the file that no mapping names: ignored */
                             unmapped_columns: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the import run (imp_…): GET /api/imports/{target}/runs/{id} follows it */
+                            id: string;
+                            /** @enum {string} */
+                            target: "animals" | "people";
+                            dry_run: boolean;
+                            /**
+                             * @description queued (waiting for a worker), running, done (every row went through), failed (see failure)
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "done" | "failed";
+                            progress: {
+                                /** @description rows imported, refused or skipped so far (committed batches) */
+                                rows_done: number;
+                                total_rows: number;
+                                percent: number;
+                                /** @description batches committed; each is one transaction with its checkpoint */
+                                batches: number;
+                            };
+                            /** @description so far (on a dry run: would be created) */
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            /** @description refused rows so far */
+                            error_count: number;
+                            /** @description refused rows: the first 1,000 (the count is complete) */
+                            errors: {
+                                line: number;
+                                message: string;
+                            }[];
+                            duplicate_count: number;
+                            /** @description likely duplicates: the first 1,000 (the count is complete) */
+                            duplicates: {
+                                line: number;
+                                match_id: string;
+                                matched_on: string[];
+                                /** @enum {string} */
+                                choice: "skip" | "create" | "update";
+                            }[];
+                            unmapped_columns: string[];
+                            /** @description why a failed run stopped (earlier batches stay committed) */
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
                         };
                     };
                 };
@@ -54335,6 +54421,158 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/animals/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A background import of animals: status, progress and counts
+         * @description Where a background import stands: its status, the rows done of the total (committed batches; a percent), the counts so far, and the refused rows and likely duplicates (the first 1,000 (the count is complete), in file order). The same permission as the import. 404 for a run of another list or organization.
+         *
+         *     Needs write on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the import run (imp_…): GET /api/imports/{target}/runs/{id} follows it */
+                            id: string;
+                            /** @enum {string} */
+                            target: "animals" | "people";
+                            dry_run: boolean;
+                            /**
+                             * @description queued (waiting for a worker), running, done (every row went through), failed (see failure)
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "done" | "failed";
+                            progress: {
+                                /** @description rows imported, refused or skipped so far (committed batches) */
+                                rows_done: number;
+                                total_rows: number;
+                                percent: number;
+                                /** @description batches committed; each is one transaction with its checkpoint */
+                                batches: number;
+                            };
+                            /** @description so far (on a dry run: would be created) */
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            /** @description refused rows so far */
+                            error_count: number;
+                            /** @description refused rows: the first 1,000 (the count is complete) */
+                            errors: {
+                                line: number;
+                                message: string;
+                            }[];
+                            duplicate_count: number;
+                            /** @description likely duplicates: the first 1,000 (the count is complete) */
+                            duplicates: {
+                                line: number;
+                                match_id: string;
+                                matched_on: string[];
+                                /** @enum {string} */
+                                choice: "skip" | "create" | "update";
+                            }[];
+                            unmapped_columns: string[];
+                            /** @description why a failed run stopped (earlier batches stay committed) */
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -54708,7 +54946,7 @@ export interface paths {
         put?: never;
         /**
          * Import people from CSV or XLSX
-         * @description Fields: first_name, last_name, email, phone, address_line1, address_line2, city, state, postal_code, country, roles, tags, notes. Columns map to fields by `columns`, else a saved mapping (`mapping_id`), else a preset (`preset`: spreadsheet, asm); one of them is required. Every row goes through the same create (or update) as the API, with the same rules. A likely duplicate is an existing person with the same email, the same phone, or the same name and postal code. A dry run (`dry_run: true`) does all the work and rolls it back: it lists every refused row with its line and reasons and every likely duplicate; send `choices` (line → skip, create or update the match) with the real run. The real run is one transaction for the whole file (at most 200,000 rows, 64 MiB): refused rows are not written and are listed; the others are committed together. Answers 200 with the counts.
+         * @description Fields: first_name, last_name, email, phone, address_line1, address_line2, city, state, postal_code, country, roles, tags, notes. Columns map to fields by `columns`, else a saved mapping (`mapping_id`), else a preset (`preset`: spreadsheet, asm); one of them is required. Every row goes through the same create (or update) as the API, with the same rules. A likely duplicate is an existing person with the same email, the same phone, or the same name and postal code. A dry run (`dry_run: true`) does all the work and rolls it back: it lists every refused row with its line and reasons and every likely duplicate; send `choices` (line → skip, create or update the match) with the real run. A run in the request is one transaction for the whole file: refused rows are not written and are listed; the others are committed together; it answers 200 with the counts. A file of more than 50,000 rows, or any file with `background: true`, is accepted with 202 and an import run instead (the file is checked and its mapping resolved first, 422 as above): the job queue imports it in batches of 5,000 rows, each batch one transaction that commits with its checkpoint, so a stopped worker resumes where the last batch ended and no row is imported twice; follow it with GET /api/imports/people/runs/{id} (also in the Location header). A background dry run commits only its checkpoints. At most 200,000 rows and 64 MiB per file. The body is JSON with the file in `content`, or multipart/form-data with the file in the part named `file` and the same options as text fields (`columns`, `defaults` and `choices` as JSON text; `dry_run` and `background` as true or false; `format` found from the file when left out).
          *
          *     Needs write on People.
          */
@@ -54745,10 +54983,41 @@ export interface paths {
                         date_order?: "dmy" | "mdy";
                         /** @default false */
                         dry_run?: boolean;
+                        /**
+                         * @description run in the background on the job queue, in batches (202 and a run to follow); always so above 50,000 rows
+                         * @default false
+                         */
+                        background?: boolean;
                         /** @description line → what to do with that row when it matches an existing record; a matched row without a choice is skipped */
                         choices?: {
                             [key: string]: "skip" | "create" | "update";
                         };
+                    };
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description the CSV or XLSX file
+                         */
+                        file: string;
+                        /**
+                         * @description default: from the file (an XLSX is a ZIP)
+                         * @enum {string}
+                         */
+                        format?: "csv" | "xlsx";
+                        preset?: string;
+                        mapping_id?: string;
+                        /** @description JSON: source column header → field */
+                        columns?: string;
+                        /** @description JSON: field → value */
+                        defaults?: string;
+                        /** @enum {string} */
+                        date_order?: "dmy" | "mdy";
+                        /** @enum {string} */
+                        dry_run?: "true" | "false";
+                        /** @enum {string} */
+                        background?: "true" | "false";
+                        /** @description JSON: line → skip, create or update */
+                        choices?: string;
                     };
                 };
             };
@@ -54782,6 +55051,61 @@ export interface paths {
                             }[];
                             /** @description columns of the file that no mapping names: ignored */
                             unmapped_columns: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the import run (imp_…): GET /api/imports/{target}/runs/{id} follows it */
+                            id: string;
+                            /** @enum {string} */
+                            target: "animals" | "people";
+                            dry_run: boolean;
+                            /**
+                             * @description queued (waiting for a worker), running, done (every row went through), failed (see failure)
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "done" | "failed";
+                            progress: {
+                                /** @description rows imported, refused or skipped so far (committed batches) */
+                                rows_done: number;
+                                total_rows: number;
+                                percent: number;
+                                /** @description batches committed; each is one transaction with its checkpoint */
+                                batches: number;
+                            };
+                            /** @description so far (on a dry run: would be created) */
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            /** @description refused rows so far */
+                            error_count: number;
+                            /** @description refused rows: the first 1,000 (the count is complete) */
+                            errors: {
+                                line: number;
+                                message: string;
+                            }[];
+                            duplicate_count: number;
+                            /** @description likely duplicates: the first 1,000 (the count is complete) */
+                            duplicates: {
+                                line: number;
+                                match_id: string;
+                                matched_on: string[];
+                                /** @enum {string} */
+                                choice: "skip" | "create" | "update";
+                            }[];
+                            unmapped_columns: string[];
+                            /** @description why a failed run stopped (earlier batches stay committed) */
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
                         };
                     };
                 };
@@ -54859,6 +55183,158 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/people/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A background import of people: status, progress and counts
+         * @description Where a background import stands: its status, the rows done of the total (committed batches; a percent), the counts so far, and the refused rows and likely duplicates (the first 1,000 (the count is complete), in file order). The same permission as the import. 404 for a run of another list or organization.
+         *
+         *     Needs write on People.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the import run (imp_…): GET /api/imports/{target}/runs/{id} follows it */
+                            id: string;
+                            /** @enum {string} */
+                            target: "animals" | "people";
+                            dry_run: boolean;
+                            /**
+                             * @description queued (waiting for a worker), running, done (every row went through), failed (see failure)
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "done" | "failed";
+                            progress: {
+                                /** @description rows imported, refused or skipped so far (committed batches) */
+                                rows_done: number;
+                                total_rows: number;
+                                percent: number;
+                                /** @description batches committed; each is one transaction with its checkpoint */
+                                batches: number;
+                            };
+                            /** @description so far (on a dry run: would be created) */
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            /** @description refused rows so far */
+                            error_count: number;
+                            /** @description refused rows: the first 1,000 (the count is complete) */
+                            errors: {
+                                line: number;
+                                message: string;
+                            }[];
+                            duplicate_count: number;
+                            /** @description likely duplicates: the first 1,000 (the count is complete) */
+                            duplicates: {
+                                line: number;
+                                match_id: string;
+                                matched_on: string[];
+                                /** @enum {string} */
+                                choice: "skip" | "create" | "update";
+                            }[];
+                            unmapped_columns: string[];
+                            /** @description why a failed run stopped (earlier batches stay committed) */
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
