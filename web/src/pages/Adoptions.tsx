@@ -29,9 +29,9 @@ import { can, useSession } from '../session';
 import { day, ListTable, money } from './parts';
 import { useZone, whenIn } from './zone';
 
-const KIND_COLOR: Record<string, string> = { open: 'yellow.9', approved: 'teal.9', closed: 'gray.7' };
-const ADOPTION_COLOR: Record<string, string> = { trial: 'yellow.9', adopted: 'teal.9', returned: 'red.9', trial_ended: 'gray.7' };
-const CONTRACT_COLOR: Record<string, string> = { awaiting_signature: 'yellow.9', expired: 'gray.7', signed: 'teal.9' };
+const KIND_COLOR: Record<string, string> = { open: 'indigo.9', approved: 'teal.9', closed: 'gray.7' };
+const ADOPTION_COLOR: Record<string, string> = { trial: 'indigo.9', adopted: 'teal.9', returned: 'red.9', trial_ended: 'gray.7' };
+const CONTRACT_COLOR: Record<string, string> = { awaiting_signature: 'indigo.9', expired: 'gray.7', signed: 'teal.9' };
 
 /** The animals' names, each read once (`GET /api/v1/animals/{id}`) and kept by the query cache. */
 function useAnimalNames(ids: string[]) {

@@ -26,7 +26,7 @@ import { can, useSession } from '../session';
 import { day, ListTable } from './parts';
 import { addDays, dateIn, mondayOf, timeIn, useZone, whenIn, zonedIso } from './zone';
 
-const PRIORITY_COLOR: Record<string, string> = { urgent: 'red.9', high: 'orange.9', normal: 'blue.9', low: 'gray.7' };
+const PRIORITY_COLOR: Record<string, string> = { urgent: 'red.9', high: 'grape.9', normal: 'blue.9', low: 'gray.7' };
 const KIND_LABEL: Record<string, string> = {
   task: 'Task',
   medical_due: 'Medical due',
