@@ -33,7 +33,14 @@ before(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -92,8 +99,20 @@ test('an application walked to an adoption and a return, a task added and done, 
   const now = DateTime.now().setZone(ZONE);
   const today = now.toISODate() as string;
   const pat = await made('POST', '/api/v1/people', { firstName: 'Pat', lastName: 'Lindqvist', email: 'pat@example.org' });
-  const biscuit = await made('POST', '/api/v1/animals', { name: 'Biscuit', species: 'dog', sex: 'male', status: 'Available', intakeDate: '2026-01-05' });
-  const miso = await made('POST', '/api/v1/animals', { name: 'Miso', species: 'cat', sex: 'female', status: 'Available', intakeDate: '2026-01-05' });
+  const biscuit = await made('POST', '/api/v1/animals', {
+    name: 'Biscuit',
+    species: 'dog',
+    sex: 'male',
+    status: 'Available',
+    intakeDate: '2026-01-05',
+  });
+  const miso = await made('POST', '/api/v1/animals', {
+    name: 'Miso',
+    species: 'cat',
+    sex: 'female',
+    status: 'Available',
+    intakeDate: '2026-01-05',
+  });
   await made('POST', '/api/animals/custom-fields', {
     entity_type: 'adoption_application',
     field_key: 'fenced_yard',
@@ -124,7 +143,9 @@ test('an application walked to an adoption and a return, a task added and done, 
 
   const { session } = await org.sessionWith('admin');
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', timezoneId: 'UTC' });
-  await context.addCookies([{ name: 'ark_session', value: session, domain: `${org.slug}.localhost`, path: '/', httpOnly: true, sameSite: 'Lax' }]);
+  await context.addCookies([
+    { name: 'ark_session', value: session, domain: `${org.slug}.localhost`, path: '/', httpOnly: true, sameSite: 'Lax' },
+  ]);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -151,6 +172,10 @@ test('an application walked to an adoption and a return, a task added and done, 
   await card.getByRole('button', { name: 'Approve' }).click();
   await card.getByText('Decision: approved', { exact: false }).waitFor();
   await axe(page, 'an application with its contract');
+  // Approved: out of "Being decided", in "Approved".
+  await page.locator('label', { hasText: 'Approved' }).click();
+  await apps.getByText('Approved', { exact: true }).waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, 'adoptions');
   await card.getByRole('button', { name: 'Finalize the adoption…' }).click();
   const fin = page.getByRole('dialog', { name: 'Finalize the adoption' });

@@ -234,7 +234,8 @@ function Due() {
 /** A week (Monday first) of the organization calendar, in the organization's zone. */
 function Week() {
   const tz = useZone();
-  const [first, setFirst] = useState(() => mondayOf(dateIn(new Date(), tz)));
+  const today = dateIn(new Date(), tz);
+  const [first, setFirst] = useState(() => mondayOf(today));
   const last = addDays(first, 6);
   const cal = useQuery({
     queryKey: ['calendar', first],
@@ -251,7 +252,7 @@ function Week() {
           <Button variant="default" size="xs" onClick={() => setFirst(addDays(first, -7))}>
             Previous week
           </Button>
-          <Button variant="default" size="xs" onClick={() => setFirst(mondayOf(dateIn(new Date(), tz)))}>
+          <Button variant="default" size="xs" onClick={() => setFirst(mondayOf(today))}>
             This week
           </Button>
           <Button variant="default" size="xs" onClick={() => setFirst(addDays(first, 7))}>
@@ -267,10 +268,19 @@ function Week() {
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 7 }} spacing="xs">
         {days.map((d) => {
           const entries = (cal.data?.results ?? []).filter((e) => e.date === d);
+          const isToday = d === today;
           return (
-            <Paper key={d} withBorder p="xs" component="section" aria-label={day(d)}>
+            <Paper
+              key={d}
+              withBorder
+              p="xs"
+              component="section"
+              aria-label={`${day(d)}${isToday ? ' (today)' : ''}`}
+              style={isToday ? { borderColor: 'var(--mantine-color-ark-8)', borderWidth: 2 } : undefined}
+            >
               <Text fw={700} size="sm">
                 {new Date(`${d}T12:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' })} {day(d)}
+                {isToday ? ' · today' : ''}
               </Text>
               <Stack gap={4} mt={4}>
                 {cal.data && !entries.length && (
