@@ -167,10 +167,25 @@ test('an application walked to an adoption and a return, a task added and done, 
   await page.getByRole('option', { name: 'Standard (v1)' }).click();
   await card.getByRole('button', { name: 'Send the contract' }).click();
   await card.getByText('Signing link (shown once)').waitFor();
-  await card.getByRole('table', { name: 'Contracts' }).getByText('awaiting signature').waitFor();
+  const contracts = card.getByRole('table', { name: 'Contracts' });
+  await contracts.getByText('awaiting signature').waitFor();
+  // Withdrawn (its link stops working), sent again, and signed by Pat on the public signing page.
+  await card.getByRole('button', { name: 'Withdraw Adoption contract for Biscuit' }).click();
+  await card.getByText('No contract yet').waitFor();
+  await card.getByRole('button', { name: 'Send the contract' }).click();
+  await contracts.getByText('awaiting signature').waitFor();
+  const signing = new URL((await card.locator('pre').textContent()) ?? '');
+  const adopter = await context.newPage();
+  await adopter.goto(`${base}${signing.pathname}`);
+  await adopter.getByLabel('Type your full name to sign').fill('Pat Lindqvist');
+  await adopter.getByLabel('I have read this contract').check();
+  await adopter.getByRole('button', { name: 'Sign' }).click();
+  await adopter.waitForLoadState();
+  await adopter.close();
   await card.getByRole('textbox', { name: 'Reason (optional)' }).fill('Home visit went well');
   await card.getByRole('button', { name: 'Approve' }).click();
   await card.getByText('Decision: approved', { exact: false }).waitFor();
+  await contracts.getByText('signed', { exact: true }).waitFor();
   await axe(page, 'an application with its contract');
   // Approved: out of "Being decided", in "Approved".
   await page.locator('label', { hasText: 'Approved' }).click();
@@ -180,6 +195,8 @@ test('an application walked to an adoption and a return, a task added and done, 
   await card.getByRole('button', { name: 'Finalize the adoption…' }).click();
   const fin = page.getByRole('dialog', { name: 'Finalize the adoption' });
   await fin.getByText('Biscuit: $0.00 (no rule matches)').waitFor();
+  await fin.getByRole('combobox', { name: 'Signed contract' }).click();
+  await page.getByRole('option', { name: 'Adoption contract for Biscuit, signed by Pat Lindqvist' }).click();
   await fin.getByRole('checkbox', { name: 'A different fee' }).check();
   await fin.getByRole('textbox', { name: 'Fee per animal' }).fill('75');
   await axe(page, 'the finalize form');
@@ -196,6 +213,12 @@ test('an application walked to an adoption and a return, a task added and done, 
     byAnimal.map((a: { status: string; fee_minor: number; person_id: string }) => [a.status, a.fee_minor, a.person_id]),
     [['adopted', 7500, pat.id]],
   );
+  const signedContracts = (await org.req('GET', `/api/animals/signed-contracts?application_id=${application.id}`)).body.results;
+  assert.deepEqual(
+    signedContracts.map((c: { status: string; signed_name: string }) => [c.status, c.signed_name]),
+    [['signed', 'Pat Lindqvist']],
+  );
+  assert.equal(byAnimal[0].contract_id, signedContracts[0].id);
   assert.equal((await org.req('GET', `/api/animals/adoption-applications/${application.id}`)).body.decision, 'adopted');
   // The return: Biscuit comes back.
   await page.getByRole('button', { name: 'Record a return of Biscuit' }).click();

@@ -63,6 +63,12 @@ const answer = (v: unknown) => (v === null || v === undefined ? '—' : typeof v
 function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; onClose: () => void }) {
   const client = useQueryClient();
   const [f, setF] = useState({ trial: false, trial_ends_on: '', special_needs: false, override: false, fee: '' as number | string, reason: '' });
+  const [contract, setContract] = useState<string | null>(null);
+  const contracts = useQuery({
+    queryKey: ['applications', id, 'contracts'],
+    queryFn: () => ok(apiB.GET('/api/animals/signed-contracts', { params: { query: { limit: 100, offset: 0, application_id: id } } })),
+  });
+  const signed = (contracts.data?.results ?? []).filter((c) => c.status === 'signed');
   const quotes = useQueries({
     queries: animalIds.map((a) => ({
       queryKey: ['adoption-fee', a, f.special_needs],
@@ -78,6 +84,7 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
             ...(f.trial ? { trial: true, trial_ends_on: f.trial_ends_on } : {}),
             special_needs: f.special_needs,
             ...(f.override ? { fee_minor: Math.round(Number(f.fee) * 100), fee_override_reason: f.reason } : {}),
+            ...(contract ? { contract_id: contract } : {}),
           },
         }),
       ),
@@ -89,7 +96,7 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
       onClose();
     },
   });
-  const fields = ['trial_ends_on', 'fee_minor', 'fee_override_reason', 'special_needs'];
+  const fields = ['trial_ends_on', 'fee_minor', 'fee_override_reason', 'special_needs', 'contract_id'];
   return (
     <form
       onSubmit={(e) => {
@@ -121,6 +128,15 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
             error={fieldError(go.error, 'trial_ends_on')}
           />
         )}
+        <Select
+          label="Signed contract"
+          placeholder={signed.length ? 'None' : 'No signed contract yet'}
+          clearable
+          data={signed.map((c) => ({ value: c.id, label: `${c.title}, signed by ${c.signed_name ?? 'the adopter'}` }))}
+          value={contract}
+          onChange={setContract}
+          error={fieldError(go.error, 'contract_id')}
+        />
         <Checkbox label="A different fee" checked={f.override} onChange={(e) => setF({ ...f, override: e.currentTarget.checked })} />
         {f.override && (
           <Group grow align="flex-start">
@@ -171,6 +187,14 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
       notify(r.email.sent ? `Contract sent to ${r.sent_to ?? 'the applicant'}` : 'Contract made: hand the signing link over');
     },
   });
+  const withdraw = useMutation({
+    mutationFn: (c: string) => ok(apiB.DELETE('/api/animals/signed-contracts/{id}', { params: { path: { id: c } } })),
+    onSuccess: () => {
+      setLink(null);
+      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
+      notify('Contract withdrawn: its link no longer works');
+    },
+  });
   const active = (templates.data?.results ?? []).filter((t) => t.status === 'active');
   return (
     <Stack gap="xs">
@@ -197,14 +221,20 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
             <Table.Td>{c.signed_at ? `${c.signed_name ?? ''}, ${whenIn(c.signed_at, tz)}` : '—'}</Table.Td>
             <Table.Td>
               {c.status === 'signed' && (
-                <Anchor href={`/api/animals/signed-contracts/${c.id}/pdf`} target="_blank" rel="noreferrer">
+                <Anchor href={`/api/animals/signed-contracts/${c.id}/pdf`} target="_blank" rel="noreferrer" aria-label={`${c.title}, signed (PDF)`}>
                   PDF
                 </Anchor>
+              )}
+              {c.status !== 'signed' && canWrite && (
+                <Button size="xs" variant="default" onClick={() => withdraw.mutate(c.id)} aria-label={`Withdraw ${c.title}`}>
+                  Withdraw
+                </Button>
               )}
             </Table.Td>
           </Table.Tr>
         )}
       />
+      {withdraw.error && <Alert color="red">{withdraw.error.message}</Alert>}
       {canWrite && (
         <form
           onSubmit={(e) => {
