@@ -139,6 +139,8 @@ test('an application walked to an adoption and a return, a task added and done, 
     due_at: new Date(Date.now() - 3_600_000).toISOString(),
     assignee_role: 'admin',
     priority: 'high',
+    linked_type: 'animal',
+    linked_id: miso.id,
   });
 
   const { session } = await org.sessionWith('admin');
@@ -236,6 +238,7 @@ test('an application walked to an adoption and a return, a task added and done, 
   // Tasks: the late one, a new one due tomorrow at 09:00 in New York (the browser is in UTC), the late one done.
   await page.getByRole('link', { name: 'Tasks and calendar' }).click();
   await page.getByRole('table', { name: 'Late' }).getByText('Call the vet about Miso').waitFor();
+  await page.getByRole('table', { name: 'Late' }).getByRole('link', { name: 'Miso' }).waitFor();
   await page.locator('label', { hasText: 'My role (admin)' }).click();
   await page.getByRole('table', { name: 'Late' }).getByText('Call the vet about Miso').waitFor();
   await page.locator('label', { hasText: 'Assigned to me' }).click();

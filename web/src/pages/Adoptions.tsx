@@ -23,26 +23,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, money } from './parts';
+import { useAnimalNames } from './names';
 import { useZone, whenIn } from './zone';
 
 const KIND_COLOR: Record<string, string> = { open: 'indigo.9', approved: 'teal.9', closed: 'gray.7' };
 const ADOPTION_COLOR: Record<string, string> = { trial: 'indigo.9', adopted: 'teal.9', returned: 'red.9', trial_ended: 'gray.7' };
 const CONTRACT_COLOR: Record<string, string> = { awaiting_signature: 'indigo.9', expired: 'gray.7', signed: 'teal.9' };
 
-/** The animals' names, each read once (`GET /api/v1/animals/{id}`) and kept by the query cache. */
-function useAnimalNames(ids: string[]) {
-  const unique = [...new Set(ids)];
-  const got = useQueries({
-    queries: unique.map((id) => ({ queryKey: ['animal', id, 'name'], queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })), staleTime: 300_000 })),
-  });
-  const names = new Map<string, string>();
-  got.forEach((g, i) => g.data && names.set(unique[i] as string, g.data.name));
-  return names;
-}
 function AnimalLinks({ ids, names }: { ids: string[]; names: Map<string, string> }) {
   return (
     <>

@@ -24,6 +24,7 @@ import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable } from './parts';
+import { useAnimalNames, usePersonNames } from './names';
 import { addDays, dateIn, mondayOf, timeIn, useZone, whenIn, zonedIso } from './zone';
 
 const PRIORITY_COLOR: Record<string, string> = { urgent: 'red.9', high: 'grape.9', normal: 'blue.9', low: 'gray.7' };
@@ -37,11 +38,21 @@ const KIND_LABEL: Record<string, string> = {
   event: 'Event',
 };
 
-/** A linked record as a link to its page when the app has one. */
-function Linked({ type, id }: { type: string | null; id: string | null }) {
+/** A linked record: an animal or a person by name, linked to its page; another kind by its type. */
+function Linked({ type, id, names }: { type: string | null; id: string | null; names: Map<string, string> }) {
   if (!type || !id) return <>—</>;
-  if (type === 'animal') return <Anchor component={Link} to={`/animals/${id}`}>an animal</Anchor>;
-  if (type === 'person') return <Anchor component={Link} to={`/people/${id}`}>a person</Anchor>;
+  if (type === 'animal')
+    return (
+      <Anchor component={Link} to={`/animals/${id}`}>
+        {names.get(id) ?? 'an animal'}
+      </Anchor>
+    );
+  if (type === 'person')
+    return (
+      <Anchor component={Link} to={`/people/${id}`}>
+        {names.get(id) ?? 'a person'}
+      </Anchor>
+    );
   return <>{type.replaceAll('_', ' ')}</>;
 }
 
@@ -130,6 +141,10 @@ type TaskRow = { id: string; title: string; notes: string; due_at: string | null
 
 function TaskTable({ rows, label, empty, canWrite, onDone }: { rows: TaskRow[] | undefined; label: string; empty: string; canWrite: boolean; onDone: (t: TaskRow) => void }) {
   const tz = useZone();
+  const grants = useSession().data?.grants;
+  const animals = useAnimalNames(can(grants, 'animals', 'read') ? (rows ?? []).flatMap((t) => (t.linked_type === 'animal' && t.linked_id ? [t.linked_id] : [])) : []);
+  const people = usePersonNames(can(grants, 'people', 'read') ? (rows ?? []).flatMap((t) => (t.linked_type === 'person' && t.linked_id ? [t.linked_id] : [])) : []);
+  const names = new Map([...animals, ...people]);
   return (
     <ListTable
       rows={rows}
@@ -154,7 +169,7 @@ function TaskTable({ rows, label, empty, canWrite, onDone }: { rows: TaskRow[] |
             </Badge>
           </Table.Td>
           <Table.Td>
-            <Linked type={t.linked_type} id={t.linked_id} />
+            <Linked type={t.linked_type} id={t.linked_id} names={names} />
           </Table.Td>
           <Table.Td>
             {canWrite && (
