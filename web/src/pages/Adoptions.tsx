@@ -203,7 +203,7 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
               {c.title} <Text span size="xs" c="dimmed">(v{c.template_version})</Text>
             </Table.Td>
             <Table.Td>
-              <Badge variant="filled" color={CONTRACT_COLOR[c.status] ?? 'gray.7'}>
+              <Badge miw="max-content" variant="filled" color={CONTRACT_COLOR[c.status] ?? 'gray.7'}>
                 {c.status.replaceAll('_', ' ')}
               </Badge>
             </Table.Td>
@@ -298,7 +298,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
               {a.applicant_name}
             </Anchor>
           </Title>
-          <Badge variant="filled" color={KIND_COLOR[a.stage_kind] ?? 'gray.7'}>
+          <Badge miw="max-content" variant="filled" color={KIND_COLOR[a.stage_kind] ?? 'gray.7'}>
             {a.stage}
           </Badge>
         </Group>
@@ -425,7 +425,7 @@ function Applications({ canWrite }: { canWrite: boolean }) {
               <AnimalLinks ids={a.animal_ids} names={names} />
             </Table.Td>
             <Table.Td>
-              <Badge variant="filled" color={KIND_COLOR[a.stage_kind] ?? 'gray.7'}>
+              <Badge miw="max-content" variant="filled" color={KIND_COLOR[a.stage_kind] ?? 'gray.7'}>
                 {a.stage}
               </Badge>
             </Table.Td>
@@ -540,7 +540,7 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
               </Anchor>
             </Table.Td>
             <Table.Td>
-              <Badge variant="filled" color={ADOPTION_COLOR[a.status] ?? 'gray.7'}>
+              <Badge miw="max-content" variant="filled" color={ADOPTION_COLOR[a.status] ?? 'gray.7'}>
                 {a.status.replace('_', ' ')}
               </Badge>
               {a.status === 'trial' && a.trial_ends_on && (

@@ -141,7 +141,7 @@ export default function Medical() {
             <Table.Td>{r.dose_number ?? '—'}</Table.Td>
             <Table.Td>{day(r.due_on)}</Table.Td>
             <Table.Td>
-              <Badge variant="filled" color={r.state === 'overdue' ? 'red.9' : 'blue.9'}>
+              <Badge miw="max-content" variant="filled" color={r.state === 'overdue' ? 'red.9' : 'blue.9'}>
                 {r.state === 'overdue' ? `overdue ${r.days_overdue} d` : 'due today'}
               </Badge>
             </Table.Td>

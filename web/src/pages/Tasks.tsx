@@ -164,7 +164,7 @@ function TaskTable({ rows, label, empty, canWrite, onDone }: { rows: TaskRow[] |
           <Table.Td>{whenIn(t.due_at, tz)}</Table.Td>
           <Table.Td>{t.assignee_member ?? (t.assignee_role ? `role: ${t.assignee_role}` : 'anyone')}</Table.Td>
           <Table.Td>
-            <Badge variant="filled" color={PRIORITY_COLOR[t.priority] ?? 'gray.7'}>
+            <Badge miw="max-content" variant="filled" color={PRIORITY_COLOR[t.priority] ?? 'gray.7'}>
               {t.priority}
             </Badge>
           </Table.Td>
