@@ -25,6 +25,9 @@ const Settings = lazy(() => import('./pages/Settings'));
 const Account = lazy(() => import('./pages/Account'));
 const Messages = lazy(() => import('./pages/Messages'));
 const Import = lazy(() => import('./pages/Import'));
+const Adoptions = lazy(() => import('./pages/Adoptions'));
+const Tasks = lazy(() => import('./pages/Tasks'));
+const Medical = lazy(() => import('./pages/Medical'));
 
 const loading = (
   <Center h="60vh">
@@ -47,6 +50,9 @@ function Shell() {
     { to: '/', label: 'Dashboard', show: true },
     { to: '/animals', label: 'Animals', show: can(s.grants, 'animals', 'read') },
     { to: '/people', label: 'People', show: can(s.grants, 'people', 'read') },
+    { to: '/adoptions', label: 'Adoptions', show: can(s.grants, 'animals', 'read') },
+    { to: '/medical', label: 'Medical due', show: can(s.grants, 'animals', 'read') },
+    { to: '/tasks', label: 'Tasks and calendar', show: can(s.grants, 'tasks', 'read') },
     { to: '/foster', label: 'Foster homes', show: can(s.grants, 'animals', 'read') },
     { to: '/transports', label: 'Transports', show: can(s.grants, 'animals', 'read') },
     { to: '/shifts', label: 'Shifts', show: can(s.grants, 'shifts', 'read') },
@@ -123,6 +129,9 @@ function Shell() {
             <Route path="/messages" element={<Messages />} />
             <Route path="/import" element={<Import />} />
             <Route path="/messages/templates/:id" element={<Messages />} />
+            <Route path="/adoptions" element={<Adoptions />} />
+            <Route path="/tasks" element={<Tasks />} />
+            <Route path="/medical" element={<Medical />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>
         </Suspense>

@@ -1,0 +1,617 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Code,
+  Group,
+  List,
+  Modal,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiB, fieldError, formError, ok } from '../api';
+import { notify } from '../notify';
+import { can, useSession } from '../session';
+import { day, ListTable, money } from './parts';
+import { useAnimalNames } from './names';
+import { useZone, whenIn } from './zone';
+
+const KIND_COLOR: Record<string, string> = { open: 'indigo.9', approved: 'teal.9', closed: 'gray.7' };
+const ADOPTION_COLOR: Record<string, string> = { trial: 'indigo.9', adopted: 'teal.9', returned: 'red.9', trial_ended: 'gray.7' };
+const CONTRACT_COLOR: Record<string, string> = { awaiting_signature: 'indigo.9', expired: 'gray.7', signed: 'teal.9' };
+
+function AnimalLinks({ ids, names }: { ids: string[]; names: Map<string, string> }) {
+  return (
+    <>
+      {ids.map((id, i) => (
+        <span key={id}>
+          {i > 0 && ', '}
+          <Anchor component={Link} to={`/animals/${id}`}>
+            {names.get(id) ?? 'an animal'}
+          </Anchor>
+        </span>
+      ))}
+    </>
+  );
+}
+const answer = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+/** Finalize an approved application: an adoption per animal (or a foster-to-adopt trial), the fee from the schedule or overridden. */
+function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; onClose: () => void }) {
+  const client = useQueryClient();
+  const [f, setF] = useState({ trial: false, trial_ends_on: '', special_needs: false, override: false, fee: '' as number | string, reason: '' });
+  const [contract, setContract] = useState<string | null>(null);
+  const contracts = useQuery({
+    queryKey: ['applications', id, 'contracts'],
+    queryFn: () => ok(apiB.GET('/api/animals/signed-contracts', { params: { query: { limit: 100, offset: 0, application_id: id } } })),
+  });
+  const signed = (contracts.data?.results ?? []).filter((c) => c.status === 'signed');
+  const quotes = useQueries({
+    queries: animalIds.map((a) => ({
+      queryKey: ['adoption-fee', a, f.special_needs],
+      queryFn: () => ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id: a }, query: { special_needs: f.special_needs } } })),
+    })),
+  });
+  const go = useMutation({
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/animals/adoption-applications/{id}/finalize', {
+          params: { path: { id } },
+          body: {
+            ...(f.trial ? { trial: true, trial_ends_on: f.trial_ends_on } : {}),
+            special_needs: f.special_needs,
+            ...(f.override ? { fee_minor: Math.round(Number(f.fee) * 100), fee_override_reason: f.reason } : {}),
+            ...(contract ? { contract_id: contract } : {}),
+          },
+        }),
+      ),
+    onSuccess: (r) => {
+      void client.invalidateQueries({ queryKey: ['adoptions'] });
+      void client.invalidateQueries({ queryKey: ['applications'] });
+      notify(`${f.trial ? 'Trial started' : 'Adopted'}: ${r.results.map((a) => a.animal_name).join(', ')}`);
+      for (const w of r.warnings) notify(w.message, 'yellow');
+      onClose();
+    },
+  });
+  const fields = ['trial_ends_on', 'fee_minor', 'fee_override_reason', 'special_needs', 'contract_id'];
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        go.mutate();
+      }}
+    >
+      <Stack>
+        <Text size="sm">Fee from the schedule in force:</Text>
+        <List size="sm">
+          {animalIds.map((a, i) => {
+            const q = quotes[i]?.data;
+            return (
+              <List.Item key={a}>
+                {names.get(a) ?? 'an animal'}: {q ? `${money(q.amount_minor / 100, q.currency)}${q.rule ? ` (${q.rule}${q.promotion ? `, ${q.promotion}` : ''})` : ' (no rule matches)'}` : '…'}
+              </List.Item>
+            );
+          })}
+        </List>
+        <Checkbox label="Special needs (for the fee rule)" checked={f.special_needs} onChange={(e) => setF({ ...f, special_needs: e.currentTarget.checked })} />
+        <Checkbox label="A foster-to-adopt trial first" checked={f.trial} onChange={(e) => setF({ ...f, trial: e.currentTarget.checked })} />
+        {f.trial && (
+          <TextInput
+            label="Trial ends on"
+            type="date"
+            required
+            value={f.trial_ends_on}
+            onChange={(e) => setF({ ...f, trial_ends_on: e.currentTarget.value })}
+            error={fieldError(go.error, 'trial_ends_on')}
+          />
+        )}
+        <Select
+          label="Signed contract"
+          placeholder={signed.length ? 'None' : 'No signed contract yet'}
+          clearable
+          data={signed.map((c) => ({ value: c.id, label: `${c.title}, signed by ${c.signed_name ?? 'the adopter'}` }))}
+          value={contract}
+          onChange={setContract}
+          error={fieldError(go.error, 'contract_id')}
+        />
+        <Checkbox label="A different fee" checked={f.override} onChange={(e) => setF({ ...f, override: e.currentTarget.checked })} />
+        {f.override && (
+          <Group grow align="flex-start">
+            <NumberInput label="Fee per animal" min={0} decimalScale={2} required value={f.fee} onChange={(v) => setF({ ...f, fee: v })} error={fieldError(go.error, 'fee_minor')} />
+            <TextInput
+              label="Why the fee differs"
+              required
+              value={f.reason}
+              onChange={(e) => setF({ ...f, reason: e.currentTarget.value })}
+              error={fieldError(go.error, 'fee_override_reason')}
+            />
+          </Group>
+        )}
+        {formError(go.error, fields) && <Alert color="red">{formError(go.error, fields)}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={go.isPending}>
+            {f.trial ? 'Start the trial' : 'Finalize the adoption'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** An application's contracts (send status, signature) and sending a new one from a template. */
+function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
+  const client = useQueryClient();
+  const tz = useZone();
+  const [template, setTemplate] = useState<string | null>(null);
+  const [link, setLink] = useState<string | null>(null);
+  const contracts = useQuery({
+    queryKey: ['applications', id, 'contracts'],
+    queryFn: () => ok(apiB.GET('/api/animals/signed-contracts', { params: { query: { limit: 100, offset: 0, application_id: id } } })),
+  });
+  const templates = useQuery({
+    queryKey: ['contract-templates'],
+    queryFn: () => ok(apiB.GET('/api/animals/contract-templates', { params: { query: { limit: 100, offset: 0 } } })),
+    enabled: canWrite,
+  });
+  const send = useMutation({
+    mutationFn: () => ok(apiB.POST('/api/animals/signed-contracts', { body: { application_id: id, template_id: template ?? '' } })),
+    onSuccess: (r) => {
+      setLink(r.signing_url);
+      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
+      notify(r.email.sent ? `Contract sent to ${r.sent_to ?? 'the applicant'}` : 'Contract made: hand the signing link over');
+    },
+  });
+  const withdraw = useMutation({
+    mutationFn: (c: string) => ok(apiB.DELETE('/api/animals/signed-contracts/{id}', { params: { path: { id: c } } })),
+    onSuccess: () => {
+      setLink(null);
+      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
+      notify('Contract withdrawn: its link no longer works');
+    },
+  });
+  const active = (templates.data?.results ?? []).filter((t) => t.status === 'active');
+  return (
+    <Stack gap="xs">
+      <Title order={4} size="h5">
+        Contracts
+      </Title>
+      <ListTable
+        rows={contracts.data?.results}
+        label="Contracts"
+        empty={canWrite ? 'No contract yet: choose a template below and send one.' : 'No contract yet.'}
+        head={['Contract', 'Status', 'Sent to', 'Link expires', 'Signed', '']}
+        row={(c) => (
+          <Table.Tr key={c.id}>
+            <Table.Td>
+              {c.title} <Text span size="xs" c="dimmed">(v{c.template_version})</Text>
+            </Table.Td>
+            <Table.Td>
+              <Badge miw="max-content" variant="filled" color={CONTRACT_COLOR[c.status] ?? 'gray.7'}>
+                {c.status.replaceAll('_', ' ')}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{c.sent_to ?? 'not emailed'}</Table.Td>
+            <Table.Td>{whenIn(c.link_expires_at, tz)}</Table.Td>
+            <Table.Td>{c.signed_at ? `${c.signed_name ?? ''}, ${whenIn(c.signed_at, tz)}` : '—'}</Table.Td>
+            <Table.Td>
+              {c.status === 'signed' && (
+                <Anchor href={`/api/animals/signed-contracts/${c.id}/pdf`} target="_blank" rel="noreferrer" aria-label={`${c.title}, signed (PDF)`}>
+                  PDF
+                </Anchor>
+              )}
+              {c.status !== 'signed' && canWrite && (
+                <Button size="xs" variant="default" onClick={() => withdraw.mutate(c.id)} aria-label={`Withdraw ${c.title}`}>
+                  Withdraw
+                </Button>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        )}
+      />
+      {withdraw.error && <Alert color="red">{withdraw.error.message}</Alert>}
+      {canWrite && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            send.mutate();
+          }}
+        >
+          <Group align="flex-end">
+            <Select
+              label="Contract template"
+              placeholder={active.length ? 'Choose one' : 'No active template'}
+              data={active.map((t) => ({ value: t.id, label: `${t.name} (v${t.version})` }))}
+              value={template}
+              onChange={setTemplate}
+              error={fieldError(send.error, 'template_id')}
+              w={260}
+            />
+            <Button type="submit" loading={send.isPending} disabled={!template}>
+              Send the contract
+            </Button>
+          </Group>
+          {formError(send.error, ['template_id']) && <Alert color="red">{formError(send.error, ['template_id'])}</Alert>}
+        </form>
+      )}
+      {link && (
+        <Alert color="teal" title="Signing link (shown once)">
+          <Code block>{link}</Code>
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+/** One application: applicant, animals, answers, and the next steps the API allows. */
+function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; stages: { id: string; name: string; kind: string }[] }) {
+  const client = useQueryClient();
+  const tz = useZone();
+  const app = useQuery({
+    queryKey: ['applications', id],
+    queryFn: () => ok(apiB.GET('/api/animals/adoption-applications/{id}', { params: { path: { id } } })),
+  });
+  const names = useAnimalNames(app.data?.animal_ids ?? []);
+  const [stage, setStage] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [finalizing, setFinalizing] = useState(false);
+  const move = useMutation({
+    mutationFn: (to: string) =>
+      ok(apiB.PATCH('/api/animals/adoption-applications/{id}', { params: { path: { id } }, body: { stage_id: to, ...(reason.trim() ? { decision_reason: reason.trim() } : {}) } })),
+    onSuccess: (r) => {
+      setStage(null);
+      setReason('');
+      void client.invalidateQueries({ queryKey: ['applications'] });
+      notify(`Moved to ${r.stage}`);
+    },
+  });
+  if (app.isError) return <Alert color="red">{app.error.message}</Alert>;
+  if (!app.data) return null;
+  const a = app.data;
+  const approved = stages.find((s) => s.kind === 'approved');
+  const denied = stages.find((s) => s.kind === 'closed' && s.name.toLowerCase() === 'denied');
+  const finished = a.decision === 'adopted';
+  const answers = Object.entries(a.answers ?? {});
+  return (
+    <Card withBorder component="section" aria-label={`Application from ${a.applicant_name}`}>
+      <Stack>
+        <Group justify="space-between">
+          <Title order={3}>
+            Application from{' '}
+            <Anchor component={Link} to={`/people/${a.person_id}`} inherit>
+              {a.applicant_name}
+            </Anchor>
+          </Title>
+          <Badge miw="max-content" variant="filled" color={KIND_COLOR[a.stage_kind] ?? 'gray.7'}>
+            {a.stage}
+          </Badge>
+        </Group>
+        <Text size="sm">
+          {a.applicant_email} · submitted {whenIn(a.submitted_at, tz)} · for <AnimalLinks ids={a.animal_ids} names={names} />
+          {a.assigned_to ? ` · looked after by ${a.assigned_to}` : ''}
+        </Text>
+        {a.decision && (
+          <Text size="sm">
+            Decision: <b>{a.decision}</b>
+            {a.decision_reason ? ` (${a.decision_reason})` : ''}, {whenIn(a.decided_at, tz)}
+          </Text>
+        )}
+        {a.notes && <Text size="sm">Notes: {a.notes}</Text>}
+        <Title order={4} size="h5">
+          Answers
+        </Title>
+        {answers.length ? (
+          <Table aria-label="Answers" withRowBorders={false}>
+            <Table.Tbody>
+              {answers.map(([k, v]) => (
+                <Table.Tr key={k}>
+                  <Table.Th w={220}>{k.replaceAll('_', ' ')}</Table.Th>
+                  <Table.Td>{answer(v)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No answers recorded: the questions are custom fields on adoption applications (Settings).
+          </Text>
+        )}
+        {canWrite && !finished && (
+          <Stack gap="xs">
+            <Title order={4} size="h5">
+              Next step
+            </Title>
+            <Group align="flex-end">
+              <TextInput label="Reason (optional)" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={fieldError(move.error, 'decision_reason')} w={240} />
+              {a.stage_kind === 'open' && approved && (
+                <Button onClick={() => move.mutate(approved.id)} loading={move.isPending && move.variables === approved.id}>
+                  Approve
+                </Button>
+              )}
+              {a.stage_kind !== 'closed' && denied && (
+                <Button variant="default" onClick={() => move.mutate(denied.id)} loading={move.isPending && move.variables === denied.id}>
+                  Deny
+                </Button>
+              )}
+              {a.stage_kind === 'approved' && (
+                <Button onClick={() => setFinalizing(true)}>Finalize the adoption…</Button>
+              )}
+            </Group>
+            <Group align="flex-end">
+              <Select
+                label="Or move to stage"
+                data={stages.filter((s) => s.id !== a.stage_id).map((s) => ({ value: s.id, label: `${s.name} (${s.kind})` }))}
+                value={stage}
+                onChange={setStage}
+                error={fieldError(move.error, 'stage_id')}
+                w={280}
+              />
+              <Button variant="default" disabled={!stage} onClick={() => stage && move.mutate(stage)}>
+                Move
+              </Button>
+            </Group>
+            {formError(move.error, ['stage_id', 'decision_reason']) && <Alert color="red">{formError(move.error, ['stage_id', 'decision_reason'])}</Alert>}
+          </Stack>
+        )}
+        {finished && <Text size="sm">Finalized: see the adoptions tab.</Text>}
+        <Contracts id={id} canWrite={canWrite} />
+      </Stack>
+      <Modal opened={finalizing} onClose={() => setFinalizing(false)} title="Finalize the adoption" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Finalize id={id} animalIds={a.animal_ids} names={names} onClose={() => setFinalizing(false)} />
+      </Modal>
+    </Card>
+  );
+}
+
+function Applications({ canWrite }: { canWrite: boolean }) {
+  const tz = useZone();
+  const [kind, setKind] = useState('open');
+  const [chosen, setChosen] = useState<string | null>(null);
+  const stages = useQuery({ queryKey: ['application-stages'], queryFn: () => ok(apiB.GET('/api/animals/application-stages')) });
+  const list = useQuery({
+    queryKey: ['applications', 'list', kind],
+    queryFn: () =>
+      ok(apiB.GET('/api/animals/adoption-applications', { params: { query: { limit: 100, offset: 0, ...(kind === 'all' ? {} : { stage_kind: kind as 'open' }) } } })),
+  });
+  const names = useAnimalNames((list.data?.results ?? []).flatMap((a) => a.animal_ids));
+  return (
+    <Stack>
+      <SegmentedControl
+        aria-label="Applications by stage"
+        w="fit-content"
+        value={kind}
+        onChange={setKind}
+        data={[
+          { value: 'open', label: 'Being decided' },
+          { value: 'approved', label: 'Approved' },
+          { value: 'closed', label: 'Closed' },
+          { value: 'all', label: 'All' },
+        ]}
+      />
+      {list.isError && <Alert color="red">{list.error.message}</Alert>}
+      <ListTable
+        rows={list.data?.results}
+        label="Adoption applications"
+        empty={
+          kind === 'open'
+            ? 'No application is being decided. Applications come from the public site or through the API (POST /api/animals/adoption-applications).'
+            : 'No applications here: choose another stage above.'
+        }
+        head={['Applicant', 'Animals', 'Stage', 'Decision', 'Submitted', '']}
+        row={(a) => (
+          <Table.Tr key={a.id} bg={chosen === a.id ? 'var(--mantine-color-ark-0)' : undefined}>
+            <Table.Td>
+              <Anchor component={Link} to={`/people/${a.person_id}`}>
+                {a.applicant_name}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>
+              <AnimalLinks ids={a.animal_ids} names={names} />
+            </Table.Td>
+            <Table.Td>
+              <Badge miw="max-content" variant="filled" color={KIND_COLOR[a.stage_kind] ?? 'gray.7'}>
+                {a.stage}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{a.decision ?? '—'}</Table.Td>
+            <Table.Td>{whenIn(a.submitted_at, tz)}</Table.Td>
+            <Table.Td>
+              <Button size="xs" variant="default" onClick={() => setChosen(a.id)} aria-label={`Open the application from ${a.applicant_name}`}>
+                Open
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        )}
+      />
+      {list.data?.has_more && <Text size="sm">The first 100 are shown.</Text>}
+      {chosen && <Application key={chosen} id={chosen} canWrite={canWrite} stages={stages.data?.results ?? []} />}
+    </Stack>
+  );
+}
+
+/** Return an adoption (or end a trial): `POST /api/animals/adoptions/{id}/return` with the reason. */
+function Return({ adoption, onClose }: { adoption: { id: string; animal_name: string; status: string }; onClose: () => void }) {
+  const client = useQueryClient();
+  const [reason, setReason] = useState('');
+  const [notes, setNotes] = useState('');
+  const back = useMutation({
+    mutationFn: () => ok(apiB.POST('/api/animals/adoptions/{id}/return', { params: { path: { id: adoption.id } }, body: { reason, ...(notes ? { notes } : {}) } })),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['adoptions'] });
+      notify(adoption.status === 'trial' ? `Trial ended: ${adoption.animal_name}` : `Return recorded: ${adoption.animal_name} is in care again`);
+      onClose();
+    },
+  });
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        back.mutate();
+      }}
+    >
+      <Stack>
+        <Text size="sm">
+          {adoption.status === 'trial'
+            ? `The trial ends and ${adoption.animal_name} stays in care (nothing was closed).`
+            : `${adoption.animal_name} comes back: a new intake opens (relinquished by the adopter); the adoption still counts.`}
+        </Text>
+        <TextInput label="Why" required data-autofocus value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={fieldError(back.error, 'reason')} />
+        <Textarea label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={fieldError(back.error, 'notes')} />
+        {formError(back.error, ['reason', 'notes']) && <Alert color="red">{formError(back.error, ['reason', 'notes'])}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={back.isPending}>
+            {adoption.status === 'trial' ? 'End the trial' : 'Record the return'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function AdoptionList({ canWrite }: { canWrite: boolean }) {
+  const client = useQueryClient();
+  const tz = useZone();
+  const [status, setStatus] = useState<string | null>(null);
+  const [returning, setReturning] = useState<{ id: string; animal_name: string; status: string } | null>(null);
+  const list = useQuery({
+    queryKey: ['adoptions', status],
+    queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'trial' } : {}) } } })),
+  });
+  const complete = useMutation({
+    mutationFn: (id: string) => ok(apiB.POST('/api/animals/adoptions/{id}/complete', { params: { path: { id } }, body: {} })),
+    onSuccess: (r) => {
+      void client.invalidateQueries({ queryKey: ['adoptions'] });
+      notify(`Adopted: ${r.animal_name}`);
+    },
+  });
+  return (
+    <Stack>
+      <Select
+        label="Status"
+        placeholder="Any status"
+        clearable
+        data={[
+          { value: 'trial', label: 'trial' },
+          { value: 'adopted', label: 'adopted' },
+          { value: 'returned', label: 'returned' },
+          { value: 'trial_ended', label: 'trial ended' },
+        ]}
+        value={status}
+        onChange={setStatus}
+        w={200}
+      />
+      {list.isError && <Alert color="red">{list.error.message}</Alert>}
+      {complete.error && <Alert color="red">{complete.error.message}</Alert>}
+      <ListTable
+        rows={list.data?.results}
+        label="Adoptions"
+        minWidth={820}
+        empty={status ? 'None with this status: clear the status to see every adoption.' : 'No adoptions yet: an approved application finalized on the Applications tab becomes one.'}
+        head={['Animal', 'Adopter', 'Status', 'Started', 'Adopted', 'Fee', 'Returned', canWrite ? 'Next step' : '']}
+        row={(a) => (
+          <Table.Tr key={a.id}>
+            <Table.Td>
+              <Anchor component={Link} to={`/animals/${a.animal_id}`}>
+                {a.animal_name}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>
+              <Anchor component={Link} to={`/people/${a.person_id}`}>
+                {a.adopter_name}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>
+              <Badge miw="max-content" variant="filled" color={ADOPTION_COLOR[a.status] ?? 'gray.7'}>
+                {a.status.replace('_', ' ')}
+              </Badge>
+              {a.status === 'trial' && a.trial_ends_on && (
+                <Text size="xs" c="dimmed">
+                  until {day(a.trial_ends_on)}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>{whenIn(a.started_at, tz)}</Table.Td>
+            <Table.Td>{whenIn(a.adopted_at, tz)}</Table.Td>
+            <Table.Td>
+              {money(a.fee_minor / 100, a.currency)}
+              {(a.fee_rule || a.fee_override_reason) && (
+                <Text size="xs" c="dimmed">
+                  {a.fee_override_reason ? `overridden: ${a.fee_override_reason}` : a.fee_rule}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              {a.returned_at ? `${whenIn(a.returned_at, tz)}${a.return_reason ? ` (${a.return_reason})` : ''}` : '—'}
+              {a.returned_at && a.within_return_window !== null && (
+                <Text size="xs" c="dimmed">
+                  {a.within_return_window ? 'within the return window' : 'after the return window'}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
+              {canWrite && (
+                <Group gap="xs" wrap="nowrap">
+                  {a.status === 'trial' && (
+                    <Button size="xs" onClick={() => complete.mutate(a.id)} aria-label={`Complete the adoption of ${a.animal_name}`}>
+                      Complete
+                    </Button>
+                  )}
+                  {(a.status === 'trial' || a.status === 'adopted') && (
+                    <Button size="xs" variant="default" onClick={() => setReturning(a)} aria-label={`${a.status === 'trial' ? 'End the trial of' : 'Record a return of'} ${a.animal_name}`}>
+                      {a.status === 'trial' ? 'End the trial' : 'Return'}
+                    </Button>
+                  )}
+                </Group>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        )}
+      />
+      {list.data?.has_more && <Text size="sm">The latest 100 are shown.</Text>}
+      <Modal opened={!!returning} onClose={() => setReturning(null)} title={returning?.status === 'trial' ? 'End the trial' : 'Record a return'} closeButtonProps={{ 'aria-label': 'Close' }}>
+        {returning && <Return adoption={returning} onClose={() => setReturning(null)} />}
+      </Modal>
+    </Stack>
+  );
+}
+
+export default function Adoptions() {
+  const session = useSession();
+  const canWrite = can(session.data?.grants, 'animals', 'write');
+  return (
+    <Stack>
+      <Title order={2}>Adoptions</Title>
+      <Tabs defaultValue="applications" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="applications">Applications</Tabs.Tab>
+          <Tabs.Tab value="adoptions">Adoptions</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="applications" pt="md">
+          <Applications canWrite={canWrite} />
+        </Tabs.Panel>
+        <Tabs.Panel value="adoptions" pt="md">
+          <AdoptionList canWrite={canWrite} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

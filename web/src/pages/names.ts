@@ -1,0 +1,28 @@
+import { useQueries } from '@tanstack/react-query';
+import { apiA, ok } from '../api';
+
+/** The animals' names, each read once (`GET /api/v1/animals/{id}`) and kept by the query cache. */
+export function useAnimalNames(ids: string[]) {
+  const unique = [...new Set(ids)];
+  const got = useQueries({
+    queries: unique.map((id) => ({ queryKey: ['animal', id, 'name'], queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })), staleTime: 300_000 })),
+  });
+  const names = new Map<string, string>();
+  got.forEach((g, i) => g.data && names.set(unique[i] as string, g.data.name));
+  return names;
+}
+
+/** People's names, each read once (`GET /api/v1/people/{id}`) and kept by the query cache. */
+export function usePersonNames(ids: string[]) {
+  const unique = [...new Set(ids)];
+  const got = useQueries({
+    queries: unique.map((id) => ({
+      queryKey: ['person', id, 'name'],
+      queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id } } })),
+      staleTime: 300_000,
+    })),
+  });
+  const names = new Map<string, string>();
+  got.forEach((g, i) => g.data && names.set(unique[i] as string, `${g.data.firstName} ${g.data.lastName}`));
+  return names;
+}
