@@ -24,6 +24,11 @@ const Inbox = lazy(() => import('./pages/Inbox'));
 const Settings = lazy(() => import('./pages/Settings'));
 const Account = lazy(() => import('./pages/Account'));
 const Messages = lazy(() => import('./pages/Messages'));
+const Reports = lazy(() => import('./pages/Reports'));
+const Housing = lazy(() => import('./pages/Housing'));
+const Events = lazy(() => import('./pages/Events'));
+const Forms = lazy(() => import('./pages/Forms'));
+const Partners = lazy(() => import('./pages/Partners'));
 
 const loading = (
   <Center h="60vh">
@@ -52,6 +57,11 @@ function Shell() {
     { to: '/fundraising', label: 'Fundraising', show: can(s.grants, 'fundraising', 'read') },
     { to: '/inbox', label: 'Inbox', show: can(s.grants, 'communications', 'read') },
     { to: '/messages', label: 'Messages', show: can(s.grants, 'communications', 'read') },
+    { to: '/housing', label: 'Housing', show: can(s.grants, 'animals', 'read') },
+    { to: '/events', label: 'Events', show: can(s.grants, 'events', 'read') },
+    { to: '/forms', label: 'Forms', show: can(s.grants, 'forms', 'read') },
+    { to: '/partners', label: 'Partners', show: can(s.grants, 'partners', 'read') },
+    { to: '/reports', label: 'Reports', show: can(s.grants, 'reports', 'read') },
     { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
     { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
   ];
@@ -85,7 +95,7 @@ function Shell() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Main">
+      <AppShell.Navbar p="xs" aria-label="Main" style={{ overflowY: 'auto' }}>
         <Stack gap={2}>
           {links
             .filter((l) => l.show)
@@ -120,6 +130,11 @@ function Shell() {
             <Route path="/account" element={<Account />} />
             <Route path="/messages" element={<Messages />} />
             <Route path="/messages/templates/:id" element={<Messages />} />
+            <Route path="/reports" element={<Reports />} />
+            <Route path="/housing" element={<Housing />} />
+            <Route path="/events" element={<Events />} />
+            <Route path="/forms" element={<Forms />} />
+            <Route path="/partners" element={<Partners />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>
         </Suspense>
