@@ -8,7 +8,7 @@ import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
 
 const label = (v: string) => v.replaceAll('_', ' ');
-const STATUS_COLOR: Record<string, string> = { new: 'yellow.9', converted: 'teal.9', dismissed: 'gray.7', published: 'teal.9', draft: 'gray.7', closed: 'gray.7' };
+const STATUS_COLOR: Record<string, string> = { new: 'indigo.9', converted: 'teal.9', dismissed: 'gray.7', published: 'teal.9', draft: 'gray.7', closed: 'gray.7' };
 type Answers = Record<string, unknown>;
 const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v));
 /** Who sent a submission, from the answers the conversion reads too. */

@@ -123,7 +123,7 @@ export default function Partners() {
               )}
             </Table.Td>
             <Table.Td>
-              <Badge variant="light" color="gray.8">
+              <Badge variant="outline" color="gray.8">
                 {p.kind}
               </Badge>
             </Table.Td>
