@@ -204,7 +204,7 @@ test('a member runs a report, houses an animal, creates an event, converts a for
   await page.getByRole('button', { name: 'Move the animal' }).click();
   await unit.getByRole('link', { name: 'Biscuit (dog)' }).waitFor();
   await unit.getByText('1 of 2').waitFor();
-  await page.getByRole('table', { name: 'Locations' }).getByText('1 animals, 2 places in units').waitFor();
+  await page.getByRole('table', { name: 'Locations' }).getByText('1 animal, 2 places in units').waitFor();
   await axe(page, 'the housing page');
   await shot(page, 'housing');
   const housed = await org.req('GET', `/api/v1/animals/${biscuit.id}`);
@@ -251,7 +251,7 @@ test('a member runs a report, houses an animal, creates an event, converts a for
   await answers.getByRole('row', { name: 'When can you help? Weekends' }).waitFor();
   await axe(page, 'a form submission');
   await page.getByRole('button', { name: 'Convert to a person' }).click();
-  await page.getByRole('link', { name: 'this person on file' }).waitFor();
+  await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
   await shot(page, 'forms');
   const sub = (await org.req('GET', `/api/forms/submissions?form_id=${form.id}`)).body.results[0];
   assert.equal(sub.status, 'converted');
@@ -268,7 +268,13 @@ test('a member runs a report, houses an animal, creates an event, converts a for
   await addPartner.getByRole('combobox', { name: 'Kind' }).click();
   await page.getByRole('option', { name: 'vet' }).click();
   await addPartner.getByRole('textbox', { name: 'Email' }).fill('desk@hillside.example');
-  await addPartner.getByRole('textbox', { name: 'Website' }).fill('https://hillside.example');
+  // A website that is not an address: the API's sentence under the field.
+  const website = addPartner.getByRole('textbox', { name: 'Website' });
+  await website.fill('hillside');
+  await addPartner.getByRole('button', { name: 'Add the partner' }).click();
+  await addPartner.locator('input[aria-invalid="true"]').waitFor();
+  assert.equal(await website.getAttribute('aria-invalid'), 'true', 'the refusal is shown at the website field');
+  await website.fill('https://hillside.example');
   await axe(page, 'the add-a-partner form');
   await addPartner.getByRole('button', { name: 'Add the partner' }).click();
   await page.getByRole('table', { name: 'Partners' }).getByText('Hillside Vets').waitFor();

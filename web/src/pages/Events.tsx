@@ -106,6 +106,7 @@ function EventCard({ id, canWrite, canPeople }: { id: string; canWrite: boolean;
     onSuccess: () => {
       notify('Attendee saved');
       setPerson(null);
+      setGuests(0);
       refresh();
     },
   });
@@ -181,7 +182,7 @@ function EventCard({ id, canWrite, canPeople }: { id: string; canWrite: boolean;
           row={(a) => (
             <Table.Tr key={a.personId}>
               <Table.Td>
-                <Anchor component={Link} to={`/people/${a.personId}`}>
+                <Anchor component={Link} to={`/people/${a.personId}`} size="sm">
                   {names.get(a.personId) ?? (canPeople ? '…' : 'a person on file')}
                 </Anchor>
               </Table.Td>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Card, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiB, ok } from '../api';
+import { apiA, apiB, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
@@ -15,7 +15,7 @@ const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '—'
 const sender = (a: Answers) => [a.first_name, a.last_name].filter((x) => typeof x === 'string' && x).join(' ') || shown(a.email);
 
 /** One submission: its answers under the form's labels, likely people on file, convert or dismiss. */
-function Submission({ id, canWrite, canPeople }: { id: string; canWrite: boolean; canPeople: boolean }) {
+function Submission({ id, canWrite, canPeople, canRead }: { id: string; canWrite: boolean; canPeople: boolean; canRead: boolean }) {
   const client = useQueryClient();
   const sub = useQuery({ queryKey: ['forms', 'submission', id], queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}', { params: { path: { id } } })) });
   const form = useQuery({
@@ -27,6 +27,12 @@ function Submission({ id, canWrite, canPeople }: { id: string; canWrite: boolean
     queryKey: ['forms', 'matches', id],
     queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}/matches', { params: { path: { id } } })),
     enabled: canPeople && sub.data?.status === 'new',
+  });
+  const personId = sub.data?.person_id;
+  const person = useQuery({
+    queryKey: ['people', 'one', personId],
+    queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id: personId ?? '' } } })),
+    enabled: !!personId && canRead,
   });
   const done = (m: string) => {
     notify(m);
@@ -78,7 +84,7 @@ function Submission({ id, canWrite, canPeople }: { id: string; canWrite: boolean
           <Text size="sm">
             Became{' '}
             <Anchor component={Link} to={`/people/${s.person_id}`}>
-              this person on file
+              {person.data ? `${person.data.firstName} ${person.data.lastName}` : 'this person on file'}
             </Anchor>
             {s.converted_at ? ` on ${when(s.converted_at)}` : ''}
             {s.application_id ? ', with an adoption application' : ''}.
@@ -222,7 +228,7 @@ export default function Forms() {
           </Table.Tr>
         )}
       />
-      {chosen && <Submission key={chosen} id={chosen} canWrite={canWrite} canPeople={canPeople} />}
+      {chosen && <Submission key={chosen} id={chosen} canWrite={canWrite} canPeople={canPeople} canRead={can(session.data?.grants, 'people', 'read')} />}
     </Stack>
   );
 }

@@ -142,7 +142,7 @@ function Place({ id, canWrite }: { id: string; canWrite: boolean }) {
               <Card key={u.id} withBorder component="article" aria-label={`Unit ${u.name}`}>
                 <Group justify="space-between" wrap="nowrap">
                   <Text fw={600}>{u.name}</Text>
-                  <Badge variant="light" color={u.is_full ? 'red.9' : 'teal.9'}>
+                  <Badge variant="filled" color={u.is_full ? 'red.9' : 'teal.9'}>
                     {u.occupant_count} of {u.capacity}
                   </Badge>
                 </Group>
@@ -243,7 +243,7 @@ export default function Housing() {
             <Table.Td>{l.type}</Table.Td>
             <Table.Td>{l.unit_count}</Table.Td>
             <Table.Td>
-              {l.occupant_count} animals, {l.capacity} places in units
+              {l.occupant_count} animal{l.occupant_count === 1 ? '' : 's'}, {l.capacity} place{l.capacity === 1 ? '' : 's'} in units
             </Table.Td>
             <Table.Td>
               <Button size="xs" variant="default" onClick={() => setChosen(l.id)} aria-label={`Units at ${l.name}`}>

@@ -128,11 +128,11 @@ export default function Partners() {
               </Badge>
             </Table.Td>
             <Table.Td>{p.contact_name || '—'}</Table.Td>
-            <Table.Td>{p.email ? <Anchor href={`mailto:${p.email}`}>{p.email}</Anchor> : '—'}</Table.Td>
+            <Table.Td>{p.email ? <Anchor href={`mailto:${p.email}`} size="sm">{p.email}</Anchor> : '—'}</Table.Td>
             <Table.Td>{p.phone ?? '—'}</Table.Td>
             <Table.Td>
               {p.website ? (
-                <Anchor href={p.website} target="_blank" rel="noreferrer">
+                <Anchor href={p.website} target="_blank" rel="noreferrer" size="sm">
                   {p.website.replace(/^https?:\/\//, '')}
                 </Anchor>
               ) : (

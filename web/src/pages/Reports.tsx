@@ -308,7 +308,7 @@ function ReportChart({ chart }: { chart: Chart }) {
         <ResponsiveContainer width="100%" height={Math.max(160, chart.data.length * 32 + 40)}>
           <BarChart data={chart.data} layout="vertical" margin={{ top: 8, right: 40, bottom: 0, left: 24 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-            <XAxis type="number" tick={{ fill: '#495057', fontSize: 12 }} />
+            <XAxis type="number" allowDecimals={chart.unit !== 'animals'} tick={{ fill: '#495057', fontSize: 12 }} />
             <YAxis type="category" dataKey="name" width={170} tick={{ fill: '#495057', fontSize: 12 }} />
             <Tooltip />
             <Bar dataKey="value" name={chart.unit} fill="#0b7a5f" isAnimationActive={false} label={{ position: 'right', fill: '#212529', fontSize: 12 }} />
