@@ -1,5 +1,21 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Group, Modal, NumberInput, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
@@ -40,7 +56,8 @@ function AddEvent({ onClose, onAdded }: { onClose: () => void; onAdded: (id: str
     },
   });
   const fields = ['title', 'startsAt', 'endsAt', 'location', 'capacity', 'description'];
-  const set = (k: keyof typeof b) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setB({ ...b, [k]: e.currentTarget.value });
+  const set = (k: keyof typeof b) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    setB({ ...b, [k]: e.currentTarget.value });
   return (
     <form
       onSubmit={(e) => {
@@ -51,10 +68,30 @@ function AddEvent({ onClose, onAdded }: { onClose: () => void; onAdded: (id: str
       <Stack>
         <TextInput label="Title" required value={b.title} onChange={set('title')} error={fieldError(add.error, 'title')} />
         <Group grow align="flex-start">
-          <TextInput label="Starts" type="datetime-local" required value={b.startsAt} onChange={set('startsAt')} error={fieldError(add.error, 'startsAt')} />
-          <TextInput label="Ends" type="datetime-local" required value={b.endsAt} onChange={set('endsAt')} error={fieldError(add.error, 'endsAt')} />
+          <TextInput
+            label="Starts"
+            type="datetime-local"
+            required
+            value={b.startsAt}
+            onChange={set('startsAt')}
+            error={fieldError(add.error, 'startsAt')}
+          />
+          <TextInput
+            label="Ends"
+            type="datetime-local"
+            required
+            value={b.endsAt}
+            onChange={set('endsAt')}
+            error={fieldError(add.error, 'endsAt')}
+          />
         </Group>
-        <TextInput label="Address" description="Where it happens (optional)" value={b.address} onChange={set('address')} error={fieldError(add.error, 'location')} />
+        <TextInput
+          label="Address"
+          description="Where it happens (optional)"
+          value={b.address}
+          onChange={set('address')}
+          error={fieldError(add.error, 'location')}
+        />
         <NumberInput
           label="Places"
           description="People going, guests included; empty for no limit"
@@ -64,7 +101,14 @@ function AddEvent({ onClose, onAdded }: { onClose: () => void; onAdded: (id: str
           onChange={(v) => setB({ ...b, capacity: v })}
           error={fieldError(add.error, 'capacity')}
         />
-        <Textarea label="Description" autosize minRows={2} value={b.description} onChange={set('description')} error={fieldError(add.error, 'description')} />
+        <Textarea
+          label="Description"
+          autosize
+          minRows={2}
+          value={b.description}
+          onChange={set('description')}
+          error={fieldError(add.error, 'description')}
+        />
         {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -102,7 +146,12 @@ function EventCard({ id, canWrite, canPeople }: { id: string; canWrite: boolean;
   const refresh = () => void client.invalidateQueries({ queryKey: ['events'] });
   const put = useMutation({
     mutationFn: () =>
-      ok(apiA.PUT('/events/{id}/attendees/{person_id}', { params: { path: { id, person_id: person ?? '' } }, body: { rsvp, guests: Number(guests) } })),
+      ok(
+        apiA.PUT('/events/{id}/attendees/{person_id}', {
+          params: { path: { id, person_id: person ?? '' } },
+          body: { rsvp, guests: Number(guests) },
+        }),
+      ),
     onSuccess: () => {
       notify('Attendee saved');
       setPerson(null);
@@ -112,7 +161,9 @@ function EventCard({ id, canWrite, canPeople }: { id: string; canWrite: boolean;
   });
   const publish = useMutation({
     mutationFn: (on: boolean) =>
-      on ? ok(apiA.POST('/events/{id}/publish', { params: { path: { id } } })) : ok(apiA.POST('/events/{id}/unpublish', { params: { path: { id } } })),
+      on
+        ? ok(apiA.POST('/events/{id}/publish', { params: { path: { id } } }))
+        : ok(apiA.POST('/events/{id}/unpublish', { params: { path: { id } } })),
     onSuccess: (_r, on) => {
       notify(on ? 'Event published' : 'Event taken off the public calendar');
       refresh();
@@ -161,7 +212,15 @@ function EventCard({ id, canWrite, canPeople }: { id: string; canWrite: boolean;
                 allowDeselect={false}
                 error={fieldError(put.error, 'rsvp')}
               />
-              <NumberInput label="Guests" min={0} max={20} w={100} value={guests} onChange={setGuests} error={fieldError(put.error, 'guests')} />
+              <NumberInput
+                label="Guests"
+                min={0}
+                max={20}
+                w={100}
+                value={guests}
+                onChange={setGuests}
+                error={fieldError(put.error, 'guests')}
+              />
               <Button type="submit" mt={25} loading={put.isPending} disabled={!person}>
                 Save the attendee
               </Button>
@@ -209,7 +268,8 @@ export default function Events() {
   const [adding, { open, close }] = useDisclosure();
   const events = useQuery({
     queryKey: ['events', 'list', status],
-    queryFn: () => ok(apiA.GET('/events', { params: { query: { page: 1, perPage: 100, ...(status ? { status: status as 'scheduled' } : {}) } } })),
+    queryFn: () =>
+      ok(apiA.GET('/events', { params: { query: { page: 1, perPage: 100, ...(status ? { status: status as 'scheduled' } : {}) } } })),
   });
   return (
     <Stack>

@@ -8,16 +8,27 @@ import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
 
 const label = (v: string) => v.replaceAll('_', ' ');
-const STATUS_COLOR: Record<string, string> = { new: 'indigo.9', converted: 'teal.9', dismissed: 'gray.7', published: 'teal.9', draft: 'gray.7', closed: 'gray.7' };
+const STATUS_COLOR: Record<string, string> = {
+  new: 'indigo.9',
+  converted: 'teal.9',
+  dismissed: 'gray.7',
+  published: 'teal.9',
+  draft: 'gray.7',
+  closed: 'gray.7',
+};
 type Answers = Record<string, unknown>;
-const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const shown = (v: unknown) =>
+  v === null || v === undefined || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
 /** Who sent a submission, from the answers the conversion reads too. */
 const sender = (a: Answers) => [a.first_name, a.last_name].filter((x) => typeof x === 'string' && x).join(' ') || shown(a.email);
 
 /** One submission: its answers under the form's labels, likely people on file, convert or dismiss. */
 function Submission({ id, canWrite, canPeople, canRead }: { id: string; canWrite: boolean; canPeople: boolean; canRead: boolean }) {
   const client = useQueryClient();
-  const sub = useQuery({ queryKey: ['forms', 'submission', id], queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}', { params: { path: { id } } })) });
+  const sub = useQuery({
+    queryKey: ['forms', 'submission', id],
+    queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}', { params: { path: { id } } })),
+  });
   const form = useQuery({
     queryKey: ['forms', 'one', sub.data?.form_id],
     queryFn: () => ok(apiB.GET('/api/forms/{id}', { params: { path: { id: sub.data?.form_id ?? '' } } })),
@@ -39,8 +50,10 @@ function Submission({ id, canWrite, canPeople, canRead }: { id: string; canWrite
     void client.invalidateQueries({ queryKey: ['forms'] });
   };
   const convert = useMutation({
-    mutationFn: (body: { person_id?: string; create_new?: boolean }) => ok(apiB.POST('/api/forms/submissions/{id}/convert', { params: { path: { id } }, body })),
-    onSuccess: (r) => done(r.created_person ? 'A new person was made from the submission' : 'The submission was linked to a person on file'),
+    mutationFn: (body: { person_id?: string; create_new?: boolean }) =>
+      ok(apiB.POST('/api/forms/submissions/{id}/convert', { params: { path: { id } }, body })),
+    onSuccess: (r) =>
+      done(r.created_person ? 'A new person was made from the submission' : 'The submission was linked to a person on file'),
   });
   const dismiss = useMutation({
     mutationFn: () => ok(apiB.POST('/api/forms/submissions/{id}/dismiss', { params: { path: { id } } })),
@@ -109,7 +122,11 @@ function Submission({ id, canWrite, canPeople, canRead }: { id: string; canWrite
               </Group>
             ))}
             <Group>
-              <Button onClick={() => convert.mutate(matches.data?.results.length ? { create_new: true } : {})} loading={convert.isPending} disabled={!canPeople}>
+              <Button
+                onClick={() => convert.mutate(matches.data?.results.length ? { create_new: true } : {})}
+                loading={convert.isPending}
+                disabled={!canPeople}
+              >
                 {matches.data?.results.length ? 'Make a new person anyway' : 'Convert to a person'}
               </Button>
               <Button variant="default" onClick={() => dismiss.mutate()} loading={dismiss.isPending}>
@@ -131,13 +148,18 @@ export default function Forms() {
   const [formId, setFormId] = useState<string>('');
   const [status, setStatus] = useState<string>('new');
   const [chosen, setChosen] = useState<string | null>(null);
-  const forms = useQuery({ queryKey: ['forms', 'list'], queryFn: () => ok(apiB.GET('/api/forms', { params: { query: { limit: 100, offset: 0 } } })) });
+  const forms = useQuery({
+    queryKey: ['forms', 'list'],
+    queryFn: () => ok(apiB.GET('/api/forms', { params: { query: { limit: 100, offset: 0 } } })),
+  });
   const subs = useQuery({
     queryKey: ['forms', 'submissions', formId, status],
     queryFn: () =>
       ok(
         apiB.GET('/api/forms/submissions', {
-          params: { query: { limit: 100, offset: 0, ...(formId ? { form_id: formId } : {}), ...(status ? { status: status as 'new' } : {}) } },
+          params: {
+            query: { limit: 100, offset: 0, ...(formId ? { form_id: formId } : {}), ...(status ? { status: status as 'new' } : {}) },
+          },
         }),
       ),
   });
@@ -209,7 +231,11 @@ export default function Forms() {
         rows={subs.data?.results}
         label="Submissions"
         head={['Received', 'From', 'Form', 'Status', '']}
-        empty={status === 'new' ? 'No new submissions: they arrive from the forms’ public pages. Choose “All” to see the earlier ones.' : 'No submissions here.'}
+        empty={
+          status === 'new'
+            ? 'No new submissions: they arrive from the forms’ public pages. Choose “All” to see the earlier ones.'
+            : 'No submissions here.'
+        }
         row={(s) => (
           <Table.Tr key={s.id} bg={chosen === s.id ? 'var(--mantine-color-ark-0)' : undefined}>
             <Table.Td>{when(s.created_at)}</Table.Td>
@@ -221,14 +247,27 @@ export default function Forms() {
               </Badge>
             </Table.Td>
             <Table.Td>
-              <Button size="xs" variant="default" onClick={() => setChosen(s.id)} aria-label={`Open the submission from ${sender(s.answers)}`}>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => setChosen(s.id)}
+                aria-label={`Open the submission from ${sender(s.answers)}`}
+              >
                 Open
               </Button>
             </Table.Td>
           </Table.Tr>
         )}
       />
-      {chosen && <Submission key={chosen} id={chosen} canWrite={canWrite} canPeople={canPeople} canRead={can(session.data?.grants, 'people', 'read')} />}
+      {chosen && (
+        <Submission
+          key={chosen}
+          id={chosen}
+          canWrite={canWrite}
+          canPeople={canPeople}
+          canRead={can(session.data?.grants, 'people', 'read')}
+        />
+      )}
     </Stack>
   );
 }

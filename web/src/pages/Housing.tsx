@@ -1,5 +1,22 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Group, Modal, NumberInput, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  NumberInput,
+  Progress,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
@@ -16,7 +33,11 @@ function AddLocation({ onClose, onAdded }: { onClose: () => void; onAdded: (id: 
   const [b, setB] = useState({ name: '', type: 'building', address: '' });
   const add = useMutation({
     mutationFn: () =>
-      ok(apiB.POST('/api/animals/locations', { body: { name: b.name, type: b.type as 'building', ...(b.address ? { address: b.address } : {}) } })),
+      ok(
+        apiB.POST('/api/animals/locations', {
+          body: { name: b.name, type: b.type as 'building', ...(b.address ? { address: b.address } : {}) },
+        }),
+      ),
     onSuccess: (l) => {
       void client.invalidateQueries({ queryKey: ['housing'] });
       notify('Location added');
@@ -33,7 +54,13 @@ function AddLocation({ onClose, onAdded }: { onClose: () => void; onAdded: (id: 
       }}
     >
       <Stack>
-        <TextInput label="Name" required value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} />
+        <TextInput
+          label="Name"
+          required
+          value={b.name}
+          onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+          error={fieldError(add.error, 'name')}
+        />
         <Select
           label="Kind of place"
           data={LOCATION_TYPES.map((t) => ({ value: t, label: t }))}
@@ -42,7 +69,12 @@ function AddLocation({ onClose, onAdded }: { onClose: () => void; onAdded: (id: 
           allowDeselect={false}
           error={fieldError(add.error, 'type')}
         />
-        <TextInput label="Address" value={b.address} onChange={(e) => setB({ ...b, address: e.currentTarget.value })} error={fieldError(add.error, 'address')} />
+        <TextInput
+          label="Address"
+          value={b.address}
+          onChange={(e) => setB({ ...b, address: e.currentTarget.value })}
+          error={fieldError(add.error, 'address')}
+        />
         {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -62,7 +94,11 @@ function AddUnit({ locationId, onClose }: { locationId: string; onClose: () => v
   const [b, setB] = useState({ name: '', type: 'kennel', capacity: 1 as number | string });
   const add = useMutation({
     mutationFn: () =>
-      ok(apiB.POST('/api/animals/housing-units', { body: { location_id: locationId, name: b.name, type: b.type as 'kennel', capacity: Number(b.capacity) } })),
+      ok(
+        apiB.POST('/api/animals/housing-units', {
+          body: { location_id: locationId, name: b.name, type: b.type as 'kennel', capacity: Number(b.capacity) },
+        }),
+      ),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['housing'] });
       notify('Unit added');
@@ -78,7 +114,13 @@ function AddUnit({ locationId, onClose }: { locationId: string; onClose: () => v
       }}
     >
       <Stack>
-        <TextInput label="Name" required value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} />
+        <TextInput
+          label="Name"
+          required
+          value={b.name}
+          onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+          error={fieldError(add.error, 'name')}
+        />
         <Select
           label="Kind of unit"
           data={UNIT_TYPES.map((t) => ({ value: t, label: t }))}
@@ -87,7 +129,15 @@ function AddUnit({ locationId, onClose }: { locationId: string; onClose: () => v
           allowDeselect={false}
           error={fieldError(add.error, 'type')}
         />
-        <NumberInput label="Animals it holds" min={1} max={1000} value={b.capacity} onChange={(v) => setB({ ...b, capacity: v })} error={fieldError(add.error, 'capacity')} w={160} />
+        <NumberInput
+          label="Animals it holds"
+          min={1}
+          max={1000}
+          value={b.capacity}
+          onChange={(v) => setB({ ...b, capacity: v })}
+          error={fieldError(add.error, 'capacity')}
+          w={160}
+        />
         {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -105,12 +155,18 @@ function AddUnit({ locationId, onClose }: { locationId: string; onClose: () => v
 /** One location: its units with who is in each, and a form to move an animal in. */
 function Place({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
-  const place = useQuery({ queryKey: ['housing', 'location', id], queryFn: () => ok(apiB.GET('/api/animals/locations/{id}', { params: { path: { id } } })) });
+  const place = useQuery({
+    queryKey: ['housing', 'location', id],
+    queryFn: () => ok(apiB.GET('/api/animals/locations/{id}', { params: { path: { id } } })),
+  });
   const [adding, { open, close }] = useDisclosure();
   const [animal, setAnimal] = useState<string | null>(null);
   const [unit, setUnit] = useState<string | null>(null);
   const move = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/animals/housing-units/{id}/occupants', { params: { path: { id: unit ?? '' } }, body: { animal_id: animal ?? '' } })),
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/animals/housing-units/{id}/occupants', { params: { path: { id: unit ?? '' } }, body: { animal_id: animal ?? '' } }),
+      ),
     onSuccess: (u) => {
       notify(`Moved into ${u.name}`);
       setAnimal(null);
@@ -135,7 +191,9 @@ function Place({ id, canWrite }: { id: string; canWrite: boolean }) {
           </Text>
         )}
         {units.length === 0 ? (
-          <Alert color="gray">{canWrite ? 'No units here yet: add one with “Add a unit”, then move animals into it.' : 'No units here yet.'}</Alert>
+          <Alert color="gray">
+            {canWrite ? 'No units here yet: add one with “Add a unit”, then move animals into it.' : 'No units here yet.'}
+          </Alert>
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
             {units.map((u) => (
@@ -149,7 +207,11 @@ function Place({ id, canWrite }: { id: string; canWrite: boolean }) {
                 <Text size="xs" c="dimmed">
                   {u.type}
                 </Text>
-                <Progress value={(u.occupant_count / u.capacity) * 100} mt="xs" aria-label={`${u.name}: ${u.occupant_count} of ${u.capacity} places taken`} />
+                <Progress
+                  value={(u.occupant_count / u.capacity) * 100}
+                  mt="xs"
+                  aria-label={`${u.name}: ${u.occupant_count} of ${u.capacity} places taken`}
+                />
                 {u.occupants.length ? (
                   <Stack gap={0} mt="xs">
                     {u.occupants.map((o) => (

@@ -35,7 +35,8 @@ function AddPartner({ onClose }: { onClose: () => void }) {
     },
   });
   const fields = ['name', 'kind', 'contact_name', 'email', 'phone', 'website', 'notes'];
-  const set = (k: keyof typeof b) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setB({ ...b, [k]: e.currentTarget.value });
+  const set = (k: keyof typeof b) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    setB({ ...b, [k]: e.currentTarget.value });
   return (
     <form
       onSubmit={(e) => {
@@ -53,12 +54,24 @@ function AddPartner({ onClose }: { onClose: () => void }) {
           allowDeselect={false}
           error={fieldError(add.error, 'kind')}
         />
-        <TextInput label="Contact" description="The person to ask for" value={b.contact_name} onChange={set('contact_name')} error={fieldError(add.error, 'contact_name')} />
+        <TextInput
+          label="Contact"
+          description="The person to ask for"
+          value={b.contact_name}
+          onChange={set('contact_name')}
+          error={fieldError(add.error, 'contact_name')}
+        />
         <Group grow align="flex-start">
           <TextInput label="Email" type="email" value={b.email} onChange={set('email')} error={fieldError(add.error, 'email')} />
           <TextInput label="Phone" type="tel" value={b.phone} onChange={set('phone')} error={fieldError(add.error, 'phone')} />
         </Group>
-        <TextInput label="Website" placeholder="https://" value={b.website} onChange={set('website')} error={fieldError(add.error, 'website')} />
+        <TextInput
+          label="Website"
+          placeholder="https://"
+          value={b.website}
+          onChange={set('website')}
+          error={fieldError(add.error, 'website')}
+        />
         <Textarea label="Notes" autosize minRows={2} value={b.notes} onChange={set('notes')} error={fieldError(add.error, 'notes')} />
         {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
         <Group justify="flex-end">
@@ -83,7 +96,12 @@ export default function Partners() {
   const [adding, { open, close }] = useDisclosure();
   const partners = useQuery({
     queryKey: ['partners', kind, q],
-    queryFn: () => ok(apiB.GET('/api/partners', { params: { query: { limit: 100, offset: 0, ...(kind ? { kind: kind as Kind } : {}), ...(q ? { q } : {}) } } })),
+    queryFn: () =>
+      ok(
+        apiB.GET('/api/partners', {
+          params: { query: { limit: 100, offset: 0, ...(kind ? { kind: kind as Kind } : {}), ...(q ? { q } : {}) } },
+        }),
+      ),
   });
   const filtered = !!(kind || q);
   return (
@@ -93,7 +111,8 @@ export default function Partners() {
         {canWrite && <Button onClick={open}>Add a partner</Button>}
       </Group>
       <Text size="sm" c="dimmed">
-        Other rescues, shelters, vets, transport groups and suppliers the rescue works with: a stay’s source or destination and a transport can name one.
+        Other rescues, shelters, vets, transport groups and suppliers the rescue works with: a stay’s source or destination and a transport
+        can name one.
       </Text>
       <Group>
         <TextInput label="Name" placeholder="Part of the name" w={240} value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
@@ -111,7 +130,13 @@ export default function Partners() {
         rows={partners.data?.results}
         label="Partners"
         head={['Partner', 'Kind', 'Contact', 'Email', 'Phone', 'Website']}
-        empty={filtered ? 'No partner matches: clear the name or kind.' : canWrite ? 'No partners yet: add one with “Add a partner”.' : 'No partners yet.'}
+        empty={
+          filtered
+            ? 'No partner matches: clear the name or kind.'
+            : canWrite
+              ? 'No partners yet: add one with “Add a partner”.'
+              : 'No partners yet.'
+        }
         row={(p) => (
           <Table.Tr key={p.id}>
             <Table.Td>
@@ -128,7 +153,15 @@ export default function Partners() {
               </Badge>
             </Table.Td>
             <Table.Td>{p.contact_name || '—'}</Table.Td>
-            <Table.Td>{p.email ? <Anchor href={`mailto:${p.email}`} size="sm">{p.email}</Anchor> : '—'}</Table.Td>
+            <Table.Td>
+              {p.email ? (
+                <Anchor href={`mailto:${p.email}`} size="sm">
+                  {p.email}
+                </Anchor>
+              ) : (
+                '—'
+              )}
+            </Table.Td>
             <Table.Td>{p.phone ?? '—'}</Table.Td>
             <Table.Td>
               {p.website ? (

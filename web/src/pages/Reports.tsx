@@ -73,7 +73,12 @@ const REPORTS = [
     areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/sac', { params: { query: { month: p.month, species_group: p.species_group as 'dogs' } } })),
     table: (d) => {
-      const c = (x: { adult: number; up_to_5_months: number; unknown: number; total: number }) => [x.adult, x.up_to_5_months, x.unknown, x.total];
+      const c = (x: { adult: number; up_to_5_months: number; unknown: number; total: number }) => [
+        x.adult,
+        x.up_to_5_months,
+        x.unknown,
+        x.total,
+      ];
       return {
         head: ['Row', 'Adult', 'Up to 5 months', 'Age unknown', 'Total'],
         rows: [
@@ -145,7 +150,15 @@ const REPORTS = [
       rows: d.results.map((r) => [r.month, label(r.species_group), r.species, label(r.type), r.subtype ?? '—', r.count]),
       note: `${d.total} in all.`,
     }),
-    chart: (d) => ({ title: 'Intakes by type', unit: 'animals', data: sumBy(d.results, (r) => label(r.type), (r) => r.count) }),
+    chart: (d) => ({
+      title: 'Intakes by type',
+      unit: 'animals',
+      data: sumBy(
+        d.results,
+        (r) => label(r.type),
+        (r) => r.count,
+      ),
+    }),
   }),
   def({
     key: 'outcomes',
@@ -159,7 +172,15 @@ const REPORTS = [
       rows: d.results.map((r) => [r.month, label(r.species_group), r.species, label(r.type), r.subtype ?? '—', r.count]),
       note: `${d.total} in all.`,
     }),
-    chart: (d) => ({ title: 'Outcomes by type', unit: 'animals', data: sumBy(d.results, (r) => label(r.type), (r) => r.count) }),
+    chart: (d) => ({
+      title: 'Outcomes by type',
+      unit: 'animals',
+      data: sumBy(
+        d.results,
+        (r) => label(r.type),
+        (r) => r.count,
+      ),
+    }),
   }),
   def({
     key: 'length-of-stay',
@@ -170,13 +191,21 @@ const REPORTS = [
     run: (p) => json(apiB.GET('/api/reports/length-of-stay', { params: { query: range(p) } })),
     table: (d) => ({
       head: ['Species group', 'Outcome type', 'Stays', 'Median days', '90th percentile days'],
-      rows: d.results.map((r) => [label(r.species_group ?? 'all groups'), label(r.outcome_type ?? 'all outcomes'), r.count, r.median_days, r.p90_days]),
+      rows: d.results.map((r) => [
+        label(r.species_group ?? 'all groups'),
+        label(r.outcome_type ?? 'all outcomes'),
+        r.count,
+        r.median_days,
+        r.p90_days,
+      ]),
       note: d.formula,
     }),
     chart: (d) => ({
       title: 'Median days by species group',
       unit: 'days',
-      data: d.results.filter((r) => r.species_group && !r.outcome_type).map((r) => ({ name: label(r.species_group), value: r.median_days })),
+      data: d.results
+        .filter((r) => r.species_group && !r.outcome_type)
+        .map((r) => ({ name: label(r.species_group), value: r.median_days })),
     }),
   }),
   def({
@@ -191,7 +220,15 @@ const REPORTS = [
       rows: d.results.map((r) => [r.location, label(r.care_state), label(r.species_group), r.count]),
       note: `${d.total} in all. ${d.note}`,
     }),
-    chart: (d) => ({ title: 'Animals by location', unit: 'animals', data: sumBy(d.results, (r) => r.location, (r) => r.count) }),
+    chart: (d) => ({
+      title: 'Animals by location',
+      unit: 'animals',
+      data: sumBy(
+        d.results,
+        (r) => r.location,
+        (r) => r.count,
+      ),
+    }),
   }),
   def({
     key: 'medical-due',
@@ -215,7 +252,16 @@ const REPORTS = [
     run: (p) => json(apiB.GET('/api/reports/vaccinations', { params: { query: { ...range(p), limit: 1000, offset: 0 } } })),
     table: (d) => ({
       head: ['Given', 'Animal', 'Species', 'Vaccine', 'Product', 'Manufacturer', 'Lot', 'Lot expires'],
-      rows: d.results.map((r) => [day(r.given_on), r.animal_name, r.species, r.vaccine, r.product ?? '—', r.manufacturer ?? '—', r.lot ?? '—', day(r.expires_on)]),
+      rows: d.results.map((r) => [
+        day(r.given_on),
+        r.animal_name,
+        r.species,
+        r.vaccine,
+        r.product ?? '—',
+        r.manufacturer ?? '—',
+        r.lot ?? '—',
+        day(r.expires_on),
+      ]),
     }),
   }),
   def({
@@ -240,7 +286,14 @@ const REPORTS = [
     run: (p) => json(apiB.GET('/api/reports/adoptions', { params: { query: range(p) } })),
     table: (d) => ({
       head: ['Adopted', 'Animal', 'Adopter', 'Status', 'Fee', 'Contract signed'],
-      rows: d.results.map((r) => [day(r.adopted_on), r.animal_name, r.adopter_name, r.status, minor(r.fee_minor, r.currency), when(r.contract_signed_at)]),
+      rows: d.results.map((r) => [
+        day(r.adopted_on),
+        r.animal_name,
+        r.adopter_name,
+        r.status,
+        minor(r.fee_minor, r.currency),
+        when(r.contract_signed_at),
+      ]),
       note: d.totals.map((t) => `${t.adoptions} adoptions, ${minor(t.fees_minor, t.currency)} in fees`).join('; '),
     }),
   }),
@@ -269,7 +322,15 @@ const REPORTS = [
       rows: d.results.map((r) => [r.volunteer, r.role ?? '—', r.shifts, r.hours]),
       note: `${d.total_hours} hours in all. ${d.rule}`,
     }),
-    chart: (d) => ({ title: 'Hours by volunteer', unit: 'hours', data: sumBy(d.results, (r) => r.volunteer, (r) => r.hours) }),
+    chart: (d) => ({
+      title: 'Hours by volunteer',
+      unit: 'hours',
+      data: sumBy(
+        d.results,
+        (r) => r.volunteer,
+        (r) => r.hours,
+      ),
+    }),
   }),
   def({
     key: 'message-delivery',
@@ -311,7 +372,13 @@ function ReportChart({ chart }: { chart: Chart }) {
             <XAxis type="number" allowDecimals={chart.unit !== 'animals'} tick={{ fill: '#495057', fontSize: 12 }} />
             <YAxis type="category" dataKey="name" width={170} tick={{ fill: '#495057', fontSize: 12 }} />
             <Tooltip />
-            <Bar dataKey="value" name={chart.unit} fill="#0b7a5f" isAnimationActive={false} label={{ position: 'right', fill: '#212529', fontSize: 12 }} />
+            <Bar
+              dataKey="value"
+              name={chart.unit}
+              fill="#0b7a5f"
+              isAnimationActive={false}
+              label={{ position: 'right', fill: '#212529', fontSize: 12 }}
+            />
           </BarChart>
         </ResponsiveContainer>
       </div>
@@ -366,19 +433,37 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
             </>
           )}
           {report.takes === 'month' && (
-            <TextInput label="Month" type="month" required w={170} value={p.month} onChange={set('month')} error={fieldError(err, 'month')} />
+            <TextInput
+              label="Month"
+              type="month"
+              required
+              w={170}
+              value={p.month}
+              onChange={set('month')}
+              error={fieldError(err, 'month')}
+            />
           )}
           {(report.takes === 'date' || report.takes === 'due') && (
             <TextInput label="Day" type="date" required w={170} value={p.date} onChange={set('date')} error={fieldError(err, 'date')} />
           )}
           {report.takes === 'due' && (
-            <NumberInput label="Days ahead" min={0} max={366} w={120} value={p.days} onChange={(v) => setP({ ...p, days: Number(v) || 0 })} />
+            <NumberInput
+              label="Days ahead"
+              min={0}
+              max={366}
+              w={120}
+              value={p.days}
+              onChange={(v) => setP({ ...p, days: Number(v) || 0 })}
+            />
           )}
           {report.group && (
             <Select
               label="Species group"
               w={200}
-              data={[...(report.group === 'optional' ? [{ value: '', label: 'All groups' }] : []), ...GROUPS.map((g) => ({ value: g, label: label(g) }))]}
+              data={[
+                ...(report.group === 'optional' ? [{ value: '', label: 'All groups' }] : []),
+                ...GROUPS.map((g) => ({ value: g, label: label(g) })),
+              ]}
               value={p.species_group}
               onChange={(v) => setP({ ...p, species_group: v ?? '' })}
               allowDeselect={false}
@@ -400,7 +485,13 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
           <Group gap="xs">
             <Text size="sm">Download:</Text>
             {['csv', 'xlsx', 'pdf'].map((f) => (
-              <Anchor key={f} href={fileQuery(report, asked, f)} download size="sm" aria-label={`Download ${report.title} as ${f.toUpperCase()}`}>
+              <Anchor
+                key={f}
+                href={fileQuery(report, asked, f)}
+                download
+                size="sm"
+                aria-label={`Download ${report.title} as ${f.toUpperCase()}`}
+              >
                 {f.toUpperCase()}
               </Anchor>
             ))}
@@ -433,8 +524,18 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
 
 function Schedules({ canWrite }: { canWrite: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ['reports', 'schedules'], queryFn: () => ok(apiB.GET('/api/reports/schedules', { params: { query: { limit: 100, offset: 0 } } })) });
-  const [b, setB] = useState({ name: '', report: 'sac', format: 'pdf', recipients: '', day_of_month: 1 as number | string, species_group: 'dogs' });
+  const list = useQuery({
+    queryKey: ['reports', 'schedules'],
+    queryFn: () => ok(apiB.GET('/api/reports/schedules', { params: { query: { limit: 100, offset: 0 } } })),
+  });
+  const [b, setB] = useState({
+    name: '',
+    report: 'sac',
+    format: 'pdf',
+    recipients: '',
+    day_of_month: 1 as number | string,
+    species_group: 'dogs',
+  });
   const add = useMutation({
     mutationFn: () =>
       ok(
@@ -458,7 +559,9 @@ function Schedules({ canWrite }: { canWrite: boolean }) {
   const change = useMutation({
     mutationFn: ({ id, to }: { id: string; to: 'run' | 'pause' | 'resume' }) =>
       to === 'run'
-        ? ok(apiB.POST('/api/reports/schedules/{id}/run', { params: { path: { id } } })).then((r) => `Last month (${r.period}) ${r.job_id ? 'queued to send' : 'was already sent or queued'}`)
+        ? ok(apiB.POST('/api/reports/schedules/{id}/run', { params: { path: { id } } })).then(
+            (r) => `Last month (${r.period}) ${r.job_id ? 'queued to send' : 'was already sent or queued'}`,
+          )
         : ok(apiB.PATCH('/api/reports/schedules/{id}', { params: { path: { id } }, body: { active: to === 'resume' } })).then(() =>
             to === 'resume' ? 'Schedule resumed' : 'Schedule paused',
           ),
@@ -495,7 +598,12 @@ function Schedules({ canWrite }: { canWrite: boolean }) {
             <Table.Td>
               {canWrite && (
                 <Group gap="xs">
-                  <Button size="xs" variant="default" onClick={() => change.mutate({ id: s.id, to: 'run' })} aria-label={`Send ${s.name} for last month now`}>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() => change.mutate({ id: s.id, to: 'run' })}
+                    aria-label={`Send ${s.name} for last month now`}
+                  >
                     Send now
                   </Button>
                   <Button size="xs" variant="default" onClick={() => change.mutate({ id: s.id, to: s.active ? 'pause' : 'resume' })}>
@@ -518,7 +626,14 @@ function Schedules({ canWrite }: { canWrite: boolean }) {
             <Stack>
               <Title order={3}>Add a scheduled report</Title>
               <Group align="flex-start">
-                <TextInput label="Name" required w={220} value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} />
+                <TextInput
+                  label="Name"
+                  required
+                  w={220}
+                  value={b.name}
+                  onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+                  error={fieldError(add.error, 'name')}
+                />
                 <Select
                   label="Report"
                   w={240}
@@ -538,7 +653,14 @@ function Schedules({ canWrite }: { canWrite: boolean }) {
                     allowDeselect={false}
                   />
                 )}
-                <Select label="Format" w={110} data={['pdf', 'csv', 'xlsx'].map((f) => ({ value: f, label: f.toUpperCase() }))} value={b.format} onChange={(v) => setB({ ...b, format: v ?? 'pdf' })} allowDeselect={false} />
+                <Select
+                  label="Format"
+                  w={110}
+                  data={['pdf', 'csv', 'xlsx'].map((f) => ({ value: f, label: f.toUpperCase() }))}
+                  value={b.format}
+                  onChange={(v) => setB({ ...b, format: v ?? 'pdf' })}
+                  allowDeselect={false}
+                />
                 <TextInput
                   label="Recipients"
                   description="Email addresses, separated by commas"
@@ -548,7 +670,15 @@ function Schedules({ canWrite }: { canWrite: boolean }) {
                   onChange={(e) => setB({ ...b, recipients: e.currentTarget.value })}
                   error={fieldError(add.error, 'recipients')}
                 />
-                <NumberInput label="Day of month" min={1} max={28} w={130} value={b.day_of_month} onChange={(v) => setB({ ...b, day_of_month: v })} error={fieldError(add.error, 'day_of_month')} />
+                <NumberInput
+                  label="Day of month"
+                  min={1}
+                  max={28}
+                  w={130}
+                  value={b.day_of_month}
+                  onChange={(v) => setB({ ...b, day_of_month: v })}
+                  error={fieldError(add.error, 'day_of_month')}
+                />
               </Group>
               {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
               <Group justify="flex-end">
@@ -586,7 +716,13 @@ export default function Reports() {
                 <Text fw={600} px="xs">
                   Report catalogue
                 </Text>
-                <Checkbox m="xs" size="xs" label="Only reports my role can run" checked={onlyMine} onChange={(e) => setOnlyMine(e.currentTarget.checked)} />
+                <Checkbox
+                  m="xs"
+                  size="xs"
+                  label="Only reports my role can run"
+                  checked={onlyMine}
+                  onChange={(e) => setOnlyMine(e.currentTarget.checked)}
+                />
                 {shown.map((r) => (
                   <NavLink
                     key={r.key}
