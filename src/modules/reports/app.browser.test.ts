@@ -93,10 +93,17 @@ test('a member runs a report, houses an animal, creates an event, converts a for
   };
   const today = new Date().toISOString().slice(0, 10);
   await made('POST', '/api/v1/people', { firstName: 'Pat', lastName: 'Lindqvist', email: 'pat@example.org', roles: ['volunteer'] });
-  // Two dogs and a cat came in today: this year's intakes report counts them.
+  // Two dogs and two cats came in today: this year's intakes report counts them.
   const biscuit = await made('POST', '/api/v1/animals', { name: 'Biscuit', species: 'dog', status: 'Available', intakeDate: today });
   await made('POST', '/api/v1/animals', { name: 'Rex', species: 'dog', status: 'Available', intakeDate: today });
   await made('POST', '/api/v1/animals', { name: 'Mittens', species: 'cat', status: 'Available', intakeDate: today });
+  // Pepper went home to her owner and came back in as a stray: a second intake, of another type.
+  const pepper = await made('POST', '/api/v1/animals', { name: 'Pepper', species: 'cat', status: 'Available', intakeDate: today });
+  await made('POST', `/api/animals/${pepper.id}/outcomes`, {
+    occurred_at: new Date(Date.now() - 60_000).toISOString(),
+    type: 'return_to_owner',
+  });
+  await made('POST', `/api/animals/${pepper.id}/intakes`, { occurred_at: new Date().toISOString(), type: 'stray' });
   // A volunteer form, published, and one submission through its public address.
   const form = await made('POST', '/api/forms', {
     name: 'Volunteer with us',
@@ -140,10 +147,13 @@ test('a member runs a report, houses an animal, creates an event, converts a for
   await page.getByRole('heading', { name: 'Intakes', exact: true }).waitFor();
   await page.getByRole('button', { name: 'Run the report' }).click();
   const rows = page.getByRole('table', { name: 'Intakes' });
-  await rows.getByRole('cell', { name: 'dog', exact: true }).waitFor();
-  await rows.getByRole('cell', { name: 'cat', exact: true }).waitFor();
-  await page.getByText('3 in all.').waitFor();
-  await page.getByRole('img', { name: /^Bar chart: .* 3 animals/ }).waitFor();
+  const month = today.slice(0, 7);
+  await rows.getByRole('row', { name: `${month} dogs dog other — 2` }).waitFor();
+  await rows.getByRole('row', { name: `${month} cats cat other — 2` }).waitFor();
+  await rows.getByRole('row', { name: `${month} cats cat stray — 1` }).waitFor();
+  assert.equal(await rows.getByRole('row').count(), 4, 'a header and three rows');
+  await page.getByText('5 in all.').waitFor();
+  await page.getByRole('img', { name: 'Bar chart: other 4 animals, stray 1 animals' }).waitFor();
   const csvHref = await page.getByRole('link', { name: 'Download Intakes as CSV' }).getAttribute('href');
   assert.match(String(csvHref), /^\/api\/reports\/intakes\?from=\d{4}-01-01&to=\d{4}-\d\d-\d\d&format=csv$/);
   // The file as the link fetches it (the browser's cookie; the node side cannot resolve *.localhost).
