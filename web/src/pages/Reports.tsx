@@ -386,6 +386,47 @@ function ReportChart({ chart }: { chart: Chart }) {
   );
 }
 
+type SacMatrix = {
+  month: string;
+  species_group: string;
+  submission: { submitted_at: string; differences: { label: string; age_group: string; submitted: number; current: number }[] } | null;
+};
+/** A SAC month kept as submitted, and the cells that differ today; or the button that keeps it. */
+function SacSubmission({ matrix, canWrite, onDone }: { matrix: SacMatrix; canWrite: boolean; onDone: () => void }) {
+  const submit = useMutation({
+    mutationFn: () =>
+      ok(apiB.POST('/api/reports/sac/submissions', { body: { month: matrix.month, species_group: matrix.species_group as 'dogs' } })),
+    onSuccess: () => {
+      notify(`${matrix.month} kept as submitted`);
+      onDone();
+    },
+  });
+  const sub = matrix.submission;
+  if (sub)
+    return (
+      <Alert color={sub.differences.length ? 'red' : 'gray'} title={`Submitted ${when(sub.submitted_at)}`}>
+        {sub.differences.length
+          ? `Differs today from what was submitted: ${sub.differences
+              .map((d) => `${d.label} (${label(d.age_group)}): ${d.submitted} then, ${d.current} now`)
+              .join('; ')}.`
+          : 'Every figure is as submitted.'}
+      </Alert>
+    );
+  if (!canWrite) return null;
+  return (
+    <Group align="center">
+      <Button variant="default" onClick={() => submit.mutate()} loading={submit.isPending}>
+        Keep {matrix.month} as submitted
+      </Button>
+      {submit.error && (
+        <Text size="sm" c="red.9">
+          {submit.error.message}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
 function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<string, 'read' | 'write' | 'admin'> | undefined }) {
   const now = today();
   const [p, setP] = useState<Params>({
@@ -502,6 +543,13 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
             </Alert>
           )}
           {shown.note && <Text size="sm">{shown.note}</Text>}
+          {report.key === 'sac' && (
+            <SacSubmission
+              matrix={result.data as SacMatrix}
+              canWrite={can(grants, 'reports', 'write')}
+              onDone={() => void result.refetch()}
+            />
+          )}
           {chart && <ReportChart chart={chart} />}
           <ListTable
             rows={shown.rows}
