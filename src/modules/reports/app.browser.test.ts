@@ -307,4 +307,19 @@ test('a member runs a report, houses an animal, creates an event, converts a for
   await axe(page, 'the housing page at 768 px');
   await context.close();
   assert.deepEqual(errors, []);
+
+  // A role that reads Animals only sees Housing among these links, and the housing page without its buttons.
+  const reader = await org.sessionWith({ animals: 'read' });
+  const other = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', timezoneId: 'UTC' });
+  await other.addCookies([
+    { name: 'ark_session', value: reader.session, domain: `${org.slug}.localhost`, path: '/', httpOnly: true, sameSite: 'Lax' },
+  ]);
+  const look = await other.newPage();
+  await look.goto(`${base}/app/housing`);
+  await look.getByRole('table', { name: 'Locations' }).getByText('Main kennels').waitFor();
+  const nav = look.getByRole('navigation', { name: 'Main' });
+  assert.equal(await nav.getByRole('link', { name: 'Housing' }).count(), 1);
+  for (const name of ['Reports', 'Events', 'Forms', 'Partners']) assert.equal(await nav.getByRole('link', { name }).count(), 0, name);
+  assert.equal(await look.getByRole('button', { name: 'Add a location' }).count(), 0);
+  await other.close();
 });
