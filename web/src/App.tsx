@@ -28,6 +28,11 @@ const Import = lazy(() => import('./pages/Import'));
 const Adoptions = lazy(() => import('./pages/Adoptions'));
 const Tasks = lazy(() => import('./pages/Tasks'));
 const Medical = lazy(() => import('./pages/Medical'));
+const Reports = lazy(() => import('./pages/Reports'));
+const Housing = lazy(() => import('./pages/Housing'));
+const Events = lazy(() => import('./pages/Events'));
+const Forms = lazy(() => import('./pages/Forms'));
+const Partners = lazy(() => import('./pages/Partners'));
 
 const loading = (
   <Center h="60vh">
@@ -60,6 +65,11 @@ function Shell() {
     { to: '/inbox', label: 'Inbox', show: can(s.grants, 'communications', 'read') },
     { to: '/messages', label: 'Messages', show: can(s.grants, 'communications', 'read') },
     { to: '/import', label: 'Import', show: can(s.grants, 'people', 'write') || can(s.grants, 'animals', 'write') },
+    { to: '/housing', label: 'Housing', show: can(s.grants, 'animals', 'read') },
+    { to: '/events', label: 'Events', show: can(s.grants, 'events', 'read') },
+    { to: '/forms', label: 'Forms', show: can(s.grants, 'forms', 'read') },
+    { to: '/partners', label: 'Partners', show: can(s.grants, 'partners', 'read') },
+    { to: '/reports', label: 'Reports', show: can(s.grants, 'reports', 'read') },
     { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
     { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
   ];
@@ -93,7 +103,7 @@ function Shell() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Main">
+      <AppShell.Navbar p="xs" aria-label="Main" style={{ overflowY: 'auto' }}>
         <Stack gap={2}>
           {links
             .filter((l) => l.show)
@@ -132,6 +142,11 @@ function Shell() {
             <Route path="/adoptions" element={<Adoptions />} />
             <Route path="/tasks" element={<Tasks />} />
             <Route path="/medical" element={<Medical />} />
+            <Route path="/reports" element={<Reports />} />
+            <Route path="/housing" element={<Housing />} />
+            <Route path="/events" element={<Events />} />
+            <Route path="/forms" element={<Forms />} />
+            <Route path="/partners" element={<Partners />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>
         </Suspense>

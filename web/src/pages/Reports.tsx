@@ -1,0 +1,798 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Grid,
+  Group,
+  NavLink,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { apiB, fieldError, formError, ok } from '../api';
+import { notify } from '../notify';
+import { can, useSession } from '../session';
+import { day, ListTable, today, when } from './parts';
+
+type Params = { from: string; to: string; month: string; date: string; days: number; species_group: string };
+type Cell = string | number;
+type Result = { head: string[]; rows: Cell[][]; note?: string; alarm?: string };
+type Chart = { title: string; unit: string; data: { name: string; value: number }[] };
+interface Def<T> {
+  key: string;
+  title: string;
+  what: string;
+  /** Which parameters the report takes. */
+  takes: 'range' | 'month' | 'date' | 'due';
+  /** A species group filter (SAC groups) besides the main parameters. */
+  group?: 'required' | 'optional';
+  /** Areas read besides Reports. */
+  areas: string[];
+  run: (p: Params) => Promise<T>;
+  table: (d: T) => Result;
+  chart?: (d: T) => Chart;
+}
+const def = <T,>(d: Def<T>) => d as unknown as Def<unknown>;
+
+const GROUPS = ['dogs', 'cats', 'rabbits', 'equines', 'small_mammals', 'farm_animals', 'birds', 'reptiles_amphibians', 'other'];
+const label = (v: string | null | undefined) => (v ? v.replaceAll('_', ' ') : '—');
+const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
+/** Integer minor units in their currency (JPY has none, USD two). */
+const minor = (n: number, currency: string) => {
+  const f = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+  return f.format(n / 10 ** (f.resolvedOptions().maximumFractionDigits ?? 2));
+};
+/** Sums `value` by `name`, in the order names first appear. */
+function sumBy<T>(rows: T[], name: (r: T) => string, value: (r: T) => number) {
+  const m = new Map<string, number>();
+  for (const r of rows) m.set(name(r), (m.get(name(r)) ?? 0) + value(r));
+  return [...m].map(([n, v]) => ({ name: n, value: Math.round(v * 100) / 100 }));
+}
+/** A report's JSON answer (the same paths also answer files, typed as text). */
+const json = <T,>(p: Promise<{ data?: T; error?: unknown; response: Response }>) => ok(p) as Promise<Exclude<T, string>>;
+const range = (p: Params) => ({ from: p.from, to: p.to });
+
+const REPORTS = [
+  def({
+    key: 'sac',
+    title: 'Shelter Animals Count matrix',
+    what: 'One month for one species group, in SAC’s rows: beginning count, intakes, outcomes, ending count.',
+    takes: 'month',
+    group: 'required',
+    areas: ['animals'],
+    run: (p) => json(apiB.GET('/api/reports/sac', { params: { query: { month: p.month, species_group: p.species_group as 'dogs' } } })),
+    table: (d) => {
+      const c = (x: { adult: number; up_to_5_months: number; unknown: number; total: number }) => [
+        x.adult,
+        x.up_to_5_months,
+        x.unknown,
+        x.total,
+      ];
+      return {
+        head: ['Row', 'Adult', 'Up to 5 months', 'Age unknown', 'Total'],
+        rows: [
+          ['Beginning count: in shelter', ...c(d.beginning.in_shelter)],
+          ['Beginning count: in foster', ...c(d.beginning.in_foster)],
+          ['Beginning count', ...c(d.beginning.total)],
+          ...d.intakes.map((r) => [`Intake: ${r.label}`, ...c(r.counts)]),
+          ['Total intakes', ...c(d.intakes_total)],
+          ...d.outcomes.map((r) => [`Outcome: ${r.label}`, ...c(r.counts)]),
+          ['Total live outcomes', ...c(d.live_outcomes_total)],
+          ['Total outcomes', ...c(d.outcomes_total)],
+          ['Ending count: in shelter', ...c(d.ending.in_shelter)],
+          ['Ending count: in foster', ...c(d.ending.in_foster)],
+          ['Ending count', ...c(d.ending.total)],
+        ],
+        note: `${d.species_group_label}, ${d.month} (${d.time_zone}). ${d.identity.holds ? d.identity.message : ''}`,
+        alarm: d.identity.holds ? undefined : `${d.identity.message} ${d.identity.breaking_animals.map((a) => a.animal_name).join(', ')}`,
+      };
+    },
+    chart: (d) => ({
+      title: 'Intakes and outcomes by type',
+      unit: 'animals',
+      data: [
+        ...d.intakes.filter((r) => r.counts.total).map((r) => ({ name: `In: ${r.label}`, value: r.counts.total })),
+        ...d.outcomes.filter((r) => r.counts.total).map((r) => ({ name: `Out: ${r.label}`, value: r.counts.total })),
+      ],
+    }),
+  }),
+  def({
+    key: 'live-release-rate',
+    title: 'Live release rate',
+    what: 'Live outcomes ÷ all outcomes, by month, with and without owner-intended euthanasia.',
+    takes: 'range',
+    group: 'optional',
+    areas: ['animals'],
+    run: (p) =>
+      json(
+        apiB.GET('/api/reports/live-release-rate', {
+          params: { query: { ...range(p), ...(p.species_group ? { species_group: p.species_group as 'dogs' } : {}) } },
+        }),
+      ),
+    table: (d) => ({
+      head: ['Month', 'Live outcomes', 'All outcomes', 'Owner-intended euthanasia', 'Live release rate', 'Excluding owner-intended'],
+      rows: [...d.by_month, d.total].map((r) => [
+        r.month ?? 'All months',
+        r.live_outcomes,
+        r.all_outcomes,
+        r.owner_intended_euthanasia,
+        pct(r.live_release_rate),
+        pct(r.live_release_rate_excluding_oie),
+      ]),
+      note: `${d.formula}. ${d.note}`,
+    }),
+    chart: (d) => ({
+      title: 'Live release rate by month',
+      unit: '%',
+      data: d.by_month.map((r) => ({ name: r.month ?? '', value: Math.round((r.live_release_rate ?? 0) * 1000) / 10 })),
+    }),
+  }),
+  def({
+    key: 'intakes',
+    title: 'Intakes',
+    what: 'Intakes by month, species group, species, type and subtype.',
+    takes: 'range',
+    areas: ['animals'],
+    run: (p) => json(apiB.GET('/api/reports/intakes', { params: { query: range(p) } })),
+    table: (d) => ({
+      head: ['Month', 'Species group', 'Species', 'Type', 'Subtype', 'Animals'],
+      rows: d.results.map((r) => [r.month, label(r.species_group), r.species, label(r.type), r.subtype ?? '—', r.count]),
+      note: `${d.total} in all.`,
+    }),
+    chart: (d) => ({
+      title: 'Intakes by type',
+      unit: 'animals',
+      data: sumBy(
+        d.results,
+        (r) => label(r.type),
+        (r) => r.count,
+      ),
+    }),
+  }),
+  def({
+    key: 'outcomes',
+    title: 'Outcomes',
+    what: 'Outcomes by month, species group, species, type and subtype.',
+    takes: 'range',
+    areas: ['animals'],
+    run: (p) => json(apiB.GET('/api/reports/outcomes', { params: { query: range(p) } })),
+    table: (d) => ({
+      head: ['Month', 'Species group', 'Species', 'Type', 'Subtype', 'Animals'],
+      rows: d.results.map((r) => [r.month, label(r.species_group), r.species, label(r.type), r.subtype ?? '—', r.count]),
+      note: `${d.total} in all.`,
+    }),
+    chart: (d) => ({
+      title: 'Outcomes by type',
+      unit: 'animals',
+      data: sumBy(
+        d.results,
+        (r) => label(r.type),
+        (r) => r.count,
+      ),
+    }),
+  }),
+  def({
+    key: 'length-of-stay',
+    title: 'Length of stay',
+    what: 'Days from intake to outcome for stays that ended in the range: median and 90th percentile.',
+    takes: 'range',
+    areas: ['animals'],
+    run: (p) => json(apiB.GET('/api/reports/length-of-stay', { params: { query: range(p) } })),
+    table: (d) => ({
+      head: ['Species group', 'Outcome type', 'Stays', 'Median days', '90th percentile days'],
+      rows: d.results.map((r) => [
+        label(r.species_group ?? 'all groups'),
+        label(r.outcome_type ?? 'all outcomes'),
+        r.count,
+        r.median_days,
+        r.p90_days,
+      ]),
+      note: d.formula,
+    }),
+    chart: (d) => ({
+      title: 'Median days by species group',
+      unit: 'days',
+      data: d.results
+        .filter((r) => r.species_group && !r.outcome_type)
+        .map((r) => ({ name: label(r.species_group), value: r.median_days })),
+    }),
+  }),
+  def({
+    key: 'in-care',
+    title: 'Animals in care on a date',
+    what: 'Animals whose stay was open as the day ended, by location, care state and species group.',
+    takes: 'date',
+    areas: ['animals'],
+    run: (p) => json(apiB.GET('/api/reports/in-care', { params: { query: { date: p.date } } })),
+    table: (d) => ({
+      head: ['Location', 'Care state', 'Species group', 'Animals'],
+      rows: d.results.map((r) => [r.location, label(r.care_state), label(r.species_group), r.count]),
+      note: `${d.total} in all. ${d.note}`,
+    }),
+    chart: (d) => ({
+      title: 'Animals by location',
+      unit: 'animals',
+      data: sumBy(
+        d.results,
+        (r) => r.location,
+        (r) => r.count,
+      ),
+    }),
+  }),
+  def({
+    key: 'medical-due',
+    title: 'Medical due and overdue',
+    what: 'Open medical items due by a day and the days after it, by location, species and kind.',
+    takes: 'due',
+    areas: ['animals'],
+    run: (p) => json(apiB.GET('/api/reports/medical-due', { params: { query: { date: p.date, days: p.days } } })),
+    table: (d) => ({
+      head: ['Due', 'Overdue', 'Location', 'Species', 'Kind', 'Items'],
+      rows: d.results.map((r) => [day(r.due_on), r.overdue ? 'overdue' : '', r.location, r.species, label(r.kind), r.count]),
+      note: `${d.overdue} overdue, ${d.due} due as of ${day(d.as_of)} and ${d.days} days after.`,
+    }),
+  }),
+  def({
+    key: 'vaccinations',
+    title: 'Vaccinations given',
+    what: 'Each dose with its product, manufacturer and lot (the first 1,000 here; the files hold the whole range).',
+    takes: 'range',
+    areas: ['animals'],
+    run: (p) => json(apiB.GET('/api/reports/vaccinations', { params: { query: { ...range(p), limit: 1000, offset: 0 } } })),
+    table: (d) => ({
+      head: ['Given', 'Animal', 'Species', 'Vaccine', 'Product', 'Manufacturer', 'Lot', 'Lot expires'],
+      rows: d.results.map((r) => [
+        day(r.given_on),
+        r.animal_name,
+        r.species,
+        r.vaccine,
+        r.product ?? '—',
+        r.manufacturer ?? '—',
+        r.lot ?? '—',
+        day(r.expires_on),
+      ]),
+    }),
+  }),
+  def({
+    key: 'foster-homes',
+    title: 'Foster homes',
+    what: 'Each home’s capacity, the animals placed on the day and the free places.',
+    takes: 'date',
+    areas: ['animals'],
+    run: (p) => json(apiB.GET('/api/reports/foster-homes', { params: { query: { date: p.date } } })),
+    table: (d) => ({
+      head: ['Foster', 'Status', 'Capacity', 'Placed', 'Free', 'Animals'],
+      rows: d.results.map((r) => [r.foster_name, r.status, r.capacity, r.current, r.free, r.animals.join(', ') || '—']),
+      note: `${d.homes} homes, ${d.animals} animals placed, ${d.capacity} places in active homes.`,
+    }),
+  }),
+  def({
+    key: 'adoptions',
+    title: 'Adoptions with fees and contracts',
+    what: 'Adoptions finalized in the range, the fee and the contract signed.',
+    takes: 'range',
+    areas: ['animals'],
+    run: (p) => json(apiB.GET('/api/reports/adoptions', { params: { query: range(p) } })),
+    table: (d) => ({
+      head: ['Adopted', 'Animal', 'Adopter', 'Status', 'Fee', 'Contract signed'],
+      rows: d.results.map((r) => [
+        day(r.adopted_on),
+        r.animal_name,
+        r.adopter_name,
+        r.status,
+        minor(r.fee_minor, r.currency),
+        when(r.contract_signed_at),
+      ]),
+      note: d.totals.map((t) => `${t.adoptions} adoptions, ${minor(t.fees_minor, t.currency)} in fees`).join('; '),
+    }),
+  }),
+  def({
+    key: 'donations',
+    title: 'Donations',
+    what: 'Gifts by month, campaign, type and currency (never added across currencies).',
+    takes: 'range',
+    areas: ['fundraising'],
+    run: (p) => json(apiB.GET('/api/reports/donations', { params: { query: range(p) } })),
+    table: (d) => ({
+      head: ['Month', 'Campaign', 'Type', 'Gifts', 'Amount'],
+      rows: d.results.map((r) => [r.month, r.campaign ?? '—', r.type, r.count, minor(r.amount_minor, r.currency)]),
+      note: d.totals.map((t) => `${t.count} gifts, ${minor(t.amount_minor, t.currency)}`).join('; '),
+    }),
+  }),
+  def({
+    key: 'volunteer-hours',
+    title: 'Volunteer hours',
+    what: 'Hours of booked shift windows by volunteer and role (cancelled or absent count nothing).',
+    takes: 'range',
+    areas: ['shifts'],
+    run: (p) => json(apiB.GET('/api/reports/volunteer-hours', { params: { query: range(p) } })),
+    table: (d) => ({
+      head: ['Volunteer', 'Role', 'Shifts', 'Hours'],
+      rows: d.results.map((r) => [r.volunteer, r.role ?? '—', r.shifts, r.hours]),
+      note: `${d.total_hours} hours in all. ${d.rule}`,
+    }),
+    chart: (d) => ({
+      title: 'Hours by volunteer',
+      unit: 'hours',
+      data: sumBy(
+        d.results,
+        (r) => r.volunteer,
+        (r) => r.hours,
+      ),
+    }),
+  }),
+  def({
+    key: 'message-delivery',
+    title: 'Message delivery',
+    what: 'Outbound messages by category: sent, bounced, suppressed, failed, pending.',
+    takes: 'range',
+    areas: ['communications'],
+    run: (p) => json(apiB.GET('/api/reports/message-delivery', { params: { query: range(p) } })),
+    table: (d) => ({
+      head: ['Category', 'All', 'Sent', 'Bounced', 'Suppressed', 'Failed', 'Pending'],
+      rows: d.results.map((r) => [label(r.category), r.total, r.sent, r.bounced, r.suppressed, r.failed, r.pending]),
+    }),
+  }),
+];
+
+/** The query string a report's files are fetched with: the same parameters as the table. */
+function fileQuery(r: Def<unknown>, p: Params, format: string) {
+  const q = new URLSearchParams();
+  if (r.takes === 'range') q.set('from', p.from), q.set('to', p.to);
+  if (r.takes === 'month') q.set('month', p.month);
+  if (r.takes === 'date' || r.takes === 'due') q.set('date', p.date);
+  if (r.takes === 'due') q.set('days', String(p.days));
+  if (r.group && p.species_group) q.set('species_group', p.species_group);
+  q.set('format', format);
+  return `/api/reports/${r.key}?${q}`;
+}
+
+function ReportChart({ chart }: { chart: Chart }) {
+  if (!chart.data.length) return null;
+  return (
+    <Card withBorder component="figure" m={0} aria-labelledby="report-chart-title">
+      <Text id="report-chart-title" fw={600} component="figcaption">
+        {chart.title}
+      </Text>
+      <div role="img" aria-label={`Bar chart: ${chart.data.map((d) => `${d.name} ${d.value} ${chart.unit}`).join(', ')}`}>
+        <ResponsiveContainer width="100%" height={Math.max(160, chart.data.length * 32 + 40)}>
+          <BarChart data={chart.data} layout="vertical" margin={{ top: 8, right: 40, bottom: 0, left: 24 }} accessibilityLayer={false}>
+            <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+            <XAxis type="number" allowDecimals={chart.unit !== 'animals'} tick={{ fill: '#495057', fontSize: 12 }} />
+            <YAxis type="category" dataKey="name" width={170} tick={{ fill: '#495057', fontSize: 12 }} />
+            <Tooltip />
+            <Bar
+              dataKey="value"
+              name={chart.unit}
+              fill="#0b7a5f"
+              isAnimationActive={false}
+              label={{ position: 'right', fill: '#212529', fontSize: 12 }}
+            />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </Card>
+  );
+}
+
+type SacMatrix = {
+  month: string;
+  species_group: string;
+  submission: { submitted_at: string; differences: { label: string; age_group: string; submitted: number; current: number }[] } | null;
+};
+/** A SAC month kept as submitted, and the cells that differ today; or the button that keeps it. */
+function SacSubmission({ matrix, canWrite, onDone }: { matrix: SacMatrix; canWrite: boolean; onDone: () => void }) {
+  const submit = useMutation({
+    mutationFn: () =>
+      ok(apiB.POST('/api/reports/sac/submissions', { body: { month: matrix.month, species_group: matrix.species_group as 'dogs' } })),
+    onSuccess: () => {
+      notify(`${matrix.month} kept as submitted`);
+      onDone();
+    },
+  });
+  const sub = matrix.submission;
+  if (sub)
+    return (
+      <Alert color={sub.differences.length ? 'red' : 'gray'} title={`Submitted ${when(sub.submitted_at)}`}>
+        {sub.differences.length
+          ? `Differs today from what was submitted: ${sub.differences
+              .map((d) => `${d.label} (${label(d.age_group)}): ${d.submitted} then, ${d.current} now`)
+              .join('; ')}.`
+          : 'Every figure is as submitted.'}
+      </Alert>
+    );
+  if (!canWrite) return null;
+  return (
+    <Group align="center">
+      <Button variant="default" onClick={() => submit.mutate()} loading={submit.isPending}>
+        Keep {matrix.month} as submitted
+      </Button>
+      {submit.error && (
+        <Text size="sm" c="red.9">
+          {submit.error.message}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<string, 'read' | 'write' | 'admin'> | undefined }) {
+  const now = today();
+  const [p, setP] = useState<Params>({
+    from: `${now.slice(0, 4)}-01-01`,
+    to: now,
+    month: now.slice(0, 7),
+    date: now,
+    days: 7,
+    species_group: report.group === 'required' ? 'dogs' : '',
+  });
+  const [asked, setAsked] = useState<Params | null>(null);
+  const missing = report.areas.filter((a) => !can(grants, a, 'read'));
+  const result = useQuery({
+    queryKey: ['reports', report.key, asked],
+    queryFn: () => report.run(asked as Params),
+    enabled: !!asked,
+    retry: false,
+  });
+  const set = (k: keyof Params) => (e: React.ChangeEvent<HTMLInputElement>) => setP({ ...p, [k]: e.currentTarget.value });
+  const err = result.error;
+  const shown = result.data === undefined ? undefined : report.table(result.data);
+  const chart = result.data !== undefined && report.chart ? report.chart(result.data) : undefined;
+  return (
+    <Stack>
+      <div>
+        <Title order={3}>{report.title}</Title>
+        <Text size="sm" c="dimmed">
+          {report.what}
+        </Text>
+      </div>
+      {missing.length > 0 && (
+        <Alert color="gray">This report also reads {missing.join(', ')}: ask an administrator for read on it to run the report.</Alert>
+      )}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setAsked({ ...p });
+        }}
+      >
+        <Group align="flex-start">
+          {report.takes === 'range' && (
+            <>
+              <TextInput label="From" type="date" required w={170} value={p.from} onChange={set('from')} error={fieldError(err, 'from')} />
+              <TextInput label="To" type="date" required w={170} value={p.to} onChange={set('to')} error={fieldError(err, 'to')} />
+            </>
+          )}
+          {report.takes === 'month' && (
+            <TextInput
+              label="Month"
+              type="month"
+              required
+              w={170}
+              value={p.month}
+              onChange={set('month')}
+              error={fieldError(err, 'month')}
+            />
+          )}
+          {(report.takes === 'date' || report.takes === 'due') && (
+            <TextInput label="Day" type="date" required w={170} value={p.date} onChange={set('date')} error={fieldError(err, 'date')} />
+          )}
+          {report.takes === 'due' && (
+            <NumberInput
+              label="Days ahead"
+              min={0}
+              max={366}
+              w={120}
+              value={p.days}
+              onChange={(v) => setP({ ...p, days: Number(v) || 0 })}
+            />
+          )}
+          {report.group && (
+            <Select
+              label="Species group"
+              w={200}
+              data={[
+                ...(report.group === 'optional' ? [{ value: '', label: 'All groups' }] : []),
+                ...GROUPS.map((g) => ({ value: g, label: label(g) })),
+              ]}
+              value={p.species_group}
+              onChange={(v) => setP({ ...p, species_group: v ?? '' })}
+              allowDeselect={false}
+            />
+          )}
+          <Button type="submit" mt={25} loading={result.isFetching} disabled={missing.length > 0}>
+            Run the report
+          </Button>
+        </Group>
+        {formError(err, ['from', 'to', 'month', 'date']) && (
+          <Alert color="red" mt="sm">
+            {formError(err, ['from', 'to', 'month', 'date'])}
+          </Alert>
+        )}
+      </form>
+      {!asked && <Alert color="gray">Choose the parameters and run the report: its rows show here, with a chart where one helps.</Alert>}
+      {asked && shown && (
+        <>
+          <Group gap="xs">
+            <Text size="sm">Download:</Text>
+            {['csv', 'xlsx', 'pdf'].map((f) => (
+              <Anchor
+                key={f}
+                href={fileQuery(report, asked, f)}
+                download
+                size="sm"
+                aria-label={`Download ${report.title} as ${f.toUpperCase()}`}
+              >
+                {f.toUpperCase()}
+              </Anchor>
+            ))}
+          </Group>
+          {shown.alarm && (
+            <Alert color="red" title="The records do not add up">
+              {shown.alarm}
+            </Alert>
+          )}
+          {shown.note && <Text size="sm">{shown.note}</Text>}
+          {report.key === 'sac' && (
+            <SacSubmission
+              matrix={result.data as SacMatrix}
+              canWrite={can(grants, 'reports', 'write')}
+              onDone={() => void result.refetch()}
+            />
+          )}
+          {chart && <ReportChart chart={chart} />}
+          <ListTable
+            rows={shown.rows}
+            label={report.title}
+            head={shown.head}
+            empty="Nothing recorded for these parameters: choose another range, or record what happened and run it again."
+            row={(r) => (
+              <Table.Tr key={r.join('|')}>
+                {r.map((c, i) => (
+                  <Table.Td key={shown.head[i]}>{c}</Table.Td>
+                ))}
+              </Table.Tr>
+            )}
+          />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function Schedules({ canWrite }: { canWrite: boolean }) {
+  const client = useQueryClient();
+  const list = useQuery({
+    queryKey: ['reports', 'schedules'],
+    queryFn: () => ok(apiB.GET('/api/reports/schedules', { params: { query: { limit: 100, offset: 0 } } })),
+  });
+  const [b, setB] = useState({
+    name: '',
+    report: 'sac',
+    format: 'pdf',
+    recipients: '',
+    day_of_month: 1 as number | string,
+    species_group: 'dogs',
+  });
+  const add = useMutation({
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/reports/schedules', {
+          body: {
+            name: b.name,
+            report: b.report as 'sac',
+            format: b.format as 'pdf',
+            recipients: b.recipients.split(/[\s,;]+/).filter(Boolean),
+            day_of_month: Number(b.day_of_month),
+            ...(b.report === 'sac' || b.report === 'live-release-rate' ? { species_group: b.species_group as 'dogs' } : {}),
+          },
+        }),
+      ),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['reports', 'schedules'] });
+      notify('Schedule added');
+      setB({ ...b, name: '', recipients: '' });
+    },
+  });
+  const change = useMutation({
+    mutationFn: ({ id, to }: { id: string; to: 'run' | 'pause' | 'resume' }) =>
+      to === 'run'
+        ? ok(apiB.POST('/api/reports/schedules/{id}/run', { params: { path: { id } } })).then(
+            (r) => `Last month (${r.period}) ${r.job_id ? 'queued to send' : 'was already sent or queued'}`,
+          )
+        : ok(apiB.PATCH('/api/reports/schedules/{id}', { params: { path: { id } }, body: { active: to === 'resume' } })).then(() =>
+            to === 'resume' ? 'Schedule resumed' : 'Schedule paused',
+          ),
+    onSuccess: (m) => {
+      notify(m);
+      void client.invalidateQueries({ queryKey: ['reports', 'schedules'] });
+    },
+  });
+  const fields = ['name', 'report', 'format', 'recipients', 'day_of_month', 'species_group'];
+  return (
+    <Stack>
+      <Text size="sm" c="dimmed">
+        On the chosen day at 06:00 in the organization’s time zone, last month’s report is emailed to each recipient as a file.
+      </Text>
+      {list.isError && <Alert color="red">{list.error.message}</Alert>}
+      {change.error && <Alert color="red">{change.error.message}</Alert>}
+      <ListTable
+        rows={list.data?.results}
+        label="Scheduled reports"
+        head={['Name', 'Report', 'Format', 'Recipients', 'Day of month', 'Status', canWrite ? 'Actions' : '']}
+        empty={canWrite ? 'No scheduled reports yet: add one below to have it emailed every month.' : 'No scheduled reports yet.'}
+        row={(s) => (
+          <Table.Tr key={s.id}>
+            <Table.Td>{s.name}</Table.Td>
+            <Table.Td>{REPORTS.find((r) => r.key === s.report)?.title ?? s.report}</Table.Td>
+            <Table.Td>{s.format.toUpperCase()}</Table.Td>
+            <Table.Td>{s.recipients.join(', ')}</Table.Td>
+            <Table.Td>{s.day_of_month}</Table.Td>
+            <Table.Td>
+              <Badge variant="filled" color={s.active ? 'teal.9' : 'gray.7'}>
+                {s.active ? 'active' : 'paused'}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              {canWrite && (
+                <Group gap="xs">
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() => change.mutate({ id: s.id, to: 'run' })}
+                    aria-label={`Send ${s.name} for last month now`}
+                  >
+                    Send now
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => change.mutate({ id: s.id, to: s.active ? 'pause' : 'resume' })}>
+                    {s.active ? 'Pause' : 'Resume'}
+                  </Button>
+                </Group>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        )}
+      />
+      {canWrite && (
+        <Card withBorder>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              add.mutate();
+            }}
+          >
+            <Stack>
+              <Title order={3}>Add a scheduled report</Title>
+              <Group align="flex-start">
+                <TextInput
+                  label="Name"
+                  required
+                  w={220}
+                  value={b.name}
+                  onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+                  error={fieldError(add.error, 'name')}
+                />
+                <Select
+                  label="Report"
+                  w={240}
+                  data={REPORTS.map((r) => ({ value: r.key, label: r.title }))}
+                  value={b.report}
+                  onChange={(v) => setB({ ...b, report: v ?? 'sac' })}
+                  allowDeselect={false}
+                  error={fieldError(add.error, 'report')}
+                />
+                {(b.report === 'sac' || b.report === 'live-release-rate') && (
+                  <Select
+                    label="Species group"
+                    w={180}
+                    data={GROUPS.map((g) => ({ value: g, label: label(g) }))}
+                    value={b.species_group}
+                    onChange={(v) => setB({ ...b, species_group: v ?? 'dogs' })}
+                    allowDeselect={false}
+                  />
+                )}
+                <Select
+                  label="Format"
+                  w={110}
+                  data={['pdf', 'csv', 'xlsx'].map((f) => ({ value: f, label: f.toUpperCase() }))}
+                  value={b.format}
+                  onChange={(v) => setB({ ...b, format: v ?? 'pdf' })}
+                  allowDeselect={false}
+                />
+                <TextInput
+                  label="Recipients"
+                  description="Email addresses, separated by commas"
+                  required
+                  w={300}
+                  value={b.recipients}
+                  onChange={(e) => setB({ ...b, recipients: e.currentTarget.value })}
+                  error={fieldError(add.error, 'recipients')}
+                />
+                <NumberInput
+                  label="Day of month"
+                  min={1}
+                  max={28}
+                  w={130}
+                  value={b.day_of_month}
+                  onChange={(v) => setB({ ...b, day_of_month: v })}
+                  error={fieldError(add.error, 'day_of_month')}
+                />
+              </Group>
+              {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
+              <Group justify="flex-end">
+                <Button type="submit" loading={add.isPending}>
+                  Add the schedule
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Card>
+      )}
+    </Stack>
+  );
+}
+
+export default function Reports() {
+  const session = useSession();
+  const grants = session.data?.grants;
+  const [chosen, setChosen] = useState(REPORTS[0]?.key ?? 'sac');
+  const [onlyMine, setOnlyMine] = useState(false);
+  const report = REPORTS.find((r) => r.key === chosen) ?? (REPORTS[0] as Def<unknown>);
+  const shown = REPORTS.filter((r) => !onlyMine || r.areas.every((a) => can(grants, a, 'read')));
+  return (
+    <Stack>
+      <Title order={2}>Reports</Title>
+      <Tabs defaultValue="run" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="run">Run a report</Tabs.Tab>
+          <Tabs.Tab value="schedules">Scheduled reports</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="run" pt="md">
+          <Grid>
+            <Grid.Col span={{ base: 12, md: 4 }}>
+              <Card withBorder p="xs" component="nav" aria-label="Report catalogue">
+                <Text fw={600} px="xs">
+                  Report catalogue
+                </Text>
+                <Checkbox
+                  m="xs"
+                  size="xs"
+                  label="Only reports my role can run"
+                  checked={onlyMine}
+                  onChange={(e) => setOnlyMine(e.currentTarget.checked)}
+                />
+                {shown.map((r) => (
+                  <NavLink
+                    key={r.key}
+                    component="button"
+                    label={r.title}
+                    active={r.key === chosen}
+                    variant="filled"
+                    aria-current={r.key === chosen ? 'true' : undefined}
+                    onClick={() => setChosen(r.key)}
+                  />
+                ))}
+              </Card>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 8 }}>
+              <RunReport key={report.key} report={report} grants={grants} />
+            </Grid.Col>
+          </Grid>
+        </Tabs.Panel>
+        <Tabs.Panel value="schedules" pt="md">
+          <Schedules canWrite={can(grants, 'reports', 'write')} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
