@@ -1,0 +1,17 @@
+/**
+ * `npm run bench [-- flags]`: runs bench/run.ts with the flags given (e.g. `--scale`), then, unless a
+ * flag narrows the run (`--scale`, `--only=…`), the public-site and reports benches. npm appends
+ * flags to the script's last command only, so this script hands them to the bench they belong to.
+ */
+import { spawnSync } from 'node:child_process';
+
+const args = process.argv.slice(2);
+const run = (file: string, extra: string[] = []) =>
+  spawnSync(process.execPath, ['--import', 'tsx', file, ...extra], { stdio: 'inherit' }).status ?? 1;
+
+let status = run('bench/run.ts', args);
+if (!args.some((a) => a === '--scale' || a.startsWith('--only'))) {
+  status ||= run('bench/public.ts');
+  status ||= run('bench/reports.ts');
+}
+process.exitCode = status;
