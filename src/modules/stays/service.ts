@@ -4,7 +4,14 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
-import { animalExists, animalStatusList, animalSummaries, lockAnimalPlace, setAnimalStatus, type StatementPart } from '../animals/public.ts';
+import {
+  animalExists,
+  animalStatusList,
+  animalSummaries,
+  lockAnimalPlace,
+  setAnimalStatus,
+  type StatementPart,
+} from '../animals/public.ts';
 import { personSummary } from '../people/public.ts';
 import { organizationTimeZoneSql } from '../settings/public.ts';
 import { newId } from '../../platform/ids.ts';
