@@ -3,9 +3,10 @@
 // and screenshots into docs/screenshots/. Each test keeps its own assertions; this file holds the set-up.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { TestApp, TestOrg } from './harness.ts';
@@ -127,3 +128,10 @@ export const shot = (page: Page, name: string, prefix = 'app') =>
     fullPage: false,
     style: '.mantine-Notifications-root { display: none !important; }',
   });
+
+/** The initial JavaScript of the app (the entry and what index.html preloads), gzipped, in bytes. */
+export function initialJs(): number {
+  const html = readFileSync(path.join(ROOT, 'web/dist/index.html'), 'utf8');
+  const files = [...html.matchAll(/(?:src|href)="\/app\/assets\/([^"]+\.js)"/g)].map((m) => m[1] as string);
+  return files.reduce((n, f) => n + gzipSync(readFileSync(path.join(ROOT, 'web/dist/assets', f))).length, 0);
+}

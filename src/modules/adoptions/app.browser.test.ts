@@ -3,94 +3,27 @@
 // form checked with axe (no serious or critical violations); screenshots to docs/screenshots/app-*.png.
 // The organization is in New York and the browser in UTC, so times typed and shown must follow the organization.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
-import type { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { makeOrg, testApp, type TestApp } from '../../../test/harness.ts';
+import { axe, type BrowserBench, initialJs, openPage, shot, startBrowser } from '../../../test/browser.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const SHOTS = path.join(ROOT, 'docs/screenshots');
-const CHROMIUM = process.env.ARK_CHROMIUM ?? '/usr/bin/chromium';
 const ZONE = 'America/New_York';
 
 let t: TestApp;
-let browser: Browser;
-let port = 0;
+let bench: BrowserBench;
 before(async () => {
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'web/scripts/build.ts'), '--if-stale'], {
-    stdio: 'inherit',
-    cwd: ROOT,
-  });
   t = await testApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as AddressInfo).port;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-  mkdirSync(SHOTS, { recursive: true });
+  bench = await startBrowser(t);
 });
 after(async () => {
-  await browser?.close();
+  await bench?.close();
   await t?.close();
 });
 
-/** Waits until no transition or finite animation is running, so axe measures colours as they settle. */
-async function settle(page: Page) {
-  await page.evaluate(async () => {
-    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
-    const running = document
-      .getAnimations()
-      .filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
-    await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
-  });
-}
-async function axe(page: Page, what: string) {
-  await settle(page);
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .slice(0, 3)
-          .map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ').trim()}`)
-          .join(', ')})`,
-    ),
-    [],
-    `accessibility of ${what}`,
-  );
-}
-const shot = (page: Page, name: string) =>
-  page.screenshot({
-    path: path.join(SHOTS, `app-${name}.png`),
-    fullPage: false,
-    style: '.mantine-Notifications-root { display: none !important; }',
-  });
-function initialJs(): number {
-  const html = readFileSync(path.join(ROOT, 'web/dist/index.html'), 'utf8');
-  const files = [...html.matchAll(/(?:src|href)="\/app\/assets\/([^"]+\.js)"/g)].map((m) => m[1] as string);
-  return files.reduce((n, f) => n + gzipSync(readFileSync(path.join(ROOT, 'web/dist/assets', f))).length, 0);
-}
-
 test('an application walked to an adoption and a return, a task added and done, a due vaccine recorded from the medical list', async () => {
-  assert.ok(existsSync(CHROMIUM), 'Debian chromium is installed');
   const org = await makeOrg(t, { timeZone: ZONE, currency: 'USD' });
-  const base = `http://${org.slug}.localhost:${port}`;
+  const base = bench.base(org);
   const made = async (method: string, url: string, body: Record<string, unknown>) => {
     const r = await org.req(method, url, { body });
     assert.ok(r.status < 300, `${method} ${url}: ${r.raw}`);
@@ -144,16 +77,7 @@ test('an application walked to an adoption and a return, a task added and done, 
   });
 
   const { session } = await org.sessionWith('admin');
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', timezoneId: 'UTC' });
-  await context.addCookies([
-    { name: 'ark_session', value: session, domain: `${org.slug}.localhost`, path: '/', httpOnly: true, sameSite: 'Lax' },
-  ]);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/401|Failed to load resource/.test(m.text())) errors.push(m.text());
-  });
+  const { context, page, errors } = await openPage(bench, { org, session, timezoneId: 'UTC' });
 
   // Adoptions: the application being decided, opened: applicant, animal, answers; a contract sent; approved; finalized.
   await page.goto(`${base}/app/`);

@@ -4,106 +4,29 @@
 // docs/screenshots/app-*.png. Reported, not asserted: the initial JavaScript gzipped, and the time from
 // navigation to the animals list showing 100 rows.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
-import { AxeBuilder } from '@axe-core/playwright';
 import { makeOrg, type TestApp } from '../../../test/harness.ts';
 import { inboundBench, type InboundBench } from '../communications/testing.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const SHOTS = path.join(ROOT, 'docs/screenshots');
-// Debian's chromium; ARK_CHROMIUM points at another build of the same browser (a machine without the package).
-const CHROMIUM = process.env.ARK_CHROMIUM ?? '/usr/bin/chromium';
+import { axe, type BrowserBench, initialJs, openPage, shot, startBrowser } from '../../../test/browser.ts';
 
 let t: TestApp;
-let bench: InboundBench;
-let browser: Browser;
-let port = 0;
+let inbound: InboundBench;
+let bench: BrowserBench;
 before(async () => {
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'web/scripts/build.ts'), '--if-stale'], {
-    stdio: 'inherit',
-    cwd: ROOT,
-  });
   // The app with a mail provider and an inbound listener: mail to an inbox becomes a conversation.
-  bench = await inboundBench();
-  t = bench.app;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as AddressInfo).port;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-  mkdirSync(SHOTS, { recursive: true });
+  inbound = await inboundBench();
+  t = inbound.app;
+  bench = await startBrowser(t);
 });
 after(async () => {
-  await browser?.close();
   await bench?.close();
+  await inbound?.close();
 });
 
-/**
- * Waits until no transition or finite animation is running (two frames first, so what the last click
- * started has begun): axe then measures colours as they settle, not a label mid-fade. Endless ones
- * (a loader's spin) are not waited for.
- */
-async function settle(page: Page) {
-  await page.evaluate(async () => {
-    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
-    const running = document
-      .getAnimations()
-      .filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
-    await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
-  });
-}
-
-async function axe(page: Page, what: string) {
-  await settle(page);
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .slice(0, 3)
-          .map((n) => `${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ').trim()}`)
-          .join(', ')})`,
-    ),
-    [],
-    `accessibility of ${what}`,
-  );
-}
-/** A picture of the page as it stands, without the passing confirmations in the corner. */
-const shot = (page: Page, name: string) =>
-  page.screenshot({
-    path: path.join(SHOTS, `app-${name}.png`),
-    fullPage: false,
-    style: '.mantine-Notifications-root { display: none !important; }',
-  });
-
-/** The initial JavaScript of the app (the entry and what index.html preloads), gzipped. */
-function initialJs(): number {
-  const html = readFileSync(path.join(ROOT, 'web/dist/index.html'), 'utf8');
-  const files = [...html.matchAll(/(?:src|href)="\/app\/assets\/([^"]+\.js)"/g)].map((m) => m[1] as string);
-  return files.reduce((n, f) => n + gzipSync(readFileSync(path.join(ROOT, 'web/dist/assets', f))).length, 0);
-}
-
 test('a member invited by link signs in, adds an animal, records a weight, changes the status and finds it by microchip', async () => {
-  assert.ok(existsSync(CHROMIUM), 'Debian chromium is installed');
   const org = await makeOrg(t);
-  const base = `http://${org.slug}.localhost:${port}`;
+  const base = bench.base(org);
   // 100 animals for the list's timing, made through the API like any client.
   for (let i = 0; i < 100; i += 10)
     await Promise.all(
@@ -127,13 +50,7 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   const link = String(inv.body.sign_in_url).replace(/^http:\/\/[^/]+/, base);
 
   // Reduced motion: the app then skips its transitions, so axe measures colours as they settle, not mid-fade.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/401|Failed to load resource/.test(m.text())) errors.push(m.text());
-  });
+  const { context, page, errors } = await openPage(bench);
 
   // The invitation link: choose a password, and be signed in.
   await page.goto(link);
@@ -327,9 +244,8 @@ test(
   'a member places an animal in foster, sees transport problems, books a shift, sees campaign totals, ' +
     'replies in the inbox and reads the settings',
   async () => {
-    assert.ok(existsSync(CHROMIUM), 'Debian chromium is installed');
     const org = await makeOrg(t, { timeZone: 'UTC' });
-    const base = `http://${org.slug}.localhost:${port}`;
+    const base = bench.base(org);
     const made = async (method: string, url: string, body: Record<string, unknown>) => {
       const r = await org.req(method, url, { body });
       assert.ok(r.status < 300, `${method} ${url}: ${r.raw}`);
@@ -389,7 +305,7 @@ test(
       campaignId: campaign.id,
     });
     await made('POST', '/api/communications/inboxes', { name: 'adopt' });
-    await bench.mail({
+    await inbound.mail({
       from: 'pat@example.org',
       to: `adopt@${org.slug}.localhost`,
       subject: 'Question about Biscuit',
@@ -398,16 +314,7 @@ test(
 
     // Signed in as an administrator (the invitation path is the other test's).
     const { session } = await org.sessionWith('admin');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', timezoneId: 'UTC' });
-    await context.addCookies([
-      { name: 'ark_session', value: session, domain: `${org.slug}.localhost`, path: '/', httpOnly: true, sameSite: 'Lax' },
-    ]);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !/401|Failed to load resource/.test(m.text())) errors.push(m.text());
-    });
+    const { context, page, errors } = await openPage(bench, { org, session, timezoneId: 'UTC' });
 
     // The dashboard: this month's intakes and outcomes by the day they happened (Biscuit came in in January).
     await page.goto(`${base}/app/`);
