@@ -22,6 +22,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
+import type { components } from '../api/b';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, ListTable } from './parts';
@@ -398,12 +399,10 @@ function RetiredUnit({ u, canWrite }: { u: UnitData; canWrite: boolean }) {
 }
 
 /** One location: its units with who is in each, and a form to move an animal in. */
-function Place({ id, canWrite }: { id: string; canWrite: boolean }) {
+type Listed = components['schemas']['Location'];
+
+function Place({ l, canWrite }: { l: Listed; canWrite: boolean }) {
   const client = useQueryClient();
-  const place = useQuery({
-    queryKey: ['housing', 'location', id],
-    queryFn: () => ok(apiB.GET('/api/animals/locations/{id}', { params: { path: { id } } })),
-  });
   const [adding, { open, close }] = useDisclosure();
   const [animal, setAnimal] = useState<string | null>(null);
   const [unit, setUnit] = useState<string | null>(null);
@@ -419,13 +418,11 @@ function Place({ id, canWrite }: { id: string; canWrite: boolean }) {
       void client.invalidateQueries({ queryKey: ['animals'] });
     },
   });
-  const l = place.data;
-  const retire = useActive('location', id, l?.name ?? 'The location');
+  const retire = useActive('location', l.id, l.name);
   const [editing, edit] = useDisclosure();
-  if (place.isError) return <Alert color="red">{place.error.message}</Alert>;
-  if (!l) return null;
-  const units = l.units.filter((u) => u.is_active);
-  const retired = l.units.filter((u) => !u.is_active);
+  const units = (l.units ?? []).filter((u) => u.is_active);
+  const retired = (l.units ?? []).filter((u) => !u.is_active);
+  const occupants = l.occupants ?? [];
   const retireError = fieldError(retire.error, 'is_active') ?? formError(retire.error, ['is_active']);
   return (
     <Card withBorder>
@@ -463,9 +460,9 @@ function Place({ id, canWrite }: { id: string; canWrite: boolean }) {
           </Text>
         )}
         {!l.is_active && <Text size="sm">Retired: it takes no animals and no new units. Bring it back into use to house animals here again.</Text>}
-        {l.occupants.length > 0 && (
+        {occupants.length > 0 && (
           <Text size="sm">
-            At {l.name} itself, in no unit: {l.occupants.map((o) => o.name).join(', ')}
+            At {l.name} itself, in no unit: {occupants.map((o) => o.name).join(', ')}
           </Text>
         )}
         {units.length === 0 ? (
@@ -535,8 +532,10 @@ export default function Housing() {
   const [adding, { open, close }] = useDisclosure();
   const places = useQuery({
     queryKey: ['housing', 'locations'],
-    queryFn: () => ok(apiB.GET('/api/animals/locations', { params: { query: { limit: 200, offset: 0 } } })),
+    // Every location with its units and occupants in one request (`include=units`).
+    queryFn: () => ok(apiB.GET('/api/animals/locations', { params: { query: { limit: 200, offset: 0, include: 'units' } } })),
   });
+  const place = places.data?.results.find((l) => l.id === chosen);
   return (
     <Stack>
       <Group justify="space-between">
@@ -577,7 +576,7 @@ export default function Housing() {
           </Table.Tr>
         )}
       />
-      {chosen && <Place key={chosen} id={chosen} canWrite={canWrite} />}
+      {place && <Place key={place.id} l={place} canWrite={canWrite} />}
       <Modal opened={adding} onClose={close} title="Add a location" closeButtonProps={{ 'aria-label': 'Close' }}>
         <AddLocation onClose={close} onAdded={setChosen} />
       </Modal>
