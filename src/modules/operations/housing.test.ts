@@ -149,7 +149,9 @@ test('include=units: every location of the page with its units (retired too), th
   const a = await place(org, 2);
   const b = await place(org, 1);
   await place(other, 1);
-  const spare = await org.req('POST', '/api/animals/housing-units', { body: { location_id: a.loc, name: 'Old run', type: 'run', capacity: 3 } });
+  const spare = await org.req('POST', '/api/animals/housing-units', {
+    body: { location_id: a.loc, name: 'Old run', type: 'run', capacity: 3 },
+  });
   assert.equal((await org.req('PATCH', `/api/animals/housing-units/${spare.body.id}`, { body: { is_active: false } })).status, 200);
   const inUnit = await animal(org, { locationId: a.unit, name: 'Biscuit' });
   const atPlace = await animal(org, { locationId: b.loc, name: 'Pepper' });
@@ -160,7 +162,7 @@ test('include=units: every location of the page with its units (retired too), th
   const res = await org.req('GET', '/api/animals/locations?include=units');
   assert.equal(res.status, 200, res.raw);
   const byId = new Map(res.body.results.map((l: any) => [l.id, l]));
-  assert.equal(byId.size, 2, 'the other organization\'s location is not listed');
+  assert.equal(byId.size, 2, "the other organization's location is not listed");
   const first: any = byId.get(a.loc);
   const second: any = byId.get(b.loc);
   assert.deepEqual(

@@ -196,8 +196,7 @@ function EventAnimals({ id, animalIds, canWrite, canAnimals }: { id: string; ani
               {canWrite && (
                 <Button
                   size="compact-xs"
-                  variant="subtle"
-                  color="red.9"
+                  variant="default"
                   loading={link.isPending && link.variables?.length === animalIds.length - 1}
                   onClick={() => link.mutate(animalIds.filter((x) => x !== a))}
                   aria-label={`Remove ${names.get(a) ?? 'the animal'} from the event`}

@@ -333,8 +333,7 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
                     </Button>
                     <Button
                       size="compact-xs"
-                      variant="subtle"
-                      color="red.9"
+                      variant="default"
                       onClick={() => remove.mutate({ kind: 'locations', id: l.id, label: l.name || l.line1 })}
                       aria-label={`Remove ${l.name || l.line1}`}
                     >
@@ -377,8 +376,7 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
                     </Button>
                     <Button
                       size="compact-xs"
-                      variant="subtle"
-                      color="red.9"
+                      variant="default"
                       onClick={() => remove.mutate({ kind: 'affiliations', id: a.id, label: `${nameOf(a.person_id)} as ${a.role}` })}
                       aria-label={`Remove ${nameOf(a.person_id)} as ${a.role}`}
                     >
