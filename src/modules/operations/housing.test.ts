@@ -143,7 +143,7 @@ test('Family A locationId must name a location or unit of the organization (422)
   );
 });
 
-test('include=units: every location of the page with its units (retired too), their occupants and the animals at the location itself', async () => {
+test('include=units: each location of the page with its units (retired too), their occupants and the animals at the location', async () => {
   const org = await makeOrg(t);
   const other = await makeOrg(t);
   const a = await place(org, 2);
