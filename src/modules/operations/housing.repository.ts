@@ -106,12 +106,14 @@ const UNIT_SELECT = `SELECT u.id, u.location_id, l.name AS location_name, u.name
 export async function listUnits(
   q: Queryable,
   orgId: string,
-  f: { location_id?: string; is_active?: boolean; available?: boolean },
+  f: { location_id?: string; location_ids?: string[]; is_active?: boolean; available?: boolean },
   limit: number,
   offset: number,
 ) {
   const w = new Where(orgId, 'u.organization_id');
   if (f.location_id !== undefined) w.eq('u.location_id', f.location_id);
+  const ids = f.location_ids;
+  if (ids !== undefined) w.and((p) => `u.location_id = ANY(${p(ids)}::text[])`);
   if (f.is_active !== undefined) w.eq('u.is_active', f.is_active);
   const outer =
     f.available === undefined ? '' : ` WHERE ${f.available ? 'x.occupant_count < x.capacity' : 'x.occupant_count >= x.capacity'}`;

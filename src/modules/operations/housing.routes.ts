@@ -50,7 +50,16 @@ const locationFields = {
   created_at: Timestamp(),
   updated_at: Timestamp(),
 };
-const Location = Type.Object(locationFields, { $id: 'Location' });
+const Location = Type.Object(
+  {
+    ...locationFields,
+    units: Type.Optional(Type.Array(HousingUnit, { description: 'with `include=units`: every unit, retired ones too' })),
+    occupants: Type.Optional(
+      Type.Array(Occupant, { description: 'with `include=units`: animals placed at the location itself, not in a unit' }),
+    ),
+  },
+  { $id: 'Location' },
+);
 const LocationWithUnits = Type.Object(
   {
     ...locationFields,
@@ -74,17 +83,26 @@ export function housingRoutes(app: App, ctx: AppContext) {
         summary: 'List locations',
         description:
           'By name A to Z. A location is a place (shelter building, room, yard, off-site site) holding housing units; an ' +
-          "animal's locationId may name a location or a unit.",
-        querystring: Type.Object({ ...pageQueryB(200, 50), is_active: Type.Optional(Type.Boolean()) }),
+          "animal's locationId may name a location or a unit. `include=units` answers each location with its units " +
+          '(retired ones too, each with its occupants) and the animals placed at the location itself, as GET ' +
+          '/api/animals/locations/{id} does: the whole of housing in one request.',
+        querystring: Type.Object({
+          ...pageQueryB(200, 50),
+          is_active: Type.Optional(Type.Boolean()),
+          include: Type.Optional(StringEnum(['units'], { description: 'units: each location with its units and occupants' })),
+        }),
         response: { 200: Type.Object({ results: Type.Array(Location), ...PageFieldsB }) },
       },
     },
-    async (req) =>
-      pageB(
-        await repo.listLocations(ctx.db, who(req).orgId, req.query, req.query.limit, req.query.offset),
+    async (req) => {
+      const { orgId } = who(req);
+      const page = pageB(
+        await repo.listLocations(ctx.db, orgId, req.query, req.query.limit, req.query.offset),
         req.query.limit,
         req.query.offset,
-      ),
+      );
+      return req.query.include === 'units' ? { ...page, results: await service.withUnits(ctx.db, orgId, page.results) } : page;
+    },
   );
 
   app.post(

@@ -84,6 +84,22 @@ export async function getLocation(q: Queryable, orgId: string, id: string) {
   };
 }
 
+/**
+ * The units (with their occupants) and the animals placed at the location itself, for a page of locations at
+ * once: three queries whatever the page's length (the units, then the occupants of units and locations together).
+ */
+export async function withUnits<L extends { id: string }>(q: Queryable, orgId: string, locations: L[]) {
+  const ids = locations.map((l) => l.id);
+  if (!ids.length) return [];
+  const units = await repo.listUnits(q, orgId, { location_ids: ids }, 100_000, 0);
+  const occ = await repo.occupantsOf(q, orgId, [...ids, ...units.map((u) => u.id)]);
+  return locations.map((l) => ({
+    ...l,
+    units: units.filter((u) => u.location_id === l.id).map((u) => toUnit(u, occ)),
+    occupants: occ.filter((o) => o.location_id === l.id).map(({ id, name, species, status }) => ({ id, name, species, status })),
+  }));
+}
+
 export async function createLocation(db: Db, orgId: string, b: LocationCreate, actor: string) {
   return db.tx(async (q) => {
     if (await repo.locationNameTaken(q, orgId, b.name)) throw invalid({ name: [`a location named ${b.name} already exists`] });

@@ -143,6 +143,50 @@ test('Family A locationId must name a location or unit of the organization (422)
   );
 });
 
+test('include=units: each location of the page with its units (retired too), their occupants and the animals at the location', async () => {
+  const org = await makeOrg(t);
+  const other = await makeOrg(t);
+  const a = await place(org, 2);
+  const b = await place(org, 1);
+  await place(other, 1);
+  const spare = await org.req('POST', '/api/animals/housing-units', {
+    body: { location_id: a.loc, name: 'Old run', type: 'run', capacity: 3 },
+  });
+  assert.equal((await org.req('PATCH', `/api/animals/housing-units/${spare.body.id}`, { body: { is_active: false } })).status, 200);
+  const inUnit = await animal(org, { locationId: a.unit, name: 'Biscuit' });
+  const atPlace = await animal(org, { locationId: b.loc, name: 'Pepper' });
+  // Without the option, counts only (as before).
+  const plain = (await org.req('GET', '/api/animals/locations')).body.results;
+  assert.equal(plain.length, 2);
+  assert.equal(plain[0].units, undefined);
+  const res = await org.req('GET', '/api/animals/locations?include=units');
+  assert.equal(res.status, 200, res.raw);
+  const byId = new Map(res.body.results.map((l: any) => [l.id, l]));
+  assert.equal(byId.size, 2, "the other organization's location is not listed");
+  const first: any = byId.get(a.loc);
+  const second: any = byId.get(b.loc);
+  assert.deepEqual(
+    first.units.map((u: any) => [u.id, u.is_active, u.occupant_count, u.occupants.map((o: any) => o.id)]),
+    [
+      [a.unit, true, 1, [inUnit]],
+      [spare.body.id, false, 0, []],
+    ],
+  );
+  assert.deepEqual(first.occupants, []);
+  assert.deepEqual(
+    second.units.map((u: any) => [u.id, u.occupant_count]),
+    [[b.unit, 0]],
+  );
+  assert.deepEqual(
+    second.occupants.map((o: any) => [o.id, o.name]),
+    [[atPlace, 'Pepper']],
+  );
+  // The same as the one-location read.
+  const one = (await org.req('GET', `/api/animals/locations/${a.loc}`)).body;
+  assert.deepEqual(first, one);
+  assertErrorShape('/api/x', await org.req('GET', '/api/animals/locations?include=everything'), 422);
+});
+
 test('concurrent moves never overfill a unit', async () => {
   const org = await makeOrg(t);
   const { unit } = await place(org, 2);

@@ -3607,6 +3607,10 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description with `include=units`: every unit, retired ones too */
+            units?: components["schemas"]["HousingUnit"][];
+            /** @description with `include=units`: animals placed at the location itself, not in a unit */
+            occupants?: components["schemas"]["HousingOccupant"][];
         };
         HousingUnit: {
             id: string;

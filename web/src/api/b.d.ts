@@ -8491,7 +8491,7 @@ export interface paths {
         };
         /**
          * List locations
-         * @description By name A to Z. A location is a place (shelter building, room, yard, off-site site) holding housing units; an animal's locationId may name a location or a unit.
+         * @description By name A to Z. A location is a place (shelter building, room, yard, off-site site) holding housing units; an animal's locationId may name a location or a unit. `include=units` answers each location with its units (retired ones too, each with its occupants) and the animals placed at the location itself, as GET /api/animals/locations/{id} does: the whole of housing in one request.
          *
          *     Needs read on Animals.
          */
@@ -8503,6 +8503,8 @@ export interface paths {
                     /** @description records to skip, 0 to 1000000000 */
                     offset: number;
                     is_active?: boolean;
+                    /** @description units: each location with its units and occupants */
+                    include?: "units";
                 };
                 header?: never;
                 path?: never;
@@ -59831,6 +59833,10 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description with `include=units`: every unit, retired ones too */
+            units?: components["schemas"]["HousingUnit"][];
+            /** @description with `include=units`: animals placed at the location itself, not in a unit */
+            occupants?: components["schemas"]["HousingOccupant"][];
         };
         HousingUnit: {
             id: string;

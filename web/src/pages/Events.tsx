@@ -19,10 +19,10 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiA, fieldError, formError, ok } from '../api';
+import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
-import { ListTable, PersonPicker } from './parts';
+import { AnimalPicker, ListTable, PersonPicker } from './parts';
 
 const RSVPS = ['invited', 'going', 'maybe', 'declined', 'attended'] as const;
 type Rsvp = (typeof RSVPS)[number];
@@ -30,6 +30,207 @@ type Rsvp = (typeof RSVPS)[number];
 const at = (v: string, zone: string) => new Date(v).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone });
 /** A datetime-local value (the browser's zone) as ISO 8601 with an offset. */
 const iso = (local: string) => (local ? new Date(local).toISOString() : '');
+/** An API date-time as a datetime-local value in the browser's zone. */
+const local = (v: string) => {
+  const d = new Date(v);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+type EventData = {
+  id: string;
+  title: string;
+  description: string;
+  startsAt: string;
+  endsAt: string;
+  location: { type: 'housing_location' | 'partner_location' | 'address'; id: string | null; address: string | null } | null;
+  capacity: number | null;
+  campaignId: string | null;
+};
+
+/** Changes an event: only what changed is sent; the campaign is chosen among the rescue's campaigns. */
+function EditEvent({ e, canCampaigns, onClose }: { e: EventData; canCampaigns: boolean; onClose: () => void }) {
+  const client = useQueryClient();
+  const first = {
+    title: e.title,
+    startsAt: local(e.startsAt),
+    endsAt: local(e.endsAt),
+    address: e.location?.type === 'address' ? (e.location.address ?? '') : '',
+    capacity: (e.capacity ?? '') as number | string,
+    description: e.description,
+    campaignId: e.campaignId,
+  };
+  const [b, setB] = useState(first);
+  const campaigns = useQuery({
+    queryKey: ['fundraising', 'campaigns'],
+    queryFn: () => ok(apiB.GET('/api/fundraising/campaigns', { params: { query: { limit: 100, offset: 0 } } })),
+    enabled: canCampaigns,
+  });
+  const save = useMutation({
+    mutationFn: () =>
+      ok(
+        apiA.PATCH('/events/{id}', {
+          params: { path: { id: e.id } },
+          body: {
+            ...(b.title !== first.title ? { title: b.title } : {}),
+            ...(b.startsAt !== first.startsAt ? { startsAt: iso(b.startsAt) } : {}),
+            ...(b.endsAt !== first.endsAt ? { endsAt: iso(b.endsAt) } : {}),
+            ...(b.address !== first.address
+              ? { location: b.address ? { type: 'address' as const, id: null, address: b.address } : null }
+              : {}),
+            ...(String(b.capacity) !== String(first.capacity) ? { capacity: b.capacity === '' ? null : Number(b.capacity) } : {}),
+            ...(b.description !== first.description ? { description: b.description } : {}),
+            ...(b.campaignId !== first.campaignId ? { campaignId: b.campaignId } : {}),
+          },
+        }),
+      ),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['events'] });
+      notify('Event saved');
+      onClose();
+    },
+  });
+  const fields = ['title', 'startsAt', 'endsAt', 'location', 'capacity', 'description', 'campaignId'];
+  const set = (k: 'title' | 'startsAt' | 'endsAt' | 'address' | 'description') => (ev: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    setB({ ...b, [k]: ev.currentTarget.value });
+  const known = campaigns.data?.results ?? [];
+  const campaignData = [
+    ...known.map((c) => ({ value: c.id, label: c.name })),
+    ...(b.campaignId && !known.some((c) => c.id === b.campaignId) ? [{ value: b.campaignId, label: b.campaignId }] : []),
+  ];
+  return (
+    <form
+      onSubmit={(ev) => {
+        ev.preventDefault();
+        save.mutate();
+      }}
+    >
+      <Stack>
+        <TextInput label="Title" required value={b.title} onChange={set('title')} error={fieldError(save.error, 'title')} />
+        <Group grow align="flex-start">
+          <TextInput label="Starts" type="datetime-local" required value={b.startsAt} onChange={set('startsAt')} error={fieldError(save.error, 'startsAt')} />
+          <TextInput label="Ends" type="datetime-local" required value={b.endsAt} onChange={set('endsAt')} error={fieldError(save.error, 'endsAt')} />
+        </Group>
+        <TextInput
+          label="Address"
+          description={e.location && e.location.type !== 'address' ? `Now at a ${e.location.type.replace('_', ' ')}; an address here replaces it` : 'Where it happens (optional)'}
+          value={b.address}
+          onChange={set('address')}
+          error={fieldError(save.error, 'location')}
+        />
+        <NumberInput
+          label="Places"
+          description="People going, guests included; empty for no limit"
+          min={1}
+          w={220}
+          value={b.capacity}
+          onChange={(v) => setB({ ...b, capacity: v })}
+          error={fieldError(save.error, 'capacity')}
+        />
+        {canCampaigns && (
+          <Select
+            label="Campaign"
+            description="The fundraising campaign this event raises money for"
+            placeholder="None"
+            clearable
+            data={campaignData}
+            value={b.campaignId}
+            onChange={(v) => setB({ ...b, campaignId: v })}
+            error={fieldError(save.error, 'campaignId')}
+          />
+        )}
+        <Textarea label="Description" autosize minRows={2} value={b.description} onChange={set('description')} error={fieldError(save.error, 'description')} />
+        {formError(save.error, fields) && <Alert color="red">{formError(save.error, fields)}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save the event
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/**
+ * The animals coming to an event: named when the role may read Animals, each removable, and one more
+ * linked from those in care. `animalIds` is replaced whole by the API, so the app sends the full list.
+ */
+function EventAnimals({ id, animalIds, canWrite, canAnimals }: { id: string; animalIds: string[]; canWrite: boolean; canAnimals: boolean }) {
+  const client = useQueryClient();
+  const animals = useQueries({
+    queries: animalIds.map((a) => ({
+      queryKey: ['animals', 'one', a],
+      queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id: a } } })),
+      enabled: canAnimals,
+    })),
+  });
+  const names = new Map(animals.flatMap((a) => (a.data ? [[a.data.id, `${a.data.name} (${a.data.species})`] as const] : [])));
+  const [animal, setAnimal] = useState<string | null>(null);
+  const link = useMutation({
+    mutationFn: (ids: string[]) => ok(apiA.PATCH('/events/{id}', { params: { path: { id } }, body: { animalIds: ids } })),
+    onSuccess: (_r, ids) => {
+      notify(ids.length > animalIds.length ? 'Animal linked' : 'Animal removed');
+      setAnimal(null);
+      void client.invalidateQueries({ queryKey: ['events'] });
+    },
+  });
+  return (
+    <Stack gap="xs">
+      <Title order={4}>Animals coming</Title>
+      {animalIds.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {canWrite ? 'None yet: link animals in care below.' : 'None yet.'}
+        </Text>
+      ) : (
+        <Group gap="xs">
+          {animalIds.map((a) => (
+            <Group key={a} gap={4}>
+              {canAnimals ? (
+                <Anchor component={Link} to={`/animals/${a}`} size="sm">
+                  {names.get(a) ?? '…'}
+                </Anchor>
+              ) : (
+                <Text size="sm">an animal on file</Text>
+              )}
+              {canWrite && (
+                <Button
+                  size="compact-xs"
+                  variant="default"
+                  loading={link.isPending && link.variables?.length === animalIds.length - 1}
+                  onClick={() => link.mutate(animalIds.filter((x) => x !== a))}
+                  aria-label={`Remove ${names.get(a) ?? 'the animal'} from the event`}
+                >
+                  Remove
+                </Button>
+              )}
+            </Group>
+          ))}
+        </Group>
+      )}
+      {canWrite && canAnimals && (
+        <form
+          onSubmit={(ev) => {
+            ev.preventDefault();
+            if (animal) link.mutate([...animalIds, animal]);
+          }}
+        >
+          <Group align="flex-start">
+            <AnimalPicker label="Animal to bring" value={animal} onChange={setAnimal} error={fieldError(link.error, 'animalIds')} />
+            <Button type="submit" mt={25} variant="default" disabled={!animal} loading={link.isPending && (link.variables?.length ?? 0) > animalIds.length}>
+              Link the animal
+            </Button>
+          </Group>
+          {formError(link.error, ['animalIds']) && (
+            <Alert color="red" mt="sm">
+              {formError(link.error, ['animalIds'])}
+            </Alert>
+          )}
+        </form>
+      )}
+    </Stack>
+  );
+}
 
 function AddEvent({ onClose, onAdded }: { onClose: () => void; onAdded: (id: string) => void }) {
   const client = useQueryClient();
@@ -124,8 +325,27 @@ function AddEvent({ onClose, onAdded }: { onClose: () => void; onAdded: (id: str
 }
 
 /** One event: publish it, its attendees by name with their RSVP, and a form to add or change one. */
-function EventCard({ id, canWrite, canPeople }: { id: string; canWrite: boolean; canPeople: boolean }) {
+function EventCard({
+  id,
+  canWrite,
+  canPeople,
+  canAnimals,
+  canCampaigns,
+}: {
+  id: string;
+  canWrite: boolean;
+  canPeople: boolean;
+  canAnimals: boolean;
+  canCampaigns: boolean;
+}) {
   const client = useQueryClient();
+  const [editing, edit] = useDisclosure();
+  const [cancelling, cancelDialog] = useDisclosure();
+  const campaign = useQuery({
+    queryKey: ['fundraising', 'campaigns'],
+    queryFn: () => ok(apiB.GET('/api/fundraising/campaigns', { params: { query: { limit: 100, offset: 0 } } })),
+    enabled: canCampaigns,
+  });
   const ev = useQuery({ queryKey: ['events', 'one', id], queryFn: () => ok(apiA.GET('/events/{id}', { params: { path: { id } } })) });
   const attendees = useQuery({
     queryKey: ['events', 'attendees', id],
@@ -169,9 +389,19 @@ function EventCard({ id, canWrite, canPeople }: { id: string; canWrite: boolean;
       refresh();
     },
   });
+  const cancel = useMutation({
+    mutationFn: () => ok(apiA.PATCH('/events/{id}', { params: { path: { id } }, body: { status: 'cancelled' } })),
+    onSuccess: () => {
+      notify('Event cancelled');
+      cancelDialog.close();
+      refresh();
+    },
+  });
   if (ev.isError) return <Alert color="red">{ev.error.message}</Alert>;
   if (!ev.data) return null;
   const e = ev.data;
+  const going = (attendees.data?.data ?? []).filter((a) => a.rsvp !== 'declined').length;
+  const campaignName = e.campaignId ? (campaign.data?.results.find((c) => c.id === e.campaignId)?.name ?? e.campaignId) : null;
   return (
     <Card withBorder>
       <Stack>
@@ -184,17 +414,32 @@ function EventCard({ id, canWrite, canPeople }: { id: string; canWrite: boolean;
             </Text>
           </div>
           {canWrite && e.status === 'scheduled' && (
-            <Button variant="default" loading={publish.isPending} onClick={() => publish.mutate(!e.published)}>
-              {e.published ? 'Unpublish' : 'Publish on the public calendar'}
-            </Button>
+            <Group gap="xs">
+              <Button variant="default" onClick={edit.open}>
+                Change the event
+              </Button>
+              <Button variant="default" loading={publish.isPending} onClick={() => publish.mutate(!e.published)}>
+                {e.published ? 'Unpublish' : 'Publish on the public calendar'}
+              </Button>
+              <Button variant="outline" color="red.9" onClick={cancelDialog.open}>
+                Cancel the event
+              </Button>
+            </Group>
+          )}
+          {e.status !== 'scheduled' && (
+            <Badge variant="filled" color="gray.7">
+              {e.status}
+            </Badge>
           )}
         </Group>
         {e.description && <Text size="sm">{e.description}</Text>}
+        {campaignName && <Text size="sm">For the campaign {campaignName}</Text>}
+        <EventAnimals id={e.id} animalIds={e.animalIds} canWrite={canWrite && e.status === 'scheduled'} canAnimals={canAnimals} />
         <Text size="sm">
           {e.placesTaken} place{e.placesTaken === 1 ? '' : 's'} taken{e.capacity ? ` of ${e.capacity}` : ' (no limit)'}
         </Text>
         {publish.error && <Alert color="red">{publish.error.message}</Alert>}
-        {canWrite && (
+        {canWrite && e.status === 'scheduled' && (
           <form
             onSubmit={(ev2) => {
               ev2.preventDefault();
@@ -255,6 +500,31 @@ function EventCard({ id, canWrite, canPeople }: { id: string; canWrite: boolean;
           )}
         />
       </Stack>
+      <Modal opened={editing} onClose={edit.close} title={`Change ${e.title}`} closeButtonProps={{ 'aria-label': 'Close' }} size="lg">
+        <EditEvent e={e} canCampaigns={canCampaigns} onClose={edit.close} />
+      </Modal>
+      <Modal opened={cancelling} onClose={cancelDialog.close} title={`Cancel ${e.title}?`} closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Stack>
+          <Text size="sm">
+            The event is marked cancelled{e.published ? ' and taken off the public calendar' : ''}; a cancelled event cannot be published
+            again. Its attendees stay on the list.
+          </Text>
+          <Text size="sm" fw={600}>
+            {going
+              ? `Ark does not tell the ${going} ${going === 1 ? 'person' : 'people'} on the list: let them know yourself.`
+              : 'Nobody is on the list.'}
+          </Text>
+          {cancel.error && <Alert color="red">{cancel.error.message}</Alert>}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={cancelDialog.close}>
+              Keep the event
+            </Button>
+            <Button color="red.9" loading={cancel.isPending} onClick={() => cancel.mutate()}>
+              Cancel the event
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Card>
   );
 }
@@ -263,6 +533,8 @@ export default function Events() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'events', 'write');
   const canPeople = can(session.data?.grants, 'people', 'read');
+  const canAnimals = can(session.data?.grants, 'animals', 'read');
+  const canCampaigns = can(session.data?.grants, 'fundraising', 'read');
   const [status, setStatus] = useState<string>('scheduled');
   const [chosen, setChosen] = useState<string | null>(null);
   const [adding, { open, close }] = useDisclosure();
@@ -318,14 +590,16 @@ export default function Events() {
               {e.capacity ? ` of ${e.capacity}` : ''}
             </Table.Td>
             <Table.Td>
-              <Button size="xs" variant="default" onClick={() => setChosen(e.id)} aria-label={`Attendees of ${e.title}`}>
-                Attendees
+              <Button size="xs" variant="default" onClick={() => setChosen(e.id)} aria-label={`Open ${e.title}`}>
+                Open
               </Button>
             </Table.Td>
           </Table.Tr>
         )}
       />
-      {chosen && <EventCard key={chosen} id={chosen} canWrite={canWrite} canPeople={canPeople} />}
+      {chosen && (
+        <EventCard key={chosen} id={chosen} canWrite={canWrite} canPeople={canPeople} canAnimals={canAnimals} canCampaigns={canCampaigns} />
+      )}
       <Modal opened={adding} onClose={close} title="Create an event" closeButtonProps={{ 'aria-label': 'Close' }} size="lg">
         <AddEvent onClose={close} onAdded={setChosen} />
       </Modal>
