@@ -236,7 +236,7 @@ test('a member runs a report, houses an animal, creates an event, converts a for
 
   // A role that reads Animals only sees Housing among these links, and the housing page without its buttons.
   const reader = await org.sessionWith({ animals: 'read' });
-  const other = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', timezoneId: 'UTC' });
+  const other = await bench.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce', timezoneId: 'UTC' });
   await other.addCookies([
     { name: 'ark_session', value: reader.session, domain: `${org.slug}.localhost`, path: '/', httpOnly: true, sameSite: 'Lax' },
   ]);

@@ -66,8 +66,8 @@ export function upload<T>(url: string, form: FormData, onProgress: (percent: num
   });
 }
 
-/** The sentence for a refused file, shown under the file field: the whole sentence, which names the file. */
-const fileError = (err: unknown) => (err instanceof ApiError && (err.fields.file?.length || err.status === 413) ? err.message : undefined);
+/** The sentence for a refused file (it starts with "file …", or the upload was too large), shown under the file field. */
+const fileError = (err: unknown) => fieldError(err, 'file') ?? (err instanceof ApiError && err.status === 413 ? err.message : undefined);
 
 /** Asks before a delete; the button names what goes. */
 function ConfirmDelete({ what, opened, onClose, onConfirm, pending }: { what: string; opened: boolean; onClose: () => void; onConfirm: () => void; pending: boolean }) {
@@ -195,7 +195,6 @@ function AddPhoto({ id }: { id: string }) {
           <FileInput
             label="Photo file"
             description="JPEG, PNG, WebP or AVIF"
-            placeholder="Choose a photo"
             accept="image/jpeg,image/png,image/webp,image/avif,image/heic"
             required
             w={260}
@@ -203,12 +202,13 @@ function AddPhoto({ id }: { id: string }) {
             onChange={(f) => { setFile(f); add.reset(); }}
             error={fileError(add.error)}
             clearable
+            clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
           />
           <TextInput label="Caption" w={260} maxLength={500} value={caption} onChange={(e) => setCaption(e.currentTarget.value)} error={fieldError(add.error, 'caption')} />
         </Group>
         <Checkbox label="Public: shown on the website while the animal is public" checked={isPublic} onChange={(e) => setPublic(e.currentTarget.checked)} />
         {progress !== null && <Progress value={progress} aria-label="Upload progress" size="lg" />}
-        {formError(add.error, ['file', 'caption']) && !fileError(add.error) && <Alert color="red">{formError(add.error, ['file', 'caption'])}</Alert>}
+        {!fileError(add.error) && formError(add.error, ['file', 'caption']) && <Alert color="red">{formError(add.error, ['file', 'caption'])}</Alert>}
         <Group>
           <Button type="submit" loading={add.isPending} disabled={!file}>
             Upload the photo
@@ -292,19 +292,19 @@ function AddDocument({ id }: { id: string }) {
           <FileInput
             label="Document file"
             description="PDF, Word, Excel, PowerPoint, OpenDocument, or a scan"
-            placeholder="Choose a file"
             required
             w={260}
             value={file}
             onChange={(f) => { setFile(f); add.reset(); }}
             error={fileError(add.error)}
             clearable
+            clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
           />
           <TextInput label="Title" description="Default: the file's name" w={240} maxLength={200} value={title} onChange={(e) => setTitle(e.currentTarget.value)} error={fieldError(add.error, 'title')} />
           <Select label="Kind" w={200} data={KINDS.map((k) => ({ value: k, label: kindLabel(k) }))} value={kind} onChange={(v) => setKind((v as Kind) ?? 'other')} allowDeselect={false} />
         </Group>
         {progress !== null && <Progress value={progress} aria-label="Upload progress" size="lg" />}
-        {formError(add.error, ['file', 'title', 'kind']) && !fileError(add.error) && <Alert color="red">{formError(add.error, ['file', 'title', 'kind'])}</Alert>}
+        {!fileError(add.error) && formError(add.error, ['file', 'title', 'kind']) && <Alert color="red">{formError(add.error, ['file', 'title', 'kind'])}</Alert>}
         <Group>
           <Button type="submit" loading={add.isPending} disabled={!file}>
             Upload the document

@@ -42,7 +42,8 @@ const slugOf = (name: string) =>
     .slice(0, 63);
 const isChoice = (t: FieldType) => t === 'select' || t === 'multiselect';
 
-type Field = { key: string; label: string; type: FieldType; required: boolean; options: string; keyTouched: boolean };
+/** help_text and section are not edited here; a field that has them sends them back unchanged (the fields are replaced whole). */
+type Field = { key: string; label: string; type: FieldType; required: boolean; options: string; keyTouched: boolean; help_text?: string; section?: string };
 export type FormShape = {
   id: string;
   name: string;
@@ -50,13 +51,13 @@ export type FormShape = {
   purpose: string;
   description: string;
   status: string;
-  fields: { key: string; label: string; type: string; required: boolean; options: string[] }[];
+  fields: { key: string; label: string; type: string; required: boolean; options: string[]; help_text: string; section: string }[];
 };
 
 /** The builder as a dialog: `form` to change one, none to build a new one (it starts as a draft). */
 export function FormBuilder({ form, opened, onClose }: { form?: FormShape; opened: boolean; onClose: () => void }) {
   return (
-    <Modal opened={opened} onClose={onClose} size="xl" title={form ? `Change ${form.name}` : 'Build a form'} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={onClose} size="62rem" title={form ? `Change ${form.name}` : 'Build a form'} closeButtonProps={{ 'aria-label': 'Close' }}>
       {opened && <Builder key={form?.id ?? 'new'} form={form} onDone={onClose} />}
     </Modal>
   );
@@ -95,6 +96,8 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
           label: f.label.trim(),
           type: f.type,
           required: f.required,
+          ...(f.help_text ? { help_text: f.help_text } : {}),
+          ...(f.section ? { section: f.section } : {}),
           ...(isChoice(f.type)
             ? {
                 options: f.options
