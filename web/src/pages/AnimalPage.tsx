@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Image, Loader, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notify } from '../notify.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
@@ -7,6 +7,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
 import { CareBadge, useStatuses } from './Animals';
 import { day, ListTable, money, useActor } from './parts';
+import AnimalMedia from './AnimalMedia';
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -92,27 +93,6 @@ function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
         empty="No weights yet: record the first one above."
       />
     </>
-  );
-}
-
-function Photos({ id }: { id: string }) {
-  const list = useQuery({ queryKey: ['animal', id, 'photos'], queryFn: () => ok(apiB.GET('/api/animals/{id}/photos', { params: { path: { id }, query: { limit: 100, offset: 0 } } })) });
-  if (!list.data) return <Loader aria-label="Loading" />;
-  if (!list.data.results.length)
-    return (
-      <Alert color="gray" mt="md">
-        No photos yet: upload them through the API (POST /api/animals/{'{id}'}/photos).
-      </Alert>
-    );
-  return (
-    <SimpleGrid cols={{ base: 2, md: 4 }} mt="md">
-      {list.data.results.map((p) => (
-        <Card key={p.id} withBorder p="xs">
-          <Image src={(p.urls as Record<string, string>).medium ?? Object.values(p.urls as Record<string, string>)[0]} alt={p.caption || 'Photo'} />
-          <Text size="sm">{p.caption}</Text>
-        </Card>
-      ))}
-    </SimpleGrid>
   );
 }
 
@@ -537,7 +517,7 @@ export default function AnimalPage() {
           <Weights id={id} canWrite={canWrite} />
         </Tabs.Panel>
         <Tabs.Panel value="photos">
-          <Photos id={id} />
+          <AnimalMedia id={id} />
         </Tabs.Panel>
         <Tabs.Panel value="holds">
           <RecordTable

@@ -6,6 +6,7 @@ import { apiA, apiB, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
+import { ChangeFormButton, FormBuilderButton, PublishButton } from './FormBuilder';
 
 const label = (v: string) => v.replaceAll('_', ' ');
 const STATUS_COLOR: Record<string, string> = {
@@ -145,6 +146,7 @@ export default function Forms() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'forms', 'write');
   const canPeople = can(session.data?.grants, 'people', 'write');
+  const canBuild = can(session.data?.grants, 'forms', 'admin');
   const [formId, setFormId] = useState<string>('');
   const [status, setStatus] = useState<string>('new');
   const [chosen, setChosen] = useState<string | null>(null);
@@ -166,13 +168,16 @@ export default function Forms() {
   const formName = new Map((forms.data?.results ?? []).map((f) => [f.id, f.name]));
   return (
     <Stack>
-      <Title order={2}>Forms</Title>
+      <Group justify="space-between">
+        <Title order={2}>Forms</Title>
+        {canBuild && <FormBuilderButton />}
+      </Group>
       {forms.isError && <Alert color="red">{forms.error.message}</Alert>}
       <ListTable
         rows={forms.data?.results}
         label="Forms"
         head={['Form', 'Purpose', 'Status', 'Public address', 'Fields', '']}
-        empty="No forms yet: an administrator on Forms builds them through the API (POST /api/forms); the app lists them here."
+        empty={canBuild ? 'No forms yet: build the first one with “Build a form”.' : 'No forms yet: an administrator on Forms builds them.'}
         row={(f) => (
           <Table.Tr key={f.id} bg={formId === f.id ? 'var(--mantine-color-ark-0)' : undefined}>
             <Table.Td>{f.name}</Table.Td>
@@ -195,9 +200,13 @@ export default function Forms() {
             </Table.Td>
             <Table.Td>{f.fields.length}</Table.Td>
             <Table.Td>
-              <Button size="xs" variant="default" onClick={() => setFormId(f.id)} aria-label={`Submissions of ${f.name}`}>
-                Submissions
-              </Button>
+              <Group gap="xs" wrap="nowrap">
+                <Button size="xs" variant="default" onClick={() => setFormId(f.id)} aria-label={`Submissions of ${f.name}`}>
+                  Submissions
+                </Button>
+                {canBuild && <ChangeFormButton form={f} />}
+                {canBuild && <PublishButton form={f} />}
+              </Group>
             </Table.Td>
           </Table.Tr>
         )}

@@ -6,6 +6,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
 import { day, ListTable, money, useActor, when } from './parts';
+import PersonMessage from './PersonMessage';
 
 const FLAG_NAMES: Record<string, string> = { banned: 'Banned', do_not_adopt: 'Do not adopt', deceased: 'Deceased', dangerous: 'Dangerous' };
 const NOTE_KINDS = ['general', 'call', 'visit', 'email', 'meeting', 'warning'] as const;
@@ -250,13 +251,14 @@ function Bookings({ id }: { id: string }) {
   );
 }
 
-function Messages({ id }: { id: string }) {
+function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmail: boolean }) {
   const list = useQuery({
     queryKey: ['person', id, 'messages'],
     queryFn: () => ok(apiB.GET('/api/communications/messages', { params: { query: { ...page, person_id: id } } })),
   });
   return (
     <Stack mt="md">
+      {write && <PersonMessage personId={id} hasEmail={hasEmail} />}
       <ListTable
         rows={list.data?.results}
         label="Messages"
@@ -349,7 +351,7 @@ export default function PersonPage() {
           <Bookings id={id} />
         </Tabs.Panel>
         <Tabs.Panel value="messages">
-          <Messages id={id} />
+          <Messages id={id} write={can(grants, 'communications', 'write')} hasEmail={!!p.email} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

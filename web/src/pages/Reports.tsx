@@ -23,6 +23,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
+import { SacSubmissions, ScheduleActions } from './ReportsMore';
 import { day, ListTable, today, when } from './parts';
 
 type Params = { from: string; to: string; month: string; date: string; days: number; species_group: string };
@@ -657,6 +658,7 @@ function Schedules({ canWrite }: { canWrite: boolean }) {
                   <Button size="xs" variant="default" onClick={() => change.mutate({ id: s.id, to: s.active ? 'pause' : 'resume' })}>
                     {s.active ? 'Pause' : 'Resume'}
                   </Button>
+                  <ScheduleActions schedule={s} />
                 </Group>
               )}
             </Table.Td>
@@ -756,6 +758,7 @@ export default function Reports() {
         <Tabs.List>
           <Tabs.Tab value="run">Run a report</Tabs.Tab>
           <Tabs.Tab value="schedules">Scheduled reports</Tabs.Tab>
+          <Tabs.Tab value="sac-submissions">SAC submissions</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="run" pt="md">
           <Grid>
@@ -791,6 +794,9 @@ export default function Reports() {
         </Tabs.Panel>
         <Tabs.Panel value="schedules" pt="md">
           <Schedules canWrite={can(grants, 'reports', 'write')} />
+        </Tabs.Panel>
+        <Tabs.Panel value="sac-submissions" pt="md">
+          <SacSubmissions />
         </Tabs.Panel>
       </Tabs>
     </Stack>
