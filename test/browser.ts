@@ -17,6 +17,8 @@ export const SHOTS = path.join(ROOT, 'docs/screenshots');
 export const CHROMIUM = process.env.ARK_CHROMIUM ?? '/usr/bin/chromium';
 
 export interface BrowserBench {
+  /** The Ark under test, started after the app was built. */
+  t: TestApp;
   browser: Browser;
   /** The port the app listens on (loopback); an organization's pages are at http://<slug>.localhost:<port>. */
   port: number;
@@ -24,13 +26,18 @@ export interface BrowserBench {
   close(): Promise<void>;
 }
 
-/** Builds the app when its build is older than its sources, starts `t` on a loopback port and launches Chromium. */
-export async function startBrowser(t: TestApp): Promise<BrowserBench> {
+/**
+ * Builds the app when its build is older than its sources, then starts Ark with `start` (after the build:
+ * Ark reads the app's page once, when it starts, so an Ark started before a build would name assets that
+ * are gone), listens on a loopback port and launches Chromium.
+ */
+export async function startBrowser(start: () => Promise<TestApp>): Promise<BrowserBench> {
   assert.ok(existsSync(CHROMIUM), `Debian chromium is installed at ${CHROMIUM}`);
   execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'web/scripts/build.ts'), '--if-stale'], {
     stdio: 'inherit',
     cwd: ROOT,
   });
+  const t = await start();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (t.app.server.address() as AddressInfo).port;
   const browser = await chromium.launch({
@@ -47,6 +54,7 @@ export async function startBrowser(t: TestApp): Promise<BrowserBench> {
   });
   mkdirSync(SHOTS, { recursive: true });
   return {
+    t,
     browser,
     port,
     base: (org) => `http://${org.slug}.localhost:${port}`,

@@ -13,8 +13,8 @@ const ZONE = 'America/New_York';
 let t: TestApp;
 let bench: BrowserBench;
 before(async () => {
-  t = await testApp();
-  bench = await startBrowser(t);
+  bench = await startBrowser(() => testApp());
+  t = bench.t;
 });
 after(async () => {
   await bench?.close();

@@ -3,12 +3,10 @@
 // sent from a template on the person page, a form built and changed, the SAC months submitted and a scheduled
 // report changed and deleted. Every page is checked with axe; what the app writes is checked through the API.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { axe, type BrowserBench, openPage, ROOT, shot, startBrowser } from '../../../test/browser.ts';
+import { axe, type BrowserBench, openPage, shot, startBrowser } from '../../../test/browser.ts';
 import { makeOrg, testApp, type TestApp } from '../../../test/harness.ts';
 import { fakeProvider, type FakeProvider } from '../communications/testing.ts';
 
@@ -16,15 +14,10 @@ let t: TestApp;
 let provider: FakeProvider;
 let bench: BrowserBench;
 before(async () => {
-  // The app is built (when stale) before Ark starts: Ark reads the app's page once, when it starts.
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'web/scripts/build.ts'), '--if-stale'], {
-    stdio: 'inherit',
-    cwd: ROOT,
-  });
   // A mail provider, so that a message sent from the app goes out.
   provider = await fakeProvider({ name: 'good' });
-  t = await testApp({ smtpProviders: provider.url });
-  bench = await startBrowser(t);
+  bench = await startBrowser(() => testApp({ smtpProviders: provider.url }));
+  t = bench.t;
 });
 after(async () => {
   await bench?.close();

@@ -15,9 +15,11 @@ let inbound: InboundBench;
 let bench: BrowserBench;
 before(async () => {
   // The app with a mail provider and an inbound listener: mail to an inbox becomes a conversation.
-  inbound = await inboundBench();
-  t = inbound.app;
-  bench = await startBrowser(t);
+  bench = await startBrowser(async () => {
+    inbound = await inboundBench();
+    return inbound.app;
+  });
+  t = bench.t;
 });
 after(async () => {
   await bench?.close();

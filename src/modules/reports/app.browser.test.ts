@@ -10,8 +10,8 @@ import { makeOrg, testApp, type TestApp } from '../../../test/harness.ts';
 let t: TestApp;
 let bench: BrowserBench;
 before(async () => {
-  t = await testApp();
-  bench = await startBrowser(t);
+  bench = await startBrowser(() => testApp());
+  t = bench.t;
 });
 after(async () => {
   await bench?.close();
