@@ -6,6 +6,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
 import { day, ListTable, money, useActor, when } from './parts';
+import { RegistryCheck } from './RegistryCheck';
 
 const FLAG_NAMES: Record<string, string> = { banned: 'Banned', do_not_adopt: 'Do not adopt', deceased: 'Deceased', dangerous: 'Dangerous' };
 const NOTE_KINDS = ['general', 'call', 'visit', 'email', 'meeting', 'warning'] as const;
@@ -315,6 +316,7 @@ export default function PersonPage() {
           </Badge>
         ))}
       </Group>
+      <RegistryCheck personId={id} />
       <Card withBorder maw={640}>
         <Table variant="vertical" aria-label="Contact">
           <Table.Tbody>
