@@ -276,6 +276,15 @@ function Marks({ flagId, marks, personId, canWrite, onChange }: { flagId: string
   );
 }
 
+/** A history entry's detail as words: "expires on: 2029-11-26 · matched by: email" (ids left out). */
+function detailText(d: unknown): string {
+  if (!d || typeof d !== 'object') return '—';
+  const parts = Object.entries(d as Record<string, unknown>)
+    .filter(([k]) => !k.endsWith('_id'))
+    .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${Array.isArray(v) ? v.map((x) => String(x).replace(/_/g, ' ')).join(', ') : String(v).replace(/_/g, ' ')}`);
+  return parts.join(' · ') || '—';
+}
+
 /** One of our flags, whole: evidence, reviews, disputes, marks, history, and the steps the API allows. */
 function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canWrite: boolean; canAdmin: boolean; onClose: () => void }) {
   const client = useQueryClient();
@@ -465,11 +474,7 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
               <Table.Td>{actor(h.actor)}</Table.Td>
               <Table.Td>{h.action.replace(/_/g, ' ')}</Table.Td>
               <Table.Td>
-                {h.detail && typeof h.detail === 'object' && Object.keys(h.detail).length ? (
-                  <Code>{JSON.stringify(h.detail)}</Code>
-                ) : (
-                  '—'
-                )}
+                {detailText(h.detail)}
               </Table.Td>
             </Table.Tr>
           )}

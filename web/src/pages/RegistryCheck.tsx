@@ -15,7 +15,7 @@ export function RegistryCheck({ personId }: { personId: string }) {
   });
   if (!mayRead || !check.data) return null;
   const details = (
-    <Anchor component={Link} to={`/registry?tab=check&person=${personId}`} size="sm">
+    <Anchor component={Link} to={`/registry?tab=check&person=${personId}`} size="sm" c="dark.9" underline="always">
       See the registry check
     </Anchor>
   );

@@ -123,11 +123,11 @@ function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
         <Text size="sm" fw={600}>
           Script (the list drawn into the page)
         </Text>
-        <Code block>{s.widget}</Code>
+        <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{s.widget}</Code>
         <Text size="sm" fw={600}>
           Frame
         </Text>
-        <Code block>{s.iframe}</Code>
+        <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{s.iframe}</Code>
       </Stack>
     </form>
   );

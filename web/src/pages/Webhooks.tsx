@@ -149,8 +149,8 @@ function Deliveries({ endpoint, onClose }: { endpoint: Endpoint; onClose: () => 
                 <Code>{d.event}</Code>
               </Table.Td>
               <Table.Td>{d.entity_id}</Table.Td>
-              <Table.Td>
-                <Badge variant="filled" color={colour[d.status]}>
+              <Table.Td miw={130}>
+                <Badge variant="filled" color={colour[d.status]} styles={{ label: { overflow: 'visible' } }}>
                   {d.status}
                 </Badge>
                 {d.next_attempt_at && d.status !== 'delivered' && <Text size="xs">next try {when(d.next_attempt_at)}</Text>}
@@ -242,8 +242,8 @@ export function Webhooks() {
             <Table.Td maw={260}>
               <Text size="sm">{e.events.join(', ')}</Text>
             </Table.Td>
-            <Table.Td>
-              <Badge variant="filled" color={e.enabled ? 'teal.9' : 'orange.9'}>
+            <Table.Td miw={110}>
+              <Badge variant="filled" color={e.enabled ? 'teal.9' : 'red.9'}>
                 {e.enabled ? 'enabled' : 'paused'}
               </Badge>
               {!e.enabled && (
