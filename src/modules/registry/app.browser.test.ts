@@ -294,6 +294,15 @@ test('settings: webhook endpoints (secret once, deliveries with status codes, ed
     await endpoints.getByText('enabled', { exact: true }).waitFor();
     assert.equal((await org.req('GET', `/api/settings/webhooks/${id}`)).body.enabled, true);
 
+    // A new secret after a confirmation: shown once, and not the first one.
+    await endpoints.getByRole('button', { name: `New secret for ${hookUrl}` }).click();
+    await page.getByRole('dialog', { name: 'Replace the signing secret?' }).getByRole('button', { name: 'Replace the secret' }).click();
+    await page.getByText('Copy the signing secret now: it is never shown again').waitFor();
+    const second = await page.locator('pre').filter({ hasText: 'whsec_' }).innerText();
+    assert.match(second.trim(), /^whsec_/);
+    assert.notEqual(second.trim(), secret.trim());
+    await page.getByRole('button', { name: 'I have copied the secret' }).click();
+
     // Deleted after a confirmation (kept once first).
     await endpoints.getByRole('button', { name: `Delete ${hookUrl}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete the webhook endpoint?' });

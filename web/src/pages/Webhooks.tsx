@@ -192,6 +192,14 @@ export function Webhooks() {
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
   const [watching, setWatching] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  const [rotating, setRotating] = useState<Endpoint | null>(null);
+  const rotate = useMutation({
+    mutationFn: (id: string) => ok(apiB.POST('/api/settings/webhooks/{id}/rotate-secret', { params: { path: { id } } })),
+    onSuccess: (e) => {
+      setSecret(e.secret);
+      setRotating(null);
+    },
+  });
   const toggle = useMutation({
     mutationFn: (e: Endpoint) => ok(apiB.PATCH('/api/settings/webhooks/{id}', { params: { path: { id: e.id } }, body: { enabled: !e.enabled } })),
     onSuccess: (e) => {
@@ -233,7 +241,7 @@ export function Webhooks() {
         empty="No webhook endpoints yet: add one to tell another system when animals, people or donations change."
         row={(e) => (
           <Table.Tr key={e.id}>
-            <Table.Td maw={280} style={{ wordBreak: 'break-all' }}>
+            <Table.Td miw={220} maw={300} style={{ wordBreak: 'break-all' }}>
               <Text size="sm" fw={600}>
                 {e.url}
               </Text>
@@ -266,6 +274,9 @@ export function Webhooks() {
                 <Button size="xs" variant="default" onClick={() => toggle.mutate(e)} aria-label={`${e.enabled ? 'Pause' : 'Resume'} ${e.url}`}>
                   {e.enabled ? 'Pause' : 'Resume'}
                 </Button>
+                <Button size="xs" variant="default" onClick={() => setRotating(e)} aria-label={`New secret for ${e.url}`}>
+                  New secret
+                </Button>
                 <Button size="xs" variant="outline" color="red.9" onClick={() => setDeleting(e)} aria-label={`Delete ${e.url}`}>
                   Delete
                 </Button>
@@ -286,6 +297,23 @@ export function Webhooks() {
       </Modal>
       <Modal opened={!!editing} onClose={() => setEditing(null)} title="Edit the webhook endpoint" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
         {editing && <EndpointForm endpoint={editing} onCancel={() => setEditing(null)} onDone={() => setEditing(null)} />}
+      </Modal>
+      <Modal opened={!!rotating} onClose={() => setRotating(null)} title="Replace the signing secret?" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Stack>
+          <Text size="sm">
+            Every send to <b>{rotating?.url}</b> is signed with the new secret from now on, retries included: put it into the receiving system
+            at once. The new secret is shown once.
+          </Text>
+          {rotate.error && <Alert color="red">{rotate.error.message}</Alert>}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRotating(null)}>
+              Keep the secret
+            </Button>
+            <Button loading={rotate.isPending} onClick={() => rotating && rotate.mutate(rotating.id)}>
+              Replace the secret
+            </Button>
+          </Group>
+        </Stack>
       </Modal>
       <Modal opened={!!deleting} onClose={() => setDeleting(null)} title="Delete the webhook endpoint?" closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack>
