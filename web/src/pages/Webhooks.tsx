@@ -241,13 +241,13 @@ export function Webhooks() {
         empty="No webhook endpoints yet: add one to tell another system when animals, people or donations change."
         row={(e) => (
           <Table.Tr key={e.id}>
-            <Table.Td miw={220} maw={300} style={{ wordBreak: 'break-all' }}>
+            <Table.Td miw={180} maw={300} style={{ wordBreak: 'break-all' }}>
               <Text size="sm" fw={600}>
                 {e.url}
               </Text>
               {e.description && <Text size="xs">{e.description}</Text>}
             </Table.Td>
-            <Table.Td maw={260}>
+            <Table.Td maw={220}>
               <Text size="sm">{e.events.join(', ')}</Text>
             </Table.Td>
             <Table.Td miw={110}>
@@ -263,8 +263,8 @@ export function Webhooks() {
             </Table.Td>
             <Table.Td>{e.failure_run}</Table.Td>
             <Table.Td>{e.pending_deliveries}</Table.Td>
-            <Table.Td>
-              <Group gap={4} wrap="nowrap">
+            <Table.Td miw={250}>
+              <Group gap={4}>
                 <Button size="xs" variant="default" onClick={() => setWatching(e.id)} aria-label={`Deliveries to ${e.url}`}>
                   Deliveries
                 </Button>
