@@ -33,6 +33,7 @@ const Housing = lazy(() => import('./pages/Housing'));
 const Events = lazy(() => import('./pages/Events'));
 const Forms = lazy(() => import('./pages/Forms'));
 const Partners = lazy(() => import('./pages/Partners'));
+const Registry = lazy(() => import('./pages/Registry'));
 
 const loading = (
   <Center h="60vh">
@@ -69,6 +70,7 @@ function Shell() {
     { to: '/events', label: 'Events', show: can(s.grants, 'events', 'read') },
     { to: '/forms', label: 'Forms', show: can(s.grants, 'forms', 'read') },
     { to: '/partners', label: 'Partners', show: can(s.grants, 'partners', 'read') },
+    { to: '/registry', label: 'Registry', show: can(s.grants, 'registry', 'read') },
     { to: '/reports', label: 'Reports', show: can(s.grants, 'reports', 'read') },
     { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
     { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
@@ -147,6 +149,7 @@ function Shell() {
             <Route path="/events" element={<Events />} />
             <Route path="/forms" element={<Forms />} />
             <Route path="/partners" element={<Partners />} />
+            <Route path="/registry" element={<Registry />} />
             <Route path="*" element={<Navigate to="/" replace />} />
           </Routes>
         </Suspense>

@@ -7,6 +7,7 @@ import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
 import { day, ListTable, money, useActor, when } from './parts';
 import PersonMessage from './PersonMessage';
+import { RegistryCheck } from './RegistryCheck';
 
 const FLAG_NAMES: Record<string, string> = { banned: 'Banned', do_not_adopt: 'Do not adopt', deceased: 'Deceased', dangerous: 'Dangerous' };
 const NOTE_KINDS = ['general', 'call', 'visit', 'email', 'meeting', 'warning'] as const;
@@ -317,6 +318,7 @@ export default function PersonPage() {
           </Badge>
         ))}
       </Group>
+      <RegistryCheck personId={id} />
       <Card withBorder maw={640}>
         <Table variant="vertical" aria-label="Contact">
           <Table.Tbody>

@@ -9,6 +9,8 @@ import { can, type Level, useSession } from '../session';
 import { CareBadge } from './Animals';
 import { ListTable, when } from './parts';
 import { Catalogues, CustomFields, OrganizationProfile } from './SettingsMore';
+import { SettingsPublicSite } from './SettingsPublicSite';
+import { Webhooks } from './Webhooks';
 
 const AREAS = ['animals', 'people', 'fundraising', 'communications', 'shifts', 'events', 'forms', 'tasks', 'partners', 'registry', 'reports', 'settings'] as const;
 type Area = (typeof AREAS)[number];
@@ -288,7 +290,19 @@ export default function Settings() {
           <Tabs.Tab value="statuses">Statuses</Tabs.Tab>
           <Tabs.Tab value="fields">Custom fields</Tabs.Tab>
           <Tabs.Tab value="catalogues">Catalogues</Tabs.Tab>
+          {isAdmin && <Tabs.Tab value="webhooks">Webhooks</Tabs.Tab>}
+          {settingsRead && <Tabs.Tab value="public-site">Public site</Tabs.Tab>}
         </Tabs.List>
+        {isAdmin && (
+          <Tabs.Panel value="webhooks" pt="md">
+            <Webhooks />
+          </Tabs.Panel>
+        )}
+        {settingsRead && (
+          <Tabs.Panel value="public-site" pt="md">
+            <SettingsPublicSite canAdmin={isAdmin} />
+          </Tabs.Panel>
+        )}
         {settingsRead && (
           <Tabs.Panel value="organization" pt="md">
             <OrganizationProfile canAdmin={isAdmin} />
