@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { defined, setClause, Where } from '../../platform/db/sql.ts';
 import type { DeliveryT, EndpointT } from './webhooks.schemas.ts';
+import { FEED_TXID_BASE, HORIZON_SQL } from '../../platform/changes.ts';
 
 const COLS = `e.id, e.url, e.description, e.events, e.enabled, e.paused_reason, e.paused_at, e.failure_run, e.created_at, e.updated_at,
   (SELECT count(*)::int FROM webhook_deliveries d WHERE d.organization_id = e.organization_id AND d.endpoint_id = e.id
@@ -24,10 +25,11 @@ export async function insertEndpoint(
   orgId: string,
   v: { id: string; url: string; description: string; events: string[]; secret: string; enabled: boolean },
 ) {
-  // Changes already committed are not sent: the endpoint starts after the newest commit number.
+  // Changes of transactions that had ended are not sent: the endpoint starts at the horizon (feed positions above
+  // start_seq are those of transactions at or after it, some of which may have been running when it was added).
   await q.query(
     `INSERT INTO webhook_endpoints (organization_id, id, url, description, events, secret, enabled, start_seq)
-     VALUES ($1,$2,$3,$4,$5,$6,$7, (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM ark_change_commit_seq))`,
+     VALUES ($1,$2,$3,$4,$5,$6,$7, ${HORIZON_SQL}::text::bigint + ${FEED_TXID_BASE} - 1)`,
     [orgId, v.id, v.url, v.description, v.events, v.secret, v.enabled],
   );
 }
