@@ -49,9 +49,11 @@ try {
       [
         '\\set n random(1, 1000000)',
         `WITH w AS (INSERT INTO bench_rows (organization_id, name) VALUES ('${org}', 'A' || :n) RETURNING organization_id, id),`,
-        `  a AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT organization_id, 'bench', 'create', 'animal', id::text FROM w)`,
+        '  a AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)',
+        "        SELECT organization_id, 'bench', 'create', 'animal', id::text FROM w)",
         change
-          ? `INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields) SELECT organization_id, 'animal.updated', 'animals', 'animal', id::text, '{}' FROM w;`
+          ? 'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields)\n' +
+            "  SELECT organization_id, 'animal.updated', 'animals', 'animal', id::text, '{}' FROM w;"
           : 'SELECT 1 FROM w;',
         '',
       ].join('\n'),

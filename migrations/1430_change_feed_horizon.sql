@@ -21,6 +21,10 @@ CREATE INDEX ark_changes_feed_numbered ON ark_changes (organization_id, commit_s
 DROP INDEX ark_changes_feed;
 CREATE INDEX ark_changes_feed_txid ON ark_changes (organization_id, txid, pos) WHERE commit_seq IS NULL;
 
+-- An endpoint gets the changes of the transactions its creation did not see committed: the creating statement's
+-- snapshot (NULL for endpoints added before, which start at their start_seq alone).
+ALTER TABLE webhook_endpoints ADD COLUMN start_snapshot pg_snapshot;
+
 -- The webhook wake-up, without a lock and without touching a row another writer touches. At its commit a transaction
 -- that recorded a change for an organization with endpoints looks for the organization's waiting fan-out job
 -- (webhooks.fanout, key 'fanout') with a plain read; only when none waits does it add one (and only then notifies the

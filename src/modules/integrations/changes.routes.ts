@@ -28,7 +28,7 @@ const ChangeQuery = Strict({
     Type.String({
       pattern: '^(0|[0-9]{1,19}-[0-9]{1,18})$',
       description:
-        'a cursor from an earlier answer (`next_cursor`, or a change\'s `cursor`, also in webhook bodies); `0` or absent: from ' +
+        "a cursor from an earlier answer (`next_cursor`, or a change's `cursor`, also in webhook bodies); `0` or absent: from " +
         'the first change. Store it as it is; cursors handed out before the feed stopped numbering at commit still work',
     }),
   ),

@@ -48,9 +48,10 @@ test('a transaction still open holds the feed back: what committed after it bega
     await b.query('COMMIT');
     // B's change is committed and visible: a reader ordering by pos or txid alone would return it now and put its cursor
     // past A's, which would then be skipped.
-    const visible = await t.db.query<{ entity_id: string }>('SELECT entity_id FROM ark_changes WHERE organization_id = $1 ORDER BY txid, pos', [
-      org.id,
-    ]);
+    const visible = await t.db.query<{ entity_id: string }>(
+      'SELECT entity_id FROM ark_changes WHERE organization_id = $1 ORDER BY txid, pos',
+      [org.id],
+    );
     assert.deepEqual(
       visible.map((r) => r.entity_id),
       ['ani_b_commits_first'],
@@ -94,10 +95,13 @@ test('a rolled-back change never appears, and the feed reads on past it', async 
   try {
     await c.query('BEGIN');
     await c.query(
-      "INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields) VALUES ($1, 'animal.updated', 'animals', 'animal', 'ani_gone', '{}')",
+      'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields) ' +
+        "VALUES ($1, 'animal.updated', 'animals', 'animal', 'ani_gone', '{}')",
       [org.id],
     );
-    const res = await org.req('POST', '/api/v1/animals', { body: { name: 'Kept', species: 'Cat', status: 'Available', intakeDate: '2026-10-01' } });
+    const res = await org.req('POST', '/api/v1/animals', {
+      body: { name: 'Kept', species: 'Cat', status: 'Available', intakeDate: '2026-10-01' },
+    });
     assert.equal(res.status, 201);
     assert.deepEqual((await feed(org)).results, [], 'held back while the earlier transaction runs');
     await c.query('ROLLBACK');
@@ -116,10 +120,13 @@ test('cursors handed out before migration 1430 (commit numbers) read on exactly 
   // Two changes as the old commit trigger left them: numbered, in commit order (the second committed first).
   await t.db.query(
     `INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, commit_seq)
-     VALUES ($1, 'animal.created', 'animals', 'animal', 'ani_old_2', '{}', 42), ($1, 'animal.created', 'animals', 'animal', 'ani_old_1', '{}', 41)`,
+     VALUES ($1, 'animal.created', 'animals', 'animal', 'ani_old_2', '{}', 42),
+            ($1, 'animal.created', 'animals', 'animal', 'ani_old_1', '{}', 41)`,
     [org.id],
   );
-  const res = await org.req('POST', '/api/v1/animals', { body: { name: 'New', species: 'Cat', status: 'Available', intakeDate: '2026-10-01' } });
+  const res = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'New', species: 'Cat', status: 'Available', intakeDate: '2026-10-01' },
+  });
   await settled();
   const all = await feed(org);
   assert.deepEqual(

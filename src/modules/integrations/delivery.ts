@@ -205,6 +205,7 @@ export async function fanOut(db: Db, organizations?: string[], waitMs = HORIZON_
                           'cursor', c.seq || '-' || c.pos))::text
                  FROM c JOIN webhook_endpoints e ON e.organization_id = c.organization_id
                 WHERE c.event = ANY(e.events) AND c.seq > e.start_seq
+                  AND (e.start_snapshot IS NULL OR c.commit_seq IS NOT NULL OR NOT pg_visible_in_snapshot(c.txid, e.start_snapshot))
                ON CONFLICT DO NOTHING RETURNING 1)
              SELECT (SELECT count(*)::int FROM c) AS n, (SELECT count(*)::int FROM ins) AS made,
                     last.seq::text AS seq, last.pos::text AS pos

@@ -25,11 +25,11 @@ export async function insertEndpoint(
   orgId: string,
   v: { id: string; url: string; description: string; events: string[]; secret: string; enabled: boolean },
 ) {
-  // Changes of transactions that had ended are not sent: the endpoint starts at the horizon (feed positions above
-  // start_seq are those of transactions at or after it, some of which may have been running when it was added).
+  // Changes committed before the endpoint existed are not sent: it starts at the horizon (start_seq: what is below has
+  // ended) and remembers its snapshot, which says which of the transactions above had committed then.
   await q.query(
-    `INSERT INTO webhook_endpoints (organization_id, id, url, description, events, secret, enabled, start_seq)
-     VALUES ($1,$2,$3,$4,$5,$6,$7, ${HORIZON_SQL}::text::bigint + ${FEED_TXID_BASE} - 1)`,
+    `INSERT INTO webhook_endpoints (organization_id, id, url, description, events, secret, enabled, start_seq, start_snapshot)
+     VALUES ($1,$2,$3,$4,$5,$6,$7, ${HORIZON_SQL}::text::bigint + ${FEED_TXID_BASE} - 1, pg_current_snapshot())`,
     [orgId, v.id, v.url, v.description, v.events, v.secret, v.enabled],
   );
 }

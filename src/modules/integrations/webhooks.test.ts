@@ -250,7 +250,10 @@ test('the fan-out wake-up takes no lock: a writer that finds the fan-out waiting
     await runDueJobs(t.ctx, { orgId: org.id, kinds: [FANOUT_JOB, DELIVER_JOB] });
     await drain(org);
     assert.deepEqual(
-      rx.events().slice(2).map((e) => `${e.type}:${e.data.id.startsWith('ani_long') ? e.data.id : 'after'}`),
+      rx
+        .events()
+        .slice(2)
+        .map((e) => `${e.type}:${e.data.id.startsWith('ani_long') ? e.data.id : 'after'}`),
       ['animal.updated:ani_long_writer', 'animal.created:ani_long_writer_2', 'animal.created:after'],
     );
   } finally {
@@ -260,18 +263,24 @@ test('the fan-out wake-up takes no lock: a writer that finds the fan-out waiting
   }
 });
 
-test('an endpoint gets the changes of transactions still running when it was added, not those that had ended', async () => {
+test('an endpoint gets the changes of transactions still running when it was added, not those committed before', async () => {
   const org = await makeOrg(t);
   const rx = await receiver();
   const w = await t.db.pool.connect();
+  const hold = await t.db.pool.connect();
   try {
+    // An unrelated transaction holds the horizon below 'Before' the whole time: the horizon alone would send it.
+    await hold.query('BEGIN');
+    await hold.query('SELECT pg_current_xact_id()');
     await animal(org, 'Before');
     await w.query('BEGIN');
     await w.query(
-      "INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields) VALUES ($1, 'animal.created', 'animals', 'animal', 'ani_running', '{}')",
+      'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields) ' +
+        "VALUES ($1, 'animal.created', 'animals', 'animal', 'ani_running', '{}')",
       [org.id],
     );
     await endpoint(org, rx.url);
+    await hold.query('COMMIT');
     await w.query('COMMIT');
     await animal(org, 'After');
     await drain(org);
@@ -279,7 +288,9 @@ test('an endpoint gets the changes of transactions still running when it was add
     assert.deepEqual(names, ['running', 'After']);
   } finally {
     await w.query('ROLLBACK').catch(() => undefined);
+    await hold.query('ROLLBACK').catch(() => undefined);
     w.release();
+    hold.release();
     await rx.close();
   }
 });
