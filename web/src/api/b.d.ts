@@ -54050,15 +54050,15 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Changes after a cursor, in commit order
-         * @description Every change committed in the organization that the key may read (read on its area: animals for animal, stay and adoption events, people for person events, fundraising for donations, communications for bounces, shifts for bookings), oldest first, in the order the transactions committed. Guarantees: a change appears only once its transaction has committed, never for one that rolled back; reading on from `next_cursor` never skips a change, even one whose transaction started earlier and committed later (changes are numbered when their transaction commits, one commit at a time); the changes of one transaction are adjacent and in the order they were made. Mirror Ark by storing `next_cursor` after applying a page. Changes are kept; `area` narrows to some areas. Events: animal.created, animal.updated, animal.deleted, animal.status_changed, stay.intake, stay.outcome, adoption.finalized, person.created, person.updated, person.merged, donation.recorded, message.bounced, booking.made, booking.cancelled.
+         * Changes after a cursor, in transaction order
+         * @description Every change committed in the organization that the key may read (read on its area: animals for animal, stay and adoption events, people for person events, fundraising for donations, communications for bounces, shifts for bookings), oldest first, by transaction (the order in which the writing transactions began to write), the changes of one transaction adjacent and in the order they were made. Guarantees: a change appears only once its transaction has committed, never for one that rolled back; reading on from `next_cursor` never skips a change and never returns one twice. A change appears once every transaction that began before it has ended: a long transaction still running (a big import in one request, a slow report) holds back the changes made after it began, for every organization, until it ends; they are delayed, never lost. Mirror Ark by storing `next_cursor` after applying a page. Changes are kept; `area` narrows to some areas. Events: animal.created, animal.updated, animal.deleted, animal.status_changed, stay.intake, stay.outcome, adoption.finalized, person.created, person.updated, person.merged, donation.recorded, message.bounced, booking.made, booking.cancelled.
          *
          *     Needs read on Reports.
          */
         get: {
             parameters: {
                 query: {
-                    /** @description a cursor from an earlier answer; `0` or absent: from the first change */
+                    /** @description a cursor from an earlier answer (`next_cursor`, or a change's `cursor`, also in webhook bodies); `0` or absent: from the first change. Store it as it is; cursors handed out before the feed stopped numbering at commit still work */
                     after?: string;
                     limit: number;
                     /** @description only changes of these areas (repeat the parameter) */
