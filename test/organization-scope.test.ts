@@ -25,7 +25,6 @@ export const EXCEPTIONS: Record<string, string> = {
   registry_flag_reviews_by_flag: "the raising organization lists every organization's review of its flag",
   jobs_due: 'the job worker claims due jobs of every organization (src/platform/jobs.ts)',
   jobs_running: 'the job worker finds expired claims of every organization',
-  ark_changes_committing: "the commit trigger finds its own transaction's outbox rows by txid, across organizations (a handful)",
   registry_chips_number: 'the microchip lookup searches published copies by number across organizations by design',
   // GIN indexes over arrays cannot lead with a text column without the btree_gin extension; every
   // query using them also filters on organization_id, and on Citus each shard indexes only its own organizations.

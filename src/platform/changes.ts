@@ -48,7 +48,8 @@ function clean(fields: Record<string, unknown> | undefined): Record<string, unkn
 
 /**
  * Records a change in the outbox inside the caller's transaction: it is seen (feed, webhooks) only if
- * that transaction commits, and it is numbered at commit, in commit order (see migrations/1400).
+ * that transaction commits, at its place (txid, pos), once every transaction older than it has ended (see
+ * `changesAfter` and migrations/1430). Nothing is locked or numbered at commit.
  * Call it with the transaction's `q`, next to the audit row.
  */
 export async function recordChange(q: Queryable, orgId: string, c: Change): Promise<void> {
@@ -102,4 +103,68 @@ export async function recordChanges(q: Queryable, orgId: string, list: Change[])
       ],
     );
   }
+}
+
+/**
+ * Where a change without a commit number (every change since migrations/1430) sits in the feed: its transaction id
+ * plus this base, above every commit number of the older rows. A feed position `<seq>-<pos>` is that number and the
+ * row's `pos`.
+ */
+export const FEED_TXID_BASE = 1_000_000_000_000n;
+const BASE = FEED_TXID_BASE.toString();
+
+/** The horizon: every transaction with an id below it has ended (committed or rolled back). */
+export const HORIZON_SQL = 'pg_snapshot_xmin(pg_current_snapshot())';
+
+/**
+ * SQL (a parenthesized subquery, to alias) of the organization's changes after the feed position (`seq`, `pos`), in
+ * feed order, at most `limit`, each with its `seq`: first the rows numbered before migrations/1430 by commit_seq,
+ * then the newer ones by (txid, pos), but only those of transactions below `horizon` — all ended, so no change can
+ * still appear before the last one returned, and a reader that goes on from there misses none and gets none twice.
+ * A transaction still running (anywhere on the server) holds the horizon at its id: the changes after it wait
+ * until it ends; none is lost. Every argument is SQL (a parameter like `$2`); `where` adds conditions on `c`.
+ */
+export function changesAfter(a: { org: string; seq: string; pos: string; horizon: string; limit: string; where?: string }): string {
+  const extra = a.where ? ` AND ${a.where}` : '';
+  const seq = `${a.seq}::bigint`;
+  const pos = `${a.pos}::bigint`;
+  return `(SELECT * FROM (
+      (SELECT c.*, c.commit_seq AS seq FROM ark_changes c
+        WHERE c.organization_id = ${a.org} AND c.commit_seq IS NOT NULL AND ${seq} < ${BASE}
+          AND (c.commit_seq, c.pos) > (${seq}, ${pos})${extra}
+        ORDER BY c.commit_seq, c.pos LIMIT ${a.limit})
+      UNION ALL
+      (SELECT c.*, c.txid::text::bigint + ${BASE} AS seq FROM ark_changes c
+        WHERE c.organization_id = ${a.org} AND c.commit_seq IS NULL AND c.txid < ${a.horizon}
+          AND (c.txid, c.pos) > (CASE WHEN ${seq} >= ${BASE} THEN (${seq} - ${BASE})::text ELSE '0' END::xid8,
+                                 CASE WHEN ${seq} >= ${BASE} THEN ${pos} ELSE 0 END)${extra}
+        ORDER BY c.txid, c.pos LIMIT ${a.limit})) u
+    ORDER BY seq, pos LIMIT ${a.limit})`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until the horizon has passed every transaction id given out before this call (every transaction that had
+ * written anything then has ended), at most `timeoutMs`. Answers the horizon reached (an xid8, as text) and whether
+ * it passed. Call it on a pool, not inside a transaction that has written: its own id would hold the horizon.
+ * `stuck`: a horizon an earlier wait gave up at (a long transaction): still there, it does not wait again.
+ */
+export async function awaitHorizon(q: Queryable, timeoutMs: number, stuck?: string | null): Promise<{ horizon: string; passed: boolean }> {
+  const start = (
+    await q.query<{ xmax: string; xmin: string }>(
+      'SELECT pg_snapshot_xmax(s)::text AS xmax, pg_snapshot_xmin(s)::text AS xmin FROM pg_current_snapshot() s',
+    )
+  )[0];
+  if (!start) throw new Error('no snapshot');
+  const target = BigInt(start.xmax);
+  let horizon = start.xmin;
+  const until = Date.now() + (stuck === horizon ? 0 : timeoutMs);
+  let wait = 2;
+  while (BigInt(horizon) < target && Date.now() < until) {
+    await sleep(wait);
+    wait = Math.min(wait * 2, 50);
+    horizon = (await q.query<{ h: string }>(`SELECT ${HORIZON_SQL}::text AS h`))[0]?.h ?? horizon;
+  }
+  return { horizon, passed: BigInt(horizon) >= target };
 }

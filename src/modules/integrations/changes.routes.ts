@@ -2,7 +2,8 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
 import { allows, type Area } from '../../platform/permissions.ts';
-import { CHANGE_EVENTS, CHANGE_EVENT_NAMES } from '../../platform/changes.ts';
+import { badRequest } from '../../platform/errors.ts';
+import { CHANGE_EVENTS, CHANGE_EVENT_NAMES, HORIZON_SQL, changesAfter } from '../../platform/changes.ts';
 
 const FEED_AREAS = [...new Set(Object.values(CHANGE_EVENTS))] as Area[];
 
@@ -25,15 +26,17 @@ const ChangePage = Type.Object({
 const ChangeQuery = Strict({
   after: Type.Optional(
     Type.String({
-      pattern: '^(0|[0-9]{1,18}-[0-9]{1,18})$',
-      description: 'a cursor from an earlier answer; `0` or absent: from the first change',
+      pattern: '^(0|[0-9]{1,19}-[0-9]{1,18})$',
+      description:
+        "a cursor from an earlier answer (`next_cursor`, or a change's `cursor`, also in webhook bodies); `0` or absent: from " +
+        'the first change. Store it as it is; cursors handed out before the feed stopped numbering at commit still work',
     }),
   ),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   area: Type.Optional(Type.Array(StringEnum(FEED_AREAS), { description: 'only changes of these areas (repeat the parameter)' })),
 });
 
-/** The change feed: every committed change the key may read, in commit order. */
+/** The change feed: every committed change the key may read, in transaction order, below the horizon. */
 export function changeRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/changes',
@@ -41,14 +44,16 @@ export function changeRoutes(app: App, ctx: AppContext) {
       config: { permission: { area: 'reports', level: 'read' } },
       schema: {
         tags: ['Change feed'],
-        summary: 'Changes after a cursor, in commit order',
+        summary: 'Changes after a cursor, in transaction order',
         description:
           'Every change committed in the organization that the key may read (read on its area: animals for animal, stay and adoption ' +
           'events, people for person events, fundraising for donations, communications for bounces, shifts for bookings), oldest ' +
-          'first, in the order the transactions committed. Guarantees: a change appears only once its transaction has committed, ' +
-          'never for one that rolled back; reading on from `next_cursor` never skips a change, even one whose transaction started ' +
-          'earlier and committed later (changes are numbered when their transaction commits, one commit at a time); the changes of ' +
-          'one transaction are adjacent and in the order they were made. Mirror Ark by storing `next_cursor` after applying a page. ' +
+          'first, by transaction (the order in which the writing transactions began to write), the changes of one transaction ' +
+          'adjacent and in the order they were made. Guarantees: a change appears only once its transaction has committed, never ' +
+          'for one that rolled back; reading on from `next_cursor` never skips a change and never returns one twice. A change ' +
+          'appears once every transaction that began before it has ended: a long transaction still running (a big import in one ' +
+          'request, a slow report) holds back the changes made after it began, for every organization, until it ends; they are ' +
+          'delayed, never lost. Mirror Ark by storing `next_cursor` after applying a page. ' +
           'Changes are kept; `area` narrows to some areas. Events: ' +
           CHANGE_EVENT_NAMES.join(', ') +
           '.',
@@ -60,12 +65,13 @@ export function changeRoutes(app: App, ctx: AppContext) {
       const { orgId, principal } = who(req);
       const readable = FEED_AREAS.filter((a) => allows(principal.grants, a, 'read') && (!req.query.area || req.query.area.includes(a)));
       const [seq, pos] = req.query.after && req.query.after !== '0' ? req.query.after.split('-') : ['0', '0'];
+      if (BigInt(seq ?? '0') > 9223372036854775807n) throw badRequest('`after` is not a cursor Ark gave');
       const limit = req.query.limit;
-      const rows = await ctx.db.query<ChangeItemT & { seq: string; pos: string }>(
-        `SELECT commit_seq::text || '-' || pos::text AS cursor, event, area, entity_type AS object, entity_id AS id, fields, occurred_at
-           FROM ark_changes
-          WHERE organization_id = $1 AND commit_seq IS NOT NULL AND (commit_seq, pos) > ($2::bigint, $3::bigint) AND area = ANY($4)
-          ORDER BY commit_seq, pos LIMIT $5`,
+      const rows = await ctx.db.query<ChangeItemT>(
+        `SELECT c.seq::text || '-' || c.pos::text AS cursor, c.event, c.area, c.entity_type AS object, c.entity_id AS id, c.fields,
+                c.occurred_at
+           FROM ${changesAfter({ org: '$1', seq: '$2', pos: '$3', horizon: HORIZON_SQL, limit: '$5', where: 'c.area = ANY($4)' })} c
+          ORDER BY c.seq, c.pos`,
         [orgId, seq, pos, readable, limit + 1],
       );
       const results = rows.slice(0, limit);

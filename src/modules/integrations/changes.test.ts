@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { at, testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+import { awaitHorizon } from '../../platform/changes.ts';
 
 let t: TestApp;
 before(async () => {
@@ -26,42 +27,131 @@ async function feed(
   return res.body;
 }
 
-test('two transactions committing out of order: the feed gives commit order and a reader never skips the late one', async () => {
+/** Waits until every transaction begun so far has ended: the feed then holds every change committed so far. */
+async function settled() {
+  assert.ok((await awaitHorizon(t.db, 10_000)).passed, 'a transaction elsewhere stayed open for 10 s');
+}
+
+test('a transaction still open holds the feed back: what committed after it began waits, and a reader gets both once', async () => {
   const org = await makeOrg(t);
-  const early = await t.db.pool.connect();
-  const late = await t.db.pool.connect();
+  const a = await t.db.pool.connect();
+  const b = await t.db.pool.connect();
   try {
     const insert =
       'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields) ' +
       "VALUES ($1, 'animal.updated', 'animals', 'animal', $2, '{}')";
-    // `early` starts first and writes first, but commits last.
-    await early.query('BEGIN');
-    await early.query(insert, [org.id, 'ani_started_first']);
-    await late.query('BEGIN');
-    await late.query(insert, [org.id, 'ani_started_second']);
-    await late.query('COMMIT');
-    // A reader polls now: it sees only the committed one, and keeps its cursor.
-    const first = await feed(org);
-    assert.deepEqual(
-      first.results.map((r) => r.id),
-      ['ani_started_second'],
+    // A begins and writes first, but commits last; B begins after A, writes and commits.
+    await a.query('BEGIN');
+    await a.query(insert, [org.id, 'ani_a_commits_last']);
+    await b.query('BEGIN');
+    await b.query(insert, [org.id, 'ani_b_commits_first']);
+    await b.query('COMMIT');
+    // B's change is committed and visible: a reader ordering by pos or txid alone would return it now and put its cursor
+    // past A's, which would then be skipped.
+    const visible = await t.db.query<{ entity_id: string }>(
+      'SELECT entity_id FROM ark_changes WHERE organization_id = $1 ORDER BY txid, pos',
+      [org.id],
     );
-    await early.query('COMMIT');
-    // Reading on from that cursor finds the change that committed later: numbered at commit, it comes after.
+    assert.deepEqual(
+      visible.map((r) => r.entity_id),
+      ['ani_b_commits_first'],
+    );
+    // The feed does not: A is below it and still running, so the cursor stays before A.
+    const first = await feed(org);
+    assert.deepEqual(first.results, []);
+    assert.equal(first.next_cursor, '0');
+    const alsoFirst = await org.req('GET', '/api/changes?limit=1');
+    assert.deepEqual(alsoFirst.body.results, []);
+    await a.query('COMMIT');
+    await settled();
+    // Reading on from the stored cursor: both, A's first (its transaction began first), each once.
     const next = await feed(org, first.next_cursor);
     assert.deepEqual(
       next.results.map((r) => r.id),
-      ['ani_started_first'],
+      ['ani_a_commits_last', 'ani_b_commits_first'],
     );
-    const all = await feed(org);
+    const after = await feed(org, next.next_cursor);
+    assert.deepEqual(after.results, []);
+    assert.equal(after.next_cursor, next.next_cursor);
+    // Page by page (limit 1), following the cursors: the same two, once each.
+    const paged: string[] = [];
+    let cursor = '0';
+    for (let i = 0; i < 4; i++) {
+      const page = await org.req('GET', `/api/changes?limit=1&after=${cursor}`);
+      paged.push(...page.body.results.map((r: Item) => r.id));
+      cursor = page.body.next_cursor;
+    }
+    assert.deepEqual(paged, ['ani_a_commits_last', 'ani_b_commits_first']);
+  } finally {
+    await a.query('ROLLBACK').catch(() => undefined);
+    a.release();
+    b.release();
+  }
+});
+
+test('a rolled-back change never appears, and the feed reads on past it', async () => {
+  const org = await makeOrg(t);
+  const c = await t.db.pool.connect();
+  try {
+    await c.query('BEGIN');
+    await c.query(
+      'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields) ' +
+        "VALUES ($1, 'animal.updated', 'animals', 'animal', 'ani_gone', '{}')",
+      [org.id],
+    );
+    const res = await org.req('POST', '/api/v1/animals', {
+      body: { name: 'Kept', species: 'Cat', status: 'Available', intakeDate: '2026-10-01' },
+    });
+    assert.equal(res.status, 201);
+    assert.deepEqual((await feed(org)).results, [], 'held back while the earlier transaction runs');
+    await c.query('ROLLBACK');
+    await settled();
     assert.deepEqual(
-      all.results.map((r) => r.id),
-      ['ani_started_second', 'ani_started_first'],
+      (await feed(org)).results.map((r) => r.id),
+      [res.body.id],
     );
   } finally {
-    early.release();
-    late.release();
+    c.release();
   }
+});
+
+test('cursors handed out before migration 1430 (commit numbers) read on exactly where they stopped', async () => {
+  const org = await makeOrg(t);
+  // Two changes as the old commit trigger left them: numbered, in commit order (the second committed first).
+  await t.db.query(
+    `INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, commit_seq)
+     VALUES ($1, 'animal.created', 'animals', 'animal', 'ani_old_2', '{}', 42),
+            ($1, 'animal.created', 'animals', 'animal', 'ani_old_1', '{}', 41)`,
+    [org.id],
+  );
+  const res = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'New', species: 'Cat', status: 'Available', intakeDate: '2026-10-01' },
+  });
+  await settled();
+  const all = await feed(org);
+  assert.deepEqual(
+    all.results.map((r) => r.id),
+    ['ani_old_1', 'ani_old_2', res.body.id],
+  );
+  const oldCursor = at(all.results, 0).cursor;
+  assert.match(oldCursor, /^41-\d+$/);
+  assert.match(at(all.results, 2).cursor, /^1\d{12,}-\d+$/, 'new positions are above every commit number');
+  const on = await feed(org, oldCursor);
+  assert.deepEqual(
+    on.results.map((r) => r.id),
+    ['ani_old_2', res.body.id],
+  );
+  const fromLastOld = await feed(org, at(all.results, 1).cursor);
+  assert.deepEqual(
+    fromLastOld.results.map((r) => r.id),
+    [res.body.id],
+  );
+  assert.deepEqual((await feed(org, at(all.results, 2).cursor)).results, []);
+  // Not a cursor: refused, clearly.
+  const tooBig = await org.req('GET', '/api/changes?after=9999999999999999999-1');
+  assertErrorShape('/api/changes', tooBig, 400);
+  const malformed = await org.req('GET', '/api/changes?after=12.5');
+  assertErrorShape('/api/changes', malformed, 422);
 });
 
 test('concurrent writers: pages read while they commit add up to every change, each once, in commit order', async () => {
@@ -89,6 +179,7 @@ test('concurrent writers: pages read while they commit add up to every change, e
   await Promise.all(writers);
   writing = false;
   await reader;
+  await settled();
   const rest = await feed(org, cursor);
   for (const r of rest.results) seen.push(r.id);
   assert.equal(seen.length, made.length);
@@ -104,6 +195,7 @@ test('the feed carries the changed fields, narrows by area and shows only what t
   const p = await org.req('POST', '/api/v1/people', { body: { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.org' } });
   assert.equal(p.status, 201, JSON.stringify(p.body));
   await org.req('PATCH', `/api/v1/people/${p.body.id}`, { body: { phone: '+442071838750' } });
+  await settled();
   const all = await feed(org);
   assert.deepEqual(
     all.results.map((r) => r.event),

@@ -8,6 +8,7 @@ import { defineJob, ensureJob, runDueJobs } from '../../platform/jobs.ts';
 import { base62 } from '../../platform/ids.ts';
 import { queueOrganizationNotice } from '../communications/public.ts';
 import { isInternalAddress, sign } from './signing.ts';
+import { awaitHorizon, changesAfter } from '../../platform/changes.ts';
 
 /** How delivery behaves; every value has a production default (tests shorten them through `deliverDue`). */
 export interface DeliveryOptions {
@@ -29,6 +30,8 @@ export interface DeliveryOptions {
   runMs?: number;
   /** Allows http and loopback/private addresses (development, tests). */
   allowInsecure?: boolean;
+  /** How long a fan-out waits for the transactions that began before it to end (ms; default 1 s, `deliverDue` 10 s). */
+  horizonWaitMs?: number;
   /** Tests: called after the request was answered and before the outcome is recorded (a crash there). */
   afterSend?: (deliveryId: string) => void | Promise<void>;
   now?: () => Date;
@@ -151,14 +154,28 @@ export async function post(
   });
 }
 
+/** How long a fan-out waits for the horizon before it leaves the rest to its next run (ms). */
+const HORIZON_WAIT_MS = 1000;
+/** When a fan-out stayed behind the horizon, its next run comes this much later (ms). */
+const BEHIND_RETRY_MS = 1000;
+/** The horizon this process's last fan-out gave up waiting at (a long transaction), if it has not moved since. */
+let stuckHorizon: string | null = null;
+
 /**
- * Turns committed changes into deliveries: per organization, under its cursor row's lock, the changes
- * after the cursor in commit order become one delivery per endpoint that wants the event (paused ones
- * too: they keep their backlog and receive it, in order, when enabled again). In the same transaction it
- * makes sure each enabled endpoint with something due has its delivery job waiting (new deliveries, and
- * any left behind by a stopped worker), so the fan-out is also the sweep that mends a broken chain.
+ * Turns committed changes into deliveries: per organization, under its cursor row's lock, the changes after the cursor
+ * in feed order (`changesAfter`: only those of transactions below the horizon, all ended) become one delivery per
+ * endpoint that wants the event (paused ones too: they keep their backlog and receive it, in order, when enabled
+ * again). In the same transaction it makes sure each enabled endpoint with something due has its delivery job waiting
+ * (new deliveries, and any left behind by a stopped worker), so the fan-out is also the sweep that mends a broken chain.
+ *
+ * First it waits (at most `waitMs`) until the horizon has passed every transaction id given out before it started: a
+ * writer that found the fan-out job waiting, and so queued none, began before this run, and its changes are sent now.
+ * Answers `behind` when the wait ran out (a long transaction somewhere): the caller queues the next run.
  */
-export async function fanOut(db: Db, organizations?: string[]): Promise<number> {
+export async function fanOut(db: Db, organizations?: string[], waitMs = HORIZON_WAIT_MS): Promise<{ made: number; behind: boolean }> {
+  const { horizon, passed } = await awaitHorizon(db, waitMs, stuckHorizon);
+  // A long transaction holds the horizon: the next fan-outs of this process do not wait for it again.
+  stuckHorizon = passed ? null : horizon;
   const orgs = await db.query<{ organization_id: string }>(
     `SELECT DISTINCT organization_id FROM webhook_endpoints ${organizations ? 'WHERE organization_id = ANY($1)' : ''}`,
     organizations ? [organizations] : [],
@@ -175,33 +192,30 @@ export async function fanOut(db: Db, organizations?: string[]): Promise<number> 
           )
         )[0];
         if (!cur) return 0;
-        const changes = await q.query<{ commit_seq: string; pos: string }>(
-          `SELECT commit_seq, pos FROM ark_changes WHERE organization_id = $1 AND commit_seq IS NOT NULL AND (commit_seq, pos) > ($2, $3)
-            ORDER BY commit_seq, pos LIMIT 500`,
-          [orgId, cur.commit_seq, cur.pos],
-        );
-        const last = changes[changes.length - 1];
-        if (last) {
-          const rows = await q.query(
-            `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, commit_seq, change_pos, event, entity_id, body)
-             SELECT c.organization_id, 'msg_' || e.id || '_' || c.commit_seq || '_' || c.pos, e.id, c.commit_seq, c.pos, c.event,
-                    c.entity_id,
-                    json_build_object('type', c.event,
-                      'timestamp', to_char(c.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                      'data', json_build_object('object', c.entity_type, 'id', c.entity_id, 'fields', c.fields,
-                        'cursor', c.commit_seq || '-' || c.pos))::text
-               FROM ark_changes c JOIN webhook_endpoints e ON e.organization_id = c.organization_id
-              WHERE c.organization_id = $1 AND (c.commit_seq, c.pos) > ($2, $3) AND (c.commit_seq, c.pos) <= ($4, $5)
-                AND c.event = ANY(e.events) AND c.commit_seq > e.start_seq
-             ON CONFLICT DO NOTHING RETURNING id`,
-            [orgId, cur.commit_seq, cur.pos, last.commit_seq, last.pos],
-          );
-          await q.query('UPDATE webhook_cursors SET commit_seq = $2, pos = $3 WHERE organization_id = $1', [
-            orgId,
-            last.commit_seq,
-            last.pos,
-          ]);
-          made += rows.length;
+        // The horizon was read before this transaction had an id of its own (which would hold it back).
+        const step = (
+          await q.query<{ n: number; seq: string | null; pos: string | null; made: number }>(
+            `WITH c AS (SELECT * FROM ${changesAfter({ org: '$1', seq: '$2', pos: '$3', horizon: '$4::xid8', limit: '500' })} c),
+             ins AS (
+               INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, commit_seq, change_pos, event, entity_id, body)
+               SELECT c.organization_id, 'msg_' || e.id || '_' || c.seq || '_' || c.pos, e.id, c.seq, c.pos, c.event, c.entity_id,
+                      json_build_object('type', c.event,
+                        'timestamp', to_char(c.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                        'data', json_build_object('object', c.entity_type, 'id', c.entity_id, 'fields', c.fields,
+                          'cursor', c.seq || '-' || c.pos))::text
+                 FROM c JOIN webhook_endpoints e ON e.organization_id = c.organization_id
+                WHERE c.event = ANY(e.events) AND c.seq > e.start_seq
+                  AND (e.start_snapshot IS NULL OR c.commit_seq IS NOT NULL OR NOT pg_visible_in_snapshot(c.txid, e.start_snapshot))
+               ON CONFLICT DO NOTHING RETURNING 1)
+             SELECT (SELECT count(*)::int FROM c) AS n, (SELECT count(*)::int FROM ins) AS made,
+                    last.seq::text AS seq, last.pos::text AS pos
+               FROM (SELECT 1) one LEFT JOIN (SELECT seq, pos FROM c ORDER BY seq DESC, pos DESC LIMIT 1) last ON true`,
+            [orgId, cur.commit_seq, cur.pos, horizon],
+          )
+        )[0];
+        if (step?.seq && step.pos) {
+          await q.query('UPDATE webhook_cursors SET commit_seq = $2, pos = $3 WHERE organization_id = $1', [orgId, step.seq, step.pos]);
+          made += step.made;
         }
         const due = await q.query<{ endpoint_id: string }>(
           `SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d
@@ -211,12 +225,12 @@ export async function fanOut(db: Db, organizations?: string[]): Promise<number> 
           [orgId],
         );
         for (const { endpoint_id } of due) await wakeEndpoint(q, orgId, endpoint_id);
-        return changes.length;
+        return step?.n ?? 0;
       });
       if (n < 500) break;
     }
   }
-  return made;
+  return { made, behind: !passed };
 }
 
 /** Kinds of job on the kernel queue (src/platform/jobs.ts) that carry webhooks. */
@@ -232,9 +246,9 @@ export function wakeEndpoint(q: Queryable, orgId: string, endpointId: string, ru
   return ensureJob(q, orgId, DELIVER_JOB, { endpoint_id: endpointId }, { key: endpointId, runAt });
 }
 
-/** Makes sure the organization's fan-out job waits (the commit trigger of migration 1420 does it for each change). */
-export function wakeFanOut(q: Queryable, orgId: string): Promise<void> {
-  return ensureJob(q, orgId, FANOUT_JOB, {}, { key: 'fanout' });
+/** Makes sure the organization's fan-out job waits (the commit trigger of migration 1430 does it for each change). */
+export function wakeFanOut(q: Queryable, orgId: string, runAt?: Date): Promise<void> {
+  return ensureJob(q, orgId, FANOUT_JOB, {}, { key: 'fanout', runAt });
 }
 
 /**
@@ -390,7 +404,10 @@ let runSent = 0;
 defineJob(
   FANOUT_JOB,
   async (ctx, job) => {
-    const deliveries = await fanOut(ctx.db, [job.orgId]);
+    const { made: deliveries, behind } = await fanOut(ctx.db, [job.orgId], runOptions.horizonWaitMs ?? HORIZON_WAIT_MS);
+    // A transaction that began before this run is still open: the changes after it wait for it, and so does the run
+    // that will send them (a writer meanwhile finds that run waiting and queues none).
+    if (behind) await ctx.db.tx((q) => wakeFanOut(q, job.orgId, new Date(Date.now() + BEHIND_RETRY_MS)));
     // A write burst leaves a finished fan-out and delivery run each: the log that matters is webhook_deliveries,
     // so finished webhook jobs are kept a day (a thousand at a time, on the organization's kind index).
     await ctx.db.query(
@@ -442,7 +459,7 @@ export async function deliverDue(ctx: AppContext, options: DeliveryOptions = {})
       (r) => r.organization_id,
     );
   const before = { runOptions, runErrors, runSent };
-  runOptions = options;
+  runOptions = { horizonWaitMs: 10_000, ...options };
   runErrors = [];
   runSent = 0;
   try {
@@ -459,7 +476,7 @@ export async function deliverDue(ctx: AppContext, options: DeliveryOptions = {})
 
 /**
  * At start-up, a fan-out for every organization with endpoints: it catches up with changes and retries left while no
- * process ran. Everything else is driven by the queue: a change's commit queues the fan-out (migration 1420), the
+ * process ran. Everything else is driven by the queue: a change's commit queues the fan-out (migration 1430), the
  * fan-out queues the endpoints' delivery jobs, and each delivery job queues its own next run. No poller is needed.
  */
 export async function wakeAll(ctx: AppContext): Promise<void> {

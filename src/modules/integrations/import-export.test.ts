@@ -7,6 +7,7 @@ import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 import { toIsoDate } from './import.service.ts';
 import { IMPORT_JOB, importOptions } from './import.jobs.ts';
 import { runDueJobs } from '../../platform/jobs.ts';
+import { awaitHorizon } from '../../platform/changes.ts';
 
 let t: TestApp;
 before(async () => {
@@ -64,7 +65,8 @@ test('people from CSV: the dry run lists refused rows by line and duplicates, wr
   assert.equal(ann.phone, '+442071838750');
   assert.deepEqual(ann.tags, ['donor', 'friend']);
   assert.equal(ann.address.postalCode, 'N1 1AA');
-  // The import recorded its changes like any other write.
+  // The import recorded its changes like any other write (in the feed once every transaction begun before has ended).
+  assert.ok((await awaitHorizon(t.db, 10_000)).passed);
   const feed = await org.req('GET', '/api/changes?area=people');
   assert.deepEqual(
     feed.body.results.map((c: { event: string }) => c.event),

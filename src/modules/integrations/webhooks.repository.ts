@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { defined, setClause, Where } from '../../platform/db/sql.ts';
 import type { DeliveryT, EndpointT } from './webhooks.schemas.ts';
+import { FEED_TXID_BASE, HORIZON_SQL } from '../../platform/changes.ts';
 
 const COLS = `e.id, e.url, e.description, e.events, e.enabled, e.paused_reason, e.paused_at, e.failure_run, e.created_at, e.updated_at,
   (SELECT count(*)::int FROM webhook_deliveries d WHERE d.organization_id = e.organization_id AND d.endpoint_id = e.id
@@ -24,10 +25,11 @@ export async function insertEndpoint(
   orgId: string,
   v: { id: string; url: string; description: string; events: string[]; secret: string; enabled: boolean },
 ) {
-  // Changes already committed are not sent: the endpoint starts after the newest commit number.
+  // Changes committed before the endpoint existed are not sent: it starts at the horizon (start_seq: what is below has
+  // ended) and remembers its snapshot, which says which of the transactions above had committed then.
   await q.query(
-    `INSERT INTO webhook_endpoints (organization_id, id, url, description, events, secret, enabled, start_seq)
-     VALUES ($1,$2,$3,$4,$5,$6,$7, (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM ark_change_commit_seq))`,
+    `INSERT INTO webhook_endpoints (organization_id, id, url, description, events, secret, enabled, start_seq, start_snapshot)
+     VALUES ($1,$2,$3,$4,$5,$6,$7, ${HORIZON_SQL}::text::bigint + ${FEED_TXID_BASE} - 1, pg_current_snapshot())`,
     [orgId, v.id, v.url, v.description, v.events, v.secret, v.enabled],
   );
 }

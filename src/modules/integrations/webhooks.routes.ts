@@ -29,7 +29,7 @@ const SIGNING =
   '`webhook-timestamp` (Unix seconds of this attempt) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` ' +
   'keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 15 seconds is success; anything else is ' +
   'retried with exponential back-off and jitter (30 s doubling, at most 8 h apart) for about three days, then marked failed. ' +
-  "A record's events are sent in commit order: a later event for the same record waits while an earlier one is pending. " +
+  "A record's events are sent in the change feed's order: a later event for the same record waits while an earlier one is pending. " +
   'After 50 failed attempts in a row the endpoint is paused and the organization is emailed; paused endpoints keep their backlog.';
 
 /** Webhook endpoints (admin on Settings). */
@@ -69,7 +69,7 @@ export function webhookRoutes(app: App, ctx: AppContext) {
         summary: 'Add a webhook endpoint',
         description:
           'Answers 201 with the signing secret, shown only here (rotate it to get a new one). The endpoint receives the changes ' +
-          `committed after it was added. ${SIGNING}`,
+          `committed after it was added, including those of transactions that were running then. ${SIGNING}`,
         body: EndpointCreate,
         response: { 201: EndpointWithSecret },
       },

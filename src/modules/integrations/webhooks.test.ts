@@ -202,6 +202,99 @@ test('a rolled-back change sends nothing and never appears in the feed', async (
   }
 });
 
+test('the fan-out wake-up takes no lock: a writer that finds the fan-out waiting queues none, and loses nothing', async () => {
+  const org = await makeOrg(t);
+  const rx = await receiver();
+  const w = await t.db.pool.connect();
+  const fanouts = async () => (await listJobs(t.db, org.id, FANOUT_JOB)).filter((j) => j.status === 'queued');
+  const insert =
+    'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields) ' +
+    "VALUES ($1, 'animal.updated', 'animals', 'animal', $2, '{}')";
+  try {
+    await endpoint(org, rx.url, ['animal.created', 'animal.updated']);
+    await animal(org, 'Queues the fan-out');
+    assert.equal((await fanouts()).length, 1);
+    // W writes a change and runs its commit-time trigger now (SET CONSTRAINTS … IMMEDIATE): it finds that fan-out
+    // waiting, so it queues none and locks nothing. Then the fan-out is claimed while W is still open.
+    await w.query('BEGIN');
+    await w.query(insert, [org.id, 'ani_open_writer']);
+    await w.query('SET CONSTRAINTS ALL IMMEDIATE');
+    const locks = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_locks WHERE pid = $1 AND locktype IN ('advisory', 'tuple') AND granted",
+      [(await w.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid],
+    );
+    assert.equal(at(locks, 0).n, 0, 'the writer holds no advisory or row lock');
+    assert.equal((await fanouts()).length, 1, 'no second fan-out queued');
+    const jobs = runDueJobs(t.ctx, { orgId: org.id, kinds: [FANOUT_JOB, DELIVER_JOB] });
+    await new Promise((r) => setTimeout(r, 300));
+    // The fan-out waits for W (its transaction began before the run), which commits now: its change is sent.
+    await w.query('COMMIT');
+    await jobs;
+    await drain(org);
+    assert.deepEqual(
+      rx.events().map((e) => `${e.type}:${e.data.id.startsWith('ani_open') ? e.data.id : 'first'}`),
+      ['animal.created:first', 'animal.updated:ani_open_writer'],
+    );
+    // A writer open longer than the fan-out waits: the run sends what is below the horizon and queues its next run.
+    await w.query('BEGIN');
+    await w.query(insert, [org.id, 'ani_long_writer']);
+    await w.query(insert.replace('animal.updated', 'animal.created'), [org.id, 'ani_long_writer_2']);
+    await animal(org, 'After the long one began');
+    await run(org, { horizonWaitMs: 200 });
+    assert.equal(rx.hits.length, 2, 'held back behind the open transaction');
+    const next = await fanouts();
+    assert.equal(next.length, 1, 'the next fan-out waits');
+    assert.ok(at(next, 0).run_at.getTime() > Date.now() - 100);
+    await w.query('COMMIT');
+    await t.db.query("UPDATE jobs SET run_at = now() WHERE organization_id = $1 AND kind = $2 AND status = 'queued'", [org.id, FANOUT_JOB]);
+    await runDueJobs(t.ctx, { orgId: org.id, kinds: [FANOUT_JOB, DELIVER_JOB] });
+    await drain(org);
+    assert.deepEqual(
+      rx
+        .events()
+        .slice(2)
+        .map((e) => `${e.type}:${e.data.id.startsWith('ani_long') ? e.data.id : 'after'}`),
+      ['animal.updated:ani_long_writer', 'animal.created:ani_long_writer_2', 'animal.created:after'],
+    );
+  } finally {
+    await w.query('ROLLBACK').catch(() => undefined);
+    w.release();
+    await rx.close();
+  }
+});
+
+test('an endpoint gets the changes of transactions still running when it was added, not those committed before', async () => {
+  const org = await makeOrg(t);
+  const rx = await receiver();
+  const w = await t.db.pool.connect();
+  const hold = await t.db.pool.connect();
+  try {
+    // An unrelated transaction holds the horizon below 'Before' the whole time: the horizon alone would send it.
+    await hold.query('BEGIN');
+    await hold.query('SELECT pg_current_xact_id()');
+    await animal(org, 'Before');
+    await w.query('BEGIN');
+    await w.query(
+      'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields) ' +
+        "VALUES ($1, 'animal.created', 'animals', 'animal', 'ani_running', '{}')",
+      [org.id],
+    );
+    await endpoint(org, rx.url);
+    await hold.query('COMMIT');
+    await w.query('COMMIT');
+    await animal(org, 'After');
+    await drain(org);
+    const names = rx.events().map((e) => (e.data.id === 'ani_running' ? 'running' : String(e.data.fields.name)));
+    assert.deepEqual(names, ['running', 'After']);
+  } finally {
+    await w.query('ROLLBACK').catch(() => undefined);
+    await hold.query('ROLLBACK').catch(() => undefined);
+    w.release();
+    hold.release();
+    await rx.close();
+  }
+});
+
 test('a run of failures pauses the endpoint and emails the organization; enabling it sends the backlog in order', async () => {
   const org = await makeOrg(t);
   await org.req('PATCH', '/api/settings/organization', { body: { email: 'office@rescue.example' } });
