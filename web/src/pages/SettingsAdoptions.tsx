@@ -6,7 +6,10 @@ import { apiB, ApiError, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
-import { minorToText, MoveButtons, showMinor, textToMinor } from './settingsParts';
+import { errorAt, errorRest, minorToText, MoveButtons, showMinor, textToMinor } from './settingsParts';
+
+const STAGE_NAME = /stage has this name/;
+const MERGE = /merge field/;
 
 type StageKind = 'open' | 'approved' | 'closed';
 const KINDS: { value: StageKind; label: string }[] = [
@@ -59,12 +62,12 @@ function StageEdit({ s, onClose }: { s: Stage; onClose: () => void }) {
       }}
     >
       <Stack gap="xs">
-        <TextInput label="Stage name" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={fieldError(save.error, 'name')} />
+        <TextInput label="Stage name" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(save.error, 'name', STAGE_NAME)} />
         <Select label="Kind" data={KINDS} value={f.kind} allowDeselect={false} onChange={(v) => setF({ ...f, kind: (v as StageKind) ?? f.kind })} error={fieldError(save.error, 'kind')} />
         <Text size="xs" c="dimmed">
           Applications at the stage keep the decision they have until they move.
         </Text>
-        {formError(save.error, ['name', 'kind']) && <Alert color="red">{formError(save.error, ['name', 'kind'])}</Alert>}
+        {errorRest(save.error, [['name', STAGE_NAME], 'kind']) && <Alert color="red">{errorRest(save.error, [['name', STAGE_NAME], 'kind'])}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -155,15 +158,15 @@ function Stages({ canAdmin }: { canAdmin: boolean }) {
           }}
         >
           <Group align="flex-start" gap="xs">
-            <TextInput label="New stage" required value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} w={220} />
+            <TextInput label="New stage" required value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(add.error, 'name', STAGE_NAME)} w={220} />
             <Select label="Kind of stage" data={KINDS} value={f.kind} allowDeselect={false} onChange={(v) => setF({ ...f, kind: (v as StageKind) ?? 'open' })} w={240} />
             <Button type="submit" variant="default" mt={24} loading={add.isPending}>
               Add the stage
             </Button>
           </Group>
-          {formError(add.error, ['name', 'kind']) && (
+          {errorRest(add.error, [['name', STAGE_NAME], 'kind']) && (
             <Alert color="red" mt="xs">
-              {formError(add.error, ['name', 'kind'])}
+              {errorRest(add.error, [['name', STAGE_NAME], 'kind'])}
             </Alert>
           )}
         </form>
@@ -392,7 +395,7 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
                 <Button size="compact-sm" variant="subtle" aria-label={`Move fee ${i + 1} down`} disabled={i === rules.length - 1} onClick={() => moveRule(i, 1)}>
                   ↓
                 </Button>
-                <Button size="compact-sm" variant="subtle" color="red.9" aria-label={`Remove fee ${i + 1}`} onClick={() => setRules(rules.filter((_, k) => k !== i))}>
+                <Button size="compact-sm" variant="subtle" aria-label={`Remove fee ${i + 1}`} onClick={() => setRules(rules.filter((_, k) => k !== i))}>
                   Remove
                 </Button>
               </Group>
@@ -446,7 +449,7 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
               {p.how === 'amount' && (
                 <TextInput label={`Off (${currency})`} inputMode="decimal" value={p.amount} onChange={(e) => setPromo(i, { amount: e.currentTarget.value })} error={err(`promotions/${i}/amount_off_minor`)} w={120} />
               )}
-              <Button size="compact-sm" variant="subtle" color="red.9" mt={28} aria-label={`Remove promotion ${i + 1}`} onClick={() => setPromos(promos.filter((_, k) => k !== i))}>
+              <Button size="compact-sm" variant="subtle" mt={28} aria-label={`Remove promotion ${i + 1}`} onClick={() => setPromos(promos.filter((_, k) => k !== i))}>
                 Remove
               </Button>
             </Group>
@@ -671,7 +674,6 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
       el?.setSelectionRange(at + text.length, at + text.length);
     });
   };
-  const keys = ['name', 'title', 'body'];
   return (
     <form
       aria-label={t ? `Change the contract template ${t.name}` : 'Add a contract template'}
@@ -694,7 +696,7 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
             maxRows={24}
             value={f.body}
             onChange={(e) => setF({ ...f, body: e.currentTarget.value })}
-            error={fieldError(save.error, 'body')}
+            error={errorAt(save.error, 'body', MERGE)}
           />
           <Text size="sm" fw={600} id="merge-fields-label">
             Insert a merge field at the cursor
@@ -707,7 +709,7 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
             ))}
           </Group>
           {t && <Text size="xs" c="dimmed">A new title or text makes version {t.version + 1}; contracts already sent keep the text they were sent with.</Text>}
-          {formError(save.error, keys) && <Alert color="red">{formError(save.error, keys)}</Alert>}
+          {errorRest(save.error, ['name', 'title', ['body', MERGE]]) && <Alert color="red">{errorRest(save.error, ['name', 'title', ['body', MERGE]])}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

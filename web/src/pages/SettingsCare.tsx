@@ -2,12 +2,16 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiB, fieldError, formError, ok } from '../api';
+import { apiB, fieldError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable } from './parts';
 import { CustomFieldOrder } from './CustomFieldOrder';
-import { MoveButtons } from './settingsParts';
+import { errorAt, errorRest, MoveButtons } from './settingsParts';
+
+const SUBTYPE_NAME = /subtype named .* already exists/;
+const IN_USE = /add a new subtype instead/;
+const PROTOCOL_NAME = /protocol named .* already exists/;
 
 type Kind = 'intake' | 'outcome';
 type Subtype = { id: string; kind: Kind; name: string; category: string; retired: boolean; sort_order: number };
@@ -60,17 +64,17 @@ function SubtypeEdit({ s, onClose }: { s: Subtype; onClose: () => void }) {
       }}
     >
       <Stack gap="xs">
-        <TextInput label="Subtype name" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={fieldError(save.error, 'name')} />
+        <TextInput label="Subtype name" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(save.error, 'name', SUBTYPE_NAME)} />
         <Select
           label="Shelter Animals Count category"
           data={categories(s.kind)}
           value={f.category}
           allowDeselect={false}
           onChange={(v) => setF({ ...f, category: v ?? f.category })}
-          error={fieldError(save.error, 'category')}
+          error={errorAt(save.error, 'category', IN_USE)}
           description="Changes only while no record uses the subtype."
         />
-        {formError(save.error, ['name', 'category']) && <Alert color="red">{formError(save.error, ['name', 'category'])}</Alert>}
+        {errorRest(save.error, [['name', SUBTYPE_NAME], ['category', IN_USE]]) && <Alert color="red">{errorRest(save.error, [['name', SUBTYPE_NAME], ['category', IN_USE]])}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -185,7 +189,7 @@ function Subtypes({ kind, canAdmin }: { kind: Kind; canAdmin: boolean }) {
           }}
         >
           <Group align="flex-start" gap="xs" wrap="wrap">
-            <TextInput label={`New ${kind} subtype`} required value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} w={220} />
+            <TextInput label={`New ${kind} subtype`} required value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(add.error, 'name', SUBTYPE_NAME)} w={220} />
             <Select
               label={`SAC ${kind} category`}
               required
@@ -199,9 +203,9 @@ function Subtypes({ kind, canAdmin }: { kind: Kind; canAdmin: boolean }) {
               Add
             </Button>
           </Group>
-          {formError(add.error, ['name', 'category', 'kind']) && (
+          {errorRest(add.error, [['name', SUBTYPE_NAME], 'category', 'kind']) && (
             <Alert color="red" mt="xs">
-              {formError(add.error, ['name', 'category', 'kind'])}
+              {errorRest(add.error, [['name', SUBTYPE_NAME], 'category', 'kind'])}
             </Alert>
           )}
         </form>
@@ -321,7 +325,7 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
       onClose();
     },
   });
-  const keys = ['name', 'species', 'item_id', 'start_age_weeks', 'doses', 'interval_days', 'stop_age_weeks', 'active'];
+  const keys: (string | [string, RegExp])[] = [['name', PROTOCOL_NAME], 'species', 'item_id', 'start_age_weeks', 'doses', 'interval_days', 'stop_age_weeks', 'active'];
   const num = (k: 'start' | 'doses' | 'interval' | 'stop', label: string, field: string, description: string) => (
     <TextInput
       label={label}
@@ -341,7 +345,7 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
       }}
     >
       <Stack gap="xs">
-        <TextInput label="Protocol name" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={fieldError(save.error, 'name')} />
+        <TextInput label="Protocol name" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(save.error, 'name', PROTOCOL_NAME)} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Species" required value={f.species} onChange={(e) => setF({ ...f, species: e.currentTarget.value, item_id: null })} error={fieldError(save.error, 'species')} />
           <Select
@@ -363,7 +367,7 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
           {num('stop', 'Stop at week', 'stop_age_weeks', 'empty: none')}
         </SimpleGrid>
         <Checkbox label="Active: animals coming in get its doses" checked={f.active} onChange={(e) => setF({ ...f, active: e.currentTarget.checked })} />
-        {formError(save.error, keys) && <Alert color="red">{formError(save.error, keys)}</Alert>}
+        {errorRest(save.error, keys) && <Alert color="red">{errorRest(save.error, keys)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

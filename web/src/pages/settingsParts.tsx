@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Group } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { fieldError } from '../api';
 import { notify } from '../notify';
 
 /**
@@ -99,4 +100,20 @@ export function textToMinor(text: string, currency: string): { minor: number } |
   const minor = Number(`${m[1]}${frac.padEnd(d, '0')}`);
   if (!Number.isSafeInteger(minor) || minor > 100_000_000_000) return { error: 'is too large' };
   return { minor };
+}
+
+/**
+ * The API's sentence for one field: the field it names first (`fieldError`), or, since a Family B answer
+ * carries the sentence alone, a sentence that matches `hint` (e.g. "Another stage has this name.").
+ */
+export function errorAt(err: unknown, field: string, hint?: RegExp): string | undefined {
+  const named = fieldError(err, field);
+  if (named) return named;
+  return hint && err instanceof Error && hint.test(err.message) ? err.message : undefined;
+}
+/** The sentence for the form as a whole, when no field shows it. */
+export function errorRest(err: unknown, fields: (string | [string, RegExp])[]): string | undefined {
+  if (!err) return undefined;
+  if (fields.some((f) => (typeof f === 'string' ? errorAt(err, f) : errorAt(err, f[0], f[1])))) return undefined;
+  return err instanceof Error ? err.message : String(err);
 }
