@@ -50,7 +50,7 @@ async function refusedAt(page: Page, field: ReturnType<Page['getByRole']>, sente
   assert.match(described, sentence, 'the sentence is the field’s own error');
 }
 
-test('Settings → Adoptions: stages added, renamed, moved and removed; a fee schedule in exact money; a contract template with merge fields', async () => {
+test('Settings → Adoptions: stages added, moved, renamed, removed; a fee schedule in exact money; a contract template', async () => {
   const org = await makeOrg(t, { timeZone: 'UTC', currency: 'USD' });
   const base = bench.base(org);
   // A puppy, 10 weeks old: the schedule made in the app must quote the puppy fee less the promotion.
@@ -213,7 +213,7 @@ test('Settings → Adoptions: stages added, renamed, moved and removed; a fee sc
   assert.deepEqual(errors, []);
 });
 
-test('Settings → Care: a protocol made in the app gives an animal its first dose at intake; subtypes and custom fields ordered', async () => {
+test('Settings → Care: a protocol made in the app gives a dog its first dose at intake; subtypes and custom fields ordered', async () => {
   const org = await makeOrg(t, { timeZone: 'UTC' });
   const base = bench.base(org);
   await made(org, 'POST', '/api/animals/medical/catalogue', { kind: 'vaccine', name: 'DHPP', species: ['dog'] });

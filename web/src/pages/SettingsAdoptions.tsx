@@ -753,7 +753,7 @@ function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
         label="Contract templates"
         head={['Template', 'Title', 'Version', 'Merge fields', 'State', ...(canAdmin ? [''] : [])]}
         empty="No contract templates yet: add one to send adopters a contract to sign."
-        minWidth={720}
+        minWidth={900}
         row={(t) => (
           <Table.Tr key={t.id}>
             <Table.Td fw={600}>{t.name}</Table.Td>
@@ -763,7 +763,7 @@ function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
               {t.merge_fields.join(', ') || '—'}
             </Table.Td>
             <Table.Td>
-              <Badge variant="filled" color={t.status === 'active' ? 'teal.9' : 'gray.7'}>
+              <Badge variant="filled" color={t.status === 'active' ? 'teal.9' : 'gray.7'} style={{ overflow: 'visible' }} miw={80}>
                 {t.status}
               </Badge>
             </Table.Td>
