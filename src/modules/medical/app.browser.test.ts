@@ -209,6 +209,15 @@ test('Settings → Adoptions: stages added, moved, renamed, removed; a fee sched
   await templates.getByText('archived').waitFor();
   saved = (await org.req('GET', '/api/animals/contract-templates')).body.results;
   assert.equal(saved[0].status, 'archived');
+  // Return windows: the dog's changed, a rabbit's added (the whole map checked through the API).
+  const windows = page.getByRole('form', { name: 'Return windows' });
+  await windows.getByRole('textbox', { name: 'Days for dog' }).fill('21');
+  await windows.getByRole('button', { name: 'Add a species' }).click();
+  await windows.getByRole('textbox', { name: 'Species 4', exact: true }).fill('Rabbit');
+  await windows.getByRole('textbox', { name: 'Days for Rabbit' }).fill('10');
+  await windows.getByRole('button', { name: 'Save the return windows' }).click();
+  await page.getByText('Return windows saved').waitFor();
+  assert.deepEqual((await org.req('GET', '/api/animals/adoption-settings')).body.return_window_days, { dog: 21, cat: 7, rabbit: 10, '*': 14 });
   await context.close();
   assert.deepEqual(errors, []);
 });

@@ -800,7 +800,80 @@ function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
   );
 }
 
-/** Settings → Adoptions: application stages, fee schedules and contract templates (admin on Animals to change). */
+/** How long after an adoption a return counts as within the return window, per species ("*": every other species). */
+function ReturnWindows({ canAdmin }: { canAdmin: boolean }) {
+  const client = useQueryClient();
+  const settings = useQuery({ queryKey: ['adoption-settings'], queryFn: () => ok(apiB.GET('/api/animals/adoption-settings')) });
+  const [rows, setRows] = useState<{ species: string; days: string }[] | null>(null);
+  const shown =
+    rows ??
+    Object.entries(settings.data?.return_window_days ?? {})
+      .sort(([a], [b]) => (a === '*' ? 1 : b === '*' ? -1 : a.localeCompare(b)))
+      .map(([species, days]) => ({ species, days: String(days) }));
+  const save = useMutation({
+    mutationFn: () =>
+      ok(
+        apiB.PATCH('/api/animals/adoption-settings', {
+          body: { return_window_days: Object.fromEntries(shown.filter((r) => r.species.trim()).map((r) => [r.species.trim().toLowerCase(), Number(r.days || 0)])) },
+        }),
+      ),
+    onSuccess: (d) => {
+      client.setQueryData(['adoption-settings'], d);
+      setRows(null);
+      notify('Return windows saved');
+    },
+  });
+  const set = (i: number, r: Partial<{ species: string; days: string }>) => setRows(shown.map((x, k) => (k === i ? { ...x, ...r } : x)));
+  if (!settings.data) return null;
+  return (
+    <Section
+      title="Return windows"
+      intro="How many days after an adoption a return still counts as within the return window, per species; * stands for every other species."
+    >
+      <form
+        aria-label="Return windows"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <Stack gap="xs">
+          {shown.map((r, i) => (
+            <Group key={i} gap="xs" align="flex-end">
+              <TextInput label={`Species ${i + 1}`} value={r.species} readOnly={!canAdmin || r.species === '*'} onChange={(e) => set(i, { species: e.currentTarget.value })} w={160} />
+              <TextInput
+                label={`Days for ${r.species || `species ${i + 1}`}`}
+                inputMode="numeric"
+                readOnly={!canAdmin}
+                value={r.days}
+                onChange={(e) => set(i, { days: e.currentTarget.value.replace(/\D/g, '') })}
+                w={150}
+              />
+              {canAdmin && r.species !== '*' && (
+                <Button size="compact-sm" variant="subtle" mb={6} aria-label={`Remove the return window ${i + 1}`} onClick={() => setRows(shown.filter((_, k) => k !== i))}>
+                  Remove
+                </Button>
+              )}
+            </Group>
+          ))}
+          {save.error && <Alert color="red">{save.error.message}</Alert>}
+          {canAdmin && (
+            <Group>
+              <Button variant="default" size="xs" onClick={() => setRows([...shown, { species: '', days: '14' }])}>
+                Add a species
+              </Button>
+              <Button type="submit" size="xs" loading={save.isPending} disabled={rows === null}>
+                Save the return windows
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </form>
+    </Section>
+  );
+}
+
+/** Settings → Adoptions: application stages, fee schedules, contract templates, return windows (admin on Animals to change). */
 export default function SettingsAdoptions() {
   const session = useSession();
   const canAdmin = can(session.data?.grants, 'animals', 'admin');
@@ -815,6 +888,7 @@ export default function SettingsAdoptions() {
       <Stages canAdmin={canAdmin} />
       <FeeSchedules canAdmin={canAdmin} currency={org.data?.currency ?? null} />
       <ContractTemplates canAdmin={canAdmin} />
+      <ReturnWindows canAdmin={canAdmin} />
     </Stack>
   );
 }
