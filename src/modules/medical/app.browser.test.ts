@@ -217,7 +217,12 @@ test('Settings → Adoptions: stages added, moved, renamed, removed; a fee sched
   await windows.getByRole('textbox', { name: 'Days for Rabbit' }).fill('10');
   await windows.getByRole('button', { name: 'Save the return windows' }).click();
   await page.getByText('Return windows saved').waitFor();
-  assert.deepEqual((await org.req('GET', '/api/animals/adoption-settings')).body.return_window_days, { dog: 21, cat: 7, rabbit: 10, '*': 14 });
+  assert.deepEqual((await org.req('GET', '/api/animals/adoption-settings')).body.return_window_days, {
+    dog: 21,
+    cat: 7,
+    rabbit: 10,
+    '*': 14,
+  });
   await context.close();
   assert.deepEqual(errors, []);
 });
