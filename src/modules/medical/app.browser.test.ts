@@ -354,4 +354,22 @@ test('Settings → Care: a protocol made in the app gives a dog its first dose a
   await shot(page, 'settings-care');
   await context.close();
   assert.deepEqual(errors, []);
+
+  // A role reading Animals only: both tabs to read, without a button that changes anything.
+  const reader = await org.sessionWith({ animals: 'read' });
+  const look = await openPage(bench, { org, session: reader.session, timezoneId: 'UTC' });
+  await look.page.goto(`${base}/app/settings`);
+  await look.page.getByRole('tab', { name: 'Care' }).click();
+  await look.page.getByRole('table', { name: 'Medical protocols' }).getByRole('cell', { name: 'Puppy DHPP', exact: true }).waitFor();
+  await look.page.getByText('Changing these needs admin on Animals; you can read them.').waitFor();
+  for (const name of ['Add a protocol', 'Change the protocol Puppy DHPP', 'Move the field Diet up'])
+    assert.equal(await look.page.getByRole('button', { name }).count(), 0, name);
+  assert.equal(await look.page.getByRole('form', { name: 'Add an intake subtype' }).count(), 0);
+  await look.page.getByRole('tab', { name: 'Adoptions' }).click();
+  await look.page.getByRole('table', { name: 'Application stages' }).getByRole('cell', { name: 'Approved', exact: true }).waitFor();
+  for (const name of ['Add the stage', 'Add a fee schedule', 'Add a contract template', 'Save the return windows'])
+    assert.equal(await look.page.getByRole('button', { name }).count(), 0, name);
+  await axe(look.page, 'the adoptions settings read only');
+  await look.context.close();
+  assert.deepEqual(look.errors, []);
 });
