@@ -201,6 +201,22 @@ test('Settings → Adoptions: stages added, moved, renamed, removed; a fee sched
       ],
     ],
   );
+  // A new text makes version 2; the form then shows version 1 as it read.
+  await page.getByRole('button', { name: 'Change the contract template Standard adoption' }).click();
+  const tpl2 = page.getByRole('dialog', { name: 'Change the contract template Standard adoption' });
+  await tpl2.getByRole('textbox', { name: 'Contract text' }).fill('Dear {{full_name}},\n\nYou adopt {{animal_name}} for {{fee}}.');
+  await tpl2.getByRole('button', { name: 'Save the template' }).click();
+  await templates.getByRole('cell', { name: '2', exact: true }).waitFor();
+  saved = (await org.req('GET', '/api/animals/contract-templates')).body.results;
+  assert.deepEqual([saved[0].version, saved[0].body], [2, 'Dear {{full_name}},\n\nYou adopt {{animal_name}} for {{fee}}.']);
+  await page.getByRole('button', { name: 'Change the contract template Standard adoption' }).click();
+  const earlier = page.getByRole('region', { name: 'Earlier versions' });
+  await earlier.getByText('Version 1: Adoption agreement for {{animal_name}}').waitFor();
+  await axe(page, 'the contract template form with an earlier version');
+  await page
+    .getByRole('dialog', { name: 'Change the contract template Standard adoption' })
+    .getByRole('button', { name: 'Cancel' })
+    .click();
   await page.setViewportSize({ width: 1280, height: 1700 });
   await axe(page, 'the adoptions settings');
   await shot(page, 'settings-adoptions');

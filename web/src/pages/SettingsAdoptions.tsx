@@ -643,6 +643,35 @@ function Preview({ title, body }: { title: string; body: string }) {
 
 type Template = { id: string; name: string; status: 'active' | 'archived'; version: number; title: string; body: string; merge_fields: string[]; updated_at: string };
 
+/** A template's earlier versions (newest first), each as it read: contracts sent from it keep that text. */
+function Versions({ t }: { t: Template }) {
+  const versions = useQuery({
+    queryKey: ['contract-templates', t.id, 'versions', t.version],
+    queryFn: () => ok(apiB.GET('/api/animals/contract-templates/{id}/versions', { params: { path: { id: t.id } } })),
+  });
+  const earlier = (versions.data?.results ?? []).filter((v) => v.version !== t.version);
+  if (!earlier.length) return null;
+  return (
+    <Stack gap={4} component="section" aria-label="Earlier versions">
+      <Text size="sm" fw={600}>
+        Earlier versions
+      </Text>
+      {earlier.map((v) => (
+        <details key={v.version}>
+          <summary>
+            <Text span size="sm">
+              Version {v.version}: {v.title} ({when(v.created_at)})
+            </Text>
+          </summary>
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} pl="md">
+            {v.body}
+          </Text>
+        </details>
+      ))}
+    </Stack>
+  );
+}
+
 function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void }) {
   const client = useQueryClient();
   const [f, setF] = useState({ name: t?.name ?? '', title: t?.title ?? '', body: t?.body ?? '' });
@@ -719,7 +748,10 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
             </Button>
           </Group>
         </Stack>
-        <Preview title={f.title || 'Title'} body={f.body || 'The contract text shows here as you write it.'} />
+        <Stack gap="sm">
+          <Preview title={f.title || 'Title'} body={f.body || 'The contract text shows here as you write it.'} />
+          {t && <Versions t={t} />}
+        </Stack>
       </SimpleGrid>
     </form>
   );
