@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Code, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { Alert, Anchor, Badge, Button, Code, Group, Loader, Modal, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
@@ -11,6 +11,9 @@ import { ListTable, when } from './parts';
 import { Catalogues, CustomFields, OrganizationProfile } from './SettingsMore';
 import { SettingsPublicSite } from './SettingsPublicSite';
 import { Webhooks } from './Webhooks';
+
+const SettingsAdoptions = lazy(() => import('./SettingsAdoptions'));
+const SettingsCare = lazy(() => import('./SettingsCare'));
 
 const AREAS = ['animals', 'people', 'fundraising', 'communications', 'shifts', 'events', 'forms', 'tasks', 'partners', 'registry', 'reports', 'settings'] as const;
 type Area = (typeof AREAS)[number];
@@ -272,6 +275,7 @@ export default function Settings() {
   const isAdmin = can(session.data?.grants, 'settings', 'admin');
   const animalsAdmin = can(session.data?.grants, 'animals', 'admin');
   const settingsRead = can(session.data?.grants, 'settings', 'read');
+  const animalsRead = can(session.data?.grants, 'animals', 'read');
   return (
     <Stack>
       <Title order={2}>Settings</Title>
@@ -290,6 +294,8 @@ export default function Settings() {
           <Tabs.Tab value="statuses">Statuses</Tabs.Tab>
           <Tabs.Tab value="fields">Custom fields</Tabs.Tab>
           <Tabs.Tab value="catalogues">Catalogues</Tabs.Tab>
+          {animalsRead && <Tabs.Tab value="adoptions">Adoptions</Tabs.Tab>}
+          {animalsRead && <Tabs.Tab value="care">Care</Tabs.Tab>}
           {isAdmin && <Tabs.Tab value="webhooks">Webhooks</Tabs.Tab>}
           {settingsRead && <Tabs.Tab value="public-site">Public site</Tabs.Tab>}
         </Tabs.List>
@@ -327,6 +333,20 @@ export default function Settings() {
         <Tabs.Panel value="statuses" pt="md">
           <Statuses canAdmin={animalsAdmin} />
         </Tabs.Panel>
+        {animalsRead && (
+          <Tabs.Panel value="adoptions" pt="md">
+            <Suspense fallback={<Loader aria-label="Loading" />}>
+              <SettingsAdoptions />
+            </Suspense>
+          </Tabs.Panel>
+        )}
+        {animalsRead && (
+          <Tabs.Panel value="care" pt="md">
+            <Suspense fallback={<Loader aria-label="Loading" />}>
+              <SettingsCare />
+            </Suspense>
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   );
