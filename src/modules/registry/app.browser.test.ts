@@ -62,7 +62,8 @@ test('the registry: a chip looked up, a flag raised, disputed and withdrawn, ano
   const number = page.getByRole('textbox', { name: 'Microchip number' });
   await number.fill('985-112-003-456-789');
   await page.getByRole('button', { name: 'Look up' }).click();
-  await page.getByText(`Found: ${chip} is recorded by one organization`).waitFor();
+  // The first lookup opens the registry's own read-only connection: a longer wait on a loaded machine.
+  await page.getByText(`Found: ${chip} is recorded by one organization`).waitFor({ timeout: 90_000 });
   const found = page.getByRole('table', { name: 'Organizations that recorded the chip' });
   await found.getByRole('row', { name: new RegExp(`Test Rescue ${ours.slug}.*dog In care`) }).waitFor();
   await page.getByText(/ISO 15-digit/).waitFor();
