@@ -52,28 +52,55 @@ function Shell() {
   if (session.isPending) return loading;
   if (session.isError) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
   const s = session.data;
-  const links = [
-    { to: '/', label: 'Dashboard', show: true },
-    { to: '/animals', label: 'Animals', show: can(s.grants, 'animals', 'read') },
-    { to: '/people', label: 'People', show: can(s.grants, 'people', 'read') },
-    { to: '/adoptions', label: 'Adoptions', show: can(s.grants, 'animals', 'read') },
-    { to: '/medical', label: 'Medical due', show: can(s.grants, 'animals', 'read') },
-    { to: '/tasks', label: 'Tasks and calendar', show: can(s.grants, 'tasks', 'read') },
-    { to: '/foster', label: 'Foster homes', show: can(s.grants, 'animals', 'read') },
-    { to: '/transports', label: 'Transports', show: can(s.grants, 'animals', 'read') },
-    { to: '/shifts', label: 'Shifts', show: can(s.grants, 'shifts', 'read') },
-    { to: '/fundraising', label: 'Fundraising', show: can(s.grants, 'fundraising', 'read') },
-    { to: '/inbox', label: 'Inbox', show: can(s.grants, 'communications', 'read') },
-    { to: '/messages', label: 'Messages', show: can(s.grants, 'communications', 'read') },
-    { to: '/import', label: 'Import', show: can(s.grants, 'people', 'write') || can(s.grants, 'animals', 'write') },
-    { to: '/housing', label: 'Housing', show: can(s.grants, 'animals', 'read') },
-    { to: '/events', label: 'Events', show: can(s.grants, 'events', 'read') },
-    { to: '/forms', label: 'Forms', show: can(s.grants, 'forms', 'read') },
-    { to: '/partners', label: 'Partners', show: can(s.grants, 'partners', 'read') },
-    { to: '/registry', label: 'Registry', show: can(s.grants, 'registry', 'read') },
-    { to: '/reports', label: 'Reports', show: can(s.grants, 'reports', 'read') },
-    { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
-    { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
+  // The navigation in groups, as a shelter's day runs: the animals and their care, people and the
+  // programmes they join, money and mail, the work of the office, then administration.
+  const groups: { label: string; links: { to: string; label: string; show: boolean }[] }[] = [
+    { label: '', links: [{ to: '/', label: 'Dashboard', show: true }] },
+    {
+      label: 'Animal care',
+      links: [
+        { to: '/animals', label: 'Animals', show: can(s.grants, 'animals', 'read') },
+        { to: '/adoptions', label: 'Adoptions', show: can(s.grants, 'animals', 'read') },
+        { to: '/medical', label: 'Medical due', show: can(s.grants, 'animals', 'read') },
+        { to: '/foster', label: 'Foster homes', show: can(s.grants, 'animals', 'read') },
+        { to: '/transports', label: 'Transports', show: can(s.grants, 'animals', 'read') },
+        { to: '/housing', label: 'Housing', show: can(s.grants, 'animals', 'read') },
+        { to: '/registry', label: 'Registry', show: can(s.grants, 'registry', 'read') },
+      ],
+    },
+    {
+      label: 'People',
+      links: [
+        { to: '/people', label: 'People', show: can(s.grants, 'people', 'read') },
+        { to: '/shifts', label: 'Shifts', show: can(s.grants, 'shifts', 'read') },
+        { to: '/events', label: 'Events', show: can(s.grants, 'events', 'read') },
+        { to: '/forms', label: 'Forms', show: can(s.grants, 'forms', 'read') },
+        { to: '/partners', label: 'Partners', show: can(s.grants, 'partners', 'read') },
+      ],
+    },
+    {
+      label: 'Money and mail',
+      links: [
+        { to: '/fundraising', label: 'Fundraising', show: can(s.grants, 'fundraising', 'read') },
+        { to: '/inbox', label: 'Inbox', show: can(s.grants, 'communications', 'read') },
+        { to: '/messages', label: 'Messages', show: can(s.grants, 'communications', 'read') },
+      ],
+    },
+    {
+      label: 'Office',
+      links: [
+        { to: '/tasks', label: 'Tasks and calendar', show: can(s.grants, 'tasks', 'read') },
+        { to: '/reports', label: 'Reports', show: can(s.grants, 'reports', 'read') },
+        { to: '/import', label: 'Import', show: can(s.grants, 'people', 'write') || can(s.grants, 'animals', 'write') },
+      ],
+    },
+    {
+      label: 'Administration',
+      links: [
+        { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
+        { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
+      ],
+    },
   ];
   const signOut = async () => {
     await apiB.DELETE('/api/session');
@@ -106,19 +133,30 @@ function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main" style={{ overflowY: 'auto' }}>
-        <Stack gap={2}>
-          {links
-            .filter((l) => l.show)
-            .map((l) => (
-              <MNavLink
-                key={l.to}
-                component={NavLink}
-                to={l.to}
-                end={l.to === '/' || l.to === '/settings'}
-                variant="filled"
-                label={l.label}
-                active={l.to === '/' || l.to === '/settings' ? location.pathname === l.to : location.pathname.startsWith(l.to)}
-              />
+        <Stack gap={6}>
+          {groups
+            .map((g) => ({ ...g, links: g.links.filter((l) => l.show) }))
+            .filter((g) => g.links.length > 0)
+            .map((g) => (
+              <div key={g.label || 'home'} role="group" aria-label={g.label || 'Home'}>
+                {g.label && (
+                  <Text size="xs" fw={700} c="gray.7" tt="uppercase" px="sm" pt={4} pb={2} aria-hidden>
+                    {g.label}
+                  </Text>
+                )}
+                {g.links.map((l) => (
+                  <MNavLink
+                    key={l.to}
+                    component={NavLink}
+                    to={l.to}
+                    end={l.to === '/' || l.to === '/settings'}
+                    variant="filled"
+                    label={l.label}
+                    py={6}
+                    active={l.to === '/' || l.to === '/settings' ? location.pathname === l.to : location.pathname.startsWith(l.to)}
+                  />
+                ))}
+              </div>
             ))}
         </Stack>
       </AppShell.Navbar>
