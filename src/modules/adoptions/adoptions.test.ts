@@ -542,3 +542,34 @@ test('ark seed: applications at several stages, two adoptions with signed contra
   assert.equal(fees[0].promotions.length, 1);
   assert.equal((await org.req('GET', '/api/animals/cage-card-templates')).body.results.length, 1);
 });
+
+test('applications name their animals (`animals` beside `animal_ids`) in one, the list and a change', async () => {
+  const org = await makeOrg(t);
+  const a1 = await animal(org, { name: 'Rex', species: 'dog' });
+  const a2 = await animal(org, { name: 'Mia', species: 'cat' });
+  const p = await person(org, 'Nora');
+  const made = await org.req('POST', '/api/animals/adoption-applications', { body: { person_id: p, animal_ids: [a2, a1] } });
+  assert.equal(made.status, 201, made.raw);
+  const named = [
+    { id: a2, name: 'Mia', species: 'cat' },
+    { id: a1, name: 'Rex', species: 'dog' },
+  ];
+  assert.deepEqual(made.body.animals, named);
+  const one = await org.req('GET', `/api/animals/adoption-applications/${made.body.id}`);
+  assert.deepEqual(one.body.animals, named);
+  const list = await org.req('GET', '/api/animals/adoption-applications');
+  assert.equal(list.status, 200, list.raw);
+  assert.deepEqual(list.body.results.find((x: { id: string }) => x.id === made.body.id).animals, named);
+  // Renamed and then deleted: the application names the animal as it is now on file.
+  await org.req('PATCH', `/api/v1/animals/${a1}`, { body: { name: 'Rexie' } });
+  await org.req('DELETE', `/api/v1/animals/${a1}`);
+  const later = await org.req('GET', `/api/animals/adoption-applications/${made.body.id}`);
+  assert.deepEqual(
+    later.body.animals.map((x: { name: string }) => x.name),
+    ['Mia', 'Rexie'],
+  );
+  // Another organization's animals never appear: its own list is empty.
+  const other = await makeOrg(t);
+  const theirs = await other.req('GET', '/api/animals/adoption-applications');
+  assert.deepEqual(theirs.body.results, []);
+});

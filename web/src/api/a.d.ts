@@ -5112,6 +5112,12 @@ export interface components {
             applicant_name: string;
             applicant_email: string;
             animal_ids: string[];
+            /** @description the animals applied for, in the order of `animal_ids`, each with its name and species (a deleted animal keeps its name), so a list can name them without reading each animal */
+            animals: {
+                id: string;
+                name: string;
+                species: string;
+            }[];
             stage_id: string;
             stage: string;
             /** @enum {string} */

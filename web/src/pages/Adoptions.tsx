@@ -27,12 +27,16 @@ import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, money } from './parts';
-import { useAnimalNames } from './names';
 import { useZone, whenIn } from './zone';
 
 const KIND_COLOR: Record<string, string> = { open: 'indigo.9', approved: 'teal.9', closed: 'gray.7' };
 const ADOPTION_COLOR: Record<string, string> = { trial: 'indigo.9', adopted: 'teal.9', returned: 'red.9', trial_ended: 'gray.7' };
 const CONTRACT_COLOR: Record<string, string> = { awaiting_signature: 'indigo.9', expired: 'gray.7', signed: 'teal.9' };
+
+/** The animals an application names (its `animals`, answered with the application: no read per animal). */
+function namesOf(animals: { id: string; name: string }[]) {
+  return new Map(animals.map((a) => [a.id, a.name]));
+}
 
 function AnimalLinks({ ids, names }: { ids: string[]; names: Map<string, string> }) {
   return (
@@ -267,7 +271,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
     queryKey: ['applications', id],
     queryFn: () => ok(apiB.GET('/api/animals/adoption-applications/{id}', { params: { path: { id } } })),
   });
-  const names = useAnimalNames(app.data?.animal_ids ?? []);
+  const names = namesOf(app.data?.animals ?? []);
   const [stage, setStage] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [finalizing, setFinalizing] = useState(false);
@@ -389,7 +393,7 @@ function Applications({ canWrite }: { canWrite: boolean }) {
     queryFn: () =>
       ok(apiB.GET('/api/animals/adoption-applications', { params: { query: { limit: 100, offset: 0, ...(kind === 'all' ? {} : { stage_kind: kind as 'open' }) } } })),
   });
-  const names = useAnimalNames((list.data?.results ?? []).flatMap((a) => a.animal_ids));
+  const names = namesOf((list.data?.results ?? []).flatMap((a) => a.animals));
   return (
     <Stack>
       <SegmentedControl
