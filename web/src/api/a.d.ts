@@ -2671,7 +2671,7 @@ export interface paths {
         };
         /**
          * List an event’s attendees
-         * @description In the order they were added. Only person ids are shown: names and contacts are read in People.
+         * @description In the order they were added. Each attendee carries `personName` (the display name) when the caller may read People; without read on People only person ids are shown. Contacts are read in People.
          *
          *     Needs read on Events.
          */
@@ -2829,6 +2829,8 @@ export interface paths {
                             /** @enum {string} */
                             rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
                             guests: number;
+                            /** @description the person's display name (first and last name), in the list only and only when the caller may read People; omitted otherwise */
+                            personName?: string;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -2848,6 +2850,8 @@ export interface paths {
                             /** @enum {string} */
                             rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
                             guests: number;
+                            /** @description the person's display name (first and last name), in the list only and only when the caller may read People; omitted otherwise */
+                            personName?: string;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -4850,6 +4854,8 @@ export interface components {
             /** @enum {string} */
             rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
             guests: number;
+            /** @description the person's display name (first and last name), in the list only and only when the caller may read People; omitted otherwise */
+            personName?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

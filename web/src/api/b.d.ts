@@ -61094,6 +61094,8 @@ export interface components {
             /** @enum {string} */
             rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
             guests: number;
+            /** @description the person's display name (first and last name), in the list only and only when the caller may read People; omitted otherwise */
+            personName?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
