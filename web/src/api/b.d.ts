@@ -15300,8 +15300,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What is due or overdue today, organization-wide
-         * @description Open due items falling on or before `as_of` (default: today in the organization's time zone), oldest first, of animals in care (not deleted; status in care or on hold): due on that day, overdue before it. `species` (case-insensitive), `location_id` (where the animal is now) and `kind` narrow it. When an outcome closes an animal's stay its open items are set aside (they stay on the animal's own due list) and come back at its next intake.
+         * What is due or overdue today (or in the next N days), organization-wide
+         * @description Open due items falling on or before `as_of` (default: today in the organization's time zone), oldest first, of animals in care (not deleted; status in care or on hold): due on that day, overdue before it. `species` (case-insensitive), `location_id` (where the animal is now) and `kind` narrow it. When an outcome closes an animal's stay its open items are set aside (they stay on the animal's own due list) and come back at its next intake. `within_days=N` reaches N days past `as_of` for what is coming up (state `upcoming`, `days_overdue` 0), states still against `as_of`; the answer then carries `through`, the last day included.
          *
          *     Needs read on Animals.
          */
@@ -15314,6 +15314,8 @@ export interface paths {
                     kind?: "vaccine" | "test" | "treatment" | "procedure";
                     /** @description the day to answer for; defaults to today in the organization's time zone */
                     as_of?: string;
+                    /** @description also the items due in the next N days after `as_of` (state `upcoming`); states and `days_overdue` stay against `as_of` (today by default). The answer then names the last day in `through` */
+                    within_days?: number;
                     /** @description page size, 1 to 100 */
                     limit: number;
                     /** @description records to skip, 0 to 1000000000 */
@@ -15334,6 +15336,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date */
                             as_of: string;
+                            /**
+                             * Format: date
+                             * @description with `within_days`: the last day the list reaches (`as_of` + N days)
+                             */
+                            through?: string;
                             time_zone: string;
                             results: components["schemas"]["MedicalDueListItem"][];
                             limit: number;
