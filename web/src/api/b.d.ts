@@ -56290,6 +56290,135 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report catalogue: every report, its parameters and the areas it reads
+         * @description Each report with its `key` and `path`, title, a sentence on what it shows, its query parameters (name, type, required, description, default, an enum’s values; `format` and paging are left out: every report takes them) and the `areas` it reads besides Reports (running it needs read on each, else 403 naming the missing one). The same for every caller with read on Reports; a report the caller cannot run is still listed, with the areas it needs.
+         *
+         *     Needs read on Reports.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description the last part of the report’s path */
+                                key: string;
+                                /** @description where to ask for it (GET), e.g. /api/reports/medical-due */
+                                path: string;
+                                title: string;
+                                /** @description what the report shows, in a sentence */
+                                description: string;
+                                /** @description its query parameters besides `format` (every report) and paging */
+                                parameters: {
+                                    name: string;
+                                    /** @description date (YYYY-MM-DD), month (YYYY-MM), integer, boolean, string or enum */
+                                    type: string;
+                                    required: boolean;
+                                    description?: string;
+                                    default?: unknown;
+                                    /** @description an enum’s values */
+                                    values?: string[];
+                                    minimum?: number;
+                                    maximum?: number;
+                                }[];
+                                /** @description the areas it reads besides Reports: running it needs read on each */
+                                areas: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/sac": {
         parameters: {
             query?: never;
