@@ -62,14 +62,11 @@ export const Application = Type.Object(
     applicant_name: Type.String(),
     applicant_email: Type.String(),
     animal_ids: Type.Array(Type.String()),
-    animals: Type.Array(
-      Type.Object({ id: Type.String(), name: Type.String(), species: Type.String() }),
-      {
-        description:
-          'the animals applied for, in the order of `animal_ids`, each with its name and species (a deleted animal keeps its name), ' +
-          'so a list can name them without reading each animal',
-      },
-    ),
+    animals: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), species: Type.String() }), {
+      description:
+        'the animals applied for, in the order of `animal_ids`, each with its name and species (a deleted animal keeps its name), ' +
+        'so a list can name them without reading each animal',
+    }),
     stage_id: Type.String(),
     stage: Type.String(),
     stage_kind: StringEnum(STAGE_KINDS),
