@@ -362,6 +362,10 @@ export const ContractSend = Strict({
   expires_in_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'default 168 (7 days)' })),
   send_email: Type.Optional(Type.Boolean({ description: 'default true' })),
 });
+export const ContractResend = Strict({
+  expires_in_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'default 168 (7 days)' })),
+  send_email: Type.Optional(Type.Boolean({ description: 'default true' })),
+});
 
 // Reconciliations
 export const ReconQuery = Type.Object({ from: DateString(), to: DateString({ description: 'inclusive' }) });

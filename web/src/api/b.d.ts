@@ -51819,6 +51819,167 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/animals/signed-contracts/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fresh signing link for a contract awaiting signature (and the mail again)
+         * @description For a contract not signed yet (awaiting signature, or expired): makes a new single-use signing link valid for `expires_in_hours` (default 168) and answers it once as `signing_url`; the previous link stops working at once (its token is replaced). The link is emailed to the applicant again when sending is configured and `send_email` is not false (`email` says what happened). The document is unchanged. A signed contract is refused (422).
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description default 168 (7 days) */
+                        expires_in_hours?: number;
+                        /** @description default true */
+                        send_email?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            application_id: string;
+                            person_id: string;
+                            animal_ids: string[];
+                            template_id: string;
+                            template_version: number;
+                            title: string;
+                            /** @description the exact text shown to the signer */
+                            document: string;
+                            /** @description SHA-256 (hex) of `document` as UTF-8 */
+                            document_sha256: string;
+                            fee_minor: number;
+                            currency: string;
+                            /** @enum {string} */
+                            status: "awaiting_signature" | "expired" | "signed";
+                            /** Format: date-time */
+                            link_expires_at: string;
+                            sent_to: string | null;
+                            signed_name: string | null;
+                            /** Format: date-time */
+                            signed_at: string | null;
+                            signed_ip: string | null;
+                            signed_user_agent: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description shown once: the single-use link (also emailed when sending is configured) */
+                            signing_url: string;
+                            email: {
+                                sent: boolean;
+                                message_id: string | null;
+                                /** @description why no mail was queued */
+                                reason: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/animals/signed-contracts/{id}": {
         parameters: {
             query?: never;
