@@ -108,6 +108,11 @@ test('an application walked to an adoption and a return, a task added and done, 
   await card.getByText('No contract yet').waitFor();
   await card.getByRole('button', { name: 'Send the contract' }).click();
   await contracts.getByText('awaiting signature').waitFor();
+  // A new link for the contract awaiting signature: shown in place of the first, which stops working.
+  const first = (await card.locator('pre').textContent()) ?? '';
+  await card.getByRole('button', { name: 'Send a new signing link for Adoption contract for Biscuit' }).click();
+  await page.waitForFunction((old) => document.querySelector('pre')?.textContent !== old, first);
+  assert.equal((await page.request.get(`${base}${new URL(first).pathname}`)).status(), 404);
   const signing = new URL((await card.locator('pre').textContent()) ?? '');
   const adopter = await context.newPage();
   await adopter.goto(`${base}${signing.pathname}`);

@@ -182,6 +182,14 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
       notify(r.email.sent ? `Contract sent to ${r.sent_to ?? 'the applicant'}` : 'Contract made: hand the signing link over');
     },
   });
+  const resend = useMutation({
+    mutationFn: (c: string) => ok(apiB.POST('/api/animals/signed-contracts/{id}/resend', { params: { path: { id: c } }, body: {} })),
+    onSuccess: (r) => {
+      setLink(r.signing_url);
+      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
+      notify(r.email.sent ? `A new signing link sent to ${r.sent_to ?? 'the applicant'}: the old one no longer works` : 'A new signing link made: hand it over (the old one no longer works)');
+    },
+  });
   const withdraw = useMutation({
     mutationFn: (c: string) => ok(apiB.DELETE('/api/animals/signed-contracts/{id}', { params: { path: { id: c } } })),
     onSuccess: () => {
@@ -221,15 +229,27 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
                 </Anchor>
               )}
               {c.status !== 'signed' && canWrite && (
-                <Button size="xs" variant="default" onClick={() => withdraw.mutate(c.id)} aria-label={`Withdraw ${c.title}`}>
-                  Withdraw
-                </Button>
+                <Group gap="xs" wrap="nowrap">
+                  <Button
+                    size="xs"
+                    variant="default"
+                    loading={resend.isPending && resend.variables === c.id}
+                    onClick={() => resend.mutate(c.id)}
+                    aria-label={`Send a new signing link for ${c.title}`}
+                  >
+                    New link
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => withdraw.mutate(c.id)} aria-label={`Withdraw ${c.title}`}>
+                    Withdraw
+                  </Button>
+                </Group>
               )}
             </Table.Td>
           </Table.Tr>
         )}
       />
       {withdraw.error && <Alert color="red">{withdraw.error.message}</Alert>}
+      {resend.error && <Alert color="red">{resend.error.message}</Alert>}
       {canWrite && (
         <form
           onSubmit={(e) => {
@@ -255,7 +275,7 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
         </form>
       )}
       {link && (
-        <Alert color="teal" title="Signing link (shown once)">
+        <Alert color="teal" title="Signing link (shown once; New link makes another and ends this one)">
           <Code block>{link}</Code>
         </Alert>
       )}
