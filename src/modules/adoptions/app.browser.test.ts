@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DateTime } from 'luxon';
-import { makeOrg, testApp, type TestApp } from '../../../test/harness.ts';
+import { makeOrg, request, testApp, type TestApp } from '../../../test/harness.ts';
 import { axe, type BrowserBench, initialJs, openPage, shot, startBrowser } from '../../../test/browser.ts';
 
 const ZONE = 'America/New_York';
@@ -112,7 +112,7 @@ test('an application walked to an adoption and a return, a task added and done, 
   const first = (await card.locator('pre').textContent()) ?? '';
   await card.getByRole('button', { name: 'Send a new signing link for Adoption contract for Biscuit' }).click();
   await page.waitForFunction((old) => document.querySelector('pre')?.textContent !== old, first);
-  assert.equal((await page.request.get(`${base}${new URL(first).pathname}`)).status(), 404);
+  assert.equal((await request(t, org.host, 'GET', new URL(first).pathname)).status, 404);
   const signing = new URL((await card.locator('pre').textContent()) ?? '');
   const adopter = await context.newPage();
   await adopter.goto(`${base}${signing.pathname}`);

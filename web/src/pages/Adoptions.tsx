@@ -275,8 +275,11 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
         </form>
       )}
       {link && (
-        <Alert color="teal" title="Signing link (shown once; New link makes another and ends this one)">
+        <Alert color="teal" title="Signing link (shown once)">
           <Code block>{link}</Code>
+          <Text size="sm" mt="xs">
+            New link makes another and ends this one.
+          </Text>
         </Alert>
       )}
     </Stack>
