@@ -28,6 +28,11 @@ export interface Endpoint {
    * organization reads its own, which must not carry this organization's id, slug or seeded value.
    */
   singleton?: true;
+  /**
+   * The same answer for every organization, holding no records (a catalogue): the other organization
+   * gets the very same body, which names neither organization.
+   */
+  shared?: true;
 }
 
 function isFamilyA(url: string) {
@@ -208,6 +213,13 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
           const after = await org.req('GET', back);
           assert.equal(stable(after.body), stable(before.body), `another organization's ${ep.method} changed ${back}`);
         }
+      } else if (ep.method === 'GET' && ep.shared) {
+        const mine = await org.req('GET', url);
+        assert.equal(mine.status, 200, `${url}: ${mine.raw}`);
+        const there = await request(app, other.host, 'GET', url, { key: other.keys.admin });
+        assert.equal(there.status, 200, `${url} at another organization: ${there.raw}`);
+        assert.equal(there.raw, mine.raw, `${url} differs between organizations`);
+        for (const v of [org.id, org.slug, other.id, other.slug]) assert.ok(!mine.raw.includes(v), `${url} names an organization (${v})`);
       } else if (ep.method === 'GET' && ep.singleton) {
         const mark = ep.seed ? await ep.seed(org) : org.slug;
         const mine = await org.req('GET', url);

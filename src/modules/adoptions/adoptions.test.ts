@@ -416,7 +416,7 @@ test('fee override needs a reason; trial adoption then completion; foster assign
   assert.ok(pp.body.roles.includes('adopter'));
 });
 
-test('signing link expiry: an expired link gets a clear page, not an error', async () => {
+test('signing link expiry: an expired link gets a clear page; resend makes a fresh link and kills the old', async () => {
   const org = await makeOrg(t);
   const a = await animal(org);
   const appId = await application(org, await person(org), [a], false);
@@ -447,6 +447,43 @@ test('signing link expiry: an expired link gets a clear page, not an error', asy
   // Another organization's host does not open it.
   const other = await makeOrg(t);
   assert.equal((await request(t, other.host, 'GET', path)).status, 404);
+  // A fresh link for the expired contract: awaiting signature again; the new link opens, the old stays dead.
+  const again = await org.req('POST', `/api/animals/signed-contracts/${sent.body.id}/resend`, { body: { expires_in_hours: 2 } });
+  assert.equal(again.status, 200, again.raw);
+  assert.equal(again.body.status, 'awaiting_signature');
+  assert.equal(again.body.document_sha256, sent.body.document_sha256, 'the document is unchanged');
+  assert.deepEqual(again.body.email, { sent: false, message_id: null, reason: 'sending is not configured' });
+  const fresh = new URL(again.body.signing_url).pathname;
+  assert.notEqual(fresh, path);
+  assert.equal((await request(t, org.host, 'GET', fresh)).status, 200);
+  assert.equal((await request(t, org.host, 'GET', path)).status, 404, 'the old link names nothing now');
+  // Another link again: the one just made stops working (single use, one live link per contract).
+  const third = await org.req('POST', `/api/animals/signed-contracts/${sent.body.id}/resend`, { body: { send_email: false } });
+  assert.equal(third.status, 200, third.raw);
+  assert.equal(third.body.email.reason, 'send_email was false');
+  assert.equal((await request(t, org.host, 'GET', fresh)).status, 404);
+  // Another organization cannot make one (404); a key with read only: 403.
+  assertErrorShape('/api/animals/x', await other.req('POST', `/api/animals/signed-contracts/${sent.body.id}/resend`, { body: {} }), 404);
+  const reader = await org.keyWith({ animals: 'read', people: 'read' });
+  assert.equal((await org.req('POST', `/api/animals/signed-contracts/${sent.body.id}/resend`, { body: {}, key: reader })).status, 403);
+  // Signed through the newest link: no more links (422).
+  const signedNow = await request(t, org.host, 'POST', new URL(third.body.signing_url).pathname, {
+    rawBody: `name=A&consent=yes&document_sha256=${sent.body.document_sha256}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  assert.equal(signedNow.status, 200, signedNow.raw);
+  assertErrorShape('/api/animals/x', await org.req('POST', `/api/animals/signed-contracts/${sent.body.id}/resend`, { body: {} }), 422);
+});
+
+test('an unsigned contract may be withdrawn', async () => {
+  const org = await makeOrg(t);
+  const appId = await application(org, await person(org), [await animal(org)]);
+  const tpl = await org.req('POST', '/api/animals/contract-templates', {
+    body: { name: 'W', title: 'W', body: 'I adopt {{animal_name}}.' },
+  });
+  assert.equal(tpl.status, 201, tpl.raw);
+  const sent = await org.req('POST', '/api/animals/signed-contracts', { body: { application_id: appId, template_id: tpl.body.id } });
+  assert.equal(sent.status, 201, sent.raw);
   // An unsigned contract may be withdrawn.
   assert.equal((await org.req('DELETE', `/api/animals/signed-contracts/${sent.body.id}`)).status, 204);
 });
@@ -541,4 +578,35 @@ test('ark seed: applications at several stages, two adoptions with signed contra
   const fees = (await org.req('GET', '/api/animals/fee-schedules')).body.results;
   assert.equal(fees[0].promotions.length, 1);
   assert.equal((await org.req('GET', '/api/animals/cage-card-templates')).body.results.length, 1);
+});
+
+test('applications name their animals (`animals` beside `animal_ids`) in one, the list and a change', async () => {
+  const org = await makeOrg(t);
+  const a1 = await animal(org, { name: 'Rex', species: 'dog' });
+  const a2 = await animal(org, { name: 'Mia', species: 'cat' });
+  const p = await person(org, 'Nora');
+  const made = await org.req('POST', '/api/animals/adoption-applications', { body: { person_id: p, animal_ids: [a2, a1] } });
+  assert.equal(made.status, 201, made.raw);
+  const named = [
+    { id: a2, name: 'Mia', species: 'cat' },
+    { id: a1, name: 'Rex', species: 'dog' },
+  ];
+  assert.deepEqual(made.body.animals, named);
+  const one = await org.req('GET', `/api/animals/adoption-applications/${made.body.id}`);
+  assert.deepEqual(one.body.animals, named);
+  const list = await org.req('GET', '/api/animals/adoption-applications');
+  assert.equal(list.status, 200, list.raw);
+  assert.deepEqual(list.body.results.find((x: { id: string }) => x.id === made.body.id).animals, named);
+  // Renamed and then deleted: the application names the animal as it is now on file.
+  await org.req('PATCH', `/api/v1/animals/${a1}`, { body: { name: 'Rexie' } });
+  await org.req('DELETE', `/api/v1/animals/${a1}`);
+  const later = await org.req('GET', `/api/animals/adoption-applications/${made.body.id}`);
+  assert.deepEqual(
+    later.body.animals.map((x: { name: string }) => x.name),
+    ['Mia', 'Rexie'],
+  );
+  // Another organization's animals never appear: its own list is empty.
+  const other = await makeOrg(t);
+  const theirs = await other.req('GET', '/api/animals/adoption-applications');
+  assert.deepEqual(theirs.body.results, []);
 });

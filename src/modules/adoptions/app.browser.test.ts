@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DateTime } from 'luxon';
-import { makeOrg, testApp, type TestApp } from '../../../test/harness.ts';
+import { makeOrg, request, testApp, type TestApp } from '../../../test/harness.ts';
 import { axe, type BrowserBench, initialJs, openPage, shot, startBrowser } from '../../../test/browser.ts';
 
 const ZONE = 'America/New_York';
@@ -67,6 +67,9 @@ test('an application walked to an adoption and a return, a task added and done, 
   const fvrcp = await made('POST', '/api/animals/medical/catalogue', { kind: 'vaccine', name: 'FVRCP', species: ['cat'] });
   await made('POST', `/api/animals/${miso.id}/medical/due`, { item_id: rabies.id, due_on: today });
   await made('POST', `/api/animals/${miso.id}/medical/due`, { item_id: fvrcp.id, due_on: now.minus({ days: 3 }).toISODate() });
+  // And a dewormer in four days: only in the "Next 7 days" view.
+  const dewormer = await made('POST', '/api/animals/medical/catalogue', { kind: 'treatment', name: 'Dewormer', species: ['cat'] });
+  await made('POST', `/api/animals/${miso.id}/medical/due`, { item_id: dewormer.id, due_on: now.plus({ days: 4 }).toISODate() });
   const late = await made('POST', '/api/tasks', {
     title: 'Call the vet about Miso',
     due_at: new Date(Date.now() - 3_600_000).toISOString(),
@@ -78,6 +81,11 @@ test('an application walked to an adoption and a return, a task added and done, 
 
   const { session } = await org.sessionWith('admin');
   const { context, page, errors } = await openPage(bench, { org, session, timezoneId: 'UTC' });
+  // The adoptions screen names animals from the application's `animals`: no read of each animal.
+  const animalReads: string[] = [];
+  page.on('request', (r) => {
+    if (/\/api\/v1\/animals\/[^/?]+$/.test(new URL(r.url()).pathname)) animalReads.push(r.url());
+  });
 
   // Adoptions: the application being decided, opened: applicant, animal, answers; a contract sent; approved; finalized.
   await page.goto(`${base}/app/`);
@@ -100,6 +108,11 @@ test('an application walked to an adoption and a return, a task added and done, 
   await card.getByText('No contract yet').waitFor();
   await card.getByRole('button', { name: 'Send the contract' }).click();
   await contracts.getByText('awaiting signature').waitFor();
+  // A new link for the contract awaiting signature: shown in place of the first, which stops working.
+  const first = (await card.locator('pre').textContent()) ?? '';
+  await card.getByRole('button', { name: 'Send a new signing link for Adoption contract for Biscuit' }).click();
+  await page.waitForFunction((old) => document.querySelector('pre')?.textContent !== old, first);
+  assert.equal((await request(t, org.host, 'GET', new URL(first).pathname)).status, 404);
   const signing = new URL((await card.locator('pre').textContent()) ?? '');
   const adopter = await context.newPage();
   await adopter.goto(`${base}${signing.pathname}`);
@@ -158,6 +171,7 @@ test('an application walked to an adoption and a return, a task added and done, 
   assert.equal(back.status, 'returned');
   assert.equal(back.return_reason, 'Allergic household');
   await axe(page, 'the adoptions list');
+  assert.deepEqual(animalReads, []);
 
   // Tasks: the late one, a new one due tomorrow at 09:00 in New York (the browser is in UTC), the late one done.
   await page.getByRole('link', { name: 'Tasks and calendar' }).click();
@@ -202,6 +216,7 @@ test('an application walked to an adoption and a return, a task added and done, 
   const due = page.getByRole('table', { name: 'Medical items due' });
   await due.getByText('overdue 3 d').waitFor();
   await due.getByText('due today').waitFor();
+  assert.equal(await due.getByText('Dewormer').count(), 0);
   await axe(page, 'the medical due list');
   await shot(page, 'medical');
   await page.getByRole('button', { name: 'Record Rabies given to Miso' }).click();
@@ -213,6 +228,15 @@ test('an application walked to an adoption and a return, a task added and done, 
   await page.getByText('Rabies recorded for Miso').waitFor();
   await due.getByText('due today').waitFor({ state: 'detached' });
   await due.getByText('FVRCP').waitFor();
+  // Next 7 days: the dewormer coming up, overdue FVRCP still there, states against today.
+  await page.locator('label', { hasText: 'Next 7 days' }).click();
+  await due.getByText('coming up').waitFor();
+  await due.getByText('Dewormer').waitFor();
+  await due.getByText('overdue 3 d').waitFor();
+  await axe(page, 'the medical due list, next 7 days');
+  await shot(page, 'medical-week');
+  await page.locator('label', { hasText: 'Today and overdue' }).click();
+  await due.getByText('Dewormer').waitFor({ state: 'detached' });
   const medical = (await org.req('GET', `/api/animals/${miso.id}/medical`)).body;
   assert.deepEqual(
     medical.results.map((r: { name: string; dose: string; given_by: string }) => [r.name, r.dose, r.given_by]),
@@ -220,7 +244,7 @@ test('an application walked to an adoption and a return, a task added and done, 
   );
   assert.deepEqual(
     medical.due.map((d: { item_name: string }) => d.item_name),
-    ['FVRCP'],
+    ['FVRCP', 'Dewormer'],
   );
   // A tablet at the kennel: 768 px wide.
   await page.setViewportSize({ width: 768, height: 1024 });

@@ -142,6 +142,7 @@ interface AppRow {
   applicant_name: string;
   applicant_email: string;
   animal_ids: string[];
+  animals: { id: string; name: string; species: string }[];
   stage_id: string;
   stage: string;
   stage_kind: 'open' | 'approved' | 'closed';
@@ -158,6 +159,11 @@ interface AppRow {
 const APP_SELECT = `SELECT a.id, a.person_id, coalesce(p.display_name, '') AS applicant_name, coalesce(p.email, '') AS applicant_email,
   coalesce((SELECT array_agg(x.animal_id ORDER BY x.position) FROM adoption_application_animals x
      WHERE x.organization_id = a.organization_id AND x.application_id = a.id), '{}') AS animal_ids,
+  coalesce((SELECT json_agg(json_build_object('id', x.animal_id, 'name', coalesce(d.name, ''), 'species', coalesce(d.species, ''))
+       ORDER BY x.position)
+     FROM adoption_application_animals x
+     LEFT JOIN animal_directory d ON d.organization_id = x.organization_id AND d.id = x.animal_id
+     WHERE x.organization_id = a.organization_id AND x.application_id = a.id), '[]'::json) AS animals,
   a.stage_id, s.name AS stage, s.kind AS stage_kind, a.assigned_to, a.notes, a.answers, a.decision, a.decision_reason, a.decided_at,
   a.submitted_at, a.created_at, a.updated_at
   FROM adoption_applications a

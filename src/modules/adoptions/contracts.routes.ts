@@ -15,6 +15,7 @@ import {
   CageCardTemplateCreate,
   CageCardTemplateList,
   CageCardTemplatePatch,
+  ContractResend,
   ContractSend,
   ContractTemplate,
   ContractTemplateCreate,
@@ -151,6 +152,25 @@ export function contractRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req, reply) => reply.code(201).send(await contracts.sendContract(ctx.db, caller(req, ctx), req.body)),
+  );
+  app.post(
+    '/api/animals/signed-contracts/:id/resend',
+    {
+      config: write,
+      schema: {
+        tags: cTags,
+        summary: 'A fresh signing link for a contract awaiting signature (and the mail again)',
+        description:
+          'For a contract not signed yet (awaiting signature, or expired): makes a new single-use signing link valid for ' +
+          '`expires_in_hours` (default 168) and answers it once as `signing_url`; the previous link stops working at once ' +
+          '(its token is replaced). The link is emailed to the applicant again when sending is configured and `send_email` ' +
+          'is not false (`email` says what happened). The document is unchanged. A signed contract is refused (422).',
+        params: IdParam,
+        body: ContractResend,
+        response: { 200: SignedContractSent },
+      },
+    },
+    async (req) => contracts.resendContract(ctx.db, caller(req, ctx), req.params.id, req.body ?? {}),
   );
   app.get(
     '/api/animals/signed-contracts/:id',

@@ -323,24 +323,37 @@ export async function sendContract(db: Db, c: Caller, b: Static<typeof ContractS
     await audit(q, orgId, c.actor, 'create', 'signed_contract', id, { application_id: app.id, template_id: tpl.id, version: tpl.version });
     return { contract: await contractById(q, orgId, id), person_id: app.person_id };
   });
+  return mailLink(db, c, row.contract, row.person_id, token, b.send_email !== false, `contract-${id}`);
+}
+
+/** Emails a contract's signing link to the applicant (when asked and sending is configured); answers the link and what happened. */
+async function mailLink(
+  db: Db,
+  c: Caller,
+  contract: SignedContractT,
+  personId: string,
+  token: string,
+  mail: boolean,
+  idempotencyKey: string,
+) {
   const url = `${orgBaseUrl(c.config, c.org.slug)}/sign/${token}`;
   let email: { sent: boolean; message_id: string | null; reason: string | null } = {
     sent: false,
     message_id: null,
     reason: 'send_email was false',
   };
-  if (b.send_email !== false) {
+  if (mail) {
     if (!providersConfigured(c.config)) email = { sent: false, message_id: null, reason: 'sending is not configured' };
     else {
       try {
         const res = await send(db, c.config, c.org, c.actor, c.principal, {
-          idempotency_key: `contract-${id}`,
-          person_id: row.person_id,
-          subject: `Please sign: ${row.contract.title}`,
+          idempotency_key: idempotencyKey,
+          person_id: personId,
+          subject: `Please sign: ${contract.title}`,
           body_blocks: [
             { type: 'p', runs: [{ text: `${c.org.name} asks you to read and sign your adoption contract.` }] },
             { type: 'button', runs: [{ text: 'Read and sign', href: url }] },
-            { type: 'p', runs: [{ text: `The link works once and expires on ${new Date(row.contract.link_expires_at).toUTCString()}.` }] },
+            { type: 'p', runs: [{ text: `The link works once and expires on ${new Date(contract.link_expires_at).toUTCString()}.` }] },
           ],
           category: 'transactional',
         });
@@ -355,7 +368,33 @@ export async function sendContract(db: Db, c: Caller, b: Static<typeof ContractS
       }
     }
   }
-  return { ...row.contract, signing_url: url, email };
+  return { ...contract, signing_url: url, email };
+}
+
+/**
+ * A fresh signing link for a contract not signed yet (awaiting signature or expired): a new single-use token valid for
+ * `expires_in_hours` replaces the old one, whose link stops working; mailed again like the first.
+ */
+export async function resendContract(db: Db, c: Caller, id: string, b: { expires_in_hours?: number; send_email?: boolean }) {
+  const orgId = c.org.id;
+  const token = randomBytes(32).toString('base64url');
+  const row = await db.tx(async (q) => {
+    const locked = await q.query<ContractRow>(`SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [
+      orgId,
+      id,
+    ]);
+    const cur = locked[0];
+    if (!cur) throw notFound('contract');
+    if (cur.signed_at) throw invalid({ id: ['the contract is signed already: there is nothing to sign again'] });
+    await q.query(
+      `UPDATE signed_contracts SET token_sha256 = $3, token_expires_at = now() + make_interval(hours => $4), token_used_at = NULL
+        WHERE organization_id = $1 AND id = $2`,
+      [orgId, id, sha256(token), b.expires_in_hours ?? 168],
+    );
+    await audit(q, orgId, c.actor, 'resend', 'signed_contract', id, { expires_in_hours: b.expires_in_hours ?? 168 });
+    return { contract: await contractById(q, orgId, id), person_id: cur.person_id };
+  });
+  return mailLink(db, c, row.contract, row.person_id, token, b.send_email !== false, `contract-${id}-${sha256(token).slice(0, 16)}`);
 }
 
 /** Deletes a contract not signed yet (a signed one is immutable: the database refuses too). */

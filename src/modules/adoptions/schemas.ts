@@ -62,6 +62,11 @@ export const Application = Type.Object(
     applicant_name: Type.String(),
     applicant_email: Type.String(),
     animal_ids: Type.Array(Type.String()),
+    animals: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), species: Type.String() }), {
+      description:
+        'the animals applied for, in the order of `animal_ids`, each with its name and species (a deleted animal keeps its name), ' +
+        'so a list can name them without reading each animal',
+    }),
     stage_id: Type.String(),
     stage: Type.String(),
     stage_kind: StringEnum(STAGE_KINDS),
@@ -354,6 +359,10 @@ export const ContractSend = Strict({
   animal_ids: Type.Optional(Type.Array(Id64(), { minItems: 1, maxItems: 20, uniqueItems: true })),
   fee_minor: Type.Optional(Money('the fee named in the contract; default: the fee schedule quote summed over the animals')),
   spay_neuter_due_on: Type.Optional(DateString({ description: 'default for an unaltered animal: 30 days from today' })),
+  expires_in_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'default 168 (7 days)' })),
+  send_email: Type.Optional(Type.Boolean({ description: 'default true' })),
+});
+export const ContractResend = Strict({
   expires_in_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'default 168 (7 days)' })),
   send_email: Type.Optional(Type.Boolean({ description: 'default true' })),
 });

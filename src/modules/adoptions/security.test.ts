@@ -139,6 +139,7 @@ securitySuite('adoptions', () => t, [
   },
   { method: 'GET', path: async (o) => `/api/animals/signed-contracts/${await contract(o)}`, ...READ },
   { method: 'DELETE', path: async (o) => `/api/animals/signed-contracts/${await contract(o)}`, ...WRITE },
+  { method: 'POST', path: async (o) => `/api/animals/signed-contracts/${await contract(o)}/resend`, body: {}, ...WRITE },
   { method: 'GET', path: async (o) => `/api/animals/signed-contracts/${await contract(o, true)}/pdf`, ...READ },
 
   { method: 'GET', path: () => `/api/animals/reconciliations${RANGE}`, ...READ, seed: (o) => adoption(o) },

@@ -201,3 +201,33 @@ securitySuite('events', () => t, [
     level: 'write',
   },
 ]);
+
+test('attendees by name: personName only for a caller who may read People; another organization sees no attendees', async () => {
+  const org = await makeOrg(t);
+  const e = await event(org);
+  const named = await org.req('POST', '/api/v1/people', { body: { firstName: 'Ida', lastName: 'Nakamura', email: 'ida.n@example.org' } });
+  assert.equal(named.status, 201, named.raw);
+  const p2 = await person(org);
+  await org.req('PUT', `/api/v1/events/${e.id}/attendees/${named.body.id}`, { body: { rsvp: 'going' } });
+  await org.req('PUT', `/api/v1/events/${e.id}/attendees/${p2}`, { body: { rsvp: 'maybe' } });
+  const readers = await org.keyWith({ events: 'read', people: 'read' });
+  const withPeople = await org.req('GET', `/api/v1/events/${e.id}/attendees`, { key: readers });
+  assert.equal(withPeople.status, 200, withPeople.raw);
+  assert.equal(withPeople.body.data[0].personId, named.body.id);
+  assert.equal(withPeople.body.data[0].personName, 'Ida Nakamura');
+  assert.equal(typeof withPeople.body.data[1].personName, 'string');
+  // A deleted person keeps their name on the list.
+  assert.equal((await org.req('DELETE', `/api/v1/people/${named.body.id}`)).status, 204);
+  const after = await org.req('GET', `/api/v1/events/${e.id}/attendees`);
+  assert.equal(after.body.data[0].personName, 'Ida Nakamura');
+  // Events read without People: ids only, no personName.
+  const noPeople = await org.req('GET', `/api/v1/events/${e.id}/attendees`, { key: await org.keyWith({ events: 'read' }) });
+  assert.equal(noPeople.status, 200, noPeople.raw);
+  assert.equal(noPeople.body.data.length, 2);
+  for (const a of noPeople.body.data) assert.equal('personName' in a, false);
+  // Without read on Events: 403; without a key: 401; another organization: 404.
+  assert.equal((await org.req('GET', `/api/v1/events/${e.id}/attendees`, { key: await org.keyWith({ people: 'read' }) })).status, 403);
+  assert.equal((await org.req('GET', `/api/v1/events/${e.id}/attendees`, { key: null })).status, 401);
+  const other = await makeOrg(t);
+  assert.equal((await other.req('GET', `/api/v1/events/${e.id}/attendees`)).status, 404);
+});

@@ -6,6 +6,8 @@ import { Type } from '../../platform/schema.ts';
 import { idParams, IdParam } from '../../platform/formats.ts';
 import { invalid } from '../../platform/errors.ts';
 import { metaA } from '../../platform/pagination.ts';
+import { allows } from '../../platform/permissions.ts';
+import { displayNames } from '../people/public.ts';
 import * as S from './schemas.ts';
 import * as service from './service.ts';
 import * as repo from './repository.ts';
@@ -109,14 +111,16 @@ export function eventRoutesV1(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'List an event’s attendees',
-        description: 'In the order they were added. Only person ids are shown: names and contacts are read in People.',
+        description:
+          'In the order they were added. Each attendee carries `personName` (the display name) when the caller may read ' +
+          'People; without read on People only person ids are shown. Contacts are read in People.',
         params: IdParam,
         querystring: S.AttendeeListQuery,
         response: { 200: S.AttendeeList },
       },
     },
     async (req) => {
-      const { orgId } = who(req);
+      const { orgId, principal } = who(req);
       await service.getEvent(ctx.db, orgId, req.params.id);
       const { rows, total } = await repo.listAttendees(
         ctx.db,
@@ -126,7 +130,19 @@ export function eventRoutesV1(app: App, ctx: AppContext) {
         req.query.perPage,
         (req.query.page - 1) * req.query.perPage,
       );
-      return { data: rows.map(service.toAttendeeA), meta: metaA(total, req.query.page, req.query.perPage) };
+      const names = allows(principal.grants, 'people', 'read')
+        ? await displayNames(
+            ctx.db,
+            orgId,
+            rows.map((r) => r.person_id),
+          )
+        : null;
+      const data = rows.map((r) => {
+        const a = service.toAttendeeA(r);
+        const name = names?.get(r.person_id);
+        return name === undefined ? a : { ...a, personName: name };
+      });
+      return { data, meta: metaA(total, req.query.page, req.query.perPage) };
     },
   );
   app.put(

@@ -93,6 +93,13 @@ export const Attendee = Type.Object(
     personId: Type.String(),
     rsvp: StringEnum(RSVPS),
     guests: Type.Integer(),
+    personName: Type.Optional(
+      Type.String({
+        description:
+          "the person's display name (first and last name), in the list only and only when the caller may read People; " +
+          'omitted otherwise',
+      }),
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },

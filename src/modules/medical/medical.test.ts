@@ -296,6 +296,26 @@ test('due list: due and overdue as of a day in the zone, filters, only animals i
   assert.equal(page.body.results.length, 2);
   const today = await org.req('GET', '/api/animals/medical/due');
   assert.equal(today.body.as_of, todayIn(ZONE));
+  assert.equal('through' in list.body, false);
+  // Due ahead: the next N days after as_of too, states still against as_of.
+  const ahead = await org.req('GET', '/api/animals/medical/due?as_of=2026-05-03&within_days=1');
+  assert.equal(ahead.status, 200, ahead.raw);
+  assert.deepEqual([ahead.body.as_of, ahead.body.through], ['2026-05-03', '2026-05-04']);
+  assert.deepEqual(
+    ahead.body.results.map((r: any) => [r.state, r.days_overdue, r.due_on]),
+    [
+      ['overdue', 13, '2026-04-20'],
+      ['overdue', 2, '2026-05-01'],
+      ['due', 0, '2026-05-03'],
+      ['upcoming', 0, '2026-05-04'],
+    ],
+  );
+  const week = await org.req('GET', '/api/animals/medical/due?within_days=7');
+  assert.equal(week.body.through, addDays(todayIn(ZONE), 7));
+  assertErrorShape('/api/animals', await org.req('GET', '/api/animals/medical/due?within_days=0'), 422);
+  assertErrorShape('/api/animals', await org.req('GET', '/api/animals/medical/due?within_days=91'), 422);
+  const other = await makeOrg(t, { timeZone: ZONE });
+  assert.deepEqual((await other.req('GET', '/api/animals/medical/due?as_of=2026-05-03&within_days=30')).body.results, []);
   assertErrorShape('/api/animals', await org.req('GET', '/api/animals/medical/due?as_of=2026-13-01'), 422);
   assertErrorShape('/api/animals', await org.req('GET', '/api/animals/medical/due?kind=x'), 422);
   assertErrorShape('/api/animals', await org.req('GET', '/api/animals/medical/due?limit=101'), 422);

@@ -9,7 +9,7 @@ import { animalAltered, animalExists, getAnimal, setAltered } from '../animals/p
 import * as S from './schemas.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
-import { todayIn } from './dates.ts';
+import { addDays, todayIn } from './dates.ts';
 
 const RECORD_RULES =
   "A record has a kind (vaccine, test, treatment, procedure) and usually a catalogue item: the kind must be the item's (422), the " +
@@ -168,24 +168,28 @@ export function recordRoutes(app: App, ctx: AppContext) {
       config: { permission: { area: 'animals', level: 'read' }, readReplica: true },
       schema: {
         tags: dtags,
-        summary: 'What is due or overdue today, organization-wide',
+        summary: 'What is due or overdue today (or in the next N days), organization-wide',
         description:
           "Open due items falling on or before `as_of` (default: today in the organization's time zone), oldest first, of " +
           'animals in care (not deleted; status in care or on hold): due on that day, overdue before it. `species` ' +
           '(case-insensitive), `location_id` (where the animal is now) and `kind` narrow it. When an outcome closes an ' +
-          "animal's stay its open items are set aside (they stay on the animal's own due list) and come back at its next intake.",
+          "animal's stay its open items are set aside (they stay on the animal's own due list) and come back at its next intake. " +
+          '`within_days=N` reaches N days past `as_of` for what is coming up (state `upcoming`, `days_overdue` 0), states ' +
+          'still against `as_of`; the answer then carries `through`, the last day included.',
         querystring: Type.Object({ ...S.DueQuery.properties, ...pageQueryB() }),
         response: { 200: S.DueList },
       },
     },
     async (req) => {
       const { orgId, org } = who(req);
-      const { limit, offset, ...f } = req.query;
+      const { limit, offset, within_days, ...f } = req.query;
       const asOf = f.as_of ?? todayIn(org.time_zone);
-      const rows = await repo.listDue(req.db, orgId, { ...f, as_of: asOf }, limit, offset);
+      const through = within_days === undefined ? undefined : addDays(asOf, within_days);
+      const rows = await repo.listDue(req.db, orgId, { ...f, as_of: through ?? asOf }, limit, offset);
       const page = pageB(rows, limit, offset);
       return {
         as_of: asOf,
+        ...(through ? { through } : {}),
         time_zone: org.time_zone,
         ...page,
         results: page.results.map((r) => ({

@@ -128,7 +128,13 @@ export const DueRow = Type.Object(
   { $id: 'MedicalDueListItem' },
 );
 export const DueList = Type.Object(
-  { as_of: DateString(), time_zone: Type.String(), results: Type.Array(DueRow), ...PageFieldsB },
+  {
+    as_of: DateString(),
+    through: Type.Optional(DateString({ description: 'with `within_days`: the last day the list reaches (`as_of` + N days)' })),
+    time_zone: Type.String(),
+    results: Type.Array(DueRow),
+    ...PageFieldsB,
+  },
   { $id: 'MedicalDueList' },
 );
 export const DueQuery = Type.Object({
@@ -136,6 +142,15 @@ export const DueQuery = Type.Object({
   location_id: Type.Optional(Type.String({ maxLength: 64 })),
   kind: Type.Optional(StringEnum(KINDS)),
   as_of: Type.Optional(DateString({ description: "the day to answer for; defaults to today in the organization's time zone" })),
+  within_days: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 90,
+      description:
+        'also the items due in the next N days after `as_of` (state `upcoming`); states and `days_overdue` stay against ' +
+        '`as_of` (today by default). The answer then names the last day in `through`',
+    }),
+  ),
 });
 export const DueCreate = Strict({
   item_id: Type.String({ maxLength: 64 }),

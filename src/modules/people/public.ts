@@ -245,6 +245,19 @@ export async function peopleContacts(
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/**
+ * Display names (the displayName() rule) of people by id, one query for a page of ids; a deleted person
+ * keeps their name, an id naming nobody of the organization is left out of the map.
+ */
+export async function displayNames(q: Queryable, orgId: string, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await q.query<{ id: string; first_name: string; last_name: string }>(
+    'SELECT id, first_name, last_name FROM people WHERE organization_id = $1 AND id = ANY($2::text[])',
+    [orgId, [...new Set(ids)]],
+  );
+  return new Map(rows.map((r) => [r.id, displayName(r)]));
+}
+
 /** The live person whose primary email is this address (any case), or null. */
 export async function personIdByEmail(q: Queryable, orgId: string, email: string): Promise<string | null> {
   const rows = await q.query<{ id: string }>(

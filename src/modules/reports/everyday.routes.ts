@@ -3,7 +3,8 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { pageB } from '../../platform/pagination.ts';
 import { FORMAT_SENTENCE, formatOf, reportResponse, sendTable } from './formats.ts';
-import { answer, needs } from './routes.ts';
+import { answer } from './routes.ts';
+import { needsFor } from './list.ts';
 import * as ev from './everyday.ts';
 import { checkRange } from './outcomes.ts';
 import {
@@ -29,7 +30,7 @@ export function everydayRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/medical-due',
     {
-      config: needs('animals'),
+      config: needsFor('medical-due'),
       schema: {
         tags,
         summary: 'Medical items due and overdue, by day, location and species',
@@ -52,7 +53,7 @@ export function everydayRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/vaccinations',
     {
-      config: needs('animals'),
+      config: needsFor('vaccinations'),
       schema: {
         tags,
         summary: 'Vaccinations given in a range, with lot numbers (for recalls)',
@@ -80,7 +81,7 @@ export function everydayRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/foster-homes',
     {
-      config: needs('animals'),
+      config: needsFor('foster-homes'),
       schema: {
         tags,
         summary: 'Foster homes with capacity and current animals',
@@ -102,7 +103,7 @@ export function everydayRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/adoptions',
     {
-      config: needs('animals'),
+      config: needsFor('adoptions'),
       schema: {
         tags,
         summary: 'Adoptions with fees and contracts',
@@ -124,7 +125,7 @@ export function everydayRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/donations',
     {
-      config: needs('fundraising'),
+      config: needsFor('donations'),
       schema: {
         tags,
         summary: 'Donations by month, campaign and type, per currency',
@@ -147,7 +148,7 @@ export function everydayRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/volunteer-hours',
     {
-      config: needs('shifts'),
+      config: needsFor('volunteer-hours'),
       schema: {
         tags,
         summary: 'Volunteer hours by volunteer and role',
@@ -169,7 +170,7 @@ export function everydayRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/message-delivery',
     {
-      config: needs('communications'),
+      config: needsFor('message-delivery'),
       schema: {
         tags,
         summary: 'Message delivery (sent, bounced, suppressed) by category',

@@ -182,3 +182,54 @@ test('volunteer hours by volunteer and role; message delivery by category', asyn
   });
   assert.ok(xlsx.raw.startsWith('PK'));
 });
+
+test('the report catalogue lists every report with its parameters and areas; each area it names is needed to run it', async () => {
+  const r = await org.req('GET', '/api/reports');
+  assert.equal(r.status, 200, r.raw);
+  const list = r.body.results as { key: string; path: string; title: string; parameters: any[]; areas: string[] }[];
+  // Every report route the API documents is in the catalogue (the SAC submissions and schedules are not reports).
+  const doc = (await org.req('GET', '/api/openapi.json')).body;
+  const reportPaths = Object.keys(doc.paths).filter(
+    (p) => /^\/api\/reports\/[a-z-]+$/.test(p) && !['/api/reports/schedules'].includes(p) && doc.paths[p].get,
+  );
+  assert.deepEqual(list.map((x) => x.path).sort(), reportPaths.sort());
+  const due = list.find((x) => x.key === 'medical-due');
+  assert.deepEqual(
+    due?.parameters.map((p) => [p.name, p.type, p.required]),
+    [
+      ['date', 'date', false],
+      ['days', 'integer', false],
+    ],
+  );
+  assert.equal(due?.parameters[1].default, 7);
+  const sac = list.find((x) => x.key === 'sac');
+  assert.deepEqual(sac?.parameters.map((p) => [p.name, p.type, p.required]).slice(0, 2), [
+    ['month', 'month', true],
+    ['species_group', 'enum', false],
+  ]);
+  assert.ok(sac?.parameters[1].values.includes('dogs'));
+  assert.ok(!list.some((x) => x.parameters.some((p) => ['format', 'limit', 'offset'].includes(p.name))));
+  assert.deepEqual(list.find((x) => x.key === 'donations')?.areas, ['fundraising']);
+  // The areas are the route's own: with read on Reports and every area but the named one, 403.
+  for (const x of list) {
+    for (const area of x.areas) {
+      const key = await org.keyWith({
+        reports: 'read',
+        animals: 'read',
+        fundraising: 'read',
+        shifts: 'read',
+        communications: 'read',
+        [area]: undefined,
+      } as never);
+      const q = Object.fromEntries(
+        x.parameters.filter((p) => p.required).map((p) => [p.name, p.type === 'month' ? '2026-03' : '2026-03-01']),
+      );
+      const run = await org.req('GET', `${x.path}?${new URLSearchParams(q)}`, { key });
+      assert.equal(run.status, 403, `${x.key} without ${area}: ${run.raw}`);
+    }
+  }
+  // Read on Reports alone lists them; no key: 401.
+  assert.equal((await org.req('GET', '/api/reports', { key: await org.keyWith({ reports: 'read' }) })).status, 200);
+  assert.equal((await org.req('GET', '/api/reports', { key: await org.keyWith({ animals: 'read' }) })).status, 403);
+  assert.equal((await org.req('GET', '/api/reports', { key: null })).status, 401);
+});

@@ -9,6 +9,7 @@ import type { Area } from '../../platform/permissions.ts';
 import { FORMAT_SENTENCE, formatOf, reportResponse, sendTable, type Table } from './formats.ts';
 import * as sac from './sac.ts';
 import * as out from './outcomes.ts';
+import { catalogue, needsFor } from './list.ts';
 import {
   DateQuery,
   InCareReport,
@@ -16,6 +17,7 @@ import {
   LrrQuery,
   LrrReport,
   RangeQuery,
+  ReportCatalogue,
   SacMatrixSchema,
   SacQuery,
   Submission,
@@ -60,9 +62,27 @@ export function reportRoutes(app: App, ctx: AppContext) {
   const tags = ['Reports'];
 
   app.get(
+    '/api/reports',
+    {
+      config: { permission: { area: 'reports', level: 'read' } },
+      schema: {
+        tags,
+        summary: 'The report catalogue: every report, its parameters and the areas it reads',
+        description:
+          'Each report with its `key` and `path`, title, a sentence on what it shows, its query parameters (name, type, ' +
+          'required, description, default, an enum’s values; `format` and paging are left out: every report takes them) and ' +
+          'the `areas` it reads besides Reports (running it needs read on each, else 403 naming the missing one). The same ' +
+          'for every caller with read on Reports; a report the caller cannot run is still listed, with the areas it needs.',
+        response: { 200: ReportCatalogue },
+      },
+    },
+    async () => ({ results: catalogue() }),
+  );
+
+  app.get(
     '/api/reports/sac',
     {
-      config: needs('animals'),
+      config: needsFor('sac'),
       schema: {
         tags,
         summary: 'The Shelter Animals Count matrix for a month',
@@ -177,7 +197,7 @@ export function reportRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/live-release-rate',
     {
-      config: needs('animals'),
+      config: needsFor('live-release-rate'),
       schema: {
         tags,
         summary: 'Live release rate for a range, by species group and month',
@@ -201,7 +221,7 @@ export function reportRoutes(app: App, ctx: AppContext) {
     app.get(
       `/api/reports/${kind}s`,
       {
-        config: needs('animals'),
+        config: needsFor(`${kind}s`),
         schema: {
           tags,
           summary: `${kind === 'intake' ? 'Intakes' : 'Outcomes'} by month, species, type and subtype`,
@@ -224,7 +244,7 @@ export function reportRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/length-of-stay',
     {
-      config: needs('animals'),
+      config: needsFor('length-of-stay'),
       schema: {
         tags,
         summary: 'Length of stay (median, 90th percentile) by species group and outcome',
@@ -246,7 +266,7 @@ export function reportRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/reports/in-care',
     {
-      config: needs('animals'),
+      config: needsFor('in-care'),
       schema: {
         tags,
         summary: 'Animals in care on a date, by location and care state',

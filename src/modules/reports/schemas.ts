@@ -426,3 +426,31 @@ export const RunQueued = Type.Object(
   },
   { $id: 'ReportScheduleRunQueued' },
 );
+
+export const ReportCatalogue = Type.Object(
+  {
+    results: Type.Array(
+      Type.Object({
+        key: Type.String({ description: 'the last part of the report’s path' }),
+        path: Type.String({ description: 'where to ask for it (GET), e.g. /api/reports/medical-due' }),
+        title: Type.String(),
+        description: Type.String({ description: 'what the report shows, in a sentence' }),
+        parameters: Type.Array(
+          Type.Object({
+            name: Type.String(),
+            type: Type.String({ description: 'date (YYYY-MM-DD), month (YYYY-MM), integer, boolean, string or enum' }),
+            required: Type.Boolean(),
+            description: Type.Optional(Type.String()),
+            default: Type.Optional(Type.Unknown()),
+            values: Type.Optional(Type.Array(Type.String(), { description: 'an enum’s values' })),
+            minimum: Type.Optional(Type.Number()),
+            maximum: Type.Optional(Type.Number()),
+          }),
+          { description: 'its query parameters besides `format` (every report) and paging' },
+        ),
+        areas: Type.Array(Type.String(), { description: 'the areas it reads besides Reports: running it needs read on each' }),
+      }),
+    ),
+  },
+  { $id: 'ReportCatalogue' },
+);

@@ -42,6 +42,8 @@ async function submission(org: TestOrg): Promise<string> {
 }
 
 const endpoints: Endpoint[] = [
+  // The catalogue: the same for every organization (no records of its own), read on Reports alone.
+  { method: 'GET', path: () => '/api/reports', area: 'reports', level: 'read', shared: true },
   {
     method: 'GET',
     path: () => '/api/reports/sac?month=2026-03&species_group=other&detail=true',

@@ -2671,7 +2671,7 @@ export interface paths {
         };
         /**
          * List an event’s attendees
-         * @description In the order they were added. Only person ids are shown: names and contacts are read in People.
+         * @description In the order they were added. Each attendee carries `personName` (the display name) when the caller may read People; without read on People only person ids are shown. Contacts are read in People.
          *
          *     Needs read on Events.
          */
@@ -2829,6 +2829,8 @@ export interface paths {
                             /** @enum {string} */
                             rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
                             guests: number;
+                            /** @description the person's display name (first and last name), in the list only and only when the caller may read People; omitted otherwise */
+                            personName?: string;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -2848,6 +2850,8 @@ export interface paths {
                             /** @enum {string} */
                             rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
                             guests: number;
+                            /** @description the person's display name (first and last name), in the list only and only when the caller may read People; omitted otherwise */
+                            personName?: string;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -4850,6 +4854,8 @@ export interface components {
             /** @enum {string} */
             rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
             guests: number;
+            /** @description the person's display name (first and last name), in the list only and only when the caller may read People; omitted otherwise */
+            personName?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -5112,6 +5118,12 @@ export interface components {
             applicant_name: string;
             applicant_email: string;
             animal_ids: string[];
+            /** @description the animals applied for, in the order of `animal_ids`, each with its name and species (a deleted animal keeps its name), so a list can name them without reading each animal */
+            animals: {
+                id: string;
+                name: string;
+                species: string;
+            }[];
             stage_id: string;
             stage: string;
             /** @enum {string} */

@@ -15300,8 +15300,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What is due or overdue today, organization-wide
-         * @description Open due items falling on or before `as_of` (default: today in the organization's time zone), oldest first, of animals in care (not deleted; status in care or on hold): due on that day, overdue before it. `species` (case-insensitive), `location_id` (where the animal is now) and `kind` narrow it. When an outcome closes an animal's stay its open items are set aside (they stay on the animal's own due list) and come back at its next intake.
+         * What is due or overdue today (or in the next N days), organization-wide
+         * @description Open due items falling on or before `as_of` (default: today in the organization's time zone), oldest first, of animals in care (not deleted; status in care or on hold): due on that day, overdue before it. `species` (case-insensitive), `location_id` (where the animal is now) and `kind` narrow it. When an outcome closes an animal's stay its open items are set aside (they stay on the animal's own due list) and come back at its next intake. `within_days=N` reaches N days past `as_of` for what is coming up (state `upcoming`, `days_overdue` 0), states still against `as_of`; the answer then carries `through`, the last day included.
          *
          *     Needs read on Animals.
          */
@@ -15314,6 +15314,8 @@ export interface paths {
                     kind?: "vaccine" | "test" | "treatment" | "procedure";
                     /** @description the day to answer for; defaults to today in the organization's time zone */
                     as_of?: string;
+                    /** @description also the items due in the next N days after `as_of` (state `upcoming`); states and `days_overdue` stay against `as_of` (today by default). The answer then names the last day in `through` */
+                    within_days?: number;
                     /** @description page size, 1 to 100 */
                     limit: number;
                     /** @description records to skip, 0 to 1000000000 */
@@ -15334,6 +15336,11 @@ export interface paths {
                         "application/json": {
                             /** Format: date */
                             as_of: string;
+                            /**
+                             * Format: date
+                             * @description with `within_days`: the last day the list reaches (`as_of` + N days)
+                             */
+                            through?: string;
                             time_zone: string;
                             results: components["schemas"]["MedicalDueListItem"][];
                             limit: number;
@@ -48455,6 +48462,12 @@ export interface paths {
                             applicant_name: string;
                             applicant_email: string;
                             animal_ids: string[];
+                            /** @description the animals applied for, in the order of `animal_ids`, each with its name and species (a deleted animal keeps its name), so a list can name them without reading each animal */
+                            animals: {
+                                id: string;
+                                name: string;
+                                species: string;
+                            }[];
                             stage_id: string;
                             stage: string;
                             /** @enum {string} */
@@ -48606,6 +48619,12 @@ export interface paths {
                             applicant_name: string;
                             applicant_email: string;
                             animal_ids: string[];
+                            /** @description the animals applied for, in the order of `animal_ids`, each with its name and species (a deleted animal keeps its name), so a list can name them without reading each animal */
+                            animals: {
+                                id: string;
+                                name: string;
+                                species: string;
+                            }[];
                             stage_id: string;
                             stage: string;
                             /** @enum {string} */
@@ -48745,6 +48764,12 @@ export interface paths {
                             applicant_name: string;
                             applicant_email: string;
                             animal_ids: string[];
+                            /** @description the animals applied for, in the order of `animal_ids`, each with its name and species (a deleted animal keeps its name), so a list can name them without reading each animal */
+                            animals: {
+                                id: string;
+                                name: string;
+                                species: string;
+                            }[];
                             stage_id: string;
                             stage: string;
                             /** @enum {string} */
@@ -51673,6 +51698,167 @@ export interface paths {
             responses: {
                 /** @description Default Response */
                 201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            application_id: string;
+                            person_id: string;
+                            animal_ids: string[];
+                            template_id: string;
+                            template_version: number;
+                            title: string;
+                            /** @description the exact text shown to the signer */
+                            document: string;
+                            /** @description SHA-256 (hex) of `document` as UTF-8 */
+                            document_sha256: string;
+                            fee_minor: number;
+                            currency: string;
+                            /** @enum {string} */
+                            status: "awaiting_signature" | "expired" | "signed";
+                            /** Format: date-time */
+                            link_expires_at: string;
+                            sent_to: string | null;
+                            signed_name: string | null;
+                            /** Format: date-time */
+                            signed_at: string | null;
+                            signed_ip: string | null;
+                            signed_user_agent: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description shown once: the single-use link (also emailed when sending is configured) */
+                            signing_url: string;
+                            email: {
+                                sent: boolean;
+                                message_id: string | null;
+                                /** @description why no mail was queued */
+                                reason: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/signed-contracts/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fresh signing link for a contract awaiting signature (and the mail again)
+         * @description For a contract not signed yet (awaiting signature, or expired): makes a new single-use signing link valid for `expires_in_hours` (default 168) and answers it once as `signing_url`; the previous link stops working at once (its token is replaced). The link is emailed to the applicant again when sending is configured and `send_email` is not false (`email` says what happened). The document is unchanged. A signed contract is refused (422).
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description default 168 (7 days) */
+                        expires_in_hours?: number;
+                        /** @description default true */
+                        send_email?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -56190,6 +56376,135 @@ export interface paths {
                     content: {
                         "text/csv": string;
                         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report catalogue: every report, its parameters and the areas it reads
+         * @description Each report with its `key` and `path`, title, a sentence on what it shows, its query parameters (name, type, required, description, default, an enum’s values; `format` and paging are left out: every report takes them) and the `areas` it reads besides Reports (running it needs read on each, else 403 naming the missing one). The same for every caller with read on Reports; a report the caller cannot run is still listed, with the areas it needs.
+         *
+         *     Needs read on Reports.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description the last part of the report’s path */
+                                key: string;
+                                /** @description where to ask for it (GET), e.g. /api/reports/medical-due */
+                                path: string;
+                                title: string;
+                                /** @description what the report shows, in a sentence */
+                                description: string;
+                                /** @description its query parameters besides `format` (every report) and paging */
+                                parameters: {
+                                    name: string;
+                                    /** @description date (YYYY-MM-DD), month (YYYY-MM), integer, boolean, string or enum */
+                                    type: string;
+                                    required: boolean;
+                                    description?: string;
+                                    default?: unknown;
+                                    /** @description an enum’s values */
+                                    values?: string[];
+                                    minimum?: number;
+                                    maximum?: number;
+                                }[];
+                                /** @description the areas it reads besides Reports: running it needs read on each */
+                                areas: string[];
+                            }[];
+                        };
                     };
                 };
                 /** @description Body not JSON or not an object, or a required field missing */
@@ -61076,6 +61391,8 @@ export interface components {
             /** @enum {string} */
             rsvp: "invited" | "going" | "maybe" | "declined" | "attended";
             guests: number;
+            /** @description the person's display name (first and last name), in the list only and only when the caller may read People; omitted otherwise */
+            personName?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -61338,6 +61655,12 @@ export interface components {
             applicant_name: string;
             applicant_email: string;
             animal_ids: string[];
+            /** @description the animals applied for, in the order of `animal_ids`, each with its name and species (a deleted animal keeps its name), so a list can name them without reading each animal */
+            animals: {
+                id: string;
+                name: string;
+                species: string;
+            }[];
             stage_id: string;
             stage: string;
             /** @enum {string} */

@@ -27,12 +27,16 @@ import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, money } from './parts';
-import { useAnimalNames } from './names';
 import { useZone, whenIn } from './zone';
 
 const KIND_COLOR: Record<string, string> = { open: 'indigo.9', approved: 'teal.9', closed: 'gray.7' };
 const ADOPTION_COLOR: Record<string, string> = { trial: 'indigo.9', adopted: 'teal.9', returned: 'red.9', trial_ended: 'gray.7' };
 const CONTRACT_COLOR: Record<string, string> = { awaiting_signature: 'indigo.9', expired: 'gray.7', signed: 'teal.9' };
+
+/** The animals an application names (its `animals`, answered with the application: no read per animal). */
+function namesOf(animals: { id: string; name: string }[]) {
+  return new Map(animals.map((a) => [a.id, a.name]));
+}
 
 function AnimalLinks({ ids, names }: { ids: string[]; names: Map<string, string> }) {
   return (
@@ -178,6 +182,14 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
       notify(r.email.sent ? `Contract sent to ${r.sent_to ?? 'the applicant'}` : 'Contract made: hand the signing link over');
     },
   });
+  const resend = useMutation({
+    mutationFn: (c: string) => ok(apiB.POST('/api/animals/signed-contracts/{id}/resend', { params: { path: { id: c } }, body: {} })),
+    onSuccess: (r) => {
+      setLink(r.signing_url);
+      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
+      notify(r.email.sent ? `A new signing link sent to ${r.sent_to ?? 'the applicant'}: the old one no longer works` : 'A new signing link made: hand it over (the old one no longer works)');
+    },
+  });
   const withdraw = useMutation({
     mutationFn: (c: string) => ok(apiB.DELETE('/api/animals/signed-contracts/{id}', { params: { path: { id: c } } })),
     onSuccess: () => {
@@ -217,15 +229,27 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
                 </Anchor>
               )}
               {c.status !== 'signed' && canWrite && (
-                <Button size="xs" variant="default" onClick={() => withdraw.mutate(c.id)} aria-label={`Withdraw ${c.title}`}>
-                  Withdraw
-                </Button>
+                <Group gap="xs" wrap="nowrap">
+                  <Button
+                    size="xs"
+                    variant="default"
+                    loading={resend.isPending && resend.variables === c.id}
+                    onClick={() => resend.mutate(c.id)}
+                    aria-label={`Send a new signing link for ${c.title}`}
+                  >
+                    New link
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => withdraw.mutate(c.id)} aria-label={`Withdraw ${c.title}`}>
+                    Withdraw
+                  </Button>
+                </Group>
               )}
             </Table.Td>
           </Table.Tr>
         )}
       />
       {withdraw.error && <Alert color="red">{withdraw.error.message}</Alert>}
+      {resend.error && <Alert color="red">{resend.error.message}</Alert>}
       {canWrite && (
         <form
           onSubmit={(e) => {
@@ -253,6 +277,9 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
       {link && (
         <Alert color="teal" title="Signing link (shown once)">
           <Code block>{link}</Code>
+          <Text size="sm" mt="xs">
+            New link makes another and ends this one.
+          </Text>
         </Alert>
       )}
     </Stack>
@@ -267,7 +294,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
     queryKey: ['applications', id],
     queryFn: () => ok(apiB.GET('/api/animals/adoption-applications/{id}', { params: { path: { id } } })),
   });
-  const names = useAnimalNames(app.data?.animal_ids ?? []);
+  const names = namesOf(app.data?.animals ?? []);
   const [stage, setStage] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [finalizing, setFinalizing] = useState(false);
@@ -389,7 +416,7 @@ function Applications({ canWrite }: { canWrite: boolean }) {
     queryFn: () =>
       ok(apiB.GET('/api/animals/adoption-applications', { params: { query: { limit: 100, offset: 0, ...(kind === 'all' ? {} : { stage_kind: kind as 'open' }) } } })),
   });
-  const names = useAnimalNames((list.data?.results ?? []).flatMap((a) => a.animal_ids));
+  const names = namesOf((list.data?.results ?? []).flatMap((a) => a.animals));
   return (
     <Stack>
       <SegmentedControl

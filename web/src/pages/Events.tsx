@@ -328,13 +328,11 @@ function AddEvent({ onClose, onAdded }: { onClose: () => void; onAdded: (id: str
 function EventCard({
   id,
   canWrite,
-  canPeople,
   canAnimals,
   canCampaigns,
 }: {
   id: string;
   canWrite: boolean;
-  canPeople: boolean;
   canAnimals: boolean;
   canCampaigns: boolean;
 }) {
@@ -351,15 +349,6 @@ function EventCard({
     queryKey: ['events', 'attendees', id],
     queryFn: () => ok(apiA.GET('/events/{id}/attendees', { params: { path: { id }, query: { page: 1, perPage: 100 } } })),
   });
-  // The attendee list names people by id; their names are read in People when the role may.
-  const people = useQueries({
-    queries: (attendees.data?.data ?? []).map((a) => ({
-      queryKey: ['people', 'one', a.personId],
-      queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id: a.personId } } })),
-      enabled: canPeople,
-    })),
-  });
-  const names = new Map(people.flatMap((p) => (p.data ? [[p.data.id, `${p.data.firstName} ${p.data.lastName}`] as const] : [])));
   const [person, setPerson] = useState<string | null>(null);
   const [rsvp, setRsvp] = useState<Rsvp>('going');
   const [guests, setGuests] = useState<number | string>(0);
@@ -487,7 +476,7 @@ function EventCard({
             <Table.Tr key={a.personId}>
               <Table.Td>
                 <Anchor component={Link} to={`/people/${a.personId}`} size="sm">
-                  {names.get(a.personId) ?? (canPeople ? '…' : 'a person on file')}
+                  {a.personName ?? 'a person on file'}
                 </Anchor>
               </Table.Td>
               <Table.Td>
@@ -532,7 +521,6 @@ function EventCard({
 export default function Events() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'events', 'write');
-  const canPeople = can(session.data?.grants, 'people', 'read');
   const canAnimals = can(session.data?.grants, 'animals', 'read');
   const canCampaigns = can(session.data?.grants, 'fundraising', 'read');
   const [status, setStatus] = useState<string>('scheduled');
@@ -598,7 +586,7 @@ export default function Events() {
         )}
       />
       {chosen && (
-        <EventCard key={chosen} id={chosen} canWrite={canWrite} canPeople={canPeople} canAnimals={canAnimals} canCampaigns={canCampaigns} />
+        <EventCard key={chosen} id={chosen} canWrite={canWrite} canAnimals={canAnimals} canCampaigns={canCampaigns} />
       )}
       <Modal opened={adding} onClose={close} title="Create an event" closeButtonProps={{ 'aria-label': 'Close' }} size="lg">
         <AddEvent onClose={close} onAdded={setChosen} />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Anchor, Badge, Button, Group, Modal, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Modal, SegmentedControl, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
@@ -86,33 +86,57 @@ function Given({ item, onClose }: { item: DueRow; onClose: () => void }) {
   );
 }
 
-/** Medical items due today or overdue, of animals in care (`GET /api/animals/medical/due`), oldest first. */
+/**
+ * Medical items due today or overdue, of animals in care (`GET /api/animals/medical/due`), oldest first; the
+ * *Next 7 days* view adds what falls due in the coming week (`within_days=7`, states still against today).
+ */
 export default function Medical() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'animals', 'write');
   const [kind, setKind] = useState<string | null>(null);
   const [species, setSpecies] = useState('');
   const [giving, setGiving] = useState<DueRow | null>(null);
+  const [view, setView] = useState('today');
+  const ahead = view === 'week';
   const sp = species.trim();
   const due = useQuery({
-    queryKey: ['medical', 'due', kind, sp],
+    queryKey: ['medical', 'due', kind, sp, view],
     queryFn: () =>
       ok(
         apiB.GET('/api/animals/medical/due', {
-          params: { query: { limit: 100, offset: 0, ...(kind ? { kind: kind as 'vaccine' } : {}), ...(sp ? { species: sp } : {}) } },
+          params: {
+            query: {
+              limit: 100,
+              offset: 0,
+              ...(kind ? { kind: kind as 'vaccine' } : {}),
+              ...(sp ? { species: sp } : {}),
+              ...(ahead ? { within_days: 7 } : {}),
+            },
+          },
         }),
       ),
   });
   const rows = due.data?.results;
   const overdue = rows?.filter((r) => r.state === 'overdue').length ?? 0;
+  const upcoming = rows?.filter((r) => r.state === 'upcoming').length ?? 0;
   return (
     <Stack>
       <Title order={2}>Medical due</Title>
       <Text size="sm" c="dimmed">
-        Open items due on or before {due.data ? day(due.data.as_of) : 'today'} ({due.data?.time_zone ?? '…'}) for animals in care or on hold
-        {rows ? `: ${rows.length} items, ${overdue} overdue` : ''}.
+        Open items due on or before {due.data ? day(due.data.through ?? due.data.as_of) : 'today'} ({due.data?.time_zone ?? '…'}) for animals
+        in care or on hold
+        {rows ? `: ${rows.length} items, ${overdue} overdue${ahead ? `, ${upcoming} coming up` : ''}` : ''}.
       </Text>
       <Group align="flex-end">
+        <SegmentedControl
+          aria-label="Which items due"
+          value={view}
+          onChange={setView}
+          data={[
+            { value: 'today', label: 'Today and overdue' },
+            { value: 'week', label: 'Next 7 days' },
+          ]}
+        />
         <Select label="Kind" placeholder="Any kind" clearable data={[...KINDS]} value={kind} onChange={setKind} w={180} />
         <TextInput label="Species" placeholder="Any species" value={species} onChange={(e) => setSpecies(e.currentTarget.value)} w={180} />
       </Group>
@@ -123,7 +147,7 @@ export default function Medical() {
         empty={
           kind || sp
             ? 'Nothing due matches: clear the kind and species to see every item due.'
-            : 'Nothing due today or overdue. Items come from protocols and from a record’s next due date on an animal’s Medical tab.'
+            : `Nothing due ${ahead ? 'in the next 7 days' : 'today'} or overdue. Items come from protocols and from a record’s next due date on an animal’s Medical tab.`
         }
         head={['Animal', 'Item', 'Kind', 'Dose', 'Due', 'State', canWrite ? 'Record' : '']}
         row={(r) => (
@@ -141,8 +165,8 @@ export default function Medical() {
             <Table.Td>{r.dose_number ?? '—'}</Table.Td>
             <Table.Td>{day(r.due_on)}</Table.Td>
             <Table.Td>
-              <Badge miw="max-content" variant="filled" color={r.state === 'overdue' ? 'red.9' : 'blue.9'}>
-                {r.state === 'overdue' ? `overdue ${r.days_overdue} d` : 'due today'}
+              <Badge miw="max-content" variant="filled" color={r.state === 'overdue' ? 'red.9' : r.state === 'upcoming' ? 'gray.7' : 'blue.9'}>
+                {r.state === 'overdue' ? `overdue ${r.days_overdue} d` : r.state === 'upcoming' ? 'coming up' : 'due today'}
               </Badge>
             </Table.Td>
             <Table.Td>

@@ -30,8 +30,17 @@ type Params = { from: string; to: string; month: string; date: string; days: num
 type Cell = string | number;
 type Result = { head: string[]; rows: Cell[][]; note?: string; alarm?: string };
 type Chart = { title: string; unit: string; data: { name: string; value: number }[] };
+/** How the app runs and shows a report: its table and chart. What it is and takes comes from the API's catalogue. */
+interface Renderer<T> {
+  key: string;
+  run: (p: Params) => Promise<T>;
+  table: (d: T) => Result;
+  chart?: (d: T) => Chart;
+}
+/** A report of the catalogue (`GET /api/reports`) with the app's renderer, when it has one. */
 interface Def<T> {
   key: string;
+  path: string;
   title: string;
   what: string;
   /** Which parameters the report takes. */
@@ -40,11 +49,32 @@ interface Def<T> {
   group?: 'required' | 'optional';
   /** Areas read besides Reports. */
   areas: string[];
-  run: (p: Params) => Promise<T>;
-  table: (d: T) => Result;
-  chart?: (d: T) => Chart;
+  render?: Renderer<T>;
 }
-const def = <T,>(d: Def<T>) => d as unknown as Def<unknown>;
+const def = <T,>(d: Renderer<T>) => d as unknown as Renderer<unknown>;
+type Entry = { key: string; path: string; title: string; description: string; areas: string[]; parameters: { name: string; required: boolean; default?: unknown }[] };
+
+/** The catalogue from the API, each report with its renderer; the parameters decide the form. */
+function fromCatalogue(list: Entry[]): Def<unknown>[] {
+  return list.map((e) => {
+    const has = (n: string) => e.parameters.find((p) => p.name === n);
+    const group = has('species_group');
+    return {
+      key: e.key,
+      path: e.path,
+      title: e.title,
+      what: e.description,
+      areas: e.areas,
+      takes: has('month') ? 'month' : has('days') ? 'due' : has('from') ? 'range' : 'date',
+      ...(group ? { group: group.required || group.default !== undefined ? 'required' : 'optional' } : {}),
+      render: RENDERERS.find((r) => r.key === e.key),
+    } as Def<unknown>;
+  });
+}
+function useCatalogue() {
+  const q = useQuery({ queryKey: ['reports', 'catalogue'], queryFn: () => ok(apiB.GET('/api/reports')), staleTime: 3_600_000 });
+  return { ...q, reports: q.data ? fromCatalogue(q.data.results) : [] };
+}
 
 const GROUPS = ['dogs', 'cats', 'rabbits', 'equines', 'small_mammals', 'farm_animals', 'birds', 'reptiles_amphibians', 'other'];
 const label = (v: string | null | undefined) => (v ? v.replaceAll('_', ' ') : '—');
@@ -64,14 +94,9 @@ function sumBy<T>(rows: T[], name: (r: T) => string, value: (r: T) => number) {
 const json = <T,>(p: Promise<{ data?: T; error?: unknown; response: Response }>) => ok(p) as Promise<Exclude<T, string>>;
 const range = (p: Params) => ({ from: p.from, to: p.to });
 
-const REPORTS = [
+const RENDERERS = [
   def({
     key: 'sac',
-    title: 'Shelter Animals Count matrix',
-    what: 'One month for one species group, in SAC’s rows: beginning count, intakes, outcomes, ending count.',
-    takes: 'month',
-    group: 'required',
-    areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/sac', { params: { query: { month: p.month, species_group: p.species_group as 'dogs' } } })),
     table: (d) => {
       const c = (x: { adult: number; up_to_5_months: number; unknown: number; total: number }) => [
@@ -110,11 +135,6 @@ const REPORTS = [
   }),
   def({
     key: 'live-release-rate',
-    title: 'Live release rate',
-    what: 'Live outcomes ÷ all outcomes, by month, with and without owner-intended euthanasia.',
-    takes: 'range',
-    group: 'optional',
-    areas: ['animals'],
     run: (p) =>
       json(
         apiB.GET('/api/reports/live-release-rate', {
@@ -141,10 +161,6 @@ const REPORTS = [
   }),
   def({
     key: 'intakes',
-    title: 'Intakes',
-    what: 'Intakes by month, species group, species, type and subtype.',
-    takes: 'range',
-    areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/intakes', { params: { query: range(p) } })),
     table: (d) => ({
       head: ['Month', 'Species group', 'Species', 'Type', 'Subtype', 'Animals'],
@@ -163,10 +179,6 @@ const REPORTS = [
   }),
   def({
     key: 'outcomes',
-    title: 'Outcomes',
-    what: 'Outcomes by month, species group, species, type and subtype.',
-    takes: 'range',
-    areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/outcomes', { params: { query: range(p) } })),
     table: (d) => ({
       head: ['Month', 'Species group', 'Species', 'Type', 'Subtype', 'Animals'],
@@ -185,10 +197,6 @@ const REPORTS = [
   }),
   def({
     key: 'length-of-stay',
-    title: 'Length of stay',
-    what: 'Days from intake to outcome for stays that ended in the range: median and 90th percentile.',
-    takes: 'range',
-    areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/length-of-stay', { params: { query: range(p) } })),
     table: (d) => ({
       head: ['Species group', 'Outcome type', 'Stays', 'Median days', '90th percentile days'],
@@ -211,10 +219,6 @@ const REPORTS = [
   }),
   def({
     key: 'in-care',
-    title: 'Animals in care on a date',
-    what: 'Animals whose stay was open as the day ended, by location, care state and species group.',
-    takes: 'date',
-    areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/in-care', { params: { query: { date: p.date } } })),
     table: (d) => ({
       head: ['Location', 'Care state', 'Species group', 'Animals'],
@@ -233,10 +237,6 @@ const REPORTS = [
   }),
   def({
     key: 'medical-due',
-    title: 'Medical due and overdue',
-    what: 'Open medical items due by a day and the days after it, by location, species and kind.',
-    takes: 'due',
-    areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/medical-due', { params: { query: { date: p.date, days: p.days } } })),
     table: (d) => ({
       head: ['Due', 'Overdue', 'Location', 'Species', 'Kind', 'Items'],
@@ -246,10 +246,6 @@ const REPORTS = [
   }),
   def({
     key: 'vaccinations',
-    title: 'Vaccinations given',
-    what: 'Each dose with its product, manufacturer and lot (the first 1,000 here; the files hold the whole range).',
-    takes: 'range',
-    areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/vaccinations', { params: { query: { ...range(p), limit: 1000, offset: 0 } } })),
     table: (d) => ({
       head: ['Given', 'Animal', 'Species', 'Vaccine', 'Product', 'Manufacturer', 'Lot', 'Lot expires'],
@@ -267,10 +263,6 @@ const REPORTS = [
   }),
   def({
     key: 'foster-homes',
-    title: 'Foster homes',
-    what: 'Each home’s capacity, the animals placed on the day and the free places.',
-    takes: 'date',
-    areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/foster-homes', { params: { query: { date: p.date } } })),
     table: (d) => ({
       head: ['Foster', 'Status', 'Capacity', 'Placed', 'Free', 'Animals'],
@@ -280,10 +272,6 @@ const REPORTS = [
   }),
   def({
     key: 'adoptions',
-    title: 'Adoptions with fees and contracts',
-    what: 'Adoptions finalized in the range, the fee and the contract signed.',
-    takes: 'range',
-    areas: ['animals'],
     run: (p) => json(apiB.GET('/api/reports/adoptions', { params: { query: range(p) } })),
     table: (d) => ({
       head: ['Adopted', 'Animal', 'Adopter', 'Status', 'Fee', 'Contract signed'],
@@ -300,10 +288,6 @@ const REPORTS = [
   }),
   def({
     key: 'donations',
-    title: 'Donations',
-    what: 'Gifts by month, campaign, type and currency (never added across currencies).',
-    takes: 'range',
-    areas: ['fundraising'],
     run: (p) => json(apiB.GET('/api/reports/donations', { params: { query: range(p) } })),
     table: (d) => ({
       head: ['Month', 'Campaign', 'Type', 'Gifts', 'Amount'],
@@ -313,10 +297,6 @@ const REPORTS = [
   }),
   def({
     key: 'volunteer-hours',
-    title: 'Volunteer hours',
-    what: 'Hours of booked shift windows by volunteer and role (cancelled or absent count nothing).',
-    takes: 'range',
-    areas: ['shifts'],
     run: (p) => json(apiB.GET('/api/reports/volunteer-hours', { params: { query: range(p) } })),
     table: (d) => ({
       head: ['Volunteer', 'Role', 'Shifts', 'Hours'],
@@ -335,10 +315,6 @@ const REPORTS = [
   }),
   def({
     key: 'message-delivery',
-    title: 'Message delivery',
-    what: 'Outbound messages by category: sent, bounced, suppressed, failed, pending.',
-    takes: 'range',
-    areas: ['communications'],
     run: (p) => json(apiB.GET('/api/reports/message-delivery', { params: { query: range(p) } })),
     table: (d) => ({
       head: ['Category', 'All', 'Sent', 'Bounced', 'Suppressed', 'Failed', 'Pending'],
@@ -356,7 +332,7 @@ function fileQuery(r: Def<unknown>, p: Params, format: string) {
   if (r.takes === 'due') q.set('days', String(p.days));
   if (r.group && p.species_group) q.set('species_group', p.species_group);
   q.set('format', format);
-  return `/api/reports/${r.key}?${q}`;
+  return `${r.path}?${q}`;
 }
 
 function ReportChart({ chart }: { chart: Chart }) {
@@ -442,14 +418,14 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
   const missing = report.areas.filter((a) => !can(grants, a, 'read'));
   const result = useQuery({
     queryKey: ['reports', report.key, asked],
-    queryFn: () => report.run(asked as Params),
-    enabled: !!asked,
+    queryFn: () => (report.render as Renderer<unknown>).run(asked as Params),
+    enabled: !!asked && !!report.render,
     retry: false,
   });
   const set = (k: keyof Params) => (e: React.ChangeEvent<HTMLInputElement>) => setP({ ...p, [k]: e.currentTarget.value });
   const err = result.error;
-  const shown = result.data === undefined ? undefined : report.table(result.data);
-  const chart = result.data !== undefined && report.chart ? report.chart(result.data) : undefined;
+  const shown = result.data === undefined || !report.render ? undefined : report.render.table(result.data);
+  const chart = result.data !== undefined && report.render?.chart ? report.render.chart(result.data) : undefined;
   return (
     <Stack>
       <div>
@@ -458,6 +434,11 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
           {report.what}
         </Text>
       </div>
+      {!report.render && (
+        <Alert color="gray">
+          The app does not show this report yet: download it from {report.path} (CSV, XLSX or PDF with <code>format</code>).
+        </Alert>
+      )}
       {missing.length > 0 && (
         <Alert color="gray">This report also reads {missing.join(', ')}: ask an administrator for read on it to run the report.</Alert>
       )}
@@ -511,7 +492,7 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
               allowDeselect={false}
             />
           )}
-          <Button type="submit" mt={25} loading={result.isFetching} disabled={missing.length > 0}>
+          <Button type="submit" mt={25} loading={result.isFetching} disabled={missing.length > 0 || !report.render}>
             Run the report
           </Button>
         </Group>
@@ -571,7 +552,7 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
   );
 }
 
-function Schedules({ canWrite }: { canWrite: boolean }) {
+function Schedules({ canWrite, reports }: { canWrite: boolean; reports: Def<unknown>[] }) {
   const client = useQueryClient();
   const list = useQuery({
     queryKey: ['reports', 'schedules'],
@@ -635,7 +616,7 @@ function Schedules({ canWrite }: { canWrite: boolean }) {
         row={(s) => (
           <Table.Tr key={s.id}>
             <Table.Td>{s.name}</Table.Td>
-            <Table.Td>{REPORTS.find((r) => r.key === s.report)?.title ?? s.report}</Table.Td>
+            <Table.Td>{reports.find((r) => r.key === s.report)?.title ?? s.report}</Table.Td>
             <Table.Td>{s.format.toUpperCase()}</Table.Td>
             <Table.Td>{s.recipients.join(', ')}</Table.Td>
             <Table.Td>{s.day_of_month}</Table.Td>
@@ -687,7 +668,7 @@ function Schedules({ canWrite }: { canWrite: boolean }) {
                 <Select
                   label="Report"
                   w={240}
-                  data={REPORTS.map((r) => ({ value: r.key, label: r.title }))}
+                  data={reports.map((r) => ({ value: r.key, label: r.title }))}
                   value={b.report}
                   onChange={(v) => setB({ ...b, report: v ?? 'sac' })}
                   allowDeselect={false}
@@ -747,10 +728,12 @@ function Schedules({ canWrite }: { canWrite: boolean }) {
 export default function Reports() {
   const session = useSession();
   const grants = session.data?.grants;
-  const [chosen, setChosen] = useState(REPORTS[0]?.key ?? 'sac');
+  const catalogue = useCatalogue();
+  const reports = catalogue.reports;
+  const [chosen, setChosen] = useState('sac');
   const [onlyMine, setOnlyMine] = useState(false);
-  const report = REPORTS.find((r) => r.key === chosen) ?? (REPORTS[0] as Def<unknown>);
-  const shown = REPORTS.filter((r) => !onlyMine || r.areas.every((a) => can(grants, a, 'read')));
+  const report = reports.find((r) => r.key === chosen) ?? reports[0];
+  const shown = reports.filter((r) => !onlyMine || r.areas.every((a) => can(grants, a, 'read')));
   return (
     <Stack>
       <Title order={2}>Reports</Title>
@@ -774,6 +757,7 @@ export default function Reports() {
                   checked={onlyMine}
                   onChange={(e) => setOnlyMine(e.currentTarget.checked)}
                 />
+                {catalogue.isError && <Alert color="red">{catalogue.error.message}</Alert>}
                 {shown.map((r) => (
                   <NavLink
                     key={r.key}
@@ -788,12 +772,12 @@ export default function Reports() {
               </Card>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 8 }}>
-              <RunReport key={report.key} report={report} grants={grants} />
+              {report && <RunReport key={report.key} report={report} grants={grants} />}
             </Grid.Col>
           </Grid>
         </Tabs.Panel>
         <Tabs.Panel value="schedules" pt="md">
-          <Schedules canWrite={can(grants, 'reports', 'write')} />
+          <Schedules canWrite={can(grants, 'reports', 'write')} reports={reports} />
         </Tabs.Panel>
         <Tabs.Panel value="sac-submissions" pt="md">
           <SacSubmissions />
