@@ -2,7 +2,8 @@
  * The test command (`npm test`): runs every *.test.ts under src/ and test/ with node's test
  * runner, first against the embedded PostgreSQL, then against an external PostgreSQL when one
  * is reachable (DATABASE_URL, or the local server at 127.0.0.1:5432, database `test`), each
- * time in a fresh database. Pass file paths to run only those. `ARK_TEST_STORES=postgresql` (or
+ * time in a fresh database (browser tests, `*.browser.test.ts`, on the first store only). Pass file paths
+ * to run only those. `ARK_TEST_STORES=postgresql` (or
  * `embedded`) runs one store only, for a quick check while developing; CI runs both.
  */
 import { spawnSync } from 'node:child_process';
@@ -91,6 +92,11 @@ const files = args.length ? args : [...findTests('src'), ...findTests('test')].s
 let ok = true;
 
 const stores = (process.env.ARK_TEST_STORES ?? 'embedded,postgresql').split(',');
+// Browser tests drive the staff app through Ark's HTTP API; what differs between the stores is covered by
+// the HTTP tests, which run on both. So a browser test runs on the first store only (the embedded one, when
+// both run), which keeps CI's run short.
+const isBrowser = (f: string) => f.endsWith('.browser.test.ts');
+let browserRan = false;
 
 if (stores.includes('embedded')) {
   const embeddedDir = path.resolve(`.tmp/test-pg-${process.pid}`);
@@ -99,6 +105,7 @@ if (stores.includes('embedded')) {
   try {
     const fresh = await freshDatabase(embedded.url);
     ok = runSuite('embedded', fresh.url, files) && ok;
+    browserRan = files.some(isBrowser);
     await fresh.drop();
   } finally {
     await embedded.stop();
@@ -110,11 +117,15 @@ const external = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432
 if (!stores.includes('postgresql')) {
   // one store asked for
 } else if (await reachable(external)) {
-  const fresh = await freshDatabase(external);
-  try {
-    ok = runSuite('postgresql', fresh.url, files) && ok;
-  } finally {
-    await fresh.drop();
+  const rest = browserRan ? files.filter((f) => !isBrowser(f)) : files;
+  if (rest.length < files.length) console.log(`\n# ${files.length - rest.length} browser test files ran on the embedded store only`);
+  if (rest.length) {
+    const fresh = await freshDatabase(external);
+    try {
+      ok = runSuite('postgresql', fresh.url, rest) && ok;
+    } finally {
+      await fresh.drop();
+    }
   }
 } else {
   console.log(`\n# Store: postgresql not reachable at ${external.replace(/:[^:@/]*@/, ':***@')}; embedded store only`);
