@@ -466,6 +466,10 @@ test('signing link expiry: an expired link gets a clear page; resend makes a fre
   assertErrorShape('/api/animals/x', await other.req('POST', `/api/animals/signed-contracts/${sent.body.id}/resend`, { body: {} }), 404);
   const reader = await org.keyWith({ animals: 'read', people: 'read' });
   assert.equal((await org.req('POST', `/api/animals/signed-contracts/${sent.body.id}/resend`, { body: {}, key: reader })).status, 403);
+  // Bad input: the Family B error, and the live link unchanged.
+  const bad = await org.req('POST', `/api/animals/signed-contracts/${sent.body.id}/resend`, { body: { expires_in_hours: 'soon' } });
+  assertErrorShape('/api/animals/x', bad, 422);
+  assert.equal((await request(t, org.host, 'GET', new URL(third.body.signing_url).pathname)).status, 200, 'the live link still opens');
   // Signed through the newest link: no more links (422).
   const signedNow = await request(t, org.host, 'POST', new URL(third.body.signing_url).pathname, {
     rawBody: `name=A&consent=yes&document_sha256=${sent.body.document_sha256}`,
