@@ -32,6 +32,8 @@ export interface Pass {
   bad: number;
   requests: number;
   cpuUs: number | null;
+  /** The server process's share of cpuUs (the rest is its PostgreSQL backends'). */
+  serverUs: number | null;
 }
 
 export const CONNECTIONS = 20;
@@ -82,7 +84,7 @@ const idAt = (t: Target, i: number): string => {
   return ids[i % Math.max(ids.length, 1)] ?? 'none';
 };
 
-async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
+async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs' | 'serverUs'>> {
   const env = {
     ...process.env,
     BENCH_IDS: idsFile(t.ids ?? 'animals'),
@@ -110,7 +112,7 @@ async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> 
   return { requests, rps: requests / (durationUs / 1e6), p50: p50 / 1000, p99: p99 / 1000, bad: non2xx + errors };
 }
 
-async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs'>> {
+async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs' | 'serverUs'>> {
   let i = 0;
   const r = await autocannon({
     url: t.origin,
@@ -159,9 +161,11 @@ export async function drive(t: Target, seconds: number, cpu?: CpuMeter): Promise
   const before = cpu ? await cpu.read() : null;
   const r = TOOL === 'wrk' ? await runWrk(t, seconds) : await runAutocannon(t, seconds);
   const after = cpu ? await cpu.read() : null;
-  const cpuUs = before !== null && after !== null && r.requests > 0 ? (after - before) / r.requests : null;
+  const ok = before !== null && after !== null && r.requests > 0;
+  const cpuUs = ok ? (after.total - before.total) / r.requests : null;
+  const serverUs = ok ? (after.server - before.server) / r.requests : null;
   if (r.bad) console.log(`    ${t.name}: ${r.bad} of ${r.requests} answers were not 2xx; one now answers: ${await sample(t)}`);
-  return { ...r, cpuUs };
+  return { ...r, cpuUs, serverUs };
 }
 
 const TICK_US = 1e6 / Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim() || 100);
@@ -228,8 +232,8 @@ export class CpuMeter {
     private readonly admin: pg.ClientBase,
   ) {}
 
-  /** Total CPU microseconds so far, or null when the server or the backends cannot be read. */
-  async read(): Promise<number | null> {
+  /** CPU microseconds so far (the server process's and the total with its backends), or null when unreadable. */
+  async read(): Promise<{ server: number; total: number } | null> {
     const server = procTimes(this.serverPid);
     if (server === null) return null;
     const rows = (
@@ -251,7 +255,7 @@ export class CpuMeter {
     }
     if (seen > 0 && read === 0) return null;
     // A backend that went away keeps its last reading.
-    return server + [...this.known.values()].reduce((a, b) => a + b, 0);
+    return { server, total: server + [...this.known.values()].reduce((a, b) => a + b, 0) };
   }
 }
 

@@ -9,7 +9,7 @@
  *   with 20 connections; ceiling and Ark alternate, three rounds, and each line prints
  *   min / median / max requests per second, p50 / p99 (median round), and CPU microseconds per
  *   request of the server process plus the PostgreSQL processes serving it — a figure that the
- *   noise of a shared machine barely moves.
+ *   noise of a shared machine barely moves — and its split (server + PostgreSQL).
  *
  * Default: 100,000 realistic animals in one organization (plus three smaller organizations), each
  * with its history (stays, medical records, care notes, one in ten an open due item): GET one, a
@@ -233,6 +233,7 @@ function summary(f: Figure) {
   const rps = f.passes.map((p) => p.rps);
   const mid = f.passes.find((p) => p.rps === median(rps)) ?? f.passes[0];
   const cpus = f.passes.map((p) => p.cpuUs).filter((c): c is number => c !== null);
+  const servers = f.passes.map((p) => p.serverUs).filter((c): c is number => c !== null);
   return {
     min: Math.min(...rps),
     med: median(rps),
@@ -240,16 +241,21 @@ function summary(f: Figure) {
     p50: mid?.p50 ?? NaN,
     p99: median(f.passes.map((p) => p.p99)),
     cpu: cpus.length ? median(cpus) : null,
+    server: servers.length ? median(servers) : null,
     bad: f.passes.reduce((a, p) => a + p.bad, 0),
   };
 }
 function printFigures(figs: Figure[]) {
-  console.log(`  ${'line'.padEnd(44)} ${'req/s min / median / max'.padStart(26)}  ${'p50'.padStart(6)}  ${'p99'.padStart(6)}  CPU µs/req`);
+  console.log(
+    `  ${'line'.padEnd(44)} ${'req/s min / median / max'.padStart(26)}  ${'p50'.padStart(6)}  ${'p99'.padStart(6)}  CPU µs/req ` +
+      '(server + PostgreSQL)',
+  );
   for (const f of figs) {
     const s = summary(f);
+    const split = s.cpu === null || s.server === null ? '' : ` (${fmt(s.server, 0)} + ${fmt(s.cpu - s.server, 0)})`;
     console.log(
       `  ${f.name.padEnd(44)} ${fmt(s.min, 7)} / ${fmt(s.med, 6)} / ${fmt(s.max, 6)}  ${fmt(s.p50, 4, 1)}ms  ${fmt(s.p99, 4, 1)}ms  ` +
-        `${s.cpu === null ? '   n/a' : fmt(s.cpu, 6)}${s.bad ? `   (${s.bad} non-2xx/errors!)` : ''}`,
+        `${s.cpu === null ? '   n/a' : `${fmt(s.cpu, 6)}${split}`}${s.bad ? `   (${s.bad} non-2xx/errors!)` : ''}`,
     );
   }
 }
