@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Db, type Queryable } from '../src/platform/db/db.ts';
+import { base62 } from '../src/platform/ids.ts';
+import { createOrganization } from '../src/modules/settings/service.ts';
 
 /** The only tables, keys and indexes that may not lead with organization_id, and why. */
 export const EXCEPTIONS: Record<string, string> = {
@@ -125,4 +127,57 @@ test('the check catches a table, a key and an index that do not lead with organi
     }),
     /roll back the probes/,
   );
+});
+
+/**
+ * Foreign keys to `organizations` that a write need not check (migration 1700): one on a table whose rows also
+ * reference an organization's own record through a NOT NULL (organization_id, …) key (that parent already belongs to
+ * an existing organization), and any on the two append-only logs every write adds to. Each such check locks the one
+ * organization row every concurrent write of that organization shares.
+ */
+export async function redundantOrganizationKeys(q: Queryable): Promise<string[]> {
+  const rows = await q.query<{ name: string }>(
+    `SELECT c.conrelid::regclass::text || '.' || c.conname AS name
+       FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+      WHERE n.nspname = current_schema() AND c.contype = 'f' AND c.confrelid = 'organizations'::regclass
+        AND array_length(c.conkey, 1) = 1
+        AND (t.relname IN ('audit_log', 'ark_changes')
+             OR EXISTS (SELECT 1 FROM pg_constraint x
+                         WHERE x.contype = 'f' AND x.conrelid = c.conrelid AND x.confrelid <> 'organizations'::regclass
+                           AND c.conkey[1] = ANY (x.conkey)
+                           AND NOT EXISTS (SELECT 1 FROM unnest(x.conkey) k
+                                             JOIN pg_attribute a ON a.attrelid = x.conrelid AND a.attnum = k
+                                            WHERE NOT a.attnotnull)))
+      ORDER BY 1`,
+  );
+  return rows.map((r) => r.name);
+}
+
+test('no write checks the organization row when a parent record already proves it', async () => {
+  assert.deepEqual(await redundantOrganizationKeys(db), []);
+  // The rule catches a new table that references organizations beside its NOT NULL parent key, and not one whose
+  // parent key may be null (then nothing else proves the organization).
+  await assert.rejects(
+    db.tx(async (q) => {
+      await q.query(`CREATE TABLE fk_probe_a (organization_id text NOT NULL REFERENCES organizations(id), id text NOT NULL,
+        animal_id text NOT NULL, PRIMARY KEY (organization_id, id),
+        FOREIGN KEY (organization_id, animal_id) REFERENCES animals(organization_id, id))`);
+      await q.query(`CREATE TABLE fk_probe_b (organization_id text NOT NULL REFERENCES organizations(id), id text NOT NULL,
+        animal_id text, PRIMARY KEY (organization_id, id),
+        FOREIGN KEY (organization_id, animal_id) REFERENCES animals(organization_id, id))`);
+      assert.deepEqual(
+        (await redundantOrganizationKeys(q)).filter((n) => n.startsWith('fk_probe_')),
+        ['fk_probe_a.fk_probe_a_organization_id_fkey'],
+      );
+      throw new Error('roll back the probes');
+    }),
+    /roll back the probes/,
+  );
+});
+
+test('an organization is never deleted (its logs refer to it without a foreign key)', async () => {
+  const org = await createOrganization(db, { slug: `never-deleted-${base62(8).toLowerCase()}`, name: 'Kept' });
+  assert.ok(org);
+  await assert.rejects(db.query('DELETE FROM organizations WHERE id = $1', [org.id]), /an organization is never deleted/);
+  assert.equal((await db.query('SELECT 1 FROM organizations WHERE id = $1', [org.id])).length, 1);
 });

@@ -7,23 +7,40 @@ import type { Queryable } from '../../platform/db/db.ts';
  */
 export type AnimalWrittenHook = (q: Queryable, orgId: string, animalId: string, changed?: readonly string[]) => Promise<void>;
 /**
- * Says, before the write's transaction opens (from cached facts, or a read of its own on `db`), that the hook would do
- * nothing for this write. A write every hook is idle for needs no transaction when it is one statement.
+ * Says, before the write's transaction opens (from cached facts, or a read of its own on `db`), what the hook would do
+ * for this write when that is only more rows of the write's own statement: its parts over the written row `w` (none
+ * when it has nothing to do), or null when it needs to run itself. A write every hook answers for needs no
+ * transaction: it is one statement.
  */
-export type AnimalWriteIdle = (db: Queryable, orgId: string, animalId: string, changed: readonly string[]) => Promise<boolean>;
-const writtenHooks = new Map<AnimalWrittenHook, AnimalWriteIdle | undefined>();
-/** Registers `fn` (once, however often called) to run after each animal write, in its transaction; `idle` as above. */
-export function onAnimalWritten(fn: AnimalWrittenHook, idle?: AnimalWriteIdle): void {
-  writtenHooks.set(fn, idle);
+export type AnimalWriteSql = (
+  db: Queryable,
+  orgId: string,
+  animalId: string,
+  changed: readonly string[],
+) => Promise<StatementPart[] | null>;
+const writtenHooks = new Map<AnimalWrittenHook, AnimalWriteSql | undefined>();
+/** Registers `fn` (once, however often called) to run after each animal write, in its transaction; `asSql` as above. */
+export function onAnimalWritten(fn: AnimalWrittenHook, asSql?: AnimalWriteSql): void {
+  writtenHooks.set(fn, asSql);
 }
 /** Called by this module's service after it wrote an animal, inside the write's transaction. */
 export async function animalWritten(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<void> {
   for (const fn of writtenHooks.keys()) await fn(q, orgId, animalId, changed);
 }
-/** True when no hook has anything to do for a write that sets `changed` (asked before its transaction opens). */
-export async function animalWriteIdle(db: Queryable, orgId: string, animalId: string, changed: readonly string[]): Promise<boolean> {
-  for (const idle of writtenHooks.values()) if (!idle || !(await idle(db, orgId, animalId, changed))) return false;
-  return true;
+/** Every write hook's work for a write that sets `changed` as statement parts, or null when one must run itself. */
+export async function animalWriteSql(
+  db: Queryable,
+  orgId: string,
+  animalId: string,
+  changed: readonly string[],
+): Promise<StatementPart[] | null> {
+  const parts: StatementPart[] = [];
+  for (const asSql of writtenHooks.values()) {
+    const mine = asSql ? await asSql(db, orgId, animalId, changed) : null;
+    if (!mine) return null;
+    parts.push(...mine);
+  }
+  return parts;
 }
 
 /** What a newer module learns of an animal made through Family A, inside the transaction that makes it. */

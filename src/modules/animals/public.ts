@@ -95,7 +95,7 @@ export async function setAltered(q: Queryable, orgId: string, id: string, value:
 }
 
 /** Another module's work inside every animal write's transaction (the registry republishes chip copies). */
-export { onAnimalWritten, type AnimalWrittenHook, type AnimalWriteIdle } from './hooks.ts';
+export { onAnimalWritten, type AnimalWrittenHook, type AnimalWriteSql } from './hooks.ts';
 import { animalWritten } from './hooks.ts';
 /** Ark's one rule for chip numbers: upper case, separators stripped. */
 export { normalizeMicrochip } from './microchips.facts.ts';

@@ -6,7 +6,7 @@ import { changeCte, recordChange, type Change } from '../../platform/changes.ts'
 import { checkCustomFields } from '../customfields/public.ts';
 import { checkAnimalLocation } from '../operations/public.ts';
 import * as repo from './repository.ts';
-import { animalCreated, animalCreatedSql, animalWritten, animalWriteIdle } from './hooks.ts';
+import { animalCreated, animalCreatedSql, animalWritten, animalWriteSql } from './hooks.ts';
 import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
 import { normalizeMicrochip } from './microchips.facts.ts';
@@ -181,9 +181,10 @@ export async function createAnimal(
   );
   const created = { id, intake_date: values.intake_date, species: values.species, date_of_birth: values.date_of_birth };
   // Without a chip, when the other modules' records of a new animal are rows of the same statement (its first stay) and
-  // no write hook has anything to do, the create is that one statement, atomic without a transaction.
+  // the write hooks' work is rows of it too (or nothing), the create is that one statement, atomic without a transaction.
   const parts = chip === null ? await animalCreatedSql(db, orgId, created, actor) : null;
-  if (parts && (await animalWriteIdle(db, orgId, id, ['created']))) return repo.insertAnimal(db, orgId, values, actor, [...also, ...parts]);
+  const written = parts ? await animalWriteSql(db, orgId, id, ['created']) : null;
+  if (parts && written) return repo.insertAnimal(db, orgId, values, actor, [...also, ...parts, ...written]);
   return db.tx(async (q) => {
     const row = await repo.insertAnimal(q, orgId, values, actor, also);
     if (chip !== null) await setPrimaryChipNumber(q, orgId, id, chip);
@@ -203,7 +204,8 @@ export async function createAnimal(
  * A change of the animal's own columns: one statement updates it, audits it, records the change for the feed (and
  * a weight row) and returns the row. A chip, status, location or custom field change first locks or reads the row
  * (once); what other modules do on every animal write (onAnimalWritten) runs in the same transaction, and a plain
- * change they have nothing to do for (asked before) is the one statement alone, atomic without a transaction.
+ * change whose other work is rows of the same statement (asked before: the registry's "last seen" day) or nothing is
+ * that one statement alone, atomic without a transaction.
  */
 export async function updateAnimal(
   db: Db,
@@ -224,20 +226,18 @@ export async function updateAnimal(
   if (body.weight !== undefined) patch.weight = body.weight;
   if (body.isPublic !== undefined) patch.is_public = body.isPublic;
   if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
-  const write = async (q: Queryable) => {
-    const row = await repo.updateAnimal(
-      q,
-      orgId,
-      id,
-      patch,
-      actor,
-      Object.keys(body),
-      familyAWrites({ event: 'animal.updated', entity: 'animal', fields: changedFields(patch), actor }, pounds, actor, timeZone),
-    );
+  const write = async (q: Queryable, more: repo.AlsoWrite[] = []) => {
+    const row = await repo.updateAnimal(q, orgId, id, patch, actor, Object.keys(body), [
+      ...familyAWrites({ event: 'animal.updated', entity: 'animal', fields: changedFields(patch), actor }, pounds, actor, timeZone),
+      ...more,
+    ]);
     if (!row) throw notFound('animal');
     return row;
   };
-  if (!lock && !readsRow && (await animalWriteIdle(db, orgId, id, Object.keys(patch)))) return write(db);
+  if (!lock && !readsRow) {
+    const more = await animalWriteSql(db, orgId, id, Object.keys(patch));
+    if (more) return write(db, more);
+  }
   return db.tx(async (q) => {
     if (lock) await lockAnimal(q, orgId, id);
     // One read gives the location and custom fields a change starts from and the status it replaces.

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
-import { animalMicrochips, animalExists, chippedAnimalIds, getAnimal, normalizeMicrochip } from '../animals/public.ts';
+import { animalMicrochips, animalExists, chippedAnimalIds, getAnimal, normalizeMicrochip, type StatementPart } from '../animals/public.ts';
 import { organizationProfile, type OrganizationProfile } from '../settings/public.ts';
 import * as repo from './chips.repository.ts';
 import { OrgCache } from '../../platform/org-cache.ts';
@@ -42,12 +42,33 @@ async function publishes(q: Queryable, orgId: string): Promise<boolean> {
 }
 
 /**
- * True when an animal write that sets `changed` leaves the registry nothing to do: the organization does not publish
- * (turning publishing off removes every copy, so there is nothing to remove either), or the write touches nothing a
- * copy shows and needs no new "last seen" day (a new animal without a chip has no copies; copies seen today need
- * nothing, and no copy's day goes back, so a copy seen today when asked is still seen today when the write commits).
+ * What an animal write that sets `changed` asks of the registry, as parts of the write's own statement (over its
+ * written row `w`), or null when the copies must be rebuilt (publishAnimalChips, in the write's transaction). Nothing
+ * when the organization does not publish (turning publishing off removes every copy, so there is nothing to remove
+ * either) or for a new animal without a chip (it has no copies). A write that touches nothing a copy shows only moves
+ * the copies' "last seen" day to today: one UPDATE of the copies seen before today, in the same statement (the
+ * organization's profile travels with the next write that changes a copy, and whenever the registry settings are saved).
  */
-export async function publishIdle(q: Queryable, orgId: string, animalId: string, changed: readonly string[]): Promise<boolean> {
+export async function publishSql(
+  q: Queryable,
+  orgId: string,
+  _animalId: string,
+  changed: readonly string[],
+): Promise<StatementPart[] | null> {
+  if (!(await publishes(q, orgId))) return [];
+  if (changed.some((c) => COPIED.has(c))) return null;
+  if (changed.includes('created')) return [];
+  return [
+    () => ({
+      sql: `UPDATE registry_chips r SET last_seen = current_date, published_at = now() FROM w
+             WHERE r.organization_id = w.organization_id AND r.animal_id = w.id AND r.last_seen < current_date`,
+      params: [],
+    }),
+  ];
+}
+
+/** True when a write that sets `changed` leaves the copies as they are (asked inside the write's transaction). */
+async function publishIdle(q: Queryable, orgId: string, animalId: string, changed: readonly string[]): Promise<boolean> {
   if (!(await publishes(q, orgId))) return true;
   if (changed.some((c) => COPIED.has(c))) return false;
   return changed.includes('created') || !(await repo.seenBeforeToday(q, orgId, animalId));
