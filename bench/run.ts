@@ -160,6 +160,19 @@ const allLines: Line[] = [
       headers: {},
     },
   },
+  // The write ceilings (bench/ceiling.ts): the same rows written by one prepared statement behind a lean route.
+  ...writes
+    .filter((t) => t.name === 'POST /api/v1/animals' || t.name === 'PATCH /api/v1/animals/{id}')
+    .map((t) => ({
+      meter: cpu.ceiling,
+      target: {
+        ...t,
+        name: `ceiling: ${t.method} animal, same rows, one statement`,
+        origin: `http://127.0.0.1:${ceiling.port}`,
+        path: t.method === 'POST' ? '/animals' : '/animal/{id}',
+        headers: { 'content-type': 'application/json' },
+      },
+    })),
   { meter: cpu.ark, target: getOneTarget },
   {
     meter: cpu.ark,
@@ -375,6 +388,17 @@ if (ceil && getOne && post && patch && postDonation && patchPerson) {
     `  people PATCH ≥ 35% of GET one:        ${pct(wp).padStart(4)}  ${verdict(wp >= 0.35)}   (by CPU per ` +
       `request: ${pct(cpuRatio(patchPerson, getOne))})`,
   );
+  // The writes against their own ceilings: how much of a write's cost is Ark's, and how much the rows themselves.
+  for (const [f, c] of [
+    [post, find(last, 'ceiling: POST animal')],
+    [patch, find(last, 'ceiling: PATCH animal')],
+  ] as const) {
+    if (!c) continue;
+    console.log(
+      `  ${`${f.name.split(' ')[0]} animal vs its write ceiling:`.padEnd(38)} ${pct(ratio(f, c)).padStart(4)}         (by CPU per ` +
+        `request: ${pct(cpuRatio(f, c))}; the same rows written by one prepared statement behind a lean route)`,
+    );
+  }
   // The animal-record reads (no target in the issues): their ratio to GET one, and p50 against 20 ms.
   for (const [label, prefix] of [
     ['"due today" list', 'GET /api/animals/medical/due'],
