@@ -614,3 +614,22 @@ test('applications name their animals (`animals` beside `animal_ids`) in one, th
   const theirs = await other.req('GET', '/api/animals/adoption-applications');
   assert.deepEqual(theirs.body.results, []);
 });
+
+test('contract merge fields: the published list is exactly what a template may use', async () => {
+  const org = await makeOrg(t);
+  const res = await org.req('GET', '/api/animals/contract-templates/merge-fields');
+  assert.equal(res.status, 200, res.raw);
+  const names = (res.body.results as { name: string; description: string }[]).map((f) => f.name);
+  assert.ok(names.includes('full_name') && names.includes('animal_name') && names.includes('today'), res.raw);
+  for (const f of res.body.results) assert.ok(f.description.length > 3, `${f.name} is described`);
+  // Every listed field is accepted, in one template.
+  const all = await org.req('POST', '/api/animals/contract-templates', {
+    body: { name: 'Every field', title: 'All', body: names.map((n) => `{{${n}}}`).join(' ') },
+  });
+  assert.equal(all.status, 201, all.raw);
+  // A field off the list is refused, and the error names the known ones.
+  const bad = await org.req('POST', '/api/animals/contract-templates', { body: { name: 'x', title: 'x', body: '{{shoe_size}}' } });
+  assertErrorShape('/api/animals/contract-templates', bad, 422);
+  assert.match(bad.raw, /shoe_size/);
+  assert.match(bad.raw, new RegExp(names.join(', ')));
+});

@@ -19,6 +19,7 @@ import {
   ContractSend,
   ContractTemplate,
   ContractTemplateCreate,
+  ContractMergeFields,
   ContractTemplateList,
   ContractTemplatePatch,
   ContractTemplateVersions,
@@ -64,9 +65,8 @@ export function contractRoutes(app: App, ctx: AppContext) {
         summary: 'Add a contract template',
         description:
           'Plain text (paragraphs split by blank lines) with merge fields written {{name}}, filled by the same engine as ' +
-          'message templates: first_name, last_name, full_name, email, phone (the applicant); animal_name, animal_species, ' +
-          'animal_breed, animal_sex, animal_id, microchip (the animals, listed "A, B and C" when several); fee (formatted), ' +
-          'fee_minor, currency; spay_neuter_due_on; org_name; today. An unknown merge field is refused (422). Version 1.',
+          `message templates: ${contracts.CONTRACT_FIELDS.join(', ')} (GET .../merge-fields describes each). An unknown ` +
+          'merge field is refused (422). Version 1.',
         body: ContractTemplateCreate,
         response: { 201: ContractTemplate },
       },
@@ -75,6 +75,21 @@ export function contractRoutes(app: App, ctx: AppContext) {
       const { orgId, actor } = who(req);
       return reply.code(201).send(await contracts.createTemplate(ctx.db, orgId, req.body, actor));
     },
+  );
+  app.get(
+    '/api/animals/contract-templates/merge-fields',
+    {
+      config: read,
+      schema: {
+        tags: tTags,
+        summary: 'The merge fields a contract template may use',
+        description:
+          'Every merge field a contract title or body may use, in the order an editor offers them, with what it is filled ' +
+          'with when a contract is made from an application. Not paged (a fixed, short list).',
+        response: { 200: ContractMergeFields },
+      },
+    },
+    async () => ({ results: [...contracts.CONTRACT_MERGE_FIELDS] }),
   );
   app.get(
     '/api/animals/contract-templates/:id',

@@ -15,25 +15,29 @@ import { quote } from './fees.ts';
 import type { ContractSend, ContractTemplateCreate, ContractTemplatePatch, SignedContractT } from './schemas.ts';
 
 /** The merge fields a contract template may use (filled from the application, its animals, the fee and the organization). */
-export const CONTRACT_FIELDS = [
-  'first_name',
-  'last_name',
-  'full_name',
-  'email',
-  'phone',
-  'animal_name',
-  'animal_species',
-  'animal_breed',
-  'animal_sex',
-  'animal_id',
-  'microchip',
-  'fee',
-  'fee_minor',
-  'currency',
-  'spay_neuter_due_on',
-  'org_name',
-  'today',
-];
+export const CONTRACT_MERGE_FIELDS = [
+  { name: 'first_name', description: "the applicant's first name" },
+  { name: 'last_name', description: "the applicant's last name" },
+  { name: 'full_name', description: "the applicant's full name" },
+  { name: 'email', description: "the applicant's email address" },
+  { name: 'phone', description: "the applicant's phone number" },
+  { name: 'animal_name', description: 'the animals\' names, listed "A, B and C" when several' },
+  { name: 'animal_species', description: 'their species' },
+  { name: 'animal_breed', description: 'their breeds' },
+  { name: 'animal_sex', description: 'their sexes' },
+  { name: 'animal_id', description: 'their Ark ids' },
+  { name: 'microchip', description: 'their microchip numbers' },
+  { name: 'fee', description: 'the adoption fee, formatted in the currency' },
+  { name: 'fee_minor', description: 'the fee in minor units (cents)' },
+  { name: 'currency', description: "the fee's ISO 4217 currency code" },
+  {
+    name: 'spay_neuter_due_on',
+    description: 'for an unaltered animal, the spay/neuter due date given (else 30 days from today); otherwise "not applicable"',
+  },
+  { name: 'org_name', description: "the organization's name" },
+  { name: 'today', description: "today's date in the organization's time zone" },
+] as const;
+export const CONTRACT_FIELDS: readonly string[] = CONTRACT_MERGE_FIELDS.map((f) => f.name);
 
 // Templates
 

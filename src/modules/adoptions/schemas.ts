@@ -293,6 +293,17 @@ export const ContractTemplate = Type.Object(
   { $id: 'ContractTemplate' },
 );
 export const ContractTemplateList = Type.Object({ results: Type.Array(ContractTemplate), ...PageFieldsB }, { $id: 'ContractTemplateList' });
+export const ContractMergeFields = Type.Object(
+  {
+    results: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'written {{name}} in a title or body' }),
+        description: Type.String(),
+      }),
+    ),
+  },
+  { $id: 'ContractMergeFields' },
+);
 export const ContractTemplateCreate = Strict({
   name: Name(),
   title: Type.String({ minLength: 1, maxLength: 300 }),

@@ -113,6 +113,7 @@ securitySuite('adoptions', () => t, [
   { method: 'GET', path: async (o) => `/api/animals/${await animal(o)}/adoption-fee`, ...READ },
 
   { method: 'GET', path: () => '/api/animals/contract-templates', ...READ, seed: contractTemplate },
+  { method: 'GET', path: () => '/api/animals/contract-templates/merge-fields', ...READ, shared: true },
   {
     method: 'POST',
     path: () => '/api/animals/contract-templates',

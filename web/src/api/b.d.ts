@@ -51072,7 +51072,7 @@ export interface paths {
         put?: never;
         /**
          * Add a contract template
-         * @description Plain text (paragraphs split by blank lines) with merge fields written {{name}}, filled by the same engine as message templates: first_name, last_name, full_name, email, phone (the applicant); animal_name, animal_species, animal_breed, animal_sex, animal_id, microchip (the animals, listed "A, B and C" when several); fee (formatted), fee_minor, currency; spay_neuter_due_on; org_name; today. An unknown merge field is refused (422). Version 1.
+         * @description Plain text (paragraphs split by blank lines) with merge fields written {{name}}, filled by the same engine as message templates: first_name, last_name, full_name, email, phone, animal_name, animal_species, animal_breed, animal_sex, animal_id, microchip, fee, fee_minor, currency, spay_neuter_due_on, org_name, today (GET .../merge-fields describes each). An unknown merge field is refused (422). Version 1.
          *
          *     Needs admin on Animals.
          */
@@ -51193,6 +51193,116 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/contract-templates/merge-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merge fields a contract template may use
+         * @description Every merge field a contract title or body may use, in the order an editor offers them, with what it is filled with when a contract is made from an application. Not paged (a fixed, short list).
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description written {{name}} in a title or body */
+                                name: string;
+                                description: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -589,26 +589,6 @@ function FeeSchedules({ canAdmin, currency }: { canAdmin: boolean; currency: str
 
 // ---- contract templates ----
 
-/** The merge fields a contract may use (the API's list, in `POST /api/animals/contract-templates`). */
-export const CONTRACT_FIELDS = [
-  'first_name',
-  'last_name',
-  'full_name',
-  'email',
-  'phone',
-  'animal_name',
-  'animal_species',
-  'animal_breed',
-  'animal_sex',
-  'animal_id',
-  'microchip',
-  'fee',
-  'fee_minor',
-  'currency',
-  'spay_neuter_due_on',
-  'org_name',
-  'today',
-] as const;
 
 /** The text as a contract shows it: paragraphs split by blank lines, merge fields marked. */
 function Preview({ title, body }: { title: string; body: string }) {
@@ -676,6 +656,12 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
   const client = useQueryClient();
   const [f, setF] = useState({ name: t?.name ?? '', title: t?.title ?? '', body: t?.body ?? '' });
   const body = useRef<HTMLTextAreaElement>(null);
+  // The merge fields the API accepts, with what each is filled with (a fixed list: read once).
+  const fields = useQuery({
+    queryKey: ['contract-merge-fields'],
+    queryFn: () => ok(apiB.GET('/api/animals/contract-templates/merge-fields')),
+    staleTime: Infinity,
+  });
   const save = useMutation({
     mutationFn: () => {
       if (!t) return ok(apiB.POST('/api/animals/contract-templates', { body: { name: f.name.trim(), title: f.title.trim(), body: f.body } }));
@@ -731,9 +717,17 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
             Insert a merge field at the cursor
           </Text>
           <Group gap={4} role="group" aria-labelledby="merge-fields-label">
-            {CONTRACT_FIELDS.map((m) => (
-              <Button key={m} size="compact-xs" variant="default" ff="monospace" onClick={() => insert(m)} aria-label={`Insert ${m}`}>
-                {m}
+            {(fields.data?.results ?? []).map((m) => (
+              <Button
+                key={m.name}
+                size="compact-xs"
+                variant="default"
+                ff="monospace"
+                onClick={() => insert(m.name)}
+                aria-label={`Insert ${m.name}: ${m.description}`}
+                title={m.description}
+              >
+                {m.name}
               </Button>
             ))}
           </Group>
