@@ -167,11 +167,8 @@ export async function pageRoutes(app: App, ctx: AppContext) {
     const { f, page: n, filtered } = readFilter(req.query as Record<string, unknown>);
     if (n === null) return notFoundPage(req, reply, org, en.notFound.page);
     const site = await service.site(ctx.db, org);
-    const [list, species, locations] = [
-      await service.listPage(ctx.db, org.id, f, n),
-      await repo.adoptableSpecies(ctx.db, org.id),
-      await repo.adoptableLocations(ctx.db, org.id),
-    ];
+    const list = await service.listPage(ctx.db, org.id, f, n);
+    const { species, locations } = await repo.adoptableChoices(ctx.db, org.id);
     if (n > list.pages) return notFoundPage(req, reply, org, en.notFound.page);
     const data = { site, cards: list.cards, total: list.total, species, locations, embed };
     if (service.notModified(req, reply, data, service.newestOf(list.lastModified, site.settings.updated_at), VERSION)) return reply;
@@ -437,8 +434,7 @@ export async function pageRoutes(app: App, ctx: AppContext) {
         offset,
         has_more: offset + rows.length < total,
         total,
-        species: await repo.adoptableSpecies(ctx.db, org.id),
-        locations: await repo.adoptableLocations(ctx.db, org.id),
+        ...(await repo.adoptableChoices(ctx.db, org.id)),
       };
       void reply.header('Access-Control-Allow-Origin', '*');
       if (service.notModified(req, reply, body, service.newestOf(...rows.map((r) => r.updated_at)), VERSION)) return reply;

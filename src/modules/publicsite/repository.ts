@@ -48,7 +48,11 @@ export interface ListedAnimal {
 
 const AVAILABLE = `p.organization_id = $1 AND ${availableNowSql('$1', 'p.id')}`;
 
-/** One page of the adoptable animals matching the filter, with the total that match. */
+/**
+ * One page of the adoptable animals matching the filter, with the total that match. The matches are read as ids
+ * first (with the sort key), from the public animals' covering index (migration 1710: it carries the filter
+ * columns but the weight, so only a size filter reads the rows), then only the page's rows are read whole.
+ */
 export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, limit: number, offset: number): Promise<ListedAnimal[]> {
   const w = new Where(orgId, 'p.organization_id').and(availableNowSql('$1', 'p.id'));
   if (f.species) w.and((p) => `p.species_key = lower(${p(f.species)})`);
@@ -61,44 +65,46 @@ export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, 
   if (f.size) w.and((p) => `${sizeSql('p.weight')} = ${p(f.size)}`);
   if (f.locationId) w.and((p) => `${placeSiteSql('$1', 'p.location_id')} = ${p(f.locationId)}`);
   for (const g of f.goodWith) w.and(`${behaviourValueSql('$1', 'p.id', `'good_with_${g}'`)} = 'yes'`);
-  const order = f.sort === 'name' ? 'lower(public_name), id' : 'created_at DESC, id DESC';
+  const byName = f.sort === 'name';
+  const order = byName ? 'm.sort_name, m.id' : 'm.created_at DESC, m.id DESC';
   return q.query<ListedAnimal>(
-    `WITH m AS (SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
-                       p.weight::float8 AS weight, p.created_at, p.updated_at
+    `WITH m AS (SELECT p.id, p.created_at${byName ? ', lower(p.public_name) AS sort_name' : ''}
                   FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${w.sql}),
-          pg AS (SELECT * FROM m ORDER BY ${order} ${w.page(limit, offset)})
-     SELECT pg.id, pg.public_name, pg.species, pg.breed, pg.sex, pg.date_of_birth, pg.intake_date, pg.weight, pg.updated_at,
-            ${firstPublicPhotoSql('$1', 'pg.id')} AS photo_id, (SELECT count(*) FROM m)::int AS total
-       FROM pg ORDER BY ${order}`,
+          pg AS (SELECT m.* FROM m ORDER BY ${order} ${w.page(limit, offset)})
+     SELECT a.id, a.public_name, a.species, a.breed, a.sex, a.date_of_birth::text, a.intake_date::text,
+            a.weight::float8 AS weight, a.updated_at, ${firstPublicPhotoSql('$1', 'a.id')} AS photo_id,
+            (SELECT count(*) FROM m)::int AS total
+       FROM pg m JOIN animals a ON a.organization_id = $1 AND a.id = m.id
+      ORDER BY ${order}`,
     w.params,
   );
 }
 
-/** The species among the adoptable animals, most first (for the filter). */
-export async function adoptableSpecies(q: Queryable, orgId: string): Promise<string[]> {
-  const rows = await q.query<{ species: string }>(
-    `SELECT min(p.species) AS species FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE}
-      GROUP BY p.species_key ORDER BY count(*) DESC, 1 LIMIT 30`,
-    [orgId],
-  );
-  return rows.map((r) => r.species);
-}
-
 /**
- * The sites (active locations) where adoptable animals are, by name: the location filter's choices. Animals
- * with no location (in a foster home) are at none.
+ * The list's filter choices, in one statement over the adoptable animals (index-only, see listAdoptable): the species,
+ * most first, and the sites (active locations) where adoptable animals are, by name. Animals with no location (in a
+ * foster home) are at none.
  */
-export async function adoptableLocations(q: Queryable, orgId: string): Promise<{ id: string; name: string }[]> {
-  const rows = await q.query<{ site: string }>(
-    `SELECT DISTINCT ${placeSiteSql('$1', 'x.location_id')} AS site
-       FROM (SELECT DISTINCT p.location_id FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.location_id IS NOT NULL) x`,
+export async function adoptableChoices(
+  q: Queryable,
+  orgId: string,
+): Promise<{ species: string[]; locations: { id: string; name: string }[] }> {
+  const rows = await q.query<{ species: string[]; sites: string[] }>(
+    `WITH av AS (SELECT p.species_key, p.species, p.location_id FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE})
+     SELECT ARRAY(SELECT min(species) FROM av GROUP BY species_key ORDER BY count(*) DESC, 1 LIMIT 30) AS species,
+            ARRAY(SELECT DISTINCT ${placeSiteSql('$1', 'x.location_id')}
+                    FROM (SELECT DISTINCT location_id FROM av WHERE location_id IS NOT NULL) x) AS sites`,
     [orgId],
   );
-  return locationNames(
-    q,
-    orgId,
-    rows.flatMap((r) => (r.site ? [r.site] : [])),
-  );
+  const r = rows[0];
+  return {
+    species: r?.species ?? [],
+    locations: await locationNames(
+      q,
+      orgId,
+      (r?.sites ?? []).filter((x): x is string => !!x),
+    ),
+  };
 }
 
 /** Ids and last change of every adoptable animal (the sitemap and the syndication files). */
