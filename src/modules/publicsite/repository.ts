@@ -74,7 +74,7 @@ export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, 
      SELECT a.id, a.public_name, a.species, a.breed, a.sex, a.date_of_birth::text, a.intake_date::text,
             a.weight::float8 AS weight, a.updated_at, ${firstPublicPhotoSql('$1', 'a.id')} AS photo_id,
             (SELECT count(*) FROM m)::int AS total
-       FROM pg m JOIN animals a ON a.organization_id = $1 AND a.id = m.id
+       FROM pg m JOIN ${PUBLIC_ANIMALS_SQL} a ON a.organization_id = $1 AND a.id = m.id
       ORDER BY ${order}`,
     w.params,
   );
