@@ -14,8 +14,7 @@ const ERROR_MEANING: Record<string, string> = {
   '413': 'Request body larger than 1 MiB',
   '415': 'A body that is not JSON (send Content-Type: application/json)',
   '429': 'Rate limit exceeded; retry after Retry-After seconds',
-  '503':
-    'A service this needs (the database, or a provider the area needs) is not configured or not reachable; nothing was done; retry after Retry-After seconds',
+  '503': 'The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds',
 };
 
 /** What an operation needs, as the description states it: the same `config.permission` the auth plugin enforces. */
