@@ -83,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const baseDomain = env.ARK_BASE_DOMAIN || 'localhost';
   return {
     port: int(env.PORT, 3000),
-    host: env.HOST || '0.0.0.0',
+    host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     replicaUrls: (env.DATABASE_REPLICA_URLS ?? '')
       .split(',')

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { superviseListener } from './db/listen.ts';
 
 const CHANNEL = 'ark_cache';
 
@@ -7,36 +7,15 @@ export async function announceChange(q: { query: (t: string, p?: unknown[]) => P
   await q.query(`SELECT pg_notify('${CHANNEL}', 'changed')`);
 }
 
-/** Listens for announcements; reconnects if the connection drops. */
-export function listenForChanges(url: string, onChange: () => void): { close(): Promise<void> } {
-  let client: pg.Client | null = null;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  const connect = async () => {
-    if (closed) return;
-    const c = new pg.Client({ connectionString: url });
-    c.on('error', () => undefined);
-    c.on('end', () => {
-      if (!closed) {
-        onChange();
-        timer = setTimeout(() => void connect(), 1000);
-      }
-    });
-    c.on('notification', () => onChange());
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${CHANNEL}`);
-      client = c;
-    } catch {
-      timer = setTimeout(() => void connect(), 1000);
-    }
-  };
-  void connect();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      await client?.end().catch(() => undefined);
-    },
-  };
+/**
+ * Listens for announcements on one supervised connection (src/platform/db/listen.ts): a lost connection is
+ * re-established with a bounded back-off, and caches are cleared on each (re)connection, since an announcement
+ * sent meanwhile was missed.
+ */
+export function listenForChanges(
+  url: string,
+  onChange: () => void,
+  log?: { warn(msg: string): void; info(msg: string): void },
+): { close(): Promise<void>; readonly listening: boolean } {
+  return superviseListener({ url, name: 'cache', channels: [CHANNEL], onNotify: onChange, onListening: onChange, log });
 }

@@ -16,8 +16,8 @@
  *   with `ensureJob` by every writer of that state: one job waits per key, is brought forward by a write, and frees
  *   its key when claimed, so a write during a run gets a run of its own and no wake-up is lost.
  */
-import pg from 'pg';
 import type { Db, Queryable } from './db/db.ts';
+import { superviseListener } from './db/listen.ts';
 import type { AppContext } from './context.ts';
 import { base62, newId } from './ids.ts';
 
@@ -327,18 +327,13 @@ export function startJobWorker(ctx: AppContext, opts: { pollMs?: number } = {}):
     })();
   };
   const timer = setInterval(tick, opts.pollMs ?? 2000);
-  const listener = new pg.Client({ connectionString: ctx.db.url });
-  listener.on('error', () => undefined);
-  listener.on('notification', tick);
-  listener
-    .connect()
-    .then(() => listener.query(`LISTEN ${CHANNEL}`))
-    .catch(() => undefined);
+  // One supervised LISTEN connection; each (re)connection looks for due work, since wake-ups sent meanwhile were missed.
+  const listener = superviseListener({ url: ctx.db.url, name: 'jobs', channels: [CHANNEL], onNotify: tick, onListening: tick });
   tick();
   return async () => {
     stopped = true;
     clearInterval(timer);
-    await listener.end().catch(() => undefined);
+    await listener.close();
     await running;
   };
 }

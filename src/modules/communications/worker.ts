@@ -4,7 +4,7 @@ import type * as Nodemailer from 'nodemailer';
 import { lazyRequire } from '../../platform/lazy.ts';
 
 const nodemailer = lazyRequire<typeof Nodemailer>('nodemailer');
-import pg from 'pg';
+import { superviseListener, type Listener } from '../../platform/db/listen.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { base62 } from '../../platform/ids.ts';
 import { recordChange } from '../../platform/changes.ts';
@@ -340,7 +340,7 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
   }
 
   let timer: NodeJS.Timeout | null = null;
-  let listener: pg.Client | null = null;
+  let listener: Listener | null = null;
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -371,19 +371,14 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     recover,
     start() {
       timer = setInterval(tick, opts.pollMs ?? 5000);
-      listener = new pg.Client({ connectionString: db.url });
-      listener.on('error', () => undefined);
-      listener.on('notification', tick);
-      listener
-        .connect()
-        .then(() => listener?.query(`LISTEN ${QUEUE_CHANNEL}`))
-        .catch(() => undefined);
+      // One supervised LISTEN connection (src/platform/db/listen.ts); each (re)connection looks for due mail.
+      listener = superviseListener({ url: db.url, name: 'mail', channels: [QUEUE_CHANNEL], onNotify: tick, onListening: tick });
       tick();
     },
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
-      await listener?.end().catch(() => undefined);
+      await listener?.close();
       await running;
       for (const t of transports.values()) t.close();
     },

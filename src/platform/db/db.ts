@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { Replicas, type ReplicaOptions } from './replicas.ts';
+import { guardPool } from './guard.ts';
 
 // numeric and bigint arrive as strings; we convert where we read them so money stays exact.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
@@ -70,9 +71,9 @@ export class Db implements Queryable {
     readonly url: string,
     max = 10,
   ) {
-    this.pool = new pg.Pool({ connectionString: url, max });
-    // An idle client losing its server must not crash the process; the next query reconnects.
-    this.pool.on('error', () => undefined);
+    // A connection attempt (or a wait for a free client) gives up after 10 s: a request then answers 503 instead
+    // of hanging while the database is unreachable.
+    this.pool = guardPool(new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 }));
   }
   private ambient(): pg.PoolClient | null {
     const a = ambientTx.getStore();

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Queryable, Row } from './db.ts';
+import { guardPool } from './guard.ts';
 
 /**
  * Read replicas (DATABASE_REPLICA_URLS): PostgreSQL streaming replicas that serve reads which
@@ -39,9 +40,8 @@ class Replica {
     readonly url: string,
     max: number,
   ) {
-    this.pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 2000 });
-    // An idle client losing its server must not crash the process; the replica is retried later.
-    this.pool.on('error', () => undefined);
+    // A client losing its server must not crash the process (see guardPool); the replica is retried later.
+    this.pool = guardPool(new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 2000 }));
   }
 }
 

@@ -115,7 +115,8 @@ export const errorsPlugin = fp(
         for (const [k, v] of Object.entries(more)) fields[k] = [...(fields[k] ?? []), ...v.filter((m) => !(fields[k] ?? []).includes(m))];
         e = invalid(fields);
       }
-      if (e.status >= 500) req.log.error({ err }, 'request failed');
+      if (e.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: { message: (err as Error).message } }, 'request failed: unavailable');
+      else if (e.status >= 500) req.log.error({ err }, 'request failed');
       return renderError(req, reply, e);
     });
     app.setNotFoundHandler((req, reply) =>

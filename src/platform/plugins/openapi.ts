@@ -14,7 +14,7 @@ const ERROR_MEANING: Record<string, string> = {
   '413': 'Request body larger than 1 MiB',
   '415': 'A body that is not JSON (send Content-Type: application/json)',
   '429': 'Rate limit exceeded; retry after Retry-After seconds',
-  '503': 'A service this needs is not configured or not reachable; nothing was done',
+  '503': 'The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds',
 };
 
 /** What an operation needs, as the description states it: the same `config.permission` the auth plugin enforces. */
@@ -51,8 +51,9 @@ function describeRoute(route: RouteOptions): void {
   const codes = cfg.public === true ? ['400', '404', '415', '422', '429'] : ['400', '401', '403', '404', '415', '422', '429'];
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   if (methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH')) codes.push('413');
-  // A route whose description says it can answer 503 (sending without a provider) documents it.
-  if (typeof schema.description === 'string' && /\b503\b/.test(schema.description)) codes.push('503');
+  // Any route answers 503 while the database cannot be reached (with Retry-After); a route whose description says
+  // it can answer 503 for its own reason (sending without a provider) says so in its description.
+  codes.push('503');
   for (const code of codes) response[code] ??= { $ref: ref, description: ERROR_MEANING[code] };
 }
 
