@@ -19,11 +19,16 @@ export function isCountry(code: string): boolean {
 export function isTimeZone(zone: string): boolean {
   return IANAZone.isValidZone(zone);
 }
+/** A lone UTF-16 surrogate (half of a pair): valid in a JSON string, never in text, and validator's checks throw on it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export function isWellFormed(value: string): boolean {
+  return !LONE_SURROGATE.test(value);
+}
 export function isEmail(value: string): boolean {
-  return validator.isEmail(value);
+  return isWellFormed(value) && validator.isEmail(value);
 }
 export function isHttpUrl(value: string): boolean {
-  return validator.isURL(value, { protocols: ['http', 'https'], require_protocol: true, require_tld: false });
+  return isWellFormed(value) && validator.isURL(value, { protocols: ['http', 'https'], require_protocol: true, require_tld: false });
 }
 /** A phone number in E.164 (`+14155550123`), or null when it is not a phone number. */
 export function normalizePhone(value: string, defaultCountry = 'US'): string | null {

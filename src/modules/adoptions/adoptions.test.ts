@@ -301,6 +301,11 @@ test('pipeline: fee rule, contract signed once, others closed, role, stay, retur
       'fee_due_minor,received_minor,difference_minor,currency,donation_ids',
   );
   assert.ok(lines[1]?.startsWith(`${ad.id},`) && lines[1].includes(',25000,20000,-5000,'));
+  // A name a spreadsheet would run as a formula is written as text; the negative difference stays a number.
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${dog}`, { body: { name: '=HYPERLINK("http://x.test","y")' } })).status, 200);
+  const hostile = await org.req('GET', `/api/animals/reconciliations/export?from=${lo}&to=2999-12-31`);
+  assert.ok(hostile.raw.includes(`,"'=HYPERLINK(""http://x.test"",""y"")",`), hostile.raw);
+  assert.ok(hostile.raw.includes(',25000,20000,-5000,'));
   assertErrorShape('/api/animals/x', await org.req('GET', `/api/animals/reconciliations?from=${day}&to=2000-01-01`), 422);
 
   // The return: a new stay flagged as an adoption return; the adoption stays counted.

@@ -312,7 +312,9 @@ export function contractRoutes(app: App, ctx: AppContext) {
       schema: {
         tags: rTags,
         summary: 'The reconciliation as CSV',
-        description: 'The same rows as GET /api/animals/reconciliations, one per adoption, with a header row; amounts in minor units.',
+        description:
+          'The same rows as GET /api/animals/reconciliations, one per adoption, with a header row; amounts in minor units. Text ' +
+          "starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…) so no spreadsheet runs it as a formula.",
         querystring: ReconQuery,
         response: Binary('text/csv', 'CSV (UTF-8)'),
       },

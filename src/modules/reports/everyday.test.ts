@@ -62,6 +62,37 @@ test('medical due and overdue; vaccinations with lot numbers, streamed CSV and a
   assert.deepEqual([page.body.results.length, page.body.has_more], [2, false]);
 });
 
+test('report files: text a spreadsheet would run as a formula gets a quote in front, in CSV and XLSX', async () => {
+  const o = await makeOrg(t);
+  const rex = await fresh(o, '=HYPERLINK("http://evil.test","Rex")');
+  await intake(o, rex, '2026-01-05T15:00:00Z', 'stray');
+  ok(
+    await o.req('POST', `/api/animals/${rex}/medical`, {
+      body: { kind: 'vaccine', name: '@SUM(A1)', lot: '-L9', given_at: '2026-02-01T16:00:00Z' },
+    }),
+  );
+  const csv = await o.req('GET', '/api/reports/vaccinations?from=2026-01-01&to=2026-12-31&format=csv');
+  ok(csv, 200);
+  const line = csv.raw.trim().split('\n')[1] ?? '';
+  assert.ok(line.includes(`"'=HYPERLINK(""http://evil.test"",""Rex"")"`), line);
+  assert.ok(line.includes(",'@SUM(A1),") && line.includes(",'-L9,"), line);
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/api/reports/vaccinations?from=2026-01-01&to=2026-12-31&format=xlsx',
+    headers: { host: o.host, authorization: `Bearer ${o.keys.admin}` },
+  });
+  assert.equal(res.statusCode, 200);
+  const { default: ExcelJS } = await import('exceljs');
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const cells: string[] = [];
+  wb.worksheets[0]?.getRow(2).eachCell((c) => cells.push(typeof c.value === 'string' ? c.value : JSON.stringify(c.value)));
+  assert.ok(
+    cells.includes(`'=HYPERLINK("http://evil.test","Rex")`) && cells.includes("'@SUM(A1)") && cells.includes("'-L9"),
+    cells.join(' | '),
+  );
+});
+
 test('foster homes with capacity and current animals; adoptions with fees', async () => {
   const pip = await fresh(org, 'Pip');
   await intake(org, pip, '2026-01-05T15:00:00Z', 'stray');

@@ -6,6 +6,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify';
+import { safeCell, safeRow } from '../../platform/spreadsheet.ts';
 import { lazyRequire } from '../../platform/lazy.ts';
 import { Type } from '../../platform/schema.ts';
 import type * as ExcelJS from 'exceljs';
@@ -34,7 +35,8 @@ export const FormatQuery = {
 
 export const FORMAT_SENTENCE =
   ' Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file ' +
-  '(CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.';
+  '(CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. ' +
+  "In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.";
 
 /** The 200 answer of a report: its JSON schema, and the three file types. */
 export function reportResponse(json: unknown, description: string) {
@@ -93,10 +95,10 @@ export function csvStream(table: Table): NodeJS.ReadableStream {
   csv.pipe(out);
   (async () => {
     for await (const row of each(table.rows)) {
-      if (!csv.write(row)) await new Promise((r) => csv.once('drain', r));
+      if (!csv.write(safeRow(row))) await new Promise((r) => csv.once('drain', r));
     }
     const first = table.columns[0]?.key ?? '';
-    for (const line of table.alert ?? []) csv.write({ [first]: line });
+    for (const line of table.alert ?? []) csv.write({ [first]: safeCell(line) });
     csv.end();
   })().catch((e: unknown) => out.destroy(e instanceof Error ? e : new Error(String(e))));
   return out;
@@ -121,10 +123,10 @@ async function xlsx(table: Table, rows: Record<string, Cell>[]): Promise<Buffer>
   const ws = wb.addWorksheet(table.title.slice(0, 31).replace(/[*?:\\/[\]]/g, ' '));
   ws.columns = table.columns.map((c) => ({ header: c.label, key: c.key, width: Math.max(12, c.label.length + 2) }));
   ws.getRow(1).font = { bold: true };
-  for (const r of rows) ws.addRow(Object.fromEntries(table.columns.map((c) => [c.key, r[c.key] ?? null])));
+  for (const r of rows) ws.addRow(Object.fromEntries(table.columns.map((c) => [c.key, safeCell(r[c.key] ?? null)])));
   if (table.notes?.length || table.alert?.length) {
     ws.addRow([]);
-    for (const n of [...(table.alert ?? []), ...(table.notes ?? [])]) ws.addRow([n]);
+    for (const n of [...(table.alert ?? []), ...(table.notes ?? [])]) ws.addRow([safeCell(n)]);
   }
   return Buffer.from(await wb.xlsx.writeBuffer());
 }

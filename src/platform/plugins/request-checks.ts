@@ -1,19 +1,39 @@
 import fp from 'fastify-plugin';
-import { invalid, unsupportedMediaType, type FieldErrors } from '../errors.ts';
+import { badRequest, invalid, unsupportedMediaType, type FieldErrors } from '../errors.ts';
 import { isTenantRoute, requestPath } from '../request.ts';
 
-/** Whether any string (value or key) holds a NUL character: the common answer, no, without building a path. */
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) {
-    for (const v of value) if (hasNul(v)) return true;
-  } else if (value && typeof value === 'object') {
-    for (const k in value) {
-      if (!Object.hasOwn(value, k)) continue;
-      if (k.includes('\u0000') || hasNul((value as Record<string, unknown>)[k])) return true;
+/** Deeper than this, a request value is refused (400): no form of Ark nests past a handful of levels. */
+export const MAX_DEPTH = 64;
+
+/**
+ * One walk over a request value, with a stack of its own (no recursion, so no depth overflows it):
+ * 'deep' when it nests past MAX_DEPTH, 'nul' when any string (value or key) holds a NUL character,
+ * or null, the common answer, without building a path.
+ */
+function scan(root: unknown): 'deep' | 'nul' | null {
+  if (typeof root === 'string') return root.includes('\u0000') ? 'nul' : null;
+  if (!root || typeof root !== 'object') return null;
+  const stack: [unknown, number][] = [[root, 0]];
+  let nul = false;
+  while (stack.length) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) nul = true;
+      continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    if (depth >= MAX_DEPTH) return 'deep';
+    if (Array.isArray(value)) {
+      for (const v of value) stack.push([v, depth + 1]);
+    } else {
+      for (const k in value) {
+        if (!Object.hasOwn(value, k)) continue;
+        if (k.includes('\u0000')) nul = true;
+        stack.push([(value as Record<string, unknown>)[k], depth + 1]);
+      }
     }
   }
-  return false;
+  return nul ? 'nul' : null;
 }
 
 /** Paths of every string holding a NUL character (PostgreSQL cannot store one). */
@@ -38,7 +58,8 @@ function nulPaths(value: unknown, path: string, out: string[] = []): string[] {
  * naming them: a misspelt filter must not silently answer everything); a body must be JSON (415),
  * except on a route flagged `acceptsAnyBody` (a one-click form post), which reads any body as
  * nothing, and on an upload route (body declared as multipart/form-data), which takes only that;
- * no string may hold a NUL character (422 naming the field). Registered after auth, so a request
+ * no value may nest more than MAX_DEPTH levels (400), and no string may hold a NUL character (422 naming the
+ * field). Registered after auth, so a request
  * without a valid key hears 401 first.
  */
 export const requestChecksPlugin = fp(
@@ -74,7 +95,9 @@ export const requestChecksPlugin = fp(
     });
     app.addHook('preValidation', (req, _reply, done) => {
       if (!requestPath(req).startsWith('/api/')) return done();
-      if (!hasNul(req.params) && !hasNul(req.query) && !hasNul(req.body)) return done();
+      const found1 = [scan(req.params), scan(req.query), scan(req.body)];
+      if (found1.includes('deep')) return done(badRequest(`The request nests more than ${MAX_DEPTH} levels deep.`));
+      if (!found1.includes('nul')) return done();
       const found: string[] = [];
       nulPaths(req.params, '', found);
       nulPaths(req.query, '', found);
