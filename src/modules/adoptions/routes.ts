@@ -154,7 +154,7 @@ export function adoptionRoutes(app: App, ctx: AppContext) {
           'The applicant is a person on file (`person_id`) or `applicant` (first and last name, email, phone): the person with ' +
           'that email is used when one exists, otherwise a new person is created in the same transaction. One or more animals ' +
           '(several open applications per animal are normal). `answers` are the custom fields of entity type ' +
-          '`adoption_application` (GET /api/custom-fields?entity_type=adoption_application), checked like any custom field. The ' +
+          '`adoption_application` (GET /api/animals/custom-fields?entity_type=adoption_application), checked like any custom field. The ' +
           "stage defaults to the organization's first open stage. The answer carries `warnings` (applicant flagged banned or do " +
           'not adopt: the adoption will be refused unless an admin overrides; an animal not in care or on hold) and ' +
           '`registry_flags`: live flags about the applicant from the cross-organization registry. Warnings never refuse the application.',

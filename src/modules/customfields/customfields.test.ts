@@ -12,6 +12,11 @@ after(async () => t.close());
 
 const def = (org: TestOrg, body: Record<string, unknown>) =>
   org.req('POST', '/api/animals/custom-fields', { body: { entity_type: 'animal', field_label: 'L', ...body } });
+/** The areas with a custom field route of their own besides Animals, and the entity type each defines. */
+const AREA_ENTITY = { people: 'person', shifts: 'shift_schedule', fundraising: 'campaign' } as const;
+type CfArea = keyof typeof AREA_ENTITY;
+const defIn = (org: TestOrg, area: CfArea, body: Record<string, unknown>) =>
+  org.req('POST', `/api/${area}/custom-fields`, { body: { entity_type: AREA_ENTITY[area], field_label: 'L', ...body } });
 
 test('checkValue: every field type as the spec table says', () => {
   const ok = (type: string, v: unknown, options: string[] = []) => checkValue({ field_type: type as never, options }, v).ok;
@@ -328,11 +333,16 @@ test('campaigns and shift schedules: free-form until the first definition, then 
   assert.deepEqual(free.body.custom_fields, { anything: 'goes' });
   // Campaign fields take single values only.
   assertErrorShape(
-    '/api/animals/custom-fields',
-    await def(org, { entity_type: 'campaign', field_key: 'tags', field_type: 'multiselect', options: ['a', 'b'] }),
+    '/api/fundraising/custom-fields',
+    await defIn(org, 'fundraising', { entity_type: 'campaign', field_key: 'tags', field_type: 'multiselect', options: ['a', 'b'] }),
     422,
   );
-  const region = await def(org, { entity_type: 'campaign', field_key: 'region', field_type: 'select', options: ['North', 'South'] });
+  const region = await defIn(org, 'fundraising', {
+    entity_type: 'campaign',
+    field_key: 'region',
+    field_type: 'select',
+    options: ['North', 'South'],
+  });
   assert.equal(region.status, 201, region.raw);
   const made = await org.req('POST', '/api/fundraising/campaigns', { body: { name: 'Summer', custom_fields: { region: 'North' } } });
   assert.equal(made.status, 201, made.raw);
@@ -346,7 +356,7 @@ test('campaigns and shift schedules: free-form until the first definition, then 
   const kept = await org.req('PATCH', `/api/fundraising/campaigns/${free.body.id}`, { body: { name: 'Spring 2026' } });
   assert.deepEqual(kept.body.custom_fields, { anything: 'goes' });
 
-  const lead = await def(org, { entity_type: 'shift_schedule', field_key: 'lead', field_type: 'email', required: true });
+  const lead = await defIn(org, 'shifts', { entity_type: 'shift_schedule', field_key: 'lead', field_type: 'email', required: true });
   assert.equal(lead.status, 201, lead.raw);
   const noLead = await org.req('POST', '/api/shifts/schedules', { body: { name: 'Walks', starts_at: '2026-12-01' } });
   assertErrorShape('/api/shifts/schedules', noLead, 400);
@@ -360,3 +370,149 @@ test('campaigns and shift schedules: free-form until the first definition, then 
   assert.equal(ok.status, 201, ok.raw);
   assert.deepEqual(ok.body.custom_fields, { lead: 'sam@example.org' });
 });
+
+test('/api/animals/custom-fields keeps to its three entity types; people, shifts and campaigns have their own area routes', async () => {
+  const org = await makeOrg(t);
+  // The Animals route refuses the other entity types, on every route that names one, and writes nothing.
+  for (const entity_type of ['person', 'shift_schedule', 'campaign']) {
+    assertErrorShape('/api/x', await def(org, { entity_type, field_key: 'x', field_type: 'text' }), 422);
+    assertErrorShape('/api/x', await org.req('GET', `/api/animals/custom-fields?entity_type=${entity_type}`), 422);
+    assertErrorShape(
+      '/api/x',
+      await org.req('PUT', '/api/animals/custom-fields/order', { body: { entity_type, field_ids: ['cfd_x'] } }),
+      422,
+    );
+  }
+  assert.deepEqual((await org.req('GET', '/api/animals/custom-fields')).body.results, []);
+  const animalField = (await def(org, { field_key: 'coat', field_type: 'text' })).body;
+  const made: Record<string, { id: string }> = {};
+  for (const area of Object.keys(AREA_ENTITY) as CfArea[]) {
+    const url = `/api/${area}/custom-fields`;
+    // Each area takes its own entity type only.
+    assertErrorShape(url, await defIn(org, area, { entity_type: 'animal', field_key: 'x', field_type: 'text' }), 422);
+    const other = area === 'people' ? 'campaign' : 'person';
+    assertErrorShape(url, await defIn(org, area, { entity_type: other, field_key: 'x', field_type: 'text' }), 422);
+    assertErrorShape(url, await defIn(org, area, { field_key: 'Bad', field_type: 'text' }), 422);
+    assertErrorShape(url, await org.req('POST', url, { body: { entity_type: AREA_ENTITY[area], field_key: 'x' } }), 400);
+    const res = await defIn(org, area, { field_key: 'kind', field_label: 'Kind', field_type: 'select', options: ['a', 'b'] });
+    assert.equal(res.status, 201, res.raw);
+    assert.equal(res.body.entity_type, AREA_ENTITY[area]);
+    made[area] = res.body;
+    const second = (await defIn(org, area, { field_key: 'extra', field_type: 'text' })).body;
+    assertErrorShape(url, await defIn(org, area, { field_key: 'kind', field_type: 'text' }), 422);
+    // Served by its own route, never by another area's.
+    assert.deepEqual(
+      (await org.req('GET', url)).body.results.map((d: any) => d.field_key),
+      ['kind', 'extra'],
+    );
+    assert.equal((await org.req('GET', `${url}/${res.body.id}`)).body.field_key, 'kind');
+    assertErrorShape(url, await org.req('GET', `${url}/${animalField.id}`), 404);
+    assertErrorShape('/api/x', await org.req('GET', `/api/animals/custom-fields/${res.body.id}`), 404);
+    assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/custom-fields/${res.body.id}`, { body: { field_label: 'No' } }), 404);
+    assertErrorShape('/api/x', await org.req('POST', `/api/animals/custom-fields/${res.body.id}/retire`), 404);
+    assertErrorShape(url, await org.req('PATCH', `${url}/${animalField.id}`, { body: { field_label: 'No' } }), 404);
+    // The same CRUD as the Animals route.
+    const re = await org.req('PATCH', `${url}/${res.body.id}`, { body: { field_label: 'Sort', options: ['a', 'b', 'c'] } });
+    assert.equal(re.status, 200, re.raw);
+    assert.deepEqual([re.body.field_label, re.body.options], ['Sort', ['a', 'b', 'c']]);
+    assertErrorShape(url, await org.req('PATCH', `${url}/${res.body.id}`, { body: { field_type: 'text' } }), 422);
+    const ord = await org.req('PUT', `${url}/order`, { body: { entity_type: AREA_ENTITY[area], field_ids: [second.id, res.body.id] } });
+    assert.equal(ord.status, 200, ord.raw);
+    assert.deepEqual(
+      ord.body.results.map((d: any) => d.field_key),
+      ['extra', 'kind'],
+    );
+    assertErrorShape(
+      url,
+      await org.req('PUT', `${url}/order`, { body: { entity_type: AREA_ENTITY[area], field_ids: [animalField.id] } }),
+      422,
+    );
+    assert.ok((await org.req('POST', `${url}/${second.id}/retire`)).body.retired_at);
+    assert.equal((await org.req('GET', url)).body.results.length, 1);
+    assert.equal((await org.req('GET', `${url}?include_retired=true`)).body.results.length, 2);
+    assert.equal((await org.req('POST', `${url}/${second.id}/restore`)).body.retired_at, null);
+  }
+  // Nothing the other routes made shows on the Animals route; the animal field kept its label.
+  const animals = (await org.req('GET', '/api/animals/custom-fields?include_retired=true')).body.results;
+  assert.deepEqual(
+    animals.map((d: any) => [d.field_key, d.field_label]),
+    [['coat', 'L']],
+  );
+  // Permissions are the area's: a People administrator without Animals defines people's fields, not animals'.
+  const peopleAdmin = await org.keyWith({ people: 'admin' });
+  assert.equal(
+    (
+      await org.req('POST', '/api/people/custom-fields', {
+        key: peopleAdmin,
+        body: { entity_type: 'person', field_key: 'z', field_label: 'Z', field_type: 'text' },
+      })
+    ).status,
+    201,
+  );
+  assert.equal((await org.req('GET', '/api/animals/custom-fields', { key: peopleAdmin })).status, 403);
+  const animalsAdmin = await org.keyWith({ animals: 'admin' });
+  assert.equal((await org.req('GET', '/api/people/custom-fields', { key: animalsAdmin })).status, 403);
+  assert.equal((await org.req('GET', '/api/shifts/custom-fields', { key: await org.keyWith({ shifts: 'read' }) })).status, 200);
+  // The people fields defined here check person values.
+  const p = await org.req('POST', '/api/v1/people', { body: { firstName: 'Ana', lastName: 'Li', email: 'ana.li@example.org' } });
+  const set = await org.req('PATCH', `/api/people/${p.body.id}/custom-fields`, { body: { custom_fields: { kind: 'c' } } });
+  assert.equal(set.status, 200, set.raw);
+  assertErrorShape(
+    '/api/x',
+    await org.req('PATCH', `/api/people/${p.body.id}/custom-fields`, { body: { custom_fields: { kind: 'q' } } }),
+    422,
+  );
+  // Audit: a relabel records before and after.
+  const act = await org.req('GET', `/api/activity?entity_type=custom_field&entity_id=${made.people?.id}`);
+  assert.deepEqual(act.body.results.find((e: any) => e.action === 'update')?.changes.field_label, { before: 'Kind', after: 'Sort' });
+});
+
+test('definitions of people, shifts and campaigns stored before their routes existed are served by the new routes', async () => {
+  const org = await makeOrg(t);
+  // As an older version wrote them: the same table, any entity type.
+  for (const [entity, key] of [
+    ['person', 'shirt'],
+    ['shift_schedule', 'lead'],
+    ['campaign', 'region'],
+  ] as const)
+    await t.db.query(
+      `INSERT INTO custom_field_definitions (organization_id, id, entity_type, field_key, field_label, field_type, options, required,
+         sort_order) VALUES ($1, $2, $3, $4, $4, 'text', '[]', false, 10)`,
+      [org.id, `cfd_old_${key}`, entity, key],
+    );
+  assert.deepEqual((await org.req('GET', '/api/animals/custom-fields')).body.results, []);
+  for (const [area, key] of [
+    ['people', 'shirt'],
+    ['shifts', 'lead'],
+    ['fundraising', 'region'],
+  ])
+    assert.deepEqual(
+      (await org.req('GET', `/api/${area}/custom-fields`)).body.results.map((d: any) => [d.id, d.field_key]),
+      [[`cfd_old_${key}`, key]],
+    );
+});
+
+const areaSuite = (area: CfArea) => {
+  const url = `/api/${area}/custom-fields`;
+  const mk = async (org: TestOrg, key: string) => (await defIn(org, area, { field_key: key, field_type: 'text' })).body.id as string;
+  return [
+    {
+      method: 'POST',
+      path: () => url,
+      body: { entity_type: AREA_ENTITY[area], field_key: 'sec', field_label: 'S', field_type: 'text' },
+      area,
+      level: 'admin',
+    },
+    { method: 'GET', path: () => url, area, level: 'read' },
+    { method: 'GET', path: async (org: TestOrg) => `${url}/${await mk(org, 'g')}`, area, level: 'read' },
+    { method: 'PATCH', path: async (org: TestOrg) => `${url}/${await mk(org, 'p')}`, body: { field_label: 'New' }, area, level: 'admin' },
+    { method: 'PUT', path: () => `${url}/order`, body: { entity_type: AREA_ENTITY[area], field_ids: ['cfd_x'] }, area, level: 'admin' },
+    { method: 'POST', path: async (org: TestOrg) => `${url}/${await mk(org, 'r')}/retire`, area, level: 'admin' },
+    { method: 'POST', path: async (org: TestOrg) => `${url}/${await mk(org, 'r2')}/restore`, area, level: 'admin' },
+  ] as const;
+};
+securitySuite('custom fields of people, shifts and campaigns', () => t, [
+  ...areaSuite('people'),
+  ...areaSuite('shifts'),
+  ...areaSuite('fundraising'),
+]);

@@ -1,5 +1,8 @@
 import type { Module } from '../../platform/context.ts';
 import { customFieldRoutes } from './routes.ts';
 
-/** Custom field definitions for animals, housing units and adoption applications. */
+/**
+ * Custom field definitions: animals, housing units and adoption applications under Animals; people, shift schedules
+ * and campaigns under their own areas.
+ */
 export const customFieldsModule: Module = { name: 'customfields', routes: customFieldRoutes };

@@ -50,18 +50,31 @@ export async function uncachedDefinitionsFor(q: Queryable, orgId: string, entity
     [orgId, entity],
   );
 }
-export async function listDefinitions(q: Queryable, orgId: string, f: { entity_type?: string; include_retired?: boolean }) {
+export async function listDefinitions(
+  q: Queryable,
+  orgId: string,
+  f: { entity_type?: string; entity_types?: readonly string[]; include_retired?: boolean },
+) {
   const w = new Where(orgId);
   if (f.entity_type) w.eq('entity_type', f.entity_type);
+  if (f.entity_types) w.and((p) => `entity_type = ANY(${p(f.entity_types)}::text[])`);
   if (!f.include_retired) w.and('retired_at IS NULL');
   return q.query<DefinitionRow>(`SELECT ${COLS} FROM custom_field_definitions WHERE ${w.sql} ${ORDER}`, w.params);
 }
-export async function getDefinition(q: Queryable, orgId: string, id: string, lock = false): Promise<DefinitionRow | null> {
+/** One definition; with `entities`, only of those entity types (an area's route reaches its own records' fields only). */
+export async function getDefinition(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  lock = false,
+  entities?: readonly string[],
+): Promise<DefinitionRow | null> {
   return (
     (
       await q.query<DefinitionRow>(
-        `SELECT ${COLS} FROM custom_field_definitions WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
-        [orgId, id],
+        `SELECT ${COLS} FROM custom_field_definitions WHERE organization_id = $1 AND id = $2
+           AND ($3::text[] IS NULL OR entity_type = ANY($3::text[]))${lock ? ' FOR UPDATE' : ''}`,
+        [orgId, id, entities ?? null],
       )
     )[0] ?? null
   );

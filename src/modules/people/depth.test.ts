@@ -167,7 +167,7 @@ test('a person flagged deceased receives no email: the message is logged suppres
 
 test('custom fields for people: definitions with entity_type person, values checked like animals', async () => {
   const org = await makeOrg(t);
-  const d = await org.req('POST', '/api/animals/custom-fields', {
+  const d = await org.req('POST', '/api/people/custom-fields', {
     body: { entity_type: 'person', field_key: 'shirt', field_label: 'Shirt size', field_type: 'select', options: ['S', 'M', 'L'] },
   });
   ok(d, 201);
@@ -234,13 +234,13 @@ test('merge moves every linked record to the survivor at once; the merged person
   const loser = await person(org, { firstName: 'Lo', roles: ['donor', 'foster'], tags: ['newsletter'], phone: '212-555-0177' });
   const survivor = await person(org, { firstName: 'Sur', roles: ['adopter'], tags: ['vip'] });
   ok(
-    await org.req('POST', '/api/animals/custom-fields', {
+    await org.req('POST', '/api/people/custom-fields', {
       body: { entity_type: 'person', field_key: 'size', field_label: 'S', field_type: 'text' },
     }),
     201,
   );
   ok(
-    await org.req('POST', '/api/animals/custom-fields', {
+    await org.req('POST', '/api/people/custom-fields', {
       body: { entity_type: 'person', field_key: 'pet', field_label: 'P', field_type: 'text' },
     }),
     201,

@@ -48,8 +48,8 @@ export function recordRoutes(app: App, ctx: AppContext) {
         tags,
         summary: "Set a person's custom field values",
         description:
-          "Values are checked against the organization's `person` custom field definitions (POST /api/animals/custom-fields " +
-          'with `entity_type: person`) as for animals: an unknown or retired key, or a value of the wrong type, is 422; a ' +
+          "Values are checked against the organization's `person` custom field definitions (defined at /api/people/custom-fields) " +
+          'as for animals: an unknown or retired key, or a value of the wrong type, is 422; a ' +
           'required field cannot be cleared. Sent keys change (null removes), the others stay.' +
           MERGED_404,
         params: PersonIdParam,

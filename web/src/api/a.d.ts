@@ -3568,7 +3568,100 @@ export interface components {
              * @description cannot change after creation
              * @enum {string}
              */
-            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+            entity_type: "animal" | "location_unit" | "adoption_application";
+            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+            field_key: string;
+            /** @description name staff see on the form */
+            field_label: string;
+            /**
+             * @description cannot change
+             * @enum {string}
+             */
+            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+            /** @description non-empty for select and multiselect; empty for other types */
+            options: string[];
+            /** @description a record cannot be created without a value for a required field */
+            required: boolean;
+            sort_order: number;
+            /**
+             * Format: date-time
+             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+             */
+            retired_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PersonCustomFieldDefinition: {
+            id: string;
+            /**
+             * @description cannot change after creation
+             * @enum {string}
+             */
+            entity_type: "person";
+            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+            field_key: string;
+            /** @description name staff see on the form */
+            field_label: string;
+            /**
+             * @description cannot change
+             * @enum {string}
+             */
+            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+            /** @description non-empty for select and multiselect; empty for other types */
+            options: string[];
+            /** @description a record cannot be created without a value for a required field */
+            required: boolean;
+            sort_order: number;
+            /**
+             * Format: date-time
+             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+             */
+            retired_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ShiftCustomFieldDefinition: {
+            id: string;
+            /**
+             * @description cannot change after creation
+             * @enum {string}
+             */
+            entity_type: "shift_schedule";
+            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+            field_key: string;
+            /** @description name staff see on the form */
+            field_label: string;
+            /**
+             * @description cannot change
+             * @enum {string}
+             */
+            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+            /** @description non-empty for select and multiselect; empty for other types */
+            options: string[];
+            /** @description a record cannot be created without a value for a required field */
+            required: boolean;
+            sort_order: number;
+            /**
+             * Format: date-time
+             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+             */
+            retired_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CampaignCustomFieldDefinition: {
+            id: string;
+            /**
+             * @description cannot change after creation
+             * @enum {string}
+             */
+            entity_type: "campaign";
             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
             field_key: string;
             /** @description name staff see on the form */

@@ -4923,7 +4923,7 @@ export interface paths {
         head?: never;
         /**
          * Set a person's custom field values
-         * @description Values are checked against the organization's `person` custom field definitions (POST /api/animals/custom-fields with `entity_type: person`) as for animals: an unknown or retired key, or a value of the wrong type, is 422; a required field cannot be cleared. Sent keys change (null removes), the others stay. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         * @description Values are checked against the organization's `person` custom field definitions (defined at /api/people/custom-fields) as for animals: an unknown or retired key, or a value of the wrong type, is 422; a required field cannot be cleared. Sent keys change (null removes), the others stay. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
          *
          *     Needs write on People.
          */
@@ -7534,15 +7534,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List custom field definitions
-         * @description Not paged (an organization has few). Ordered by entity type, then sort_order, then key. Retired fields are left out unless `include_retired=true`.
-         *
-         *     Needs read on Animals.
+         * List custom field definitions (Animals)
+         * @description Animals (`animal`), housing units (`location_unit`) and adoption applications (`adoption_application`). People, shift schedules and campaigns have their own routes: /api/people/custom-fields, /api/shifts/custom-fields, /api/fundraising/custom-fields. Not paged (an organization has few). Ordered by entity type, then sort_order, then key. Retired fields are left out unless `include_retired=true`. Needs read on Animals.
          */
         get: {
             parameters: {
                 query?: {
-                    entity_type?: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+                    /** @description one of animal, location_unit, adoption_application */
+                    entity_type?: "animal" | "location_unit" | "adoption_application";
                     include_retired?: boolean;
                 };
                 header?: never;
@@ -7629,10 +7628,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Define a custom field
-         * @description Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards. Volunteer shift schedules (`shift_schedule`) and fundraising campaigns (`campaign`) keep free-form custom fields until their first definition; from then on only defined keys are accepted, checked by type, and their fields take the single-value types only (not multiselect or country_state, 422). Volunteers and donors are people: entity type `person`.
-         *
-         *     Needs admin on Animals.
+         * Define a custom field (Animals)
+         * @description Animals (`animal`), housing units (`location_unit`) and adoption applications (`adoption_application`). People, shift schedules and campaigns have their own routes: /api/people/custom-fields, /api/shifts/custom-fields, /api/fundraising/custom-fields. Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards. Needs admin on Animals.
          */
         post: {
             parameters: {
@@ -7647,8 +7644,11 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @enum {string} */
-                        entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+                        /**
+                         * @description one of animal, location_unit, adoption_application
+                         * @enum {string}
+                         */
+                        entity_type: "animal" | "location_unit" | "adoption_application";
                         field_key: string;
                         field_label: string;
                         /** @enum {string} */
@@ -7672,7 +7672,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+                            entity_type: "animal" | "location_unit" | "adoption_application";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -7787,8 +7787,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a custom field definition
-         * @description Needs read on Animals.
+         * Get a custom field definition (Animals)
+         * @description A definition of another area's records answers 404 here. Needs read on Animals.
          */
         get: {
             parameters: {
@@ -7813,7 +7813,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+                            entity_type: "animal" | "location_unit" | "adoption_application";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -7911,10 +7911,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Relabel a custom field, change its options, required flag or order
-         * @description Only sent fields change. Sending `field_key`, `entity_type` or `field_type` answers 422: they never change. Options of a select/multiselect stay non-empty; values already stored keep an option that was removed until the record's value is next changed. Making a field required applies to records created from then on.
-         *
-         *     Needs admin on Animals.
+         * Relabel a custom field, change its options, required flag or order (Animals)
+         * @description Only sent fields change. Sending `field_key`, `entity_type` or `field_type` answers 422: they never change. Options of a select/multiselect stay non-empty; values already stored keep an option that was removed until the record's value is next changed. Making a field required applies to records created from then on. A definition of another area's records answers 404 here. Needs admin on Animals.
          */
         patch: {
             parameters: {
@@ -7957,7 +7955,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+                            entity_type: "animal" | "location_unit" | "adoption_application";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -8069,10 +8067,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Reorder the custom fields of an entity type
-         * @description `field_ids` lists every field of the entity type (retired ones may be left out; they go last) in the wanted order; sort_order becomes 10, 20, 30, ... Answers the new list of the entity type.
-         *
-         *     Needs admin on Animals.
+         * Reorder the custom fields of an entity type (Animals)
+         * @description `field_ids` lists every field of the entity type (retired ones may be left out; they go last) in the wanted order; sort_order becomes 10, 20, 30, ... Answers the new list of the entity type. Needs admin on Animals.
          */
         put: {
             parameters: {
@@ -8087,8 +8083,11 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @enum {string} */
-                        entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+                        /**
+                         * @description one of animal, location_unit, adoption_application
+                         * @enum {string}
+                         */
+                        entity_type: "animal" | "location_unit" | "adoption_application";
                         field_ids: string[];
                     };
                 };
@@ -8196,10 +8195,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Retire a custom field
-         * @description A retired field is hidden from the list (unless include_retired), takes no new values and is no longer required. Values already stored stay in records. Its key stays taken. Retiring twice is harmless.
-         *
-         *     Needs admin on Animals.
+         * Retire a custom field (Animals)
+         * @description A retired field is hidden from the list (unless include_retired), takes no new values and is no longer required. Values already stored stay in records. Its key stays taken. Retiring twice is harmless. Needs admin on Animals.
          */
         post: {
             parameters: {
@@ -8227,7 +8224,7 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+                            entity_type: "animal" | "location_unit" | "adoption_application";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -8344,10 +8341,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bring a retired custom field back
-         * @description The field takes values again (and is required again if it was).
-         *
-         *     Needs admin on Animals.
+         * Bring a retired custom field back (Animals)
+         * @description The field takes values again (and is required again if it was). Needs admin on Animals.
          */
         post: {
             parameters: {
@@ -8375,7 +8370,2860 @@ export interface paths {
                              * @description cannot change after creation
                              * @enum {string}
                              */
-                            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+                            entity_type: "animal" | "location_unit" | "adoption_application";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom field definitions (People)
+         * @description People (`person`; volunteers and donors are people too). Values are set with PATCH /api/people/{id}/custom-fields. Not paged (an organization has few). Ordered by entity type, then sort_order, then key. Retired fields are left out unless `include_retired=true`. Needs read on People.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of person */
+                    entity_type?: "person";
+                    include_retired?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PersonCustomFieldDefinition"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Define a custom field (People)
+         * @description People (`person`; volunteers and donors are people too). Values are set with PATCH /api/people/{id}/custom-fields. Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards. Needs admin on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description one of person
+                         * @enum {string}
+                         */
+                        entity_type: "person";
+                        field_key: string;
+                        field_label: string;
+                        /** @enum {string} */
+                        field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                        options?: string[];
+                        required?: boolean;
+                        sort_order?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "person";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/custom-fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a custom field definition (People)
+         * @description A definition of another area's records answers 404 here. Needs read on People.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "person";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Relabel a custom field, change its options, required flag or order (People)
+         * @description Only sent fields change. Sending `field_key`, `entity_type` or `field_type` answers 422: they never change. Options of a select/multiselect stay non-empty; values already stored keep an option that was removed until the record's value is next changed. Making a field required applies to records created from then on. A definition of another area's records answers 404 here. Needs admin on People.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        field_label?: string;
+                        options?: string[];
+                        required?: boolean;
+                        sort_order?: number;
+                        /** @description refused: cannot change */
+                        field_key?: unknown;
+                        /** @description refused: cannot change */
+                        entity_type?: unknown;
+                        /** @description refused: cannot change */
+                        field_type?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "person";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/people/custom-fields/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the custom fields of an entity type (People)
+         * @description `field_ids` lists every field of the entity type (retired ones may be left out; they go last) in the wanted order; sort_order becomes 10, 20, 30, ... Answers the new list of the entity type. Needs admin on People.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description one of person
+                         * @enum {string}
+                         */
+                        entity_type: "person";
+                        field_ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["PersonCustomFieldDefinition"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/custom-fields/{id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a custom field (People)
+         * @description A retired field is hidden from the list (unless include_retired), takes no new values and is no longer required. Values already stored stay in records. Its key stays taken. Retiring twice is harmless. Needs admin on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "person";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/custom-fields/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a retired custom field back (People)
+         * @description The field takes values again (and is required again if it was). Needs admin on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "person";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom field definitions (Shifts)
+         * @description Volunteer shift schedules (`shift_schedule`). Their custom fields stay free-form until the first definition; from then on only defined keys are accepted, checked by type, and the fields take the single-value types only (not multiselect or country_state, 422). Not paged (an organization has few). Ordered by entity type, then sort_order, then key. Retired fields are left out unless `include_retired=true`. Needs read on Shifts.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of shift_schedule */
+                    entity_type?: "shift_schedule";
+                    include_retired?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["ShiftCustomFieldDefinition"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Define a custom field (Shifts)
+         * @description Volunteer shift schedules (`shift_schedule`). Their custom fields stay free-form until the first definition; from then on only defined keys are accepted, checked by type, and the fields take the single-value types only (not multiselect or country_state, 422). Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards. Needs admin on Shifts.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description one of shift_schedule
+                         * @enum {string}
+                         */
+                        entity_type: "shift_schedule";
+                        field_key: string;
+                        field_label: string;
+                        /** @enum {string} */
+                        field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                        options?: string[];
+                        required?: boolean;
+                        sort_order?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "shift_schedule";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts/custom-fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a custom field definition (Shifts)
+         * @description A definition of another area's records answers 404 here. Needs read on Shifts.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "shift_schedule";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Relabel a custom field, change its options, required flag or order (Shifts)
+         * @description Only sent fields change. Sending `field_key`, `entity_type` or `field_type` answers 422: they never change. Options of a select/multiselect stay non-empty; values already stored keep an option that was removed until the record's value is next changed. Making a field required applies to records created from then on. A definition of another area's records answers 404 here. Needs admin on Shifts.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        field_label?: string;
+                        options?: string[];
+                        required?: boolean;
+                        sort_order?: number;
+                        /** @description refused: cannot change */
+                        field_key?: unknown;
+                        /** @description refused: cannot change */
+                        entity_type?: unknown;
+                        /** @description refused: cannot change */
+                        field_type?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "shift_schedule";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/shifts/custom-fields/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the custom fields of an entity type (Shifts)
+         * @description `field_ids` lists every field of the entity type (retired ones may be left out; they go last) in the wanted order; sort_order becomes 10, 20, 30, ... Answers the new list of the entity type. Needs admin on Shifts.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description one of shift_schedule
+                         * @enum {string}
+                         */
+                        entity_type: "shift_schedule";
+                        field_ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["ShiftCustomFieldDefinition"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts/custom-fields/{id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a custom field (Shifts)
+         * @description A retired field is hidden from the list (unless include_retired), takes no new values and is no longer required. Values already stored stay in records. Its key stays taken. Retiring twice is harmless. Needs admin on Shifts.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "shift_schedule";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts/custom-fields/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a retired custom field back (Shifts)
+         * @description The field takes values again (and is required again if it was). Needs admin on Shifts.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "shift_schedule";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fundraising/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom field definitions (Fundraising)
+         * @description Fundraising campaigns (`campaign`). Their custom fields stay free-form until the first definition; from then on only defined keys are accepted, checked by type, and the fields take the single-value types only (not multiselect or country_state, 422). Not paged (an organization has few). Ordered by entity type, then sort_order, then key. Retired fields are left out unless `include_retired=true`. Needs read on Fundraising.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of campaign */
+                    entity_type?: "campaign";
+                    include_retired?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["CampaignCustomFieldDefinition"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Define a custom field (Fundraising)
+         * @description Fundraising campaigns (`campaign`). Their custom fields stay free-form until the first definition; from then on only defined keys are accepted, checked by type, and the fields take the single-value types only (not multiselect or country_state, 422). Answers 201 with the definition. `options` is required and non-empty for select and multiselect, and must be empty (or left out) for other types. `required` defaults to false; `sort_order` defaults to 10 past the largest of the entity type. A `field_key` already used within the entity type (also by a retired field) answers 422. Key, entity type and type never change afterwards. Needs admin on Fundraising.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description one of campaign
+                         * @enum {string}
+                         */
+                        entity_type: "campaign";
+                        field_key: string;
+                        field_label: string;
+                        /** @enum {string} */
+                        field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                        options?: string[];
+                        required?: boolean;
+                        sort_order?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "campaign";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fundraising/custom-fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a custom field definition (Fundraising)
+         * @description A definition of another area's records answers 404 here. Needs read on Fundraising.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "campaign";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Relabel a custom field, change its options, required flag or order (Fundraising)
+         * @description Only sent fields change. Sending `field_key`, `entity_type` or `field_type` answers 422: they never change. Options of a select/multiselect stay non-empty; values already stored keep an option that was removed until the record's value is next changed. Making a field required applies to records created from then on. A definition of another area's records answers 404 here. Needs admin on Fundraising.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        field_label?: string;
+                        options?: string[];
+                        required?: boolean;
+                        sort_order?: number;
+                        /** @description refused: cannot change */
+                        field_key?: unknown;
+                        /** @description refused: cannot change */
+                        entity_type?: unknown;
+                        /** @description refused: cannot change */
+                        field_type?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "campaign";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/fundraising/custom-fields/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the custom fields of an entity type (Fundraising)
+         * @description `field_ids` lists every field of the entity type (retired ones may be left out; they go last) in the wanted order; sort_order becomes 10, 20, 30, ... Answers the new list of the entity type. Needs admin on Fundraising.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description one of campaign
+                         * @enum {string}
+                         */
+                        entity_type: "campaign";
+                        field_ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["CampaignCustomFieldDefinition"][];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fundraising/custom-fields/{id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a custom field (Fundraising)
+         * @description A retired field is hidden from the list (unless include_retired), takes no new values and is no longer required. Values already stored stay in records. Its key stays taken. Retiring twice is harmless. Needs admin on Fundraising.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "campaign";
+                            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+                            field_key: string;
+                            /** @description name staff see on the form */
+                            field_label: string;
+                            /**
+                             * @description cannot change
+                             * @enum {string}
+                             */
+                            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+                            /** @description non-empty for select and multiselect; empty for other types */
+                            options: string[];
+                            /** @description a record cannot be created without a value for a required field */
+                            required: boolean;
+                            sort_order: number;
+                            /**
+                             * Format: date-time
+                             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+                             */
+                            retired_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fundraising/custom-fields/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a retired custom field back (Fundraising)
+         * @description The field takes values again (and is required again if it was). Needs admin on Fundraising.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /**
+                             * @description cannot change after creation
+                             * @enum {string}
+                             */
+                            entity_type: "campaign";
                             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
                             field_key: string;
                             /** @description name staff see on the form */
@@ -48409,7 +51257,7 @@ export interface paths {
         put?: never;
         /**
          * Record an adoption application
-         * @description The applicant is a person on file (`person_id`) or `applicant` (first and last name, email, phone): the person with that email is used when one exists, otherwise a new person is created in the same transaction. One or more animals (several open applications per animal are normal). `answers` are the custom fields of entity type `adoption_application` (GET /api/custom-fields?entity_type=adoption_application), checked like any custom field. The stage defaults to the organization's first open stage. The answer carries `warnings` (applicant flagged banned or do not adopt: the adoption will be refused unless an admin overrides; an animal not in care or on hold) and `registry_flags`: live flags about the applicant from the cross-organization registry. Warnings never refuse the application.
+         * @description The applicant is a person on file (`person_id`) or `applicant` (first and last name, email, phone): the person with that email is used when one exists, otherwise a new person is created in the same transaction. One or more animals (several open applications per animal are normal). `answers` are the custom fields of entity type `adoption_application` (GET /api/animals/custom-fields?entity_type=adoption_application), checked like any custom field. The stage defaults to the organization's first open stage. The answer carries `warnings` (applicant flagged banned or do not adopt: the adoption will be refused unless an admin overrides; an animal not in care or on hold) and `registry_flags`: live flags about the applicant from the cross-organization registry. Warnings never refuse the application.
          *
          *     Needs write on Animals.
          */
@@ -60215,7 +63063,100 @@ export interface components {
              * @description cannot change after creation
              * @enum {string}
              */
-            entity_type: "animal" | "location_unit" | "adoption_application" | "person" | "shift_schedule" | "campaign";
+            entity_type: "animal" | "location_unit" | "adoption_application";
+            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+            field_key: string;
+            /** @description name staff see on the form */
+            field_label: string;
+            /**
+             * @description cannot change
+             * @enum {string}
+             */
+            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+            /** @description non-empty for select and multiselect; empty for other types */
+            options: string[];
+            /** @description a record cannot be created without a value for a required field */
+            required: boolean;
+            sort_order: number;
+            /**
+             * Format: date-time
+             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+             */
+            retired_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PersonCustomFieldDefinition: {
+            id: string;
+            /**
+             * @description cannot change after creation
+             * @enum {string}
+             */
+            entity_type: "person";
+            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+            field_key: string;
+            /** @description name staff see on the form */
+            field_label: string;
+            /**
+             * @description cannot change
+             * @enum {string}
+             */
+            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+            /** @description non-empty for select and multiselect; empty for other types */
+            options: string[];
+            /** @description a record cannot be created without a value for a required field */
+            required: boolean;
+            sort_order: number;
+            /**
+             * Format: date-time
+             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+             */
+            retired_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ShiftCustomFieldDefinition: {
+            id: string;
+            /**
+             * @description cannot change after creation
+             * @enum {string}
+             */
+            entity_type: "shift_schedule";
+            /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
+            field_key: string;
+            /** @description name staff see on the form */
+            field_label: string;
+            /**
+             * @description cannot change
+             * @enum {string}
+             */
+            field_type: "text" | "textarea" | "number" | "boolean" | "date" | "select" | "multiselect" | "phone" | "email" | "url" | "country_state";
+            /** @description non-empty for select and multiselect; empty for other types */
+            options: string[];
+            /** @description a record cannot be created without a value for a required field */
+            required: boolean;
+            sort_order: number;
+            /**
+             * Format: date-time
+             * @description set when the field was retired: it takes no new values and is not required; stored values stay
+             */
+            retired_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CampaignCustomFieldDefinition: {
+            id: string;
+            /**
+             * @description cannot change after creation
+             * @enum {string}
+             */
+            entity_type: "campaign";
             /** @description key under which the value is stored in a record's custom_fields; unique within the entity type; cannot change */
             field_key: string;
             /** @description name staff see on the form */

@@ -1,34 +1,32 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiB, ok } from '../api';
 import { notify } from '../notify';
+import { can, useSession } from '../session';
 import { ListTable } from './parts';
-
-type Entity = 'animal' | 'location_unit' | 'adoption_application';
-const ENTITIES: { value: Entity; label: string }[] = [
-  { value: 'animal', label: 'Animals' },
-  { value: 'location_unit', label: 'Kennels and rooms' },
-  { value: 'adoption_application', label: 'Adoption applications' },
-];
+import { FIELD_PLACES, fieldsApi, placeOf, type FieldEntity } from './customFieldPlaces';
 
 /**
- * The order custom fields of one kind of record are shown and asked in: moving one sends the whole new
- * order in one `PUT /api/animals/custom-fields/order` (one transaction; retired fields go last).
+ * The order custom fields of one kind of record are shown and asked in: moving one sends the whole new order in one
+ * `PUT …/custom-fields/order` of the record's area (one transaction; retired fields go last). Offers the kinds of
+ * record whose area the member administers.
  */
 export function CustomFieldOrder() {
   const client = useQueryClient();
-  const [entity, setEntity] = useState<Entity>('animal');
+  const grants = useSession().data?.grants;
+  const places = FIELD_PLACES.filter((p) => can(grants, p.area, 'admin'));
+  const [entity, setEntity] = useState<FieldEntity>('animal');
+  const path = placeOf(entity).path;
   const list = useQuery({
-    queryKey: ['custom-fields', false],
-    queryFn: () => ok(apiB.GET('/api/animals/custom-fields', { params: { query: { include_retired: false } } })),
+    queryKey: ['custom-fields', path, false],
+    queryFn: () => fieldsApi.list(path, false),
   });
   const fields = (list.data?.results ?? []).filter((d) => d.entity_type === entity);
   const move = useMutation({
     mutationFn: ({ i, by }: { i: number; by: -1 | 1 }) => {
       const ids = fields.map((d) => d.id);
       [ids[i], ids[i + by]] = [ids[i + by] as string, ids[i] as string];
-      return ok(apiB.PUT('/api/animals/custom-fields/order', { body: { entity_type: entity, field_ids: ids } }));
+      return fieldsApi.order(entity, ids);
     },
     onSuccess: (_, { i, by }) => {
       notify(`Moved ${fields[i]?.field_label ?? 'the field'} ${by < 0 ? 'up' : 'down'}`);
@@ -43,7 +41,14 @@ export function CustomFieldOrder() {
           Order of the custom fields
         </Title>
         <Group align="flex-end">
-          <Select label="Fields kept on" data={ENTITIES} value={entity} allowDeselect={false} onChange={(v) => setEntity((v as Entity) ?? 'animal')} w={240} />
+          <Select
+            label="Fields kept on"
+            data={places.map((p) => ({ value: p.value, label: p.label }))}
+            value={entity}
+            allowDeselect={false}
+            onChange={(v) => setEntity((v as FieldEntity | null) ?? 'animal')}
+            w={240}
+          />
           <Text size="sm" c="dimmed" mb={6}>
             Records show and forms ask their fields in this order.
           </Text>

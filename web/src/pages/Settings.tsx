@@ -315,7 +315,7 @@ export default function Settings() {
           </Tabs.Panel>
         )}
         <Tabs.Panel value="fields" pt="md">
-          <CustomFields canAdmin={animalsAdmin} />
+          <CustomFields />
         </Tabs.Panel>
         <Tabs.Panel value="catalogues" pt="md">
           <Catalogues canAdmin={animalsAdmin} />

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, TagsInput, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { ListTable, when } from './parts';
 import { EntryActions, type EditField } from './SettingsEdit';
+import { can, type Level, useSession } from '../session';
+import { entityLabel, FIELD_ROUTES, fieldsApi, placeOf, placesAllowed } from './customFieldPlaces';
 
 const orNull = (v: string) => (v.trim() ? v.trim() : null);
 
@@ -88,36 +90,36 @@ export function OrganizationProfile({ canAdmin }: { canAdmin: boolean }) {
 }
 
 const FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'date', 'select', 'multiselect', 'phone', 'email', 'url', 'country_state'] as const;
-const ENTITIES = [
-  { value: 'animal', label: 'Animals' },
-  { value: 'location_unit', label: 'Kennels and rooms' },
-  { value: 'adoption_application', label: 'Adoption applications' },
-];
+/** Shift schedules and campaigns had free-form fields before they could be defined: their fields take one simple value. */
+const SCALAR_ONLY = new Set(['shift_schedule', 'campaign']);
+const typesFor = (entity: string) => FIELD_TYPES.filter((t) => !SCALAR_ONLY.has(entity) || (t !== 'multiselect' && t !== 'country_state'));
 
-/** Custom fields: the list (retired ones on request) and a form to define one. */
-export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
+/**
+ * Custom fields of every kind of record the signed-in member may read (each kind through its area's route), retired ones
+ * on request, and a form to define one on the kinds they administer.
+ */
+export function CustomFields() {
   const client = useQueryClient();
+  const grants = useSession().data?.grants;
+  const allowed = (area: string, level: Level) => can(grants, area, level);
+  const adminPlaces = placesAllowed(allowed, 'admin');
   const [retired, setRetired] = useState(false);
-  const list = useQuery({
-    queryKey: ['custom-fields', retired],
-    queryFn: () => ok(apiB.GET('/api/animals/custom-fields', { params: { query: { include_retired: retired } } })),
+  const routes = FIELD_ROUTES.filter((r) => allowed(r.area, 'read'));
+  const lists = useQueries({
+    queries: routes.map((r) => ({ queryKey: ['custom-fields', r.path, retired], queryFn: () => fieldsApi.list(r.path, retired) })),
   });
-  const blank = { entity_type: 'animal', field_key: '', field_label: '', field_type: 'text', options: [] as string[], required: false };
-  const [f, setF] = useState(blank);
+  const rows = lists.every((l) => l.data) ? lists.flatMap((l) => l.data?.results ?? []) : undefined;
+  const blank = { entity_type: adminPlaces[0]?.value ?? 'animal', field_key: '', field_label: '', field_type: 'text', options: [] as string[], required: false };
+  const [f, setF] = useState<typeof blank>(blank);
   const add = useMutation({
     mutationFn: () =>
-      ok(
-        apiB.POST('/api/animals/custom-fields', {
-          body: {
-            entity_type: f.entity_type as 'animal',
-            field_key: f.field_key.trim(),
-            field_label: f.field_label.trim(),
-            field_type: f.field_type as 'text',
-            required: f.required,
-            ...(f.field_type === 'select' || f.field_type === 'multiselect' ? { options: f.options } : {}),
-          },
-        }),
-      ),
+      fieldsApi.create(f.entity_type, {
+        field_key: f.field_key.trim(),
+        field_label: f.field_label.trim(),
+        field_type: f.field_type as 'text',
+        required: f.required,
+        ...(f.field_type === 'select' || f.field_type === 'multiselect' ? { options: f.options } : {}),
+      }),
     onSuccess: (d) => {
       setF(blank);
       notify(`Field “${d.field_label}” added`);
@@ -126,6 +128,8 @@ export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
   });
   const fields = ['entity_type', 'field_key', 'field_label', 'field_type', 'options', 'required'];
   const choice = f.field_type === 'select' || f.field_type === 'multiselect';
+  const canAdmin = adminPlaces.length > 0;
+  const anyAdmin = (d: { entity_type: string }) => allowed(placeOf(d.entity_type).area, 'admin');
   return (
     <Stack>
       {canAdmin && (
@@ -135,7 +139,18 @@ export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
         }}>
           <Stack gap="xs">
             <Group align="flex-start" wrap="wrap">
-              <Select label="Kept on" data={ENTITIES} value={f.entity_type} allowDeselect={false} onChange={(v) => setF({ ...f, entity_type: v ?? 'animal' })} error={fieldError(add.error, 'entity_type')} w={210} />
+              <Select
+                label="Kept on"
+                data={adminPlaces.map((p) => ({ value: p.value, label: p.label }))}
+                value={f.entity_type}
+                allowDeselect={false}
+                onChange={(v) => {
+                  const entity = (v ?? 'animal') as typeof f.entity_type;
+                  setF({ ...f, entity_type: entity, field_type: typesFor(entity).includes(f.field_type as 'text') ? f.field_type : 'text' });
+                }}
+                error={fieldError(add.error, 'entity_type')}
+                w={210}
+              />
               <TextInput label="Label" required value={f.field_label} onChange={(e) => setF({ ...f, field_label: e.currentTarget.value })} error={fieldError(add.error, 'field_label')} w={220} />
               <TextInput
                 label="Key"
@@ -146,7 +161,7 @@ export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
                 error={fieldError(add.error, 'field_key')}
                 w={220}
               />
-              <Select label="Type" data={[...FIELD_TYPES]} value={f.field_type} allowDeselect={false} onChange={(v) => setF({ ...f, field_type: v ?? 'text' })} error={fieldError(add.error, 'field_type')} w={160} />
+              <Select label="Type" data={[...typesFor(f.entity_type)]} value={f.field_type} allowDeselect={false} onChange={(v) => setF({ ...f, field_type: v ?? 'text' })} error={fieldError(add.error, 'field_type')} w={160} />
             </Group>
             {choice && (
               <TagsInput
@@ -169,8 +184,9 @@ export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
         </Paper>
       )}
       <Checkbox label="Show retired fields too" checked={retired} onChange={(e) => setRetired(e.currentTarget.checked)} />
+      {lists.map((l, i) => l.error && <Alert key={routes[i]?.path} color="red">{l.error.message}</Alert>)}
       <ListTable
-        rows={list.data?.results}
+        rows={rows}
         label="Custom fields"
         empty={canAdmin ? 'No custom fields yet: define one above to keep what your rescue records that Ark does not.' : 'No custom fields yet.'}
         head={['Label', 'Key', 'On', 'Type', 'Choices', 'Required', 'State', ...(canAdmin ? [''] : [])]}
@@ -179,16 +195,12 @@ export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
           <Table.Tr key={d.id}>
             <Table.Td fw={600}>{d.field_label}</Table.Td>
             <Table.Td ff="monospace">{d.field_key}</Table.Td>
-            <Table.Td>{ENTITIES.find((e) => e.value === d.entity_type)?.label ?? d.entity_type}</Table.Td>
+            <Table.Td>{entityLabel(d.entity_type)}</Table.Td>
             <Table.Td>{d.field_type}</Table.Td>
             <Table.Td>{d.options.join(', ') || '—'}</Table.Td>
             <Table.Td>{d.required ? 'yes' : 'no'}</Table.Td>
             <Table.Td>{d.retired_at ? <Badge color="gray.7">retired</Badge> : <Badge color="teal.9">in use</Badge>}</Table.Td>
-            {canAdmin && (
-              <Table.Td>
-                <FieldActions d={d} />
-              </Table.Td>
-            )}
+            {canAdmin && <Table.Td>{anyAdmin(d) && <FieldActions d={d} />}</Table.Td>}
           </Table.Tr>
         )}
       />
@@ -196,13 +208,13 @@ export function CustomFields({ canAdmin }: { canAdmin: boolean }) {
   );
 }
 
-type Definition = { id: string; field_label: string; field_type: string; options: string[]; required: boolean; retired_at?: string | null };
+type Definition = { id: string; entity_type: string; field_label: string; field_type: string; options: string[]; required: boolean; retired_at?: string | null };
 /** A field's label, choices and required flag change; key, records and type never do. Retire it, or bring a retired one back. */
 function FieldActions({ d }: { d: Definition }) {
   const client = useQueryClient();
   const choice = d.field_type === 'select' || d.field_type === 'multiselect';
   const restore = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/animals/custom-fields/{id}/restore', { params: { path: { id: d.id } } })),
+    mutationFn: () => fieldsApi.restore(d.entity_type, d.id),
     onSuccess: () => {
       notify(`Field “${d.field_label}” in use again`);
       void client.invalidateQueries({ queryKey: ['custom-fields'] });
@@ -225,8 +237,8 @@ function FieldActions({ d }: { d: Definition }) {
       name={`the field ${d.field_label}`}
       fields={fields}
       values={{ field_label: d.field_label, required: d.required, ...(choice ? { options: d.options } : {}) }}
-      save={(b) => ok(apiB.PATCH('/api/animals/custom-fields/{id}', { params: { path: { id: d.id } }, body: b as { field_label?: string } }))}
-      remove={() => ok(apiB.POST('/api/animals/custom-fields/{id}/retire', { params: { path: { id: d.id } } }))}
+      save={(b) => fieldsApi.patch(d.entity_type, d.id, b as { field_label?: string })}
+      remove={() => fieldsApi.retire(d.entity_type, d.id)}
       removeLabel="Retire"
       removeSays="A retired field is hidden, takes no new values and is no longer required; values already stored stay in the records, and it can be brought back."
       invalidate={['custom-fields']}
