@@ -180,6 +180,14 @@ export const sizeSql = (weightSql: string) =>
 
 /** Bulk import (integrations): the same create and update as the API, with its checks and change records. */
 export { createAnimal, updateAnimal } from './service.ts';
+/**
+ * An animal made inside the caller's transaction whose first stay the caller records itself (the stays module's intake
+ * route), and its colour (Family B only).
+ */
+export { createAnimalIn } from './service.ts';
+export { setColourIn, getCard as animalCard } from './details.service.ts';
+/** The staff app's reading of an animal (GET /api/animals/{id}/details), for answers that return one. */
+export { AnimalCard, type AnimalCardT } from './details.schemas.ts';
 export { AnimalCreate, AnimalUpdate } from './schemas.ts';
 /** Live animals' primary microchip numbers (normalized), for an import's duplicate check. */
 export async function microchipIndex(q: Queryable, orgId: string): Promise<Map<string, string>> {

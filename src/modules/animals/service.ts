@@ -142,19 +142,13 @@ function familyAWrites(c: Omit<Change, 'id'>, pounds: number | null, actor: stri
  * transaction with what other modules do on every animal create (its first stay, onAnimalCreated) and write
  * (onAnimalWritten) — or, when those are rows of the same statement and nothing else, that statement alone.
  */
-export async function createAnimal(
-  db: Db,
-  orgId: string,
-  body: AnimalCreateBody,
-  actor: string,
-  timeZone = 'UTC',
-): Promise<repo.AnimalRow> {
+/** A create's checked row, its chip and its own extra writes (the change for the feed, a weight row). */
+async function prepareCreate(q: Queryable, orgId: string, body: AnimalCreateBody, actor: string, timeZone: string) {
   const id = newId('ani');
-  const custom = await checkCustomFields(db, orgId, 'animal', body.customFields, { creating: true });
-  if (body.locationId) await checkAnimalLocation(db, orgId, body.locationId, null);
+  const custom = await checkCustomFields(q, orgId, 'animal', body.customFields, { creating: true });
+  if (body.locationId) await checkAnimalLocation(q, orgId, body.locationId, null);
   const chip = body.microchipNumber ? storedMicrochip(body.microchipNumber) : null;
-  // Read before the transaction opens: inside one, a second pool client could wait on a full pool.
-  const status = await statusId(db, orgId, body.status);
+  const status = await statusId(q, orgId, body.status);
   const values: repo.AnimalInsert = {
     id,
     name: body.name,
@@ -179,6 +173,36 @@ export async function createAnimal(
     actor,
     timeZone,
   );
+  return { id, values, chip, also };
+}
+
+/**
+ * A create inside the caller's transaction whose first stay the caller records itself (the stays module's intake
+ * route): the same checks, row, audit row, change, chip and write hooks as createAnimal, without the created hooks.
+ */
+export async function createAnimalIn(
+  q: Queryable,
+  orgId: string,
+  body: AnimalCreateBody,
+  actor: string,
+  timeZone = 'UTC',
+): Promise<repo.AnimalRow> {
+  const { id, values, chip, also } = await prepareCreate(q, orgId, body, actor, timeZone);
+  const row = await repo.insertAnimal(q, orgId, values, actor, also);
+  if (chip !== null) await setPrimaryChipNumber(q, orgId, id, chip);
+  await animalWritten(q, orgId, id, ['created', ...(chip !== null ? ['microchip_number'] : [])]);
+  return row;
+}
+
+export async function createAnimal(
+  db: Db,
+  orgId: string,
+  body: AnimalCreateBody,
+  actor: string,
+  timeZone = 'UTC',
+): Promise<repo.AnimalRow> {
+  // Read before the transaction opens: inside one, a second pool client could wait on a full pool.
+  const { id, values, chip, also } = await prepareCreate(db, orgId, body, actor, timeZone);
   const created = { id, intake_date: values.intake_date, species: values.species, date_of_birth: values.date_of_birth };
   // Without a chip, when the other modules' records of a new animal are rows of the same statement (its first stay) and
   // the write hooks' work is rows of it too (or nothing), the create is that one statement, atomic without a transaction.

@@ -30,6 +30,15 @@ export const firstPublicPhotoSql = (orgSql: string, idSql: string) =>
   `(SELECT ph.id FROM animal_photos ph WHERE ph.organization_id = ${orgSql} AND ph.animal_id = ${idSql} AND ph.is_public
      ORDER BY ph.is_primary DESC, ph.created_at, ph.id LIMIT 1)`;
 
+/** SQL giving the id of the animal's primary photo (else its oldest), public or not, or NULL: the staff app's thumbnail. */
+export const firstPhotoSql = (orgSql: string, idSql: string) =>
+  `(SELECT ph.id FROM animal_photos ph WHERE ph.organization_id = ${orgSql} AND ph.animal_id = ${idSql}
+     ORDER BY ph.is_primary DESC, ph.created_at, ph.id LIMIT 1)`;
+
+/** The staff URL path of an animal's photo in a size (the media module's photo routes; read on Animals). */
+export const photoPath = (animalId: string, photoId: string, size: 'small' | 'medium') =>
+  `/api/animals/${animalId}/photos/${photoId}/${size}`;
+
 /** The public photos of the animals named, primary first then oldest, per animal (at most `perAnimal` each). */
 export async function publicPhotos(q: Queryable, orgId: string, animalIds: string[], perAnimal = 10): Promise<PublicPhoto[]> {
   if (!animalIds.length) return [];

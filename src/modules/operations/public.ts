@@ -102,6 +102,15 @@ export const placeSiteSql = (orgSql: string, placeSql: string) =>
   `(SELECT l.id FROM locations l WHERE l.organization_id = ${orgSql} AND l.is_active AND l.id = coalesce(
       (SELECT u.location_id FROM housing_units u WHERE u.organization_id = ${orgSql} AND u.id = ${placeSql}), ${placeSql}))`;
 
+/**
+ * SQL for the name of the place `placeSql` (a location or housing unit id) as a person reads it: the location's name,
+ * or `location · unit` for a housing unit; NULL for no place or a foster home. Both arguments are SQL expressions.
+ */
+export const placeNameSql = (orgSql: string, placeSql: string) =>
+  `coalesce((SELECT l.name || ' · ' || u.name FROM housing_units u JOIN locations l ON l.organization_id = u.organization_id
+      AND l.id = u.location_id WHERE u.organization_id = ${orgSql} AND u.id = ${placeSql}),
+    (SELECT l.name FROM locations l WHERE l.organization_id = ${orgSql} AND l.id = ${placeSql}))`;
+
 /** Id and name of the organization's active locations among `ids`, by name (for a public filter). */
 export async function locationNames(q: Queryable, orgId: string, ids: string[]): Promise<{ id: string; name: string }[]> {
   if (!ids.length) return [];

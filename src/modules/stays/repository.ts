@@ -1,5 +1,4 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { defined, setClause } from '../../platform/db/sql.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Kind } from './catalogue.ts';
 import { liveAnimalSql } from '../animals/public.ts';
@@ -172,24 +171,6 @@ export async function closeStay(q: Queryable, orgId: string, id: string, o: Outc
     ],
   );
   return rows.length > 0;
-}
-
-/** Sets the subtype and/or notes of a stay's intake or outcome (only the given ones). */
-export async function patchRecord(
-  q: Queryable,
-  orgId: string,
-  id: string,
-  kind: Kind,
-  patch: { subtype_id?: string | null; notes?: string | null },
-): Promise<void> {
-  const columns = [`${kind}_subtype_id`, `${kind}_notes`] as const;
-  const set = setClause(defined({ [columns[0]]: patch.subtype_id, [columns[1]]: patch.notes }), columns, 3);
-  if (!set.sql) return;
-  await q.query(`UPDATE animal_stays SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
-    orgId,
-    id,
-    ...set.params,
-  ]);
 }
 
 // Subtypes.

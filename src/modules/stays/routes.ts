@@ -3,6 +3,7 @@ import { who } from '../../platform/context.ts';
 import { IdParam } from '../../platform/formats.ts';
 import * as service from './service.ts';
 import * as holds from './holds.service.ts';
+import * as intakes from './intakes.ts';
 import {
   AnimalIdParam,
   Hold,
@@ -11,11 +12,14 @@ import {
   HoldPatch,
   HoldRelease,
   HoldsQuery,
+  IntakeAnswer,
+  IntakeCorrection,
   IntakeCreate,
+  NewAnimalIntake,
+  OutcomeCorrection,
   OutcomeCreate,
   RangeStayList,
   RangeStaysQuery,
-  RecordPatch,
   Stay,
   StayList,
   StaysQuery,
@@ -148,22 +152,61 @@ export function stayRoutes(app: App, ctx: AppContext) {
         config: write,
         schema: {
           tags,
-          summary: `Change the subtype or notes of a stay's ${kind}`,
+          summary: `Correct a stay's ${kind}`,
           description:
-            `Only \`subtype_id\` and \`notes\` change; the type (the category reports count), times and people never do. A new ` +
-            `subtype must be the organization's, of the same ${kind} category, and not retired; null clears ` +
-            `it.${kind === 'outcome' ? ' Refused (422) while the stay has no outcome.' : ''}`,
+            `Only sent fields change. Every rule of recording the ${kind} holds for the corrected values: \`type\` is a Shelter ` +
+            `Animals Count ${kind} category and a subtype must be the organization's, of that category (a new type without a ` +
+            'subtype sent drops a subtype of the old type; a retired subtype may stay but not be newly chosen); a ' +
+            `${kind === 'intake' ? 'source' : 'destination'} person or partner must be on file, and a person is not given with ` +
+            `a partner or an outside organization; \`occurred_at\` keeps the animal's stays in order (${
+              kind === 'intake'
+                ? "not after this stay's outcome, not before the previous stay's outcome"
+                : "not before this stay's intake, not after the next stay's intake"
+            }) and is not in the future. ` +
+            'The activity history records each changed field with its value before and after (entity ' +
+            `\`animal_${kind}\`). Reports count the corrected values from then on; the animal's status is not moved again (a ` +
+            `correction fixes the record; it is not a new ${kind}).` +
+            (kind === 'outcome' ? ' Refused (422) while the stay has no outcome.' : ''),
           params: IdParam,
-          body: RecordPatch,
+          body: kind === 'intake' ? IntakeCorrection : OutcomeCorrection,
           response: { 200: Stay },
         },
       },
       async (req) => {
         const { orgId, actor, org } = who(req);
-        return service.patchRecord(ctx.db, orgId, req.params.id, kind, req.body, actor, org.time_zone);
+        return intakes.correctRecord(ctx.db, orgId, req.params.id, kind, req.body, actor, org.time_zone);
       },
     );
   }
+
+  app.post(
+    '/api/animals/intakes',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Take in a new animal (the animal and its first intake at once)',
+        description:
+          "Answers 201 with `animal` (as GET /api/animals/{id}/details) and `stay` (its open stay). The intake screen's one " +
+          'request: the animal (name, species, breed text, sex, colour, date of birth, microchip, place, custom fields) and its ' +
+          'intake (when, type and subtype, the person, partner or outside organization it came from, where it was found, its ' +
+          'condition, its age at intake) are written in one transaction, so nothing is kept when any part is refused (422 names ' +
+          'the field). The intake follows every rule of POST /api/animals/{id}/intakes: the type is a Shelter Animals Count ' +
+          "intake category and defaults to the subtype's (one of the two is needed: 400), so a stray taken in here is " +
+          "counted as stray by the reports; the animal's status starts as `status` (default: the first configured status) and " +
+          "moves as the organization's status mapping says for the type. The record's intake date is `occurred_at`'s day in the " +
+          "organization's time zone; `occurred_at` may not be in the future. A chip already on another animal is kept (as " +
+          'POST /api/v1/animals keeps it); the staff app looks the number up in the registry before saving. A Family A create ' +
+          '(POST /api/v1/animals) opens a first stay of type `other` instead.',
+        body: NewAnimalIntake,
+        response: { 201: IntakeAnswer },
+      },
+    },
+    async (req, reply) => {
+      const { orgId, actor, org } = who(req);
+      return reply.code(201).send(await intakes.intakeNewAnimal(ctx.db, orgId, req.body, actor, org.time_zone));
+    },
+  );
 
   const holdTags = ['Animal holds'];
   app.get(

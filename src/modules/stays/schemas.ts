@@ -1,6 +1,7 @@
 import { Type, Nullable, Strict, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
 import { Id64 } from '../../platform/formats.ts';
 import { PageFieldsB, pageQueryB } from '../../platform/pagination.ts';
+import { AnimalCard } from '../animals/public.ts';
 import { CONDITIONS, HOLD_REASONS, INTAKE_TYPES, KINDS, OUTCOME_TYPES } from './catalogue.ts';
 
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
@@ -151,8 +152,6 @@ export const OutcomeCreate = Strict({
   notes: Type.Optional(notes),
 });
 export type OutcomeCreateT = Static<typeof OutcomeCreate>;
-export const RecordPatch = Strict({ subtype_id: Type.Optional(subtypeId), notes: Type.Optional(notes) });
-export type RecordPatchT = Static<typeof RecordPatch>;
 
 export const Subtype = Type.Object(
   {
@@ -231,3 +230,73 @@ export const HoldPatch = Strict({
 });
 export type HoldPatchT = Static<typeof HoldPatch>;
 export const HoldRelease = Strict({ notes: Type.Optional(notes) });
+
+/** POST /api/animals/intakes: a new animal and its first intake, as the intake screen sends them. */
+export const NewAnimalIntake = Strict({
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'internal working name' }),
+  public_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'defaults to name' })),
+  species: Type.String({ minLength: 1, maxLength: 60, description: 'e.g. dog, cat, rabbit' }),
+  breed: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'free text (a catalogue breed name, or any text)' }))),
+  sex: Type.Optional(StringEnum(['male', 'female', 'unknown'] as const, { description: 'defaults to unknown' })),
+  colour: Type.Optional(Nullable(Text(100, 'free text'))),
+  date_of_birth: Type.Optional(
+    Nullable(Type.String({ format: 'date', description: 'known or estimated (then send age_estimated: true and age_weeks)' })),
+  ),
+  microchip_number: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'stored normalized' }))),
+  location_id: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'a location or housing unit with a free place' }))),
+  status: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 60, description: "a configured status; defaults to the status mapped to the intake's type" }),
+  ),
+  is_public: Type.Optional(Type.Boolean({ description: 'defaults to false' })),
+  custom_fields: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'custom field values by key' })),
+  occurred_at: DateTime('when the animal came in'),
+  type: Type.Optional(StringEnum(INTAKE_TYPES, { description: "the Shelter Animals Count category; defaults to the subtype's" })),
+  subtype_id: Type.Optional(subtypeId),
+  source_person_id: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'the person who brought or found the animal' }))),
+  source_organization: Type.Optional(Nullable(Text(200))),
+  source_partner_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  found_at: Type.Optional(Nullable(Text(500, 'the address or place a stray was found'))),
+  condition: Type.Optional(StringEnum(CONDITIONS, { description: 'defaults to unknown' })),
+  age_weeks: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 5200, description: 'age at intake in weeks' }))),
+  age_estimated: Type.Optional(Type.Boolean({ description: 'defaults to false' })),
+  notes: Type.Optional(notes),
+});
+export type NewAnimalIntakeT = Static<typeof NewAnimalIntake>;
+
+const person = Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'a person on file; null clears it' })));
+const partner = Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'a partner on file; null clears it' })));
+/** PATCH /api/animals/stays/{id}/intake: a correction of the intake; only sent fields change. */
+export const IntakeCorrection = Strict({
+  occurred_at: Type.Optional(DateTime('when the animal came in')),
+  type: Type.Optional(StringEnum(INTAKE_TYPES)),
+  subtype_id: Type.Optional(subtypeId),
+  source_person_id: person,
+  source_organization: Type.Optional(Nullable(Text(200))),
+  source_partner_id: partner,
+  found_at: Type.Optional(Nullable(Text(500))),
+  condition: Type.Optional(StringEnum(CONDITIONS)),
+  age_weeks: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 5200 }))),
+  age_estimated: Type.Optional(Type.Boolean()),
+  notes: Type.Optional(notes),
+});
+export type IntakeCorrectionT = Static<typeof IntakeCorrection>;
+/** PATCH /api/animals/stays/{id}/outcome: a correction of the outcome; only sent fields change. */
+export const OutcomeCorrection = Strict({
+  occurred_at: Type.Optional(DateTime('when the animal left')),
+  type: Type.Optional(StringEnum(OUTCOME_TYPES)),
+  subtype_id: Type.Optional(subtypeId),
+  destination_person_id: person,
+  destination_organization: Type.Optional(Nullable(Text(200))),
+  destination_partner_id: partner,
+  reason: Type.Optional(Nullable(Text(500))),
+  notes: Type.Optional(notes),
+});
+export type OutcomeCorrectionT = Static<typeof OutcomeCorrection>;
+
+export const IntakeAnswer = Type.Object(
+  {
+    animal: AnimalCard,
+    stay: Stay,
+  },
+  { $id: 'NewAnimalIntakeAnswer' },
+);

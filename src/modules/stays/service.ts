@@ -19,7 +19,7 @@ import { ADOPTION_RETURN_SUBTYPE, DEFAULT_STATUS_MAP, DEFAULT_SUBTYPES, LIVE_OUT
 import * as repo from './repository.ts';
 import { liveHoldAnimals } from './holds.repository.ts';
 import { intakeIdleForNew, intakeRecorded, outcomeRecorded } from './hooks.ts';
-import type { IntakeCreateT, OutcomeCreateT, RecordPatchT, StayT } from './schemas.ts';
+import type { IntakeCreateT, OutcomeCreateT, StayT } from './schemas.ts';
 
 const seededBy = new WeakMap<object, Set<string>>();
 
@@ -288,24 +288,6 @@ async function stayOrFail(q: Queryable, orgId: string, id: string, tz: string): 
 
 export async function getStay(q: Queryable, orgId: string, id: string, tz: string): Promise<StayT> {
   return stayOrFail(q, orgId, id, tz);
-}
-
-/** Changes the subtype or notes of a stay's intake or outcome; the type (the category reports count) never changes. */
-export async function patchRecord(db: Db, orgId: string, stayId: string, kind: Kind, body: RecordPatchT, actor: string, tz: string) {
-  return db.tx(async (q) => {
-    const stay = await repo.getStay(q, orgId, stayId, true);
-    if (!stay) throw notFound('stay');
-    const type = kind === 'intake' ? stay.intake_type : stay.outcome_type;
-    if (!type) throw invalid({ outcome: ['the stay has no outcome yet'] });
-    const current = kind === 'intake' ? stay.intake_subtype_id : stay.outcome_subtype_id;
-    if (body.subtype_id && body.subtype_id !== current) await resolveType(q, orgId, kind, type, body.subtype_id);
-    await repo.patchRecord(q, orgId, stayId, kind, {
-      subtype_id: body.subtype_id,
-      notes: body.notes === undefined ? undefined : blank(body.notes),
-    });
-    await audit(q, orgId, actor, 'update', `animal_${kind}`, stayId, body);
-    return stayOrFail(q, orgId, stayId, tz);
-  });
 }
 
 /** An animal's stays (newest first) with its total time in care and whether it is available. */

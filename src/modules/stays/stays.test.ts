@@ -261,7 +261,7 @@ test('patching an intake or outcome: notes and a subtype of the same category on
   const stray = await subtypeId(org, 'intake', 'Stray');
   const born = await subtypeId(org, 'intake', 'Born in Shelter');
   assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/stays/${sid}/intake`, { body: { subtype_id: stray } }), 422);
-  assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/stays/${sid}/intake`, { body: { type: 'stray' } }), 422);
+  assertErrorShape('/api/x', await org.req('PATCH', `/api/animals/stays/${sid}/intake`, { body: { type: 'lost' } }), 422);
   const ok = await org.req('PATCH', `/api/animals/stays/${sid}/intake`, { body: { subtype_id: born, notes: 'Litter of four' } });
   assert.equal(ok.status, 200, ok.raw);
   assert.deepEqual([ok.body.intake.type, ok.body.intake.subtype, ok.body.intake.notes], ['other', 'Born in Shelter', 'Litter of four']);

@@ -1,0 +1,171 @@
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { auditUpdate } from '../../platform/audit.ts';
+import { recordChange } from '../../platform/changes.ts';
+import { Where } from '../../platform/db/sql.ts';
+import { firstPhotoSql, photoPath } from '../media/public.ts';
+import { placeNameSql } from '../operations/public.ts';
+import { animalWritten } from './hooks.ts';
+import { statusMap } from './statuses.repository.ts';
+import { lockAnimal } from './microchips.service.ts';
+import { todayIn } from './weights.service.ts';
+import type { AnimalCardQueryT, AnimalCardT, AnimalDetailsPatchT } from './details.schemas.ts';
+
+interface CardRow {
+  id: string;
+  name: string;
+  public_name: string;
+  species: string;
+  breed: string | null;
+  sex: string;
+  colour: string | null;
+  status_id: string;
+  location_id: string | null;
+  location_name: string | null;
+  date_of_birth: string | null;
+  intake_date: string;
+  microchip_number: string | null;
+  is_public: boolean;
+  photo_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const CARD_COLUMNS = `a.id, a.name, a.public_name, a.species, a.breed, a.sex, a.colour, a.status_id, a.location_id,
+  ${placeNameSql('a.organization_id', 'a.location_id')} AS location_name, a.date_of_birth, a.intake_date, a.microchip_number,
+  a.is_public, ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id, a.created_at, a.updated_at`;
+
+/** The expression the trigram index `animals_name_search` is built on (migration 1830): the same text, or no index. */
+const NAME_SEARCH = "ark_fold(a.name || ' ' || a.public_name)";
+const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+async function toCards(q: Queryable, orgId: string, rows: CardRow[]): Promise<AnimalCardT[]> {
+  let byId = await statusMap(q, orgId);
+  const unseen = rows.find((r) => !byId.has(r.status_id));
+  if (unseen) byId = await statusMap(q, orgId, unseen.status_id);
+  return rows.map((r) => {
+    const s = byId.get(r.status_id);
+    return {
+      id: r.id,
+      name: r.name,
+      public_name: r.public_name,
+      species: r.species,
+      breed: r.breed,
+      sex: r.sex as AnimalCardT['sex'],
+      colour: r.colour,
+      status: s?.name ?? '',
+      care_state: s?.care_state ?? 'in_care',
+      location_id: r.location_id,
+      location_name: r.location_name,
+      date_of_birth: r.date_of_birth,
+      intake_date: r.intake_date,
+      microchip_number: r.microchip_number,
+      is_public: r.is_public,
+      photo_url: r.photo_id ? photoPath(r.id, r.photo_id, 'small') : null,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    };
+  });
+}
+
+/**
+ * One page of the staff list, newest first. Status names and care states narrow to status ids (from the cached
+ * statuses); each word of `q` must be part of the folded names, read through the trigram index.
+ */
+export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT) {
+  const statuses = [...(await statusMap(q, orgId)).values()];
+  if (f.status) {
+    const unknown = [...new Set(f.status)].filter((n) => !statuses.some((s) => s.name === n));
+    if (unknown.length) throw invalid({ status: unknown.map((n) => `${n} is not a configured animal status`) });
+  }
+  const w = new Where(orgId, 'a.organization_id').and('a.deleted_at IS NULL');
+  if (f.status || f.care_state) {
+    const ids = statuses
+      .filter((s) => (!f.status || f.status.includes(s.name)) && (!f.care_state || f.care_state.includes(s.care_state as never)))
+      .map((s) => s.id);
+    if (!ids.length) return { results: [], limit: f.limit, offset: f.offset, has_more: false };
+    w.and((p) => `a.status_id = ANY(${p(ids)}::text[])`);
+  }
+  if (f.species !== undefined) w.and((p) => `a.species_key = lower(${p(f.species)})`);
+  if (f.location_id !== undefined) w.and((p) => `a.location_id = ${p(f.location_id)}`);
+  for (const term of (f.q ?? '').split(/\s+/).filter(Boolean)) w.and((p) => `${NAME_SEARCH} LIKE ark_fold(${p(like(term))})`);
+  // The page's ids first (index order, deep pages skip ids only), then their rows with names and photos.
+  const rows = await q.query<CardRow>(
+    `WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${w.sql}
+       ORDER BY a.created_at DESC, a.id DESC ${w.page(f.limit + 1, f.offset)})
+     SELECT ${CARD_COLUMNS} FROM ids JOIN animals a ON a.organization_id = $1 AND a.id = ids.id
+      ORDER BY ids.created_at DESC, ids.id DESC`,
+    w.params,
+  );
+  const page = await toCards(q, orgId, rows.slice(0, f.limit));
+  return { results: page, limit: f.limit, offset: f.offset, has_more: rows.length > f.limit };
+}
+
+export async function getCard(q: Queryable, orgId: string, id: string): Promise<AnimalCardT> {
+  const rows = await q.query<CardRow>(
+    `SELECT ${CARD_COLUMNS} FROM animals a WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`,
+    [orgId, id],
+  );
+  const row = rows[0];
+  if (!row) throw notFound('animal');
+  return (await toCards(q, orgId, [row]))[0] as AnimalCardT;
+}
+
+interface DetailsRow {
+  species: string;
+  sex: string;
+  intake_date: string;
+  breed: string | null;
+  colour: string | null;
+}
+const blank = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+
+/**
+ * The facts Family A's update leaves out (species, sex, intake date) and the breed and colour texts: the row locked,
+ * the audit row with each changed field's before and after, the change for the feed and the other modules' write
+ * hooks, in one transaction.
+ */
+export async function patchDetails(db: Db, orgId: string, id: string, body: AnimalDetailsPatchT, actor: string, timeZone: string) {
+  const patch: Partial<DetailsRow> = {};
+  if (body.species !== undefined) {
+    if (body.species.trim() === '') throw invalid({ species: ['must not be blank'] });
+    patch.species = body.species.trim();
+  }
+  if (body.sex !== undefined) patch.sex = body.sex;
+  if (body.intake_date !== undefined) {
+    if (body.intake_date > todayIn(timeZone)) throw invalid({ intake_date: ['must not be after today'] });
+    patch.intake_date = body.intake_date;
+  }
+  const breed = blank(body.breed);
+  if (breed !== undefined) patch.breed = breed;
+  const colour = blank(body.colour);
+  if (colour !== undefined) patch.colour = colour;
+  await db.tx(async (q) => {
+    await lockAnimal(q, orgId, id);
+    const [before] = await q.query<DetailsRow>(
+      "SELECT species, sex, to_char(intake_date, 'YYYY-MM-DD') AS intake_date, breed, colour FROM animals " +
+        'WHERE organization_id = $1 AND id = $2',
+      [orgId, id],
+    );
+    if (!before) throw notFound('animal');
+    const fields = Object.keys(patch) as (keyof DetailsRow)[];
+    if (!fields.length) return;
+    const sets = fields.map((f, i) => `${f} = $${i + 3}`).join(', ');
+    await q.query(`UPDATE animals SET ${sets}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
+      orgId,
+      id,
+      ...fields.map((f) => patch[f]),
+    ]);
+    const after = { ...before, ...patch };
+    await auditUpdate(q, orgId, actor, 'animal', id, before, after, fields);
+    await recordChange(q, orgId, { event: 'animal.updated', entity: 'animal', id, fields: patch, actor });
+    await animalWritten(q, orgId, id, fields);
+  });
+  return getCard(db, orgId, id);
+}
+
+/** Sets a new animal's colour inside the create's transaction (the Family A create has no colour). */
+export async function setColourIn(q: Queryable, orgId: string, id: string, colour: string | null): Promise<void> {
+  if (colour === null) return;
+  await q.query('UPDATE animals SET colour = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, colour]);
+}
