@@ -175,8 +175,9 @@ export async function submit(
     const id = newId('fsb');
     await repo.insertSubmission(q, org.id, id, form.id, answers, hash, animalIds);
     await audit(q, org.id, null, 'create', 'form_submission', id, { form_id: form.id, animal_ids: animalIds });
-    // An adoption application becomes an application at once, in this transaction: the person with the email, or a new one.
-    if (form.purpose === 'adoption_application' && adoptionHooks.length && canBecomePerson(answers)) {
+    // An application for chosen animals becomes an adoption application at once, in this transaction: the person with the
+    // email, or a new one. Without chosen animals it waits for staff (they convert it and pick the animals).
+    if (form.purpose === 'adoption_application' && animalIds.length && adoptionHooks.length && canBecomePerson(answers)) {
       const s = (await repo.getSubmission(q, org.id, id, true)) as repo.SubmissionRow;
       await convertIn(q, org, null, s, { create_new: true });
     }
