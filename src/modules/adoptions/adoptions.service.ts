@@ -18,7 +18,7 @@ import { ensureStayDefaults, liveHoldAnimalIds, openStayId, recordIntakeIn, reco
 import { providersConfigured, send } from '../communications/public.ts';
 import { ADOPTED_STAGE, applicationById, ensureDefaults, listStages } from './applications.service.ts';
 import { quote } from './fees.ts';
-import type { AdoptionReturn, AdoptionT, DonationLink, Finalize, WarningT } from './schemas.ts';
+import type { AdoptionReturn, AdoptionT, DonationLink, FeePayment, Finalize, WarningT } from './schemas.ts';
 
 export interface Caller {
   org: Organization;
@@ -28,22 +28,29 @@ export interface Caller {
   isAdmin: boolean;
 }
 
-interface AdoptionRow extends Omit<AdoptionT, 'fee_minor' | 'donation_ids'> {
+interface AdoptionRow extends Omit<AdoptionT, 'fee_minor' | 'donation_ids' | 'fee_paid_minor'> {
   fee_minor: string;
+  fee_paid_minor: string;
   donation_ids: string[];
 }
+/** The ledger's `source` of a donation recording an adoption fee paid (POST .../adoptions/{id}/fee-payments). */
+export const FEE_SOURCE = 'adoption_fee';
 const SELECT = `SELECT d.id, d.application_id, d.animal_id, coalesce(an.name, '') AS animal_name, d.person_id,
   coalesce(p.display_name, '') AS adopter_name, d.stay_id, d.status, to_char(d.trial_ends_on, 'YYYY-MM-DD') AS trial_ends_on,
   d.started_at, d.adopted_at, d.fee_minor, d.currency, d.fee_schedule_id, d.fee_rule, d.fee_promotion, d.fee_override_reason,
   d.flag_override_reason, d.contract_id, d.returned_at, d.return_reason, d.return_stay_id, d.within_return_window,
   coalesce((SELECT array_agg(x.donation_id ORDER BY x.created_at, x.donation_id) FROM adoption_donations x
      WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id), '{}') AS donation_ids,
+  coalesce((SELECT sum(l.amount_minor) FROM adoption_donations x
+     JOIN donation_ledger l ON l.organization_id = x.organization_id AND l.id = x.donation_id
+     WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id AND l.source = '${FEE_SOURCE}' AND l.deleted_at IS NULL), 0)
+     AS fee_paid_minor,
   d.created_at, d.updated_at
   FROM adoptions d
   LEFT JOIN animal_directory an ON an.organization_id = d.organization_id AND an.id = d.animal_id
   LEFT JOIN people_directory p ON p.organization_id = d.organization_id AND p.id = d.person_id`;
 
-const present = (r: AdoptionRow): AdoptionT => ({ ...r, fee_minor: Number(r.fee_minor) });
+const present = (r: AdoptionRow): AdoptionT => ({ ...r, fee_minor: Number(r.fee_minor), fee_paid_minor: Number(r.fee_paid_minor) });
 
 export async function adoptionById(q: Queryable, orgId: string, id: string, lock = false): Promise<AdoptionT | null> {
   if (lock && !(await q.query('SELECT 1 FROM adoptions WHERE organization_id = $1 AND id = $2 FOR UPDATE', [orgId, id])).length)
@@ -75,6 +82,26 @@ export async function listAdoptions(
 const dayIn = (at: string | Date, tz: string) =>
   (typeof at === 'string' ? DateTime.fromISO(at, { zone: tz }) : DateTime.fromJSDate(at, { zone: tz })).toISODate() as string;
 
+/** The closed stage an adopted application and the others for its animals move to: `Animal adopted`, else the first closed stage. */
+async function adoptedStage(q: Queryable, orgId: string) {
+  const stages = await listStages(q, orgId);
+  const stage =
+    stages.find((s) => s.name.toLowerCase() === ADOPTED_STAGE.toLowerCase() && s.kind === 'closed') ??
+    stages.find((s) => s.kind === 'closed');
+  if (!stage) throw invalid({ stage_id: ['the organization has no closed application stage to move adopted applications to'] });
+  return stage;
+}
+
+/** The application became an adoption: decision `adopted`, and its stage the adopted stage (no longer Approved). */
+async function markAdopted(q: Queryable, orgId: string, applicationId: string): Promise<void> {
+  const stage = await adoptedStage(q, orgId);
+  await q.query(
+    `UPDATE adoption_applications SET decision = 'adopted', stage_id = $3, decided_at = now(), updated_at = now()
+      WHERE organization_id = $1 AND id = $2`,
+    [orgId, applicationId, stage.id],
+  );
+}
+
 /** Closes every other application (not closed yet) naming one of these animals: stage `Animal adopted`, reason `animal adopted`. */
 async function closeOthers(
   q: Queryable,
@@ -83,11 +110,7 @@ async function closeOthers(
   animalIds: string[],
   actor: string,
 ): Promise<{ id: string; person_id: string }[]> {
-  const stages = await listStages(q, orgId);
-  const stage =
-    stages.find((s) => s.name.toLowerCase() === ADOPTED_STAGE.toLowerCase() && s.kind === 'closed') ??
-    stages.find((s) => s.kind === 'closed');
-  if (!stage) throw invalid({ stage_id: ['the organization has no closed application stage to close the other applications with'] });
+  const stage = await adoptedStage(q, orgId);
   const rows = await q.query<{ id: string; person_id: string }>(
     `UPDATE adoption_applications a SET stage_id = $4, decision = 'closed', decision_reason = 'animal adopted',
       decided_at = now(), updated_at = now()
@@ -258,11 +281,7 @@ export async function finalize(db: Db, c: Caller, applicationId: string, b: Stat
       const warnings: WarningT[] = [];
       let closed: { id: string; person_id: string }[] = [];
       if (!b.trial) {
-        await q.query(
-          `UPDATE adoption_applications SET decision = 'adopted', decided_at = now(), updated_at = now()
-            WHERE organization_id = $1 AND id = $2`,
-          [orgId, applicationId],
-        );
+        await markAdopted(q, orgId, applicationId);
         closed = await closeOthers(q, orgId, applicationId, animals, c.actor);
       }
       warnings.push(...(await bondedWarnings(q, orgId, animals)));
@@ -326,11 +345,7 @@ export async function completeTrial(db: Db, c: Caller, id: string, occurredAt: s
       id,
       at,
     ]);
-    await q.query(
-      `UPDATE adoption_applications SET decision = 'adopted', decided_at = now(), updated_at = now() WHERE
-        organization_id = $1 AND id = $2`,
-      [c.org.id, a.application_id],
-    );
+    await markAdopted(q, c.org.id, a.application_id);
     const closed = await closeOthers(q, c.org.id, a.application_id, [a.animal_id], c.actor);
     await audit(q, c.org.id, c.actor, 'adopt', 'adoption', id, { from: 'trial' });
     await recordChange(q, c.org.id, {
@@ -487,4 +502,49 @@ export async function linkDonation(db: Db, c: Caller, id: string, b: Static<type
     if (isUnique(e)) throw invalid({ donation_id: ['the donation is already linked to an adoption'] });
     throw e;
   }
+}
+
+/**
+ * Records the adoption fee as paid: an exact ledger entry (a donation of type post-adoption, source `adoption_fee`, from
+ * the adopter for the animal, in the organization currency) linked to the adoption, with its audit rows, in one transaction.
+ */
+export async function recordFeePayment(db: Db, c: Caller, id: string, b: Static<typeof FeePayment>) {
+  const today = dayIn(new Date(), c.org.time_zone);
+  const date = b.date ?? today;
+  if (date > today) throw invalid({ date: ['must not be in the future: record a fee when it is paid'] });
+  return db.tx(async (q) => {
+    const a = await adoptionById(q, c.org.id, id, true);
+    if (!a) throw notFound('adoption');
+    if (a.status === 'trial_ended') throw invalid({ id: ['the trial ended without an adoption: no fee is due'] });
+    const donationId = newId('don');
+    await insertDonation(q, c.org.id, {
+      id: donationId,
+      donor_id: a.person_id,
+      amount_minor: BigInt(b.amount_minor),
+      currency: c.org.currency,
+      type: 'post-adoption',
+      campaign_id: null,
+      animal_id: a.animal_id,
+      payment_method: b.payment_method,
+      gateway: null,
+      gateway_transaction_id: null,
+      date,
+      notes: `Adoption fee: ${a.animal_name} (adoption ${id})${b.notes ? `. ${b.notes}` : ''}`,
+      source: FEE_SOURCE,
+      source_id: id,
+    });
+    await audit(q, c.org.id, c.actor, 'create', 'donation', donationId, { adoption_id: id, adoption_fee: true });
+    await q.query('INSERT INTO adoption_donations (organization_id, adoption_id, donation_id) VALUES ($1, $2, $3)', [
+      c.org.id,
+      id,
+      donationId,
+    ]);
+    await audit(q, c.org.id, c.actor, 'fee_paid', 'adoption', id, {
+      donation_id: donationId,
+      amount_minor: b.amount_minor,
+      payment_method: b.payment_method,
+      date,
+    });
+    return { adoption: (await adoptionById(q, c.org.id, id)) as AdoptionT, donation_id: donationId };
+  });
 }

@@ -5,7 +5,8 @@ import { audit } from '../../platform/audit.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Organization } from '../../platform/tenancy.ts';
-import { animalExists } from '../animals/public.ts';
+import { animalExists, PUBLIC_ANIMALS_SQL } from '../animals/public.ts';
+import type { AdoptionSubmission } from '../forms/public.ts';
 import { findOrCreatePerson, personExists, personFlags } from '../people/public.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { animalAvailability } from '../stays/public.ts';
@@ -152,6 +153,7 @@ interface AppRow {
   decision: ApplicationT['decision'];
   decision_reason: string | null;
   decided_at: Date | null;
+  submission_id: string | null;
   submitted_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -165,7 +167,7 @@ const APP_SELECT = `SELECT a.id, a.person_id, coalesce(p.display_name, '') AS ap
      LEFT JOIN animal_directory d ON d.organization_id = x.organization_id AND d.id = x.animal_id
      WHERE x.organization_id = a.organization_id AND x.application_id = a.id), '[]'::json) AS animals,
   a.stage_id, s.name AS stage, s.kind AS stage_kind, a.assigned_to, a.notes, a.answers, a.decision, a.decision_reason, a.decided_at,
-  a.submitted_at, a.created_at, a.updated_at
+  a.submission_id, a.submitted_at, a.created_at, a.updated_at
   FROM adoption_applications a
   JOIN adoption_stages s ON s.organization_id = a.organization_id AND s.id = a.stage_id
   LEFT JOIN people_directory p ON p.organization_id = a.organization_id AND p.id = a.person_id`;
@@ -260,19 +262,17 @@ export async function createApplication(
       if (!stage) throw invalid({ stage_id: ['the organization has no open stage: give stage_id'] });
     }
     const answers = await checkCustomFields(q, org.id, 'adoption_application', b.answers, { creating: true, prefix: 'answers' });
-    const decided = stage.kind === 'open' ? null : stage.kind === 'approved' ? 'approved' : 'closed';
-    await q.query(
-      `INSERT INTO adoption_applications (organization_id, id, person_id, stage_id, assigned_to, notes,
-        answers, decision, decided_at, submitted_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $8::text IS NULL THEN NULL ELSE now() END, coalesce($9::timestamptz, now()))`,
-      [org.id, id, personId, stage.id, b.assigned_to ?? null, b.notes || null, JSON.stringify(answers), decided, b.submitted_at ?? null],
-    );
-    let pos = 0;
-    for (const animalId of b.animal_ids)
-      await q.query(
-        'INSERT INTO adoption_application_animals (organization_id, application_id, animal_id, position) VALUES ($1, $2, $3, $4)',
-        [org.id, id, animalId, pos++],
-      );
+    await insertApplication(q, org.id, {
+      id,
+      personId,
+      stage,
+      animalIds: b.animal_ids,
+      answers,
+      assignedTo: b.assigned_to ?? null,
+      notes: b.notes || null,
+      submittedAt: b.submitted_at ?? null,
+      submissionId: null,
+    });
     await audit(q, org.id, actor, 'create', 'adoption_application', id, { person_id: personId, animal_ids: b.animal_ids });
     return (await applicationById(q, org.id, id)) as AppRow;
   });
@@ -281,6 +281,79 @@ export async function createApplication(
     warnings: await applicationWarnings(db, org.id, app.person_id, app.animal_ids),
     registry_flags: await registryPersonWarnings(db, org.id, app.person_id, registrySecret),
   };
+}
+
+/** Writes an application and its animals (the caller has checked the person, the animals, the stage and the answers). */
+async function insertApplication(
+  q: Queryable,
+  orgId: string,
+  a: {
+    id: string;
+    personId: string;
+    stage: StageRow;
+    animalIds: string[];
+    answers: Record<string, unknown>;
+    assignedTo: string | null;
+    notes: string | null;
+    submittedAt: string | Date | null;
+    submissionId: string | null;
+  },
+): Promise<void> {
+  const decided = a.stage.kind === 'open' ? null : a.stage.kind === 'approved' ? 'approved' : 'closed';
+  await q.query(
+    `INSERT INTO adoption_applications (organization_id, id, person_id, stage_id, assigned_to, notes,
+      answers, decision, decided_at, submitted_at, submission_id)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $8::text IS NULL THEN NULL ELSE now() END, coalesce($9::timestamptz, now()), $10)`,
+    [orgId, a.id, a.personId, a.stage.id, a.assignedTo, a.notes, JSON.stringify(a.answers), decided, a.submittedAt, a.submissionId],
+  );
+  let pos = 0;
+  for (const animalId of a.animalIds)
+    await q.query('INSERT INTO adoption_application_animals (organization_id, application_id, animal_id, position) VALUES ($1, $2, $3, $4)', [
+      orgId,
+      a.id,
+      animalId,
+      pos++,
+    ]);
+}
+
+/**
+ * The forms module's hook: an adoption application form's submission (sent on the public site, or converted by staff)
+ * becomes an application at the first open stage, inside the submission's transaction. The animals are those chosen on
+ * the public page; else the one public animal whose public name is the `animal_name` answer (any case); else none, and
+ * no application is made (staff start one from the person's page). Its answers stay on the submission it names.
+ */
+export async function applicationFromSubmission(q: Queryable, s: AdoptionSubmission): Promise<string | null> {
+  let animalIds = s.animalIds;
+  if (!animalIds.length && typeof s.answers.animal_name === 'string' && s.answers.animal_name.trim()) {
+    const named = await q.query<{ id: string }>(
+      `SELECT x.id FROM ${PUBLIC_ANIMALS_SQL} x WHERE x.organization_id = $1 AND lower(x.public_name) = lower($2) LIMIT 2`,
+      [s.orgId, s.answers.animal_name.trim()],
+    );
+    if (named.length === 1 && named[0]) animalIds = [named[0].id];
+  }
+  if (!animalIds.length) return null;
+  await checkAnimals(q, s.orgId, animalIds);
+  await writeDefaults(q, s.orgId);
+  const stage = (await listStages(q, s.orgId)).find((x) => x.kind === 'open');
+  if (!stage) throw invalid({ stage_id: ['the organization has no open application stage'] });
+  const id = newId('apl');
+  await insertApplication(q, s.orgId, {
+    id,
+    personId: s.personId,
+    stage,
+    animalIds,
+    answers: {},
+    assignedTo: null,
+    notes: null,
+    submittedAt: s.sentAt,
+    submissionId: s.submissionId,
+  });
+  await audit(q, s.orgId, s.actor, 'create', 'adoption_application', id, {
+    person_id: s.personId,
+    animal_ids: animalIds,
+    from_form_submission: s.submissionId,
+  });
+  return id;
 }
 
 /** The decision a stage implies: none while open, approved, or for a closed stage its name (denied, withdrawn) or closed. */

@@ -1,12 +1,15 @@
 import type { Module } from '../../platform/context.ts';
 import { resolveApplicationsWith } from '../communications/public.ts';
-import { applicationParties } from './applications.service.ts';
+import { onAdoptionSubmission } from '../forms/public.ts';
+import { applicationFromSubmission, applicationParties } from './applications.service.ts';
 import { adoptionRoutes } from './routes.ts';
 import { contractRoutes } from './contracts.routes.ts';
 import { seedAdoptions } from './seed.ts';
 
 // A message template filled for `related_entity_type: adoption_application` finds the applicant and animals here.
 resolveApplicationsWith(applicationParties);
+// An adoption application form's submission becomes an application in the submission's own transaction.
+onAdoptionSubmission(applicationFromSubmission);
 
 /** The adoption pipeline (issue 13): applications and stages, adoptions, fees, contracts and signing, reconciliations, cage cards. */
 export const adoptionsModule: Module = {

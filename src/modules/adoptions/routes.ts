@@ -23,6 +23,8 @@ import {
   ApplicationQuery,
   ApplicationWithWarnings,
   DonationLink,
+  FeePayment,
+  FeePaymentResult,
   FeeQuote,
   FeeQuoteQuery,
   FeeSchedule,
@@ -316,6 +318,27 @@ export function adoptionRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req, reply) => reply.code(201).send(await adoptions.linkDonation(ctx.db, caller(req, ctx), req.params.id, req.body)),
+  );
+  app.post(
+    '/api/animals/adoptions/:id/fee-payments',
+    {
+      config: write,
+      schema: {
+        tags: adTags,
+        summary: 'Record the adoption fee as paid',
+        description:
+          'Records what the adopter paid (`amount_minor` in the organization currency, `payment_method`, `date`: default today, ' +
+          "never in the future) as an exact ledger entry: a donation of type `post-adoption` from the adopter for the animal, " +
+          'with source `adoption_fee`, linked to the adoption, all in one transaction with its audit rows. No payment is taken: ' +
+          'the money was received elsewhere. Several payments may be recorded (instalments); the adoption answers ' +
+          '`fee_paid_minor` (their sum) beside `fee_minor` (the fee due), and reconciliations count them as received. A trial ' +
+          'that ended without adoption takes no fee (422). Answers 201 with the adoption and the ledger entry id.',
+        params: IdParam,
+        body: FeePayment,
+        response: { 201: FeePaymentResult },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await adoptions.recordFeePayment(ctx.db, caller(req, ctx), req.params.id, req.body)),
   );
 
   app.get(

@@ -76,6 +76,9 @@ export const Application = Type.Object(
     decision: Nullable(StringEnum(DECISIONS)),
     decision_reason: Nullable(Type.String()),
     decided_at: Nullable(Timestamp()),
+    submission_id: Nullable(
+      Type.String({ description: 'the form submission it came from (its answers stay there: GET /api/forms/submissions/{id}); null when entered by staff' }),
+    ),
     submitted_at: Timestamp(),
     created_at: Timestamp(),
     updated_at: Timestamp(),
@@ -212,6 +215,9 @@ export const Adoption = Type.Object(
     return_stay_id: Nullable(Type.String()),
     within_return_window: Nullable(Type.Boolean()),
     donation_ids: Type.Array(Type.String()),
+    fee_paid_minor: Type.Integer({
+      description: 'the adoption fee recorded as paid (POST .../fee-payments): the sum of its fee ledger entries, minor units',
+    }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },
@@ -261,6 +267,20 @@ export const DonationLink = Strict({
   date: Type.Optional(DateString({ description: 'default: today' })),
   payment_method: Type.Optional(StringEnum(['card', 'cash', 'check', 'bank_transfer', 'other'] as const, { description: 'default other' })),
 });
+
+export const FeePayment = Strict({
+  amount_minor: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: 'what was paid, in minor units of the organization currency' }),
+  payment_method: StringEnum(['card', 'cash', 'check', 'bank_transfer', 'other'] as const),
+  date: Type.Optional(DateString({ description: "the day it was paid (the organization's days); default today; never in the future" })),
+  notes: Type.Optional(Text(500, 'added to the ledger entry’s notes (a receipt number, say)')),
+});
+export const FeePaymentResult = Type.Object(
+  {
+    adoption: Adoption,
+    donation_id: Type.String({ description: 'the ledger entry recorded (GET /api/v1/donations/{id})' }),
+  },
+  { $id: 'AdoptionFeePayment' },
+);
 
 // Settings
 export const AdoptionSettings = Type.Object(

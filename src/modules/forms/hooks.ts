@@ -6,9 +6,14 @@ export interface AdoptionSubmission {
   submissionId: string;
   formId: string;
   personId: string;
+  /** The animals the submission applies for: chosen on the public page (`?animal=`), else none. */
+  animalIds: string[];
   /** The answers as stored (checked against the form's fields). */
   answers: Record<string, unknown>;
-  actor: string;
+  /** The member who converted it, or null when the public submission itself became the application. */
+  actor: string | null;
+  /** When the submission was sent (the application's submitted_at). */
+  sentAt: Date;
 }
 /**
  * Runs inside the conversion's transaction; returns the id of the adoption application it made (stored on the

@@ -100,21 +100,27 @@ export interface SubmissionRow {
   status: string;
   person_id: string | null;
   application_id: string | null;
+  animal_ids: string[];
   created_at: Date;
   converted_at: Date | null;
 }
-const SUB_COLS = `s.id, s.form_id, f.purpose AS form_purpose, s.answers, s.status, s.person_id, s.application_id, s.created_at,
-  s.converted_at`;
+const SUB_COLS = `s.id, s.form_id, f.purpose AS form_purpose, s.answers, s.status, s.person_id, s.application_id, s.animal_ids,
+  s.created_at, s.converted_at`;
 const SUB_FROM = 'form_submissions s JOIN forms f ON f.organization_id = s.organization_id AND f.id = s.form_id';
 
-export async function insertSubmission(q: Queryable, orgId: string, id: string, formId: string, answers: unknown, addressHash: string) {
-  await q.query('INSERT INTO form_submissions (organization_id, id, form_id, answers, address_hash) VALUES ($1,$2,$3,$4,$5)', [
-    orgId,
-    id,
-    formId,
-    JSON.stringify(answers),
-    addressHash,
-  ]);
+export async function insertSubmission(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  formId: string,
+  answers: unknown,
+  addressHash: string,
+  animalIds: string[] = [],
+) {
+  await q.query(
+    'INSERT INTO form_submissions (organization_id, id, form_id, answers, address_hash, animal_ids) VALUES ($1,$2,$3,$4,$5,$6)',
+    [orgId, id, formId, JSON.stringify(answers), addressHash, animalIds],
+  );
 }
 /** Submissions from one address to one form in the last hour. */
 export async function recentFromAddress(q: Queryable, orgId: string, formId: string, addressHash: string): Promise<number> {

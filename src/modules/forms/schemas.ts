@@ -97,6 +97,9 @@ export const Submission = Type.Object(
     status: StringEnum(SUBMISSION_STATUSES),
     person_id: Nullable(Type.String({ description: 'the person it became' })),
     application_id: Nullable(Type.String({ description: 'the adoption application it became' })),
+    animal_ids: Type.Array(Type.String(), {
+      description: 'the animals an adoption application applies for, chosen on the public animal page (empty: none chosen)',
+    }),
     created_at: Timestamp(),
     converted_at: Nullable(Timestamp()),
   },
@@ -117,6 +120,15 @@ export const PublicSubmit = Type.Object(
     website: Type.Optional(
       Type.String({ maxLength: 500, description: 'honeypot: leave empty; a submission that fills it is silently dropped' }),
     ),
+    animal_ids: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+        maxItems: 10,
+        uniqueItems: true,
+        description:
+          'adoption application forms only: the animals applied for, each an animal shown on the public site (the page opened ' +
+          'with `?animal={id}` sends it)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -131,9 +143,20 @@ export const PublicStart = Type.Object(
     }),
     started: Type.String({ description: 'send back with the submission; it proves when the form was opened' }),
     min_fill_seconds: Type.Integer(),
+    animals: Type.Array(Type.Object({ id: Type.String(), name: Type.String({ description: 'the public name' }) }), {
+      description: 'the animal named by `?animal=` when it is shown on the public site and the form is an adoption application; else empty',
+    }),
   },
   { $id: 'FormStart' },
 );
+export const PublicFormQuery = Type.Object({
+  animal: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: 'adoption application forms: the animal applied for (an animal shown on the public site); anything else is ignored',
+    }),
+  ),
+});
 
 export const Match = Type.Object(
   {

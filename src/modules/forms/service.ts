@@ -7,6 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import { checkValue } from '../customfields/public.ts';
 import { addRole, insertPersonIn, peopleLike, personExists } from '../people/public.ts';
 import { registryPersonWarnings } from '../registry/public.ts';
+import { PUBLIC_ANIMALS_SQL } from '../animals/public.ts';
 import { normalizePhone } from '../../platform/validators.ts';
 import * as repo from './repository.ts';
 import type { ConvertT, FormCreateT, FormFieldT, FormPatchT, FormT, Purpose, SubmissionT } from './schemas.ts';
@@ -144,7 +145,7 @@ export async function submit(
   secret: string,
   slug: string,
   ip: string,
-  body: { answers: Record<string, unknown>; started: string; website?: string },
+  body: { answers: Record<string, unknown>; started: string; website?: string; animal_ids?: string[] },
 ): Promise<SubmitOutcome> {
   const form = await repo.formBySlug(db, org.id, slug);
   if (!form || form.status !== 'published') throw notFound('form');
@@ -154,6 +155,16 @@ export async function submit(
   if (Date.now() - opened < form.min_fill_seconds * 1000)
     throw invalid({ started: ['the form was sent too quickly after it was opened; take a moment and send it again'] });
   const answers = checkAnswers(form, body.answers, org.country);
+  const animalIds = body.animal_ids ?? [];
+  if (animalIds.length) {
+    if (form.purpose !== 'adoption_application') throw invalid({ animal_ids: ['only an adoption application form names animals'] });
+    const shown = await publicAnimals(db, org.id, animalIds);
+    const lost = animalIds.filter((a) => !shown.some((x) => x.id === a));
+    if (lost.length) throw invalid({ animal_ids: [`names no animal shown on the public site: ${lost.join(', ')}`] });
+    // The applicant never types the animal's name: a form asking for it gets the chosen animals' public names.
+    const nameField = form.fields.find((f) => f.key === 'animal_name' && (f.type === 'text' || f.type === 'textarea'));
+    if (nameField && answers.animal_name === undefined) answers.animal_name = shown.map((x) => x.name).join(', ');
+  }
   const hash = addressHash(org.id, ip);
   await db.tx(async (q) => {
     await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`form-submit:${org.id}:${form.id}:${hash}`]);
@@ -162,11 +173,32 @@ export async function submit(
         'retry-after': '3600',
       });
     const id = newId('fsb');
-    await repo.insertSubmission(q, org.id, id, form.id, answers, hash);
-    await audit(q, org.id, null, 'create', 'form_submission', id, { form_id: form.id });
+    await repo.insertSubmission(q, org.id, id, form.id, answers, hash, animalIds);
+    await audit(q, org.id, null, 'create', 'form_submission', id, { form_id: form.id, animal_ids: animalIds });
+    // An application for chosen animals becomes an adoption application at once, in this transaction: the person with the
+    // email, or a new one. Without chosen animals it waits for staff (they convert it and pick the animals).
+    if (form.purpose === 'adoption_application' && animalIds.length && adoptionHooks.length && canBecomePerson(answers)) {
+      const s = (await repo.getSubmission(q, org.id, id, true)) as repo.SubmissionRow;
+      await convertIn(q, org, null, s, { create_new: true });
+    }
   });
   return 'stored';
 }
+
+/** The public animals (live, shown on the public site) among these ids, with their public names. */
+export async function publicAnimals(q: Queryable, orgId: string, ids: string[]): Promise<{ id: string; name: string }[]> {
+  if (!ids.length) return [];
+  return q.query<{ id: string; name: string }>(
+    `SELECT x.id, x.public_name AS name FROM ${PUBLIC_ANIMALS_SQL} x WHERE x.organization_id = $1 AND x.id = ANY($2::text[])
+      ORDER BY array_position($2::text[], x.id)`,
+    [orgId, ids],
+  );
+}
+
+const answerText = (answers: Record<string, unknown>, k: string) => (typeof answers[k] === 'string' ? (answers[k] as string).trim() : '');
+/** A submission can make a person by itself when it has an email and a name. */
+const canBecomePerson = (answers: Record<string, unknown>) =>
+  answerText(answers, 'email') !== '' && (answerText(answers, 'first_name') !== '' || answerText(answers, 'last_name') !== '');
 
 // ---- Staff side: matching and converting a submission.
 
@@ -201,71 +233,12 @@ export async function convert(db: Db, org: Organization, actor: string, id: stri
     const s = await repo.getSubmission(q, org.id, id, true);
     if (!s) throw notFound('form submission');
     if (s.status === 'converted') throw conflict(`The submission already became person ${s.person_id ?? ''}.`.replace(' .', '.'));
-    const { email, phone } = contactOf(s.answers, org.country);
-    let personId: string;
-    let created = false;
-    let matchedBy: 'email' | 'phone' | 'chosen' | null = null;
-    if (b.person_id) {
-      if (!(await personExists(q, org.id, b.person_id))) throw invalid({ person_id: ['names no person on file'] });
-      personId = b.person_id;
-      matchedBy = 'chosen';
-    } else {
-      const like = await peopleLike(q, org.id, email, phone);
-      const byEmail = like.find((p) => p.reasons.includes('same_email'));
-      const byPhone = like.find((p) => p.reasons.includes('same_phone'));
-      if (byEmail) {
-        personId = byEmail.id;
-        matchedBy = 'email';
-      } else if (byPhone && !b.create_new) {
-        throw conflict(
-          `${byPhone.display_name} (${byPhone.id}) has the same phone: send person_id to link the submission to them, or create_new true.`,
-        );
-      } else {
-        const first = typeof s.answers.first_name === 'string' ? s.answers.first_name.trim() : '';
-        const last = typeof s.answers.last_name === 'string' ? s.answers.last_name.trim() : '';
-        const errs: FieldErrors = {};
-        if (!email) errs['answers.email'] = ['is needed to make a person (the form has no email answer)'];
-        if (!first && !last) errs['answers.first_name'] = ['is needed to make a person (no first_name or last_name answer)'];
-        if (Object.keys(errs).length) throw invalid(errs);
-        personId = newId('per');
-        created = true;
-        await insertPersonIn(
-          q,
-          org.id,
-          actor,
-          { id: personId, first_name: first, last_name: last, email: email as string, phone, roles: [], time_zone: org.time_zone },
-          { from_form_submission: s.id },
-        );
-      }
-    }
-    const role = ROLE_OF[s.form_purpose as Purpose];
-    if (role) await addRole(q, org.id, personId, role, actor);
-    let applicationId: string | null = null;
-    if (s.form_purpose === 'adoption_application') {
-      for (const hook of adoptionHooks) {
-        const made = await hook(q, { orgId: org.id, submissionId: s.id, formId: s.form_id, personId, answers: s.answers, actor });
-        if (made) applicationId = made;
-      }
-    }
-    await repo.setSubmission(q, org.id, s.id, {
-      status: 'converted',
-      person_id: personId,
-      application_id: applicationId,
-      converted_at: new Date(),
-    });
-    await audit(q, org.id, actor, 'convert', 'form_submission', s.id, {
-      fields: ['status', 'person_id', 'application_id'],
-      changes: {
-        status: { before: s.status, after: 'converted' },
-        person_id: { before: null, after: personId },
-        application_id: { before: null, after: applicationId },
-      },
-    });
+    const made = await convertIn(q, org, actor, s, b);
     return {
       submission: toSubmission((await repo.getSubmission(q, org.id, s.id)) as repo.SubmissionRow),
-      person_id: personId,
-      created_person: created,
-      matched_by: matchedBy,
+      person_id: made.personId,
+      created_person: made.created,
+      matched_by: made.matchedBy,
       purpose: s.form_purpose as Purpose,
     };
   });
@@ -273,6 +246,83 @@ export async function convert(db: Db, org: Organization, actor: string, id: stri
   const { purpose, ...out } = done;
   const registry_flags = ROLE_OF[purpose] ? await registryPersonWarnings(db, org.id, out.person_id, registrySecret) : [];
   return { ...out, registry_flags };
+}
+
+/**
+ * The conversion inside the caller's transaction (the staff's convert, or the public submission of an adoption
+ * application, which has no actor and passes create_new: a same phone never stops it).
+ */
+async function convertIn(q: Queryable, org: Organization, actor: string | null, s: repo.SubmissionRow, b: ConvertT) {
+  const { email, phone } = contactOf(s.answers, org.country);
+  let personId: string;
+  let created = false;
+  let matchedBy: 'email' | 'phone' | 'chosen' | null = null;
+  if (b.person_id) {
+    if (!(await personExists(q, org.id, b.person_id))) throw invalid({ person_id: ['names no person on file'] });
+    personId = b.person_id;
+    matchedBy = 'chosen';
+  } else {
+    const like = await peopleLike(q, org.id, email, phone);
+    const byEmail = like.find((p) => p.reasons.includes('same_email'));
+    const byPhone = like.find((p) => p.reasons.includes('same_phone'));
+    if (byEmail) {
+      personId = byEmail.id;
+      matchedBy = 'email';
+    } else if (byPhone && !b.create_new) {
+      throw conflict(
+        `${byPhone.display_name} (${byPhone.id}) has the same phone: send person_id to link the submission to them, or create_new true.`,
+      );
+    } else {
+      const first = answerText(s.answers, 'first_name');
+      const last = answerText(s.answers, 'last_name');
+      const errs: FieldErrors = {};
+      if (!email) errs['answers.email'] = ['is needed to make a person (the form has no email answer)'];
+      if (!first && !last) errs['answers.first_name'] = ['is needed to make a person (no first_name or last_name answer)'];
+      if (Object.keys(errs).length) throw invalid(errs);
+      personId = newId('per');
+      created = true;
+      await insertPersonIn(
+        q,
+        org.id,
+        actor,
+        { id: personId, first_name: first, last_name: last, email: email as string, phone, roles: [], time_zone: org.time_zone },
+        { from_form_submission: s.id },
+      );
+    }
+  }
+  const role = ROLE_OF[s.form_purpose as Purpose];
+  if (role) await addRole(q, org.id, personId, role, actor);
+  let applicationId: string | null = null;
+  if (s.form_purpose === 'adoption_application') {
+    for (const hook of adoptionHooks) {
+      const made = await hook(q, {
+        orgId: org.id,
+        submissionId: s.id,
+        formId: s.form_id,
+        personId,
+        animalIds: s.animal_ids,
+        answers: s.answers,
+        actor,
+        sentAt: s.created_at,
+      });
+      if (made) applicationId = made;
+    }
+  }
+  await repo.setSubmission(q, org.id, s.id, {
+    status: 'converted',
+    person_id: personId,
+    application_id: applicationId,
+    converted_at: new Date(),
+  });
+  await audit(q, org.id, actor, 'convert', 'form_submission', s.id, {
+    fields: ['status', 'person_id', 'application_id'],
+    changes: {
+      status: { before: s.status, after: 'converted' },
+      person_id: { before: null, after: personId },
+      application_id: { before: null, after: applicationId },
+    },
+  });
+  return { personId, created, matchedBy, applicationId };
 }
 
 export async function dismiss(db: Db, orgId: string, actor: string, id: string) {

@@ -3,6 +3,7 @@ import { peopleRoutesV1 } from './routes.v1.ts';
 import { contactRoutes } from './contacts.routes.ts';
 import { recordRoutes } from './records.routes.ts';
 import { mergeRoutes } from './merge.routes.ts';
+import { similarRoutes } from './similar.routes.ts';
 import { seedPeopleDepth } from './seed.ts';
 import './references.ts';
 
@@ -11,6 +12,7 @@ export const peopleModule: Module = {
   routes(app, ctx) {
     peopleRoutesV1(app, ctx);
     mergeRoutes(app, ctx);
+    similarRoutes(app, ctx);
     contactRoutes(app, ctx);
     recordRoutes(app, ctx);
   },

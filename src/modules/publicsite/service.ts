@@ -181,7 +181,8 @@ export async function animalPage(q: Queryable, orgId: string, id: string): Promi
     fee,
     goodWith: (['dogs', 'cats', 'children'] as const).filter((k) => a[`good_with_${k}`] === 'yes').map(label),
     notGoodWith: (['dogs', 'cats', 'children'] as const).filter((k) => a[`good_with_${k}`] === 'no').map(label),
-    applyUrl: forms.adopt ?? null,
+    // The adoption form opens with this animal chosen: the applicant never types its name.
+    applyUrl: forms.adopt ? `${forms.adopt}?animal=${encodeURIComponent(id)}` : null,
     lastModified: newestOf(a.updated_at, a.care_changed_at, ...photos.map((p) => p.updated_at), ...notes.map((n) => n.updated_at)),
   };
 }
