@@ -25,7 +25,7 @@ export const CONTRACT_MERGE_FIELDS = [
   { name: 'animal_species', description: 'their species' },
   { name: 'animal_breed', description: 'their breeds' },
   { name: 'animal_sex', description: 'their sexes' },
-  { name: 'animal_id', description: 'their Ark ids' },
+  { name: 'animal_id', description: 'their Pet IDs: the microchip numbers (Ark\'s internal ids are never shown), "none" without one' },
   { name: 'microchip', description: 'their microchip numbers' },
   { name: 'fee', description: 'the adoption fee, formatted in the currency' },
   { name: 'fee_minor', description: 'the fee in minor units (cents)' },
@@ -259,7 +259,7 @@ async function fillContract(
   );
   put(
     'animal_id',
-    animals.map((a) => a.id),
+    animals.map((a) => a.microchip_number ?? 'none'),
   );
   put(
     'microchip',

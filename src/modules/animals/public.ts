@@ -203,10 +203,18 @@ export async function animalMergeFacts(
   q: Queryable,
   orgId: string,
   ids: string[],
-): Promise<{ id: string; name: string; species: string; breed: string | null; sex: string }[]> {
+): Promise<{ id: string; name: string; species: string; breed: string | null; sex: string; microchip_number: string | null }[]> {
   if (!ids.length) return [];
-  const rows = await q.query<{ id: string; name: string; species: string; breed: string | null; sex: string }>(
-    'SELECT id, name, species, breed, sex FROM animals WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL',
+  const rows = await q.query<{
+    id: string;
+    name: string;
+    species: string;
+    breed: string | null;
+    sex: string;
+    microchip_number: string | null;
+  }>(
+    'SELECT id, name, species, breed, sex, microchip_number FROM animals ' +
+      'WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL',
     [orgId, ids],
   );
   const byId = new Map(rows.map((r) => [r.id, r]));

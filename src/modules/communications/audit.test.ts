@@ -25,11 +25,14 @@ async function person(org: TestOrg, first: string, last: string, extra: Record<s
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body.id as string;
 }
+const chip = () => `98510${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`;
+const chips = new Map<string, string>();
 async function animal(org: TestOrg, name: string) {
   const r = await org.req('POST', '/api/v1/animals', {
-    body: { name, species: 'cat', status: 'Available', intakeDate: '2024-01-02', sex: 'male', breed: 'Tabby' },
+    body: { name, species: 'cat', status: 'Available', intakeDate: '2024-01-02', sex: 'male', breed: 'Tabby', microchipNumber: chip() },
   });
   assert.equal(r.status, 201, JSON.stringify(r.body));
+  chips.set(r.body.id, r.body.microchipNumber);
   return r.body.id as string;
 }
 async function template(org: TestOrg, body: Record<string, unknown> = {}) {
@@ -193,7 +196,8 @@ test('fill: variables win over records; other fields (org_email, org_phone, org_
   assert.equal(parts[0], 'Ana Lee');
   assert.match(parts[1], /^ana\..+@example\.org$/);
   assert.equal(parts[2], '+12125550123');
-  assert.deepEqual(parts.slice(3, 8), ['Tom', 'cat', 'Tabby', 'male', cat]);
+  // animal_id is the Pet ID a recipient can use: the microchip number, never Ark's internal id.
+  assert.deepEqual(parts.slice(3, 8), ['Tom', 'cat', 'Tabby', 'male', chips.get(cat)]);
   assert.match(parts[8], /^Test Rescue /);
   assert.deepEqual(parts.slice(9), ['{{org_email}}', '{{org_phone}}', '{{org_website}}']);
   assert.deepEqual(rec.body.unfilled, ['org_email', 'org_phone', 'org_website']);

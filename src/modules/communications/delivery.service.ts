@@ -169,7 +169,9 @@ export async function ensureDkim(q: Queryable, orgId: string): Promise<repo.Send
 
 function safeHosts(spec: string | undefined): string[] {
   try {
-    return parseProviders(spec).map((p) => p.host);
+    return parseProviders(spec)
+      .filter((p) => !p.dir)
+      .map((p) => p.host);
   } catch {
     return [];
   }

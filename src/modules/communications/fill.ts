@@ -41,6 +41,7 @@ interface AnimalRec {
   species: string;
   breed: string | null;
   sex: string;
+  microchip_number: string | null;
 }
 
 /** The applicant and the animals applied for of an adoption application; null when the id names none. */
@@ -104,9 +105,11 @@ export function recordValues(people: PersonRec[], animals: AnimalRec[], orgName:
       'animal_sex',
       animals.map((a) => a.sex),
     );
+    // The Pet ID a recipient can use (at a vet, on a registry): the microchip number. Ark's own ids are internal
+    // and never reach a recipient; an animal with no chip on file leaves the field unfilled.
     put(
       'animal_id',
-      animals.map((a) => a.id),
+      animals.map((a) => a.microchip_number),
     );
   }
   return v;

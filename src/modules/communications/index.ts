@@ -20,7 +20,11 @@ export const communicationsModule: Module = {
   },
   seed: seedCommunications,
   async start(ctx) {
-    const worker = createOutboundWorker(ctx.db, { providers: ctx.config.smtpProviders, clientName: ctx.config.mailDomain });
+    const worker = createOutboundWorker(ctx.db, {
+      providers: ctx.config.smtpProviders,
+      dataDir: ctx.config.dataDir,
+      clientName: ctx.config.mailDomain,
+    });
     worker.start();
     ctx.onClose(() => worker.stop());
     const inbound = await startInboundListener(ctx.db, ctx.config, { port: ctx.config.smtpInboundPort, host: ctx.config.host });

@@ -174,7 +174,7 @@ export interface OutboundValues {
   message_id_header: string;
   inbox_id: string;
   conversation_id: string | null;
-  send_request_id: string;
+  send_request_id: string | null;
 }
 
 export async function insertOutbound(q: Queryable, orgId: string, m: OutboundValues) {

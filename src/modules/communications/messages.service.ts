@@ -52,6 +52,10 @@ export function requestHash(body: Record<string, unknown>): string {
   return createHash('sha256').update(canonical(rest)).digest('hex');
 }
 
+/** `payload_metadata.reason` and `error` of a message logged while no provider is set up. */
+export const NO_PROVIDER_REASON = 'no_provider';
+export const NO_PROVIDER_ERROR = 'not sent: no email provider is set up';
+
 export function providersConfigured(config: Config): boolean {
   return !!config.smtpProviders?.trim();
 }
@@ -181,8 +185,10 @@ export async function send(
   const hash = requestHash({ ...b, ...(thread ? { thread: thread.conversationId } : {}) });
   const earlier = await replay(db, org.id, p, key, hash);
   if (earlier) return earlier;
-  if (!providersConfigured(config))
-    throw new AppError('SERVICE_UNAVAILABLE', 'Sending is not configured: no SMTP provider is set (ARK_SMTP_PROVIDERS); nothing was sent.');
+  // With no provider, the message is still checked, filled and logged (failed, with the reason), so the
+  // team sees what would have gone out; the key is not claimed, so the same request can be sent once a
+  // provider is set up.
+  const unsent = !providersConfigured(config);
 
   const errors: Record<string, string[]> = {};
   if (b.template_id && (b.subject !== undefined || b.body_blocks !== undefined))
@@ -200,7 +206,7 @@ export async function send(
   const prepared = await prepare(db, org, b, thread);
 
   const result = await db.tx(async (q) => {
-    if (!(await repo.claimSendRequest(q, org.id, key, hash))) return null;
+    if (!unsent && !(await repo.claimSendRequest(q, org.id, key, hash))) return null;
     const template = b.template_id ? await templateById(q, org.id, b.template_id) : null;
     const category: string = b.category ?? (typeof template?.metadata.category === 'string' ? template.metadata.category : 'transactional');
     const defaultInbox = await ensureDefaultInbox(q, org.id);
@@ -253,6 +259,9 @@ export async function send(
         if (person) {
           status = 'suppressed';
           Object.assign(meta, { reason: person.reason, suppression_scope: 'person', suppression_reason: person.detail });
+        } else if (unsent) {
+          status = 'failed';
+          Object.assign(meta, { reason: NO_PROVIDER_REASON, error: NO_PROVIDER_ERROR });
         }
       }
       const headers: Record<string, string> = { 'Reply-To': replyTo };
@@ -292,16 +301,30 @@ export async function send(
         message_id_header: messageId,
         inbox_id: inbox.id,
         conversation_id: thread?.conversationId ?? null,
-        send_request_id: key,
+        send_request_id: unsent ? null : key,
       });
       ids.push(id);
     }
-    await repo.setSendRequestMessages(q, org.id, key, ids);
+    if (!unsent) await repo.setSendRequestMessages(q, org.id, key, ids);
     if (thread) await touchConversation(q, org.id, thread.conversationId);
-    await audit(q, org.id, actor, 'send', 'message', ids[0] ?? key, { idempotency_key: key, messages: ids, category });
-    await repo.notifyQueue(q, QUEUE_CHANNEL, org.id);
+    await audit(q, org.id, actor, 'send', 'message', ids[0] ?? key, {
+      idempotency_key: key,
+      messages: ids,
+      category,
+      ...(unsent ? { not_sent: NO_PROVIDER_REASON } : {}),
+    });
+    if (!unsent) await repo.notifyQueue(q, QUEUE_CHANNEL, org.id);
     return { replayed: false, idempotency_key: key, messages: await messagesByIds(q, org.id, ids) };
   });
+  if (unsent && result)
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'Not sent: no email provider is set up (ARK_SMTP_PROVIDERS). The message is in the message log as failed; nothing was sent.',
+      undefined,
+      undefined,
+      undefined,
+      { message_id: result.messages[0]?.id ?? '' },
+    );
   // Lost the race to a concurrent twin with the same key: it has committed, so replay it.
   return result ?? ((await replay(db, org.id, p, key, hash)) as SendResult);
 }

@@ -21,7 +21,7 @@ export async function seedCommunications(q: Queryable, org: Organization, data: 
     subject_template: 'Welcome home, {{animal_name}}!',
     body_template_blocks: [
       { type: 'h1', runs: [{ text: 'Congratulations, {{first_name}}!' }] },
-      p('Thank you for adopting {{animal_name}} ({{animal_species}}, Pet ID {{animal_id}}) from {{org_name}}.'),
+      p('Thank you for adopting {{animal_name}} ({{animal_species}}) from {{org_name}}.'),
       { type: 'bullet', runs: [{ text: 'Keep the first week calm and quiet.' }] },
       { type: 'bullet', runs: [{ text: 'Book a vet visit within 14 days.' }] },
       { type: 'button', runs: [{ text: 'Adopter resources', href: 'https://example.org/adopters' }] },

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { testApp, makeOrg, request, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { securitySuite, assertErrorShape } from '../../../test/security.ts';
 import { fakeProvider, type FakeProvider } from './testing.ts';
@@ -64,21 +67,85 @@ test('providers: the ARK_SMTP_PROVIDERS format and SMTP error classes', () => {
   assert.equal(classify({ code: 'ECONNRESET', message: 'socket closed after DATA' }), 'ambiguous');
 });
 
-test('no provider configured: 503, nothing recorded', async () => {
+test('no provider configured: 503 saying so, the message logged as failed (not sent), the key left free', async () => {
   const bare = await testApp({ smtpProviders: undefined });
   try {
     const org = await makeOrg(bare);
     const p = await person(org, 'Nia');
-    const r = await request(bare, org.host, 'POST', '/api/communications/messages', {
-      key: org.keys.admin,
-      body: { person_id: p.id, subject: 'Hi', body_blocks: [P('x')], idempotency_key: 'a' },
-    });
+    const send = () =>
+      request(bare, org.host, 'POST', '/api/communications/messages', {
+        key: org.keys.admin,
+        body: { person_id: p.id, subject: 'Hi {{first_name}}', body_blocks: [P('x')], idempotency_key: 'a' },
+      });
+    const r = await send();
     assertErrorShape('/api/x', r, 503);
-    assert.match(r.body.error, /provider/i);
-    const rows = await bare.db.query('SELECT 1 FROM comm_messages WHERE organization_id = $1', [org.id]);
+    assert.match(r.body.error, /^Not sent: no email provider is set up/);
+    assert.match(r.body.message_id, /^msg_/);
+    const logged = (await request(bare, org.host, 'GET', '/api/communications/messages', { key: org.keys.admin })).body.results;
+    assert.equal(logged.length, 1);
+    assert.equal(logged[0].id, r.body.message_id);
+    assert.equal(logged[0].status, 'failed');
+    assert.equal(logged[0].subject, 'Hi Nia');
+    assert.equal(logged[0].recipient_address, p.email);
+    assert.equal(logged[0].payload_metadata.reason, 'no_provider');
+    assert.equal(logged[0].payload_metadata.error, 'not sent: no email provider is set up');
+    assert.equal(logged[0].provider, '');
+    const failed = (await request(bare, org.host, 'GET', '/api/communications/messages?status=failed', { key: org.keys.admin })).body;
+    assert.equal(failed.results.length, 1);
+    // Nothing claimed the key: the same request is checked and logged again, never replayed as if sent.
+    const again = await send();
+    assert.equal(again.status, 503);
+    assert.notEqual(again.body.message_id, r.body.message_id);
+    const keys = await bare.db.query('SELECT 1 FROM comm_send_requests WHERE organization_id = $1', [org.id]);
+    assert.equal(keys.length, 0);
+    // Bad input is still refused first, and logs nothing.
+    const bad = await request(bare, org.host, 'POST', '/api/communications/messages', {
+      key: org.keys.admin,
+      body: { person_id: p.id, subject: 'Hi {{nickname}}', body_blocks: [P('x')], idempotency_key: 'b' },
+    });
+    assertErrorShape('/api/x', bad, 422);
+    const rows = await bare.db.query("SELECT status FROM comm_messages WHERE organization_id = $1 AND status <> 'failed'", [org.id]);
     assert.equal(rows.length, 0);
+    assert.equal((await bare.db.query('SELECT 1 FROM comm_messages WHERE organization_id = $1', [org.id])).length, 2);
   } finally {
     await bare.close();
+  }
+});
+
+test('the files provider (development): ARK_SMTP_PROVIDERS=files writes each message as an .eml under the data folder', async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'ark-outbox-'));
+  const dev = await testApp({ smtpProviders: 'files', dataDir });
+  try {
+    assert.deepEqual(
+      parseProviders('files', dataDir).map((p) => [p.tier, p.name, p.dir]),
+      [[1, 'files', path.join(dataDir, 'outbox')]],
+    );
+    assert.equal(parseProviders('file:///tmp/ark-mail')[0]?.dir, '/tmp/ark-mail');
+    const org = await makeOrg(dev);
+    const p = await person(org, 'Ola');
+    const r = await request(dev, org.host, 'POST', '/api/communications/messages', {
+      key: org.keys.admin,
+      body: { person_id: p.id, subject: 'Welcome {{first_name}}', body_blocks: [P('From {{org_name}}.')], idempotency_key: 'files-1' },
+    });
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    const id = r.body.results[0].id as string;
+    const w = createOutboundWorker(dev.db, { providers: 'files', dataDir, organizations: [org.id] });
+    assert.equal(await w.runOnce(), 1);
+    await w.stop();
+    const eml = await readFile(path.join(dataDir, 'outbox', `${id}.eml`), 'utf8');
+    assert.match(eml, /^Subject: Welcome Ola$/m);
+    assert.match(eml, new RegExp(`^To: ${p.email}$`, 'm'));
+    assert.match(eml, /From Test Rescue/);
+    const m = (await request(dev, org.host, 'GET', `/api/communications/messages/${id}`, { key: org.keys.admin })).body;
+    assert.equal(m.status, 'sent');
+    assert.equal(m.provider, 'files');
+    assert.equal(m.provider_message_id, `${id}.eml`);
+    // The sender settings list no DNS record for the files stand-in.
+    const sender = await request(dev, org.host, 'GET', '/api/communications/sender', { key: org.keys.admin });
+    assert.equal(sender.status, 200);
+  } finally {
+    await dev.close();
+    await rm(dataDir, { recursive: true, force: true });
   }
 });
 

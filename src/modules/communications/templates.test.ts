@@ -23,9 +23,17 @@ async function person(org: TestOrg, first: string, last: string, phone?: string)
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body.id as string;
 }
-async function animal(org: TestOrg, name: string, species = 'dog', breed?: string) {
+async function animal(org: TestOrg, name: string, species = 'dog', breed?: string, microchipNumber?: string) {
   const r = await org.req('POST', '/api/v1/animals', {
-    body: { name, species, status: 'Available', intakeDate: '2024-01-02', sex: 'female', ...(breed ? { breed } : {}) },
+    body: {
+      name,
+      species,
+      status: 'Available',
+      intakeDate: '2024-01-02',
+      sex: 'female',
+      ...(breed ? { breed } : {}),
+      ...(microchipNumber ? { microchipNumber } : {}),
+    },
   });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body.id as string;
@@ -158,7 +166,8 @@ test('fill: person, people as a list, animals, org, variables win, unfilled kept
   const ana = await person(org, 'Ana', 'Diaz', '+12125550100');
   const ben = await person(org, 'Ben', 'Eze');
   const cy = await person(org, 'Cy', 'Fox');
-  const rex = await animal(org, 'Rex', 'dog', 'Beagle');
+  const rex = await animal(org, 'Rex', 'dog', 'Beagle', '985112345678903');
+  const tess = await animal(org, 'Tess', 'cat');
   const tp = await template(org, {
     subject_template: '{{ first_name }}, news about {{animal_name}}',
     body_template_blocks: [
@@ -200,8 +209,14 @@ test('fill: person, people as a list, animals, org, variables win, unfilled kept
   assert.equal(r.body.body_blocks[0].runs[0].text, 'Dear Ana Diaz');
   assert.equal(
     r.body.body_blocks[1].runs[0].text,
-    `Rex is a Beagle dog (female), Pet ID ${rex}. Call +12125550100 or 555-1234. {{mystery}}`,
+    'Rex is a Beagle dog (female), Pet ID 985112345678903. Call +12125550100 or 555-1234. {{mystery}}',
   );
+  // The Pet ID is the microchip number: Ark's internal id never reaches a recipient; no chip on file leaves it unfilled.
+  assert.ok(!JSON.stringify(r.body.body_blocks).includes(rex));
+  const chipless = await org.req('POST', `/api/communications/templates/${tp.id}/fill`, { body: { person_id: ana, animal_ids: [tess] } });
+  assert.equal(chipless.status, 200);
+  assert.ok(chipless.body.unfilled.includes('animal_id'));
+  assert.ok(!JSON.stringify(chipless.body.body_blocks).includes(tess));
   assert.deepEqual(r.body.unfilled, ['mystery', 'adopt_url']);
   assert.equal(r.body.body_blocks[2].runs[0].href, '{{adopt_url}}');
   assert.equal(r.body.person_id, ana);

@@ -2,6 +2,9 @@ import { personSuppression } from '../people/public.ts';
 import type { Transporter } from 'nodemailer';
 import type * as Nodemailer from 'nodemailer';
 import { lazyRequire } from '../../platform/lazy.ts';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const nodemailer = lazyRequire<typeof Nodemailer>('nodemailer');
 import { superviseListener, type Listener } from '../../platform/db/listen.ts';
@@ -24,6 +27,8 @@ export interface Provider {
   user?: string;
   pass?: string;
   insecureTls: boolean;
+  /** A development stand-in: each message is written as an .eml file in this folder instead of going out. */
+  dir?: string;
 }
 
 /**
@@ -32,13 +37,16 @@ export interface Provider {
  * Query options: `name=<label>` (shown in the log instead of host:port), `tls=insecure` (accept any certificate).
  * User and password are URL-encoded. Credentials never reach the log.
  */
-export function parseProviders(spec: string | undefined): Provider[] {
+export function parseProviders(spec: string | undefined, dataDir = './data'): Provider[] {
   if (!spec?.trim()) return [];
   return spec
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
     .map((raw, i) => {
+      // Development: `files` (or `file:///a/folder`) writes each message as an .eml file, sending nothing.
+      if (raw.toLowerCase() === 'files') return filesProvider(i + 1, path.join(dataDir, 'outbox'));
+      if (raw.toLowerCase().startsWith('file:')) return filesProvider(i + 1, fileURLToPath(raw));
       let u: URL;
       try {
         u = new URL(raw);
@@ -46,7 +54,7 @@ export function parseProviders(spec: string | undefined): Provider[] {
         throw new Error(`ARK_SMTP_PROVIDERS entry ${i + 1} is not a URL (expected smtp://user:pass@host:port)`);
       }
       if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:')
-        throw new Error(`ARK_SMTP_PROVIDERS entry ${i + 1} must start with smtp:// or smtps://`);
+        throw new Error(`ARK_SMTP_PROVIDERS entry ${i + 1} must start with smtp:// or smtps:// (or be \`files\` in development)`);
       const secure = u.protocol === 'smtps:';
       const port = u.port ? Number(u.port) : secure ? 465 : 587;
       const host = u.hostname.replace(/^\[|\]$/g, '');
@@ -63,8 +71,20 @@ export function parseProviders(spec: string | undefined): Provider[] {
     });
 }
 
+const filesProvider = (tier: number, dir: string): Provider => ({
+  tier,
+  name: 'files',
+  host: '',
+  port: 0,
+  secure: false,
+  insecureTls: false,
+  dir: path.resolve(dir),
+});
+
 export interface WorkerOptions {
   providers: Provider[] | string | undefined;
+  /** ARK_DATA_DIR: where the `files` provider's `outbox/` folder is. */
+  dataDir?: string;
   /** How often to look for due messages without a wake-up (ms). */
   pollMs?: number;
   /** A claim older than this is treated as a crashed worker's (ms). Longer than one message's SMTP time. */
@@ -137,7 +157,8 @@ const OUTCOME_UNKNOWN = JSON.stringify({
 });
 
 export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorker {
-  const providers = typeof opts.providers === 'string' || opts.providers === undefined ? parseProviders(opts.providers) : opts.providers;
+  const providers =
+    typeof opts.providers === 'string' || opts.providers === undefined ? parseProviders(opts.providers, opts.dataDir) : opts.providers;
   const leaseMs = opts.leaseMs ?? 10 * 60_000;
   const maxAttempts = opts.maxAttempts ?? 5;
   const retryBaseMs = opts.retryBaseMs ?? 60_000;
@@ -146,6 +167,10 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
   const transports = new Map<number, Transporter>();
   const transport = (p: Provider) => {
     let t = transports.get(p.tier);
+    if (!t && p.dir) {
+      t = nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+      transports.set(p.tier, t);
+    }
     if (!t) {
       t = nodemailer().createTransport({
         host: p.host,
@@ -232,9 +257,23 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
       if (!(await owned(m, token, 'smtp_started_at = now()'))) return; // claim lost: another worker recovered it
       const attempt = { tier: p.tier, provider: p.name, attempted_at: new Date().toISOString() };
       try {
-        const info = (await transport(p).sendMail(mail)) as { response?: string; messageId?: string };
-        const pid =
-          /queued as ([^\s]+)/i.exec(info.response ?? '')?.[1] ?? /\bid=([^\s]+)/i.exec(info.response ?? '')?.[1] ?? info.messageId ?? null;
+        const info = (await transport(p).sendMail(mail)) as { response?: string; messageId?: string; message?: Buffer };
+        if (p.dir) {
+          // The files stand-in: the whole message as the provider would have received it, named by the message id.
+          await mkdir(p.dir, { recursive: true });
+          const file = `${m.id}.eml`;
+          await writeFile(path.join(p.dir, file), info.message ?? '');
+          await recordAttempt(
+            m,
+            token,
+            { ...attempt, success: true, error: null, provider_message_id: file },
+            ", status = 'sent', provider = $5, provider_message_id = $6, attempt_token = NULL",
+            [p.name, file],
+          );
+          return;
+        }
+        const response = info.response ?? '';
+        const pid = /queued as ([^\s]+)/i.exec(response)?.[1] ?? /\bid=([^\s]+)/i.exec(response)?.[1] ?? info.messageId ?? null;
         // Acceptance is recorded at once: from here on this message is never sent again.
         await recordAttempt(
           m,
