@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { at, testApp, makeOrg, type TestApp } from '../../test/harness.ts';
-import { cancelJob, defineJob, enqueueJob, ensureJob, getJob, listJobs, RetryLater, runDueJobs } from './jobs.ts';
+import { cancelJob, defineJob, enqueueJob, ensureJob, getJob, listJobs, RetryLater, runDueJobs, startJobWorker } from './jobs.ts';
 
 let t: TestApp;
 before(async () => {
@@ -214,4 +214,86 @@ test('ensureJob: one waiting job per key, brought forward when due later; a clai
       ['done', null],
     ],
   );
+});
+
+// The worker: kinds side by side, heartbeats, claims given back on stop, dead claims recovered on a timer.
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(what: string, check: () => Promise<boolean> | boolean, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+let releaseLong: () => void = () => undefined;
+let longRuns = 0;
+defineJob(
+  'test.long',
+  async () => {
+    longRuns++;
+    await new Promise<void>((r) => (releaseLong = r));
+    return 'long done';
+  },
+  { leaseMs: 300, concurrency: 1 },
+);
+let quickRuns = 0;
+defineJob('test.quick', async () => {
+  quickRuns++;
+  return null;
+});
+
+test('the worker runs other kinds while a long job runs, and the long job keeps its claim past its lease by heartbeat', async () => {
+  const org = await makeOrg(t);
+  const long = await enqueueJob(t.db, org.id, 'test.long', {});
+  assert.ok(long);
+  const before = longRuns;
+  const stop = startJobWorker(t.ctx, { orgId: org.id, pollMs: 100, recoverMs: 100 });
+  try {
+    await until('the long job to start', () => longRuns > before);
+    const q0 = quickRuns;
+    for (let i = 0; i < 5; i++) await enqueueJob(t.db, org.id, 'test.quick', {});
+    await until('the quick jobs beside the long one', () => quickRuns - q0 === 5);
+    // Three leases go by: the heartbeat keeps the claim, and recovery (every 100 ms) never takes it back.
+    await sleep(1000);
+    const job = await getJob(t.db, org.id, long);
+    assert.equal(job?.status, 'running');
+    assert.equal(job?.attempts, 1);
+    assert.equal(longRuns - before, 1, 'ran once');
+    releaseLong();
+    await until('the long job to finish', async () => (await getJob(t.db, org.id, long))?.status === 'done');
+  } finally {
+    releaseLong();
+    await stop();
+  }
+});
+
+test('a stopping worker gives its running claims back at once; a dead claim is recovered by the timer', async () => {
+  const org = await makeOrg(t);
+  const long = await enqueueJob(t.db, org.id, 'test.long', {});
+  assert.ok(long);
+  const before = longRuns;
+  const stop = startJobWorker(t.ctx, { orgId: org.id, pollMs: 100, graceMs: 100 });
+  await until('the long job to start', () => longRuns > before);
+  await stop();
+  const back = await getJob(t.db, org.id, long);
+  assert.equal(back?.status, 'queued', 'given back, not left running until its lease ends');
+  assert.equal(back?.attempts, 0, 'a given-back claim does not count as an attempt');
+  releaseLong();
+
+  // A claim left by a process that died (kill -9) just now: once its 300 ms lease has run out, a running worker's
+  // recovery timer gives it back and the worker runs it, with no enqueue to wake anyone.
+  await t.db.query(
+    `UPDATE jobs SET status = 'running', attempts = 1, lock_token = 'dead', locked_at = now() WHERE organization_id = $1 AND id = $2`,
+    [org.id, long],
+  );
+  const again = longRuns;
+  const worker = startJobWorker(t.ctx, { orgId: org.id, pollMs: 60_000, recoverMs: 100 });
+  try {
+    await until('the dead claim to run again', () => longRuns > again);
+    releaseLong();
+    await until('done', async () => (await getJob(t.db, org.id, long))?.status === 'done');
+  } finally {
+    releaseLong();
+    await worker();
+  }
 });

@@ -45,8 +45,14 @@ export interface JobOptions {
   maxAttempts?: number;
   /** Milliseconds to wait before attempt `attempt + 1` (default: 30 s × 2^(attempt−1), ±20% jitter, at most 6 h). */
   backoffMs?: (attempt: number) => number;
-  /** How long a claim lasts before another worker may take the job again (default 10 min). */
+  /**
+   * How long a claim lasts without a heartbeat before another worker may take the job again (default 30 s). A running
+   * job's worker renews it every 10 s (or a third of the lease, if shorter), so a long job keeps its claim while its
+   * process lives, and a dead process's jobs are taken again within about one lease.
+   */
   leaseMs?: number;
+  /** Jobs of this kind one process runs at the same time (default 2); kinds run side by side, each within its own. */
+  concurrency?: number;
   /** Called once when the last attempt failed (e.g. to pause a webhook endpoint and email the organization). */
   onFailed?: (ctx: AppContext, job: Job<unknown>, error: string) => Promise<void>;
   /**
@@ -78,6 +84,11 @@ export function defineJob<P>(kind: string, handler: JobHandler<P>, options: JobO
   definitions.set(kind, { handler, options });
 }
 
+/** The lease a job gets when its kind names none. */
+export const DEFAULT_LEASE_MS = 30_000;
+/** Jobs of one kind a process runs at once, when its kind names no `concurrency`. */
+export const DEFAULT_CONCURRENCY = 2;
+
 export function defaultBackoffMs(attempt: number): number {
   const base = Math.min(30_000 * 2 ** Math.max(0, attempt - 1), 6 * 3600_000);
   return Math.round(base * (0.8 + Math.random() * 0.4));
@@ -108,7 +119,7 @@ export async function enqueueJob(
       JSON.stringify(payload ?? {}),
       opts.runAt ?? null,
       opts.maxAttempts ?? def?.options.maxAttempts ?? 5,
-      def?.options.leaseMs ?? 600_000,
+      def?.options.leaseMs ?? DEFAULT_LEASE_MS,
     ],
   );
   if (!rows.length) return null;
@@ -143,7 +154,7 @@ export async function ensureJob(
       JSON.stringify(payload ?? {}),
       opts.runAt ?? null,
       def?.options.maxAttempts ?? 5,
-      def?.options.leaseMs ?? 600_000,
+      def?.options.leaseMs ?? DEFAULT_LEASE_MS,
     ],
   );
   await q.query('SELECT pg_notify($1, $2)', [CHANNEL, kind]);
@@ -197,6 +208,7 @@ interface Claimed {
   attempts: number;
   max_attempts: number;
   lock_token: string;
+  lease_ms: number;
 }
 
 /** Scope of one round: the test helpers narrow it to their organization and kinds. */
@@ -229,8 +241,37 @@ async function claim(db: Db, scope: RunScope): Promise<Claimed[]> {
               WHERE status = 'queued' AND run_at <= now() AND kind = ANY($2) AND ($3::text IS NULL OR organization_id = $3)
               ORDER BY run_at, created_at LIMIT $4 FOR UPDATE SKIP LOCKED) c
       WHERE j.organization_id = c.organization_id AND j.id = c.id
-      RETURNING j.organization_id, j.id, j.kind, j.key, j.payload, j.attempts, j.max_attempts, j.lock_token`,
+      RETURNING j.organization_id, j.id, j.kind, j.key, j.payload, j.attempts, j.max_attempts, j.lock_token, j.lease_ms`,
     [token, kinds, scope.orgId ?? null, scope.batch ?? 10, freed],
+  );
+}
+
+/** Claims due jobs for a worker: up to `slots[i]` jobs of `kinds[i]`, so one busy kind never holds the others back. */
+async function claimPerKind(db: Db, kinds: string[], slots: number[], orgId: string | null): Promise<Claimed[]> {
+  const token = base62(24);
+  const freed = [...definitions].filter(([, d]) => d.options.keyUntilClaimed).map(([k]) => k);
+  return db.query<Claimed>(
+    `UPDATE jobs j SET status = 'running', lock_token = $1, locked_at = now(), attempts = j.attempts + 1,
+            key = CASE WHEN j.kind = ANY($4) THEN NULL ELSE j.key END
+       FROM (SELECT d.organization_id, d.id FROM unnest($2::text[], $3::int[]) AS k(kind, n)
+               CROSS JOIN LATERAL (SELECT organization_id, id FROM jobs
+                                    WHERE status = 'queued' AND run_at <= now() AND kind = k.kind
+                                      AND ($5::text IS NULL OR organization_id = $5)
+                                    ORDER BY run_at, created_at LIMIT k.n FOR UPDATE SKIP LOCKED) d) c
+      WHERE j.organization_id = c.organization_id AND j.id = c.id
+      RETURNING j.organization_id, j.id, j.kind, j.key, j.payload, j.attempts, j.max_attempts, j.lock_token, j.lease_ms`,
+    [token, kinds, slots, freed, orgId],
+  );
+}
+
+/** Gives claims back (a stopping worker): queued again at once, the attempt not counted. */
+async function release(db: Db, jobs: Claimed[]): Promise<void> {
+  if (!jobs.length) return;
+  await db.query(
+    `UPDATE jobs j SET status = 'queued', lock_token = NULL, locked_at = NULL, attempts = greatest(j.attempts - 1, 0), run_at = now()
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS r(organization_id, id, lock_token)
+      WHERE j.organization_id = r.organization_id AND j.id = r.id AND j.lock_token = r.lock_token AND j.status = 'running'`,
+    [jobs.map((c) => c.organization_id), jobs.map((c) => c.id), jobs.map((c) => c.lock_token)],
   );
 }
 
@@ -259,6 +300,26 @@ async function runOne(ctx: AppContext, c: Claimed): Promise<void> {
     await owned("status = 'failed', finished_at = now(), lock_token = NULL, last_error = $4", [`no handler for job kind ${c.kind}`]);
     return;
   }
+  // The heartbeat: renews the claim while the handler runs (a lost renewal is retried at the next beat).
+  const beat = setInterval(
+    () => void owned('locked_at = now()', []).catch(() => undefined),
+    Math.max(50, Math.min(10_000, Math.floor((c.lease_ms || DEFAULT_LEASE_MS) / 3))),
+  );
+  beat.unref();
+  try {
+    await runHandler(ctx, c, def, job, owned);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+async function runHandler(
+  ctx: AppContext,
+  c: Claimed,
+  def: Definition,
+  job: Job<unknown>,
+  owned: (set: string, params: unknown[]) => Promise<unknown>,
+): Promise<void> {
   try {
     const result = await def.handler(ctx, job as never);
     await owned("status = 'done', finished_at = now(), lock_token = NULL, result = $4::jsonb, last_error = NULL", [
@@ -301,24 +362,70 @@ export async function runDueJobs(ctx: AppContext, scope: RunScope = {}): Promise
   }
 }
 
-/** Starts the background worker of this process (polls, and wakes on each committed enqueue). */
-export function startJobWorker(ctx: AppContext, opts: { pollMs?: number } = {}): () => Promise<void> {
+export interface WorkerOptions {
+  /** How often to look for due jobs without a wake-up (default 2 s). */
+  pollMs?: number;
+  /** How often to give expired claims (a dead worker's) back to the queue (default 10 s). */
+  recoverMs?: number;
+  /** On stop, how long running jobs may take to finish before their claims are given back (default 5 s). */
+  graceMs?: number;
+  /** Only this organization's jobs (tests, which share one database). */
+  orgId?: string;
+}
+
+/**
+ * Starts the background worker of this process: wakes on each committed enqueue (a supervised LISTEN) and polls; runs
+ * jobs of different kinds side by side, each kind within its `concurrency`, so a long import never waits behind
+ * webhook deliveries; returns expired claims to the queue on a timer. The returned stop waits up to `graceMs` for
+ * running jobs, then gives back the claims of those still running, so another process takes them at once.
+ */
+export function startJobWorker(ctx: AppContext, opts: WorkerOptions = {}): () => Promise<void> {
   let stopped = false;
-  let running: Promise<void> | null = null;
+  let claiming: Promise<void> | null = null;
   let again = false;
+  const inFlight = new Map<string, { c: Claimed; done: Promise<void> }>();
+  const busy = new Map<string, number>();
+  const limit = (kind: string) => Math.max(1, definitions.get(kind)?.options.concurrency ?? DEFAULT_CONCURRENCY);
+  const run = (c: Claimed) => {
+    busy.set(c.kind, (busy.get(c.kind) ?? 0) + 1);
+    const done = runOne(ctx, c)
+      .catch(() => undefined) // its claim lapses and the job is run again
+      .finally(() => {
+        inFlight.delete(`${c.organization_id}/${c.id}`);
+        busy.set(c.kind, (busy.get(c.kind) ?? 1) - 1);
+        tick();
+      });
+    inFlight.set(`${c.organization_id}/${c.id}`, { c, done });
+  };
   const tick = () => {
     if (stopped) return;
-    if (running) {
+    if (claiming) {
       again = true;
       return;
     }
-    running = (async () => {
+    claiming = (async () => {
       try {
-        await runDueJobs(ctx);
+        const kinds: string[] = [];
+        const slots: number[] = [];
+        for (const kind of definitions.keys()) {
+          const free = limit(kind) - (busy.get(kind) ?? 0);
+          if (free > 0) {
+            kinds.push(kind);
+            slots.push(free);
+          }
+        }
+        if (!kinds.length || stopped) return;
+        const claimed = await claimPerKind(ctx.db, kinds, slots, opts.orgId ?? null);
+        if (stopped) {
+          await release(ctx.db, claimed);
+          return;
+        }
+        for (const c of claimed) run(c);
+        if (claimed.length) again = true; // more may be due
       } catch {
         // a failed round is retried by the next tick
       } finally {
-        running = null;
+        claiming = null;
         if (again && !stopped) {
           again = false;
           tick();
@@ -326,14 +433,31 @@ export function startJobWorker(ctx: AppContext, opts: { pollMs?: number } = {}):
       }
     })();
   };
-  const timer = setInterval(tick, opts.pollMs ?? 2000);
+  const poll = setInterval(tick, opts.pollMs ?? 2000);
+  const recovery = setInterval(() => {
+    if (!stopped) void recover(ctx.db, { orgId: opts.orgId }).then(tick, () => undefined);
+  }, opts.recoverMs ?? 10_000);
   // One supervised LISTEN connection; each (re)connection looks for due work, since wake-ups sent meanwhile were missed.
   const listener = superviseListener({ url: ctx.db.url, name: 'jobs', channels: [CHANNEL], onNotify: tick, onListening: tick });
-  tick();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await listener.close();
-    await running;
-  };
+  void recover(ctx.db, { orgId: opts.orgId }).then(tick, tick);
+  let stopping: Promise<void> | null = null;
+  return () =>
+    (stopping ??= (async () => {
+      stopped = true;
+      clearInterval(poll);
+      clearInterval(recovery);
+      await listener.close();
+      await claiming;
+      const running = [...inFlight.values()];
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(running.map((r) => r.done)),
+        new Promise((resolve) => (timer = setTimeout(resolve, opts.graceMs ?? 5000))),
+      ]);
+      clearTimeout(timer);
+      await release(
+        ctx.db,
+        [...inFlight.values()].map((r) => r.c),
+      ).catch(() => undefined);
+    })());
 }
