@@ -234,3 +234,80 @@ test('the widget on a foreign page: one script tag, a Shadow DOM the page styles
   await p.screenshot({ path: join(SHOTS, 'public-widget-foreign-page.png'), fullPage: true });
   await p.context().close();
 });
+
+test('the widget shows hostile text as text: no markup from any field runs on the embedding page', async () => {
+  // An animal with a public photo whose public name and breed try to break out of an attribute and out of text.
+  const attr = 'Rex" onload="window.__arkPwned=1;alert(document.domain)" x="';
+  const tag = '<img src=x onerror="window.__arkPwned=2;alert(1)"><script>window.__arkPwned=3</script>';
+  const r = await org.req('POST', '/api/v1/animals', {
+    body: {
+      name: 'Kennel hostile',
+      publicName: attr,
+      species: 'dog',
+      breed: tag,
+      status: 'Available',
+      intakeDate: new Date().toISOString().slice(0, 10),
+      isPublic: true,
+    },
+  });
+  assert.equal(r.status, 201, r.raw);
+  const id = r.body.data?.id ?? r.body.id;
+  await upload(id, await picture('#f4d6b0', '#c98b55'));
+
+  const p = await (await browser.newContext({ viewport: { width: 1000, height: 1400 } })).newPage();
+  const dialogs: string[] = [];
+  p.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  // The fields the server makes itself (species list, locations, links, the photo's address) are hostile too:
+  // the widget must hold even against an answer it does not expect.
+  await p.route('**/api/public/animals?*', async (route) => {
+    // Ark's own answer (read in-process: the *.localhost address resolves in Chromium only), then changed.
+    const res = await org.req('GET', `/api/public/animals${new URL(route.request().url()).search}`, { key: null });
+    const d = JSON.parse(res.raw.replaceAll(`http://${org.host}/`, `${base}/`));
+    d.species = [...d.species, '"><img src=x onerror="window.__arkPwned=4">'];
+    d.locations = [
+      { id: '"><img src=x onerror="window.__arkPwned=5">', name: '<img src=x onerror="window.__arkPwned=6">' },
+      { id: 'loc_2', name: '</option><script>window.__arkPwned=7</script>' },
+    ];
+    d.results[1] = { ...d.results[1], url: 'javascript:window.__arkPwned=8', age: '<b onmouseover="window.__arkPwned=9">x</b>' };
+    d.results[2] = { ...d.results[2], photo: { url: 'javascript:window.__arkPwned=10', width: '1" onload="x', height: 2 } };
+    d.total = '<img src=x onerror="window.__arkPwned=11">';
+    await route.fulfill({ json: d, headers: { 'access-control-allow-origin': '*' } });
+  });
+  await p.goto(foreignUrl);
+  const cards = p.locator('[data-ark-widget] li');
+  await cards.first().waitFor();
+  await p
+    .locator('[data-ark-widget] img')
+    .first()
+    .evaluate((img: HTMLImageElement) => img.decode().catch(() => undefined));
+  await p
+    .locator('[data-ark-widget] li')
+    .nth(1)
+    .locator('a')
+    .click({ modifiers: ['Shift'] })
+    .catch(() => undefined);
+  await p.waitForTimeout(300);
+  assert.equal(await p.evaluate(() => (window as unknown as { __arkPwned?: number }).__arkPwned), undefined, 'no script ran');
+  assert.deepEqual(dialogs, []);
+  // The text shows literally, the name is the picture's alt text as it is, and nothing became an element.
+  const first = cards.first();
+  assert.equal(await first.locator('.n').textContent(), attr);
+  assert.ok((await first.locator('.m').textContent())?.startsWith(`${tag} · `));
+  assert.equal(await first.locator('img').getAttribute('alt'), attr);
+  assert.equal(await first.locator('img').getAttribute('onload'), null);
+  const shadow = p.locator('[data-ark-widget]');
+  assert.equal(await shadow.evaluate((h) => h.shadowRoot?.querySelectorAll('script, b, [onerror], [onload]').length), 0);
+  assert.equal(await cards.nth(1).locator('a').getAttribute('href'), null, 'a javascript: link is not used');
+  assert.equal(await cards.nth(2).locator('img').count(), 0, 'a javascript: picture is not used');
+  assert.ok((await p.locator('[data-ark-widget] select[name=species] option').allTextContents()).some((s) => s.includes('<img')));
+  assert.deepEqual(await p.locator('[data-ark-widget] select[name=location_id] option').allTextContents(), [
+    'Any location',
+    '<img src=x onerror="window.__arkPwned=6">',
+    '</option><script>window.__arkPwned=7</script>',
+  ]);
+  assert.match((await p.locator('[data-ark-widget] [role=status]').textContent()) ?? '', /^<img src=x/);
+  await p.context().close();
+});
