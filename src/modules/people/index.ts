@@ -3,6 +3,7 @@ import { peopleRoutesV1 } from './routes.v1.ts';
 import { contactRoutes } from './contacts.routes.ts';
 import { recordRoutes } from './records.routes.ts';
 import { mergeRoutes } from './merge.routes.ts';
+import { tagRoutes } from './tags.routes.ts';
 import { seedPeopleDepth } from './seed.ts';
 import './references.ts';
 
@@ -13,6 +14,7 @@ export const peopleModule: Module = {
     mergeRoutes(app, ctx);
     contactRoutes(app, ctx);
     recordRoutes(app, ctx);
+    tagRoutes(app, ctx);
   },
   seed: seedPeopleDepth,
 };
