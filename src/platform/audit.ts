@@ -79,3 +79,30 @@ export async function auditChanges(
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((f) => !BOOKKEEPING.has(f));
   await audit(q, orgId, actor, action, entityType, entityId, changesOf(before, after, fields));
 }
+
+/** One value an audit row compares, as SQL: its name in `changes` and the expressions of its value before and after. */
+export interface ChangePairSql {
+  key: string;
+  before: string;
+  after: string;
+}
+/** The pairs comparing the same columns of the row before (`before` alias) and after (`after` alias) a write. */
+export function columnPairs(columns: readonly string[], before: string, after: string): ChangePairSql[] {
+  return columns.map((c) => ({ key: c, before: `${before}.${c}`, after: `${after}.${c}` }));
+}
+/**
+ * SQL for the detail of an 'update' audit row written by the statement that makes the change (the hot paths are one
+ * statement): `{ fields, changes: { key: { before, after } } }` for every pair whose values differ, as `changesOf`
+ * builds in code, plus `extra` (a jsonb expression of further members) when given. Keys are trusted SQL names.
+ */
+export function changesSql(pairs: readonly ChangePairSql[], extra?: string): string {
+  const each = pairs.map(
+    (p) =>
+      `CASE WHEN (${p.before}) IS DISTINCT FROM (${p.after}) THEN jsonb_build_object('${p.key}', jsonb_build_object('before', ` +
+      `to_jsonb(${p.before}), 'after', to_jsonb(${p.after}))) ELSE '{}'::jsonb END`,
+  );
+  const ch = each.length ? each.join(' || ') : `'{}'::jsonb`;
+  const detail = `jsonb_build_object('fields', COALESCE((SELECT jsonb_agg(k ORDER BY k) FROM jsonb_object_keys(c.ch) k), '[]'::jsonb),
+    'changes', c.ch)`;
+  return `(SELECT ${extra ? `${detail} || ${extra}` : detail} FROM (SELECT ${ch} AS ch) c)`;
+}

@@ -1,6 +1,7 @@
 import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
 import type { StatementPart } from './hooks.ts';
+import { changesSql, columnPairs } from '../../platform/audit.ts';
 
 /** The animals table's columns as written: the one declaration the read row and the patch derive from. */
 export interface AnimalInsert {
@@ -205,9 +206,15 @@ export const UPDATABLE = [
 ] as const satisfies readonly (keyof AnimalInsert)[];
 export type AnimalPatch = Partial<Pick<AnimalInsert, (typeof UPDATABLE)[number]>>;
 
+/** An animal's status by name in an audit row (the ids alone say little to a reader). */
+const statusName = (row: string) =>
+  `(SELECT st.name FROM animal_statuses st WHERE st.organization_id = ${row}.organization_id AND st.id = ${row}.status_id)`;
+
 /**
  * Updates a live animal, writes its audit row (and `also`'s writes) and returns the new row, in one statement; null
- * when no live animal has the id (then nothing is written).
+ * when no live animal has the id (then nothing is written). The row before the write is read by the same statement
+ * (`o`, locked FOR UPDATE so a concurrent change is waited for and seen), and the audit row records every changed
+ * column's value before and after (a status also by name); `fields` names the fields the request sent (`sent`).
  */
 export async function updateAnimal(
   q: Queryable,
@@ -221,10 +228,14 @@ export async function updateAnimal(
   const set = setClause(patch, UPDATABLE, 5, (c, v) => (c === 'custom_fields' ? JSON.stringify(v) : v));
   const sets = [set.sql, 'updated_at = now()'].filter(Boolean).join(', ');
   const more = alsoCtes(also, 5 + set.params.length);
-  const sql = `WITH w AS (UPDATE animals SET ${sets} WHERE organization_id = $1 AND id =
-    $2 AND deleted_at IS NULL RETURNING *),
+  const pairs = columnPairs(set.columns, 'o', 'a');
+  if (set.columns.includes('status_id')) pairs.push({ key: 'status', before: statusName('o'), after: statusName('a') });
+  const sql = `WITH w AS (UPDATE animals a SET ${sets}
+       FROM (SELECT * FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE) o
+      WHERE a.organization_id = o.organization_id AND a.id = o.id
+      RETURNING a.*, ${changesSql(pairs, `jsonb_build_object('sent', $4::jsonb)`)} AS audit_detail),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail) SELECT organization_id, $3,
-     'update', 'animal', id, $4::jsonb FROM w)${more.sql}
+     'update', 'animal', id, audit_detail FROM w)${more.sql}
      ${RETURNED}`;
   const rows = await q.prepared<AnimalRow>(shapeName('animal_update', sql), sql, [
     orgId,

@@ -4,6 +4,7 @@ import { contactRoutes } from './contacts.routes.ts';
 import { recordRoutes } from './records.routes.ts';
 import { mergeRoutes } from './merge.routes.ts';
 import { similarRoutes } from './similar.routes.ts';
+import { tagRoutes } from './tags.routes.ts';
 import { seedPeopleDepth } from './seed.ts';
 import './references.ts';
 
@@ -15,6 +16,7 @@ export const peopleModule: Module = {
     similarRoutes(app, ctx);
     contactRoutes(app, ctx);
     recordRoutes(app, ctx);
+    tagRoutes(app, ctx);
   },
   seed: seedPeopleDepth,
 };

@@ -1,6 +1,6 @@
 /** The Family B read of a person (with standing flags and custom fields) and the person's custom field values. */
 import { first, type Db, type Queryable } from '../../platform/db/db.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, changesOf } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { requireLivePerson } from './live.ts';
@@ -47,7 +47,8 @@ export async function setCustomFields(db: Db, orgId: string, id: string, values:
       id,
       JSON.stringify(next),
     ]);
-    await audit(q, orgId, actor, 'update', 'person', id, { fields: ['custom_fields'], keys: Object.keys(values) });
+    const changes = changesOf({ custom_fields: current }, { custom_fields: next }, ['custom_fields']);
+    await audit(q, orgId, actor, 'update', 'person', id, { ...changes, keys: Object.keys(values) });
     await recordChange(q, orgId, { event: 'person.updated', entity: 'person', id, fields: { custom_fields: Object.keys(values) }, actor });
   });
   return personB(db, orgId, id);

@@ -1,5 +1,6 @@
 import { changeCte, type Change } from '../../platform/changes.ts';
 import { shapeName, type Queryable } from '../../platform/db/db.ts';
+import { changesSql, columnPairs } from '../../platform/audit.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Address } from './schemas.ts';
 
@@ -144,9 +145,10 @@ export async function insertPerson(
 }
 export const UPDATABLE = ['first_name', 'last_name', 'email', 'phone', 'address', 'roles', 'tags', 'notes', 'time_zone'] as const;
 /**
- * Updates a live person, writes the audit row (detail: the fields sent) and returns the new row, in one
- * statement (atomic without a transaction); null when no live person has the id (nothing written).
- * A duplicate email fails on the unique index (23505).
+ * Updates a live person, writes the audit row and returns the new row, in one statement (atomic without a
+ * transaction); null when no live person has the id (nothing written). The row before the write is read by the same
+ * statement (`o`, locked FOR UPDATE), and the audit row records every changed column's value before and after;
+ * `fields` names the fields the request sent (`sent`). A duplicate email fails on the unique index (23505).
  */
 export async function updatePerson(
   q: Queryable,
@@ -162,9 +164,12 @@ export async function updatePerson(
   const sets = [...cols.map((c, i) => `${c} = $${i + 5}`), 'updated_at = now()'];
   // The change for the feed, when given, is recorded by the same statement.
   const ch = change ? changeCte(change, 'w', 5 + values.length) : null;
-  const sql = `WITH w AS (UPDATE people SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *),
+  const detail = changesSql(columnPairs(cols, 'o', 'p'), `jsonb_build_object('sent', $4::jsonb)`);
+  const sql = `WITH w AS (UPDATE people p SET ${sets.join(', ')}
+       FROM (SELECT * FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE) o
+      WHERE p.organization_id = o.organization_id AND p.id = o.id RETURNING p.*, ${detail} AS audit_detail),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-            SELECT organization_id, $3, 'update', 'person', id, $4::jsonb FROM w)${
+            SELECT organization_id, $3, 'update', 'person', id, audit_detail FROM w)${
               ch
                 ? `,
      ch AS (${ch.sql})`

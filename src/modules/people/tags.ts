@@ -1,0 +1,89 @@
+/** A person's tags (the `tags` column of `people`, also written whole by the Family A PATCH) one at a time, and the tags in use. */
+import { first, type Db, type Queryable } from '../../platform/db/db.ts';
+import { auditChanges } from '../../platform/audit.ts';
+import { recordChange } from '../../platform/changes.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { requireLivePerson } from './live.ts';
+
+/** As many tags as the Family A person takes. */
+export const MAX_PERSON_TAGS = 50;
+/** A tag as written here: trimmed, inner white space collapsed to one space; its case is kept. */
+export function tagText(raw: string, field = 'tag'): string {
+  const t = raw.trim().replace(/\s+/g, ' ');
+  if (!t) throw invalid({ [field]: ['must contain a letter or digit'] });
+  return t;
+}
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+async function tagsRow(q: Queryable, orgId: string, personId: string): Promise<string[]> {
+  return first(await q.query<{ tags: string[] }>('SELECT tags FROM people WHERE organization_id = $1 AND id = $2', [orgId, personId])).tags;
+}
+
+export async function tagsOf(q: Queryable, orgId: string, personId: string) {
+  await requireLivePerson(q, orgId, personId);
+  return { person_id: personId, tags: await tagsRow(q, orgId, personId) };
+}
+
+/** Locks the live person, applies `change` to the tags and, when they differ, writes them with the audit row and the change. */
+async function changeTags(db: Db, orgId: string, personId: string, actor: string, change: (tags: string[]) => string[]) {
+  return db.tx(async (q) => {
+    await requireLivePerson(q, orgId, personId, true);
+    const before = await tagsRow(q, orgId, personId);
+    const after = change(before);
+    if (JSON.stringify(after) !== JSON.stringify(before)) {
+      await q.query('UPDATE people SET tags = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, personId, after]);
+      await auditChanges(q, orgId, actor, 'person', personId, { tags: before }, { tags: after });
+      await recordChange(q, orgId, { event: 'person.updated', entity: 'person', id: personId, fields: { tags: after }, actor });
+    }
+    return { person_id: personId, tags: after };
+  });
+}
+
+export async function addTag(db: Db, orgId: string, personId: string, raw: string, actor: string) {
+  const tag = tagText(raw);
+  return changeTags(db, orgId, personId, actor, (tags) => {
+    if (tags.some((t) => same(t, tag))) return tags;
+    if (tags.length >= MAX_PERSON_TAGS) throw invalid({ tag: [`a person carries at most ${MAX_PERSON_TAGS} tags`] });
+    return [...tags, tag];
+  });
+}
+
+export async function replaceTags(db: Db, orgId: string, personId: string, raw: string[], actor: string) {
+  const tags: string[] = [];
+  for (const r of raw) {
+    const t = tagText(r, 'tags');
+    if (!tags.some((x) => same(x, t))) tags.push(t);
+  }
+  return changeTags(db, orgId, personId, actor, () => tags);
+}
+
+export async function removeTag(db: Db, orgId: string, personId: string, raw: string, actor: string): Promise<void> {
+  const tag = raw.trim().replace(/\s+/g, ' ');
+  await changeTags(db, orgId, personId, actor, (tags) => {
+    if (!tags.some((t) => same(t, tag))) throw notFound('tag');
+    return tags.filter((t) => !same(t, tag));
+  });
+}
+
+/** Tags carried by live people, compared without regard to case, most used first; each spelled as most people have it. */
+export async function tagCounts(q: Queryable, orgId: string, limit: number, offset: number) {
+  return q.query<{ tag: string; people: number }>(
+    `SELECT mode() WITHIN GROUP (ORDER BY t.tag) AS tag, count(DISTINCT p.id)::int AS people
+       FROM people p CROSS JOIN LATERAL unnest(p.tags) AS t(tag)
+      WHERE p.organization_id = $1 AND p.deleted_at IS NULL
+      GROUP BY lower(t.tag) ORDER BY people DESC, lower(t.tag) LIMIT $2 OFFSET $3`,
+    [orgId, limit, offset],
+  );
+}
+
+/** Live people carrying a tag (without regard to case), newest first. */
+export async function peopleByTag(q: Queryable, orgId: string, raw: string, limit: number, offset: number) {
+  const tag = raw.trim().replace(/\s+/g, ' ');
+  return q.query<{ id: string; first_name: string; last_name: string; display_name: string; email: string }>(
+    `SELECT p.id, p.first_name, p.last_name, btrim(p.first_name || ' ' || p.last_name) AS display_name, p.email
+       FROM people p
+      WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND EXISTS (SELECT 1 FROM unnest(p.tags) t WHERE lower(t) = lower($2))
+      ORDER BY p.created_at DESC, p.id DESC LIMIT $3 OFFSET $4`,
+    [orgId, tag, limit, offset],
+  );
+}
