@@ -44,6 +44,8 @@ test('the name search: part of a name, any case, accents ignored, every word; wi
   const page = await q('limit=2');
   assert.equal(page.results.length, 2);
   assert.equal(page.has_more, true);
+  assert.equal(page.total, 5);
+  assert.equal((await q('q=max')).total, 2);
   const row = page.results[0];
   assert.deepEqual(Object.keys(row).sort(), [
     'breed',
