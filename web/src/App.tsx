@@ -12,6 +12,7 @@ const Invite = lazy(() => import('./pages/Invite'));
 const Reset = lazy(() => import('./pages/Reset'));
 const Dashboard = lazy(() => import('./pages/Dashboard'));
 const Animals = lazy(() => import('./pages/Animals'));
+const Intake = lazy(() => import('./pages/Intake'));
 const AnimalPage = lazy(() => import('./pages/AnimalPage'));
 const People = lazy(() => import('./pages/People'));
 const PersonPage = lazy(() => import('./pages/PersonPage'));
@@ -60,6 +61,7 @@ function Shell() {
       label: 'Animal care',
       links: [
         { to: '/animals', label: 'Animals', show: can(s.grants, 'animals', 'read') },
+        { to: '/intake', label: 'Take in an animal', show: can(s.grants, 'animals', 'write') },
         { to: '/adoptions', label: 'Adoptions', show: can(s.grants, 'animals', 'read') },
         { to: '/medical', label: 'Medical due', show: can(s.grants, 'animals', 'read') },
         { to: '/foster', label: 'Foster homes', show: can(s.grants, 'animals', 'read') },
@@ -166,6 +168,7 @@ function Shell() {
             <Route path="/" element={<Dashboard />} />
             <Route path="/animals" element={<Animals />} />
             <Route path="/animals/:id" element={<AnimalPage />} />
+            <Route path="/intake" element={<Intake />} />
             <Route path="/people" element={<People />} />
             <Route path="/people/:id" element={<PersonPage />} />
             <Route path="/settings/members" element={<Members />} />

@@ -20,8 +20,10 @@ export function detailsRoutes(app: App, ctx: AppContext) {
           '(`location_name`), the colour and the small primary photo. `q` finds animals by part of their working or public ' +
           'name, ignoring case and accents (each word must match); it reads a trigram index of the folded names, so it stays ' +
           'fast at any size. `care_state` and `status` are repeatable (any of them; an unknown status name is refused with 422). ' +
-          'The Family A list keeps exactly the filters of its contract; this list is where the name search lives. No total: ' +
-          '`has_more` says whether another page follows.',
+          "`microchip_number` matches any of the animal's chips after normalization. The Family A list keeps exactly the " +
+          'filters of its contract; this list is where the name search lives. It reads the same query as the Family A list: ' +
+          '`total` is exact, summed from the tallies every write keeps, or counted from the matching rows when `q` or ' +
+          '`microchip_number` is given.',
         querystring: AnimalCardQuery,
         response: { 200: AnimalCardList },
       },

@@ -33,7 +33,14 @@ export const AnimalCard = Type.Object(
 );
 export type AnimalCardT = Static<typeof AnimalCard>;
 
-export const AnimalCardList = Type.Object({ results: Type.Array(AnimalCard), ...PageFieldsB }, { $id: 'AnimalCardList' });
+export const AnimalCardList = Type.Object(
+  {
+    results: Type.Array(AnimalCard),
+    ...PageFieldsB,
+    total: Type.Integer({ description: 'every animal the filters match (exact)' }),
+  },
+  { $id: 'AnimalCardList' },
+);
 
 export const AnimalCardQuery = Type.Object({
   ...pageQueryB(100, 25),
@@ -50,6 +57,9 @@ export const AnimalCardQuery = Type.Object({
   ),
   species: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: 'case-insensitive' })),
   location_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a location or housing unit id' })),
+  microchip_number: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: "exact match after normalization, against any of the animal's chips" }),
+  ),
 });
 export type AnimalCardQueryT = Static<typeof AnimalCardQuery>;
 

@@ -2,7 +2,8 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { auditUpdate } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
-import { Where } from '../../platform/db/sql.ts';
+import * as repo from './repository.ts';
+import { normalizeMicrochip } from './microchips.facts.ts';
 import { firstPhotoSql, photoPath } from '../media/public.ts';
 import { placeNameSql } from '../operations/public.ts';
 import { animalWritten } from './hooks.ts';
@@ -27,17 +28,13 @@ interface CardRow {
   microchip_number: string | null;
   is_public: boolean;
   photo_id: string | null;
-  created_at: Date;
-  updated_at: Date;
+  created_at: Date | string;
+  updated_at: Date | string;
 }
 
 const CARD_COLUMNS = `a.id, a.name, a.public_name, a.species, a.breed, a.sex, a.colour, a.status_id, a.location_id,
   ${placeNameSql('a.organization_id', 'a.location_id')} AS location_name, a.date_of_birth, a.intake_date, a.microchip_number,
   a.is_public, ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id, a.created_at, a.updated_at`;
-
-/** The expression the trigram index `animals_name_search` is built on (migration 1830): the same text, or no index. */
-const NAME_SEARCH = "ark_fold(a.name || ' ' || a.public_name)";
-const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 async function toCards(q: Queryable, orgId: string, rows: CardRow[]): Promise<AnimalCardT[]> {
   let byId = await statusMap(q, orgId);
@@ -69,8 +66,9 @@ async function toCards(q: Queryable, orgId: string, rows: CardRow[]): Promise<An
 }
 
 /**
- * One page of the staff list, newest first. Status names and care states narrow to status ids (from the cached
- * statuses); each word of `q` must be part of the folded names, read through the trigram index.
+ * One page of the staff list, newest first, through the Family A list's own query (status names and care states
+ * narrow to status ids from the cached statuses; the total from the tallies, or counted when words or a chip are
+ * given), then the page's place names, colours and photos in one more read.
  */
 export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT) {
   const statuses = [...(await statusMap(q, orgId)).values()];
@@ -78,27 +76,48 @@ export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT
     const unknown = [...new Set(f.status)].filter((n) => !statuses.some((s) => s.name === n));
     if (unknown.length) throw invalid({ status: unknown.map((n) => `${n} is not a configured animal status`) });
   }
-  const w = new Where(orgId, 'a.organization_id').and('a.deleted_at IS NULL');
+  const empty = { results: [], limit: f.limit, offset: f.offset, has_more: false, total: 0 };
+  let statusIds: string[] | undefined;
   if (f.status || f.care_state) {
-    const ids = statuses
-      .filter((s) => (!f.status || f.status.includes(s.name)) && (!f.care_state || f.care_state.includes(s.care_state as never)))
+    statusIds = statuses
+      .filter((s) => (!f.status || f.status.includes(s.name)) && (!f.care_state || f.care_state.includes(s.care_state)))
       .map((s) => s.id);
-    if (!ids.length) return { results: [], limit: f.limit, offset: f.offset, has_more: false };
-    w.and((p) => `a.status_id = ANY(${p(ids)}::text[])`);
+    if (!statusIds.length) return empty;
   }
-  if (f.species !== undefined) w.and((p) => `a.species_key = lower(${p(f.species)})`);
-  if (f.location_id !== undefined) w.and((p) => `a.location_id = ${p(f.location_id)}`);
-  for (const term of (f.q ?? '').split(/\s+/).filter(Boolean)) w.and((p) => `${NAME_SEARCH} LIKE ark_fold(${p(like(term))})`);
-  // The page's ids first (index order, deep pages skip ids only), then their rows with names and photos.
-  const rows = await q.query<CardRow>(
-    `WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${w.sql}
-       ORDER BY a.created_at DESC, a.id DESC ${w.page(f.limit + 1, f.offset)})
-     SELECT ${CARD_COLUMNS} FROM ids JOIN animals a ON a.organization_id = $1 AND a.id = ids.id
-      ORDER BY ids.created_at DESC, ids.id DESC`,
-    w.params,
+  const names = (f.q ?? '').split(/\s+/).filter(Boolean);
+  const { rows, total } = await repo.listAnimals(
+    q,
+    orgId,
+    {
+      statusIds,
+      species: f.species,
+      locationId: f.location_id,
+      microchip: f.microchip_number === undefined ? undefined : normalizeMicrochip(f.microchip_number),
+      names: names.length ? names : undefined,
+    },
+    f.limit,
+    f.offset,
   );
-  const page = await toCards(q, orgId, rows.slice(0, f.limit));
-  return { results: page, limit: f.limit, offset: f.offset, has_more: rows.length > f.limit };
+  const more = rows.length
+    ? await q.query<Pick<CardRow, 'id' | 'colour' | 'location_name' | 'photo_id'>>(
+        `SELECT a.id, a.colour, ${placeNameSql('a.organization_id', 'a.location_id')} AS location_name,
+           ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id
+           FROM animals a WHERE a.organization_id = $1 AND a.id = ANY($2::text[])`,
+        [orgId, rows.map((r) => r.id)],
+      )
+    : [];
+  const byId = new Map(more.map((m) => [m.id, m]));
+  const cards = await toCards(
+    q,
+    orgId,
+    rows.map((r) => ({
+      ...r,
+      colour: byId.get(r.id)?.colour ?? null,
+      location_name: byId.get(r.id)?.location_name ?? null,
+      photo_id: byId.get(r.id)?.photo_id ?? null,
+    })),
+  );
+  return { results: cards, limit: f.limit, offset: f.offset, has_more: f.offset + rows.length < total, total };
 }
 
 export async function getCard(q: Queryable, orgId: string, id: string): Promise<AnimalCardT> {

@@ -67,13 +67,19 @@ export interface AnimalFilter {
   locationId?: string;
   isPublic?: boolean;
   microchip?: string;
+  /** Words that must each be part of the folded working or public name (the staff list's `q`). */
+  names?: string[];
 }
+
+/** The expression the trigram index `animals_name_search` is built on (migration 1830): the same text, or no index. */
+const NAME_SEARCH = "ark_fold(a.name || ' ' || a.public_name)";
+const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The page and its exact total in one round trip. The total is summed from the trigger-kept
- * tallies (per species, status, public flag and location) unless a microchip is given, which is
- * counted from its index (a chip matches a handful of rows). The page reads the ids of its rows
- * first, in list order, so deep pages skip rows without reading them whole.
+ * tallies (per species, status, public flag and location) unless a microchip or name words are given: then the
+ * matching rows are counted from their index (a chip matches a handful of rows; name words read the trigram index).
+ * The page reads the ids of its rows first, in list order, so deep pages skip rows without reading them whole.
  */
 export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, limit: number, offset: number) {
   // The statement text is the same for the same filters (it names its prepared statement): one plan per shape.
@@ -99,10 +105,11 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
         = $1 AND m.number = ${chip}))`,
     );
   }
+  for (const term of f.names ?? []) w.and(`${NAME_SEARCH} LIKE ark_fold(${w.param(like(term))})`);
   const cond = w.sql;
   const params = [...w.params]; // the filters' alone: the count past the end runs without the page
   const countSql =
-    f.microchip !== undefined
+    f.microchip !== undefined || f.names?.length
       ? `SELECT count(*) AS n FROM animals a WHERE ${cond}`
       : `SELECT coalesce(sum(c.n), 0) AS n FROM ${f.locationId !== undefined ? 'animal_location_tallies' : 'animal_tallies'} c
         WHERE ${tally.join(' AND ')}`;

@@ -3388,6 +3388,34 @@ export interface components {
             /** Format: date-time */
             recorded_at: string;
         };
+        AnimalCard: {
+            id: string;
+            name: string;
+            public_name: string;
+            species: string;
+            breed: string | null;
+            /** @enum {string} */
+            sex: "male" | "female" | "unknown";
+            colour: string | null;
+            status: string;
+            /** @enum {string} */
+            care_state: "in_care" | "on_hold" | "completed" | "not_in_care";
+            location_id: string | null;
+            /** @description where the animal is: the location's name, or `location · housing unit` for a unit */
+            location_name: string | null;
+            /** Format: date */
+            date_of_birth: string | null;
+            /** Format: date */
+            intake_date: string;
+            microchip_number: string | null;
+            is_public: boolean;
+            /** @description the primary photo (else the oldest) in its small size, for a key that may read the animal's photos */
+            photo_url: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         PersonListItem: {
             id: string;
             firstName: string;

@@ -3077,6 +3077,408 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/animals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List animals for the staff app (name search, kennel, photo)
+         * @description Newest first, like GET /api/v1/animals, with what a list on screen needs: the place as a person reads it (`location_name`), the colour and the small primary photo. `q` finds animals by part of their working or public name, ignoring case and accents (each word must match); it reads a trigram index of the folded names, so it stays fast at any size. `care_state` and `status` are repeatable (any of them; an unknown status name is refused with 422). The Family A list keeps exactly the filters of its contract; this list is where the name search lives. No total: `has_more` says whether another page follows.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    /** @description part of the working or public name; case and accents are ignored (`zoe` finds Zoé); several words must each match */
+                    q?: string;
+                    /** @description repeatable; any of these */
+                    care_state?: ("in_care" | "on_hold" | "completed" | "not_in_care")[];
+                    /** @description repeatable status names; each must be a configured status */
+                    status?: string[];
+                    /** @description case-insensitive */
+                    species?: string;
+                    /** @description a location or housing unit id */
+                    location_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: components["schemas"]["AnimalCard"][];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/{id}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One animal for the staff app
+         * @description The same shape as a row of GET /api/animals: the record with its place name, colour and primary photo.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            public_name: string;
+                            species: string;
+                            breed: string | null;
+                            /** @enum {string} */
+                            sex: "male" | "female" | "unknown";
+                            colour: string | null;
+                            status: string;
+                            /** @enum {string} */
+                            care_state: "in_care" | "on_hold" | "completed" | "not_in_care";
+                            location_id: string | null;
+                            /** @description where the animal is: the location's name, or `location · housing unit` for a unit */
+                            location_name: string | null;
+                            /** Format: date */
+                            date_of_birth: string | null;
+                            /** Format: date */
+                            intake_date: string;
+                            microchip_number: string | null;
+                            is_public: boolean;
+                            /** @description the primary photo (else the oldest) in its small size, for a key that may read the animal's photos */
+                            photo_url: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an animal's species, sex, intake date, breed or colour
+         * @description Family A (PATCH /api/v1/animals/{id}) does not take `species`, `sex` or `intakeDate`, nor the breed text: a correction of those is made here. Only sent fields change; `breed` and `colour` are free text (null or an empty string clears them; the care profile's catalogue breeds are set with PATCH /api/animals/{id}/profile). `intake_date` must not be after today in the organization's time zone; it is the animal's record date only: its stays keep their own intake moments (correct those with PATCH /api/animals/stays/{id}/intake). The activity history records each changed field with its value before and after; the change feed gets `animal.updated`. Answers the animal as GET /api/animals/{id}/details does.
+         *
+         *     Needs write on Animals.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Only sent fields change. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description e.g. dog, cat, rabbit */
+                        species?: string;
+                        /** @enum {string} */
+                        sex?: "male" | "female" | "unknown";
+                        /**
+                         * Format: date
+                         * @description the date of the first intake on file; not after today
+                         */
+                        intake_date?: string;
+                        /** @description free text; null or an empty string clears it */
+                        breed?: string | null;
+                        /** @description free text; null or an empty string clears it */
+                        colour?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            public_name: string;
+                            species: string;
+                            breed: string | null;
+                            /** @enum {string} */
+                            sex: "male" | "female" | "unknown";
+                            colour: string | null;
+                            status: string;
+                            /** @enum {string} */
+                            care_state: "in_care" | "on_hold" | "completed" | "not_in_care";
+                            location_id: string | null;
+                            /** @description where the animal is: the location's name, or `location · housing unit` for a unit */
+                            location_name: string | null;
+                            /** Format: date */
+                            date_of_birth: string | null;
+                            /** Format: date */
+                            intake_date: string;
+                            microchip_number: string | null;
+                            is_public: boolean;
+                            /** @description the primary photo (else the oldest) in its small size, for a key that may read the animal's photos */
+                            photo_url: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/api/people/duplicates": {
         parameters: {
             query?: never;
@@ -20433,8 +20835,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the subtype or notes of a stay's intake
-         * @description Only `subtype_id` and `notes` change; the type (the category reports count), times and people never do. A new subtype must be the organization's, of the same intake category, and not retired; null clears it.
+         * Correct a stay's intake
+         * @description Only sent fields change. Every rule of recording the intake holds for the corrected values: `type` is a Shelter Animals Count intake category and a subtype must be the organization's, of that category (a new type without a subtype sent drops a subtype of the old type; a retired subtype may stay but not be newly chosen); a source person or partner must be on file, and a person is not given with a partner or an outside organization; `occurred_at` keeps the animal's stays in order (not after this stay's outcome, not before the previous stay's outcome) and is not in the future. The activity history records each changed field with its value before and after (entity `animal_intake`). Reports count the corrected values from then on; the animal's status is not moved again (a correction fixes the record; it is not a new intake).
          *
          *     Needs write on Animals.
          */
@@ -20453,8 +20855,25 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description when the animal came in
+                         */
+                        occurred_at?: string;
+                        /** @enum {string} */
+                        type?: "stray" | "relinquished" | "owner_intended_euthanasia" | "transfer_in" | "other";
                         /** @description one of the organization's subtypes of the same kind */
                         subtype_id?: string | null;
+                        /** @description a person on file; null clears it */
+                        source_person_id?: string | null;
+                        source_organization?: string | null;
+                        /** @description a partner on file; null clears it */
+                        source_partner_id?: string | null;
+                        found_at?: string | null;
+                        /** @enum {string} */
+                        condition?: "healthy" | "treatable" | "unhealthy_untreatable" | "unknown";
+                        age_weeks?: number | null;
+                        age_estimated?: boolean;
                         /** @description free text; null or an empty string clears it */
                         notes?: string | null;
                     };
@@ -20573,8 +20992,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the subtype or notes of a stay's outcome
-         * @description Only `subtype_id` and `notes` change; the type (the category reports count), times and people never do. A new subtype must be the organization's, of the same outcome category, and not retired; null clears it. Refused (422) while the stay has no outcome.
+         * Correct a stay's outcome
+         * @description Only sent fields change. Every rule of recording the outcome holds for the corrected values: `type` is a Shelter Animals Count outcome category and a subtype must be the organization's, of that category (a new type without a subtype sent drops a subtype of the old type; a retired subtype may stay but not be newly chosen); a destination person or partner must be on file, and a person is not given with a partner or an outside organization; `occurred_at` keeps the animal's stays in order (not before this stay's intake, not after the next stay's intake) and is not in the future. The activity history records each changed field with its value before and after (entity `animal_outcome`). Reports count the corrected values from then on; the animal's status is not moved again (a correction fixes the record; it is not a new outcome). Refused (422) while the stay has no outcome.
          *
          *     Needs write on Animals.
          */
@@ -20593,8 +21012,21 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description when the animal left
+                         */
+                        occurred_at?: string;
+                        /** @enum {string} */
+                        type?: "adoption" | "return_to_owner" | "transfer_out" | "return_to_field" | "other_live" | "died_in_care" | "lost_in_care" | "shelter_euthanasia" | "owner_intended_euthanasia";
                         /** @description one of the organization's subtypes of the same kind */
                         subtype_id?: string | null;
+                        /** @description a person on file; null clears it */
+                        destination_person_id?: string | null;
+                        destination_organization?: string | null;
+                        /** @description a partner on file; null clears it */
+                        destination_partner_id?: string | null;
+                        reason?: string | null;
                         /** @description free text; null or an empty string clears it */
                         notes?: string | null;
                     };
@@ -20697,6 +21129,191 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/animals/intakes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take in a new animal (the animal and its first intake at once)
+         * @description Answers 201 with `animal` (as GET /api/animals/{id}/details) and `stay` (its open stay). The intake screen's one request: the animal (name, species, breed text, sex, colour, date of birth, microchip, place, custom fields) and its intake (when, type and subtype, the person, partner or outside organization it came from, where it was found, its condition, its age at intake) are written in one transaction, so nothing is kept when any part is refused (422 names the field). The intake follows every rule of POST /api/animals/{id}/intakes: the type is a Shelter Animals Count intake category and defaults to the subtype's (one of the two is needed: 400), so a stray taken in here is counted as stray by the reports; the animal's status starts as `status` (default: the first configured status) and moves as the organization's status mapping says for the type. The record's intake date is `occurred_at`'s day in the organization's time zone; `occurred_at` may not be in the future. A chip already on another animal is kept (as POST /api/v1/animals keeps it); the staff app looks the number up in the registry before saving. A Family A create (POST /api/v1/animals) opens a first stay of type `other` instead.
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description internal working name */
+                        name: string;
+                        /** @description defaults to name */
+                        public_name?: string;
+                        /** @description e.g. dog, cat, rabbit */
+                        species: string;
+                        /** @description free text (a catalogue breed name, or any text) */
+                        breed?: string | null;
+                        /**
+                         * @description defaults to unknown
+                         * @enum {string}
+                         */
+                        sex?: "male" | "female" | "unknown";
+                        /** @description free text */
+                        colour?: string | null;
+                        /**
+                         * Format: date
+                         * @description known or estimated (then send age_estimated: true and age_weeks)
+                         */
+                        date_of_birth?: string | null;
+                        /** @description stored normalized */
+                        microchip_number?: string | null;
+                        /** @description a location or housing unit with a free place */
+                        location_id?: string | null;
+                        /** @description a configured status; defaults to the status mapped to the intake's type */
+                        status?: string;
+                        /** @description defaults to false */
+                        is_public?: boolean;
+                        /** @description custom field values by key */
+                        custom_fields?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description when the animal came in
+                         */
+                        occurred_at: string;
+                        /**
+                         * @description the Shelter Animals Count category; defaults to the subtype's
+                         * @enum {string}
+                         */
+                        type?: "stray" | "relinquished" | "owner_intended_euthanasia" | "transfer_in" | "other";
+                        /** @description one of the organization's subtypes of the same kind */
+                        subtype_id?: string | null;
+                        /** @description the person who brought or found the animal */
+                        source_person_id?: string | null;
+                        source_organization?: string | null;
+                        source_partner_id?: string | null;
+                        /** @description the address or place a stray was found */
+                        found_at?: string | null;
+                        /**
+                         * @description defaults to unknown
+                         * @enum {string}
+                         */
+                        condition?: "healthy" | "treatable" | "unhealthy_untreatable" | "unknown";
+                        /** @description age at intake in weeks */
+                        age_weeks?: number | null;
+                        /** @description defaults to false */
+                        age_estimated?: boolean;
+                        /** @description free text; null or an empty string clears it */
+                        notes?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            animal: components["schemas"]["AnimalCard"];
+                            stay: components["schemas"]["Stay"];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/animals/{id}/holds": {
@@ -62882,6 +63499,34 @@ export interface components {
             recorded_by: string | null;
             /** Format: date-time */
             recorded_at: string;
+        };
+        AnimalCard: {
+            id: string;
+            name: string;
+            public_name: string;
+            species: string;
+            breed: string | null;
+            /** @enum {string} */
+            sex: "male" | "female" | "unknown";
+            colour: string | null;
+            status: string;
+            /** @enum {string} */
+            care_state: "in_care" | "on_hold" | "completed" | "not_in_care";
+            location_id: string | null;
+            /** @description where the animal is: the location's name, or `location · housing unit` for a unit */
+            location_name: string | null;
+            /** Format: date */
+            date_of_birth: string | null;
+            /** Format: date */
+            intake_date: string;
+            microchip_number: string | null;
+            is_public: boolean;
+            /** @description the primary photo (else the oldest) in its small size, for a key that may read the animal's photos */
+            photo_url: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         PersonListItem: {
             id: string;

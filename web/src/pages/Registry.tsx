@@ -98,6 +98,11 @@ function Lookup() {
             <Alert color="teal" title={`Found: ${a.number} is recorded by ${a.results.length === 1 ? 'one organization' : `${a.results.length} organizations`}`}>
               {meta}
             </Alert>
+            <Group>
+              <Button component={Link} to={`/intake?chip=${encodeURIComponent(a.number)}`} variant="light">
+                Start an intake with this chip
+              </Button>
+            </Group>
             <ListTable
               rows={a.results}
               label="Organizations that recorded the chip"

@@ -1,0 +1,135 @@
+// The staff app's animal routes: GET /api/animals (name search folded for case and accents, care state and status
+// filters, place name, photo), GET and PATCH /api/animals/{id}/details (species, sex, intake date, breed, colour).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await testApp();
+});
+after(async () => t.close());
+
+async function animal(org: TestOrg, name: string, more: Record<string, unknown> = {}): Promise<string> {
+  const res = await org.req('POST', '/api/v1/animals', {
+    body: { name, species: 'dog', status: 'Available', intakeDate: '2026-01-02', ...more },
+  });
+  assert.equal(res.status, 201, res.raw);
+  return res.body.id as string;
+}
+const names = (body: { results: { name: string }[] }) => body.results.map((r) => r.name).sort();
+
+test('the name search: part of a name, any case, accents ignored, every word; with care state and status filters', async () => {
+  const org = await makeOrg(t);
+  await animal(org, 'Zoé');
+  await animal(org, 'Chloë Belle', { publicName: 'Sunny' });
+  await animal(org, 'Max');
+  await animal(org, 'Maxine', { status: 'Adopted' });
+  await animal(org, '100%_dog');
+  const q = async (query: string) => {
+    const res = await org.req('GET', `/api/animals?${query}`);
+    assert.equal(res.status, 200, res.raw);
+    return res.body;
+  };
+  assert.deepEqual(names(await q('q=zoe')), ['Zoé']);
+  assert.deepEqual(names(await q('q=ZO')), ['Zoé']);
+  assert.deepEqual(names(await q('q=chloe%20bel')), ['Chloë Belle']);
+  assert.deepEqual(names(await q('q=sunny')), ['Chloë Belle'], 'the public name too');
+  assert.deepEqual(names(await q('q=max')), ['Max', 'Maxine']);
+  assert.deepEqual(names(await q('q=max&care_state=in_care&care_state=on_hold')), ['Max']);
+  assert.deepEqual(names(await q('q=max&status=Adopted')), ['Maxine']);
+  assert.deepEqual(names(await q('q=%25_')), ['100%_dog'], 'LIKE wildcards are literal');
+  assert.deepEqual(names(await q('q=nobody')), []);
+  const page = await q('limit=2');
+  assert.equal(page.results.length, 2);
+  assert.equal(page.has_more, true);
+  assert.equal(page.total, 5);
+  assert.equal((await q('q=max')).total, 2);
+  const row = page.results[0];
+  assert.deepEqual(Object.keys(row).sort(), [
+    'breed',
+    'care_state',
+    'colour',
+    'created_at',
+    'date_of_birth',
+    'id',
+    'intake_date',
+    'is_public',
+    'location_id',
+    'location_name',
+    'microchip_number',
+    'name',
+    'photo_url',
+    'public_name',
+    'sex',
+    'species',
+    'status',
+    'updated_at',
+  ]);
+  for (const bad of ['status=Nope', 'care_state=gone', 'limit=0', 'limit=101', `q=${'x'.repeat(101)}`, 'q=']) {
+    assertErrorShape('/api/x', await org.req('GET', `/api/animals?${bad}`), 422);
+  }
+});
+
+test('the list names the kennel as a person reads it', async () => {
+  const org = await makeOrg(t);
+  const loc = await org.req('POST', '/api/animals/locations', { body: { name: 'Main shelter', type: 'shelter' } });
+  assert.equal(loc.status, 201, loc.raw);
+  const unit = await org.req('POST', '/api/animals/housing-units', {
+    body: { location_id: loc.body.id, name: 'Kennel 4', type: 'kennel', capacity: 2 },
+  });
+  assert.equal(unit.status, 201, unit.raw);
+  const id = await animal(org, 'Kenny', { locationId: unit.body.id });
+  const d = await org.req('GET', `/api/animals/${id}/details`);
+  assert.equal(d.status, 200, d.raw);
+  assert.equal(d.body.location_name, 'Main shelter · Kennel 4');
+});
+
+test('PATCH details: species, sex, intake date, breed and colour; before/after in the activity; bad input changes nothing', async () => {
+  const org = await makeOrg(t, { timeZone: 'UTC' });
+  const id = await animal(org, 'Chip');
+  const patch = (body: unknown) => org.req('PATCH', `/api/animals/${id}/details`, { body });
+  for (const body of [
+    { sex: 'x' },
+    { species: '' },
+    { intake_date: '2999-01-01' },
+    { intake_date: 'soon' },
+    { name: 'No' },
+    { breed: 'x'.repeat(101) },
+  ]) {
+    assertErrorShape('/api/x', await patch(body), 422);
+  }
+  const same = (await org.req('GET', `/api/v1/animals/${id}`)).body;
+  assert.deepEqual([same.sex, same.breed, same.intakeDate], ['unknown', null, '2026-01-02']);
+  const res = await patch({ sex: 'male', breed: 'Labrador Retriever', colour: 'Black', intake_date: '2026-01-01', species: 'Dog' });
+  assert.equal(res.status, 200, res.raw);
+  assert.deepEqual(
+    [res.body.sex, res.body.breed, res.body.colour, res.body.intake_date, res.body.species],
+    ['male', 'Labrador Retriever', 'Black', '2026-01-01', 'Dog'],
+  );
+  const a = (await org.req('GET', `/api/v1/animals/${id}`)).body;
+  assert.deepEqual([a.sex, a.breed, a.intakeDate, a.species], ['male', 'Labrador Retriever', '2026-01-01', 'Dog']);
+  const act = await org.req('GET', `/api/activity?entity_type=animal&entity_id=${id}`);
+  const row = act.body.results.find((e: { changes: Record<string, unknown> | null }) => e.changes?.sex);
+  assert.ok(row, act.raw);
+  assert.deepEqual(row.changes.sex, { before: 'unknown', after: 'male' });
+  assert.deepEqual(row.changes.breed, { before: null, after: 'Labrador Retriever' });
+  const cleared = await patch({ breed: '', colour: null });
+  assert.deepEqual([cleared.body.breed, cleared.body.colour], [null, null]);
+  assertErrorShape('/api/x', await org.req('PATCH', '/api/animals/ani_nobody/details', { body: { sex: 'male' } }), 404);
+  // The Family A list's total follows a species change (the tallies move with it).
+  assert.equal((await org.req('GET', '/api/v1/animals?species=dog')).body.meta.total, 1);
+});
+
+securitySuite('animals for the staff app', () => t, [
+  { method: 'GET', path: () => '/api/animals', area: 'animals', level: 'read', seed: async (org) => animal(org, `Seen ${org.slug}`) },
+  { method: 'GET', path: async (org) => `/api/animals/${await animal(org, 'One')}/details`, area: 'animals', level: 'read' },
+  {
+    method: 'PATCH',
+    path: async (org) => `/api/animals/${await animal(org, 'Two')}/details`,
+    body: { sex: 'female' },
+    area: 'animals',
+    level: 'write',
+  },
+]);
