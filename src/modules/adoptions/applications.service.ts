@@ -308,12 +308,10 @@ async function insertApplication(
   );
   let pos = 0;
   for (const animalId of a.animalIds)
-    await q.query('INSERT INTO adoption_application_animals (organization_id, application_id, animal_id, position) VALUES ($1, $2, $3, $4)', [
-      orgId,
-      a.id,
-      animalId,
-      pos++,
-    ]);
+    await q.query(
+      'INSERT INTO adoption_application_animals (organization_id, application_id, animal_id, position) VALUES ($1, $2, $3, $4)',
+      [orgId, a.id, animalId, pos++],
+    );
 }
 
 /**

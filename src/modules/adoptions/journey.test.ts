@@ -48,7 +48,7 @@ const count = async (org: TestOrg, url: string) => {
   return (r.body.results as unknown[]).length;
 };
 
-test('public apply: the animal page links to the form with the animal chosen; the submission becomes an application in one go', async () => {
+test('public apply: the animal page links to the form with the animal chosen; the submission becomes an application at once', async () => {
   const org = await makeOrg(t);
   const slug = await adoptionForm(org);
   const dog = await animal(org, { publicName: 'Biscuit', isPublic: true });
@@ -190,11 +190,17 @@ test('fee payments: an exact ledger entry linked to the adoption; bad input chan
     assert.ok(r.status === 400 || r.status === 422, `${JSON.stringify(body)}: ${r.status} ${r.raw}`);
     assertErrorShape(url, r, r.status);
   }
-  assertErrorShape(url, await org.req('POST', '/api/animals/adoptions/adp_none/fee-payments', { body: { amount_minor: 1, payment_method: 'cash' } }), 404);
+  assertErrorShape(
+    url,
+    await org.req('POST', '/api/animals/adoptions/adp_none/fee-payments', { body: { amount_minor: 1, payment_method: 'cash' } }),
+    404,
+  );
   assert.equal((await org.req('GET', `/api/v1/donations?donorId=${adopter}`)).body.data.length, 0);
   assert.equal((await org.req('GET', `/api/animals/adoptions/${adoptionId}`)).body.donation_ids.length, 0);
 
-  const paid = await org.req('POST', url, { body: { amount_minor: 12550, payment_method: 'card', date: '2026-01-15', notes: 'receipt 42' } });
+  const paid = await org.req('POST', url, {
+    body: { amount_minor: 12550, payment_method: 'card', date: '2026-01-15', notes: 'receipt 42' },
+  });
   ok(paid);
   assert.equal(paid.body.adoption.fee_paid_minor, 12550);
   assert.deepEqual(paid.body.adoption.donation_ids, [paid.body.donation_id]);

@@ -328,7 +328,7 @@ export function adoptionRoutes(app: App, ctx: AppContext) {
         summary: 'Record the adoption fee as paid',
         description:
           'Records what the adopter paid (`amount_minor` in the organization currency, `payment_method`, `date`: default today, ' +
-          "never in the future) as an exact ledger entry: a donation of type `post-adoption` from the adopter for the animal, " +
+          'never in the future) as an exact ledger entry: a donation of type `post-adoption` from the adopter for the animal, ' +
           'with source `adoption_fee`, linked to the adoption, all in one transaction with its audit rows. No payment is taken: ' +
           'the money was received elsewhere. Several payments may be recorded (instalments); the adoption answers ' +
           '`fee_paid_minor` (their sum) beside `fee_minor` (the fee due), and reconciliations count them as received. A trial ' +

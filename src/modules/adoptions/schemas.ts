@@ -77,7 +77,10 @@ export const Application = Type.Object(
     decision_reason: Nullable(Type.String()),
     decided_at: Nullable(Timestamp()),
     submission_id: Nullable(
-      Type.String({ description: 'the form submission it came from (its answers stay there: GET /api/forms/submissions/{id}); null when entered by staff' }),
+      Type.String({
+        description:
+          'the form submission it came from (its answers stay there: GET /api/forms/submissions/{id}); null when entered by staff',
+      }),
     ),
     submitted_at: Timestamp(),
     created_at: Timestamp(),
@@ -269,7 +272,11 @@ export const DonationLink = Strict({
 });
 
 export const FeePayment = Strict({
-  amount_minor: Type.Integer({ minimum: 1, maximum: 100_000_000_000, description: 'what was paid, in minor units of the organization currency' }),
+  amount_minor: Type.Integer({
+    minimum: 1,
+    maximum: 100_000_000_000,
+    description: 'what was paid, in minor units of the organization currency',
+  }),
   payment_method: StringEnum(['card', 'cash', 'check', 'bank_transfer', 'other'] as const),
   date: Type.Optional(DateString({ description: "the day it was paid (the organization's days); default today; never in the future" })),
   notes: Type.Optional(Text(500, 'added to the ledger entry’s notes (a receipt number, say)')),

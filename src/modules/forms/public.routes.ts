@@ -175,10 +175,10 @@ export function publicFormRoutes(app: App, ctx: AppContext) {
           'Answers are checked as custom field values of the field’s type; unknown keys and missing required fields answer 422. ' +
           'Answers are stored as sent (after those checks). `animal_ids` (adoption application forms only) must name animals ' +
           'shown on the public site (422 otherwise); a form field `animal_name` left unanswered gets their public names. A ' +
-          'submission of an adoption application form naming animals, with an email and a name, becomes in the same transaction an adoption ' +
-          'application at the first open stage for those animals, from the person with that email (any case) or a new person, ' +
-          'who gains the adopter role; the submission is kept, converted, naming both. Other submissions wait for staff to ' +
-          'convert them.',
+          'submission of an adoption application form naming animals, with an email and a name, becomes in the same ' +
+          'transaction an adoption application at the first open stage for those animals, from the person with that email ' +
+          '(any case) or a new person, who gains the adopter role; the submission is kept, converted, naming both. Other ' +
+          'submissions wait for staff to convert them.',
         params: SlugParam,
         body: S.PublicSubmit,
         response: { 201: S.PublicReceipt },

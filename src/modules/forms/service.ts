@@ -195,7 +195,10 @@ export async function publicAnimals(q: Queryable, orgId: string, ids: string[]):
   );
 }
 
-const answerText = (answers: Record<string, unknown>, k: string) => (typeof answers[k] === 'string' ? (answers[k] as string).trim() : '');
+const answerText = (answers: Record<string, unknown>, k: string) => {
+  const v = answers[k];
+  return typeof v === 'string' ? v.trim() : '';
+};
 /** A submission can make a person by itself when it has an email and a name. */
 const canBecomePerson = (answers: Record<string, unknown>) =>
   answerText(answers, 'email') !== '' && (answerText(answers, 'first_name') !== '' || answerText(answers, 'last_name') !== '');

@@ -62,7 +62,13 @@ export const SignInBody = Strict({
 
 export const Session = Type.Object({
   member: Member,
-  organization: Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String(), time_zone: Type.String(), country: Type.String({ description: 'ISO 3166-1 alpha-2: phones are shown in its national format' }) }),
+  organization: Type.Object({
+    id: Type.String(),
+    slug: Type.String(),
+    name: Type.String(),
+    time_zone: Type.String(),
+    country: Type.String({ description: 'ISO 3166-1 alpha-2: phones are shown in its national format' }),
+  }),
   grants: Type.Record(Type.String(), StringEnum(['read', 'write', 'admin'] as const), {
     description: "the member's role's grants per area",
   }),

@@ -5055,6 +5055,8 @@ export interface components {
             person_id: string | null;
             /** @description the adoption application it became */
             application_id: string | null;
+            /** @description the animals an adoption application applies for, chosen on the public animal page (empty: none chosen) */
+            animal_ids: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5260,6 +5262,8 @@ export interface components {
             decision_reason: string | null;
             /** Format: date-time */
             decided_at: string | null;
+            /** @description the form submission it came from (its answers stay there: GET /api/forms/submissions/{id}); null when entered by staff */
+            submission_id: string | null;
             /** Format: date-time */
             submitted_at: string;
             /** Format: date-time */
@@ -5304,6 +5308,8 @@ export interface components {
             return_stay_id: string | null;
             within_return_window: boolean | null;
             donation_ids: string[];
+            /** @description the adoption fee recorded as paid (POST .../fee-payments): the sum of its fee ledger entries, minor units */
+            fee_paid_minor: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

@@ -4160,6 +4160,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/people/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People on file who look like someone being entered
+         * @description The duplicate check before saving: live people sharing the email (primary or an email contact, any case), the phone (read with the organization's country, compared in E.164 with primary and phone contacts) or a similar full name (pg_trgm similarity at least 0.6, as the duplicates list). At most 10, same email first, then same phone, then the most similar names. With `person_id` instead of the fields: who looks like that person (not themself; pairs dismissed as not duplicates left out), to offer a merge (POST /api/people/{id}/merge). No field given: an empty list. A phone that cannot be read as a number is not compared. Computed at each read; nothing is stored.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description of someone being entered */
+                    first_name?: string;
+                    /** @description of someone being entered */
+                    last_name?: string;
+                    /** @description of someone being entered */
+                    email?: string;
+                    /** @description of someone being entered, as typed (read with the organization's country) */
+                    phone?: string;
+                    /** @description a person on file: who looks like them (instead of the fields) */
+                    person_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                display_name: string;
+                                email: string;
+                                phone: string | null;
+                                roles: string[];
+                                reasons: ("same_email" | "same_phone" | "similar_name")[];
+                                /** @description pg_trgm similarity of the full names, 0 to 1 */
+                                name_similarity: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/people/{id}/contacts": {
         parameters: {
             query?: never;
@@ -45376,6 +45504,8 @@ export interface paths {
                             person_id: string | null;
                             /** @description the adoption application it became */
                             application_id: string | null;
+                            /** @description the animals an adoption application applies for, chosen on the public animal page (empty: none chosen) */
+                            animal_ids: string[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -45761,6 +45891,8 @@ export interface paths {
                             person_id: string | null;
                             /** @description the adoption application it became */
                             application_id: string | null;
+                            /** @description the animals an adoption application applies for, chosen on the public animal page (empty: none chosen) */
+                            animal_ids: string[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -49794,6 +49926,8 @@ export interface paths {
                                 slug: string;
                                 name: string;
                                 time_zone: string;
+                                /** @description ISO 3166-1 alpha-2: phones are shown in its national format */
+                                country: string;
                             };
                             /** @description the member's role's grants per area */
                             grants: {
@@ -49929,6 +50063,8 @@ export interface paths {
                                 slug: string;
                                 name: string;
                                 time_zone: string;
+                                /** @description ISO 3166-1 alpha-2: phones are shown in its national format */
+                                country: string;
                             };
                             /** @description the member's role's grants per area */
                             grants: {
@@ -50377,6 +50513,8 @@ export interface paths {
                                 slug: string;
                                 name: string;
                                 time_zone: string;
+                                /** @description ISO 3166-1 alpha-2: phones are shown in its national format */
+                                country: string;
                             };
                             /** @description the member's role's grants per area */
                             grants: {
@@ -51948,6 +52086,8 @@ export interface paths {
                             decision_reason: string | null;
                             /** Format: date-time */
                             decided_at: string | null;
+                            /** @description the form submission it came from (its answers stay there: GET /api/forms/submissions/{id}); null when entered by staff */
+                            submission_id: string | null;
                             /** Format: date-time */
                             submitted_at: string;
                             /** Format: date-time */
@@ -52105,6 +52245,8 @@ export interface paths {
                             decision_reason: string | null;
                             /** Format: date-time */
                             decided_at: string | null;
+                            /** @description the form submission it came from (its answers stay there: GET /api/forms/submissions/{id}); null when entered by staff */
+                            submission_id: string | null;
                             /** Format: date-time */
                             submitted_at: string;
                             /** Format: date-time */
@@ -52250,6 +52392,8 @@ export interface paths {
                             decision_reason: string | null;
                             /** Format: date-time */
                             decided_at: string | null;
+                            /** @description the form submission it came from (its answers stay there: GET /api/forms/submissions/{id}); null when entered by staff */
+                            submission_id: string | null;
                             /** Format: date-time */
                             submitted_at: string;
                             /** Format: date-time */
@@ -52662,6 +52806,8 @@ export interface paths {
                             return_stay_id: string | null;
                             within_return_window: boolean | null;
                             donation_ids: string[];
+                            /** @description the adoption fee recorded as paid (POST .../fee-payments): the sum of its fee ledger entries, minor units */
+                            fee_paid_minor: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -52804,6 +52950,8 @@ export interface paths {
                             return_stay_id: string | null;
                             within_return_window: boolean | null;
                             donation_ids: string[];
+                            /** @description the adoption fee recorded as paid (POST .../fee-payments): the sum of its fee ledger entries, minor units */
+                            fee_paid_minor: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -52961,6 +53109,8 @@ export interface paths {
                             return_stay_id: string | null;
                             within_return_window: boolean | null;
                             donation_ids: string[];
+                            /** @description the adoption fee recorded as paid (POST .../fee-payments): the sum of its fee ledger entries, minor units */
+                            fee_paid_minor: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -53128,6 +53278,8 @@ export interface paths {
                             return_stay_id: string | null;
                             within_return_window: boolean | null;
                             donation_ids: string[];
+                            /** @description the adoption fee recorded as paid (POST .../fee-payments): the sum of its fee ledger entries, minor units */
+                            fee_paid_minor: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -53300,10 +53452,150 @@ export interface paths {
                             return_stay_id: string | null;
                             within_return_window: boolean | null;
                             donation_ids: string[];
+                            /** @description the adoption fee recorded as paid (POST .../fee-payments): the sum of its fee ledger entries, minor units */
+                            fee_paid_minor: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/adoptions/{id}/fee-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the adoption fee as paid
+         * @description Records what the adopter paid (`amount_minor` in the organization currency, `payment_method`, `date`: default today, never in the future) as an exact ledger entry: a donation of type `post-adoption` from the adopter for the animal, with source `adoption_fee`, linked to the adoption, all in one transaction with its audit rows. No payment is taken: the money was received elsewhere. Several payments may be recorded (instalments); the adoption answers `fee_paid_minor` (their sum) beside `fee_minor` (the fee due), and reconciliations count them as received. A trial that ended without adoption takes no fee (422). Answers 201 with the adoption and the ledger entry id.
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description what was paid, in minor units of the organization currency */
+                        amount_minor: number;
+                        /** @enum {string} */
+                        payment_method: "card" | "cash" | "check" | "bank_transfer" | "other";
+                        /**
+                         * Format: date
+                         * @description the day it was paid (the organization's days); default today; never in the future
+                         */
+                        date?: string;
+                        /** @description added to the ledger entry’s notes (a receipt number, say) */
+                        notes?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            adoption: components["schemas"]["Adoption"];
+                            /** @description the ledger entry recorded (GET /api/v1/donations/{id}) */
+                            donation_id: string;
                         };
                     };
                 };
@@ -65167,6 +65459,8 @@ export interface components {
             person_id: string | null;
             /** @description the adoption application it became */
             application_id: string | null;
+            /** @description the animals an adoption application applies for, chosen on the public animal page (empty: none chosen) */
+            animal_ids: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -65372,6 +65666,8 @@ export interface components {
             decision_reason: string | null;
             /** Format: date-time */
             decided_at: string | null;
+            /** @description the form submission it came from (its answers stay there: GET /api/forms/submissions/{id}); null when entered by staff */
+            submission_id: string | null;
             /** Format: date-time */
             submitted_at: string;
             /** Format: date-time */
@@ -65416,6 +65712,8 @@ export interface components {
             return_stay_id: string | null;
             within_return_window: boolean | null;
             donation_ids: string[];
+            /** @description the adoption fee recorded as paid (POST .../fee-payments): the sum of its fee ledger entries, minor units */
+            fee_paid_minor: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import {
   Alert,
   Anchor,
@@ -8,6 +8,7 @@ import {
   Card,
   Checkbox,
   Code,
+  CopyButton,
   Group,
   List,
   Modal,
@@ -28,6 +29,8 @@ import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, money } from './parts';
 import { useZone, whenIn } from './zone';
+import { FeePaid } from './AdoptionFee';
+import { StartApplication } from './StartApplication';
 
 const KIND_COLOR: Record<string, string> = { open: 'indigo.9', approved: 'teal.9', closed: 'gray.7' };
 const ADOPTION_COLOR: Record<string, string> = { trial: 'indigo.9', adopted: 'teal.9', returned: 'red.9', trial_ended: 'gray.7' };
@@ -58,12 +61,14 @@ const answer = (v: unknown) => (v === null || v === undefined ? '—' : typeof v
 function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; onClose: () => void }) {
   const client = useQueryClient();
   const [f, setF] = useState({ trial: false, trial_ends_on: '', special_needs: false, override: false, fee: '' as number | string, reason: '' });
-  const [contract, setContract] = useState<string | null>(null);
+  const [chosenContract, setContract] = useState<string | null | undefined>(undefined);
   const contracts = useQuery({
     queryKey: ['applications', id, 'contracts'],
     queryFn: () => ok(apiB.GET('/api/animals/signed-contracts', { params: { query: { limit: 100, offset: 0, application_id: id } } })),
   });
   const signed = (contracts.data?.results ?? []).filter((c) => c.status === 'signed');
+  // The signed contract is chosen already (the latest signed, when several); staff may clear it.
+  const contract = chosenContract === undefined ? (signed[0]?.id ?? null) : chosenContract;
   const quotes = useQueries({
     queries: animalIds.map((a) => ({
       queryKey: ['adoption-fee', a, f.special_needs],
@@ -179,7 +184,7 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
     onSuccess: (r) => {
       setLink(r.signing_url);
       void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
-      notify(r.email.sent ? `Contract sent to ${r.sent_to ?? 'the applicant'}` : 'Contract made: hand the signing link over');
+      notify(r.email.sent ? `Contract and signing link emailed to ${r.sent_to ?? 'the applicant'}` : 'Contract made (not emailed: no email provider is set up): copy the signing link below');
     },
   });
   const resend = useMutation({
@@ -277,9 +282,16 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
       {link && (
         <Alert color="teal" title="Signing link (shown once)">
           <Code block>{link}</Code>
-          <Text size="sm" mt="xs">
-            New link makes another and ends this one.
-          </Text>
+          <Group mt="xs" justify="space-between">
+            <Text size="sm">Not emailed? Copy it and hand it to the adopter. New link makes another and ends this one.</Text>
+            <CopyButton value={link}>
+              {({ copied, copy }) => (
+                <Button size="xs" variant="default" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy the link'}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
         </Alert>
       )}
     </Stack>
@@ -298,6 +310,13 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   const [stage, setStage] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [finalizing, setFinalizing] = useState(false);
+  const canForms = can(useSession().data?.grants, 'forms', 'read');
+  const submissionId = app.data?.submission_id ?? null;
+  const submission = useQuery({
+    queryKey: ['form-submission', submissionId],
+    queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}', { params: { path: { id: submissionId ?? '' } } })),
+    enabled: !!submissionId && canForms,
+  });
   const move = useMutation({
     mutationFn: (to: string) =>
       ok(apiB.PATCH('/api/animals/adoption-applications/{id}', { params: { path: { id } }, body: { stage_id: to, ...(reason.trim() ? { decision_reason: reason.trim() } : {}) } })),
@@ -315,6 +334,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   const denied = stages.find((s) => s.kind === 'closed' && s.name.toLowerCase() === 'denied');
   const finished = a.decision === 'adopted';
   const answers = Object.entries(a.answers ?? {});
+  const formAnswers = Object.entries(submission.data?.answers ?? {});
   return (
     <Card withBorder component="section" aria-label={`Application from ${a.applicant_name}`}>
       <Stack>
@@ -343,6 +363,19 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
         <Title order={4} size="h5">
           Answers
         </Title>
+        {formAnswers.length > 0 && (
+          <Table aria-label="Form answers" withRowBorders={false}>
+            <Table.Caption>Sent with the public adoption form, {whenIn(submission.data?.created_at, tz)}</Table.Caption>
+            <Table.Tbody>
+              {formAnswers.map(([k, v]) => (
+                <Table.Tr key={k}>
+                  <Table.Th w={220}>{k.replaceAll('_', ' ')}</Table.Th>
+                  <Table.Td>{Array.isArray(v) ? v.join(', ') : typeof v === 'boolean' ? (v ? 'Yes' : 'No') : answer(v)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
         {answers.length ? (
           <Table aria-label="Answers" withRowBorders={false}>
             <Table.Tbody>
@@ -354,7 +387,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
               ))}
             </Table.Tbody>
           </Table>
-        ) : (
+        ) : formAnswers.length ? null : (
           <Text size="sm" c="dimmed">
             No answers recorded: the questions are custom fields on adoption applications (Settings).
           </Text>
@@ -396,7 +429,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
             {formError(move.error, ['stage_id', 'decision_reason']) && <Alert color="red">{formError(move.error, ['stage_id', 'decision_reason'])}</Alert>}
           </Stack>
         )}
-        {finished && <Text size="sm">Finalized: see the adoptions tab.</Text>}
+        {finished && <Text size="sm">Adopted: record the fee paid on the Adoptions tab.</Text>}
         <Contracts id={id} canWrite={canWrite} />
       </Stack>
       <Modal opened={finalizing} onClose={() => setFinalizing(false)} title="Finalize the adoption" closeButtonProps={{ 'aria-label': 'Close' }}>
@@ -408,8 +441,10 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
 
 function Applications({ canWrite }: { canWrite: boolean }) {
   const tz = useZone();
+  const [params, setParams] = useSearchParams();
   const [kind, setKind] = useState('open');
-  const [chosen, setChosen] = useState<string | null>(null);
+  const chosen = params.get('application');
+  const setChosen = (id: string) => setParams({ application: id });
   const stages = useQuery({ queryKey: ['application-stages'], queryFn: () => ok(apiB.GET('/api/animals/application-stages')) });
   const list = useQuery({
     queryKey: ['applications', 'list', kind],
@@ -419,25 +454,28 @@ function Applications({ canWrite }: { canWrite: boolean }) {
   const names = namesOf((list.data?.results ?? []).flatMap((a) => a.animals));
   return (
     <Stack>
-      <SegmentedControl
-        aria-label="Applications by stage"
-        w="fit-content"
-        value={kind}
-        onChange={setKind}
-        data={[
-          { value: 'open', label: 'Being decided' },
-          { value: 'approved', label: 'Approved' },
-          { value: 'closed', label: 'Closed' },
-          { value: 'all', label: 'All' },
-        ]}
-      />
+      <Group justify="space-between">
+        <SegmentedControl
+          aria-label="Applications by stage"
+          w="fit-content"
+          value={kind}
+          onChange={setKind}
+          data={[
+            { value: 'open', label: 'Being decided' },
+            { value: 'approved', label: 'Approved' },
+            { value: 'closed', label: 'Closed' },
+            { value: 'all', label: 'All' },
+          ]}
+        />
+        {canWrite && <StartApplication />}
+      </Group>
       {list.isError && <Alert color="red">{list.error.message}</Alert>}
       <ListTable
         rows={list.data?.results}
         label="Adoption applications"
         empty={
           kind === 'open'
-            ? 'No application is being decided. Applications come from the public site or through the API (POST /api/animals/adoption-applications).'
+            ? 'No application is being decided. Applications come from the public site, or start one for a walk-in with Start an application.'
             : 'No applications here: choose another stage above.'
         }
         head={['Applicant', 'Animals', 'Stage', 'Decision', 'Submitted', '']}
@@ -519,6 +557,7 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
   const tz = useZone();
   const [status, setStatus] = useState<string | null>(null);
   const [returning, setReturning] = useState<{ id: string; animal_name: string; status: string } | null>(null);
+  const [paying, setPaying] = useState<{ id: string; animal_name: string; fee_minor: number; fee_paid_minor: number; currency: string } | null>(null);
   const list = useQuery({
     queryKey: ['adoptions', status],
     queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'trial' } : {}) } } })),
@@ -551,9 +590,9 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
       <ListTable
         rows={list.data?.results}
         label="Adoptions"
-        minWidth={820}
+        minWidth={920}
         empty={status ? 'None with this status: clear the status to see every adoption.' : 'No adoptions yet: an approved application finalized on the Applications tab becomes one.'}
-        head={['Animal', 'Adopter', 'Status', 'Started', 'Adopted', 'Fee', 'Returned', canWrite ? 'Next step' : '']}
+        head={['Animal', 'Adopter', 'Status', 'Started', 'Adopted', 'Fee', 'Paid', 'Returned', canWrite ? 'Next step' : '']}
         row={(a) => (
           <Table.Tr key={a.id}>
             <Table.Td>
@@ -587,6 +626,14 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
               )}
             </Table.Td>
             <Table.Td>
+              {money(a.fee_paid_minor / 100, a.currency)}
+              {a.fee_paid_minor >= a.fee_minor && a.fee_minor > 0 && (
+                <Text size="xs" c="dimmed">
+                  paid in full
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>
               {a.returned_at ? `${whenIn(a.returned_at, tz)}${a.return_reason ? ` (${a.return_reason})` : ''}` : '—'}
               {a.returned_at && a.within_return_window !== null && (
                 <Text size="xs" c="dimmed">
@@ -597,6 +644,11 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
             <Table.Td>
               {canWrite && (
                 <Group gap="xs" wrap="nowrap">
+                  {a.status !== 'trial_ended' && a.fee_paid_minor < a.fee_minor && (
+                    <Button size="xs" variant="default" onClick={() => setPaying(a)} aria-label={`Record the fee paid for ${a.animal_name}`}>
+                      Fee paid…
+                    </Button>
+                  )}
                   {a.status === 'trial' && (
                     <Button size="xs" onClick={() => complete.mutate(a.id)} aria-label={`Complete the adoption of ${a.animal_name}`}>
                       Complete
@@ -614,6 +666,9 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
         )}
       />
       {list.data?.has_more && <Text size="sm">The latest 100 are shown.</Text>}
+      <Modal opened={!!paying} onClose={() => setPaying(null)} title={`Fee paid for ${paying?.animal_name ?? ''}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+        {paying && <FeePaid adoption={paying} onClose={() => setPaying(null)} />}
+      </Modal>
       <Modal opened={!!returning} onClose={() => setReturning(null)} title={returning?.status === 'trial' ? 'End the trial' : 'Record a return'} closeButtonProps={{ 'aria-label': 'Close' }}>
         {returning && <Return adoption={returning} onClose={() => setReturning(null)} />}
       </Modal>

@@ -8,6 +8,7 @@ import { can, useSession } from '../session';
 import { CareBadge, useStatuses } from './Animals';
 import { day, ListTable, money, useActor } from './parts';
 import AnimalMedia from './AnimalMedia';
+import { StartApplication } from './StartApplication';
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -399,6 +400,7 @@ export default function AnimalPage() {
             <CareBadge state={a.careState} />
           </Group>
         </div>
+        {canWrite && <StartApplication animalId={a.id} animalName={a.name} />}
         <Select
           label="Status"
           w={200}

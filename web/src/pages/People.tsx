@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiA, ok } from '../api';
-
-const ROLES = ['adopter', 'foster', 'volunteer', 'donor', 'staff', 'vet', 'sponsor', 'driver', 'home_checker', 'other'] as const;
-type PersonRole = (typeof ROLES)[number];
+import { can, useSession } from '../session';
+import { PERSON_ROLES as ROLES, PersonForm, roleName, type PersonRole } from './PersonForm';
+import { usePhone } from './phone';
 
 export default function People() {
   const [params, setParams] = useSearchParams();
@@ -13,6 +13,10 @@ export default function People() {
   const q = params.get('q') ?? '';
   const role = params.get('role') ?? '';
   const [search, setSearch] = useState(q);
+  const [adding, setAdding] = useState(false);
+  const navigate = useNavigate();
+  const phone = usePhone();
+  const canWrite = can(useSession().data?.grants, 'people', 'write');
   const set = (k: string, v: string) => {
     const next = new URLSearchParams(params);
     if (v) next.set(k, v);
@@ -27,7 +31,13 @@ export default function People() {
   });
   return (
     <Stack>
-      <Title order={2}>People</Title>
+      <Group justify="space-between">
+        <Title order={2}>People</Title>
+        {canWrite && <Button onClick={() => setAdding(true)}>Add a person</Button>}
+      </Group>
+      <Modal opened={adding} onClose={() => setAdding(false)} title="Add a person" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+        {adding && <PersonForm onSaved={(id) => navigate(`/people/${id}`)} onCancel={() => setAdding(false)} />}
+      </Modal>
       <Group align="flex-end" role="search" aria-label="Find people">
         <form
           onSubmit={(e) => {
@@ -42,12 +52,12 @@ export default function People() {
             </Button>
           </Group>
         </form>
-        <Select label="Role" placeholder="Any" clearable data={[...ROLES]} value={role || null} onChange={(v) => set('role', v ?? '')} w={160} />
+        <Select label="Role" placeholder="Any" clearable data={ROLES.map((r) => ({ value: r, label: roleName(r) }))} value={role || null} onChange={(v) => set('role', v ?? '')} w={160} />
       </Group>
       {list.isError && <Alert color="red">{list.error.message}</Alert>}
       {list.data && !list.data.data.length ? (
         <Alert color="gray" title="Nobody found">
-          {q || role ? 'Try another search, or clear the role.' : 'No people yet: add them through the API or an import.'}
+          {q || role ? 'Try another search, or clear the role.' : 'No people yet: add one with Add a person, or import a list.'}
         </Alert>
       ) : (
         <Table.ScrollContainer minWidth={600}>
@@ -69,12 +79,12 @@ export default function People() {
                     </Link>
                   </Table.Td>
                   <Table.Td>{p.email}</Table.Td>
-                  <Table.Td>{p.phone}</Table.Td>
+                  <Table.Td>{p.phone ? phone(p.phone) : '—'}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>
                       {(p.roles as string[]).map((r) => (
                         <Badge key={r} variant="filled" color="gray.7" size="sm">
-                          {r}
+                          {roleName(r)}
                         </Badge>
                       ))}
                     </Group>

@@ -1,13 +1,17 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Loader, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Loader, Modal, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
 import { day, ListTable, money, useActor, when } from './parts';
 import PersonMessage from './PersonMessage';
+import { PersonAdoptions } from './PersonAdoptions';
+import { PersonForm, roleName } from './PersonForm';
+import { usePhone } from './phone';
 import { RegistryCheck } from './RegistryCheck';
+import { StartApplication } from './StartApplication';
 
 const FLAG_NAMES: Record<string, string> = { banned: 'Banned', do_not_adopt: 'Do not adopt', deceased: 'Deceased', dangerous: 'Dangerous' };
 const NOTE_KINDS = ['general', 'call', 'visit', 'email', 'meeting', 'warning'] as const;
@@ -34,6 +38,17 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
     },
   });
   const actor = useActor();
+  const phone = usePhone();
+  const [contact, setContact] = useState<{ kind: 'email' | 'phone' | 'other'; value: string; label: string }>({ kind: 'phone', value: '', label: '' });
+  const addContact = useMutation({
+    mutationFn: () =>
+      ok(apiB.POST('/api/people/{id}/contacts', { params: { path: { id } }, body: { kind: contact.kind, value: contact.value.trim(), ...(contact.label.trim() ? { label: contact.label.trim() } : {}) } })),
+    onSuccess: () => {
+      setContact({ ...contact, value: '', label: '' });
+      notify('Contact added');
+      void client.invalidateQueries({ queryKey: ['person', id, 'contacts'] });
+    },
+  });
   const fields = Object.entries(customFields);
   return (
     <Stack mt="md">
@@ -46,12 +61,12 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
             rows={contacts.data?.results}
             label="Contacts"
             minWidth={360}
-            empty="No contacts beyond the email and phone above: add them through the API (POST /api/people/{id}/contacts)."
+            empty={canWrite ? 'No contacts beyond the email and phone above: add one below.' : 'No contacts beyond the email and phone above.'}
             head={['Kind', 'Value', 'Label', '']}
             row={(c) => (
               <Table.Tr key={c.id}>
                 <Table.Td>{c.kind}</Table.Td>
-                <Table.Td>{c.value}</Table.Td>
+                <Table.Td>{c.kind === 'phone' ? phone(c.value) : c.value}</Table.Td>
                 <Table.Td>{c.label || '—'}</Table.Td>
                 <Table.Td>
                   {c.preferred && <Badge variant="light">preferred</Badge>} {c.opted_out && <Badge color="gray.7">opted out</Badge>}
@@ -59,6 +74,35 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
               </Table.Tr>
             )}
           />
+          {canWrite && (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                addContact.mutate();
+              }}
+            >
+              <Group align="flex-end" gap="xs" mt="sm">
+                <Select
+                  label="Kind"
+                  w={100}
+                  data={['phone', 'email', 'other']}
+                  value={contact.kind}
+                  onChange={(v) => setContact({ ...contact, kind: (v ?? 'phone') as 'phone' })}
+                  allowDeselect={false}
+                />
+                <TextInput label="Contact" required value={contact.value} onChange={(e) => setContact({ ...contact, value: e.currentTarget.value })} error={fieldError(addContact.error, 'value')} w={180} />
+                <TextInput label="Label" placeholder="work, mobile…" value={contact.label} onChange={(e) => setContact({ ...contact, label: e.currentTarget.value })} w={120} />
+                <Button type="submit" variant="default" loading={addContact.isPending}>
+                  Add
+                </Button>
+              </Group>
+              {formError(addContact.error, ['value']) && (
+                <Alert color="red" mt="xs">
+                  {formError(addContact.error, ['value'])}
+                </Alert>
+              )}
+            </form>
+          )}
         </Card>
         <Card withBorder>
           <Title order={3} size="h5" mb="xs">
@@ -280,21 +324,103 @@ function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmai
   );
 }
 
+/** People on file who look like this one (GET /api/people/similar?person_id=), with merging and "not the same". */
+function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: string; canMerge: boolean; canWrite: boolean }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const phone = usePhone();
+  const [into, setInto] = useState<{ id: string; name: string } | null>(null);
+  const similar = useQuery({
+    queryKey: ['person', id, 'similar'],
+    queryFn: () => ok(apiB.GET('/api/people/similar', { params: { query: { person_id: id } } })),
+  });
+  const merge = useMutation({
+    mutationFn: (other: string) => ok(apiB.POST('/api/people/{id}/merge', { params: { path: { id } }, body: { into: other } })),
+    onSuccess: (_r, other) => {
+      void client.invalidateQueries({ queryKey: ['people'] });
+      void client.invalidateQueries({ queryKey: ['person'] });
+      notify(`${name} merged into ${into?.name ?? 'the other person'}`);
+      setInto(null);
+      navigate(`/people/${other}`);
+    },
+  });
+  const dismiss = useMutation({
+    mutationFn: (other: string) => ok(apiB.POST('/api/people/{id}/duplicates/{other_id}/dismiss', { params: { path: { id, other_id: other } } })),
+    onSuccess: () => {
+      notify('Marked as different people');
+      void client.invalidateQueries({ queryKey: ['person', id, 'similar'] });
+    },
+  });
+  const found = similar.data?.results ?? [];
+  if (!found.length) return null;
+  const why: Record<string, string> = { same_email: 'same email', same_phone: 'same phone', similar_name: 'similar name' };
+  return (
+    <Alert color="yellow" title="May be the same person as" maw={760}>
+      <Stack gap="xs">
+        {found.map((p) => (
+          <Group key={p.id} justify="space-between" wrap="nowrap">
+            <Text size="sm">
+              <Anchor component={Link} to={`/people/${p.id}`}>
+                {p.display_name || p.email}
+              </Anchor>{' '}
+              ({[p.email, p.phone ? phone(p.phone) : ''].filter(Boolean).join(', ')}; {p.reasons.map((r) => why[r] ?? r).join(', ')})
+            </Text>
+            <Group gap="xs" wrap="nowrap">
+              {canMerge && (
+                <Button size="xs" variant="default" onClick={() => setInto({ id: p.id, name: p.display_name })}>
+                  Merge into them…
+                </Button>
+              )}
+              {canWrite && (
+                <Button size="xs" variant="subtle" onClick={() => dismiss.mutate(p.id)} loading={dismiss.isPending && dismiss.variables === p.id}>
+                  Not the same
+                </Button>
+              )}
+            </Group>
+          </Group>
+        ))}
+        {dismiss.error && <Text c="red.9">{dismiss.error.message}</Text>}
+      </Stack>
+      <Modal opened={!!into} onClose={() => setInto(null)} title="Merge two people" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <Stack>
+          <Text size="sm">
+            Everything on file for <b>{name}</b> (donations, applications, adoptions, messages, notes, contacts…) moves to <b>{into?.name}</b>, who
+            stays. {name}'s email and phone become contacts of {into?.name}. The merge can be undone from the merge record.
+          </Text>
+          {merge.error && <Alert color="red">{merge.error.message}</Alert>}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setInto(null)}>
+              Cancel
+            </Button>
+            <Button color="red.9" loading={merge.isPending} onClick={() => into && merge.mutate(into.id)}>
+              Merge into {into?.name}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Alert>
+  );
+}
+
 export default function PersonPage() {
   const { id = '' } = useParams();
   const session = useSession();
   const grants = session.data?.grants;
+  const phone = usePhone();
+  const [editing, setEditing] = useState(false);
   const person = useQuery({ queryKey: ['person', id, 'family-b'], queryFn: () => ok(apiB.GET('/api/people/{id}', { params: { path: { id } } })) });
   if (person.isError) return <Alert color="red">{person.error.message}</Alert>;
   if (!person.data) return <Loader aria-label="Loading" />;
   const p = person.data;
+  const name = p.display_name || `${p.first_name} ${p.last_name}`;
   const rows: [string, unknown][] = [
     ['Email', p.email],
-    ['Phone', p.phone],
+    ['Phone', p.phone ? phone(p.phone) : null],
     ['Tags', p.tags.join(', ')],
     ['On file since', day(p.created_at)],
   ];
   const tabs = [
+    { value: 'adoptions', label: 'Adoptions', show: can(grants, 'animals', 'read') },
     { value: 'donations', label: 'Donations', show: can(grants, 'fundraising', 'read') },
     { value: 'fostering', label: 'Fostering', show: can(grants, 'animals', 'read') },
     { value: 'bookings', label: 'Bookings', show: can(grants, 'shifts', 'read') },
@@ -305,13 +431,40 @@ export default function PersonPage() {
       <Anchor component={Link} to="/people" size="sm">
         ← People
       </Anchor>
-      <Title order={2}>{p.display_name || `${p.first_name} ${p.last_name}`}</Title>
+      <Group justify="space-between">
+        <Title order={2}>{name}</Title>
+        <Group gap="xs">
+          {can(grants, 'people', 'write') && (
+            <Button variant="default" onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+          )}
+          {can(grants, 'animals', 'write') && <StartApplication personId={id} personName={name} />}
+        </Group>
+      </Group>
+      <Modal opened={editing} onClose={() => setEditing(false)} title={`Edit ${name}`} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+        {editing && (
+          <PersonForm
+            person={{ id, firstName: p.first_name, lastName: p.last_name, email: p.email, phone: p.phone, roles: p.roles }}
+            onSaved={() => {
+              setEditing(false);
+              void person.refetch();
+            }}
+            onCancel={() => setEditing(false)}
+          />
+        )}
+      </Modal>
       <Group gap={4}>
         {p.roles.map((r) => (
           <Badge key={r} variant="filled" color="gray.7">
-            {r}
+            {roleName(r)}
           </Badge>
         ))}
+        {!p.roles.length && (
+          <Text size="sm" c="dimmed">
+            No roles yet
+          </Text>
+        )}
         {p.flags.map((f) => (
           <Badge key={f} variant="filled" color="red.9">
             {FLAG_NAMES[f] ?? f}
@@ -319,6 +472,7 @@ export default function PersonPage() {
         ))}
       </Group>
       <RegistryCheck personId={id} />
+      <LooksLikeThem id={id} name={name} canMerge={can(grants, 'people', 'admin')} canWrite={can(grants, 'people', 'write')} />
       <Card withBorder maw={640}>
         <Table variant="vertical" aria-label="Contact">
           <Table.Tbody>
@@ -342,6 +496,9 @@ export default function PersonPage() {
         </Tabs.List>
         <Tabs.Panel value="profile">
           <Profile id={id} customFields={p.custom_fields as Record<string, unknown>} canWrite={can(grants, 'people', 'write')} />
+        </Tabs.Panel>
+        <Tabs.Panel value="adoptions">
+          <PersonAdoptions id={id} />
         </Tabs.Panel>
         <Tabs.Panel value="donations">
           <Donations id={id} />
