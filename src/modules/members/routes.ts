@@ -75,7 +75,7 @@ async function sessionBody(ctx: AppContext, req: FastifyRequest, memberId: strin
   const role = await roleByRef(ctx.db, org.id, m.role_id);
   return {
     member,
-    organization: { id: org.id, slug: org.slug, name: org.name, time_zone: org.time_zone },
+    organization: { id: org.id, slug: org.slug, name: org.name, time_zone: org.time_zone, country: org.country },
     grants: role?.grants ?? {},
     expires_at: s.expires_at,
   };

@@ -3077,6 +3077,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/animals/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find any animal of the organization by name or microchip (for pickers)
+         * @description Every animal of the organization, in care or not (an animal adopted a minute ago is found as well as one in a kennel), most recently changed first, so recent outcomes lead. `q` matches part of the name or the public name (case-insensitive), or the start of the microchip number (normalized as on entry); empty or absent: all. Deleted animals are not listed.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description part of a name, or the start of a microchip number */
+                    q?: string;
+                    /** @description page size, 1 to 50 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                name: string;
+                                species: string;
+                                breed: string | null;
+                                /** @description the status name */
+                                status: string;
+                                /** @description in_care, on_hold, completed or not_in_care */
+                                care_state: string;
+                                microchip_number: string | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/people/duplicates": {
         parameters: {
             query?: never;
@@ -46328,7 +46456,10 @@ export interface paths {
                                 id: string;
                                 slug: string;
                                 name: string;
+                                /** @description every date and time in the staff app is shown in this zone */
                                 time_zone: string;
+                                /** @description ISO 3166-1 alpha-2; phone numbers of this country are shown in its national format */
+                                country: string;
                             };
                             /** @description the member's role's grants per area */
                             grants: {
@@ -46463,7 +46594,10 @@ export interface paths {
                                 id: string;
                                 slug: string;
                                 name: string;
+                                /** @description every date and time in the staff app is shown in this zone */
                                 time_zone: string;
+                                /** @description ISO 3166-1 alpha-2; phone numbers of this country are shown in its national format */
+                                country: string;
                             };
                             /** @description the member's role's grants per area */
                             grants: {
@@ -46911,7 +47045,10 @@ export interface paths {
                                 id: string;
                                 slug: string;
                                 name: string;
+                                /** @description every date and time in the staff app is shown in this zone */
                                 time_zone: string;
+                                /** @description ISO 3166-1 alpha-2; phone numbers of this country are shown in its national format */
+                                country: string;
                             };
                             /** @description the member's role's grants per area */
                             grants: {
