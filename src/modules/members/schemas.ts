@@ -66,8 +66,8 @@ export const Session = Type.Object({
     id: Type.String(),
     slug: Type.String(),
     name: Type.String(),
-    time_zone: Type.String(),
-    country: Type.String({ description: 'ISO 3166-1 alpha-2: phones are shown in its national format' }),
+    time_zone: Type.String({ description: 'every date and time in the staff app is shown in this zone' }),
+    country: Type.String({ description: 'ISO 3166-1 alpha-2; phone numbers of this country are shown in its national format' }),
   }),
   grants: Type.Record(Type.String(), StringEnum(['read', 'write', 'admin'] as const), {
     description: "the member's role's grants per area",

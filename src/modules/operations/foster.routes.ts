@@ -243,14 +243,22 @@ export function fosterRoutes(app: App, ctx: AppContext) {
     ],
     [
       'end',
-      "The placement ended: active → completed, with `end_reason` (required). The animal's locationId becomes " +
-        '`return_location_id` when sent (a location or unit, checked like any move; null for none); otherwise, for adopted, ' +
-        'transferred_out, returned_to_owner and died it becomes null, and for other reasons it goes back to where the animal was before ' +
-        'the placement if that place still has room (else null).',
+      'The placement ended: active → completed, with `end_reason` (required), the day it ended (`ended_on`, default today in the ' +
+        "organization's zone; not before it started, not in the future) and where the animal goes. Back at the shelter: the " +
+        "animal's locationId becomes `return_location_id` when sent (a location or unit, checked like any move, so a full unit " +
+        'is refused; null for none). To another foster home: `next_foster_home_id` (with end_reason moved_to_another_foster; ' +
+        'not with return_location_id) starts a new placement there at once, active from the same day, in the same transaction ' +
+        '(the home must be active and have room, else 422 and nothing changes). To an adopter: end_reason adopted (the adoption ' +
+        'itself is recorded in adoptions; finalizing one ends a live placement by itself). Otherwise, for adopted, transferred_out, ' +
+        'returned_to_owner and died the locationId becomes null, and for other reasons it goes back to where the animal was ' +
+        'before the placement if that place still has room (else null).',
       Strict({
         end_reason: StringEnum(repo.END_REASONS),
-        ended_on: Type.Optional(DateString({ description: 'defaults to today' })),
-        return_location_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+        ended_on: Type.Optional(DateString({ description: "defaults to today (the organization's zone)" })),
+        return_location_id: Type.Optional(
+          Nullable(Type.String({ maxLength: 64, description: 'the location or housing unit the animal goes back to' })),
+        ),
+        next_foster_home_id: Type.Optional(Type.String({ maxLength: 64, description: 'the foster home the animal moves to' })),
         notes: Type.Optional(notes),
       }),
     ],

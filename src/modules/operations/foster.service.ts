@@ -205,6 +205,29 @@ export async function offer(db: Db, orgId: string, homeId: string, b: OfferBody,
   });
 }
 
+/**
+ * Ending a placement straight into another home: a new assignment there, active from the day the first ended,
+ * remembering where the animal was before fostering (so a later return to the shelter goes back there). The home
+ * must take animals and have room (its row lock serializes capacity, as an offer's does).
+ */
+async function moveToHome(q: Queryable, orgId: string, from: repo.AssignmentRow, homeId: string, on: string, actor: string) {
+  const home = await repo.lockHome(q, orgId, homeId);
+  if (!home) throw invalid({ next_foster_home_id: ['names no foster home of this organization'] });
+  if (home.status !== 'active') throw invalid({ next_foster_home_id: [`the home is ${home.status} and takes no new animals`] });
+  const live = await repo.liveCount(q, orgId, homeId);
+  if (live >= home.capacity) throw invalid({ next_foster_home_id: [`the home is full (${live} of ${home.capacity})`] });
+  const id = newId('fas');
+  await repo.insertAssignment(q, orgId, { id, foster_home_id: homeId, animal_id: from.animal_id, requested_on: on, notes: null });
+  await repo.updateAssignment(q, orgId, id, { status: 'active', started_on: on, previous_location_id: from.previous_location_id });
+  await setAnimalLocation(q, orgId, from.animal_id, homeId);
+  await audit(q, orgId, actor, 'start', 'foster_assignment', id, {
+    foster_home_id: homeId,
+    animal_id: from.animal_id,
+    moved_from: from.id,
+  });
+  return id;
+}
+
 type Action = 'accept' | 'decline' | 'start' | 'end' | 'cancel';
 const FROM: Record<Action, repo.AssignmentStatus[]> = {
   accept: ['pending'],
@@ -222,6 +245,7 @@ export interface ActionBody {
   started_on?: string;
   ended_on?: string;
   return_location_id?: string | null;
+  next_foster_home_id?: string;
   notes?: string | null;
 }
 
@@ -260,11 +284,24 @@ export async function act(db: Db, orgId: string, id: string, action: Action, b: 
       case 'end': {
         const ended = b.ended_on ?? t;
         if (a.started_on && ended < a.started_on) throw invalid({ ended_on: ['cannot be before the assignment started'] });
+        if (ended > t) throw invalid({ ended_on: ['cannot be in the future'] });
+        if (b.next_foster_home_id !== undefined) {
+          if (b.end_reason !== 'moved_to_another_foster')
+            throw invalid({ end_reason: ['must be moved_to_another_foster when next_foster_home_id names the next home'] });
+          if (b.return_location_id !== undefined)
+            throw invalid({ return_location_id: ['cannot be sent with next_foster_home_id: the animal goes to the next home'] });
+          if (b.next_foster_home_id === a.foster_home_id) throw invalid({ next_foster_home_id: ['is the home the animal is leaving'] });
+        }
         patch.status = 'completed';
         patch.ended_on = ended;
         patch.end_reason = b.end_reason;
         await repo.updateAssignment(q, orgId, id, patch);
         const animal = await lockAnimalPlace(q, orgId, a.animal_id, false);
+        if (b.next_foster_home_id !== undefined) {
+          const nextId = await moveToHome(q, orgId, a, b.next_foster_home_id, ended, actor);
+          await audit(q, orgId, actor, action, 'foster_assignment', id, { ...b, next_assignment_id: nextId });
+          return oneAssignment(q, orgId, id, timeZone);
+        }
         if (animal?.location_id === a.foster_home_id) {
           let next: string | null = null;
           if (b.return_location_id !== undefined && b.return_location_id !== null) {

@@ -248,6 +248,63 @@ test('ending a placement returns the animal to where it was, or to return_locati
   assert.equal((await org.req('GET', `/api/v1/animals/${b}`)).body.locationId, loc);
 });
 
+test('ending a placement: the day, the reason and where the animal goes (another home at once); bad input changes nothing', async () => {
+  const org = await makeOrg(t);
+  const first = await home(org, { capacity: 1 });
+  const next = await home(org, { capacity: 1 });
+  const paused = await home(org, { capacity: 1, status: 'paused' });
+  const loc = (await org.req('POST', '/api/animals/locations', { body: { name: 'Kennels', type: 'shelter' } })).body.id;
+  const a = await animal(org, { locationId: loc });
+  const as = (await offer(org, first.id, a)).body;
+  const started = await org.req('POST', `/api/animals/foster-assignments/${as.id}/start`, { body: {} });
+  assert.equal(started.status, 200);
+  const day = started.body.started_on as string; // today in the organization's zone
+  const end = (body: Record<string, unknown>) => org.req('POST', `/api/animals/foster-assignments/${as.id}/end`, { body });
+  const refused: [Record<string, unknown>, number][] = [
+    [{ end_reason: 'moved_to_another_foster', next_foster_home_id: 'fos_nowhere' }, 422],
+    [{ end_reason: 'returned_to_shelter', next_foster_home_id: next.id }, 422],
+    [{ end_reason: 'moved_to_another_foster', next_foster_home_id: next.id, return_location_id: loc }, 422],
+    [{ end_reason: 'moved_to_another_foster', next_foster_home_id: first.id }, 422],
+    [{ end_reason: 'moved_to_another_foster', next_foster_home_id: paused.id }, 422],
+    [{ end_reason: 'returned_to_shelter', ended_on: '2020-01-09' }, 422],
+    [{ end_reason: 'returned_to_shelter', ended_on: '2999-01-01' }, 422],
+    [{ end_reason: 'returned_to_shelter', ended_on: 'soon' }, 422],
+    [{ end_reason: 'lost' }, 422],
+    [{ ended_on: '2026-01-11' }, 400],
+  ];
+  for (const [body, status] of refused) assertErrorShape('/api/x', await end(body), status);
+  const still = (await org.req('GET', `/api/animals/foster-assignments/${as.id}`)).body;
+  assert.equal(still.status, 'active');
+  assert.equal((await org.req('GET', `/api/v1/animals/${a}`)).body.locationId, first.id);
+
+  const moved = await end({ end_reason: 'moved_to_another_foster', ended_on: day, next_foster_home_id: next.id });
+  assert.equal(moved.status, 200, JSON.stringify(moved.body));
+  assert.deepEqual([moved.body.status, moved.body.ended_on, moved.body.end_reason], ['completed', day, 'moved_to_another_foster']);
+  const now = (await org.req('GET', `/api/animals/foster-assignments?animal_id=${a}&status=active`)).body.results;
+  assert.equal(now.length, 1);
+  assert.deepEqual([now[0].foster_home_id, now[0].started_on, now[0].requested_on], [next.id, day, day]);
+  assert.equal((await org.req('GET', `/api/v1/animals/${a}`)).body.locationId, next.id);
+  // The next home is full now; from it the animal goes back to the kennel it left before fostering.
+  const back = await org.req('POST', `/api/animals/foster-assignments/${now[0].id}/end`, { body: { end_reason: 'returned_to_shelter' } });
+  assert.equal(back.status, 200);
+  assert.equal((await org.req('GET', `/api/v1/animals/${a}`)).body.locationId, loc);
+  // A full home refuses the move, and nothing changes.
+  const b = await animal(org);
+  const c = await animal(org);
+  const bs = (await offer(org, first.id, b)).body;
+  await org.req('POST', `/api/animals/foster-assignments/${bs.id}/start`, { body: {} });
+  const cs = (await offer(org, next.id, c)).body;
+  await org.req('POST', `/api/animals/foster-assignments/${cs.id}/start`, { body: {} });
+  assertErrorShape(
+    '/api/x',
+    await org.req('POST', `/api/animals/foster-assignments/${bs.id}/end`, {
+      body: { end_reason: 'moved_to_another_foster', next_foster_home_id: next.id },
+    }),
+    422,
+  );
+  assert.equal((await org.req('GET', `/api/animals/foster-assignments/${bs.id}`)).body.status, 'active');
+});
+
 test('rules: home at capacity, paused home, animal not in care, one live assignment per animal; pause and retire', async () => {
   const org = await makeOrg(t);
   const h = await home(org, { capacity: 1 });

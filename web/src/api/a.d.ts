@@ -120,6 +120,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         put?: never;
@@ -290,6 +299,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -423,6 +441,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         put?: never;
@@ -507,6 +534,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -672,6 +708,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -783,6 +828,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -958,6 +1012,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1084,6 +1147,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1168,6 +1240,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1342,6 +1423,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -1454,6 +1544,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1610,6 +1709,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1730,6 +1838,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1814,6 +1931,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1934,6 +2060,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2092,6 +2227,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2213,6 +2357,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2376,6 +2529,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -2506,6 +2668,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2654,6 +2825,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2765,6 +2945,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2940,6 +3129,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         post?: never;
@@ -3024,6 +3222,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3128,6 +3335,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorA"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3205,6 +3421,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorA"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };

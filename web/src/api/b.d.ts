@@ -110,6 +110,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -260,6 +269,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -351,6 +369,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -526,6 +553,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -663,6 +699,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -747,6 +792,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -925,6 +979,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -1018,6 +1081,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1129,6 +1201,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1254,6 +1335,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1338,6 +1428,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1441,6 +1540,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1552,6 +1660,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1677,6 +1794,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1761,6 +1887,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1862,6 +1997,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1989,6 +2133,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2087,6 +2240,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2214,6 +2376,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -2317,6 +2488,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2468,6 +2648,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2567,6 +2756,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2721,6 +2919,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -2824,6 +3031,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2964,6 +3180,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3070,6 +3295,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         options?: never;
@@ -3086,7 +3320,7 @@ export interface paths {
         };
         /**
          * List animals for the staff app (name search, kennel, photo)
-         * @description Newest first, like GET /api/v1/animals, with what a list on screen needs: the place as a person reads it (`location_name`), the colour and the small primary photo. `q` finds animals by part of their working or public name, ignoring case and accents (each word must match); it reads a trigram index of the folded names, so it stays fast at any size. `care_state` and `status` are repeatable (any of them; an unknown status name is refused with 422). The Family A list keeps exactly the filters of its contract; this list is where the name search lives. No total: `has_more` says whether another page follows.
+         * @description Newest first, like GET /api/v1/animals, with what a list on screen needs: the place as a person reads it (`location_name`), the colour and the small primary photo. `q` finds animals by part of their working or public name, ignoring case and accents (each word must match); it reads a trigram index of the folded names, so it stays fast at any size. `care_state` and `status` are repeatable (any of them; an unknown status name is refused with 422). `microchip_number` matches any of the animal's chips after normalization. The Family A list keeps exactly the filters of its contract; this list is where the name search lives. It reads the same query as the Family A list: `total` is exact, summed from the tallies every write keeps, or counted from the matching rows when `q` or `microchip_number` is given.
          *
          *     Needs read on Animals.
          */
@@ -3107,6 +3341,8 @@ export interface paths {
                     species?: string;
                     /** @description a location or housing unit id */
                     location_id?: string;
+                    /** @description exact match after normalization, against any of the animal's chips */
+                    microchip_number?: string;
                 };
                 header?: never;
                 path?: never;
@@ -3125,6 +3361,8 @@ export interface paths {
                             limit: number;
                             offset: number;
                             has_more: boolean;
+                            /** @description every animal the filters match (exact) */
+                            total: number;
                         };
                     };
                 };
@@ -3184,6 +3422,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3317,6 +3564,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3475,8 +3731,154 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
+        trace?: never;
+    };
+    "/api/animals/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find any animal of the organization by name or microchip (for pickers)
+         * @description Every animal of the organization, in care or not (an animal adopted a minute ago is found as well as one in a kennel), most recently changed first, so recent outcomes lead. `q` matches part of the name or the public name (case-insensitive), or the start of the microchip number (normalized as on entry); empty or absent: all. Deleted animals are not listed.
+         *
+         *     Needs read on Animals.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description part of a name, or the start of a microchip number */
+                    q?: string;
+                    /** @description page size, 1 to 50 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                name: string;
+                                species: string;
+                                breed: string | null;
+                                /** @description the status name */
+                                status: string;
+                                /** @description in_care, on_hold, completed or not_in_care */
+                                care_state: string;
+                                microchip_number: string | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/people/duplicates": {
@@ -3576,6 +3978,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3704,6 +4115,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3865,6 +4285,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3988,6 +4417,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4152,6 +4590,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4278,6 +4725,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -4388,6 +4844,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4528,6 +4993,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4632,6 +5106,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4774,6 +5257,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -4878,6 +5370,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5038,6 +5539,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5142,6 +5652,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5306,6 +5825,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -5421,6 +5949,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5583,6 +6120,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -5687,6 +6233,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5825,6 +6380,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5929,6 +6493,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6071,6 +6644,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -6177,6 +6759,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6302,6 +6893,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6442,9 +7042,757 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's people tags with counts
+         * @description Most used first, then alphabetical. Counts live people only (not deleted or merged). Tags are free words, the same list as the Family A person's `tags` (which a PATCH there replaces whole). Here they are stored trimmed with inner spaces collapsed, and compared without regard to case: `Volunteer` and `volunteer` are one tag, kept as first written; a person carries a word once and at most 50. Every change is in the activity list with the tags before and after, and in the change feed as `person.updated`.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                /** @description spelled as most of the people carrying it have it */
+                                tag: string;
+                                /** @description live people carrying it */
+                                people: number;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/by-tag/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People carrying a tag
+         * @description Live people, newest first. The tag in the path is compared after the same trimming, without regard to case; a tag no live person of the organization carries answers 404. Tags are free words, the same list as the Family A person's `tags` (which a PATCH there replaces whole). Here they are stored trimmed with inner spaces collapsed, and compared without regard to case: `Volunteer` and `volunteer` are one tag, kept as first written; a person carries a word once and at most 50. Every change is in the activity list with the tags before and after, and in the change feed as `person.updated`.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path: {
+                    tag: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                first_name: string;
+                                last_name: string;
+                                display_name: string;
+                                email: string;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A person's tags
+         * @description In the order they were added. Tags are free words, the same list as the Family A person's `tags` (which a PATCH there replaces whole). Here they are stored trimmed with inner spaces collapsed, and compared without regard to case: `Volunteer` and `volunteer` are one tag, kept as first written; a person carries a word once and at most 50. Every change is in the activity list with the tags before and after, and in the change feed as `person.updated`. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs read on People.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            person_id: string;
+                            tags: string[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a person's tags
+         * @description The person carries exactly the sent tags afterwards (the same word twice counts once). Tags are free words, the same list as the Family A person's `tags` (which a PATCH there replaces whole). Here they are stored trimmed with inner spaces collapsed, and compared without regard to case: `Volunteer` and `volunteer` are one tag, kept as first written; a person carries a word once and at most 50. Every change is in the activity list with the tags before and after, and in the change feed as `person.updated`. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        tags: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            person_id: string;
+                            tags: string[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        /**
+         * Tag a person
+         * @description Answers 201 with the person's tags; a tag the person already carries changes nothing. Tags are free words, the same list as the Family A person's `tags` (which a PATCH there replaces whole). Here they are stored trimmed with inner spaces collapsed, and compared without regard to case: `Volunteer` and `volunteer` are one tag, kept as first written; a person carries a word once and at most 50. Every change is in the activity list with the tags before and after, and in the change feed as `person.updated`. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description stored trimmed, inner spaces collapsed; its case is kept */
+                        tag: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            person_id: string;
+                            tags: string[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/{id}/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Untag a person
+         * @description Answers 204; 404 when the person does not carry the tag. Tags are free words, the same list as the Family A person's `tags` (which a PATCH there replaces whole). Here they are stored trimmed with inner spaces collapsed, and compared without regard to case: `Volunteer` and `volunteer` are one tag, kept as first written; a person carries a word once and at most 50. Every change is in the activity list with the tags before and after, and in the change feed as `person.updated`. A person merged into another answers 404 with `merged_into`, the survivor's id: `{ "error": "...", "merged_into": "per_..." }`.
+         *
+         *     Needs write on People.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    /** @description the person */
+                    id: string;
+                    tag: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -6550,6 +7898,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6697,6 +8054,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -6815,6 +8181,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -6902,6 +8277,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7051,6 +8435,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -7152,6 +8545,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7301,6 +8703,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7405,6 +8816,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7559,6 +8979,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -7660,6 +9089,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7802,6 +9240,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -7906,6 +9353,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8052,6 +9508,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -8147,6 +9612,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8301,6 +9775,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -8426,6 +9909,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8584,6 +10076,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -8699,6 +10200,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8853,6 +10363,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -8999,6 +10518,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9098,6 +10626,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9252,6 +10789,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9377,6 +10923,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9535,6 +11090,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -9650,6 +11214,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9804,6 +11377,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -9950,6 +11532,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -10049,6 +11640,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10203,6 +11803,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -10328,6 +11937,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10486,6 +12104,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -10601,6 +12228,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10755,6 +12391,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -10901,6 +12546,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -11000,6 +12654,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11154,6 +12817,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -11279,6 +12951,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11437,6 +13118,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -11552,6 +13242,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11706,6 +13405,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -11852,6 +13560,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -11960,6 +13677,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12102,6 +13828,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -12218,6 +13953,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12367,6 +14111,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -12471,6 +14224,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12618,6 +14380,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -12736,6 +14507,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12890,6 +14670,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -13033,6 +14822,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -13142,6 +14940,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13274,6 +15081,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -13373,6 +15189,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13503,6 +15328,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13674,6 +15508,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -13782,6 +15625,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13921,6 +15773,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14090,6 +15951,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -14251,6 +16121,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -14404,6 +16283,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14573,6 +16461,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -14592,7 +16489,7 @@ export interface paths {
         put?: never;
         /**
          * End a foster assignment
-         * @description The placement ended: active → completed, with `end_reason` (required). The animal's locationId becomes `return_location_id` when sent (a location or unit, checked like any move; null for none); otherwise, for adopted, transferred_out, returned_to_owner and died it becomes null, and for other reasons it goes back to where the animal was before the placement if that place still has room (else null).
+         * @description The placement ended: active → completed, with `end_reason` (required), the day it ended (`ended_on`, default today in the organization's zone; not before it started, not in the future) and where the animal goes. Back at the shelter: the animal's locationId becomes `return_location_id` when sent (a location or unit, checked like any move, so a full unit is refused; null for none). To another foster home: `next_foster_home_id` (with end_reason moved_to_another_foster; not with return_location_id) starts a new placement there at once, active from the same day, in the same transaction (the home must be active and have room, else 422 and nothing changes). To an adopter: end_reason adopted (the adoption itself is recorded in adoptions; finalizing one ends a live placement by itself). Otherwise, for adopted, transferred_out, returned_to_owner and died the locationId becomes null, and for other reasons it goes back to where the animal was before the placement if that place still has room (else null).
          *
          *     Needs write on Animals.
          */
@@ -14615,10 +16512,13 @@ export interface paths {
                         end_reason: "adopted" | "returned_to_shelter" | "moved_to_another_foster" | "transferred_out" | "returned_to_owner" | "died" | "other";
                         /**
                          * Format: date
-                         * @description defaults to today
+                         * @description defaults to today (the organization's zone)
                          */
                         ended_on?: string;
+                        /** @description the location or housing unit the animal goes back to */
                         return_location_id?: string | null;
+                        /** @description the foster home the animal moves to */
+                        next_foster_home_id?: string;
                         /** @description an empty string clears it */
                         notes?: string | null;
                     };
@@ -14741,6 +16641,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -14851,6 +16760,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14992,6 +16910,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -15108,6 +17035,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15248,6 +17184,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15408,6 +17353,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -15530,6 +17484,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15682,6 +17645,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -15812,6 +17784,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15966,6 +17947,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -16088,6 +18078,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16223,6 +18222,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16366,6 +18374,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -16495,6 +18512,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16638,6 +18664,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -16746,6 +18781,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16888,6 +18932,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -17005,6 +19058,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -17089,6 +19151,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17227,6 +19298,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -17330,6 +19410,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17477,6 +19566,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -17596,6 +19694,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -17680,6 +19787,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17827,6 +19943,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -17941,6 +20066,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18129,6 +20263,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -18265,6 +20408,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -18350,6 +20502,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18532,6 +20693,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -18654,6 +20824,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18790,6 +20969,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -18901,6 +21089,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19042,6 +21239,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -19150,6 +21356,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19350,6 +21565,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -19471,6 +21695,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -19578,6 +21811,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19703,6 +21945,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -19807,6 +22058,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19936,6 +22196,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -20040,6 +22309,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -20171,6 +22449,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -20248,6 +22535,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -20372,6 +22668,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -20548,6 +22853,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -20704,6 +23018,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -20822,6 +23145,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -20932,6 +23264,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -21102,6 +23443,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -21248,6 +23598,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -21436,6 +23795,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -21555,6 +23923,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -21709,6 +24086,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -21830,6 +24216,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -21975,6 +24370,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -22129,6 +24533,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -22236,6 +24649,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -22371,6 +24793,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -22472,6 +24903,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -22609,6 +25049,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -22702,6 +25151,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -22854,6 +25312,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -22959,6 +25426,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -23111,6 +25587,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -23243,6 +25728,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -23328,6 +25822,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -23478,6 +25981,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -23585,6 +26097,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -23702,6 +26223,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -23847,6 +26377,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -23972,6 +26511,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -24057,6 +26605,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -24196,6 +26753,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -24312,6 +26878,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -24408,6 +26983,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -24497,6 +27081,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -24615,6 +27208,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -24759,6 +27361,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -24858,6 +27469,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -25004,6 +27624,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -25109,6 +27738,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -25262,6 +27900,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -25361,6 +28008,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -25516,6 +28172,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -25634,6 +28299,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -25793,6 +28467,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -25895,6 +28578,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -26049,6 +28741,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         post?: never;
@@ -26135,6 +28836,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -26246,6 +28956,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -26396,6 +29115,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -26523,6 +29251,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -26607,6 +29344,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -26749,6 +29495,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -26901,6 +29656,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -27003,6 +29767,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -27118,6 +29891,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -27246,6 +30028,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -27348,6 +30139,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -27460,6 +30260,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -27580,6 +30389,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -27682,6 +30500,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -27809,6 +30636,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -27923,6 +30759,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -28021,6 +30866,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -28143,6 +30997,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -28246,6 +31109,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -28372,6 +31244,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -28470,6 +31351,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -28597,6 +31487,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -28698,6 +31597,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -28827,6 +31735,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -28925,6 +31842,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -29053,6 +31979,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -29171,6 +32106,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -29316,6 +32260,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -29479,6 +32432,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -29583,6 +32545,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -29746,6 +32717,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -29872,6 +32852,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -30033,6 +33022,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -30169,6 +33167,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -30318,6 +33325,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -30427,6 +33443,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -30566,6 +33591,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -30684,6 +33718,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -30827,6 +33870,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -30962,6 +34014,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -31061,6 +34122,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -31227,6 +34297,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -31357,6 +34436,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -31532,6 +34620,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -31627,6 +34724,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -31758,6 +34864,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -31858,6 +34973,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -31984,6 +35108,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -32119,6 +35252,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -32236,6 +35378,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -32401,6 +35552,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -32511,6 +35671,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -32654,6 +35823,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -32739,6 +35917,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -32866,6 +36053,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -32950,6 +36146,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -33086,6 +36291,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -33230,6 +36444,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -33336,6 +36559,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -33536,6 +36768,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -33680,6 +36921,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -33882,6 +37132,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -34038,6 +37297,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -34212,6 +37480,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -34372,6 +37649,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -34545,6 +37831,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -34650,6 +37945,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -34789,6 +38093,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -34904,6 +38217,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -35052,6 +38374,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -35183,6 +38514,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -35292,6 +38632,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -35460,7 +38809,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
-                /** @description A service this needs is not configured or not reachable; nothing was done */
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -35629,6 +38978,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -35737,6 +39095,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -35879,6 +39246,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -35977,6 +39353,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -36092,6 +39477,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -36237,6 +39631,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         post?: never;
@@ -36322,6 +39725,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -36400,6 +39812,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -36521,6 +39942,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -36658,6 +40088,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -36761,6 +40200,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -36881,6 +40329,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -37037,6 +40494,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -37178,6 +40644,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -37308,6 +40783,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -37458,6 +40942,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -37570,6 +41063,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -37744,6 +41246,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -37886,6 +41397,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -38067,6 +41587,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -38221,6 +41750,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -38399,6 +41937,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -38496,6 +42043,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -38617,6 +42173,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -38715,6 +42280,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -38839,6 +42413,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -38934,6 +42517,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -39081,6 +42673,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -39207,6 +42808,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -39294,6 +42904,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -39434,6 +43053,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -39596,6 +43224,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -39708,6 +43345,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -39837,6 +43483,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -39983,6 +43638,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -40122,6 +43786,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -40219,6 +43892,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -40345,6 +44027,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -40457,6 +44148,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -40541,6 +44241,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -40672,6 +44381,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -40765,6 +44483,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -40891,6 +44618,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -40989,6 +44725,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -41120,6 +44865,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -41220,6 +44974,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -41347,6 +45110,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -41448,6 +45220,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -41572,6 +45353,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -41671,6 +45461,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -41814,6 +45613,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -41916,6 +45724,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -42037,6 +45854,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -42141,6 +45967,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -42270,6 +46105,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -42347,6 +46191,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -42507,6 +46360,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -42620,6 +46482,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -42750,6 +46621,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -42849,6 +46729,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -42959,6 +46848,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -43125,6 +47023,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -43300,6 +47207,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -43460,6 +47376,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -43565,6 +47490,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -43723,6 +47657,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -43910,6 +47853,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -44020,6 +47972,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -44183,6 +48144,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -44322,6 +48292,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -44421,6 +48400,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -44562,6 +48550,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -44715,6 +48712,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -44818,6 +48824,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -44973,6 +48988,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -45102,6 +49126,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -45186,6 +49219,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -45341,6 +49383,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -45444,6 +49495,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -45576,6 +49636,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -45677,6 +49746,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -45836,6 +49914,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -45981,6 +50068,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -46097,6 +50193,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -46251,6 +50356,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -46382,6 +50496,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -46466,6 +50589,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -46622,6 +50754,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -46723,6 +50864,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -46866,6 +51016,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -46984,6 +51143,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -47068,6 +51236,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -47211,6 +51388,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -47345,6 +51531,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -47462,6 +51657,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -47564,6 +51768,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -47691,6 +51904,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -47768,6 +51990,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -47895,6 +52126,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -48034,6 +52274,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -48142,6 +52391,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -48263,6 +52521,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -48416,6 +52683,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -48517,6 +52793,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -48678,6 +52963,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -48813,6 +53107,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -48897,6 +53200,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -49059,6 +53371,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -49180,6 +53501,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -49313,6 +53643,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -49460,6 +53799,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -49575,6 +53923,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -49716,6 +54073,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -49865,6 +54231,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -49925,8 +54300,9 @@ export interface paths {
                                 id: string;
                                 slug: string;
                                 name: string;
+                                /** @description every date and time in the staff app is shown in this zone */
                                 time_zone: string;
-                                /** @description ISO 3166-1 alpha-2: phones are shown in its national format */
+                                /** @description ISO 3166-1 alpha-2; phone numbers of this country are shown in its national format */
                                 country: string;
                             };
                             /** @description the member's role's grants per area */
@@ -50001,6 +54377,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -50062,8 +54447,9 @@ export interface paths {
                                 id: string;
                                 slug: string;
                                 name: string;
+                                /** @description every date and time in the staff app is shown in this zone */
                                 time_zone: string;
-                                /** @description ISO 3166-1 alpha-2: phones are shown in its national format */
+                                /** @description ISO 3166-1 alpha-2; phone numbers of this country are shown in its national format */
                                 country: string;
                             };
                             /** @description the member's role's grants per area */
@@ -50140,6 +54526,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -50225,6 +54620,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -50340,6 +54744,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -50439,6 +54852,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -50512,8 +54934,9 @@ export interface paths {
                                 id: string;
                                 slug: string;
                                 name: string;
+                                /** @description every date and time in the staff app is shown in this zone */
                                 time_zone: string;
-                                /** @description ISO 3166-1 alpha-2: phones are shown in its national format */
+                                /** @description ISO 3166-1 alpha-2; phone numbers of this country are shown in its national format */
                                 country: string;
                             };
                             /** @description the member's role's grants per area */
@@ -50590,6 +55013,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -50708,6 +55140,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -50818,6 +55259,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -50966,6 +55416,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -51073,6 +55532,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -51189,6 +55657,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -51316,6 +55793,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -51432,6 +55918,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -51529,6 +56024,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -51660,6 +56164,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -51761,6 +56274,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -51895,6 +56417,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -52000,6 +56531,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -52182,6 +56722,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -52312,6 +56861,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -52475,6 +57033,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -52621,6 +57188,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -52729,6 +57305,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -52871,6 +57456,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -53031,6 +57625,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -53183,6 +57786,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -53352,6 +57964,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -53533,6 +58154,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -53671,6 +58301,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -53773,6 +58412,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -53902,6 +58550,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -54003,6 +58660,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -54186,6 +58852,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -54294,6 +58969,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -54443,6 +59127,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -54530,6 +59223,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -54716,6 +59418,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -54817,6 +59528,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -54948,6 +59668,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -55049,6 +59778,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -55167,6 +59905,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -55306,6 +60053,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -55401,6 +60157,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -55516,6 +60281,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -55671,6 +60445,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -55839,6 +60622,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -55967,6 +60759,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -56054,6 +60855,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -56157,6 +60967,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -56295,6 +61114,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -56314,7 +61142,7 @@ export interface paths {
         };
         /**
          * The reconciliation as CSV
-         * @description The same rows as GET /api/animals/reconciliations, one per adoption, with a header row; amounts in minor units.
+         * @description The same rows as GET /api/animals/reconciliations, one per adoption, with a header row; amounts in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…) so no spreadsheet runs it as a formula.
          *
          *     Needs read on Animals.
          */
@@ -56396,6 +61224,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -56510,6 +61347,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -56640,6 +61486,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -56753,6 +61608,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -56840,6 +61704,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -56971,6 +61844,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -57069,6 +61951,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -57207,6 +62098,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -57337,6 +62237,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -57456,6 +62365,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -57540,6 +62458,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -57678,6 +62605,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -57801,6 +62737,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -57940,6 +62885,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -58089,6 +63043,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -58211,6 +63174,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -58474,6 +63446,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -58624,6 +63605,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -58757,6 +63747,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -58880,6 +63879,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -58976,6 +63984,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -59236,6 +64253,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -59386,6 +64412,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -59519,6 +64554,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -59642,6 +64686,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -59745,6 +64798,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         options?: never;
@@ -59761,7 +64823,7 @@ export interface paths {
         };
         /**
          * Export animals
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, name, species, status, care_state, location_id, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, name, species, status, care_state, location_id, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on Animals.
          */
@@ -59855,6 +64917,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -59874,7 +64945,7 @@ export interface paths {
         };
         /**
          * Export people
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, first_name, last_name, email, phone, roles, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, first_name, last_name, email, phone, roles, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on People.
          */
@@ -59966,6 +65037,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -59985,7 +65065,7 @@ export interface paths {
         };
         /**
          * Export donations
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, date, donor_id, amount_minor, currency, type, payment_method, campaign_id, animal_id, source, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, date, donor_id, amount_minor, currency, type, payment_method, campaign_id, animal_id, source, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on Fundraising.
          */
@@ -60079,6 +65159,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -60098,7 +65187,7 @@ export interface paths {
         };
         /**
          * Export medical records
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, kind, name, product, manufacturer, lot, expires_on, dose, route, given_by, given_at, next_due_on, result, rabies_tag, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, kind, name, product, manufacturer, lot, expires_on, dose, route, given_by, given_at, next_due_on, result, rabies_tag, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on Animals.
          */
@@ -60194,6 +65283,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -60213,7 +65311,7 @@ export interface paths {
         };
         /**
          * Export stays (intakes and outcomes)
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, intake_at, intake_type, condition, age_weeks, age_estimated, adoption_return, source_organization, outcome_at, outcome_type, destination_organization, outcome_reason, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, intake_at, intake_type, condition, age_weeks, age_estimated, adoption_return, source_organization, outcome_at, outcome_type, destination_organization, outcome_reason, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on Animals.
          */
@@ -60301,6 +65399,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -60437,6 +65544,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -60456,7 +65572,7 @@ export interface paths {
         };
         /**
          * The Shelter Animals Count matrix for a month
-         * @description The month's matrix for one species group, derived from stays (intakes and outcomes by the moment they happened) and foster placements, the month bounded in the organization's time zone. Rows follow SAC's matrix: beginning count (in shelter, in foster), the intake rows (Ark intake types are the SAC categories), the outcome rows, the ending count; columns adult, up to 5 months, age unknown (age at intake for intakes, at outcome for outcomes, at the boundary for the counts: from the animal's date of birth, else the age recorded at the stay's intake). An animal counts once in a beginning or ending count; in foster when a foster placement covered the day before the boundary. `identity` checks beginning + intakes − outcomes = ending and, when it fails, says so loudly and lists every animal whose own records do not add up (e.g. two stays open at once). When the month was submitted, `submission.differences` lists every cell that changed since. The CSV has SAC’s matrix layout: one line per row, then Adult, Up to 5 months, Age unknown, Total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description The month's matrix for one species group, derived from stays (intakes and outcomes by the moment they happened) and foster placements, the month bounded in the organization's time zone. Rows follow SAC's matrix: beginning count (in shelter, in foster), the intake rows (Ark intake types are the SAC categories), the outcome rows, the ending count; columns adult, up to 5 months, age unknown (age at intake for intakes, at outcome for outcomes, at the boundary for the counts: from the animal's date of birth, else the age recorded at the stay's intake). An animal counts once in a beginning or ending count; in foster when a foster placement covered the day before the boundary. `identity` checks beginning + intakes − outcomes = ending and, when it fails, says so loudly and lists every animal whose own records do not add up (e.g. two stays open at once). When the month was submitted, `submission.differences` lists every cell that changed since. The CSV has SAC’s matrix layout: one line per row, then Adult, Up to 5 months, Age unknown, Total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -60691,6 +65807,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -60810,6 +65935,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -61032,6 +66166,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -61227,6 +66370,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -61246,7 +66398,7 @@ export interface paths {
         };
         /**
          * Live release rate for a range, by species group and month
-         * @description Outcomes whose moment falls from the first day to the last, in the organization's time zone. Both formulas are given and stated on the report: live release rate = live outcomes ÷ all outcomes; live release rate (excluding owner-intended euthanasia) = live outcomes ÷ (all outcomes − owner-intended euthanasia outcomes). Live outcomes: adoption, return to owner, transfer to another agency, return to field, other live outcome. Outcomes are counted by the day they happened; an animal returned after adoption keeps its adoption, and its later outcome counts again. Rates are fractions with 4 decimals, null when there is nothing to divide by. A range is at most 10 years. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Outcomes whose moment falls from the first day to the last, in the organization's time zone. Both formulas are given and stated on the report: live release rate = live outcomes ÷ all outcomes; live release rate (excluding owner-intended euthanasia) = live outcomes ÷ (all outcomes − owner-intended euthanasia outcomes). Live outcomes: adoption, return to owner, transfer to another agency, return to field, other live outcome. Outcomes are counted by the day they happened; an animal returned after adoption keeps its adoption, and its later outcome counts again. Rates are fractions with 4 decimals, null when there is nothing to divide by. A range is at most 10 years. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -61417,6 +66569,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -61436,7 +66597,7 @@ export interface paths {
         };
         /**
          * Intakes by month, species, type and subtype
-         * @description Counts of intakes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Counts of intakes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -61550,6 +66711,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -61569,7 +66739,7 @@ export interface paths {
         };
         /**
          * Outcomes by month, species, type and subtype
-         * @description Counts of outcomes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Counts of outcomes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -61683,6 +66853,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -61702,7 +66881,7 @@ export interface paths {
         };
         /**
          * Length of stay (median, 90th percentile) by species group and outcome
-         * @description Stays whose outcome falls in the range. Days are the outcome moment minus the intake moment (one decimal). Rows with null species group or outcome are the subtotals and the total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Stays whose outcome falls in the range. Days are the outcome moment minus the intake moment (one decimal). Rows with null species group or outcome are the subtotals and the total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -61809,6 +66988,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -61828,7 +67016,7 @@ export interface paths {
         };
         /**
          * Animals in care on a date, by location and care state
-         * @description A point-in-time count from stays (not today’s animal table): animals whose stay was open as the day ended in the organization's time zone, by location (In foster when a foster placement covered the day, else the animal's current location), care state (on_hold when a hold was in force, else in_care) and species group. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description A point-in-time count from stays (not today’s animal table): animals whose stay was open as the day ended in the organization's time zone, by location (In foster when a foster placement covered the day, else the animal's current location), care state (on_hold when a hold was in force, else in_care) and species group. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -61936,6 +67124,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -61955,7 +67152,7 @@ export interface paths {
         };
         /**
          * Medical items due and overdue, by day, location and species
-         * @description Open (not completed) medical due items of animals on file, due on or before `date` + `days`: overdue when due before `date` (default today in the organization’s time zone). Location: In foster when a foster placement covers the day, else the animal's current location. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Open (not completed) medical due items of animals on file, due on or before `date` + `days`: overdue when due before `date` (default today in the organization’s time zone). Location: In foster when a foster placement covers the day, else the animal's current location. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -62064,6 +67261,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -62083,7 +67289,7 @@ export interface paths {
         };
         /**
          * Vaccinations given in a range, with lot numbers (for recalls)
-         * @description Every vaccine record given from the first day to the last (the organization's time zone), oldest first, optionally of one `lot`. JSON pages with `limit`/`offset`; CSV, XLSX and PDF hold the whole range (the CSV streams, read 2,000 records at a time, so a long range is never held in memory). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Every vaccine record given from the first day to the last (the organization's time zone), oldest first, optionally of one `lot`. JSON pages with `limit`/`offset`; CSV, XLSX and PDF hold the whole range (the CSV streams, read 2,000 records at a time, so a long range is never held in memory). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -62206,6 +67412,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -62225,7 +67440,7 @@ export interface paths {
         };
         /**
          * Foster homes with capacity and current animals
-         * @description Every foster home with its status and capacity, and the animals whose placement covers `date` (default today). `capacity` at the top adds up the active homes. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Every foster home with its status and capacity, and the animals whose placement covers `date` (default today). `capacity` at the top adds up the active homes. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -62334,6 +67549,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -62353,7 +67577,7 @@ export interface paths {
         };
         /**
          * Adoptions with fees and contracts
-         * @description Adoptions finalized in the range (returned ones included: the fee was due), with the fee in integer minor units, its rule, and the contract and when it was signed; totals per currency. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Adoptions finalized in the range (returned ones included: the fee was due), with the fee in integer minor units, its rule, and the contract and when it was signed; totals per currency. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -62472,6 +67696,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -62491,7 +67724,7 @@ export interface paths {
         };
         /**
          * Donations by month, campaign and type, per currency
-         * @description From the donations ledger (deleted gifts left out), by the gift’s date: count and sum in integer minor units per month, campaign, type and currency; totals per currency (currencies are never added together). Needs read on Fundraising too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description From the donations ledger (deleted gifts left out), by the gift’s date: count and sum in integer minor units per month, campaign, type and currency; totals per currency (currencies are never added together). Needs read on Fundraising too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Fundraising.
          */
@@ -62603,6 +67836,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -62622,7 +67864,7 @@ export interface paths {
         };
         /**
          * Volunteer hours by volunteer and role
-         * @description Hours of booked shift windows that start in the range, by volunteer and role; a booking cancelled or marked absent (attended false) counts nothing. Needs read on Shifts too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Hours of booked shift windows that start in the range, by volunteer and role; a booking cancelled or marked absent (attended false) counts nothing. Needs read on Shifts too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Shifts.
          */
@@ -62731,6 +67973,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -62750,7 +68001,7 @@ export interface paths {
         };
         /**
          * Message delivery (sent, bounced, suppressed) by category
-         * @description Outbound messages queued in the range, by category: sent (sent or delivered), bounced, suppressed, failed, and still pending. Needs read on Communications too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Outbound messages queued in the range, by category: sent (sent or delivered), bounced, suppressed, failed, and still pending. Needs read on Communications too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Communications.
          */
@@ -62851,6 +68102,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -62965,6 +68225,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -63126,6 +68395,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -63257,6 +68535,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         put?: never;
@@ -63344,6 +68631,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -63500,6 +68796,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -63611,6 +68916,15 @@ export interface paths {
                 };
                 /** @description Rate limit exceeded; retry after Retry-After seconds */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };

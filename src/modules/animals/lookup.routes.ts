@@ -1,0 +1,71 @@
+import type { App, AppContext } from '../../platform/context.ts';
+import { who } from '../../platform/context.ts';
+import { Type, Nullable, Timestamp } from '../../platform/schema.ts';
+import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
+import type { Queryable } from '../../platform/db/db.ts';
+import { normalizeMicrochip } from './microchips.facts.ts';
+
+const Found = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  species: Type.String(),
+  breed: Nullable(Type.String()),
+  status: Type.String({ description: 'the status name' }),
+  care_state: Type.String({ description: 'in_care, on_hold, completed or not_in_care' }),
+  microchip_number: Nullable(Type.String()),
+  updated_at: Timestamp(),
+});
+
+interface Row {
+  id: string;
+  name: string;
+  species: string;
+  breed: string | null;
+  status: string;
+  care_state: string;
+  microchip_number: string | null;
+  updated_at: Date;
+}
+
+/** Any animal of the organization (in care or not), matched by name or microchip, most recently changed first. */
+export async function lookupAnimals(q: Queryable, orgId: string, text: string, limit: number, offset: number): Promise<Row[]> {
+  const words = text.trim();
+  const like = `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const chip = /\d/.test(words) ? normalizeMicrochip(words) : '';
+  return q.query<Row>(
+    `SELECT a.id, a.name, a.species, a.breed, s.name AS status, s.care_state, a.microchip_number, a.updated_at
+       FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id
+      WHERE a.organization_id = $1 AND a.deleted_at IS NULL
+        AND ($2 = '' OR a.name ILIKE $3 OR a.public_name ILIKE $3 OR ($4 <> '' AND a.microchip_number LIKE $4 || '%'))
+      ORDER BY a.updated_at DESC, a.id DESC LIMIT $5 OFFSET $6`,
+    [orgId, words, like, chip, limit + 1, offset],
+  );
+}
+
+/** GET /api/animals/lookup: the staff app's animal picker (choose the animal a message, a form or a record is about). */
+export function lookupRoutes(app: App, ctx: AppContext) {
+  app.get(
+    '/api/animals/lookup',
+    {
+      config: { permission: { area: 'animals', level: 'read' } },
+      schema: {
+        tags: ['Animals'],
+        summary: 'Find any animal of the organization by name or microchip (for pickers)',
+        description:
+          'Every animal of the organization, in care or not (an animal adopted a minute ago is found as well as one in a kennel), ' +
+          'most recently changed first, so recent outcomes lead. `q` matches part of the name or the public name ' +
+          '(case-insensitive), or the start of the microchip number (normalized as on entry); empty or absent: all. ' +
+          'Deleted animals are not listed.',
+        querystring: Type.Object({
+          q: Type.Optional(Type.String({ maxLength: 100, description: 'part of a name, or the start of a microchip number' })),
+          ...pageQueryB(50, 20),
+        }),
+        response: { 200: Type.Object({ results: Type.Array(Found), ...PageFieldsB }) },
+      },
+    },
+    async (req) => {
+      const { limit, offset } = req.query;
+      return pageB(await lookupAnimals(ctx.db, who(req).orgId, req.query.q ?? '', limit, offset), limit, offset);
+    },
+  );
+}
