@@ -56,6 +56,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     // Per-request access logs cost throughput; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    // While stopping (src/main.ts), a request arriving on a connection already open is still served, in full and in
+    // its family's shape, with `Connection: close`; new connections are no longer accepted.
+    return503OnClosing: false,
     // Building the OpenAPI description compiles every route's schemas; on a busy two-core machine that
     // can pass Fastify's default 10 s plugin budget, which is a start-up failure, not a slow start.
     pluginTimeout: 120_000,
