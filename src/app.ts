@@ -13,6 +13,7 @@ import { announceChange, listenForChanges } from './platform/cache-bus.ts';
 import { clearOrgCaches } from './platform/org-cache.ts';
 import type { App, AppContext } from './platform/context.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './platform/plugins/errors.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from './platform/errors.ts';
 import { securityPlugin } from './platform/plugins/security.ts';
 import { limitAddress, rateLimitPlugin } from './platform/plugins/rate-limit.ts';
 import { tenancyPlugin } from './platform/plugins/tenancy.ts';
@@ -56,6 +57,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     // Per-request access logs cost throughput; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    // While stopping (src/main.ts), a request arriving on a connection already open is still served, in full and in
+    // its family's shape, with `Connection: close`; new connections are no longer accepted.
+    return503OnClosing: false,
     // Building the OpenAPI description compiles every route's schemas; on a busy two-core machine that
     // can pass Fastify's default 10 s plugin budget, which is a start-up failure, not a slow start.
     pluginTimeout: 120_000,
@@ -92,17 +96,37 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   for (const mod of modules) await app.register(async (scope) => mod.routes(scope, ctx));
   await app.register(webAppPlugin);
 
-  // Never rate-limited. With REDIS_URL set, says whether Redis answers: `degraded` while limits
-  // are counted per process because it does not (still 200: Ark keeps serving).
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await db.query('SELECT 1');
-    if (!opts.redis) return { ok: true };
-    return { ok: true, redis: limiter.degraded ? 'degraded' : 'ok' };
+  // Never rate-limited. Says which dependency is down: `database` (503 with Retry-After: nothing can be served) and,
+  // with REDIS_URL set, `redis` (`degraded` while limits are counted per process because it does not answer; still
+  // 200, Ark keeps serving).
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
+    const database = await databaseAnswers(db);
+    const body: Record<string, unknown> = { ok: database, database: database ? 'ok' : 'down' };
+    if (opts.redis) body.redis = limiter.degraded ? 'degraded' : 'ok';
+    if (!database) void reply.code(503).header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    return body;
   });
 
   opts.extraRoutes?.(app);
   await app.ready();
   return { app, ctx };
+}
+
+/** Whether the database answers `SELECT 1` within 2 s (a health check never waits for the pool's 10 s). */
+async function databaseAnswers(db: Db): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2000)));
+  try {
+    return await Promise.race([
+      db.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What every module gets; caches are cleared here and, through the cache bus, in every other process. */

@@ -40,6 +40,8 @@ export interface Config {
    * (development and tests only; in production only https to public addresses is sent to).
    */
   webhooksAllowInsecure: boolean;
+  /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are closed (s). */
+  shutdownGraceSeconds: number;
 }
 
 /** An S3-compatible store (AWS S3, MinIO, Ceph, R2...), addressed path-style. */
@@ -117,5 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     photoMaxBytes: int(env.ARK_PHOTO_MAX_MB, 15) * MIB,
     documentMaxBytes: int(env.ARK_DOCUMENT_MAX_MB, 25) * MIB,
     webhooksAllowInsecure: env.ARK_WEBHOOKS_ALLOW_INSECURE === '1' || env.ARK_WEBHOOKS_ALLOW_INSECURE === 'true',
+    shutdownGraceSeconds: int(env.ARK_SHUTDOWN_GRACE_SECONDS, 25),
   };
 }

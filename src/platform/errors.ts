@@ -15,6 +15,7 @@ const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 } as const;
 type ErrorCode = keyof typeof ERROR_STATUS;
 export type FieldErrors = Record<string, string[]>;
@@ -167,6 +168,47 @@ function camel(name: string): string {
   return head.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) + (dot < 0 ? '' : name.slice(dot));
 }
 
+/** Seconds a client is asked to wait (`Retry-After`) when the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** Node's socket errors that mean the server could not be reached or the connection broke. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+/** What the pg client says when its connection is gone or could not be made in time. */
+const PG_CONNECTION_MESSAGE = new RegExp(
+  '^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|' +
+    'Client was closed and is not queryable|Query read timeout)',
+);
+
+/**
+ * The database (or another service a request needs) cannot be reached right now: refused or broken connections,
+ * PostgreSQL shutting down or starting up (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now),
+ * connection exceptions (class 08), too many connections (53300), and the pg client's own words for a lost
+ * connection. Answered 503 with Retry-After: nothing was done, and trying again shortly is right.
+ */
+export function isUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code)) return true;
+    if (code === '57P01' || code === '57P02' || code === '57P03' || code === '53300' || /^08[0-9A-Z]{3}$/.test(code)) return true;
+  }
+  const message = (err as { message?: unknown }).message;
+  return typeof message === 'string' && PG_CONNECTION_MESSAGE.test(message);
+}
+
+const UNAVAILABLE_MESSAGE = 'The service is briefly unavailable (its database cannot be reached); nothing was done. Try again shortly.';
+export const unavailable = () =>
+  new AppError('SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE, undefined, 503, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+
 /** Converts anything thrown into an AppError without leaking internals. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -185,6 +227,7 @@ export function toAppError(err: unknown): AppError {
       break;
   }
   if (err instanceof SyntaxError) return badRequest('The request body is not valid JSON.');
+  if (isUnavailable(err)) return unavailable();
   // A safety net under validation: what the database refuses as data is bad input, never a 500.
   const pgCode = (err as { code?: unknown })?.code;
   if (typeof pgCode === 'string' && /^[0-9A-Z]{5}$/.test(pgCode)) {

