@@ -46407,7 +46407,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Email and password; with two-factor sign-in on, also `totp_code` (or one `recovery_code`): without it the answer is 422 naming `totp_code`. Answers the session and sets the `ark_session` cookie (httpOnly, SameSite=Lax, Secure over HTTPS, this address only). Every attempt on an account counts before the password is checked; the fifth in a row without success locks the account for 15 minutes (429), and 20 failures from one client address in 15 minutes stop that address (429). A success sets the account count back to zero. A wrong email and a wrong password answer the same 401.
+         * @description Email and password; with two-factor sign-in on, also `totp_code` (or one `recovery_code`). Every failure answers the same 401 with the same sentence — an email naming nobody, a wrong password, and on a two-factor account a missing, wrong or used code — so nothing confirms a password without its second factor (the staff app always offers the code field). A code works once: the one confirming the set-up, and each code at sign-in, are used up for their 30-second period. Answers the session and sets the `ark_session` cookie (httpOnly, SameSite=Lax, Secure over HTTPS, this address only). Attempts are counted per email typed and client address before anything is checked: the sixth in 15 minutes, and each after it, answers 429 (Retry-After) for that pair only, the same for a member's email and an unknown one, so nobody can lock a member out from elsewhere; a success forgets the pair's attempts, and so does a password reset. 20 failures from one client address in 15 minutes stop that address (429).
          */
         post: {
             parameters: {
@@ -46483,7 +46483,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
-                /** @description Wrong email or password (the answer never says which) */
+                /** @description Wrong email, password or second factor (the answer never says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -47013,7 +47013,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a password reset link
-         * @description Always answers 202, whether or not the address is a member's (nobody learns who is a member). An active member gets an email with a one-time link that works for one hour; a newer link replaces an older one.
+         * @description Always answers 202, whether or not the address is a member's, and in the same time: the request only queues the work (nobody learns who is a member, from the answer or from how long it takes). The job queue then sends an active member an email with a one-time link that works for one hour; a newer link replaces an older one. At most 3 links per account in an hour: further asks in that hour are answered alike and send nothing.
          */
         post: {
             parameters: {
@@ -47612,7 +47612,7 @@ export interface paths {
         put?: never;
         /**
          * Turn two-factor sign-in on
-         * @description A code from the app confirms the set-up; answers 10 recovery codes, shown once, each good for one sign-in. For a team member signed in to the staff app (the session cookie); an API key answers 401 here.
+         * @description A code from the app and the password confirm the set-up (a wrong password is 422 naming `password`); answers 10 recovery codes, shown once, each good for one sign-in. The code that confirms the set-up is used up: it cannot sign in. For a team member signed in to the staff app (the session cookie); an API key answers 401 here.
          */
         post: {
             parameters: {
@@ -47625,6 +47625,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         code: string;
+                        /** @description the member's password: turning two-factor sign-in on asks for it */
+                        password: string;
                     };
                 };
             };
@@ -52557,7 +52559,7 @@ export interface paths {
         };
         /**
          * The reconciliation as CSV
-         * @description The same rows as GET /api/animals/reconciliations, one per adoption, with a header row; amounts in minor units.
+         * @description The same rows as GET /api/animals/reconciliations, one per adoption, with a header row; amounts in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…) so no spreadsheet runs it as a formula.
          *
          *     Needs read on Animals.
          */
@@ -56004,7 +56006,7 @@ export interface paths {
         };
         /**
          * Export animals
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, name, species, status, care_state, location_id, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, name, species, status, care_state, location_id, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on Animals.
          */
@@ -56117,7 +56119,7 @@ export interface paths {
         };
         /**
          * Export people
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, first_name, last_name, email, phone, roles, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, first_name, last_name, email, phone, roles, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on People.
          */
@@ -56228,7 +56230,7 @@ export interface paths {
         };
         /**
          * Export donations
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, date, donor_id, amount_minor, currency, type, payment_method, campaign_id, animal_id, source, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, date, donor_id, amount_minor, currency, type, payment_method, campaign_id, animal_id, source, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on Fundraising.
          */
@@ -56341,7 +56343,7 @@ export interface paths {
         };
         /**
          * Export medical records
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, kind, name, product, manufacturer, lot, expires_on, dose, route, given_by, given_at, next_due_on, result, rabies_tag, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, kind, name, product, manufacturer, lot, expires_on, dose, route, given_by, given_at, next_due_on, result, rabies_tag, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on Animals.
          */
@@ -56456,7 +56458,7 @@ export interface paths {
         };
         /**
          * Export stays (intakes and outcomes)
-         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, intake_at, intake_type, condition, age_weeks, age_estimated, adoption_return, source_organization, outcome_at, outcome_type, destination_organization, outcome_reason, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units.
+         * @description Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. Columns: id, animal_id, animal_name, species, intake_at, intake_type, condition, age_weeks, age_estimated, adoption_return, source_organization, outcome_at, outcome_type, destination_organization, outcome_reason, created_at. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet runs it as a formula; numbers are left as they are.
          *
          *     Needs read on Animals.
          */
@@ -56699,7 +56701,7 @@ export interface paths {
         };
         /**
          * The Shelter Animals Count matrix for a month
-         * @description The month's matrix for one species group, derived from stays (intakes and outcomes by the moment they happened) and foster placements, the month bounded in the organization's time zone. Rows follow SAC's matrix: beginning count (in shelter, in foster), the intake rows (Ark intake types are the SAC categories), the outcome rows, the ending count; columns adult, up to 5 months, age unknown (age at intake for intakes, at outcome for outcomes, at the boundary for the counts: from the animal's date of birth, else the age recorded at the stay's intake). An animal counts once in a beginning or ending count; in foster when a foster placement covered the day before the boundary. `identity` checks beginning + intakes − outcomes = ending and, when it fails, says so loudly and lists every animal whose own records do not add up (e.g. two stays open at once). When the month was submitted, `submission.differences` lists every cell that changed since. The CSV has SAC’s matrix layout: one line per row, then Adult, Up to 5 months, Age unknown, Total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description The month's matrix for one species group, derived from stays (intakes and outcomes by the moment they happened) and foster placements, the month bounded in the organization's time zone. Rows follow SAC's matrix: beginning count (in shelter, in foster), the intake rows (Ark intake types are the SAC categories), the outcome rows, the ending count; columns adult, up to 5 months, age unknown (age at intake for intakes, at outcome for outcomes, at the boundary for the counts: from the animal's date of birth, else the age recorded at the stay's intake). An animal counts once in a beginning or ending count; in foster when a foster placement covered the day before the boundary. `identity` checks beginning + intakes − outcomes = ending and, when it fails, says so loudly and lists every animal whose own records do not add up (e.g. two stays open at once). When the month was submitted, `submission.differences` lists every cell that changed since. The CSV has SAC’s matrix layout: one line per row, then Adult, Up to 5 months, Age unknown, Total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -57489,7 +57491,7 @@ export interface paths {
         };
         /**
          * Live release rate for a range, by species group and month
-         * @description Outcomes whose moment falls from the first day to the last, in the organization's time zone. Both formulas are given and stated on the report: live release rate = live outcomes ÷ all outcomes; live release rate (excluding owner-intended euthanasia) = live outcomes ÷ (all outcomes − owner-intended euthanasia outcomes). Live outcomes: adoption, return to owner, transfer to another agency, return to field, other live outcome. Outcomes are counted by the day they happened; an animal returned after adoption keeps its adoption, and its later outcome counts again. Rates are fractions with 4 decimals, null when there is nothing to divide by. A range is at most 10 years. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Outcomes whose moment falls from the first day to the last, in the organization's time zone. Both formulas are given and stated on the report: live release rate = live outcomes ÷ all outcomes; live release rate (excluding owner-intended euthanasia) = live outcomes ÷ (all outcomes − owner-intended euthanasia outcomes). Live outcomes: adoption, return to owner, transfer to another agency, return to field, other live outcome. Outcomes are counted by the day they happened; an animal returned after adoption keeps its adoption, and its later outcome counts again. Rates are fractions with 4 decimals, null when there is nothing to divide by. A range is at most 10 years. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -57679,7 +57681,7 @@ export interface paths {
         };
         /**
          * Intakes by month, species, type and subtype
-         * @description Counts of intakes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Counts of intakes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -57812,7 +57814,7 @@ export interface paths {
         };
         /**
          * Outcomes by month, species, type and subtype
-         * @description Counts of outcomes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Counts of outcomes whose moment falls in the range (days in the organization's time zone), by month, SAC species group, species as recorded (lower case), type (the SAC category) and subtype (null: none recorded). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -57945,7 +57947,7 @@ export interface paths {
         };
         /**
          * Length of stay (median, 90th percentile) by species group and outcome
-         * @description Stays whose outcome falls in the range. Days are the outcome moment minus the intake moment (one decimal). Rows with null species group or outcome are the subtotals and the total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Stays whose outcome falls in the range. Days are the outcome moment minus the intake moment (one decimal). Rows with null species group or outcome are the subtotals and the total. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -58071,7 +58073,7 @@ export interface paths {
         };
         /**
          * Animals in care on a date, by location and care state
-         * @description A point-in-time count from stays (not today’s animal table): animals whose stay was open as the day ended in the organization's time zone, by location (In foster when a foster placement covered the day, else the animal's current location), care state (on_hold when a hold was in force, else in_care) and species group. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description A point-in-time count from stays (not today’s animal table): animals whose stay was open as the day ended in the organization's time zone, by location (In foster when a foster placement covered the day, else the animal's current location), care state (on_hold when a hold was in force, else in_care) and species group. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -58198,7 +58200,7 @@ export interface paths {
         };
         /**
          * Medical items due and overdue, by day, location and species
-         * @description Open (not completed) medical due items of animals on file, due on or before `date` + `days`: overdue when due before `date` (default today in the organization’s time zone). Location: In foster when a foster placement covers the day, else the animal's current location. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Open (not completed) medical due items of animals on file, due on or before `date` + `days`: overdue when due before `date` (default today in the organization’s time zone). Location: In foster when a foster placement covers the day, else the animal's current location. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -58326,7 +58328,7 @@ export interface paths {
         };
         /**
          * Vaccinations given in a range, with lot numbers (for recalls)
-         * @description Every vaccine record given from the first day to the last (the organization's time zone), oldest first, optionally of one `lot`. JSON pages with `limit`/`offset`; CSV, XLSX and PDF hold the whole range (the CSV streams, read 2,000 records at a time, so a long range is never held in memory). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Every vaccine record given from the first day to the last (the organization's time zone), oldest first, optionally of one `lot`. JSON pages with `limit`/`offset`; CSV, XLSX and PDF hold the whole range (the CSV streams, read 2,000 records at a time, so a long range is never held in memory). Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -58468,7 +58470,7 @@ export interface paths {
         };
         /**
          * Foster homes with capacity and current animals
-         * @description Every foster home with its status and capacity, and the animals whose placement covers `date` (default today). `capacity` at the top adds up the active homes. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Every foster home with its status and capacity, and the animals whose placement covers `date` (default today). `capacity` at the top adds up the active homes. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -58596,7 +58598,7 @@ export interface paths {
         };
         /**
          * Adoptions with fees and contracts
-         * @description Adoptions finalized in the range (returned ones included: the fee was due), with the fee in integer minor units, its rule, and the contract and when it was signed; totals per currency. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Adoptions finalized in the range (returned ones included: the fee was due), with the fee in integer minor units, its rule, and the contract and when it was signed; totals per currency. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Animals.
          */
@@ -58734,7 +58736,7 @@ export interface paths {
         };
         /**
          * Donations by month, campaign and type, per currency
-         * @description From the donations ledger (deleted gifts left out), by the gift’s date: count and sum in integer minor units per month, campaign, type and currency; totals per currency (currencies are never added together). Needs read on Fundraising too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description From the donations ledger (deleted gifts left out), by the gift’s date: count and sum in integer minor units per month, campaign, type and currency; totals per currency (currencies are never added together). Needs read on Fundraising too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Fundraising.
          */
@@ -58865,7 +58867,7 @@ export interface paths {
         };
         /**
          * Volunteer hours by volunteer and role
-         * @description Hours of booked shift windows that start in the range, by volunteer and role; a booking cancelled or marked absent (attended false) counts nothing. Needs read on Shifts too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Hours of booked shift windows that start in the range, by volunteer and role; a booking cancelled or marked absent (attended false) counts nothing. Needs read on Shifts too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Shifts.
          */
@@ -58993,7 +58995,7 @@ export interface paths {
         };
         /**
          * Message delivery (sent, bounced, suppressed) by category
-         * @description Outbound messages queued in the range, by category: sent (sent or delivered), bounced, suppressed, failed, and still pending. Needs read on Communications too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise.
+         * @description Outbound messages queued in the range, by category: sent (sent or delivered), bounced, suppressed, failed, and still pending. Needs read on Communications too. Every format comes from the same query: `format=csv|xlsx|pdf` (or the Accept header) answers a file (CSV streamed row by row, UTF-8 with a header row; XLSX one sheet; PDF printable, with the formula and notes); JSON otherwise. In CSV and XLSX, text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…): no spreadsheet runs it.
          *
          *     Needs read on Reports and read on Communications.
          */
