@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+// ipaddr.js: fastify's proxy-addr uses it; Ark reads addresses with it (listed in package.json's dependencies).
+import ipaddr from 'ipaddr.js';
 
 /** A new endpoint secret: `whsec_` + base64 of 24 random bytes (the Standard Webhooks form). */
 export function newSecret(): string {
@@ -24,46 +26,29 @@ export function verify(secret: string, id: string, timestamp: number, body: stri
   });
 }
 
-/** Addresses never sent to in production: loopback, private, link-local, shared, reserved, multicast. */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2001:db8::', 32],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
-
-/** True when the address is loopback, private, link-local or otherwise not a public unicast address. */
+/**
+ * True when the address is not a public unicast address: loopback, private, link-local, shared (CGNAT), reserved,
+ * documentation, multicast, unspecified, or any of those written another way. The address is read by a real
+ * parser (ipaddr.js), so every IPv6 spelling counts: IPv4-mapped (`::ffff:7f00:1`, `::ffff:127.0.0.1`) and
+ * IPv4-compatible (`::7f00:1`) addresses are judged by the IPv4 address inside them, and 6to4 (`2002:7f00:1::1`),
+ * Teredo, NAT64, site-local (`fec0::1`), unique-local and the other special ranges are refused whole. Only what the
+ * parser calls plain `unicast` passes; something that is not an address at all is internal too.
+ */
 export function isInternalAddress(address: string): boolean {
-  const v = isIP(address);
-  if (v === 4) return blocked.check(address, 'ipv4');
-  if (v === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(address, 'ipv6');
+  if (!isIP(address.replace(/%.*$/, ''))) return true;
+  let ip: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    ip = ipaddr.parse(address);
+  } catch {
+    return true;
   }
-  return true;
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return isInternalAddress(v6.toIPv4Address().toString());
+    // IPv4-compatible (::a.b.c.d, deprecated): never a public destination.
+    if (v6.parts.slice(0, 6).every((p) => p === 0)) return true;
+  }
+  return ip.range() !== 'unicast';
 }
 
 /**

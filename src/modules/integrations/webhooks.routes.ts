@@ -4,9 +4,10 @@ import { Type } from '../../platform/schema.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { pageB } from '../../platform/pagination.ts';
 import { audit } from '../../platform/audit.ts';
-import { invalid, notFound, conflict } from '../../platform/errors.ts';
+import { AppError, invalid, notFound, conflict } from '../../platform/errors.ts';
+import { AREA_LABEL, allows, type Grants } from '../../platform/permissions.ts';
 import { newId } from '../../platform/ids.ts';
-import { CHANGE_EVENT_NAMES } from '../../platform/changes.ts';
+import { CHANGE_EVENTS, CHANGE_EVENT_NAMES, type ChangeEvent } from '../../platform/changes.ts';
 import * as repo from './webhooks.repository.ts';
 import { newSecret, urlProblem } from './signing.ts';
 import { wakeEndpoint } from './delivery.ts';
@@ -31,6 +32,26 @@ const SIGNING =
   'retried with exponential back-off and jitter (30 s doubling, at most 8 h apart) for about three days, then marked failed. ' +
   "A record's events are sent in the change feed's order: a later event for the same record waits while an earlier one is pending. " +
   'After 50 failed attempts in a row the endpoint is paused and the organization is emailed; paused endpoints keep their backlog.';
+
+/**
+ * A delivery carries the record's fields (a person's name and roles, an animal's status): subscribing to an area's
+ * events needs read on that area, as reading them in the change feed does (403 naming the area and the events).
+ */
+function checkEventGrants(grants: Grants, events: readonly ChangeEvent[]) {
+  const missing = events.filter((e) => !allows(grants, CHANGE_EVENTS[e], 'read'));
+  const first = missing[0];
+  if (!first) return;
+  const area = CHANGE_EVENTS[first];
+  const named = missing.filter((e) => CHANGE_EVENTS[e] === area);
+  throw new AppError(
+    'FORBIDDEN',
+    `Your role needs read permission on ${AREA_LABEL[area]} to subscribe to ${named.join(', ')}: a delivery carries those records' fields.`,
+  );
+}
+const EVENT_GRANTS =
+  ' Subscribing to an event needs read permission on its area (animals for animal, stay and adoption events; people for ' +
+  'person events; fundraising for donations; communications for messages; shifts for bookings), as reading it in the change ' +
+  'feed does: without it, 403 naming the area.';
 
 /** Webhook endpoints (admin on Settings). */
 export function webhookRoutes(app: App, ctx: AppContext) {
@@ -69,14 +90,15 @@ export function webhookRoutes(app: App, ctx: AppContext) {
         summary: 'Add a webhook endpoint',
         description:
           'Answers 201 with the signing secret, shown only here (rotate it to get a new one). The endpoint receives the changes ' +
-          `committed after it was added, including those of transactions that were running then. ${SIGNING}`,
+          `committed after it was added, including those of transactions that were running then.${EVENT_GRANTS} ${SIGNING}`,
         body: EndpointCreate,
         response: { 201: EndpointWithSecret },
       },
     },
     async (req, reply) => {
-      const { orgId, actor } = who(req);
+      const { orgId, actor, principal } = who(req);
       checkUrl(req.body.url);
+      checkEventGrants(principal.grants, req.body.events);
       const id = newId('whk');
       const secret = newSecret();
       const row = await ctx.db.tx(async (q) => {
@@ -114,15 +136,17 @@ export function webhookRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Change, pause or resume a webhook endpoint',
         description:
-          '`enabled: false` pauses it (nothing is sent; its changes are kept); `enabled: true` resumes it and sends the backlog in order.',
+          '`enabled: false` pauses it (nothing is sent; its changes are kept); `enabled: true` resumes it and sends the backlog in order.' +
+          EVENT_GRANTS,
         params: IdParam,
         body: EndpointUpdate,
         response: { 200: Endpoint },
       },
     },
     async (req) => {
-      const { orgId, actor } = who(req);
+      const { orgId, actor, principal } = who(req);
       if (req.body.url !== undefined) checkUrl(req.body.url);
+      if (req.body.events !== undefined) checkEventGrants(principal.grants, req.body.events);
       return ctx.db.tx(async (q) => {
         if (!(await repo.endpointById(q, orgId, req.params.id, true))) throw notFound('webhook endpoint');
         await repo.updateEndpoint(q, orgId, req.params.id, req.body);

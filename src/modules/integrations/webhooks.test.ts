@@ -417,6 +417,21 @@ test('endpoint rules: https only outside development, no internal addresses, clo
   await bad('https://[::1]/x');
   await bad('https://169.254.169.254/latest/meta-data');
   await bad('https://localhost/x');
+  // Loopback and private ranges in their IPv6 spellings: 6to4, site-local, IPv4-compatible and IPv4-mapped, NAT64, unique-local.
+  for (const host of [
+    '[2002:7f00:1::1]',
+    '[fec0::1]',
+    '[::7f00:1]',
+    '[::ffff:7f00:1]',
+    '[::ffff:127.0.0.1]',
+    '[::ffff:a9fe:a9fe]',
+    '[64:ff9b::a00:1]',
+    '[fd12:3456::1]',
+    '[::]',
+    '0x7f000001',
+    '2130706433',
+  ])
+    assert.match(await bad(`https://${host}/x`), /loopback, private or link-local/, host);
   await bad('https://user:pw@hooks.example.org/x');
   await bad('not a url');
   const unknown = await org.req('POST', '/api/settings/webhooks', {
@@ -454,6 +469,51 @@ test('send-time check: a name resolving to loopback is refused in production', a
   assert.match(attempt.error, /refused|could not resolve/);
 });
 
+test('send-time check: an internal address in an IPv6 spelling is refused when connecting too', async () => {
+  const org = await makeOrg(strict);
+  const res = await org.req('POST', '/api/settings/webhooks', { body: { url: 'https://hooks.example.org/x', events: ['animal.created'] } });
+  assert.equal(res.status, 201, res.raw);
+  // Written past the save-time check, as an address saved before this rule would be.
+  await strict.db.query("UPDATE webhook_endpoints SET url = 'https://[::ffff:7f00:1]:9/x' WHERE organization_id = $1", [org.id]);
+  const a = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'R', species: 'Dog', status: 'Available', intakeDate: '2026-10-01' },
+  });
+  assert.equal(a.status, 201);
+  await deliverDue(strict.ctx, { organizations: [org.id], retryBaseMs: 0 });
+  const log = await org.req('GET', `/api/settings/webhooks/${res.body.id}/deliveries`);
+  const attempt = log.body.results[0].attempt_log[0];
+  assert.equal(attempt.success, false);
+  assert.match(attempt.error, /refused/);
+});
+
+test('subscribing to the events of an area needs read on that area: settings admin alone cannot watch people', async () => {
+  const org = await makeOrg(t);
+  const settingsOnly = await org.keyWith({ settings: 'admin' });
+  const people = await org.req('POST', '/api/settings/webhooks', {
+    key: settingsOnly,
+    body: { url: 'http://127.0.0.1:9/x', events: ['person.created', 'person.updated', 'animal.created'] },
+  });
+  assertErrorShape('/api/settings/webhooks', people, 403);
+  assert.match(people.body.error, /read permission on People to subscribe to person\.created, person\.updated/);
+  assert.equal((await org.req('GET', '/api/settings/webhooks')).body.results.length, 0, 'nothing made');
+  const withPeople = await org.keyWith({ settings: 'admin', people: 'read' });
+  const ok = await org.req('POST', '/api/settings/webhooks', {
+    key: withPeople,
+    body: { url: 'http://127.0.0.1:9/x', events: ['person.created'] },
+  });
+  assert.equal(ok.status, 201, ok.raw);
+  // Changing the events is checked the same way.
+  const widen = await org.req('PATCH', `/api/settings/webhooks/${ok.body.id}`, {
+    key: withPeople,
+    body: { events: ['person.created', 'donation.recorded'] },
+  });
+  assertErrorShape('/api/settings/webhooks/x', widen, 403);
+  assert.match(widen.body.error, /read permission on Fundraising/);
+  assert.deepEqual((await org.req('GET', `/api/settings/webhooks/${ok.body.id}`)).body.events, ['person.created']);
+  const rename = await org.req('PATCH', `/api/settings/webhooks/${ok.body.id}`, { key: settingsOnly, body: { description: 'x' } });
+  assert.equal(rename.status, 200, 'a change that adds no events needs no more');
+});
+
 test('pure rules: internal addresses, URL checks and the back-off', () => {
   for (const a of [
     '127.0.0.1',
@@ -466,6 +526,14 @@ test('pure rules: internal addresses, URL checks and the back-off', () => {
     'fd00::1',
     '::ffff:127.0.0.1',
     '0.0.0.0',
+    '2002:7f00:1::1',
+    'fec0::1',
+    '::7f00:1',
+    '::ffff:7f00:1',
+    '64:ff9b::7f00:1',
+    '100.64.0.1',
+    'fe80::1%eth0',
+    'not an address',
   ])
     assert.equal(isInternalAddress(a), true, a);
   for (const a of ['8.8.8.8', '2606:4700:4700::1111', '93.184.216.34']) assert.equal(isInternalAddress(a), false, a);
@@ -510,6 +578,7 @@ securitySuite('webhooks', () => t, [
     body: { url: 'http://127.0.0.1:9/x', events: ['animal.created'] },
     area: 'settings',
     level: 'admin',
+    also: [{ area: 'animals', level: 'read' }],
   },
   {
     method: 'GET',

@@ -204,6 +204,8 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
   const wrong = totp.generate().replace(/\d$/, (d) => String((Number(d) + 5) % 10));
   await page.getByRole('textbox', { name: 'Code from the app' }).fill(wrong);
+  // Turning two-factor sign-in on asks for the password too.
+  await page.getByRole('textbox', { name: 'Your password' }).fill('a long kennel password');
   await page.getByRole('button', { name: 'Turn two-factor sign-in on' }).click();
   await page.getByText('code is not right').waitFor();
   await axe(page, 'the two-factor set-up');
@@ -232,7 +234,9 @@ test('a member invited by link signs in, adds an animal, records a weight, chang
   await page.getByLabel('Email').fill('robin@example.org');
   await page.getByRole('textbox', { name: 'Password' }).fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByText('The email address or the password is not right.').waitFor();
+  // The code field is always offered: no answer says whether an account asks for one.
+  await page.getByRole('textbox', { name: 'Code from your authenticator app' }).waitFor();
+  await page.getByText('The email address, the password or the code from the authenticator app is not right.').waitFor();
   await shot(page, 'sign-in');
   await context.close();
 

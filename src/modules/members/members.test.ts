@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { TOTP, Secret } from 'otpauth';
 import { testApp, makeOrg, request, type TestApp, type TestOrg, type Res } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+import { runDueJobs } from '../../platform/jobs.ts';
 
 // Team members: invitations, sign-in and its limits, sessions and the cookie, cross-site refusal,
 // two-factor sign-in, password resets, and a member's keys capped by the member's role.
@@ -134,7 +135,19 @@ test('invitations: email unique whatever its case, a real role, and no role beyo
   assert.equal(list.body.results.length, 1);
 });
 
-test('sign-in: a wrong email and a wrong password answer alike; the fifth failure in a row locks the account', async () => {
+/** A sign-in from a given client address (the socket's, as Ark reads it without a trusted proxy). */
+async function signInFrom(org: TestOrg, body: Record<string, unknown>, address: string) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/session',
+    headers: { host: org.host, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+    remoteAddress: address,
+  });
+  return { status: res.statusCode, body: res.json(), headers: res.headers, raw: res.body };
+}
+
+test('sign-in: wrong email and wrong password answer alike; attempts slow down per email and address, never lock out', async () => {
   const org = await makeOrg(t);
   const m = await member(org);
   const unknown = await signIn(org, { email: 'nobody@example.org', password: PASSWORD });
@@ -143,16 +156,25 @@ test('sign-in: a wrong email and a wrong password answer alike; the fifth failur
   assert.deepEqual(wrong.body, unknown.body);
   const ok = await signIn(org, { email: m.email.toUpperCase(), password: PASSWORD });
   assert.equal(ok.status, 200, ok.raw);
-  // Five failures in a row (the success above set the count back to zero), fired at once: the lock holds.
-  const tries = await Promise.all(Array.from({ length: 7 }, () => signIn(org, { email: m.email, password: 'wrong password!' })));
-  assert.equal(tries.filter((r) => r.status === 401).length, 5, tries.map((r) => r.status).join());
-  assert.equal(tries.filter((r) => r.status === 429).length, 2);
-  const locked = await signIn(org, { email: m.email, password: PASSWORD });
-  assertErrorShape('/api/session', locked, 429);
-  assert.equal(locked.headers['retry-after'], '900');
-  assert.match(locked.body.error, /for this account/);
-  await t.db.query("UPDATE members SET locked_until = now() - interval '1 second' WHERE organization_id = $1", [org.id]);
-  assert.equal((await signIn(org, { email: m.email, password: PASSWORD })).status, 200);
+  // Seven wrong attempts at once from one address, for the member and for an unknown email: five 401s, then 429s, alike.
+  const burst = (email: string) =>
+    Promise.all(Array.from({ length: 7 }, () => signInFrom(org, { email, password: 'wrong password!' }, '10.9.0.1')));
+  const known = await burst(m.email);
+  const nobody = await burst('nobody@example.org');
+  for (const tries of [known, nobody]) {
+    assert.equal(tries.filter((r) => r.status === 401).length, 5, tries.map((r) => r.status).join());
+    assert.equal(tries.filter((r) => r.status === 429).length, 2);
+  }
+  const slowed = await signInFrom(org, { email: m.email, password: PASSWORD }, '10.9.0.1');
+  const slowedNobody = await signInFrom(org, { email: 'nobody@example.org', password: PASSWORD }, '10.9.0.1');
+  assert.equal(slowed.status, 429);
+  assert.equal(slowed.headers['retry-after'], '900');
+  assert.deepEqual(slowed.body, slowedNobody.body, 'the same answer for a member and for nobody');
+  assert.doesNotMatch(slowed.body.error, /account/);
+  // The member, from their own address, is not locked out.
+  assert.equal((await signInFrom(org, { email: m.email, password: PASSWORD }, '10.9.0.2')).status, 200);
+  await t.db.query("UPDATE member_sign_in_failures SET at = now() - interval '16 minutes' WHERE organization_id = $1", [org.id]);
+  assert.equal((await signInFrom(org, { email: m.email, password: PASSWORD }, '10.9.0.1')).status, 200);
 });
 
 test('sign-in: 20 failures from one address in 15 minutes stop that address', async () => {
@@ -284,6 +306,26 @@ test("disabling a member ends their sessions and their keys; a member's key neve
   assert.equal((await signIn(org, { email: m.email, password: PASSWORD })).status, 200);
 });
 
+test('a two-factor code works once: not twice within its window, and the set-up code never signs in', async () => {
+  const org = await makeOrg(t);
+  const m = await member(org);
+  const setup = await request(t, org.host, 'POST', '/api/session/account/two-factor', { session: m.session });
+  const totp = new TOTP({ secret: Secret.fromBase32(setup.body.secret), digits: 6, period: 30 });
+  const setupCode = totp.generate();
+  const on = await request(t, org.host, 'POST', '/api/session/account/two-factor/confirm', {
+    session: m.session,
+    body: { code: setupCode, password: PASSWORD },
+  });
+  assert.equal(on.status, 200, on.raw);
+  const again = await signIn(org, { email: m.email, password: PASSWORD, totp_code: setupCode });
+  assertErrorShape('/api/session', again, 401);
+  // The next period's code (accepted a period early, for clocks a little apart) works once; fired twice at once, once.
+  const next = totp.generate({ timestamp: Date.now() + 30_000 });
+  const twice = await Promise.all([0, 1].map(() => signIn(org, { email: m.email, password: PASSWORD, totp_code: next })));
+  assert.deepEqual(twice.map((r) => r.status).sort(), [200, 401], twice.map((r) => r.raw).join());
+  assertErrorShape('/api/session', await signIn(org, { email: m.email, password: PASSWORD, totp_code: next }), 401);
+});
+
 test('two-factor sign-in: set up, confirmed by a code, then asked for; recovery codes work once', async () => {
   const org = await makeOrg(t);
   const m = await member(org);
@@ -294,27 +336,36 @@ test('two-factor sign-in: set up, confirmed by a code, then asked for; recovery 
   const wrongCode = totp.generate() === '000000' ? '111111' : '000000';
   const bad = await request(t, org.host, 'POST', '/api/session/account/two-factor/confirm', {
     session: m.session,
-    body: { code: wrongCode },
+    body: { code: wrongCode, password: PASSWORD },
   });
   assertErrorShape('/api/session/account/two-factor/confirm', bad, 422);
+  const noPassword = await request(t, org.host, 'POST', '/api/session/account/two-factor/confirm', {
+    session: m.session,
+    body: { code: totp.generate(), password: 'not the password' },
+  });
+  assertErrorShape('/api/session/account/two-factor/confirm', noPassword, 422);
+  assert.equal(noPassword.body.error, 'password is not right.');
   const on = await request(t, org.host, 'POST', '/api/session/account/two-factor/confirm', {
     session: m.session,
-    body: { code: totp.generate() },
+    body: { code: totp.generate(), password: PASSWORD },
   });
   assert.equal(on.status, 200, on.raw);
   assert.equal(on.body.recovery_codes.length, 10);
 
+  // Until both factors are checked, a right password answers exactly as a wrong one.
   const noCode = await signIn(org, { email: m.email, password: PASSWORD });
-  assertErrorShape('/api/session', noCode, 422);
-  assert.match(noCode.body.error, /^totp_code is required/);
+  const wrongPassword = await signIn(org, { email: m.email, password: 'wrong password!' });
+  assertErrorShape('/api/session', noCode, 401);
+  assert.deepEqual(noCode.body, wrongPassword.body);
   const wrong = await signIn(org, { email: m.email, password: PASSWORD, totp_code: wrongCode });
-  assertErrorShape('/api/session', wrong, 422);
+  assert.deepEqual([wrong.status, wrong.body], [401, wrongPassword.body]);
+  await t.db.query('UPDATE members SET totp_last_step = NULL WHERE organization_id = $1', [org.id]);
   const right = await signIn(org, { email: m.email, password: PASSWORD, totp_code: totp.generate() });
   assert.equal(right.status, 200, right.raw);
   assert.equal(right.body.member.two_factor, true);
   const code = on.body.recovery_codes[0];
   assert.equal((await signIn(org, { email: m.email, password: PASSWORD, recovery_code: code })).status, 200);
-  assertErrorShape('/api/session', await signIn(org, { email: m.email, password: PASSWORD, recovery_code: code }), 422);
+  assertErrorShape('/api/session', await signIn(org, { email: m.email, password: PASSWORD, recovery_code: code }), 401);
   // Wrong password with a right code is still a wrong password.
   assertErrorShape('/api/session', await signIn(org, { email: m.email, password: 'nope nope nope', totp_code: totp.generate() }), 401);
   const offBad = await request(t, org.host, 'POST', '/api/session/account/two-factor/disable', {
@@ -333,11 +384,26 @@ test('two-factor sign-in: set up, confirmed by a code, then asked for; recovery 
 test('password reset: never says who is a member; the link works once, for an hour, and ends every session', async () => {
   const org = await makeOrg(t);
   const m = await member(org);
+  const answers = [];
   for (const address of [m.email, 'nobody@example.org']) {
     const res = await request(t, org.host, 'POST', '/api/session/password-reset', { body: { email: address } });
     assert.equal(res.status, 202);
     assert.deepEqual(res.body, { accepted: true });
+    answers.push(res);
   }
+  // The answer does the same work for a member as for nobody (it queues a job): no link, no email before the job runs.
+  const before = await t.db.query<{ n: number }>(
+    "SELECT (SELECT count(*) FROM member_tokens WHERE organization_id = $1 AND purpose = 'password_reset')::int + " +
+      "(SELECT count(*) FROM comm_messages WHERE organization_id = $1 AND subject LIKE 'Reset your Ark password%')::int AS n",
+    [org.id],
+  );
+  assert.equal(before[0]?.n, 0);
+  const queued = await t.db.query<{ kind: string }>(
+    "SELECT kind FROM jobs WHERE organization_id = $1 AND kind = 'members.password_reset'",
+    [org.id],
+  );
+  assert.equal(queued.length, 2);
+  await runDueJobs(t.ctx, { orgId: org.id });
   const mail = await t.db.query<{ body_text: string }>(
     "SELECT body_text FROM comm_messages WHERE organization_id = $1 AND subject LIKE 'Reset your Ark password%'",
     [org.id],
@@ -362,6 +428,7 @@ test('password reset: never says who is a member; the link works once, for an ho
   assert.equal((await signIn(org, { email: m.email, password: 'a brand new password' })).status, 200);
   // An hour later a link no longer works.
   await request(t, org.host, 'POST', '/api/session/password-reset', { body: { email: m.email } });
+  await runDueJobs(t.ctx, { orgId: org.id });
   await t.db.query("UPDATE member_tokens SET expires_at = now() - interval '1 second' WHERE organization_id = $1", [org.id]);
   const mail2 = await t.db.query<{ body_text: string }>(
     "SELECT body_text FROM comm_messages WHERE organization_id = $1 AND subject LIKE 'Reset your Ark password%' " +
@@ -375,6 +442,27 @@ test('password reset: never says who is a member; the link works once, for an ho
     await request(t, org.host, 'POST', '/api/session/password', { body: { token: late, password: 'another new password' } }),
     410,
   );
+});
+
+test('password reset: at most 3 links an hour per account, asked for six times alike', async () => {
+  const org = await makeOrg(t);
+  const m = await member(org);
+  for (let i = 0; i < 6; i++) {
+    const res = await request(t, org.host, 'POST', '/api/session/password-reset', { body: { email: m.email } });
+    assert.deepEqual([res.status, res.body], [202, { accepted: true }]);
+  }
+  await runDueJobs(t.ctx, { orgId: org.id });
+  const mail = await t.db.query("SELECT 1 FROM comm_messages WHERE organization_id = $1 AND subject LIKE 'Reset your Ark password%'", [
+    org.id,
+  ]);
+  assert.equal(mail.length, 3);
+  await t.db.query("UPDATE member_tokens SET created_at = now() - interval '61 minutes' WHERE organization_id = $1", [org.id]);
+  await request(t, org.host, 'POST', '/api/session/password-reset', { body: { email: m.email } });
+  await runDueJobs(t.ctx, { orgId: org.id });
+  const more = await t.db.query("SELECT 1 FROM comm_messages WHERE organization_id = $1 AND subject LIKE 'Reset your Ark password%'", [
+    org.id,
+  ]);
+  assert.equal(more.length, 4, 'an hour later, a link again');
 });
 
 test('your own account: name and password (the other sessions end)', async () => {

@@ -72,28 +72,22 @@ export async function updateMember(
 }
 
 /**
- * Counts a sign-in attempt before the password is checked, in one statement (the row lock orders
- * concurrent attempts): none is counted, and null comes back, while the account is locked. The
- * fifth attempt in a row locks it for 15 minutes; a success sets the count back to zero.
+ * Records the time step of a two-factor code being used, in one statement: only a step after the last one used
+ * passes (false for a code used already, at sign-in or at the set-up, even by a concurrent request).
  */
-export async function countAttempt(q: Queryable, orgId: string, id: string, maxFailures: number, lockMinutes: number) {
-  const rows = await q.query<{ failed_sign_ins: number }>(
-    `UPDATE members SET failed_sign_ins = failed_sign_ins + 1,
-            locked_until = CASE WHEN failed_sign_ins + 1 >= $3 THEN now() + make_interval(mins => $4) ELSE NULL END
-      WHERE organization_id = $1 AND id = $2 AND (locked_until IS NULL OR locked_until <= now())
-      RETURNING failed_sign_ins`,
-    [orgId, id, maxFailures, lockMinutes],
+export async function useTotpStep(q: Queryable, orgId: string, id: string, step: number) {
+  const rows = await q.query(
+    `UPDATE members SET totp_last_step = $3
+      WHERE organization_id = $1 AND id = $2 AND (totp_last_step IS NULL OR totp_last_step < $3) RETURNING id`,
+    [orgId, id, step],
   );
-  return rows[0] ?? null;
+  return rows.length > 0;
 }
 export async function signedIn(q: Queryable, orgId: string, id: string) {
   await q.query(
     'UPDATE members SET failed_sign_ins = 0, locked_until = NULL, last_sign_in_at = now() WHERE organization_id = $1 AND id = $2',
     [orgId, id],
   );
-}
-export async function clearLock(q: Queryable, orgId: string, id: string) {
-  await q.query('UPDATE members SET failed_sign_ins = 0, locked_until = NULL WHERE organization_id = $1 AND id = $2', [orgId, id]);
 }
 
 export async function addressFailures(q: Queryable, orgId: string, address: string, minutes: number) {
@@ -104,9 +98,40 @@ export async function addressFailures(q: Queryable, orgId: string, address: stri
   );
   return rows[0]?.n ?? 0;
 }
-export async function recordAddressFailure(q: Queryable, orgId: string, address: string) {
-  await q.query('INSERT INTO member_sign_in_failures (organization_id, address) VALUES ($1, $2)', [orgId, address]);
+/**
+ * Counts a sign-in attempt for (email, address) before the password is checked, and answers how many that pair
+ * made in the window, this one included. Call it inside a transaction: a lock on the pair orders concurrent
+ * attempts, so of a burst exactly the first ones within the limit pass. A success removes the pair's attempts.
+ */
+export async function countPairAttempt(q: Queryable, orgId: string, emailKey: string, address: string, minutes: number) {
+  await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`member-sign-in:${orgId}:${emailKey}:${address}`]);
+  await q.query('INSERT INTO member_sign_in_failures (organization_id, address, email_key) VALUES ($1, $2, $3)', [
+    orgId,
+    address,
+    emailKey,
+  ]);
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM member_sign_in_failures
+      WHERE organization_id = $1 AND email_key = $2 AND address = $3 AND at > now() - make_interval(mins => $4)`,
+    [orgId, emailKey, address, minutes],
+  );
+  return rows[0]?.n ?? 0;
+}
+/** Attempt rows older than a day are of no use: removed now and then. */
+export async function pruneAttempts(q: Queryable, orgId: string) {
   await q.query("DELETE FROM member_sign_in_failures WHERE organization_id = $1 AND at < now() - interval '1 day'", [orgId]);
+}
+/** A right sign-in: the pair's attempts are forgotten. */
+export async function signInSucceeded(q: Queryable, orgId: string, emailKey: string, address: string) {
+  await q.query('DELETE FROM member_sign_in_failures WHERE organization_id = $1 AND email_key = $2 AND address = $3', [
+    orgId,
+    emailKey,
+    address,
+  ]);
+}
+/** A new password through a reset link: every address's attempts for that email are forgotten. */
+export async function clearAttempts(q: Queryable, orgId: string, emailKey: string) {
+  await q.query('DELETE FROM member_sign_in_failures WHERE organization_id = $1 AND email_key = $2', [orgId, emailKey]);
 }
 
 export async function insertSession(
@@ -157,6 +182,15 @@ export async function insertToken(
     [orgId, t.token_hash, t.member_id, t.purpose, t.minutes],
   );
   return rows[0]?.expires_at as Date;
+}
+/** Links of one purpose made for a member in the last `minutes` (used or not). */
+export async function recentTokens(q: Queryable, orgId: string, memberId: string, purpose: string, minutes: number) {
+  const rows = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM member_tokens
+      WHERE organization_id = $1 AND member_id = $2 AND purpose = $3 AND created_at > now() - make_interval(mins => $4)`,
+    [orgId, memberId, purpose, minutes],
+  );
+  return rows[0]?.n ?? 0;
 }
 export async function peekToken(q: Queryable, orgId: string, tokenHash: string) {
   const rows = await q.query<{ member_id: string; purpose: 'invitation' | 'password_reset'; usable: boolean }>(

@@ -35,7 +35,10 @@ import {
 
 const TAGS = ['Members'];
 const GONE = { $ref: 'ErrorB#', description: 'The link was used already, was replaced by a newer one, or has expired' } as never;
-const BAD_SIGN_IN = { $ref: 'ErrorB#', description: 'Wrong email or password (the answer never says which)' } as never;
+const BAD_SIGN_IN = {
+  $ref: 'ErrorB#',
+  description: 'Wrong email, password or second factor (the answer never says which)',
+} as never;
 const CROSS = { $ref: 'ErrorB#', description: "Sent from another site's page (Origin or Sec-Fetch-Site)" } as never;
 const SIGNED_IN_ONLY = 'For a team member signed in to the staff app (the session cookie); an API key answers 401 here.';
 
@@ -187,11 +190,15 @@ export function memberRoutes(app: App, ctx: AppContext) {
         tags: TAGS,
         summary: 'Sign in',
         description:
-          'Email and password; with two-factor sign-in on, also `totp_code` (or one `recovery_code`): without it the answer is 422 ' +
-          'naming `totp_code`. Answers the session and sets the `ark_session` cookie (httpOnly, SameSite=Lax, Secure over HTTPS, ' +
-          'this address only). Every attempt on an account counts before the password is checked; the fifth in a row without ' +
-          'success locks the account for 15 minutes (429), and 20 failures from one client address in 15 minutes stop that ' +
-          'address (429). A success sets the account count back to zero. A wrong email and a wrong password answer the same 401.',
+          'Email and password; with two-factor sign-in on, also `totp_code` (or one `recovery_code`). Every failure answers the ' +
+          'same 401 with the same sentence — an email naming nobody, a wrong password, and on a two-factor account a missing, ' +
+          'wrong or used code — so nothing confirms a password without its second factor (the staff app always offers the ' +
+          'code field). A code works once: the one confirming the set-up, and each code at sign-in, are used up for their ' +
+          '30-second period. Answers the session and sets the `ark_session` cookie (httpOnly, SameSite=Lax, Secure over ' +
+          'HTTPS, this address only). Attempts are counted per email typed and client address before anything is checked: ' +
+          'the sixth in 15 minutes, and each after it, answers 429 (Retry-After) for that pair only, the same for a ' +
+          "member's email and an unknown one, so nobody can lock a member out from elsewhere; a success forgets the pair's " +
+          'attempts, and so does a password reset. 20 failures from one client address in 15 minutes stop that address (429).',
         body: SignInBody,
         response: { 200: Session, 401: BAD_SIGN_IN, 403: CROSS },
       },
@@ -302,15 +309,17 @@ export function memberRoutes(app: App, ctx: AppContext) {
         tags: TAGS,
         summary: 'Ask for a password reset link',
         description:
-          "Always answers 202, whether or not the address is a member's (nobody learns who is a member). An active member gets " +
-          'an email with a one-time link that works for one hour; a newer link replaces an older one.',
+          "Always answers 202, whether or not the address is a member's, and in the same time: the request only queues the work " +
+          '(nobody learns who is a member, from the answer or from how long it takes). The job queue then sends an active ' +
+          'member an email with a one-time link that works for one hour; a newer link replaces an older one. At most 3 links ' +
+          'per account in an hour: further asks in that hour are answered alike and send nothing.',
         body: ResetRequestBody,
         response: { 202: Accepted, 403: CROSS },
       },
     },
     async (req, reply) => {
       mustBeSameOrigin(req);
-      await service.requestReset(ctx.db, ctx.config, orgOf(req), req.body.email);
+      await service.requestReset(ctx.db, orgOf(req), req.body.email);
       return reply.code(202).send({ accepted: true });
     },
   );
@@ -396,14 +405,16 @@ export function memberRoutes(app: App, ctx: AppContext) {
         tags: TAGS,
         summary: 'Turn two-factor sign-in on',
         description:
-          'A code from the app confirms the set-up; answers 10 recovery codes, shown once, each good for one sign-in. ' + SIGNED_IN_ONLY,
+          'A code from the app and the password confirm the set-up (a wrong password is 422 naming `password`); answers 10 recovery ' +
+          'codes, shown once, each good for one sign-in. The code that confirms the set-up is used up: it cannot sign in. ' +
+          SIGNED_IN_ONLY,
         body: TotpEnableBody,
         response: { 200: RecoveryCodes },
       },
     },
     async (req) => {
       const m = me(req);
-      return service.totpEnable(ctx.db, m.org, m.memberId, req.body.code);
+      return service.totpEnable(ctx.db, m.org, m.memberId, req.body.code, req.body.password);
     },
   );
   app.post(

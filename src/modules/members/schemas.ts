@@ -98,7 +98,10 @@ export const TotpSetup = Type.Object({
   secret: Type.String({ description: 'base32, for typing into an authenticator app' }),
   otpauth_url: Type.String({ description: 'the otpauth:// URI (show it as a QR code)' }),
 });
-export const TotpEnableBody = Strict({ code: Type.String({ minLength: 1, maxLength: 20 }) });
+export const TotpEnableBody = Strict({
+  code: Type.String({ minLength: 1, maxLength: 20 }),
+  password: { ...Password, description: "the member's password: turning two-factor sign-in on asks for it" },
+});
 export const RecoveryCodes = Type.Object({
   recovery_codes: Type.Array(Type.String(), { description: 'shown once; each signs in once instead of a code' }),
 });

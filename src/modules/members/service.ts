@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { AppError, invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
+import { defineJob, enqueueJob } from '../../platform/jobs.ts';
 import { base62, newId } from '../../platform/ids.ts';
 import { hashKey, SESSION_DAYS } from '../../platform/auth.ts';
 import { covers, type Grants } from '../../platform/permissions.ts';
@@ -15,8 +16,11 @@ import * as repo from './repository.ts';
 import type { MemberRow } from './repository.ts';
 import type { MemberT } from './schemas.ts';
 
-/** Five attempts in a row lock an account for 15 minutes; 20 failures from one address in 15 minutes stop that address. */
-export const MAX_ACCOUNT_FAILURES = 5;
+/**
+ * Five sign-in attempts for one email from one client address in 15 minutes are all that pair gets (the next answer
+ * 429 until the window moves on); 20 failures from one address in 15 minutes stop that address.
+ */
+export const MAX_PAIR_FAILURES = 5;
 export const LOCK_MINUTES = 15;
 export const MAX_ADDRESS_FAILURES = 20;
 export const INVITE_MINUTES = 7 * 24 * 60;
@@ -25,7 +29,8 @@ const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 /** Checked against when the email names nobody, so a wrong address costs as long as a wrong password. */
 let dummyHash: Promise<string> | undefined;
 
-const BAD_CREDENTIALS = 'The email address or the password is not right.';
+/** The one answer to every failed sign-in (unknown email, wrong password, missing or wrong second factor). */
+export const BAD_CREDENTIALS = 'The email address, the password or the code from the authenticator app is not right.';
 
 export async function hashPassword(password: string): Promise<string> {
   return argonHash(password, ARGON);
@@ -193,13 +198,34 @@ async function startSession(q: Queryable, orgId: string, m: MemberRow, meta: { u
   return { member: m, token, sessionId, expires };
 }
 
+const TOTP_PERIOD = 30;
 function totpFor(org: Organization, email: string, secret: string) {
-  return new TOTP({ issuer: `Ark ${org.name}`, label: email, algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  return new TOTP({
+    issuer: `Ark ${org.name}`,
+    label: email,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: TOTP_PERIOD,
+    secret: Secret.fromBase32(secret),
+  });
+}
+/**
+ * The time step of a right code (the one before now, now, or the next, for clocks a little apart), or null. A code
+ * is used once: the caller records its step with repo.useTotpStep, which refuses a step not after the last used.
+ */
+function totpStep(totp: TOTP, code: string): number | null {
+  const now = Date.now();
+  const delta = totp.validate({ token: code.replace(/\s/g, ''), timestamp: now, window: 1 });
+  return delta === null ? null : Math.floor(now / 1000 / TOTP_PERIOD) + delta;
 }
 
 /**
- * Email and password (and the second factor when it is on). The attempt is counted against the
- * account before the password is checked (see repository.countAttempt), and failures per address.
+ * Email and password, and the second factor when it is on. Every failure answers the same 401, whether the email
+ * names nobody, the password is wrong, or (on a two-factor account) the code is missing, wrong or used: nothing
+ * tells which, so a password cannot be confirmed without the second factor. Attempts are counted per (email typed,
+ * client address) before anything is checked, the fifth in 15 minutes and the ones after it answering 429 the same
+ * way for a member's email and for an unknown one; nobody can lock a member out from another address. 20 failures
+ * from one address in 15 minutes stop that address.
  */
 export async function signIn(
   db: Db,
@@ -212,30 +238,29 @@ export async function signIn(
       'Retry-After': String(LOCK_MINUTES * 60),
     });
   if ((await repo.addressFailures(db, org.id, meta.address, LOCK_MINUTES)) >= MAX_ADDRESS_FAILURES) throw tooMany('from this address');
+  const emailKey = b.email.trim().toLowerCase();
+  const attempts = await db.tx((q) => repo.countPairAttempt(q, org.id, emailKey, meta.address, LOCK_MINUTES));
+  if (Math.random() < 0.05) await repo.pruneAttempts(db, org.id);
+  if (attempts > MAX_PAIR_FAILURES) throw tooMany('for this email address from this address');
   const m = await repo.memberByEmail(db, org.id, b.email.trim());
-  const fail = async () => {
-    await repo.recordAddressFailure(db, org.id, meta.address);
-    return new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
-  };
+  const fail = new AppError('UNAUTHORIZED', BAD_CREDENTIALS);
   if (!m || m.status !== 'active' || !m.password_hash) {
     await argonVerify(await (dummyHash ??= hashPassword('not a password of anyone')), b.password).catch(() => false);
-    throw await fail();
+    throw fail;
   }
-  if (!(await repo.countAttempt(db, org.id, m.id, MAX_ACCOUNT_FAILURES, LOCK_MINUTES))) throw tooMany('for this account');
   const ok = await argonVerify(m.password_hash, b.password).catch(() => false);
-  if (!ok) throw await fail();
+  if (!ok) throw fail;
   return db.tx(async (q) => {
     if (m.totp_secret) {
-      if (b.recovery_code) {
-        const code = b.recovery_code.trim().toLowerCase();
-        if (!(await repo.useRecoveryCode(q, org.id, m.id, hashKey(code))))
-          throw invalid({ recovery_code: ['is not right, or was used already'] });
-      } else if (!b.totp_code) {
-        throw invalid({ totp_code: ['is required: this account signs in with a code from an authenticator app'] });
-      } else if (totpFor(org, m.email, m.totp_secret).validate({ token: b.totp_code.replace(/\s/g, ''), window: 1 }) === null) {
-        throw invalid({ totp_code: ['is not right: use the code your authenticator app shows now'] });
+      let second = false;
+      if (b.recovery_code) second = await repo.useRecoveryCode(q, org.id, m.id, hashKey(b.recovery_code.trim().toLowerCase()));
+      else if (b.totp_code) {
+        const step = totpStep(totpFor(org, m.email, m.totp_secret), b.totp_code);
+        second = step !== null && (await repo.useTotpStep(q, org.id, m.id, step));
       }
+      if (!second) throw fail;
     }
+    await repo.signInSucceeded(q, org.id, emailKey, meta.address);
     return startSession(q, org.id, m, meta);
   });
 }
@@ -279,15 +304,32 @@ export async function accept(
   });
 }
 
-/** Always accepted (never says whether the address is a member's); an active member gets a one-hour link. */
-export async function requestReset(db: Db, config: Config, org: Organization, email: string) {
-  const m = await repo.memberByEmail(db, org.id, email.trim());
-  if (!m || m.status !== 'active') return;
+/** Reset links an account may be sent per hour; more asks in that hour are accepted alike and send nothing. */
+export const MAX_RESETS_PER_HOUR = 3;
+export const RESET_JOB = 'members.password_reset';
+
+/**
+ * Always accepted alike (never says whether the address is a member's), and in the same time either way: the
+ * request only queues a job (one insert, whatever the address); the job looks the member up and sends the link.
+ */
+export async function requestReset(db: Db, org: Organization, email: string) {
+  await db.tx((q) => enqueueJob(q, org.id, RESET_JOB, { email: email.trim(), org }, { maxAttempts: 3 }));
+}
+
+/** The job: an active member gets a one-hour link, at most MAX_RESETS_PER_HOUR in an hour. */
+export async function sendReset(db: Db, config: Config, org: Organization, email: string) {
+  const found = await repo.memberByEmail(db, org.id, email);
+  if (!found || found.status !== 'active') return { sent: false };
   const token = base62(43);
-  await db.tx(async (q) => {
-    await repo.insertToken(q, org.id, { token_hash: hashKey(token), member_id: m.id, purpose: 'password_reset', minutes: RESET_MINUTES });
-    await audit(q, org.id, null, 'request_password_reset', 'member', m.id);
+  const m = await db.tx(async (q) => {
+    // The member's row lock orders concurrent runs, so the hourly count holds.
+    const row = await repo.memberById(q, org.id, found.id, true);
+    if (!row || (await repo.recentTokens(q, org.id, row.id, 'password_reset', 60)) >= MAX_RESETS_PER_HOUR) return null;
+    await repo.insertToken(q, org.id, { token_hash: hashKey(token), member_id: row.id, purpose: 'password_reset', minutes: RESET_MINUTES });
+    await audit(q, org.id, null, 'request_password_reset', 'member', row.id);
+    return row;
   });
+  if (!m) return { sent: false, limited: true };
   await sendNotice(db, config, org, `member:${m.id}`, {
     to: m.email,
     subject: `Reset your Ark password for ${org.name}`,
@@ -298,8 +340,16 @@ export async function requestReset(db: Db, config: Config, org: Organization, em
     button: { text: 'Choose a new password', href: link(config, org, 'reset', token) },
     idempotencyKey: `reset-${m.id}-${hashKey(token).slice(0, 16)}`,
   });
-  return token;
+  return { sent: true };
 }
+
+defineJob<{ email: string; org: Organization }>(
+  RESET_JOB,
+  async (ctx, job) => sendReset(ctx.db, ctx.config, job.payload.org, job.payload.email),
+  {
+    maxAttempts: 3,
+  },
+);
 
 /** A new password through a reset link: every session ends, the lock lifts; the member then signs in. */
 export async function completeReset(db: Db, org: Organization, b: { token: string; password: string }) {
@@ -310,7 +360,7 @@ export async function completeReset(db: Db, org: Organization, b: { token: strin
     if (!(await repo.useToken(q, org.id, hashKey(b.token), 'password_reset')))
       throw new AppError('NOT_FOUND', 'This link was used already or has expired: ask for a new one.', undefined, 410);
     await repo.updateMember(q, org.id, m.id, { password_hash: hash });
-    await repo.clearLock(q, org.id, m.id);
+    await repo.clearAttempts(q, org.id, m.email.toLowerCase());
     await repo.revokeSessions(q, org.id, m.id);
     await audit(q, org.id, `member:${m.id}`, 'reset_password', 'member', m.id);
   });
@@ -338,13 +388,18 @@ export async function totpSetup(db: Db, org: Organization, memberId: string) {
   return { secret, otpauth_url: totpFor(org, m.email, secret).toString() };
 }
 
-export async function totpEnable(db: Db, org: Organization, memberId: string, code: string) {
+export async function totpEnable(db: Db, org: Organization, memberId: string, code: string, password: string) {
+  const who = await repo.memberById(db, org.id, memberId);
+  if (!who?.password_hash) throw notFound('member');
+  if (!(await argonVerify(who.password_hash, password).catch(() => false))) throw invalid({ password: ['is not right'] });
   return db.tx(async (q) => {
     const m = await repo.memberById(q, org.id, memberId, true);
     if (!m) throw notFound('member');
     if (!m.totp_pending) throw invalid({ code: ['has nothing to confirm: start the set-up first'] });
-    if (totpFor(org, m.email, m.totp_pending).validate({ token: code.replace(/\s/g, ''), window: 1 }) === null)
-      throw invalid({ code: ['is not right: use the code your authenticator app shows now'] });
+    const step = totpStep(totpFor(org, m.email, m.totp_pending), code);
+    if (step === null) throw invalid({ code: ['is not right: use the code your authenticator app shows now'] });
+    // The code that confirms the set-up is used: it cannot sign in afterwards.
+    await repo.useTotpStep(q, org.id, memberId, step);
     const codes = Array.from({ length: 10 }, () => `${base62(5)}-${base62(5)}`.toLowerCase());
     await repo.updateMember(q, org.id, memberId, { totp_secret: m.totp_pending, totp_pending: null });
     await repo.replaceRecoveryCodes(q, org.id, memberId, codes.map(hashKey));

@@ -54391,7 +54391,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Email and password; with two-factor sign-in on, also `totp_code` (or one `recovery_code`): without it the answer is 422 naming `totp_code`. Answers the session and sets the `ark_session` cookie (httpOnly, SameSite=Lax, Secure over HTTPS, this address only). Every attempt on an account counts before the password is checked; the fifth in a row without success locks the account for 15 minutes (429), and 20 failures from one client address in 15 minutes stop that address (429). A success sets the account count back to zero. A wrong email and a wrong password answer the same 401.
+         * @description Email and password; with two-factor sign-in on, also `totp_code` (or one `recovery_code`). Every failure answers the same 401 with the same sentence — an email naming nobody, a wrong password, and on a two-factor account a missing, wrong or used code — so nothing confirms a password without its second factor (the staff app always offers the code field). A code works once: the one confirming the set-up, and each code at sign-in, are used up for their 30-second period. Answers the session and sets the `ark_session` cookie (httpOnly, SameSite=Lax, Secure over HTTPS, this address only). Attempts are counted per email typed and client address before anything is checked: the sixth in 15 minutes, and each after it, answers 429 (Retry-After) for that pair only, the same for a member's email and an unknown one, so nobody can lock a member out from elsewhere; a success forgets the pair's attempts, and so does a password reset. 20 failures from one client address in 15 minutes stop that address (429).
          */
         post: {
             parameters: {
@@ -54470,7 +54470,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorB"];
                     };
                 };
-                /** @description Wrong email or password (the answer never says which) */
+                /** @description Wrong email, password or second factor (the answer never says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -55048,7 +55048,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a password reset link
-         * @description Always answers 202, whether or not the address is a member's (nobody learns who is a member). An active member gets an email with a one-time link that works for one hour; a newer link replaces an older one.
+         * @description Always answers 202, whether or not the address is a member's, and in the same time: the request only queues the work (nobody learns who is a member, from the answer or from how long it takes). The job queue then sends an active member an email with a one-time link that works for one hour; a newer link replaces an older one. At most 3 links per account in an hour: further asks in that hour are answered alike and send nothing.
          */
         post: {
             parameters: {
@@ -55692,7 +55692,7 @@ export interface paths {
         put?: never;
         /**
          * Turn two-factor sign-in on
-         * @description A code from the app confirms the set-up; answers 10 recovery codes, shown once, each good for one sign-in. For a team member signed in to the staff app (the session cookie); an API key answers 401 here.
+         * @description A code from the app and the password confirm the set-up (a wrong password is 422 naming `password`); answers 10 recovery codes, shown once, each good for one sign-in. The code that confirms the set-up is used up: it cannot sign in. For a team member signed in to the staff app (the session cookie); an API key answers 401 here.
          */
         post: {
             parameters: {
@@ -55705,6 +55705,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         code: string;
+                        /** @description the member's password: turning two-factor sign-in on asks for it */
+                        password: string;
                     };
                 };
             };

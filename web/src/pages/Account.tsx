@@ -30,10 +30,11 @@ function TwoFactor({ on }: { on: boolean }) {
   const [codes, setCodes] = useState<string[] | null>(null);
   const start = useMutation({ mutationFn: () => ok(apiB.POST('/api/session/account/two-factor')) });
   const confirm = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/session/account/two-factor/confirm', { body: { code: code.replace(/\s/g, '') } })),
+    mutationFn: () => ok(apiB.POST('/api/session/account/two-factor/confirm', { body: { code: code.replace(/\s/g, ''), password } })),
     onSuccess: (r) => {
       setCodes(r.recovery_codes);
       setCode('');
+      setPassword('');
       start.reset();
       void client.invalidateQueries({ queryKey: ['session'] });
     },
@@ -138,7 +139,7 @@ function TwoFactor({ on }: { on: boolean }) {
             </Code>
           </Stack>
         </SimpleGrid>
-        <Text>2. Type the six-digit code the app shows now. Nothing changes until this code is right.</Text>
+        <Text>2. Type the six-digit code the app shows now, and your password. Nothing changes until both are right.</Text>
         <TextInput
           label="Code from the app"
           inputMode="numeric"
@@ -149,7 +150,8 @@ function TwoFactor({ on }: { on: boolean }) {
           error={fieldError(confirm.error, 'code')}
           w={340}
         />
-        {formError(confirm.error, ['code']) && <Alert color="red">{formError(confirm.error, ['code'])}</Alert>}
+        <PasswordInput label="Your password" description="Needed to turn two-factor sign-in on" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(confirm.error, 'password')} w={340} />
+        {formError(confirm.error, ['code', 'password']) && <Alert color="red">{formError(confirm.error, ['code', 'password'])}</Alert>}
         <Group>
           <Button type="submit" loading={confirm.isPending}>
             Turn two-factor sign-in on

@@ -9,20 +9,16 @@ export default function SignIn() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [needCode, setNeedCode] = useState(false);
   const [forgot, setForgot] = useState(false);
   const client = useQueryClient();
   const navigate = useNavigate();
   const from = (useLocation().state as { from?: string } | null)?.from ?? '/';
   const signIn = useMutation({
     mutationFn: () =>
-      ok(apiB.POST('/api/session', { body: { email, password, ...(needCode && code ? (code.includes('-') ? { recovery_code: code } : { totp_code: code }) : {}) } })),
+      ok(apiB.POST('/api/session', { body: { email, password, ...(code ? (code.includes('-') ? { recovery_code: code } : { totp_code: code }) : {}) } })),
     onSuccess: (s) => {
       client.setQueryData(['session'], s);
       navigate(from, { replace: true });
-    },
-    onError: (err) => {
-      if (fieldError(err, 'totp_code')) setNeedCode(true);
     },
   });
   const reset = useMutation({ mutationFn: () => ok(apiB.POST('/api/session/password-reset', { body: { email } })) });
@@ -60,19 +56,17 @@ export default function SignIn() {
         <Stack>
           <TextInput label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldError(err, 'email')} />
           <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(err, 'password')} />
-          {needCode && (
-            <TextInput
-              label="Code from your authenticator app"
-              description="Or one of your recovery codes"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(e) => setCode(e.currentTarget.value)}
-              error={code ? (fieldError(err, 'totp_code') ?? fieldError(err, 'recovery_code')) : undefined}
-            />
-          )}
-          {formError(err, needCode ? ['email', 'password', 'totp_code', 'recovery_code'] : ['email', 'password']) && (
+          {/* Always offered: the answer to a sign-in never says whether the account asks for a code (nor whether the password was right). */}
+          <TextInput
+            label="Code from your authenticator app"
+            description="Only if two-factor sign-in is on for you; or one of your recovery codes"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.currentTarget.value)}
+          />
+          {formError(err, ['email', 'password']) && (
             <Alert color="red" role="alert">
-              {formError(err, ['email', 'password', 'totp_code', 'recovery_code'])}
+              {formError(err, ['email', 'password'])}
             </Alert>
           )}
           <Button type="submit" loading={signIn.isPending}>
