@@ -122,6 +122,8 @@ const OWNERS: Record<string, string> = {
   org_calendar_feeds: 'tasks',
   events: 'events',
   event_attendees: 'events',
+  // 1820 the events calendar feed.
+  event_calendar_feeds: 'events',
   // 1200–1249 people in depth; 1210 partners.
   person_contacts: 'people',
   person_addresses: 'people',

@@ -22,6 +22,7 @@ export const PUBLIC_ROUTES = [
   'GET /api/v1/public/events',
   'GET /api/v1/public/events.ics',
   'GET /api/calendar/feeds/:file',
+  'GET /api/events/calendar/feeds/:file',
   // The public website's JSON list of adoptable animals (src/modules/publicsite).
   'GET /api/public/animals',
   // Signing in to the staff app, and the emailed links that let someone in (src/modules/members).

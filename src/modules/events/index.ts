@@ -1,5 +1,6 @@
 import type { Module } from '../../platform/context.ts';
 import { eventRoutesV1 } from './routes.v1.ts';
+import { calendarRoutes } from './calendar.routes.ts';
 import { seedEvents } from './seed.ts';
 
 /** Events (Family A): occasions the rescue hosts, their attendees, and the public events calendar. */
@@ -7,6 +8,7 @@ export const eventsModule: Module = {
   name: 'events',
   routes(app, ctx) {
     eventRoutesV1(app, ctx);
+    calendarRoutes(app, ctx);
   },
   seed: seedEvents,
   describe: {

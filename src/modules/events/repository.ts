@@ -141,3 +141,27 @@ export async function listAttendees(q: Queryable, orgId: string, eventId: string
   const total = Number((await q.query<{ n: string }>(`SELECT count(*) AS n FROM event_attendees WHERE ${w}`, p))[0]?.n ?? 0);
   return { rows, total };
 }
+
+/** The secret address of a key's events calendar feed. */
+export async function feedToken(q: Queryable, orgId: string, keyId: string): Promise<{ token: string; created_at: Date } | null> {
+  const rows = await q.query<{ token: string; created_at: Date }>(
+    'SELECT token, created_at FROM event_calendar_feeds WHERE organization_id = $1 AND key_id = $2',
+    [orgId, keyId],
+  );
+  return rows[0] ?? null;
+}
+export async function setFeedToken(q: Queryable, orgId: string, keyId: string, token: string) {
+  const rows = await q.query<{ token: string; created_at: Date }>(
+    `INSERT INTO event_calendar_feeds (organization_id, key_id, token) VALUES ($1,$2,$3)
+     ON CONFLICT (organization_id, key_id) DO UPDATE SET token = EXCLUDED.token, created_at = now() RETURNING token, created_at`,
+    [orgId, keyId, token],
+  );
+  return rows[0] as { token: string; created_at: Date };
+}
+export async function feedByToken(q: Queryable, orgId: string, token: string): Promise<{ key_id: string } | null> {
+  const rows = await q.query<{ key_id: string }>('SELECT key_id FROM event_calendar_feeds WHERE organization_id = $1 AND token = $2', [
+    orgId,
+    token,
+  ]);
+  return rows[0] ?? null;
+}

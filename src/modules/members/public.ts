@@ -1,8 +1,21 @@
 /** What other modules may use of the members area. */
 import type { Queryable } from '../../platform/db/db.ts';
+import type { Grants } from '../../platform/permissions.ts';
+import { roleByRef } from '../settings/public.ts';
 import { insertKeyOwner } from './repository.ts';
 
 /** Records that a signed-in member made this API key: it then never exceeds the member's role, and stops with the member. */
 export async function recordKeyOwner(q: Queryable, orgId: string, keyId: string, memberId: string): Promise<void> {
   await insertKeyOwner(q, orgId, keyId, memberId);
+}
+
+/** The grants of an active member (their role's), or null when no active member has the id (a feed made in a session). */
+export async function memberGrants(q: Queryable, orgId: string, memberId: string): Promise<Grants | null> {
+  const m = (
+    await q.query<{ role_id: string }>("SELECT role_id FROM members WHERE organization_id = $1 AND id = $2 AND status = 'active'", [
+      orgId,
+      memberId,
+    ])
+  )[0];
+  return m ? ((await roleByRef(q, orgId, m.role_id))?.grants ?? null) : null;
 }

@@ -138,6 +138,21 @@ export async function reviewsOfFlag(q: Queryable, flagOrgId: string, flagId: str
     [flagOrgId, flagId],
   );
 }
+/** One page of a flag's reviews (its raising organization's view), oldest first; `limit` rows as asked (fetch one more). */
+export async function reviewsPage(q: Queryable, flagOrgId: string, flagId: string, limit: number, offset: number): Promise<ReviewRow[]> {
+  return q.query<ReviewRow>(
+    `SELECT ${REVIEW_COLS} FROM registry_flag_reviews WHERE flag_org_id = $1 AND flag_id = $2 ORDER BY created_at, id LIMIT $3 OFFSET $4`,
+    [flagOrgId, flagId, limit, offset],
+  );
+}
+/** This organization's review of a flag known by its id alone (flag ids are unique across organizations). */
+export async function ownReviewOfFlagId(q: Queryable, orgId: string, flagId: string): Promise<ReviewRow | null> {
+  const rows = await q.query<ReviewRow>(`SELECT ${REVIEW_COLS} FROM registry_flag_reviews WHERE organization_id = $1 AND flag_id = $2`, [
+    orgId,
+    flagId,
+  ]);
+  return rows[0] ?? null;
+}
 export async function ownReview(q: Queryable, orgId: string, flagOrgId: string, flagId: string): Promise<ReviewRow | null> {
   const rows = await q.query<ReviewRow>(
     `SELECT ${REVIEW_COLS} FROM registry_flag_reviews WHERE organization_id = $1 AND flag_org_id = $2 AND flag_id = $3`,
@@ -173,6 +188,17 @@ export async function ownMarks(q: Queryable, orgId: string, flagOrgId: string, f
       WHERE organization_id = $1 AND flag_org_id = $2 AND flag_id = $3 ORDER BY created_at, id`,
     [orgId, flagOrgId, flagId],
   );
+}
+/** One page of this organization's marks on a flag known by its id, oldest first (fetch one more than the page). */
+export async function ownMarksPage(q: Queryable, orgId: string, flagId: string, limit: number, offset: number): Promise<MarkRow[]> {
+  return q.query<MarkRow>(
+    `SELECT id, label, ${ISO('created_at')} FROM registry_marks WHERE organization_id = $1 AND flag_id = $2
+      ORDER BY created_at, id LIMIT $3 OFFSET $4`,
+    [orgId, flagId, limit, offset],
+  );
+}
+export async function hasOwnMarks(q: Queryable, orgId: string, flagId: string): Promise<boolean> {
+  return (await q.query('SELECT 1 FROM registry_marks WHERE organization_id = $1 AND flag_id = $2 LIMIT 1', [orgId, flagId])).length > 0;
 }
 export async function deleteMark(q: Queryable, orgId: string, flagId: string, markId: string): Promise<boolean> {
   const rows = await q.query('DELETE FROM registry_marks WHERE organization_id = $1 AND flag_id = $2 AND id = $3 RETURNING id', [

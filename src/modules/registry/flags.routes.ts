@@ -10,11 +10,13 @@ import {
   DisputeResolveBody,
   FlagCreateBody,
   FlagListQuery,
+  FlagPartsQuery,
   FlagParams,
   FlagPatchBody,
   HistoryList,
   Mark,
   MarkBody,
+  MarkList,
   MarkParams,
   MatchList,
   MatchQuery,
@@ -24,6 +26,7 @@ import {
   PersonParams,
   Review,
   ReviewBody,
+  ReviewList,
 } from './schemas.ts';
 
 const tags = ['Registry: flags'];
@@ -164,6 +167,54 @@ export function flagRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req) => service.flagHistory(ctx.db, who(req).orgId, req.params.id, req.query.limit, req.query.offset),
+  );
+
+  app.get(
+    '/api/registry/flags/:id/reviews',
+    {
+      config: { permission: { area: 'registry', level: 'read' } },
+      schema: {
+        tags,
+        summary: 'Reviews of a flag, oldest first',
+        description: [
+          'The raising organization reads every review of its flag, each with the reviewer’s public contact (the same as in the',
+          'flag). Another organization reads only its own review: of a flag it reviewed, or none yet of a live flag matching',
+          'person_id, its own person; any other flag answers 404, whether it exists elsewhere or not. Other organizations’',
+          'reviews are only ever counted (GET /api/registry/flags/matches). Needs read on Registry.',
+        ].join(' '),
+        params: FlagParams,
+        querystring: FlagPartsQuery,
+        response: { 200: ReviewList },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return service.listReviews(ctx.db, who(req).orgId, req.params.id, q.person_id, q.limit, q.offset, secret);
+    },
+  );
+
+  app.get(
+    '/api/registry/flags/:id/marks',
+    {
+      config: { permission: { area: 'registry', level: 'read' } },
+      schema: {
+        tags,
+        summary: 'This organization’s marks on a flag, oldest first',
+        description: [
+          'Marks are this organization’s own labels: no other organization’s marks are ever listed. On its own flag, or on a flag',
+          'it has marked, no person_id is needed; on another organization’s flag it has not marked, person_id names its own',
+          'person whose record matches the live flag (then the list may be empty). Any other flag answers 404. Needs read on',
+          'Registry.',
+        ].join(' '),
+        params: FlagParams,
+        querystring: FlagPartsQuery,
+        response: { 200: MarkList },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return service.listMarks(ctx.db, who(req).orgId, req.params.id, q.person_id, q.limit, q.offset, secret);
+    },
   );
 
   app.post(

@@ -219,6 +219,49 @@ async function reachableFlag(q: Queryable, orgId: string, flagId: string, person
   return { flagOrgId: hit.organization_id, flag: null };
 }
 
+/**
+ * A flag's reviews as a page. The raising organization reads every review (with each reviewer's public contact);
+ * another organization reads only its own review of a flag it reviewed, or an empty list for a live flag matching
+ * `personId`, one of its people. Anything else is 404, the same whether the flag exists elsewhere or not.
+ */
+export async function listReviews(
+  q: Queryable,
+  orgId: string,
+  flagId: string,
+  personId: string | undefined,
+  limit: number,
+  offset: number,
+  secret: string,
+) {
+  const page = <T>(rows: T[]) => ({ results: rows.slice(0, limit), limit, offset, has_more: rows.length > limit });
+  if (await repo.ownFlag(q, orgId, flagId)) {
+    const rows = await repo.reviewsPage(q, orgId, flagId, limit + 1, offset);
+    return page(await Promise.all(rows.map((r) => reviewOut(q, r))));
+  }
+  const mine = await repo.ownReviewOfFlagId(q, orgId, flagId);
+  if (mine) return page(offset === 0 ? [await reviewOut(q, mine)] : []);
+  await reachableFlag(q, orgId, flagId, personId, secret);
+  return page([]);
+}
+
+/**
+ * This organization's marks on a flag as a page: on its own flag, on a flag it has marked, or on a live flag matching
+ * `personId` (then possibly none). Anything else is 404. No organization ever reads another's marks.
+ */
+export async function listMarks(
+  q: Queryable,
+  orgId: string,
+  flagId: string,
+  personId: string | undefined,
+  limit: number,
+  offset: number,
+  secret: string,
+) {
+  if (!(await repo.hasOwnMarks(q, orgId, flagId))) await reachableFlag(q, orgId, flagId, personId, secret);
+  const rows = await repo.ownMarksPage(q, orgId, flagId, limit + 1, offset);
+  return { results: rows.slice(0, limit), limit, offset, has_more: rows.length > limit };
+}
+
 export async function addReview(db: Db, orgId: string, flagId: string, body: Static<typeof ReviewBody>, actor: string, secret: string) {
   return db.tx(async (q) => {
     const { flagOrgId } = await reachableFlag(q, orgId, flagId, body.person_id, secret);

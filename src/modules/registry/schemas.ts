@@ -92,6 +92,14 @@ export const Review = Type.Object({
   created_at: Timestamp(),
   organization: PublicContact,
 });
+export const ReviewList = Type.Object({ results: Type.Array(Review), ...PageFieldsB }, { $id: 'RegistryReviewList' });
+export const MarkList = Type.Object({ results: Type.Array(Mark), ...PageFieldsB }, { $id: 'RegistryMarkList' });
+export const FlagPartsQuery = Type.Object({
+  ...pageQueryB(100, 25),
+  person_id: Type.Optional(
+    Id64({ description: "another organization's flag: this organization's person whose record matches it (as for adding one)" }),
+  ),
+});
 export const ReviewBody = Strict({
   person_id: Id64({ description: 'the own person record that matches the flag' }),
   verdict: StringEnum(['confirms', 'disputes'] as const),

@@ -5221,6 +5221,34 @@ export interface components {
             /** @description null when the event has no capacity */
             placesLeft: number | null;
         };
+        EventCalendarEntry: {
+            id: string;
+            title: string;
+            description: string;
+            /** @enum {string} */
+            status: "scheduled" | "cancelled" | "completed";
+            /** @description on the public events calendar */
+            published: boolean;
+            /**
+             * Format: date-time
+             * @description start; in the event's time zone, with its offset
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description end; in the event's time zone, with its offset
+             */
+            ends_at: string;
+            time_zone: string;
+            location: components["schemas"]["EventLocation"];
+            capacity: number | null;
+            /** @description attendees going or attended, plus their guests */
+            places_taken: number;
+            campaign_id: string | null;
+            animal_ids: string[];
+            /** Format: date-time */
+            updated_at: string;
+        };
         Form: {
             id: string;
             slug: string;
