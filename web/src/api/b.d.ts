@@ -3086,7 +3086,7 @@ export interface paths {
         };
         /**
          * List animals for the staff app (name search, kennel, photo)
-         * @description Newest first, like GET /api/v1/animals, with what a list on screen needs: the place as a person reads it (`location_name`), the colour and the small primary photo. `q` finds animals by part of their working or public name, ignoring case and accents (each word must match); it reads a trigram index of the folded names, so it stays fast at any size. `care_state` and `status` are repeatable (any of them; an unknown status name is refused with 422). The Family A list keeps exactly the filters of its contract; this list is where the name search lives. No total: `has_more` says whether another page follows.
+         * @description Newest first, like GET /api/v1/animals, with what a list on screen needs: the place as a person reads it (`location_name`), the colour and the small primary photo. `q` finds animals by part of their working or public name, ignoring case and accents (each word must match); it reads a trigram index of the folded names, so it stays fast at any size. `care_state` and `status` are repeatable (any of them; an unknown status name is refused with 422). `microchip_number` matches any of the animal's chips after normalization. The Family A list keeps exactly the filters of its contract; this list is where the name search lives. It reads the same query as the Family A list: `total` is exact, summed from the tallies every write keeps, or counted from the matching rows when `q` or `microchip_number` is given.
          *
          *     Needs read on Animals.
          */
@@ -3107,6 +3107,8 @@ export interface paths {
                     species?: string;
                     /** @description a location or housing unit id */
                     location_id?: string;
+                    /** @description exact match after normalization, against any of the animal's chips */
+                    microchip_number?: string;
                 };
                 header?: never;
                 path?: never;
@@ -3125,6 +3127,8 @@ export interface paths {
                             limit: number;
                             offset: number;
                             has_more: boolean;
+                            /** @description every animal the filters match (exact) */
+                            total: number;
                         };
                     };
                 };
