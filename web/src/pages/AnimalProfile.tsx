@@ -231,7 +231,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.locationId}
               field="locationId"
               save={(v) => patchA({ locationId: v })}
-              control={(v, set, error) => <Select aria-label="Kennel" data={kennels} value={v} onChange={set} clearable searchable placeholder="Not placed" error={error} w={320} />}
+              control={(v, set, error) => <Select aria-label="Kennel" data={kennels} value={v} onChange={set} clearable clearButtonProps={{ 'aria-label': 'Clear the kennel' }} searchable placeholder="Not placed" error={error} w={320} />}
             />
             <InPlace {...common} label="Microchip" shown={dash(a.microchipNumber)} initial={a.microchipNumber ?? ''} field="microchipNumber" save={(v) => patchA({ microchipNumber: v || null })} control={text('Microchip')} />
             <InPlace
@@ -259,7 +259,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                     d.field_type === 'boolean' ? (
                       <Switch label={d.field_label} checked={!!v} onChange={(e) => set(e.currentTarget.checked)} error={error} />
                     ) : d.field_type === 'select' ? (
-                      <Select aria-label={d.field_label} data={d.options} value={(v as string) || null} onChange={(x) => set(x ?? '')} clearable error={error} w={260} />
+                      <Select aria-label={d.field_label} data={d.options} value={(v as string) || null} onChange={(x) => set(x ?? '')} clearable clearButtonProps={{ 'aria-label': `Clear ${d.field_label}` }} error={error} w={260} />
                     ) : d.field_type === 'number' ? (
                       <NumberInput aria-label={d.field_label} value={v as number | string} onChange={set} error={error} w={200} />
                     ) : d.field_type === 'textarea' ? (
