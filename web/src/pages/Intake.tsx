@@ -247,8 +247,9 @@ export default function Intake() {
   const ageWeeks = f.ageBy === 'estimate' && (f.years !== '' || f.months !== '') ? Math.round((Number(f.years || 0) * 365.25 + Number(f.months || 0) * 30.44) / 7) : null;
   const estimatedBirth = () => {
     if (ageWeeks === null) return null;
+    // The same day so many years and months back (an estimate reads as a whole age, not a count of weeks).
     const d = new Date(`${f.occurredAt.slice(0, 10)}T12:00:00Z`);
-    d.setUTCDate(d.getUTCDate() - ageWeeks * 7);
+    d.setUTCMonth(d.getUTCMonth() - Number(f.years || 0) * 12 - Number(f.months || 0));
     return d.toISOString().slice(0, 10);
   };
   const save = useMutation({
