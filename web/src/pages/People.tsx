@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Group, Pagination, Select, Stack, Table, Text, Te
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { apiA, ok } from '../api';
+import { phone } from './parts';
 
 const ROLES = ['adopter', 'foster', 'volunteer', 'donor', 'staff', 'vet', 'sponsor', 'driver', 'home_checker', 'other'] as const;
 type PersonRole = (typeof ROLES)[number];
@@ -69,7 +70,7 @@ export default function People() {
                     </Link>
                   </Table.Td>
                   <Table.Td>{p.email}</Table.Td>
-                  <Table.Td>{p.phone}</Table.Td>
+                  <Table.Td>{phone(p.phone)}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>
                       {(p.roles as string[]).map((r) => (

@@ -5,7 +5,8 @@ import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
-import { day, ListTable, money, useActor, when } from './parts';
+import { day, ListTable, money, phone, useActor, when } from './parts';
+import { wallTime } from './zone';
 import PersonMessage from './PersonMessage';
 import { RegistryCheck } from './RegistryCheck';
 
@@ -240,8 +241,8 @@ function Bookings({ id }: { id: string }) {
         row={(b) => (
           <Table.Tr key={b.id}>
             <Table.Td>{b.schedule_name}</Table.Td>
-            <Table.Td>{b.starts_at_local.replace('T', ' ').slice(0, 16)}</Table.Td>
-            <Table.Td>{b.ends_at_local.replace('T', ' ').slice(0, 16)}</Table.Td>
+            <Table.Td>{wallTime(b.starts_at_local)}</Table.Td>
+            <Table.Td>{wallTime(b.ends_at_local)}</Table.Td>
             <Table.Td>{b.role_name ?? '—'}</Table.Td>
             <Table.Td>{b.status}</Table.Td>
             <Table.Td>{b.attended === null ? '—' : b.attended ? 'yes' : 'no'}</Table.Td>
@@ -290,7 +291,7 @@ export default function PersonPage() {
   const p = person.data;
   const rows: [string, unknown][] = [
     ['Email', p.email],
-    ['Phone', p.phone],
+    ['Phone', phone(p.phone)],
     ['Tags', p.tags.join(', ')],
     ['On file since', day(p.created_at)],
   ];
