@@ -205,7 +205,7 @@ test('an application walked to an adoption and a return, a task added and done, 
   await page.locator('label', { hasText: 'Calendar week' }).click();
   if (DateTime.fromISO(tomorrow).weekday === 1) await page.getByRole('button', { name: 'Next week' }).click();
   await page.getByText('Weigh the kittens').waitFor();
-  await page.getByText(/9:00\sAM · Task/).waitFor();
+  await page.getByText(/09:00 New York time · Task/).waitFor();
   if (DateTime.fromISO(tomorrow).weekday === 1) await page.getByRole('button', { name: 'This week' }).click();
   await page.getByText('Rabies', { exact: false }).first().waitFor();
   await axe(page, 'the calendar week');

@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { day, today } from './parts';
 import { can, useSession } from '../session';
 import { notify } from '../notify';
 import { day } from './parts';
@@ -30,7 +31,7 @@ export function useStatuses() {
 
 function AddAnimal({ onClose }: { onClose: () => void }) {
   const statuses = useStatuses();
-  const [b, setB] = useState({ name: '', species: 'dog', status: '', intakeDate: new Date().toISOString().slice(0, 10), microchipNumber: '', weight: '' as number | string });
+  const [b, setB] = useState({ name: '', species: 'dog', status: '', intakeDate: today(), microchipNumber: '', weight: '' as number | string });
   const client = useQueryClient();
   const navigate = useNavigate();
   const add = useMutation({
@@ -491,8 +492,8 @@ export default function Animals() {
                   <Table.Td>
                     <CareBadge state={a.care_state} />
                   </Table.Td>
-                  <Table.Td>{day(a.intake_date)}</Table.Td>
-                  <Table.Td>{a.microchip_number ?? ''}</Table.Td>
+                  <Table.Td>{day(a.intakeDate)}</Table.Td>
+                  <Table.Td>{a.microchipNumber ?? ''}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

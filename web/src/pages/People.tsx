@@ -5,7 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiA, ok } from '../api';
 import { can, useSession } from '../session';
 import { PERSON_ROLES as ROLES, PersonForm, roleName, type PersonRole } from './PersonForm';
-import { usePhone } from './phone';
+import { phone } from './parts';
 
 export default function People() {
   const [params, setParams] = useSearchParams();
@@ -15,7 +15,6 @@ export default function People() {
   const [search, setSearch] = useState(q);
   const [adding, setAdding] = useState(false);
   const navigate = useNavigate();
-  const phone = usePhone();
   const canWrite = can(useSession().data?.grants, 'people', 'write');
   const set = (k: string, v: string) => {
     const next = new URLSearchParams(params);
@@ -79,7 +78,7 @@ export default function People() {
                     </Link>
                   </Table.Td>
                   <Table.Td>{p.email}</Table.Td>
-                  <Table.Td>{p.phone ? phone(p.phone) : '—'}</Table.Td>
+                  <Table.Td>{phone(p.phone)}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>
                       {(p.roles as string[]).map((r) => (

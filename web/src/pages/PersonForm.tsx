@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
-import { usePhone } from './phone';
+import { phone } from './parts';
 
 export const PERSON_ROLES = ['adopter', 'foster', 'volunteer', 'donor', 'staff', 'vet', 'sponsor', 'driver', 'home_checker', 'other'] as const;
 export type PersonRole = (typeof PERSON_ROLES)[number];
@@ -23,7 +23,6 @@ const EMPTY: PersonDraft = { firstName: '', lastName: '', email: '', phone: '', 
 
 /** Who on file looks like the person being entered (GET /api/people/similar), shown before saving. */
 export function LooksLike({ draft, exclude }: { draft: PersonDraft; exclude?: string }) {
-  const phone = usePhone();
   const [d] = useDebouncedValue(draft, 350);
   const query = { first_name: d.firstName.trim(), last_name: d.lastName.trim(), email: d.email.trim(), phone: d.phone.trim() };
   const any = Object.values(query).some(Boolean);

@@ -5,11 +5,11 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
-import { day, ListTable, money, useActor, when } from './parts';
+import { day, ListTable, money, phone, useActor, when } from './parts';
+import { wallTime } from './zone';
 import PersonMessage from './PersonMessage';
 import { PersonAdoptions } from './PersonAdoptions';
 import { PersonForm, roleName } from './PersonForm';
-import { usePhone } from './phone';
 import { RegistryCheck } from './RegistryCheck';
 import { StartApplication } from './StartApplication';
 
@@ -38,7 +38,6 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
     },
   });
   const actor = useActor();
-  const phone = usePhone();
   const [contact, setContact] = useState<{ kind: 'email' | 'phone' | 'other'; value: string; label: string }>({ kind: 'phone', value: '', label: '' });
   const addContact = useMutation({
     mutationFn: () =>
@@ -284,8 +283,8 @@ function Bookings({ id }: { id: string }) {
         row={(b) => (
           <Table.Tr key={b.id}>
             <Table.Td>{b.schedule_name}</Table.Td>
-            <Table.Td>{b.starts_at_local.replace('T', ' ').slice(0, 16)}</Table.Td>
-            <Table.Td>{b.ends_at_local.replace('T', ' ').slice(0, 16)}</Table.Td>
+            <Table.Td>{wallTime(b.starts_at_local)}</Table.Td>
+            <Table.Td>{wallTime(b.ends_at_local)}</Table.Td>
             <Table.Td>{b.role_name ?? '—'}</Table.Td>
             <Table.Td>{b.status}</Table.Td>
             <Table.Td>{b.attended === null ? '—' : b.attended ? 'yes' : 'no'}</Table.Td>
@@ -328,7 +327,6 @@ function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmai
 function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: string; canMerge: boolean; canWrite: boolean }) {
   const client = useQueryClient();
   const navigate = useNavigate();
-  const phone = usePhone();
   const [into, setInto] = useState<{ id: string; name: string } | null>(null);
   const similar = useQuery({
     queryKey: ['person', id, 'similar'],
@@ -406,7 +404,6 @@ export default function PersonPage() {
   const { id = '' } = useParams();
   const session = useSession();
   const grants = session.data?.grants;
-  const phone = usePhone();
   const [editing, setEditing] = useState(false);
   const person = useQuery({ queryKey: ['person', id, 'family-b'], queryFn: () => ok(apiB.GET('/api/people/{id}', { params: { path: { id } } })) });
   if (person.isError) return <Alert color="red">{person.error.message}</Alert>;
@@ -415,7 +412,7 @@ export default function PersonPage() {
   const name = p.display_name || `${p.first_name} ${p.last_name}`;
   const rows: [string, unknown][] = [
     ['Email', p.email],
-    ['Phone', p.phone ? phone(p.phone) : null],
+    ['Phone', phone(p.phone)],
     ['Tags', p.tags.join(', ')],
     ['On file since', day(p.created_at)],
   ];
