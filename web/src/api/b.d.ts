@@ -38657,7 +38657,7 @@ export interface paths {
          *
          *     **Idempotency** (required): `Idempotency-Key` header or `idempotency_key` field. The key is held by a unique row in the database: the same key with the same body answers the same messages again (header Idempotent-Replayed: true) and never sends twice, even when both requests arrive at once; the same key with a different body answers 422.
          *
-         *     Refused (422) while any merge field is unfilled. Every message is logged (status `queued`) in the same transaction before any SMTP attempt; the queue worker then sends it through the providers in order (failover). A suppressed address (platform or organization list) or a person opted out of the category is logged `suppressed` with the reason and never sent; suppressed cc/bcc addresses are dropped and listed in `payload_metadata.copies_suppressed`. Bulk categories (all but `transactional`) carry List-Unsubscribe / List-Unsubscribe-Post (RFC 8058) and an unsubscribe line. With no SMTP provider configured the answer is 503 and nothing is recorded. Answers 202 with the logged messages.
+         *     Refused (422) while any merge field is unfilled. Every message is logged (status `queued`) in the same transaction before any SMTP attempt; the queue worker then sends it through the providers in order (failover). A suppressed address (platform or organization list) or a person opted out of the category is logged `suppressed` with the reason and never sent; suppressed cc/bcc addresses are dropped and listed in `payload_metadata.copies_suppressed`. Bulk categories (all but `transactional`) carry List-Unsubscribe / List-Unsubscribe-Post (RFC 8058) and an unsubscribe line. With no SMTP provider configured (ARK_SMTP_PROVIDERS unset) nothing is sent or queued: the request is checked and filled as usual, each message is logged `failed` with `payload_metadata.reason` `no_provider` and `error` "not sent: no email provider is set up" (a suppressed one stays `suppressed`), the key is not claimed (the same request may be sent again once a provider is set up), and the answer is 503 `{ error, message_id }`. Answers 202 with the logged messages.
          *
          *     Needs write on Communications.
          */
@@ -48005,7 +48005,134 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Reviews of a flag, oldest first
+         * @description The raising organization reads every review of its flag, each with the reviewer’s public contact (the same as in the flag). Another organization reads only its own review: of a flag it reviewed, or none yet of a live flag matching person_id, its own person; any other flag answers 404, whether it exists elsewhere or not. Other organizations’ reviews are only ever counted (GET /api/registry/flags/matches). Needs read on Registry.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    /** @description another organization's flag: this organization's person whose record matches it (as for adding one) */
+                    person_id?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                /** @enum {string} */
+                                verdict: "confirms" | "disputes";
+                                note: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description An organization's public contact, copied from its profile */
+                                organization: {
+                                    /** @description the organization's name from its profile */
+                                    name: string;
+                                    /** @description the organization's public email, null when its profile has none */
+                                    email: string | null;
+                                    /** @description the organization's public phone, null when its profile has none */
+                                    phone: string | null;
+                                    /** @description the organization's website, null when its profile has none */
+                                    website: string | null;
+                                };
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Add this organization’s experience to another organization’s flag
@@ -48168,7 +48295,121 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * This organization’s marks on a flag, oldest first
+         * @description Marks are this organization’s own labels: no other organization’s marks are ever listed. On its own flag, or on a flag it has marked, no person_id is needed; on another organization’s flag it has not marked, person_id names its own person whose record matches the live flag (then the list may be empty). Any other flag answers 404. Needs read on Registry.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                    /** @description another organization's flag: this organization's person whose record matches it (as for adding one) */
+                    person_id?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                label: string;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Attach a mark to a flag
@@ -48723,6 +48964,473 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/events/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events between two dates
+         * @description Every event overlapping `from`..`to` (local dates in the organization's time zone, both inclusive, at most 366 days), published or not, by start then id. Cancelled and completed events are included with their status unless `status` names the one wanted. An event is in the range when any part of it is (one running over midnight shows on both days). Times are answered in the event's own time zone with its offset, as in Family A; attendees are read at /api/v1/events/{id}/attendees. With read replicas configured, this read may be served by a replica: changes made by other clients in the last few seconds may not show yet (a client sees its own changes at once).
+         *
+         *     Needs read on Events.
+         */
+        get: {
+            parameters: {
+                query: {
+                    from: string;
+                    to: string;
+                    status?: "scheduled" | "cancelled" | "completed";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date */
+                            from: string;
+                            /** Format: date */
+                            to: string;
+                            /** @description the organization's, in which from and to are read */
+                            time_zone: string;
+                            results: components["schemas"]["EventCalendarEntry"][];
+                            /** @description true when more than 2000 events fall in the range; narrow it */
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/calendar/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This key’s events calendar feed address
+         * @description A secret iCalendar address (40 random base62 characters) of the events calendar for the key making the request (or the signed-in member): made on first request, the same afterwards until rotated. The feed works while that key may read Events; it answers 404 once the key is revoked, the member disabled, or the grant gone.
+         *
+         *     Needs read on Events.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description iCalendar feed; works without an API key: anyone holding the address can read the events */
+                            url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/calendar/feed/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace this key’s events calendar feed address
+         * @description The old address stops working at once (404). Read on Events is enough: it changes only the key’s own feed.
+         *
+         *     Needs read on Events.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description iCalendar feed; works without an API key: anyone holding the address can read the events */
+                            url: string;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/calendar/feeds/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events calendar as iCalendar (no API key)
+         * @description text/calendar with every event from 30 days ago to 366 days ahead (at most 5000), published or not: a cancelled one stays with STATUS:CANCELLED so calendar apps strike it out. Each has its title, times in the event's time zone, description and free address. No attendees. An unknown or rotated address, or one whose key may no longer read Events, answers 404. Unlike /api/v1/public/events.ics (published events, for the public), this feed is for staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/calendar */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/forms": {
@@ -62114,7 +62822,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Answers 201 with the signing secret, shown only here (rotate it to get a new one). The endpoint receives the changes committed after it was added, including those of transactions that were running then. Each delivery is a POST with a JSON body `{ "type": <event>, "timestamp": <ISO time of the change>, "data": { "object", "id", "fields", "cursor" } }` and the Standard Webhooks headers `webhook-id` (the same on every retry and redelivery: deduplicate on it), `webhook-timestamp` (Unix seconds of this attempt) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 15 seconds is success; anything else is retried with exponential back-off and jitter (30 s doubling, at most 8 h apart) for about three days, then marked failed. A record's events are sent in the change feed's order: a later event for the same record waits while an earlier one is pending. After 50 failed attempts in a row the endpoint is paused and the organization is emailed; paused endpoints keep their backlog.
+         * @description Answers 201 with the signing secret, shown only here (rotate it to get a new one). The endpoint receives the changes committed after it was added, including those of transactions that were running then. Subscribing to an event needs read permission on its area (animals for animal, stay and adoption events; people for person events; fundraising for donations; communications for messages; shifts for bookings), as reading it in the change feed does: without it, 403 naming the area. Each delivery is a POST with a JSON body `{ "type": <event>, "timestamp": <ISO time of the change>, "data": { "object", "id", "fields", "cursor" } }` and the Standard Webhooks headers `webhook-id` (the same on every retry and redelivery: deduplicate on it), `webhook-timestamp` (Unix seconds of this attempt) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` keyed with the base64-decoded part of the secret after `whsec_`). A 2xx answer within 15 seconds is success; anything else is retried with exponential back-off and jitter (30 s doubling, at most 8 h apart) for about three days, then marked failed. A record's events are sent in the change feed's order: a later event for the same record waits while an earlier one is pending. After 50 failed attempts in a row the endpoint is paused and the organization is emailed; paused endpoints keep their backlog.
          *
          *     Needs admin on Settings.
          */
@@ -62482,7 +63190,7 @@ export interface paths {
         head?: never;
         /**
          * Change, pause or resume a webhook endpoint
-         * @description `enabled: false` pauses it (nothing is sent; its changes are kept); `enabled: true` resumes it and sends the backlog in order.
+         * @description `enabled: false` pauses it (nothing is sent; its changes are kept); `enabled: true` resumes it and sends the backlog in order. Subscribing to an event needs read permission on its area (animals for animal, stay and adoption events; people for person events; fundraising for donations; communications for messages; shifts for bookings), as reading it in the change feed does: without it, 403 naming the area.
          *
          *     Needs admin on Settings.
          */
@@ -70715,6 +71423,34 @@ export interface components {
             address: string | null;
             /** @description null when the event has no capacity */
             placesLeft: number | null;
+        };
+        EventCalendarEntry: {
+            id: string;
+            title: string;
+            description: string;
+            /** @enum {string} */
+            status: "scheduled" | "cancelled" | "completed";
+            /** @description on the public events calendar */
+            published: boolean;
+            /**
+             * Format: date-time
+             * @description start; in the event's time zone, with its offset
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description end; in the event's time zone, with its offset
+             */
+            ends_at: string;
+            time_zone: string;
+            location: components["schemas"]["EventLocation"];
+            capacity: number | null;
+            /** @description attendees going or attended, plus their guests */
+            places_taken: number;
+            campaign_id: string | null;
+            animal_ids: string[];
+            /** Format: date-time */
+            updated_at: string;
         };
         Form: {
             id: string;
