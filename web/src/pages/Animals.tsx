@@ -7,7 +7,6 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { day, today } from './parts';
 import { can, useSession } from '../session';
 import { notify } from '../notify';
-import { day } from './parts';
 
 const CARE = [
   { value: 'in_care', label: 'In care' },
@@ -492,8 +491,8 @@ export default function Animals() {
                   <Table.Td>
                     <CareBadge state={a.care_state} />
                   </Table.Td>
-                  <Table.Td>{day(a.intakeDate)}</Table.Td>
-                  <Table.Td>{a.microchipNumber ?? ''}</Table.Td>
+                  <Table.Td>{day(a.intake_date)}</Table.Td>
+                  <Table.Td>{a.microchip_number ?? ''}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
