@@ -26,7 +26,12 @@ test('walk-in, public application, stages, contract, finalize, fee paid: all in 
     assert.ok(r.status < 300, `${method} ${url}: ${r.raw}`);
     return r.body;
   };
-  await made('POST', '/api/v1/people', { firstName: 'Samantha', lastName: 'Walker', email: 'sam.walker@example.org', phone: '+14155550123' });
+  await made('POST', '/api/v1/people', {
+    firstName: 'Samantha',
+    lastName: 'Walker',
+    email: 'sam.walker@example.org',
+    phone: '+14155550123',
+  });
   const biscuit = await made('POST', '/api/v1/animals', {
     name: 'Biscuit (kennel 4)',
     publicName: 'Biscuit',

@@ -55,7 +55,19 @@ function AnimalLinks({ ids, names }: { ids: string[]; names: Map<string, string>
     </>
   );
 }
-const answer = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+/** An answer as a person reads it: Yes/No, a list joined, never raw JSON for a list. */
+const answer = (v: unknown): string =>
+  v === null || v === undefined || v === ''
+    ? '—'
+    : typeof v === 'boolean'
+      ? v
+        ? 'Yes'
+        : 'No'
+      : Array.isArray(v)
+        ? v.map(answer).join(', ')
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
 
 /** Finalize an approved application: an adoption per animal (or a foster-to-adopt trial), the fee from the schedule or overridden. */
 function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; onClose: () => void }) {
@@ -384,7 +396,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
               {formAnswers.map(([k, v]) => (
                 <Table.Tr key={k}>
                   <Table.Th w={220}>{k}</Table.Th>
-                  <Table.Td>{Array.isArray(v) ? v.join(', ') : typeof v === 'boolean' ? (v ? 'Yes' : 'No') : answer(v)}</Table.Td>
+                  <Table.Td>{answer(v)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
