@@ -40,6 +40,8 @@ export interface Config {
    * (development and tests only; in production only https to public addresses is sent to).
    */
   webhooksAllowInsecure: boolean;
+  /** Tests only (never read from the environment): the folder blob store writes every file through this one, e.g. `/dev/full`. */
+  blobWriteThrough?: string;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are closed (s). */
   shutdownGraceSeconds: number;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
 import type { Config, S3Config } from '../config.ts';
+import { insufficientStorage, isStorageFull } from './errors.ts';
 
 /** A stored file read back: its bytes as a stream, and how many there are. */
 export interface Blob {
@@ -41,7 +42,14 @@ export function checkBlobKey(key: string): string {
 export class FolderBlobStore implements BlobStore {
   readonly kind = 'folder';
   readonly root: string;
-  constructor(root: string) {
+  /**
+   * @param writeThrough tests only: every write goes to this existing file instead of a new one beside its target,
+   * e.g. `/dev/full` to see a full disk (Config.blobWriteThrough).
+   */
+  constructor(
+    root: string,
+    private readonly writeThrough?: string,
+  ) {
     this.root = path.resolve(root);
   }
   private pathOf(key: string): string {
@@ -49,12 +57,21 @@ export class FolderBlobStore implements BlobStore {
     if (!full.startsWith(this.root + path.sep)) throw new Error('blob key leaves the store');
     return full;
   }
+  /** A full disk or quota (ENOSPC, EDQUOT) answers 507; the partial file is removed, the target is untouched. */
   async put(key: string, data: Buffer, _contentType?: string): Promise<void> {
+    try {
+      await this.write(key, data);
+    } catch (err) {
+      if (isStorageFull(err)) throw insufficientStorage();
+      throw err;
+    }
+  }
+  private async write(key: string, data: Buffer): Promise<void> {
     const file = this.pathOf(key);
     await mkdir(path.dirname(file), { recursive: true });
     // Written beside the target, flushed, then renamed over it: the rename is atomic on one file system.
     const temp = path.join(path.dirname(file), `.tmp-${randomBytes(8).toString('hex')}`);
-    const fh = await open(temp, 'wx', 0o640);
+    const fh = this.writeThrough ? await open(this.writeThrough, 'r+') : await open(temp, 'wx', 0o640);
     try {
       await fh.writeFile(data);
       await fh.sync();
@@ -158,6 +175,6 @@ function isMissing(err: unknown): boolean {
 }
 
 /** The store the settings name: S3 when ARK_S3_BUCKET is set, else `blobs/` under ARK_DATA_DIR. */
-export async function openBlobStore(config: Pick<Config, 's3' | 'dataDir'>): Promise<BlobStore> {
-  return config.s3 ? S3BlobStore.open(config.s3) : new FolderBlobStore(path.join(config.dataDir, 'blobs'));
+export async function openBlobStore(config: Pick<Config, 's3' | 'dataDir'> & { blobWriteThrough?: string }): Promise<BlobStore> {
+  return config.s3 ? S3BlobStore.open(config.s3) : new FolderBlobStore(path.join(config.dataDir, 'blobs'), config.blobWriteThrough);
 }

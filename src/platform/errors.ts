@@ -209,6 +209,16 @@ const UNAVAILABLE_MESSAGE = 'The service is briefly unavailable (its database ca
 export const unavailable = () =>
   new AppError('SERVICE_UNAVAILABLE', UNAVAILABLE_MESSAGE, undefined, 503, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
 
+/** A write found no room (the disk or the quota is full): 507, nothing was stored. */
+export const insufficientStorage = () =>
+  new AppError('INSUFFICIENT_STORAGE', 'There is no room left to store this; nothing was stored. Try again once space is freed.');
+
+/** ENOSPC (no space left on the device) or EDQUOT (quota exceeded). */
+export function isStorageFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 /** Converts anything thrown into an AppError without leaking internals. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -228,6 +238,7 @@ export function toAppError(err: unknown): AppError {
   }
   if (err instanceof SyntaxError) return badRequest('The request body is not valid JSON.');
   if (isUnavailable(err)) return unavailable();
+  if (isStorageFull(err)) return insufficientStorage();
   // A safety net under validation: what the database refuses as data is bad input, never a 500.
   const pgCode = (err as { code?: unknown })?.code;
   if (typeof pgCode === 'string' && /^[0-9A-Z]{5}$/.test(pgCode)) {

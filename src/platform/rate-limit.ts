@@ -56,6 +56,8 @@ export class RateLimiter {
   private local = new Map<string, { count: number; windowStart: number }>();
   private sweep: NodeJS.Timeout;
   private down = false;
+  private lastTry = 0;
+  private probe: NodeJS.Timeout | null = null;
   constructor(
     readonly limit: number,
     private readonly redis?: Redis,
@@ -67,10 +69,7 @@ export class RateLimiter {
     }, 60_000);
     this.sweep.unref();
     redis?.on('error', (err: Error) => this.lost(err.message));
-    redis?.on('ready', () => {
-      if (this.down) this.log?.info('Redis is back: rate-limit counters are shared again');
-      this.down = false;
-    });
+    redis?.on('ready', () => this.back());
   }
 
   /** Redis is configured but not answering: limits are counted per process. */
@@ -81,6 +80,24 @@ export class RateLimiter {
   private lost(reason: string): void {
     if (!this.down) this.log?.warn(`Redis unavailable (${reason}): counting rate limits in this process until it is back`);
     this.down = true;
+    this.lastTry = Date.now();
+    // A slow answer (a command timeout) leaves the connection up, so no 'ready' event ends the fallback: a PING once
+    // a second does, as soon as Redis answers in time again (even with no traffic, so /healthz recovers too).
+    this.probe ??= setInterval(() => {
+      if (!this.down || this.redis?.status !== 'ready') return;
+      this.redis.ping().then(
+        () => this.back(),
+        () => undefined,
+      );
+    }, 1000);
+    this.probe.unref();
+  }
+
+  private back(): void {
+    if (this.down) this.log?.info('Redis is back: rate-limit counters are shared again');
+    this.down = false;
+    if (this.probe) clearInterval(this.probe);
+    this.probe = null;
   }
 
   async hit(id: string, limit = this.limit): Promise<RateResult> {
@@ -88,18 +105,18 @@ export class RateLimiter {
     const windowStart = now - (now % 60_000);
     const reset = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
     let count: number | null = null;
-    // While Redis is known to be down, the reconnecting client's `ready` event ends the fallback.
-    if (this.redis && !this.down && this.redis.status !== 'end') {
+    // While Redis is known to be down, the reconnecting client's `ready` event, a good PING, or (at most once a
+    // second) a request's own try ends the fallback.
+    const tryRedis = !this.down || (this.redis?.status === 'ready' && now - this.lastTry >= 1000);
+    if (this.redis && tryRedis && this.redis.status !== 'end') {
+      if (this.down) this.lastTry = now;
       try {
         const key = `ark:rl:${id}:${windowStart}`;
         const res = await this.redis.multi().incr(key).pexpire(key, 61_000).exec();
         const err = res?.[0]?.[0];
         if (err) throw err;
         count = Number(res?.[0]?.[1] ?? 1);
-        if (this.down) {
-          this.down = false;
-          this.log?.info('Redis is back: rate-limit counters are shared again');
-        }
+        if (this.down) this.back();
       } catch (err) {
         this.lost((err as Error).message);
       }
@@ -118,5 +135,6 @@ export class RateLimiter {
 
   close(): void {
     clearInterval(this.sweep);
+    if (this.probe) clearInterval(this.probe);
   }
 }
