@@ -60,6 +60,12 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     // While stopping (src/main.ts), a request arriving on a connection already open is still served, in full and in
     // its family's shape, with `Connection: close`; new connections are no longer accepted.
     return503OnClosing: false,
+    // Slow or idle clients do not hold connections: the request's headers must arrive within 15 s of the connection
+    // (or of the previous answer), checked every 5 s; a whole request within 120 s (an upload included); an idle
+    // kept-alive connection closes after 10 s. A proxy in front keeps its own idle upstream timeout below 10 s.
+    keepAliveTimeout: 10_000,
+    requestTimeout: 120_000,
+    http: { headersTimeout: 15_000, connectionsCheckingInterval: 5_000 },
     // Building the OpenAPI description compiles every route's schemas; on a busy two-core machine that
     // can pass Fastify's default 10 s plugin budget, which is a start-up failure, not a slow start.
     pluginTimeout: 120_000,

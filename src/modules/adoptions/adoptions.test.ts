@@ -449,6 +449,13 @@ test('signing link expiry: an expired link gets a clear page; resend makes a fre
   const unknown = await request(t, org.host, 'GET', '/sign/nonsense');
   assert.equal(unknown.status, 404);
   assert.match(unknown.raw, /not valid/);
+  // The signing pages run no script: neither inline nor eval, nothing from elsewhere, never framed.
+  for (const r of [page, post, unknown]) {
+    const csp = String(r.headers['content-security-policy']);
+    assert.match(csp, /default-src 'none'; script-src 'none';/);
+    assert.doesNotMatch(csp, /unsafe-eval|script-src[^;]*unsafe-inline/);
+    assert.match(csp, /frame-ancestors 'none'/);
+  }
   // Another organization's host does not open it.
   const other = await makeOrg(t);
   assert.equal((await request(t, other.host, 'GET', path)).status, 404);

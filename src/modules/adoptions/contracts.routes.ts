@@ -431,6 +431,15 @@ export function contractRoutes(app: App, ctx: AppContext) {
   );
 }
 
+/**
+ * The signing page runs no script at all (no 'unsafe-inline' or 'unsafe-eval' for scripts: default-src 'none'), posts
+ * its form only to itself, loads nothing from elsewhere and cannot be framed; its few inline style attributes are the
+ * only inline content allowed.
+ */
+export const SIGNING_CSP =
+  "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; " +
+  "frame-ancestors 'none'";
+
 function page(reply: FastifyReply, status: number, title: string, inner: string) {
   const html =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
@@ -441,6 +450,7 @@ function page(reply: FastifyReply, status: number, title: string, inner: string)
     .code(status)
     .header('Cache-Control', 'no-store')
     .header('Referrer-Policy', 'no-referrer')
+    .header('Content-Security-Policy', SIGNING_CSP)
     .type('text/html; charset=utf-8')
     .send(html);
 }

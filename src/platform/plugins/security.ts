@@ -73,7 +73,9 @@ export const securityPlugin = fp<{ corsOrigins: string[] }>(
       const type = String(reply.getHeader('content-type') ?? '');
       const path = requestPath(req);
       const html = type.startsWith('text/html');
-      void reply.header('Content-Security-Policy', html ? (path === '/app' || path.startsWith('/app/') ? APP_CSP : DOCS_CSP) : API_CSP);
+      // A page that set its own, stricter policy (the contract signing page) keeps it.
+      if (!(html && reply.hasHeader('content-security-policy')))
+        void reply.header('Content-Security-Policy', html ? (path === '/app' || path.startsWith('/app/') ? APP_CSP : DOCS_CSP) : API_CSP);
       if (req.protocol === 'https') void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
       if ((path === '/api' || path.startsWith('/api/')) && !reply.hasHeader('cache-control'))
         void reply.header('Cache-Control', 'no-store');
