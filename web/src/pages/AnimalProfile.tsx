@@ -7,6 +7,7 @@ import type { paths as PathsB } from '../api/b';
 import { notify } from '../notify';
 import { ageText, CareBadge, SEX } from './Animals';
 import { useKennels } from './Intake';
+import { day } from './parts';
 
 export type Card = NonNullable<Awaited<ReturnType<typeof readCard>>>;
 export const readCard = (id: string) => ok(apiB.GET('/api/animals/{id}/details', { params: { path: { id } } }));
@@ -200,7 +201,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
             <InPlace
               {...common}
               label="Date of birth"
-              shown={card.date_of_birth ? `${card.date_of_birth} (${ageText(card.date_of_birth)})` : '—'}
+              shown={card.date_of_birth ? `${day(card.date_of_birth)} (${ageText(card.date_of_birth)})` : '—'}
               initial={a.dateOfBirth ?? ''}
               field="dateOfBirth"
               save={(v) => patchA({ dateOfBirth: v || null })}
@@ -209,7 +210,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
             <InPlace
               {...common}
               label="Intake date"
-              shown={card.intake_date}
+              shown={day(card.intake_date)}
               initial={card.intake_date}
               field="intake_date"
               save={(v) => patchB({ intake_date: v })}
