@@ -9,6 +9,8 @@ import { CareBadge, useStatuses } from './Animals';
 import { day, ListTable, money, useActor } from './parts';
 import AnimalMedia from './AnimalMedia';
 import { StartApplication } from './StartApplication';
+import { AnimalHeader, ProfileFields, useCard } from './AnimalProfile';
+import { Stays, useStays } from './AnimalStays';
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -361,7 +363,8 @@ export default function AnimalPage() {
   const animal = useQuery({ queryKey: ['animal', id], queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })) });
   const list = <T,>(key: string, fn: () => Promise<T>) => ({ queryKey: ['animal', id, key], queryFn: fn });
   const page = { limit: 100, offset: 0 };
-  const stays = useQuery(list('stays', () => ok(apiB.GET('/api/animals/{id}/stays', { params: { path: { id }, query: page } }))));
+  const stays = useStays(id);
+  const card = useCard(id);
   const medical = useQuery(list('medical', () => ok(apiB.GET('/api/animals/{id}/medical', { params: { path: { id }, query: page } }))));
   const notes = useQuery(list('notes', () => ok(apiB.GET('/api/animals/{id}/notes', { params: { path: { id }, query: page } }))));
   const holds = useQuery(list('holds', () => ok(apiB.GET('/api/animals/{id}/holds', { params: { path: { id }, query: page } }))));
@@ -369,49 +372,40 @@ export default function AnimalPage() {
     mutationFn: (status: string) => ok(apiA.PATCH('/animals/{id}', { params: { path: { id } }, body: { status } })),
     onSuccess: (a) => {
       client.setQueryData(['animal', id], a);
+      void client.invalidateQueries({ queryKey: ['animal', id, 'card'] });
       void client.invalidateQueries({ queryKey: ['animals'] });
       notify(`Status changed to ${a.status}`);
     },
   });
-  const [chip, setChip] = useState<string | null>(null);
-  const saveChip = useMutation({
-    mutationFn: () => ok(apiA.PATCH('/animals/{id}', { params: { path: { id } }, body: { microchipNumber: chip || null } })),
-    onSuccess: (a) => {
-      client.setQueryData(['animal', id], a);
-      setChip(null);
-    },
-  });
   if (animal.isError) return <Alert color="red">{animal.error.message}</Alert>;
-  if (!animal.data) return <Loader aria-label="Loading" />;
+  if (card.isError) return <Alert color="red">{card.error.message}</Alert>;
+  if (!animal.data || !card.data) return <Loader aria-label="Loading" />;
   const a = animal.data;
+  const open = stays.data?.results.find((s) => s.open);
   return (
     <Stack>
       <Anchor component={Link} to="/animals" size="sm">
         ← Animals
       </Anchor>
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>{a.name}</Title>
-          <Group gap="xs">
-            <Text c="dimmed">
-              {a.species}
-              {a.breed ? ` · ${a.breed}` : ''} · {a.sex}
-            </Text>
-            <CareBadge state={a.careState} />
+      <AnimalHeader
+        card={card.data}
+        inCareDays={open ? open.days_in_care : null}
+        statusControl={
+          <Group align="flex-end" gap="sm">
+            {canWrite && <StartApplication animalId={a.id} animalName={a.name} />}
+            <Select
+              label="Status"
+              w={200}
+              disabled={!canWrite}
+              data={(statuses.data?.results ?? []).map((s) => s.name)}
+              value={a.status}
+              allowDeselect={false}
+              onChange={(v) => v && v !== a.status && setStatus.mutate(v)}
+              error={setStatus.error?.message}
+            />
           </Group>
-        </div>
-        {canWrite && <StartApplication animalId={a.id} animalName={a.name} />}
-        <Select
-          label="Status"
-          w={200}
-          disabled={!canWrite}
-          data={(statuses.data?.results ?? []).map((s) => s.name)}
-          value={a.status}
-          allowDeselect={false}
-          onChange={(v) => v && v !== a.status && setStatus.mutate(v)}
-          error={setStatus.error?.message}
-        />
-      </Group>
+        }
+      />
       <Tabs defaultValue="profile" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="profile">Profile</Tabs.Tab>
@@ -426,64 +420,10 @@ export default function AnimalPage() {
           <Tabs.Tab value="adoption">Adoption</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="profile">
-          <SimpleGrid cols={{ base: 1, sm: 2 }} mt="md">
-            <Card withBorder>
-              <Table variant="vertical" aria-label="Profile">
-                <Table.Tbody>
-                  {(
-                    [
-                      ['Public name', a.publicName],
-                      ['Intake date', a.intakeDate],
-                      ['Date of birth', a.dateOfBirth],
-                      ['Weight (lb)', a.weight],
-                      ['On the public website', a.isPublic ? 'yes' : 'no'],
-                      ['Notes', a.notes],
-                    ] as [string, unknown][]
-                  ).map(([k, v]) => (
-                    <Table.Tr key={k}>
-                      <Table.Th w={180}>{k}</Table.Th>
-                      <Table.Td>{text(v)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Card>
-            <Card withBorder>
-              <form
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  saveChip.mutate();
-                }}
-              >
-                <Stack>
-                  <TextInput
-                    label="Microchip number"
-                    value={chip ?? a.microchipNumber ?? ''}
-                    onChange={(e) => setChip(e.currentTarget.value)}
-                    disabled={!canWrite}
-                    error={fieldError(saveChip.error, 'microchipNumber')}
-                  />
-                  {canWrite && chip !== null && (
-                    <Button type="submit" loading={saveChip.isPending}>
-                      Save the microchip
-                    </Button>
-                  )}
-                </Stack>
-              </form>
-            </Card>
-          </SimpleGrid>
+          <ProfileFields id={id} a={a} card={card.data} canWrite={canWrite} />
         </Tabs.Panel>
         <Tabs.Panel value="stays">
-          <RecordTable
-            label="Stays"
-            rows={stays.data?.results as Row[] | undefined}
-            columns={[
-              ['open', 'Open'],
-              ['days_in_care', 'Days in care'],
-              ['created_at', 'Started'],
-            ]}
-            empty="No stays recorded: an intake starts one."
-          />
+          <Stays id={id} canWrite={canWrite} />
         </Tabs.Panel>
         <Tabs.Panel value="medical">
           {canWrite && <AddMedical id={id} />}

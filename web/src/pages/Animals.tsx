@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, CloseButton, Group, Modal, NumberInput, Pagination, Paper, Progress, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Avatar, Badge, Button, Checkbox, CloseButton, Group, Modal, NumberInput, Pagination, Paper, Progress, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
 import { notify } from '../notify';
+import { day } from './parts';
 
 const CARE = [
   { value: 'in_care', label: 'In care' },
@@ -241,17 +242,42 @@ function BulkStatus({ rows, statuses, onDone }: { rows: Row[]; statuses: string[
   );
 }
 
+/** An age as a person says it, from a date of birth (YYYY-MM-DD): "7 weeks", "5 months", "2 years 3 months". */
+export function ageText(dob: string | null | undefined, at = new Date()): string {
+  if (!dob) return '—';
+  const born = new Date(`${dob}T12:00:00`);
+  const days = Math.floor((at.getTime() - born.getTime()) / 86_400_000);
+  if (days < 0) return '—';
+  if (days < 7) return `${days} day${days === 1 ? '' : 's'}`;
+  if (days < 112) return `${Math.floor(days / 7)} weeks`;
+  let months = (at.getFullYear() - born.getFullYear()) * 12 + at.getMonth() - born.getMonth() - (at.getDate() < born.getDate() ? 1 : 0);
+  if (months < 12) return `${months} months`;
+  const years = Math.floor(months / 12);
+  months -= years * 12;
+  return `${years} year${years === 1 ? '' : 's'}${months ? ` ${months} month${months === 1 ? '' : 's'}` : ''}`;
+}
+export const SEX: Record<string, string> = { male: 'Male', female: 'Female', unknown: 'Not known' };
+
+const VIEWS = [
+  { value: 'in_care', label: 'In care' },
+  { value: 'adopted', label: 'Adopted' },
+  { value: 'left', label: 'Left care' },
+  { value: 'all', label: 'All' },
+];
+
 export default function Animals() {
   const [params, setParams] = useSearchParams();
   const session = useSession();
   const statuses = useStatuses();
   const [adding, { open, close }] = useDisclosure();
   const page = Number(params.get('page') ?? 1);
-  const careState = params.get('careState') ?? '';
+  const view = params.get('view') ?? 'in_care';
   const status = params.get('status') ?? '';
   const species = params.get('species') ?? '';
   const chip = params.get('microchip') ?? '';
+  const q = params.get('q') ?? '';
   const [chipText, setChipText] = useState(chip);
+  const [qText, setQText] = useState(q);
   const [chosen, setChosen] = useState<Record<string, Row>>({});
   const canWrite = can(session.data?.grants, 'animals', 'write');
   const setParam = (k: string, v: string) => {
@@ -261,34 +287,80 @@ export default function Animals() {
     if (k !== 'page') next.delete('page');
     setParams(next);
   };
+  const hasAdopted = (statuses.data?.results ?? []).some((s) => s.name === 'Adopted');
+  // A microchip or a status names the animals wanted: the view's narrowing steps aside.
+  const narrowed = chip || status ? 'all' : view;
+  const perPage = 100;
   const list = useQuery({
-    queryKey: ['animals', 'list', page, careState, status, species, chip],
+    queryKey: ['animals', 'cards', page, narrowed, status, species, chip, q],
     queryFn: () =>
       ok(
-        apiA.GET('/animals', {
+        apiB.GET('/api/animals', {
           params: {
             query: {
-              page,
-              perPage: 100,
-              ...(careState ? { careState: careState as 'in_care' } : {}),
-              ...(status ? { status: [status] } : {}),
+              limit: perPage,
+              offset: (page - 1) * perPage,
+              ...(narrowed === 'in_care' ? { care_state: ['in_care', 'on_hold'] as ('in_care' | 'on_hold')[] } : {}),
+              ...(narrowed === 'left' ? { care_state: ['completed'] as 'completed'[] } : {}),
+              ...(narrowed === 'adopted' ? { status: ['Adopted'] } : status ? { status: [status] } : {}),
               ...(species ? { species } : {}),
-              ...(chip ? { microchipNumber: chip } : {}),
+              ...(chip ? { microchip_number: chip } : {}),
+              ...(q ? { q } : {}),
             },
           },
         }),
       ),
     placeholderData: keepPreviousData,
   });
-  const filtered = careState || status || species || chip;
-  const rows = list.data?.data ?? [];
+  const filtered = status || species || chip || q || params.get('view');
+  const rows = list.data?.results ?? [];
+  const total = list.data?.total ?? 0;
+  const totalPages = Math.ceil(total / perPage);
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Animals</Title>
-        {can(session.data?.grants, 'animals', 'write') && <Button onClick={open}>Add an animal</Button>}
+        {canWrite && (
+          <Group gap="xs">
+            <Button component={Link} to="/intake">
+              Take in an animal
+            </Button>
+            <Button variant="default" onClick={open}>
+              Add an animal
+            </Button>
+          </Group>
+        )}
       </Group>
+      <SegmentedControl
+        aria-label="Which animals"
+        w="fit-content"
+        value={narrowed === view ? view : 'all'}
+        onChange={(v) => {
+          const next = new URLSearchParams(params);
+          if (v === 'in_care') next.delete('view');
+          else next.set('view', v);
+          next.delete('page');
+          next.delete('status');
+          next.delete('microchip');
+          setChipText('');
+          setParams(next);
+        }}
+        data={VIEWS.filter((v) => v.value !== 'adopted' || hasAdopted)}
+      />
       <Group align="flex-end" wrap="wrap" role="search" aria-label="Filter animals">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            setParam('q', qText.trim());
+          }}
+        >
+          <Group align="flex-end" gap="xs">
+            <TextInput label="Name" placeholder="Part of a name" value={qText} onChange={(e) => setQText(e.currentTarget.value)} w={200} />
+            <Button type="submit" variant="default">
+              Search
+            </Button>
+          </Group>
+        </form>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -296,13 +368,12 @@ export default function Animals() {
           }}
         >
           <Group align="flex-end" gap="xs">
-            <TextInput label="Microchip number" placeholder="Find by microchip" value={chipText} onChange={(e) => setChipText(e.currentTarget.value)} w={220} />
+            <TextInput label="Microchip number" placeholder="Find by microchip" value={chipText} onChange={(e) => setChipText(e.currentTarget.value)} w={200} />
             <Button type="submit" variant="default">
               Find
             </Button>
           </Group>
         </form>
-        <Select label="Care state" placeholder="Any" clearable data={CARE} value={careState || null} onChange={(v) => setParam('careState', v ?? '')} w={170} />
         <Select
           label="Status"
           placeholder="Any"
@@ -318,6 +389,7 @@ export default function Animals() {
             variant="subtle"
             onClick={() => {
               setChipText('');
+              setQText('');
               setParams(new URLSearchParams());
             }}
           >
@@ -330,25 +402,26 @@ export default function Animals() {
           key={session.data.organization.id}
           org={session.data.organization.id}
           current={(() => {
-            const q = new URLSearchParams(params);
-            q.delete('page');
-            q.sort();
-            return q.toString();
+            const qs = new URLSearchParams(params);
+            qs.delete('page');
+            qs.sort();
+            return qs.toString();
           })()}
-          apply={(q) => {
-            setChipText(new URLSearchParams(q).get('microchip') ?? '');
-            setParams(new URLSearchParams(q));
+          apply={(qs) => {
+            setChipText(new URLSearchParams(qs).get('microchip') ?? '');
+            setQText(new URLSearchParams(qs).get('q') ?? '');
+            setParams(new URLSearchParams(qs));
           }}
         />
       )}
       {canWrite && <BulkStatus rows={Object.values(chosen)} statuses={(statuses.data?.results ?? []).map((s) => s.name)} onDone={() => setChosen({})} />}
       {list.isError && <Alert color="red">{list.error.message}</Alert>}
-      {list.data && list.data.data.length === 0 ? (
-        <Alert color="gray" title={filtered ? 'No animal matches these filters' : 'No animals yet'}>
-          {filtered ? 'Change or clear the filters to see more animals.' : 'Add the first animal with “Add an animal”.'}
+      {list.data && rows.length === 0 ? (
+        <Alert color="gray" title={filtered || view !== 'all' ? 'No animal matches' : 'No animals yet'}>
+          {q ? `No animal's name contains “${q}”${narrowed === 'all' ? '' : ' in this view: try All'}.` : filtered ? 'Change or clear the filters to see more animals.' : 'Take the first animal in with “Take in an animal”.'}
         </Alert>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={900}>
           <Table striped highlightOnHover aria-label="Animals" data-testid="animals-table">
             <Table.Thead>
               <Table.Tr>
@@ -369,8 +442,15 @@ export default function Animals() {
                     />
                   </Table.Th>
                 )}
+                <Table.Th w={56}>
+                  <VisuallyHidden>Photo</VisuallyHidden>
+                </Table.Th>
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Species</Table.Th>
+                <Table.Th>Breed</Table.Th>
+                <Table.Th>Sex</Table.Th>
+                <Table.Th>Age</Table.Th>
+                <Table.Th>Kennel</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>Care state</Table.Th>
                 <Table.Th>Intake</Table.Th>
@@ -395,15 +475,24 @@ export default function Animals() {
                     </Table.Td>
                   )}
                   <Table.Td>
+                    <Avatar src={a.photo_url} alt="" radius="sm" size={40} color="gray">
+                      {a.name.slice(0, 1).toUpperCase()}
+                    </Avatar>
+                  </Table.Td>
+                  <Table.Td>
                     <Link to={`/animals/${a.id}`}>{a.name}</Link>
                   </Table.Td>
                   <Table.Td>{a.species}</Table.Td>
+                  <Table.Td>{a.breed ?? '—'}</Table.Td>
+                  <Table.Td>{SEX[a.sex] ?? a.sex}</Table.Td>
+                  <Table.Td>{ageText(a.date_of_birth)}</Table.Td>
+                  <Table.Td>{a.location_name ?? '—'}</Table.Td>
                   <Table.Td>{a.status}</Table.Td>
                   <Table.Td>
-                    <CareBadge state={a.careState} />
+                    <CareBadge state={a.care_state} />
                   </Table.Td>
-                  <Table.Td>{a.intakeDate}</Table.Td>
-                  <Table.Td>{a.microchipNumber ?? ''}</Table.Td>
+                  <Table.Td>{day(a.intake_date)}</Table.Td>
+                  <Table.Td>{a.microchip_number ?? ''}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -413,11 +502,9 @@ export default function Animals() {
       {list.data && (
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
-            {list.data.meta.total} animal{list.data.meta.total === 1 ? '' : 's'}
+            {total} animal{total === 1 ? '' : 's'}
           </Text>
-          {list.data.meta.totalPages > 1 && (
-            <Pagination total={list.data.meta.totalPages} value={page} onChange={(p) => setParam('page', String(p))} aria-label="Pages" />
-          )}
+          {totalPages > 1 && <Pagination total={totalPages} value={page} onChange={(p) => setParam('page', String(p))} aria-label="Pages" />}
         </Group>
       )}
       <Modal opened={adding} onClose={close} title="Add an animal" closeButtonProps={{ "aria-label": "Close" }}>
