@@ -132,6 +132,7 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
           label="Signed contract"
           placeholder={signed.length ? 'None' : 'No signed contract yet'}
           clearable
+          allowDeselect={false}
           data={signed.map((c) => ({ value: c.id, label: `${c.title}, signed by ${c.signed_name ?? 'the adopter'}` }))}
           value={contract}
           onChange={setContract}
@@ -429,7 +430,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
             {formError(move.error, ['stage_id', 'decision_reason']) && <Alert color="red">{formError(move.error, ['stage_id', 'decision_reason'])}</Alert>}
           </Stack>
         )}
-        {finished && <Text size="sm">Adopted: record the fee paid on the Adoptions tab.</Text>}
+        {finished && <Text size="sm">Finalized: see the adoptions tab.</Text>}
         <Contracts id={id} canWrite={canWrite} />
       </Stack>
       <Modal opened={finalizing} onClose={() => setFinalizing(false)} title="Finalize the adoption" closeButtonProps={{ 'aria-label': 'Close' }}>
