@@ -5,6 +5,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { apiB, whenSignedOut } from './api';
 import { useSession, can } from './session';
+import { setOrgZone } from './pages/zone';
+import { setOrgCountry } from './pages/parts';
 
 // Route-level code splitting: each screen is its own chunk, loaded when first visited.
 const SignIn = lazy(() => import('./pages/SignIn'));
@@ -53,6 +55,9 @@ function Shell() {
   if (session.isPending) return loading;
   if (session.isError) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
   const s = session.data;
+  // One way of showing time and phones: every helper in pages/zone.ts and pages/parts.tsx reads these.
+  setOrgZone(s.organization.time_zone);
+  setOrgCountry(s.organization.country);
   // The navigation in groups, as a shelter's day runs: the animals and their care, people and the
   // programmes they join, money and mail, the work of the office, then administration.
   const groups: { label: string; links: { to: string; label: string; show: boolean }[] }[] = [
@@ -110,21 +115,26 @@ function Shell() {
     navigate('/sign-in');
   };
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    // The sidebar collapses behind the menu button below 992 px (md): a tablet held upright gets the whole width.
+    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'md', collapsed: { mobile: !opened } }} padding={{ base: 'sm', sm: 'md' }}>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Group>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
-            <Title order={1} size="h4">
-              Ark · {s.organization.name}
+        <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
+          <Group wrap="nowrap" gap="xs" miw={0}>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label="Menu" />
+            <Title order={1} size="h4" lineClamp={1} style={{ minWidth: 0 }}>
+              Ark
+              <Text span inherit visibleFrom="xs">
+                {' '}
+                · {s.organization.name}
+              </Text>
             </Title>
           </Group>
-          <Group>
+          <Group wrap="nowrap" gap="xs" style={{ flexShrink: 0 }}>
             <Anchor component={Link} to="/account" size="sm" aria-label={`Your account: ${s.member.name}`}>
-              <Text span size="sm" visibleFrom="xs" inherit>
+              <Text span size="sm" visibleFrom="sm" inherit>
                 {s.member.name}
               </Text>
-              <Text span size="sm" hiddenFrom="xs" inherit>
+              <Text span size="sm" hiddenFrom="sm" inherit>
                 Account
               </Text>
             </Anchor>

@@ -14,7 +14,8 @@ import { Stays, useStays } from './AnimalStays';
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-const when = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? new Date(v).toLocaleString() : text(v));
+const when = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? whenIn(v) : text(v));
+import { whenIn } from './zone';
 
 const ACTOR_COLUMNS = new Set(['recorded_by', 'given_by', 'author', 'placed_by']);
 /** A record list of the animal, as a table; an empty list says what to do next. */

@@ -1,3 +1,4 @@
+import { addDays, currentZone, todayIn, zonedIso } from './zone';
 import { Alert, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -131,10 +132,10 @@ export default function Dashboard() {
   });
   const dueCount = (due?.data as { results?: unknown[] } | undefined)?.results?.length;
   const grants = session.data?.grants;
-  const today = new Date().toISOString().slice(0, 10);
-  const week = new Date(Date.now() + 6 * 86_400_000).toISOString().slice(0, 10);
-  const now = new Date();
-  const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).toISOString();
+  // Today, the week ahead and tomorrow's first instant in the organization's zone, wherever the browser is.
+  const today = todayIn();
+  const week = addDays(today, 6);
+  const tomorrow = zonedIso(`${addDays(today, 1)}T00:00`, currentZone());
   const [tasks, conversations, shifts] = useQueries({
     queries: [
       {

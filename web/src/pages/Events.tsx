@@ -27,7 +27,8 @@ import { AnimalPicker, ListTable, PersonPicker } from './parts';
 const RSVPS = ['invited', 'going', 'maybe', 'declined', 'attended'] as const;
 type Rsvp = (typeof RSVPS)[number];
 /** A time of the event in the event's own zone (the API answers it with that zone's offset). */
-const at = (v: string, zone: string) => new Date(v).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone });
+const at = (v: string, zone: string) => whenIn(v, zone);
+import { whenIn } from './zone';
 /** A datetime-local value (the browser's zone) as ISO 8601 with an offset. */
 const iso = (local: string) => (local ? new Date(local).toISOString() : '');
 /** An API date-time as a datetime-local value in the browser's zone. */

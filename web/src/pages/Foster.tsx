@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Radio, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, day, ListTable, PersonPicker } from './parts';
+import { dateIn, useZone } from './zone';
 
 const STATUS_COLOR: Record<string, string> = {
   pending: 'yellow.9',
@@ -15,7 +16,183 @@ const STATUS_COLOR: Record<string, string> = {
   completed: 'gray.7',
   cancelled: 'gray.7',
 };
-const END_REASONS = ['adopted', 'returned_to_shelter', 'moved_to_another_foster', 'transferred_out', 'returned_to_owner', 'died', 'other'] as const;
+type EndReason = 'adopted' | 'returned_to_shelter' | 'moved_to_another_foster' | 'transferred_out' | 'returned_to_owner' | 'died' | 'other';
+type Destination = 'kennel' | 'adopter' | 'foster' | 'elsewhere';
+const DESTINATIONS: { value: Destination; label: string }[] = [
+  { value: 'kennel', label: 'Back to the shelter' },
+  { value: 'adopter', label: 'To an adopter' },
+  { value: 'foster', label: 'To another foster home' },
+  { value: 'elsewhere', label: 'Leaves our care otherwise' },
+];
+/** The reasons that fit where the animal goes; the first is the default. */
+const REASONS: Record<Destination, { value: EndReason; label: string }[]> = {
+  kennel: [
+    { value: 'returned_to_shelter', label: 'Returned to the shelter' },
+    { value: 'other', label: 'Other' },
+  ],
+  adopter: [{ value: 'adopted', label: 'Adopted' }],
+  foster: [{ value: 'moved_to_another_foster', label: 'Moved to another foster home' }],
+  elsewhere: [
+    { value: 'transferred_out', label: 'Transferred to another organization' },
+    { value: 'returned_to_owner', label: 'Returned to the owner' },
+    { value: 'died', label: 'Died' },
+    { value: 'other', label: 'Other' },
+  ],
+};
+const STATUS_LABEL: Record<string, string> = {
+  pending: 'requested',
+  accepted: 'accepted',
+  active: 'fostering',
+  declined: 'declined',
+  completed: 'ended',
+  cancelled: 'cancelled',
+};
+const REASON_LABEL: Record<string, string> = Object.fromEntries(Object.values(REASONS).flatMap((l) => l.map((r) => [r.value, r.label])));
+
+/**
+ * Ends a placement: the day, where the animal goes (a unit back at the shelter, an adopter, another foster home,
+ * or out of care) and why; then a confirmation that says it all in one sentence before anything changes.
+ */
+function EndPlacement({ a, home, onClose }: { a: { id: string; animal_name: string; started_on: string | null }; home: { id: string; name: string }; onClose: () => void }) {
+  const client = useQueryClient();
+  const zone = useZone();
+  const [f, setF] = useState({ ended_on: dateIn(new Date(), zone), destination: 'kennel' as Destination, reason: 'returned_to_shelter' as EndReason, unit: null as string | null, next: null as string | null, notes: '' });
+  const [confirming, setConfirming] = useState(false);
+  const places = useQuery({
+    queryKey: ['housing', 'locations'],
+    queryFn: () => ok(apiB.GET('/api/animals/locations', { params: { query: { limit: 200, offset: 0, include: 'units' } } })),
+    enabled: f.destination === 'kennel',
+  });
+  const homes = useQuery({
+    queryKey: ['foster', 'homes', true],
+    queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { limit: 100, offset: 0, available: true } } })),
+    enabled: f.destination === 'foster',
+  });
+  const unitChoices = (places.data?.results ?? [])
+    .filter((l) => l.is_active)
+    .map((l) => ({
+      group: l.name,
+      items: [
+        { value: l.id, label: `${l.name} (the building itself)` },
+        ...(l.units ?? []).filter((u) => u.is_active).map((u) => ({ value: u.id, label: `${u.name}${u.is_full ? ' (full)' : ` (${u.spots_available} free)`}`, disabled: u.is_full })),
+      ],
+    }));
+  const homeChoices = (homes.data?.results ?? []).filter((h) => h.id !== home.id).map((h) => ({ value: h.id, label: `${h.person.display_name} (${h.spots_available} free)` }));
+  const end = useMutation({
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/animals/foster-assignments/{id}/end', {
+          params: { path: { id: a.id } },
+          body: {
+            end_reason: f.reason,
+            ended_on: f.ended_on,
+            ...(f.destination === 'kennel' && f.unit ? { return_location_id: f.unit } : {}),
+            ...(f.destination === 'foster' && f.next ? { next_foster_home_id: f.next } : {}),
+            ...(f.notes.trim() ? { notes: f.notes.trim() } : {}),
+          },
+        }),
+      ),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['foster'] });
+      void client.invalidateQueries({ queryKey: ['housing'] });
+      notify(`Fostering of ${a.animal_name} ended`);
+      onClose();
+    },
+    onError: () => setConfirming(false),
+  });
+  const where =
+    f.destination === 'kennel'
+      ? `back to ${unitChoices.flatMap((g) => g.items).find((i) => i.value === f.unit)?.label.replace(/ \(.*\)$/, '') ?? 'the shelter (where it was before, if there is room)'}`
+      : f.destination === 'foster'
+        ? `to ${homeChoices.find((h) => h.value === f.next)?.label.replace(/ \(.*\)$/, '') ?? 'another foster home'}`
+        : f.destination === 'adopter'
+          ? 'to the adopter'
+          : 'out of our care';
+  const missingChoice = f.destination === 'foster' && !f.next;
+  const fields = ['ended_on', 'end_reason', 'return_location_id', 'next_foster_home_id', 'notes'];
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (confirming) end.mutate();
+        else setConfirming(true);
+      }}
+    >
+      <Stack>
+        <TextInput
+          label="Ended on"
+          type="date"
+          required
+          max={dateIn(new Date(), zone)}
+          min={a.started_on ?? undefined}
+          value={f.ended_on}
+          onChange={(e) => setF({ ...f, ended_on: e.currentTarget.value })}
+          error={fieldError(end.error, 'ended_on')}
+          w={200}
+        />
+        <Radio.Group label={`Where does ${a.animal_name} go?`} required value={f.destination} onChange={(v) => setF({ ...f, destination: v as Destination, reason: (REASONS[v as Destination][0] as { value: EndReason }).value })}>
+          <Stack gap={6} mt={4}>
+            {DESTINATIONS.map((d) => (
+              <Radio key={d.value} value={d.value} label={d.label} />
+            ))}
+          </Stack>
+        </Radio.Group>
+        {f.destination === 'kennel' && (
+          <Select
+            label="Kennel or unit"
+            description="Empty: back where it was before fostering, if that place has room"
+            placeholder="Choose a unit"
+            clearable
+            searchable
+            data={unitChoices}
+            value={f.unit}
+            onChange={(v) => setF({ ...f, unit: v })}
+            error={fieldError(end.error, 'return_location_id')}
+          />
+        )}
+        {f.destination === 'foster' && (
+          <Select
+            label="Next foster home"
+            required
+            placeholder={homes.data && !homeChoices.length ? 'No other home has a free place' : 'Choose a home with a free place'}
+            searchable
+            data={homeChoices}
+            value={f.next}
+            onChange={(v) => setF({ ...f, next: v })}
+            error={fieldError(end.error, 'next_foster_home_id')}
+          />
+        )}
+        {f.destination === 'adopter' && (
+          <Alert color="gray">Record the adoption itself under Adoptions (finalizing an adoption also ends a live placement by itself).</Alert>
+        )}
+        <Select
+          label="Reason"
+          required
+          data={REASONS[f.destination]}
+          value={f.reason}
+          onChange={(v) => v && setF({ ...f, reason: v as EndReason })}
+          allowDeselect={false}
+          error={fieldError(end.error, 'end_reason')}
+        />
+        <Textarea label="Notes" autosize minRows={2} value={f.notes} onChange={(e) => setF({ ...f, notes: e.currentTarget.value })} error={fieldError(end.error, 'notes')} />
+        {formError(end.error, fields) && <Alert color="red">{formError(end.error, fields)}</Alert>}
+        {confirming && (
+          <Alert color="orange" title="End this placement?" role="alert">
+            {a.animal_name} leaves {home.name} on {day(f.ended_on)} and goes {where} ({REASON_LABEL[f.reason]?.toLowerCase()}). This cannot be undone.
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={confirming ? () => setConfirming(false) : onClose}>
+            {confirming ? 'Back' : 'Cancel'}
+          </Button>
+          <Button type="submit" color={confirming ? 'red.9' : undefined} loading={end.isPending} disabled={missingChoice || !f.ended_on}>
+            {confirming ? 'Yes, end the placement' : 'End the placement…'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
 
 function AddHome({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
@@ -58,8 +235,8 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
   const home = useQuery({ queryKey: ['foster', 'home', id], queryFn: () => ok(apiB.GET('/api/animals/foster-homes/{id}', { params: { path: { id } } })) });
   const [animal, setAnimal] = useState<string | null>(null);
-  // Why each active placement ends, chosen per row before "End".
-  const [endReason, setEndReason] = useState<Record<string, string>>({});
+  // The placement being ended, in its own dialog.
+  const [ending, setEnding] = useState<{ id: string; animal_name: string; started_on: string | null } | null>(null);
   const done = (what: string) => () => {
     notify(what);
     void client.invalidateQueries({ queryKey: ['foster'] });
@@ -72,14 +249,13 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
     },
   });
   const step = useMutation({
-    mutationFn: ({ a, to }: { a: string; to: 'accept' | 'start' | 'cancel' | 'end' }) => {
+    mutationFn: ({ a, to }: { a: string; to: 'accept' | 'start' | 'cancel' }) => {
       const path = { params: { path: { id: a } } };
       if (to === 'accept') return ok(apiB.POST('/api/animals/foster-assignments/{id}/accept', { ...path, body: {} }));
       if (to === 'start') return ok(apiB.POST('/api/animals/foster-assignments/{id}/start', { ...path, body: {} }));
-      if (to === 'cancel') return ok(apiB.POST('/api/animals/foster-assignments/{id}/cancel', { ...path, body: {} }));
-      return ok(apiB.POST('/api/animals/foster-assignments/{id}/end', { ...path, body: { end_reason: (endReason[a] ?? 'returned_to_shelter') as 'other' } }));
+      return ok(apiB.POST('/api/animals/foster-assignments/{id}/cancel', { ...path, body: {} }));
     },
-    onSuccess: (_r, v) => done(v.to === 'accept' ? 'Placement accepted' : v.to === 'start' ? 'Fostering started' : v.to === 'end' ? 'Fostering ended' : 'Placement cancelled')(),
+    onSuccess: (_r, v) => done(v.to === 'accept' ? 'Placement accepted' : v.to === 'start' ? 'Fostering started' : 'Placement cancelled')(),
   });
   if (!home.data) return null;
   const h = home.data.foster_home;
@@ -121,8 +297,13 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
               </Table.Td>
               <Table.Td>
                 <Badge variant="filled" color={STATUS_COLOR[a.status] ?? 'gray.7'}>
-                  {a.status}
+                  {STATUS_LABEL[a.status] ?? a.status}
                 </Badge>
+                {a.end_reason && (
+                  <Text size="xs" mt={2}>
+                    {REASON_LABEL[a.end_reason] ?? a.end_reason}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{day(a.requested_on)}</Table.Td>
               <Table.Td>{day(a.started_on)}</Table.Td>
@@ -147,20 +328,9 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
                       </Button>
                     )}
                     {a.status === 'active' && (
-                      <>
-                        <Select
-                          aria-label={`Why fostering of ${a.animal_name} ends`}
-                          size="xs"
-                          w={190}
-                          data={END_REASONS.map((r) => ({ value: r, label: r.replaceAll('_', ' ') }))}
-                          value={endReason[a.id] ?? 'returned_to_shelter'}
-                          onChange={(v) => setEndReason({ ...endReason, [a.id]: v ?? 'returned_to_shelter' })}
-                          allowDeselect={false}
-                        />
-                        <Button size="xs" variant="default" onClick={() => step.mutate({ a: a.id, to: 'end' })}>
-                          End
-                        </Button>
-                      </>
+                      <Button size="xs" variant="default" onClick={() => setEnding(a)} aria-label={`End fostering of ${a.animal_name}`}>
+                        End…
+                      </Button>
                     )}
                   </Group>
                 )}
@@ -169,6 +339,9 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
           )}
         />
       </Stack>
+      <Modal opened={!!ending} onClose={() => setEnding(null)} title={ending ? `End fostering of ${ending.animal_name}` : ''} closeButtonProps={{ 'aria-label': 'Close' }}>
+        {ending && <EndPlacement a={ending} home={{ id: h.id, name: h.person.display_name }} onClose={() => setEnding(null)} />}
+      </Modal>
     </Card>
   );
 }

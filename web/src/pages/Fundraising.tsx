@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
-import { day, ListTable, money, PersonPicker, today } from './parts';
+import { day, ListTable, money, PersonPicker, today, when } from './parts';
 import { Bidders, CloseAuction, LotActions, LotForm } from './AuctionAdmin';
 
 const page = { limit: 100, offset: 0 };
@@ -399,7 +399,7 @@ function LotBids({ auctionId, lot, currency, open, canBid }: { auctionId: string
             <Table.Td>{x.sequence}</Table.Td>
             <Table.Td>{x.paddle_number}</Table.Td>
             <Table.Td>{money(x.amount, currency)}</Table.Td>
-            <Table.Td>{new Date(x.placed_at).toLocaleTimeString()}</Table.Td>
+            <Table.Td>{when(x.placed_at)}</Table.Td>
           </Table.Tr>
         )}
       />

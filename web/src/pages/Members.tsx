@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Code, Group, Select, Stack, Table, Text, TextInpu
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
+import { when } from './parts';
 
 export default function Members() {
   const session = useSession();
@@ -79,7 +80,7 @@ export default function Members() {
                     {m.status}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{m.last_sign_in_at ? new Date(m.last_sign_in_at).toLocaleString() : 'never'}</Table.Td>
+                <Table.Td>{m.last_sign_in_at ? when(m.last_sign_in_at) : 'never'}</Table.Td>
                 {isAdmin && (
                   <Table.Td>
                     {m.status !== 'invited' && m.id !== session.data?.member.id && (

@@ -276,7 +276,7 @@ function FillPreview({ id }: { id: string }) {
       <Text size="sm">Choose the records to fill it from; nothing is sent.</Text>
       <Group align="flex-end" wrap="wrap">
         <PersonPicker label="Person" value={person} onChange={setPerson} error={fieldError(fill.error, 'person_id')} />
-        <AnimalPicker label="Animal" value={animal} onChange={setAnimal} required={false} error={fieldError(fill.error, 'animal_ids')} />
+        <AnimalPicker label="Animal" scope="any" value={animal} onChange={setAnimal} required={false} error={fieldError(fill.error, 'animal_ids')} />
         <Button variant="default" onClick={() => fill.mutate()} loading={fill.isPending}>
           Fill the preview
         </Button>
@@ -486,6 +486,14 @@ function TemplateList() {
   );
 }
 
+/** Why a message was not sent, as the team reads it (the log keeps the technical reason in payload_metadata). */
+function statusNote(m: { status: string; payload_metadata: Record<string, unknown> }): string {
+  const meta = m.payload_metadata as { reason?: string; error?: string; suppression_reason?: string };
+  if (meta.reason === 'no_provider') return 'Not sent: no email provider is set up';
+  if (m.status === 'suppressed') return `Not sent: ${meta.suppression_reason || (meta.reason ?? '').replaceAll('_', ' ')}`;
+  if (m.status === 'failed' || m.status === 'bounced') return meta.error ? `Not sent: ${meta.error}` : '';
+  return '';
+}
 const msgColor: Record<string, string> = { sent: 'teal.9', delivered: 'teal.9', received: 'blue.9', queued: 'gray.7', failed: 'red.9', bounced: 'red.9', suppressed: 'orange.9' };
 function MessageLog() {
   const [direction, setDirection] = useState<string | null>(null);
@@ -547,6 +555,11 @@ function MessageLog() {
             <Table.Td>{m.category}</Table.Td>
             <Table.Td>
               <Badge color={msgColor[m.status] ?? 'gray.7'}>{m.status}</Badge>
+              {statusNote(m) && (
+                <Text size="xs" mt={2}>
+                  {statusNote(m)}
+                </Text>
+              )}
             </Table.Td>
           </Table.Tr>
         )}

@@ -6,7 +6,7 @@ import { Link } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
-import { day, ListTable, PersonPicker } from './parts';
+import { day, ListTable, PersonPicker, phone } from './parts';
 
 const KINDS = ['rescue', 'shelter', 'vet', 'transport', 'supplier', 'other'] as const;
 type Kind = (typeof KINDS)[number];
@@ -323,7 +323,7 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
             <Table.Tr key={l.id}>
               <Table.Td>{l.name || '—'}</Table.Td>
               <Table.Td>{address(l)}</Table.Td>
-              <Table.Td>{l.phone ?? '—'}</Table.Td>
+              <Table.Td>{phone(l.phone)}</Table.Td>
               <Table.Td>{l.hours || '—'}</Table.Td>
               <Table.Td>
                 {canWrite && (
@@ -488,7 +488,7 @@ export default function Partners() {
                 '—'
               )}
             </Table.Td>
-            <Table.Td>{p.phone ?? '—'}</Table.Td>
+            <Table.Td>{phone(p.phone)}</Table.Td>
             <Table.Td>
               {p.website ? (
                 <Anchor href={p.website} target="_blank" rel="noreferrer" size="sm">

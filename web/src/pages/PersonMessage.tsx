@@ -36,6 +36,12 @@ export default function PersonMessage({ personId, hasEmail }: { personId: string
       setAnimal(null);
       setKey(newKey());
       void client.invalidateQueries({ queryKey: ['person', personId, 'messages'] });
+      void client.invalidateQueries({ queryKey: ['messages'] });
+    },
+    // Not sent (no email provider set up) is still logged: the person's messages and the log show it.
+    onError: () => {
+      void client.invalidateQueries({ queryKey: ['person', personId, 'messages'] });
+      void client.invalidateQueries({ queryKey: ['messages'] });
     },
   });
   const choices = (templates.data?.results ?? []).map((t) => ({ value: t.id, label: t.name || t.key }));
@@ -64,7 +70,7 @@ export default function PersonMessage({ personId, hasEmail }: { personId: string
               }}
               error={fieldError(send.error, 'template_id')}
             />
-            <AnimalPicker label="About the animal (optional)" value={animal} onChange={setAnimal} required={false} error={fieldError(send.error, 'animal_ids')} />
+            <AnimalPicker label="About the animal (optional)" scope="any" value={animal} onChange={setAnimal} required={false} error={fieldError(send.error, 'animal_ids')} />
           </Group>
         )}
         {filled.isError && <Alert color="red">{filled.error.message}</Alert>}

@@ -6,6 +6,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
 import { day, ListTable, money, useActor, when } from './parts';
+import { wallTime } from './zone';
 import PersonMessage from './PersonMessage';
 import { PersonAdoptions } from './PersonAdoptions';
 import { PersonForm, roleName } from './PersonForm';
@@ -284,8 +285,8 @@ function Bookings({ id }: { id: string }) {
         row={(b) => (
           <Table.Tr key={b.id}>
             <Table.Td>{b.schedule_name}</Table.Td>
-            <Table.Td>{b.starts_at_local.replace('T', ' ').slice(0, 16)}</Table.Td>
-            <Table.Td>{b.ends_at_local.replace('T', ' ').slice(0, 16)}</Table.Td>
+            <Table.Td>{wallTime(b.starts_at_local)}</Table.Td>
+            <Table.Td>{wallTime(b.ends_at_local)}</Table.Td>
             <Table.Td>{b.role_name ?? '—'}</Table.Td>
             <Table.Td>{b.status}</Table.Td>
             <Table.Td>{b.attended === null ? '—' : b.attended ? 'yes' : 'no'}</Table.Td>

@@ -6,6 +6,7 @@ import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { PersonPicker } from './parts';
+import { dayIn, todayIn } from './zone';
 
 /** Dates as YYYY-MM-DD without the browser's zone moving them. */
 const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
@@ -16,6 +17,8 @@ function monday(d: Date) {
 }
 const plus = (d: Date, days: number) => new Date(d.getFullYear(), d.getMonth(), d.getDate() + days);
 const hm = (local: string) => local.slice(11, 16);
+/** Today in the organization's zone, as a local Date at noon (the week starts from the kennel's day, not the browser's). */
+const orgToday = () => new Date(`${todayIn()}T12:00:00`);
 
 type Win = { id: string; name: string; role: string | null; start: string; end: string; capacity: number; booked: number; names: string[] };
 
@@ -110,7 +113,7 @@ function Book({ win, onClose }: { win: Win; onClose: () => void }) {
 export default function Shifts() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'shifts', 'write');
-  const [start, setStart] = useState(() => monday(new Date()));
+  const [start, setStart] = useState(() => monday(orgToday()));
   const [adding, addOne] = useDisclosure();
   const [booking, setBooking] = useState<Win | null>(null);
   const days = Array.from({ length: 7 }, (_, i) => plus(start, i));
@@ -127,7 +130,7 @@ export default function Shifts() {
       byDay.set(d, [...(byDay.get(d) ?? []), win]);
     }
   }
-  const fmt = (d: Date) => d.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+  const fmt = (d: Date) => `${d.toLocaleDateString('en-GB', { weekday: 'short' })} ${dayIn(iso(d))}`;
   const empty = cal.data && byDay.size === 0;
   return (
     <Stack>
@@ -139,14 +142,14 @@ export default function Shifts() {
         <Button variant="default" onClick={() => setStart(plus(start, -7))}>
           ← Previous week
         </Button>
-        <Button variant="default" onClick={() => setStart(monday(new Date()))}>
+        <Button variant="default" onClick={() => setStart(monday(orgToday()))}>
           This week
         </Button>
         <Button variant="default" onClick={() => setStart(plus(start, 7))}>
           Next week →
         </Button>
         <Text fw={600} aria-live="polite">
-          Week of {(days[0] as Date).toLocaleDateString(undefined, { dateStyle: 'long' })}
+          Week of {dayIn(iso(days[0] as Date))}
         </Text>
       </Group>
       {cal.isError && <Alert color="red">{cal.error.message}</Alert>}
@@ -155,7 +158,7 @@ export default function Shifts() {
         {days.map((d) => {
           const wins = byDay.get(iso(d)) ?? [];
           return (
-            <Paper key={iso(d)} withBorder p="xs" mih={160} component="section" aria-label={fmt(d)} bg={iso(d) === iso(new Date()) ? 'var(--mantine-color-ark-0)' : undefined}>
+            <Paper key={iso(d)} withBorder p="xs" mih={160} component="section" aria-label={fmt(d)} bg={iso(d) === todayIn() ? 'var(--mantine-color-ark-0)' : undefined}>
               <Text fw={700} size="sm" mb={6}>
                 {fmt(d)}
               </Text>
@@ -191,7 +194,7 @@ export default function Shifts() {
         })}
       </SimpleGrid>
       <Modal opened={adding} onClose={addOne.close} title="Add a shift" closeButtonProps={{ 'aria-label': 'Close' }}>
-        <NewShift onClose={addOne.close} first={iso(new Date()) >= from && iso(new Date()) <= to ? iso(new Date()) : from} />
+        <NewShift onClose={addOne.close} first={todayIn() >= from && todayIn() <= to ? todayIn() : from} />
       </Modal>
       <Modal opened={!!booking} onClose={() => setBooking(null)} title="Book a volunteer" closeButtonProps={{ 'aria-label': 'Close' }}>
         {booking && <Book win={booking} onClose={() => setBooking(null)} />}

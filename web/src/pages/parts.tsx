@@ -1,16 +1,38 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Loader, Select, Table } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiA, apiB, ok } from '../api';
 import { can, useSession } from '../session';
+import { parsePhoneNumberFromString, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
+import { dayIn, todayIn, whenIn } from './zone';
 
-/** A date-time from the API in the browser's zone (the organization's zone on a kennel's machine). */
-export const when = (v: string | null | undefined) => (v ? new Date(v).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
-/** A plain date (YYYY-MM-DD) as the reader writes dates. */
-export const day = (v: string | null | undefined) => (v ? new Date(`${v.slice(0, 10)}T12:00:00`).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—');
+/** A date-time from the API as "27 Nov 2026, 14:05" in the organization's zone (zone.ts: one format for the app). */
+export const when = (v: string | null | undefined) => whenIn(v);
+/** A date as "27 Nov 2026" (a plain YYYY-MM-DD as written; a timestamp as its day in the organization's zone). */
+export const day = (v: string | null | undefined) => dayIn(v);
 /** Money in its own currency, never converted. */
 export const money = (amount: number, currency: string) => new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
-export const today = () => new Date().toISOString().slice(0, 10);
+/** Today in the organization's zone (YYYY-MM-DD). */
+export const today = () => todayIn();
+
+let orgCountry: CountryCode | undefined;
+/** Called by the shell with the session's organization country. */
+export function setOrgCountry(country: string | undefined) {
+  orgCountry = (country?.toUpperCase() as CountryCode | undefined) || undefined;
+}
+/**
+ * A phone number as people of the organization's country write it: its national format for a number of
+ * that country ("(212) 555-0123", "030 123456"), the international one for any other ("+44 20 7946 0958");
+ * text that is no phone number is shown as written.
+ */
+export function phone(v: string | null | undefined): string {
+  if (!v) return '—';
+  const n = parsePhoneNumberFromString(v, orgCountry);
+  if (!n || !n.isPossible()) return v;
+  return n.country === orgCountry || (!n.country && n.countryCallingCode === (orgCountry && getCountryCallingCode(orgCountry)))
+    ? n.formatNational()
+    : n.formatInternational();
+}
 
 /** A list of records as a table with a name for screen readers; an empty list says what to do next. */
 export function ListTable<T>({
@@ -89,38 +111,69 @@ export function PersonPicker({
   );
 }
 
-/** Chooses an animal in care by name (the first 100 in care, filtered as one types). */
+/**
+ * Chooses an animal. `scope="in_care"` (the default, for placing or moving an animal): the first 100 in care,
+ * filtered as one types. `scope="any"` (what a message or record is about): any animal of the organization,
+ * searched by name or microchip as one types, most recently changed first, so an animal adopted a minute ago
+ * is at the top.
+ */
 export function AnimalPicker({
   label,
   value,
   onChange,
   error,
   required = true,
+  scope = 'in_care',
 }: {
   label: string;
   value: string | null;
   onChange: (id: string | null) => void;
   error?: string;
   required?: boolean;
+  scope?: 'in_care' | 'any';
 }) {
-  const animals = useQuery({
+  const [search, setSearch] = useState('');
+  const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
+  // Once chosen, the box shows the choice's label: that is no search.
+  const q = picked && search === picked.label ? '' : search.trim().slice(0, 100);
+  const inCare = useQuery({
     queryKey: ['animals', 'pick'],
     queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 100, careState: 'in_care' } } })),
+    enabled: scope === 'in_care',
   });
-  const data = (animals.data?.data ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.species})` }));
+  const any = useQuery({
+    queryKey: ['animals', 'lookup', q],
+    queryFn: () => ok(apiB.GET('/api/animals/lookup', { params: { query: { limit: 25, offset: 0, ...(q ? { q } : {}) } } })),
+    enabled: scope === 'any',
+    placeholderData: keepPreviousData,
+  });
+  const data =
+    scope === 'in_care'
+      ? (inCare.data?.data ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.species})` }))
+      : (any.data?.results ?? []).map((a) => ({
+          value: a.id,
+          label: `${a.name} (${a.species}, ${a.status.toLowerCase()}${a.microchip_number ? `, chip ${a.microchip_number}` : ''})`,
+        }));
+  // The chosen animal stays a choice while the search moves on, so its name stays in the box.
+  if (scope === 'any' && picked && picked.value === value && !data.some((d) => d.value === picked.value)) data.unshift(picked);
   return (
     <Select
       label={label}
-      placeholder="Type a name"
+      placeholder={scope === 'any' ? 'Type a name or microchip' : 'Type a name'}
       searchable
       required={required}
       clearable={!required}
       data={data}
       value={value}
-      onChange={onChange}
-      nothingFoundMessage="No animal in care matches"
+      onChange={(v, option) => {
+        setPicked(v ? option : null);
+        onChange(v);
+      }}
+      {...(scope === 'any' ? { onSearchChange: setSearch, searchValue: search, filter: ({ options }) => options } : {})}
+      nothingFoundMessage={scope === 'any' ? (any.isFetching ? 'Searching…' : 'No animal on file matches') : 'No animal in care matches'}
       error={error}
-      w={240}
+      w={scope === 'any' ? 300 : 240}
+      maw="100%"
     />
   );
 }

@@ -1,7 +1,28 @@
 import { useSession } from '../session';
 
+/*
+ * One way of showing time in the whole staff app: every instant in the organization's time zone, as
+ * "27 Nov 2026, 14:05", every plain date as "27 Nov 2026". When the member's browser is in another
+ * zone, a time names the organization's ("27 Nov 2026, 14:05 Chicago time"), so nobody reads a kennel's
+ * time as their own. The shell sets the zone from the session before any page renders.
+ */
+let orgZone = 'UTC';
+const browserZone = () => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return 'UTC';
+  }
+};
+/** Called by the shell with the session's organization zone. */
+export function setOrgZone(tz: string) {
+  orgZone = tz || 'UTC';
+}
+/** The organization's zone as last set by the shell. */
+export const currentZone = () => orgZone;
+
 /** The organization's time zone (dates and times on the adoptions, tasks and medical screens are in it). */
-export const useZone = () => useSession().data?.organization.time_zone ?? 'UTC';
+export const useZone = () => useSession().data?.organization.time_zone ?? orgZone;
 
 function parts(d: Date, tz: string) {
   const f = new Intl.DateTimeFormat('en-US', {
@@ -36,11 +57,47 @@ export function zonedIso(local: string, tz: string) {
   const first = asUtc - offset(asUtc);
   return new Date(asUtc - offset(first)).toISOString();
 }
-/** An instant as date and time in the zone. */
-export const whenIn = (v: string | null | undefined, tz: string) =>
-  v ? new Date(v).toLocaleString(undefined, { timeZone: tz, dateStyle: 'medium', timeStyle: 'short' }) : '—';
-/** An instant's time of day in the zone. */
-export const timeIn = (v: string, tz: string) => new Date(v).toLocaleTimeString(undefined, { timeZone: tz, timeStyle: 'short' });
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** A YYYY-MM-DD day as "27 Nov 2026". */
+const dayText = (iso: string) => `${Number(iso.slice(8, 10))} ${MONTHS[Number(iso.slice(5, 7)) - 1] ?? ''} ${iso.slice(0, 4)}`;
+/** " Chicago time" when the browser is elsewhere than `tz`, else nothing. */
+export function zoneNote(tz: string = orgZone): string {
+  if (browserZone() === tz) return '';
+  const city = tz.split('/').pop()?.replaceAll('_', ' ') ?? tz;
+  return ` ${city === 'UTC' ? 'UTC' : `${city} time`}`;
+}
+const valid = (d: Date) => !Number.isNaN(d.getTime());
+
+/** An instant as "27 Nov 2026, 14:05" in the zone (the organization's by default), naming the zone when the browser is elsewhere. */
+export function whenIn(v: string | Date | null | undefined, tz: string = orgZone): string {
+  if (!v) return '—';
+  const d = v instanceof Date ? v : new Date(v);
+  if (!valid(d)) return String(v);
+  const p = parts(d, tz);
+  return `${dayText(`${p.year}-${p.month}-${p.day}`)}, ${p.hour}:${p.minute}${zoneNote(tz)}`;
+}
+/** An instant's time of day in the zone, "14:05" (with the zone named when the browser is elsewhere). */
+export function timeIn(v: string | Date, tz: string = orgZone): string {
+  const d = v instanceof Date ? v : new Date(v);
+  if (!valid(d)) return String(v);
+  const p = parts(d, tz);
+  return `${p.hour}:${p.minute}${zoneNote(tz)}`;
+}
+/**
+ * A date as "27 Nov 2026": a plain YYYY-MM-DD as written (no zone moves it); a full timestamp as the day
+ * it falls on in the organization's zone.
+ */
+export function dayIn(v: string | Date | null | undefined, tz: string = orgZone): string {
+  if (!v) return '—';
+  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) return dayText(v);
+  const d = v instanceof Date ? v : new Date(v);
+  if (!valid(d)) return String(v);
+  return dayText(dateIn(d, tz));
+}
+/** A wall time already in the organization's zone (`YYYY-MM-DDTHH:mm…`, as the API's `*_local` fields) as "27 Nov 2026, 14:05". */
+export const wallTime = (local: string | null | undefined) => (local ? `${dayText(local.slice(0, 10))}, ${local.slice(11, 16)}` : '—');
+/** Today in the organization's zone, YYYY-MM-DD. */
+export const todayIn = (tz: string = orgZone) => dateIn(new Date(), tz);
 /** Date arithmetic on YYYY-MM-DD, free of any zone. */
 export function addDays(iso: string, n: number) {
   const d = new Date(`${iso}T12:00:00Z`);
