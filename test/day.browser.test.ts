@@ -62,7 +62,9 @@ async function pick(page: Page, c: ReturnType<typeof clicker>, box: Locator, opt
   await c.click(page.getByRole('option', { name: option }).first());
 }
 
-test("a shelter's day: intake of a stray, its page, a walk-in adopter, an adoption from the public site, an email, a foster ending, the SAC month, a phone", async () => {
+const DAY =
+  "a shelter's day: a stray taken in, its page, a walk-in adopter, a public application adopted, an email, a foster ending, SAC, a phone";
+test(DAY, async () => {
   const org = await makeOrg(t, { timeZone: 'UTC', country: 'US', currency: 'USD' });
   const other = await makeOrg(t, { timeZone: 'UTC', country: 'US' });
   const made = await maker(org);
@@ -407,7 +409,8 @@ test("a shelter's day: intake of a stray, its page, a walk-in adopter, an adopti
   await phone.context.close();
 
   console.log(
-    `# clicks: intake ${c.counts.intake}, adoption from the application to the fee paid ${c.counts.adoption}, foster placement end ${c.counts['foster end']}`,
+    `# clicks: intake ${c.counts.intake}, adoption from the application to the fee paid ${c.counts.adoption}, ` +
+      `foster placement end ${c.counts['foster end']}`,
   );
   assert.deepEqual(errors, []);
   await context.close();
