@@ -205,6 +205,29 @@ const allLines: Line[] = [
     scaleOnly: true,
     target: { name: 'people ?q=smith', origin, method: 'GET', path: '/api/v1/people?q=smith&perPage=25', headers },
   },
+  // The staff list's name search (GET /api/animals?q=): part of a name, folded for case and accents, through the
+  // trigram index of migration 1830, with its exact count. One animal's name, then a common fragment.
+  {
+    meter: cpu.ark,
+    target: {
+      name: 'GET /api/animals?q=biscuit 42 (name search)',
+      origin,
+      method: 'GET',
+      path: '/api/animals?q=biscuit%2042&limit=25',
+      headers,
+    },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: {
+      name: 'GET /api/animals?q=lun&care_state=in_care',
+      origin,
+      method: 'GET',
+      path: '/api/animals?q=lun&care_state=in_care&limit=25',
+      headers,
+    },
+  },
   {
     meter: cpu.ark,
     scaleOnly: true,

@@ -71,8 +71,8 @@ export interface AnimalFilter {
   names?: string[];
 }
 
-/** The expression the trigram index `animals_name_search` is built on (migration 1830): the same text, or no index. */
-const NAME_SEARCH = "ark_fold(a.name || ' ' || a.public_name)";
+/** The folded names (a stored column of migration 1830) under the trigram index `animals_name_search`. */
+const NAME_SEARCH = 'a.name_search';
 const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**

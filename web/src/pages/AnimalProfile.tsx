@@ -7,6 +7,7 @@ import type { paths as PathsB } from '../api/b';
 import { notify } from '../notify';
 import { ageText, CareBadge, SEX } from './Animals';
 import { useKennels } from './Intake';
+import { day } from './parts';
 
 export type Card = NonNullable<Awaited<ReturnType<typeof readCard>>>;
 export const readCard = (id: string) => ok(apiB.GET('/api/animals/{id}/details', { params: { path: { id } } }));
@@ -200,7 +201,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
             <InPlace
               {...common}
               label="Date of birth"
-              shown={card.date_of_birth ? `${card.date_of_birth} (${ageText(card.date_of_birth)})` : '—'}
+              shown={card.date_of_birth ? `${day(card.date_of_birth)} (${ageText(card.date_of_birth)})` : '—'}
               initial={a.dateOfBirth ?? ''}
               field="dateOfBirth"
               save={(v) => patchA({ dateOfBirth: v || null })}
@@ -209,7 +210,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
             <InPlace
               {...common}
               label="Intake date"
-              shown={card.intake_date}
+              shown={day(card.intake_date)}
               initial={card.intake_date}
               field="intake_date"
               save={(v) => patchB({ intake_date: v })}
@@ -231,7 +232,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.locationId}
               field="locationId"
               save={(v) => patchA({ locationId: v })}
-              control={(v, set, error) => <Select aria-label="Kennel" data={kennels} value={v} onChange={set} clearable searchable placeholder="Not placed" error={error} w={320} />}
+              control={(v, set, error) => <Select aria-label="Kennel" data={kennels} value={v} onChange={set} clearable clearButtonProps={{ 'aria-label': 'Clear the kennel' }} searchable placeholder="Not placed" error={error} w={320} />}
             />
             <InPlace {...common} label="Microchip" shown={dash(a.microchipNumber)} initial={a.microchipNumber ?? ''} field="microchipNumber" save={(v) => patchA({ microchipNumber: v || null })} control={text('Microchip')} />
             <InPlace
@@ -259,7 +260,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                     d.field_type === 'boolean' ? (
                       <Switch label={d.field_label} checked={!!v} onChange={(e) => set(e.currentTarget.checked)} error={error} />
                     ) : d.field_type === 'select' ? (
-                      <Select aria-label={d.field_label} data={d.options} value={(v as string) || null} onChange={(x) => set(x ?? '')} clearable error={error} w={260} />
+                      <Select aria-label={d.field_label} data={d.options} value={(v as string) || null} onChange={(x) => set(x ?? '')} clearable clearButtonProps={{ 'aria-label': `Clear ${d.field_label}` }} error={error} w={260} />
                     ) : d.field_type === 'number' ? (
                       <NumberInput aria-label={d.field_label} value={v as number | string} onChange={set} error={error} w={200} />
                     ) : d.field_type === 'textarea' ? (

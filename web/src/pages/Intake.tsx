@@ -22,7 +22,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { upload } from './AnimalMedia';
-import { PersonPicker } from './parts';
+import { day, PersonPicker } from './parts';
 import { nowIn, useZone, zonedIso } from './zone';
 
 /** The Shelter Animals Count intake categories as a person reads them. */
@@ -40,7 +40,7 @@ export const CONDITION: Record<string, string> = {
   unknown: 'Not assessed',
 };
 const SPECIES = ['dog', 'cat', 'rabbit', 'guinea pig', 'bird', 'ferret', 'horse', 'reptile', 'other'];
-const FORMAT: Record<string, string> = { iso: 'ISO 15-digit', avid: 'AVID 9-digit', fdx_a: 'FDX-A 10-digit', other: 'unusual length' };
+const FORMAT: Record<string, string> = { iso_15_digit: 'ISO 15-digit', fdx_a_10_character: 'FDX-A 10-character', avid_9_digit: 'AVID 9-digit', other: 'of an unusual length' };
 
 /** Intake subtypes grouped under their SAC category, for one Select. */
 export function useSubtypes(kind: 'intake' | 'outcome') {
@@ -115,7 +115,7 @@ function ChipCheck({ number }: { number: string }) {
           <Text size="sm" key={`${r.organization.name}-${r.last_seen}`}>
             {r.organization.name}
             {r.organization.phone ? `, ${r.organization.phone}` : ''}
-            {r.organization.email ? `, ${r.organization.email}` : ''}: a {r.species}, {r.status_category.replace(/_/g, ' ')}, last seen {r.last_seen}.
+            {r.organization.email ? `, ${r.organization.email}` : ''}: a {r.species}, {r.status_category.replace(/_/g, ' ')}, last seen {day(r.last_seen)}.
           </Text>
         ))}
         {maker && <Text size="sm">Chip {maker}.</Text>}
@@ -247,8 +247,9 @@ export default function Intake() {
   const ageWeeks = f.ageBy === 'estimate' && (f.years !== '' || f.months !== '') ? Math.round((Number(f.years || 0) * 365.25 + Number(f.months || 0) * 30.44) / 7) : null;
   const estimatedBirth = () => {
     if (ageWeeks === null) return null;
+    // The same day so many years and months back (an estimate reads as a whole age, not a count of weeks).
     const d = new Date(`${f.occurredAt.slice(0, 10)}T12:00:00Z`);
-    d.setUTCDate(d.getUTCDate() - ageWeeks * 7);
+    d.setUTCMonth(d.getUTCMonth() - Number(f.years || 0) * 12 - Number(f.months || 0));
     return d.toISOString().slice(0, 10);
   };
   const save = useMutation({
@@ -378,13 +379,14 @@ export default function Intake() {
                   label="Kennel"
                   placeholder="Not placed yet"
                   clearable
+                  clearButtonProps={{ 'aria-label': 'Clear the kennel' }}
                   searchable
                   data={kennels}
                   value={f.locationId}
                   onChange={(v) => setF({ ...f, locationId: v })}
                   error={fieldError(e, 'location_id')}
                 />
-                <FileInput label="First photo" placeholder="Choose a photo" accept="image/*" value={photo} onChange={setPhoto} clearable />
+                <FileInput label="First photo" placeholder="Choose a photo" accept="image/*" value={photo} onChange={setPhoto} clearable clearButtonProps={{ 'aria-label': 'Remove the photo' }} />
               </Stack>
             </Card>
             <Card withBorder component="section" aria-labelledby="intake-how">
