@@ -95,7 +95,7 @@ test('an application walked to an adoption and a return, a task added and done, 
   await axe(page, 'the applications list');
   await page.getByRole('button', { name: 'Open the application from Pat Lindqvist' }).click();
   const card = page.getByRole('region', { name: 'Application from Pat Lindqvist' });
-  await card.getByRole('table', { name: 'Answers' }).getByText('true').waitFor();
+  await card.getByRole('table', { name: 'Answers' }).getByText('Yes', { exact: true }).waitFor();
   await card.getByText('No contract yet').waitFor();
   await card.getByRole('combobox', { name: 'Contract template' }).click();
   await page.getByRole('option', { name: 'Standard (v1)' }).click();

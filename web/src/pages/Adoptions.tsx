@@ -55,7 +55,19 @@ function AnimalLinks({ ids, names }: { ids: string[]; names: Map<string, string>
     </>
   );
 }
-const answer = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+/** An answer as a person reads it: Yes/No, a list joined, never raw JSON for a list. */
+const answer = (v: unknown): string =>
+  v === null || v === undefined || v === ''
+    ? '—'
+    : typeof v === 'boolean'
+      ? v
+        ? 'Yes'
+        : 'No'
+      : Array.isArray(v)
+        ? v.map(answer).join(', ')
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
 
 /** Finalize an approved application: an adoption per animal (or a foster-to-adopt trial), the fee from the schedule or overridden. */
 function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; onClose: () => void }) {
@@ -318,6 +330,12 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
     queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}', { params: { path: { id: submissionId ?? '' } } })),
     enabled: !!submissionId && canForms,
   });
+  const formId = submission.data?.form_id;
+  const form = useQuery({
+    queryKey: ['forms', formId],
+    queryFn: () => ok(apiB.GET('/api/forms/{id}', { params: { path: { id: formId ?? '' } } })),
+    enabled: !!formId,
+  });
   const move = useMutation({
     mutationFn: (to: string) =>
       ok(apiB.PATCH('/api/animals/adoption-applications/{id}', { params: { path: { id } }, body: { stage_id: to, ...(reason.trim() ? { decision_reason: reason.trim() } : {}) } })),
@@ -335,7 +353,13 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   const denied = stages.find((s) => s.kind === 'closed' && s.name.toLowerCase() === 'denied');
   const finished = a.decision === 'adopted';
   const answers = Object.entries(a.answers ?? {});
-  const formAnswers = Object.entries(submission.data?.answers ?? {});
+  // The public form's answers in the form's order, under its labels.
+  const sent = submission.data?.answers ?? {};
+  const formFields = form.data?.fields ?? [];
+  const formAnswers: [string, unknown][] = [
+    ...formFields.filter((f) => f.key in sent).map((f): [string, unknown] => [f.label, sent[f.key]]),
+    ...Object.entries(sent).filter(([k]) => !formFields.some((f) => f.key === k)).map(([k, v]): [string, unknown] => [k.replaceAll('_', ' '), v]),
+  ];
   return (
     <Card withBorder component="section" aria-label={`Application from ${a.applicant_name}`}>
       <Stack>
@@ -361,21 +385,27 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
           </Text>
         )}
         {a.notes && <Text size="sm">Notes: {a.notes}</Text>}
-        <Title order={4} size="h5">
-          Answers
-        </Title>
+        {formAnswers.length > 0 && (
+          <Title order={4} size="h5">
+            {form.data?.name ?? 'Adoption form'}, sent {whenIn(submission.data?.created_at, tz)}
+          </Title>
+        )}
         {formAnswers.length > 0 && (
           <Table aria-label="Form answers" withRowBorders={false}>
-            <Table.Caption>Sent with the public adoption form, {whenIn(submission.data?.created_at, tz)}</Table.Caption>
             <Table.Tbody>
               {formAnswers.map(([k, v]) => (
                 <Table.Tr key={k}>
-                  <Table.Th w={220}>{k.replaceAll('_', ' ')}</Table.Th>
-                  <Table.Td>{Array.isArray(v) ? v.join(', ') : typeof v === 'boolean' ? (v ? 'Yes' : 'No') : answer(v)}</Table.Td>
+                  <Table.Th w={220}>{k}</Table.Th>
+                  <Table.Td>{answer(v)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
+        )}
+        {(answers.length > 0 || !formAnswers.length) && (
+          <Title order={4} size="h5">
+            Answers
+          </Title>
         )}
         {answers.length ? (
           <Table aria-label="Answers" withRowBorders={false}>

@@ -39,7 +39,7 @@ export function LooksLike({ draft, exclude }: { draft: PersonDraft; exclude?: st
       <List size="sm">
         {found.map((p) => (
           <List.Item key={p.id}>
-            <Anchor component={Link} to={`/people/${p.id}`} target="_blank">
+            <Anchor component={Link} to={`/people/${p.id}`} target="_blank" c="dark.9" underline="always">
               {p.display_name || p.email}
             </Anchor>{' '}
             ({[p.email, p.phone ? phone(p.phone) : ''].filter(Boolean).join(', ')}): {p.reasons.map((r) => REASONS[r] ?? r).join(' and ')}

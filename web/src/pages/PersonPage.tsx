@@ -361,7 +361,7 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
         {found.map((p) => (
           <Group key={p.id} justify="space-between" wrap="nowrap">
             <Text size="sm">
-              <Anchor component={Link} to={`/people/${p.id}`}>
+              <Anchor component={Link} to={`/people/${p.id}`} c="dark.9" underline="always">
                 {p.display_name || p.email}
               </Anchor>{' '}
               ({[p.email, p.phone ? phone(p.phone) : ''].filter(Boolean).join(', ')}; {p.reasons.map((r) => why[r] ?? r).join(', ')})
