@@ -61,9 +61,9 @@ test('an email about an adopted animal, no provider: logged as not sent; foster 
   // The person's Messages tab: the animal picker finds the animal adopted a minute ago (it is no longer in care).
   await page.goto(`${base}/app/people/${pat.id}`);
   await page.getByRole('tab', { name: 'Messages' }).click();
-  await page.getByRole('textbox', { name: 'Template' }).click();
+  await page.getByRole('combobox', { name: 'Template' }).click();
   await page.getByRole('option', { name: 'Adoption follow-up' }).click();
-  const picker = page.getByRole('textbox', { name: 'About the animal (optional)' });
+  const picker = page.getByRole('combobox', { name: 'About the animal (optional)' });
   await picker.click();
   // Most recently changed first: the adopted animal leads the list before anything is typed.
   await page
@@ -133,7 +133,7 @@ test('an email about an adopted animal, no provider: logged as not sent; foster 
   const today = DateTime.now().setZone(ZONE).toISODate() as string;
   assert.equal(await dialog.getByLabel('Ended on').inputValue(), today, "today in the organization's zone");
   await dialog.getByRole('radio', { name: 'Back to the shelter' }).check();
-  await dialog.getByRole('textbox', { name: 'Kennel or unit' }).click();
+  await dialog.getByRole('combobox', { name: 'Kennel or unit' }).click();
   await page.getByRole('option', { name: /^Kennel 1/ }).click();
   await dialog.getByRole('textbox', { name: 'Notes' }).fill('Back after the vet visit');
   await dialog.getByRole('button', { name: 'End the placement…' }).click();
@@ -154,7 +154,7 @@ test('an email about an adopted animal, no provider: logged as not sent; foster 
   await page.getByRole('button', { name: 'End fostering of Milo' }).click();
   const d2 = page.getByRole('dialog', { name: 'End fostering of Milo' });
   await d2.getByRole('radio', { name: 'To another foster home' }).check();
-  await d2.getByRole('textbox', { name: 'Next foster home' }).click();
+  await d2.getByRole('combobox', { name: 'Next foster home' }).click();
   await page.getByRole('option', { name: /^Gus Moreau/ }).click();
   await d2.getByRole('button', { name: 'End the placement…' }).click();
   await d2.getByText(/Milo leaves Fay Okafor on .* and goes to Gus Moreau \(moved to another foster home\)/).waitFor();

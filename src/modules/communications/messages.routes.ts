@@ -70,8 +70,10 @@ Refused (422) while any merge field is unfilled. Every message is logged (status
           `cc/bcc addresses are dropped and listed in \`payload_metadata.copies_suppressed\`. Bulk categories (all but ` +
           `\`transactional\`) ` +
           `carry List-Unsubscribe / List-Unsubscribe-Post (RFC 8058) and an unsubscribe line. With no SMTP provider configured ` +
-          `the answer ` +
-          `is 503 and nothing is recorded. Answers 202 with the logged messages.`,
+          `(ARK_SMTP_PROVIDERS unset) nothing is sent or queued: the request is checked and filled as usual, each message is logged ` +
+          `\`failed\` with \`payload_metadata.reason\` \`no_provider\` and \`error\` "not sent: no email provider is set up" (a ` +
+          `suppressed one stays \`suppressed\`), the key is not claimed (the same request may be sent again once a provider is set ` +
+          `up), and the answer is 503 \`{ error, message_id }\`. Answers 202 with the logged messages.`,
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
         body: SendBody,
         response: { 202: SendResult },

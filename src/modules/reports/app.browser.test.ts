@@ -227,6 +227,8 @@ test('a member runs a report, houses an animal, creates an event, converts a for
 
   // A 768 px tablet: the housing page holds.
   await page.setViewportSize({ width: 768, height: 1024 });
+  // Below 992 px the navigation is behind the menu button.
+  await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('link', { name: 'Housing' }).click();
   await page.getByRole('button', { name: 'Units at Main kennels' }).click();
   await page.getByRole('article', { name: 'Unit Kennel 1' }).getByText('1 of 2').waitFor();

@@ -4,9 +4,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { day, today } from './parts';
 import { can, useSession } from '../session';
 import { notify } from '../notify';
-import { day } from './parts';
 
 const CARE = [
   { value: 'in_care', label: 'In care' },
@@ -30,7 +30,7 @@ export function useStatuses() {
 
 function AddAnimal({ onClose }: { onClose: () => void }) {
   const statuses = useStatuses();
-  const [b, setB] = useState({ name: '', species: 'dog', status: '', intakeDate: new Date().toISOString().slice(0, 10), microchipNumber: '', weight: '' as number | string });
+  const [b, setB] = useState({ name: '', species: 'dog', status: '', intakeDate: today(), microchipNumber: '', weight: '' as number | string });
   const client = useQueryClient();
   const navigate = useNavigate();
   const add = useMutation({
