@@ -18,7 +18,8 @@ export function AnimalHeader({ card, statusControl, inCareDays }: { card: Card; 
   const facts = [card.species, card.breed, SEX[card.sex] ?? card.sex, card.date_of_birth ? ageText(card.date_of_birth) : null, card.colour].filter(Boolean).join(' · ');
   return (
     <Card withBorder p="md" component="header" aria-label={`${card.name} at a glance`}>
-      <Group align="flex-start" wrap="nowrap" gap="lg">
+      {/* On a phone the photo, the facts and the status stack; from a tablet up they stand side by side. */}
+      <Group align="flex-start" wrap="wrap" gap="lg">
         {card.photo_url ? (
           <Image src={card.photo_url.replace(/\/small$/, '/medium')} alt={`${card.name}, the primary photo`} w={160} h={160} radius="md" fit="cover" />
         ) : (
@@ -28,15 +29,15 @@ export function AnimalHeader({ card, statusControl, inCareDays }: { card: Card; 
             </Text>
           </Card>
         )}
-        <Stack gap={6} style={{ flex: 1 }}>
+        <Stack gap={6} style={{ flex: '1 1 220px', minWidth: 0 }}>
           <Title order={2}>{card.name}</Title>
           {card.public_name !== card.name && <Text size="sm">Shown to the public as {card.public_name}</Text>}
           <Text>{facts}</Text>
-          <Group gap="xs">
+          <Group gap="sm">
             <CareBadge state={card.care_state} />
             <Text size="sm">Kennel: {card.location_name ?? 'not placed'}</Text>
-            {inCareDays !== null && <Text size="sm">· in care for {daysText(inCareDays)}</Text>}
-            {card.microchip_number && <Text size="sm">· chip {card.microchip_number}</Text>}
+            {inCareDays !== null && <Text size="sm">In care for {daysText(inCareDays)}</Text>}
+            {card.microchip_number && <Text size="sm">Chip {card.microchip_number}</Text>}
           </Group>
         </Stack>
         {statusControl}
