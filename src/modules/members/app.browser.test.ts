@@ -342,10 +342,10 @@ test(
     await page.getByRole('option', { name: 'Biscuit (dog)' }).click();
     await page.getByRole('button', { name: 'Request the placement' }).click();
     const placements = page.getByRole('table', { name: 'Placements' });
-    await placements.getByText('pending').waitFor();
+    await placements.getByText('requested', { exact: true }).waitFor();
     await placements.getByRole('button', { name: 'Accept' }).click();
     await placements.getByRole('button', { name: 'Start fostering' }).click();
-    await placements.getByText('active').waitFor();
+    await placements.getByText('fostering', { exact: true }).waitFor();
     await page.getByText('1 of 2 places free').waitFor();
     await axe(page, 'the foster homes page');
     await shot(page, 'foster');
