@@ -24,7 +24,8 @@ export const EXCEPTIONS: Record<string, string> = {
   registry_searches_pkey: 'a platform-wide log (see registry_searches)',
   registry_searches_time: 'a platform-wide log read by time for abuse review',
   animals_name_search:
-    'a trigram (GIN) index on the folded name: a GIN index cannot lead with a text key; the name search also filters by organization_id, checked on each match',
+    'a trigram (GIN) index on the folded name: a GIN index cannot lead with a text key; ' +
+    'the name search also filters by organization_id, checked on each match',
   jobs_due_by_kind: 'the job worker claims due work of every organization by kind (a queue shared by the whole server)',
   registry_flag_keys_hash: 'flag matching looks a keyed hash up across organizations by design',
   registry_flag_reviews_by_flag: "the raising organization lists every organization's review of its flag",
