@@ -253,7 +253,56 @@ test('people similar: same email, same phone (as typed locally), similar name; b
   assertErrorShape('/api/people/similar', await q('person_id=per_nobody00000000000000'), 404);
 });
 
+test('the fee paid before finalizing: kept with the application, then counted on the adoption', async () => {
+  const org = await makeOrg(t);
+  const dog = await animal(org);
+  const adopter = await person(org);
+  const appId = await application(org, adopter, [dog]);
+  const url = `/api/animals/adoption-applications/${appId}/fee-payments`;
+  assert.equal((await org.req('GET', `/api/animals/adoption-applications/${appId}`)).body.fee_paid_minor, 0);
+  for (const body of [{ amount_minor: 0, payment_method: 'cash' }, { amount_minor: 100, payment_method: 'cash', date: '2999-01-01' }]) {
+    const r = await org.req('POST', url, { body });
+    assertErrorShape(url, r, 422);
+  }
+  assertErrorShape(
+    url,
+    await org.req('POST', '/api/animals/adoption-applications/apa_none/fee-payments', { body: { amount_minor: 1, payment_method: 'cash' } }),
+    404,
+  );
+  const paid = await org.req('POST', url, { body: { amount_minor: 10000, payment_method: 'cash', notes: 'receipt 7' } });
+  ok(paid);
+  assert.equal(paid.body.application.fee_paid_minor, 10000);
+  assert.deepEqual(paid.body.application.fee_payment_ids, [paid.body.donation_id]);
+  const d = (await org.req('GET', `/api/v1/donations/${paid.body.donation_id}`)).body;
+  assert.deepEqual([d.amount, d.donorId, d.animalId, d.paymentMethod], [100, adopter, dog, 'cash']);
+  assert.match(d.notes, /Adoption fee paid with the application.*receipt 7/);
+  const more = await org.req('POST', url, { body: { amount_minor: 2500, payment_method: 'card' } });
+  ok(more);
+  assert.equal(more.body.application.fee_paid_minor, 12500);
+
+  // Finalizing moves both payments to the adoption.
+  const fin = await org.req('POST', `/api/animals/adoption-applications/${appId}/finalize`, {
+    body: { fee_minor: 12500, fee_override_reason: 'agreed' },
+  });
+  ok(fin);
+  const adoption = fin.body.results[0];
+  assert.equal(adoption.fee_paid_minor, 12500);
+  assert.deepEqual([...adoption.donation_ids].sort(), [paid.body.donation_id, more.body.donation_id].sort());
+  // Once finalized, a payment belongs on the adoption.
+  assertErrorShape(url, await org.req('POST', url, { body: { amount_minor: 100, payment_method: 'cash' } }), 422);
+  const after = await org.req('POST', `/api/animals/adoptions/${adoption.id}/fee-payments`, { body: { amount_minor: 100, payment_method: 'cash' } });
+  ok(after);
+  assert.equal(after.body.adoption.fee_paid_minor, 12600);
+});
+
 securitySuite('adoption journey', () => t, [
+  {
+    method: 'POST',
+    path: async (o) => `/api/animals/adoption-applications/${await application(o, await person(o), [await animal(o)])}/fee-payments`,
+    body: { amount_minor: 500, payment_method: 'cash' },
+    area: 'animals',
+    level: 'write',
+  },
   {
     method: 'POST',
     path: async (o) => {

@@ -83,6 +83,12 @@ export const Application = Type.Object(
       }),
     ),
     submitted_at: Timestamp(),
+    fee_paid_minor: Type.Integer({
+      description:
+        'the adoption fee recorded as paid on this application before it was finalized (POST .../fee-payments): the sum ' +
+        'of those ledger entries, minor units of the organization currency; finalizing moves them to the adoptions',
+    }),
+    fee_payment_ids: Type.Array(Type.String(), { description: 'those ledger entries (GET /api/v1/donations/{id}), oldest first' }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },
@@ -287,6 +293,13 @@ export const FeePaymentResult = Type.Object(
     donation_id: Type.String({ description: 'the ledger entry recorded (GET /api/v1/donations/{id})' }),
   },
   { $id: 'AdoptionFeePayment' },
+);
+export const ApplicationFeePaymentResult = Type.Object(
+  {
+    application: Application,
+    donation_id: Type.String({ description: 'the ledger entry recorded (GET /api/v1/donations/{id})' }),
+  },
+  { $id: 'AdoptionApplicationFeePayment' },
 );
 
 // Settings
