@@ -7,6 +7,7 @@ import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
 import { day, ListTable, money, phone, useActor, when } from './parts';
 import { wallTime } from './zone';
+import { HOME_STATUS_LABEL, PLACEMENT_STATUS_LABEL } from './names';
 import PersonMessage from './PersonMessage';
 import { PersonAdoptions } from './PersonAdoptions';
 import { PersonForm, roleName } from './PersonForm';
@@ -240,7 +241,7 @@ function Fostering({ id }: { id: string }) {
           <Anchor component={Link} to="/foster">
             Foster home
           </Anchor>{' '}
-          · {h.status} · {h.spots_filled} of {h.capacity} places filled
+          · {HOME_STATUS_LABEL[h.status] ?? h.status} · {h.spots_filled} of {h.capacity} places filled
           {h.species_preferences.length ? ` · takes ${h.species_preferences.join(', ')}` : ''}
         </Text>
       )}
@@ -248,7 +249,7 @@ function Fostering({ id }: { id: string }) {
         rows={h?.assignments}
         label="Placements"
         empty="No placements in this home yet: request one on the Foster homes page."
-        head={['Animal', 'Status', 'Requested', 'Started', 'Ended', 'Days']}
+        head={['Animal', 'Status', 'Requested', 'Started', 'Ended', 'Length']}
         row={(a) => (
           <Table.Tr key={a.id}>
             <Table.Td>
@@ -256,11 +257,11 @@ function Fostering({ id }: { id: string }) {
                 {a.animal_name}
               </Anchor>
             </Table.Td>
-            <Table.Td>{a.status}</Table.Td>
+            <Table.Td>{PLACEMENT_STATUS_LABEL[a.status] ?? a.status}</Table.Td>
             <Table.Td>{day(a.requested_on)}</Table.Td>
             <Table.Td>{day(a.started_on)}</Table.Td>
             <Table.Td>{day(a.ended_on)}</Table.Td>
-            <Table.Td>{a.duration_days ?? '—'}</Table.Td>
+            <Table.Td>{a.duration_days === null || a.duration_days === undefined ? '—' : `${a.duration_days} ${a.duration_days === 1 ? 'day' : 'days'}`}</Table.Td>
           </Table.Tr>
         )}
       />
