@@ -122,6 +122,14 @@ test('kill -9 during a background import: a new process resumes it within 30 s, 
     first.child.kill('SIGKILL');
     await first.exited;
     const atKill = await checkpoint();
+    const importJob = async () =>
+      (
+        await sql.query<{ attempts: number; status: string }>(
+          "SELECT attempts, status FROM jobs WHERE organization_id = $1 AND kind = 'imports.run'",
+          [org.id],
+        )
+      ).rows[0];
+    const attemptsAtKill = (await importJob())?.attempts ?? 0;
     assert.ok(atKill && atKill.status === 'running' && atKill.next_row < ROWS, `mid-import at the kill: ${JSON.stringify(atKill)}`);
 
     // A new process on the same database and data directory.
@@ -129,11 +137,16 @@ test('kill -9 during a background import: a new process resumes it within 30 s, 
     second = await startServer(env);
     const readyAt = Date.now();
     server = second;
-    const resumed = await until('the import to resume', 120_000, async () => {
+    // Resumed: the new process claimed the import's job again (its next attempt); then its first batch commits.
+    const claimed = await until('the import to be claimed again', 120_000, async () => {
+      const j = await importJob();
+      return j && j.attempts > attemptsAtKill ? Date.now() : null;
+    });
+    const resumeSeconds = (claimed - spawnedAt) / 1000;
+    const resumed = await until('the import to move on', 120_000, async () => {
       const c = await checkpoint();
       return c && (c.next_row > atKill.next_row || c.status === 'done') ? Date.now() : null;
     });
-    const resumeSeconds = (resumed - spawnedAt) / 1000;
 
     const finished = await until('the import to finish', 480_000, async () => {
       const c = await checkpoint();
@@ -162,18 +175,15 @@ test('kill -9 during a background import: a new process resumes it within 30 s, 
         [org.id],
       )
     ).rows[0];
-    const job = (
-      await sql.query<{ attempts: number; status: string }>(
-        "SELECT attempts, status FROM jobs WHERE organization_id = $1 AND kind = 'imports.run'",
-        [org.id],
-      )
-    ).rows[0];
+    const job = await importJob();
     const figures = {
       rows: ROWS,
       rows_done_at_kill: atKill.next_row,
       seconds_from_import_start_to_kill: ((killedAt - importAt) / 1000).toFixed(1),
       seconds_new_process_to_ready: ((readyAt - spawnedAt) / 1000).toFixed(1),
-      seconds_new_process_start_to_resume: resumeSeconds.toFixed(1),
+      seconds_new_process_start_to_claim: resumeSeconds.toFixed(1),
+      seconds_new_process_ready_to_claim: ((claimed - readyAt) / 1000).toFixed(1),
+      seconds_new_process_start_to_next_batch: ((resumed - spawnedAt) / 1000).toFixed(1),
       seconds_resume_to_done: ((doneAt - resumed) / 1000).toFixed(1),
       job_attempts: job?.attempts,
       people: Number(people?.n),
@@ -190,6 +200,7 @@ test('kill -9 during a background import: a new process resumes it within 30 s, 
     assert.equal(Number(people?.n), ROWS, 'every row imported');
     assert.equal(Number(people?.emails), ROWS, 'no row imported twice');
     assert.ok(resumeSeconds < 30, `resumed ${resumeSeconds.toFixed(1)} s after the new process started`);
+    assert.equal(job?.attempts, attemptsAtKill + 1, 'claimed once more, by the new process');
     assert.ok(deliveredAfterRestart > 0, 'webhook deliveries went on after the restart');
     assert.ok(second.alive, second.output());
   } finally {
