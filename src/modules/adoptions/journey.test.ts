@@ -5,10 +5,16 @@ import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 import { animal, application, person, stageId } from './fixtures.test-helpers.ts';
 
 let t: TestApp;
+let mailing: TestApp;
 before(async () => {
   t = await testApp();
+  // Sending set up (to a port nothing answers: messages are queued, which is what a contract records).
+  mailing = await testApp({ smtpProviders: 'smtp://127.0.0.1:9?name=journey' });
 });
-after(async () => t.close());
+after(async () => {
+  await t.close();
+  await mailing.close();
+});
 
 const ok = (r: { status: number; raw: string }, status = 201) => assert.equal(r.status, status, r.raw);
 let n = 0;
@@ -251,6 +257,25 @@ test('people similar: same email, same phone (as typed locally), similar name; b
   assertErrorShape('/api/people/similar', await q(`person_id=${twin.body.id}&email=a@b.org`), 422);
   assertErrorShape('/api/people/similar', await q('surprise=1'), 422);
   assertErrorShape('/api/people/similar', await q('person_id=per_nobody00000000000000'), 404);
+});
+
+test('a contract emailed records to whom and when, and the message that carried it', async () => {
+  const org = await makeOrg(mailing, { timeZone: 'America/Chicago' });
+  const appId = await application(org, await person(org), [await animal(org)]);
+  const tpl = await org.req('POST', '/api/animals/contract-templates', { body: { name: 'Std', title: 'Contract', body: 'I adopt {{animal_name}}.' } });
+  ok(tpl);
+  const sent = await org.req('POST', '/api/animals/signed-contracts', { body: { application_id: appId, template_id: tpl.body.id } });
+  ok(sent);
+  assert.equal(sent.body.email.sent, true, JSON.stringify(sent.body.email));
+  const app = (await org.req('GET', `/api/animals/adoption-applications/${appId}`)).body;
+  assert.equal(sent.body.sent_to, app.applicant_email);
+  assert.ok(sent.body.emailed_at, 'when it was emailed');
+  assert.equal(sent.body.email_message_id, sent.body.email.message_id);
+  const read = (await org.req('GET', `/api/animals/signed-contracts/${sent.body.id}`)).body;
+  assert.deepEqual([read.sent_to, read.email_message_id], [app.applicant_email, sent.body.email.message_id]);
+  const message = await org.req('GET', `/api/communications/messages/${sent.body.email.message_id}`);
+  ok(message, 200);
+  assert.equal(message.body.recipient_address, app.applicant_email);
 });
 
 test('the fee paid before finalizing: kept with the application, then counted on the adoption', async () => {

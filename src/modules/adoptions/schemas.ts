@@ -380,7 +380,15 @@ export const SignedContract = Type.Object(
     currency: Type.String(),
     status: StringEnum(['awaiting_signature', 'expired', 'signed'] as const),
     link_expires_at: Timestamp(),
-    sent_to: Nullable(Type.String()),
+    sent_to: Nullable(
+      Type.String({
+        description: 'the address the signing link was last emailed to; null when it was never emailed (handed over instead)',
+      }),
+    ),
+    emailed_at: Nullable(Timestamp({ description: 'when the signing link was last emailed (queued for sending); null: never emailed' })),
+    email_message_id: Nullable(
+      Type.String({ description: 'the message that carried it (GET /api/communications/messages/{id}: its delivery state)' }),
+    ),
     signed_name: Nullable(Type.String()),
     signed_at: Nullable(Timestamp()),
     signed_ip: Nullable(Type.String()),

@@ -61236,7 +61236,15 @@ export interface paths {
                             status: "awaiting_signature" | "expired" | "signed";
                             /** Format: date-time */
                             link_expires_at: string;
+                            /** @description the address the signing link was last emailed to; null when it was never emailed (handed over instead) */
                             sent_to: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the signing link was last emailed (queued for sending); null: never emailed
+                             */
+                            emailed_at: string | null;
+                            /** @description the message that carried it (GET /api/communications/messages/{id}: its delivery state) */
+                            email_message_id: string | null;
                             signed_name: string | null;
                             /** Format: date-time */
                             signed_at: string | null;
@@ -61406,7 +61414,15 @@ export interface paths {
                             status: "awaiting_signature" | "expired" | "signed";
                             /** Format: date-time */
                             link_expires_at: string;
+                            /** @description the address the signing link was last emailed to; null when it was never emailed (handed over instead) */
                             sent_to: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the signing link was last emailed (queued for sending); null: never emailed
+                             */
+                            emailed_at: string | null;
+                            /** @description the message that carried it (GET /api/communications/messages/{id}: its delivery state) */
+                            email_message_id: string | null;
                             signed_name: string | null;
                             /** Format: date-time */
                             signed_at: string | null;
@@ -61560,7 +61576,15 @@ export interface paths {
                             status: "awaiting_signature" | "expired" | "signed";
                             /** Format: date-time */
                             link_expires_at: string;
+                            /** @description the address the signing link was last emailed to; null when it was never emailed (handed over instead) */
                             sent_to: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the signing link was last emailed (queued for sending); null: never emailed
+                             */
+                            emailed_at: string | null;
+                            /** @description the message that carried it (GET /api/communications/messages/{id}: its delivery state) */
+                            email_message_id: string | null;
                             signed_name: string | null;
                             /** Format: date-time */
                             signed_at: string | null;
@@ -72021,7 +72045,15 @@ export interface components {
             status: "awaiting_signature" | "expired" | "signed";
             /** Format: date-time */
             link_expires_at: string;
+            /** @description the address the signing link was last emailed to; null when it was never emailed (handed over instead) */
             sent_to: string | null;
+            /**
+             * Format: date-time
+             * @description when the signing link was last emailed (queued for sending); null: never emailed
+             */
+            emailed_at: string | null;
+            /** @description the message that carried it (GET /api/communications/messages/{id}: its delivery state) */
+            email_message_id: string | null;
             signed_name: string | null;
             /** Format: date-time */
             signed_at: string | null;
