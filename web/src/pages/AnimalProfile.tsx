@@ -7,7 +7,7 @@ import type { paths as PathsB } from '../api/b';
 import { notify } from '../notify';
 import { ageText, CareBadge, SEX } from './Animals';
 import { useKennels } from './Intake';
-import { day } from './parts';
+import { day, shown } from './parts';
 
 export type Card = NonNullable<Awaited<ReturnType<typeof readCard>>>;
 export const readCard = (id: string) => ok(apiB.GET('/api/animals/{id}/details', { params: { path: { id } } }));
@@ -136,17 +136,7 @@ function InPlace<T>({
 }
 
 /** A custom field's value as a person reads it: Yes/No, a date in words, a list joined, a country and state. */
-function customText(type: string, v: unknown): string {
-  if (v === undefined || v === null || v === '') return '—';
-  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
-  if (Array.isArray(v)) return v.length ? v.join(', ') : '—';
-  if (type === 'date' && typeof v === 'string') return day(v);
-  if (typeof v === 'object') {
-    const c = v as { country?: string; state?: string };
-    return [c.state, c.country].filter(Boolean).join(', ') || '—';
-  }
-  return String(v);
-}
+const customText = (_type: string, v: unknown): string => shown(v);
 
 type Animal = Awaited<ReturnType<typeof readAnimal>>;
 const readAnimal = (id: string) => ok(apiA.GET('/animals/{id}', { params: { path: { id } } }));
