@@ -428,6 +428,19 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
             No answers recorded: the questions are custom fields on adoption applications (Settings).
           </Text>
         )}
+        {!finished && a.stage_kind !== 'closed' && (
+          <Group gap="xs" aria-label="Adoption fee" role="group">
+            <Text size="sm">
+              Adoption fee {quotes.every((q) => q.data) ? money(feeDue / 100, currency) : '…'} · paid {money(a.fee_paid_minor / 100, currency)}
+              {a.fee_paid_minor > 0 && a.fee_paid_minor >= feeDue ? ' (paid in full)' : ''}
+            </Text>
+            {canWrite && (a.fee_paid_minor < feeDue || feeDue === 0) && (
+              <Button size="xs" variant="default" onClick={() => setPaying(true)} aria-label={`Record the fee paid for ${animalNames}`}>
+                Fee paid…
+              </Button>
+            )}
+          </Group>
+        )}
         {canWrite && !finished && (
           <Stack gap="xs">
             <Title order={4} size="h5">
@@ -464,19 +477,6 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
             </Group>
             {formError(move.error, ['stage_id', 'decision_reason']) && <Alert color="red">{formError(move.error, ['stage_id', 'decision_reason'])}</Alert>}
           </Stack>
-        )}
-        {!finished && a.stage_kind !== 'closed' && (
-          <Group gap="xs" aria-label="Adoption fee" role="group">
-            <Text size="sm">
-              Adoption fee {quotes.every((q) => q.data) ? money(feeDue / 100, currency) : '…'} · paid {money(a.fee_paid_minor / 100, currency)}
-              {a.fee_paid_minor > 0 && a.fee_paid_minor >= feeDue ? ' (paid in full)' : ''}
-            </Text>
-            {canWrite && (a.fee_paid_minor < feeDue || feeDue === 0) && (
-              <Button size="xs" variant="default" onClick={() => setPaying(true)} aria-label={`Record the fee paid for ${animalNames}`}>
-                Fee paid…
-              </Button>
-            )}
-          </Group>
         )}
         {finished && <Text size="sm">Finalized: see the adoptions tab.</Text>}
         <Contracts id={id} canWrite={canWrite} />

@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
 import { CareBadge, useStatuses } from './Animals';
-import { day, ListTable, money, shown, useActor } from './parts';
+import { day, daysLong, ListTable, money, shown, useActor } from './parts';
 import { PLACEMENT_STATUS_LABEL } from './names';
 import AnimalMedia from './AnimalMedia';
 import { StartApplication } from './StartApplication';
@@ -258,7 +258,7 @@ function Fostering({ id }: { id: string }) {
             <Table.Td>{day(a.requested_on)}</Table.Td>
             <Table.Td>{day(a.started_on)}</Table.Td>
             <Table.Td>{day(a.ended_on)}</Table.Td>
-            <Table.Td>{a.duration_days === null || a.duration_days === undefined ? '—' : `${a.duration_days} ${a.duration_days === 1 ? 'day' : 'days'}`}</Table.Td>
+            <Table.Td>{daysLong(a.duration_days)}</Table.Td>
             <Table.Td>{a.end_reason ? a.end_reason.replaceAll('_', ' ') : '—'}</Table.Td>
           </Table.Tr>
         )}

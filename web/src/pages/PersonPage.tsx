@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
-import { day, ListTable, money, phone, shown, useActor, when } from './parts';
+import { day, daysLong, ListTable, money, phone, shown, useActor, when } from './parts';
 import { wallTime } from './zone';
 import { HOME_STATUS_LABEL, PLACEMENT_STATUS_LABEL } from './names';
 import PersonMessage from './PersonMessage';
@@ -261,7 +261,7 @@ function Fostering({ id }: { id: string }) {
             <Table.Td>{day(a.requested_on)}</Table.Td>
             <Table.Td>{day(a.started_on)}</Table.Td>
             <Table.Td>{day(a.ended_on)}</Table.Td>
-            <Table.Td>{a.duration_days === null || a.duration_days === undefined ? '—' : `${a.duration_days} ${a.duration_days === 1 ? 'day' : 'days'}`}</Table.Td>
+            <Table.Td>{daysLong(a.duration_days)}</Table.Td>
           </Table.Tr>
         )}
       />

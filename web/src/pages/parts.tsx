@@ -10,6 +10,9 @@ import { dayIn, todayIn, whenIn } from './zone';
 export const when = (v: string | null | undefined) => whenIn(v);
 /** A date as "27 Nov 2026" (a plain YYYY-MM-DD as written; a timestamp as its day in the organization's zone). */
 export const day = (v: string | null | undefined) => dayIn(v);
+/** A length in whole days as words: "less than a day", "1 day", "12 days"; "—" when unknown. */
+export const daysLong = (n: number | null | undefined) =>
+  n === null || n === undefined ? '—' : n < 1 ? 'less than a day' : `${n} ${n === 1 ? 'day' : 'days'}`;
 /**
  * Any value from the API as a person reads it: Yes/No for true/false, a date or a moment in the app's one format, a list
  * joined, a country and state, never raw JSON; empty as "—".
