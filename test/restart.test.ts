@@ -203,7 +203,10 @@ test('kill -9 during a background import: a new process resumes it within 30 s, 
     // The bound is counted from the moment the new process is up (answers /healthz): how long it takes to boot is the
     // machine's (tens of seconds on a loaded CI box), the wait after that is the queue's.
     const afterReady = (claimed - readyAt) / 1000;
-    assert.ok(afterReady < 30, `resumed ${afterReady.toFixed(1)} s after the new process was up (${resumeSeconds.toFixed(1)} s after its spawn)`);
+    assert.ok(
+      afterReady < 30,
+      `resumed ${afterReady.toFixed(1)} s after the new process was up (${resumeSeconds.toFixed(1)} s after its spawn)`,
+    );
     assert.equal(job?.attempts, attemptsAtKill + 1, 'claimed once more, by the new process');
     assert.ok(deliveredAfterRestart > 0, 'webhook deliveries went on after the restart');
     assert.ok(second.alive, second.output());

@@ -334,7 +334,9 @@ export async function recordApplicationFeePayment(db: Db, c: Caller, application
     const app = await applicationById(q, c.org.id, applicationId, true);
     if (!app) throw notFound('adoption application');
     if (app.decision === 'adopted')
-      throw invalid({ id: ['the application was finalized: record the fee on its adoption (POST /api/animals/adoptions/{id}/fee-payments)'] });
+      throw invalid({
+        id: ['the application was finalized: record the fee on its adoption (POST /api/animals/adoptions/{id}/fee-payments)'],
+      });
     if (app.stage_kind === 'closed') throw invalid({ id: [`the application is closed (${app.stage}): no fee is due`] });
     const animalId = app.animal_ids.length === 1 ? (app.animal_ids[0] ?? null) : null;
     const names = app.animals.map((a) => a.name).join(', ');
@@ -366,7 +368,10 @@ export async function recordApplicationFeePayment(db: Db, c: Caller, application
       payment_method: b.payment_method,
       date,
     });
-    return { application: (await applicationById(q, c.org.id, applicationId)) as NonNullable<Awaited<ReturnType<typeof applicationById>>>, donation_id: donationId };
+    return {
+      application: (await applicationById(q, c.org.id, applicationId)) as NonNullable<Awaited<ReturnType<typeof applicationById>>>,
+      donation_id: donationId,
+    };
   });
 }
 

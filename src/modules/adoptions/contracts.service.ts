@@ -367,7 +367,10 @@ async function mailLink(
           body_blocks: [
             { type: 'p', runs: [{ text: `${c.org.name} asks you to read and sign your adoption contract.` }] },
             { type: 'button', runs: [{ text: 'Read and sign', href: url }] },
-            { type: 'p', runs: [{ text: `The link works once and expires on ${readableMoment(contract.link_expires_at, c.org.time_zone)}.` }] },
+            {
+              type: 'p',
+              runs: [{ text: `The link works once and expires on ${readableMoment(contract.link_expires_at, c.org.time_zone)}.` }],
+            },
           ],
           category: 'transactional',
         });

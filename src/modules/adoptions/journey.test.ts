@@ -262,7 +262,9 @@ test('people similar: same email, same phone (as typed locally), similar name; b
 test('a contract emailed records to whom and when, and the message that carried it', async () => {
   const org = await makeOrg(mailing, { timeZone: 'America/Chicago' });
   const appId = await application(org, await person(org), [await animal(org)]);
-  const tpl = await org.req('POST', '/api/animals/contract-templates', { body: { name: 'Std', title: 'Contract', body: 'I adopt {{animal_name}}.' } });
+  const tpl = await org.req('POST', '/api/animals/contract-templates', {
+    body: { name: 'Std', title: 'Contract', body: 'I adopt {{animal_name}}.' },
+  });
   ok(tpl);
   const sent = await org.req('POST', '/api/animals/signed-contracts', { body: { application_id: appId, template_id: tpl.body.id } });
   ok(sent);
@@ -285,13 +287,18 @@ test('the fee paid before finalizing: kept with the application, then counted on
   const appId = await application(org, adopter, [dog]);
   const url = `/api/animals/adoption-applications/${appId}/fee-payments`;
   assert.equal((await org.req('GET', `/api/animals/adoption-applications/${appId}`)).body.fee_paid_minor, 0);
-  for (const body of [{ amount_minor: 0, payment_method: 'cash' }, { amount_minor: 100, payment_method: 'cash', date: '2999-01-01' }]) {
+  for (const body of [
+    { amount_minor: 0, payment_method: 'cash' },
+    { amount_minor: 100, payment_method: 'cash', date: '2999-01-01' },
+  ]) {
     const r = await org.req('POST', url, { body });
     assertErrorShape(url, r, 422);
   }
   assertErrorShape(
     url,
-    await org.req('POST', '/api/animals/adoption-applications/apa_none/fee-payments', { body: { amount_minor: 1, payment_method: 'cash' } }),
+    await org.req('POST', '/api/animals/adoption-applications/apa_none/fee-payments', {
+      body: { amount_minor: 1, payment_method: 'cash' },
+    }),
     404,
   );
   const paid = await org.req('POST', url, { body: { amount_minor: 10000, payment_method: 'cash', notes: 'receipt 7' } });
@@ -315,7 +322,9 @@ test('the fee paid before finalizing: kept with the application, then counted on
   assert.deepEqual([...adoption.donation_ids].sort(), [paid.body.donation_id, more.body.donation_id].sort());
   // Once finalized, a payment belongs on the adoption.
   assertErrorShape(url, await org.req('POST', url, { body: { amount_minor: 100, payment_method: 'cash' } }), 422);
-  const after = await org.req('POST', `/api/animals/adoptions/${adoption.id}/fee-payments`, { body: { amount_minor: 100, payment_method: 'cash' } });
+  const after = await org.req('POST', `/api/animals/adoptions/${adoption.id}/fee-payments`, {
+    body: { amount_minor: 100, payment_method: 'cash' },
+  });
   ok(after);
   assert.equal(after.body.adoption.fee_paid_minor, 12600);
 });

@@ -249,7 +249,8 @@ export function adoptionRoutes(app: App, ctx: AppContext) {
         response: { 201: ApplicationFeePaymentResult },
       },
     },
-    async (req, reply) => reply.code(201).send(await adoptions.recordApplicationFeePayment(ctx.db, caller(req, ctx), req.params.id, req.body)),
+    async (req, reply) =>
+      reply.code(201).send(await adoptions.recordApplicationFeePayment(ctx.db, caller(req, ctx), req.params.id, req.body)),
   );
 
   const adTags = ['Adoptions'];

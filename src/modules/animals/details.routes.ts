@@ -39,8 +39,7 @@ export function detailsRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'One animal for the staff app',
         description:
-          'The same shape as a row of GET /api/animals: the record with its place name, colour, public description and ' +
-          'primary photo.',
+          'The same shape as a row of GET /api/animals: the record with its place name, colour, public description and ' + 'primary photo.',
         params: IdParam,
         response: { 200: AnimalCard },
       },
