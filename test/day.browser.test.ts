@@ -56,6 +56,20 @@ function clicker() {
   };
 }
 
+/** What a person reads on the page holds no raw value: no true/false, internal id or UTC ISO moment. */
+async function readable(page: Page, what: string) {
+  const text = await page.locator('main').innerText();
+  const raw = text.match(/\b(true|false)\b|\b(ani|per|apa|adp|don|msg|con|loc|hou|fha|fas)_[A-Za-z0-9]{8,}|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+  assert.equal(raw, null, `${what} shows a raw value: ${raw?.[0]}`);
+}
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** Today (UTC, the organization's zone here) as the app writes a day with its weekday: "Fri 27 Nov 2026". */
+function todayWithWeekday() {
+  const d = new Date();
+  return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
 /** Picks an option of a Mantine Select (a click to open, a click on the option). */
 async function pick(page: Page, c: ReturnType<typeof clicker>, box: Locator, option: string | RegExp) {
   await c.click(box);
@@ -199,12 +213,17 @@ test(DAY, async () => {
     await f.getByLabel('Breed').fill('Labrador retriever');
     await page.keyboard.press('Escape');
   });
+  const blurb = 'A gentle black-and-tan dog who loves a long walk.\n\nGood with older children.';
+  await edit('Public description', (f) => f.getByRole('textbox', { name: 'Public description' }).fill(blurb));
+  await profile.getByText('A gentle black-and-tan dog who loves a long walk.', { exact: false }).waitFor();
   await profile.getByText('Yes, listed').waitFor();
   await page.getByText('Shown to the public as June').waitFor();
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, 'animal', 'app-day');
+  await readable(page, 'the animal page');
   const edited = await read(org, `/api/v1/animals/${juniperId}`);
   assert.deepEqual([edited.publicName, edited.isPublic, edited.sex, edited.breed], ['June', true, 'male', 'Labrador retriever']);
+  assert.equal((await read(org, `/api/animals/${juniperId}/details`)).public_description, blurb);
 
   // 3. A walk-in adopter added from People: the duplicate warning shows first (same name as someone on file).
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'People' }).click();
@@ -225,6 +244,7 @@ test(DAY, async () => {
     .first()
     .waitFor();
   await axe(page, "the walk-in adopter's page");
+  await readable(page, "the walk-in adopter's page");
   const robin = await read(org, `/api/v1/people/${robinId}`);
   assert.deepEqual([robin.firstName, robin.lastName, robin.email], ['Robin', 'Ashby', `robin.${tag}@example.org`]);
 
@@ -233,6 +253,8 @@ test(DAY, async () => {
   const pub = await visitor.newPage();
   await pub.goto(`${base}/animals/${juniperId}/june`);
   await pub.getByRole('heading', { name: 'June' }).first().waitFor();
+  await pub.getByText('A gentle black-and-tan dog who loves a long walk.').waitFor();
+  await pub.getByText('Good with older children.').waitFor();
   await axe(pub, 'the public animal page');
   await pub.getByRole('link', { name: 'How to apply' }).click();
   await pub.getByText('Applying for').waitFor();
@@ -260,6 +282,8 @@ test(DAY, async () => {
   await pick(page, c, card.getByRole('combobox', { name: 'Contract template' }), 'Standard (v1)');
   await c.click(card.getByRole('button', { name: 'Send the contract' }));
   await card.getByText('Signing link (shown once)').waitFor();
+  // No email provider: the contract says its link was not emailed.
+  await card.getByRole('table', { name: 'Contracts' }).getByText('not emailed: the link was handed over').waitFor();
   const signing = new URL((await card.locator('pre').textContent()) ?? '');
   // The adopter signs on the public signing page (not counted: the adopter's clicks).
   const signer = await bench.browser.newContext({ reducedMotion: 'reduce' });
@@ -275,9 +299,21 @@ test(DAY, async () => {
   await card.getByText('Decision: approved', { exact: false }).waitFor();
   await card.getByRole('table', { name: 'Contracts' }).getByText('signed', { exact: true }).waitFor();
   await axe(page, 'the application, approved, with its signed contract');
+  // The fee, paid at the desk before the paperwork: a ledger entry kept with the application.
+  await card.getByRole('group', { name: 'Adoption fee' }).getByText('Adoption fee $150.00 · paid $0.00').waitFor();
+  await c.click(card.getByRole('button', { name: 'Record the fee paid for Juniper' }));
+  const pay = page.getByRole('dialog', { name: 'Fee paid for Juniper' });
+  await pay.getByRole('textbox', { name: 'Amount paid' }).fill('150');
+  await axe(page, 'the fee-paid form');
+  await c.click(pay.getByRole('button', { name: /Record/ }));
+  await pay.waitFor({ state: 'detached' });
+  await card.getByRole('group', { name: 'Adoption fee' }).getByText('Adoption fee $150.00 · paid $150.00 (paid in full)').waitFor();
+  assert.equal((await read(org, `/api/animals/adoption-applications/${applied[0].id}`)).fee_paid_minor, 15000);
+  await readable(page, 'the application');
   await c.click(card.getByRole('button', { name: 'Finalize the adoption…' }));
   const fin = page.getByRole('dialog', { name: 'Finalize the adoption' });
   await fin.getByText('Juniper: $150.00 (Any animal)').waitFor();
+  await fin.getByText(/Paid with the application: \$150\.00/).waitFor();
   // The signed contract is chosen already.
   assert.equal(
     await fin.getByRole('combobox', { name: 'Signed contract' }).inputValue(),
@@ -287,18 +323,13 @@ test(DAY, async () => {
   await shot(page, 'adoption', 'app-day');
   await c.click(fin.getByRole('button', { name: 'Finalize the adoption' }));
   await card.getByText('Finalized: see the adoptions tab.').waitFor();
-  // The fee, paid at the desk: a ledger entry linked to the adoption.
+  // The payment made with the application now counts on the adoption.
   await c.click(page.getByRole('tab', { name: 'Adoptions' }));
   const adoptedList = page.getByRole('table', { name: 'Adoptions' });
-  await c.click(adoptedList.getByRole('button', { name: 'Record the fee paid for Juniper' }));
-  const pay = page.getByRole('dialog', { name: 'Fee paid for Juniper' });
-  await pay.getByRole('textbox', { name: 'Amount paid' }).fill('150');
-  await axe(page, 'the fee-paid form');
-  await c.click(pay.getByRole('button', { name: /Record/ }));
-  await pay.waitFor({ state: 'detached' });
   await adoptedList.getByText('paid in full').waitFor();
   c.stop();
   await axe(page, 'the adoptions list');
+  await readable(page, 'the adoptions list');
   const adoptions = (await read(org, `/api/animals/adoptions?animal_id=${juniperId}`)).results;
   assert.deepEqual(
     adoptions.map((a: { status: string; fee_minor: number; fee_paid_minor: number; person_id: string }) => [
@@ -378,6 +409,31 @@ test(DAY, async () => {
     ['completed', 'returned_to_shelter', today, 'Fay is away for a month'],
   );
   assert.equal((await read(org, `/api/v1/animals/${milo.id}`)).locationId, k1.id);
+  // Fay's page: her home and the placement in words.
+  await page.goto(`${base}/app/people/${fay.id}`);
+  await page.getByRole('tab', { name: 'Fostering' }).click();
+  const placements = page.getByRole('table', { name: 'Placements' });
+  await placements.getByText('ended', { exact: true }).waitFor();
+  await page.getByText(/Foster home · taking animals · 0 of 2 places filled/).waitFor();
+  assert.equal(await placements.getByText(/^(active|completed)$/).count(), 0, 'no raw placement state');
+  await axe(page, "the foster's placements");
+  await readable(page, "the foster's page");
+  await shot(page, 'person-fostering', 'app-day');
+  // Milo's page: the same placement, and the animal page reads as words.
+  await page.goto(`${base}/app/animals/${milo.id}`);
+  await page.getByRole('tab', { name: 'Fostering' }).click();
+  await page.getByRole('table', { name: 'Foster placements' }).getByText('returned to shelter').waitFor();
+  await readable(page, "Milo's fostering");
+
+  // The week views name their days as the rest of the app does ("Fri 27 Nov 2026").
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks and calendar' }).click();
+  await page.locator('label', { hasText: 'Calendar week' }).click();
+  await page.getByRole('region', { name: `${todayWithWeekday()} (today)` }).waitFor();
+  await axe(page, 'the calendar week');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shifts' }).click();
+  await page.getByRole('region', { name: todayWithWeekday() }).waitFor();
+  await axe(page, 'the shifts week');
+  await shot(page, 'shifts-week', 'app-day');
 
   // 7. The month's Shelter Animals Count matrix: the stray intake and the adoption, on the Reports screen and in the API.
   const month = today.slice(0, 7);

@@ -96,17 +96,10 @@ export interface ServerProcess {
 /** Spawns `node --import tsx src/main.ts` with these settings; resolves once /healthz answers 200. */
 export async function startServer(env: Record<string, string>, readyMs = 180_000): Promise<ServerProcess> {
   const port = await freePort();
-  // Each process its own inbound SMTP port too: test files run side by side, and two servers on the default 2525 collide.
+  // Its inbound mail listener on a free port of its own too: two servers (or another test's) never collide on 2525.
   const smtpPort = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      ARK_LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ARK_SMTP_INBOUND_PORT: String(smtpPort),
-      ...env,
-    },
+    env: { ...process.env, ARK_LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ARK_SMTP_INBOUND_PORT: String(smtpPort), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

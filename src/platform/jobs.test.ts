@@ -1,6 +1,7 @@
 /** The job queue (src/platform/jobs.ts): transactional enqueue, keys, retries, failure, leases, one run per job. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import pg from 'pg';
 import { at, testApp, makeOrg, type TestApp } from '../../test/harness.ts';
 import { cancelJob, defineJob, enqueueJob, ensureJob, getJob, listJobs, RetryLater, runDueJobs, startJobWorker } from './jobs.ts';
 
@@ -295,5 +296,40 @@ test('a stopping worker gives its running claims back at once; a dead claim is r
   } finally {
     releaseLong();
     await worker();
+  }
+});
+
+test("a claim whose worker's process died is given back at once, not after its lease; a living worker's claim is kept", async () => {
+  const org = await makeOrg(t);
+  const dead = await enqueueJob(t.db, org.id, 'test.record', { n: 7 });
+  const living = await enqueueJob(t.db, org.id, 'test.record', { n: 8 });
+  assert.ok(dead && living);
+  // Both claimed a moment ago with a 10-minute lease: one by a worker whose session (and liveness lock) is gone, one by a
+  // worker that still holds its lock on a connection of its own.
+  const holder = new pg.Client({ connectionString: t.db.url });
+  await holder.connect();
+  try {
+    await holder.query("SELECT pg_advisory_lock(1095912266, hashtext('wrk_living'))");
+    for (const [id, by] of [
+      [dead, 'wrk_dead'],
+      [living, 'wrk_living'],
+    ] as const) {
+      await t.db.query(
+        `UPDATE jobs SET status = 'running', attempts = 1, lock_token = 'gone', locked_at = now(), lease_ms = 600000, locked_by = $3
+          WHERE organization_id = $1 AND id = $2`,
+        [org.id, id, by],
+      );
+    }
+    const stop = startJobWorker(t.ctx, { orgId: org.id, pollMs: 60_000, recoverMs: 60_000 });
+    try {
+      await until('the dead worker’s job to run again', async () => (await getJob(t.db, org.id, dead))?.status === 'done');
+      const kept = await getJob(t.db, org.id, living);
+      assert.equal(kept?.status, 'running', 'a claim of a worker that is alive waits for its worker');
+      assert.equal((await getJob(t.db, org.id, dead))?.attempts, 2);
+    } finally {
+      await stop();
+    }
+  } finally {
+    await holder.end();
   }
 });

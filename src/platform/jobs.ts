@@ -10,7 +10,8 @@
  * - Workers claim due jobs with FOR UPDATE SKIP LOCKED (one process runs a job at a time), run the
  *   handler, and record `done` with its result, or a retry after an exponential back-off with
  *   jitter, or `failed` after the last attempt. A job whose worker died is claimed again once its
- *   lease ran out: delivery is at least once, so handlers are idempotent.
+ *   lease ran out, or at once when its worker's liveness lock is gone (see `startJobWorker`):
+ *   delivery is at least once, so handlers are idempotent.
  * - Long jobs report progress (`job.progress({...})`), readable by the area's status endpoint.
  * - A job that drains some state (an endpoint's webhook deliveries) is defined with `keyUntilClaimed` and queued
  *   with `ensureJob` by every writer of that state: one job waits per key, is brought forward by a write, and frees
@@ -219,14 +220,29 @@ export interface RunScope {
   batch?: number;
 }
 
-/** Returns expired claims to the queue (their worker stopped); they count as an attempt made. */
+/**
+ * The first key of the session advisory lock a worker holds while its process lives ('ARKJ'); the second is
+ * `hashtext(worker id)`. pg_locks shows it as classid and objid (objsubid 2) in the worker's database.
+ */
+const LIVENESS_LOCK = 1095912266;
+
+/**
+ * Returns to the queue the claims whose worker stopped: those whose lease ran out without a heartbeat, and those whose
+ * worker's liveness lock is gone (its process died and PostgreSQL closed its session). They count as an attempt made.
+ */
 async function recover(db: Db, scope: RunScope): Promise<void> {
   await db.query(
-    `UPDATE jobs SET status = 'queued', lock_token = NULL, locked_at = NULL,
+    `UPDATE jobs SET status = 'queued', lock_token = NULL, locked_at = NULL, locked_by = NULL,
             last_error = coalesce(last_error, 'the worker stopped before finishing; run again')
-      WHERE status = 'running' AND locked_at < now() - lease_ms * interval '1 millisecond'
+      WHERE status = 'running'
+        AND (locked_at < now() - lease_ms * interval '1 millisecond'
+             OR (locked_by IS NOT NULL AND NOT EXISTS (
+                   SELECT 1 FROM pg_locks l
+                    WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.classid = $3::int4::oid
+                      AND l.objid = hashtext(jobs.locked_by)::oid
+                      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))))
         AND ($1::text IS NULL OR organization_id = $1) AND ($2::text[] IS NULL OR kind = ANY($2))`,
-    [scope.orgId ?? null, scope.kinds ?? null],
+    [scope.orgId ?? null, scope.kinds ?? null, LIVENESS_LOCK],
   );
 }
 
@@ -246,12 +262,15 @@ async function claim(db: Db, scope: RunScope): Promise<Claimed[]> {
   );
 }
 
-/** Claims due jobs for a worker: up to `slots[i]` jobs of `kinds[i]`, so one busy kind never holds the others back. */
-async function claimPerKind(db: Db, kinds: string[], slots: number[], orgId: string | null): Promise<Claimed[]> {
+/**
+ * Claims due jobs for a worker: up to `slots[i]` jobs of `kinds[i]`, so one busy kind never holds the others back.
+ * `worker` names the worker when it holds its liveness lock (null: the claim lives by its lease alone).
+ */
+async function claimPerKind(db: Db, kinds: string[], slots: number[], orgId: string | null, worker: string | null): Promise<Claimed[]> {
   const token = base62(24);
   const freed = [...definitions].filter(([, d]) => d.options.keyUntilClaimed).map(([k]) => k);
   return db.query<Claimed>(
-    `UPDATE jobs j SET status = 'running', lock_token = $1, locked_at = now(), attempts = j.attempts + 1,
+    `UPDATE jobs j SET status = 'running', lock_token = $1, locked_at = now(), attempts = j.attempts + 1, locked_by = $6,
             key = CASE WHEN j.kind = ANY($4) THEN NULL ELSE j.key END
        FROM (SELECT d.organization_id, d.id FROM unnest($2::text[], $3::int[]) AS k(kind, n)
                CROSS JOIN LATERAL (SELECT organization_id, id FROM jobs
@@ -260,7 +279,7 @@ async function claimPerKind(db: Db, kinds: string[], slots: number[], orgId: str
                                     ORDER BY run_at, created_at LIMIT k.n FOR UPDATE SKIP LOCKED) d) c
       WHERE j.organization_id = c.organization_id AND j.id = c.id
       RETURNING j.organization_id, j.id, j.kind, j.key, j.payload, j.attempts, j.max_attempts, j.lock_token, j.lease_ms`,
-    [token, kinds, slots, freed, orgId],
+    [token, kinds, slots, freed, orgId, worker],
   );
 }
 
@@ -380,6 +399,7 @@ export interface WorkerOptions {
  * running jobs, then gives back the claims of those still running, so another process takes them at once.
  */
 export function startJobWorker(ctx: AppContext, opts: WorkerOptions = {}): () => Promise<void> {
+  const workerId = `wrk_${base62(20)}`;
   let stopped = false;
   let claiming: Promise<void> | null = null;
   let again = false;
@@ -415,7 +435,7 @@ export function startJobWorker(ctx: AppContext, opts: WorkerOptions = {}): () =>
           }
         }
         if (!kinds.length || stopped) return;
-        const claimed = await claimPerKind(ctx.db, kinds, slots, opts.orgId ?? null);
+        const claimed = await claimPerKind(ctx.db, kinds, slots, opts.orgId ?? null, listener.listening ? workerId : null);
         if (stopped) {
           await release(ctx.db, claimed);
           return;
@@ -438,7 +458,18 @@ export function startJobWorker(ctx: AppContext, opts: WorkerOptions = {}): () =>
     if (!stopped) void recover(ctx.db, { orgId: opts.orgId }).then(tick, () => undefined);
   }, opts.recoverMs ?? 10_000);
   // One supervised LISTEN connection; each (re)connection looks for due work, since wake-ups sent meanwhile were missed.
-  const listener = superviseListener({ url: ctx.db.url, name: 'jobs', channels: [CHANNEL], onNotify: tick, onListening: tick });
+  // The same connection holds this worker's liveness lock: when the process dies, PostgreSQL ends the session and the
+  // lock with it, and any other worker's next recovery gives this worker's claims back without waiting for their lease.
+  const listener = superviseListener({
+    url: ctx.db.url,
+    name: 'jobs',
+    channels: [CHANNEL],
+    onNotify: tick,
+    onListening: tick,
+    setup: async (client) => {
+      await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LIVENESS_LOCK, workerId]);
+    },
+  });
   void recover(ctx.db, { orgId: opts.orgId }).then(tick, tick);
   let stopping: Promise<void> | null = null;
   return () =>

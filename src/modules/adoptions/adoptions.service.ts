@@ -278,6 +278,7 @@ export async function finalize(db: Db, c: Caller, applicationId: string, b: Stat
         }
         adoptions.push((await adoptionById(q, orgId, id)) as AdoptionT);
       }
+      await movePaidFees(q, orgId, applicationId, adoptions);
       const warnings: WarningT[] = [];
       let closed: { id: string; person_id: string }[] = [];
       if (!b.trial) {
@@ -293,6 +294,85 @@ export async function finalize(db: Db, c: Caller, applicationId: string, b: Stat
   }
   result.warnings.push(...(await notifyClosed(db, c, result.closed)));
   return { results: result.adoptions, warnings: result.warnings, closed_application_ids: result.closed.map((r) => r.id) };
+}
+
+/**
+ * The fee payments recorded on the application before it was finalized go to its new adoptions: each to the adoption of
+ * the animal it names, else to the first. The ledger entries stay as they are; the adoptions answer them as paid.
+ */
+async function movePaidFees(q: Queryable, orgId: string, applicationId: string, adoptions: AdoptionT[]): Promise<void> {
+  const first = adoptions[0];
+  if (!first) return;
+  const paid = await q.query<{ donation_id: string; animal_id: string | null }>(
+    `SELECT f.donation_id, f.animal_id FROM application_fee_payments f
+      WHERE f.organization_id = $1 AND f.application_id = $2
+        AND NOT EXISTS (SELECT 1 FROM adoption_donations x WHERE x.organization_id = f.organization_id AND x.donation_id = f.donation_id)`,
+    [orgId, applicationId],
+  );
+  for (const p of paid) {
+    const to = adoptions.find((a) => a.animal_id === p.animal_id) ?? first;
+    await q.query('INSERT INTO adoption_donations (organization_id, adoption_id, donation_id) VALUES ($1, $2, $3)', [
+      orgId,
+      to.id,
+      p.donation_id,
+    ]);
+    const i = adoptions.indexOf(to);
+    adoptions[i] = (await adoptionById(q, orgId, to.id)) as AdoptionT;
+  }
+}
+
+/**
+ * Records the adoption fee as paid before the application is finalized: a ledger entry from the applicant (source
+ * adoption_fee; for the animal when one is applied for), kept with the application and moved to the adoption when it is
+ * finalized.
+ */
+export async function recordApplicationFeePayment(db: Db, c: Caller, applicationId: string, b: Static<typeof FeePayment>) {
+  const today = dayIn(new Date(), c.org.time_zone);
+  const date = b.date ?? today;
+  if (date > today) throw invalid({ date: ['must not be in the future: record a fee when it is paid'] });
+  return db.tx(async (q) => {
+    const app = await applicationById(q, c.org.id, applicationId, true);
+    if (!app) throw notFound('adoption application');
+    if (app.decision === 'adopted')
+      throw invalid({
+        id: ['the application was finalized: record the fee on its adoption (POST /api/animals/adoptions/{id}/fee-payments)'],
+      });
+    if (app.stage_kind === 'closed') throw invalid({ id: [`the application is closed (${app.stage}): no fee is due`] });
+    const animalId = app.animal_ids.length === 1 ? (app.animal_ids[0] ?? null) : null;
+    const names = app.animals.map((a) => a.name).join(', ');
+    const donationId = newId('don');
+    await insertDonation(q, c.org.id, {
+      id: donationId,
+      donor_id: app.person_id,
+      amount_minor: BigInt(b.amount_minor),
+      currency: c.org.currency,
+      type: 'post-adoption',
+      campaign_id: null,
+      animal_id: animalId,
+      payment_method: b.payment_method,
+      gateway: null,
+      gateway_transaction_id: null,
+      date,
+      notes: `Adoption fee paid with the application: ${names}${b.notes ? `. ${b.notes}` : ''}`,
+      source: FEE_SOURCE,
+      source_id: applicationId,
+    });
+    await audit(q, c.org.id, c.actor, 'create', 'donation', donationId, { adoption_application_id: applicationId, adoption_fee: true });
+    await q.query(
+      'INSERT INTO application_fee_payments (organization_id, application_id, donation_id, animal_id) VALUES ($1, $2, $3, $4)',
+      [c.org.id, applicationId, donationId, animalId],
+    );
+    await audit(q, c.org.id, c.actor, 'fee_paid', 'adoption_application', applicationId, {
+      donation_id: donationId,
+      amount_minor: b.amount_minor,
+      payment_method: b.payment_method,
+      date,
+    });
+    return {
+      application: (await applicationById(q, c.org.id, applicationId)) as NonNullable<Awaited<ReturnType<typeof applicationById>>>,
+      donation_id: donationId,
+    };
+  });
 }
 
 /** Tells the applicants of closed applications, through the template the organization chose; problems become warnings. */

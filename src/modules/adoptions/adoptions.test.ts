@@ -192,6 +192,11 @@ test('pipeline: fee rule, contract signed once, others closed, role, stay, retur
   assert.equal(sent.body.template_version, 2);
   assert.equal(sent.body.fee_minor, 25000);
   assert.deepEqual(sent.body.email, { sent: false, message_id: null, reason: 'sending is not configured' });
+  assert.deepEqual(
+    [sent.body.sent_to, sent.body.emailed_at, sent.body.email_message_id],
+    [null, null, null],
+    'not emailed: nothing says it was',
+  );
   assert.match(sent.body.document, /I, Wyn Applicant\d+, adopt Rufus \(chip 981000000000001\) from .* for \$250\.00\./);
   assert.match(sent.body.document, /Spay\/neuter due: \d{4}-\d{2}-\d{2}/);
   assert.equal(createHash('sha256').update(sent.body.document, 'utf8').digest('hex'), sent.body.document_sha256, 'hash of the document');

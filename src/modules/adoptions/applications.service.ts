@@ -155,6 +155,8 @@ interface AppRow {
   decided_at: Date | null;
   submission_id: string | null;
   submitted_at: Date;
+  fee_paid_minor: number;
+  fee_payment_ids: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -167,7 +169,13 @@ const APP_SELECT = `SELECT a.id, a.person_id, coalesce(p.display_name, '') AS ap
      LEFT JOIN animal_directory d ON d.organization_id = x.organization_id AND d.id = x.animal_id
      WHERE x.organization_id = a.organization_id AND x.application_id = a.id), '[]'::json) AS animals,
   a.stage_id, s.name AS stage, s.kind AS stage_kind, a.assigned_to, a.notes, a.answers, a.decision, a.decision_reason, a.decided_at,
-  a.submission_id, a.submitted_at, a.created_at, a.updated_at
+  a.submission_id, a.submitted_at,
+  coalesce((SELECT sum(l.amount_minor) FROM application_fee_payments f
+     JOIN donation_ledger l ON l.organization_id = f.organization_id AND l.id = f.donation_id AND l.deleted_at IS NULL
+     WHERE f.organization_id = a.organization_id AND f.application_id = a.id), 0)::float8 AS fee_paid_minor,
+  coalesce((SELECT array_agg(f.donation_id ORDER BY f.created_at, f.donation_id) FROM application_fee_payments f
+     WHERE f.organization_id = a.organization_id AND f.application_id = a.id), '{}') AS fee_payment_ids,
+  a.created_at, a.updated_at
   FROM adoption_applications a
   JOIN adoption_stages s ON s.organization_id = a.organization_id AND s.id = a.stage_id
   LEFT JOIN people_directory p ON p.organization_id = a.organization_id AND p.id = a.person_id`;

@@ -353,8 +353,8 @@ export function contractRoutes(app: App, ctx: AppContext) {
         description:
           'Layout choices: `size` (a4, letter, index_card = 5×3 in; default letter), `fields` to show (default all but photo; ' +
           'shown in a fixed order), `show_qr` (default true: a QR code to the animal’s public page, the organization website ' +
-          'or else its Ark address followed by /animals/{id}). `description` prints the animal’s custom field ' +
-          '`public_description` when it has one; `name` prints the public name. `photo` is accepted but not printed yet.',
+          'or else its Ark address followed by /animals/{id}). `description` prints the animal’s public description (else a ' +
+          'custom field `public_description`, when it has one); `name` prints the public name. `photo` is accepted but not printed yet.',
         body: CageCardTemplateCreate,
         response: { 201: CageCardTemplate },
       },

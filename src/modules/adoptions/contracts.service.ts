@@ -156,6 +156,8 @@ interface ContractRow {
   token_expires_at: Date;
   token_used_at: Date | null;
   sent_to: string | null;
+  emailed_at: Date | null;
+  email_message_id: string | null;
   signed_name: string | null;
   signed_at: Date | null;
   signed_ip: string | null;
@@ -164,7 +166,7 @@ interface ContractRow {
 }
 const C_COLS = `id, application_id, person_id, animal_ids, template_id, template_version, title, document,
   document_sha256, fee_minor, currency,
-  token_expires_at, token_used_at, sent_to, signed_name, signed_at, signed_ip, signed_user_agent, created_at`;
+  token_expires_at, token_used_at, sent_to, emailed_at, email_message_id, signed_name, signed_at, signed_ip, signed_user_agent, created_at`;
 
 function presentContract(r: ContractRow, now = new Date()): SignedContractT {
   return {
@@ -182,6 +184,8 @@ function presentContract(r: ContractRow, now = new Date()): SignedContractT {
     status: r.signed_at ? 'signed' : r.token_expires_at <= now ? 'expired' : 'awaiting_signature',
     link_expires_at: r.token_expires_at,
     sent_to: r.sent_to,
+    emailed_at: r.emailed_at,
+    email_message_id: r.email_message_id,
     signed_name: r.signed_name,
     signed_at: r.signed_at,
     signed_ip: r.signed_ip,
@@ -320,7 +324,7 @@ export async function sendContract(db: Db, c: Caller, b: Static<typeof ContractS
         c.org.currency,
         sha256(token),
         hours,
-        app.applicant_email || null,
+        null,
         c.actor,
       ],
     );
@@ -328,6 +332,12 @@ export async function sendContract(db: Db, c: Caller, b: Static<typeof ContractS
     return { contract: await contractById(q, orgId, id), person_id: app.person_id };
   });
   return mailLink(db, c, row.contract, row.person_id, token, b.send_email !== false, `contract-${id}`);
+}
+
+/** A moment as the organization reads it: "2 Dec 2026, 14:00 (America/Chicago)". */
+function readableMoment(at: Date | string, zone: string): string {
+  const d = DateTime.fromJSDate(new Date(at)).setZone(zone);
+  return `${d.toFormat('d LLL yyyy, HH:mm')} (${zone})`;
 }
 
 /** Emails a contract's signing link to the applicant (when asked and sending is configured); answers the link and what happened. */
@@ -357,16 +367,28 @@ async function mailLink(
           body_blocks: [
             { type: 'p', runs: [{ text: `${c.org.name} asks you to read and sign your adoption contract.` }] },
             { type: 'button', runs: [{ text: 'Read and sign', href: url }] },
-            { type: 'p', runs: [{ text: `The link works once and expires on ${new Date(contract.link_expires_at).toUTCString()}.` }] },
+            {
+              type: 'p',
+              runs: [{ text: `The link works once and expires on ${readableMoment(contract.link_expires_at, c.org.time_zone)}.` }],
+            },
           ],
           category: 'transactional',
         });
-        const m = res.messages[0] as { id?: string; status?: string } | undefined;
+        const m = res.messages[0] as { id?: string; status?: string; recipient_address?: string } | undefined;
         email = {
           sent: m?.status !== 'suppressed',
           message_id: m?.id ?? null,
           reason: m?.status === 'suppressed' ? 'the address is suppressed' : null,
         };
+        if (email.sent && m?.recipient_address) {
+          // The contract records that its link went out, to whom and when (the message log has the delivery).
+          await db.query(
+            `UPDATE signed_contracts SET sent_to = $3, emailed_at = now(), email_message_id = $4
+              WHERE organization_id = $1 AND id = $2 AND signed_at IS NULL`,
+            [c.org.id, contract.id, m.recipient_address, m.id ?? null],
+          );
+          contract = await contractById(db, c.org.id, contract.id);
+        }
       } catch (e) {
         email = { sent: false, message_id: null, reason: (e as Error).message };
       }

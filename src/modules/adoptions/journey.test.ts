@@ -5,10 +5,16 @@ import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 import { animal, application, person, stageId } from './fixtures.test-helpers.ts';
 
 let t: TestApp;
+let mailing: TestApp;
 before(async () => {
   t = await testApp();
+  // Sending set up (to a port nothing answers: messages are queued, which is what a contract records).
+  mailing = await testApp({ smtpProviders: 'smtp://127.0.0.1:9?name=journey' });
 });
-after(async () => t.close());
+after(async () => {
+  await t.close();
+  await mailing.close();
+});
 
 const ok = (r: { status: number; raw: string }, status = 201) => assert.equal(r.status, status, r.raw);
 let n = 0;
@@ -253,7 +259,84 @@ test('people similar: same email, same phone (as typed locally), similar name; b
   assertErrorShape('/api/people/similar', await q('person_id=per_nobody00000000000000'), 404);
 });
 
+test('a contract emailed records to whom and when, and the message that carried it', async () => {
+  const org = await makeOrg(mailing, { timeZone: 'America/Chicago' });
+  const appId = await application(org, await person(org), [await animal(org)]);
+  const tpl = await org.req('POST', '/api/animals/contract-templates', {
+    body: { name: 'Std', title: 'Contract', body: 'I adopt {{animal_name}}.' },
+  });
+  ok(tpl);
+  const sent = await org.req('POST', '/api/animals/signed-contracts', { body: { application_id: appId, template_id: tpl.body.id } });
+  ok(sent);
+  assert.equal(sent.body.email.sent, true, JSON.stringify(sent.body.email));
+  const app = (await org.req('GET', `/api/animals/adoption-applications/${appId}`)).body;
+  assert.equal(sent.body.sent_to, app.applicant_email);
+  assert.ok(sent.body.emailed_at, 'when it was emailed');
+  assert.equal(sent.body.email_message_id, sent.body.email.message_id);
+  const read = (await org.req('GET', `/api/animals/signed-contracts/${sent.body.id}`)).body;
+  assert.deepEqual([read.sent_to, read.email_message_id], [app.applicant_email, sent.body.email.message_id]);
+  const message = await org.req('GET', `/api/communications/messages/${sent.body.email.message_id}`);
+  ok(message, 200);
+  assert.equal(message.body.recipient_address, app.applicant_email);
+});
+
+test('the fee paid before finalizing: kept with the application, then counted on the adoption', async () => {
+  const org = await makeOrg(t);
+  const dog = await animal(org);
+  const adopter = await person(org);
+  const appId = await application(org, adopter, [dog]);
+  const url = `/api/animals/adoption-applications/${appId}/fee-payments`;
+  assert.equal((await org.req('GET', `/api/animals/adoption-applications/${appId}`)).body.fee_paid_minor, 0);
+  for (const body of [
+    { amount_minor: 0, payment_method: 'cash' },
+    { amount_minor: 100, payment_method: 'cash', date: '2999-01-01' },
+  ]) {
+    const r = await org.req('POST', url, { body });
+    assertErrorShape(url, r, 422);
+  }
+  assertErrorShape(
+    url,
+    await org.req('POST', '/api/animals/adoption-applications/apa_none/fee-payments', {
+      body: { amount_minor: 1, payment_method: 'cash' },
+    }),
+    404,
+  );
+  const paid = await org.req('POST', url, { body: { amount_minor: 10000, payment_method: 'cash', notes: 'receipt 7' } });
+  ok(paid);
+  assert.equal(paid.body.application.fee_paid_minor, 10000);
+  assert.deepEqual(paid.body.application.fee_payment_ids, [paid.body.donation_id]);
+  const d = (await org.req('GET', `/api/v1/donations/${paid.body.donation_id}`)).body;
+  assert.deepEqual([d.amount, d.donorId, d.animalId, d.paymentMethod], [100, adopter, dog, 'cash']);
+  assert.match(d.notes, /Adoption fee paid with the application.*receipt 7/);
+  const more = await org.req('POST', url, { body: { amount_minor: 2500, payment_method: 'card' } });
+  ok(more);
+  assert.equal(more.body.application.fee_paid_minor, 12500);
+
+  // Finalizing moves both payments to the adoption.
+  const fin = await org.req('POST', `/api/animals/adoption-applications/${appId}/finalize`, {
+    body: { fee_minor: 12500, fee_override_reason: 'agreed' },
+  });
+  ok(fin);
+  const adoption = fin.body.results[0];
+  assert.equal(adoption.fee_paid_minor, 12500);
+  assert.deepEqual([...adoption.donation_ids].sort(), [paid.body.donation_id, more.body.donation_id].sort());
+  // Once finalized, a payment belongs on the adoption.
+  assertErrorShape(url, await org.req('POST', url, { body: { amount_minor: 100, payment_method: 'cash' } }), 422);
+  const after = await org.req('POST', `/api/animals/adoptions/${adoption.id}/fee-payments`, {
+    body: { amount_minor: 100, payment_method: 'cash' },
+  });
+  ok(after);
+  assert.equal(after.body.adoption.fee_paid_minor, 12600);
+});
+
 securitySuite('adoption journey', () => t, [
+  {
+    method: 'POST',
+    path: async (o) => `/api/animals/adoption-applications/${await application(o, await person(o), [await animal(o)])}/fee-payments`,
+    body: { amount_minor: 500, payment_method: 'cash' },
+    area: 'animals',
+    level: 'write',
+  },
   {
     method: 'POST',
     path: async (o) => {

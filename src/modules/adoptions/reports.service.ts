@@ -5,7 +5,7 @@ import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, missing } from '../../platform/errors.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { Config } from '../../config.ts';
-import { getAnimal } from '../animals/public.ts';
+import { getAnimal, publicDescription } from '../animals/public.ts';
 import { orgBaseUrl } from '../communications/public.ts';
 import { ageAtIntake } from '../stays/public.ts';
 import { printablePhoto } from '../media/public.ts';
@@ -160,7 +160,8 @@ export async function renderCards(
       const at = await ageAtIntake(q, org.id, id);
       if (at) weeks = at.age_weeks + Math.max(0, Math.floor(today.diff(DateTime.fromJSDate(at.intake_at), 'weeks').weeks));
     }
-    const desc = (a.custom_fields as Record<string, unknown> | null)?.public_description;
+    // The animal's public description; a custom field `public_description` still prints where the field is empty.
+    const desc = (await publicDescription(q, org.id, id)) ?? (a.custom_fields as Record<string, unknown> | null)?.public_description;
     animals.push({
       id,
       name: a.public_name || a.name,

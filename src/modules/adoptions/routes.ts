@@ -25,6 +25,7 @@ import {
   DonationLink,
   FeePayment,
   FeePaymentResult,
+  ApplicationFeePaymentResult,
   FeeQuote,
   FeeQuoteQuery,
   FeeSchedule,
@@ -225,6 +226,31 @@ export function adoptionRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req, reply) => reply.code(201).send(await adoptions.finalize(ctx.db, caller(req, ctx), req.params.id, req.body)),
+  );
+
+  app.post(
+    '/api/animals/adoption-applications/:id/fee-payments',
+    {
+      config: write,
+      schema: {
+        tags: appTags,
+        summary: 'Record the adoption fee as paid before finalizing',
+        description:
+          'The fee is often paid at the desk before the paperwork is done. Records what the applicant paid (`amount_minor` in ' +
+          'the organization currency, `payment_method`, `date`: default today, never in the future) as an exact ledger entry, ' +
+          'as POST /api/animals/adoptions/{id}/fee-payments does: a donation of type `post-adoption` from the applicant, with ' +
+          'source `adoption_fee`, for the animal when exactly one is applied for. The application then answers ' +
+          '`fee_paid_minor` and `fee_payment_ids`. Finalizing moves each payment to the adoption of its animal (else the first ' +
+          "adoption), where it counts in the adoption's `fee_paid_minor`. Refused (422) once the application is finalized " +
+          '(record it on the adoption) or closed. Several payments may be recorded. Answers 201 with the application and the ' +
+          'ledger entry id.',
+        params: IdParam,
+        body: FeePayment,
+        response: { 201: ApplicationFeePaymentResult },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await adoptions.recordApplicationFeePayment(ctx.db, caller(req, ctx), req.params.id, req.body)),
   );
 
   const adTags = ['Adoptions'];

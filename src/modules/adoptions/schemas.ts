@@ -83,6 +83,12 @@ export const Application = Type.Object(
       }),
     ),
     submitted_at: Timestamp(),
+    fee_paid_minor: Type.Integer({
+      description:
+        'the adoption fee recorded as paid on this application before it was finalized (POST .../fee-payments): the sum ' +
+        'of those ledger entries, minor units of the organization currency; finalizing moves them to the adoptions',
+    }),
+    fee_payment_ids: Type.Array(Type.String(), { description: 'those ledger entries (GET /api/v1/donations/{id}), oldest first' }),
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },
@@ -288,6 +294,13 @@ export const FeePaymentResult = Type.Object(
   },
   { $id: 'AdoptionFeePayment' },
 );
+export const ApplicationFeePaymentResult = Type.Object(
+  {
+    application: Application,
+    donation_id: Type.String({ description: 'the ledger entry recorded (GET /api/v1/donations/{id})' }),
+  },
+  { $id: 'AdoptionApplicationFeePayment' },
+);
 
 // Settings
 export const AdoptionSettings = Type.Object(
@@ -367,7 +380,15 @@ export const SignedContract = Type.Object(
     currency: Type.String(),
     status: StringEnum(['awaiting_signature', 'expired', 'signed'] as const),
     link_expires_at: Timestamp(),
-    sent_to: Nullable(Type.String()),
+    sent_to: Nullable(
+      Type.String({
+        description: 'the address the signing link was last emailed to; null when it was never emailed (handed over instead)',
+      }),
+    ),
+    emailed_at: Nullable(Timestamp({ description: 'when the signing link was last emailed (queued for sending); null: never emailed' })),
+    email_message_id: Nullable(
+      Type.String({ description: 'the message that carried it (GET /api/communications/messages/{id}: its delivery state)' }),
+    ),
     signed_name: Nullable(Type.String()),
     signed_at: Nullable(Timestamp()),
     signed_ip: Nullable(Type.String()),

@@ -38,7 +38,8 @@ export function detailsRoutes(app: App, ctx: AppContext) {
       schema: {
         tags,
         summary: 'One animal for the staff app',
-        description: 'The same shape as a row of GET /api/animals: the record with its place name, colour and primary photo.',
+        description:
+          'The same shape as a row of GET /api/animals: the record with its place name, colour, public description and ' + 'primary photo.',
         params: IdParam,
         response: { 200: AnimalCard },
       },
@@ -52,13 +53,16 @@ export function detailsRoutes(app: App, ctx: AppContext) {
       config: { permission: { area: 'animals', level: 'write' } },
       schema: {
         tags,
-        summary: "Change an animal's species, sex, intake date, breed or colour",
+        summary: "Change an animal's species, sex, intake date, breed, colour or public description",
         description:
           'Family A (PATCH /api/v1/animals/{id}) does not take `species`, `sex` or `intakeDate`, nor the breed text: a ' +
           'correction of those is made here. Only sent fields change; `breed` and `colour` are free text (null or an empty ' +
           "string clears them; the care profile's catalogue breeds are set with PATCH /api/animals/{id}/profile). `intake_date` " +
           "must not be after today in the organization's time zone; it is the animal's record date only: its stays keep their " +
-          'own intake moments (correct those with PATCH /api/animals/stays/{id}/intake). The activity history records each ' +
+          'own intake moments (correct those with PATCH /api/animals/stays/{id}/intake). `public_description` (at most 5,000 ' +
+          "characters; null or blank clears it) is what the public website shows on the animal's page, paragraph by " +
+          'paragraph, before the notes marked shareable; the Family A animal has no description field, so it is read and ' +
+          'written here only. The activity history records each ' +
           'changed field with its value before and after; the change feed gets `animal.updated`. Answers the animal as ' +
           'GET /api/animals/{id}/details does.',
         params: IdParam,

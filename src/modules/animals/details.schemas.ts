@@ -23,6 +23,9 @@ export const AnimalCard = Type.Object(
     intake_date: DateString(),
     microchip_number: Nullable(Type.String()),
     is_public: Type.Boolean(),
+    public_description: Nullable(
+      Type.String({ description: "the words the public website shows on the animal's page, before its shareable notes" }),
+    ),
     photo_url: Nullable(
       Type.String({ description: "the primary photo (else the oldest) in its small size, for a key that may read the animal's photos" }),
     ),
@@ -71,6 +74,14 @@ export const AnimalDetailsPatch = Strict(
     intake_date: Type.Optional(DateString({ description: 'the date of the first intake on file; not after today' })),
     breed: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'free text; null or an empty string clears it' }))),
     colour: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'free text; null or an empty string clears it' }))),
+    public_description: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 5000,
+          description: "shown on the animal's public page (a blank line starts a paragraph); null or an empty string clears it",
+        }),
+      ),
+    ),
   },
   { description: 'Only sent fields change.' },
 );

@@ -27,6 +27,7 @@ interface CardRow {
   intake_date: string;
   microchip_number: string | null;
   is_public: boolean;
+  public_description: string | null;
   photo_id: string | null;
   created_at: Date | string;
   updated_at: Date | string;
@@ -34,7 +35,7 @@ interface CardRow {
 
 const CARD_COLUMNS = `a.id, a.name, a.public_name, a.species, a.breed, a.sex, a.colour, a.status_id, a.location_id,
   ${placeNameSql('a.organization_id', 'a.location_id')} AS location_name, a.date_of_birth, a.intake_date, a.microchip_number,
-  a.is_public, ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id, a.created_at, a.updated_at`;
+  a.is_public, a.public_description, ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id, a.created_at, a.updated_at`;
 
 async function toCards(q: Queryable, orgId: string, rows: CardRow[]): Promise<AnimalCardT[]> {
   let byId = await statusMap(q, orgId);
@@ -58,6 +59,7 @@ async function toCards(q: Queryable, orgId: string, rows: CardRow[]): Promise<An
       intake_date: r.intake_date,
       microchip_number: r.microchip_number,
       is_public: r.is_public,
+      public_description: r.public_description,
       photo_url: r.photo_id ? photoPath(r.id, r.photo_id, 'small') : null,
       created_at: r.created_at,
       updated_at: r.updated_at,
@@ -99,8 +101,8 @@ export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT
     f.offset,
   );
   const more = rows.length
-    ? await q.query<Pick<CardRow, 'id' | 'colour' | 'location_name' | 'photo_id'>>(
-        `SELECT a.id, a.colour, ${placeNameSql('a.organization_id', 'a.location_id')} AS location_name,
+    ? await q.query<Pick<CardRow, 'id' | 'colour' | 'location_name' | 'photo_id' | 'public_description'>>(
+        `SELECT a.id, a.colour, a.public_description, ${placeNameSql('a.organization_id', 'a.location_id')} AS location_name,
            ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id
            FROM animals a WHERE a.organization_id = $1 AND a.id = ANY($2::text[])`,
         [orgId, rows.map((r) => r.id)],
@@ -113,6 +115,7 @@ export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT
     rows.map((r) => ({
       ...r,
       colour: byId.get(r.id)?.colour ?? null,
+      public_description: byId.get(r.id)?.public_description ?? null,
       location_name: byId.get(r.id)?.location_name ?? null,
       photo_id: byId.get(r.id)?.photo_id ?? null,
     })),
@@ -136,11 +139,12 @@ interface DetailsRow {
   intake_date: string;
   breed: string | null;
   colour: string | null;
+  public_description: string | null;
 }
 const blank = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
 
 /**
- * The facts Family A's update leaves out (species, sex, intake date) and the breed and colour texts: the row locked,
+ * The facts Family A's update leaves out (species, sex, intake date) and the breed, colour and public description texts: the row locked,
  * the audit row with each changed field's before and after, the change for the feed and the other modules' write
  * hooks, in one transaction.
  */
@@ -159,10 +163,12 @@ export async function patchDetails(db: Db, orgId: string, id: string, body: Anim
   if (breed !== undefined) patch.breed = breed;
   const colour = blank(body.colour);
   if (colour !== undefined) patch.colour = colour;
+  const description = blank(body.public_description);
+  if (description !== undefined) patch.public_description = description;
   await db.tx(async (q) => {
     await lockAnimal(q, orgId, id);
     const [before] = await q.query<DetailsRow>(
-      "SELECT species, sex, to_char(intake_date, 'YYYY-MM-DD') AS intake_date, breed, colour FROM animals " +
+      "SELECT species, sex, to_char(intake_date, 'YYYY-MM-DD') AS intake_date, breed, colour, public_description FROM animals " +
         'WHERE organization_id = $1 AND id = $2',
       [orgId, id],
     );

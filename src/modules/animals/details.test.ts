@@ -2,7 +2,7 @@
 // filters, place name, photo), GET and PATCH /api/animals/{id}/details (species, sex, intake date, breed, colour).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { request, testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 
 let t: TestApp;
@@ -61,6 +61,7 @@ test('the name search: part of a name, any case, accents ignored, every word; wi
     'microchip_number',
     'name',
     'photo_url',
+    'public_description',
     'public_name',
     'sex',
     'species',
@@ -133,3 +134,30 @@ securitySuite('animals for the staff app', () => t, [
     level: 'write',
   },
 ]);
+
+test('the public description: written on the details route, read back, shown on the public page before shareable notes', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, 'Rosie', { publicName: 'Rosie', isPublic: true });
+  const url = `/api/animals/${id}/details`;
+  assert.equal((await org.req('GET', url)).body.public_description, null);
+  const text = 'A gentle old girl who loves a sunny window.\n\nShe walks well on a lead.';
+  const res = await org.req('PATCH', url, { body: { public_description: `  ${text}  ` } });
+  assert.equal(res.status, 200, res.raw);
+  assert.equal(res.body.public_description, text);
+  const listed = (await org.req('GET', '/api/animals?q=rosie')).body.results[0];
+  assert.equal(listed.public_description, text);
+  // Family A keeps exactly its fields: no description there.
+  assert.equal('public_description' in (await org.req('GET', `/api/v1/animals/${id}`)).body, false);
+  const bad = await org.req('PATCH', url, { body: { public_description: 'x'.repeat(5001) } });
+  assertErrorShape(url, bad, 422);
+  // The public page shows it, paragraph by paragraph.
+  const page = await request(t, org.host, 'GET', `/animals/${id}/rosie`, { key: null });
+  assert.equal(page.status, 200, page.raw);
+  assert.match(page.raw, /A gentle old girl who loves a sunny window\./);
+  assert.match(page.raw, /She walks well on a lead\./);
+  const cleared = await org.req('PATCH', url, { body: { public_description: '' } });
+  assert.equal(cleared.body.public_description, null);
+  const audit = await org.req('GET', `/api/activity?entity_type=animal&entity_id=${id}`);
+  assert.equal(audit.status, 200, audit.raw);
+  assert.ok(JSON.stringify(audit.body).includes('public_description'), 'the activity names the field');
+});

@@ -220,3 +220,12 @@ export async function animalMergeFacts(
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
+
+/** An animal's public description (what its public page shows), or null when it has none. */
+export async function publicDescription(q: Queryable, orgId: string, id: string): Promise<string | null> {
+  const rows = await q.query<{ public_description: string | null }>(
+    'SELECT public_description FROM animals WHERE organization_id = $1 AND id = $2',
+    [orgId, id],
+  );
+  return rows[0]?.public_description ?? null;
+}

@@ -423,7 +423,7 @@ test(
     await page.getByRole('tab', { name: 'Bookings' }).click();
     await page.getByRole('table', { name: 'Shift bookings' }).getByText('Dog walking').waitFor();
     await page.getByRole('tab', { name: 'Fostering' }).click();
-    await page.getByRole('table', { name: 'Placements' }).getByText('active').waitFor();
+    await page.getByRole('table', { name: 'Placements' }).getByText('fostering', { exact: true }).waitFor();
     await axe(page, "the person's fostering");
     await page.getByRole('link', { name: 'Biscuit' }).click();
     await page.getByRole('heading', { name: 'Biscuit' }).waitFor();

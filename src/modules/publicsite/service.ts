@@ -5,7 +5,7 @@ import type { Organization } from '../../platform/tenancy.ts';
 import { publicPhotoPath, publicPhotos, type PublicPhoto } from '../media/public.ts';
 import { bondedWith, shareableNotes } from '../care/public.ts';
 import { publicWishList } from '../fundraising/public.ts';
-import { sizeOf, type Size } from '../animals/public.ts';
+import { publicDescription, sizeOf, type Size } from '../animals/public.ts';
 import * as repo from './repository.ts';
 import { sources, type Fee } from './sources.ts';
 import { en } from './strings.en.ts';
@@ -176,7 +176,10 @@ export async function animalPage(q: Queryable, orgId: string, id: string): Promi
       ...fit(p, 1024),
       caption: p.caption,
     })),
-    description: notes.flatMap((n) => n.body.split(/\n\s*\n/).map((s) => s.trim())).filter(Boolean),
+    // The animal's public description first, then its notes marked shareable, paragraph by paragraph.
+    description: [await publicDescription(q, orgId, id), ...notes.map((n) => n.body)]
+      .flatMap((text) => (text ?? '').split(/\n\s*\n/).map((s) => s.trim()))
+      .filter(Boolean),
     bonded: bonded.map((b) => ({ name: b.public_name, href: animalPath(b.id, b.public_name) })),
     fee,
     goodWith: (['dogs', 'cats', 'children'] as const).filter((k) => a[`good_with_${k}`] === 'yes').map(label),

@@ -19,6 +19,11 @@ export interface ListenerOptions {
   onNotify: (channel: string, payload: string | undefined) => void;
   /** After each successful LISTEN (the first and every reconnection). */
   onListening?: () => void;
+  /**
+   * Run on the connection after LISTEN, before `onListening` (e.g. to take a session advisory lock that lives as long as
+   * the connection); a failure counts as a failed connection and is retried.
+   */
+  setup?: (client: pg.Client) => Promise<void>;
   log?: { warn(msg: string): void; info(msg: string): void };
   /** First retry delay (default 250 ms), doubled per failure up to `maxDelayMs` (default 2000 ms). */
   minDelayMs?: number;
@@ -84,6 +89,7 @@ export function superviseListener(opts: ListenerOptions): Listener {
       try {
         await client.connect();
         for (const channel of opts.channels) await client.query(`LISTEN ${channel}`);
+        await opts.setup?.(client);
         if (!closed) {
           listening = true;
           failures = 0;

@@ -3634,6 +3634,8 @@ export interface components {
             intake_date: string;
             microchip_number: string | null;
             is_public: boolean;
+            /** @description the words the public website shows on the animal's page, before its shareable notes */
+            public_description: string | null;
             /** @description the primary photo (else the oldest) in its small size, for a key that may read the animal's photos */
             photo_url: string | null;
             /** Format: date-time */
@@ -5519,6 +5521,10 @@ export interface components {
             submission_id: string | null;
             /** Format: date-time */
             submitted_at: string;
+            /** @description the adoption fee recorded as paid on this application before it was finalized (POST .../fee-payments): the sum of those ledger entries, minor units of the organization currency; finalizing moves them to the adoptions */
+            fee_paid_minor: number;
+            /** @description those ledger entries (GET /api/v1/donations/{id}), oldest first */
+            fee_payment_ids: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5647,7 +5653,15 @@ export interface components {
             status: "awaiting_signature" | "expired" | "signed";
             /** Format: date-time */
             link_expires_at: string;
+            /** @description the address the signing link was last emailed to; null when it was never emailed (handed over instead) */
             sent_to: string | null;
+            /**
+             * Format: date-time
+             * @description when the signing link was last emailed (queued for sending); null: never emailed
+             */
+            emailed_at: string | null;
+            /** @description the message that carried it (GET /api/communications/messages/{id}: its delivery state) */
+            email_message_id: string | null;
             signed_name: string | null;
             /** Format: date-time */
             signed_at: string | null;

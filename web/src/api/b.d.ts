@@ -3457,7 +3457,7 @@ export interface paths {
         };
         /**
          * One animal for the staff app
-         * @description The same shape as a row of GET /api/animals: the record with its place name, colour and primary photo.
+         * @description The same shape as a row of GET /api/animals: the record with its place name, colour, public description and primary photo.
          *
          *     Needs read on Animals.
          */
@@ -3499,6 +3499,8 @@ export interface paths {
                             intake_date: string;
                             microchip_number: string | null;
                             is_public: boolean;
+                            /** @description the words the public website shows on the animal's page, before its shareable notes */
+                            public_description: string | null;
                             /** @description the primary photo (else the oldest) in its small size, for a key that may read the animal's photos */
                             photo_url: string | null;
                             /** Format: date-time */
@@ -3588,8 +3590,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an animal's species, sex, intake date, breed or colour
-         * @description Family A (PATCH /api/v1/animals/{id}) does not take `species`, `sex` or `intakeDate`, nor the breed text: a correction of those is made here. Only sent fields change; `breed` and `colour` are free text (null or an empty string clears them; the care profile's catalogue breeds are set with PATCH /api/animals/{id}/profile). `intake_date` must not be after today in the organization's time zone; it is the animal's record date only: its stays keep their own intake moments (correct those with PATCH /api/animals/stays/{id}/intake). The activity history records each changed field with its value before and after; the change feed gets `animal.updated`. Answers the animal as GET /api/animals/{id}/details does.
+         * Change an animal's species, sex, intake date, breed, colour or public description
+         * @description Family A (PATCH /api/v1/animals/{id}) does not take `species`, `sex` or `intakeDate`, nor the breed text: a correction of those is made here. Only sent fields change; `breed` and `colour` are free text (null or an empty string clears them; the care profile's catalogue breeds are set with PATCH /api/animals/{id}/profile). `intake_date` must not be after today in the organization's time zone; it is the animal's record date only: its stays keep their own intake moments (correct those with PATCH /api/animals/stays/{id}/intake). `public_description` (at most 5,000 characters; null or blank clears it) is what the public website shows on the animal's page, paragraph by paragraph, before the notes marked shareable; the Family A animal has no description field, so it is read and written here only. The activity history records each changed field with its value before and after; the change feed gets `animal.updated`. Answers the animal as GET /api/animals/{id}/details does.
          *
          *     Needs write on Animals.
          */
@@ -3619,6 +3621,8 @@ export interface paths {
                         breed?: string | null;
                         /** @description free text; null or an empty string clears it */
                         colour?: string | null;
+                        /** @description shown on the animal's public page (a blank line starts a paragraph); null or an empty string clears it */
+                        public_description?: string | null;
                     };
                 };
             };
@@ -3650,6 +3654,8 @@ export interface paths {
                             intake_date: string;
                             microchip_number: string | null;
                             is_public: boolean;
+                            /** @description the words the public website shows on the animal's page, before its shareable notes */
+                            public_description: string | null;
                             /** @description the primary photo (else the oldest) in its small size, for a key that may read the animal's photos */
                             photo_url: string | null;
                             /** Format: date-time */
@@ -57340,6 +57346,10 @@ export interface paths {
                             submission_id: string | null;
                             /** Format: date-time */
                             submitted_at: string;
+                            /** @description the adoption fee recorded as paid on this application before it was finalized (POST .../fee-payments): the sum of those ledger entries, minor units of the organization currency; finalizing moves them to the adoptions */
+                            fee_paid_minor: number;
+                            /** @description those ledger entries (GET /api/v1/donations/{id}), oldest first */
+                            fee_payment_ids: string[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -57508,6 +57518,10 @@ export interface paths {
                             submission_id: string | null;
                             /** Format: date-time */
                             submitted_at: string;
+                            /** @description the adoption fee recorded as paid on this application before it was finalized (POST .../fee-payments): the sum of those ledger entries, minor units of the organization currency; finalizing moves them to the adoptions */
+                            fee_paid_minor: number;
+                            /** @description those ledger entries (GET /api/v1/donations/{id}), oldest first */
+                            fee_payment_ids: string[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -57664,6 +57678,10 @@ export interface paths {
                             submission_id: string | null;
                             /** Format: date-time */
                             submitted_at: string;
+                            /** @description the adoption fee recorded as paid on this application before it was finalized (POST .../fee-payments): the sum of those ledger entries, minor units of the organization currency; finalizing moves them to the adoptions */
+                            fee_paid_minor: number;
+                            /** @description those ledger entries (GET /api/v1/donations/{id}), oldest first */
+                            fee_payment_ids: string[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -57823,6 +57841,153 @@ export interface paths {
                             warnings: components["schemas"]["AdoptionWarning"][];
                             /** @description other applications closed with reason `animal adopted` */
                             closed_application_ids: string[];
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/animals/adoption-applications/{id}/fee-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the adoption fee as paid before finalizing
+         * @description The fee is often paid at the desk before the paperwork is done. Records what the applicant paid (`amount_minor` in the organization currency, `payment_method`, `date`: default today, never in the future) as an exact ledger entry, as POST /api/animals/adoptions/{id}/fee-payments does: a donation of type `post-adoption` from the applicant, with source `adoption_fee`, for the animal when exactly one is applied for. The application then answers `fee_paid_minor` and `fee_payment_ids`. Finalizing moves each payment to the adoption of its animal (else the first adoption), where it counts in the adoption's `fee_paid_minor`. Refused (422) once the application is finalized (record it on the adoption) or closed. Several payments may be recorded. Answers 201 with the application and the ledger entry id.
+         *
+         *     Needs write on Animals.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same request answers the first answer again (same status and body, header Idempotent-Replayed: true) and creates nothing; the same key with a different request answers 422. Keys are scoped to the API key and route and expire after 24 hours; a failed request does not use up its key. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description what was paid, in minor units of the organization currency */
+                        amount_minor: number;
+                        /** @enum {string} */
+                        payment_method: "card" | "cash" | "check" | "bank_transfer" | "other";
+                        /**
+                         * Format: date
+                         * @description the day it was paid (the organization's days); default today; never in the future
+                         */
+                        date?: string;
+                        /** @description added to the ledger entry’s notes (a receipt number, say) */
+                        notes?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            application: components["schemas"]["AdoptionApplication"];
+                            /** @description the ledger entry recorded (GET /api/v1/donations/{id}) */
+                            donation_id: string;
                         };
                     };
                 };
@@ -61071,7 +61236,15 @@ export interface paths {
                             status: "awaiting_signature" | "expired" | "signed";
                             /** Format: date-time */
                             link_expires_at: string;
+                            /** @description the address the signing link was last emailed to; null when it was never emailed (handed over instead) */
                             sent_to: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the signing link was last emailed (queued for sending); null: never emailed
+                             */
+                            emailed_at: string | null;
+                            /** @description the message that carried it (GET /api/communications/messages/{id}: its delivery state) */
+                            email_message_id: string | null;
                             signed_name: string | null;
                             /** Format: date-time */
                             signed_at: string | null;
@@ -61241,7 +61414,15 @@ export interface paths {
                             status: "awaiting_signature" | "expired" | "signed";
                             /** Format: date-time */
                             link_expires_at: string;
+                            /** @description the address the signing link was last emailed to; null when it was never emailed (handed over instead) */
                             sent_to: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the signing link was last emailed (queued for sending); null: never emailed
+                             */
+                            emailed_at: string | null;
+                            /** @description the message that carried it (GET /api/communications/messages/{id}: its delivery state) */
+                            email_message_id: string | null;
                             signed_name: string | null;
                             /** Format: date-time */
                             signed_at: string | null;
@@ -61395,7 +61576,15 @@ export interface paths {
                             status: "awaiting_signature" | "expired" | "signed";
                             /** Format: date-time */
                             link_expires_at: string;
+                            /** @description the address the signing link was last emailed to; null when it was never emailed (handed over instead) */
                             sent_to: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the signing link was last emailed (queued for sending); null: never emailed
+                             */
+                            emailed_at: string | null;
+                            /** @description the message that carried it (GET /api/communications/messages/{id}: its delivery state) */
+                            email_message_id: string | null;
                             signed_name: string | null;
                             /** Format: date-time */
                             signed_at: string | null;
@@ -62078,7 +62267,7 @@ export interface paths {
         put?: never;
         /**
          * Add a cage card template
-         * @description Layout choices: `size` (a4, letter, index_card = 5×3 in; default letter), `fields` to show (default all but photo; shown in a fixed order), `show_qr` (default true: a QR code to the animal’s public page, the organization website or else its Ark address followed by /animals/{id}). `description` prints the animal’s custom field `public_description` when it has one; `name` prints the public name. `photo` is accepted but not printed yet.
+         * @description Layout choices: `size` (a4, letter, index_card = 5×3 in; default letter), `fields` to show (default all but photo; shown in a fixed order), `show_qr` (default true: a QR code to the animal’s public page, the organization website or else its Ark address followed by /animals/{id}). `description` prints the animal’s public description (else a custom field `public_description`, when it has one); `name` prints the public name. `photo` is accepted but not printed yet.
          *
          *     Needs admin on Animals.
          */
@@ -69837,6 +70026,8 @@ export interface components {
             intake_date: string;
             microchip_number: string | null;
             is_public: boolean;
+            /** @description the words the public website shows on the animal's page, before its shareable notes */
+            public_description: string | null;
             /** @description the primary photo (else the oldest) in its small size, for a key that may read the animal's photos */
             photo_url: string | null;
             /** Format: date-time */
@@ -71722,6 +71913,10 @@ export interface components {
             submission_id: string | null;
             /** Format: date-time */
             submitted_at: string;
+            /** @description the adoption fee recorded as paid on this application before it was finalized (POST .../fee-payments): the sum of those ledger entries, minor units of the organization currency; finalizing moves them to the adoptions */
+            fee_paid_minor: number;
+            /** @description those ledger entries (GET /api/v1/donations/{id}), oldest first */
+            fee_payment_ids: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -71850,7 +72045,15 @@ export interface components {
             status: "awaiting_signature" | "expired" | "signed";
             /** Format: date-time */
             link_expires_at: string;
+            /** @description the address the signing link was last emailed to; null when it was never emailed (handed over instead) */
             sent_to: string | null;
+            /**
+             * Format: date-time
+             * @description when the signing link was last emailed (queued for sending); null: never emailed
+             */
+            emailed_at: string | null;
+            /** @description the message that carried it (GET /api/communications/messages/{id}: its delivery state) */
+            email_message_id: string | null;
             signed_name: string | null;
             /** Format: date-time */
             signed_at: string | null;

@@ -15,12 +15,18 @@ const METHODS = [
 ];
 type Method = 'card' | 'cash' | 'check' | 'bank_transfer' | 'other';
 
-/** Records the adoption fee as paid (POST /api/animals/adoptions/{id}/fee-payments): a ledger entry linked to the adoption. */
+/**
+ * Records the adoption fee as paid: a ledger entry linked to the adoption (POST /api/animals/adoptions/{id}/fee-payments),
+ * or, before finalizing, to the application (POST /api/animals/adoption-applications/{id}/fee-payments; finalizing moves
+ * it to the adoption).
+ */
 export function FeePaid({
   adoption,
+  onApplication = false,
   onClose,
 }: {
   adoption: { id: string; animal_name: string; fee_minor: number; fee_paid_minor: number; currency: string };
+  onApplication?: boolean;
   onClose: () => void;
 }) {
   const client = useQueryClient();
@@ -31,16 +37,16 @@ export function FeePaid({
   const [date, setDate] = useState(dateIn(new Date(), tz));
   const [notes, setNotes] = useState('');
   const pay = useMutation({
-    mutationFn: () =>
-      ok(
-        apiB.POST('/api/animals/adoptions/{id}/fee-payments', {
-          params: { path: { id: adoption.id } },
-          body: { amount_minor: Math.round(Number(amount) * 100), payment_method: method, date, ...(notes.trim() ? { notes: notes.trim() } : {}) },
-        }),
-      ),
-    onSuccess: (r) => {
+    mutationFn: async () => {
+      const body = { amount_minor: Math.round(Number(amount) * 100), payment_method: method, date, ...(notes.trim() ? { notes: notes.trim() } : {}) };
+      const params = { path: { id: adoption.id } };
+      if (onApplication) await ok(apiB.POST('/api/animals/adoption-applications/{id}/fee-payments', { params, body }));
+      else await ok(apiB.POST('/api/animals/adoptions/{id}/fee-payments', { params, body }));
+    },
+    onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['adoptions'] });
-      notify(`Fee paid: ${money(Math.round(Number(amount) * 100) / 100, r.adoption.currency)} for ${adoption.animal_name}`);
+      void client.invalidateQueries({ queryKey: ['applications'] });
+      notify(`Fee paid: ${money(Math.round(Number(amount) * 100) / 100, adoption.currency)} for ${adoption.animal_name}`);
       onClose();
     },
   });
@@ -55,7 +61,7 @@ export function FeePaid({
       <Stack>
         <Text size="sm">
           Fee {money(adoption.fee_minor / 100, adoption.currency)}, paid so far {money(adoption.fee_paid_minor / 100, adoption.currency)}. The payment is recorded in
-          the donations ledger, linked to this adoption; no money is taken here.
+          the donations ledger, linked to this {onApplication ? 'application (and to the adoption once it is finalized)' : 'adoption'}; no money is taken here.
         </Text>
         <Group grow align="flex-start">
           <NumberInput label="Amount paid" required min={0.01} decimalScale={2} value={amount} onChange={setAmount} error={fieldError(pay.error, 'amount_minor')} data-autofocus />

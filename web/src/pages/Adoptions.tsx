@@ -27,7 +27,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
-import { day, ListTable, money } from './parts';
+import { day, ListTable, money, shown } from './parts';
 import { useZone, whenIn } from './zone';
 import { FeePaid } from './AdoptionFee';
 import { StartApplication } from './StartApplication';
@@ -55,22 +55,11 @@ function AnimalLinks({ ids, names }: { ids: string[]; names: Map<string, string>
     </>
   );
 }
-/** An answer as a person reads it: Yes/No, a list joined, never raw JSON for a list. */
-const answer = (v: unknown): string =>
-  v === null || v === undefined || v === ''
-    ? '—'
-    : typeof v === 'boolean'
-      ? v
-        ? 'Yes'
-        : 'No'
-      : Array.isArray(v)
-        ? v.map(answer).join(', ')
-        : typeof v === 'object'
-          ? JSON.stringify(v)
-          : String(v);
+/** An answer as a person reads it: Yes/No, a date in words, a list joined, never raw JSON. */
+const answer = (v: unknown): string => shown(v);
 
 /** Finalize an approved application: an adoption per animal (or a foster-to-adopt trial), the fee from the schedule or overridden. */
-function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; onClose: () => void }) {
+function Finalize({ id, animalIds, names, paid, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; paid: number; onClose: () => void }) {
   const client = useQueryClient();
   const [f, setF] = useState({ trial: false, trial_ends_on: '', special_needs: false, override: false, fee: '' as number | string, reason: '' });
   const [chosenContract, setContract] = useState<string | null | undefined>(undefined);
@@ -128,6 +117,11 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
             );
           })}
         </List>
+        {paid > 0 && (
+          <Text size="sm">
+            Paid with the application: <b>{money(paid / 100, quotes[0]?.data?.currency ?? 'USD')}</b> (moves to the adoption).
+          </Text>
+        )}
         <Checkbox label="Special needs (for the fee rule)" checked={f.special_needs} onChange={(e) => setF({ ...f, special_needs: e.currentTarget.checked })} />
         <Checkbox label="A foster-to-adopt trial first" checked={f.trial} onChange={(e) => setF({ ...f, trial: e.currentTarget.checked })} />
         {f.trial && (
@@ -226,7 +220,7 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
         rows={contracts.data?.results}
         label="Contracts"
         empty={canWrite ? 'No contract yet: choose a template below and send one.' : 'No contract yet.'}
-        head={['Contract', 'Status', 'Sent to', 'Link expires', 'Signed', '']}
+        head={['Contract', 'Status', 'Emailed', 'Link expires', 'Signed', '']}
         row={(c) => (
           <Table.Tr key={c.id}>
             <Table.Td>
@@ -237,7 +231,7 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
                 {c.status.replaceAll('_', ' ')}
               </Badge>
             </Table.Td>
-            <Table.Td>{c.sent_to ?? 'not emailed'}</Table.Td>
+            <Table.Td>{c.emailed_at && c.sent_to ? `to ${c.sent_to}, ${whenIn(c.emailed_at, tz)}` : 'not emailed: the link was handed over'}</Table.Td>
             <Table.Td>{whenIn(c.link_expires_at, tz)}</Table.Td>
             <Table.Td>{c.signed_at ? `${c.signed_name ?? ''}, ${whenIn(c.signed_at, tz)}` : '—'}</Table.Td>
             <Table.Td>
@@ -323,6 +317,16 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   const [stage, setStage] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [finalizing, setFinalizing] = useState(false);
+  const [paying, setPaying] = useState(false);
+  // The fee from the schedule in force, per animal applied for (the same quotes the finalize form reads).
+  const quotes = useQueries({
+    queries: (app.data?.animal_ids ?? []).map((an) => ({
+      queryKey: ['adoption-fee', an, false],
+      queryFn: () => ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id: an }, query: { special_needs: false } } })),
+    })),
+  });
+  const feeDue = quotes.reduce((sum, q) => sum + (q.data?.amount_minor ?? 0), 0);
+  const currency = quotes[0]?.data?.currency ?? 'USD';
   const canForms = can(useSession().data?.grants, 'forms', 'read');
   const submissionId = app.data?.submission_id ?? null;
   const submission = useQuery({
@@ -352,6 +356,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   const approved = stages.find((s) => s.kind === 'approved');
   const denied = stages.find((s) => s.kind === 'closed' && s.name.toLowerCase() === 'denied');
   const finished = a.decision === 'adopted';
+  const animalNames = a.animals.map((x) => x.name).join(', ');
   const answers = Object.entries(a.answers ?? {});
   // The public form's answers in the form's order, under its labels.
   const sent = submission.data?.answers ?? {};
@@ -423,6 +428,19 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
             No answers recorded: the questions are custom fields on adoption applications (Settings).
           </Text>
         )}
+        {!finished && a.stage_kind !== 'closed' && (
+          <Group gap="xs" aria-label="Adoption fee" role="group">
+            <Text size="sm">
+              Adoption fee {quotes.every((q) => q.data) ? money(feeDue / 100, currency) : '…'} · paid {money(a.fee_paid_minor / 100, currency)}
+              {a.fee_paid_minor > 0 && a.fee_paid_minor >= feeDue ? ' (paid in full)' : ''}
+            </Text>
+            {canWrite && (a.fee_paid_minor < feeDue || feeDue === 0) && (
+              <Button size="xs" variant="default" onClick={() => setPaying(true)} aria-label={`Record the fee paid for ${animalNames}`}>
+                Fee paid…
+              </Button>
+            )}
+          </Group>
+        )}
         {canWrite && !finished && (
           <Stack gap="xs">
             <Title order={4} size="h5">
@@ -464,7 +482,16 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
         <Contracts id={id} canWrite={canWrite} />
       </Stack>
       <Modal opened={finalizing} onClose={() => setFinalizing(false)} title="Finalize the adoption" closeButtonProps={{ 'aria-label': 'Close' }}>
-        <Finalize id={id} animalIds={a.animal_ids} names={names} onClose={() => setFinalizing(false)} />
+        <Finalize id={id} animalIds={a.animal_ids} names={names} paid={a.fee_paid_minor} onClose={() => setFinalizing(false)} />
+      </Modal>
+      <Modal opened={paying} onClose={() => setPaying(false)} title={`Fee paid for ${animalNames}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+        {paying && (
+          <FeePaid
+            onApplication
+            adoption={{ id, animal_name: animalNames, fee_minor: feeDue, fee_paid_minor: a.fee_paid_minor, currency }}
+            onClose={() => setPaying(false)}
+          />
+        )}
       </Modal>
     </Card>
   );

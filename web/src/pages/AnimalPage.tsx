@@ -6,16 +6,15 @@ import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
 import { CareBadge, useStatuses } from './Animals';
-import { day, ListTable, money, useActor } from './parts';
+import { day, daysLong, ListTable, money, shown, useActor } from './parts';
+import { PLACEMENT_STATUS_LABEL } from './names';
 import AnimalMedia from './AnimalMedia';
 import { StartApplication } from './StartApplication';
 import { AnimalHeader, ProfileFields, useCard } from './AnimalProfile';
 import { Stays, useStays } from './AnimalStays';
 
 type Row = Record<string, unknown>;
-const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-const when = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? whenIn(v) : text(v));
-import { whenIn } from './zone';
+const when = (v: unknown) => shown(v);
 
 const ACTOR_COLUMNS = new Set(['recorded_by', 'given_by', 'author', 'placed_by']);
 /** A record list of the animal, as a table; an empty list says what to do next. */
@@ -251,16 +250,16 @@ function Fostering({ id }: { id: string }) {
         rows={list.data?.results}
         label="Foster placements"
         empty="Never placed in foster: request a placement on the Foster homes page."
-        head={['Foster', 'Status', 'Requested', 'Started', 'Ended', 'Days', 'End reason']}
+        head={['Foster', 'Status', 'Requested', 'Started', 'Ended', 'Length', 'End reason']}
         row={(a) => (
           <Table.Tr key={a.id}>
             <Table.Td>{a.foster_name}</Table.Td>
-            <Table.Td>{a.status}</Table.Td>
+            <Table.Td>{PLACEMENT_STATUS_LABEL[a.status] ?? a.status}</Table.Td>
             <Table.Td>{day(a.requested_on)}</Table.Td>
             <Table.Td>{day(a.started_on)}</Table.Td>
             <Table.Td>{day(a.ended_on)}</Table.Td>
-            <Table.Td>{a.duration_days ?? '—'}</Table.Td>
-            <Table.Td>{a.end_reason ?? '—'}</Table.Td>
+            <Table.Td>{daysLong(a.duration_days)}</Table.Td>
+            <Table.Td>{a.end_reason ? a.end_reason.replaceAll('_', ' ') : '—'}</Table.Td>
           </Table.Tr>
         )}
       />
@@ -320,7 +319,7 @@ function Adoption({ id }: { id: string }) {
                 {a.adopter_name}
               </Anchor>
             </Table.Td>
-            <Table.Td>{a.status}</Table.Td>
+            <Table.Td>{a.status === 'trial' ? 'on trial' : a.status.replaceAll('_', ' ')}</Table.Td>
             <Table.Td>{day(a.started_at)}</Table.Td>
             <Table.Td>{day(a.adopted_at)}</Table.Td>
             <Table.Td>{money(a.fee_minor / 100, a.currency)}</Table.Td>

@@ -7,7 +7,7 @@ import type { paths as PathsB } from '../api/b';
 import { notify } from '../notify';
 import { ageText, CareBadge, SEX } from './Animals';
 import { useKennels } from './Intake';
-import { day } from './parts';
+import { day, shown } from './parts';
 
 export type Card = NonNullable<Awaited<ReturnType<typeof readCard>>>;
 export const readCard = (id: string) => ok(apiB.GET('/api/animals/{id}/details', { params: { path: { id } } }));
@@ -135,6 +135,9 @@ function InPlace<T>({
   );
 }
 
+/** A custom field's value as a person reads it: Yes/No, a date in words, a list joined, a country and state. */
+const customText = (_type: string, v: unknown): string => shown(v);
+
 type Animal = Awaited<ReturnType<typeof readAnimal>>;
 const readAnimal = (id: string) => ok(apiA.GET('/animals/{id}', { params: { path: { id } } }));
 const dash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '—' : v);
@@ -228,6 +231,28 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
             />
             <InPlace
               {...common}
+              label="Public description"
+              shown={card.public_description ?? '—'}
+              initial={card.public_description ?? ''}
+              field="public_description"
+              save={(v) => patchB({ public_description: v || null })}
+              control={(v, set, error) => (
+                <Textarea
+                  aria-label="Public description"
+                  description="Shown on the animal's page of the public website; a blank line starts a new paragraph"
+                  autosize
+                  minRows={3}
+                  maxLength={5000}
+                  value={v}
+                  onChange={(e) => set(e.currentTarget.value)}
+                  error={error}
+                  w={420}
+                  maw="100%"
+                />
+              )}
+            />
+            <InPlace
+              {...common}
               label="Kennel"
               shown={card.location_name ?? 'Not placed'}
               initial={a.locationId}
@@ -247,7 +272,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
             />
             {custom.map((d) => {
               const current = (a.customFields as Record<string, unknown>)[d.field_key];
-              const shown = current === undefined || current === null || current === '' ? '—' : typeof current === 'boolean' ? (current ? 'Yes' : 'No') : Array.isArray(current) ? current.join(', ') : String(current);
+              const shown = customText(d.field_type, current);
               return (
                 <InPlace<unknown>
                   {...common}
@@ -278,7 +303,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
       </Card>
       {custom.length === 0 && (
         <Alert color="gray">
-          Fields of your own (a public description, a temperament note…) are added under Settings → Custom fields; they show here to be filled in.
+          Fields of your own (a temperament note, a sponsor…) are added under Settings → Custom fields; they show here to be filled in.
         </Alert>
       )}
     </Stack>

@@ -7,6 +7,7 @@ import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, day, ListTable, PersonPicker } from './parts';
 import { dateIn, useZone } from './zone';
+import { HOME_STATUS_LABEL, PLACEMENT_STATUS_LABEL } from './names';
 
 const STATUS_COLOR: Record<string, string> = {
   pending: 'yellow.9',
@@ -39,14 +40,7 @@ const REASONS: Record<Destination, { value: EndReason; label: string }[]> = {
     { value: 'other', label: 'Other' },
   ],
 };
-const STATUS_LABEL: Record<string, string> = {
-  pending: 'requested',
-  accepted: 'accepted',
-  active: 'fostering',
-  declined: 'declined',
-  completed: 'ended',
-  cancelled: 'cancelled',
-};
+const STATUS_LABEL = PLACEMENT_STATUS_LABEL;
 const REASON_LABEL: Record<string, string> = Object.fromEntries(Object.values(REASONS).flatMap((l) => l.map((r) => [r.value, r.label])));
 
 /**
@@ -379,7 +373,7 @@ export default function Foster() {
             </Table.Td>
             <Table.Td>
               <Badge variant="filled" color={h.status === 'active' ? 'teal.9' : 'gray.7'}>
-                {h.status}
+                {HOME_STATUS_LABEL[h.status] ?? h.status}
               </Badge>
             </Table.Td>
             <Table.Td>

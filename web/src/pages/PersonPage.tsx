@@ -5,8 +5,9 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
-import { day, ListTable, money, phone, useActor, when } from './parts';
+import { day, daysLong, ListTable, money, phone, shown, useActor, when } from './parts';
 import { wallTime } from './zone';
+import { HOME_STATUS_LABEL, PLACEMENT_STATUS_LABEL } from './names';
 import PersonMessage from './PersonMessage';
 import { PersonAdoptions } from './PersonAdoptions';
 import { PersonForm, roleName } from './PersonForm';
@@ -16,7 +17,7 @@ import { StartApplication } from './StartApplication';
 const FLAG_NAMES: Record<string, string> = { banned: 'Banned', do_not_adopt: 'Do not adopt', deceased: 'Deceased', dangerous: 'Dangerous' };
 const NOTE_KINDS = ['general', 'call', 'visit', 'email', 'meeting', 'warning'] as const;
 type NoteKind = (typeof NOTE_KINDS)[number];
-const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const text = (v: unknown): string => shown(v);
 const page = { limit: 100, offset: 0 };
 
 /** Contacts, addresses, custom fields and notes (with a form to add one). */
@@ -129,7 +130,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
             <Table.Tbody>
               {fields.map(([k, v]) => (
                 <Table.Tr key={k}>
-                  <Table.Th w={200}>{k}</Table.Th>
+                  <Table.Th w={200}>{k.replaceAll('_', ' ')}</Table.Th>
                   <Table.Td>{text(v)}</Table.Td>
                 </Table.Tr>
               ))}
@@ -240,7 +241,7 @@ function Fostering({ id }: { id: string }) {
           <Anchor component={Link} to="/foster">
             Foster home
           </Anchor>{' '}
-          · {h.status} · {h.spots_filled} of {h.capacity} places filled
+          · {HOME_STATUS_LABEL[h.status] ?? h.status} · {h.spots_filled} of {h.capacity} places filled
           {h.species_preferences.length ? ` · takes ${h.species_preferences.join(', ')}` : ''}
         </Text>
       )}
@@ -248,7 +249,7 @@ function Fostering({ id }: { id: string }) {
         rows={h?.assignments}
         label="Placements"
         empty="No placements in this home yet: request one on the Foster homes page."
-        head={['Animal', 'Status', 'Requested', 'Started', 'Ended', 'Days']}
+        head={['Animal', 'Status', 'Requested', 'Started', 'Ended', 'Length']}
         row={(a) => (
           <Table.Tr key={a.id}>
             <Table.Td>
@@ -256,11 +257,11 @@ function Fostering({ id }: { id: string }) {
                 {a.animal_name}
               </Anchor>
             </Table.Td>
-            <Table.Td>{a.status}</Table.Td>
+            <Table.Td>{PLACEMENT_STATUS_LABEL[a.status] ?? a.status}</Table.Td>
             <Table.Td>{day(a.requested_on)}</Table.Td>
             <Table.Td>{day(a.started_on)}</Table.Td>
             <Table.Td>{day(a.ended_on)}</Table.Td>
-            <Table.Td>{a.duration_days ?? '—'}</Table.Td>
+            <Table.Td>{daysLong(a.duration_days)}</Table.Td>
           </Table.Tr>
         )}
       />
@@ -311,11 +312,11 @@ function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmai
         row={(m) => (
           <Table.Tr key={m.id}>
             <Table.Td>{when(m.created_at)}</Table.Td>
-            <Table.Td>{m.direction}</Table.Td>
+            <Table.Td>{m.direction === 'outbound' ? 'to them' : m.direction === 'inbound' ? 'from them' : m.direction}</Table.Td>
             <Table.Td>{m.channel}</Table.Td>
             <Table.Td>{m.subject || '—'}</Table.Td>
             <Table.Td>{m.recipient_address}</Table.Td>
-            <Table.Td>{m.status}</Table.Td>
+            <Table.Td>{(m.payload_metadata as { reason?: string } | null)?.reason === 'no_provider' ? 'not sent: no email provider is set up' : m.status}</Table.Td>
           </Table.Tr>
         )}
       />

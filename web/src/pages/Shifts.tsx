@@ -6,19 +6,9 @@ import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { PersonPicker } from './parts';
-import { dayIn, todayIn } from './zone';
+import { addDays, dayIn, mondayOf, todayIn, weekdayIn } from './zone';
 
-/** Dates as YYYY-MM-DD without the browser's zone moving them. */
-const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-function monday(d: Date) {
-  const m = new Date(d.getFullYear(), d.getMonth(), d.getDate());
-  m.setDate(m.getDate() - ((m.getDay() + 6) % 7));
-  return m;
-}
-const plus = (d: Date, days: number) => new Date(d.getFullYear(), d.getMonth(), d.getDate() + days);
 const hm = (local: string) => local.slice(11, 16);
-/** Today in the organization's zone, as a local Date at noon (the week starts from the kennel's day, not the browser's). */
-const orgToday = () => new Date(`${todayIn()}T12:00:00`);
 
 type Win = { id: string; name: string; role: string | null; start: string; end: string; capacity: number; booked: number; names: string[] };
 
@@ -113,12 +103,13 @@ function Book({ win, onClose }: { win: Win; onClose: () => void }) {
 export default function Shifts() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'shifts', 'write');
-  const [start, setStart] = useState(() => monday(orgToday()));
+  // The week starts from the kennel's day (the organization's zone), not the browser's.
+  const [start, setStart] = useState(() => mondayOf(todayIn()));
   const [adding, addOne] = useDisclosure();
   const [booking, setBooking] = useState<Win | null>(null);
-  const days = Array.from({ length: 7 }, (_, i) => plus(start, i));
-  const from = iso(days[0] as Date);
-  const to = iso(days[6] as Date);
+  const days = Array.from({ length: 7 }, (_, i) => addDays(start, i));
+  const from = start;
+  const to = addDays(start, 6);
   const cal = useQuery({ queryKey: ['shifts', 'calendar', from, to], queryFn: () => ok(apiB.GET('/api/shifts/calendar', { params: { query: { from, to } } })) });
   const byDay = new Map<string, Win[]>();
   for (const s of cal.data?.results ?? []) {
@@ -130,7 +121,6 @@ export default function Shifts() {
       byDay.set(d, [...(byDay.get(d) ?? []), win]);
     }
   }
-  const fmt = (d: Date) => `${d.toLocaleDateString('en-GB', { weekday: 'short' })} ${dayIn(iso(d))}`;
   const empty = cal.data && byDay.size === 0;
   return (
     <Stack>
@@ -139,28 +129,28 @@ export default function Shifts() {
         {canWrite && <Button onClick={addOne.open}>Add a shift</Button>}
       </Group>
       <Group gap="xs">
-        <Button variant="default" onClick={() => setStart(plus(start, -7))}>
+        <Button variant="default" onClick={() => setStart(addDays(start, -7))}>
           ← Previous week
         </Button>
-        <Button variant="default" onClick={() => setStart(monday(orgToday()))}>
+        <Button variant="default" onClick={() => setStart(mondayOf(todayIn()))}>
           This week
         </Button>
-        <Button variant="default" onClick={() => setStart(plus(start, 7))}>
+        <Button variant="default" onClick={() => setStart(addDays(start, 7))}>
           Next week →
         </Button>
         <Text fw={600} aria-live="polite">
-          Week of {dayIn(iso(days[0] as Date))}
+          Week of {dayIn(start)}
         </Text>
       </Group>
       {cal.isError && <Alert color="red">{cal.error.message}</Alert>}
       {empty && <Alert color="gray">No shifts this week: add one with “Add a shift”, or look at another week.</Alert>}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 7 }} spacing="xs" aria-label="Week calendar">
         {days.map((d) => {
-          const wins = byDay.get(iso(d)) ?? [];
+          const wins = byDay.get(d) ?? [];
           return (
-            <Paper key={iso(d)} withBorder p="xs" mih={160} component="section" aria-label={fmt(d)} bg={iso(d) === todayIn() ? 'var(--mantine-color-ark-0)' : undefined}>
+            <Paper key={d} withBorder p="xs" mih={160} component="section" aria-label={weekdayIn(d)} bg={d === todayIn() ? 'var(--mantine-color-ark-0)' : undefined}>
               <Text fw={700} size="sm" mb={6}>
-                {fmt(d)}
+                {weekdayIn(d)}
               </Text>
               <Stack gap={6}>
                 {wins.map((w) => (

@@ -25,7 +25,7 @@ import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable } from './parts';
 import { useAnimalNames, usePersonNames } from './names';
-import { addDays, dateIn, mondayOf, timeIn, useZone, whenIn, zonedIso } from './zone';
+import { addDays, dateIn, mondayOf, timeIn, useZone, weekdayIn, whenIn, zonedIso } from './zone';
 
 const PRIORITY_COLOR: Record<string, string> = { urgent: 'red.9', high: 'grape.9', normal: 'blue.9', low: 'gray.7' };
 const KIND_LABEL: Record<string, string> = {
@@ -290,11 +290,11 @@ function Week() {
               withBorder
               p="xs"
               component="section"
-              aria-label={`${day(d)}${isToday ? ' (today)' : ''}`}
+              aria-label={`${weekdayIn(d)}${isToday ? ' (today)' : ''}`}
               style={isToday ? { borderColor: 'var(--mantine-color-ark-8)', borderWidth: 2 } : undefined}
             >
               <Text fw={700} size="sm">
-                {new Date(`${d}T12:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' })} {day(d)}
+                {weekdayIn(d)}
                 {isToday ? ' · today' : ''}
               </Text>
               <Stack gap={4} mt={4}>

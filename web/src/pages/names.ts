@@ -26,3 +26,15 @@ export function usePersonNames(ids: string[]) {
   got.forEach((g, i) => g.data && names.set(unique[i] as string, `${g.data.firstName} ${g.data.lastName}`));
   return names;
 }
+
+/** A foster placement's status as the foster screens word it. */
+export const PLACEMENT_STATUS_LABEL: Record<string, string> = {
+  pending: 'requested',
+  accepted: 'accepted',
+  active: 'fostering',
+  declined: 'declined',
+  completed: 'ended',
+  cancelled: 'cancelled',
+};
+/** A foster home's status as a person reads it. */
+export const HOME_STATUS_LABEL: Record<string, string> = { active: 'taking animals', paused: 'paused', inactive: 'no longer fostering' };

@@ -10,6 +10,31 @@ import { dayIn, todayIn, whenIn } from './zone';
 export const when = (v: string | null | undefined) => whenIn(v);
 /** A date as "27 Nov 2026" (a plain YYYY-MM-DD as written; a timestamp as its day in the organization's zone). */
 export const day = (v: string | null | undefined) => dayIn(v);
+/** A length in whole days as words: "less than a day", "1 day", "12 days"; "—" when unknown. */
+export const daysLong = (n: number | null | undefined) =>
+  n === null || n === undefined ? '—' : n < 1 ? 'less than a day' : `${n} ${n === 1 ? 'day' : 'days'}`;
+/**
+ * Any value from the API as a person reads it: Yes/No for true/false, a date or a moment in the app's one format, a list
+ * joined, a country and state, never raw JSON; empty as "—".
+ */
+export function shown(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '—';
+  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  if (Array.isArray(v)) return v.length ? v.map(shown).join(', ') : '—';
+  if (typeof v === 'string') {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return dayIn(v);
+    if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) return whenIn(v);
+    return v;
+  }
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if ('country' in o) return [o.state, o.country].filter(Boolean).join(', ') || '—';
+    return Object.entries(o)
+      .map(([k, x]) => `${k.replaceAll('_', ' ')}: ${shown(x)}`)
+      .join('; ');
+  }
+  return String(v);
+}
 /** Money in its own currency, never converted. */
 export const money = (amount: number, currency: string) => new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
 /** Today in the organization's zone (YYYY-MM-DD). */

@@ -94,6 +94,12 @@ export function dayIn(v: string | Date | null | undefined, tz: string = orgZone)
   if (!valid(d)) return String(v);
   return dayText(dateIn(d, tz));
 }
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+/** A plain YYYY-MM-DD day with its weekday, "Fri 27 Nov 2026" (no zone moves it: it is the kennel's day). */
+export function weekdayIn(iso: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso)) return dayIn(iso);
+  return `${WEEKDAYS[new Date(`${iso}T12:00:00Z`).getUTCDay()] ?? ''} ${dayText(iso)}`;
+}
 /** A wall time already in the organization's zone (`YYYY-MM-DDTHH:mm…`, as the API's `*_local` fields) as "27 Nov 2026, 14:05". */
 export const wallTime = (local: string | null | undefined) => (local ? `${dayText(local.slice(0, 10))}, ${local.slice(11, 16)}` : '—');
 /** Today in the organization's zone, YYYY-MM-DD. */
