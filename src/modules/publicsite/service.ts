@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Organization } from '../../platform/tenancy.ts';
@@ -11,8 +10,9 @@ import { sources, type Fee } from './sources.ts';
 import { en } from './strings.en.ts';
 
 export const PAGE_SIZE = 24;
-/** Browsers revalidate every time (cheap: 304); a CDN may keep a copy 30 s, so a change shows within a minute. */
-export const CACHE_CONTROL = 'public, max-age=0, s-maxage=30, must-revalidate';
+/** Browsers revalidate every time (cheap: 304); a CDN may keep a copy 30 s (and serve it 30 s more while it refetches). */
+import { PUBLIC_CACHE_CONTROL } from '../../platform/public-cache.ts';
+export const CACHE_CONTROL = PUBLIC_CACHE_CONTROL;
 
 /** A URL part from a public name: lower case ASCII words joined by hyphens ("Mr. Biscuit" → "mr-biscuit"). */
 export function slugify(name: string): string {
@@ -60,25 +60,14 @@ export const newestOf = (...ds: (Date | string | null | undefined)[]): Date | nu
 };
 
 /**
- * Conditional GET: the ETag is a hash of the data a page is made from (plus the template version), and
- * Last-Modified the newest change among those rows. If-None-Match wins over If-Modified-Since (RFC 9110);
- * a match answers 304 before anything is rendered. Returns true when the 304 was sent.
+ * Conditional GET: a page's Last-Modified is the newest change among the rows it is made from. The ETag (a hash of the
+ * answer) and the 304s are the response cache's (src/platform/public-cache.ts), which answers a match from the kept
+ * entry before the route runs. Always false (kept so a route reads as "answer unless not modified").
  */
-export function notModified(req: FastifyRequest, reply: FastifyReply, data: unknown, lastModified: Date | null, version: string): boolean {
-  const etag = `"${createHash('sha1').update(version).update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
-  void reply.header('ETag', etag).header('Cache-Control', CACHE_CONTROL).header('Vary', 'Accept-Encoding');
+export function notModified(_req: FastifyRequest, reply: FastifyReply, _data: unknown, lastModified: Date | null, _version: string): boolean {
   const lm = lastModified ? new Date(Math.floor(lastModified.getTime() / 1000) * 1000) : null;
   if (lm) void reply.header('Last-Modified', lm.toUTCString());
-  const inm = req.headers['if-none-match'];
-  const ims = req.headers['if-modified-since'];
-  let match = false;
-  if (inm !== undefined) match = inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
-  else if (ims && lm) {
-    const since = Date.parse(ims);
-    match = !Number.isNaN(since) && lm.getTime() <= since;
-  }
-  if (match) void reply.code(304).send();
-  return match;
+  return false;
 }
 
 export interface Site {
@@ -117,11 +106,10 @@ function card(a: repo.ListedAnimal, photos: Map<string, PublicPhoto>): Card {
 
 /** One page of adoptable animals as cards, with the total and what changed last. */
 export async function listPage(q: Queryable, orgId: string, f: repo.ListFilter, page: number, size = PAGE_SIZE) {
-  const rows = await repo.listAdoptable(q, orgId, f, size, (page - 1) * size);
+  const [rows, total] = await Promise.all([repo.listAdoptable(q, orgId, f, size, (page - 1) * size), repo.adoptableTotal(q, orgId, f)]);
   const withPhoto = rows.filter((r) => r.photo_id).map((r) => r.id);
   const photos = new Map<string, PublicPhoto>();
   for (const p of await publicPhotos(q, orgId, withPhoto, 1)) photos.set(p.animal_id, p);
-  const total = rows[0]?.total ?? 0;
   return {
     cards: rows.map((r) => card(r, photos)),
     rows,
