@@ -139,12 +139,13 @@ function fresh(req: FastifyRequest, e: { etag: string; headers: Record<string, s
 /** The best encoding the client takes: Brotli, then gzip, else none. */
 export function encodingFor(acceptEncoding: string | string[] | undefined): 'br' | 'gzip' | null {
   const a = String(acceptEncoding ?? '').toLowerCase();
-  const takes = (name: string) => a.split(',').some((p) => {
-    const [n, ...params] = p.trim().split(';');
-    if (n?.trim() !== name && n?.trim() !== '*') return false;
-    const qv = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
-    return !qv || Number(qv.slice(2)) > 0;
-  });
+  const takes = (name: string) =>
+    a.split(',').some((p) => {
+      const [n, ...params] = p.trim().split(';');
+      if (n?.trim() !== name && n?.trim() !== '*') return false;
+      const qv = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
+      return !qv || Number(qv.slice(2)) > 0;
+    });
   return takes('br') ? 'br' : takes('gzip') ? 'gzip' : null;
 }
 

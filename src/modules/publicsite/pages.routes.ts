@@ -14,6 +14,7 @@ import type { Organization } from '../../platform/tenancy.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
 import { PublicAnimalList, PublicListQuery } from './schemas.ts';
+import { Type } from '../../platform/schema.ts';
 import { en } from './strings.en.ts';
 import { publicPhotoPath, publicPhotos } from '../media/public.ts';
 import { sizeOf } from '../animals/public.ts';
@@ -390,7 +391,7 @@ export async function pageRoutes(app: App, ctx: AppContext) {
           'and compressed (Brotli or gzip) for a client that takes it; `total` and the choices come from counts kept as ' +
           'animals change, never from counting the animals.',
         querystring: PublicListQuery,
-        response: { 200: PublicAnimalList },
+        response: { 200: PublicAnimalList, 304: Type.Null({ description: 'Not modified: If-None-Match named the current ETag' }) },
       },
     },
     async (req, reply) => {
@@ -405,7 +406,10 @@ export async function pageRoutes(app: App, ctx: AppContext) {
         goodWith: [...new Set(good_with ?? [])].sort(),
         sort: sort ?? 'newest',
       };
-      const [rows, total] = await Promise.all([repo.listAdoptable(ctx.db, org.id, f, limit, offset), repo.adoptableTotal(ctx.db, org.id, f)]);
+      const [rows, total] = await Promise.all([
+        repo.listAdoptable(ctx.db, org.id, f, limit, offset),
+        repo.adoptableTotal(ctx.db, org.id, f),
+      ]);
       const withPhoto = rows.filter((r) => r.photo_id).map((r) => r.id);
       const photos = new Map((await publicPhotos(ctx.db, org.id, withPhoto, 1)).map((p) => [p.animal_id, p]));
       const o = origin(req);

@@ -64,7 +64,13 @@ export const newestOf = (...ds: (Date | string | null | undefined)[]): Date | nu
  * answer) and the 304s are the response cache's (src/platform/public-cache.ts), which answers a match from the kept
  * entry before the route runs. Always false (kept so a route reads as "answer unless not modified").
  */
-export function notModified(_req: FastifyRequest, reply: FastifyReply, _data: unknown, lastModified: Date | null, _version: string): boolean {
+export function notModified(
+  _req: FastifyRequest,
+  reply: FastifyReply,
+  _data: unknown,
+  lastModified: Date | null,
+  _version: string,
+): boolean {
   const lm = lastModified ? new Date(Math.floor(lastModified.getTime() / 1000) * 1000) : null;
   if (lm) void reply.header('Last-Modified', lm.toUTCString());
   return false;
