@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { makeOrg, request, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import pg from 'pg';
 import { publicCache } from '../../platform/public-cache.ts';
 
 let t: TestApp;
@@ -197,4 +198,36 @@ test('totals and filter choices stay exact through intakes, outcomes, holds, edi
   await t.db.query('SELECT public_listing_rebuild($1)', [org.id]);
   publicCache.clear(null);
   await check('rebuilt');
+});
+
+test('an animal page on a cache miss reads what it shows in one statement (the site facts are kept per organization)', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Counted', dateOfBirth: '2024-05-01' });
+  const other = await animal(org, { publicName: 'Partner' });
+  const bond = await org.req('POST', `/api/animals/${id}/bonds`, { body: { animal_id: other } });
+  assert.ok(bond.status < 300 || bond.status === 404, bond.raw);
+  await org.req('POST', `/api/animals/${id}/notes`, { body: { kind: 'adoption', body: 'Sleeps all day.', visibility: 'shareable' } });
+  const url = `/animals/${id}/counted`;
+  assert.equal((await page(org, url)).status, 200);
+  const texts: string[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const a = args[0];
+    texts.push(typeof a === 'string' ? a : ((a as { text?: string }).text ?? ''));
+    return original.apply(this, args);
+  };
+  try {
+    publicCache.clear(org.id);
+    const r = await page(org, url);
+    assert.equal(r.status, 200);
+    assert.match(r.raw, /Sleeps all day/);
+    assert.ok(texts.length <= 2, `statements: ${texts.length}\n${texts.join('\n')}`);
+    texts.length = 0;
+    const hit = await page(org, url);
+    assert.equal(hit.status, 200);
+    assert.equal(texts.length, 0, 'a hit reads nothing');
+  } finally {
+    proto.query = original;
+  }
 });

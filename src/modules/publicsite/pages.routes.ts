@@ -202,7 +202,7 @@ export async function pageRoutes(app: App, ctx: AppContext) {
     if (!org) return notFoundPage(req, reply, null, en.notFound.page);
     const id = req.params.id;
     if (!/^[A-Za-z0-9_]{1,64}$/.test(id)) return notFoundPage(req, reply, org);
-    const p = await service.animalPage(ctx.db, org.id, id);
+    const p = await service.animalPage(ctx.db, org, id);
     if (!p) return notFoundPage(req, reply, org);
     // One address per animal: another slug (a renamed animal, a hand-typed link) redirects to it.
     if (req.params.slug !== service.slugify(p.name)) return reply.code(301).header('Cache-Control', CACHE_SHORT).redirect(p.href, 301);

@@ -1,10 +1,10 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
-import { PUBLIC_ANIMALS_SQL, SIZES, sizeSql, type Size } from '../animals/public.ts';
-import { locationNames, placeSiteSql } from '../operations/public.ts';
-import { availableNowSql } from '../stays/public.ts';
-import { behaviourValueSql, careChangedAtSql } from '../care/public.ts';
-import { firstPublicPhotoSql } from '../media/public.ts';
+import { PUBLIC_ANIMALS_SQL, SIZES, type Size } from '../animals/public.ts';
+import { locationNames } from '../operations/public.ts';
+import { ageAtIntakeJsonSql, availableNowSql } from '../stays/public.ts';
+import { behaviourValueSql, bondedIdsSql, careChangedAtSql, shareableNotesJsonSql } from '../care/public.ts';
+import { firstPublicPhotoSql, publicPhotosJsonSql } from '../media/public.ts';
 
 /** Age groups of the public site, from the date of birth (weeks): the four listing sites use these. */
 export const AGE_GROUPS = ['baby', 'young', 'adult', 'senior'] as const;
@@ -208,6 +208,38 @@ export async function adoptableAnimal(q: Queryable, orgId: string, id: string): 
             ${behaviourValueSql('$1', 'p.id', "'good_with_dogs'")} AS good_with_dogs,
             ${behaviourValueSql('$1', 'p.id', "'good_with_cats'")} AS good_with_cats,
             ${behaviourValueSql('$1', 'p.id', "'good_with_children'")} AS good_with_children
+       FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.id = $2`,
+    [orgId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export interface AnimalPageRow extends PublicAnimal {
+  photos: { id: string; animal_id: string; caption: string | null; width: number; height: number; updated_at: string }[];
+  notes: { body: string; updated_at: string }[];
+  bonded: { id: string; public_name: string }[];
+  age_at_intake: { age_weeks: number; intake_at: string } | null;
+}
+
+/**
+ * Everything an animal's page shows of the animal, in one statement: the animal when adoptable, its public photos,
+ * its shareable notes, the adoptable animals bonded with it and the age its latest intake recorded (for the fee).
+ */
+export async function animalPageRow(q: Queryable, orgId: string, id: string): Promise<AnimalPageRow | null> {
+  const rows = await q.prepared<AnimalPageRow>(
+    'publicsite_animal_page',
+    `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
+            p.weight::float8 AS weight, p.altered, p.updated_at,
+            ${careChangedAtSql('$1', 'p.id')} AS care_changed_at,
+            ${behaviourValueSql('$1', 'p.id', "'good_with_dogs'")} AS good_with_dogs,
+            ${behaviourValueSql('$1', 'p.id', "'good_with_cats'")} AS good_with_cats,
+            ${behaviourValueSql('$1', 'p.id', "'good_with_children'")} AS good_with_children,
+            ${publicPhotosJsonSql('$1', 'p.id', 12)} AS photos,
+            ${shareableNotesJsonSql('$1', 'p.id')} AS notes,
+            (SELECT coalesce(json_agg(json_build_object('id', b.id, 'public_name', b.public_name) ORDER BY b.id), '[]'::json)
+               FROM ${PUBLIC_ANIMALS_SQL} b
+              WHERE b.organization_id = $1 AND b.id IN (${bondedIdsSql('$1', 'p.id')}) AND ${availableNowSql('$1', 'b.id')}) AS bonded,
+            ${ageAtIntakeJsonSql('$1', 'p.id')} AS age_at_intake
        FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.id = $2`,
     [orgId, id],
   );

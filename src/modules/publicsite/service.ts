@@ -2,16 +2,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { publicPhotoPath, publicPhotos, type PublicPhoto } from '../media/public.ts';
-import { bondedWith, shareableNotes } from '../care/public.ts';
 import { publicWishList } from '../fundraising/public.ts';
 import { sizeOf, type Size } from '../animals/public.ts';
 import * as repo from './repository.ts';
-import { sources, type Fee } from './sources.ts';
+import { sources, type Fee, type FormLinks } from './sources.ts';
+import { activeFeeSchedule, adoptionFeeFrom, type FeeSchedule } from '../adoptions/public.ts';
+import { onPublicChange } from '../../platform/cache-bus.ts';
 import { en } from './strings.en.ts';
 
 export const PAGE_SIZE = 24;
 /** Browsers revalidate every time (cheap: 304); a CDN may keep a copy 30 s (and serve it 30 s more while it refetches). */
-import { PUBLIC_CACHE_CONTROL } from '../../platform/public-cache.ts';
+import { PUBLIC_CACHE_CONTROL, TTL_MS } from '../../platform/public-cache.ts';
 export const CACHE_CONTROL = PUBLIC_CACHE_CONTROL;
 
 /** A URL part from a public name: lower case ASCII words joined by hyphens ("Mr. Biscuit" → "mr-biscuit"). */
@@ -81,7 +82,30 @@ export interface Site {
   settings: repo.SiteSettingsRow;
 }
 export async function site(q: Queryable, org: Organization): Promise<Site> {
-  return { org, settings: await repo.siteSettings(q, org.id) };
+  return { org, settings: (await siteFacts(q, org)).settings };
+}
+
+/** What every page of an organization's site reads the same: its settings, its form links and its fee schedule. */
+export interface SiteFacts {
+  settings: repo.SiteSettingsRow;
+  forms: FormLinks;
+  feeSchedule: FeeSchedule | null;
+}
+const facts = new Map<string, { at: number; value: Promise<SiteFacts> }>();
+// Forgotten with the organization's public pages (the same triggers and write hook, src/platform/public-cache.ts).
+onPublicChange((orgId) => (orgId === null ? facts.clear() : facts.delete(orgId)));
+export function siteFacts(q: Queryable, org: Organization): Promise<SiteFacts> {
+  const hit = facts.get(org.id);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+  const value = Promise.all([
+    repo.siteSettings(q, org.id),
+    sources.forms ? sources.forms(q, org.id) : Promise.resolve({}),
+    activeFeeSchedule(q, org.id),
+  ]).then(([settings, forms, feeSchedule]) => ({ settings, forms, feeSchedule }));
+  const entry = { at: Date.now(), value };
+  facts.set(org.id, entry);
+  value.catch(() => facts.get(org.id) === entry && facts.delete(org.id));
+  return value;
 }
 
 export interface Card {
@@ -143,18 +167,19 @@ export interface AnimalPage {
   lastModified: Date | null;
 }
 
-/** Everything an animal's page shows, or null when the animal is not adoptable now (404 at once). */
-export async function animalPage(q: Queryable, orgId: string, id: string): Promise<AnimalPage | null> {
-  const a = await repo.adoptableAnimal(q, orgId, id);
+/** Everything an animal's page shows, or null when the animal is not adoptable now (404 at once): one statement for the
+ * animal (repo.animalPageRow) and the organization's site facts, kept until its public pages change. */
+export async function animalPage(q: Queryable, org: Organization, id: string): Promise<AnimalPage | null> {
+  const [a, facts] = await Promise.all([repo.animalPageRow(q, org.id, id), siteFacts(q, org)]);
   if (!a) return null;
-  const [photos, notes, partners] = [
-    await publicPhotos(q, orgId, [id], 12),
-    await shareableNotes(q, orgId, id),
-    await bondedWith(q, orgId, id),
-  ];
-  const bonded = await repo.adoptableNames(q, orgId, partners);
-  const fee = sources.fee ? await sources.fee(q, orgId, id) : null;
-  const forms = sources.forms ? await sources.forms(q, orgId, id) : {};
+  const photos = a.photos;
+  const notes = a.notes;
+  const fee = adoptionFeeFrom(facts.feeSchedule, org.currency, {
+    species: a.species,
+    date_of_birth: a.date_of_birth,
+    age_at_intake: a.age_at_intake ? { age_weeks: a.age_at_intake.age_weeks, intake_at: new Date(a.age_at_intake.intake_at) } : null,
+  });
+  const forms = facts.forms;
   const label = (k: string) => en.goodWith[k] ?? k;
   const days = ageDays(a.date_of_birth);
   return {
@@ -171,7 +196,7 @@ export async function animalPage(q: Queryable, orgId: string, id: string): Promi
       caption: p.caption,
     })),
     description: notes.flatMap((n) => n.body.split(/\n\s*\n/).map((s) => s.trim())).filter(Boolean),
-    bonded: bonded.map((b) => ({ name: b.public_name, href: animalPath(b.id, b.public_name) })),
+    bonded: a.bonded.map((b) => ({ name: b.public_name, href: animalPath(b.id, b.public_name) })),
     fee,
     goodWith: (['dogs', 'cats', 'children'] as const).filter((k) => a[`good_with_${k}`] === 'yes').map(label),
     notGoodWith: (['dogs', 'cats', 'children'] as const).filter((k) => a[`good_with_${k}`] === 'no').map(label),
