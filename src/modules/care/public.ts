@@ -45,7 +45,8 @@ export async function bondedWith(q: Queryable, orgId: string, animalId: string):
 
 /** SQL giving `shareableNotes` as a JSON array of {body, updated_at}, for one statement. */
 export const shareableNotesJsonSql = (orgSql: string, idSql: string) =>
-  `(SELECT coalesce(json_agg(json_build_object('body', n.body, 'updated_at', n.updated_at) ORDER BY n.pinned DESC, n.created_at, n.id), '[]'::json)
+  `(SELECT coalesce(json_agg(json_build_object('body', n.body, 'updated_at', n.updated_at)
+            ORDER BY n.pinned DESC, n.created_at, n.id), '[]'::json)
       FROM (SELECT * FROM care_notes c WHERE c.organization_id = ${orgSql} AND c.animal_id = ${idSql} AND c.visibility = 'shareable'
               AND c.kind IN ('general', 'adoption') ORDER BY c.pinned DESC, c.created_at, c.id LIMIT 20) n)`;
 
