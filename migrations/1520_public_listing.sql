@@ -130,6 +130,7 @@ CREATE FUNCTION public_listing_rebuild(org text) RETURNS void LANGUAGE sql AS $$
   SELECT organization_id, date_trunc('month', date_of_birth)::date, species_key, sex, coalesce(size, ''), coalesce(site_id, ''),
          (good_with_dogs::int + 2 * good_with_cats::int + 4 * good_with_children::int)::smallint, 0, count(*)
     FROM public_listing WHERE organization_id = org AND date_of_birth IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7;
+  SELECT pg_notify('ark_public', org);
 $$;
 
 -- Tells every Ark process that an organization's public pages changed; delivered when the transaction commits

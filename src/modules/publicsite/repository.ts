@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../../platform/db/db.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
 import { PUBLIC_ANIMALS_SQL, SIZES, type Size } from '../animals/public.ts';
@@ -46,6 +47,9 @@ export interface ListedAnimal {
 }
 
 const AVAILABLE = `p.organization_id = $1 AND ${availableNowSql('$1', 'p.id')}`;
+/** A named prepared statement per distinct text (a filter combination): planned once per connection, not per request. */
+const prepared = <R>(q: Queryable, kind: string, sql: string, params: unknown[]) =>
+  q.prepared<R>(`publicsite_${kind}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`, sql, params);
 const NOT_HELD = `NOT EXISTS (SELECT 1 FROM animal_live_holds h WHERE h.organization_id = $1 AND h.animal_id = l.animal_id)`;
 
 /**
@@ -104,7 +108,9 @@ export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, 
   const byName = f.sort === 'name';
   const order = byName ? 'm.sort_name, m.animal_id' : 'm.created_at DESC, m.animal_id DESC';
   const inner = byName ? 'l.sort_name, l.animal_id' : 'l.created_at DESC, l.animal_id DESC';
-  return q.query<ListedAnimal>(
+  return prepared<ListedAnimal>(
+    q,
+    'list',
     `WITH ${bounds ? `b AS (${bounds}),` : ''}
           m AS (SELECT l.animal_id, l.created_at, l.sort_name FROM public_listing l WHERE ${w.sql} AND ${NOT_HELD}
                  ORDER BY ${inner} ${w.page(limit, offset)})
@@ -133,7 +139,7 @@ export async function adoptableTotal(q: Queryable, orgId: string, f: ListFilter)
                   AND (l.date_of_birth >= greatest(b2.em, b2.fm) OR (b2.lo IS NOT NULL AND l.date_of_birth < b2.fm)))
              - ${held})::int AS n`
     : `SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_tallies t WHERE t.organization_id = $1 ${tally}) - ${held})::int AS n`;
-  const rows = await q.query<{ n: number }>(sql, w.params);
+  const rows = await prepared<{ n: number }>(q, 'total', sql, w.params);
   return Math.max(0, rows[0]?.n ?? 0);
 }
 
@@ -145,7 +151,8 @@ export async function adoptableChoices(
   q: Queryable,
   orgId: string,
 ): Promise<{ species: string[]; locations: { id: string; name: string }[] }> {
-  const rows = await q.query<{ species: string[]; sites: string[] }>(
+  const rows = await q.prepared<{ species: string[]; sites: string[] }>(
+    'publicsite_choices',
     `WITH t AS (SELECT species_key, species, site_id, sum(n) AS n FROM public_listing_tallies WHERE organization_id = $1
                  GROUP BY 1, 2, 3 HAVING sum(n) > 0),
           c AS (SELECT species_key, site_id, n FROM t
