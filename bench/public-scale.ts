@@ -105,8 +105,10 @@ async function shape(): Promise<{ id: string; slug: string }[]> {
   await admin.query('VACUUM ANALYZE');
   const rows = (
     await admin.query<{ id: string; public_name: string }>(
-      `SELECT l.animal_id AS id, a.public_name FROM public_listing l JOIN animals a ON a.organization_id = l.organization_id AND a.id = l.animal_id
-        WHERE l.organization_id = $1 AND NOT EXISTS (SELECT 1 FROM animal_live_holds h WHERE h.organization_id = $1 AND h.animal_id = l.animal_id)`,
+      `SELECT l.animal_id AS id, a.public_name FROM public_listing l
+         JOIN animals a ON a.organization_id = l.organization_id AND a.id = l.animal_id
+        WHERE l.organization_id = $1
+          AND NOT EXISTS (SELECT 1 FROM animal_live_holds h WHERE h.organization_id = $1 AND h.animal_id = l.animal_id)`,
       [org.id],
     )
   ).rows;
@@ -255,7 +257,8 @@ const small = table.get(SIZES[0] ?? 0) ?? [];
 const large = table.get(SIZES[SIZES.length - 1] ?? 0) ?? [];
 if (SIZES.length > 1) {
   console.log(
-    `\nGrowth ${SIZES[0]?.toLocaleString()} → ${SIZES[SIZES.length - 1]?.toLocaleString()} animals (req/s smallest ÷ largest; flat within 2×):`,
+    `\nGrowth ${SIZES[0]?.toLocaleString()} → ${SIZES[SIZES.length - 1]?.toLocaleString()} animals ` +
+      '(req/s smallest ÷ largest; flat within 2×):',
   );
   for (const r of small) {
     const l = large.find((x) => x.name === r.name);
