@@ -80,5 +80,5 @@ export async function printablePhoto(
 export const publicPhotosJsonSql = (orgSql: string, idSql: string, limit: number) =>
   `(SELECT coalesce(json_agg(json_build_object('id', ph.id, 'animal_id', ph.animal_id, 'caption', ph.caption, 'width', ph.width,
             'height', ph.height, 'updated_at', ph.updated_at) ORDER BY ph.is_primary DESC, ph.created_at, ph.id), '[]'::json)
-      FROM (SELECT * FROM animal_photos p WHERE p.organization_id = ${orgSql} AND p.animal_id = ${idSql} AND p.is_public
-             ORDER BY p.is_primary DESC, p.created_at, p.id LIMIT ${Math.floor(limit)}) ph)`;
+      FROM (SELECT * FROM animal_photos pj WHERE pj.organization_id = ${orgSql} AND pj.animal_id = ${idSql} AND pj.is_public
+             ORDER BY pj.is_primary DESC, pj.created_at, pj.id LIMIT ${Math.floor(limit)}) ph)`;

@@ -231,3 +231,26 @@ test('an animal page on a cache miss reads what it shows in one statement (the s
     proto.query = original;
   }
 });
+
+test('sharing: an animal page carries Open Graph and Twitter card tags, schema.org JSON-LD and a favicon', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Clover', breed: 'Beagle' });
+  await org.req('POST', `/api/animals/${id}/notes`, {
+    body: { kind: 'adoption', body: 'Clover loves a puddle.', visibility: 'shareable' },
+  });
+  const r = await page(org, `/animals/${id}/clover`);
+  assert.equal(r.status, 200);
+  const meta = (attr: string, name: string) => new RegExp(`<meta ${attr}="${name}" content="([^"]*)"`).exec(r.raw)?.[1];
+  assert.match(String(meta('property', 'og:title')), /^Clover · /);
+  assert.equal(meta('property', 'og:description'), 'Clover loves a puddle.');
+  assert.equal(meta('property', 'og:type'), 'article');
+  assert.equal(meta('name', 'twitter:card'), 'summary');
+  assert.match(String(meta('name', 'twitter:title')), /^Clover/);
+  const ld = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(r.raw)?.[1];
+  const json = JSON.parse(String(ld));
+  assert.equal(json['@context'], 'https://schema.org');
+  assert.equal(json.name, 'Clover');
+  assert.match(r.raw, /<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,/);
+  await org.req('PATCH', '/api/settings/public-site', { body: { logo_url: 'https://example.org/logo.png' } });
+  assert.match((await page(org, `/animals/${id}/clover`)).raw, /<link rel="icon" href="https:\/\/example.org\/logo.png">/);
+});
