@@ -129,8 +129,9 @@ export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, 
  */
 export async function adoptableTotal(q: Queryable, orgId: string, f: ListFilter): Promise<number> {
   const { w, tally, bounds } = filterSql(orgId, f);
-  const held = `(SELECT count(*) FROM public_listing l
-                  WHERE ${w.sql} AND l.animal_id IN (SELECT h.animal_id FROM animal_live_holds h WHERE h.organization_id = $1))`;
+  // Driven from the holds in force (LIMIT 1 keeps the lateral a per-hold index probe, never a scan of the listing).
+  const held = `(SELECT count(*) FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = $1) h
+                   JOIN LATERAL (SELECT 1 FROM public_listing l WHERE ${w.sql} AND l.animal_id = h.animal_id LIMIT 1) x ON true)`;
   const sql = bounds
     ? `WITH b AS (${bounds})
        SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_month_tallies t, b
@@ -157,8 +158,10 @@ export async function adoptableChoices(
                  GROUP BY 1, 2, 3 HAVING sum(n) > 0),
           c AS (SELECT species_key, site_id, n FROM t
                 UNION ALL
-                SELECT l.species_key, coalesce(l.site_id, ''), -count(*) FROM public_listing l
-                 WHERE l.organization_id = $1 AND l.animal_id IN (SELECT h.animal_id FROM animal_live_holds h WHERE h.organization_id = $1)
+                SELECT x.species_key, coalesce(x.site_id, ''), -count(*)
+                  FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = $1) h
+                  JOIN LATERAL (SELECT l.species_key, l.site_id FROM public_listing l
+                                 WHERE l.organization_id = $1 AND l.animal_id = h.animal_id LIMIT 1) x ON true
                  GROUP BY 1, 2)
      SELECT ARRAY(SELECT (SELECT min(t.species) FROM t WHERE t.species_key = c.species_key) FROM c GROUP BY species_key
                    HAVING sum(n) > 0 ORDER BY sum(n) DESC, 1 LIMIT 30) AS species,
