@@ -10,7 +10,14 @@ const run = (file: string, extra: string[] = []) =>
   spawnSync(process.execPath, ['--import', 'tsx', file, ...extra], { stdio: 'inherit' }).status ?? 1;
 
 let status = run('bench/run.ts', args);
+// The public site at each size of the scale run (bench/public-scale.ts; BENCH_SIZES), or at 10,000 animals.
+if (args.includes('--scale')) status ||= run('bench/public-scale.ts');
 if (!args.some((a) => a === '--scale' || a.startsWith('--only'))) {
+  status ||=
+    spawnSync(process.execPath, ['--import', 'tsx', 'bench/public-scale.ts'], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_SIZES: '10000' },
+    }).status ?? 1;
   status ||= run('bench/public.ts');
   status ||= run('bench/reports.ts');
 }

@@ -9,7 +9,8 @@ import { KeyAuth, SessionAuth } from './platform/auth.ts';
 import cookie from '@fastify/cookie';
 import { RateLimiter } from './platform/rate-limit.ts';
 import { lazy, lazySerializerFactory, validatorCompiler } from './platform/validation.ts';
-import { announceChange, listenForChanges } from './platform/cache-bus.ts';
+import { announceChange, listenForChanges, publicChanged } from './platform/cache-bus.ts';
+import { compressOnSend } from './platform/compress.ts';
 import { clearOrgCaches } from './platform/org-cache.ts';
 import type { App, AppContext } from './platform/context.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './platform/plugins/errors.ts';
@@ -99,6 +100,13 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     apiReference: opts.apiReference ?? true,
     text: { a: modules.flatMap((m) => m.describe?.a ?? []), b: modules.flatMap((m) => m.describe?.b ?? []) },
   });
+  // A write that succeeded changed its organization's public pages, or may have: this process forgets them before the
+  // answer leaves (other processes hear it from the database when the transaction commits, see cache-bus.ts).
+  app.addHook('onSend', async (req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.org && reply.statusCode < 400) publicChanged(req.org.id);
+  });
+  // Text answers compressed for clients that take Brotli or gzip (src/platform/compress.ts).
+  app.addHook('onSend', compressOnSend);
   for (const mod of modules) await app.register(async (scope) => mod.routes(scope, ctx));
   await app.register(webAppPlugin);
 

@@ -100,6 +100,9 @@ const OWNERS: Record<string, string> = {
   animal_weights: 'animals',
   // 1500–1599 public website.
   public_site_settings: 'publicsite',
+  public_listing: 'publicsite',
+  public_listing_tallies: 'publicsite',
+  public_listing_month_tallies: 'publicsite',
   syndication_targets: 'publicsite',
   // 0800–0849 care.
   care_notes: 'care',

@@ -119,6 +119,13 @@ test('seed fills an organization with sample records for every area, once', asyn
   assert.ok((await count('SELECT count(*) AS n FROM donations WHERE organization_id = $1')) >= 40);
   assert.equal(await count('SELECT count(DISTINCT type) AS n FROM donations WHERE organization_id = $1'), 3);
   assert.ok((await count('SELECT count(*) AS n FROM animal_photos WHERE organization_id = $1 AND is_primary')) >= 6);
+  // A new public site opens on photos, not placeholders: every animal it lists has a public one.
+  assert.ok((await count('SELECT count(*) AS n FROM public_listing WHERE organization_id = $1')) > 0);
+  assert.equal(
+    await count(`SELECT count(*) AS n FROM public_listing l WHERE l.organization_id = $1 AND NOT EXISTS
+                   (SELECT 1 FROM animal_photos p WHERE p.organization_id = $1 AND p.animal_id = l.animal_id AND p.is_public)`),
+    0,
+  );
   const twice = ark(['seed', s], { ARK_DATA_DIR: files });
   assert.equal(twice.code, 2);
   rmSync(files, { recursive: true, force: true });

@@ -1,6 +1,22 @@
 import { superviseListener } from './db/listen.ts';
 
 const CHANNEL = 'ark_cache';
+/**
+ * An organization's public pages changed (the payload is its id). Sent by database triggers in the transaction that
+ * makes the change, so every process hears it exactly when that transaction commits (migrations/1520).
+ */
+export const PUBLIC_CHANNEL = 'ark_public';
+
+const publicListeners = new Set<(orgId: string | null) => void>();
+/** Runs `fn(orgId)` when an organization's public pages change, here or in another process; `null`: any may have. */
+export function onPublicChange(fn: (orgId: string | null) => void): () => void {
+  publicListeners.add(fn);
+  return () => publicListeners.delete(fn);
+}
+/** Tells this process's listeners that an organization's public pages changed (or may have: `null`). */
+export function publicChanged(orgId: string | null): void {
+  for (const fn of publicListeners) fn(orgId);
+}
 
 /** Tells every Ark process sharing the database to drop its cached keys, roles and organizations. */
 export async function announceChange(q: { query: (t: string, p?: unknown[]) => Promise<unknown> }): Promise<void> {
@@ -17,5 +33,16 @@ export function listenForChanges(
   onChange: () => void,
   log?: { warn(msg: string): void; info(msg: string): void },
 ): { close(): Promise<void>; readonly listening: boolean } {
-  return superviseListener({ url, name: 'cache', channels: [CHANNEL], onNotify: onChange, onListening: onChange, log });
+  return superviseListener({
+    url,
+    name: 'cache',
+    channels: [CHANNEL, PUBLIC_CHANNEL],
+    onNotify: (channel, payload) => (channel === PUBLIC_CHANNEL ? publicChanged(payload || null) : onChange()),
+    // Announcements sent while the connection was away were missed: everything may have changed.
+    onListening: () => {
+      onChange();
+      publicChanged(null);
+    },
+    log,
+  });
 }

@@ -58,6 +58,8 @@ declare module 'fastify' {
      * valid one must hold `permission`), and without one the request is anonymous.
      */
     public?: boolean | 'optional';
+    /** A public GET whose 200 answers are kept in the public site's response cache (src/platform/public-cache.ts). */
+    publicCache?: boolean;
     /**
      * For a team member signed in to the staff app only (the session cookie): without a session the
      * request answers 401 before its body is read, and an API key answers 401 too.

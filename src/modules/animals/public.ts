@@ -149,7 +149,7 @@ export async function animalMicrochips(q: Queryable, orgId: string, animalId: st
  */
 export const PUBLIC_ANIMALS_SQL = `(SELECT a.organization_id, a.id, a.public_name, a.species, a.species_key, a.breed, a.sex,
     a.date_of_birth, a.weight, a.location_id,
-    a.intake_date, a.altered, a.created_at, a.updated_at
+    a.intake_date, a.altered, a.public_description, a.created_at, a.updated_at
   FROM animals a WHERE a.deleted_at IS NULL AND a.is_public)`;
 
 /**

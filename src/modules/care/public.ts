@@ -42,3 +42,15 @@ export async function bondedWith(q: Queryable, orgId: string, animalId: string):
   );
   return rows.map((r) => r.id);
 }
+
+/** SQL giving `shareableNotes` as a JSON array of {body, updated_at}, for one statement. */
+export const shareableNotesJsonSql = (orgSql: string, idSql: string) =>
+  `(SELECT coalesce(json_agg(json_build_object('body', n.body, 'updated_at', n.updated_at)
+            ORDER BY n.pinned DESC, n.created_at, n.id), '[]'::json)
+      FROM (SELECT * FROM care_notes cj WHERE cj.organization_id = ${orgSql} AND cj.animal_id = ${idSql} AND cj.visibility = 'shareable'
+              AND cj.kind IN ('general', 'adoption') ORDER BY cj.pinned DESC, cj.created_at, cj.id LIMIT 20) n)`;
+
+/** SQL giving the ids of the animals bonded with `idSql` (a set, for `= ANY(ARRAY(...))` or `IN (...)`). */
+export const bondedIdsSql = (orgSql: string, idSql: string) =>
+  `SELECT CASE WHEN cb.animal_a_id = ${idSql} THEN cb.animal_b_id ELSE cb.animal_a_id END FROM care_bonds cb
+    WHERE cb.organization_id = ${orgSql} AND (cb.animal_a_id = ${idSql} OR cb.animal_b_id = ${idSql})`;

@@ -76,7 +76,7 @@ export function renderPage(orgName: string, f: repo.FormRow, started: string, an
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(f.name)} — ${escapeHtml(orgName)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}
+<style>*{box-sizing:border-box}body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;overflow-wrap:anywhere}
 input,select,textarea{width:100%;padding:.4rem}.hp{position:absolute;left:-10000px}</style>
 </head><body><h1>${escapeHtml(f.name)}</h1><p>${escapeHtml(f.description)}</p>
 <form id="ark-form" method="post" action="/forms/${escapeHtml(f.slug)}/submit">

@@ -75,3 +75,10 @@ export async function printablePhoto(
   for await (const c of blob.body) chunks.push(c as Buffer);
   return sharp()(Buffer.concat(chunks)).resize(600, 600, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
 }
+
+/** SQL giving the animal's public photos as a JSON array (as `publicPhotos` gives them, at most `limit`), for one statement. */
+export const publicPhotosJsonSql = (orgSql: string, idSql: string, limit: number) =>
+  `(SELECT coalesce(json_agg(json_build_object('id', ph.id, 'animal_id', ph.animal_id, 'caption', ph.caption, 'width', ph.width,
+            'height', ph.height, 'updated_at', ph.updated_at) ORDER BY ph.is_primary DESC, ph.created_at, ph.id), '[]'::json)
+      FROM (SELECT * FROM animal_photos pj WHERE pj.organization_id = ${orgSql} AND pj.animal_id = ${idSql} AND pj.is_public
+             ORDER BY pj.is_primary DESC, pj.created_at, pj.id LIMIT ${Math.floor(limit)}) ph)`;

@@ -12,6 +12,7 @@ import { newId } from '../../platform/ids.ts';
 import { loadConfig } from '../../config.ts';
 import { DERIVED_SIZES, processPhoto } from './detect.ts';
 import * as repo from './repository.ts';
+import { PUBLIC_ANIMALS_SQL } from '../animals/public.ts';
 import { documentKey, photoKey } from './service.ts';
 
 const COLOURS = ['#c8a27a', '#7a8fc8', '#8cc87a', '#c87a9e', '#d9c36a', '#6ad9c9'];
@@ -43,15 +44,20 @@ function samplePdf(title: string, lines: string[]): Promise<Buffer> {
   });
 }
 
-/** Photos for a few animals (the public ones' first photo public) and a rabies certificate or two. */
+/**
+ * Photos made up for every animal the public website shows (so a new site never opens on placeholders) and a few
+ * others (each animal's first photo public), and a rabies certificate or two.
+ */
 export async function seedMedia(q: Queryable, org: Organization, data: SeedData): Promise<void> {
   const blobs = await openBlobStore(loadConfig());
-  // Some animals the public website shows (status Available is published by the sample data) and some it does not.
-  const available = data.animals.filter((x) => x.status === 'Available');
-  const animals = [...available.slice(0, 3), ...data.animals.filter((x) => x.status !== 'Available').slice(0, 3)];
+  // Every animal marked public (the website shows it when in care) and three that are not.
+  const shown = new Set(
+    (await q.query<{ id: string }>(`SELECT p.id FROM ${PUBLIC_ANIMALS_SQL} p WHERE p.organization_id = $1`, [org.id])).map((r) => r.id),
+  );
+  const animals = [...data.animals.filter((x) => shown.has(x.id)), ...data.animals.filter((x) => !shown.has(x.id)).slice(0, 3)];
   let n = 0;
   for (const [a, animal] of animals.entries()) {
-    for (let k = 0; k < (a % 2 === 0 ? 2 : 1); k++) {
+    for (let k = 0; k < (a < 3 && a % 2 === 0 ? 2 : 1); k++) {
       const picture = await samplePicture(n++);
       const photo = await processPhoto(picture);
       const id = newId('pho');

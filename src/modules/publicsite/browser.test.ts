@@ -182,6 +182,8 @@ test('the list: filters by form, paging by links, each page its own address; an 
   assert.equal(await p.locator('li.card').count(), 6);
   assert.match((await p.locator('.pager span').textContent()) ?? '', /Page 2 of 2/);
 
+  // On a phone the filters are folded behind one button.
+  await p.locator('details.fb > summary').click();
   await p.selectOption('select[name=species]', 'cat');
   await p.locator('button[type=submit]').click();
   await p.waitForURL(/species=cat/);

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,11 +8,13 @@ import { Eta } from 'eta';
 import type { App, AppContext } from '../../platform/context.ts';
 import { orgOf } from '../../platform/context.ts';
 import { requestHost } from '../../platform/request.ts';
+import { publicCache, publicCacheHooks } from '../../platform/public-cache.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
 import { PublicAnimalList, PublicListQuery } from './schemas.ts';
+import { Type } from '../../platform/schema.ts';
 import { en } from './strings.en.ts';
 import { publicPhotoPath, publicPhotos } from '../media/public.ts';
 import { sizeOf } from '../animals/public.ts';
@@ -116,28 +117,27 @@ export async function pageRoutes(app: App, ctx: AppContext) {
     );
   }
 
-  const page = { schema: { hide: true }, config: { public: true as const } };
+  const page = { schema: { hide: true }, config: { public: true as const, publicCache: true } };
 
   // The pages' own content policy (after the kernel's, which this scope's hook follows): no script runs on
   // them, styles are inline, images from here or https. Only the iframe page may be framed by other sites.
-  const framable = new WeakSet<FastifyRequest>();
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.routeOptions.url?.startsWith('/api/')) return payload;
+    const framable = req.routeOptions.url === '/embed';
+    if (framable) void reply.removeHeader('X-Frame-Options');
     void reply.header(
       'Content-Security-Policy',
       `default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; ` +
-        `form-action 'self'; frame-ancestors ${framable.has(req) ? '*' : "'none'"}`,
+        `form-action 'self'; frame-ancestors ${framable ? '*' : "'none'"}`,
     );
-    // Text answers are compressed for clients that take gzip (a phone on a slow network); level 4 costs little.
-    if (typeof payload === 'string' && payload.length > 1400 && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-      void reply.header('Content-Encoding', 'gzip').removeHeader('content-length');
-      // The compressed bytes differ from the plain ones: the validator becomes weak (If-None-Match compares weakly).
-      const etag = reply.getHeader('etag');
-      if (typeof etag === 'string' && !etag.startsWith('W/')) void reply.header('ETag', `W/${etag}`);
-      return gzipSync(payload, { level: 4 });
-    }
     return payload;
   });
+  // The response cache (src/platform/public-cache.ts): a hit or a 304 is answered before the route runs; a 200 is kept,
+  // compressed for clients that take Brotli or gzip.
+  const cacheHooks = publicCacheHooks(async (req) => (await orgFor(req))?.id ?? null);
+  app.addHook('preHandler', cacheHooks.preHandler);
+  app.addHook('onSend', cacheHooks.onSend);
+  ctx.onChange(() => publicCache.clear(null));
 
   app.get('/', { ...page, constraints: { host: orgHost } }, async (req, reply) => {
     const org = await orgFor(req);
@@ -173,7 +173,6 @@ export async function pageRoutes(app: App, ctx: AppContext) {
     const data = { site, cards: list.cards, total: list.total, species, locations, embed };
     if (service.notModified(req, reply, data, service.newestOf(list.lastModified, site.settings.updated_at), VERSION)) return reply;
     const action = embed ? '/embed' : '/animals';
-    if (embed) framable.add(req);
     const suffix = n > 1 ? ` · ${en.list.page(n, list.pages)}` : '';
     return html(
       reply,
@@ -196,17 +195,14 @@ export async function pageRoutes(app: App, ctx: AppContext) {
   }
   app.get('/animals', page, (req, reply) => listHandler(req, reply, false));
   // The iframe alternative to the widget: the list without the site's header and footer, framable anywhere.
-  app.get('/embed', page, async (req, reply) => {
-    void reply.removeHeader('X-Frame-Options');
-    return listHandler(req, reply, true);
-  });
+  app.get('/embed', page, (req, reply) => listHandler(req, reply, true));
 
   const animalHandler = async (req: FastifyRequest<{ Params: { id: string; slug?: string } }>, reply: FastifyReply) => {
     const org = await orgFor(req);
     if (!org) return notFoundPage(req, reply, null, en.notFound.page);
     const id = req.params.id;
     if (!/^[A-Za-z0-9_]{1,64}$/.test(id)) return notFoundPage(req, reply, org);
-    const p = await service.animalPage(ctx.db, org.id, id);
+    const p = await service.animalPage(ctx.db, org, id);
     if (!p) return notFoundPage(req, reply, org);
     // One address per animal: another slug (a renamed animal, a hand-typed link) redirects to it.
     if (req.params.slug !== service.slugify(p.name)) return reply.code(301).header('Cache-Control', CACHE_SHORT).redirect(p.href, 301);
@@ -377,7 +373,7 @@ export async function pageRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/public/animals',
     {
-      config: { public: true },
+      config: { public: true, publicCache: true },
       schema: {
         tags: ['Public website'],
         summary: 'Adoptable animals (public JSON)',
@@ -390,9 +386,12 @@ export async function pageRoutes(app: App, ctx: AppContext) {
           '`sort=name`. `total` counts every match. Answers carry an ETag and ' +
           'Last-Modified (If-None-Match / If-Modified-Since answer 304), `Cache-Control: ' +
           service.CACHE_CONTROL +
-          '` and `Access-Control-Allow-Origin: *` (the embeddable widget reads it from the rescue’s own website).',
+          '` and `Access-Control-Allow-Origin: *` (the embeddable widget reads it from the rescue’s own website). ' +
+          'Answers are kept in the server’s response cache until a change that may affect them commits (at most a minute), ' +
+          'and compressed (Brotli or gzip) for a client that takes it; `total` and the choices come from counts kept as ' +
+          'animals change, never from counting the animals.',
         querystring: PublicListQuery,
-        response: { 200: PublicAnimalList },
+        response: { 200: PublicAnimalList, 304: Type.Null({ description: 'Not modified: If-None-Match named the current ETag' }) },
       },
     },
     async (req, reply) => {
@@ -407,11 +406,13 @@ export async function pageRoutes(app: App, ctx: AppContext) {
         goodWith: [...new Set(good_with ?? [])].sort(),
         sort: sort ?? 'newest',
       };
-      const rows = await repo.listAdoptable(ctx.db, org.id, f, limit, offset);
+      const [rows, total] = await Promise.all([
+        repo.listAdoptable(ctx.db, org.id, f, limit, offset),
+        repo.adoptableTotal(ctx.db, org.id, f),
+      ]);
       const withPhoto = rows.filter((r) => r.photo_id).map((r) => r.id);
       const photos = new Map((await publicPhotos(ctx.db, org.id, withPhoto, 1)).map((p) => [p.animal_id, p]));
       const o = origin(req);
-      const total = rows[0]?.total ?? (offset > 0 ? ((await repo.listAdoptable(ctx.db, org.id, f, 1, 0))[0]?.total ?? 0) : 0);
       const body = {
         results: rows.map((r) => {
           const p = photos.get(r.id);

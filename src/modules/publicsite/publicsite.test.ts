@@ -164,7 +164,7 @@ test('caching: ETag and Last-Modified from the data, short Cache-Control, 304 on
     assert.equal(r.status, 200, url);
     const etag = String(r.headers.etag);
     assert.match(etag, /^"[A-Za-z0-9_-]{27}"$/, url);
-    assert.equal(r.headers['cache-control'], 'public, max-age=0, s-maxage=30, must-revalidate', url);
+    assert.equal(r.headers['cache-control'], 'public, max-age=0, s-maxage=30, stale-while-revalidate=30', url);
     const again = await page(org, url, { 'if-none-match': etag });
     assert.equal(again.status, 304, url);
     assert.equal(again.raw, '');

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../../platform/db/db.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
-import { PUBLIC_ANIMALS_SQL, SIZES, sizeSql, type Size } from '../animals/public.ts';
-import { locationNames, placeSiteSql } from '../operations/public.ts';
-import { availableNowSql } from '../stays/public.ts';
-import { behaviourValueSql, careChangedAtSql } from '../care/public.ts';
-import { firstPublicPhotoSql } from '../media/public.ts';
+import { PUBLIC_ANIMALS_SQL, SIZES, type Size } from '../animals/public.ts';
+import { locationNames } from '../operations/public.ts';
+import { ageAtIntakeJsonSql, availableNowSql } from '../stays/public.ts';
+import { behaviourValueSql, bondedIdsSql, careChangedAtSql, shareableNotesJsonSql } from '../care/public.ts';
+import { firstPublicPhotoSql, publicPhotosJsonSql } from '../media/public.ts';
 
 /** Age groups of the public site, from the date of birth (weeks): the four listing sites use these. */
 export const AGE_GROUPS = ['baby', 'young', 'adult', 'senior'] as const;
@@ -43,57 +44,128 @@ export interface ListedAnimal {
   weight: number | null;
   updated_at: Date;
   photo_id: string | null;
-  total: number;
 }
 
 const AVAILABLE = `p.organization_id = $1 AND ${availableNowSql('$1', 'p.id')}`;
+/** A named prepared statement per distinct text (a filter combination): planned once per connection, not per request. */
+const prepared = <R>(q: Queryable, kind: string, sql: string, params: unknown[]) =>
+  q.prepared<R>(`publicsite_${kind}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`, sql, params);
+const NOT_HELD = `NOT EXISTS (SELECT 1 FROM animal_live_holds h WHERE h.organization_id = $1 AND h.animal_id = l.animal_id)`;
 
 /**
- * One page of the adoptable animals matching the filter, with the total that match. The matches are read as ids
- * first (with the sort key), from the public animals' covering index (migration 1710: it carries the filter
- * columns but the weight, so only a size filter reads the rows), then only the page's rows are read whole.
+ * The filter over the listing (migration 1520: one row per public animal in care, kept by triggers) as SQL on `l`,
+ * and over its tallies as SQL on `t`. The age filter is a range of dates of birth: `b.lo` (exclusive, null for
+ * senior) to `b.hi` (inclusive), with `b.fm` the first whole birth month inside it and `b.em` the month after the last.
  */
-export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, limit: number, offset: number): Promise<ListedAnimal[]> {
-  const w = new Where(orgId, 'p.organization_id').and(availableNowSql('$1', 'p.id'));
-  if (f.species) w.and((p) => `p.species_key = lower(${p(f.species)})`);
-  if (f.sex) w.eq('p.sex', f.sex);
+function filterSql(orgId: string, f: ListFilter) {
+  const w = new Where(orgId, 'l.organization_id');
+  const t: string[] = [];
+  const param = (v: unknown) => {
+    w.params.push(v);
+    return `$${w.params.length}`;
+  };
+  if (f.species) {
+    const p = param(f.species);
+    w.and(`l.species_key = lower(${p})`);
+    t.push(`t.species_key = lower(${p})`);
+  }
+  if (f.sex) {
+    const p = param(f.sex);
+    w.and(`l.sex = ${p}`);
+    t.push(`t.sex = ${p}`);
+  }
+  if (f.size) {
+    const p = param(f.size);
+    w.and(`l.size = ${p}`);
+    t.push(`t.size = ${p}`);
+  }
+  if (f.locationId) {
+    const p = param(f.locationId);
+    w.and(`l.site_id = ${p}`);
+    t.push(`t.site_id = ${p}`);
+  }
+  let mask = 0;
+  for (const g of f.goodWith) {
+    w.and(`l.good_with_${g}`);
+    mask |= g === 'dogs' ? 1 : g === 'cats' ? 2 : 4;
+  }
+  if (mask) t.push(`(t.good_with & ${mask}) = ${mask}`);
+  let bounds = '';
   if (f.age) {
     const [from, to] = AGE_DAYS[f.age];
-    w.and((p) => `p.date_of_birth <= current_date - ${p(from)}::int`);
-    if (to !== null) w.and((p) => `p.date_of_birth > current_date - ${p(to)}::int`);
+    const lo = to === null ? 'NULL::date' : `current_date - ${param(to)}::int`;
+    const hi = `current_date - ${param(from)}::int`;
+    bounds = `SELECT lo, hi, (date_trunc('month', lo) + interval '1 month')::date AS fm, date_trunc('month', hi + 1)::date AS em
+                FROM (SELECT ${lo} AS lo, ${hi} AS hi) x`;
+    w.and('l.date_of_birth <= (SELECT hi FROM b) AND (l.date_of_birth > (SELECT lo FROM b) OR (SELECT lo FROM b) IS NULL)');
   }
-  if (f.size) w.and((p) => `${sizeSql('p.weight')} = ${p(f.size)}`);
-  if (f.locationId) w.and((p) => `${placeSiteSql('$1', 'p.location_id')} = ${p(f.locationId)}`);
-  for (const g of f.goodWith) w.and(`${behaviourValueSql('$1', 'p.id', `'good_with_${g}'`)} = 'yes'`);
+  return { w, tally: t.length ? `AND ${t.join(' AND ')}` : '', bounds };
+}
+
+/** One page of the adoptable animals matching the filter: read in list order from the listing, holds skipped as read. */
+export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, limit: number, offset: number): Promise<ListedAnimal[]> {
+  const { w, bounds } = filterSql(orgId, f);
   const byName = f.sort === 'name';
-  const order = byName ? 'm.sort_name, m.id' : 'm.created_at DESC, m.id DESC';
-  return q.query<ListedAnimal>(
-    `WITH m AS (SELECT p.id, p.created_at${byName ? ', lower(p.public_name) AS sort_name' : ''}
-                  FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${w.sql}),
-          pg AS (SELECT m.* FROM m ORDER BY ${order} ${w.page(limit, offset)})
+  const order = byName ? 'm.sort_name, m.animal_id' : 'm.created_at DESC, m.animal_id DESC';
+  const inner = byName ? 'l.sort_name, l.animal_id' : 'l.created_at DESC, l.animal_id DESC';
+  return prepared<ListedAnimal>(
+    q,
+    'list',
+    `WITH ${bounds ? `b AS (${bounds}),` : ''}
+          m AS (SELECT l.animal_id, l.created_at, l.sort_name FROM public_listing l WHERE ${w.sql} AND ${NOT_HELD}
+                 ORDER BY ${inner} ${w.page(limit, offset)})
      SELECT a.id, a.public_name, a.species, a.breed, a.sex, a.date_of_birth::text, a.intake_date::text,
-            a.weight::float8 AS weight, a.updated_at, ${firstPublicPhotoSql('$1', 'a.id')} AS photo_id,
-            (SELECT count(*) FROM m)::int AS total
-       FROM pg m JOIN ${PUBLIC_ANIMALS_SQL} a ON a.organization_id = $1 AND a.id = m.id
+            a.weight::float8 AS weight, a.updated_at, ${firstPublicPhotoSql('$1', 'a.id')} AS photo_id
+       FROM m JOIN ${PUBLIC_ANIMALS_SQL} a ON a.organization_id = $1 AND a.id = m.animal_id
       ORDER BY ${order}`,
     w.params,
   );
 }
 
 /**
- * The list's filter choices, in one statement over the adoptable animals (index-only, see listAdoptable): the species,
- * most first, and the sites (active locations) where adoptable animals are, by name. Animals with no location (in a
- * foster home) are at none.
+ * How many adoptable animals match the filter, exactly, from the tallies: the sum of the matching tally rows, less
+ * the matching animals on a hold in force (read from the holds, which are few). With an age filter, whole birth
+ * months come from the month tallies and the days at the range's two edges are counted from the listing.
+ */
+export async function adoptableTotal(q: Queryable, orgId: string, f: ListFilter): Promise<number> {
+  const { w, tally, bounds } = filterSql(orgId, f);
+  // Driven from the holds in force (LIMIT 1 keeps the lateral a per-hold index probe, never a scan of the listing).
+  const held = `(SELECT count(*) FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = $1) h
+                   JOIN LATERAL (SELECT 1 FROM public_listing l WHERE ${w.sql} AND l.animal_id = h.animal_id LIMIT 1) x ON true)`;
+  const sql = bounds
+    ? `WITH b AS (${bounds})
+       SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_month_tallies t, b
+                 WHERE t.organization_id = $1 ${tally} AND t.birth_month < b.em AND (b.lo IS NULL OR t.birth_month >= b.fm))
+             + (SELECT count(*) FROM public_listing l, b b2 WHERE ${w.sql}
+                  AND (l.date_of_birth >= greatest(b2.em, b2.fm) OR (b2.lo IS NOT NULL AND l.date_of_birth < b2.fm)))
+             - ${held})::int AS n`
+    : `SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_tallies t WHERE t.organization_id = $1 ${tally}) - ${held})::int AS n`;
+  const rows = await prepared<{ n: number }>(q, 'total', sql, w.params);
+  return Math.max(0, rows[0]?.n ?? 0);
+}
+
+/**
+ * The list's filter choices from the tallies (less the animals on a hold in force): the species, most first, and the
+ * sites (active locations) where adoptable animals are, by name. Animals with no location (in a foster home) are at none.
  */
 export async function adoptableChoices(
   q: Queryable,
   orgId: string,
 ): Promise<{ species: string[]; locations: { id: string; name: string }[] }> {
-  const rows = await q.query<{ species: string[]; sites: string[] }>(
-    `WITH av AS (SELECT p.species_key, p.species, p.location_id FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE})
-     SELECT ARRAY(SELECT min(species) FROM av GROUP BY species_key ORDER BY count(*) DESC, 1 LIMIT 30) AS species,
-            ARRAY(SELECT DISTINCT ${placeSiteSql('$1', 'x.location_id')}
-                    FROM (SELECT DISTINCT location_id FROM av WHERE location_id IS NOT NULL) x) AS sites`,
+  const rows = await q.prepared<{ species: string[]; sites: string[] }>(
+    'publicsite_choices',
+    `WITH t AS (SELECT species_key, species, site_id, sum(n) AS n FROM public_listing_tallies WHERE organization_id = $1
+                 GROUP BY 1, 2, 3 HAVING sum(n) > 0),
+          c AS (SELECT species_key, site_id, n FROM t
+                UNION ALL
+                SELECT x.species_key, coalesce(x.site_id, ''), -count(*)
+                  FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = $1) h
+                  JOIN LATERAL (SELECT l.species_key, l.site_id FROM public_listing l
+                                 WHERE l.organization_id = $1 AND l.animal_id = h.animal_id LIMIT 1) x ON true
+                 GROUP BY 1, 2)
+     SELECT ARRAY(SELECT (SELECT min(t.species) FROM t WHERE t.species_key = c.species_key) FROM c GROUP BY species_key
+                   HAVING sum(n) > 0 ORDER BY sum(n) DESC, 1 LIMIT 30) AS species,
+            ARRAY(SELECT site_id FROM c WHERE site_id <> '' GROUP BY site_id HAVING sum(n) > 0) AS sites`,
     [orgId],
   );
   const r = rows[0];
@@ -141,11 +213,44 @@ export interface PublicAnimal {
 export async function adoptableAnimal(q: Queryable, orgId: string, id: string): Promise<PublicAnimal | null> {
   const rows = await q.query<PublicAnimal>(
     `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
-            p.weight::float8 AS weight, p.altered, p.updated_at,
+            p.weight::float8 AS weight, p.altered, p.public_description, p.updated_at,
             ${careChangedAtSql('$1', 'p.id')} AS care_changed_at,
             ${behaviourValueSql('$1', 'p.id', "'good_with_dogs'")} AS good_with_dogs,
             ${behaviourValueSql('$1', 'p.id', "'good_with_cats'")} AS good_with_cats,
             ${behaviourValueSql('$1', 'p.id', "'good_with_children'")} AS good_with_children
+       FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.id = $2`,
+    [orgId, id],
+  );
+  return rows[0] ?? null;
+}
+
+export interface AnimalPageRow extends PublicAnimal {
+  public_description: string | null;
+  photos: { id: string; animal_id: string; caption: string | null; width: number; height: number; updated_at: string }[];
+  notes: { body: string; updated_at: string }[];
+  bonded: { id: string; public_name: string }[];
+  age_at_intake: { age_weeks: number; intake_at: string } | null;
+}
+
+/**
+ * Everything an animal's page shows of the animal, in one statement: the animal when adoptable, its public photos,
+ * its shareable notes, the adoptable animals bonded with it and the age its latest intake recorded (for the fee).
+ */
+export async function animalPageRow(q: Queryable, orgId: string, id: string): Promise<AnimalPageRow | null> {
+  const rows = await q.prepared<AnimalPageRow>(
+    'publicsite_animal_page',
+    `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
+            p.weight::float8 AS weight, p.altered, p.public_description, p.updated_at,
+            ${careChangedAtSql('$1', 'p.id')} AS care_changed_at,
+            ${behaviourValueSql('$1', 'p.id', "'good_with_dogs'")} AS good_with_dogs,
+            ${behaviourValueSql('$1', 'p.id', "'good_with_cats'")} AS good_with_cats,
+            ${behaviourValueSql('$1', 'p.id', "'good_with_children'")} AS good_with_children,
+            ${publicPhotosJsonSql('$1', 'p.id', 12)} AS photos,
+            ${shareableNotesJsonSql('$1', 'p.id')} AS notes,
+            (SELECT coalesce(json_agg(json_build_object('id', b.id, 'public_name', b.public_name) ORDER BY b.id), '[]'::json)
+               FROM ${PUBLIC_ANIMALS_SQL} b
+              WHERE b.organization_id = $1 AND b.id IN (${bondedIdsSql('$1', 'p.id')}) AND ${availableNowSql('$1', 'b.id')}) AS bonded,
+            ${ageAtIntakeJsonSql('$1', 'p.id')} AS age_at_intake
        FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.id = $2`,
     [orgId, id],
   );

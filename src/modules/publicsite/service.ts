@@ -1,18 +1,19 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { publicPhotoPath, publicPhotos, type PublicPhoto } from '../media/public.ts';
-import { bondedWith, shareableNotes } from '../care/public.ts';
 import { publicWishList } from '../fundraising/public.ts';
-import { publicDescription, sizeOf, type Size } from '../animals/public.ts';
+import { sizeOf, type Size } from '../animals/public.ts';
 import * as repo from './repository.ts';
-import { sources, type Fee } from './sources.ts';
+import { sources, type Fee, type FormLinks } from './sources.ts';
+import { activeFeeSchedule, adoptionFeeFrom, type FeeSchedule } from '../adoptions/public.ts';
+import { onPublicChange } from '../../platform/cache-bus.ts';
 import { en } from './strings.en.ts';
 
 export const PAGE_SIZE = 24;
-/** Browsers revalidate every time (cheap: 304); a CDN may keep a copy 30 s, so a change shows within a minute. */
-export const CACHE_CONTROL = 'public, max-age=0, s-maxage=30, must-revalidate';
+/** Browsers revalidate every time (cheap: 304); a CDN may keep a copy 30 s (and serve it 30 s more while it refetches). */
+import { PUBLIC_CACHE_CONTROL, TTL_MS } from '../../platform/public-cache.ts';
+export const CACHE_CONTROL = PUBLIC_CACHE_CONTROL;
 
 /** A URL part from a public name: lower case ASCII words joined by hyphens ("Mr. Biscuit" → "mr-biscuit"). */
 export function slugify(name: string): string {
@@ -60,25 +61,20 @@ export const newestOf = (...ds: (Date | string | null | undefined)[]): Date | nu
 };
 
 /**
- * Conditional GET: the ETag is a hash of the data a page is made from (plus the template version), and
- * Last-Modified the newest change among those rows. If-None-Match wins over If-Modified-Since (RFC 9110);
- * a match answers 304 before anything is rendered. Returns true when the 304 was sent.
+ * Conditional GET: a page's Last-Modified is the newest change among the rows it is made from. The ETag (a hash of the
+ * answer) and the 304s are the response cache's (src/platform/public-cache.ts), which answers a match from the kept
+ * entry before the route runs. Always false (kept so a route reads as "answer unless not modified").
  */
-export function notModified(req: FastifyRequest, reply: FastifyReply, data: unknown, lastModified: Date | null, version: string): boolean {
-  const etag = `"${createHash('sha1').update(version).update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`;
-  void reply.header('ETag', etag).header('Cache-Control', CACHE_CONTROL).header('Vary', 'Accept-Encoding');
+export function notModified(
+  _req: FastifyRequest,
+  reply: FastifyReply,
+  _data: unknown,
+  lastModified: Date | null,
+  _version: string,
+): boolean {
   const lm = lastModified ? new Date(Math.floor(lastModified.getTime() / 1000) * 1000) : null;
   if (lm) void reply.header('Last-Modified', lm.toUTCString());
-  const inm = req.headers['if-none-match'];
-  const ims = req.headers['if-modified-since'];
-  let match = false;
-  if (inm !== undefined) match = inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
-  else if (ims && lm) {
-    const since = Date.parse(ims);
-    match = !Number.isNaN(since) && lm.getTime() <= since;
-  }
-  if (match) void reply.code(304).send();
-  return match;
+  return false;
 }
 
 export interface Site {
@@ -86,7 +82,30 @@ export interface Site {
   settings: repo.SiteSettingsRow;
 }
 export async function site(q: Queryable, org: Organization): Promise<Site> {
-  return { org, settings: await repo.siteSettings(q, org.id) };
+  return { org, settings: (await siteFacts(q, org)).settings };
+}
+
+/** What every page of an organization's site reads the same: its settings, its form links and its fee schedule. */
+export interface SiteFacts {
+  settings: repo.SiteSettingsRow;
+  forms: FormLinks;
+  feeSchedule: FeeSchedule | null;
+}
+const facts = new Map<string, { at: number; value: Promise<SiteFacts> }>();
+// Forgotten with the organization's public pages (the same triggers and write hook, src/platform/public-cache.ts).
+onPublicChange((orgId) => (orgId === null ? facts.clear() : facts.delete(orgId)));
+export function siteFacts(q: Queryable, org: Organization): Promise<SiteFacts> {
+  const hit = facts.get(org.id);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+  const value = Promise.all([
+    repo.siteSettings(q, org.id),
+    sources.forms ? sources.forms(q, org.id) : Promise.resolve({}),
+    activeFeeSchedule(q, org.id),
+  ]).then(([settings, forms, feeSchedule]) => ({ settings, forms, feeSchedule }));
+  const entry = { at: Date.now(), value };
+  facts.set(org.id, entry);
+  value.catch(() => facts.get(org.id) === entry && facts.delete(org.id));
+  return value;
 }
 
 export interface Card {
@@ -117,11 +136,10 @@ function card(a: repo.ListedAnimal, photos: Map<string, PublicPhoto>): Card {
 
 /** One page of adoptable animals as cards, with the total and what changed last. */
 export async function listPage(q: Queryable, orgId: string, f: repo.ListFilter, page: number, size = PAGE_SIZE) {
-  const rows = await repo.listAdoptable(q, orgId, f, size, (page - 1) * size);
+  const [rows, total] = await Promise.all([repo.listAdoptable(q, orgId, f, size, (page - 1) * size), repo.adoptableTotal(q, orgId, f)]);
   const withPhoto = rows.filter((r) => r.photo_id).map((r) => r.id);
   const photos = new Map<string, PublicPhoto>();
   for (const p of await publicPhotos(q, orgId, withPhoto, 1)) photos.set(p.animal_id, p);
-  const total = rows[0]?.total ?? 0;
   return {
     cards: rows.map((r) => card(r, photos)),
     rows,
@@ -149,18 +167,19 @@ export interface AnimalPage {
   lastModified: Date | null;
 }
 
-/** Everything an animal's page shows, or null when the animal is not adoptable now (404 at once). */
-export async function animalPage(q: Queryable, orgId: string, id: string): Promise<AnimalPage | null> {
-  const a = await repo.adoptableAnimal(q, orgId, id);
+/** Everything an animal's page shows, or null when the animal is not adoptable now (404 at once): one statement for the
+ * animal (repo.animalPageRow) and the organization's site facts, kept until its public pages change. */
+export async function animalPage(q: Queryable, org: Organization, id: string): Promise<AnimalPage | null> {
+  const [a, facts] = await Promise.all([repo.animalPageRow(q, org.id, id), siteFacts(q, org)]);
   if (!a) return null;
-  const [photos, notes, partners] = [
-    await publicPhotos(q, orgId, [id], 12),
-    await shareableNotes(q, orgId, id),
-    await bondedWith(q, orgId, id),
-  ];
-  const bonded = await repo.adoptableNames(q, orgId, partners);
-  const fee = sources.fee ? await sources.fee(q, orgId, id) : null;
-  const forms = sources.forms ? await sources.forms(q, orgId, id) : {};
+  const photos = a.photos;
+  const notes = a.notes;
+  const fee = adoptionFeeFrom(facts.feeSchedule, org.currency, {
+    species: a.species,
+    date_of_birth: a.date_of_birth,
+    age_at_intake: a.age_at_intake ? { age_weeks: a.age_at_intake.age_weeks, intake_at: new Date(a.age_at_intake.intake_at) } : null,
+  });
+  const forms = facts.forms;
   const label = (k: string) => en.goodWith[k] ?? k;
   const days = ageDays(a.date_of_birth);
   return {
@@ -177,10 +196,10 @@ export async function animalPage(q: Queryable, orgId: string, id: string): Promi
       caption: p.caption,
     })),
     // The animal's public description first, then its notes marked shareable, paragraph by paragraph.
-    description: [await publicDescription(q, orgId, id), ...notes.map((n) => n.body)]
+    description: [a.public_description, ...notes.map((n) => n.body)]
       .flatMap((text) => (text ?? '').split(/\n\s*\n/).map((s) => s.trim()))
       .filter(Boolean),
-    bonded: bonded.map((b) => ({ name: b.public_name, href: animalPath(b.id, b.public_name) })),
+    bonded: a.bonded.map((b) => ({ name: b.public_name, href: animalPath(b.id, b.public_name) })),
     fee,
     goodWith: (['dogs', 'cats', 'children'] as const).filter((k) => a[`good_with_${k}`] === 'yes').map(label),
     notGoodWith: (['dogs', 'cats', 'children'] as const).filter((k) => a[`good_with_${k}`] === 'no').map(label),

@@ -89,3 +89,8 @@ export async function openStayId(q: Queryable, orgId: string, animalId: string):
   const latest = await latestStay(q, orgId, animalId);
   return latest && latest.outcome_at === null ? latest.id : null;
 }
+
+/** SQL giving `ageAtIntake` as JSON {age_weeks, intake_at} (NULL when no intake recorded an age), for one statement. */
+export const ageAtIntakeJsonSql = (orgSql: string, idSql: string) =>
+  `(SELECT json_build_object('age_weeks', s.age_weeks, 'intake_at', s.intake_at) FROM animal_stays s
+     WHERE s.organization_id = ${orgSql} AND s.animal_id = ${idSql} AND s.age_weeks IS NOT NULL ORDER BY s.intake_at DESC LIMIT 1)`;

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import path from 'node:path';
 
 const DIST = path.resolve(import.meta.dirname, '../../../web/dist');
@@ -11,6 +12,25 @@ const DIST = path.resolve(import.meta.dirname, '../../../web/dist');
  * address: hashed assets cached for a year, every other path under /app the app's page (its router
  * decides). Without a build, /app/ says how to make one.
  */
+/**
+ * Brotli (`.br`, best quality) and gzip (`.gz`) copies of the built text assets, made once beside them: by the first
+ * start after a build (the names are content hashes, so a copy made once is never stale), kept on disk after that.
+ */
+export function precompress(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (!/\.(js|css|svg|json|html|txt|map)$/.test(name) || !statSync(file).isFile()) continue;
+    const body = readFileSync(file);
+    if (body.length < 1024) continue;
+    if (!existsSync(`${file}.br`))
+      writeFileSync(
+        `${file}.br`,
+        brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+      );
+    if (!existsSync(`${file}.gz`)) writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+  }
+}
+
 export const webAppPlugin = fp(
   async (app) => {
     if (!existsSync(path.join(DIST, 'index.html'))) {
@@ -20,9 +40,12 @@ export const webAppPlugin = fp(
       return;
     }
     const page = readFileSync(path.join(DIST, 'index.html'));
+    precompress(path.join(DIST, 'assets'));
     await app.register(fastifyStatic, {
       root: path.join(DIST, 'assets'),
       prefix: '/app/assets/',
+      // The `.br` and `.gz` made beside each text asset are sent to a client that takes them.
+      preCompressed: true,
       decorateReply: false,
       immutable: true,
       maxAge: '365d',

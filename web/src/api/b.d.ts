@@ -53016,7 +53016,7 @@ export interface paths {
         };
         /**
          * Adoptable animals (public JSON)
-         * @description No key needed; the organization comes from the address (Host). Adoptable means: marked public, in care (an open stay) and no hold in force. Only public fields: the public name, never the internal name; no notes, no people. Filters as on the website: `size` is the band of the animal’s weight (small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; an animal with no weight matches no size), `location_id` one of `locations` (animals in one of its housing units too; animals with no location, e.g. in a foster home, match no location); newest first unless `sort=name`. `total` counts every match. Answers carry an ETag and Last-Modified (If-None-Match / If-Modified-Since answer 304), `Cache-Control: public, max-age=0, s-maxage=30, must-revalidate` and `Access-Control-Allow-Origin: *` (the embeddable widget reads it from the rescue’s own website).
+         * @description No key needed; the organization comes from the address (Host). Adoptable means: marked public, in care (an open stay) and no hold in force. Only public fields: the public name, never the internal name; no notes, no people. Filters as on the website: `size` is the band of the animal’s weight (small up to 25 lb, medium 26–60, large 61–100, xlarge over 100; an animal with no weight matches no size), `location_id` one of `locations` (animals in one of its housing units too; animals with no location, e.g. in a foster home, match no location); newest first unless `sort=name`. `total` counts every match. Answers carry an ETag and Last-Modified (If-None-Match / If-Modified-Since answer 304), `Cache-Control: public, max-age=0, s-maxage=30, stale-while-revalidate=30` and `Access-Control-Allow-Origin: *` (the embeddable widget reads it from the rescue’s own website). Answers are kept in the server’s response cache until a change that may affect them commits (at most a minute), and compressed (Brotli or gzip) for a client that takes it; `total` and the choices come from counts kept as animals change, never from counting the animals.
          */
         get: {
             parameters: {
@@ -53066,6 +53066,13 @@ export interface paths {
                             }[];
                         };
                     };
+                };
+                /** @description Not modified: If-None-Match named the current ETag */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Body not JSON or not an object, or a required field missing */
                 400: {

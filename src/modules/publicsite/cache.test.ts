@@ -1,0 +1,256 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { makeOrg, request, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import pg from 'pg';
+import { publicCache } from '../../platform/public-cache.ts';
+
+let t: TestApp;
+before(async () => {
+  // Listening as `npm start` does: the database's commit-time notices reach this process too.
+  t = await testApp({}, undefined, { listen: true });
+});
+after(async () => t.close());
+
+const page = (org: TestOrg, url: string, headers: Record<string, string> = {}) => request(t, org.host, 'GET', url, { key: null, headers });
+
+async function animal(org: TestOrg, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await org.req('POST', '/api/v1/animals', {
+    body: {
+      name: 'Kennel 4',
+      publicName: 'Biscuit',
+      species: 'dog',
+      status: 'Available',
+      intakeDate: '2026-01-10',
+      isPublic: true,
+      ...body,
+    },
+  });
+  assert.equal(res.status, 201, res.raw);
+  return res.body.data?.id ?? res.body.id;
+}
+
+test('an edit shows at once on every cached page; a 304 comes from the cache; the headers a CDN needs', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Pepper' });
+  const urls = ['/', '/animals', `/animals/${id}/pepper`, '/feed.json', '/feed.xml', '/sitemap.xml', '/api/public/animals', '/widget.js'];
+  const first = new Map<string, string>();
+  // The listening connection forgets everything when it (re)connects: let it connect first.
+  await new Promise((r) => setTimeout(r, 500));
+  for (const url of urls) {
+    const r = await page(org, url);
+    assert.equal(r.status, 200, url);
+    assert.equal(r.headers['cache-control'], 'public, max-age=0, s-maxage=30, stale-while-revalidate=30', url);
+    assert.match(String(r.headers.vary), /Accept-Encoding/, url);
+    assert.match(String(r.headers.etag), /^"[A-Za-z0-9_-]{27}"$/, url);
+    first.set(url, String(r.headers.etag));
+    // The second answer is the kept one: same ETag, and a 304 without running the route.
+    const hitsBefore = publicCache.hits;
+    const again = await page(org, url, { 'if-none-match': String(r.headers.etag) });
+    assert.equal(again.status, 304, url);
+    assert.equal(again.raw, '');
+    assert.equal(again.headers.etag, r.headers.etag, url);
+    assert.equal(publicCache.hits, hitsBefore + 1, `${url} answered from the cache`);
+    assert.equal((await page(org, url)).raw, r.raw, url);
+  }
+  // An edit through the API: every page that shows the animal changes on the next request.
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${id}`, { body: { publicName: 'Pepper Pot' } })).status, 200);
+  for (const url of urls.filter((u) => !u.startsWith('/animals/') && u !== '/widget.js')) {
+    const r = await page(org, url, { 'if-none-match': String(first.get(url)) });
+    assert.equal(r.status, 200, url);
+    assert.match(r.raw, /Pepper Pot|pepper-pot/, url);
+  }
+  const moved = await page(org, `/animals/${id}/pepper`);
+  assert.equal(moved.status, 301);
+  const renamed = await page(org, `/animals/${id}/pepper-pot`);
+  assert.match(renamed.raw, /Pepper Pot/);
+  // A photo-less animal made private: its page is a 404 at once, the list drops it.
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${id}`, { body: { isPublic: false } })).status, 200);
+  assert.equal((await page(org, `/animals/${id}/pepper-pot`)).status, 404);
+  assert.equal((await page(org, '/api/public/animals')).body.total, 0);
+});
+
+test('a change made outside any request (another process, a job) reaches the cache when it commits', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Juniper' });
+  const before = await page(org, '/animals');
+  assert.match(before.raw, /Juniper/);
+  await t.db.query(`UPDATE animals SET public_name = 'Juniper Berry' WHERE organization_id = $1 AND id = $2`, [org.id, id]);
+  let seen = false;
+  for (let i = 0; i < 100 && !seen; i++) {
+    seen = /Juniper Berry/.test((await page(org, '/animals')).raw);
+    if (!seen) await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.ok(seen, 'the list shows the new name');
+  // A change rolled back tells nobody: the kept answer stays.
+  const kept = await page(org, '/animals');
+  await t.db
+    .tx(async (q) => {
+      await q.query(`UPDATE animals SET public_name = 'Never' WHERE organization_id = $1 AND id = $2`, [org.id, id]);
+      throw new Error('roll back');
+    })
+    .catch(() => undefined);
+  await new Promise((r) => setTimeout(r, 100));
+  const hits = publicCache.hits;
+  assert.equal((await page(org, '/animals')).raw, kept.raw);
+  assert.equal(publicCache.hits, hits + 1);
+});
+
+test('text answers are compressed for clients that take Brotli or gzip, from the cache too', async () => {
+  const org = await makeOrg(t);
+  for (let i = 0; i < 8; i++) await animal(org, { publicName: `Dog ${i}` });
+  for (const url of ['/animals', '/api/public/animals']) {
+    const plain = await t.app.inject({ method: 'GET', url, headers: { host: org.host } });
+    assert.equal(plain.headers['content-encoding'], undefined);
+    for (let round = 0; round < 2; round++) {
+      const br = await t.app.inject({ method: 'GET', url, headers: { host: org.host, 'accept-encoding': 'gzip, deflate, br' } });
+      assert.equal(br.headers['content-encoding'], 'br', url);
+      assert.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body);
+      const gz = await t.app.inject({ method: 'GET', url, headers: { host: org.host, 'accept-encoding': 'gzip' } });
+      assert.equal(gz.headers['content-encoding'], 'gzip', url);
+      assert.equal(gunzipSync(gz.rawPayload).toString(), plain.body);
+      assert.equal(gz.headers.etag, plain.headers.etag);
+    }
+  }
+});
+
+test('totals and filter choices stay exact through intakes, outcomes, holds, edits and deletions', async () => {
+  const org = await makeOrg(t);
+  for (const [key, name] of [
+    ['good_with_dogs', 'Good with dogs'],
+    ['good_with_cats', 'Good with cats'],
+  ]) {
+    assert.equal((await org.req('POST', '/api/animals/behaviour-attributes', { body: { key, name, scale: 'yes_no' } })).status, 201);
+  }
+  const ids: string[] = [];
+  const species = ['dog', 'dog', 'cat', 'cat', 'rabbit', 'dog', 'cat', 'dog'];
+  for (let i = 0; i < species.length; i++) {
+    ids.push(
+      await animal(org, {
+        publicName: `Pet ${i}`,
+        species: species[i],
+        sex: i % 2 ? 'male' : 'female',
+        weight: 10 + i * 12,
+        dateOfBirth: i % 3 === 0 ? '2025-10-01' : i % 3 === 1 ? '2022-03-15' : '2014-06-30',
+      }),
+    );
+  }
+  const filters = [
+    '',
+    '?species=dog',
+    '?species=cat&sex=male',
+    '?size=small',
+    '?age=baby',
+    '?age=adult',
+    '?age=senior',
+    '?age=young',
+    '?good_with=dogs',
+    '?species=dog&age=adult',
+  ];
+  // The truth: every match listed (limit 100), counted.
+  async function check(label: string) {
+    for (const f of filters) {
+      const r = await page(org, `/api/public/animals${f}${f ? '&' : '?'}limit=48`);
+      assert.equal(r.status, 200, r.raw);
+      assert.equal(r.body.total, r.body.results.length, `${label}: ${f}`);
+    }
+    const all = await page(org, '/api/public/animals?limit=48');
+    const bySpecies = new Map<string, number>();
+    for (const a of all.body.results) bySpecies.set(a.species, (bySpecies.get(a.species) ?? 0) + 1);
+    assert.deepEqual(
+      [...all.body.species].sort(),
+      [...bySpecies.keys()].sort(),
+      `${label}: species choices are those with an adoptable animal`,
+    );
+  }
+  await check('start');
+  assert.equal((await page(org, '/api/public/animals')).body.total, 8);
+  assert.equal((await page(org, '/api/public/animals?age=adult&limit=48')).body.total, 3);
+  // Behaviour values.
+  const bv = await org.req('PUT', `/api/animals/${ids[0]}/behaviour`, { body: { values: { good_with_dogs: 'yes' } } });
+  assert.equal(bv.status, 200, bv.raw);
+  assert.equal((await page(org, '/api/public/animals?good_with=dogs')).body.total, 1);
+  await check('behaviour');
+  // A hold in force takes the rabbit off the list and its species off the choices.
+  assert.equal((await org.req('POST', `/api/animals/${ids[4]}/holds`, { body: { reason: 'bite_quarantine' } })).status, 201);
+  assert.equal((await page(org, '/api/public/animals')).body.total, 7);
+  assert.ok(!(await page(org, '/api/public/animals')).body.species.includes('rabbit'));
+  await check('hold');
+  // An outcome (adopted) takes an animal out of care.
+  const out = await org.req('POST', `/api/animals/${ids[1]}/outcomes`, {
+    body: { type: 'transfer_out', occurred_at: new Date().toISOString() },
+  });
+  assert.equal(out.status, 201, out.raw);
+  assert.equal((await page(org, '/api/public/animals')).body.total, 6);
+  await check('outcome');
+  // Edits that move an animal between filter values.
+  const edit = await org.req('PATCH', `/api/v1/animals/${ids[2]}`, { body: { weight: 90, dateOfBirth: '2025-12-01' } });
+  assert.equal(edit.status, 200, edit.raw);
+  await check('edit');
+  assert.equal((await org.req('DELETE', `/api/v1/animals/${ids[3]}`)).status < 300, true);
+  await check('delete');
+  // Concurrent writes: 12 new public animals at once; the total counts each once.
+  const totalBefore = (await page(org, '/api/public/animals')).body.total;
+  await Promise.all(Array.from({ length: 12 }, (_, i) => animal(org, { publicName: `Rush ${i}`, species: i % 2 ? 'dog' : 'cat' })));
+  assert.equal((await page(org, '/api/public/animals')).body.total, totalBefore + 12);
+  await check('concurrent');
+  // The listing can be rebuilt from the animals and says the same.
+  await t.db.query('SELECT public_listing_rebuild($1)', [org.id]);
+  publicCache.clear(null);
+  await check('rebuilt');
+});
+
+test('an animal page on a cache miss reads what it shows in one statement (the site facts are kept per organization)', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Counted', dateOfBirth: '2024-05-01' });
+  const other = await animal(org, { publicName: 'Partner' });
+  const bond = await org.req('POST', `/api/animals/${id}/bonds`, { body: { animal_id: other } });
+  assert.ok(bond.status < 300 || bond.status === 404, bond.raw);
+  await org.req('POST', `/api/animals/${id}/notes`, { body: { kind: 'adoption', body: 'Sleeps all day.', visibility: 'shareable' } });
+  const url = `/animals/${id}/counted`;
+  assert.equal((await page(org, url)).status, 200);
+  const texts: string[] = [];
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const a = args[0];
+    texts.push(typeof a === 'string' ? a : ((a as { text?: string }).text ?? ''));
+    return original.apply(this, args);
+  };
+  try {
+    publicCache.clear(org.id);
+    const r = await page(org, url);
+    assert.equal(r.status, 200);
+    assert.match(r.raw, /Sleeps all day/);
+    assert.ok(texts.length <= 2, `statements: ${texts.length}\n${texts.join('\n')}`);
+    texts.length = 0;
+    const hit = await page(org, url);
+    assert.equal(hit.status, 200);
+    assert.equal(texts.length, 0, 'a hit reads nothing');
+  } finally {
+    proto.query = original;
+  }
+});
+
+test('sharing: an animal page carries Open Graph and Twitter card tags, schema.org JSON-LD and a favicon', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Clover', breed: 'Beagle' });
+  await org.req('POST', `/api/animals/${id}/notes`, {
+    body: { kind: 'adoption', body: 'Clover loves a puddle.', visibility: 'shareable' },
+  });
+  const r = await page(org, `/animals/${id}/clover`);
+  assert.equal(r.status, 200);
+  const meta = (attr: string, name: string) => new RegExp(`<meta ${attr}="${name}" content="([^"]*)"`).exec(r.raw)?.[1];
+  assert.match(String(meta('property', 'og:title')), /^Clover · /);
+  assert.equal(meta('property', 'og:description'), 'Clover loves a puddle.');
+  assert.equal(meta('property', 'og:type'), 'article');
+  assert.equal(meta('name', 'twitter:card'), 'summary');
+  assert.match(String(meta('name', 'twitter:title')), /^Clover/);
+  const ld = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(r.raw)?.[1];
+  const json = JSON.parse(String(ld));
+  assert.equal(json['@context'], 'https://schema.org');
+  assert.equal(json.name, 'Clover');
+  assert.match(r.raw, /<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,/);
+  await org.req('PATCH', '/api/settings/public-site', { body: { logo_url: 'https://example.org/logo.png' } });
+  assert.match((await page(org, `/animals/${id}/clover`)).raw, /<link rel="icon" href="https:\/\/example.org\/logo.png">/);
+});

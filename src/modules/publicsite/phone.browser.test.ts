@@ -1,0 +1,158 @@
+// The public site on a phone, in a real Chromium (playwright-core): at 320 and 375 px wide, the list (its filters
+// behind one button), an animal page and the adoption form never scroll sideways. Screenshots of the list and the
+// animal page at 375 px go to docs/screenshots/public-phone-*.png.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { makeOrg, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const SHOTS = join(HERE, '../../../docs/screenshots');
+const CHROMIUM = process.env.ARK_CHROMIUM ?? '/usr/bin/chromium';
+
+let t: TestApp;
+let org: TestOrg;
+let base: string;
+let browser: Browser;
+let star = '';
+let formSlug = '';
+
+async function picture(a: string, b: string): Promise<Buffer> {
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">' +
+    `<stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>` +
+    '<rect width="800" height="600" fill="url(#g)"/><circle cx="400" cy="330" r="150" fill="#ffffff" opacity=".35"/></svg>';
+  return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+}
+async function upload(animalId: string, data: Buffer) {
+  const boundary = `----ark${Math.random().toString(16).slice(2)}`;
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="is_public"\r\n\r\ntrue\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const r = await org.req('POST', `/api/animals/${animalId}/photos`, {
+    rawBody: payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+  assert.equal(r.status, 201, r.raw);
+}
+
+before(async () => {
+  t = await testApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (t.app.server.address() as AddressInfo).port;
+  org = await makeOrg(t);
+  base = `http://${org.host}:${port}`;
+  await org.req('PATCH', '/api/settings/organization', {
+    body: { name: 'The Greater Riverside Valley Animal Rescue League', email: 'adoptions@riverside-valley-rescue.example' },
+  });
+  // Two sites with long names, so the location filter shows.
+  for (const name of ['Northside Adoption Centre and Kennels', 'Riverside Foster & Cattery Annex']) {
+    const r = await org.req('POST', '/api/animals/locations', { body: { name, type: 'shelter' } });
+    assert.ok(r.status < 300, r.raw);
+  }
+  const locations = (await org.req('GET', '/api/animals/locations')).body;
+  const locIds = ((locations.results ?? locations.data ?? locations) as { id: string }[]).map((l) => l.id);
+  for (let i = 0; i < 8; i++) {
+    const r = await org.req('POST', '/api/v1/animals', {
+      body: {
+        name: `Kennel ${i}`,
+        publicName: ['Sir Reginald Wigglebottom III', 'Luna', 'Milo', 'Bella', 'Pepper', 'Scout', 'Teddy', 'Willow'][i],
+        species: i % 3 ? 'dog' : 'cat',
+        breed: i % 3 ? 'Labrador Retriever / Border Collie Mix' : 'Domestic Longhair',
+        sex: i % 2 ? 'male' : 'female',
+        status: 'Available',
+        intakeDate: '2026-10-01',
+        dateOfBirth: '2023-04-01',
+        isPublic: true,
+        locationId: locIds[i % 2],
+      },
+    });
+    assert.equal(r.status, 201, r.raw);
+    if (i === 0) star = r.body.data?.id ?? r.body.id;
+    if (i < 3) await upload(r.body.data?.id ?? r.body.id, await picture(['#f4d6b0', '#d9e4ee', '#dfe9d8'][i] ?? '#eee', '#7c96ad'));
+  }
+  await org.req('POST', `/api/animals/${star}/notes`, {
+    body: {
+      kind: 'adoption',
+      visibility: 'shareable',
+      body: 'Reggie is a gentle giant who loves long walks along the riverbank and a very, very long nap afterwards on the sofa.',
+    },
+  });
+  const form = await org.req('POST', '/api/forms', {
+    body: {
+      name: 'Adoption application',
+      slug: 'adopt',
+      purpose: 'adoption_application',
+      status: 'published',
+      min_fill_seconds: 0,
+      fields: [
+        { key: 'first_name', label: 'First name', type: 'text', required: true, section: 'About you' },
+        { key: 'email', label: 'Email address', type: 'email', required: true, section: 'About you' },
+        { key: 'phone', label: 'A phone number we can call during the day', type: 'phone', section: 'About you' },
+        { key: 'home', label: 'Home', type: 'select', options: ['House with a garden', 'Flat or apartment'], section: 'Your home' },
+        { key: 'about', label: 'Tell us about your household and daily routine', type: 'textarea', section: 'Your home' },
+      ],
+    },
+  });
+  assert.equal(form.status, 201, form.raw);
+  formSlug = form.body.slug;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+});
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** The page's widest point against the viewport: no horizontal scroll. */
+async function noSideways(page: Page, label: string) {
+  const { scroll, client } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  assert.ok(scroll <= client, `${label}: ${scroll} px of content in a ${client} px window`);
+}
+
+test('on a 320 and a 375 px phone no public page scrolls sideways; the filters open from one button', async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [320, 375]) {
+    const context = await browser.newContext({ viewport: { width, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(`${base}/animals`);
+    await noSideways(page, `list at ${width}`);
+    // The filters are folded behind one button on a phone; opened, they still fit.
+    const species = page.getByLabel('Species');
+    assert.equal(await species.isVisible(), false, 'the filters start folded');
+    await page.locator('details.fb > summary').click();
+    assert.equal(await species.isVisible(), true);
+    await noSideways(page, `list with filters open at ${width}`);
+    if (width === 375) await page.screenshot({ path: join(SHOTS, 'public-phone-list.png'), fullPage: true });
+    await page.goto(`${base}/animals?species=cat`);
+    assert.equal(await page.getByLabel('Species').isVisible(), true, 'a filtered list shows its filters');
+    await noSideways(page, `filtered list at ${width}`);
+    await page.goto(`${base}/animals/${star}`);
+    await page.waitForLoadState('load');
+    await noSideways(page, `animal page at ${width}`);
+    assert.ok((await page.locator('main img').count()) > 0, 'the animal page shows its photo');
+    if (width === 375) await page.screenshot({ path: join(SHOTS, 'public-phone-animal.png'), fullPage: true });
+    await page.goto(`${base}/`);
+    await noSideways(page, `home at ${width}`);
+    await page.goto(`${base}/forms/${formSlug}?animal=${star}`);
+    await noSideways(page, `adoption form at ${width}`);
+    await context.close();
+  }
+  // A wide window keeps the filters open without the button.
+  const desk = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await desk.newPage();
+  await page.goto(`${base}/animals`);
+  assert.equal(await page.getByLabel('Species').isVisible(), true);
+  assert.equal(await page.locator('details.fb > summary').isVisible(), false);
+  await desk.close();
+});

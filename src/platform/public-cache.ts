@@ -1,0 +1,232 @@
+/**
+ * The public site's response cache: the answers of the routes that declare `config.publicCache` (the organization's
+ * pages, feeds, widget and the public JSON list), kept in this process per organization and address, and forgotten
+ * the moment a change that may affect them commits:
+ *
+ * - a write request that succeeded forgets its organization's answers here before its own answer leaves (app.ts);
+ * - database triggers on every table a public page reads send `ark_public` with the organization's id in the writing
+ *   transaction, which PostgreSQL delivers to every process when it commits (cache-bus.ts, migrations/1520);
+ * - a lost listening connection, or any announced change (keys, organizations), forgets everything.
+ *
+ * A fill that started before a change is not kept (each organization's generation counts its changes). Time alone
+ * changes some of what pages show (ages, holds that start or end, events that pass): an answer is kept at most
+ * `TTL_MS`. The ETag is a hash of the body, so a 304 is answered from the entry without running the route; a kept
+ * body is compressed once per encoding the clients ask for (Brotli, gzip).
+ */
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { onPublicChange } from './cache-bus.ts';
+import { requestHost } from './request.ts';
+
+/** Browsers revalidate every time (a cheap 304); a CDN may serve a copy 30 s and a stale one 30 s more while it refetches. */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=30, stale-while-revalidate=30';
+export const TTL_MS = 60_000;
+const MAX_BYTES = 64 * 1024 * 1024;
+/** Below this a body is sent as is (compression would not pay). */
+const COMPRESS_FROM = 1024;
+
+interface Entry {
+  at: number;
+  status: number;
+  type: string;
+  etag: string;
+  body: Buffer;
+  headers: Record<string, string>;
+  br?: Buffer;
+  gzip?: Buffer;
+  bytes: number;
+}
+interface OrgEntries {
+  generation: number;
+  entries: Map<string, Entry>;
+}
+
+/** Response headers kept with an entry (the rest are set again per request by the kernel). */
+const KEPT = ['last-modified', 'access-control-allow-origin', 'cross-origin-resource-policy'];
+
+export class PublicCache {
+  private orgs = new Map<string, OrgEntries>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  private org(orgId: string): OrgEntries {
+    let o = this.orgs.get(orgId);
+    if (!o) {
+      o = { generation: 0, entries: new Map() };
+      this.orgs.set(orgId, o);
+    }
+    return o;
+  }
+
+  get(orgId: string, key: string): Entry | undefined {
+    const e = this.orgs.get(orgId)?.entries.get(key);
+    if (e && Date.now() - e.at >= TTL_MS) {
+      this.drop(orgId, key);
+      return undefined;
+    }
+    return e;
+  }
+
+  generation(orgId: string): number {
+    return this.org(orgId).generation;
+  }
+
+  put(orgId: string, key: string, generation: number, e: Omit<Entry, 'bytes' | 'at'>): Entry {
+    const entry: Entry = { ...e, at: Date.now(), bytes: e.body.length + key.length + 200 };
+    const o = this.org(orgId);
+    if (o.generation !== generation) return entry;
+    this.drop(orgId, key);
+    o.entries.set(key, entry);
+    this.bytes += entry.bytes;
+    while (this.bytes > MAX_BYTES) {
+      const [firstOrg, first] = this.orgs.entries().next().value as [string, OrgEntries];
+      const oldest = first.entries.keys().next();
+      if (oldest.done) this.orgs.delete(firstOrg);
+      else this.drop(firstOrg, oldest.value);
+    }
+    return entry;
+  }
+
+  /** Adds a compressed form of an entry's body (counted in the budget). */
+  grow(entry: Entry, by: number): void {
+    entry.bytes += by;
+    this.bytes += by;
+  }
+
+  private drop(orgId: string, key: string): void {
+    const o = this.orgs.get(orgId);
+    const e = o?.entries.get(key);
+    if (!o || !e) return;
+    o.entries.delete(key);
+    this.bytes -= e.bytes;
+  }
+
+  /** Forgets an organization's answers (`null`: every organization's). */
+  clear(orgId: string | null): void {
+    if (orgId === null) {
+      for (const o of this.orgs.values()) {
+        o.generation++;
+        o.entries.clear();
+      }
+      this.bytes = 0;
+      return;
+    }
+    const o = this.org(orgId);
+    o.generation++;
+    for (const e of o.entries.values()) this.bytes -= e.bytes;
+    o.entries.clear();
+  }
+}
+
+export const publicCache = new PublicCache();
+onPublicChange((orgId) => publicCache.clear(orgId));
+
+const keyOf = (req: FastifyRequest) => `${req.protocol}://${requestHost(req) ?? ''}${req.url}`;
+
+/** Whether the request's validators match the entry (If-None-Match wins over If-Modified-Since, RFC 9110). */
+function fresh(req: FastifyRequest, e: { etag: string; headers: Record<string, string> }): boolean {
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined) return inm.split(',').some((t) => t.trim().replace(/^W\//, '') === e.etag || t.trim() === '*');
+  const ims = req.headers['if-modified-since'];
+  const lm = e.headers['last-modified'];
+  if (!ims || !lm) return false;
+  const since = Date.parse(ims);
+  return !Number.isNaN(since) && Date.parse(lm) <= since;
+}
+
+/** The best encoding the client takes: Brotli, then gzip, else none. */
+export function encodingFor(acceptEncoding: string | string[] | undefined): 'br' | 'gzip' | null {
+  const a = String(acceptEncoding ?? '').toLowerCase();
+  const takes = (name: string) =>
+    a.split(',').some((p) => {
+      const [n, ...params] = p.trim().split(';');
+      if (n?.trim() !== name && n?.trim() !== '*') return false;
+      const qv = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
+      return !qv || Number(qv.slice(2)) > 0;
+    });
+  return takes('br') ? 'br' : takes('gzip') ? 'gzip' : null;
+}
+
+function send(req: FastifyRequest, reply: FastifyReply, e: Entry): FastifyReply {
+  for (const [k, v] of Object.entries(e.headers)) void reply.header(k, v);
+  void reply.header('ETag', e.etag).header('Cache-Control', PUBLIC_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
+  if (fresh(req, e)) return reply.code(304).send();
+  void reply.code(e.status).type(e.type);
+  const enc = e.body.length >= COMPRESS_FROM ? encodingFor(req.headers['accept-encoding']) : null;
+  if (enc === 'br') {
+    if (!e.br) {
+      e.br = brotliCompressSync(e.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: e.body.length } });
+      publicCache.grow(e, e.br.length);
+    }
+    return reply.header('Content-Encoding', 'br').send(e.br);
+  }
+  if (enc === 'gzip') {
+    if (!e.gzip) {
+      e.gzip = gzipSync(e.body, { level: 6 });
+      publicCache.grow(e, e.gzip.length);
+    }
+    return reply.header('Content-Encoding', 'gzip').send(e.gzip);
+  }
+  return reply.send(e.body);
+}
+
+const filling = Symbol('publicCacheFill');
+type Marked = FastifyRequest & { [filling]?: { orgId: string; key: string; generation: number } };
+
+/**
+ * The two hooks of a scope whose routes may declare `config: { publicCache: true }`: `preHandler` answers from the
+ * cache (or 304), `onSend` keeps a route's 200 answer and answers it (or 304) the same way.
+ */
+export const publicCacheHooks = (orgIdOf: (req: FastifyRequest) => Promise<string | null>) => ({
+  async preHandler(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!req.routeOptions.config.publicCache || req.method !== 'GET') return;
+    const orgId = req.org?.id ?? (await orgIdOf(req));
+    if (!orgId) return;
+    const key = keyOf(req);
+    const e = publicCache.get(orgId, key);
+    if (e) {
+      publicCache.hits++;
+      await send(req, reply, e);
+      return;
+    }
+    publicCache.misses++;
+    (req as Marked)[filling] = { orgId, key, generation: publicCache.generation(orgId) };
+  },
+  async onSend(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    const fill = (req as Marked)[filling];
+    if (!fill || reply.statusCode !== 200 || reply.getHeader('content-encoding')) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    delete (req as Marked)[filling];
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+    const headers: Record<string, string> = {};
+    for (const h of KEPT) {
+      const v = reply.getHeader(h);
+      if (v !== undefined) headers[h] = String(v);
+    }
+    const entry = publicCache.put(fill.orgId, fill.key, fill.generation, {
+      status: 200,
+      type: String(reply.getHeader('content-type') ?? 'application/octet-stream'),
+      etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`,
+      body,
+      headers,
+    });
+    void reply.header('ETag', entry.etag).header('Cache-Control', PUBLIC_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
+    if (fresh(req, entry)) {
+      void reply.code(304);
+      return '';
+    }
+    const enc = body.length >= COMPRESS_FROM ? encodingFor(req.headers['accept-encoding']) : null;
+    if (!enc) return body;
+    void reply.header('Content-Encoding', enc).removeHeader('content-length');
+    if (enc === 'br') {
+      entry.br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } });
+      publicCache.grow(entry, entry.br.length);
+      return entry.br;
+    }
+    entry.gzip = gzipSync(body, { level: 6 });
+    publicCache.grow(entry, entry.gzip.length);
+    return entry.gzip;
+  },
+});
