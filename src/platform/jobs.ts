@@ -438,7 +438,7 @@ export function startJobWorker(ctx: AppContext, opts: WorkerOptions = {}): () =>
     if (!stopped) void recover(ctx.db, { orgId: opts.orgId }).then(tick, () => undefined);
   }, opts.recoverMs ?? 10_000);
   // One supervised LISTEN connection; each (re)connection looks for due work, since wake-ups sent meanwhile were missed.
-  const listener = superviseListener({ url: ctx.db.url, name: 'jobs', channels: [CHANNEL], onNotify: tick, onListening: tick });
+  const listener = superviseListener({ url: ctx.db.directUrl, name: 'jobs', channels: [CHANNEL], onNotify: tick, onListening: tick });
   void recover(ctx.db, { orgId: opts.orgId }).then(tick, tick);
   let stopping: Promise<void> | null = null;
   return () =>
