@@ -51,11 +51,42 @@ export async function writeDefaults(q: Queryable, orgId: string): Promise<void> 
   }
 }
 
-/** Calendar days from the intake's date to the outcome's date (or `now`'s), in the organization's time zone. */
+/** One formatter per time zone, made once: it answers a moment's calendar date there as YYYY-MM-DD. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function dayFormat(tz: string): Intl.DateTimeFormat {
+  let f = dayFormats.get(tz);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
+    } catch {
+      f = dayFormat('UTC'); // not a zone this runtime knows: UTC, as the rest of Ark falls back
+    }
+    if (dayFormats.size < 1000) dayFormats.set(tz, f);
+  }
+  return f;
+}
+/** The calendar date of a moment in a time zone, as a day number (days since 1970-01-01). */
+function localDayNumber(at: Date, tz: string): number {
+  const f = dayFormat(tz);
+  const s = f.format(at);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  let y: number;
+  let mo: number;
+  let d: number;
+  if (m) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  else {
+    const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
+    [y, mo, d] = [Number(parts.year), Number(parts.month), Number(parts.day)];
+  }
+  return Date.UTC(y, mo - 1, d) / 86_400_000;
+}
+
+/**
+ * Calendar days from the intake's date to the outcome's date (or `now`'s), in the organization's time zone: plain
+ * day numbers of the two local dates (a list page computes it for every row).
+ */
 export function daysInCare(intakeAt: Date, outcomeAt: Date | null, tz: string, now: Date): number {
-  const from = DateTime.fromJSDate(intakeAt, { zone: tz }).startOf('day');
-  const to = DateTime.fromJSDate(outcomeAt ?? now, { zone: tz }).startOf('day');
-  return Math.max(0, Math.round(to.diff(from, 'days').days));
+  return Math.max(0, localDayNumber(outcomeAt ?? now, tz) - localDayNumber(intakeAt, tz));
 }
 
 export function toStay(r: repo.StayRow, tz: string, now: Date): StayT {
