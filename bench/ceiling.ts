@@ -126,10 +126,15 @@ const INSERT_SQL = `WITH w AS (INSERT INTO animals (organization_id, id, name, p
   au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
     SELECT organization_id, $11, 'create', 'animal', id FROM w)
   ${ANSWER}`;
-const UPDATE_SQL = `WITH w AS (UPDATE animals SET weight = $3, is_public = $4, updated_at = now()
-    WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *),
+// The audit row carries each changed field's value before and after, as Ark's does: the row before the write is read
+// (locked) by the same statement.
+const UPDATE_SQL = `WITH w AS (UPDATE animals a SET weight = $3, is_public = $4, updated_at = now()
+    FROM (SELECT * FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE) o
+    WHERE a.organization_id = o.organization_id AND a.id = o.id
+    RETURNING a.*, jsonb_build_object('weight', jsonb_build_object('before', o.weight, 'after', a.weight),
+      'is_public', jsonb_build_object('before', o.is_public, 'after', a.is_public)) AS d),
   au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-    SELECT organization_id, $5, 'update', 'animal', id, '["weight","isPublic"]' FROM w),
+    SELECT organization_id, $5, 'update', 'animal', id, d FROM w),
   ch AS (INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
     SELECT organization_id, 'animal.updated', 'animals', 'animal', id,
            jsonb_build_object('weight', $3::numeric, 'is_public', $4::boolean), $5 FROM w),

@@ -233,6 +233,57 @@ const allLines: Line[] = [
       headers,
     },
   },
+  // The lists a shelter opens every day, Family A and Family B, each a first page of 25 rows. The Family A animals page
+  // is also the yardstick for the organization-wide stays list's CPU per row.
+  {
+    meter: cpu.ark,
+    target: { name: 'GET /api/v1/animals (page of 25)', origin, method: 'GET', path: '/api/v1/animals?perPage=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    target: { name: 'GET /api/animals/stays (organization)', origin, method: 'GET', path: '/api/animals/stays?limit=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'GET /api/animals (Family B list)', origin, method: 'GET', path: '/api/animals?limit=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'GET /api/v1/people (newest first)', origin, method: 'GET', path: '/api/v1/people?perPage=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'GET /api/v1/donations (newest first)', origin, method: 'GET', path: '/api/v1/donations?perPage=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'GET /api/fundraising/donors', origin, method: 'GET', path: '/api/fundraising/donors?limit=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'GET /api/animals/adoptions', origin, method: 'GET', path: '/api/animals/adoptions?limit=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: {
+      name: 'GET /api/animals/adoption-applications',
+      origin,
+      method: 'GET',
+      path: '/api/animals/adoption-applications?limit=25',
+      headers,
+    },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'GET /api/tasks', origin, method: 'GET', path: '/api/tasks?limit=25', headers },
+  },
   // Issue 12's records: the organization-wide "due today" list (its default: due on or before today
   // in the organization's time zone, of animals in care) and an animal's full history.
   {
@@ -454,6 +505,16 @@ if (ceil && getOne && post && patch && postDonation && patchPerson) {
         `p50 ${summary(f).p50.toFixed(1)} ms${summary(f).p50 > 20 ? ', over 20 ms' : ''})`,
     );
   }
+  // Both pages hold 25 rows: their CPU per request compares per row.
+  const staysList = find(last, 'GET /api/animals/stays (organization)');
+  const animalsList = find(last, 'GET /api/v1/animals (page of 25)');
+  if (staysList && animalsList) {
+    const x = (summary(staysList).cpu ?? NaN) / (summary(animalsList).cpu ?? NaN);
+    console.log(
+      `  stays list ≤ 2× the Family A animals list's CPU per row: ${x.toFixed(2)}×  ${verdict(x <= 2)}   (25 rows a page each: ` +
+        `${fmt(summary(staysList).cpu ?? NaN, 0)} µs vs ${fmt(summary(animalsList).cpu ?? NaN, 0)} µs per page)`,
+    );
+  }
   const slow = last.filter((f) => summary(f).p99 >= 40);
   console.log(
     `  p99 < 40 ms ` +
@@ -467,6 +528,7 @@ if (SCALE && SIZES.length > 1) {
   const first = results.get(SMALLEST) ?? [];
   console.log(
     `\nGrowth ${SMALLEST.toLocaleString()} → ${LARGEST.toLocaleString()} animals (median req/s, p99, CPU µs/req: large ÷ small; ` +
+      '"flat": CPU growth vs the ceiling\'s within 2×; ' +
       '1.00 = flat; "vs ceiling": the CPU growth divided by the ceiling\'s own, which takes out what a busier machine adds to ' +
       'every request):',
   );
@@ -481,9 +543,11 @@ if (SCALE && SIZES.length > 1) {
     const k0 = c0 ? summary(c0).cpu : null;
     const k1 = c1 ? summary(c1).cpu : null;
     const rel = s0.cpu && s1.cpu && k0 && k1 ? (s1.cpu / k1 / (s0.cpu / k0)).toFixed(2) : 'n/a';
+    // Flat: the CPU per request at the largest size within 2× of the smallest's (after what the ceiling's own grew).
+    const flat = rel === 'n/a' ? 'n/a' : Number(rel) <= 2 ? 'flat' : 'NOT flat';
     console.log(
       `  ${f.name.padEnd(44)} req/s ×${(s1.med / s0.med).toFixed(2)}   p99 ×${(s1.p99 / s0.p99).toFixed(2)}   CPU ×${cpuG}` +
-        `   vs ceiling ×${rel}`,
+        `   vs ceiling ×${rel}   ${flat}`,
     );
   }
 }
