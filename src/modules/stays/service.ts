@@ -4,14 +4,7 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
-import {
-  animalExists,
-  animalStatusList,
-  animalSummaries,
-  lockAnimalPlace,
-  setAnimalStatus,
-  type StatementPart,
-} from '../animals/public.ts';
+import { animalExists, animalStatusList, lockAnimalPlace, setAnimalStatus, type StatementPart } from '../animals/public.ts';
 import { personSummary } from '../people/public.ts';
 import { organizationTimeZoneSql } from '../settings/public.ts';
 import { newId } from '../../platform/ids.ts';
@@ -348,14 +341,9 @@ export async function staysInRange(
   if (f.from && f.to && Date.parse(f.from) >= Date.parse(f.to)) throw invalid({ to: ['must be after from'] });
   const rows = await repo.staysBetween(q, orgId, { from: f.from ?? null, to: f.to ?? null, kind: f.kind ?? null }, f.limit, f.offset);
   const page = rows.slice(0, f.limit);
-  const animals = new Map((await animalSummaries(q, orgId, [...new Set(page.map((r) => r.animal_id))])).map((a) => [a.id, a]));
   const now = new Date();
   return {
-    results: page.map((r) => ({
-      ...toStay(r, tz, now),
-      animal_name: animals.get(r.animal_id)?.name ?? '',
-      animal_species: animals.get(r.animal_id)?.species ?? '',
-    })),
+    results: page.map((r) => ({ ...toStay(r, tz, now), animal_name: r.animal_name, animal_species: r.animal_species })),
     limit: f.limit,
     offset: f.offset,
     has_more: rows.length > f.limit,
