@@ -126,10 +126,15 @@ const INSERT_SQL = `WITH w AS (INSERT INTO animals (organization_id, id, name, p
   au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
     SELECT organization_id, $11, 'create', 'animal', id FROM w)
   ${ANSWER}`;
-const UPDATE_SQL = `WITH w AS (UPDATE animals SET weight = $3, is_public = $4, updated_at = now()
-    WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING *),
+// The audit row carries each changed field's value before and after, as Ark's does: the row before the write is read
+// (locked) by the same statement.
+const UPDATE_SQL = `WITH w AS (UPDATE animals a SET weight = $3, is_public = $4, updated_at = now()
+    FROM (SELECT * FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE) o
+    WHERE a.organization_id = o.organization_id AND a.id = o.id
+    RETURNING a.*, jsonb_build_object('weight', jsonb_build_object('before', o.weight, 'after', a.weight),
+      'is_public', jsonb_build_object('before', o.is_public, 'after', a.is_public)) AS d),
   au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-    SELECT organization_id, $5, 'update', 'animal', id, '["weight","isPublic"]' FROM w),
+    SELECT organization_id, $5, 'update', 'animal', id, d FROM w),
   ch AS (INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
     SELECT organization_id, 'animal.updated', 'animals', 'animal', id,
            jsonb_build_object('weight', $3::numeric, 'is_public', $4::boolean), $5 FROM w),
@@ -193,6 +198,190 @@ app.patch<{ Params: { id: string }; Body: Static<typeof Update> }>(
     ).rows[0];
     if (!r) return reply.code(404).send({ error: 'not found' });
     return answer(r);
+  },
+);
+
+// The people and donation write ceilings: POST and PATCH person, POST donation — the record, its audit row (on a PATCH
+// with each changed field's value before and after) and its change for the feed, in one prepared statement, and the
+// same answer.
+const PERSON_ANSWER = `SELECT id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone,
+  ${ISO('created_at')} AS created_at, ${ISO('updated_at')} AS updated_at FROM w`;
+const PERSON_INSERT_SQL = `WITH w AS (INSERT INTO people (organization_id, id, first_name, last_name, email, roles, tags, time_zone)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, 'UTC') RETURNING *),
+  au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+    SELECT organization_id, $8, 'create', 'person', id FROM w),
+  ch AS (INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
+    SELECT organization_id, 'person.created', 'people', 'person', id, $9::jsonb, $8 FROM w)
+  ${PERSON_ANSWER}`;
+const PERSON_UPDATE_SQL = `WITH w AS (UPDATE people p SET notes = $3, tags = $4, updated_at = now()
+    FROM (SELECT * FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE) o
+    WHERE p.organization_id = o.organization_id AND p.id = o.id
+    RETURNING p.*, jsonb_build_object('notes', jsonb_build_object('before', o.notes, 'after', p.notes),
+      'tags', jsonb_build_object('before', o.tags, 'after', p.tags)) AS d),
+  au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+    SELECT organization_id, $5, 'update', 'person', id, d FROM w),
+  ch AS (INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
+    SELECT organization_id, 'person.updated', 'people', 'person', id, jsonb_build_object('notes', true, 'tags', $4::text[]), $5 FROM w)
+  ${PERSON_ANSWER}`;
+const DONATION_INSERT_SQL = `WITH w AS (
+    INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, payment_method, date)
+    SELECT $1, $2, $3, $4, 'USD', $5, $6, $7
+     WHERE EXISTS (SELECT 1 FROM people WHERE organization_id = $1 AND id = $3 AND deleted_at IS NULL) RETURNING *),
+  au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+    SELECT organization_id, $8, 'create', 'donation', id FROM w),
+  ch AS (INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
+    SELECT organization_id, 'donation.recorded', 'fundraising', 'donation', id, jsonb_build_object('donor_id', donor_id, 'amount_minor',
+      amount_minor::text, 'currency', currency, 'type', type, 'date', date), $8 FROM w)
+  SELECT id, donor_id, amount_minor, currency, type, campaign_id, animal_id, payment_method, gateway, gateway_transaction_id,
+    date::text, notes, ${ISO('created_at')} AS created_at FROM w`;
+const Address = Type.Object({ line1: N(S), line2: N(S), city: N(S), state: N(S), postalCode: N(S), country: N(S) });
+const PersonShape = Type.Object({
+  id: S,
+  firstName: S,
+  lastName: S,
+  email: S,
+  phone: N(S),
+  address: Address,
+  roles: Type.Array(S),
+  tags: Type.Array(S),
+  notes: N(S),
+  timeZone: S,
+  createdAt: S,
+  updatedAt: S,
+});
+const DonationShape = Type.Object({
+  id: S,
+  donorId: S,
+  amount: Type.Number(),
+  currency: S,
+  type: S,
+  campaignId: N(S),
+  animalId: N(S),
+  paymentMethod: S,
+  gateway: N(S),
+  gatewayTransactionId: N(S),
+  date: S,
+  notes: N(S),
+  createdAt: S,
+});
+interface PersonRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  address: Record<string, string | null> | null;
+  roles: string[];
+  tags: string[];
+  notes: string | null;
+  time_zone: string;
+  created_at: string;
+  updated_at: string;
+}
+const NO_ADDRESS = { line1: null, line2: null, city: null, state: null, postalCode: null, country: null };
+const personAnswer = (r: PersonRow) => ({
+  id: r.id,
+  firstName: r.first_name,
+  lastName: r.last_name,
+  email: r.email,
+  phone: r.phone,
+  address: { ...NO_ADDRESS, ...(r.address ?? {}) },
+  roles: r.roles,
+  tags: r.tags,
+  notes: r.notes,
+  timeZone: r.time_zone,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+const PersonCreate = Type.Object(
+  {
+    firstName: Type.String({ minLength: 1, maxLength: 100 }),
+    lastName: Type.String({ minLength: 1, maxLength: 100 }),
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    roles: Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { maxItems: 10, uniqueItems: true })),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 50, uniqueItems: true })),
+  },
+  { additionalProperties: false },
+);
+const PersonUpdate = Type.Object(
+  {
+    notes: Type.String({ maxLength: 20000 }),
+    tags: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 50, uniqueItems: true }),
+  },
+  { additionalProperties: false },
+);
+const DonationCreate = Type.Object(
+  {
+    donorId: Type.String({ minLength: 1, maxLength: 64 }),
+    amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }),
+    type: Type.Union([Type.Literal('one-off'), Type.Literal('recurring'), Type.Literal('post-adoption')]),
+    paymentMethod: Type.Union(['card', 'cash', 'check', 'bank_transfer', 'other'].map((m) => Type.Literal(m))),
+    date: Type.String({ format: 'date' }),
+  },
+  { additionalProperties: false },
+);
+app.post<{ Body: Static<typeof PersonCreate> }>(
+  '/people',
+  { schema: { body: PersonCreate, response: { 201: PersonShape } } },
+  async (req, reply) => {
+    const b = req.body;
+    const person = id('per');
+    const fields = JSON.stringify({ first_name: b.firstName, last_name: b.lastName, roles: b.roles ?? [] });
+    const values = [orgId, person, b.firstName, b.lastName, b.email, b.roles ?? [], b.tags ?? [], 'key:ceiling', fields];
+    const r = (await pool.query<PersonRow>({ name: 'ceiling_person_insert', text: PERSON_INSERT_SQL, values })).rows[0];
+    if (!r) throw new Error('no row');
+    return reply.code(201).send(personAnswer(r));
+  },
+);
+app.patch<{ Params: { id: string }; Body: Static<typeof PersonUpdate> }>(
+  '/person/:id',
+  { schema: { body: PersonUpdate, response: { 200: PersonShape } } },
+  async (req, reply) => {
+    const values = [orgId, req.params.id, req.body.notes, req.body.tags, 'key:ceiling'];
+    const r = (await pool.query<PersonRow>({ name: 'ceiling_person_update', text: PERSON_UPDATE_SQL, values })).rows[0];
+    if (!r) return reply.code(404).send({ error: 'not found' });
+    return personAnswer(r);
+  },
+);
+app.post<{ Body: Static<typeof DonationCreate> }>(
+  '/donations',
+  { schema: { body: DonationCreate, response: { 201: DonationShape } } },
+  async (req, reply) => {
+    const b = req.body;
+    const values = [orgId, id('don'), b.donorId, Math.round(b.amount * 100), b.type, b.paymentMethod, b.date, 'key:ceiling'];
+    const r = (
+      await pool.query<{
+        id: string;
+        donor_id: string;
+        amount_minor: string;
+        currency: string;
+        type: string;
+        campaign_id: string | null;
+        animal_id: string | null;
+        payment_method: string;
+        gateway: string | null;
+        gateway_transaction_id: string | null;
+        date: string;
+        notes: string | null;
+        created_at: string;
+      }>({ name: 'ceiling_donation_insert', text: DONATION_INSERT_SQL, values })
+    ).rows[0];
+    if (!r) return reply.code(422).send({ error: 'no such donor' });
+    return reply.code(201).send({
+      id: r.id,
+      donorId: r.donor_id,
+      amount: Number(r.amount_minor) / 100,
+      currency: r.currency,
+      type: r.type,
+      campaignId: r.campaign_id,
+      animalId: r.animal_id,
+      paymentMethod: r.payment_method,
+      gateway: r.gateway,
+      gatewayTransactionId: r.gateway_transaction_id,
+      date: r.date,
+      notes: r.notes,
+      createdAt: r.created_at,
+    });
   },
 );
 

@@ -12,8 +12,9 @@ import autocannon from 'autocannon';
 import type pg from 'pg';
 
 /**
- * One kind of request: `{id}` in the path and body (an id from the `ids` list, default 'animals') and
- * `{n}` in the body are replaced per request.
+ * One kind of request: `{id}` in the path and body (an id drawn at random from the `ids` list, default 'animals'),
+ * `{n}` (10 to 59) and `{u}` (unique to the request across the whole run, e.g. for an email) in the body are replaced
+ * per request.
  */
 export interface Target {
   name: string;
@@ -44,6 +45,8 @@ const LUA = `
 local ids = {}
 for line in io.lines(os.getenv("BENCH_IDS")) do ids[#ids + 1] = line end
 local method, template, body = os.getenv("BENCH_METHOD"), os.getenv("BENCH_PATH"), os.getenv("BENCH_BODY")
+local run = os.getenv("BENCH_RUN")
+math.randomseed(tonumber(os.getenv("BENCH_SEED")))
 for h in string.gmatch(os.getenv("BENCH_HEADERS"), "[^\\n]+") do
   local k, v = string.match(h, "^([^:]+): (.*)$")
   -- wrk adds its own "Host" unless one is set under exactly that name
@@ -53,10 +56,12 @@ end
 local i = 0
 request = function()
   i = i + 1
-  local id = ids[(i % #ids) + 1]
+  local id = ids[math.random(#ids)]
   local p = string.gsub(template, "{id}", id)
   local b = nil
-  if body ~= "" then b = string.gsub(string.gsub(body, "{n}", tostring(i % 50 + 10)), "{id}", id) end
+  if body ~= "" then
+    b = string.gsub(string.gsub(string.gsub(body, "{n}", tostring(i % 50 + 10)), "{id}", id), "{u}", run .. "-" .. tostring(i))
+  end
   return wrk.format(method, p, nil, b)
 end
 done = function(summary, latency, requests)
@@ -79,10 +84,22 @@ export function useIds(list: string[], kind = 'animals'): void {
 useIds([]);
 /** The ids `{id}` takes for targets of this kind. */
 export const idsOf = (kind: string): string[] => idLists.get(kind) ?? [];
-const idAt = (t: Target, i: number): string => {
+/** An id of the target's kind drawn at random from all of them. */
+const idFor = (t: Target): string => {
   const ids = idLists.get(t.ids ?? 'animals') ?? [];
-  return ids[i % Math.max(ids.length, 1)] ?? 'none';
+  return ids[Math.floor(Math.random() * ids.length)] ?? 'none';
 };
+let runs = 0;
+/** A token no other request of this run carries: the process, the pass and the request's number. */
+const uniqueToken = (pass: string, i: number) => `${pass}-${i}`;
+const nextPass = () => `${process.pid}x${++runs}x${Date.now().toString(36)}`;
+/** The body of request `i` of a pass: `{n}`, `{id}` and `{u}` filled in. */
+export function fillBody(body: string | undefined, i: number, id: string, pass: string): string | undefined {
+  return body
+    ?.replaceAll('{n}', String((i % 50) + 10))
+    .replaceAll('{id}', id)
+    .replaceAll('{u}', uniqueToken(pass, i));
+}
 
 async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs' | 'serverUs'>> {
   const env = {
@@ -91,6 +108,8 @@ async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs' | 
     BENCH_METHOD: t.method,
     BENCH_PATH: t.path,
     BENCH_BODY: t.body ?? '',
+    BENCH_RUN: nextPass(),
+    BENCH_SEED: String(Math.floor(Math.random() * 2 ** 31)),
     BENCH_HEADERS: Object.entries(t.headers)
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n'),
@@ -114,6 +133,7 @@ async function runWrk(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs' | 
 
 async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cpuUs' | 'serverUs'>> {
   let i = 0;
+  const pass = nextPass();
   const r = await autocannon({
     url: t.origin,
     connections: CONNECTIONS,
@@ -125,8 +145,8 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
         method: t.method,
         setupRequest: (req) => {
           i++;
-          const id = idAt(t, i);
-          const body = t.body?.replace('{n}', String((i % 50) + 10)).replace('{id}', id);
+          const id = idFor(t);
+          const body = fillBody(t.body, i, id, pass);
           return { ...req, path: t.path.replace('{id}', id), ...(body ? { body } : {}) };
         },
       },
@@ -144,8 +164,8 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
 /** One request of `t`, for saying what a failing line answered. */
 function sample(t: Target): Promise<string> {
   return new Promise((resolve) => {
-    const id = idAt(t, 0);
-    const body = t.body?.replace('{n}', '10').replace('{id}', id);
+    const id = idFor(t);
+    const body = fillBody(t.body, 0, id, nextPass());
     const req = http.request(t.origin + t.path.replace('{id}', id), { method: t.method, headers: t.headers }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));

@@ -206,8 +206,15 @@ const pick = (arr: string, n: number, expr: string) => `(${arr})[(1 + ((${expr})
 export const idSql = (prefix: string, org: string, kind: string, g: string) =>
   `'${prefix}_' || substr(md5('${org}' || '${kind}' || ${g}), 1, 20)`;
 
+/**
+ * What this process seeded so far, per table and organization: the rows a bench line created between two sizes
+ * (POST person, POST donation …) carry random ids, so they must not count as numbered rows already there.
+ */
+const seededSoFar = new Map<string, number>();
 /** Present counts of the seeded rows (numbered rows, so growing adds the missing ones). */
 async function count(c: pg.ClientBase, table: string, orgId: string): Promise<number> {
+  const known = seededSoFar.get(`${table}/${orgId}`);
+  if (known !== undefined) return known;
   const rows = (await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE organization_id = $1`, [orgId])).rows;
   return Number(rows[0]?.n ?? 0);
 }
@@ -385,6 +392,13 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
   await c.query('VACUUM ANALYZE people');
   await c.query('VACUUM ANALYZE donations');
   await c.query('VACUUM ANALYZE comm_messages');
+  for (const [table, key] of [
+    ['animals', 'animals'],
+    ['people', 'people'],
+    ['donations', 'donations'],
+    ['comm_messages', 'messages'],
+  ] as const)
+    seededSoFar.set(`${table}/${orgId}`, Math.max(have[key], to[key]));
 }
 
 /** The bench's medical catalogue: [number, kind, name, species, product, manufacturer]. */

@@ -19,7 +19,7 @@ import { startEmbedded } from '../src/platform/db/embedded.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { createKey, createOrganization } from '../src/modules/settings/service.ts';
 import { base62 } from '../src/platform/ids.ts';
-import type { Target } from './load.ts';
+import { fillBody, type Target } from './load.ts';
 
 interface Counted {
   on: boolean;
@@ -68,7 +68,7 @@ export async function countStatements(url: string, targets: Target[], ids: (kind
       let sample: string[] = [];
       for (let i = 0; i < n + 2; i++) {
         const id = list[i % Math.max(list.length, 1)] ?? 'none';
-        const body = t.body?.replace('{n}', String((i % 50) + 10)).replace('{id}', id);
+        const body = fillBody(t.body, i, id, `stmt${process.pid}x${Date.now().toString(36)}`);
         counted.texts = [];
         counted.on = i >= 2;
         const res = await app.inject({

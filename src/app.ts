@@ -157,7 +157,7 @@ function context(app: App, opts: BuildOptions): AppContext {
     for (const fn of changeListeners) fn();
   };
   if (opts.listen) {
-    const bus = listenForChanges(db.url, clearCaches, { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) });
+    const bus = listenForChanges(db.directUrl, clearCaches, { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) });
     closers.push(() => bus.close());
   }
   app.addHook('onClose', async () => {

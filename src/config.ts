@@ -3,6 +3,16 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /**
+   * A direct connection to PostgreSQL (DATABASE_DIRECT_URL) for what needs a session of its own — LISTEN, the
+   * migration lock — when DATABASE_URL goes through a pooler in transaction-pooling mode. Default: DATABASE_URL.
+   */
+  databaseDirectUrl: string | undefined;
+  /**
+   * Named prepared statements over DATABASE_URL (DATABASE_PREPARED_STATEMENTS=on|off). Default: on, off when
+   * DATABASE_DIRECT_URL names another address (a pooler that does not keep them, such as PgBouncer before 1.21).
+   */
+  dbNamedStatements: boolean | undefined;
   /** Streaming replicas for lag-tolerant reads (DATABASE_REPLICA_URLS, comma-separated). */
   replicaUrls: string[];
   /** After a write, that client's reads stay on the primary this long (ms). */
@@ -83,12 +93,21 @@ function list(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
+function onOff(value: string | undefined): boolean | undefined {
+  const v = value?.trim().toLowerCase();
+  if (v === 'on' || v === 'true' || v === '1') return true;
+  if (v === 'off' || v === 'false' || v === '0') return false;
+  return undefined;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const baseDomain = env.ARK_BASE_DOMAIN || 'localhost';
   return {
     port: int(env.PORT, 3000),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    dbNamedStatements: onOff(env.DATABASE_PREPARED_STATEMENTS),
     replicaUrls: (env.DATABASE_REPLICA_URLS ?? '')
       .split(',')
       .map((u) => u.trim())

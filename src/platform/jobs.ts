@@ -461,7 +461,7 @@ export function startJobWorker(ctx: AppContext, opts: WorkerOptions = {}): () =>
   // The same connection holds this worker's liveness lock: when the process dies, PostgreSQL ends the session and the
   // lock with it, and any other worker's next recovery gives this worker's claims back without waiting for their lease.
   const listener = superviseListener({
-    url: ctx.db.url,
+    url: ctx.db.directUrl,
     name: 'jobs',
     channels: [CHANNEL],
     onNotify: tick,

@@ -131,6 +131,13 @@ export { onAnimalCreated, type AnimalCreatedHook, type AnimalCreatedSql, type St
  * SQL that is true when `idSql` names a live animal of the organization `orgSql` (both SQL
  * expressions, e.g. parameters): for a write that checks the animal in the same statement.
  */
+/**
+ * SQL for a FROM list: joins the live (not deleted) animal `idSql` of the organization `orgSql` as `alias`, with its
+ * `name` and `species` (a row whose animal is deleted drops out, as with `liveAnimalSql`).
+ */
+export const liveAnimalNameJoinSql = (orgSql: string, idSql: string, alias: string) =>
+  `JOIN LATERAL (SELECT name, species FROM animals
+     WHERE organization_id = ${orgSql} AND id = ${idSql} AND deleted_at IS NULL) ${alias} ON true`;
 export const liveAnimalSql = (orgSql: string, idSql: string) =>
   `EXISTS (SELECT 1 FROM animals WHERE organization_id = ${orgSql} AND id = ${idSql} AND deleted_at IS NULL)`;
 

@@ -411,7 +411,7 @@ export function createOutboundWorker(db: Db, opts: WorkerOptions): OutboundWorke
     start() {
       timer = setInterval(tick, opts.pollMs ?? 5000);
       // One supervised LISTEN connection (src/platform/db/listen.ts); each (re)connection looks for due mail.
-      listener = superviseListener({ url: db.url, name: 'mail', channels: [QUEUE_CHANNEL], onNotify: tick, onListening: tick });
+      listener = superviseListener({ url: db.directUrl, name: 'mail', channels: [QUEUE_CHANNEL], onNotify: tick, onListening: tick });
       tick();
     },
     async stop() {

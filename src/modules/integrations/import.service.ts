@@ -193,13 +193,13 @@ function problems(err: unknown, line: number): string[] {
  * `tx` joins it directly rather than as a savepoint: thousands of savepoints in one transaction
  * make PostgreSQL's visibility checks slow. Their checks refuse a row before it writes anything.
  */
-function joined(client: pg.PoolClient): Db {
+function joined(db: Db, client: pg.PoolClient): Db {
   const q: Queryable = {
     async query(text, params = []) {
       return (await client.query(text, params)).rows as never[];
     },
     async prepared(name, text, params) {
-      return (await client.query({ name, text, values: params })).rows as never[];
+      return (await client.query(db.statement(name, text, params))).rows as never[];
     },
   };
   return { ...q, tx: <T>(fn: (inner: Queryable) => Promise<T>) => fn(q) } as unknown as Db;
@@ -238,7 +238,7 @@ export async function inImportTx<T>(db: Db, fn: (joinedDb: Db, q: Queryable) => 
   const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
-    const j = joined(client);
+    const j = joined(db, client);
     const out = await fn(j, j);
     await client.query(rollback ? 'ROLLBACK' : 'COMMIT');
     return out;

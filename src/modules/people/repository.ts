@@ -1,5 +1,5 @@
 import { changeCte, type Change } from '../../platform/changes.ts';
-import { shapeName, type Queryable } from '../../platform/db/db.ts';
+import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Address } from './schemas.ts';
@@ -142,6 +142,42 @@ export async function insertPerson(
       p.time_zone,
     ],
   );
+}
+/**
+ * Inserts a person, writes its audit row and its change for the feed and returns the new row, in one statement (atomic
+ * without a transaction). A live person with the same email (any case) fails on the unique email index (23505).
+ */
+export async function createPerson(
+  q: Queryable,
+  orgId: string,
+  p: Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fields'>,
+  actor: string | null,
+  change: Omit<Change, 'id'>,
+): Promise<PersonRow> {
+  const ch = changeCte(change, 'w', 13, { actor: '$12::text' });
+  const sql = `WITH w AS (
+       INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING organization_id, ${COLS}),
+     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+            SELECT organization_id, $12, 'create', 'person', id FROM w),
+     ch AS (${ch.sql})
+     SELECT ${COLS} FROM w`;
+  const rows = await q.prepared<PersonRow>('person_create', sql, [
+    orgId,
+    p.id,
+    p.first_name,
+    p.last_name,
+    p.email,
+    p.phone,
+    p.address === null ? null : JSON.stringify(p.address),
+    p.roles,
+    p.tags,
+    p.notes,
+    p.time_zone,
+    actor,
+    ...ch.params,
+  ]);
+  return first(rows, 'person');
 }
 export const UPDATABLE = ['first_name', 'last_name', 'email', 'phone', 'address', 'roles', 'tags', 'notes', 'time_zone'] as const;
 /**

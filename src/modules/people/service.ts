@@ -2,7 +2,6 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
-import { recordChange } from '../../platform/changes.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { normalizePhone } from '../../platform/validators.ts';
 import * as repo from './repository.ts';
@@ -74,14 +73,18 @@ export async function listPeople(q: Queryable, orgId: string, query: PersonListQ
   );
 }
 
+/**
+ * One statement inserts the person, audits it, records the change for the feed and returns the row (atomic without a
+ * transaction); the unique email index (a live person's email, any case) refuses a duplicate.
+ */
 export async function createPerson(db: Db, org: Organization, body: PersonCreateBody, actor: string) {
   const { phone } = check(body, org);
-  const id = newId('per');
   try {
-    return await db.tx(async (q) => {
-      if (await repo.personByEmail(q, org.id, body.email)) throw emailTaken();
-      await repo.insertPerson(q, org.id, {
-        id,
+    return await repo.createPerson(
+      db,
+      org.id,
+      {
+        id: newId('per'),
         first_name: body.firstName,
         last_name: body.lastName,
         email: body.email.trim(),
@@ -91,17 +94,15 @@ export async function createPerson(db: Db, org: Organization, body: PersonCreate
         tags: body.tags ?? [],
         notes: body.notes === '' ? null : (body.notes ?? null),
         time_zone: body.timeZone ?? org.time_zone,
-      });
-      await audit(q, org.id, actor, 'create', 'person', id);
-      await recordChange(q, org.id, {
+      },
+      actor,
+      {
         event: 'person.created',
         entity: 'person',
-        id,
         fields: { first_name: body.firstName, last_name: body.lastName, roles: body.roles ?? [] },
         actor,
-      });
-      return getPerson(q, org.id, id);
-    });
+      },
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;

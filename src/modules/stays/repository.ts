@@ -1,7 +1,7 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import { shapeName, type Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Kind } from './catalogue.ts';
-import { liveAnimalSql } from '../animals/public.ts';
+import { liveAnimalNameJoinSql } from '../animals/public.ts';
 
 export interface StayRow {
   id: string;
@@ -70,7 +70,7 @@ export async function staysBetween(
   f: { from: string | null; to: string | null; kind: Kind | null },
   limit: number,
   offset: number,
-): Promise<StayRow[]> {
+): Promise<(StayRow & { animal_name: string; animal_species: string })[]> {
   const inRange = (col: string) => `(${col} >= $2::timestamptz OR $2 IS NULL) AND (${col} < $3::timestamptz OR $3 IS NULL)`;
   const where =
     f.kind === 'intake'
@@ -79,11 +79,13 @@ export async function staysBetween(
         ? `s.outcome_at IS NOT NULL AND ${inRange('s.outcome_at')}`
         : `((${inRange('s.intake_at')}) OR (s.outcome_at IS NOT NULL AND ${inRange('s.outcome_at')}))`;
   const order = f.kind === 'outcome' ? 's.outcome_at' : 's.intake_at';
-  return q.query<StayRow>(
-    `${STAY_SELECT} WHERE s.organization_id = $1 AND ${where} AND ${liveAnimalSql('s.organization_id', 's.animal_id')}
-     ORDER BY ${order}, s.id LIMIT $4 OFFSET $5`,
-    [orgId, f.from, f.to, limit + 1, offset],
-  );
+  // The animal's name and species come with each row (the live animal joined), in the same prepared statement.
+  const columns = ', an.name AS animal_name, an.species AS animal_species\n  FROM animal_stays s';
+  const sql = `${STAY_SELECT.replace('\n  FROM animal_stays s', columns)}
+     ${liveAnimalNameJoinSql('s.organization_id', 's.animal_id', 'an')}
+     WHERE s.organization_id = $1 AND ${where}
+     ORDER BY ${order}, s.id LIMIT $4 OFFSET $5`;
+  return q.prepared(shapeName('stays_between', sql), sql, [orgId, f.from, f.to, limit + 1, offset]);
 }
 
 /** The animal's most recent stay (open or closed), or null. */

@@ -4,14 +4,7 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
-import {
-  animalExists,
-  animalStatusList,
-  animalSummaries,
-  lockAnimalPlace,
-  setAnimalStatus,
-  type StatementPart,
-} from '../animals/public.ts';
+import { animalExists, animalStatusList, lockAnimalPlace, setAnimalStatus, type StatementPart } from '../animals/public.ts';
 import { personSummary } from '../people/public.ts';
 import { organizationTimeZoneSql } from '../settings/public.ts';
 import { newId } from '../../platform/ids.ts';
@@ -51,11 +44,42 @@ export async function writeDefaults(q: Queryable, orgId: string): Promise<void> 
   }
 }
 
-/** Calendar days from the intake's date to the outcome's date (or `now`'s), in the organization's time zone. */
+/** One formatter per time zone, made once: it answers a moment's calendar date there as YYYY-MM-DD. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function dayFormat(tz: string): Intl.DateTimeFormat {
+  let f = dayFormats.get(tz);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
+    } catch {
+      f = dayFormat('UTC'); // not a zone this runtime knows: UTC, as the rest of Ark falls back
+    }
+    if (dayFormats.size < 1000) dayFormats.set(tz, f);
+  }
+  return f;
+}
+/** The calendar date of a moment in a time zone, as a day number (days since 1970-01-01). */
+function localDayNumber(at: Date, tz: string): number {
+  const f = dayFormat(tz);
+  const s = f.format(at);
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  let y: number;
+  let mo: number;
+  let d: number;
+  if (m) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  else {
+    const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
+    [y, mo, d] = [Number(parts.year), Number(parts.month), Number(parts.day)];
+  }
+  return Date.UTC(y, mo - 1, d) / 86_400_000;
+}
+
+/**
+ * Calendar days from the intake's date to the outcome's date (or `now`'s), in the organization's time zone: plain
+ * day numbers of the two local dates (a list page computes it for every row).
+ */
 export function daysInCare(intakeAt: Date, outcomeAt: Date | null, tz: string, now: Date): number {
-  const from = DateTime.fromJSDate(intakeAt, { zone: tz }).startOf('day');
-  const to = DateTime.fromJSDate(outcomeAt ?? now, { zone: tz }).startOf('day');
-  return Math.max(0, Math.round(to.diff(from, 'days').days));
+  return Math.max(0, localDayNumber(outcomeAt ?? now, tz) - localDayNumber(intakeAt, tz));
 }
 
 export function toStay(r: repo.StayRow, tz: string, now: Date): StayT {
@@ -317,14 +341,9 @@ export async function staysInRange(
   if (f.from && f.to && Date.parse(f.from) >= Date.parse(f.to)) throw invalid({ to: ['must be after from'] });
   const rows = await repo.staysBetween(q, orgId, { from: f.from ?? null, to: f.to ?? null, kind: f.kind ?? null }, f.limit, f.offset);
   const page = rows.slice(0, f.limit);
-  const animals = new Map((await animalSummaries(q, orgId, [...new Set(page.map((r) => r.animal_id))])).map((a) => [a.id, a]));
   const now = new Date();
   return {
-    results: page.map((r) => ({
-      ...toStay(r, tz, now),
-      animal_name: animals.get(r.animal_id)?.name ?? '',
-      animal_species: animals.get(r.animal_id)?.species ?? '',
-    })),
+    results: page.map((r) => ({ ...toStay(r, tz, now), animal_name: r.animal_name, animal_species: r.animal_species })),
     limit: f.limit,
     offset: f.offset,
     has_more: rows.length > f.limit,

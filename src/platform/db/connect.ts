@@ -18,7 +18,11 @@ export async function openStore(config: Config, opts: { migrate?: boolean; poolS
     url = handle.url;
     stopEmbedded = () => handle.stop();
   }
-  const db = new Db(url, opts.poolSize ?? config.dbPoolSize);
+  // Behind a transaction pooler (DATABASE_URL), what needs a session of its own uses DATABASE_DIRECT_URL.
+  const db = new Db(url, opts.poolSize ?? config.dbPoolSize, {
+    directUrl: config.databaseUrl ? config.databaseDirectUrl : undefined,
+    namedStatements: config.dbNamedStatements,
+  });
   db.useReplicas(config.replicaUrls, { stickyMs: config.replicaStickyMs, poolSize: opts.poolSize ?? config.dbPoolSize });
   if (opts.migrate !== false) await migrate(db);
   return {

@@ -43,14 +43,39 @@ export interface Queryable {
   prepared<R = Row>(name: string, text: string, params: unknown[]): Promise<R[]>;
 }
 
+/**
+ * A prepared statement's query for pg: named (parsed once per connection) when the connection is Ark's own, unnamed
+ * (parsed with each execution) behind a transaction pooler, where the next transaction may run on another server
+ * connection that never saw the name.
+ */
+export type StatementFor = (name: string, text: string, values: unknown[]) => pg.QueryConfig;
+const namedStatement: StatementFor = (name, text, values) => ({ name, text, values });
+const unnamedStatement: StatementFor = (_name, text, values) => ({ text, values });
+
 class ClientQueryable implements Queryable {
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly statement: StatementFor = namedStatement,
+  ) {}
   async query<R = Row>(text: string, params: unknown[] = []): Promise<R[]> {
     return (await this.client.query(text, params)).rows as R[];
   }
   async prepared<R = Row>(name: string, text: string, params: unknown[]): Promise<R[]> {
-    return (await this.client.query({ name, text, values: params })).rows as R[];
+    return (await this.client.query(this.statement(name, text, params))).rows as R[];
   }
+}
+
+export interface DbOptions {
+  /**
+   * A direct connection to PostgreSQL for what needs a session of its own (LISTEN, the migration lock held across
+   * statements), when `url` goes through a connection pooler in transaction-pooling mode. Default: `url`.
+   */
+  directUrl?: string;
+  /**
+   * Named prepared statements on `url`'s connections. Default: on when `url` is the direct connection, off when a
+   * separate `directUrl` is given (a transaction pooler hands each transaction any server connection).
+   */
+  namedStatements?: boolean;
 }
 
 /**
@@ -66,11 +91,18 @@ export const ambientTx = new AsyncLocalStorage<Ambient>();
 
 export class Db implements Queryable {
   readonly pool: pg.Pool;
+  /** Where a session of its own is opened (LISTEN, the migration lock): `url` unless a pooler stands in front. */
+  readonly directUrl: string;
+  /** How `prepared` sends its statements on this pool (named, or unnamed behind a pooler). */
+  readonly statement: StatementFor;
   private replicas: Replicas | null = null;
   constructor(
     readonly url: string,
     max = 10,
+    opts: DbOptions = {},
   ) {
+    this.directUrl = opts.directUrl || url;
+    this.statement = (opts.namedStatements ?? this.directUrl === url) ? namedStatement : unnamedStatement;
     // A connection attempt (or a wait for a free client) gives up after 10 s: a request then answers 503 instead
     // of hanging while the database is unreachable.
     this.pool = guardPool(new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 }));
@@ -83,7 +115,7 @@ export class Db implements Queryable {
     return (await (this.ambient() ?? this.pool).query(text, params)).rows as R[];
   }
   async prepared<R = Row>(name: string, text: string, params: unknown[]): Promise<R[]> {
-    return (await (this.ambient() ?? this.pool).query({ name, text, values: params })).rows as R[];
+    return (await (this.ambient() ?? this.pool).query(this.statement(name, text, params))).rows as R[];
   }
   /** Runs fn in one transaction; rolls back on any throw. Inside a request-wide transaction: a savepoint. */
   async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
@@ -91,7 +123,7 @@ export class Db implements Queryable {
     if (outer) {
       await outer.query('SAVEPOINT ark_tx');
       try {
-        const result = await fn(new ClientQueryable(outer));
+        const result = await fn(new ClientQueryable(outer, this.statement));
         await outer.query('RELEASE SAVEPOINT ark_tx');
         return result;
       } catch (err) {
@@ -102,7 +134,7 @@ export class Db implements Queryable {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await fn(new ClientQueryable(client));
+      const result = await fn(new ClientQueryable(client, this.statement));
       await client.query('COMMIT');
       return result;
     } catch (err) {

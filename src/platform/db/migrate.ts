@@ -1,18 +1,23 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import pg from 'pg';
 import type { Db } from './db.ts';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
 
 /**
  * Applies every migrations/*.sql not yet applied, in file-name order, each in its own
- * transaction. An advisory lock keeps two processes starting at once from racing.
+ * transaction. An advisory lock keeps two processes starting at once from racing: a session lock, held across the
+ * migrations' transactions, so it is taken on a connection of its own to the direct address (never through a
+ * transaction pooler, which could run the unlock on another server connection).
  */
 export async function migrate(db: Db): Promise<string[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
   const applied: string[] = [];
-  const client = await db.pool.connect();
+  const client = new pg.Client({ connectionString: db.directUrl, application_name: 'ark-migrate', connectionTimeoutMillis: 10_000 });
+  client.on('error', () => undefined);
+  await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock(7469201)');
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -34,7 +39,7 @@ export async function migrate(db: Db): Promise<string[]> {
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock(7469201)').catch(() => undefined);
-    client.release();
+    await client.end().catch(() => undefined);
   }
   return applied;
 }
