@@ -220,3 +220,6 @@ export async function animalMergeFacts(
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
+
+/** Moving: weight history from another system (see weights.service.ts). */
+export { importWeights } from './weights.service.ts';

@@ -89,3 +89,76 @@ export async function openStayId(q: Queryable, orgId: string, animalId: string):
   const latest = await latestStay(q, orgId, animalId);
   return latest && latest.outcome_at === null ? latest.id : null;
 }
+
+/** A stay brought over from another system (moving): the whole stay as it was, written or rewritten by its id. */
+export interface ImportedStay {
+  id: string;
+  animal_id: string;
+  intake_at: string;
+  intake_type: string;
+  outcome_at: string | null;
+  outcome_type: string | null;
+  source_person_id: string | null;
+  destination_person_id: string | null;
+  adoption_return: boolean;
+  intake_notes: string | null;
+  outcome_notes: string | null;
+}
+/**
+ * Moving: writes stays as the other system had them (history, not events: no hooks run), each with an audit row;
+ * an id already on file is rewritten. The caller orders an animal's stays so at most one is open at a time.
+ */
+export async function importStays(q: Queryable, orgId: string, rows: ImportedStay[], actor: string): Promise<void> {
+  for (const s of rows) {
+    await q.prepared(
+      'stays_import_upsert',
+      `WITH w AS (
+         INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, outcome_at, outcome_type, source_person_id,
+                                   destination_person_id, adoption_return, intake_notes, outcome_notes, intake_by, outcome_by)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13, CASE WHEN $6::timestamptz IS NULL THEN NULL ELSE $13 END)
+         ON CONFLICT (organization_id, id) DO UPDATE SET intake_at = EXCLUDED.intake_at, intake_type = EXCLUDED.intake_type,
+           outcome_at = EXCLUDED.outcome_at, outcome_type = EXCLUDED.outcome_type, source_person_id = EXCLUDED.source_person_id,
+           destination_person_id = EXCLUDED.destination_person_id, adoption_return = EXCLUDED.adoption_return,
+           intake_notes = EXCLUDED.intake_notes, outcome_notes = EXCLUDED.outcome_notes, outcome_by = EXCLUDED.outcome_by,
+           updated_at = now()
+         RETURNING id, (xmax = 0) AS inserted)
+       INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+       SELECT $1, $13, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'animal_stay', id,
+              jsonb_build_object('animal_id', $3::text, 'intake_type', $5::text, 'outcome_type', $7::text) FROM w`,
+      [
+        orgId,
+        s.id,
+        s.animal_id,
+        s.intake_at,
+        s.intake_type,
+        s.outcome_at,
+        s.outcome_type,
+        s.source_person_id,
+        s.destination_person_id,
+        s.adoption_return,
+        s.intake_notes,
+        s.outcome_notes,
+        actor,
+      ],
+    );
+  }
+}
+
+/** Shelter Animals Count totals of intakes and outcomes (by category) from `since` on: a move's before and after. */
+export async function sacTotals(
+  q: Queryable,
+  orgId: string,
+  since: Date,
+): Promise<{ intake: Record<string, number>; outcome: Record<string, number> }> {
+  const rows = await q.query<{ kind: string; category: string; n: string }>(
+    `SELECT 'intake' AS kind, intake_type AS category, count(*) AS n FROM animal_stays
+      WHERE organization_id = $1 AND intake_at >= $2 GROUP BY intake_type
+     UNION ALL
+     SELECT 'outcome', outcome_type, count(*) FROM animal_stays
+      WHERE organization_id = $1 AND outcome_at >= $2 GROUP BY outcome_type`,
+    [orgId, since],
+  );
+  const out = { intake: {} as Record<string, number>, outcome: {} as Record<string, number> };
+  for (const r of rows) out[r.kind as 'intake' | 'outcome'][r.category] = Number(r.n);
+  return out;
+}
