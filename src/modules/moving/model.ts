@@ -23,6 +23,8 @@ export interface MAnimal {
   microchip: string | null;
   notes: string | null;
   photos: string[];
+  /** Other ids the source shows for the same animal (Shelterluv's short ID beside its Internal-ID): found by either. */
+  aliases?: string[];
 }
 export interface MPerson {
   ext: string;

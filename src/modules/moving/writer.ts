@@ -331,6 +331,7 @@ async function animals(w: WriteContext, records: MAnimal[]): Promise<void> {
       await setColourIn(w.db, w.org.id, a.id, r.colour);
       w.report.counts.animal.new += 1;
       done.push({ ext: r.ext, ark_id: a.id, fingerprint: fp });
+      for (const alias of r.aliases ?? []) if (alias !== r.ext) done.push({ ext: alias, ark_id: a.id, fingerprint: 'alias' });
     } catch (err) {
       refuse(w.report, 'animal', r.row, reason(err));
     }

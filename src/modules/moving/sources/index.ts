@@ -1,6 +1,10 @@
 import { invalid } from '../../../platform/errors.ts';
 import type { Bundle } from '../model.ts';
 import { readAsm3Csv } from './asm3.ts';
+import { readShelterluv } from './shelterluv.ts';
+import { readPetPoint } from './petpoint.ts';
+import { readGeneric } from './generic.ts';
+import type { Kind } from '../model.ts';
 
 export const SOURCES = ['asm3', 'shelterluv', 'petpoint', 'generic'] as const;
 export type SourceName = (typeof SOURCES)[number];
@@ -11,7 +15,7 @@ export interface SourceFiles {
   files: Record<string, string>;
   date_order?: 'dmy' | 'mdy';
   /** Generic spreadsheets: which file holds which record kind, and its column → field mapping. */
-  generic?: { kind: string; file: string; columns: Record<string, string> }[];
+  generic?: { kind: Kind; file: string; columns: Record<string, string> }[];
 }
 
 /** Every source read into the one shape the move writes. */
@@ -23,8 +27,12 @@ export async function readSource(s: SourceFiles): Promise<Bundle> {
       const out = names.map((n) => readAsm3Csv(s.files[n] ?? '', s.date_order ?? 'mdy'));
       return merge('asm3', out);
     }
-    default:
-      throw invalid({ source: [`${s.source} is not readable yet`] });
+    case 'shelterluv':
+      return readShelterluv(s.files);
+    case 'petpoint':
+      return readPetPoint(s.files, s.date_order ?? 'mdy');
+    case 'generic':
+      return readGeneric(s.files, s.generic ?? [], s.date_order ?? 'mdy');
   }
 }
 
