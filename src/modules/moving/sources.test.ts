@@ -47,11 +47,14 @@ test('Shelterluv API JSON: animals, people and events; returned adoption; duplic
   const byInternal = await org.req('GET', '/api/moving/external-ids?source=shelterluv&id=100010&kind=animal');
   assert.equal(byShort.body.results.length, 1);
   assert.equal(byShort.body.results[0].ark_id, byInternal.body.results[0].ark_id);
-  const stays = await org.req('GET', `/api/v1/animals/${byShort.body.results[0].ark_id}/stays`);
-  if (stays.status === 200) {
-    const list = (stays.body.data ?? stays.body.results ?? stays.body) as { intake_type?: string; intakeType?: string; adoption_return?: boolean; adoptionReturn?: boolean }[];
-    assert.equal(list.length, 2, JSON.stringify(stays.body).slice(0, 800));
-  }
+  // Animal 10: adopted, returned (an adoption return), transferred out: two stays.
+  const stays = await org.req('GET', `/api/animals/${byShort.body.results[0].ark_id}/stays`);
+  assert.equal(stays.status, 200, JSON.stringify(stays.body).slice(0, 500));
+  type Stay = { intake: { type: string; adoption_return: boolean }; outcome: { type: string } | null };
+  const list = (stays.body.results ?? stays.body.data ?? stays.body) as Stay[];
+  assert.equal(list.length, 2, JSON.stringify(stays.body).slice(0, 800));
+  assert.ok(list.some((x) => x.intake.adoption_return && x.intake.type === 'relinquished' && x.outcome?.type === 'transfer_out'));
+  assert.ok(list.some((x) => !x.intake.adoption_return && x.outcome?.type === 'adoption'));
 });
 
 test('PetPoint reports: intake-with-results and person-by-association; a return after adoption; exact names', async () => {
