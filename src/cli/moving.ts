@@ -26,7 +26,8 @@ async function filesOf(dir: string, ext: RegExp): Promise<Record<string, string>
   }
   if (!names.length) throw new Error(`${dir} holds no ${ext.source.replace(/\\|\$|\(|\)|\?:|i$/g, '')} files`);
   const out: Record<string, string> = {};
-  for (const n of names) out[n] = /\.xlsx$/i.test(n) ? (await readFile(join(dir, n))).toString('base64') : await readFile(join(dir, n), 'utf8');
+  for (const n of names)
+    out[n] = /\.xlsx$/i.test(n) ? (await readFile(join(dir, n))).toString('base64') : await readFile(join(dir, n), 'utf8');
   return out;
 }
 
@@ -51,14 +52,19 @@ export async function runImport(store: Store, config: Config, p: ImportPlan): Pr
   const print = (r: Awaited<ReturnType<typeof dryRun>>) => {
     console.log(`${r.dry_run ? 'Dry run' : 'Moved'} from ${r.source}:`);
     for (const [kind, c] of Object.entries(r.counts))
-      console.log(`  ${kind.padEnd(9)} ${c.new} new, ${c.updated} updated, ${c.unchanged} unchanged, ${c.matched} matched, ${c.refused} refused`);
+      console.log(
+        `  ${kind.padEnd(9)} ${c.new} new, ${c.updated} updated, ${c.unchanged} unchanged, ${c.matched} matched, ${c.refused} refused`,
+      );
     console.log('Intake types → SAC category:');
-    for (const [label, cat] of Object.entries(r.mappings.intake)) console.log(`  ${label} (${r.mappings.counts.intake[label] ?? 0}) → ${cat}`);
+    for (const [label, cat] of Object.entries(r.mappings.intake))
+      console.log(`  ${label} (${r.mappings.counts.intake[label] ?? 0}) → ${cat}`);
     console.log('Outcome types → SAC category:');
-    for (const [label, cat] of Object.entries(r.mappings.outcome)) console.log(`  ${label} (${r.mappings.counts.outcome[label] ?? 0}) → ${cat}`);
+    for (const [label, cat] of Object.entries(r.mappings.outcome))
+      console.log(`  ${label} (${r.mappings.counts.outcome[label] ?? 0}) → ${cat}`);
     const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
     console.log(
-      `SAC, last 12 months: intakes ${sum(r.sac_before.intake)} → ${sum(r.sac_after?.intake ?? {})}, outcomes ${sum(r.sac_before.outcome)} → ${sum(r.sac_after?.outcome ?? {})}`,
+      `SAC, last 12 months: intakes ${sum(r.sac_before.intake)} → ${sum(r.sac_after?.intake ?? {})}, ` +
+        `outcomes ${sum(r.sac_before.outcome)} → ${sum(r.sac_after?.outcome ?? {})}`,
     );
     if (r.refused.length) {
       console.log(`Refused (first ${Math.min(r.refused.length, 20)}):`);

@@ -175,11 +175,13 @@ export async function importWeights(
   await q.query(
     `WITH w AS (
        INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, recorded_by)
-       SELECT $1, u.id, u.a, u.w, u.u, u.m, $7 FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::date[]) AS u(id, a, w, u, m)
+       SELECT $1, u.id, u.a, u.w, u.u, u.m, $7
+         FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::date[]) AS u(id, a, w, u, m)
        ON CONFLICT (organization_id, id) DO UPDATE SET weight = EXCLUDED.weight, unit = EXCLUDED.unit, measured_on = EXCLUDED.measured_on
        RETURNING id, animal_id, (xmax = 0) AS inserted)
      INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-     SELECT $1, $7, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'animal_weight', id, jsonb_build_object('animal_id', animal_id)
+     SELECT $1, $7, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'animal_weight', id,
+            jsonb_build_object('animal_id', animal_id)
        FROM w`,
     [
       orgId,

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { testApp, makeOrg, type TestApp } from '../../../test/harness.ts';
+import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { securitySuite } from '../../../test/security.ts';
+import { readAsm3Csv } from './sources/asm3.ts';
+import { dryRun, getRun, movingOptions, runMove, startRun } from './service.ts';
 import { runDueJobs } from '../../platform/jobs.ts';
 import { asm3Csv } from './fixtures/asm3.ts';
 
@@ -73,3 +76,53 @@ test('ASM3 CSV: dry run, real run in the background, a second run changes nothin
   assert.equal(total(second.body.report.counts, 'updated'), 0, JSON.stringify(second.body.report.counts));
   assert.equal(second.body.report.counts.animal.unchanged, c.animal.new);
 });
+
+test('a move stopped between two batches resumes after the last committed batch and ends as one run would', async () => {
+  const org = await makeOrg(t);
+  const ark = await t.ctx.tenancy.bySlug(org.slug);
+  assert.ok(ark);
+  const b = readAsm3Csv(asm3Csv(60));
+  const dry = await dryRun(t.ctx.db, ark, b, {}, 'test');
+  const saved = movingOptions.batch;
+  movingOptions.batch = 25;
+  let batchesSeen = 0;
+  movingOptions.afterBatch = () => {
+    batchesSeen += 1;
+    if (batchesSeen === 3) throw new Error('the worker stopped');
+  };
+  try {
+    const run = await startRun(t.ctx, ark, b, {}, 'test');
+    await assert.rejects(runMove(t.ctx, ark.id, run.id), /the worker stopped/);
+    const half = await getRun(t.ctx.db, ark.id, run.id);
+    assert.equal(half?.status, 'running');
+    assert.equal(half?.batches, 3);
+    await runMove(t.ctx, ark.id, run.id);
+    const done = await getRun(t.ctx.db, ark.id, run.id);
+    assert.equal(done?.status, 'done');
+    assert.deepEqual(done?.report.counts, dry.counts);
+  } finally {
+    movingOptions.batch = saved;
+    movingOptions.afterBatch = undefined;
+  }
+});
+
+const small = { source: 'asm3', files: { 'a.csv': 'ANIMALCODE,ANIMALNAME,ANIMALSPECIES,ANIMALENTRYDATE\nA1,Rex,Dog,2025-01-01' } };
+const startSmall = async (o: TestOrg) => (await o.req('POST', '/api/moving/runs', { body: small })).body.id as string;
+securitySuite('moving', () => t, [
+  { method: 'POST', path: () => '/api/moving/dry-run', body: small, area: 'settings', level: 'admin' },
+  { method: 'POST', path: () => '/api/moving/runs', body: small, area: 'settings', level: 'admin' },
+  { method: 'GET', path: () => '/api/moving/runs', area: 'settings', level: 'admin', seed: startSmall },
+  { method: 'GET', path: async (o) => `/api/moving/runs/${await startSmall(o)}`, area: 'settings', level: 'admin' },
+  {
+    method: 'GET',
+    path: () => '/api/moving/external-ids',
+    area: 'settings',
+    level: 'read',
+    seed: async (o) => {
+      await startSmall(o);
+      await runDueJobs(t.ctx, { orgId: o.id });
+      const found = await o.req('GET', '/api/moving/external-ids?source=asm3&id=A1');
+      return found.body.results[0].ark_id as string;
+    },
+  },
+]);

@@ -1,3 +1,4 @@
+/* eslint-disable max-len -- fixture rows written out as the source systems hold them, one record a line */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
@@ -30,9 +31,13 @@ const CHC = 'CreatedBy, CreatedDate, LastChangedBy, LastChangedDate';
 async function fill(n: number) {
   const q = (sql: string) => admin.query(sql);
   await q(`INSERT INTO species (ID, SpeciesName, IsRetired) VALUES (1, 'Dog', 0), (2, 'Cat', 0)`);
-  await q(`INSERT INTO breed (ID, BreedName, SpeciesID, IsRetired) VALUES (1, 'Labrador Retriever', 1, 0), (2, 'Domestic Short Hair', 2, 0), (3, 'Mix', 1, 0)`);
+  await q(
+    `INSERT INTO breed (ID, BreedName, SpeciesID, IsRetired) VALUES (1, 'Labrador Retriever', 1, 0), (2, 'Domestic Short Hair', 2, 0), (3, 'Mix', 1, 0)`,
+  );
   await q(`INSERT INTO basecolour (ID, BaseColour, IsRetired) VALUES (1, 'Black', 0), (2, 'Tabby', 0)`);
-  await q(`INSERT INTO entryreason (ID, ReasonName, IsRetired) VALUES (7, 'Stray', 0), (15, 'Transfer from Other Shelter', 0), (17, 'Surrender', 0), (2, 'Allergies', 0)`);
+  await q(
+    `INSERT INTO entryreason (ID, ReasonName, IsRetired) VALUES (7, 'Stray', 0), (15, 'Transfer from Other Shelter', 0), (17, 'Surrender', 0), (2, 'Allergies', 0)`,
+  );
   await q(`INSERT INTO deathreason (ID, ReasonName, IsRetired) VALUES (1, 'Died', 0), (2, 'Sick/Injured', 0)`);
   await q(`INSERT INTO lksmovementtype (ID, MovementType) VALUES (0,'None'),(1,'Adoption'),(2,'Foster'),(3,'Transfer'),(4,'Escaped'),(5,'Reclaimed'),
            (6,'Stolen'),(7,'Released To Wild'),(8,'Retailer'),(9,'Reservation'),(10,'Cancelled Reservation'),(11,'Trial Adoption'),(12,'Permanent Foster'),(13,'TNR')`);
@@ -79,7 +84,9 @@ async function fill(n: number) {
                  TimingRuleNoFrequencies, TreatmentRule, TotalNumberOfTreatments, TreatmentsGiven, TreatmentsRemaining, Status, ${CHC})
                VALUES (${i}, ${i}, 0, 'Wormer', '2025-07-01', '1 tab', 0, 0, 0, 0, 0, 1, 1, 0, 2, ${CH})`);
     if (i % 5 === 0)
-      await q(`INSERT INTO log (ID, LogTypeID, LinkID, LinkType, Date, Comments, ${CHC}) VALUES (${i}, 1, ${i}, 0, '2025-08-01', 'Nipped a volunteer', ${CH})`);
+      await q(
+        `INSERT INTO log (ID, LogTypeID, LinkID, LinkType, Date, Comments, ${CHC}) VALUES (${i}, 1, ${i}, 0, '2025-08-01', 'Nipped a volunteer', ${CH})`,
+      );
   }
   for (let g = 1; g <= 40; g += 1)
     await q(`INSERT INTO ownerdonation (ID, OwnerID, AnimalID, DonationTypeID, DonationPaymentID, Date, Donation, IsGiftAid, Frequency, ${CHC})
@@ -95,7 +102,10 @@ test('ASM3 database: read-only from its own tables and lookups; a second run cha
   assert.equal(b.person.length, 50);
   assert.equal(b.animal.find((a) => a.ext === 'A1011')?.breed, 'Unlisted Hound Cross');
   assert.equal(b.animal.find((a) => a.ext === 'A1001')?.breed, 'Labrador Retriever / Mix', 'a cross breed names both');
-  assert.ok(b.note.some((n) => n.kind === 'foster'), 'a foster movement is a foster note');
+  assert.ok(
+    b.note.some((n) => n.kind === 'foster'),
+    'a foster movement is a foster note',
+  );
   // Nothing was written to ASM3's tables.
   const { rows } = await admin.query(`SELECT count(*)::int AS n FROM ${SCHEMA}.animal`);
   assert.equal(rows[0].n, 200);
@@ -105,7 +115,7 @@ test('ASM3 database: read-only from its own tables and lookups; a second run cha
   assert.ok(ark);
   const dry = await dryRun(t.ctx.db, ark, b, {}, 'test');
   assert.equal(dry.counts.animal.new, 200);
-  assert.equal(dry.counts.person.matched, 1, 'owner 50 has owner 1\'s email');
+  assert.equal(dry.counts.person.matched, 1, "owner 50 has owner 1's email");
   assert.equal(dry.counts.donation.refused, 2, 'a gift of nothing and a gift without a date are refused');
   assert.equal(dry.mappings.outcome.Adoption, 'adoption');
   assert.equal(dry.mappings.outcome.Euthanized, 'shelter_euthanasia');

@@ -148,18 +148,37 @@ const norm = (s: string) => s.trim().toLowerCase();
  * (ASM3's entry reasons and movement types, Shelterluv's event types, PetPoint's intake and outcome types); a word
  * nothing here recognises is `other` (intake) or `other_live` (outcome) and is shown in the dry run for the user to set.
  */
+const RELINQUISHED = [
+  'surrender',
+  'relinquish',
+  'owner',
+  'return',
+  'moving',
+  'allerg',
+  'landlord',
+  'marri',
+  'relationship',
+  'behaviour',
+  'behavior',
+  'biting',
+  'financial',
+  'afford',
+  'cope',
+  'accom',
+  'too many',
+  'litter',
+  'sick',
+  'died',
+  'death',
+  'unable',
+].join('|');
 export function guessIntake(label: string): IntakeCategory {
   const l = norm(label);
   if (/owner.*(euth|pts|put to sleep)|euthanasia request|oie|owner intended/.test(l)) return 'owner_intended_euthanasia';
   if (/transfer|rescue|from another|partner/.test(l)) return 'transfer_in';
   if (/born|tnr|boarding/.test(l)) return 'other';
   if (/stray|found|abandon|seized|confiscat|impound|abuse|at large|pick ?up/.test(l)) return 'stray';
-  if (
-    /surrender|relinquish|owner|return|moving|allerg|landlord|marri|relationship|behaviour|behavior|biting|financial|afford|cope|accom|too many|litter|sick|died|death|unable/.test(
-      l,
-    )
-  )
-    return 'relinquished';
+  if (new RegExp(RELINQUISHED).test(l)) return 'relinquished';
   return 'other';
 }
 export function guessOutcome(label: string): OutcomeCategory {
@@ -197,7 +216,7 @@ export function resolveMappings(
 
 /** A short, stable digest of a source record as it will be written: the same record twice is "unchanged". */
 export function fingerprint(r: AnyRecord, extra: unknown = null): string {
-  const { row: _row, ...rest } = r as AnyRecord & { row: string };
+  const { row: _row, ...rest } = r;
   return createHash('sha256')
     .update(JSON.stringify([rest, extra]))
     .digest('base64url')

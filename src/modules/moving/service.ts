@@ -35,7 +35,7 @@ export function* batches(b: Bundle, size: number, from: { phase: number; index: 
     const kind = KINDS[p] as (typeof KINDS)[number];
     const list = b[kind];
     for (let i = p === from.phase ? from.index : 0; i < list.length; i += size)
-      yield { phase: p, kind, index: i, next: i + size, records: list.slice(i, i + size) as Bundle[typeof kind] };
+      yield { phase: p, kind, index: i, next: i + size, records: list.slice(i, i + size) };
   }
 }
 export const totalRecords = (b: Bundle) => KINDS.reduce((n, k) => n + b[k].length, 0);
@@ -188,7 +188,8 @@ export async function runMove(ctx: AppContext, orgId: string, runId: string, pro
   const file = await store.get(run.file_key);
   if (!file) {
     await ctx.db.query(
-      "UPDATE moving_runs SET status = 'failed', failure = 'the stored records are missing', finished_at = now() WHERE organization_id = $1 AND id = $2",
+      `UPDATE moving_runs SET status = 'failed', failure = 'the stored records are missing', finished_at = now()
+        WHERE organization_id = $1 AND id = $2`,
       [orgId, runId],
     );
     return;
@@ -215,7 +216,8 @@ defineJob<{ run_id: string }>(
     maxAttempts: 5,
     onFailed: async (ctx, job, error) => {
       await ctx.db.query(
-        `UPDATE moving_runs SET status = 'failed', failure = $3, finished_at = now() WHERE organization_id = $1 AND id = $2 AND status <> 'done'`,
+        `UPDATE moving_runs SET status = 'failed', failure = $3, finished_at = now()
+          WHERE organization_id = $1 AND id = $2 AND status <> 'done'`,
         [job.orgId, (job.payload as { run_id: string }).run_id, `stopped after ${job.attempt} attempts: ${String(error)}`],
       );
     },

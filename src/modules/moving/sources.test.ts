@@ -83,7 +83,9 @@ test('generic spreadsheets with a column mapping: animals, stays, medical; a map
   assert.equal(dry.counts.medical.new, 120);
   assert.equal(dry.mappings.intake['Owner surrender'], 'relinquished');
   // A column mapped to a field the kind does not have is refused before anything is read.
-  const bad = await org.req('POST', '/api/moving/dry-run', { body: { ...body, generic: [{ kind: 'animal', file: 'animals.csv', columns: { Ref: 'colour_of_eyes' } }] } });
+  const bad = await org.req('POST', '/api/moving/dry-run', {
+    body: { ...body, generic: [{ kind: 'animal', file: 'animals.csv', columns: { Ref: 'colour_of_eyes' } }] },
+  });
   assert.equal(bad.status, 422);
   assert.match(bad.body.error, /colour_of_eyes is not a field of animal/);
 });

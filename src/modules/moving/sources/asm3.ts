@@ -69,7 +69,9 @@ export function staysOf(
         row,
         animal,
         kind: 'foster',
-        body: `Foster placement${m.person ? ` with ${m.person}` : ''} from ${m.at?.slice(0, 10)}${m.returned_at ? ` to ${m.returned_at.slice(0, 10)}` : ''}${m.notes ? `: ${m.notes}` : ''}`,
+        body:
+          `Foster placement${m.person ? ` with ${m.person}` : ''} from ${m.at?.slice(0, 10)}` +
+          `${m.returned_at ? ` to ${m.returned_at.slice(0, 10)}` : ''}${m.notes ? `: ${m.notes}` : ''}`,
         date: m.at,
       });
       continue;

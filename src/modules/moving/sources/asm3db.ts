@@ -4,7 +4,16 @@ import { emptyBundle, sexOf, type Bundle } from '../model.ts';
 import { ASM3_MOVEMENT_TYPES, staysOf, type Movement } from './asm3.ts';
 
 type Row = Record<string, unknown>;
-const s = (v: unknown) => (v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v as string | number).trim());
+const s = (v: unknown): string =>
+  v === null || v === undefined
+    ? ''
+    : v instanceof Date
+      ? v.toISOString()
+      : typeof v === 'string'
+        ? v.trim()
+        : typeof v === 'number' || typeof v === 'bigint'
+          ? String(v)
+          : JSON.stringify(v);
 /** ASM3 keeps dates as timestamps without a zone; the date is what the shelter wrote. */
 const d = (v: unknown): string | null => {
   if (v === null || v === undefined) return null;
@@ -12,7 +21,7 @@ const d = (v: unknown): string | null => {
     const iso = `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}`;
     return v.getFullYear() < 1901 ? null : iso;
   }
-  const m = /^(\d{4}-\d{2}-\d{2})/.exec(String(v as string));
+  const m = /^(\d{4}-\d{2}-\d{2})/.exec(s(v));
   return m?.[1] ?? null;
 };
 
@@ -65,9 +74,16 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
         last_name: s(o.ownersurname) || s(o.ownername),
         email: s(o.emailaddress) || null,
         phone: s(o.mobiletelephone) || s(o.hometelephone) || s(o.worktelephone) || null,
-        address: address && s(o.ownertown)
-          ? { line1: address.split('\n')[0] ?? address, city: s(o.ownertown), state: s(o.ownercounty) || null, postalCode: s(o.ownerpostcode) || null, country: '' }
-          : null,
+        address:
+          address && s(o.ownertown)
+            ? {
+                line1: address.split('\n')[0] ?? address,
+                city: s(o.ownertown),
+                state: s(o.ownercounty) || null,
+                postalCode: s(o.ownerpostcode) || null,
+                country: '',
+              }
+            : null,
         roles,
       });
     }
@@ -102,10 +118,19 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
         photos: [],
       });
       if (Number(a.weight) > 0)
-        b.weight.push({ ext: `${ext}/weight`, row: `animal ${s(a.id)}`, animal: ext, weight: Number(a.weight), unit: 'kg', measured_on: d(a.datebroughtin) });
+        b.weight.push({
+          ext: `${ext}/weight`,
+          row: `animal ${s(a.id)}`,
+          animal: ext,
+          weight: Number(a.weight),
+          unit: 'kg',
+          measured_on: d(a.datebroughtin),
+        });
     }
     const moves = new Map<number, Movement[]>();
-    for (const m of await q(`SELECT m.*, t.movementtype AS typename FROM adoption m LEFT JOIN lksmovementtype t ON t.id = m.movementtype ORDER BY m.id`)) {
+    for (const m of await q(
+      `SELECT m.*, t.movementtype AS typename FROM adoption m LEFT JOIN lksmovementtype t ON t.id = m.movementtype ORDER BY m.id`,
+    )) {
       const l = moves.get(Number(m.animalid)) ?? [];
       l.push({
         type: Number(m.movementtype),
@@ -120,12 +145,31 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
     for (const a of animals) {
       const ext = animalExt.get(Number(a.id)) ?? '';
       const label = Number(a.istransfer) === 1 ? 'Transfer from Other Shelter' : s(a.reasonname) || 'Unknown';
-      const source = Number(a.broughtinbyownerid) > 0 ? (personExt.get(Number(a.broughtinbyownerid)) ?? null) : Number(a.originalownerid) > 0 ? (personExt.get(Number(a.originalownerid)) ?? null) : null;
+      const source =
+        Number(a.broughtinbyownerid) > 0
+          ? (personExt.get(Number(a.broughtinbyownerid)) ?? null)
+          : Number(a.originalownerid) > 0
+            ? (personExt.get(Number(a.originalownerid)) ?? null)
+            : null;
       const died = d(a.deceaseddate);
-      staysOf(b, ext, `animal ${s(a.id)}`, { at: d(a.datebroughtin), label, person: source }, moves.get(Number(a.id)) ?? [],
-        died ? { at: died, label: Number(a.puttosleep) === 1 ? 'Euthanized' : Number(a.isdoa) === 1 ? 'Dead on arrival' : s(a.deathreasonname) || 'Died' } : null);
+      staysOf(
+        b,
+        ext,
+        `animal ${s(a.id)}`,
+        { at: d(a.datebroughtin), label, person: source },
+        moves.get(Number(a.id)) ?? [],
+        died
+          ? {
+              at: died,
+              label: Number(a.puttosleep) === 1 ? 'Euthanized' : Number(a.isdoa) === 1 ? 'Dead on arrival' : s(a.deathreasonname) || 'Died',
+            }
+          : null,
+      );
     }
-    for (const v of await q(`SELECT v.*, t.vaccinationtype AS typename FROM animalvaccination v LEFT JOIN vaccinationtype t ON t.id = v.vaccinationid ORDER BY v.id`)) {
+    for (const v of await q(
+      `SELECT v.*, t.vaccinationtype AS typename FROM animalvaccination v
+         LEFT JOIN vaccinationtype t ON t.id = v.vaccinationid ORDER BY v.id`,
+    )) {
       const animal = animalExt.get(Number(v.animalid));
       if (!animal) continue;
       const given = d(v.dateofvaccination);
@@ -164,7 +208,8 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
         notes: s(m.comments) || null,
       });
     }
-    for (const g of await q(`SELECT g.*, t.donationname AS typename, p.paymentname FROM ownerdonation g LEFT JOIN donationtype t ON t.id = g.donationtypeid
+    for (const g of await q(`SELECT g.*, t.donationname AS typename, p.paymentname FROM ownerdonation g
+                                LEFT JOIN donationtype t ON t.id = g.donationtypeid
                                 LEFT JOIN donationpayment p ON p.id = g.donationpaymentid ORDER BY g.id`)) {
       const person = personExt.get(Number(g.ownerid));
       if (!person) continue;
@@ -177,15 +222,32 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
         // ASM3 keeps money as integer cents.
         amount_minor: String(BigInt(Math.trunc(Number(g.donation ?? 0)))),
         date: d(g.date),
-        method: /cheque|check/.test(pay) ? 'check' : /cash/.test(pay) ? 'cash' : /card/.test(pay) ? 'card' : /bank|transfer/.test(pay) ? 'bank_transfer' : 'other',
+        method: /cheque|check/.test(pay)
+          ? 'check'
+          : /cash/.test(pay)
+            ? 'cash'
+            : /card/.test(pay)
+              ? 'card'
+              : /bank|transfer/.test(pay)
+                ? 'bank_transfer'
+                : 'other',
         notes: [s(g.typename), s(g.comments)].filter(Boolean).join(': ') || null,
       });
     }
     // Log entries of animals (LinkType 0).
-    for (const l of await q(`SELECT l.*, t.logtypename FROM log l LEFT JOIN logtype t ON t.id = l.logtypeid WHERE l.linktype = 0 ORDER BY l.id`)) {
+    for (const l of await q(
+      `SELECT l.*, t.logtypename FROM log l LEFT JOIN logtype t ON t.id = l.logtypeid WHERE l.linktype = 0 ORDER BY l.id`,
+    )) {
       const animal = animalExt.get(Number(l.linkid));
       if (!animal || !s(l.comments)) continue;
-      b.note.push({ ext: `log:${s(l.id)}`, row: `log ${s(l.id)}`, animal, kind: 'general', body: s(l.logtypename) ? `${s(l.logtypename)}: ${s(l.comments)}` : s(l.comments), date: d(l.date) });
+      b.note.push({
+        ext: `log:${s(l.id)}`,
+        row: `log ${s(l.id)}`,
+        animal,
+        kind: 'general',
+        body: s(l.logtypename) ? `${s(l.logtypename)}: ${s(l.comments)}` : s(l.comments),
+        date: d(l.date),
+      });
     }
     await client.query('ROLLBACK');
     return b;

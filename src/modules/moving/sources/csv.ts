@@ -14,10 +14,14 @@ const cell = (v: unknown): string =>
     : v instanceof Date
       ? v.toISOString().slice(0, 10)
       : typeof v === 'object' && 'text' in v
-        ? String((v as { text: unknown }).text)
+        ? String(v.text)
         : typeof v === 'object' && 'result' in v
-          ? cell((v as { result: unknown }).result)
-          : String(v as string | number).trim();
+          ? cell(v.result)
+          : typeof v === 'string'
+            ? v.trim()
+            : typeof v === 'number' || typeof v === 'boolean'
+              ? String(v)
+              : JSON.stringify(v);
 
 /** CSV text, or an XLSX workbook sent as base64 (its first sheet), as rows keyed by header. */
 export async function readTable(name: string, content: string): Promise<Rows> {

@@ -30,7 +30,8 @@ export async function readGeneric(
     const content = files[file];
     if (content === undefined) throw invalid({ generic: [`names file ${file}, which was not sent`] });
     for (const [h, f] of Object.entries(columns))
-      if (!GENERIC_FIELDS[kind].includes(f)) throw invalid({ generic: [`column ${h}: ${f} is not a field of ${kind} (${GENERIC_FIELDS[kind].join(', ')})`] });
+      if (!GENERIC_FIELDS[kind].includes(f))
+        throw invalid({ generic: [`column ${h}: ${f} is not a field of ${kind} (${GENERIC_FIELDS[kind].join(', ')})`] });
     const t = await readTable(file, content);
     const byField = new Map(Object.entries(columns).map(([h, f]) => [f, h]));
     for (const r of t.rows) {
@@ -49,8 +50,20 @@ export async function readGeneric(
             last_name: g('last_name'),
             email: g('email') || null,
             phone: g('phone') || null,
-            address: g('address_line1') && g('city') ? { line1: g('address_line1'), city: g('city'), state: g('state') || null, postalCode: g('postal_code') || null, country: g('country').toUpperCase() } : null,
-            roles: g('roles').split(/[,;|]/).map((x) => x.trim().toLowerCase()).filter(Boolean),
+            address:
+              g('address_line1') && g('city')
+                ? {
+                    line1: g('address_line1'),
+                    city: g('city'),
+                    state: g('state') || null,
+                    postalCode: g('postal_code') || null,
+                    country: g('country').toUpperCase(),
+                  }
+                : null,
+            roles: g('roles')
+              .split(/[,;|]/)
+              .map((x) => x.trim().toLowerCase())
+              .filter(Boolean),
           });
           break;
         case 'animal':
@@ -91,7 +104,13 @@ export async function readGeneric(
             ext,
             row,
             animal: g('animal'),
-            kind: k.startsWith('vac') ? 'vaccine' : k.startsWith('test') ? 'test' : k.startsWith('proc') || k.startsWith('surg') ? 'procedure' : 'treatment',
+            kind: k.startsWith('vac')
+              ? 'vaccine'
+              : k.startsWith('test')
+                ? 'test'
+                : k.startsWith('proc') || k.startsWith('surg')
+                  ? 'procedure'
+                  : 'treatment',
             name: g('name'),
             given_at: date(g('given_at')),
             next_due_on: date(g('next_due_on')),
@@ -105,7 +124,14 @@ export async function readGeneric(
           break;
         }
         case 'weight':
-          b.weight.push({ ext, row, animal: g('animal'), weight: Number(g('weight')), unit: /^k/i.test(g('unit')) ? 'kg' : 'lb', measured_on: date(g('measured_on')) });
+          b.weight.push({
+            ext,
+            row,
+            animal: g('animal'),
+            weight: Number(g('weight')),
+            unit: /^k/i.test(g('unit')) ? 'kg' : 'lb',
+            measured_on: date(g('measured_on')),
+          });
           break;
         case 'note': {
           const k = g('kind').toLowerCase();
@@ -128,7 +154,15 @@ export async function readGeneric(
             animal: g('animal') || null,
             amount_minor: minorUnits(g('amount')) ?? '0',
             date: date(g('date')),
-            method: /card/.test(m) ? 'card' : /cash/.test(m) ? 'cash' : /che(ck|que)/.test(m) ? 'check' : /bank|transfer/.test(m) ? 'bank_transfer' : 'other',
+            method: /card/.test(m)
+              ? 'card'
+              : /cash/.test(m)
+                ? 'cash'
+                : /che(ck|que)/.test(m)
+                  ? 'check'
+                  : /bank|transfer/.test(m)
+                    ? 'bank_transfer'
+                    : 'other',
             notes: g('notes') || null,
           });
           break;

@@ -44,19 +44,32 @@ export async function readPetPoint(files: Record<string, string>, order: 'dmy' |
           last_name: r.get('Name Last'),
           email: r.get('Email') || null,
           phone: r.get('Phone Number') || null,
-          address: r.get('Street Address') && r.get('City')
-            ? { line1: r.get('Street Address'), city: r.get('City'), state: r.get('Province') || r.get('State') || null, postalCode: r.get('Postal Code') || r.get('Zip Code') || null, country: '' }
-            : null,
+          address:
+            r.get('Street Address') && r.get('City')
+              ? {
+                  line1: r.get('Street Address'),
+                  city: r.get('City'),
+                  state: r.get('Province') || r.get('State') || null,
+                  postalCode: r.get('Postal Code') || r.get('Zip Code') || null,
+                  country: '',
+                }
+              : null,
           roles: role ? [role] : [],
         };
         people.set(id, p);
         byName.set(`${p.first_name} ${p.last_name}`.trim().toLowerCase(), id);
         b.person.push(p);
       }
-    } else throw invalid({ files: [`${name} is neither a PetPoint intake-with-results report (Animal #) nor a person report (Person ID)`] });
+    } else
+      throw invalid({ files: [`${name} is neither a PetPoint intake-with-results report (Animal #) nor a person report (Person ID)`] });
   }
   // People named only on an intake or outcome row (admitter, adopter, receiving agency): by name, else made from the row.
-  const named = (full: string, row: string, contact: { email: string; phone: string; street: string; city: string; state: string; postal: string }, role: string | null) => {
+  const named = (
+    full: string,
+    row: string,
+    contact: { email: string; phone: string; street: string; city: string; state: string; postal: string },
+    role: string | null,
+  ) => {
     const n = full.trim();
     if (!n) return null;
     const key = n.toLowerCase();
@@ -71,7 +84,10 @@ export async function readPetPoint(files: Record<string, string>, order: 'dmy' |
         last_name: bits.length > 1 ? bits.slice(1).join(' ') : n,
         email: contact.email || null,
         phone: contact.phone || null,
-        address: contact.street && contact.city ? { line1: contact.street, city: contact.city, state: contact.state || null, postalCode: contact.postal || null, country: '' } : null,
+        address:
+          contact.street && contact.city
+            ? { line1: contact.street, city: contact.city, state: contact.state || null, postalCode: contact.postal || null, country: '' }
+            : null,
         roles: [],
       };
       people.set(id, p);
@@ -101,24 +117,58 @@ export async function readPetPoint(files: Record<string, string>, order: 'dmy' |
         date_of_birth: date(r.get('Date Of Birth')),
         intake_date: date(r.get('Intake Date')),
         microchip: r.get('Microchip Number') || null,
-        notes: [r.get('Animal Description'), r.get('Distinguishing Markings') && `Markings: ${r.get('Distinguishing Markings')}`, r.get('ARN') && `ARN: ${r.get('ARN')}`]
-          .filter(Boolean)
-          .join('\n\n') || null,
+        notes:
+          [
+            r.get('Animal Description'),
+            r.get('Distinguishing Markings') && `Markings: ${r.get('Distinguishing Markings')}`,
+            r.get('ARN') && `ARN: ${r.get('ARN')}`,
+          ]
+            .filter(Boolean)
+            .join('\n\n') || null,
         photos: [],
       });
     }
-    const admitter = named(r.get('Admitter'), r.line, {
-      email: r.get("Admitter's Email"),
-      phone: r.get("Admitter's Cell Phone") || r.get("Admitter's Home Phone"),
-      street: '',
-      city: '',
-      state: '',
-      postal: '',
-    }, null);
+    const admitter = named(
+      r.get('Admitter'),
+      r.line,
+      {
+        email: r.get("Admitter's Email"),
+        phone: r.get("Admitter's Cell Phone") || r.get("Admitter's Home Phone"),
+        street: '',
+        city: '',
+        state: '',
+        postal: '',
+      },
+      null,
+    );
     const outType = r.get('Outcome Type');
     const outPerson =
-      named(r.get('Outcome Person Name'), r.line, { email: r.get('Out Email'), phone: r.get('Out Cell Phone') || r.get('Out Home Phone'), street: r.get('Out Street Address'), city: r.get('Out City'), state: r.get('Out Province'), postal: r.get('Out Postal Code') }, /adopt/i.test(outType) ? 'adopter' : null) ??
-      named(r.get('Outcome Agency Name'), r.line, { email: r.get('Agency Email'), phone: r.get('Agency Cell Number') || r.get('Agency Home Phone'), street: r.get('Agency Street Address'), city: r.get('Agency City'), state: r.get('Agency Province'), postal: r.get('Agency Postal Code') }, null);
+      named(
+        r.get('Outcome Person Name'),
+        r.line,
+        {
+          email: r.get('Out Email'),
+          phone: r.get('Out Cell Phone') || r.get('Out Home Phone'),
+          street: r.get('Out Street Address'),
+          city: r.get('Out City'),
+          state: r.get('Out Province'),
+          postal: r.get('Out Postal Code'),
+        },
+        /adopt/i.test(outType) ? 'adopter' : null,
+      ) ??
+      named(
+        r.get('Outcome Agency Name'),
+        r.line,
+        {
+          email: r.get('Agency Email'),
+          phone: r.get('Agency Cell Number') || r.get('Agency Home Phone'),
+          street: r.get('Agency Street Address'),
+          city: r.get('Agency City'),
+          state: r.get('Agency Province'),
+          postal: r.get('Agency Postal Code'),
+        },
+        null,
+      );
     const intakeType = r.get('Intake Type') || 'Unknown';
     const outAt = date(r.get('Outcome Date'));
     b.stay.push({
@@ -132,9 +182,14 @@ export async function readPetPoint(files: Record<string, string>, order: 'dmy' |
       source_person: admitter,
       destination_person: outPerson,
       adoption_return: /^return/i.test(intakeType) && /adopt/i.test(lastOutcome.get(animal) ?? ''),
-      notes: [r.get('Intake Subtype') && `Intake subtype: ${r.get('Intake Subtype')}`, r.get('Reason') && `Reason: ${r.get('Reason')}`, r.get('Outcome Subtype') && `Outcome subtype: ${r.get('Outcome Subtype')}`]
-        .filter(Boolean)
-        .join('; ') || null,
+      notes:
+        [
+          r.get('Intake Subtype') && `Intake subtype: ${r.get('Intake Subtype')}`,
+          r.get('Reason') && `Reason: ${r.get('Reason')}`,
+          r.get('Outcome Subtype') && `Outcome subtype: ${r.get('Outcome Subtype')}`,
+        ]
+          .filter(Boolean)
+          .join('; ') || null,
     });
     if (outAt) lastOutcome.set(animal, outType);
   }

@@ -2,7 +2,8 @@ import { invalid } from '../../../platform/errors.ts';
 import { emptyBundle, sexOf, type Bundle, type MStay } from '../model.ts';
 
 type Json = Record<string, unknown>;
-const str = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+const str = (v: unknown): string =>
+  v === null || v === undefined ? '' : typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
 /** Shelterluv's times are Unix seconds, as a number or a string. */
 const unixDate = (v: unknown): string | null => {
   const n = Number(str(v));
@@ -37,7 +38,13 @@ export function readShelterluv(files: Record<string, string>): Bundle {
     const a = list(doc, 'animals');
     const p = list(doc, 'people');
     const e = list(doc, 'events');
-    if (!Array.isArray(doc) && !a.length && !p.length && !e.length && !(doc && typeof doc === 'object' && ('animals' in doc || 'people' in doc || 'events' in doc)))
+    if (
+      !Array.isArray(doc) &&
+      !a.length &&
+      !p.length &&
+      !e.length &&
+      !(doc && typeof doc === 'object' && ('animals' in doc || 'people' in doc || 'events' in doc))
+    )
       throw invalid({ files: [`${name} holds none of Shelterluv's animals, people or events`] });
     if (Array.isArray(doc)) {
       // A bare list: told apart by its name, else by its first record.
@@ -80,7 +87,9 @@ export function readShelterluv(files: Record<string, string>): Bundle {
     if (!ext) continue;
     known.add(ext);
     const chips = Array.isArray(a.Microchips) ? (a.Microchips as Json[]) : [];
-    const photos = Array.isArray(a.Photos) ? (a.Photos as unknown[]).map(str).filter((u) => /^https?:\/\//.test(u) && !/default_images/.test(u)) : [];
+    const photos = Array.isArray(a.Photos)
+      ? (a.Photos as unknown[]).map(str).filter((u) => /^https?:\/\//.test(u) && !/default_images/.test(u))
+      : [];
     const colour = [str(a.Color), str(a.Pattern)].filter(Boolean).join(' ');
     b.animal.push({
       ext,
@@ -99,7 +108,14 @@ export function readShelterluv(files: Record<string, string>): Bundle {
     });
     const pounds = Number(str(a.CurrentWeightPounds));
     if (pounds > 0)
-      b.weight.push({ ext: `${ext}/weight`, row: `animal ${ext}`, animal: ext, weight: pounds, unit: 'lb', measured_on: unixDate(a.LastUpdatedUnixTime)?.slice(0, 10) ?? null });
+      b.weight.push({
+        ext: `${ext}/weight`,
+        row: `animal ${ext}`,
+        animal: ext,
+        weight: pounds,
+        unit: 'lb',
+        measured_on: unixDate(a.LastUpdatedUnixTime)?.slice(0, 10) ?? null,
+      });
   }
   // Events per animal, in time order.
   const byAnimal = new Map<string, { type: string; sub: string; at: string | null; person: string | null; n: number }[]>();
@@ -137,7 +153,14 @@ export function readShelterluv(files: Record<string, string>): Bundle {
     for (const e of evs) {
       const row = `event ${e.n + 1}`;
       if (/foster/i.test(e.type)) {
-        b.note.push({ ext: `${a.ext}/event/${e.n}`, row, animal: a.ext, kind: 'foster', body: `${e.type}${e.sub ? ` (${e.sub})` : ''}`, date: e.at });
+        b.note.push({
+          ext: `${a.ext}/event/${e.n}`,
+          row,
+          animal: a.ext,
+          kind: 'foster',
+          body: `${e.type}${e.sub ? ` (${e.sub})` : ''}`,
+          date: e.at,
+        });
         continue;
       }
       if (e.type.startsWith('Intake.')) {
@@ -157,6 +180,7 @@ export function readShelterluv(files: Record<string, string>): Bundle {
   }
   for (const p of b.person) p.roles = [...(personRoles.get(p.ext) ?? [])];
   for (const [animal] of byAnimal)
-    if (!known.has(animal)) b.refused.push({ kind: 'stay', row: `events of animal ${animal}`, reason: `name animal ${animal}, which is in no animals file` });
+    if (!known.has(animal))
+      b.refused.push({ kind: 'stay', row: `events of animal ${animal}`, reason: `name animal ${animal}, which is in no animals file` });
   return b;
 }
