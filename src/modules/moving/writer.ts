@@ -16,7 +16,7 @@ import {
   animalStatusList,
 } from '../animals/public.ts';
 import { PersonUpdate, addRole, insertPeople, matchIndex, updatePerson, type NewPerson } from '../people/public.ts';
-import { importStays, openStayId, type ImportedStay } from '../stays/public.ts';
+import { importStays, openStayIds, type ImportedStay } from '../stays/public.ts';
 import { importMedicalRecords, type ImportedMedicalRecord } from '../medical/public.ts';
 import { importCareNotes } from '../care/public.ts';
 import { insertDonation, updateImportedDonation } from '../donations/public.ts';
@@ -114,6 +114,16 @@ export async function writeBatch(w: WriteContext, kind: Kind, records: Bundle[Ki
     case 'donation':
       return donations(w, records as MDonation[]);
   }
+}
+
+/** Which of these Ark ids already stand for a source record of this kind (any source). */
+async function ownedArkIds(w: WriteContext, kind: Kind, arkIds: string[]): Promise<Set<string>> {
+  if (!arkIds.length) return new Set();
+  const rows = await w.db.query<{ ark_id: string }>(
+    'SELECT ark_id FROM external_ids WHERE organization_id = $1 AND kind = $2 AND ark_id = ANY($3::text[])',
+    [w.org.id, kind, arkIds],
+  );
+  return new Set(rows.map((r) => r.ark_id));
 }
 
 /** Records of the batch split by what is on file for them: new, changed (with their Ark id), unchanged. */
@@ -359,6 +369,14 @@ async function stays(w: WriteContext, records: MStay[]): Promise<void> {
   );
   const done: ExternalRow[] = [];
   const rows: ImportedStay[] = [];
+  // An animal made by this move opened its first stay when it was created: the source's first stay becomes it (unless
+  // that open stay already stands for a source stay).
+  const open = await openStayIds(
+    w.db,
+    w.org.id,
+    fresh.map((f) => animalIds.get(f.r.animal)).filter((a): a is string => !!a),
+  );
+  const owned = await ownedArkIds(w, 'stay', [...open.values()]);
   const claimed = new Set<string>();
   for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed].sort((a, b) =>
     a.r.animal === b.r.animal ? (a.r.intake_at ?? '').localeCompare(b.r.intake_at ?? '') : 0,
@@ -379,11 +397,9 @@ async function stays(w: WriteContext, records: MStay[]): Promise<void> {
     const m = mapped(r);
     let stayId = id;
     if (!stayId) {
-      // An animal made by this move opened its first stay when it was created: the first stay of the source becomes it.
-      const open = claimed.has(animal) ? null : await openStayId(w.db, w.org.id, animal);
+      const first = claimed.has(animal) ? undefined : open.get(animal);
       claimed.add(animal);
-      const owned = open ? await lookupExternal(w.db, w.org.id, w.source, 'stay', [], open) : new Map();
-      stayId = open && owned.size === 0 ? open : newId('sty');
+      stayId = first && !owned.has(first) ? first : newId('sty');
     }
     rows.push({
       id: stayId,
