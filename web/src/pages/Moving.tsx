@@ -73,12 +73,14 @@ function MappingTable({
   counts,
   value,
   onChange,
+  readOnly = false,
 }: {
   kind: 'intake' | 'outcome';
   words: Record<string, string>;
   counts: Record<string, number>;
   value: Record<string, string>;
   onChange: (word: string, category: string) => void;
+  readOnly?: boolean;
 }) {
   const labels = kind === 'intake' ? INTAKE : OUTCOME;
   const entries = Object.entries(words);
@@ -103,6 +105,7 @@ function MappingTable({
                 data={Object.entries(labels).map(([v, label]) => ({ value: v, label }))}
                 value={value[word] ?? cat}
                 onChange={(v) => v && onChange(word, v)}
+                readOnly={readOnly}
                 allowDeselect={false}
                 size="xs"
               />
@@ -114,7 +117,16 @@ function MappingTable({
   );
 }
 
-function ReportView({ r, edits, setEdits }: { r: Report; edits: { intake: Record<string, string>; outcome: Record<string, string> }; setEdits: (e: typeof edits) => void }) {
+function ReportView({
+  r,
+  edits,
+  setEdits,
+}: {
+  r: Report;
+  edits: { intake: Record<string, string>; outcome: Record<string, string> };
+  /** Without it the mapping is shown as it was used, not editable. */
+  setEdits?: (e: typeof edits) => void;
+}) {
   const kinds = Object.keys(KIND_LABEL) as Kind[];
   const counts = r.counts as Record<Kind, { new: number; updated: number; unchanged: number; matched: number; refused: number }>;
   const sacRows = (kind: 'intake' | 'outcome') => {
@@ -151,22 +163,24 @@ function ReportView({ r, edits, setEdits }: { r: Report; edits: { intake: Record
       </Table.ScrollContainer>
       <Title order={4}>How intakes and outcomes are counted</Title>
       <Text size="sm" c="dimmed">
-        Each type of the old system becomes a Shelter Animals Count category. Change any before you move; the move uses what
-        is shown here.
+        Each type of the old system becomes a Shelter Animals Count category.{' '}
+        {setEdits ? 'Change any before you move; the move uses what is shown here.' : 'As the move used them.'}
       </Text>
       <MappingTable
         kind="intake"
         words={r.mappings.intake}
         counts={r.mappings.counts.intake}
         value={edits.intake}
-        onChange={(w, c) => setEdits({ ...edits, intake: { ...edits.intake, [w]: c } })}
+        onChange={(w, c) => setEdits?.({ ...edits, intake: { ...edits.intake, [w]: c } })}
+        readOnly={!setEdits}
       />
       <MappingTable
         kind="outcome"
         words={r.mappings.outcome}
         counts={r.mappings.counts.outcome}
         value={edits.outcome}
-        onChange={(w, c) => setEdits({ ...edits, outcome: { ...edits.outcome, [w]: c } })}
+        onChange={(w, c) => setEdits?.({ ...edits, outcome: { ...edits.outcome, [w]: c } })}
+        readOnly={!setEdits}
       />
       <Title order={4}>Shelter Animals Count, last 12 months</Title>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -309,12 +323,13 @@ export default function Moving() {
               setPlan(next);
             }}
             clearable
+            clearButtonProps={{ 'aria-label': 'Remove the files' }}
           />
           {source !== 'shelterluv' && (
             <Select
               label="Dates like 03/04/2024 are"
               data={[
-                { value: 'mdy', label: 'Month / day / year (4 March 2024 is 03/04/2024 in the US)' },
+                { value: 'mdy', label: 'Month / day / year (as in the US)' },
                 { value: 'dmy', label: 'Day / month / year' },
               ]}
               value={dateOrder}
@@ -357,6 +372,7 @@ export default function Moving() {
                           reset();
                         }}
                         clearable
+                        clearButtonProps={{ 'aria-label': `Do not move column ${h}` }}
                         size="xs"
                       />
                     ))}
@@ -386,7 +402,7 @@ export default function Moving() {
             </Text>
             <Progress value={percent} aria-label="Move progress" animated={r.status === 'running' || r.status === 'queued'} />
             {r.failure && <Alert color="red">{r.failure}</Alert>}
-            {r.status === 'done' && <ReportView r={r.report} edits={edits} setEdits={() => undefined} />}
+            {r.status === 'done' && <ReportView r={r.report} edits={{ intake: {}, outcome: {} }} />}
           </Stack>
         </Card>
       )}
