@@ -4,7 +4,7 @@
 CREATE TABLE external_ids (
   organization_id text NOT NULL REFERENCES organizations(id),
   source      text NOT NULL CHECK (source ~ '^[a-z0-9][a-z0-9_-]{0,31}$'),
-  kind        text NOT NULL CHECK (kind IN ('animal', 'person', 'stay', 'medical', 'weight', 'note', 'donation')),
+  kind        text NOT NULL CHECK (kind IN ('animal', 'person', 'stay', 'medical', 'weight', 'note', 'foster', 'donation')),
   external_id text NOT NULL CHECK (external_id <> ''),
   ark_id      text NOT NULL,
   fingerprint text NOT NULL,

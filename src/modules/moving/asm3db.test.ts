@@ -102,10 +102,7 @@ test('ASM3 database: read-only from its own tables and lookups; a second run cha
   assert.equal(b.person.length, 50);
   assert.equal(b.animal.find((a) => a.ext === 'A1011')?.breed, 'Unlisted Hound Cross');
   assert.equal(b.animal.find((a) => a.ext === 'A1001')?.breed, 'Labrador Retriever / Mix', 'a cross breed names both');
-  assert.ok(
-    b.note.some((n) => n.kind === 'foster'),
-    'a foster movement is a foster note',
-  );
+  assert.ok(b.foster.length > 0, 'a foster movement is a foster placement');
   // Nothing was written to ASM3's tables.
   const { rows } = await admin.query(`SELECT count(*)::int AS n FROM ${SCHEMA}.animal`);
   assert.equal(rows[0].n, 200);
@@ -115,6 +112,7 @@ test('ASM3 database: read-only from its own tables and lookups; a second run cha
   assert.ok(ark);
   const dry = await dryRun(t.ctx.db, ark, b, {}, 'test');
   assert.equal(dry.counts.animal.new, 200);
+  assert.ok(dry.counts.foster.new > 0, 'foster movements become foster placements');
   assert.equal(dry.counts.person.matched, 1, "owner 50 has owner 1's email");
   assert.equal(dry.counts.donation.refused, 2, 'a gift of nothing and a gift without a date are refused');
   assert.equal(dry.mappings.outcome.Adoption, 'adoption');

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  * references to other records by their source ids. Intake and outcome types stay the source's own words (`*_label`)
  * until the run's type mapping turns them into Shelter Animals Count categories.
  */
-export const KINDS = ['person', 'animal', 'stay', 'medical', 'weight', 'note', 'donation'] as const;
+export const KINDS = ['person', 'animal', 'stay', 'medical', 'weight', 'note', 'foster', 'donation'] as const;
 export type Kind = (typeof KINDS)[number];
 
 export type Sex = 'male' | 'female' | 'unknown';
@@ -81,6 +81,16 @@ export interface MNote {
   body: string;
   date: string | null;
 }
+/** A foster placement: the animal in the foster's home from one date to another (no end: still there). */
+export interface MFoster {
+  ext: string;
+  row: string;
+  animal: string;
+  person: string;
+  started_on: string | null;
+  ended_on: string | null;
+  notes: string | null;
+}
 export interface MDonation {
   ext: string;
   row: string;
@@ -105,6 +115,7 @@ export interface Bundle {
   medical: MMedical[];
   weight: MWeight[];
   note: MNote[];
+  foster: MFoster[];
   donation: MDonation[];
   /** Rows the reader could not make a record of. */
   refused: Refusal[];
@@ -117,6 +128,7 @@ export const emptyBundle = (source: string): Bundle => ({
   medical: [],
   weight: [],
   note: [],
+  foster: [],
   donation: [],
   refused: [],
 });

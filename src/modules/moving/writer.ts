@@ -19,13 +19,16 @@ import { PersonUpdate, addRole, insertPeople, matchIndex, updatePerson, type New
 import { importStays, openStayIds, type ImportedStay } from '../stays/public.ts';
 import { importMedicalRecords, type ImportedMedicalRecord } from '../medical/public.ts';
 import { importCareNotes } from '../care/public.ts';
+import { importFosterPlacements } from '../operations/public.ts';
 import { insertDonation, updateImportedDonation } from '../donations/public.ts';
 import {
+  KINDS,
   fingerprint,
   type Bundle,
   type Kind,
   type MAnimal,
   type MDonation,
+  type MFoster,
   type MMedical,
   type MNote,
   type MPerson,
@@ -53,12 +56,10 @@ export interface Report {
 export const REFUSED_CAP = 1000;
 export const newReport = (source: string): Report => ({
   source,
-  counts: Object.fromEntries(
-    (['person', 'animal', 'stay', 'medical', 'weight', 'note', 'donation'] as const).map((k) => [
-      k,
-      { new: 0, updated: 0, unchanged: 0, matched: 0, refused: 0 },
-    ]),
-  ) as Record<Kind, KindCounts>,
+  counts: Object.fromEntries(KINDS.map((k) => [k, { new: 0, updated: 0, unchanged: 0, matched: 0, refused: 0 }])) as Record<
+    Kind,
+    KindCounts
+  >,
   refused: [],
 });
 export function refuse(report: Report, kind: Kind, row: string, reason: string): void {
@@ -111,6 +112,8 @@ export async function writeBatch(w: WriteContext, kind: Kind, records: Bundle[Ki
       return weights(w, records as MWeight[]);
     case 'note':
       return notes(w, records as MNote[]);
+    case 'foster':
+      return fosters(w, records as MFoster[]);
     case 'donation':
       return donations(w, records as MDonation[]);
   }
@@ -508,6 +511,38 @@ async function notes(w: WriteContext, records: MNote[]): Promise<void> {
   }
   await importCareNotes(w.db, w.org.id, rows, w.actor);
   await recordExternal(w.db, w.org.id, w.source, 'note', done);
+}
+
+async function fosters(w: WriteContext, records: MFoster[]): Promise<void> {
+  const { fresh, changed } = await classify(w, 'foster', records);
+  const animalIds = await refs(
+    w,
+    'animal',
+    records.map((r) => r.animal),
+  );
+  const personIds = await refs(
+    w,
+    'person',
+    records.map((r) => r.person),
+  );
+  const rows: Parameters<typeof importFosterPlacements>[2] = [];
+  const done: ExternalRow[] = [];
+  for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed]) {
+    const animal = animalIds.get(r.animal);
+    const person = personIds.get(r.person);
+    if (!animal) refuse(w.report, 'foster', r.row, `names animal ${r.animal}, which was not brought over`);
+    else if (!person) refuse(w.report, 'foster', r.row, `names foster ${r.person}, who was not brought over`);
+    else if (!r.started_on) refuse(w.report, 'foster', r.row, 'has no start date');
+    else if (r.ended_on && r.ended_on < r.started_on) refuse(w.report, 'foster', r.row, 'ends before it starts');
+    else {
+      const fid = id ?? newId('fas');
+      rows.push({ id: fid, animal_id: animal, person_id: person, started_on: r.started_on, ended_on: r.ended_on, notes: r.notes });
+      w.report.counts.foster[id ? 'updated' : 'new'] += 1;
+      done.push({ ext: r.ext, ark_id: fid, fingerprint: fp });
+    }
+  }
+  await importFosterPlacements(w.db, w.org.id, rows, w.actor);
+  await recordExternal(w.db, w.org.id, w.source, 'foster', done);
 }
 
 // ------------------------------------------------------------------------------------------------------------- donations

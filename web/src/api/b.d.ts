@@ -69696,7 +69696,7 @@ export interface paths {
                         };
                         generic?: {
                             /** @enum {string} */
-                            kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "donation";
+                            kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
                             file: string;
                             /** @description the file's column header → the field it fills */
                             columns: {
@@ -69765,6 +69765,14 @@ export interface paths {
                                     matched: number;
                                     refused: number;
                                 };
+                                foster: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
                                 donation: {
                                     new: number;
                                     updated: number;
@@ -69777,7 +69785,7 @@ export interface paths {
                             /** @description the first 1,000 refused records, each with the source row and the reason */
                             refused: {
                                 /** @enum {string} */
-                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "donation";
+                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
                                 row: string;
                                 reason: string;
                             }[];
@@ -69999,6 +70007,14 @@ export interface paths {
                                             matched: number;
                                             refused: number;
                                         };
+                                        foster: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
                                         donation: {
                                             new: number;
                                             updated: number;
@@ -70011,7 +70027,7 @@ export interface paths {
                                     /** @description the first 1,000 refused records, each with the source row and the reason */
                                     refused: {
                                         /** @enum {string} */
-                                        kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "donation";
+                                        kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
                                         row: string;
                                         reason: string;
                                     }[];
@@ -70174,7 +70190,7 @@ export interface paths {
                         };
                         generic?: {
                             /** @enum {string} */
-                            kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "donation";
+                            kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
                             file: string;
                             /** @description the file's column header → the field it fills */
                             columns: {
@@ -70253,6 +70269,14 @@ export interface paths {
                                         matched: number;
                                         refused: number;
                                     };
+                                    foster: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
                                     donation: {
                                         new: number;
                                         updated: number;
@@ -70265,7 +70289,7 @@ export interface paths {
                                 /** @description the first 1,000 refused records, each with the source row and the reason */
                                 refused: {
                                     /** @enum {string} */
-                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "donation";
+                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
                                     row: string;
                                     reason: string;
                                 }[];
@@ -70493,6 +70517,14 @@ export interface paths {
                                         matched: number;
                                         refused: number;
                                     };
+                                    foster: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
                                     donation: {
                                         new: number;
                                         updated: number;
@@ -70505,7 +70537,7 @@ export interface paths {
                                 /** @description the first 1,000 refused records, each with the source row and the reason */
                                 refused: {
                                     /** @enum {string} */
-                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "donation";
+                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
                                     row: string;
                                     reason: string;
                                 }[];
@@ -70652,7 +70684,7 @@ export interface paths {
                 query: {
                     source?: string;
                     id?: string;
-                    kind?: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "donation";
+                    kind?: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
                     ark_id?: string;
                     /** @description page size, 1 to 100 */
                     limit: number;
@@ -70675,7 +70707,7 @@ export interface paths {
                             results: {
                                 source: string;
                                 /** @enum {string} */
-                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "donation";
+                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
                                 external_id: string;
                                 ark_id: string;
                                 /** Format: date-time */

@@ -9,7 +9,7 @@ import { can, useSession } from '../session';
 type Body = paths['/api/moving/dry-run']['post']['requestBody']['content']['application/json'];
 type Report = paths['/api/moving/dry-run']['post']['responses'][200]['content']['application/json'];
 type Source = Body['source'];
-type Kind = 'person' | 'animal' | 'stay' | 'medical' | 'weight' | 'note' | 'donation';
+type Kind = 'person' | 'animal' | 'stay' | 'medical' | 'weight' | 'note' | 'foster' | 'donation';
 
 const SOURCES: { value: Source; label: string; hint: string; accept: string }[] = [
   { value: 'asm3', label: 'Animal Shelter Manager 3', hint: 'Its CSV import/export file (ANIMALCODE, ANIMALNAME, … columns)', accept: '.csv' },
@@ -29,6 +29,7 @@ const KIND_LABEL: Record<Kind, string> = {
   medical: 'Medical records',
   weight: 'Weights',
   note: 'Notes',
+  foster: 'Foster placements',
   donation: 'Donations',
 };
 const FIELDS: Record<Kind, string[]> = {
@@ -38,6 +39,7 @@ const FIELDS: Record<Kind, string[]> = {
   medical: ['ext', 'animal', 'kind', 'name', 'given_at', 'next_due_on', 'dose', 'lot', 'manufacturer', 'rabies_tag', 'result', 'notes'],
   weight: ['ext', 'animal', 'weight', 'unit', 'measured_on'],
   note: ['ext', 'animal', 'kind', 'body', 'date'],
+  foster: ['ext', 'animal', 'person', 'started_on', 'ended_on', 'notes'],
   donation: ['ext', 'person', 'animal', 'amount', 'date', 'method', 'notes'],
 };
 const fieldLabel = (f: string) => (f === 'ext' ? 'Its id in the old system' : (f.charAt(0).toUpperCase() + f.slice(1)).replace(/_/g, ' '));

@@ -63,6 +63,18 @@ export function staysOf(
   out.push(open);
   const sorted = moves.filter((m) => m.at).sort((x, y) => (x.at ?? '').localeCompare(y.at ?? ''));
   for (const m of sorted) {
+    if (m.type === 2 && m.person) {
+      b.foster.push({
+        ext: `${animal}/foster/${m.at}`,
+        row,
+        animal,
+        person: m.person,
+        started_on: m.at,
+        ended_on: m.returned_at,
+        notes: m.notes,
+      });
+      continue;
+    }
     if (m.type === 2) {
       b.note.push({
         ext: `${animal}/foster/${m.at}`,

@@ -10,6 +10,7 @@ export const GENERIC_FIELDS: Record<Kind, string[]> = {
   medical: ['ext', 'animal', 'kind', 'name', 'given_at', 'next_due_on', 'dose', 'lot', 'manufacturer', 'rabies_tag', 'result', 'notes'],
   weight: ['ext', 'animal', 'weight', 'unit', 'measured_on'],
   note: ['ext', 'animal', 'kind', 'body', 'date'],
+  foster: ['ext', 'animal', 'person', 'started_on', 'ended_on', 'notes'],
   donation: ['ext', 'person', 'animal', 'amount', 'date', 'method', 'notes'],
 };
 
@@ -145,6 +146,17 @@ export async function readGeneric(
           });
           break;
         }
+        case 'foster':
+          b.foster.push({
+            ext,
+            row,
+            animal: g('animal'),
+            person: g('person'),
+            started_on: date(g('started_on')),
+            ended_on: date(g('ended_on')),
+            notes: g('notes') || null,
+          });
+          break;
         case 'donation': {
           const m = g('method').toLowerCase();
           b.donation.push({

@@ -40,7 +40,7 @@ export function merge(source: string, parts: Bundle[]): Bundle {
   const [first, ...rest] = parts;
   if (!first) throw invalid({ files: ['must hold at least one file'] });
   for (const p of rest)
-    for (const k of ['person', 'animal', 'stay', 'medical', 'weight', 'note', 'donation', 'refused'] as const)
+    for (const k of ['person', 'animal', 'stay', 'medical', 'weight', 'note', 'foster', 'donation', 'refused'] as const)
       (first[k] as unknown[]).push(...(p[k] as unknown[]));
   first.source = source;
   return first;

@@ -1,5 +1,5 @@
 import { invalid } from '../../../platform/errors.ts';
-import { emptyBundle, sexOf, type Bundle, type MStay } from '../model.ts';
+import { emptyBundle, sexOf, type Bundle, type MFoster, type MStay } from '../model.ts';
 
 type Json = Record<string, unknown>;
 const str = (v: unknown): string =>
@@ -132,6 +132,7 @@ export function readShelterluv(files: Record<string, string>): Bundle {
     const evs = (byAnimal.get(a.ext) ?? []).sort((x, y) => (x.at ?? '').localeCompare(y.at ?? '') || x.n - y.n);
     let open: MStay | null = null;
     let lastOutcome = '';
+    let fosterOpen: MFoster | null = null;
     let k = 0;
     const openStay = (at: string | null, label: string, person: string | null, row: string) => {
       k += 1;
@@ -152,6 +153,24 @@ export function readShelterluv(files: Record<string, string>): Bundle {
     };
     for (const e of evs) {
       const row = `event ${e.n + 1}`;
+      if (/foster/i.test(e.type) && e.person && /out|place|start/i.test(e.type)) {
+        fosterOpen = {
+          ext: `${a.ext}/foster/${e.n}`,
+          row,
+          animal: a.ext,
+          person: e.person,
+          started_on: e.at?.slice(0, 10) ?? null,
+          ended_on: null,
+          notes: e.sub || null,
+        };
+        b.foster.push(fosterOpen);
+        continue;
+      }
+      if (/foster/i.test(e.type) && fosterOpen && /return|end|back/i.test(e.type)) {
+        fosterOpen.ended_on = e.at?.slice(0, 10) ?? null;
+        fosterOpen = null;
+        continue;
+      }
       if (/foster/i.test(e.type)) {
         b.note.push({
           ext: `${a.ext}/event/${e.n}`,
