@@ -164,6 +164,8 @@ const OWNERS: Record<string, string> = {
   webhook_attempts: 'integrations',
   import_mappings: 'integrations',
   import_runs: 'integrations',
+  external_ids: 'moving',
+  moving_runs: 'moving',
   // 1300–1399 reports.
   report_sac_submissions: 'reports',
   report_schedules: 'reports',

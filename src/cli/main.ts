@@ -26,7 +26,11 @@ const USAGE = `usage:
   ark seed <slug>
   ark suppression add <address> [--reason <text>]    # platform-wide: no organization sends to it
   ark suppression remove <address>
-  ark suppression list`;
+  ark suppression list
+  ark import asm3 <slug> --database <url> [--schema <name>] [--dry-run] [--mappings <file.json>]
+  ark import asm3 <slug> --csv <dir> [--date-order mdy|dmy] [--dry-run] [--mappings <file.json>]
+  ark import shelterluv <slug> <dir> [--dry-run] [--mappings <file.json>]
+  ark import petpoint <slug> <dir> [--date-order mdy|dmy] [--dry-run] [--mappings <file.json>]`;
 
 /** A bad argument: one line on stderr, exit 2. */
 class UsageError extends Error {}
@@ -235,6 +239,39 @@ async function run(argv: string[]): Promise<void> {
         const rows = await listPlatformSuppressions(store.db);
         if (!rows.length) console.log('no platform-wide suppressions');
         for (const r of rows) console.log([r.address, r.reason, r.source, r.created_at.toISOString()].join('\t'));
+      };
+      break;
+    }
+    case 'import asm3':
+    case 'import shelterluv':
+    case 'import petpoint': {
+      const source = cmd.split(' ')[1] as 'asm3' | 'shelterluv' | 'petpoint';
+      const common = {
+        'dry-run': { type: 'boolean' },
+        'date-order': { type: 'string' },
+        mappings: { type: 'string' },
+      } as const;
+      const { values, positionals } =
+        source === 'asm3'
+          ? opts(args, { ...common, database: { type: 'string' }, csv: { type: 'string' }, schema: { type: 'string' } }, 1)
+          : opts(args, common, 2);
+      const slug = slugArg(positionals[0]);
+      const order = (values['date-order'] as string | undefined) ?? 'mdy';
+      if (order !== 'mdy' && order !== 'dmy') throw new UsageError('--date-order is mdy or dmy');
+      if (source === 'asm3' && !values.database === !values.csv) throw new UsageError('give one of --database <url> or --csv <dir>');
+      const importPlan = {
+        source,
+        slug,
+        dir: source === 'asm3' ? (values.csv as string | undefined) : positionals[1],
+        database: values.database as string | undefined,
+        schema: values.schema as string | undefined,
+        dryRun: values['dry-run'] === true,
+        dateOrder: order,
+        mappings: values.mappings as string | undefined,
+      } as const;
+      plan = async (store) => {
+        const { runImport } = await import('./moving.ts');
+        await runImport(store, config, importPlan);
       };
       break;
     }

@@ -28,6 +28,7 @@ const Settings = lazy(() => import('./pages/Settings'));
 const Account = lazy(() => import('./pages/Account'));
 const Messages = lazy(() => import('./pages/Messages'));
 const Import = lazy(() => import('./pages/Import'));
+const Moving = lazy(() => import('./pages/Moving'));
 const Adoptions = lazy(() => import('./pages/Adoptions'));
 const Tasks = lazy(() => import('./pages/Tasks'));
 const Medical = lazy(() => import('./pages/Medical'));
@@ -106,6 +107,7 @@ function Shell() {
       links: [
         { to: '/settings/members', label: 'Team members', show: can(s.grants, 'settings', 'read') },
         { to: '/settings', label: 'Settings', show: can(s.grants, 'settings', 'read') || can(s.grants, 'animals', 'read') },
+        { to: '/moving', label: 'Move to Ark', show: can(s.grants, 'settings', 'admin') },
       ],
     },
   ];
@@ -191,6 +193,7 @@ function Shell() {
             <Route path="/account" element={<Account />} />
             <Route path="/messages" element={<Messages />} />
             <Route path="/import" element={<Import />} />
+            <Route path="/moving" element={<Moving />} />
             <Route path="/messages/templates/:id" element={<Messages />} />
             <Route path="/adoptions" element={<Adoptions />} />
             <Route path="/tasks" element={<Tasks />} />

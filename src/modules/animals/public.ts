@@ -236,3 +236,6 @@ export async function publicDescription(q: Queryable, orgId: string, id: string)
   );
   return rows[0]?.public_description ?? null;
 }
+
+/** Moving: weight history from another system (see weights.service.ts). */
+export { importWeights } from './weights.service.ts';

@@ -60,7 +60,7 @@ export async function latestWeight(q: Queryable, orgId: string, animalId: string
 }
 
 /** The animal's weight column becomes its latest history row in pounds (null without history). */
-async function syncAnimalWeight(q: Queryable, orgId: string, animalId: string): Promise<void> {
+export async function syncAnimalWeight(q: Queryable, orgId: string, animalId: string): Promise<void> {
   await q.query(
     `UPDATE animals SET weight = (SELECT ${LB} FROM animal_weights w WHERE w.organization_id = $1 AND w.animal_id = $2 ORDER BY
       ${ORDER} LIMIT 1),
@@ -159,4 +159,39 @@ export async function recordFamilyAWeight(q: Queryable, orgId: string, animalId:
     notes: null,
     recorded_by: actor,
   });
+}
+
+/**
+ * Moving: weight history brought over from another system, written or rewritten by id (one audit row each); the
+ * animals' weight columns follow their latest rows.
+ */
+export async function importWeights(
+  q: Queryable,
+  orgId: string,
+  rows: { id: string; animal_id: string; weight: number; unit: 'kg' | 'lb'; measured_on: string }[],
+  actor: string,
+): Promise<void> {
+  if (!rows.length) return;
+  await q.query(
+    `WITH w AS (
+       INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, recorded_by)
+       SELECT $1, u.id, u.a, u.w, u.u, u.m, $7
+         FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::date[]) AS u(id, a, w, u, m)
+       ON CONFLICT (organization_id, id) DO UPDATE SET weight = EXCLUDED.weight, unit = EXCLUDED.unit, measured_on = EXCLUDED.measured_on
+       RETURNING id, animal_id, (xmax = 0) AS inserted)
+     INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+     SELECT $1, $7, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'animal_weight', id,
+            jsonb_build_object('animal_id', animal_id)
+       FROM w`,
+    [
+      orgId,
+      rows.map((r) => r.id),
+      rows.map((r) => r.animal_id),
+      rows.map((r) => r.weight),
+      rows.map((r) => r.unit),
+      rows.map((r) => r.measured_on),
+      actor,
+    ],
+  );
+  for (const a of new Set(rows.map((r) => r.animal_id))) await syncAnimalWeight(q, orgId, a);
 }

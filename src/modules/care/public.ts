@@ -54,3 +54,42 @@ export const shareableNotesJsonSql = (orgSql: string, idSql: string) =>
 export const bondedIdsSql = (orgSql: string, idSql: string) =>
   `SELECT CASE WHEN cb.animal_a_id = ${idSql} THEN cb.animal_b_id ELSE cb.animal_a_id END FROM care_bonds cb
     WHERE cb.organization_id = ${orgSql} AND (cb.animal_a_id = ${idSql} OR cb.animal_b_id = ${idSql})`;
+
+/**
+ * Moving: notes brought over from another system, written or rewritten by id with their original date (one audit
+ * row each).
+ */
+export async function importCareNotes(
+  q: Queryable,
+  orgId: string,
+  rows: {
+    id: string;
+    animal_id: string;
+    kind: 'general' | 'medical' | 'behaviour' | 'adoption' | 'foster';
+    body: string;
+    created_at: string | null;
+  }[],
+  actor: string,
+): Promise<void> {
+  if (!rows.length) return;
+  await q.query(
+    `WITH w AS (
+       INSERT INTO care_notes (organization_id, id, animal_id, kind, body, author, created_at)
+       SELECT $1, u.id, u.a, u.k, u.b, $7, coalesce(u.c, clock_timestamp())
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) AS u(id, a, k, b, c)
+       ON CONFLICT (organization_id, id) DO UPDATE SET kind = EXCLUDED.kind, body = EXCLUDED.body, updated_at = now()
+       RETURNING id, animal_id, (xmax = 0) AS inserted)
+     INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+     SELECT $1, $7, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'care_note', id, jsonb_build_object('animal_id', animal_id)
+       FROM w`,
+    [
+      orgId,
+      rows.map((r) => r.id),
+      rows.map((r) => r.animal_id),
+      rows.map((r) => r.kind),
+      rows.map((r) => r.body),
+      rows.map((r) => r.created_at),
+      actor,
+    ],
+  );
+}

@@ -20,3 +20,29 @@ export async function seedUnlinkedDonationIds(q: Queryable, orgId: string): Prom
 export async function seedDonationCampaign(q: Queryable, orgId: string, id: string, campaignId: string): Promise<void> {
   await q.query('UPDATE donations SET campaign_id = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, campaignId]);
 }
+
+/**
+ * Moving: a gift brought over from another system a second time (its id already on file) takes the source's amount,
+ * date, donor and notes; one audit row.
+ */
+export async function updateImportedDonation(
+  q: Queryable,
+  orgId: string,
+  d: {
+    id: string;
+    donor_id: string;
+    amount_minor: bigint;
+    date: string;
+    animal_id: string | null;
+    notes: string | null;
+    payment_method: string;
+  },
+  actor: string,
+): Promise<void> {
+  await q.query(
+    `WITH w AS (UPDATE donations SET donor_id = $3, amount_minor = $4, date = $5, animal_id = $6, notes = $7, payment_method = $8,
+                updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING id)
+     INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT $1, $9, 'import_update', 'donation', id FROM w`,
+    [orgId, d.id, d.donor_id, d.amount_minor.toString(), d.date, d.animal_id, d.notes, d.payment_method, actor],
+  );
+}

@@ -8,3 +8,60 @@ export { applyProtocols } from './service.ts';
 export { calendarSources, type CalendarSource, type CalendarWindow } from './calendar.ts';
 /** The animal calendar's entries in a window (every source), for the organization calendar. */
 export { calendarEntries } from './calendar.ts';
+
+import type { Queryable } from '../../platform/db/db.ts';
+/** A medical record brought over from another system (moving). */
+export interface ImportedMedicalRecord {
+  id: string;
+  animal_id: string;
+  kind: 'vaccine' | 'test' | 'treatment' | 'procedure';
+  name: string;
+  given_at: string;
+  next_due_on: string | null;
+  dose: string | null;
+  lot: string | null;
+  manufacturer: string | null;
+  rabies_tag: string | null;
+  result: 'negative' | 'positive' | 'unknown' | null;
+  notes: string | null;
+}
+/**
+ * Moving: writes medical history as the other system had it (no due items are made from it), many rows a statement,
+ * one audit row each; an id already on file is rewritten.
+ */
+export async function importMedicalRecords(q: Queryable, orgId: string, rows: ImportedMedicalRecord[], actor: string): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    const c = rows.slice(i, i + 1000);
+    const col = <K extends keyof ImportedMedicalRecord>(k: K) => c.map((r) => r[k]);
+    await q.query(
+      `WITH w AS (
+         INSERT INTO medical_records (organization_id, id, animal_id, kind, name, given_at, next_due_on, dose, lot, manufacturer,
+                                      rabies_tag, result, notes, given_by)
+         SELECT $1, u.*, NULL FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::date[], $8::text[],
+                                      $9::text[], $10::text[], $11::text[], $12::text[], $14::text[]) AS u
+         ON CONFLICT (organization_id, id) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name, given_at = EXCLUDED.given_at,
+           next_due_on = EXCLUDED.next_due_on, dose = EXCLUDED.dose, lot = EXCLUDED.lot, manufacturer = EXCLUDED.manufacturer,
+           rabies_tag = EXCLUDED.rabies_tag, result = EXCLUDED.result, notes = EXCLUDED.notes, updated_at = now()
+         RETURNING id, animal_id, (xmax = 0) AS inserted)
+       INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+       SELECT $1, $13, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'medical_record', id,
+              jsonb_build_object('animal_id', animal_id) FROM w`,
+      [
+        orgId,
+        col('id'),
+        col('animal_id'),
+        col('kind'),
+        col('name'),
+        col('given_at'),
+        col('next_due_on'),
+        col('dose'),
+        col('lot'),
+        col('manufacturer'),
+        col('rabies_tag'),
+        col('result'),
+        actor,
+        col('notes'),
+      ],
+    );
+  }
+}

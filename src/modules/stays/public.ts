@@ -94,3 +94,90 @@ export async function openStayId(q: Queryable, orgId: string, animalId: string):
 export const ageAtIntakeJsonSql = (orgSql: string, idSql: string) =>
   `(SELECT json_build_object('age_weeks', s.age_weeks, 'intake_at', s.intake_at) FROM animal_stays s
      WHERE s.organization_id = ${orgSql} AND s.animal_id = ${idSql} AND s.age_weeks IS NOT NULL ORDER BY s.intake_at DESC LIMIT 1)`;
+
+/** A stay brought over from another system (moving): the whole stay as it was, written or rewritten by its id. */
+export interface ImportedStay {
+  id: string;
+  animal_id: string;
+  intake_at: string;
+  intake_type: string;
+  outcome_at: string | null;
+  outcome_type: string | null;
+  source_person_id: string | null;
+  destination_person_id: string | null;
+  adoption_return: boolean;
+  intake_notes: string | null;
+  outcome_notes: string | null;
+}
+/**
+ * Moving: writes stays as the other system had them (history, not events: no hooks run), each with an audit row;
+ * an id already on file is rewritten. The caller orders an animal's stays so at most one is open at a time.
+ */
+export async function importStays(q: Queryable, orgId: string, rows: ImportedStay[], actor: string): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    const c = rows.slice(i, i + 1000);
+    const col = <K extends keyof ImportedStay>(k: K) => c.map((r) => r[k]);
+    await q.query(
+      `WITH w AS (
+         INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, outcome_at, outcome_type, source_person_id,
+                                   destination_person_id, adoption_return, intake_notes, outcome_notes, intake_by, outcome_by)
+         SELECT $1, u.id, u.a, u.ia, u.it, u.oa, u.ot, u.sp, u.dp, u.ar, u.inote, u.onote, $13,
+                CASE WHEN u.oa IS NULL THEN NULL ELSE $13 END
+           FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[],
+                       $10::boolean[], $11::text[], $12::text[]) AS u(id, a, ia, it, oa, ot, sp, dp, ar, inote, onote)
+         ON CONFLICT (organization_id, id) DO UPDATE SET intake_at = EXCLUDED.intake_at, intake_type = EXCLUDED.intake_type,
+           outcome_at = EXCLUDED.outcome_at, outcome_type = EXCLUDED.outcome_type, source_person_id = EXCLUDED.source_person_id,
+           destination_person_id = EXCLUDED.destination_person_id, adoption_return = EXCLUDED.adoption_return,
+           intake_notes = EXCLUDED.intake_notes, outcome_notes = EXCLUDED.outcome_notes, outcome_by = EXCLUDED.outcome_by,
+           updated_at = now()
+         RETURNING id, animal_id, intake_type, outcome_type, (xmax = 0) AS inserted)
+       INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+       SELECT $1, $13, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'animal_stay', id,
+              jsonb_build_object('animal_id', animal_id, 'intake_type', intake_type, 'outcome_type', outcome_type) FROM w`,
+      [
+        orgId,
+        col('id'),
+        col('animal_id'),
+        col('intake_at'),
+        col('intake_type'),
+        col('outcome_at'),
+        col('outcome_type'),
+        col('source_person_id'),
+        col('destination_person_id'),
+        col('adoption_return'),
+        col('intake_notes'),
+        col('outcome_notes'),
+        actor,
+      ],
+    );
+  }
+}
+
+/** The open stay (no outcome yet) of each of these animals that has one: animal id → stay id. */
+export async function openStayIds(q: Queryable, orgId: string, animalIds: string[]): Promise<Map<string, string>> {
+  if (!animalIds.length) return new Map();
+  const rows = await q.query<{ animal_id: string; id: string }>(
+    'SELECT animal_id, id FROM animal_stays WHERE organization_id = $1 AND animal_id = ANY($2::text[]) AND outcome_at IS NULL',
+    [orgId, animalIds],
+  );
+  return new Map(rows.map((r) => [r.animal_id, r.id]));
+}
+
+/** Shelter Animals Count totals of intakes and outcomes (by category) from `since` on: a move's before and after. */
+export async function sacTotals(
+  q: Queryable,
+  orgId: string,
+  since: Date,
+): Promise<{ intake: Record<string, number>; outcome: Record<string, number> }> {
+  const rows = await q.query<{ kind: string; category: string; n: string }>(
+    `SELECT 'intake' AS kind, intake_type AS category, count(*) AS n FROM animal_stays
+      WHERE organization_id = $1 AND intake_at >= $2 GROUP BY intake_type
+     UNION ALL
+     SELECT 'outcome', outcome_type, count(*) FROM animal_stays
+      WHERE organization_id = $1 AND outcome_at >= $2 GROUP BY outcome_type`,
+    [orgId, since],
+  );
+  const out = { intake: {} as Record<string, number>, outcome: {} as Record<string, number> };
+  for (const r of rows) out[r.kind as 'intake' | 'outcome'][r.category] = Number(r.n);
+  return out;
+}

@@ -69846,6 +69846,1159 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/moving/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a move would do
+         * @description The files are read as the source system writes them: ASM3 (its CSV import columns), Shelterluv (its API JSON of animals, people and events), PetPoint (its animal, person and outcome report CSVs) or a generic CSV/XLSX per record kind with a column mapping. A file that cannot be read at all answers 422; a record that cannot be brought over is refused with its source row and the reason, and the rest go on. The whole move is done and rolled back: the answer gives per record kind how many would be new, updated, unchanged, matched to people already in Ark, or refused (with the first refused rows and reasons), the intake and outcome type mapping it uses (every word the source uses → a Shelter Animals Count category, the guesses unless `mappings` sets them; send the edited mapping with the real run), and the SAC totals of the last 12 months before and after. Nothing is kept.
+         *
+         *     Needs admin on Settings.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        source: "asm3" | "shelterluv" | "petpoint" | "generic";
+                        /** @description file name → its text (CSV, JSON); an XLSX workbook as base64 */
+                        files: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description how a date like 03/04/2024 is read; default mdy
+                         * @enum {string}
+                         */
+                        date_order?: "dmy" | "mdy";
+                        mappings?: {
+                            intake?: {
+                                [key: string]: "stray" | "relinquished" | "owner_intended_euthanasia" | "transfer_in" | "other";
+                            };
+                            outcome?: {
+                                [key: string]: "adoption" | "return_to_owner" | "transfer_out" | "return_to_field" | "other_live" | "died_in_care" | "lost_in_care" | "shelter_euthanasia" | "owner_intended_euthanasia";
+                            };
+                        };
+                        generic?: {
+                            /** @enum {string} */
+                            kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                            file: string;
+                            /** @description the file's column header → the field it fills */
+                            columns: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: string;
+                            dry_run: boolean;
+                            counts: {
+                                person: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
+                                animal: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
+                                stay: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
+                                medical: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
+                                weight: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
+                                note: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
+                                foster: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
+                                donation: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
+                            };
+                            /** @description the first 1,000 refused records, each with the source row and the reason */
+                            refused: {
+                                /** @enum {string} */
+                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                row: string;
+                                reason: string;
+                            }[];
+                            mappings: {
+                                intake: {
+                                    [key: string]: "stray" | "relinquished" | "owner_intended_euthanasia" | "transfer_in" | "other";
+                                };
+                                outcome: {
+                                    [key: string]: "adoption" | "return_to_owner" | "transfer_out" | "return_to_field" | "other_live" | "died_in_care" | "lost_in_care" | "shelter_euthanasia" | "owner_intended_euthanasia";
+                                };
+                                counts: {
+                                    intake: {
+                                        [key: string]: number;
+                                    };
+                                    outcome: {
+                                        [key: string]: number;
+                                    };
+                                };
+                            };
+                            sac_before: {
+                                intake: {
+                                    [key: string]: number;
+                                };
+                                outcome: {
+                                    [key: string]: number;
+                                };
+                            };
+                            sac_after: {
+                                intake: {
+                                    [key: string]: number;
+                                };
+                                outcome: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moving/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Moves, newest first
+         * @description Needs admin on Settings.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                source: string;
+                                /** @enum {string} */
+                                status: "queued" | "running" | "done" | "failed";
+                                /** @description records to write */
+                                total: number;
+                                /** @description records written so far (committed batches) */
+                                done: number;
+                                batches: number;
+                                report: {
+                                    source: string;
+                                    dry_run: boolean;
+                                    counts: {
+                                        person: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
+                                        animal: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
+                                        stay: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
+                                        medical: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
+                                        weight: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
+                                        note: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
+                                        foster: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
+                                        donation: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
+                                    };
+                                    /** @description the first 1,000 refused records, each with the source row and the reason */
+                                    refused: {
+                                        /** @enum {string} */
+                                        kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                        row: string;
+                                        reason: string;
+                                    }[];
+                                    mappings: {
+                                        intake: {
+                                            [key: string]: "stray" | "relinquished" | "owner_intended_euthanasia" | "transfer_in" | "other";
+                                        };
+                                        outcome: {
+                                            [key: string]: "adoption" | "return_to_owner" | "transfer_out" | "return_to_field" | "other_live" | "died_in_care" | "lost_in_care" | "shelter_euthanasia" | "owner_intended_euthanasia";
+                                        };
+                                        counts: {
+                                            intake: {
+                                                [key: string]: number;
+                                            };
+                                            outcome: {
+                                                [key: string]: number;
+                                            };
+                                        };
+                                    };
+                                    sac_before: {
+                                        intake: {
+                                            [key: string]: number;
+                                        };
+                                        outcome: {
+                                            [key: string]: number;
+                                        };
+                                    };
+                                    sac_after: {
+                                        intake: {
+                                            [key: string]: number;
+                                        };
+                                        outcome: {
+                                            [key: string]: number;
+                                        };
+                                    } | null;
+                                };
+                                failure: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                started_at: string | null;
+                                /** Format: date-time */
+                                finished_at: string | null;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Start a move in the background
+         * @description The files are read as the source system writes them: ASM3 (its CSV import columns), Shelterluv (its API JSON of animals, people and events), PetPoint (its animal, person and outcome report CSVs) or a generic CSV/XLSX per record kind with a column mapping. A file that cannot be read at all answers 422; a record that cannot be brought over is refused with its source row and the reason, and the rest go on. Answers 202 with the run, queued. The job queue writes it in batches, each batch all-or-nothing with its checkpoint, so a stopped worker resumes after the last committed batch. Every record keeps its source id: running the same move again updates what changed and leaves the rest (the second run of an unchanged source writes nothing).
+         *
+         *     Needs admin on Settings.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        source: "asm3" | "shelterluv" | "petpoint" | "generic";
+                        /** @description file name → its text (CSV, JSON); an XLSX workbook as base64 */
+                        files: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description how a date like 03/04/2024 is read; default mdy
+                         * @enum {string}
+                         */
+                        date_order?: "dmy" | "mdy";
+                        mappings?: {
+                            intake?: {
+                                [key: string]: "stray" | "relinquished" | "owner_intended_euthanasia" | "transfer_in" | "other";
+                            };
+                            outcome?: {
+                                [key: string]: "adoption" | "return_to_owner" | "transfer_out" | "return_to_field" | "other_live" | "died_in_care" | "lost_in_care" | "shelter_euthanasia" | "owner_intended_euthanasia";
+                            };
+                        };
+                        generic?: {
+                            /** @enum {string} */
+                            kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                            file: string;
+                            /** @description the file's column header → the field it fills */
+                            columns: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            /** @description records to write */
+                            total: number;
+                            /** @description records written so far (committed batches) */
+                            done: number;
+                            batches: number;
+                            report: {
+                                source: string;
+                                dry_run: boolean;
+                                counts: {
+                                    person: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    animal: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    stay: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    medical: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    weight: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    note: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    foster: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    donation: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                };
+                                /** @description the first 1,000 refused records, each with the source row and the reason */
+                                refused: {
+                                    /** @enum {string} */
+                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                    row: string;
+                                    reason: string;
+                                }[];
+                                mappings: {
+                                    intake: {
+                                        [key: string]: "stray" | "relinquished" | "owner_intended_euthanasia" | "transfer_in" | "other";
+                                    };
+                                    outcome: {
+                                        [key: string]: "adoption" | "return_to_owner" | "transfer_out" | "return_to_field" | "other_live" | "died_in_care" | "lost_in_care" | "shelter_euthanasia" | "owner_intended_euthanasia";
+                                    };
+                                    counts: {
+                                        intake: {
+                                            [key: string]: number;
+                                        };
+                                        outcome: {
+                                            [key: string]: number;
+                                        };
+                                    };
+                                };
+                                sac_before: {
+                                    intake: {
+                                        [key: string]: number;
+                                    };
+                                    outcome: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                sac_after: {
+                                    intake: {
+                                        [key: string]: number;
+                                    };
+                                    outcome: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Request body larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moving/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A move: its progress and report
+         * @description `done` of `total` records are written (committed batches); the report grows with each batch.
+         *
+         *     Needs admin on Settings.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            source: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "done" | "failed";
+                            /** @description records to write */
+                            total: number;
+                            /** @description records written so far (committed batches) */
+                            done: number;
+                            batches: number;
+                            report: {
+                                source: string;
+                                dry_run: boolean;
+                                counts: {
+                                    person: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    animal: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    stay: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    medical: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    weight: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    note: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    foster: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    donation: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                };
+                                /** @description the first 1,000 refused records, each with the source row and the reason */
+                                refused: {
+                                    /** @enum {string} */
+                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                    row: string;
+                                    reason: string;
+                                }[];
+                                mappings: {
+                                    intake: {
+                                        [key: string]: "stray" | "relinquished" | "owner_intended_euthanasia" | "transfer_in" | "other";
+                                    };
+                                    outcome: {
+                                        [key: string]: "adoption" | "return_to_owner" | "transfer_out" | "return_to_field" | "other_live" | "died_in_care" | "lost_in_care" | "shelter_euthanasia" | "owner_intended_euthanasia";
+                                    };
+                                    counts: {
+                                        intake: {
+                                            [key: string]: number;
+                                        };
+                                        outcome: {
+                                            [key: string]: number;
+                                        };
+                                    };
+                                };
+                                sac_before: {
+                                    intake: {
+                                        [key: string]: number;
+                                    };
+                                    outcome: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                sac_after: {
+                                    intake: {
+                                        [key: string]: number;
+                                    };
+                                    outcome: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moving/external-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a record by the id it had before the move
+         * @description E.g. `?source=asm3&id=A1234` gives the Ark record that was A1234 in ASM3 (`kind` narrows it to animals, people, stays, medical records, weights, notes or donations); `?ark_id=` gives where an Ark record came from. The id matches exactly as the source wrote it.
+         *
+         *     Needs read on Settings.
+         */
+        get: {
+            parameters: {
+                query: {
+                    source?: string;
+                    id?: string;
+                    kind?: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                    ark_id?: string;
+                    /** @description page size, 1 to 100 */
+                    limit: number;
+                    /** @description records to skip, 0 to 1000000000 */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                source: string;
+                                /** @enum {string} */
+                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                external_id: string;
+                                ark_id: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                            limit: number;
+                            offset: number;
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Body not JSON or not an object, or a required field missing */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Key missing, unknown, revoked, or of another organization */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The key's role lacks the level this needs on the area */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description No such record, or not visible to this key; or no organization at this address */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A body that is not JSON (send Content-Type: application/json) */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description A field or query parameter of the wrong type, format or value; an unknown or not-accepted field; a duplicate */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description Rate limit exceeded; retry after Retry-After seconds */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+                /** @description The database, or a provider this needs, is not configured or not reachable; nothing was done; retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorB"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -1,0 +1,225 @@
+import type { AppContext } from '../../platform/context.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import { newId } from '../../platform/ids.ts';
+import { defineJob, enqueueJob } from '../../platform/jobs.ts';
+import { openBlobStore, type BlobStore } from '../../platform/blobs.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import { organizationSlug } from '../settings/public.ts';
+import { sacTotals } from '../stays/public.ts';
+import { KINDS, resolveMappings, type Bundle, type Mappings } from './model.ts';
+import { newReport, writeBatch, type Report, type WriteContext } from './writer.ts';
+import { inTx } from './tx.ts';
+
+export const MOVE_JOB = 'moving.run';
+
+/** Tests lower the batch and hook between batches (a crash there is a crash between two committed batches). */
+export const movingOptions: { batch: number; afterBatch?: (runId: string) => void | Promise<void> } = { batch: 2000 };
+
+export interface Sac {
+  intake: Record<string, number>;
+  outcome: Record<string, number>;
+}
+export interface MoveReport extends Report {
+  dry_run: boolean;
+  mappings: ReturnType<typeof resolveMappings>;
+  sac_before: Sac;
+  sac_after: Sac | null;
+}
+
+const yearAgo = () => new Date(Date.now() - 365 * 24 * 3600 * 1000);
+
+/** Every batch of every kind, in the order records refer to each other (people and animals first). */
+export function* batches(b: Bundle, size: number, from: { phase: number; index: number } = { phase: 0, index: 0 }) {
+  for (let p = from.phase; p < KINDS.length; p += 1) {
+    const kind = KINDS[p] as (typeof KINDS)[number];
+    const list = b[kind];
+    for (let i = p === from.phase ? from.index : 0; i < list.length; i += size)
+      yield { phase: p, kind, index: i, next: i + size, records: list.slice(i, i + size) };
+  }
+}
+export const totalRecords = (b: Bundle) => KINDS.reduce((n, k) => n + b[k].length, 0);
+
+function baseReport(b: Bundle, dryRun: boolean, given: Partial<Mappings>, before: Sac): MoveReport {
+  const r = newReport(b.source);
+  for (const x of b.refused) {
+    r.counts[x.kind].refused += 1;
+    r.refused.push(x);
+  }
+  return { ...r, dry_run: dryRun, mappings: resolveMappings(b, given), sac_before: before, sac_after: null };
+}
+
+/**
+ * The dry run: the whole move done in one transaction and rolled back, so the counts (new, updated, unchanged,
+ * matched, refused), the type mappings and the SAC totals after are exactly what the real run would give now.
+ */
+export async function dryRun(db: Db, org: Organization, b: Bundle, given: Partial<Mappings>, actor: string): Promise<MoveReport> {
+  return inTx(
+    db,
+    async (j) => {
+      const report = baseReport(b, true, given, await sacTotals(j, org.id, yearAgo()));
+      const w: WriteContext = { db: j, org, source: b.source, bundle: b, mappings: report.mappings, report, actor };
+      for (const batch of batches(b, movingOptions.batch)) await writeBatch(w, batch.kind, batch.records);
+      report.sac_after = await sacTotals(j, org.id, yearAgo());
+      return report;
+    },
+    true,
+  );
+}
+
+// ------------------------------------------------------------------------------------------------------ background run
+
+export interface MoveRun {
+  id: string;
+  source: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  total: number;
+  done: number;
+  batches: number;
+  report: MoveReport;
+  failure: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+const COLS = 'id, source, status, total, done, batches, report, failure, created_at, started_at, finished_at';
+
+let store: Promise<BlobStore> | null = null;
+const blobs = (ctx: Pick<AppContext, 'config'>) => (store ??= openBlobStore(ctx.config));
+
+export async function getRun(q: Queryable, orgId: string, id: string): Promise<MoveRun | null> {
+  return (await q.query<MoveRun>(`SELECT ${COLS} FROM moving_runs WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+}
+export async function listRuns(q: Queryable, orgId: string, limit: number, offset: number): Promise<MoveRun[]> {
+  return q.query<MoveRun>(
+    `SELECT ${COLS} FROM moving_runs WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    [orgId, limit, offset],
+  );
+}
+
+/**
+ * Accepts a move for the background: the source's records (already read) wait in the blob store; the run and its
+ * job are recorded in one transaction. The mappings are fixed now, as the dry run showed them (with the user's edits).
+ */
+export async function startRun(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  org: Organization,
+  b: Bundle,
+  given: Partial<Mappings>,
+  actor: string,
+): Promise<MoveRun> {
+  const id = newId('mov');
+  const key = `${org.id}/moving/${id}`;
+  const store = await blobs(ctx);
+  await store.put(key, Buffer.from(JSON.stringify(b), 'utf8'), 'application/json');
+  const report = baseReport(b, false, given, await sacTotals(ctx.db, org.id, yearAgo()));
+  return ctx.db.tx(async (q) => {
+    const jobId = await enqueueJob(q, org.id, MOVE_JOB, { run_id: id });
+    await q.query(
+      `INSERT INTO moving_runs (organization_id, id, job_id, source, file_key, actor, total, report) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+      [org.id, id, jobId, b.source, key, actor, totalRecords(b), JSON.stringify(report)],
+    );
+    await audit(q, org.id, actor, 'move_queued', 'moving_run', id, { source: b.source, records: totalRecords(b) });
+    const run = await getRun(q, org.id, id);
+    if (!run) throw new Error('the move was not recorded');
+    return run;
+  });
+}
+
+/**
+ * One batch under the run's row lock: the records from the checkpoint on are written and the checkpoint (and the
+ * report so far) moves past them in the same transaction. Answers false when the run is over.
+ */
+async function runBatch(db: Db, org: Organization, runId: string, b: Bundle): Promise<boolean> {
+  return inTx(db, async (j) => {
+    const run = (
+      await j.query<MoveRun & { phase: number; next_index: number; actor: string }>(
+        `SELECT ${COLS}, phase, next_index, actor FROM moving_runs WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+        [org.id, runId],
+      )
+    )[0];
+    if (!run || run.status === 'done' || run.status === 'failed') return false;
+    const report = run.report;
+    const it = batches(b, movingOptions.batch, { phase: run.phase, index: run.next_index }).next();
+    if (it.done) {
+      report.sac_after = await sacTotals(j, org.id, yearAgo());
+      await j.query(`UPDATE moving_runs SET status = 'done', finished_at = now(), report = $3 WHERE organization_id = $1 AND id = $2`, [
+        org.id,
+        runId,
+        JSON.stringify(report),
+      ]);
+      await audit(j, org.id, run.actor, 'move_done', 'moving_run', runId, { source: run.source });
+      return false;
+    }
+    const batch = it.value;
+    const w: WriteContext = { db: j, org, source: b.source, bundle: b, mappings: report.mappings, report, actor: run.actor };
+    await writeBatch(w, batch.kind, batch.records);
+    const more = batch.next < b[batch.kind].length;
+    await j.query(
+      `UPDATE moving_runs SET phase = $3, next_index = $4, done = done + $5, batches = batches + 1, report = $6, status = 'running'
+        WHERE organization_id = $1 AND id = $2`,
+      [org.id, runId, more ? batch.phase : batch.phase + 1, more ? batch.next : 0, batch.records.length, JSON.stringify(report)],
+    );
+    return true;
+  });
+}
+
+async function organization(ctx: AppContext, orgId: string): Promise<Organization> {
+  const slug = await organizationSlug(ctx.db, orgId);
+  const org = slug ? await ctx.tenancy.bySlug(slug) : null;
+  if (!org) throw new Error(`no organization ${orgId}`);
+  return org;
+}
+
+/** The run's work (the job's handler, and what the command line calls in its own process). */
+export async function runMove(ctx: AppContext, orgId: string, runId: string, progress?: (p: object) => Promise<void>): Promise<void> {
+  const run = (
+    await ctx.db.query<{ file_key: string; status: string; total: number }>(
+      'SELECT file_key, status, total FROM moving_runs WHERE organization_id = $1 AND id = $2',
+      [orgId, runId],
+    )
+  )[0];
+  if (!run || run.status === 'done' || run.status === 'failed') return;
+  await ctx.db.query(
+    "UPDATE moving_runs SET status = 'running', started_at = coalesce(started_at, now()) WHERE organization_id = $1 AND id = $2",
+    [orgId, runId],
+  );
+  const store = await blobs(ctx);
+  const file = await store.get(run.file_key);
+  if (!file) {
+    await ctx.db.query(
+      `UPDATE moving_runs SET status = 'failed', failure = 'the stored records are missing', finished_at = now()
+        WHERE organization_id = $1 AND id = $2`,
+      [orgId, runId],
+    );
+    return;
+  }
+  const chunks: Buffer[] = [];
+  for await (const c of file.body) chunks.push(c as Buffer);
+  const b = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Bundle;
+  const org = await organization(ctx, orgId);
+  while (await runBatch(ctx.db, org, runId, b)) {
+    const r = await getRun(ctx.db, orgId, runId);
+    await progress?.({ done: r?.done ?? 0, total: run.total });
+    await movingOptions.afterBatch?.(runId);
+  }
+  await store.delete(run.file_key).catch(() => undefined);
+}
+
+defineJob<{ run_id: string }>(
+  MOVE_JOB,
+  async (ctx, job) => {
+    await runMove(ctx, job.orgId, job.payload.run_id, (p) => job.progress(p as Record<string, unknown>));
+    return { done: true };
+  },
+  {
+    maxAttempts: 5,
+    onFailed: async (ctx, job, error) => {
+      await ctx.db.query(
+        `UPDATE moving_runs SET status = 'failed', failure = $3, finished_at = now()
+          WHERE organization_id = $1 AND id = $2 AND status <> 'done'`,
+        [job.orgId, (job.payload as { run_id: string }).run_id, `stopped after ${job.attempt} attempts: ${String(error)}`],
+      );
+    },
+  },
+);
