@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
-import { fillBlocks, fillText, listJoin, mergeFieldsIn, textsOf, type Block, type FullBlock } from './blocks.ts';
+import { fillBlocks, fillText, mergeFieldsIn, recordMergeValues, textsOf, type Block, type FullBlock } from './blocks.ts';
 import type { TemplateRow } from './templates.repository.ts';
 import { submissionPerson } from '../forms/public.ts';
 import { peopleContacts } from '../people/public.ts';
@@ -59,60 +59,9 @@ async function animalsByIds(q: Queryable, orgId: string, ids: string[]): Promise
   return animalMergeFacts(q, orgId, ids);
 }
 
-/** Values of the record merge fields (pure): names of several people fill as a list. */
+/** Values of the record merge fields (pure): names of several people fill as a list; a field with no value stays unfilled. */
 export function recordValues(people: PersonRec[], animals: AnimalRec[], orgName: string): Record<string, string> {
-  const v: Record<string, string> = { org_name: orgName };
-  const put = (name: string, items: (string | null)[]) => {
-    const present = items.filter((x): x is string => !!x && x.trim() !== '');
-    if (present.length) v[name] = listJoin(present);
-  };
-  if (people.length) {
-    put(
-      'first_name',
-      people.map((p) => p.first_name),
-    );
-    put(
-      'last_name',
-      people.map((p) => p.last_name),
-    );
-    put(
-      'full_name',
-      people.map((p) => `${p.first_name} ${p.last_name}`.trim()),
-    );
-    put(
-      'email',
-      people.map((p) => p.email),
-    );
-    put(
-      'phone',
-      people.map((p) => p.phone),
-    );
-  }
-  if (animals.length) {
-    put(
-      'animal_name',
-      animals.map((a) => a.name),
-    );
-    put(
-      'animal_species',
-      animals.map((a) => a.species),
-    );
-    put(
-      'animal_breed',
-      animals.map((a) => a.breed),
-    );
-    put(
-      'animal_sex',
-      animals.map((a) => a.sex),
-    );
-    // The Pet ID a recipient can use (at a vet, on a registry): the microchip number. Ark's own ids are internal
-    // and never reach a recipient; an animal with no chip on file leaves the field unfilled.
-    put(
-      'animal_id',
-      animals.map((a) => a.microchip_number),
-    );
-  }
-  return v;
+  return recordMergeValues(people, animals, orgName);
 }
 
 /** Fills a template version from records; reads only. */
