@@ -24,6 +24,7 @@ import { idempotencyPlugin } from './platform/plugins/idempotency.ts';
 import { openapiPlugin } from './platform/plugins/openapi.ts';
 import { webAppPlugin } from './platform/plugins/web-app.ts';
 import { modules } from './modules/index.ts';
+import { registerModules } from './platform/hooks.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -99,6 +100,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     apiReference: opts.apiReference ?? true,
     text: { a: modules.flatMap((m) => m.describe?.a ?? []), b: modules.flatMap((m) => m.describe?.b ?? []) },
   });
+  registerModules(modules);
   for (const mod of modules) await app.register(async (scope) => mod.routes(scope, ctx));
   await app.register(webAppPlugin);
 

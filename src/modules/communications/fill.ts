@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { maybeUse, slot } from '../../platform/hooks.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { fillBlocks, fillText, mergeFieldsIn, recordMergeValues, textsOf, type Block, type FullBlock } from './blocks.ts';
 import type { TemplateRow } from './templates.repository.ts';
@@ -46,10 +47,8 @@ interface AnimalRec {
 
 /** The applicant and the animals applied for of an adoption application; null when the id names none. */
 export type ApplicationResolver = (q: Queryable, orgId: string, id: string) => Promise<{ person_id: string; animal_ids: string[] } | null>;
-let applicationResolver: ApplicationResolver | null = null;
-export function resolveApplicationsWith(fn: ApplicationResolver): void {
-  applicationResolver = fn;
-}
+/** Provided by the adoptions module (Module.register, `hooks.provide(applicationResolver, fn)`). */
+export const applicationResolver = slot<ApplicationResolver>('communications.application-resolver');
 
 /** Live people by id, in the order asked (the people module's read). */
 export async function peopleByIds(q: Queryable, orgId: string, ids: string[]): Promise<PersonRec[]> {
@@ -128,7 +127,8 @@ export async function fillTemplate(
       }
       // The adoptions module answers for its applications (see public.ts, fillFromApplications).
       case 'adoption_application': {
-        const app = applicationResolver ? await applicationResolver(q, orgId, relId) : null;
+        const resolve = maybeUse(applicationResolver);
+        const app = resolve ? await resolve(q, orgId, relId) : null;
         if (!app) throw notFound('adoption application');
         if (!people.length) people.push(...(await peopleByIds(q, orgId, [app.person_id])));
         for (const a of app.animal_ids) if (!animalIds.includes(a)) animalIds.push(a);

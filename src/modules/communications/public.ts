@@ -17,7 +17,7 @@ export { fillText, mergeFieldsIn, listJoin, recordMergeValues } from './blocks.t
 export { send, providersConfigured, type SendInput } from './messages.service.ts';
 export { orgBaseUrl } from './delivery.service.ts';
 /** The adoptions module registers how a `related_entity_type: adoption_application` fill finds the applicant and animals. */
-export { resolveApplicationsWith, type ApplicationResolver } from './fill.ts';
+export { applicationResolver, type ApplicationResolver } from './fill.ts';
 export { getTemplate } from './templates.service.ts';
 
 /**
