@@ -227,6 +227,15 @@ export async function tablesOf(sql: string): Promise<Touch[]> {
   return touches.filter((t) => !ctes.has(t.table));
 }
 
+/**
+ * Writes to other modules' tables a file may still make, each with its reason. Adding one needs a reason here.
+ */
+export const KNOWN_WRITES: Record<string, string> = {
+  'modules/people/merge.ts':
+    'a person merge (and its undo) moves the person columns their owners registered with registerPersonReferences; ' +
+    'each owner moving its own rows on a hook is the next step',
+};
+
 export interface Violation {
   file: string;
   module: string;
@@ -254,6 +263,7 @@ export async function ownershipViolations(statements: TracedStatement[]): Promis
       const o = owner(table);
       if (!o || o === 'platform' || o === module) continue;
       if (module === 'platform' && kind === 'read') continue; // the kernel reads the access tables to authenticate
+      if (kind === 'write' && !part && KNOWN_WRITES[s.file]) continue;
       const key = `${s.file} ${kind} ${table}`;
       if (!out.has(key)) out.set(key, { file: s.file, module, table, owner: o, kind, sql: s.sql.replace(/\s+/g, ' ').slice(0, 160) });
     }
