@@ -1,7 +1,19 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'data-*', '.tmp', 'bin', 'eslint.config.js', 'src/modules/publicsite/widget.js', 'web'] },
+  {
+    ignores: [
+      'node_modules',
+      'data',
+      'data-*',
+      '.tmp',
+      'bin',
+      'eslint.config.js',
+      '.dependency-cruiser.cjs',
+      'src/modules/publicsite/widget.js',
+      'web',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

@@ -25,6 +25,7 @@ import { idempotencyPlugin } from './platform/plugins/idempotency.ts';
 import { openapiPlugin } from './platform/plugins/openapi.ts';
 import { webAppPlugin } from './platform/plugins/web-app.ts';
 import { modules } from './modules/index.ts';
+import { registerModules } from './platform/hooks.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -107,6 +108,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   });
   // Text answers compressed for clients that take Brotli or gzip (src/platform/compress.ts).
   app.addHook('onSend', compressOnSend);
+  registerModules(modules);
   for (const mod of modules) await app.register(async (scope) => mod.routes(scope, ctx));
   await app.register(webAppPlugin);
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { holdMidMinute } from './clock.ts';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, request, type TestApp } from './harness.ts';
@@ -14,12 +15,6 @@ before(async () => {
   t = await testApp({}, undefined, { apiReference: true });
 });
 after(async () => t.close());
-
-/** Rate-limit windows are whole minutes; start a counting test well inside one. */
-async function awayFromMinuteBoundary() {
-  const ms = Date.now() % 60_000;
-  if (ms > 50_000) await new Promise((r) => setTimeout(r, 60_500 - ms));
-}
 
 /** Sends raw bytes to a listening app and returns the whole answer as text. */
 function raw(port: number, text: string): Promise<string> {
@@ -94,8 +89,8 @@ test('the organization cache is bounded, and hosts that are not organization add
 });
 
 // Item: keyless traffic has its own per-address allowance; /healthz is never limited; proxies.
-test('keyless requests share a per-address allowance of their own; /healthz is never limited', async () => {
-  await awayFromMinuteBoundary();
+test('keyless requests share a per-address allowance of their own; /healthz is never limited', async (tc) => {
+  holdMidMinute(tc);
   const limited = await testApp({ publicRateLimitPerMinute: 3, rateLimitPerMinute: 1000 });
   try {
     const org = await makeOrg(limited);
@@ -120,13 +115,13 @@ test('keyless requests share a per-address allowance of their own; /healthz is n
   }
 });
 
-test('with ARK_TRUST_PROXY the client address comes from X-Forwarded-For', async () => {
+test('with ARK_TRUST_PROXY the client address comes from X-Forwarded-For', async (tc) => {
   assert.equal(parseTrustProxy(undefined), false);
   assert.equal(parseTrustProxy('true'), true);
   assert.equal(parseTrustProxy('2'), 2);
   assert.deepEqual(parseTrustProxy('127.0.0.1, 10.0.0.0/8'), ['127.0.0.1', '10.0.0.0/8']);
   assert.equal(loadConfig({ ARK_PUBLIC_RATE_LIMIT_PER_MINUTE: '42' }).publicRateLimitPerMinute, 42);
-  await awayFromMinuteBoundary();
+  holdMidMinute(tc);
   const proxied = await testApp({ publicRateLimitPerMinute: 2, trustProxy: ['127.0.0.1'] });
   try {
     const org = await makeOrg(proxied);

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { holdMidMinute } from './clock.ts';
+import { advanceClock } from '../src/platform/clock.ts';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, request, type TestApp } from './harness.ts';
 import { assertErrorShape } from './security.ts';
@@ -7,11 +9,6 @@ import { modules } from '../src/modules/index.ts';
 
 let t: TestApp;
 
-/** Rate-limit windows are whole minutes; start a counting test well inside one. */
-async function awayFromMinuteBoundary() {
-  const ms = Date.now() % 60_000;
-  if (ms > 50_000) await new Promise((r) => setTimeout(r, 60_500 - ms));
-}
 before(async () => {
   // As production builds it: every schema compiled at start, the API reference page served.
   t = await testApp({}, undefined, { eagerSchemas: true, apiReference: true });
@@ -69,8 +66,8 @@ test('every response carries X-Request-Id, echoing a sane one and replacing an u
   assert.ok(r3.headers['x-request-id']);
 });
 
-test('rate limit: headers on every response, 429 with Retry-After past the limit, counted per key', async () => {
-  await awayFromMinuteBoundary();
+test('rate limit: RateLimit headers on every response, 429 with Retry-After past the limit, per key, anew each minute', async (tc) => {
+  holdMidMinute(tc);
   const limited = await testApp({ rateLimitPerMinute: 3 });
   try {
     const org = await makeOrg(limited);
@@ -91,6 +88,11 @@ test('rate limit: headers on every response, 429 with Retry-After past the limit
     assert.equal((await send(org.keys.staff)).status, 200);
     const unauth = await request(limited, org.host, 'GET', '/api/v1/animals', { key: null });
     assert.ok(unauth.headers['ratelimit-limit']);
+    // The next minute, reached by moving the kernel's clock: the key's allowance is whole again.
+    advanceClock(60_000);
+    const next = await send();
+    assert.equal(next.status, 200);
+    assert.equal(next.headers['ratelimit-remaining'], '2');
   } finally {
     await limited.close();
   }
@@ -147,7 +149,7 @@ test('with REDIS_URL, processes share one rate-limit counter per key', async (ct
     ctx.skip(`no Redis at ${url}`);
     return;
   }
-  await awayFromMinuteBoundary();
+  holdMidMinute(ctx);
   const { buildApp } = await import('../src/app.ts');
   const { loadConfig } = await import('../src/config.ts');
   const config = { ...loadConfig({}), rateLimitPerMinute: 4 };

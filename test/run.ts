@@ -14,6 +14,7 @@ import { startEmbedded } from '../src/platform/db/embedded.ts';
 import { Db } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { uncoveredRoutes } from './security-coverage.ts';
+import { ownershipViolations, tracedStatements } from './ownership.ts';
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -59,20 +60,51 @@ async function freshDatabase(adminUrl: string) {
   };
 }
 
-function runSuite(label: string, url: string, files: string[]): boolean {
+async function runSuite(label: string, url: string, files: string[]): Promise<boolean> {
   console.log(`\n# Store: ${label}`);
   const coverage = path.resolve(`.tmp/security-coverage-${process.pid}-${label}`);
-  rmSync(coverage, { recursive: true, force: true });
-  mkdirSync(coverage, { recursive: true });
+  const traces = path.resolve(`.tmp/sql-trace-${process.pid}-${label}`);
+  for (const dir of [coverage, traces]) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+  }
   const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=1200000', ...files], {
     stdio: 'inherit',
-    env: { ...process.env, ARK_TEST_DATABASE_URL: url, ARK_TEST_STORE: label, ARK_SECURITY_COVERAGE: coverage },
+    env: {
+      ...process.env,
+      ARK_TEST_DATABASE_URL: url,
+      ARK_TEST_STORE: label,
+      ARK_SECURITY_COVERAGE: coverage,
+      ARK_SQL_TRACE_DIR: traces,
+    },
   });
   let ok = res.status === 0;
   // After a full run: every protected route must have an entry in the security suite.
   if (!args.length || process.env.ARK_SECURITY_COVERAGE_CHECK) ok = securityCoverage(coverage) && ok;
+  // After any run: no statement the run sent touched a table its module does not own.
+  ok = (await tableOwnership(traces)) && ok;
   rmSync(coverage, { recursive: true, force: true });
+  rmSync(traces, { recursive: true, force: true });
   return ok;
+}
+
+/**
+ * Writes to another module's table fail the run. Raw reads of another module's table are listed: most are a
+ * fragment the owner exports (a place's name, an organization's time zone) inside the reader's statement, which the
+ * database sees as the reader's; they are reported so a new one is seen, not failed.
+ */
+async function tableOwnership(dir: string): Promise<boolean> {
+  const statements = tracedStatements(dir);
+  const found = await ownershipViolations(statements);
+  const writes = found.filter((v) => v.kind === 'write');
+  const reads = found.filter((v) => v.kind === 'read');
+  console.log(
+    `# table ownership: ${new Set(statements.map((s) => s.sql)).size} distinct statements checked: ` +
+      `${writes.length} writes to another module's table, ${reads.length} raw reads of one`,
+  );
+  for (const v of writes) console.log(`#   ${v.file} writes ${v.table} (owned by ${v.owner}): ${v.sql}`);
+  if (process.env.ARK_OWNERSHIP_READS) for (const v of reads) console.log(`#   ${v.file} reads ${v.table} (owned by ${v.owner}): ${v.sql}`);
+  return writes.length === 0;
 }
 
 function securityCoverage(dir: string): boolean {
@@ -104,7 +136,7 @@ if (stores.includes('embedded')) {
   const embedded = await startEmbedded(embeddedDir);
   try {
     const fresh = await freshDatabase(embedded.url);
-    ok = runSuite('embedded', fresh.url, files) && ok;
+    ok = (await runSuite('embedded', fresh.url, files)) && ok;
     browserRan = files.some(isBrowser);
     await fresh.drop();
   } finally {
@@ -122,7 +154,7 @@ if (!stores.includes('postgresql')) {
   if (rest.length) {
     const fresh = await freshDatabase(external);
     try {
-      ok = runSuite('postgresql', fresh.url, rest) && ok;
+      ok = (await runSuite('postgresql', fresh.url, rest)) && ok;
     } finally {
       await fresh.drop();
     }

@@ -5,6 +5,7 @@ import { announceChange } from '../platform/cache-bus.ts';
 import { clearOrgCaches } from '../platform/org-cache.ts';
 import { invalid } from '../platform/errors.ts';
 import { modules } from '../modules/index.ts';
+import { registerModules } from '../platform/hooks.ts';
 import * as settingsRepo from '../modules/settings/repository.ts';
 import { listStatuses } from '../modules/animals/statuses.repository.ts';
 import { insertAnimal } from '../modules/animals/repository.ts';
@@ -160,6 +161,7 @@ export async function seedOrganization(db: Db, slug: string): Promise<string> {
 }
 
 async function seedIn(db: Db, slug: string): Promise<string> {
+  registerModules(modules);
   return db.tx(async (q) => {
     const org = await settingsRepo.organizationBySlug(q, slug);
     if (!org) throw invalid({ slug: [`there is no organization ${slug}; make it with: ark org create ${slug} --name <name>`] });

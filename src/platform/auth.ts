@@ -2,6 +2,23 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from './db/db.ts';
 import type { Grants } from './permissions.ts';
 import { KEY_PATTERN } from './ids.ts';
+import { maybeUse, slot } from './hooks.ts';
+
+/**
+ * What the kernel's sign-in asks the owners of the access tables to record: a key's last use (settings owns api_keys)
+ * and a session's last activity (members owns member_sessions). The owners provide these in their Module.register;
+ * the kernel reads the access tables to authenticate a request but writes none of them.
+ */
+export interface AccessUse {
+  /** Marks the key used now (at most once a minute per key; off the request path). */
+  keyUsed(q: Queryable, orgId: string, keyId: string): Promise<void>;
+}
+export interface SessionUse {
+  /** Marks the session active now (at most once a minute per session; off the request path). */
+  sessionSeen(q: Queryable, orgId: string, sessionId: string): Promise<void>;
+}
+export const keyUse = slot<AccessUse>('auth.key-use');
+export const sessionUse = slot<SessionUse>('auth.session-use');
 
 export interface Principal {
   /** The key's id; for a signed-in member's session, the member's id (its rate-limit bucket). */
@@ -54,8 +71,8 @@ export class SessionAuth {
     const row = rows[0];
     if (!row) return null;
     if (row.stale)
-      this.db
-        .query('UPDATE member_sessions SET last_seen_at = now() WHERE organization_id = $1 AND id = $2', [orgId, row.id])
+      maybeUse(sessionUse)
+        ?.sessionSeen(this.db, orgId, row.id)
         .catch(() => undefined);
     return {
       keyId: row.member_id,
@@ -138,7 +155,9 @@ export class KeyAuth {
 
   /** Records when a key was last used, at most once a minute per key and off the request path. */
   private touch(orgId: string, keyId: string): void {
-    this.db.query('UPDATE api_keys SET last_used_at = now() WHERE organization_id = $1 AND id = $2', [orgId, keyId]).catch(() => undefined);
+    maybeUse(keyUse)
+      ?.keyUsed(this.db, orgId, keyId)
+      .catch(() => undefined);
   }
 
   invalidate(): void {

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Queryable } from './db/db.ts';
 import type { Area } from './permissions.ts';
 
@@ -150,6 +151,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * it passed. Call it on a pool, not inside a transaction that has written: its own id would hold the horizon.
  * `stuck`: a horizon an earlier wait gave up at (a long transaction): still there, it does not wait again.
  */
+/** `waiting` ({ target, horizon }): a fan-out took its snapshot and waits for the transactions before it to end. */
+export const horizonEvents = new EventEmitter();
+
 export async function awaitHorizon(q: Queryable, timeoutMs: number, stuck?: string | null): Promise<{ horizon: string; passed: boolean }> {
   const start = (
     await q.query<{ xmax: string; xmin: string }>(
@@ -159,6 +163,8 @@ export async function awaitHorizon(q: Queryable, timeoutMs: number, stuck?: stri
   if (!start) throw new Error('no snapshot');
   const target = BigInt(start.xmax);
   let horizon = start.xmin;
+  // Told once the wait has its target (tests order a commit after it by this event, not by a sleep).
+  horizonEvents.emit('waiting', { target: start.xmax, horizon });
   const until = Date.now() + (stuck === horizon ? 0 : timeoutMs);
   let wait = 2;
   while (BigInt(horizon) < target && Date.now() < until) {

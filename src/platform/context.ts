@@ -7,6 +7,7 @@ import type { Tenancy, Organization } from './tenancy.ts';
 import type { KeyAuth, Principal, SessionAuth } from './auth.ts';
 import type { Area, Level } from './permissions.ts';
 import { AppError } from './errors.ts';
+import type { ModuleHooks } from './hooks.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -28,6 +29,12 @@ export interface AppContext {
 /** A domain area: its routes, its background work, its sample data, its part of the API description. */
 export interface Module {
   name: string;
+  /**
+   * What the module listens to and provides through the kernel's hook registry (src/platform/hooks.ts): called once
+   * per process, for every module in src/modules/index.ts order, before any route or worker runs. Reactions to
+   * another module's events are registered here, never as a side effect of importing a file.
+   */
+  register?(hooks: ModuleHooks): void;
   routes(app: App, ctx: AppContext): Promise<void> | void;
   /** Background work (queues, listeners) that runs with `npm start`, not in every test app. */
   start?(ctx: AppContext): Promise<void>;

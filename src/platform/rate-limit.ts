@@ -12,6 +12,7 @@
  * One fixed one-minute window per key, in memory or Redis (INCR + PEXPIRE in one round trip).
  */
 import type { Redis } from 'ioredis';
+import { clock } from './clock.ts';
 import type * as IORedis from 'ioredis';
 import { lazyRequire } from './lazy.ts';
 
@@ -64,7 +65,7 @@ export class RateLimiter {
     private readonly log?: RateLog,
   ) {
     this.sweep = setInterval(() => {
-      const cutoff = Date.now() - 60_000;
+      const cutoff = clock.now() - 60_000;
       for (const [k, v] of this.local) if (v.windowStart < cutoff) this.local.delete(k);
     }, 60_000);
     this.sweep.unref();
@@ -101,7 +102,8 @@ export class RateLimiter {
   }
 
   async hit(id: string, limit = this.limit): Promise<RateResult> {
-    const now = Date.now();
+    // Windows are whole minutes of the kernel's clock (tests move it instead of waiting for the next minute).
+    const now = clock.now();
     const windowStart = now - (now % 60_000);
     const reset = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
     let count: number | null = null;

@@ -87,3 +87,12 @@ export class Tenancy {
     this.cache.clear();
   }
 }
+
+/**
+ * The organization's country (ISO 3166-1 alpha-2), the default for phone numbers and addresses; null when unknown. A
+ * fact of the organization every layer may need (custom fields sit below settings), so the kernel reads it.
+ */
+export async function organizationCountry(q: Queryable, orgId: string): Promise<string | null> {
+  const rows = await q.prepared<{ country: string }>('cf_org_country', 'SELECT country FROM organizations WHERE id = $1', [orgId]);
+  return rows[0]?.country ?? null;
+}

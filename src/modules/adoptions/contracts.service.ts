@@ -8,7 +8,7 @@ import { newId } from '../../platform/ids.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { animalAltered, getAnimal } from '../animals/public.ts';
 import { personSummary } from '../people/public.ts';
-import { fillText, listJoin, mergeFieldsIn, orgBaseUrl, providersConfigured, send } from '../communications/public.ts';
+import { fillText, mergeFieldsIn, orgBaseUrl, providersConfigured, recordMergeValues, send } from '../communications/public.ts';
 import { applicationById } from './applications.service.ts';
 import type { Caller } from './adoptions.service.ts';
 import { quote } from './fees.ts';
@@ -230,45 +230,13 @@ async function fillContract(
     if (a) animals.push(a);
   }
   const v: Record<string, string> = {
-    org_name: org.name,
+    ...recordMergeValues(person ? [person] : [], animals, org.name, { complete: true }),
     fee: formatMoney(feeMinor, org.currency),
     fee_minor: String(feeMinor),
     currency: org.currency,
     today: DateTime.now().setZone(org.time_zone).toISODate() as string,
     spay_neuter_due_on: spayDue ?? 'not applicable (already spayed/neutered)',
   };
-  if (person) {
-    v.first_name = person.first_name;
-    v.last_name = person.last_name;
-    v.full_name = person.display_name;
-    v.email = person.email;
-    v.phone = person.phone ?? '';
-  }
-  const put = (k: string, xs: (string | null)[]) => (v[k] = listJoin(xs.map((x) => x ?? 'unknown')));
-  put(
-    'animal_name',
-    animals.map((a) => a.name),
-  );
-  put(
-    'animal_species',
-    animals.map((a) => a.species),
-  );
-  put(
-    'animal_breed',
-    animals.map((a) => a.breed),
-  );
-  put(
-    'animal_sex',
-    animals.map((a) => a.sex),
-  );
-  put(
-    'animal_id',
-    animals.map((a) => a.microchip_number ?? 'none'),
-  );
-  put(
-    'microchip',
-    animals.map((a) => a.microchip_number ?? 'none'),
-  );
   return { title: fillText(tpl.title, v), document: fillText(tpl.body, v) };
 }
 

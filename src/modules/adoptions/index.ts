@@ -1,19 +1,20 @@
 import type { Module } from '../../platform/context.ts';
-import { resolveApplicationsWith } from '../communications/public.ts';
-import { onAdoptionSubmission } from '../forms/public.ts';
+import { applicationResolver } from '../communications/public.ts';
+import { adoptionSubmissionHook } from '../forms/public.ts';
 import { applicationFromSubmission, applicationParties } from './applications.service.ts';
 import { adoptionRoutes } from './routes.ts';
 import { contractRoutes } from './contracts.routes.ts';
 import { seedAdoptions } from './seed.ts';
 
-// A message template filled for `related_entity_type: adoption_application` finds the applicant and animals here.
-resolveApplicationsWith(applicationParties);
-// An adoption application form's submission becomes an application in the submission's own transaction.
-onAdoptionSubmission(applicationFromSubmission);
-
 /** The adoption pipeline (issue 13): applications and stages, adoptions, fees, contracts and signing, reconciliations, cage cards. */
 export const adoptionsModule: Module = {
   name: 'adoptions',
+  register(hooks) {
+    // A message template filled for `related_entity_type: adoption_application` finds the applicant and animals here.
+    hooks.provide(applicationResolver, applicationParties);
+    // An adoption application form's submission becomes an application in the submission's own transaction.
+    hooks.on(adoptionSubmissionHook, applicationFromSubmission);
+  },
   routes(app, ctx) {
     adoptionRoutes(app, ctx);
     contractRoutes(app, ctx);

@@ -4,8 +4,8 @@ import { auditUpdate } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import * as repo from './repository.ts';
 import { normalizeMicrochip } from './microchips.facts.ts';
-import { firstPhotoSql, photoPath } from '../media/public.ts';
-import { placeNameSql } from '../operations/public.ts';
+import { use } from '../../platform/hooks.ts';
+import { animalPhotos, animalPlaces } from './hooks.ts';
 import { animalWritten } from './hooks.ts';
 import { statusMap } from './statuses.repository.ts';
 import { lockAnimal } from './microchips.service.ts';
@@ -33,9 +33,15 @@ interface CardRow {
   updated_at: Date | string;
 }
 
-const CARD_COLUMNS = `a.id, a.name, a.public_name, a.species, a.breed, a.sex, a.colour, a.status_id, a.location_id,
+/** A card's columns: the place's name and first photo from the modules that keep them (asked once, at first use). */
+let cardColumns: string | null = null;
+const CARD_COLUMNS = () =>
+  (cardColumns ??= `a.id, a.name, a.public_name, a.species, a.breed, a.sex, a.colour, a.status_id, a.location_id,
   ${placeNameSql('a.organization_id', 'a.location_id')} AS location_name, a.date_of_birth, a.intake_date, a.microchip_number,
-  a.is_public, a.public_description, ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id, a.created_at, a.updated_at`;
+  a.is_public, a.public_description, ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id, a.created_at, a.updated_at`);
+const placeNameSql = (org: string, place: string) => use(animalPlaces).nameSql(org, place);
+const firstPhotoSql = (org: string, id: string) => use(animalPhotos).firstPhotoSql(org, id);
+const photoPath = (animalId: string, photoId: string, size: 'small' | 'medium') => use(animalPhotos).photoPath(animalId, photoId, size);
 
 async function toCards(q: Queryable, orgId: string, rows: CardRow[]): Promise<AnimalCardT[]> {
   let byId = await statusMap(q, orgId);
@@ -125,7 +131,7 @@ export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT
 
 export async function getCard(q: Queryable, orgId: string, id: string): Promise<AnimalCardT> {
   const rows = await q.query<CardRow>(
-    `SELECT ${CARD_COLUMNS} FROM animals a WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`,
+    `SELECT ${CARD_COLUMNS()} FROM animals a WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`,
     [orgId, id],
   );
   const row = rows[0];

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { handlersOf, hookPoint, slot } from '../../platform/hooks.ts';
 
 /**
  * Work another module does inside the transaction of every animal create, update and delete. `changed` names the
@@ -18,14 +19,14 @@ export type AnimalWriteSql = (
   animalId: string,
   changed: readonly string[],
 ) => Promise<StatementPart[] | null>;
-const writtenHooks = new Map<AnimalWrittenHook, AnimalWriteSql | undefined>();
-/** Registers `fn` (once, however often called) to run after each animal write, in its transaction; `asSql` as above. */
-export function onAnimalWritten(fn: AnimalWrittenHook, asSql?: AnimalWriteSql): void {
-  writtenHooks.set(fn, asSql);
-}
+/**
+ * The hook point "an animal was written": another module registers `{ run, asSql }` on it in its Module.register
+ * (`hooks.on(animalWrittenHook, ...)`); `run` runs after each animal write, in its transaction; `asSql` as above.
+ */
+export const animalWrittenHook = hookPoint<{ run: AnimalWrittenHook; asSql?: AnimalWriteSql }>('animals.written');
 /** Called by this module's service after it wrote an animal, inside the write's transaction. */
 export async function animalWritten(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<void> {
-  for (const fn of writtenHooks.keys()) await fn(q, orgId, animalId, changed);
+  for (const h of handlersOf(animalWrittenHook)) await h.fn.run(q, orgId, animalId, changed);
 }
 /** Every write hook's work for a write that sets `changed` as statement parts, or null when one must run itself. */
 export async function animalWriteSql(
@@ -35,10 +36,10 @@ export async function animalWriteSql(
   changed: readonly string[],
 ): Promise<StatementPart[] | null> {
   const parts: StatementPart[] = [];
-  for (const asSql of writtenHooks.values()) {
-    const mine = asSql ? await asSql(db, orgId, animalId, changed) : null;
+  for (const h of handlersOf(animalWrittenHook)) {
+    const mine = h.fn.asSql ? await h.fn.asSql(db, orgId, animalId, changed) : null;
     if (!mine) return null;
-    parts.push(...mine);
+    parts.push(...mine.map((p) => tagged(h.module, p)));
   }
   return parts;
 }
@@ -53,7 +54,16 @@ export interface CreatedAnimal {
   date_of_birth: string | null;
 }
 /** More writes of the statement that writes an animal, over its written row `w`: a CTE body and its parameters, from `next`. */
-export type StatementPart = (next: number) => { sql: string; params: unknown[] };
+export type StatementPart = ((next: number) => { sql: string; params: unknown[] }) & {
+  /** The module whose SQL this is (set from the hook registry): its CTE is named for it (src/platform/hooks.ts, partName). */
+  module?: string;
+};
+/** A part with the module that contributed it. */
+function tagged(module: string, part: StatementPart): StatementPart {
+  const t: StatementPart = (next) => part(next);
+  t.module = module;
+  return t;
+}
 /**
  * A created hook's writes as parts of the create's own statement, or null when this create needs the hook itself (run
  * in a transaction). Asked before the create, on `db`.
@@ -64,14 +74,14 @@ export type AnimalCreatedSql = (
   animal: CreatedAnimal,
   actor: string | null,
 ) => Promise<StatementPart[] | null>;
-const createdHooks = new Map<AnimalCreatedHook, AnimalCreatedSql | undefined>();
-/** Registers `fn` (once); it runs in the transaction of every Family A create, after the insert. `asSql` as above. */
-export function onAnimalCreated(fn: AnimalCreatedHook, asSql?: AnimalCreatedSql): void {
-  createdHooks.set(fn, asSql);
-}
+/**
+ * The hook point "an animal was created through Family A": `run` runs in the create's transaction, after the insert;
+ * `asSql` as above. Registered in the reacting module's Module.register.
+ */
+export const animalCreatedHook = hookPoint<{ run: AnimalCreatedHook; asSql?: AnimalCreatedSql }>('animals.created');
 /** Called by this module's service after it created an animal, inside the create's transaction. */
 export async function animalCreated(q: Queryable, orgId: string, animal: CreatedAnimal, actor: string | null) {
-  for (const fn of createdHooks.keys()) await fn(q, orgId, animal, actor);
+  for (const h of handlersOf(animalCreatedHook)) await h.fn.run(q, orgId, animal, actor);
 }
 /** Every created hook's writes as statement parts, or null when one of them needs to run itself. */
 export async function animalCreatedSql(
@@ -81,10 +91,31 @@ export async function animalCreatedSql(
   actor: string | null,
 ): Promise<StatementPart[] | null> {
   const parts: StatementPart[] = [];
-  for (const asSql of createdHooks.values()) {
-    const mine = asSql ? await asSql(db, orgId, animal, actor) : null;
+  for (const h of handlersOf(animalCreatedHook)) {
+    const mine = h.fn.asSql ? await h.fn.asSql(db, orgId, animal, actor) : null;
     if (!mine) return null;
-    parts.push(...mine);
+    parts.push(...mine.map((p) => tagged(h.module, p)));
   }
   return parts;
 }
+
+/**
+ * What animals need from the module that keeps places (operations), provided in its Module.register
+ * (`hooks.provide(animalPlaces, ...)`): animals sit below operations, so they ask through this interface.
+ */
+export interface AnimalPlaces {
+  /** Throws a 422 naming `field` unless the place can take the animal (an active location or unit with room). */
+  check(q: Queryable, orgId: string, locationId: string | null, animalId: string | null, field?: string): Promise<void>;
+  /** SQL giving a place's name ("Location · Unit") from SQL naming its organization and id. */
+  nameSql(orgSql: string, placeSql: string): string;
+}
+export const animalPlaces = slot<AnimalPlaces>('animals.places');
+
+/** What animals need from the module that keeps photos (media), provided in its Module.register. */
+export interface AnimalPhotos {
+  /** SQL giving the id of the animal's primary photo (else its oldest) or NULL. */
+  firstPhotoSql(orgSql: string, idSql: string): string;
+  /** The staff URL path of an animal's photo in a size. */
+  photoPath(animalId: string, photoId: string, size: 'small' | 'medium'): string;
+}
+export const animalPhotos = slot<AnimalPhotos>('animals.photos');

@@ -94,8 +94,11 @@ export async function setAltered(q: Queryable, orgId: string, id: string, value:
   ]);
 }
 
-/** Another module's work inside every animal write's transaction (the registry republishes chip copies). */
-export { onAnimalWritten, type AnimalWrittenHook, type AnimalWriteSql } from './hooks.ts';
+/**
+ * Another module's work inside every animal write's transaction (the registry republishes chip copies): register on
+ * this hook point in Module.register (`hooks.on(animalWrittenHook, { run, asSql })`).
+ */
+export { animalWrittenHook, type AnimalWrittenHook, type AnimalWriteSql } from './hooks.ts';
 import { animalWritten } from './hooks.ts';
 /** Ark's one rule for chip numbers: upper case, separators stripped. */
 export { normalizeMicrochip } from './microchips.facts.ts';
@@ -124,8 +127,12 @@ export async function setAnimalStatus(q: Queryable, orgId: string, id: string, s
   await animalWritten(q, orgId, id);
 }
 
-/** A newer module's records from an animal's first day (its first stay), made in the create's transaction. */
-export { onAnimalCreated, type AnimalCreatedHook, type AnimalCreatedSql, type StatementPart } from './hooks.ts';
+/**
+ * A newer module's records from an animal's first day (its first stay), made in the create's transaction: register on
+ * this hook point in Module.register (`hooks.on(animalCreatedHook, { run, asSql })`).
+ */
+export { animalPlaces, animalPhotos, type AnimalPlaces, type AnimalPhotos } from './hooks.ts';
+export { animalCreatedHook, type AnimalCreatedHook, type AnimalCreatedSql, type StatementPart } from './hooks.ts';
 
 /**
  * SQL that is true when `idSql` names a live animal of the organization `orgSql` (both SQL

@@ -2,6 +2,7 @@ import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
 import type { StatementPart } from './hooks.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
+import { partName } from '../../platform/hooks.ts';
 
 /** The animals table's columns as written: the one declaration the read row and the patch derive from. */
 export interface AnimalInsert {
@@ -143,7 +144,8 @@ function alsoCtes(also: readonly AlsoWrite[], next: number): { sql: string; para
   const params: unknown[] = [];
   also.forEach((part, i) => {
     const p = part(next + params.length);
-    sql += `,\n     x${i} AS (${p.sql})`;
+    // A part another module contributed through a hook is named for that module (the ownership check reads it so).
+    sql += `,\n     ${part.module ? partName(part.module, i) : `x${i}`} AS (${p.sql})`;
     params.push(...p.params);
   });
   return { sql, params };

@@ -4,9 +4,12 @@ import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
 import { changeCte, recordChange, type Change } from '../../platform/changes.ts';
 import { checkCustomFields } from '../customfields/public.ts';
-import { checkAnimalLocation } from '../operations/public.ts';
 import * as repo from './repository.ts';
-import { animalCreated, animalCreatedSql, animalWritten, animalWriteSql } from './hooks.ts';
+import { animalCreated, animalCreatedSql, animalPlaces, animalWritten, animalWriteSql } from './hooks.ts';
+import { use } from '../../platform/hooks.ts';
+
+const checkAnimalLocation = (q: Queryable, orgId: string, locationId: string | null, animalId: string | null) =>
+  use(animalPlaces).check(q, orgId, locationId, animalId);
 import { statusMap, statusesByNames } from './statuses.repository.ts';
 import type { AnimalA, AnimalCreateBody, AnimalListQueryT, AnimalUpdateBody } from './schemas.ts';
 import { normalizeMicrochip } from './microchips.facts.ts';
@@ -139,8 +142,8 @@ function familyAWrites(c: Omit<Change, 'id'>, pounds: number | null, actor: stri
 /**
  * The checks read what they need (custom field definitions and statuses come from the caches); the animal, its
  * audit row, its change for the feed, its weight row and the returned row are then one statement, in a
- * transaction with what other modules do on every animal create (its first stay, onAnimalCreated) and write
- * (onAnimalWritten) — or, when those are rows of the same statement and nothing else, that statement alone.
+ * transaction with what other modules do on every animal create (its first stay, animalCreatedHook) and write
+ * (animalWrittenHook) — or, when those are rows of the same statement and nothing else, that statement alone.
  */
 /** A create's checked row, its chip and its own extra writes (the change for the feed, a weight row). */
 async function prepareCreate(q: Queryable, orgId: string, body: AnimalCreateBody, actor: string, timeZone: string) {
@@ -227,7 +230,7 @@ export async function createAnimal(
 /**
  * A change of the animal's own columns: one statement updates it, audits it, records the change for the feed (and
  * a weight row) and returns the row. A chip, status, location or custom field change first locks or reads the row
- * (once); what other modules do on every animal write (onAnimalWritten) runs in the same transaction, and a plain
+ * (once); what other modules do on every animal write (animalWrittenHook) runs in the same transaction, and a plain
  * change whose other work is rows of the same statement (asked before: the registry's "last seen" day) or nothing is
  * that one statement alone, atomic without a transaction.
  */

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -24,21 +23,9 @@ const ORDER = 'w.measured_on DESC, w.recorded_at DESC, w.id DESC';
 
 const toWeight = (r: WeightRow): WeightT => ({ ...r, weight: Number(r.weight), weight_lb: Number(r.weight_lb) });
 
-// A zone's today, kept with the instants its day starts and ends: every animal write asks for it (a weight row's
-// date), and a zone offset computation per request was ~2% of a POST's CPU.
-const days = new Map<string, { date: string; from: number; until: number }>();
-
-export function todayIn(timeZone: string): string {
-  const now = Date.now();
-  const day = days.get(timeZone);
-  if (day && now >= day.from && now < day.until) return day.date;
-  const local = DateTime.fromMillis(now).setZone(timeZone);
-  const date = local.toISODate();
-  if (date === null) return DateTime.utc().toISODate() ?? '';
-  if (days.size > 1000) days.clear();
-  days.set(timeZone, { date, from: local.startOf('day').toMillis(), until: local.plus({ days: 1 }).startOf('day').toMillis() });
-  return date;
-}
+/** Today in the zone, by the kernel's clock (one implementation for every module: src/platform/clock.ts). */
+export { todayIn } from '../../platform/clock.ts';
+import { todayIn } from '../../platform/clock.ts';
 
 export async function listWeights(q: Queryable, orgId: string, animalId: string, limit: number, offset: number): Promise<WeightT[]> {
   if (!(await q.query('SELECT 1 FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, animalId])).length)

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -7,9 +6,9 @@ import { animalExists } from '../animals/public.ts';
 import * as repo from './history.repository.ts';
 import type { NoteCreateT, NoteT, NoteUpdateT, NutritionCreateT, NutritionPlanT, NutritionUpdateT } from './schemas.ts';
 
-export function todayIn(timeZone: string): string {
-  return DateTime.now().setZone(timeZone).toISODate() ?? '';
-}
+/** Today in the zone, by the kernel's clock (src/platform/clock.ts). */
+export { todayIn } from '../../platform/clock.ts';
+import { todayIn } from '../../platform/clock.ts';
 /** 404 unless the id names a live animal of the organization. */
 export async function mustExist(q: Queryable, orgId: string, animalId: string): Promise<void> {
   if (!(await animalExists(q, orgId, animalId))) throw notFound('animal');

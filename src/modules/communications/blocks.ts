@@ -256,3 +256,107 @@ export function listJoin(items: string[]): string {
   if (items.length <= 1) return items[0] ?? '';
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
+
+/** A person as the merge fields read them. */
+export interface MergePerson {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+}
+/** An animal as the merge fields read them. */
+export interface MergeAnimal {
+  name: string;
+  species: string;
+  breed: string | null;
+  sex: string;
+  microchip_number: string | null;
+}
+
+/**
+ * The one filler of record merge fields (pure), for messages and adoption contracts alike: the people's names,
+ * email and phone, the animals' name, species, breed, sex and Pet ID (the microchip number: Ark's own ids are
+ * internal and never reach a recipient), and the organization's name. Several people or animals fill as a list
+ * ("A, B and C").
+ *
+ * By default a field with no value stays unfilled, so a message's preview shows what is missing. A document that
+ * is frozen once filled (a contract) passes `complete`: every field gets a value, an unknown fact reading
+ * "unknown", a missing microchip "none", a missing phone nothing; it also fills `microchip`. Without
+ * people the person fields stay unfilled in both.
+ */
+export function recordMergeValues(
+  people: MergePerson[],
+  animals: MergeAnimal[],
+  orgName: string,
+  opts: { complete?: boolean } = {},
+): Record<string, string> {
+  const v: Record<string, string> = { org_name: orgName };
+  const complete = opts.complete === true;
+  const put = (name: string, items: (string | null)[], absent: string) => {
+    const values = complete
+      ? items.map((x) => (x && x.trim() !== '' ? x : absent))
+      : items.filter((x): x is string => !!x && x.trim() !== '');
+    if (values.length || complete) v[name] = listJoin(values);
+  };
+  if (people.length) {
+    put(
+      'first_name',
+      people.map((p) => p.first_name),
+      '',
+    );
+    put(
+      'last_name',
+      people.map((p) => p.last_name),
+      '',
+    );
+    put(
+      'full_name',
+      people.map((p) => `${p.first_name} ${p.last_name}`.trim()),
+      '',
+    );
+    put(
+      'email',
+      people.map((p) => p.email),
+      '',
+    );
+    put(
+      'phone',
+      people.map((p) => p.phone),
+      '',
+    );
+  }
+  if (animals.length || complete) {
+    put(
+      'animal_name',
+      animals.map((a) => a.name),
+      'unknown',
+    );
+    put(
+      'animal_species',
+      animals.map((a) => a.species),
+      'unknown',
+    );
+    put(
+      'animal_breed',
+      animals.map((a) => a.breed),
+      'unknown',
+    );
+    put(
+      'animal_sex',
+      animals.map((a) => a.sex),
+      'unknown',
+    );
+    put(
+      'animal_id',
+      animals.map((a) => a.microchip_number),
+      'none',
+    );
+    if (complete)
+      put(
+        'microchip',
+        animals.map((a) => a.microchip_number),
+        'none',
+      );
+  }
+  return v;
+}

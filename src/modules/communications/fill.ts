@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { maybeUse, slot } from '../../platform/hooks.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
-import { fillBlocks, fillText, listJoin, mergeFieldsIn, textsOf, type Block, type FullBlock } from './blocks.ts';
+import { fillBlocks, fillText, mergeFieldsIn, recordMergeValues, textsOf, type Block, type FullBlock } from './blocks.ts';
 import type { TemplateRow } from './templates.repository.ts';
 import { submissionPerson } from '../forms/public.ts';
 import { peopleContacts } from '../people/public.ts';
@@ -46,10 +47,8 @@ interface AnimalRec {
 
 /** The applicant and the animals applied for of an adoption application; null when the id names none. */
 export type ApplicationResolver = (q: Queryable, orgId: string, id: string) => Promise<{ person_id: string; animal_ids: string[] } | null>;
-let applicationResolver: ApplicationResolver | null = null;
-export function resolveApplicationsWith(fn: ApplicationResolver): void {
-  applicationResolver = fn;
-}
+/** Provided by the adoptions module (Module.register, `hooks.provide(applicationResolver, fn)`). */
+export const applicationResolver = slot<ApplicationResolver>('communications.application-resolver');
 
 /** Live people by id, in the order asked (the people module's read). */
 export async function peopleByIds(q: Queryable, orgId: string, ids: string[]): Promise<PersonRec[]> {
@@ -59,60 +58,9 @@ async function animalsByIds(q: Queryable, orgId: string, ids: string[]): Promise
   return animalMergeFacts(q, orgId, ids);
 }
 
-/** Values of the record merge fields (pure): names of several people fill as a list. */
+/** Values of the record merge fields (pure): names of several people fill as a list; a field with no value stays unfilled. */
 export function recordValues(people: PersonRec[], animals: AnimalRec[], orgName: string): Record<string, string> {
-  const v: Record<string, string> = { org_name: orgName };
-  const put = (name: string, items: (string | null)[]) => {
-    const present = items.filter((x): x is string => !!x && x.trim() !== '');
-    if (present.length) v[name] = listJoin(present);
-  };
-  if (people.length) {
-    put(
-      'first_name',
-      people.map((p) => p.first_name),
-    );
-    put(
-      'last_name',
-      people.map((p) => p.last_name),
-    );
-    put(
-      'full_name',
-      people.map((p) => `${p.first_name} ${p.last_name}`.trim()),
-    );
-    put(
-      'email',
-      people.map((p) => p.email),
-    );
-    put(
-      'phone',
-      people.map((p) => p.phone),
-    );
-  }
-  if (animals.length) {
-    put(
-      'animal_name',
-      animals.map((a) => a.name),
-    );
-    put(
-      'animal_species',
-      animals.map((a) => a.species),
-    );
-    put(
-      'animal_breed',
-      animals.map((a) => a.breed),
-    );
-    put(
-      'animal_sex',
-      animals.map((a) => a.sex),
-    );
-    // The Pet ID a recipient can use (at a vet, on a registry): the microchip number. Ark's own ids are internal
-    // and never reach a recipient; an animal with no chip on file leaves the field unfilled.
-    put(
-      'animal_id',
-      animals.map((a) => a.microchip_number),
-    );
-  }
-  return v;
+  return recordMergeValues(people, animals, orgName);
 }
 
 /** Fills a template version from records; reads only. */
@@ -179,7 +127,8 @@ export async function fillTemplate(
       }
       // The adoptions module answers for its applications (see public.ts, fillFromApplications).
       case 'adoption_application': {
-        const app = applicationResolver ? await applicationResolver(q, orgId, relId) : null;
+        const resolve = maybeUse(applicationResolver);
+        const app = resolve ? await resolve(q, orgId, relId) : null;
         if (!app) throw notFound('adoption application');
         if (!people.length) people.push(...(await peopleByIds(q, orgId, [app.person_id])));
         for (const a of app.animal_ids) if (!animalIds.includes(a)) animalIds.push(a);

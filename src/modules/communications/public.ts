@@ -13,11 +13,11 @@ import { senderOf } from './delivery.repository.ts';
 import { sendingDomain } from './delivery.service.ts';
 import { insertOutbound, notifyQueue } from './messages.repository.ts';
 
-export { fillText, mergeFieldsIn, listJoin } from './blocks.ts';
+export { fillText, mergeFieldsIn, listJoin, recordMergeValues } from './blocks.ts';
 export { send, providersConfigured, type SendInput } from './messages.service.ts';
 export { orgBaseUrl } from './delivery.service.ts';
 /** The adoptions module registers how a `related_entity_type: adoption_application` fill finds the applicant and animals. */
-export { resolveApplicationsWith, type ApplicationResolver } from './fill.ts';
+export { applicationResolver, type ApplicationResolver } from './fill.ts';
 export { getTemplate } from './templates.service.ts';
 
 /**

@@ -1,5 +1,5 @@
 import countries from 'i18n-iso-countries';
-import { organizationCountry } from '../settings/public.ts';
+import { organizationCountry } from '../../platform/tenancy.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { AppError, invalid, type FieldErrors } from '../../platform/errors.ts';
 import { isEmail, isHttpUrl, normalizePhone } from '../../platform/validators.ts';

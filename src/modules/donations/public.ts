@@ -6,7 +6,7 @@
 import type { Queryable } from '../../platform/db/db.ts';
 
 export { insertDonation, type DonationInsert } from './repository.ts';
-export { setCampaignCheck } from './service.ts';
+export { campaignCheck } from './service.ts';
 
 /** Sample data only: the sample ledger's gifts entered through the API and not yet in a campaign, newest first. */
 export async function seedUnlinkedDonationIds(q: Queryable, orgId: string): Promise<string[]> {

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../../platform/db/db.ts';
+import { maybeUse, slot } from '../../platform/hooks.ts';
 import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
@@ -26,13 +27,11 @@ export function toDonationA(r: repo.DonationRow): DonationA {
 }
 
 /**
- * Checks that a campaign id names a campaign of the organization. The fundraising module
- * replaces this through `setCampaignCheck`; until campaigns exist, any campaign id is refused.
+ * Checks that a campaign id names a campaign of the organization: the fundraising module provides it (Module.register,
+ * `hooks.provide(campaignCheck, fn)`); while none does, any campaign id is refused.
  */
-let campaignExists: (q: Queryable, orgId: string, id: string) => Promise<boolean> = async () => false;
-export function setCampaignCheck(fn: typeof campaignExists) {
-  campaignExists = fn;
-}
+export const campaignCheck = slot<(q: Queryable, orgId: string, id: string) => Promise<boolean>>('donations.campaign-check');
+const campaignExists = (q: Queryable, orgId: string, id: string) => (maybeUse(campaignCheck) ?? (async () => false))(q, orgId, id);
 
 export async function getDonation(q: Queryable, orgId: string, id: string) {
   const row = await repo.getDonation(q, orgId, id);

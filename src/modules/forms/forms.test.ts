@@ -276,10 +276,12 @@ test('template fill with related_entity_type form_submission fills the person it
 });
 
 test('adoption hook: a registered hook runs in the conversion transaction and its application id is kept', async () => {
-  const { onAdoptionSubmission } = await import('./public.ts');
-  const { adoptionHooks } = await import('./hooks.ts');
+  const { adoptionSubmissionHook } = await import('./public.ts');
+  const { handlersOf, hooksFor } = await import('../../platform/hooks.ts');
+  // Stands in for the adoptions module's handler while it runs, then gives it back.
+  const saved = handlersOf(adoptionSubmissionHook).slice();
   const seen: string[] = [];
-  onAdoptionSubmission(async (_q, s) => {
+  hooksFor('adoptions').on(adoptionSubmissionHook, async (_q, s) => {
     seen.push(s.personId);
     return s.answers.home === 'Flat' ? null : `app_${s.submissionId}`;
   });
@@ -293,7 +295,7 @@ test('adoption hook: a registered hook runs in the conversion transaction and it
     await org.req('POST', `/api/forms/submissions/${g.id}/convert`, { body: {} });
     assert.equal(seen.length, 1, 'only adoption application forms');
   } finally {
-    adoptionHooks.length = 0;
+    for (const h of saved) hooksFor(h.module).on(adoptionSubmissionHook, h.fn);
   }
 });
 

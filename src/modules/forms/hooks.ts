@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { hookPoint } from '../../platform/hooks.ts';
 
 /** What an adoption hook is told when an adoption application form's submission becomes a person. */
 export interface AdoptionSubmission {
@@ -20,8 +21,5 @@ export interface AdoptionSubmission {
  * submission as application_id), or null when it made none. A throw rolls the whole conversion back.
  */
 export type AdoptionHook = (q: Queryable, s: AdoptionSubmission) => Promise<string | null>;
-export const adoptionHooks: AdoptionHook[] = [];
-/** Registers a hook (the adoption applications area calls this once at load). */
-export function onAdoptionSubmission(fn: AdoptionHook): void {
-  adoptionHooks.push(fn);
-}
+/** The hook point: the adoption applications area registers on it in its Module.register. */
+export const adoptionSubmissionHook = hookPoint<AdoptionHook>('forms.adoption-submission');

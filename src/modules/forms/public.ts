@@ -1,15 +1,15 @@
 /**
  * What other modules may use of the forms module (it owns `forms` and `form_submissions`).
  *
- * Adoption applications: `onAdoptionSubmission(fn)` registers a function run, in the same transaction, when a
- * submission of an adoption application form becomes a person (POST /api/forms/submissions/{id}/convert); it
+ * Adoption applications: `hooks.on(adoptionSubmissionHook, fn)` (in Module.register) registers a function run, in
+ * the same transaction, when a submission of an adoption application form becomes a person (POST /api/forms/submissions/{id}/convert); it
  * receives the person id and the answers, and returns the id of the application it made (kept on the submission
  * as `application_id`) or null.
  */
 import type { Queryable } from '../../platform/db/db.ts';
 import * as repo from './repository.ts';
 
-export { onAdoptionSubmission, type AdoptionHook, type AdoptionSubmission } from './hooks.ts';
+export { adoptionSubmissionHook, type AdoptionHook, type AdoptionSubmission } from './hooks.ts';
 
 /** True when the id names a submission of the organization. */
 export async function submissionExists(q: Queryable, orgId: string, id: string): Promise<boolean> {

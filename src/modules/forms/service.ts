@@ -11,7 +11,8 @@ import { PUBLIC_ANIMALS_SQL } from '../animals/public.ts';
 import { normalizePhone } from '../../platform/validators.ts';
 import * as repo from './repository.ts';
 import type { ConvertT, FormCreateT, FormFieldT, FormPatchT, FormT, Purpose, SubmissionT } from './schemas.ts';
-import { adoptionHooks } from './hooks.ts';
+import { adoptionSubmissionHook } from './hooks.ts';
+import { handlersOf } from '../../platform/hooks.ts';
 
 export function toForm(r: repo.FormRow, orgSlugHost: string): FormT {
   return { ...r, purpose: r.purpose as Purpose, status: r.status as 'draft', public_url: `${orgSlugHost}/forms/${r.slug}` } as FormT;
@@ -177,7 +178,12 @@ export async function submit(
     await audit(q, org.id, null, 'create', 'form_submission', id, { form_id: form.id, animal_ids: animalIds });
     // An application for chosen animals becomes an adoption application at once, in this transaction: the person with the
     // email, or a new one. Without chosen animals it waits for staff (they convert it and pick the animals).
-    if (form.purpose === 'adoption_application' && animalIds.length && adoptionHooks.length && canBecomePerson(answers)) {
+    if (
+      form.purpose === 'adoption_application' &&
+      animalIds.length &&
+      handlersOf(adoptionSubmissionHook).length &&
+      canBecomePerson(answers)
+    ) {
       const s = (await repo.getSubmission(q, org.id, id, true)) as repo.SubmissionRow;
       await convertIn(q, org, null, s, { create_new: true });
     }
@@ -297,7 +303,7 @@ async function convertIn(q: Queryable, org: Organization, actor: string | null, 
   if (role) await addRole(q, org.id, personId, role, actor);
   let applicationId: string | null = null;
   if (s.form_purpose === 'adoption_application') {
-    for (const hook of adoptionHooks) {
+    for (const { fn: hook } of handlersOf(adoptionSubmissionHook)) {
       const made = await hook(q, {
         orgId: org.id,
         submissionId: s.id,

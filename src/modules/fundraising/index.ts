@@ -1,5 +1,5 @@
 import type { Module } from '../../platform/context.ts';
-import { setCampaignCheck } from '../donations/public.ts';
+import { campaignCheck } from '../donations/public.ts';
 import { campaignExists } from './campaigns.repository.ts';
 import { campaignRoutes } from './campaigns.routes.ts';
 import { auctionRoutes } from './auctions.routes.ts';
@@ -7,12 +7,13 @@ import { donorRoutes } from './donors.routes.ts';
 import { wishListRoutes } from './wishlist.routes.ts';
 import { seedFundraising } from './seed.ts';
 
-// Family A donations validate campaignId against our campaigns (unknown → 422).
-setCampaignCheck(campaignExists);
-
 /** Fundraising (issue 5): campaigns, donors, wish list, auctions. */
 export const fundraisingModule: Module = {
   name: 'fundraising',
+  register(hooks) {
+    // Family A donations validate campaignId against our campaigns (unknown → 422).
+    hooks.provide(campaignCheck, campaignExists);
+  },
   routes(app, ctx) {
     campaignRoutes(app, ctx);
     auctionRoutes(app, ctx);

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { at, testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
-import { recordChange } from '../../platform/changes.ts';
+import { horizonEvents, recordChange } from '../../platform/changes.ts';
 import { deliverDue, backoffMs, DELIVER_JOB, FANOUT_JOB, type DeliveryOptions } from './delivery.ts';
 import { listJobs, runDueJobs } from '../../platform/jobs.ts';
 import { isInternalAddress, urlProblem } from './signing.ts';
@@ -225,8 +226,10 @@ test('the fan-out wake-up takes no lock: a writer that finds the fan-out waiting
     );
     assert.equal(at(locks, 0).n, 0, 'the writer holds no advisory or row lock');
     assert.equal((await fanouts()).length, 1, 'no second fan-out queued');
+    // The fan-out has taken its snapshot (W's transaction began before it) when it says it waits: commit W then.
+    const waiting = once(horizonEvents, 'waiting');
     const jobs = runDueJobs(t.ctx, { orgId: org.id, kinds: [FANOUT_JOB, DELIVER_JOB] });
-    await new Promise((r) => setTimeout(r, 300));
+    await waiting;
     // The fan-out waits for W (its transaction began before the run), which commits now: its change is sent.
     await w.query('COMMIT');
     await jobs;

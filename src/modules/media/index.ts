@@ -5,10 +5,16 @@ import { photoRoutes } from './photos.routes.ts';
 import { documentRoutes } from './documents.routes.ts';
 import { publicPhotoRoutes } from './public.routes.ts';
 import { seedMedia } from './seed.ts';
+import { animalPhotos } from '../animals/public.ts';
+import { firstPhotoSql, photoPath } from './public.ts';
 
 /** Media (issue 12): photos and documents of an animal, in the blob store. */
 export const mediaModule: Module = {
   name: 'media',
+  register(hooks) {
+    // Animals ask for their first photo and its path through this interface (they sit below media).
+    hooks.provide(animalPhotos, { firstPhotoSql, photoPath });
+  },
   async routes(app, ctx) {
     const blobs = await openBlobStore(ctx.config);
     // Multipart bodies are parsed in this module's routes only; each upload route sets its own limits.

@@ -1,9 +1,7 @@
 import { DateTime } from 'luxon';
 
-/** Today's date (YYYY-MM-DD) in the zone. */
-export function todayIn(zone: string, now: Date = new Date()): string {
-  return DateTime.fromJSDate(now, { zone }).toISODate() ?? now.toISOString().slice(0, 10);
-}
+/** Today's date (YYYY-MM-DD) in the zone, by the kernel's clock (due lists read it; tests can set it). */
+export { todayIn } from '../../platform/clock.ts';
 
 /** The date (YYYY-MM-DD) an instant falls on in the zone. */
 export function dateIn(instant: string | Date, zone: string): string {

@@ -1,9 +1,21 @@
 import type { Module } from '../../platform/context.ts';
+import { sessionUse } from '../../platform/auth.ts';
 import { memberRoutes } from './routes.ts';
+import { sessionSeen } from './repository.ts';
+import { keyMadeHook } from '../settings/public.ts';
+import { recordKeyOwner } from './public.ts';
 
 /** Team members (issue 16): invitations, sign-in, sessions, password resets, two-factor sign-in. */
 export const membersModule: Module = {
   name: 'members',
+  register(hooks) {
+    // The kernel's session sign-in records a session's activity here: member_sessions is this module's table.
+    hooks.provide(sessionUse, { sessionSeen });
+    // A key a signed-in member makes belongs to the member: capped by the member's role from then on.
+    hooks.on(keyMadeHook, async (q, orgId, keyId, memberId) => {
+      if (memberId) await recordKeyOwner(q, orgId, keyId, memberId);
+    });
+  },
   routes(app, ctx) {
     memberRoutes(app, ctx);
   },

@@ -228,3 +228,8 @@ export async function useRecoveryCode(q: Queryable, orgId: string, memberId: str
 export async function insertKeyOwner(q: Queryable, orgId: string, keyId: string, memberId: string) {
   await q.query('INSERT INTO member_keys (organization_id, key_id, member_id) VALUES ($1,$2,$3)', [orgId, keyId, memberId]);
 }
+
+/** Marks a session active now (the kernel's session sign-in calls this at most once a minute per session). */
+export async function sessionSeen(q: Queryable, orgId: string, sessionId: string): Promise<void> {
+  await q.query('UPDATE member_sessions SET last_seen_at = now() WHERE organization_id = $1 AND id = $2', [orgId, sessionId]);
+}

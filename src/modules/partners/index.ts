@@ -3,7 +3,12 @@ import { registerPersonReferences } from '../people/public.ts';
 import { partnerRoutes } from './routes.ts';
 import { seedPartners } from './seed.ts';
 
-registerPersonReferences('partners', 'partner_affiliations', ['person_id']);
-
 /** Outside organizations: partners, their locations and affiliated people (issue 14). */
-export const partnersModule: Module = { name: 'partners', routes: partnerRoutes, seed: seedPartners };
+export const partnersModule: Module = {
+  name: 'partners',
+  register() {
+    registerPersonReferences('partners', 'partner_affiliations', ['person_id']);
+  },
+  routes: partnerRoutes,
+  seed: seedPartners,
+};

@@ -1,17 +1,18 @@
 import type { Module } from '../../platform/context.ts';
-import { onAnimalWritten } from '../animals/public.ts';
+import { animalWrittenHook } from '../animals/public.ts';
 import { chipRoutes } from './chips.routes.ts';
 import { flagRoutes } from './flags.routes.ts';
 import { publishAnimalChips, publishSql } from './chips.service.ts';
 import { seedRegistry } from './seed.ts';
 
-// Every animal create, update and delete republishes that animal's chip copies in its own transaction (a write whose
-// registry work is nothing, or rows of the write's own statement, as publishSql says before it, runs without one).
-onAnimalWritten(publishAnimalChips, publishSql);
-
 /** The cross-organization registry (issue 15): microchip lookup, flags, reviews, marks, disputes. */
 export const registryModule: Module = {
   name: 'registry',
+  register(hooks) {
+    // Every animal create, update and delete republishes that animal's chip copies in its own transaction (a write whose
+    // registry work is nothing, or rows of the write's own statement, as publishSql says before it, runs without one).
+    hooks.on(animalWrittenHook, { run: publishAnimalChips, asSql: publishSql });
+  },
   routes(app, ctx) {
     chipRoutes(app, ctx);
     flagRoutes(app, ctx);

@@ -2,15 +2,13 @@
  * What other modules may use of the settings module. The tables `organizations`, `roles` and `api_keys`
  * belong to this module (the platform reads them to authenticate a request); other modules never write them.
  */
+import { hookPoint } from '../../platform/hooks.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Grants } from '../../platform/permissions.ts';
 import * as repo from './repository.ts';
 
 /** The organization's country (ISO 3166-1 alpha-2), the default for phone numbers and addresses; null when unknown. */
-export async function organizationCountry(q: Queryable, orgId: string): Promise<string | null> {
-  const rows = await q.prepared<{ country: string }>('cf_org_country', 'SELECT country FROM organizations WHERE id = $1', [orgId]);
-  return rows[0]?.country ?? null;
-}
+export { organizationCountry } from '../../platform/tenancy.ts';
 
 /** The organization's currency (ISO 4217), in which its money amounts are kept; null when the id names none. */
 export async function organizationCurrency(q: Queryable, orgId: string): Promise<string | null> {
@@ -91,3 +89,10 @@ export async function keyIdsOf(q: Queryable, orgId: string, ids: string[]): Prom
   const rows = await q.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 AND id = ANY($2::text[])', [orgId, ids]);
   return rows.map((r) => r.id);
 }
+
+/**
+ * The hook point "a key was made": the members module registers on it (Module.register) to record that a key a
+ * signed-in member made belongs to the member, in the same transaction.
+ */
+export const keyMadeHook =
+  hookPoint<(q: Queryable, orgId: string, keyId: string, memberId: string | undefined) => Promise<void>>('settings.key-made');

@@ -147,3 +147,8 @@ export async function revokeKey(q: Queryable, orgId: string, id: string) {
   );
   return rows.length > 0;
 }
+
+/** Marks a key used now (the kernel's key sign-in calls this at most once a minute per key, off the request path). */
+export async function keyUsed(q: Queryable, orgId: string, keyId: string): Promise<void> {
+  await q.query('UPDATE api_keys SET last_used_at = now() WHERE organization_id = $1 AND id = $2', [orgId, keyId]);
+}

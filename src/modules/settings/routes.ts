@@ -6,7 +6,8 @@ import { ApiKey, ApiKeyCreate, OrgProfile, OrganizationPatch, Role, RoleCreate, 
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { normalizePhone } from '../../platform/validators.ts';
-import { recordKeyOwner } from '../members/public.ts';
+import { handlersOf } from '../../platform/hooks.ts';
+import { keyMadeHook } from './public.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
 
@@ -178,7 +179,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
         // A key a signed-in member makes belongs to the member: capped by the member's role from then on.
         const made = await ctx.db.tx(async (q) => {
           const key = await service.createKey(q, orgId, req.body.role, req.body.label ?? null, actor, principal.grants);
-          if (principal.memberId && key.row) await recordKeyOwner(q, orgId, key.row.id, principal.memberId);
+          if (key.row) for (const h of handlersOf(keyMadeHook)) await h.fn(q, orgId, key.row.id, principal.memberId);
           return key;
         });
         return reply.code(201).send({ key: made.key, api_key: made.row });

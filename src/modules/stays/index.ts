@@ -1,5 +1,5 @@
 import type { Module } from '../../platform/context.ts';
-import { onAnimalCreated } from '../animals/public.ts';
+import { animalCreatedHook } from '../animals/public.ts';
 import { stayRoutes } from './routes.ts';
 import { staySettingsRoutes } from './settings.routes.ts';
 import { firstStaySql, openFirstStay } from './service.ts';
@@ -8,9 +8,11 @@ import { seedStays } from './seed.ts';
 /** An animal's stays (intake → outcome), holds, and the organization's subtypes and status mapping (issue 12). */
 export const staysModule: Module = {
   name: 'stays',
-  routes(app, ctx) {
+  register(hooks) {
     // A new animal's first stay: a part of the create's own statement when no intake hook has anything to do for it.
-    onAnimalCreated(openFirstStay, (db, orgId, animal, actor) => firstStaySql(db, orgId, animal, actor));
+    hooks.on(animalCreatedHook, { run: openFirstStay, asSql: (db, orgId, animal, actor) => firstStaySql(db, orgId, animal, actor) });
+  },
+  routes(app, ctx) {
     stayRoutes(app, ctx);
     staySettingsRoutes(app, ctx);
   },

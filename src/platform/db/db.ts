@@ -3,6 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { Replicas, type ReplicaOptions } from './replicas.ts';
 import { guardPool } from './guard.ts';
+import { traceCall } from './trace.ts';
 
 // numeric and bigint arrive as strings; we convert where we read them so money stays exact.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
@@ -112,10 +113,15 @@ export class Db implements Queryable {
     return a && a.pool === this.pool ? a.client : null;
   }
   async query<R = Row>(text: string, params: unknown[] = []): Promise<R[]> {
-    return (await (this.ambient() ?? this.pool).query(text, params)).rows as R[];
+    const client = this.ambient();
+    // The pool sends on a client later, off the caller's stack: trace here, where the caller is known.
+    if (!client) traceCall(text);
+    return (await (client ?? this.pool).query(text, params)).rows as R[];
   }
   async prepared<R = Row>(name: string, text: string, params: unknown[]): Promise<R[]> {
-    return (await (this.ambient() ?? this.pool).query(this.statement(name, text, params))).rows as R[];
+    const client = this.ambient();
+    if (!client) traceCall(text);
+    return (await (client ?? this.pool).query(this.statement(name, text, params))).rows as R[];
   }
   /** Runs fn in one transaction; rolls back on any throw. Inside a request-wide transaction: a savepoint. */
   async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Queryable, Row } from './db.ts';
 import { guardPool } from './guard.ts';
+import { traceCall } from './trace.ts';
 
 /**
  * Read replicas (DATABASE_REPLICA_URLS): PostgreSQL streaming replicas that serve reads which
@@ -53,6 +54,7 @@ class ReplicaReader implements Queryable {
     private readonly primary: Queryable,
   ) {}
   async query<R = Row>(text: string, params: unknown[] = []): Promise<R[]> {
+    traceCall(text);
     try {
       return (await this.replica.pool.query(text, params)).rows as R[];
     } catch (err) {
@@ -62,6 +64,7 @@ class ReplicaReader implements Queryable {
     }
   }
   async prepared<R = Row>(name: string, text: string, params: unknown[]): Promise<R[]> {
+    traceCall(text);
     try {
       return (await this.replica.pool.query({ name, text, values: params })).rows as R[];
     } catch (err) {
