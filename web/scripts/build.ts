@@ -43,7 +43,9 @@ if (!viteBin) {
     console.log('The staff app’s build tools are not installed (a production install): serving the existing build in web/dist.');
     process.exit(0);
   }
-  console.error('The staff app is not built and its build tools are not installed: run `npm ci && npm run build` (with dev dependencies) first.');
+  console.error(
+    'The staff app is not built and its build tools are not installed: run `npm ci && npm run build` (with dev dependencies) first.',
+  );
   process.exit(1);
 }
 // One build at a time: the browser test files run in parallel and each builds when stale. A second

@@ -116,7 +116,11 @@ function Shell() {
   };
   return (
     // The sidebar collapses behind the menu button below 992 px (md): a tablet held upright gets the whole width.
-    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'md', collapsed: { mobile: !opened } }} padding={{ base: 'sm', sm: 'md' }}>
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'md', collapsed: { mobile: !opened } }}
+      padding={{ base: 'sm', sm: 'md' }}
+    >
       <AppShell.Header>
         <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
           <Group wrap="nowrap" gap="xs" miw={0}>

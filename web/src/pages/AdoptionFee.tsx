@@ -35,7 +35,12 @@ export function FeePaid({
       ok(
         apiB.POST('/api/animals/adoptions/{id}/fee-payments', {
           params: { path: { id: adoption.id } },
-          body: { amount_minor: Math.round(Number(amount) * 100), payment_method: method, date, ...(notes.trim() ? { notes: notes.trim() } : {}) },
+          body: {
+            amount_minor: Math.round(Number(amount) * 100),
+            payment_method: method,
+            date,
+            ...(notes.trim() ? { notes: notes.trim() } : {}),
+          },
         }),
       ),
     onSuccess: (r) => {
@@ -54,16 +59,45 @@ export function FeePaid({
     >
       <Stack>
         <Text size="sm">
-          Fee {money(adoption.fee_minor / 100, adoption.currency)}, paid so far {money(adoption.fee_paid_minor / 100, adoption.currency)}. The payment is recorded in
-          the donations ledger, linked to this adoption; no money is taken here.
+          Fee {money(adoption.fee_minor / 100, adoption.currency)}, paid so far {money(adoption.fee_paid_minor / 100, adoption.currency)}.
+          The payment is recorded in the donations ledger, linked to this adoption; no money is taken here.
         </Text>
         <Group grow align="flex-start">
-          <NumberInput label="Amount paid" required min={0.01} decimalScale={2} value={amount} onChange={setAmount} error={fieldError(pay.error, 'amount_minor')} data-autofocus />
-          <Select label="Paid by" required data={METHODS} value={method} onChange={(v) => setMethod((v ?? 'card') as Method)} allowDeselect={false} error={fieldError(pay.error, 'payment_method')} />
+          <NumberInput
+            label="Amount paid"
+            required
+            min={0.01}
+            decimalScale={2}
+            value={amount}
+            onChange={setAmount}
+            error={fieldError(pay.error, 'amount_minor')}
+            data-autofocus
+          />
+          <Select
+            label="Paid by"
+            required
+            data={METHODS}
+            value={method}
+            onChange={(v) => setMethod((v ?? 'card') as Method)}
+            allowDeselect={false}
+            error={fieldError(pay.error, 'payment_method')}
+          />
         </Group>
         <Group grow align="flex-start">
-          <TextInput label="Paid on" type="date" required value={date} onChange={(e) => setDate(e.currentTarget.value)} error={fieldError(pay.error, 'date')} />
-          <TextInput label="Receipt or note" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={fieldError(pay.error, 'notes')} />
+          <TextInput
+            label="Paid on"
+            type="date"
+            required
+            value={date}
+            onChange={(e) => setDate(e.currentTarget.value)}
+            error={fieldError(pay.error, 'date')}
+          />
+          <TextInput
+            label="Receipt or note"
+            value={notes}
+            onChange={(e) => setNotes(e.currentTarget.value)}
+            error={fieldError(pay.error, 'notes')}
+          />
         </Group>
         {formError(pay.error, fields) && <Alert color="red">{formError(pay.error, fields)}</Alert>}
         <Group justify="flex-end">

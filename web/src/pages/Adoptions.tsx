@@ -72,7 +72,14 @@ const answer = (v: unknown): string =>
 /** Finalize an approved application: an adoption per animal (or a foster-to-adopt trial), the fee from the schedule or overridden. */
 function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; onClose: () => void }) {
   const client = useQueryClient();
-  const [f, setF] = useState({ trial: false, trial_ends_on: '', special_needs: false, override: false, fee: '' as number | string, reason: '' });
+  const [f, setF] = useState({
+    trial: false,
+    trial_ends_on: '',
+    special_needs: false,
+    override: false,
+    fee: '' as number | string,
+    reason: '',
+  });
   const [chosenContract, setContract] = useState<string | null | undefined>(undefined);
   const contracts = useQuery({
     queryKey: ['applications', id, 'contracts'],
@@ -84,7 +91,8 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
   const quotes = useQueries({
     queries: animalIds.map((a) => ({
       queryKey: ['adoption-fee', a, f.special_needs],
-      queryFn: () => ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id: a }, query: { special_needs: f.special_needs } } })),
+      queryFn: () =>
+        ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id: a }, query: { special_needs: f.special_needs } } })),
     })),
   });
   const go = useMutation({
@@ -123,13 +131,24 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
             const q = quotes[i]?.data;
             return (
               <List.Item key={a}>
-                {names.get(a) ?? 'an animal'}: {q ? `${money(q.amount_minor / 100, q.currency)}${q.rule ? ` (${q.rule}${q.promotion ? `, ${q.promotion}` : ''})` : ' (no rule matches)'}` : '…'}
+                {names.get(a) ?? 'an animal'}:{' '}
+                {q
+                  ? `${money(q.amount_minor / 100, q.currency)}${q.rule ? ` (${q.rule}${q.promotion ? `, ${q.promotion}` : ''})` : ' (no rule matches)'}`
+                  : '…'}
               </List.Item>
             );
           })}
         </List>
-        <Checkbox label="Special needs (for the fee rule)" checked={f.special_needs} onChange={(e) => setF({ ...f, special_needs: e.currentTarget.checked })} />
-        <Checkbox label="A foster-to-adopt trial first" checked={f.trial} onChange={(e) => setF({ ...f, trial: e.currentTarget.checked })} />
+        <Checkbox
+          label="Special needs (for the fee rule)"
+          checked={f.special_needs}
+          onChange={(e) => setF({ ...f, special_needs: e.currentTarget.checked })}
+        />
+        <Checkbox
+          label="A foster-to-adopt trial first"
+          checked={f.trial}
+          onChange={(e) => setF({ ...f, trial: e.currentTarget.checked })}
+        />
         {f.trial && (
           <TextInput
             label="Trial ends on"
@@ -153,7 +172,15 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
         <Checkbox label="A different fee" checked={f.override} onChange={(e) => setF({ ...f, override: e.currentTarget.checked })} />
         {f.override && (
           <Group grow align="flex-start">
-            <NumberInput label="Fee per animal" min={0} decimalScale={2} required value={f.fee} onChange={(v) => setF({ ...f, fee: v })} error={fieldError(go.error, 'fee_minor')} />
+            <NumberInput
+              label="Fee per animal"
+              min={0}
+              decimalScale={2}
+              required
+              value={f.fee}
+              onChange={(v) => setF({ ...f, fee: v })}
+              error={fieldError(go.error, 'fee_minor')}
+            />
             <TextInput
               label="Why the fee differs"
               required
@@ -197,7 +224,11 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
     onSuccess: (r) => {
       setLink(r.signing_url);
       void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
-      notify(r.email.sent ? `Contract and signing link emailed to ${r.sent_to ?? 'the applicant'}` : 'Contract made (not emailed: no email provider is set up): copy the signing link below');
+      notify(
+        r.email.sent
+          ? `Contract and signing link emailed to ${r.sent_to ?? 'the applicant'}`
+          : 'Contract made (not emailed: no email provider is set up): copy the signing link below',
+      );
     },
   });
   const resend = useMutation({
@@ -205,7 +236,11 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
     onSuccess: (r) => {
       setLink(r.signing_url);
       void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
-      notify(r.email.sent ? `A new signing link sent to ${r.sent_to ?? 'the applicant'}: the old one no longer works` : 'A new signing link made: hand it over (the old one no longer works)');
+      notify(
+        r.email.sent
+          ? `A new signing link sent to ${r.sent_to ?? 'the applicant'}: the old one no longer works`
+          : 'A new signing link made: hand it over (the old one no longer works)',
+      );
     },
   });
   const withdraw = useMutation({
@@ -230,7 +265,10 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
         row={(c) => (
           <Table.Tr key={c.id}>
             <Table.Td>
-              {c.title} <Text span size="xs" c="dimmed">(v{c.template_version})</Text>
+              {c.title}{' '}
+              <Text span size="xs" c="dimmed">
+                (v{c.template_version})
+              </Text>
             </Table.Td>
             <Table.Td>
               <Badge miw="max-content" variant="filled" color={CONTRACT_COLOR[c.status] ?? 'gray.7'}>
@@ -242,7 +280,12 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
             <Table.Td>{c.signed_at ? `${c.signed_name ?? ''}, ${whenIn(c.signed_at, tz)}` : '—'}</Table.Td>
             <Table.Td>
               {c.status === 'signed' && (
-                <Anchor href={`/api/animals/signed-contracts/${c.id}/pdf`} target="_blank" rel="noreferrer" aria-label={`${c.title}, signed (PDF)`}>
+                <Anchor
+                  href={`/api/animals/signed-contracts/${c.id}/pdf`}
+                  target="_blank"
+                  rel="noreferrer"
+                  aria-label={`${c.title}, signed (PDF)`}
+                >
                   PDF
                 </Anchor>
               )}
@@ -338,7 +381,12 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   });
   const move = useMutation({
     mutationFn: (to: string) =>
-      ok(apiB.PATCH('/api/animals/adoption-applications/{id}', { params: { path: { id } }, body: { stage_id: to, ...(reason.trim() ? { decision_reason: reason.trim() } : {}) } })),
+      ok(
+        apiB.PATCH('/api/animals/adoption-applications/{id}', {
+          params: { path: { id } },
+          body: { stage_id: to, ...(reason.trim() ? { decision_reason: reason.trim() } : {}) },
+        }),
+      ),
     onSuccess: (r) => {
       setStage(null);
       setReason('');
@@ -358,7 +406,9 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   const formFields = form.data?.fields ?? [];
   const formAnswers: [string, unknown][] = [
     ...formFields.filter((f) => f.key in sent).map((f): [string, unknown] => [f.label, sent[f.key]]),
-    ...Object.entries(sent).filter(([k]) => !formFields.some((f) => f.key === k)).map(([k, v]): [string, unknown] => [k.replaceAll('_', ' '), v]),
+    ...Object.entries(sent)
+      .filter(([k]) => !formFields.some((f) => f.key === k))
+      .map(([k, v]): [string, unknown] => [k.replaceAll('_', ' '), v]),
   ];
   return (
     <Card withBorder component="section" aria-label={`Application from ${a.applicant_name}`}>
@@ -429,7 +479,13 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
               Next step
             </Title>
             <Group align="flex-end">
-              <TextInput label="Reason (optional)" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={fieldError(move.error, 'decision_reason')} w={240} />
+              <TextInput
+                label="Reason (optional)"
+                value={reason}
+                onChange={(e) => setReason(e.currentTarget.value)}
+                error={fieldError(move.error, 'decision_reason')}
+                w={240}
+              />
               {a.stage_kind === 'open' && approved && (
                 <Button onClick={() => move.mutate(approved.id)} loading={move.isPending && move.variables === approved.id}>
                   Approve
@@ -440,9 +496,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
                   Deny
                 </Button>
               )}
-              {a.stage_kind === 'approved' && (
-                <Button onClick={() => setFinalizing(true)}>Finalize the adoption…</Button>
-              )}
+              {a.stage_kind === 'approved' && <Button onClick={() => setFinalizing(true)}>Finalize the adoption…</Button>}
             </Group>
             <Group align="flex-end">
               <Select
@@ -457,13 +511,20 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
                 Move
               </Button>
             </Group>
-            {formError(move.error, ['stage_id', 'decision_reason']) && <Alert color="red">{formError(move.error, ['stage_id', 'decision_reason'])}</Alert>}
+            {formError(move.error, ['stage_id', 'decision_reason']) && (
+              <Alert color="red">{formError(move.error, ['stage_id', 'decision_reason'])}</Alert>
+            )}
           </Stack>
         )}
         {finished && <Text size="sm">Finalized: see the adoptions tab.</Text>}
         <Contracts id={id} canWrite={canWrite} />
       </Stack>
-      <Modal opened={finalizing} onClose={() => setFinalizing(false)} title="Finalize the adoption" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={finalizing}
+        onClose={() => setFinalizing(false)}
+        title="Finalize the adoption"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         <Finalize id={id} animalIds={a.animal_ids} names={names} onClose={() => setFinalizing(false)} />
       </Modal>
     </Card>
@@ -480,7 +541,11 @@ function Applications({ canWrite }: { canWrite: boolean }) {
   const list = useQuery({
     queryKey: ['applications', 'list', kind],
     queryFn: () =>
-      ok(apiB.GET('/api/animals/adoption-applications', { params: { query: { limit: 100, offset: 0, ...(kind === 'all' ? {} : { stage_kind: kind as 'open' }) } } })),
+      ok(
+        apiB.GET('/api/animals/adoption-applications', {
+          params: { query: { limit: 100, offset: 0, ...(kind === 'all' ? {} : { stage_kind: kind as 'open' }) } },
+        }),
+      ),
   });
   const names = namesOf((list.data?.results ?? []).flatMap((a) => a.animals));
   return (
@@ -528,7 +593,12 @@ function Applications({ canWrite }: { canWrite: boolean }) {
             <Table.Td>{a.decision ?? '—'}</Table.Td>
             <Table.Td>{whenIn(a.submitted_at, tz)}</Table.Td>
             <Table.Td>
-              <Button size="xs" variant="default" onClick={() => setChosen(a.id)} aria-label={`Open the application from ${a.applicant_name}`}>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => setChosen(a.id)}
+                aria-label={`Open the application from ${a.applicant_name}`}
+              >
                 Open
               </Button>
             </Table.Td>
@@ -547,10 +617,18 @@ function Return({ adoption, onClose }: { adoption: { id: string; animal_name: st
   const [reason, setReason] = useState('');
   const [notes, setNotes] = useState('');
   const back = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/animals/adoptions/{id}/return', { params: { path: { id: adoption.id } }, body: { reason, ...(notes ? { notes } : {}) } })),
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/animals/adoptions/{id}/return', {
+          params: { path: { id: adoption.id } },
+          body: { reason, ...(notes ? { notes } : {}) },
+        }),
+      ),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['adoptions'] });
-      notify(adoption.status === 'trial' ? `Trial ended: ${adoption.animal_name}` : `Return recorded: ${adoption.animal_name} is in care again`);
+      notify(
+        adoption.status === 'trial' ? `Trial ended: ${adoption.animal_name}` : `Return recorded: ${adoption.animal_name} is in care again`,
+      );
       onClose();
     },
   });
@@ -567,7 +645,14 @@ function Return({ adoption, onClose }: { adoption: { id: string; animal_name: st
             ? `The trial ends and ${adoption.animal_name} stays in care (nothing was closed).`
             : `${adoption.animal_name} comes back: a new intake opens (relinquished by the adopter); the adoption still counts.`}
         </Text>
-        <TextInput label="Why" required data-autofocus value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={fieldError(back.error, 'reason')} />
+        <TextInput
+          label="Why"
+          required
+          data-autofocus
+          value={reason}
+          onChange={(e) => setReason(e.currentTarget.value)}
+          error={fieldError(back.error, 'reason')}
+        />
         <Textarea label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={fieldError(back.error, 'notes')} />
         {formError(back.error, ['reason', 'notes']) && <Alert color="red">{formError(back.error, ['reason', 'notes'])}</Alert>}
         <Group justify="flex-end">
@@ -588,10 +673,21 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
   const tz = useZone();
   const [status, setStatus] = useState<string | null>(null);
   const [returning, setReturning] = useState<{ id: string; animal_name: string; status: string } | null>(null);
-  const [paying, setPaying] = useState<{ id: string; animal_name: string; fee_minor: number; fee_paid_minor: number; currency: string } | null>(null);
+  const [paying, setPaying] = useState<{
+    id: string;
+    animal_name: string;
+    fee_minor: number;
+    fee_paid_minor: number;
+    currency: string;
+  } | null>(null);
   const list = useQuery({
     queryKey: ['adoptions', status],
-    queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'trial' } : {}) } } })),
+    queryFn: () =>
+      ok(
+        apiB.GET('/api/animals/adoptions', {
+          params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'trial' } : {}) } },
+        }),
+      ),
   });
   const complete = useMutation({
     mutationFn: (id: string) => ok(apiB.POST('/api/animals/adoptions/{id}/complete', { params: { path: { id } }, body: {} })),
@@ -622,7 +718,11 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
         rows={list.data?.results}
         label="Adoptions"
         minWidth={920}
-        empty={status ? 'None with this status: clear the status to see every adoption.' : 'No adoptions yet: an approved application finalized on the Applications tab becomes one.'}
+        empty={
+          status
+            ? 'None with this status: clear the status to see every adoption.'
+            : 'No adoptions yet: an approved application finalized on the Applications tab becomes one.'
+        }
         head={['Animal', 'Adopter', 'Status', 'Started', 'Adopted', 'Fee', 'Paid', 'Returned', canWrite ? 'Next step' : '']}
         row={(a) => (
           <Table.Tr key={a.id}>
@@ -676,7 +776,12 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
               {canWrite && (
                 <Group gap="xs" wrap="nowrap">
                   {a.status !== 'trial_ended' && a.fee_paid_minor < a.fee_minor && (
-                    <Button size="xs" variant="default" onClick={() => setPaying(a)} aria-label={`Record the fee paid for ${a.animal_name}`}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => setPaying(a)}
+                      aria-label={`Record the fee paid for ${a.animal_name}`}
+                    >
                       Fee paid…
                     </Button>
                   )}
@@ -686,7 +791,12 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
                     </Button>
                   )}
                   {(a.status === 'trial' || a.status === 'adopted') && (
-                    <Button size="xs" variant="default" onClick={() => setReturning(a)} aria-label={`${a.status === 'trial' ? 'End the trial of' : 'Record a return of'} ${a.animal_name}`}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => setReturning(a)}
+                      aria-label={`${a.status === 'trial' ? 'End the trial of' : 'Record a return of'} ${a.animal_name}`}
+                    >
                       {a.status === 'trial' ? 'End the trial' : 'Return'}
                     </Button>
                   )}
@@ -697,10 +807,20 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
         )}
       />
       {list.data?.has_more && <Text size="sm">The latest 100 are shown.</Text>}
-      <Modal opened={!!paying} onClose={() => setPaying(null)} title={`Fee paid for ${paying?.animal_name ?? ''}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={!!paying}
+        onClose={() => setPaying(null)}
+        title={`Fee paid for ${paying?.animal_name ?? ''}`}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {paying && <FeePaid adoption={paying} onClose={() => setPaying(null)} />}
       </Modal>
-      <Modal opened={!!returning} onClose={() => setReturning(null)} title={returning?.status === 'trial' ? 'End the trial' : 'Record a return'} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={!!returning}
+        onClose={() => setReturning(null)}
+        title={returning?.status === 'trial' ? 'End the trial' : 'Record a return'}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {returning && <Return adoption={returning} onClose={() => setReturning(null)} />}
       </Modal>
     </Stack>

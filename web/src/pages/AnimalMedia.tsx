@@ -70,7 +70,19 @@ export function upload<T>(url: string, form: FormData, onProgress: (percent: num
 const fileError = (err: unknown) => fieldError(err, 'file') ?? (err instanceof ApiError && err.status === 413 ? err.message : undefined);
 
 /** Asks before a delete; the button names what goes. */
-function ConfirmDelete({ what, opened, onClose, onConfirm, pending }: { what: string; opened: boolean; onClose: () => void; onConfirm: () => void; pending: boolean }) {
+function ConfirmDelete({
+  what,
+  opened,
+  onClose,
+  onConfirm,
+  pending,
+}: {
+  what: string;
+  opened: boolean;
+  onClose: () => void;
+  onConfirm: () => void;
+  pending: boolean;
+}) {
   return (
     <Modal opened={opened} onClose={onClose} title={`Delete ${what}?`} closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
@@ -88,7 +100,17 @@ function ConfirmDelete({ what, opened, onClose, onConfirm, pending }: { what: st
   );
 }
 
-type Photo = { id: string; caption: string | null; is_public: boolean; is_primary: boolean; urls: { small: string; medium: string; original: string }; width: number; height: number; byte_size: number; filename: string | null };
+type Photo = {
+  id: string;
+  caption: string | null;
+  is_public: boolean;
+  is_primary: boolean;
+  urls: { small: string; medium: string; original: string };
+  width: number;
+  height: number;
+  byte_size: number;
+  filename: string | null;
+};
 
 function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolean }) {
   const client = useQueryClient();
@@ -126,7 +148,13 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
             {p.is_public ? 'public' : 'staff only'}
           </Badge>
         </Group>
-        <Text size="sm">{p.caption || <Text span c="dimmed" size="sm">No caption</Text>}</Text>
+        <Text size="sm">
+          {p.caption || (
+            <Text span c="dimmed" size="sm">
+              No caption
+            </Text>
+          )}
+        </Text>
         <Text size="xs" c="dimmed">
           {p.width}×{p.height}, {size(p.byte_size)}
         </Text>
@@ -140,7 +168,13 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
             />
             <Group gap="xs">
               {!p.is_primary && (
-                <Button size="xs" variant="default" onClick={() => change.mutate({ is_primary: true })} loading={change.isPending} aria-label={`Make ${name} the primary photo`}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => change.mutate({ is_primary: true })}
+                  loading={change.isPending}
+                  aria-label={`Make ${name} the primary photo`}
+                >
                   Make primary
                 </Button>
               )}
@@ -156,7 +190,13 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
           </Text>
         )}
       </Stack>
-      <ConfirmDelete what="the photo" opened={asking} onClose={() => setAsking(false)} onConfirm={() => remove.mutate()} pending={remove.isPending} />
+      <ConfirmDelete
+        what="the photo"
+        opened={asking}
+        onClose={() => setAsking(false)}
+        onConfirm={() => remove.mutate()}
+        pending={remove.isPending}
+      />
     </Card>
   );
 }
@@ -186,7 +226,15 @@ function AddPhoto({ id }: { id: string }) {
     onSettled: () => setProgress(null),
   });
   return (
-    <Card withBorder component="form" aria-labelledby="add-photo-title" onSubmit={(e) => { e.preventDefault(); add.mutate(); }}>
+    <Card
+      withBorder
+      component="form"
+      aria-labelledby="add-photo-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
       <Stack gap="xs">
         <Title order={3} size="h5" id="add-photo-title">
           Upload a photo
@@ -199,16 +247,32 @@ function AddPhoto({ id }: { id: string }) {
             required
             w={260}
             value={file}
-            onChange={(f) => { setFile(f); add.reset(); }}
+            onChange={(f) => {
+              setFile(f);
+              add.reset();
+            }}
             error={fileError(add.error)}
             clearable
             clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
           />
-          <TextInput label="Caption" w={260} maxLength={500} value={caption} onChange={(e) => setCaption(e.currentTarget.value)} error={fieldError(add.error, 'caption')} />
+          <TextInput
+            label="Caption"
+            w={260}
+            maxLength={500}
+            value={caption}
+            onChange={(e) => setCaption(e.currentTarget.value)}
+            error={fieldError(add.error, 'caption')}
+          />
         </Group>
-        <Checkbox label="Public: shown on the website while the animal is public" checked={isPublic} onChange={(e) => setPublic(e.currentTarget.checked)} />
+        <Checkbox
+          label="Public: shown on the website while the animal is public"
+          checked={isPublic}
+          onChange={(e) => setPublic(e.currentTarget.checked)}
+        />
         {progress !== null && <Progress value={progress} aria-label="Upload progress" size="lg" />}
-        {!fileError(add.error) && formError(add.error, ['file', 'caption']) && <Alert color="red">{formError(add.error, ['file', 'caption'])}</Alert>}
+        {!fileError(add.error) && formError(add.error, ['file', 'caption']) && (
+          <Alert color="red">{formError(add.error, ['file', 'caption'])}</Alert>
+        )}
         <Group>
           <Button type="submit" loading={add.isPending} disabled={!file}>
             Upload the photo
@@ -219,7 +283,16 @@ function AddPhoto({ id }: { id: string }) {
   );
 }
 
-type Doc = { id: string; title: string; kind: string; content_type: string; byte_size: number; filename: string | null; url: string; created_at: string };
+type Doc = {
+  id: string;
+  title: string;
+  kind: string;
+  content_type: string;
+  byte_size: number;
+  filename: string | null;
+  url: string;
+  created_at: string;
+};
 
 function DocumentRow({ id, d, canDelete }: { id: string; d: Doc; canDelete: boolean }) {
   const client = useQueryClient();
@@ -253,7 +326,13 @@ function DocumentRow({ id, d, canDelete }: { id: string; d: Doc; canDelete: bool
             {remove.error.message}
           </Text>
         )}
-        <ConfirmDelete what="the document" opened={asking} onClose={() => setAsking(false)} onConfirm={() => remove.mutate()} pending={remove.isPending} />
+        <ConfirmDelete
+          what="the document"
+          opened={asking}
+          onClose={() => setAsking(false)}
+          onConfirm={() => remove.mutate()}
+          pending={remove.isPending}
+        />
       </Table.Td>
     </Table.Tr>
   );
@@ -283,7 +362,15 @@ function AddDocument({ id }: { id: string }) {
     onSettled: () => setProgress(null),
   });
   return (
-    <Card withBorder component="form" aria-labelledby="add-document-title" onSubmit={(e) => { e.preventDefault(); add.mutate(); }}>
+    <Card
+      withBorder
+      component="form"
+      aria-labelledby="add-document-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
       <Stack gap="xs">
         <Title order={3} size="h5" id="add-document-title">
           Upload a document
@@ -295,16 +382,36 @@ function AddDocument({ id }: { id: string }) {
             required
             w={260}
             value={file}
-            onChange={(f) => { setFile(f); add.reset(); }}
+            onChange={(f) => {
+              setFile(f);
+              add.reset();
+            }}
             error={fileError(add.error)}
             clearable
             clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
           />
-          <TextInput label="Title" description="Default: the file's name" w={240} maxLength={200} value={title} onChange={(e) => setTitle(e.currentTarget.value)} error={fieldError(add.error, 'title')} />
-          <Select label="Kind" w={200} data={KINDS.map((k) => ({ value: k, label: kindLabel(k) }))} value={kind} onChange={(v) => setKind((v as Kind) ?? 'other')} allowDeselect={false} />
+          <TextInput
+            label="Title"
+            description="Default: the file's name"
+            w={240}
+            maxLength={200}
+            value={title}
+            onChange={(e) => setTitle(e.currentTarget.value)}
+            error={fieldError(add.error, 'title')}
+          />
+          <Select
+            label="Kind"
+            w={200}
+            data={KINDS.map((k) => ({ value: k, label: kindLabel(k) }))}
+            value={kind}
+            onChange={(v) => setKind((v as Kind) ?? 'other')}
+            allowDeselect={false}
+          />
         </Group>
         {progress !== null && <Progress value={progress} aria-label="Upload progress" size="lg" />}
-        {!fileError(add.error) && formError(add.error, ['file', 'title', 'kind']) && <Alert color="red">{formError(add.error, ['file', 'title', 'kind'])}</Alert>}
+        {!fileError(add.error) && formError(add.error, ['file', 'title', 'kind']) && (
+          <Alert color="red">{formError(add.error, ['file', 'title', 'kind'])}</Alert>
+        )}
         <Group>
           <Button type="submit" loading={add.isPending} disabled={!file}>
             Upload the document
@@ -343,7 +450,9 @@ export default function AnimalMedia({ id }: { id: string }) {
           ))}
         </SimpleGrid>
       ) : (
-        <Alert color="gray">{canWrite ? 'No photos yet: upload the first one below; it becomes the primary photo.' : 'No photos yet.'}</Alert>
+        <Alert color="gray">
+          {canWrite ? 'No photos yet: upload the first one below; it becomes the primary photo.' : 'No photos yet.'}
+        </Alert>
       )}
       {canWrite && <AddPhoto id={id} />}
       <Title order={3} size="h4" mt="md">

@@ -1,5 +1,24 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Loader,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notify } from '../notify.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
@@ -13,13 +32,24 @@ import { AnimalHeader, ProfileFields, useCard } from './AnimalProfile';
 import { Stays, useStays } from './AnimalStays';
 
 type Row = Record<string, unknown>;
-const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const text = (v: unknown): string =>
+  v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 const when = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? whenIn(v) : text(v));
 import { whenIn } from './zone';
 
 const ACTOR_COLUMNS = new Set(['recorded_by', 'given_by', 'author', 'placed_by']);
 /** A record list of the animal, as a table; an empty list says what to do next. */
-function RecordTable({ rows, columns, empty, label }: { rows: Row[] | undefined; columns: [string, string][]; empty: string; label: string }) {
+function RecordTable({
+  rows,
+  columns,
+  empty,
+  label,
+}: {
+  rows: Row[] | undefined;
+  columns: [string, string][];
+  empty: string;
+  label: string;
+}) {
   const actor = useActor();
   if (!rows) return <Loader aria-label="Loading" />;
   if (!rows.length)
@@ -54,7 +84,10 @@ function RecordTable({ rows, columns, empty, label }: { rows: Row[] | undefined;
 
 function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ['animal', id, 'weights'], queryFn: () => ok(apiB.GET('/api/animals/{id}/weights', { params: { path: { id }, query: { limit: 100, offset: 0 } } })) });
+  const list = useQuery({
+    queryKey: ['animal', id, 'weights'],
+    queryFn: () => ok(apiB.GET('/api/animals/{id}/weights', { params: { path: { id }, query: { limit: 100, offset: 0 } } })),
+  });
   const [weight, setWeight] = useState<number | string>('');
   const [unit, setUnit] = useState<'lb' | 'kg'>('lb');
   const add = useMutation({
@@ -75,8 +108,23 @@ function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
           }}
         >
           <Group align="flex-start" mt="md">
-            <NumberInput label="Weight" min={0} decimalScale={2} value={weight} onChange={setWeight} error={fieldError(add.error, 'weight')} w={140} />
-            <Select label="Unit" data={['lb', 'kg']} value={unit} onChange={(v) => setUnit((v ?? 'lb') as 'lb')} w={90} allowDeselect={false} />
+            <NumberInput
+              label="Weight"
+              min={0}
+              decimalScale={2}
+              value={weight}
+              onChange={setWeight}
+              error={fieldError(add.error, 'weight')}
+              w={140}
+            />
+            <Select
+              label="Unit"
+              data={['lb', 'kg']}
+              value={unit}
+              onChange={(v) => setUnit((v ?? 'lb') as 'lb')}
+              w={90}
+              allowDeselect={false}
+            />
             <Button type="submit" mt={25} loading={add.isPending}>
               Record the weight
             </Button>
@@ -112,7 +160,12 @@ function AddNote({ id }: { id: string }) {
   const [pinned, setPinned] = useState(false);
   const add = useMutation({
     mutationFn: () =>
-      ok(apiB.POST('/api/animals/{id}/notes', { params: { path: { id } }, body: { kind, body, pinned, visibility: shareable ? 'shareable' : 'internal' } })),
+      ok(
+        apiB.POST('/api/animals/{id}/notes', {
+          params: { path: { id } },
+          body: { kind, body, pinned, visibility: shareable ? 'shareable' : 'internal' },
+        }),
+      ),
     onSuccess: () => {
       setBody('');
       setPinned(false);
@@ -131,11 +184,30 @@ function AddNote({ id }: { id: string }) {
         Add a note
       </Title>
       <Stack gap="xs" maw={720}>
-        <Textarea label="Note" required autosize minRows={2} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={fieldError(add.error, 'body')} />
+        <Textarea
+          label="Note"
+          required
+          autosize
+          minRows={2}
+          value={body}
+          onChange={(e) => setBody(e.currentTarget.value)}
+          error={fieldError(add.error, 'body')}
+        />
         <Group align="flex-end">
-          <Select label="Kind" w={140} data={[...NOTE_KINDS]} value={kind} onChange={(v) => setKind((v ?? 'general') as NoteKind)} allowDeselect={false} />
+          <Select
+            label="Kind"
+            w={140}
+            data={[...NOTE_KINDS]}
+            value={kind}
+            onChange={(v) => setKind((v ?? 'general') as NoteKind)}
+            allowDeselect={false}
+          />
           <Stack gap={4} mb={4}>
-            <Checkbox label="Shareable (adopters and fosters may see it)" checked={shareable} onChange={(e) => setShareable(e.currentTarget.checked)} />
+            <Checkbox
+              label="Shareable (adopters and fosters may see it)"
+              checked={shareable}
+              onChange={(e) => setShareable(e.currentTarget.checked)}
+            />
             <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} />
           </Stack>
           <Button type="submit" loading={add.isPending}>
@@ -168,7 +240,15 @@ function AddMedical({ id }: { id: string }) {
     queryKey: ['medical-items'],
     queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: { limit: 100, offset: 0 } } })),
   });
-  const blank = { item: null as string | null, kind: 'vaccine' as MedicalKind, name: '', given_at: nowLocal(), dose: '', given_by: '', next_due_on: '' };
+  const blank = {
+    item: null as string | null,
+    kind: 'vaccine' as MedicalKind,
+    name: '',
+    given_at: nowLocal(),
+    dose: '',
+    given_by: '',
+    next_due_on: '',
+  };
   const [b, setB] = useState(blank);
   const add = useMutation({
     mutationFn: () =>
@@ -216,15 +296,56 @@ function AddMedical({ id }: { id: string }) {
         />
         {!b.item && (
           <>
-            <Select label="Kind" w={130} data={[...MEDICAL_KINDS]} value={b.kind} onChange={(v) => setB({ ...b, kind: (v ?? 'vaccine') as MedicalKind })} allowDeselect={false} />
-            <TextInput label="Item" required w={180} value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} />
+            <Select
+              label="Kind"
+              w={130}
+              data={[...MEDICAL_KINDS]}
+              value={b.kind}
+              onChange={(v) => setB({ ...b, kind: (v ?? 'vaccine') as MedicalKind })}
+              allowDeselect={false}
+            />
+            <TextInput
+              label="Item"
+              required
+              w={180}
+              value={b.name}
+              onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+              error={fieldError(add.error, 'name')}
+            />
           </>
         )}
-        <TextInput label="Given" type="datetime-local" required w={210} value={b.given_at} onChange={(e) => setB({ ...b, given_at: e.currentTarget.value })} error={fieldError(add.error, 'given_at')} />
-        <TextInput label="Dose" w={110} value={b.dose} onChange={(e) => setB({ ...b, dose: e.currentTarget.value })} error={fieldError(add.error, 'dose')} />
-        <TextInput label="Given by" w={160} value={b.given_by} onChange={(e) => setB({ ...b, given_by: e.currentTarget.value })} error={fieldError(add.error, 'given_by')} />
+        <TextInput
+          label="Given"
+          type="datetime-local"
+          required
+          w={210}
+          value={b.given_at}
+          onChange={(e) => setB({ ...b, given_at: e.currentTarget.value })}
+          error={fieldError(add.error, 'given_at')}
+        />
+        <TextInput
+          label="Dose"
+          w={110}
+          value={b.dose}
+          onChange={(e) => setB({ ...b, dose: e.currentTarget.value })}
+          error={fieldError(add.error, 'dose')}
+        />
+        <TextInput
+          label="Given by"
+          w={160}
+          value={b.given_by}
+          onChange={(e) => setB({ ...b, given_by: e.currentTarget.value })}
+          error={fieldError(add.error, 'given_by')}
+        />
         {b.item && (
-          <TextInput label="Next due" type="date" w={160} value={b.next_due_on} onChange={(e) => setB({ ...b, next_due_on: e.currentTarget.value })} error={fieldError(add.error, 'next_due_on')} />
+          <TextInput
+            label="Next due"
+            type="date"
+            w={160}
+            value={b.next_due_on}
+            onChange={(e) => setB({ ...b, next_due_on: e.currentTarget.value })}
+            error={fieldError(add.error, 'next_due_on')}
+          />
         )}
         <Button type="submit" mt={25} loading={add.isPending}>
           Record it
@@ -301,8 +422,14 @@ function Transports({ id }: { id: string }) {
 /** Applications naming the animal, and its adoptions (trial, completed, returned). */
 function Adoption({ id }: { id: string }) {
   const q = { limit: 100, offset: 0, animal_id: id };
-  const applications = useQuery({ queryKey: ['animal', id, 'applications'], queryFn: () => ok(apiB.GET('/api/animals/adoption-applications', { params: { query: q } })) });
-  const adoptions = useQuery({ queryKey: ['animal', id, 'adoptions'], queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: q } })) });
+  const applications = useQuery({
+    queryKey: ['animal', id, 'applications'],
+    queryFn: () => ok(apiB.GET('/api/animals/adoption-applications', { params: { query: q } })),
+  });
+  const adoptions = useQuery({
+    queryKey: ['animal', id, 'adoptions'],
+    queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: q } })),
+  });
   return (
     <Stack mt="md">
       <Title order={3} size="h5">
@@ -395,15 +522,15 @@ export default function AnimalPage() {
           <Group gap="sm" align="flex-end">
             {canWrite && <StartApplication animalId={a.id} animalName={a.name} />}
             <Select
-            label="Status"
-            w={200}
-            disabled={!canWrite}
-            data={(statuses.data?.results ?? []).map((s) => s.name)}
-            value={a.status}
-            allowDeselect={false}
-            onChange={(v) => v && v !== a.status && setStatus.mutate(v)}
-            error={setStatus.error?.message}
-          />
+              label="Status"
+              w={200}
+              disabled={!canWrite}
+              data={(statuses.data?.results ?? []).map((s) => s.name)}
+              value={a.status}
+              allowDeselect={false}
+              onChange={(v) => v && v !== a.status && setStatus.mutate(v)}
+              error={setStatus.error?.message}
+            />
           </Group>
         }
       />

@@ -1,5 +1,21 @@
 import { type ReactNode, useState } from 'react';
-import { Alert, Autocomplete, Button, Card, Group, Image, NumberInput, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Card,
+  Group,
+  Image,
+  NumberInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiA, apiB, fieldError, ok } from '../api';
 import type { paths as PathsA } from '../api/a';
@@ -15,13 +31,22 @@ export const useCard = (id: string) => useQuery({ queryKey: ['animal', id, 'card
 
 /** The top of the animal page: the animal first, then where it is and how it is. */
 export function AnimalHeader({ card, statusControl, inCareDays }: { card: Card; statusControl: ReactNode; inCareDays: number | null }) {
-  const facts = [card.species, card.breed, SEX[card.sex] ?? card.sex, card.date_of_birth ? ageText(card.date_of_birth) : null, card.colour].filter(Boolean).join(' · ');
+  const facts = [card.species, card.breed, SEX[card.sex] ?? card.sex, card.date_of_birth ? ageText(card.date_of_birth) : null, card.colour]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <Card withBorder p="md" component="header" aria-label={`${card.name} at a glance`}>
       {/* On a phone the photo, the facts and the status stack; from a tablet up they stand side by side. */}
       <Group align="flex-start" wrap="wrap" gap="lg">
         {card.photo_url ? (
-          <Image src={card.photo_url.replace(/\/small$/, '/medium')} alt={`${card.name}, the primary photo`} w={160} h={160} radius="md" fit="cover" />
+          <Image
+            src={card.photo_url.replace(/\/small$/, '/medium')}
+            alt={`${card.name}, the primary photo`}
+            w={160}
+            h={160}
+            radius="md"
+            fit="cover"
+          />
         ) : (
           <Card w={160} h={160} bg="gray.1" radius="md" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
             <Text c="dimmed" size="sm" ta="center">
@@ -145,7 +170,8 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
   const kennels = useKennels();
   const breeds = useQuery({
     queryKey: ['breeds', card.species.toLowerCase()],
-    queryFn: () => ok(apiB.GET('/api/animals/breeds', { params: { query: { species: card.species.toLowerCase(), limit: 100, offset: 0 } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/animals/breeds', { params: { query: { species: card.species.toLowerCase(), limit: 100, offset: 0 } } })),
   });
   const fields = useQuery({
     queryKey: ['custom-fields', 'animal'],
@@ -175,9 +201,33 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
       <Card withBorder>
         <Table variant="vertical" aria-label="Profile">
           <Table.Tbody>
-            <InPlace {...common} label="Name" shown={a.name} initial={a.name} field="name" save={(v) => patchA({ name: v })} control={text('Name')} />
-            <InPlace {...common} label="Public name" shown={a.publicName} initial={a.publicName} field="publicName" save={(v) => patchA({ publicName: v })} control={text('Public name')} />
-            <InPlace {...common} label="Species" shown={card.species} initial={card.species} field="species" save={(v) => patchB({ species: v })} control={text('Species')} />
+            <InPlace
+              {...common}
+              label="Name"
+              shown={a.name}
+              initial={a.name}
+              field="name"
+              save={(v) => patchA({ name: v })}
+              control={text('Name')}
+            />
+            <InPlace
+              {...common}
+              label="Public name"
+              shown={a.publicName}
+              initial={a.publicName}
+              field="publicName"
+              save={(v) => patchA({ publicName: v })}
+              control={text('Public name')}
+            />
+            <InPlace
+              {...common}
+              label="Species"
+              shown={card.species}
+              initial={card.species}
+              field="species"
+              save={(v) => patchB({ species: v })}
+              control={text('Species')}
+            />
             <InPlace
               {...common}
               label="Sex"
@@ -186,7 +236,15 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               field="sex"
               save={(v) => patchB({ sex: v })}
               control={(v, set, error) => (
-                <Select aria-label="Sex" data={Object.entries(SEX).map(([value, label]) => ({ value, label }))} value={v} onChange={(x) => set((x ?? 'unknown') as typeof v)} allowDeselect={false} error={error} w={200} />
+                <Select
+                  aria-label="Sex"
+                  data={Object.entries(SEX).map(([value, label]) => ({ value, label }))}
+                  value={v}
+                  onChange={(x) => set((x ?? 'unknown') as typeof v)}
+                  allowDeselect={false}
+                  error={error}
+                  w={200}
+                />
               )}
             />
             <InPlace
@@ -196,9 +254,26 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={card.breed ?? ''}
               field="breed"
               save={(v) => patchB({ breed: v || null })}
-              control={(v, set, error) => <Autocomplete aria-label="Breed" data={(breeds.data?.results ?? []).map((b) => b.name)} value={v} onChange={set} error={error} w={300} />}
+              control={(v, set, error) => (
+                <Autocomplete
+                  aria-label="Breed"
+                  data={(breeds.data?.results ?? []).map((b) => b.name)}
+                  value={v}
+                  onChange={set}
+                  error={error}
+                  w={300}
+                />
+              )}
             />
-            <InPlace {...common} label="Colour" shown={dash(card.colour)} initial={card.colour ?? ''} field="colour" save={(v) => patchB({ colour: v || null })} control={text('Colour')} />
+            <InPlace
+              {...common}
+              label="Colour"
+              shown={dash(card.colour)}
+              initial={card.colour ?? ''}
+              field="colour"
+              save={(v) => patchB({ colour: v || null })}
+              control={text('Colour')}
+            />
             <InPlace
               {...common}
               label="Date of birth"
@@ -206,7 +281,16 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.dateOfBirth ?? ''}
               field="dateOfBirth"
               save={(v) => patchA({ dateOfBirth: v || null })}
-              control={(v, set, error) => <TextInput aria-label="Date of birth" type="date" value={v} onChange={(e) => set(e.currentTarget.value)} error={error} w={200} />}
+              control={(v, set, error) => (
+                <TextInput
+                  aria-label="Date of birth"
+                  type="date"
+                  value={v}
+                  onChange={(e) => set(e.currentTarget.value)}
+                  error={error}
+                  w={200}
+                />
+              )}
             />
             <InPlace
               {...common}
@@ -215,7 +299,16 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={card.intake_date}
               field="intake_date"
               save={(v) => patchB({ intake_date: v })}
-              control={(v, set, error) => <TextInput aria-label="Intake date" type="date" value={v} onChange={(e) => set(e.currentTarget.value)} error={error} w={200} />}
+              control={(v, set, error) => (
+                <TextInput
+                  aria-label="Intake date"
+                  type="date"
+                  value={v}
+                  onChange={(e) => set(e.currentTarget.value)}
+                  error={error}
+                  w={200}
+                />
+              )}
             />
             <InPlace
               {...common}
@@ -224,7 +317,9 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.isPublic}
               field="isPublic"
               save={(v) => patchA({ isPublic: v })}
-              control={(v, set, error) => <Switch label="Listed on the public website" checked={v} onChange={(e) => set(e.currentTarget.checked)} error={error} />}
+              control={(v, set, error) => (
+                <Switch label="Listed on the public website" checked={v} onChange={(e) => set(e.currentTarget.checked)} error={error} />
+              )}
             />
             <InPlace
               {...common}
@@ -233,9 +328,30 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.locationId}
               field="locationId"
               save={(v) => patchA({ locationId: v })}
-              control={(v, set, error) => <Select aria-label="Kennel" data={kennels} value={v} onChange={set} clearable clearButtonProps={{ 'aria-label': 'Clear the kennel' }} searchable placeholder="Not placed" error={error} w={320} />}
+              control={(v, set, error) => (
+                <Select
+                  aria-label="Kennel"
+                  data={kennels}
+                  value={v}
+                  onChange={set}
+                  clearable
+                  clearButtonProps={{ 'aria-label': 'Clear the kennel' }}
+                  searchable
+                  placeholder="Not placed"
+                  error={error}
+                  w={320}
+                />
+              )}
             />
-            <InPlace {...common} label="Microchip" shown={dash(a.microchipNumber)} initial={a.microchipNumber ?? ''} field="microchipNumber" save={(v) => patchA({ microchipNumber: v || null })} control={text('Microchip')} />
+            <InPlace
+              {...common}
+              label="Microchip"
+              shown={dash(a.microchipNumber)}
+              initial={a.microchipNumber ?? ''}
+              field="microchipNumber"
+              save={(v) => patchA({ microchipNumber: v || null })}
+              control={text('Microchip')}
+            />
             <InPlace
               {...common}
               label="Notes"
@@ -243,11 +359,30 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.notes ?? ''}
               field="notes"
               save={(v) => patchA({ notes: v })}
-              control={(v, set, error) => <Textarea aria-label="Notes" autosize minRows={2} value={v} onChange={(e) => set(e.currentTarget.value)} error={error} w={420} />}
+              control={(v, set, error) => (
+                <Textarea
+                  aria-label="Notes"
+                  autosize
+                  minRows={2}
+                  value={v}
+                  onChange={(e) => set(e.currentTarget.value)}
+                  error={error}
+                  w={420}
+                />
+              )}
             />
             {custom.map((d) => {
               const current = (a.customFields as Record<string, unknown>)[d.field_key];
-              const shown = current === undefined || current === null || current === '' ? '—' : typeof current === 'boolean' ? (current ? 'Yes' : 'No') : Array.isArray(current) ? current.join(', ') : String(current);
+              const shown =
+                current === undefined || current === null || current === ''
+                  ? '—'
+                  : typeof current === 'boolean'
+                    ? current
+                      ? 'Yes'
+                      : 'No'
+                    : Array.isArray(current)
+                      ? current.join(', ')
+                      : String(current);
               return (
                 <InPlace<unknown>
                   {...common}
@@ -261,13 +396,37 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                     d.field_type === 'boolean' ? (
                       <Switch label={d.field_label} checked={!!v} onChange={(e) => set(e.currentTarget.checked)} error={error} />
                     ) : d.field_type === 'select' ? (
-                      <Select aria-label={d.field_label} data={d.options} value={(v as string) || null} onChange={(x) => set(x ?? '')} clearable clearButtonProps={{ 'aria-label': `Clear ${d.field_label}` }} error={error} w={260} />
+                      <Select
+                        aria-label={d.field_label}
+                        data={d.options}
+                        value={(v as string) || null}
+                        onChange={(x) => set(x ?? '')}
+                        clearable
+                        clearButtonProps={{ 'aria-label': `Clear ${d.field_label}` }}
+                        error={error}
+                        w={260}
+                      />
                     ) : d.field_type === 'number' ? (
                       <NumberInput aria-label={d.field_label} value={v as number | string} onChange={set} error={error} w={200} />
                     ) : d.field_type === 'textarea' ? (
-                      <Textarea aria-label={d.field_label} autosize minRows={3} value={String(v ?? '')} onChange={(e) => set(e.currentTarget.value)} error={error} w={420} />
+                      <Textarea
+                        aria-label={d.field_label}
+                        autosize
+                        minRows={3}
+                        value={String(v ?? '')}
+                        onChange={(e) => set(e.currentTarget.value)}
+                        error={error}
+                        w={420}
+                      />
                     ) : (
-                      <TextInput aria-label={d.field_label} type={d.field_type === 'date' ? 'date' : 'text'} value={String(v ?? '')} onChange={(e) => set(e.currentTarget.value)} error={error} w={300} />
+                      <TextInput
+                        aria-label={d.field_label}
+                        type={d.field_type === 'date' ? 'date' : 'text'}
+                        value={String(v ?? '')}
+                        onChange={(e) => set(e.currentTarget.value)}
+                        error={error}
+                        w={300}
+                      />
                     )
                   }
                 />
@@ -278,7 +437,8 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
       </Card>
       {custom.length === 0 && (
         <Alert color="gray">
-          Fields of your own (a public description, a temperament note…) are added under Settings → Custom fields; they show here to be filled in.
+          Fields of your own (a public description, a temperament note…) are added under Settings → Custom fields; they show here to be
+          filled in.
         </Alert>
       )}
     </Stack>

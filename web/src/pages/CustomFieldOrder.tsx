@@ -69,7 +69,13 @@ export function CustomFieldOrder() {
                 <Table.Td>{d.field_type}</Table.Td>
                 <Table.Td w={90}>
                   <Group gap={2} wrap="nowrap">
-                    <Button size="compact-sm" variant="subtle" aria-label={`Move the field ${d.field_label} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, by: -1 })}>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      aria-label={`Move the field ${d.field_label} up`}
+                      disabled={i === 0 || move.isPending}
+                      onClick={() => move.mutate({ i, by: -1 })}
+                    >
                       ↑
                     </Button>
                     <Button

@@ -73,9 +73,14 @@ function MonthChart({ allowed }: { allowed: boolean }) {
       ) : (
         <>
           <Text size="sm" c="dimmed" data-testid="month-summary">
-            {stays.data ? `${intakes} intake${intakes === 1 ? '' : 's'}, ${outcomes} outcome${outcomes === 1 ? '' : 's'} recorded so far` : 'Counting…'}
+            {stays.data
+              ? `${intakes} intake${intakes === 1 ? '' : 's'}, ${outcomes} outcome${outcomes === 1 ? '' : 's'} recorded so far`
+              : 'Counting…'}
           </Text>
-          <div role="img" aria-label={`Bar chart by week of ${month}: ${weeks.map((w) => `days ${w.week}, ${w.Intakes} in, ${w.Outcomes} out`).join('; ')}`}>
+          <div
+            role="img"
+            aria-label={`Bar chart by week of ${month}: ${weeks.map((w) => `days ${w.week}, ${w.Intakes} in, ${w.Outcomes} out`).join('; ')}`}
+          >
             <ResponsiveContainer width="100%" height={200}>
               <BarChart data={weeks} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
                 <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -128,7 +133,12 @@ export default function Dashboard() {
     })),
   });
   const [due] = useQueries({
-    queries: [{ queryKey: ['medical', 'due'], queryFn: () => ok(apiB.GET('/api/animals/medical/due', { params: { query: { limit: 100, offset: 0 } } })) }],
+    queries: [
+      {
+        queryKey: ['medical', 'due'],
+        queryFn: () => ok(apiB.GET('/api/animals/medical/due', { params: { query: { limit: 100, offset: 0 } } })),
+      },
+    ],
   });
   const dueCount = (due?.data as { results?: unknown[] } | undefined)?.results?.length;
   const grants = session.data?.grants;

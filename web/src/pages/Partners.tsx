@@ -101,7 +101,8 @@ type PlaceT = {
   hours: string;
 };
 const PLACE_FIELDS = ['name', 'line1', 'line2', 'city', 'state', 'postal_code', 'country', 'phone', 'hours'] as const;
-const address = (l: PlaceT) => [l.line1, l.line2, [l.postal_code, l.city].filter(Boolean).join(' '), l.state, l.country].filter(Boolean).join(', ');
+const address = (l: PlaceT) =>
+  [l.line1, l.line2, [l.postal_code, l.city].filter(Boolean).join(' '), l.state, l.country].filter(Boolean).join(', ');
 
 /** Adds a partner's location, or changes one (only what changed is sent; an emptied optional field is cleared). */
 function PlaceForm({ partnerId, l, onClose }: { partnerId: string; l?: PlaceT; onClose: () => void }) {
@@ -206,7 +207,12 @@ function TieForm({ partnerId, a, name, onClose }: { partnerId: string; a?: TieT;
               body: { ...(b.role !== first.role ? { role: b.role } : {}), ...range },
             }),
           )
-        : ok(apiB.POST('/api/partners/{id}/affiliations', { params: { path: { id: partnerId } }, body: { person_id: person ?? '', role: b.role, ...range } }));
+        : ok(
+            apiB.POST('/api/partners/{id}/affiliations', {
+              params: { path: { id: partnerId } },
+              body: { person_id: person ?? '', role: b.role, ...range },
+            }),
+          );
     },
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['partners', 'affiliations', partnerId] });
@@ -371,7 +377,12 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
               <Table.Td>
                 {canWrite && (
                   <Group gap={4} wrap="nowrap">
-                    <Button size="compact-xs" variant="default" onClick={() => setTie(a)} aria-label={`Change ${nameOf(a.person_id)} as ${a.role}`}>
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      onClick={() => setTie(a)}
+                      aria-label={`Change ${nameOf(a.person_id)} as ${a.role}`}
+                    >
                       Change
                     </Button>
                     <Button
@@ -404,7 +415,12 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         {tie && (
-          <TieForm partnerId={p.id} a={tie === 'new' ? undefined : tie} name={tie === 'new' ? undefined : nameOf(tie.person_id)} onClose={() => setTie(null)} />
+          <TieForm
+            partnerId={p.id}
+            a={tie === 'new' ? undefined : tie}
+            name={tie === 'new' ? undefined : nameOf(tie.person_id)}
+            onClose={() => setTie(null)}
+          />
         )}
       </Modal>
     </Card>

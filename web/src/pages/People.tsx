@@ -25,7 +25,12 @@ export default function People() {
   };
   const list = useQuery({
     queryKey: ['people', page, q, role],
-    queryFn: () => ok(apiA.GET('/people', { params: { query: { page, perPage: 50, ...(q ? { q } : {}), ...(role ? { role: [role as PersonRole] } : {}) } } })),
+    queryFn: () =>
+      ok(
+        apiA.GET('/people', {
+          params: { query: { page, perPage: 50, ...(q ? { q } : {}), ...(role ? { role: [role as PersonRole] } : {}) } },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   return (
@@ -45,13 +50,27 @@ export default function People() {
           }}
         >
           <Group align="flex-end" gap="xs">
-            <TextInput label="Search" placeholder="Name, email or phone" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={260} />
+            <TextInput
+              label="Search"
+              placeholder="Name, email or phone"
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              w={260}
+            />
             <Button type="submit" variant="default">
               Search
             </Button>
           </Group>
         </form>
-        <Select label="Role" placeholder="Any" clearable data={ROLES.map((r) => ({ value: r, label: roleName(r) }))} value={role || null} onChange={(v) => set('role', v ?? '')} w={160} />
+        <Select
+          label="Role"
+          placeholder="Any"
+          clearable
+          data={ROLES.map((r) => ({ value: r, label: roleName(r) }))}
+          value={role || null}
+          onChange={(v) => set('role', v ?? '')}
+          w={160}
+        />
       </Group>
       {list.isError && <Alert color="red">{list.error.message}</Alert>}
       {list.data && !list.data.data.length ? (
@@ -99,7 +118,9 @@ export default function People() {
           <Text size="sm" c="dimmed">
             {list.data.meta.total} people
           </Text>
-          {list.data.meta.totalPages > 1 && <Pagination total={list.data.meta.totalPages} value={page} onChange={(p) => set('page', String(p))} />}
+          {list.data.meta.totalPages > 1 && (
+            <Pagination total={list.data.meta.totalPages} value={page} onChange={(p) => set('page', String(p))} />
+          )}
         </Group>
       )}
     </Stack>

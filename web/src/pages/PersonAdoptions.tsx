@@ -49,7 +49,11 @@ export function PersonAdoptions({ id }: { id: string }) {
             <Table.Td>{a.decision ?? '—'}</Table.Td>
             <Table.Td>{whenIn(a.submitted_at, tz)}</Table.Td>
             <Table.Td>
-              <Anchor component={Link} to={`/adoptions?application=${a.id}`} aria-label={`Open the application for ${a.animals.map((x) => x.name).join(', ')}`}>
+              <Anchor
+                component={Link}
+                to={`/adoptions?application=${a.id}`}
+                aria-label={`Open the application for ${a.animals.map((x) => x.name).join(', ')}`}
+              >
                 Open
               </Anchor>
             </Table.Td>

@@ -1,5 +1,24 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Loader, Modal, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Loader,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
@@ -16,15 +35,25 @@ import { StartApplication } from './StartApplication';
 const FLAG_NAMES: Record<string, string> = { banned: 'Banned', do_not_adopt: 'Do not adopt', deceased: 'Deceased', dangerous: 'Dangerous' };
 const NOTE_KINDS = ['general', 'call', 'visit', 'email', 'meeting', 'warning'] as const;
 type NoteKind = (typeof NOTE_KINDS)[number];
-const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const text = (v: unknown): string =>
+  v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 const page = { limit: 100, offset: 0 };
 
 /** Contacts, addresses, custom fields and notes (with a form to add one). */
 function Profile({ id, customFields, canWrite }: { id: string; customFields: Record<string, unknown>; canWrite: boolean }) {
   const client = useQueryClient();
-  const contacts = useQuery({ queryKey: ['person', id, 'contacts'], queryFn: () => ok(apiB.GET('/api/people/{id}/contacts', { params: { path: { id }, query: page } })) });
-  const addresses = useQuery({ queryKey: ['person', id, 'addresses'], queryFn: () => ok(apiB.GET('/api/people/{id}/addresses', { params: { path: { id }, query: page } })) });
-  const notes = useQuery({ queryKey: ['person', id, 'notes'], queryFn: () => ok(apiB.GET('/api/people/{id}/notes', { params: { path: { id }, query: page } })) });
+  const contacts = useQuery({
+    queryKey: ['person', id, 'contacts'],
+    queryFn: () => ok(apiB.GET('/api/people/{id}/contacts', { params: { path: { id }, query: page } })),
+  });
+  const addresses = useQuery({
+    queryKey: ['person', id, 'addresses'],
+    queryFn: () => ok(apiB.GET('/api/people/{id}/addresses', { params: { path: { id }, query: page } })),
+  });
+  const notes = useQuery({
+    queryKey: ['person', id, 'notes'],
+    queryFn: () => ok(apiB.GET('/api/people/{id}/notes', { params: { path: { id }, query: page } })),
+  });
   const [body, setBody] = useState('');
   const [kind, setKind] = useState<NoteKind>('general');
   const [pinned, setPinned] = useState(false);
@@ -38,10 +67,19 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
     },
   });
   const actor = useActor();
-  const [contact, setContact] = useState<{ kind: 'email' | 'phone' | 'other'; value: string; label: string }>({ kind: 'phone', value: '', label: '' });
+  const [contact, setContact] = useState<{ kind: 'email' | 'phone' | 'other'; value: string; label: string }>({
+    kind: 'phone',
+    value: '',
+    label: '',
+  });
   const addContact = useMutation({
     mutationFn: () =>
-      ok(apiB.POST('/api/people/{id}/contacts', { params: { path: { id } }, body: { kind: contact.kind, value: contact.value.trim(), ...(contact.label.trim() ? { label: contact.label.trim() } : {}) } })),
+      ok(
+        apiB.POST('/api/people/{id}/contacts', {
+          params: { path: { id } },
+          body: { kind: contact.kind, value: contact.value.trim(), ...(contact.label.trim() ? { label: contact.label.trim() } : {}) },
+        }),
+      ),
     onSuccess: () => {
       setContact({ ...contact, value: '', label: '' });
       notify('Contact added');
@@ -60,7 +98,9 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
             rows={contacts.data?.results}
             label="Contacts"
             minWidth={360}
-            empty={canWrite ? 'No contacts beyond the email and phone above: add one below.' : 'No contacts beyond the email and phone above.'}
+            empty={
+              canWrite ? 'No contacts beyond the email and phone above: add one below.' : 'No contacts beyond the email and phone above.'
+            }
             head={['Kind', 'Value', 'Label', '']}
             row={(c) => (
               <Table.Tr key={c.id}>
@@ -89,8 +129,21 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
                   onChange={(v) => setContact({ ...contact, kind: (v ?? 'phone') as 'phone' })}
                   allowDeselect={false}
                 />
-                <TextInput label="Contact" required value={contact.value} onChange={(e) => setContact({ ...contact, value: e.currentTarget.value })} error={fieldError(addContact.error, 'value')} w={180} />
-                <TextInput label="Label" placeholder="work, mobile…" value={contact.label} onChange={(e) => setContact({ ...contact, label: e.currentTarget.value })} w={120} />
+                <TextInput
+                  label="Contact"
+                  required
+                  value={contact.value}
+                  onChange={(e) => setContact({ ...contact, value: e.currentTarget.value })}
+                  error={fieldError(addContact.error, 'value')}
+                  w={180}
+                />
+                <TextInput
+                  label="Label"
+                  placeholder="work, mobile…"
+                  value={contact.label}
+                  onChange={(e) => setContact({ ...contact, label: e.currentTarget.value })}
+                  w={120}
+                />
                 <Button type="submit" variant="default" loading={addContact.isPending}>
                   Add
                 </Button>
@@ -149,9 +202,24 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
             }}
           >
             <Stack gap="xs" maw={720} mb="md">
-              <Textarea label="Note" autosize minRows={2} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={fieldError(add.error, 'body')} required />
+              <Textarea
+                label="Note"
+                autosize
+                minRows={2}
+                value={body}
+                onChange={(e) => setBody(e.currentTarget.value)}
+                error={fieldError(add.error, 'body')}
+                required
+              />
               <Group align="flex-end">
-                <Select label="Kind" w={140} data={[...NOTE_KINDS]} value={kind} onChange={(v) => setKind((v ?? 'general') as NoteKind)} allowDeselect={false} />
+                <Select
+                  label="Kind"
+                  w={140}
+                  data={[...NOTE_KINDS]}
+                  value={kind}
+                  onChange={(v) => setKind((v ?? 'general') as NoteKind)}
+                  allowDeselect={false}
+                />
                 <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} mb={8} />
                 <Button type="submit" loading={add.isPending}>
                   Add the note
@@ -343,7 +411,8 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
     },
   });
   const dismiss = useMutation({
-    mutationFn: (other: string) => ok(apiB.POST('/api/people/{id}/duplicates/{other_id}/dismiss', { params: { path: { id, other_id: other } } })),
+    mutationFn: (other: string) =>
+      ok(apiB.POST('/api/people/{id}/duplicates/{other_id}/dismiss', { params: { path: { id, other_id: other } } })),
     onSuccess: () => {
       notify('Marked as different people');
       void client.invalidateQueries({ queryKey: ['person', id, 'similar'] });
@@ -370,7 +439,12 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
                 </Button>
               )}
               {canWrite && (
-                <Button size="xs" variant="subtle" onClick={() => dismiss.mutate(p.id)} loading={dismiss.isPending && dismiss.variables === p.id}>
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  onClick={() => dismiss.mutate(p.id)}
+                  loading={dismiss.isPending && dismiss.variables === p.id}
+                >
                   Not the same
                 </Button>
               )}
@@ -382,8 +456,9 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
       <Modal opened={!!into} onClose={() => setInto(null)} title="Merge two people" closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack>
           <Text size="sm">
-            Everything on file for <b>{name}</b> (donations, applications, adoptions, messages, notes, contacts…) moves to <b>{into?.name}</b>, who
-            stays. {name}'s email and phone become contacts of {into?.name}. The merge can be undone from the merge record.
+            Everything on file for <b>{name}</b> (donations, applications, adoptions, messages, notes, contacts…) moves to{' '}
+            <b>{into?.name}</b>, who stays. {name}'s email and phone become contacts of {into?.name}. The merge can be undone from the merge
+            record.
           </Text>
           {merge.error && <Alert color="red">{merge.error.message}</Alert>}
           <Group justify="flex-end">
@@ -405,7 +480,10 @@ export default function PersonPage() {
   const session = useSession();
   const grants = session.data?.grants;
   const [editing, setEditing] = useState(false);
-  const person = useQuery({ queryKey: ['person', id, 'family-b'], queryFn: () => ok(apiB.GET('/api/people/{id}', { params: { path: { id } } })) });
+  const person = useQuery({
+    queryKey: ['person', id, 'family-b'],
+    queryFn: () => ok(apiB.GET('/api/people/{id}', { params: { path: { id } } })),
+  });
   if (person.isError) return <Alert color="red">{person.error.message}</Alert>;
   if (!person.data) return <Loader aria-label="Loading" />;
   const p = person.data;
@@ -439,7 +517,13 @@ export default function PersonPage() {
           {can(grants, 'animals', 'write') && <StartApplication personId={id} personName={name} />}
         </Group>
       </Group>
-      <Modal opened={editing} onClose={() => setEditing(false)} title={`Edit ${name}`} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={editing}
+        onClose={() => setEditing(false)}
+        title={`Edit ${name}`}
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {editing && (
           <PersonForm
             person={{ id, firstName: p.first_name, lastName: p.last_name, email: p.email, phone: p.phone, roles: p.roles }}

@@ -52,7 +52,14 @@ interface Def<T> {
   render?: Renderer<T>;
 }
 const def = <T,>(d: Renderer<T>) => d as unknown as Renderer<unknown>;
-type Entry = { key: string; path: string; title: string; description: string; areas: string[]; parameters: { name: string; required: boolean; default?: unknown }[] };
+type Entry = {
+  key: string;
+  path: string;
+  title: string;
+  description: string;
+  areas: string[];
+  parameters: { name: string; required: boolean; default?: unknown }[];
+};
 
 /** The catalogue from the API, each report with its renderer; the parameters decide the form. */
 function fromCatalogue(list: Entry[]): Def<unknown>[] {
@@ -771,9 +778,7 @@ export default function Reports() {
                 ))}
               </Card>
             </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 8 }}>
-              {report && <RunReport key={report.key} report={report} grants={grants} />}
-            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 8 }}>{report && <RunReport key={report.key} report={report} grants={grants} />}</Grid.Col>
           </Grid>
         </Tabs.Panel>
         <Tabs.Panel value="schedules" pt="md">

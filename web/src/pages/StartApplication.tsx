@@ -26,7 +26,14 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
           body: {
             ...(who === 'known'
               ? { person_id: person ?? '' }
-              : { applicant: { first_name: a.firstName.trim(), last_name: a.lastName.trim(), email: a.email.trim(), ...(a.phone.trim() ? { phone: a.phone.trim() } : {}) } }),
+              : {
+                  applicant: {
+                    first_name: a.firstName.trim(),
+                    last_name: a.lastName.trim(),
+                    email: a.email.trim(),
+                    ...(a.phone.trim() ? { phone: a.phone.trim() } : {}),
+                  },
+                }),
             animal_ids: animal ? [animal] : [],
             ...(notes.trim() ? { notes: notes.trim() } : {}),
           },
@@ -42,7 +49,16 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
       navigate(`/adoptions?application=${r.id}`);
     },
   });
-  const fields = ['person_id', 'applicant', 'applicant.first_name', 'applicant.last_name', 'applicant.email', 'applicant.phone', 'animal_ids', 'notes'];
+  const fields = [
+    'person_id',
+    'applicant',
+    'applicant.first_name',
+    'applicant.last_name',
+    'applicant.email',
+    'applicant.phone',
+    'animal_ids',
+    'notes',
+  ];
   return (
     <form
       onSubmit={(e) => {
@@ -72,10 +88,35 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
             ) : (
               <>
                 <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                  <TextInput label="First name" required value={a.firstName} onChange={(e) => setA({ ...a, firstName: e.currentTarget.value })} error={fieldError(go.error, 'applicant.first_name')} />
-                  <TextInput label="Last name" required value={a.lastName} onChange={(e) => setA({ ...a, lastName: e.currentTarget.value })} error={fieldError(go.error, 'applicant.last_name')} />
-                  <TextInput label="Email" type="email" required value={a.email} onChange={(e) => setA({ ...a, email: e.currentTarget.value })} error={fieldError(go.error, 'applicant.email')} />
-                  <TextInput label="Phone" type="tel" value={a.phone} onChange={(e) => setA({ ...a, phone: e.currentTarget.value })} error={fieldError(go.error, 'applicant.phone')} />
+                  <TextInput
+                    label="First name"
+                    required
+                    value={a.firstName}
+                    onChange={(e) => setA({ ...a, firstName: e.currentTarget.value })}
+                    error={fieldError(go.error, 'applicant.first_name')}
+                  />
+                  <TextInput
+                    label="Last name"
+                    required
+                    value={a.lastName}
+                    onChange={(e) => setA({ ...a, lastName: e.currentTarget.value })}
+                    error={fieldError(go.error, 'applicant.last_name')}
+                  />
+                  <TextInput
+                    label="Email"
+                    type="email"
+                    required
+                    value={a.email}
+                    onChange={(e) => setA({ ...a, email: e.currentTarget.value })}
+                    error={fieldError(go.error, 'applicant.email')}
+                  />
+                  <TextInput
+                    label="Phone"
+                    type="tel"
+                    value={a.phone}
+                    onChange={(e) => setA({ ...a, phone: e.currentTarget.value })}
+                    error={fieldError(go.error, 'applicant.phone')}
+                  />
                 </SimpleGrid>
                 <Text size="xs" c="dimmed">
                   Someone already on file with this email is used, not added again.
@@ -92,7 +133,14 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
         ) : (
           <AnimalPicker label="Animal" value={animal} onChange={setAnimal} error={fieldError(go.error, 'animal_ids')} />
         )}
-        <Textarea label="Notes" autosize minRows={2} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={fieldError(go.error, 'notes')} />
+        <Textarea
+          label="Notes"
+          autosize
+          minRows={2}
+          value={notes}
+          onChange={(e) => setNotes(e.currentTarget.value)}
+          error={fieldError(go.error, 'notes')}
+        />
         {formError(go.error, fields) && <Alert color="red">{formError(go.error, fields)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -122,7 +170,13 @@ export function StartApplication(props: Props & { variant?: 'filled' | 'default'
       <Button variant={props.variant ?? 'default'} onClick={() => setOpen(true)}>
         Start an application
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title="Start an adoption application" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title="Start an adoption application"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {open && <StartForm {...props} onClose={() => setOpen(false)} />}
       </Modal>
     </>

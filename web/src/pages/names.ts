@@ -5,7 +5,11 @@ import { apiA, ok } from '../api';
 export function useAnimalNames(ids: string[]) {
   const unique = [...new Set(ids)];
   const got = useQueries({
-    queries: unique.map((id) => ({ queryKey: ['animal', id, 'name'], queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })), staleTime: 300_000 })),
+    queries: unique.map((id) => ({
+      queryKey: ['animal', id, 'name'],
+      queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })),
+      staleTime: 300_000,
+    })),
   });
   const names = new Map<string, string>();
   got.forEach((g, i) => g.data && names.set(unique[i] as string, g.data.name));

@@ -89,9 +89,13 @@ export function PersonPicker({
   const q = search.trim();
   const people = useQuery({
     queryKey: ['people', 'pick', q, role],
-    queryFn: () => ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 25, ...(q ? { q } : {}), ...(role ? { role: [role] } : {}) } } })),
+    queryFn: () =>
+      ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 25, ...(q ? { q } : {}), ...(role ? { role: [role] } : {}) } } })),
   });
-  const data = (people.data?.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}${p.email ? ` (${p.email})` : ''}` }));
+  const data = (people.data?.data ?? []).map((p) => ({
+    value: p.id,
+    label: `${p.firstName} ${p.lastName}${p.email ? ` (${p.email})` : ''}`,
+  }));
   return (
     <Select
       label={label}

@@ -9,7 +9,11 @@ import { notify } from '../notify';
  * in its new order and only entries whose number changes are sent (the stage and subtype APIs have no
  * reorder endpoint, so each moved entry is one PATCH of its `sort_order`).
  */
-export function reorder<T extends { id: string; sort_order: number }>(list: T[], i: number, by: -1 | 1): { id: string; sort_order: number }[] {
+export function reorder<T extends { id: string; sort_order: number }>(
+  list: T[],
+  i: number,
+  by: -1 | 1,
+): { id: string; sort_order: number }[] {
   const j = i + by;
   if (j < 0 || j >= list.length) return [];
   const next = [...list];
@@ -96,7 +100,8 @@ export function textToMinor(text: string, currency: string): { minor: number } |
   const m = /^(\d+)(?:[.,](\d*))?$/.exec(t);
   if (!m) return { error: d ? `must be an amount such as 150 or 150.${'0'.repeat(d)}` : 'must be a whole amount such as 150' };
   const frac = m[2] ?? '';
-  if (frac.length > d) return { error: d ? `has at most ${d} digit${d === 1 ? '' : 's'} after the point in ${currency}` : `${currency} has no fractions` };
+  if (frac.length > d)
+    return { error: d ? `has at most ${d} digit${d === 1 ? '' : 's'} after the point in ${currency}` : `${currency} has no fractions` };
   const minor = Number(`${m[1]}${frac.padEnd(d, '0')}`);
   if (!Number.isSafeInteger(minor) || minor > 100_000_000_000) return { error: 'is too large' };
   return { minor };
