@@ -460,7 +460,7 @@ export default function AnimalMedia({ id }: { id: string }) {
       </Title>
       {docs.isError && <Alert color="red">{docs.error.message}</Alert>}
       <ListTable
-        rows={docs.data?.results as Doc[] | undefined}
+        rows={docs.data?.results}
         label="Documents"
         head={['Title', 'Kind', 'Size', 'Added', '']}
         empty={canWrite ? 'No documents yet: upload a vet record, a contract or a certificate below.' : 'No documents yet.'}

@@ -117,14 +117,7 @@ function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
               error={fieldError(add.error, 'weight')}
               w={140}
             />
-            <Select
-              label="Unit"
-              data={['lb', 'kg']}
-              value={unit}
-              onChange={(v) => setUnit((v ?? 'lb') as 'lb')}
-              w={90}
-              allowDeselect={false}
-            />
+            <Select label="Unit" data={['lb', 'kg']} value={unit} onChange={(v) => setUnit(v ?? 'lb')} w={90} allowDeselect={false} />
             <Button type="submit" mt={25} loading={add.isPending}>
               Record the weight
             </Button>
@@ -134,7 +127,7 @@ function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
       )}
       <RecordTable
         label="Weights"
-        rows={list.data?.results as Row[] | undefined}
+        rows={list.data?.results}
         columns={[
           ['measured_on', 'Measured'],
           ['weight', 'Weight'],
@@ -199,7 +192,7 @@ function AddNote({ id }: { id: string }) {
             w={140}
             data={[...NOTE_KINDS]}
             value={kind}
-            onChange={(v) => setKind((v ?? 'general') as NoteKind)}
+            onChange={(v) => setKind(v ?? 'general')}
             allowDeselect={false}
           />
           <Stack gap={4} mb={4}>
@@ -301,7 +294,7 @@ function AddMedical({ id }: { id: string }) {
               w={130}
               data={[...MEDICAL_KINDS]}
               value={b.kind}
-              onChange={(v) => setB({ ...b, kind: (v ?? 'vaccine') as MedicalKind })}
+              onChange={(v) => setB({ ...b, kind: v ?? 'vaccine' })}
               allowDeselect={false}
             />
             <TextInput
@@ -557,7 +550,7 @@ export default function AnimalPage() {
           {canWrite && <AddMedical id={id} />}
           <RecordTable
             label="Medical records"
-            rows={medical.data?.results as Row[] | undefined}
+            rows={medical.data?.results}
             columns={[
               ['given_at', 'Given'],
               ['kind', 'Kind'],
@@ -573,7 +566,7 @@ export default function AnimalPage() {
           {canWrite && <AddNote id={id} />}
           <RecordTable
             label="Notes"
-            rows={notes.data?.results as Row[] | undefined}
+            rows={notes.data?.results}
             columns={[
               ['created_at', 'Written'],
               ['kind', 'Kind'],
@@ -592,7 +585,7 @@ export default function AnimalPage() {
         <Tabs.Panel value="holds">
           <RecordTable
             label="Holds"
-            rows={holds.data?.results as Row[] | undefined}
+            rows={holds.data?.results}
             columns={[
               ['reason', 'Reason'],
               ['starts_at', 'From'],

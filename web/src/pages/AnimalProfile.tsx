@@ -125,11 +125,11 @@ function InPlace<T>({
             aria-label={`Change ${label.toLowerCase()}`}
             onSubmit={(e) => {
               e.preventDefault();
-              m.mutate(value as T);
+              m.mutate(value);
             }}
           >
             <Group align="flex-start" gap="xs">
-              {control(value as T, setValue, error)}
+              {control(value, setValue, error)}
               <Button type="submit" size="sm" loading={m.isPending}>
                 Save
               </Button>

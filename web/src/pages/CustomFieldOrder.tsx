@@ -25,7 +25,7 @@ export function CustomFieldOrder() {
   const move = useMutation({
     mutationFn: ({ i, by }: { i: number; by: -1 | 1 }) => {
       const ids = fields.map((d) => d.id);
-      [ids[i], ids[i + by]] = [ids[i + by] as string, ids[i] as string];
+      [ids[i], ids[i + by]] = [ids[i + by], ids[i]];
       return fieldsApi.order(entity, ids);
     },
     onSuccess: (_, { i, by }) => {
@@ -46,7 +46,7 @@ export function CustomFieldOrder() {
             data={places.map((p) => ({ value: p.value, label: p.label }))}
             value={entity}
             allowDeselect={false}
-            onChange={(v) => setEntity((v as FieldEntity | null) ?? 'animal')}
+            onChange={(v) => setEntity(v ?? 'animal')}
             w={240}
           />
           <Text size="sm" c="dimmed" mb={6}>

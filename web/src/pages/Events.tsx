@@ -485,7 +485,7 @@ function EventCard({
                 w={140}
                 data={RSVPS.map((r) => ({ value: r, label: r }))}
                 value={rsvp}
-                onChange={(v) => setRsvp((v ?? 'going') as Rsvp)}
+                onChange={(v) => setRsvp(v ?? 'going')}
                 allowDeselect={false}
                 error={fieldError(put.error, 'rsvp')}
               />

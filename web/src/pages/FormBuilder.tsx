@@ -96,7 +96,7 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
   const move = (i: number, by: number) => {
     const next = [...fields];
     const [f] = next.splice(i, 1);
-    next.splice(i + by, 0, f as Field);
+    next.splice(i + by, 0, f);
     setFields(next);
   };
   const save = useMutation({

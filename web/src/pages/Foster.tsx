@@ -175,9 +175,7 @@ function EndPlacement({
           label={`Where does ${a.animal_name} go?`}
           required
           value={f.destination}
-          onChange={(v) =>
-            setF({ ...f, destination: v as Destination, reason: (REASONS[v as Destination][0] as { value: EndReason }).value })
-          }
+          onChange={(v) => setF({ ...f, destination: v, reason: (REASONS[v][0] as { value: EndReason }).value })}
         >
           <Stack gap={6} mt={4}>
             {DESTINATIONS.map((d) => (
@@ -220,7 +218,7 @@ function EndPlacement({
           required
           data={REASONS[f.destination]}
           value={f.reason}
-          onChange={(v) => v && setF({ ...f, reason: v as EndReason })}
+          onChange={(v) => v && setF({ ...f, reason: v })}
           allowDeselect={false}
           error={fieldError(end.error, 'end_reason')}
         />

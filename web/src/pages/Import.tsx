@@ -163,7 +163,7 @@ export default function Import() {
             aria-label="What to import"
             value={target}
             onChange={(v) => {
-              setTarget(v as Target);
+              setTarget(v);
               setMapping('preset:spreadsheet');
               reset();
             }}
@@ -283,7 +283,7 @@ export default function Import() {
                             size="xs"
                             aria-label={`What to do with line ${d.line}`}
                             value={choices[String(d.line)] ?? 'skip'}
-                            onChange={(v) => setChoices({ ...choices, [String(d.line)]: v as Choice })}
+                            onChange={(v) => setChoices({ ...choices, [String(d.line)]: v })}
                             data={[
                               { value: 'skip', label: 'Skip' },
                               { value: 'create', label: 'Create' },

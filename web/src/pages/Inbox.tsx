@@ -169,7 +169,7 @@ export default function Inbox() {
         aria-label="Conversations to show"
         value={status}
         onChange={(v) => {
-          setStatus(v as 'open');
+          setStatus(v);
           setChosen(null);
         }}
         data={[

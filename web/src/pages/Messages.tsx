@@ -76,7 +76,7 @@ function RunView({ r }: { r: Run }) {
 export function BlocksView({ blocks }: { blocks: Block[] }) {
   const out: ReactNode[] = [];
   for (let i = 0; i < blocks.length; i++) {
-    const b = blocks[i] as Block;
+    const b = blocks[i];
     const runs = b.runs.map((r, j) => <RunView key={j} r={r} />);
     if (b.type === 'bullet' || b.type === 'numbered') {
       const items: ReactNode[] = [];
@@ -84,7 +84,7 @@ export function BlocksView({ blocks }: { blocks: Block[] }) {
       while (j < blocks.length && blocks[j]?.type === b.type) {
         items.push(
           <li key={j}>
-            {(blocks[j] as Block).runs.map((r, k) => (
+            {blocks[j].runs.map((r, k) => (
               <RunView key={k} r={r} />
             ))}
           </li>,
@@ -193,7 +193,7 @@ function BlockEditor({ blocks, onChange }: { blocks: Block[]; onChange: (b: Bloc
   const move = (i: number, by: number) => {
     const next = [...blocks];
     const [b] = next.splice(i, 1);
-    next.splice(i + by, 0, b as Block);
+    next.splice(i + by, 0, b);
     onChange(next);
   };
   return (
@@ -214,7 +214,7 @@ function BlockEditor({ blocks, onChange }: { blocks: Block[]; onChange: (b: Bloc
                     v &&
                     set(i, {
                       ...b,
-                      type: v as BlockType,
+                      type: v,
                       runs: v === 'button' ? b.runs.map((r) => ({ ...r, href: r.href ?? '' })) : b.runs,
                     })
                   }

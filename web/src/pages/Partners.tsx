@@ -51,7 +51,7 @@ function AddPartner({ onClose }: { onClose: () => void }) {
           label="Kind"
           data={KINDS.map((k) => ({ value: k, label: k }))}
           value={b.kind}
-          onChange={(v) => setB({ ...b, kind: (v ?? 'rescue') as Kind })}
+          onChange={(v) => setB({ ...b, kind: v ?? 'rescue' })}
           allowDeselect={false}
           error={fieldError(add.error, 'kind')}
         />

@@ -100,7 +100,7 @@ export default function People() {
                   <Table.Td>{phone(p.phone)}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>
-                      {(p.roles as string[]).map((r) => (
+                      {p.roles.map((r) => (
                         <Badge key={r} variant="filled" color="gray.7" size="sm">
                           {roleName(r)}
                         </Badge>

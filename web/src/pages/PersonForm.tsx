@@ -148,7 +148,7 @@ export function PersonForm({
           placeholder={f.roles.length ? undefined : 'None yet'}
           data={PERSON_ROLES.map((r) => ({ value: r, label: roleName(r) }))}
           value={f.roles}
-          onChange={(v) => setF({ ...f, roles: v as PersonRole[] })}
+          onChange={(v) => setF({ ...f, roles: v })}
           error={fieldError(save.error, 'roles')}
         />
         <LooksLike draft={f} exclude={person?.id} />

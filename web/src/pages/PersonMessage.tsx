@@ -92,7 +92,7 @@ export default function PersonMessage({ personId, hasEmail }: { personId: string
             <Text fw={600} mb="xs">
               {filled.data.subject}
             </Text>
-            <BlocksView blocks={filled.data.body_blocks as Parameters<typeof BlocksView>[0]['blocks']} />
+            <BlocksView blocks={filled.data.body_blocks} />
           </Paper>
         )}
         {unfilled.length > 0 && (

@@ -217,7 +217,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
                   w={140}
                   data={[...NOTE_KINDS]}
                   value={kind}
-                  onChange={(v) => setKind((v ?? 'general') as NoteKind)}
+                  onChange={(v) => setKind(v ?? 'general')}
                   allowDeselect={false}
                 />
                 <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} mb={8} />
@@ -576,7 +576,7 @@ export default function PersonPage() {
           ))}
         </Tabs.List>
         <Tabs.Panel value="profile">
-          <Profile id={id} customFields={p.custom_fields as Record<string, unknown>} canWrite={can(grants, 'people', 'write')} />
+          <Profile id={id} customFields={p.custom_fields} canWrite={can(grants, 'people', 'write')} />
         </Tabs.Panel>
         <Tabs.Panel value="adoptions">
           <PersonAdoptions id={id} />

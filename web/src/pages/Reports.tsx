@@ -75,7 +75,7 @@ function fromCatalogue(list: Entry[]): Def<unknown>[] {
       takes: has('month') ? 'month' : has('days') ? 'due' : has('from') ? 'range' : 'date',
       ...(group ? { group: group.required || group.default !== undefined ? 'required' : 'optional' } : {}),
       render: RENDERERS.find((r) => r.key === e.key),
-    } as Def<unknown>;
+    };
   });
 }
 function useCatalogue() {

@@ -110,7 +110,7 @@ function ChangeSchedule({ s, onDone }: { s: Schedule; onDone: () => void }) {
   const client = useQueryClient();
   const [b, setB] = useState({
     name: s.name,
-    format: s.format as string,
+    format: s.format,
     recipients: s.recipients.join(', '),
     day_of_month: s.day_of_month as number | string,
     species_group: s.species_group,

@@ -97,7 +97,7 @@ function NewRole({ onClose }: { onClose: () => void }) {
               clearable
               data={['read', 'write', 'admin']}
               value={grants[a] ?? null}
-              onChange={(v) => setGrants({ ...grants, [a]: (v as Level | null) ?? undefined })}
+              onChange={(v) => setGrants({ ...grants, [a]: v ?? undefined })}
             />
           ))}
         </SimpleGrid>

@@ -413,7 +413,7 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
   const setPromo = (i: number, p: Partial<Promo>) => setPromos(promos.map((x, k) => (k === i ? { ...x, ...p } : x)));
   const moveRule = (i: number, by: -1 | 1) => {
     const next = [...rules];
-    [next[i], next[i + by]] = [next[i + by] as Rule, next[i] as Rule];
+    [next[i], next[i + by]] = [next[i + by], next[i]];
     setRules(next);
   };
   return (
@@ -1001,7 +1001,7 @@ function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
         </Group>
       )}
       <ListTable
-        rows={list.data?.results as Template[] | undefined}
+        rows={list.data?.results}
         label="Contract templates"
         head={['Template', 'Title', 'Version', 'Merge fields', 'State', ...(canAdmin ? [''] : [])]}
         empty="No contract templates yet: add one to send adopters a contract to sign."

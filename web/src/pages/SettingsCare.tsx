@@ -507,7 +507,7 @@ function Protocols({ canAdmin }: { canAdmin: boolean }) {
         </Group>
       )}
       <ListTable
-        rows={list.data?.results as Protocol[] | undefined}
+        rows={list.data?.results}
         label="Medical protocols"
         head={['Protocol', 'Species', 'Gives', 'When', 'State', ...(canAdmin ? [''] : [])]}
         empty="No protocols yet: add one, such as DHPP for dogs at intake, 3 doses 21 days apart."

@@ -195,7 +195,7 @@ export function CustomFields() {
                 value={f.entity_type}
                 allowDeselect={false}
                 onChange={(v) => {
-                  const entity = (v ?? 'animal') as typeof f.entity_type;
+                  const entity = v ?? 'animal';
                   setF({
                     ...f,
                     entity_type: entity,
@@ -333,7 +333,7 @@ function FieldActions({ d }: { d: Definition }) {
       name={`the field ${d.field_label}`}
       fields={fields}
       values={{ field_label: d.field_label, required: d.required, ...(choice ? { options: d.options } : {}) }}
-      save={(b) => fieldsApi.patch(d.entity_type, d.id, b as { field_label?: string })}
+      save={(b) => fieldsApi.patch(d.entity_type, d.id, b)}
       remove={() => fieldsApi.retire(d.entity_type, d.id)}
       removeLabel="Retire"
       removeSays="A retired field is hidden, takes no new values and is no longer required; values already stored stay in the records, and it can be brought back."
@@ -555,9 +555,7 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
                       { key: 'to_weeks', label: 'Until week', kind: 'number', min: 1, description: 'empty: no end' },
                     ]}
                     values={{ name: a.name, from_weeks: a.from_weeks, to_weeks: a.to_weeks }}
-                    save={(v) =>
-                      ok(apiB.PATCH('/api/animals/age-groups/{id}', { params: { path: { id: a.id } }, body: v as { name?: string } }))
-                    }
+                    save={(v) => ok(apiB.PATCH('/api/animals/age-groups/{id}', { params: { path: { id: a.id } }, body: v }))}
                     remove={() => ok(apiB.DELETE('/api/animals/age-groups/{id}', { params: { path: { id: a.id } } }))}
                     invalidate={['catalogue', 'ages']}
                   />
@@ -626,7 +624,7 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
                       ok(
                         apiB.PATCH('/api/animals/behaviour-attributes/{id}', {
                           params: { path: { id: t.id } },
-                          body: v as { name?: string },
+                          body: v,
                         }),
                       )
                     }
@@ -692,11 +690,7 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
                       { key: 'species', label: 'For species', kind: 'tags', placeholder: 'every species' },
                     ]}
                     values={{ name: m.name, species: m.species }}
-                    save={(v) =>
-                      ok(
-                        apiB.PATCH('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } }, body: v as { name?: string } }),
-                      )
-                    }
+                    save={(v) => ok(apiB.PATCH('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } }, body: v }))}
                     remove={() => ok(apiB.DELETE('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } } }))}
                     removeSays="Refused while a protocol, a medical record or a due item names it; records keep the name they were written with."
                     invalidate={['catalogue', 'medical']}

@@ -144,8 +144,8 @@ export default function Shifts() {
   const [adding, addOne] = useDisclosure();
   const [booking, setBooking] = useState<Win | null>(null);
   const days = Array.from({ length: 7 }, (_, i) => plus(start, i));
-  const from = iso(days[0] as Date);
-  const to = iso(days[6] as Date);
+  const from = iso(days[0]);
+  const to = iso(days[6]);
   const cal = useQuery({
     queryKey: ['shifts', 'calendar', from, to],
     queryFn: () => ok(apiB.GET('/api/shifts/calendar', { params: { query: { from, to } } })),
@@ -188,7 +188,7 @@ export default function Shifts() {
           Next week →
         </Button>
         <Text fw={600} aria-live="polite">
-          Week of {dayIn(iso(days[0] as Date))}
+          Week of {dayIn(iso(days[0]))}
         </Text>
       </Group>
       {cal.isError && <Alert color="red">{cal.error.message}</Alert>}

@@ -77,7 +77,7 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
               aria-label="Applicant"
               w="fit-content"
               value={who}
-              onChange={(v) => setWho(v as 'known' | 'new')}
+              onChange={(v) => setWho(v)}
               data={[
                 { value: 'new', label: 'Someone new' },
                 { value: 'known', label: 'Someone on file' },

@@ -105,7 +105,7 @@ function EndpointForm({ endpoint, onDone, onCancel }: { endpoint?: Endpoint; onD
           label="Events it receives"
           description="at least one"
           value={f.events}
-          onChange={(v) => setF({ ...f, events: v as EventName[] })}
+          onChange={(v) => setF({ ...f, events: v })}
           error={fieldError(save.error, 'events')}
         >
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={6} mt="xs">

@@ -12,7 +12,7 @@ export function useAnimalNames(ids: string[]) {
     })),
   });
   const names = new Map<string, string>();
-  got.forEach((g, i) => g.data && names.set(unique[i] as string, g.data.name));
+  got.forEach((g, i) => g.data && names.set(unique[i], g.data.name));
   return names;
 }
 
@@ -27,6 +27,6 @@ export function usePersonNames(ids: string[]) {
     })),
   });
   const names = new Map<string, string>();
-  got.forEach((g, i) => g.data && names.set(unique[i] as string, `${g.data.firstName} ${g.data.lastName}`));
+  got.forEach((g, i) => g.data && names.set(unique[i], `${g.data.firstName} ${g.data.lastName}`));
   return names;
 }

@@ -17,7 +17,7 @@ export function reorder<T extends { id: string; sort_order: number }>(
   const j = i + by;
   if (j < 0 || j >= list.length) return [];
   const next = [...list];
-  [next[i], next[j]] = [next[j] as T, next[i] as T];
+  [next[i], next[j]] = [next[j], next[i]];
   return next.map((e, k) => ({ id: e.id, sort_order: (k + 1) * 10 })).filter((e, k) => next[k]?.sort_order !== e.sort_order);
 }
 
