@@ -112,7 +112,7 @@ function Shell() {
   const signOut = async () => {
     await apiB.DELETE('/api/session');
     client.clear();
-    navigate('/sign-in');
+    void navigate('/sign-in');
   };
   return (
     // The sidebar collapses behind the menu button below 992 px (md): a tablet held upright gets the whole width.
@@ -142,7 +142,7 @@ function Shell() {
                 Account
               </Text>
             </Anchor>
-            <Button variant="default" size="xs" onClick={signOut}>
+            <Button variant="default" size="xs" onClick={() => void signOut()}>
               Sign out
             </Button>
           </Group>

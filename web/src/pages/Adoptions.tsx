@@ -31,6 +31,7 @@ import { day, ListTable, money } from './parts';
 import { useZone, whenIn } from './zone';
 import { FeePaid } from './AdoptionFee';
 import { StartApplication } from './StartApplication';
+import { asText } from '../text';
 
 const KIND_COLOR: Record<string, string> = { open: 'indigo.9', approved: 'teal.9', closed: 'gray.7' };
 const ADOPTION_COLOR: Record<string, string> = { trial: 'indigo.9', adopted: 'teal.9', returned: 'red.9', trial_ended: 'gray.7' };
@@ -65,9 +66,7 @@ const answer = (v: unknown): string =>
         : 'No'
       : Array.isArray(v)
         ? v.map(answer).join(', ')
-        : typeof v === 'object'
-          ? JSON.stringify(v)
-          : String(v);
+        : asText(v);
 
 /** Finalize an approved application: an adoption per animal (or a foster-to-adopt trial), the fee from the schedule or overridden. */
 function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; onClose: () => void }) {
@@ -133,7 +132,8 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
               <List.Item key={a}>
                 {names.get(a) ?? 'an animal'}:{' '}
                 {q
-                  ? `${money(q.amount_minor / 100, q.currency)}${q.rule ? ` (${q.rule}${q.promotion ? `, ${q.promotion}` : ''})` : ' (no rule matches)'}`
+                  ? money(q.amount_minor / 100, q.currency) +
+                    (q.rule ? ` (${q.rule}${q.promotion ? `, ${q.promotion}` : ''})` : ' (no rule matches)')
                   : '…'}
               </List.Item>
             );
@@ -571,7 +571,8 @@ function Applications({ canWrite }: { canWrite: boolean }) {
         label="Adoption applications"
         empty={
           kind === 'open'
-            ? 'No application is being decided. Applications come from the public site, or start one for a walk-in with Start an application.'
+            ? 'No application is being decided. Applications come from the public site, ' +
+              'or start one for a walk-in with Start an application.'
             : 'No applications here: choose another stage above.'
         }
         head={['Applicant', 'Animals', 'Stage', 'Decision', 'Submitted', '']}

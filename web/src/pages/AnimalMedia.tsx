@@ -58,7 +58,7 @@ export function upload<T>(url: string, form: FormData, onProgress: (percent: num
         try {
           fail(body, { status: xhr.status } as Response);
         } catch (e) {
-          reject(e);
+          reject(e instanceof Error ? e : new Error('The upload failed.'));
         }
       }
     };

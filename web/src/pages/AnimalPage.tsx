@@ -4,13 +4,11 @@ import {
   Anchor,
   Badge,
   Button,
-  Card,
   Checkbox,
   Group,
   Loader,
   NumberInput,
   Select,
-  SimpleGrid,
   Stack,
   Table,
   Tabs,
@@ -24,18 +22,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
-import { CareBadge, useStatuses } from './Animals';
+import { useStatuses } from './Animals';
 import { day, ListTable, money, useActor } from './parts';
 import AnimalMedia from './AnimalMedia';
 import { StartApplication } from './StartApplication';
 import { AnimalHeader, ProfileFields, useCard } from './AnimalProfile';
 import { Stays, useStays } from './AnimalStays';
+import { whenIn } from './zone';
+import { asText } from '../text';
 
 type Row = Record<string, unknown>;
-const text = (v: unknown): string =>
-  v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : asText(v));
 const when = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? whenIn(v) : text(v));
-import { whenIn } from './zone';
 
 const ACTOR_COLUMNS = new Set(['recorded_by', 'given_by', 'author', 'placed_by']);
 /** A record list of the animal, as a table; an empty list says what to do next. */
@@ -70,7 +68,7 @@ function RecordTable({
         </Table.Thead>
         <Table.Tbody>
           {rows.map((r, i) => (
-            <Table.Tr key={String(r.id ?? i)}>
+            <Table.Tr key={asText(r.id ?? i)}>
               {columns.map(([k]) => (
                 <Table.Td key={k}>{ACTOR_COLUMNS.has(k) ? actor(r[k]) : when(r[k])}</Table.Td>
               ))}

@@ -24,6 +24,8 @@ import { notify } from '../notify';
 import { ageText, CareBadge, SEX } from './Animals';
 import { useKennels } from './Intake';
 import { day } from './parts';
+import { asText } from '../text';
+import type { OkA } from '../data/types';
 
 export type Card = NonNullable<Awaited<ReturnType<typeof readCard>>>;
 export const readCard = (id: string) => ok(apiB.GET('/api/animals/{id}/details', { params: { path: { id } } }));
@@ -160,8 +162,7 @@ function InPlace<T>({
   );
 }
 
-type Animal = Awaited<ReturnType<typeof readAnimal>>;
-const readAnimal = (id: string) => ok(apiA.GET('/animals/{id}', { params: { path: { id } } }));
+type Animal = OkA<'/animals/{id}'>;
 const dash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '—' : v);
 
 /** The whole profile, every field editable in place (Family A for what it takes, the details route for the rest). */
@@ -382,7 +383,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                       : 'No'
                     : Array.isArray(current)
                       ? current.join(', ')
-                      : String(current);
+                      : asText(current);
               return (
                 <InPlace<unknown>
                   {...common}
@@ -413,7 +414,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                         aria-label={d.field_label}
                         autosize
                         minRows={3}
-                        value={String(v ?? '')}
+                        value={asText(v)}
                         onChange={(e) => set(e.currentTarget.value)}
                         error={error}
                         w={420}
@@ -422,7 +423,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                       <TextInput
                         aria-label={d.field_label}
                         type={d.field_type === 'date' ? 'date' : 'text'}
-                        value={String(v ?? '')}
+                        value={asText(v)}
                         onChange={(e) => set(e.currentTarget.value)}
                         error={error}
                         w={300}

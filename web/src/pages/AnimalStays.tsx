@@ -242,8 +242,8 @@ export function Stays({ id, canWrite }: { id: string; canWrite: boolean }) {
     <Stack mt="md">
       <Group justify="space-between">
         <Text>
-          {open ? `In care now, for ${daysText(open.days_in_care)}.` : 'Not in care now.'} In care {daysText(stays.data.days_in_care_total)}{' '}
-          over {list.length} stay{list.length === 1 ? '' : 's'}.
+          {open ? `In care now, for ${daysText(open.days_in_care)}.` : 'Not in care now.'}{' '}
+          {`In care ${daysText(stays.data.days_in_care_total)} over ${list.length} stay${list.length === 1 ? '' : 's'}.`}
         </Text>
         {canWrite &&
           (open ? (

@@ -78,7 +78,7 @@ function AddAnimal({ onClose }: { onClose: () => void }) {
     onSuccess: (a) => {
       void client.invalidateQueries({ queryKey: ['animals'] });
       onClose();
-      navigate(`/animals/${a.id}`);
+      void navigate(`/animals/${a.id}`);
     },
   });
   const e = add.error;
@@ -294,7 +294,10 @@ function BulkStatus({ rows, statuses, onDone }: { rows: Row[]; statuses: string[
         {result && (
           <Alert
             color={result.failed.length ? 'orange' : 'teal'}
-            title={`${result.done} animal${result.done === 1 ? '' : 's'} moved to ${result.status}${result.failed.length ? `, ${result.failed.length} not changed` : ''}`}
+            title={
+              `${result.done} animal${result.done === 1 ? '' : 's'} moved to ${result.status}` +
+              (result.failed.length ? `, ${result.failed.length} not changed` : '')
+            }
             withCloseButton
             closeButtonLabel="Dismiss the summary"
             onClose={() => setResult(null)}

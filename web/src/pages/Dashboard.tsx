@@ -79,7 +79,9 @@ function MonthChart({ allowed }: { allowed: boolean }) {
           </Text>
           <div
             role="img"
-            aria-label={`Bar chart by week of ${month}: ${weeks.map((w) => `days ${w.week}, ${w.Intakes} in, ${w.Outcomes} out`).join('; ')}`}
+            aria-label={
+              `Bar chart by week of ${month}: ` + weeks.map((w) => `days ${w.week}, ${w.Intakes} in, ${w.Outcomes} out`).join('; ')
+            }
           >
             <ResponsiveContainer width="100%" height={200}>
               <BarChart data={weeks} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>

@@ -7,6 +7,7 @@ import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
 import { ChangeFormButton, FormBuilderButton, PublishButton } from './FormBuilder';
+import { asText } from '../text';
 
 const label = (v: string) => v.replaceAll('_', ' ');
 const STATUS_COLOR: Record<string, string> = {
@@ -18,8 +19,7 @@ const STATUS_COLOR: Record<string, string> = {
   closed: 'gray.7',
 };
 type Answers = Record<string, unknown>;
-const shown = (v: unknown) =>
-  v === null || v === undefined || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : asText(v));
 /** Who sent a submission, from the answers the conversion reads too. */
 const sender = (a: Answers) => [a.first_name, a.last_name].filter((x) => typeof x === 'string' && x).join(' ') || shown(a.email);
 

@@ -335,7 +335,7 @@ export default function Intake() {
       void client.invalidateQueries({ queryKey: ['animals'] });
       void client.invalidateQueries({ queryKey: ['locations'] });
       notify(`${made.animal.name} taken in`);
-      navigate(`/animals/${made.animal.id}`);
+      void navigate(`/animals/${made.animal.id}`);
     },
   });
   const e = save.error;

@@ -20,7 +20,7 @@ export default function Invite() {
     mutationFn: () => ok(apiB.POST('/api/session/invitation', { body: { token, password, ...(name ? { name } : {}) } })),
     onSuccess: (s) => {
       client.setQueryData(['session'], s);
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
     },
   });
   if (info.isPending)

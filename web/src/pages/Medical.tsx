@@ -171,7 +171,8 @@ export default function Medical() {
         empty={
           kind || sp
             ? 'Nothing due matches: clear the kind and species to see every item due.'
-            : `Nothing due ${ahead ? 'in the next 7 days' : 'today'} or overdue. Items come from protocols and from a record’s next due date on an animal’s Medical tab.`
+            : `Nothing due ${ahead ? 'in the next 7 days' : 'today'} or overdue. ` +
+              'Items come from protocols and from a record’s next due date on an animal’s Medical tab.'
         }
         head={['Animal', 'Item', 'Kind', 'Dose', 'Due', 'State', canWrite ? 'Record' : '']}
         row={(r) => (

@@ -5,7 +5,6 @@ import {
   Anchor,
   Badge,
   Button,
-  Checkbox,
   Divider,
   Group,
   Paper,
@@ -402,7 +401,7 @@ function TemplateEditor({ id }: { id: string }) {
       notify(isNew ? 'Template saved as a draft' : `Template saved (version ${t.version})`);
       void client.invalidateQueries({ queryKey: ['templates'] });
       client.setQueryData(['templates', t.id], t);
-      if (isNew) navigate(`/messages/templates/${t.id}`, { replace: true });
+      if (isNew) void navigate(`/messages/templates/${t.id}`, { replace: true });
     },
   });
   const status = useMutation({

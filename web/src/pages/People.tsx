@@ -40,7 +40,7 @@ export default function People() {
         {canWrite && <Button onClick={() => setAdding(true)}>Add a person</Button>}
       </Group>
       <Modal opened={adding} onClose={() => setAdding(false)} title="Add a person" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
-        {adding && <PersonForm onSaved={(id) => navigate(`/people/${id}`)} onCancel={() => setAdding(false)} />}
+        {adding && <PersonForm onSaved={(id) => void navigate(`/people/${id}`)} onCancel={() => setAdding(false)} />}
       </Modal>
       <Group align="flex-end" role="search" aria-label="Find people">
         <form

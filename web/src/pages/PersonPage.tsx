@@ -31,12 +31,12 @@ import { PersonAdoptions } from './PersonAdoptions';
 import { PersonForm, roleName } from './PersonForm';
 import { RegistryCheck } from './RegistryCheck';
 import { StartApplication } from './StartApplication';
+import { asText } from '../text';
 
 const FLAG_NAMES: Record<string, string> = { banned: 'Banned', do_not_adopt: 'Do not adopt', deceased: 'Deceased', dangerous: 'Dangerous' };
 const NOTE_KINDS = ['general', 'call', 'visit', 'email', 'meeting', 'warning'] as const;
 type NoteKind = (typeof NOTE_KINDS)[number];
-const text = (v: unknown): string =>
-  v === null || v === undefined || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : asText(v));
 const page = { limit: 100, offset: 0 };
 
 /** Contacts, addresses, custom fields and notes (with a form to add one). */
@@ -407,7 +407,7 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
       void client.invalidateQueries({ queryKey: ['person'] });
       notify(`${name} merged into ${into?.name ?? 'the other person'}`);
       setInto(null);
-      navigate(`/people/${other}`);
+      void navigate(`/people/${other}`);
     },
   });
   const dismiss = useMutation({

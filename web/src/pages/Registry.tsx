@@ -5,7 +5,6 @@ import {
   Badge,
   Button,
   Card,
-  Code,
   Group,
   Modal,
   Paper,
@@ -26,6 +25,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, PersonPicker, useActor, when } from './parts';
+import { asText } from '../text';
 
 type OwnFlag = Awaited<ReturnType<typeof ownFlags>>['results'][number];
 type Match = Awaited<ReturnType<typeof matchesOf>>['results'][number];
@@ -125,7 +125,9 @@ function Lookup() {
           <Stack gap="xs">
             <Alert
               color="teal"
-              title={`Found: ${a.number} is recorded by ${a.results.length === 1 ? 'one organization' : `${a.results.length} organizations`}`}
+              title={
+                `Found: ${a.number} is recorded by ` + (a.results.length === 1 ? 'one organization' : `${a.results.length} organizations`)
+              }
             >
               {meta}
             </Alert>
@@ -352,15 +354,15 @@ function Marks({
   );
 }
 
+/** How many reviews of a flag gave this verdict. */
+const verdicts = (reviews: { verdict: string }[], verdict: string) => reviews.filter((r) => r.verdict === verdict).length;
+const words = (x: unknown) => asText(x).replace(/_/g, ' ');
 /** A history entry's detail as words: "expires on: 2029-11-26 · matched by: email" (ids left out). */
 function detailText(d: unknown): string {
   if (!d || typeof d !== 'object') return '—';
   const parts = Object.entries(d as Record<string, unknown>)
     .filter(([k]) => !k.endsWith('_id'))
-    .map(
-      ([k, v]) =>
-        `${k.replace(/_/g, ' ')}: ${Array.isArray(v) ? v.map((x) => String(x).replace(/_/g, ' ')).join(', ') : String(v).replace(/_/g, ' ')}`,
-    );
+    .map(([k, v]) => `${words(k)}: ${Array.isArray(v) ? v.map(words).join(', ') : words(v)}`);
   return parts.join(' · ') || '—';
 }
 
@@ -669,8 +671,7 @@ function OurFlags({ canWrite, canAdmin }: { canWrite: boolean; canAdmin: boolean
             <Table.Td>{when(f.raised_at)}</Table.Td>
             <Table.Td>{day(f.expires_on)}</Table.Td>
             <Table.Td>
-              {f.reviews.filter((r) => r.verdict === 'confirms').length} confirm, {f.reviews.filter((r) => r.verdict === 'disputes').length}{' '}
-              dispute
+              {verdicts(f.reviews, 'confirms')} confirm, {verdicts(f.reviews, 'disputes')} dispute
             </Table.Td>
             <Table.Td>
               {f.disputes.filter((d) => d.status === 'open').length
@@ -825,7 +826,10 @@ function CheckPerson({ canWrite }: { canWrite: boolean }) {
           <>
             <Alert
               color="red"
-              title={`${matches.data.results.length === 1 ? 'One live flag matches' : `${matches.data.results.length} live flags match`} this person`}
+              title={
+                (matches.data.results.length === 1 ? 'One live flag matches' : `${matches.data.results.length} live flags match`) +
+                ' this person'
+              }
             >
               Read each flag below before deciding.
             </Alert>

@@ -333,7 +333,10 @@ const RENDERERS = [
 /** The query string a report's files are fetched with: the same parameters as the table. */
 function fileQuery(r: Def<unknown>, p: Params, format: string) {
   const q = new URLSearchParams();
-  if (r.takes === 'range') q.set('from', p.from), q.set('to', p.to);
+  if (r.takes === 'range') {
+    q.set('from', p.from);
+    q.set('to', p.to);
+  }
   if (r.takes === 'month') q.set('month', p.month);
   if (r.takes === 'date' || r.takes === 'due') q.set('date', p.date);
   if (r.takes === 'due') q.set('days', String(p.days));

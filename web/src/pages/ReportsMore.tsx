@@ -28,8 +28,8 @@ function SubmissionDetail({ id }: { id: string }) {
         </Title>
         {s.notes && <Text size="sm">{s.notes}</Text>}
         <Text size="sm">
-          Kept then: {s.matrix.identity.beginning} at the start, {s.matrix.identity.intakes} intakes, {s.matrix.identity.outcomes} outcomes,{' '}
-          {s.matrix.identity.ending} at the end of the month.
+          {`Kept then: ${s.matrix.identity.beginning} at the start, ${s.matrix.identity.intakes} intakes, ` +
+            `${s.matrix.identity.outcomes} outcomes, ${s.matrix.identity.ending} at the end of the month.`}
         </Text>
         {s.differences.length ? (
           <ListTable
@@ -165,7 +165,7 @@ function ChangeSchedule({ s, onDone }: { s: Schedule; onDone: () => void }) {
           label="Format"
           data={['pdf', 'csv', 'xlsx'].map((f) => ({ value: f, label: f.toUpperCase() }))}
           value={b.format}
-          onChange={(v) => setB({ ...b, format: v ?? 'pdf' })}
+          onChange={(v) => setB({ ...b, format: v === 'csv' || v === 'xlsx' ? v : 'pdf' })}
           allowDeselect={false}
         />
         <TextInput

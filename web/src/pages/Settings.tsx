@@ -343,7 +343,10 @@ function Statuses({ canAdmin }: { canAdmin: boolean }) {
   );
 }
 
-/** Settings: the organization, roles and their levels, API keys, animal statuses, custom fields, catalogues; team members have their own page. */
+/**
+ * Settings: the organization, roles and their levels, API keys, animal statuses, custom fields, catalogues; team members
+ * have their own page.
+ */
 export default function Settings() {
   const session = useSession();
   const isAdmin = can(session.data?.grants, 'settings', 'admin');

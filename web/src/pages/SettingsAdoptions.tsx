@@ -179,7 +179,10 @@ function Stages({ canAdmin }: { canAdmin: boolean }) {
   return (
     <Section
       title="Application stages"
-      intro="The steps an adoption application goes through, in this order. Open stages are still being decided, an application at an approved stage can be finalized, a closed stage ends it."
+      intro={
+        'The steps an adoption application goes through, in this order. Open stages are still being decided, ' +
+        'an application at an approved stage can be finalized, a closed stage ends it.'
+      }
     >
       {canAdmin && (
         <form
@@ -672,7 +675,10 @@ function FeeSchedules({ canAdmin, currency }: { canAdmin: boolean; currency: str
   return (
     <Section
       title="Fee schedules"
-      intro="What an adoption costs, by species, age and special needs, with promotions for a time. One schedule is in force; adoptions keep the fee they were given."
+      intro={
+        'What an adoption costs, by species, age and special needs, with promotions for a time. One schedule ' +
+        'is in force; adoptions keep the fee they were given.'
+      }
     >
       {canAdmin && (
         <Group>
@@ -918,7 +924,10 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
           <Textarea
             ref={body}
             label="Contract text"
-            description="A blank line starts a paragraph. Merge fields such as {{first_name}} are filled from the application when the contract is sent."
+            description={
+              'A blank line starts a paragraph. Merge fields such as {{first_name}} are filled from the application ' +
+              'when the contract is sent.'
+            }
             required
             autosize
             minRows={10}
@@ -991,7 +1000,10 @@ function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
   return (
     <Section
       title="Contract templates"
-      intro="The adoption contracts sent for signature from an application. Changing the text makes a new version; contracts already sent keep theirs."
+      intro={
+        'The adoption contracts sent for signature from an application. Changing the text makes a new ' +
+        'version; contracts already sent keep theirs.'
+      }
     >
       {canAdmin && (
         <Group>
@@ -1089,7 +1101,10 @@ function ReturnWindows({ canAdmin }: { canAdmin: boolean }) {
   return (
     <Section
       title="Return windows"
-      intro="How many days after an adoption a return still counts as within the return window, per species; * stands for every other species."
+      intro={
+        'How many days after an adoption a return still counts as within the return window, per species; * ' +
+        'stands for every other species.'
+      }
     >
       <form
         aria-label="Return windows"

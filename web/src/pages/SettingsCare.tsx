@@ -497,7 +497,11 @@ function Protocols({ canAdmin }: { canAdmin: boolean }) {
   return (
     <Section
       title="Medical protocols"
-      intro="The vaccines and treatments every animal of a species is due: when it comes in (or reaches an age), each active protocol of its species puts its first dose on the medical due list; recording a dose puts the next one there."
+      intro={
+        'The vaccines and treatments every animal of a species is due: when it comes in (or reaches an age), ' +
+        'each active protocol of its species puts its first dose on the medical due list; recording a dose ' +
+        'puts the next one there.'
+      }
     >
       {canAdmin && (
         <Group>

@@ -336,7 +336,10 @@ function FieldActions({ d }: { d: Definition }) {
       save={(b) => fieldsApi.patch(d.entity_type, d.id, b)}
       remove={() => fieldsApi.retire(d.entity_type, d.id)}
       removeLabel="Retire"
-      removeSays="A retired field is hidden, takes no new values and is no longer required; values already stored stay in the records, and it can be brought back."
+      removeSays={
+        'A retired field is hidden, takes no new values and is no longer required; values already stored stay ' +
+        'in the records, and it can be brought back.'
+      }
       invalidate={['custom-fields']}
     />
   );
@@ -692,7 +695,10 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
                     values={{ name: m.name, species: m.species }}
                     save={(v) => ok(apiB.PATCH('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } }, body: v }))}
                     remove={() => ok(apiB.DELETE('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } } }))}
-                    removeSays="Refused while a protocol, a medical record or a due item names it; records keep the name they were written with."
+                    removeSays={
+                      'Refused while a protocol, a medical record or a due item names it; ' +
+                      'records keep the name they were written with.'
+                    }
                     invalidate={['catalogue', 'medical']}
                   />
                 </Table.Td>

@@ -22,7 +22,7 @@ export default function SignIn() {
       ),
     onSuccess: (s) => {
       client.setQueryData(['session'], s);
-      navigate(from, { replace: true });
+      void navigate(from, { replace: true });
     },
   });
   const reset = useMutation({ mutationFn: () => ok(apiB.POST('/api/session/password-reset', { body: { email } })) });
@@ -82,7 +82,8 @@ export default function SignIn() {
             onChange={(e) => setPassword(e.currentTarget.value)}
             error={fieldError(err, 'password')}
           />
-          {/* Always offered: the answer to a sign-in never says whether the account asks for a code (nor whether the password was right). */}
+          {/* Always offered: the answer to a sign-in never says whether the account asks for a code
+              (nor whether the password was right). */}
           <TextInput
             label="Code from your authenticator app"
             description="Only if two-factor sign-in is on for you; or one of your recovery codes"

@@ -46,7 +46,7 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
       for (const w of r.warnings) notify(w.message, 'yellow');
       for (const f of r.registry_flags) notify(`Registry flag: ${f.category.replaceAll('_', ' ')}, raised by ${f.raised_by}`, 'yellow');
       onClose();
-      navigate(`/adoptions?application=${r.id}`);
+      void navigate(`/adoptions?application=${r.id}`);
     },
   });
   const fields = [

@@ -5,6 +5,7 @@ import { apiA, apiB, ok } from '../api';
 import { can, useSession } from '../session';
 import { parsePhoneNumberFromString, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
 import { dayIn, todayIn, whenIn } from './zone';
+import { asText } from '../text';
 
 /** A date-time from the API as "27 Nov 2026, 14:05" in the organization's zone (zone.ts: one format for the app). */
 export const when = (v: string | null | undefined) => whenIn(v);
@@ -195,7 +196,7 @@ export function useActor() {
   });
   const names = new Map((members.data?.results ?? []).map((m) => [`member:${m.id}`, m.name]));
   return (v: unknown) => {
-    if (typeof v !== 'string') return v === null || v === undefined || v === '' ? '—' : String(v);
+    if (typeof v !== 'string') return v === null || v === undefined || v === '' ? '—' : asText(v);
     if (session.data && v === `member:${session.data.member.id}`) return `${session.data.member.name} (you)`;
     if (names.has(v)) return names.get(v) as string;
     if (v.startsWith('member:')) return 'a team member';

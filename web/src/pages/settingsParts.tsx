@@ -120,5 +120,5 @@ export function errorAt(err: unknown, field: string, hint?: RegExp): string | un
 export function errorRest(err: unknown, fields: (string | [string, RegExp])[]): string | undefined {
   if (!err) return undefined;
   if (fields.some((f) => (typeof f === 'string' ? errorAt(err, f) : errorAt(err, f[0], f[1])))) return undefined;
-  return err instanceof Error ? err.message : String(err);
+  return err instanceof Error ? err.message : typeof err === 'string' ? err : 'Something went wrong.';
 }
