@@ -25,7 +25,7 @@ import { ageText, CareBadge, SEX } from './Animals';
 import { useKennels } from './Intake';
 import { day } from './parts';
 import { asText } from '../text';
-import type { OkA } from '../data/types';
+import type { OkA } from '../queries/types';
 
 export type Card = NonNullable<Awaited<ReturnType<typeof readCard>>>;
 export const readCard = (id: string) => ok(apiB.GET('/api/animals/{id}/details', { params: { path: { id } } }));
