@@ -22,11 +22,13 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiB, fail, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
+import { keys } from '../queries/keys';
+import { useAnimalDocuments, useAnimalPhotos } from '../queries/animals';
 
 const KINDS = ['medical', 'health_certificate', 'adoption', 'intake', 'legal', 'identification', 'other'] as const;
 type Kind = (typeof KINDS)[number];
@@ -121,7 +123,7 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
       ok(apiB.PATCH('/api/animals/{id}/photos/{photo_id}', { params: { path: { id, photo_id: p.id } }, body })),
     onSuccess: (_r, body) => {
       notify(body.is_primary ? 'Primary photo chosen' : body.is_public ? 'Photo marked public' : 'Photo no longer public');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'photos'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'photos') });
     },
   });
   const remove = useMutation({
@@ -129,7 +131,7 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
     onSuccess: () => {
       setAsking(false);
       notify('Photo deleted');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'photos'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'photos') });
     },
   });
   return (
@@ -221,7 +223,7 @@ function AddPhoto({ id }: { id: string }) {
       setFile(null);
       setCaption('');
       setPublic(false);
-      void client.invalidateQueries({ queryKey: ['animal', id, 'photos'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'photos') });
     },
     onSettled: () => setProgress(null),
   });
@@ -302,7 +304,7 @@ function DocumentRow({ id, d, canDelete }: { id: string; d: Doc; canDelete: bool
     onSuccess: () => {
       setAsking(false);
       notify('Document deleted');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'documents'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'documents') });
     },
   });
   return (
@@ -357,7 +359,7 @@ function AddDocument({ id }: { id: string }) {
       notify('Document uploaded');
       setFile(null);
       setTitle('');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'documents'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'documents') });
     },
     onSettled: () => setProgress(null),
   });
@@ -427,14 +429,8 @@ export default function AnimalMedia({ id }: { id: string }) {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'animals', 'write');
   const canDelete = can(session.data?.grants, 'animals', 'admin');
-  const photos = useQuery({
-    queryKey: ['animal', id, 'photos'],
-    queryFn: () => ok(apiB.GET('/api/animals/{id}/photos', { params: { path: { id }, query: { limit: 100, offset: 0 } } })),
-  });
-  const docs = useQuery({
-    queryKey: ['animal', id, 'documents'],
-    queryFn: () => ok(apiB.GET('/api/animals/{id}/documents', { params: { path: { id }, query: { limit: 100, offset: 0 } } })),
-  });
+  const photos = useAnimalPhotos(id);
+  const docs = useAnimalDocuments(id);
   return (
     <Stack mt="md">
       <Title order={3} size="h4">

@@ -26,10 +26,20 @@ import { useStatuses } from './Animals';
 import { day, ListTable, money, useActor } from './parts';
 import AnimalMedia from './AnimalMedia';
 import { StartApplication } from './StartApplication';
-import { AnimalHeader, ProfileFields, useCard } from './AnimalProfile';
-import { Stays, useStays } from './AnimalStays';
+import { AnimalHeader, ProfileFields } from './AnimalProfile';
+import { Stays } from './AnimalStays';
 import { whenIn } from './zone';
 import { asText } from '../text';
+import { keys } from '../queries/keys';
+import {
+  useAnimal,
+  useAnimalCard,
+  useAnimalHolds,
+  useAnimalMedical,
+  useAnimalNotes,
+  useAnimalStays,
+  useAnimalWeights,
+} from '../queries/animals';
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : asText(v));
@@ -82,10 +92,7 @@ function RecordTable({
 
 function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({
-    queryKey: ['animal', id, 'weights'],
-    queryFn: () => ok(apiB.GET('/api/animals/{id}/weights', { params: { path: { id }, query: { limit: 100, offset: 0 } } })),
-  });
+  const list = useAnimalWeights(id);
   const [weight, setWeight] = useState<number | string>('');
   const [unit, setUnit] = useState<'lb' | 'kg'>('lb');
   const add = useMutation({
@@ -93,7 +100,7 @@ function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
     onSuccess: () => {
       setWeight('');
       notify('Weight recorded');
-      void client.invalidateQueries({ queryKey: ['animal', id] });
+      void client.invalidateQueries({ queryKey: keys.animal.all(id) });
     },
   });
   return (
@@ -161,7 +168,7 @@ function AddNote({ id }: { id: string }) {
       setBody('');
       setPinned(false);
       notify('Note added');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'notes'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'notes') });
     },
   });
   return (
@@ -258,7 +265,7 @@ function AddMedical({ id }: { id: string }) {
     onSuccess: () => {
       setB({ ...blank, given_at: nowLocal() });
       notify('Medical record added');
-      void client.invalidateQueries({ queryKey: ['animal', id] });
+      void client.invalidateQueries({ queryKey: keys.animal.all(id) });
     },
   });
   const items = (catalogue.data?.results ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.kind})` }));
@@ -354,7 +361,7 @@ function AddMedical({ id }: { id: string }) {
 /** The animal's foster placements, newest offer first (`GET /api/animals/foster-assignments?animal_id=`). */
 function Fostering({ id }: { id: string }) {
   const list = useQuery({
-    queryKey: ['animal', id, 'foster-assignments'],
+    queryKey: keys.animal.part(id, 'foster-assignments'),
     queryFn: () => ok(apiB.GET('/api/animals/foster-assignments', { params: { query: { animal_id: id, limit: 100, offset: 0 } } })),
   });
   return (
@@ -384,7 +391,7 @@ function Fostering({ id }: { id: string }) {
 /** Transport runs carrying the animal, latest scheduled first (`GET /api/animals/transports?animal_id=`). */
 function Transports({ id }: { id: string }) {
   const runs = useQuery({
-    queryKey: ['animal', id, 'transports'],
+    queryKey: keys.animal.part(id, 'transports'),
     queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { animal_id: id, limit: 100, offset: 0 } } })),
   });
   return (
@@ -414,11 +421,11 @@ function Transports({ id }: { id: string }) {
 function Adoption({ id }: { id: string }) {
   const q = { limit: 100, offset: 0, animal_id: id };
   const applications = useQuery({
-    queryKey: ['animal', id, 'applications'],
+    queryKey: keys.animal.part(id, 'applications'),
     queryFn: () => ok(apiB.GET('/api/animals/adoption-applications', { params: { query: q } })),
   });
   const adoptions = useQuery({
-    queryKey: ['animal', id, 'adoptions'],
+    queryKey: keys.animal.part(id, 'adoptions'),
     queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: q } })),
   });
   return (
@@ -479,20 +486,18 @@ export default function AnimalPage() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'animals', 'write');
   const statuses = useStatuses();
-  const animal = useQuery({ queryKey: ['animal', id], queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })) });
-  const list = <T,>(key: string, fn: () => Promise<T>) => ({ queryKey: ['animal', id, key], queryFn: fn });
-  const page = { limit: 100, offset: 0 };
-  const stays = useStays(id);
-  const card = useCard(id);
-  const medical = useQuery(list('medical', () => ok(apiB.GET('/api/animals/{id}/medical', { params: { path: { id }, query: page } }))));
-  const notes = useQuery(list('notes', () => ok(apiB.GET('/api/animals/{id}/notes', { params: { path: { id }, query: page } }))));
-  const holds = useQuery(list('holds', () => ok(apiB.GET('/api/animals/{id}/holds', { params: { path: { id }, query: page } }))));
+  const animal = useAnimal(id);
+  const stays = useAnimalStays(id);
+  const card = useAnimalCard(id);
+  const medical = useAnimalMedical(id);
+  const notes = useAnimalNotes(id);
+  const holds = useAnimalHolds(id);
   const setStatus = useMutation({
     mutationFn: (status: string) => ok(apiA.PATCH('/animals/{id}', { params: { path: { id } }, body: { status } })),
     onSuccess: (a) => {
-      client.setQueryData(['animal', id], a);
-      void client.invalidateQueries({ queryKey: ['animal', id, 'card'] });
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      client.setQueryData(keys.animal.all(id), a);
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'card') });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
       notify(`Status changed to ${a.status}`);
     },
   });

@@ -25,11 +25,10 @@ import { ageText, CareBadge, SEX } from './Animals';
 import { useKennels } from './Intake';
 import { day } from './parts';
 import { asText } from '../text';
-import type { OkA } from '../queries/types';
+import type { Animal, AnimalCard } from '../queries/animals';
+import { keys } from '../queries/keys';
 
-export type Card = NonNullable<Awaited<ReturnType<typeof readCard>>>;
-export const readCard = (id: string) => ok(apiB.GET('/api/animals/{id}/details', { params: { path: { id } } }));
-export const useCard = (id: string) => useQuery({ queryKey: ['animal', id, 'card'], queryFn: () => readCard(id) });
+export type Card = AnimalCard;
 
 /** The top of the animal page: the animal first, then where it is and how it is. */
 export function AnimalHeader({ card, statusControl, inCareDays }: { card: Card; statusControl: ReactNode; inCareDays: number | null }) {
@@ -162,7 +161,6 @@ function InPlace<T>({
   );
 }
 
-type Animal = OkA<'/animals/{id}'>;
 const dash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '—' : v);
 
 /** The whole profile, every field editable in place (Family A for what it takes, the details route for the rest). */
@@ -180,12 +178,12 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
     staleTime: 300_000,
   });
   const refresh = () => {
-    void client.invalidateQueries({ queryKey: ['animal', id] });
-    void client.invalidateQueries({ queryKey: ['animals'] });
+    void client.invalidateQueries({ queryKey: keys.animal.all(id) });
+    void client.invalidateQueries({ queryKey: keys.animals.all });
   };
   const patchA = async (body: PathsA['/animals/{id}']['patch']['requestBody']['content']['application/json']) => {
     const r = await ok(apiA.PATCH('/animals/{id}', { params: { path: { id } }, body }));
-    client.setQueryData(['animal', id], r);
+    client.setQueryData(keys.animal.all(id), r);
     refresh();
   };
   const patchB = async (body: PathsB['/api/animals/{id}/details']['patch']['requestBody']['content']['application/json']) => {

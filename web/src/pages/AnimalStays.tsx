@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, Loader, Modal, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
@@ -9,6 +9,8 @@ import { daysText } from './AnimalProfile';
 import { usePersonNames } from './names';
 import { PersonPicker } from './parts';
 import { nowIn, useZone, whenIn, zonedIso } from './zone';
+import { keys } from '../queries/keys';
+import { type AnimalStay, useAnimalStays } from '../queries/animals';
 
 /** The Shelter Animals Count outcome categories as a person reads them. */
 export const OUTCOME_CATEGORY: Record<string, string> = {
@@ -23,9 +25,7 @@ export const OUTCOME_CATEGORY: Record<string, string> = {
   owner_intended_euthanasia: 'Owner-requested euthanasia',
 };
 
-type Stay = Awaited<ReturnType<typeof readStays>>['results'][number];
-const readStays = (id: string) => ok(apiB.GET('/api/animals/{id}/stays', { params: { path: { id }, query: { limit: 100, offset: 0 } } }));
-export const useStays = (id: string) => useQuery({ queryKey: ['animal', id, 'stays'], queryFn: () => readStays(id) });
+type Stay = AnimalStay;
 
 /** A wall time (`YYYY-MM-DDTHH:mm`) in the zone for an instant, as a datetime-local field holds it. */
 function localIn(iso: string, tz: string) {
@@ -121,8 +121,8 @@ function StayForm({
           );
     },
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['animal', animalId] });
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      void client.invalidateQueries({ queryKey: keys.animal.all(animalId) });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
       notify(stay && rec ? `The ${kind} is corrected` : kind === 'outcome' ? 'Outcome recorded' : 'Intake recorded');
       onDone();
     },
@@ -213,7 +213,7 @@ function StayForm({
 /** The Stays tab: each stay with its types, where the animal came from and went, its dates and its length in words. */
 export function Stays({ id, canWrite }: { id: string; canWrite: boolean }) {
   const tz = useZone();
-  const stays = useStays(id);
+  const stays = useAnimalStays(id);
   const [editing, setEditing] = useState<{ stay: Stay | null; kind: 'intake' | 'outcome' } | null>(null);
   const people = usePersonNames(
     (stays.data?.results ?? []).flatMap((s) =>

@@ -28,6 +28,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { day, today } from './parts';
 import { can, useSession } from '../session';
 import { notify } from '../notify';
+import { keys } from '../queries/keys';
 
 const CARE = [
   { value: 'in_care', label: 'In care' },
@@ -76,7 +77,7 @@ function AddAnimal({ onClose }: { onClose: () => void }) {
         }),
       ),
     onSuccess: (a) => {
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
       onClose();
       void navigate(`/animals/${a.id}`);
     },
@@ -248,7 +249,7 @@ function BulkStatus({ rows, statuses, onDone }: { rows: Row[]; statuses: string[
     }
     setResult({ done: rows.length - failed.length, failed, status });
     setProgress(null);
-    void client.invalidateQueries({ queryKey: ['animals'] });
+    void client.invalidateQueries({ queryKey: keys.animals.all });
     onDone();
   };
   return (
@@ -371,7 +372,7 @@ export default function Animals() {
   const narrowed = chip || status ? 'all' : view;
   const perPage = 100;
   const list = useQuery({
-    queryKey: ['animals', 'cards', page, narrowed, status, species, chip, q],
+    queryKey: keys.animals.cards(page, narrowed, status, species, chip, q),
     queryFn: () =>
       ok(
         apiB.GET('/api/animals', {

@@ -5,6 +5,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { Link } from 'react-router-dom';
 import { apiA, apiB, ok } from '../api';
 import { can, useSession } from '../session';
+import { keys } from '../queries/keys';
 
 const STATES = [
   { key: 'in_care', label: 'In care' },
@@ -130,7 +131,7 @@ export default function Dashboard() {
   const session = useSession();
   const counts = useQueries({
     queries: STATES.map((s) => ({
-      queryKey: ['animals', 'count', s.key],
+      queryKey: keys.animals.count(s.key),
       queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 1, careState: s.key } } })),
     })),
   });

@@ -23,6 +23,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, ListTable, PersonPicker } from './parts';
+import { keys } from '../queries/keys';
 
 const RSVPS = ['invited', 'going', 'maybe', 'declined', 'attended'] as const;
 type Rsvp = (typeof RSVPS)[number];
@@ -197,7 +198,7 @@ function EventAnimals({
   const client = useQueryClient();
   const animals = useQueries({
     queries: animalIds.map((a) => ({
-      queryKey: ['animals', 'one', a],
+      queryKey: keys.animals.one(a),
       queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id: a } } })),
       enabled: canAnimals,
     })),

@@ -26,6 +26,7 @@ import type { components } from '../api/b';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, ListTable } from './parts';
+import { keys } from '../queries/keys';
 
 const LOCATION_TYPES = ['shelter', 'building', 'room', 'yard', 'clinic', 'offsite', 'other'] as const;
 const UNIT_TYPES = ['kennel', 'run', 'cage', 'suite', 'room', 'enclosure', 'pen', 'tank', 'aviary', 'hutch', 'other'] as const;
@@ -438,7 +439,7 @@ function Place({ l, canWrite }: { l: Listed; canWrite: boolean }) {
       notify(`Moved into ${u.name}`);
       setAnimal(null);
       void client.invalidateQueries({ queryKey: ['housing'] });
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
     },
   });
   const retire = useActive('location', l.id, l.name);

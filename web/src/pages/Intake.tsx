@@ -24,6 +24,7 @@ import { notify } from '../notify';
 import { upload } from './AnimalMedia';
 import { day, PersonPicker } from './parts';
 import { nowIn, useZone, zonedIso } from './zone';
+import { keys } from '../queries/keys';
 
 /** The Shelter Animals Count intake categories as a person reads them. */
 export const INTAKE_CATEGORY: Record<string, string> = {
@@ -94,7 +95,7 @@ function ChipCheck({ number }: { number: string }) {
       ok(apiB.GET('/api/registry/microchips/{number}', { params: { path: { number: settled }, query: { limit: 10, offset: 0 } } })),
   });
   const ours = useQuery({
-    queryKey: ['animals', 'chip', settled],
+    queryKey: keys.animals.chip(settled),
     enabled: enough,
     retry: false,
     queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 5, microchipNumber: settled } } })),
@@ -332,7 +333,7 @@ export default function Intake() {
       return made;
     },
     onSuccess: (made) => {
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
       void client.invalidateQueries({ queryKey: ['locations'] });
       notify(`${made.animal.name} taken in`);
       void navigate(`/animals/${made.animal.id}`);

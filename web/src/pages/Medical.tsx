@@ -22,6 +22,7 @@ import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable } from './parts';
 import { nowIn, useZone, zonedIso } from './zone';
+import { keys } from '../queries/keys';
 
 const KINDS = ['vaccine', 'test', 'treatment', 'procedure'] as const;
 type DueRow = {
@@ -57,7 +58,7 @@ function Given({ item, onClose }: { item: DueRow; onClose: () => void }) {
       ),
     onSuccess: (r) => {
       void client.invalidateQueries({ queryKey: ['medical'] });
-      void client.invalidateQueries({ queryKey: ['animal', item.animal_id] });
+      void client.invalidateQueries({ queryKey: keys.animal.all(item.animal_id) });
       notify(`${item.item_name} recorded for ${item.animal_name}${r.next ? `; next dose due ${day(r.next.due_on)}` : ''}`);
       onClose();
     },

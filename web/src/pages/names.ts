@@ -1,13 +1,15 @@
 import { useQueries } from '@tanstack/react-query';
 import { apiA, ok } from '../api';
+import { keys } from '../queries/keys';
+import { readAnimal } from '../queries/animals';
 
 /** The animals' names, each read once (`GET /api/v1/animals/{id}`) and kept by the query cache. */
 export function useAnimalNames(ids: string[]) {
   const unique = [...new Set(ids)];
   const got = useQueries({
     queries: unique.map((id) => ({
-      queryKey: ['animal', id, 'name'],
-      queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })),
+      queryKey: keys.animal.part(id, 'name'),
+      queryFn: () => readAnimal(id),
       staleTime: 300_000,
     })),
   });

@@ -6,6 +6,7 @@ import { can, useSession } from '../session';
 import { parsePhoneNumberFromString, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
 import { dayIn, todayIn, whenIn } from './zone';
 import { asText } from '../text';
+import { keys } from '../queries/keys';
 
 /** A date-time from the API as "27 Nov 2026, 14:05" in the organization's zone (zone.ts: one format for the app). */
 export const when = (v: string | null | undefined) => whenIn(v);
@@ -142,12 +143,12 @@ export function AnimalPicker({
   // Once chosen, the box shows the choice's label: that is no search.
   const q = picked && search === picked.label ? '' : search.trim().slice(0, 100);
   const inCare = useQuery({
-    queryKey: ['animals', 'pick'],
+    queryKey: keys.animals.pick(),
     queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 100, careState: 'in_care' } } })),
     enabled: scope === 'in_care',
   });
   const any = useQuery({
-    queryKey: ['animals', 'lookup', q],
+    queryKey: keys.animals.lookup(q),
     queryFn: () => ok(apiB.GET('/api/animals/lookup', { params: { query: { limit: 25, offset: 0, ...(q ? { q } : {}) } } })),
     enabled: scope === 'any',
     placeholderData: keepPreviousData,
