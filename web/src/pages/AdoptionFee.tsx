@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+
 import { notify } from '../notify';
 import { money } from './parts';
 import { dateIn, useZone } from './zone';
@@ -44,7 +46,7 @@ export function FeePaid({
         }),
       ),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['adoptions'] });
+      void client.invalidateQueries({ queryKey: keys.adoptions.all });
       notify(`Fee paid: ${money(Math.round(Number(amount) * 100) / 100, r.adoption.currency)} for ${adoption.animal_name}`);
       onClose();
     },

@@ -25,6 +25,18 @@ import {
 } from '@mantine/core';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+import {
+  adoptionStatusOf,
+  stageKindOf,
+  useAdoptions,
+  useApplication,
+  useApplicationContracts,
+  useApplicationStages,
+  useApplications,
+  useContractTemplates,
+} from '../queries/adoptions';
+
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, money } from './parts';
@@ -80,16 +92,13 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
     reason: '',
   });
   const [chosenContract, setContract] = useState<string | null | undefined>(undefined);
-  const contracts = useQuery({
-    queryKey: ['applications', id, 'contracts'],
-    queryFn: () => ok(apiB.GET('/api/animals/signed-contracts', { params: { query: { limit: 100, offset: 0, application_id: id } } })),
-  });
+  const contracts = useApplicationContracts(id);
   const signed = (contracts.data?.results ?? []).filter((c) => c.status === 'signed');
   // The signed contract is chosen already (the latest signed, when several); staff may clear it.
   const contract = chosenContract === undefined ? (signed[0]?.id ?? null) : chosenContract;
   const quotes = useQueries({
     queries: animalIds.map((a) => ({
-      queryKey: ['adoption-fee', a, f.special_needs],
+      queryKey: keys.adoptionFee(a, f.special_needs),
       queryFn: () =>
         ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id: a }, query: { special_needs: f.special_needs } } })),
     })),
@@ -108,8 +117,8 @@ function Finalize({ id, animalIds, names, onClose }: { id: string; animalIds: st
         }),
       ),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['adoptions'] });
-      void client.invalidateQueries({ queryKey: ['applications'] });
+      void client.invalidateQueries({ queryKey: keys.adoptions.all });
+      void client.invalidateQueries({ queryKey: keys.applications.all });
       notify(`${f.trial ? 'Trial started' : 'Adopted'}: ${r.results.map((a) => a.animal_name).join(', ')}`);
       for (const w of r.warnings) notify(w.message, 'yellow');
       onClose();
@@ -210,20 +219,13 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
   const tz = useZone();
   const [template, setTemplate] = useState<string | null>(null);
   const [link, setLink] = useState<string | null>(null);
-  const contracts = useQuery({
-    queryKey: ['applications', id, 'contracts'],
-    queryFn: () => ok(apiB.GET('/api/animals/signed-contracts', { params: { query: { limit: 100, offset: 0, application_id: id } } })),
-  });
-  const templates = useQuery({
-    queryKey: ['contract-templates'],
-    queryFn: () => ok(apiB.GET('/api/animals/contract-templates', { params: { query: { limit: 100, offset: 0 } } })),
-    enabled: canWrite,
-  });
+  const contracts = useApplicationContracts(id);
+  const templates = useContractTemplates(canWrite);
   const send = useMutation({
     mutationFn: () => ok(apiB.POST('/api/animals/signed-contracts', { body: { application_id: id, template_id: template ?? '' } })),
     onSuccess: (r) => {
       setLink(r.signing_url);
-      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
+      void client.invalidateQueries({ queryKey: keys.applications.contracts(id) });
       notify(
         r.email.sent
           ? `Contract and signing link emailed to ${r.sent_to ?? 'the applicant'}`
@@ -235,7 +237,7 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
     mutationFn: (c: string) => ok(apiB.POST('/api/animals/signed-contracts/{id}/resend', { params: { path: { id: c } }, body: {} })),
     onSuccess: (r) => {
       setLink(r.signing_url);
-      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
+      void client.invalidateQueries({ queryKey: keys.applications.contracts(id) });
       notify(
         r.email.sent
           ? `A new signing link sent to ${r.sent_to ?? 'the applicant'}: the old one no longer works`
@@ -247,7 +249,7 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
     mutationFn: (c: string) => ok(apiB.DELETE('/api/animals/signed-contracts/{id}', { params: { path: { id: c } } })),
     onSuccess: () => {
       setLink(null);
-      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
+      void client.invalidateQueries({ queryKey: keys.applications.contracts(id) });
       notify('Contract withdrawn: its link no longer works');
     },
   });
@@ -358,10 +360,7 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
 function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; stages: { id: string; name: string; kind: string }[] }) {
   const client = useQueryClient();
   const tz = useZone();
-  const app = useQuery({
-    queryKey: ['applications', id],
-    queryFn: () => ok(apiB.GET('/api/animals/adoption-applications/{id}', { params: { path: { id } } })),
-  });
+  const app = useApplication(id);
   const names = namesOf(app.data?.animals ?? []);
   const [stage, setStage] = useState<string | null>(null);
   const [reason, setReason] = useState('');
@@ -390,7 +389,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
     onSuccess: (r) => {
       setStage(null);
       setReason('');
-      void client.invalidateQueries({ queryKey: ['applications'] });
+      void client.invalidateQueries({ queryKey: keys.applications.all });
       notify(`Moved to ${r.stage}`);
     },
   });
@@ -537,16 +536,8 @@ function Applications({ canWrite }: { canWrite: boolean }) {
   const [kind, setKind] = useState('open');
   const chosen = params.get('application');
   const setChosen = (id: string) => setParams({ application: id });
-  const stages = useQuery({ queryKey: ['application-stages'], queryFn: () => ok(apiB.GET('/api/animals/application-stages')) });
-  const list = useQuery({
-    queryKey: ['applications', 'list', kind],
-    queryFn: () =>
-      ok(
-        apiB.GET('/api/animals/adoption-applications', {
-          params: { query: { limit: 100, offset: 0, ...(kind === 'all' ? {} : { stage_kind: kind as 'open' }) } },
-        }),
-      ),
-  });
+  const stages = useApplicationStages();
+  const list = useApplications({ stage_kind: stageKindOf(kind) });
   const names = namesOf((list.data?.results ?? []).flatMap((a) => a.animals));
   return (
     <Stack>
@@ -626,7 +617,7 @@ function Return({ adoption, onClose }: { adoption: { id: string; animal_name: st
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['adoptions'] });
+      void client.invalidateQueries({ queryKey: keys.adoptions.all });
       notify(
         adoption.status === 'trial' ? `Trial ended: ${adoption.animal_name}` : `Return recorded: ${adoption.animal_name} is in care again`,
       );
@@ -681,19 +672,11 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
     fee_paid_minor: number;
     currency: string;
   } | null>(null);
-  const list = useQuery({
-    queryKey: ['adoptions', status],
-    queryFn: () =>
-      ok(
-        apiB.GET('/api/animals/adoptions', {
-          params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'trial' } : {}) } },
-        }),
-      ),
-  });
+  const list = useAdoptions({ status: adoptionStatusOf(status) });
   const complete = useMutation({
     mutationFn: (id: string) => ok(apiB.POST('/api/animals/adoptions/{id}/complete', { params: { path: { id } }, body: {} })),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['adoptions'] });
+      void client.invalidateQueries({ queryKey: keys.adoptions.all });
       notify(`Adopted: ${r.animal_name}`);
     },
   });

@@ -40,6 +40,7 @@ import {
   useAnimalStays,
   useAnimalWeights,
 } from '../queries/animals';
+import { useAdoptions, useApplications } from '../queries/adoptions';
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : asText(v));
@@ -419,15 +420,8 @@ function Transports({ id }: { id: string }) {
 
 /** Applications naming the animal, and its adoptions (trial, completed, returned). */
 function Adoption({ id }: { id: string }) {
-  const q = { limit: 100, offset: 0, animal_id: id };
-  const applications = useQuery({
-    queryKey: keys.animal.part(id, 'applications'),
-    queryFn: () => ok(apiB.GET('/api/animals/adoption-applications', { params: { query: q } })),
-  });
-  const adoptions = useQuery({
-    queryKey: keys.animal.part(id, 'adoptions'),
-    queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: q } })),
-  });
+  const applications = useApplications({ animal_id: id });
+  const adoptions = useAdoptions({ animal_id: id });
   return (
     <Stack mt="md">
       <Title order={3} size="h5">

@@ -1,24 +1,16 @@
 import { Anchor, Badge, Stack, Table, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiB, ok } from '../api';
+import { useAdoptions, useApplications } from '../queries/adoptions';
 import { ListTable, money } from './parts';
 import { useZone, whenIn } from './zone';
 
 const KIND_COLOR: Record<string, string> = { open: 'indigo.9', approved: 'teal.9', closed: 'gray.7' };
-const page = { limit: 100, offset: 0 };
 
 /** A person's adoption applications and adoptions (the person page's Adoptions tab). */
 export function PersonAdoptions({ id }: { id: string }) {
   const tz = useZone();
-  const apps = useQuery({
-    queryKey: ['applications', 'person', id],
-    queryFn: () => ok(apiB.GET('/api/animals/adoption-applications', { params: { query: { ...page, person_id: id } } })),
-  });
-  const adoptions = useQuery({
-    queryKey: ['adoptions', 'person', id],
-    queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: { ...page, person_id: id } } })),
-  });
+  const apps = useApplications({ person_id: id });
+  const adoptions = useAdoptions({ person_id: id });
   return (
     <Stack mt="md">
       <Title order={3} size="h5">

@@ -19,6 +19,9 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, ApiError, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+import { useApplicationStages, useContractTemplates } from '../queries/adoptions';
+
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
@@ -65,7 +68,7 @@ function StageEdit({ s, onClose }: { s: Stage; onClose: () => void }) {
       ),
     onSuccess: () => {
       notify(`Saved the stage ${f.name}`);
-      void client.invalidateQueries({ queryKey: ['application-stages'] });
+      void client.invalidateQueries({ queryKey: keys.applicationStages });
       onClose();
     },
   });
@@ -122,7 +125,7 @@ function StageActions({ s }: { s: Stage }) {
     onSuccess: () => {
       notify(`Removed the stage ${s.name}`);
       ask.close();
-      void client.invalidateQueries({ queryKey: ['application-stages'] });
+      void client.invalidateQueries({ queryKey: keys.applicationStages });
     },
   });
   return (
@@ -165,14 +168,14 @@ function StageActions({ s }: { s: Stage }) {
 /** The application stages in order: add, rename, change the kind, move up or down, remove an unused one. */
 function Stages({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const stages = useQuery({ queryKey: ['application-stages'], queryFn: () => ok(apiB.GET('/api/animals/application-stages')) });
+  const stages = useApplicationStages();
   const [f, setF] = useState({ name: '', kind: 'open' as StageKind });
   const add = useMutation({
     mutationFn: () => ok(apiB.POST('/api/animals/application-stages', { body: { name: f.name.trim(), kind: f.kind } })),
     onSuccess: (s) => {
       setF({ name: '', kind: f.kind });
       notify(`Stage ${s.name} added`);
-      void client.invalidateQueries({ queryKey: ['application-stages'] });
+      void client.invalidateQueries({ queryKey: keys.applicationStages });
     },
   });
   const list = (stages.data?.results ?? []) as Stage[];
@@ -247,7 +250,7 @@ function Stages({ canAdmin }: { canAdmin: boolean }) {
                       patch={(id, sort_order) =>
                         ok(apiB.PATCH('/api/animals/application-stages/{id}', { params: { path: { id } }, body: { sort_order } }))
                       }
-                      invalidate={['application-stages']}
+                      invalidate={keys.applicationStages}
                     />
                   </Table.Td>
                   <Table.Td>
@@ -879,7 +882,7 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
     },
     onSuccess: (d) => {
       notify(`Contract template ${d.name} saved (version ${d.version})`);
-      void client.invalidateQueries({ queryKey: ['contract-templates'] });
+      void client.invalidateQueries({ queryKey: keys.contractTemplates });
       onClose();
     },
   });
@@ -983,17 +986,14 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
 /** Contract templates: write one with merge fields (preview as it will read), archive one, bring it back. */
 function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({
-    queryKey: ['contract-templates'],
-    queryFn: () => ok(apiB.GET('/api/animals/contract-templates', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const list = useContractTemplates();
   const [editing, setEditing] = useState<Template | 'new' | null>(null);
   const status = useMutation({
     mutationFn: (v: { t: Template; status: 'active' | 'archived' }) =>
       ok(apiB.PATCH('/api/animals/contract-templates/{id}', { params: { path: { id: v.t.id } }, body: { status: v.status } })),
     onSuccess: (d) => {
       notify(d.status === 'archived' ? `Contract template ${d.name} archived` : `Contract template ${d.name} in use again`);
-      void client.invalidateQueries({ queryKey: ['contract-templates'] });
+      void client.invalidateQueries({ queryKey: keys.contractTemplates });
     },
     onError: (e) => notify(e.message, 'red'),
   });

@@ -3,6 +3,8 @@ import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Text,
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+
 import { notify } from '../notify';
 import { AnimalPicker, PersonPicker } from './parts';
 import { LooksLike } from './PersonForm';
@@ -40,7 +42,7 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
         }),
       ),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['applications'] });
+      void client.invalidateQueries({ queryKey: keys.applications.all });
       void client.invalidateQueries({ queryKey: ['person'] });
       notify(`Application started for ${r.applicant_name}`);
       for (const w of r.warnings) notify(w.message, 'yellow');

@@ -33,7 +33,7 @@ export function MoveButtons<T extends { id: string; sort_order: number }>({
   index: number;
   name: string;
   patch: (id: string, sort_order: number) => Promise<unknown>;
-  invalidate: unknown[];
+  invalidate: readonly unknown[];
 }) {
   const client = useQueryClient();
   const [dir, setDir] = useState<-1 | 1>(-1);

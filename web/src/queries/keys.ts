@@ -14,6 +14,21 @@ export const keys = {
     lookup: (q: string) => ['animals', 'lookup', q] as const,
     one: (id: string) => ['animals', 'one', id] as const,
   },
+  /** Adoption applications: `applications.all` refreshes every list and every application read. */
+  applications: {
+    all: ['applications'] as const,
+    list: (filters: object) => ['applications', 'list', filters] as const,
+    one: (id: string) => ['applications', id] as const,
+    contracts: (id: string) => ['applications', id, 'contracts'] as const,
+  },
+  /** Adoptions (trial, adopted, returned): `adoptions.all` refreshes every list of them. */
+  adoptions: {
+    all: ['adoptions'] as const,
+    list: (filters: object) => ['adoptions', 'list', filters] as const,
+  },
+  applicationStages: ['application-stages'] as const,
+  contractTemplates: ['contract-templates'] as const,
+  adoptionFee: (animalId: string, specialNeeds: boolean) => ['adoption-fee', animalId, specialNeeds] as const,
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,
