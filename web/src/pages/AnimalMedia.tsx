@@ -441,7 +441,7 @@ export default function AnimalMedia({ id }: { id: string }) {
         <Loader aria-label="Loading" />
       ) : photos.data.results.length ? (
         <SimpleGrid cols={{ base: 2, md: 4 }}>
-          {(photos.data.results as Photo[]).map((p) => (
+          {photos.data.results.map((p) => (
             <PhotoCard key={p.id} id={id} p={p} canWrite={canWrite} />
           ))}
         </SimpleGrid>

@@ -143,7 +143,7 @@ export default function Dashboard() {
       },
     ],
   });
-  const dueCount = (due?.data as { results?: unknown[] } | undefined)?.results?.length;
+  const dueCount = due?.data?.results.length;
   const grants = session.data?.grants;
   // Today, the week ahead and tomorrow's first instant in the organization's zone, wherever the browser is.
   const today = todayIn();

@@ -446,6 +446,7 @@ export default function Partners() {
       ),
   });
   const filtered = !!(kind || q);
+  const chosenPartner = chosen ? partners.data?.results.find((p) => p.id === chosen) : undefined;
   return (
     <Stack>
       <Group justify="space-between">
@@ -522,14 +523,7 @@ export default function Partners() {
           </Table.Tr>
         )}
       />
-      {chosen && partners.data?.results.some((p) => p.id === chosen) && (
-        <PartnerCard
-          key={chosen}
-          p={partners.data.results.find((p) => p.id === chosen) as { id: string; name: string; kind: string }}
-          canWrite={canWrite}
-          canPeople={canPeople}
-        />
-      )}
+      {chosenPartner && <PartnerCard key={chosenPartner.id} p={chosenPartner} canWrite={canWrite} canPeople={canPeople} />}
       <Modal opened={adding} onClose={close} title="Add a partner" closeButtonProps={{ 'aria-label': 'Close' }}>
         <AddPartner onClose={close} />
       </Modal>

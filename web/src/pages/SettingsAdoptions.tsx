@@ -178,7 +178,7 @@ function Stages({ canAdmin }: { canAdmin: boolean }) {
       void client.invalidateQueries({ queryKey: keys.applicationStages });
     },
   });
-  const list = (stages.data?.results ?? []) as Stage[];
+  const list: Stage[] = stages.data?.results ?? [];
   return (
     <Section
       title="Application stages"
@@ -673,7 +673,7 @@ function FeeSchedules({ canAdmin, currency }: { canAdmin: boolean; currency: str
     },
     onError: (e) => notify(e.message, 'red'),
   });
-  const rows = list.data?.results as Schedule[] | undefined;
+  const rows: Schedule[] | undefined = list.data?.results;
   const cur = rows?.[0]?.currency ?? currency;
   return (
     <Section

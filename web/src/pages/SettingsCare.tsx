@@ -210,7 +210,7 @@ function Subtypes({ kind, canAdmin }: { kind: Kind; canAdmin: boolean }) {
       void client.invalidateQueries({ queryKey: ['stay-subtypes'] });
     },
   });
-  const rows = list.data?.results as Subtype[] | undefined;
+  const rows: Subtype[] | undefined = list.data?.results;
   // Moving up and down orders the subtypes offered (retired ones are left where they are).
   const offered = (rows ?? []).filter((s) => !s.retired);
   const title = kind === 'intake' ? 'Intake subtypes' : 'Outcome subtypes';
