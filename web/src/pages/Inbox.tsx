@@ -1,14 +1,15 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Grid, Group, Loader, NavLink, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiB, fieldError, formError, ok } from '../api';
+import { usePerson } from '../queries/people';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { when } from './parts';
 
 /** The person a conversation is with, or the one Ark suggests, by name. */
 function PersonName({ id }: { id: string }) {
-  const p = useQuery({ queryKey: ['person', id], queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id } } })) });
+  const p = usePerson(id);
   return <>{p.data ? `${p.data.firstName} ${p.data.lastName}` : '…'}</>;
 }
 

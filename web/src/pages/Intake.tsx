@@ -149,7 +149,7 @@ function AddPerson({ onAdded, onCancel }: { onAdded: (id: string, name: string) 
   const [checked, setChecked] = useState<string | null>(null);
   const probe = [p.email.trim(), p.phone.trim(), `${p.firstName} ${p.lastName}`.trim()].find((x) => x.length >= 3) ?? '';
   const matches = useQuery({
-    queryKey: ['people', 'dupes', probe],
+    queryKey: keys.people.dupes(probe),
     enabled: probe.length >= 3,
     queryFn: () => ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 5, q: probe } } })),
   });

@@ -4,6 +4,7 @@ import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, PersonPicker, phone } from './parts';
@@ -287,7 +288,7 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
   // Affiliations name people by id; their names are read in People when the role may.
   const people = useQueries({
     queries: (ties.data?.results ?? []).map((a) => ({
-      queryKey: ['people', 'one', a.person_id],
+      queryKey: keys.people.one(a.person_id),
       queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id: a.person_id } } })),
       enabled: canPeople,
     })),

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Modal, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { apiA, ok } from '../api';
 import { can, useSession } from '../session';
-import { PERSON_ROLES as ROLES, PersonForm, roleName, type PersonRole } from './PersonForm';
+import { PERSON_ROLES as ROLES, PersonForm, roleName } from './PersonForm';
+import { usePeople } from '../queries/people';
 import { phone } from './parts';
 
 export default function People() {
@@ -23,16 +22,11 @@ export default function People() {
     if (k !== 'page') next.delete('page');
     setParams(next);
   };
-  const list = useQuery({
-    queryKey: ['people', page, q, role],
-    queryFn: () =>
-      ok(
-        apiA.GET('/people', {
-          params: { query: { page, perPage: 50, ...(q ? { q } : {}), ...(role ? { role: [role as PersonRole] } : {}) } },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const list = usePeople(
+    page,
+    q,
+    ROLES.find((r) => r === role),
+  );
   return (
     <Stack>
       <Group justify="space-between">

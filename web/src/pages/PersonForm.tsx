@@ -4,6 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
 import { notify } from '../notify';
 import { phone } from './parts';
 
@@ -38,7 +39,7 @@ export function LooksLike({ draft, exclude }: { draft: PersonDraft; exclude?: st
   const query = { first_name: d.firstName.trim(), last_name: d.lastName.trim(), email: d.email.trim(), phone: d.phone.trim() };
   const any = Object.values(query).some(Boolean);
   const similar = useQuery({
-    queryKey: ['people', 'similar', query],
+    queryKey: keys.people.similar(query),
     queryFn: () => ok(apiB.GET('/api/people/similar', { params: { query } })),
     enabled: any,
   });
@@ -96,8 +97,8 @@ export function PersonForm({
     mutationFn: () =>
       person ? ok(apiA.PATCH('/people/{id}', { params: { path: { id: person.id } }, body })) : ok(apiA.POST('/people', { body })),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['people'] });
-      void client.invalidateQueries({ queryKey: ['person', r.id] });
+      void client.invalidateQueries({ queryKey: keys.people.all });
+      void client.invalidateQueries({ queryKey: keys.person.all(r.id) });
       notify(person ? 'Saved' : `${r.firstName} ${r.lastName} added`);
       onSaved(r.id);
     },

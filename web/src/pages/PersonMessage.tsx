@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Alert, Button, Card, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
 import { notify } from '../notify';
 import { BlocksView } from './Messages';
 import { AnimalPicker } from './parts';
@@ -37,12 +38,12 @@ export default function PersonMessage({ personId, hasEmail }: { personId: string
       setTemplate(null);
       setAnimal(null);
       setKey(newKey());
-      void client.invalidateQueries({ queryKey: ['person', personId, 'messages'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(personId, 'messages') });
       void client.invalidateQueries({ queryKey: ['messages'] });
     },
     // Not sent (no email provider set up) is still logged: the person's messages and the log show it.
     onError: () => {
-      void client.invalidateQueries({ queryKey: ['person', personId, 'messages'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(personId, 'messages') });
       void client.invalidateQueries({ queryKey: ['messages'] });
     },
   });

@@ -22,6 +22,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+import { usePersonAddresses, usePersonContacts, usePersonNotes, usePersonRecord } from '../queries/people';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
 import { day, ListTable, money, phone, useActor, when } from './parts';
@@ -42,18 +44,9 @@ const page = { limit: 100, offset: 0 };
 /** Contacts, addresses, custom fields and notes (with a form to add one). */
 function Profile({ id, customFields, canWrite }: { id: string; customFields: Record<string, unknown>; canWrite: boolean }) {
   const client = useQueryClient();
-  const contacts = useQuery({
-    queryKey: ['person', id, 'contacts'],
-    queryFn: () => ok(apiB.GET('/api/people/{id}/contacts', { params: { path: { id }, query: page } })),
-  });
-  const addresses = useQuery({
-    queryKey: ['person', id, 'addresses'],
-    queryFn: () => ok(apiB.GET('/api/people/{id}/addresses', { params: { path: { id }, query: page } })),
-  });
-  const notes = useQuery({
-    queryKey: ['person', id, 'notes'],
-    queryFn: () => ok(apiB.GET('/api/people/{id}/notes', { params: { path: { id }, query: page } })),
-  });
+  const contacts = usePersonContacts(id);
+  const addresses = usePersonAddresses(id);
+  const notes = usePersonNotes(id);
   const [body, setBody] = useState('');
   const [kind, setKind] = useState<NoteKind>('general');
   const [pinned, setPinned] = useState(false);
@@ -63,7 +56,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
       setBody('');
       setPinned(false);
       notify('Note added');
-      void client.invalidateQueries({ queryKey: ['person', id, 'notes'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(id, 'notes') });
     },
   });
   const actor = useActor();
@@ -83,7 +76,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
     onSuccess: () => {
       setContact({ ...contact, value: '', label: '' });
       notify('Contact added');
-      void client.invalidateQueries({ queryKey: ['person', id, 'contacts'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(id, 'contacts') });
     },
   });
   const fields = Object.entries(customFields);
@@ -252,7 +245,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
 
 function Donations({ id }: { id: string }) {
   const list = useQuery({
-    queryKey: ['person', id, 'donations'],
+    queryKey: keys.person.part(id, 'donations'),
     queryFn: () => ok(apiA.GET('/donations', { params: { query: { donorId: id, page: 1, perPage: 100 } } })),
   });
   const totals = new Map<string, number>();
@@ -284,7 +277,7 @@ function Donations({ id }: { id: string }) {
 
 function Fostering({ id }: { id: string }) {
   const homes = useQuery({
-    queryKey: ['person', id, 'foster-homes'],
+    queryKey: keys.person.part(id, 'foster-homes'),
     queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { ...page, person_id: id } } })),
   });
   const homeId = homes.data?.results[0]?.id;
@@ -338,7 +331,7 @@ function Fostering({ id }: { id: string }) {
 
 function Bookings({ id }: { id: string }) {
   const list = useQuery({
-    queryKey: ['person', id, 'bookings'],
+    queryKey: keys.person.part(id, 'bookings'),
     queryFn: () => ok(apiB.GET('/api/shifts/bookings', { params: { query: { ...page, person_id: id } } })),
   });
   return (
@@ -365,7 +358,7 @@ function Bookings({ id }: { id: string }) {
 
 function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmail: boolean }) {
   const list = useQuery({
-    queryKey: ['person', id, 'messages'],
+    queryKey: keys.person.part(id, 'messages'),
     queryFn: () => ok(apiB.GET('/api/communications/messages', { params: { query: { ...page, person_id: id } } })),
   });
   return (
@@ -397,14 +390,14 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
   const navigate = useNavigate();
   const [into, setInto] = useState<{ id: string; name: string } | null>(null);
   const similar = useQuery({
-    queryKey: ['person', id, 'similar'],
+    queryKey: keys.person.part(id, 'similar'),
     queryFn: () => ok(apiB.GET('/api/people/similar', { params: { query: { person_id: id } } })),
   });
   const merge = useMutation({
     mutationFn: (other: string) => ok(apiB.POST('/api/people/{id}/merge', { params: { path: { id } }, body: { into: other } })),
     onSuccess: (_r, other) => {
-      void client.invalidateQueries({ queryKey: ['people'] });
-      void client.invalidateQueries({ queryKey: ['person'] });
+      void client.invalidateQueries({ queryKey: keys.people.all });
+      void client.invalidateQueries({ queryKey: keys.person.every });
       notify(`${name} merged into ${into?.name ?? 'the other person'}`);
       setInto(null);
       void navigate(`/people/${other}`);
@@ -415,7 +408,7 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
       ok(apiB.POST('/api/people/{id}/duplicates/{other_id}/dismiss', { params: { path: { id, other_id: other } } })),
     onSuccess: () => {
       notify('Marked as different people');
-      void client.invalidateQueries({ queryKey: ['person', id, 'similar'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(id, 'similar') });
     },
   });
   const found = similar.data?.results ?? [];
@@ -480,10 +473,7 @@ export default function PersonPage() {
   const session = useSession();
   const grants = session.data?.grants;
   const [editing, setEditing] = useState(false);
-  const person = useQuery({
-    queryKey: ['person', id, 'family-b'],
-    queryFn: () => ok(apiB.GET('/api/people/{id}', { params: { path: { id } } })),
-  });
+  const person = usePersonRecord(id);
   if (person.isError) return <Alert color="red">{person.error.message}</Alert>;
   if (!person.data) return <Loader aria-label="Loading" />;
   const p = person.data;

@@ -21,11 +21,12 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, PersonPicker, useActor, when } from './parts';
 import { asText } from '../text';
+import { usePerson } from '../queries/people';
 
 type OwnFlag = Awaited<ReturnType<typeof ownFlags>>['results'][number];
 type Match = Awaited<ReturnType<typeof matchesOf>>['results'][number];
@@ -55,11 +56,7 @@ const FORMAT: Record<string, string> = {
 function PersonName({ id }: { id: string }) {
   const session = useSession();
   const mayRead = can(session.data?.grants, 'people', 'read');
-  const p = useQuery({
-    queryKey: ['person', id],
-    queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id } } })),
-    enabled: mayRead,
-  });
+  const p = usePerson(id, mayRead);
   if (!mayRead) return <>a person on file</>;
   return (
     <Anchor component={Link} to={`/people/${id}`} c="teal.9">

@@ -43,7 +43,7 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
       ),
     onSuccess: (r) => {
       void client.invalidateQueries({ queryKey: keys.applications.all });
-      void client.invalidateQueries({ queryKey: ['person'] });
+      void client.invalidateQueries({ queryKey: keys.person.every });
       notify(`Application started for ${r.applicant_name}`);
       for (const w of r.warnings) notify(w.message, 'yellow');
       for (const f of r.registry_flags) notify(`Registry flag: ${f.category.replaceAll('_', ' ')}, raised by ${f.raised_by}`, 'yellow');

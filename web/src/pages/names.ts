@@ -1,7 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
-import { apiA, ok } from '../api';
 import { keys } from '../queries/keys';
 import { readAnimal } from '../queries/animals';
+import { readPerson } from '../queries/people';
 
 /** The animals' names, each read once (`GET /api/v1/animals/{id}`) and kept by the query cache. */
 export function useAnimalNames(ids: string[]) {
@@ -23,8 +23,8 @@ export function usePersonNames(ids: string[]) {
   const unique = [...new Set(ids)];
   const got = useQueries({
     queries: unique.map((id) => ({
-      queryKey: ['person', id, 'name'],
-      queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id } } })),
+      queryKey: keys.person.part(id, 'name'),
+      queryFn: () => readPerson(id),
       staleTime: 300_000,
     })),
   });

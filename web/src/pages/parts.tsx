@@ -90,7 +90,7 @@ export function PersonPicker({
   const [search, setSearch] = useState('');
   const q = search.trim();
   const people = useQuery({
-    queryKey: ['people', 'pick', q, role],
+    queryKey: keys.people.pick(q, role),
     queryFn: () =>
       ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 25, ...(q ? { q } : {}), ...(role ? { role: [role] } : {}) } } })),
   });

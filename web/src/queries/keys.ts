@@ -29,6 +29,21 @@ export const keys = {
   applicationStages: ['application-stages'] as const,
   contractTemplates: ['contract-templates'] as const,
   adoptionFee: (animalId: string, specialNeeds: boolean) => ['adoption-fee', animalId, specialNeeds] as const,
+  /** Lists and searches over people (Family A); `people.all` refreshes every one of them. */
+  people: {
+    all: ['people'] as const,
+    list: (page: number, q: string, role: string) => ['people', 'list', page, q, role] as const,
+    one: (id: string | null | undefined) => ['people', 'one', id] as const,
+    similar: (query: unknown) => ['people', 'similar', query] as const,
+    pick: (q: string, role: unknown) => ['people', 'pick', q, role] as const,
+    dupes: (probe: unknown) => ['people', 'dupes', probe] as const,
+  },
+  /** One person: `person.all(id)` is their Family A record and the prefix of everything read for them; `person.every` every person's. */
+  person: {
+    every: ['person'] as const,
+    all: (id: string) => ['person', id] as const,
+    part: (id: string, part: PersonPart) => ['person', id, part] as const,
+  },
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,
@@ -51,3 +66,16 @@ export type AnimalPart =
   | 'transports'
   | 'applications'
   | 'adoptions';
+
+/** What is read for one person besides their Family A record, each under its own key. */
+export type PersonPart =
+  | 'name'
+  | 'family-b'
+  | 'contacts'
+  | 'addresses'
+  | 'notes'
+  | 'donations'
+  | 'foster-homes'
+  | 'bookings'
+  | 'messages'
+  | 'similar';
