@@ -7,7 +7,7 @@
 // Every page visited goes through axe; the clicks of each journey are counted and printed.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import { makeOrg, testApp, type TestApp, type TestOrg } from './harness.ts';
 import { axe, type BrowserBench, openPage, shot, startBrowser } from './browser.ts';
 
@@ -451,10 +451,27 @@ test(DAY, async () => {
 
   // 8. A phone at 375 px: no page scrolls sideways.
   const phone = await openPage(bench, { org, session, width: 375, height: 740, timezoneId: 'UTC' });
+  // The cold dashboard (a new browser context: nothing cached): every answer's bytes over the wire (headers and body
+  // as sent) and its body as the page reads it, until the network is idle.
+  const cold: Promise<[number, number]>[] = [];
+  const count = (r: Response) =>
+    void cold.push(
+      Promise.all([r.request().sizes(), r.body().catch(() => Buffer.alloc(0))]).then(([s, b]) => [
+        s.responseHeadersSize + s.responseBodySize,
+        b.length,
+      ]),
+    );
+  phone.page.on('response', count);
   for (const p of ['/', '/animals', `/animals/${juniperId}`, '/intake', '/adoptions']) {
     await phone.page.goto(`${base}/app${p === '/' ? '' : p}`);
     await phone.page.getByRole('heading', { level: 2 }).first().waitFor();
     await phone.page.waitForLoadState('networkidle');
+    if (p === '/') {
+      phone.page.off('response', count);
+      const sizes = await Promise.all(cold);
+      const [wire, bodies] = sizes.reduce(([w, b], [sw, sb]) => [w + sw, b + sb], [0, 0]);
+      console.log(`# cold dashboard: ${sizes.length} answers, ${wire} bytes over the wire, ${bodies} bytes of bodies uncompressed`);
+    }
     const m = await phone.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
     assert.ok(m.scroll <= m.inner, `${p} at 375 px scrolls sideways: ${m.scroll} > ${m.inner}`);
     await axe(phone.page, `${p} at 375 px`);

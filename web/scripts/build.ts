@@ -1,9 +1,12 @@
 /**
- * Builds the staff app into web/dist. With --if-stale (what `npm start` runs) only when the build is
- * missing or older than a source file of the app.
+ * Builds the staff app into web/dist (`npm run build`). With --if-stale (what `npm start` runs) only when
+ * the build is missing or older than a source file of the app. A production install (`npm ci --omit=dev`)
+ * has no Vite: there `npm start` serves the build that was made at build time, even when its files are
+ * older than the sources (a copy or a checkout changes times), and refuses to start without one.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const WEB = path.resolve(import.meta.dirname, '..');
@@ -27,6 +30,24 @@ const stale = () => {
 };
 const ifStale = process.argv.includes('--if-stale');
 if (ifStale && !stale()) process.exit(0);
+/** Vite's command-line script as the web package resolves it, or undefined when the build tools are not installed. */
+const viteBin = (() => {
+  try {
+    return path.join(path.dirname(createRequire(path.join(WEB, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+  } catch {
+    return undefined;
+  }
+})();
+if (!viteBin) {
+  if (ifStale && existsSync(built)) {
+    console.log('The staff app’s build tools are not installed (a production install): serving the existing build in web/dist.');
+    process.exit(0);
+  }
+  console.error(
+    'The staff app is not built and its build tools are not installed: run `npm ci && npm run build` (with dev dependencies) first.',
+  );
+  process.exit(1);
+}
 // One build at a time: the browser test files run in parallel and each builds when stale. A second
 // caller waits for the first. The lock is a directory holding the builder's process id; a lock whose
 // process is gone (a build stopped with Ctrl-C) or older than 10 minutes is taken as abandoned.
@@ -58,8 +79,7 @@ for (let waited = false; ; ) {
 try {
   if (!ifStale || stale()) {
     console.log('Building the staff app (web/) …');
-    const vite = path.resolve(WEB, '../node_modules/vite/bin/vite.js');
-    execFileSync(process.execPath, [vite, 'build', '--config', path.join(WEB, 'vite.config.ts')], { stdio: 'inherit' });
+    execFileSync(process.execPath, [viteBin, 'build', '--config', path.join(WEB, 'vite.config.ts')], { stdio: 'inherit' });
   }
 } finally {
   rmSync(lock, { recursive: true, force: true });

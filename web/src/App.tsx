@@ -114,11 +114,15 @@ function Shell() {
   const signOut = async () => {
     await apiB.DELETE('/api/session');
     client.clear();
-    navigate('/sign-in');
+    void navigate('/sign-in');
   };
   return (
     // The sidebar collapses behind the menu button below 992 px (md): a tablet held upright gets the whole width.
-    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'md', collapsed: { mobile: !opened } }} padding={{ base: 'sm', sm: 'md' }}>
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'md', collapsed: { mobile: !opened } }}
+      padding={{ base: 'sm', sm: 'md' }}
+    >
       <AppShell.Header>
         <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
           <Group wrap="nowrap" gap="xs" miw={0}>
@@ -140,7 +144,7 @@ function Shell() {
                 Account
               </Text>
             </Anchor>
-            <Button variant="default" size="xs" onClick={signOut}>
+            <Button variant="default" size="xs" onClick={() => void signOut()}>
               Sign out
             </Button>
           </Group>

@@ -55,5 +55,5 @@ export function fieldError(err: unknown, field: string): string | undefined {
 export function formError(err: unknown, fields: string[]): string | undefined {
   if (!err) return undefined;
   if (fields.some((f) => fieldError(err, f))) return undefined;
-  return err instanceof Error ? err.message : String(err);
+  return err instanceof Error ? err.message : typeof err === 'string' ? err : 'Something went wrong.';
 }

@@ -15,7 +15,18 @@ import { ApiError } from './api';
  * and its hover (shade 9, darker still) both keep white text above 4.5:1. With teal itself at shade
  * 9 the hover fell back to teal 8, and a hovered button's label failed WCAG AA.
  */
-const ark: MantineColorsTuple = ['#e6fcf5', '#c3fae8', '#96f2d7', '#63e6be', '#20c997', '#12b886', '#0ca678', '#099268', '#087f5b', '#05664a'];
+const ark: MantineColorsTuple = [
+  '#e6fcf5',
+  '#c3fae8',
+  '#96f2d7',
+  '#63e6be',
+  '#20c997',
+  '#12b886',
+  '#0ca678',
+  '#099268',
+  '#087f5b',
+  '#05664a',
+];
 const theme = createTheme({
   respectReducedMotion: true,
   colors: { ark },

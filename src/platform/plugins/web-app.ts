@@ -8,9 +8,9 @@ import path from 'node:path';
 const DIST = path.resolve(import.meta.dirname, '../../../web/dist');
 
 /**
- * The staff app (web/, built to web/dist by `npm start` or `npm run build:web`) at /app/ on every
- * address: hashed assets cached for a year, every other path under /app the app's page (its router
- * decides). Without a build, /app/ says how to make one.
+ * The staff app (web/, built to web/dist by `npm run build` at build time, or by `npm start` when the build tools
+ * are installed) at /app/ on every address: hashed assets cached for a year, every other path under /app the app's
+ * page (its router decides). Without a build, /app/ says how to make one.
  */
 /**
  * Brotli (`.br`, best quality) and gzip (`.gz`) copies of the built text assets, made once beside them: by the first
@@ -35,7 +35,7 @@ export const webAppPlugin = fp(
   async (app) => {
     if (!existsSync(path.join(DIST, 'index.html'))) {
       app.get('/app/*', { schema: { hide: true } }, async (_req, reply) =>
-        reply.code(503).type('text/plain').send('The staff app is not built: run `npm run build:web` (npm start does it).'),
+        reply.code(503).type('text/plain').send('The staff app is not built: run `npm run build` with the dev dependencies installed.'),
       );
       return;
     }

@@ -1,5 +1,20 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, Code, CopyButton, Group, List, Paper, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  List,
+  Paper,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { apiB, fieldError, formError, ok } from '../api';
@@ -52,8 +67,8 @@ function TwoFactor({ on }: { on: boolean }) {
     return (
       <Stack>
         <Alert color="teal" title="Two-factor sign-in is on">
-          Keep these recovery codes somewhere safe (a password manager, or printed in the office). Each one signs you in once
-          without the app. They are shown only now.
+          Keep these recovery codes somewhere safe (a password manager, or printed in the office). Each one signs you in once without the
+          app. They are shown only now.
         </Alert>
         <List aria-label="Recovery codes" spacing={4} data-testid="recovery-codes" listStyleType="none" ff="monospace">
           {codes.map((c) => (
@@ -83,9 +98,18 @@ function TwoFactor({ on }: { on: boolean }) {
       >
         <Stack>
           <Text>
-            Two-factor sign-in is <Badge color="teal.9">on</Badge>: signing in asks for a code from your authenticator app (or a recovery code).
+            Two-factor sign-in is <Badge color="teal.9">on</Badge>: signing in asks for a code from your authenticator app (or a recovery
+            code).
           </Text>
-          <PasswordInput label="Your password" description="Needed to turn two-factor sign-in off" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(disable.error, 'password')} w={320} />
+          <PasswordInput
+            label="Your password"
+            description="Needed to turn two-factor sign-in off"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={fieldError(disable.error, 'password')}
+            w={320}
+          />
           {formError(disable.error, ['password']) && <Alert color="red">{formError(disable.error, ['password'])}</Alert>}
           <Group>
             <Button type="submit" color="red.9" loading={disable.isPending}>
@@ -100,8 +124,8 @@ function TwoFactor({ on }: { on: boolean }) {
     return (
       <Stack>
         <Text>
-          Two-factor sign-in is <Badge color="gray.7">off</Badge>. With it on, signing in also asks for a six-digit code from an authenticator app on
-          your phone (any TOTP app), so a stolen password alone is not enough.
+          Two-factor sign-in is <Badge color="gray.7">off</Badge>. With it on, signing in also asks for a six-digit code from an
+          authenticator app on your phone (any TOTP app), so a stolen password alone is not enough.
         </Text>
         {start.error && <Alert color="red">{start.error.message}</Alert>}
         <Group>
@@ -150,7 +174,15 @@ function TwoFactor({ on }: { on: boolean }) {
           error={fieldError(confirm.error, 'code')}
           w={340}
         />
-        <PasswordInput label="Your password" description="Needed to turn two-factor sign-in on" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(confirm.error, 'password')} w={340} />
+        <PasswordInput
+          label="Your password"
+          description="Needed to turn two-factor sign-in on"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={fieldError(confirm.error, 'password')}
+          w={340}
+        />
         {formError(confirm.error, ['code', 'password']) && <Alert color="red">{formError(confirm.error, ['code', 'password'])}</Alert>}
         <Group>
           <Button type="submit" loading={confirm.isPending}>
@@ -183,7 +215,14 @@ function NameForm({ name }: { name: string }) {
       }}
     >
       <Group align="flex-start">
-        <TextInput label="Your name" required value={value} onChange={(e) => setValue(e.currentTarget.value)} error={fieldError(save.error, 'name') ?? formError(save.error, ['name'])} w={320} />
+        <TextInput
+          label="Your name"
+          required
+          value={value}
+          onChange={(e) => setValue(e.currentTarget.value)}
+          error={fieldError(save.error, 'name') ?? formError(save.error, ['name'])}
+          w={320}
+        />
         <Button type="submit" variant="default" mt={24} loading={save.isPending}>
           Save the name
         </Button>
@@ -210,7 +249,14 @@ function PasswordForm() {
     >
       <Stack>
         <Group align="flex-start">
-          <PasswordInput label="Current password" required value={b.current_password} onChange={(e) => setB({ ...b, current_password: e.currentTarget.value })} error={fieldError(change.error, 'current_password')} w={260} />
+          <PasswordInput
+            label="Current password"
+            required
+            value={b.current_password}
+            onChange={(e) => setB({ ...b, current_password: e.currentTarget.value })}
+            error={fieldError(change.error, 'current_password')}
+            w={260}
+          />
           <PasswordInput
             label="New password"
             description="10 characters or more, not your email"
@@ -221,7 +267,9 @@ function PasswordForm() {
             w={260}
           />
         </Group>
-        {formError(change.error, ['current_password', 'new_password']) && <Alert color="red">{formError(change.error, ['current_password', 'new_password'])}</Alert>}
+        {formError(change.error, ['current_password', 'new_password']) && (
+          <Alert color="red">{formError(change.error, ['current_password', 'new_password'])}</Alert>
+        )}
         <Group>
           <Button type="submit" variant="default" loading={change.isPending}>
             Change the password
@@ -239,9 +287,7 @@ export default function Account() {
   return (
     <Stack maw={820}>
       <Title order={2}>Your account</Title>
-      <Text c="dimmed">
-        Signed in as {m.email}. Your role and what it lets you do are set by an administrator under Team members.
-      </Text>
+      <Text c="dimmed">Signed in as {m.email}. Your role and what it lets you do are set by an administrator under Team members.</Text>
       <Paper withBorder p="md" component="section" aria-labelledby="name-title">
         <Title order={3} size="h4" id="name-title" mb="sm">
           Name

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+
 import { notify } from '../notify';
 import { money } from './parts';
 import { dateIn, useZone } from './zone';
@@ -38,14 +40,19 @@ export function FeePaid({
   const [notes, setNotes] = useState('');
   const pay = useMutation({
     mutationFn: async () => {
-      const body = { amount_minor: Math.round(Number(amount) * 100), payment_method: method, date, ...(notes.trim() ? { notes: notes.trim() } : {}) };
+      const body = {
+        amount_minor: Math.round(Number(amount) * 100),
+        payment_method: method,
+        date,
+        ...(notes.trim() ? { notes: notes.trim() } : {}),
+      };
       const params = { path: { id: adoption.id } };
       if (onApplication) await ok(apiB.POST('/api/animals/adoption-applications/{id}/fee-payments', { params, body }));
       else await ok(apiB.POST('/api/animals/adoptions/{id}/fee-payments', { params, body }));
     },
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['adoptions'] });
-      void client.invalidateQueries({ queryKey: ['applications'] });
+      void client.invalidateQueries({ queryKey: keys.adoptions.all });
+      void client.invalidateQueries({ queryKey: keys.applications.all });
       notify(`Fee paid: ${money(Math.round(Number(amount) * 100) / 100, adoption.currency)} for ${adoption.animal_name}`);
       onClose();
     },
@@ -60,16 +67,46 @@ export function FeePaid({
     >
       <Stack>
         <Text size="sm">
-          Fee {money(adoption.fee_minor / 100, adoption.currency)}, paid so far {money(adoption.fee_paid_minor / 100, adoption.currency)}. The payment is recorded in
-          the donations ledger, linked to this {onApplication ? 'application (and to the adoption once it is finalized)' : 'adoption'}; no money is taken here.
+          Fee {money(adoption.fee_minor / 100, adoption.currency)}, paid so far {money(adoption.fee_paid_minor / 100, adoption.currency)}.
+          The payment is recorded in the donations ledger, linked to this{' '}
+          {onApplication ? 'application (and to the adoption once it is finalized)' : 'adoption'}; no money is taken here.
         </Text>
         <Group grow align="flex-start">
-          <NumberInput label="Amount paid" required min={0.01} decimalScale={2} value={amount} onChange={setAmount} error={fieldError(pay.error, 'amount_minor')} data-autofocus />
-          <Select label="Paid by" required data={METHODS} value={method} onChange={(v) => setMethod((v ?? 'card') as Method)} allowDeselect={false} error={fieldError(pay.error, 'payment_method')} />
+          <NumberInput
+            label="Amount paid"
+            required
+            min={0.01}
+            decimalScale={2}
+            value={amount}
+            onChange={setAmount}
+            error={fieldError(pay.error, 'amount_minor')}
+            data-autofocus
+          />
+          <Select
+            label="Paid by"
+            required
+            data={METHODS}
+            value={method}
+            onChange={(v) => setMethod((v ?? 'card') as Method)}
+            allowDeselect={false}
+            error={fieldError(pay.error, 'payment_method')}
+          />
         </Group>
         <Group grow align="flex-start">
-          <TextInput label="Paid on" type="date" required value={date} onChange={(e) => setDate(e.currentTarget.value)} error={fieldError(pay.error, 'date')} />
-          <TextInput label="Receipt or note" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={fieldError(pay.error, 'notes')} />
+          <TextInput
+            label="Paid on"
+            type="date"
+            required
+            value={date}
+            onChange={(e) => setDate(e.currentTarget.value)}
+            error={fieldError(pay.error, 'date')}
+          />
+          <TextInput
+            label="Receipt or note"
+            value={notes}
+            onChange={(e) => setNotes(e.currentTarget.value)}
+            error={fieldError(pay.error, 'notes')}
+          />
         </Group>
         {formError(pay.error, fields) && <Alert color="red">{formError(pay.error, fields)}</Alert>}
         <Group justify="flex-end">

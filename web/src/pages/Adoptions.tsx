@@ -25,6 +25,18 @@ import {
 } from '@mantine/core';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+import {
+  adoptionStatusOf,
+  stageKindOf,
+  useAdoptions,
+  useApplication,
+  useApplicationContracts,
+  useApplicationStages,
+  useApplications,
+  useContractTemplates,
+} from '../queries/adoptions';
+
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, money, shown } from './parts';
@@ -59,21 +71,38 @@ function AnimalLinks({ ids, names }: { ids: string[]; names: Map<string, string>
 const answer = (v: unknown): string => shown(v);
 
 /** Finalize an approved application: an adoption per animal (or a foster-to-adopt trial), the fee from the schedule or overridden. */
-function Finalize({ id, animalIds, names, paid, onClose }: { id: string; animalIds: string[]; names: Map<string, string>; paid: number; onClose: () => void }) {
+function Finalize({
+  id,
+  animalIds,
+  names,
+  paid,
+  onClose,
+}: {
+  id: string;
+  animalIds: string[];
+  names: Map<string, string>;
+  paid: number;
+  onClose: () => void;
+}) {
   const client = useQueryClient();
-  const [f, setF] = useState({ trial: false, trial_ends_on: '', special_needs: false, override: false, fee: '' as number | string, reason: '' });
-  const [chosenContract, setContract] = useState<string | null | undefined>(undefined);
-  const contracts = useQuery({
-    queryKey: ['applications', id, 'contracts'],
-    queryFn: () => ok(apiB.GET('/api/animals/signed-contracts', { params: { query: { limit: 100, offset: 0, application_id: id } } })),
+  const [f, setF] = useState({
+    trial: false,
+    trial_ends_on: '',
+    special_needs: false,
+    override: false,
+    fee: '' as number | string,
+    reason: '',
   });
+  const [chosenContract, setContract] = useState<string | null | undefined>(undefined);
+  const contracts = useApplicationContracts(id);
   const signed = (contracts.data?.results ?? []).filter((c) => c.status === 'signed');
   // The signed contract is chosen already (the latest signed, when several); staff may clear it.
   const contract = chosenContract === undefined ? (signed[0]?.id ?? null) : chosenContract;
   const quotes = useQueries({
     queries: animalIds.map((a) => ({
-      queryKey: ['adoption-fee', a, f.special_needs],
-      queryFn: () => ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id: a }, query: { special_needs: f.special_needs } } })),
+      queryKey: keys.adoptionFee(a, f.special_needs),
+      queryFn: () =>
+        ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id: a }, query: { special_needs: f.special_needs } } })),
     })),
   });
   const go = useMutation({
@@ -90,8 +119,8 @@ function Finalize({ id, animalIds, names, paid, onClose }: { id: string; animalI
         }),
       ),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['adoptions'] });
-      void client.invalidateQueries({ queryKey: ['applications'] });
+      void client.invalidateQueries({ queryKey: keys.adoptions.all });
+      void client.invalidateQueries({ queryKey: keys.applications.all });
       notify(`${f.trial ? 'Trial started' : 'Adopted'}: ${r.results.map((a) => a.animal_name).join(', ')}`);
       for (const w of r.warnings) notify(w.message, 'yellow');
       onClose();
@@ -112,7 +141,11 @@ function Finalize({ id, animalIds, names, paid, onClose }: { id: string; animalI
             const q = quotes[i]?.data;
             return (
               <List.Item key={a}>
-                {names.get(a) ?? 'an animal'}: {q ? `${money(q.amount_minor / 100, q.currency)}${q.rule ? ` (${q.rule}${q.promotion ? `, ${q.promotion}` : ''})` : ' (no rule matches)'}` : '…'}
+                {names.get(a) ?? 'an animal'}:{' '}
+                {q
+                  ? money(q.amount_minor / 100, q.currency) +
+                    (q.rule ? ` (${q.rule}${q.promotion ? `, ${q.promotion}` : ''})` : ' (no rule matches)')
+                  : '…'}
               </List.Item>
             );
           })}
@@ -122,8 +155,16 @@ function Finalize({ id, animalIds, names, paid, onClose }: { id: string; animalI
             Paid with the application: <b>{money(paid / 100, quotes[0]?.data?.currency ?? 'USD')}</b> (moves to the adoption).
           </Text>
         )}
-        <Checkbox label="Special needs (for the fee rule)" checked={f.special_needs} onChange={(e) => setF({ ...f, special_needs: e.currentTarget.checked })} />
-        <Checkbox label="A foster-to-adopt trial first" checked={f.trial} onChange={(e) => setF({ ...f, trial: e.currentTarget.checked })} />
+        <Checkbox
+          label="Special needs (for the fee rule)"
+          checked={f.special_needs}
+          onChange={(e) => setF({ ...f, special_needs: e.currentTarget.checked })}
+        />
+        <Checkbox
+          label="A foster-to-adopt trial first"
+          checked={f.trial}
+          onChange={(e) => setF({ ...f, trial: e.currentTarget.checked })}
+        />
         {f.trial && (
           <TextInput
             label="Trial ends on"
@@ -147,7 +188,15 @@ function Finalize({ id, animalIds, names, paid, onClose }: { id: string; animalI
         <Checkbox label="A different fee" checked={f.override} onChange={(e) => setF({ ...f, override: e.currentTarget.checked })} />
         {f.override && (
           <Group grow align="flex-start">
-            <NumberInput label="Fee per animal" min={0} decimalScale={2} required value={f.fee} onChange={(v) => setF({ ...f, fee: v })} error={fieldError(go.error, 'fee_minor')} />
+            <NumberInput
+              label="Fee per animal"
+              min={0}
+              decimalScale={2}
+              required
+              value={f.fee}
+              onChange={(v) => setF({ ...f, fee: v })}
+              error={fieldError(go.error, 'fee_minor')}
+            />
             <TextInput
               label="Why the fee differs"
               required
@@ -177,36 +226,37 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
   const tz = useZone();
   const [template, setTemplate] = useState<string | null>(null);
   const [link, setLink] = useState<string | null>(null);
-  const contracts = useQuery({
-    queryKey: ['applications', id, 'contracts'],
-    queryFn: () => ok(apiB.GET('/api/animals/signed-contracts', { params: { query: { limit: 100, offset: 0, application_id: id } } })),
-  });
-  const templates = useQuery({
-    queryKey: ['contract-templates'],
-    queryFn: () => ok(apiB.GET('/api/animals/contract-templates', { params: { query: { limit: 100, offset: 0 } } })),
-    enabled: canWrite,
-  });
+  const contracts = useApplicationContracts(id);
+  const templates = useContractTemplates(canWrite);
   const send = useMutation({
     mutationFn: () => ok(apiB.POST('/api/animals/signed-contracts', { body: { application_id: id, template_id: template ?? '' } })),
     onSuccess: (r) => {
       setLink(r.signing_url);
-      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
-      notify(r.email.sent ? `Contract and signing link emailed to ${r.sent_to ?? 'the applicant'}` : 'Contract made (not emailed: no email provider is set up): copy the signing link below');
+      void client.invalidateQueries({ queryKey: keys.applications.contracts(id) });
+      notify(
+        r.email.sent
+          ? `Contract and signing link emailed to ${r.sent_to ?? 'the applicant'}`
+          : 'Contract made (not emailed: no email provider is set up): copy the signing link below',
+      );
     },
   });
   const resend = useMutation({
     mutationFn: (c: string) => ok(apiB.POST('/api/animals/signed-contracts/{id}/resend', { params: { path: { id: c } }, body: {} })),
     onSuccess: (r) => {
       setLink(r.signing_url);
-      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
-      notify(r.email.sent ? `A new signing link sent to ${r.sent_to ?? 'the applicant'}: the old one no longer works` : 'A new signing link made: hand it over (the old one no longer works)');
+      void client.invalidateQueries({ queryKey: keys.applications.contracts(id) });
+      notify(
+        r.email.sent
+          ? `A new signing link sent to ${r.sent_to ?? 'the applicant'}: the old one no longer works`
+          : 'A new signing link made: hand it over (the old one no longer works)',
+      );
     },
   });
   const withdraw = useMutation({
     mutationFn: (c: string) => ok(apiB.DELETE('/api/animals/signed-contracts/{id}', { params: { path: { id: c } } })),
     onSuccess: () => {
       setLink(null);
-      void client.invalidateQueries({ queryKey: ['applications', id, 'contracts'] });
+      void client.invalidateQueries({ queryKey: keys.applications.contracts(id) });
       notify('Contract withdrawn: its link no longer works');
     },
   });
@@ -224,19 +274,29 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
         row={(c) => (
           <Table.Tr key={c.id}>
             <Table.Td>
-              {c.title} <Text span size="xs" c="dimmed">(v{c.template_version})</Text>
+              {c.title}{' '}
+              <Text span size="xs" c="dimmed">
+                (v{c.template_version})
+              </Text>
             </Table.Td>
             <Table.Td>
               <Badge miw="max-content" variant="filled" color={CONTRACT_COLOR[c.status] ?? 'gray.7'}>
                 {c.status.replaceAll('_', ' ')}
               </Badge>
             </Table.Td>
-            <Table.Td>{c.emailed_at && c.sent_to ? `to ${c.sent_to}, ${whenIn(c.emailed_at, tz)}` : 'not emailed: the link was handed over'}</Table.Td>
+            <Table.Td>
+              {c.emailed_at && c.sent_to ? `to ${c.sent_to}, ${whenIn(c.emailed_at, tz)}` : 'not emailed: the link was handed over'}
+            </Table.Td>
             <Table.Td>{whenIn(c.link_expires_at, tz)}</Table.Td>
             <Table.Td>{c.signed_at ? `${c.signed_name ?? ''}, ${whenIn(c.signed_at, tz)}` : '—'}</Table.Td>
             <Table.Td>
               {c.status === 'signed' && (
-                <Anchor href={`/api/animals/signed-contracts/${c.id}/pdf`} target="_blank" rel="noreferrer" aria-label={`${c.title}, signed (PDF)`}>
+                <Anchor
+                  href={`/api/animals/signed-contracts/${c.id}/pdf`}
+                  target="_blank"
+                  rel="noreferrer"
+                  aria-label={`${c.title}, signed (PDF)`}
+                >
                   PDF
                 </Anchor>
               )}
@@ -309,10 +369,7 @@ function Contracts({ id, canWrite }: { id: string; canWrite: boolean }) {
 function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; stages: { id: string; name: string; kind: string }[] }) {
   const client = useQueryClient();
   const tz = useZone();
-  const app = useQuery({
-    queryKey: ['applications', id],
-    queryFn: () => ok(apiB.GET('/api/animals/adoption-applications/{id}', { params: { path: { id } } })),
-  });
+  const app = useApplication(id);
   const names = namesOf(app.data?.animals ?? []);
   const [stage, setStage] = useState<string | null>(null);
   const [reason, setReason] = useState('');
@@ -342,11 +399,16 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   });
   const move = useMutation({
     mutationFn: (to: string) =>
-      ok(apiB.PATCH('/api/animals/adoption-applications/{id}', { params: { path: { id } }, body: { stage_id: to, ...(reason.trim() ? { decision_reason: reason.trim() } : {}) } })),
+      ok(
+        apiB.PATCH('/api/animals/adoption-applications/{id}', {
+          params: { path: { id } },
+          body: { stage_id: to, ...(reason.trim() ? { decision_reason: reason.trim() } : {}) },
+        }),
+      ),
     onSuccess: (r) => {
       setStage(null);
       setReason('');
-      void client.invalidateQueries({ queryKey: ['applications'] });
+      void client.invalidateQueries({ queryKey: keys.applications.all });
       notify(`Moved to ${r.stage}`);
     },
   });
@@ -363,7 +425,9 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   const formFields = form.data?.fields ?? [];
   const formAnswers: [string, unknown][] = [
     ...formFields.filter((f) => f.key in sent).map((f): [string, unknown] => [f.label, sent[f.key]]),
-    ...Object.entries(sent).filter(([k]) => !formFields.some((f) => f.key === k)).map(([k, v]): [string, unknown] => [k.replaceAll('_', ' '), v]),
+    ...Object.entries(sent)
+      .filter(([k]) => !formFields.some((f) => f.key === k))
+      .map(([k, v]): [string, unknown] => [k.replaceAll('_', ' '), v]),
   ];
   return (
     <Card withBorder component="section" aria-label={`Application from ${a.applicant_name}`}>
@@ -431,7 +495,8 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
         {!finished && a.stage_kind !== 'closed' && (
           <Group gap="xs" aria-label="Adoption fee" role="group">
             <Text size="sm">
-              Adoption fee {quotes.every((q) => q.data) ? money(feeDue / 100, currency) : '…'} · paid {money(a.fee_paid_minor / 100, currency)}
+              Adoption fee {quotes.every((q) => q.data) ? money(feeDue / 100, currency) : '…'} · paid{' '}
+              {money(a.fee_paid_minor / 100, currency)}
               {a.fee_paid_minor > 0 && a.fee_paid_minor >= feeDue ? ' (paid in full)' : ''}
             </Text>
             {canWrite && (a.fee_paid_minor < feeDue || feeDue === 0) && (
@@ -447,7 +512,13 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
               Next step
             </Title>
             <Group align="flex-end">
-              <TextInput label="Reason (optional)" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={fieldError(move.error, 'decision_reason')} w={240} />
+              <TextInput
+                label="Reason (optional)"
+                value={reason}
+                onChange={(e) => setReason(e.currentTarget.value)}
+                error={fieldError(move.error, 'decision_reason')}
+                w={240}
+              />
               {a.stage_kind === 'open' && approved && (
                 <Button onClick={() => move.mutate(approved.id)} loading={move.isPending && move.variables === approved.id}>
                   Approve
@@ -458,9 +529,7 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
                   Deny
                 </Button>
               )}
-              {a.stage_kind === 'approved' && (
-                <Button onClick={() => setFinalizing(true)}>Finalize the adoption…</Button>
-              )}
+              {a.stage_kind === 'approved' && <Button onClick={() => setFinalizing(true)}>Finalize the adoption…</Button>}
             </Group>
             <Group align="flex-end">
               <Select
@@ -475,16 +544,28 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
                 Move
               </Button>
             </Group>
-            {formError(move.error, ['stage_id', 'decision_reason']) && <Alert color="red">{formError(move.error, ['stage_id', 'decision_reason'])}</Alert>}
+            {formError(move.error, ['stage_id', 'decision_reason']) && (
+              <Alert color="red">{formError(move.error, ['stage_id', 'decision_reason'])}</Alert>
+            )}
           </Stack>
         )}
         {finished && <Text size="sm">Finalized: see the adoptions tab.</Text>}
         <Contracts id={id} canWrite={canWrite} />
       </Stack>
-      <Modal opened={finalizing} onClose={() => setFinalizing(false)} title="Finalize the adoption" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={finalizing}
+        onClose={() => setFinalizing(false)}
+        title="Finalize the adoption"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         <Finalize id={id} animalIds={a.animal_ids} names={names} paid={a.fee_paid_minor} onClose={() => setFinalizing(false)} />
       </Modal>
-      <Modal opened={paying} onClose={() => setPaying(false)} title={`Fee paid for ${animalNames}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={paying}
+        onClose={() => setPaying(false)}
+        title={`Fee paid for ${animalNames}`}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {paying && (
           <FeePaid
             onApplication
@@ -503,12 +584,8 @@ function Applications({ canWrite }: { canWrite: boolean }) {
   const [kind, setKind] = useState('open');
   const chosen = params.get('application');
   const setChosen = (id: string) => setParams({ application: id });
-  const stages = useQuery({ queryKey: ['application-stages'], queryFn: () => ok(apiB.GET('/api/animals/application-stages')) });
-  const list = useQuery({
-    queryKey: ['applications', 'list', kind],
-    queryFn: () =>
-      ok(apiB.GET('/api/animals/adoption-applications', { params: { query: { limit: 100, offset: 0, ...(kind === 'all' ? {} : { stage_kind: kind as 'open' }) } } })),
-  });
+  const stages = useApplicationStages();
+  const list = useApplications({ stage_kind: stageKindOf(kind) });
   const names = namesOf((list.data?.results ?? []).flatMap((a) => a.animals));
   return (
     <Stack>
@@ -533,7 +610,8 @@ function Applications({ canWrite }: { canWrite: boolean }) {
         label="Adoption applications"
         empty={
           kind === 'open'
-            ? 'No application is being decided. Applications come from the public site, or start one for a walk-in with Start an application.'
+            ? 'No application is being decided. Applications come from the public site, ' +
+              'or start one for a walk-in with Start an application.'
             : 'No applications here: choose another stage above.'
         }
         head={['Applicant', 'Animals', 'Stage', 'Decision', 'Submitted', '']}
@@ -555,7 +633,12 @@ function Applications({ canWrite }: { canWrite: boolean }) {
             <Table.Td>{a.decision ?? '—'}</Table.Td>
             <Table.Td>{whenIn(a.submitted_at, tz)}</Table.Td>
             <Table.Td>
-              <Button size="xs" variant="default" onClick={() => setChosen(a.id)} aria-label={`Open the application from ${a.applicant_name}`}>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => setChosen(a.id)}
+                aria-label={`Open the application from ${a.applicant_name}`}
+              >
                 Open
               </Button>
             </Table.Td>
@@ -574,10 +657,18 @@ function Return({ adoption, onClose }: { adoption: { id: string; animal_name: st
   const [reason, setReason] = useState('');
   const [notes, setNotes] = useState('');
   const back = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/animals/adoptions/{id}/return', { params: { path: { id: adoption.id } }, body: { reason, ...(notes ? { notes } : {}) } })),
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/animals/adoptions/{id}/return', {
+          params: { path: { id: adoption.id } },
+          body: { reason, ...(notes ? { notes } : {}) },
+        }),
+      ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['adoptions'] });
-      notify(adoption.status === 'trial' ? `Trial ended: ${adoption.animal_name}` : `Return recorded: ${adoption.animal_name} is in care again`);
+      void client.invalidateQueries({ queryKey: keys.adoptions.all });
+      notify(
+        adoption.status === 'trial' ? `Trial ended: ${adoption.animal_name}` : `Return recorded: ${adoption.animal_name} is in care again`,
+      );
       onClose();
     },
   });
@@ -594,7 +685,14 @@ function Return({ adoption, onClose }: { adoption: { id: string; animal_name: st
             ? `The trial ends and ${adoption.animal_name} stays in care (nothing was closed).`
             : `${adoption.animal_name} comes back: a new intake opens (relinquished by the adopter); the adoption still counts.`}
         </Text>
-        <TextInput label="Why" required data-autofocus value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={fieldError(back.error, 'reason')} />
+        <TextInput
+          label="Why"
+          required
+          data-autofocus
+          value={reason}
+          onChange={(e) => setReason(e.currentTarget.value)}
+          error={fieldError(back.error, 'reason')}
+        />
         <Textarea label="Notes" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={fieldError(back.error, 'notes')} />
         {formError(back.error, ['reason', 'notes']) && <Alert color="red">{formError(back.error, ['reason', 'notes'])}</Alert>}
         <Group justify="flex-end">
@@ -615,15 +713,18 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
   const tz = useZone();
   const [status, setStatus] = useState<string | null>(null);
   const [returning, setReturning] = useState<{ id: string; animal_name: string; status: string } | null>(null);
-  const [paying, setPaying] = useState<{ id: string; animal_name: string; fee_minor: number; fee_paid_minor: number; currency: string } | null>(null);
-  const list = useQuery({
-    queryKey: ['adoptions', status],
-    queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'trial' } : {}) } } })),
-  });
+  const [paying, setPaying] = useState<{
+    id: string;
+    animal_name: string;
+    fee_minor: number;
+    fee_paid_minor: number;
+    currency: string;
+  } | null>(null);
+  const list = useAdoptions({ status: adoptionStatusOf(status) });
   const complete = useMutation({
     mutationFn: (id: string) => ok(apiB.POST('/api/animals/adoptions/{id}/complete', { params: { path: { id } }, body: {} })),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['adoptions'] });
+      void client.invalidateQueries({ queryKey: keys.adoptions.all });
       notify(`Adopted: ${r.animal_name}`);
     },
   });
@@ -649,7 +750,11 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
         rows={list.data?.results}
         label="Adoptions"
         minWidth={920}
-        empty={status ? 'None with this status: clear the status to see every adoption.' : 'No adoptions yet: an approved application finalized on the Applications tab becomes one.'}
+        empty={
+          status
+            ? 'None with this status: clear the status to see every adoption.'
+            : 'No adoptions yet: an approved application finalized on the Applications tab becomes one.'
+        }
         head={['Animal', 'Adopter', 'Status', 'Started', 'Adopted', 'Fee', 'Paid', 'Returned', canWrite ? 'Next step' : '']}
         row={(a) => (
           <Table.Tr key={a.id}>
@@ -703,7 +808,12 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
               {canWrite && (
                 <Group gap="xs" wrap="nowrap">
                   {a.status !== 'trial_ended' && a.fee_paid_minor < a.fee_minor && (
-                    <Button size="xs" variant="default" onClick={() => setPaying(a)} aria-label={`Record the fee paid for ${a.animal_name}`}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => setPaying(a)}
+                      aria-label={`Record the fee paid for ${a.animal_name}`}
+                    >
                       Fee paid…
                     </Button>
                   )}
@@ -713,7 +823,12 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
                     </Button>
                   )}
                   {(a.status === 'trial' || a.status === 'adopted') && (
-                    <Button size="xs" variant="default" onClick={() => setReturning(a)} aria-label={`${a.status === 'trial' ? 'End the trial of' : 'Record a return of'} ${a.animal_name}`}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => setReturning(a)}
+                      aria-label={`${a.status === 'trial' ? 'End the trial of' : 'Record a return of'} ${a.animal_name}`}
+                    >
                       {a.status === 'trial' ? 'End the trial' : 'Return'}
                     </Button>
                   )}
@@ -724,10 +839,20 @@ function AdoptionList({ canWrite }: { canWrite: boolean }) {
         )}
       />
       {list.data?.has_more && <Text size="sm">The latest 100 are shown.</Text>}
-      <Modal opened={!!paying} onClose={() => setPaying(null)} title={`Fee paid for ${paying?.animal_name ?? ''}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={!!paying}
+        onClose={() => setPaying(null)}
+        title={`Fee paid for ${paying?.animal_name ?? ''}`}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {paying && <FeePaid adoption={paying} onClose={() => setPaying(null)} />}
       </Modal>
-      <Modal opened={!!returning} onClose={() => setReturning(null)} title={returning?.status === 'trial' ? 'End the trial' : 'Record a return'} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={!!returning}
+        onClose={() => setReturning(null)}
+        title={returning?.status === 'trial' ? 'End the trial' : 'Record a return'}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {returning && <Return adoption={returning} onClose={() => setReturning(null)} />}
       </Modal>
     </Stack>

@@ -22,11 +22,13 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiB, fail, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
+import { keys } from '../queries/keys';
+import { useAnimalDocuments, useAnimalPhotos } from '../queries/animals';
 
 const KINDS = ['medical', 'health_certificate', 'adoption', 'intake', 'legal', 'identification', 'other'] as const;
 type Kind = (typeof KINDS)[number];
@@ -58,7 +60,7 @@ export function upload<T>(url: string, form: FormData, onProgress: (percent: num
         try {
           fail(body, { status: xhr.status } as Response);
         } catch (e) {
-          reject(e);
+          reject(e instanceof Error ? e : new Error('The upload failed.'));
         }
       }
     };
@@ -70,7 +72,19 @@ export function upload<T>(url: string, form: FormData, onProgress: (percent: num
 const fileError = (err: unknown) => fieldError(err, 'file') ?? (err instanceof ApiError && err.status === 413 ? err.message : undefined);
 
 /** Asks before a delete; the button names what goes. */
-function ConfirmDelete({ what, opened, onClose, onConfirm, pending }: { what: string; opened: boolean; onClose: () => void; onConfirm: () => void; pending: boolean }) {
+function ConfirmDelete({
+  what,
+  opened,
+  onClose,
+  onConfirm,
+  pending,
+}: {
+  what: string;
+  opened: boolean;
+  onClose: () => void;
+  onConfirm: () => void;
+  pending: boolean;
+}) {
   return (
     <Modal opened={opened} onClose={onClose} title={`Delete ${what}?`} closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
@@ -88,7 +102,17 @@ function ConfirmDelete({ what, opened, onClose, onConfirm, pending }: { what: st
   );
 }
 
-type Photo = { id: string; caption: string | null; is_public: boolean; is_primary: boolean; urls: { small: string; medium: string; original: string }; width: number; height: number; byte_size: number; filename: string | null };
+type Photo = {
+  id: string;
+  caption: string | null;
+  is_public: boolean;
+  is_primary: boolean;
+  urls: { small: string; medium: string; original: string };
+  width: number;
+  height: number;
+  byte_size: number;
+  filename: string | null;
+};
 
 function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolean }) {
   const client = useQueryClient();
@@ -99,7 +123,7 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
       ok(apiB.PATCH('/api/animals/{id}/photos/{photo_id}', { params: { path: { id, photo_id: p.id } }, body })),
     onSuccess: (_r, body) => {
       notify(body.is_primary ? 'Primary photo chosen' : body.is_public ? 'Photo marked public' : 'Photo no longer public');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'photos'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'photos') });
     },
   });
   const remove = useMutation({
@@ -107,7 +131,7 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
     onSuccess: () => {
       setAsking(false);
       notify('Photo deleted');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'photos'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'photos') });
     },
   });
   return (
@@ -126,7 +150,13 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
             {p.is_public ? 'public' : 'staff only'}
           </Badge>
         </Group>
-        <Text size="sm">{p.caption || <Text span c="dimmed" size="sm">No caption</Text>}</Text>
+        <Text size="sm">
+          {p.caption || (
+            <Text span c="dimmed" size="sm">
+              No caption
+            </Text>
+          )}
+        </Text>
         <Text size="xs" c="dimmed">
           {p.width}×{p.height}, {size(p.byte_size)}
         </Text>
@@ -140,7 +170,13 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
             />
             <Group gap="xs">
               {!p.is_primary && (
-                <Button size="xs" variant="default" onClick={() => change.mutate({ is_primary: true })} loading={change.isPending} aria-label={`Make ${name} the primary photo`}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => change.mutate({ is_primary: true })}
+                  loading={change.isPending}
+                  aria-label={`Make ${name} the primary photo`}
+                >
                   Make primary
                 </Button>
               )}
@@ -156,7 +192,13 @@ function PhotoCard({ id, p, canWrite }: { id: string; p: Photo; canWrite: boolea
           </Text>
         )}
       </Stack>
-      <ConfirmDelete what="the photo" opened={asking} onClose={() => setAsking(false)} onConfirm={() => remove.mutate()} pending={remove.isPending} />
+      <ConfirmDelete
+        what="the photo"
+        opened={asking}
+        onClose={() => setAsking(false)}
+        onConfirm={() => remove.mutate()}
+        pending={remove.isPending}
+      />
     </Card>
   );
 }
@@ -181,12 +223,20 @@ function AddPhoto({ id }: { id: string }) {
       setFile(null);
       setCaption('');
       setPublic(false);
-      void client.invalidateQueries({ queryKey: ['animal', id, 'photos'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'photos') });
     },
     onSettled: () => setProgress(null),
   });
   return (
-    <Card withBorder component="form" aria-labelledby="add-photo-title" onSubmit={(e) => { e.preventDefault(); add.mutate(); }}>
+    <Card
+      withBorder
+      component="form"
+      aria-labelledby="add-photo-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
       <Stack gap="xs">
         <Title order={3} size="h5" id="add-photo-title">
           Upload a photo
@@ -199,16 +249,32 @@ function AddPhoto({ id }: { id: string }) {
             required
             w={260}
             value={file}
-            onChange={(f) => { setFile(f); add.reset(); }}
+            onChange={(f) => {
+              setFile(f);
+              add.reset();
+            }}
             error={fileError(add.error)}
             clearable
             clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
           />
-          <TextInput label="Caption" w={260} maxLength={500} value={caption} onChange={(e) => setCaption(e.currentTarget.value)} error={fieldError(add.error, 'caption')} />
+          <TextInput
+            label="Caption"
+            w={260}
+            maxLength={500}
+            value={caption}
+            onChange={(e) => setCaption(e.currentTarget.value)}
+            error={fieldError(add.error, 'caption')}
+          />
         </Group>
-        <Checkbox label="Public: shown on the website while the animal is public" checked={isPublic} onChange={(e) => setPublic(e.currentTarget.checked)} />
+        <Checkbox
+          label="Public: shown on the website while the animal is public"
+          checked={isPublic}
+          onChange={(e) => setPublic(e.currentTarget.checked)}
+        />
         {progress !== null && <Progress value={progress} aria-label="Upload progress" size="lg" />}
-        {!fileError(add.error) && formError(add.error, ['file', 'caption']) && <Alert color="red">{formError(add.error, ['file', 'caption'])}</Alert>}
+        {!fileError(add.error) && formError(add.error, ['file', 'caption']) && (
+          <Alert color="red">{formError(add.error, ['file', 'caption'])}</Alert>
+        )}
         <Group>
           <Button type="submit" loading={add.isPending} disabled={!file}>
             Upload the photo
@@ -219,7 +285,16 @@ function AddPhoto({ id }: { id: string }) {
   );
 }
 
-type Doc = { id: string; title: string; kind: string; content_type: string; byte_size: number; filename: string | null; url: string; created_at: string };
+type Doc = {
+  id: string;
+  title: string;
+  kind: string;
+  content_type: string;
+  byte_size: number;
+  filename: string | null;
+  url: string;
+  created_at: string;
+};
 
 function DocumentRow({ id, d, canDelete }: { id: string; d: Doc; canDelete: boolean }) {
   const client = useQueryClient();
@@ -229,7 +304,7 @@ function DocumentRow({ id, d, canDelete }: { id: string; d: Doc; canDelete: bool
     onSuccess: () => {
       setAsking(false);
       notify('Document deleted');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'documents'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'documents') });
     },
   });
   return (
@@ -253,7 +328,13 @@ function DocumentRow({ id, d, canDelete }: { id: string; d: Doc; canDelete: bool
             {remove.error.message}
           </Text>
         )}
-        <ConfirmDelete what="the document" opened={asking} onClose={() => setAsking(false)} onConfirm={() => remove.mutate()} pending={remove.isPending} />
+        <ConfirmDelete
+          what="the document"
+          opened={asking}
+          onClose={() => setAsking(false)}
+          onConfirm={() => remove.mutate()}
+          pending={remove.isPending}
+        />
       </Table.Td>
     </Table.Tr>
   );
@@ -278,12 +359,20 @@ function AddDocument({ id }: { id: string }) {
       notify('Document uploaded');
       setFile(null);
       setTitle('');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'documents'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'documents') });
     },
     onSettled: () => setProgress(null),
   });
   return (
-    <Card withBorder component="form" aria-labelledby="add-document-title" onSubmit={(e) => { e.preventDefault(); add.mutate(); }}>
+    <Card
+      withBorder
+      component="form"
+      aria-labelledby="add-document-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
       <Stack gap="xs">
         <Title order={3} size="h5" id="add-document-title">
           Upload a document
@@ -295,16 +384,36 @@ function AddDocument({ id }: { id: string }) {
             required
             w={260}
             value={file}
-            onChange={(f) => { setFile(f); add.reset(); }}
+            onChange={(f) => {
+              setFile(f);
+              add.reset();
+            }}
             error={fileError(add.error)}
             clearable
             clearButtonProps={{ 'aria-label': 'Remove the chosen file' }}
           />
-          <TextInput label="Title" description="Default: the file's name" w={240} maxLength={200} value={title} onChange={(e) => setTitle(e.currentTarget.value)} error={fieldError(add.error, 'title')} />
-          <Select label="Kind" w={200} data={KINDS.map((k) => ({ value: k, label: kindLabel(k) }))} value={kind} onChange={(v) => setKind((v as Kind) ?? 'other')} allowDeselect={false} />
+          <TextInput
+            label="Title"
+            description="Default: the file's name"
+            w={240}
+            maxLength={200}
+            value={title}
+            onChange={(e) => setTitle(e.currentTarget.value)}
+            error={fieldError(add.error, 'title')}
+          />
+          <Select
+            label="Kind"
+            w={200}
+            data={KINDS.map((k) => ({ value: k, label: kindLabel(k) }))}
+            value={kind}
+            onChange={(v) => setKind((v as Kind) ?? 'other')}
+            allowDeselect={false}
+          />
         </Group>
         {progress !== null && <Progress value={progress} aria-label="Upload progress" size="lg" />}
-        {!fileError(add.error) && formError(add.error, ['file', 'title', 'kind']) && <Alert color="red">{formError(add.error, ['file', 'title', 'kind'])}</Alert>}
+        {!fileError(add.error) && formError(add.error, ['file', 'title', 'kind']) && (
+          <Alert color="red">{formError(add.error, ['file', 'title', 'kind'])}</Alert>
+        )}
         <Group>
           <Button type="submit" loading={add.isPending} disabled={!file}>
             Upload the document
@@ -320,14 +429,8 @@ export default function AnimalMedia({ id }: { id: string }) {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'animals', 'write');
   const canDelete = can(session.data?.grants, 'animals', 'admin');
-  const photos = useQuery({
-    queryKey: ['animal', id, 'photos'],
-    queryFn: () => ok(apiB.GET('/api/animals/{id}/photos', { params: { path: { id }, query: { limit: 100, offset: 0 } } })),
-  });
-  const docs = useQuery({
-    queryKey: ['animal', id, 'documents'],
-    queryFn: () => ok(apiB.GET('/api/animals/{id}/documents', { params: { path: { id }, query: { limit: 100, offset: 0 } } })),
-  });
+  const photos = useAnimalPhotos(id);
+  const docs = useAnimalDocuments(id);
   return (
     <Stack mt="md">
       <Title order={3} size="h4">
@@ -338,12 +441,14 @@ export default function AnimalMedia({ id }: { id: string }) {
         <Loader aria-label="Loading" />
       ) : photos.data.results.length ? (
         <SimpleGrid cols={{ base: 2, md: 4 }}>
-          {(photos.data.results as Photo[]).map((p) => (
+          {photos.data.results.map((p) => (
             <PhotoCard key={p.id} id={id} p={p} canWrite={canWrite} />
           ))}
         </SimpleGrid>
       ) : (
-        <Alert color="gray">{canWrite ? 'No photos yet: upload the first one below; it becomes the primary photo.' : 'No photos yet.'}</Alert>
+        <Alert color="gray">
+          {canWrite ? 'No photos yet: upload the first one below; it becomes the primary photo.' : 'No photos yet.'}
+        </Alert>
       )}
       {canWrite && <AddPhoto id={id} />}
       <Title order={3} size="h4" mt="md">
@@ -351,7 +456,7 @@ export default function AnimalMedia({ id }: { id: string }) {
       </Title>
       {docs.isError && <Alert color="red">{docs.error.message}</Alert>}
       <ListTable
-        rows={docs.data?.results as Doc[] | undefined}
+        rows={docs.data?.results}
         label="Documents"
         head={['Title', 'Kind', 'Size', 'Added', '']}
         empty={canWrite ? 'No documents yet: upload a vet record, a contract or a certificate below.' : 'No documents yet.'}

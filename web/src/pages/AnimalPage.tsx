@@ -1,24 +1,63 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notify } from '../notify.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
-import { CareBadge, useStatuses } from './Animals';
+import { useStatuses } from './Animals';
 import { day, daysLong, ListTable, money, shown, useActor } from './parts';
 import { PLACEMENT_STATUS_LABEL } from './names';
 import AnimalMedia from './AnimalMedia';
 import { StartApplication } from './StartApplication';
-import { AnimalHeader, ProfileFields, useCard } from './AnimalProfile';
-import { Stays, useStays } from './AnimalStays';
+import { AnimalHeader, ProfileFields } from './AnimalProfile';
+import { Stays } from './AnimalStays';
+import { asText } from '../text';
+import { keys } from '../queries/keys';
+import {
+  useAnimal,
+  useAnimalCard,
+  useAnimalHolds,
+  useAnimalMedical,
+  useAnimalNotes,
+  useAnimalStays,
+  useAnimalWeights,
+} from '../queries/animals';
+import { useAdoptions, useApplications } from '../queries/adoptions';
 
 type Row = Record<string, unknown>;
 const when = (v: unknown) => shown(v);
 
 const ACTOR_COLUMNS = new Set(['recorded_by', 'given_by', 'author', 'placed_by']);
 /** A record list of the animal, as a table; an empty list says what to do next. */
-function RecordTable({ rows, columns, empty, label }: { rows: Row[] | undefined; columns: [string, string][]; empty: string; label: string }) {
+function RecordTable({
+  rows,
+  columns,
+  empty,
+  label,
+}: {
+  rows: Row[] | undefined;
+  columns: [string, string][];
+  empty: string;
+  label: string;
+}) {
   const actor = useActor();
   if (!rows) return <Loader aria-label="Loading" />;
   if (!rows.length)
@@ -39,7 +78,7 @@ function RecordTable({ rows, columns, empty, label }: { rows: Row[] | undefined;
         </Table.Thead>
         <Table.Tbody>
           {rows.map((r, i) => (
-            <Table.Tr key={String(r.id ?? i)}>
+            <Table.Tr key={asText(r.id ?? i)}>
               {columns.map(([k]) => (
                 <Table.Td key={k}>{ACTOR_COLUMNS.has(k) ? actor(r[k]) : when(r[k])}</Table.Td>
               ))}
@@ -53,7 +92,7 @@ function RecordTable({ rows, columns, empty, label }: { rows: Row[] | undefined;
 
 function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ['animal', id, 'weights'], queryFn: () => ok(apiB.GET('/api/animals/{id}/weights', { params: { path: { id }, query: { limit: 100, offset: 0 } } })) });
+  const list = useAnimalWeights(id);
   const [weight, setWeight] = useState<number | string>('');
   const [unit, setUnit] = useState<'lb' | 'kg'>('lb');
   const add = useMutation({
@@ -61,7 +100,7 @@ function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
     onSuccess: () => {
       setWeight('');
       notify('Weight recorded');
-      void client.invalidateQueries({ queryKey: ['animal', id] });
+      void client.invalidateQueries({ queryKey: keys.animal.all(id) });
     },
   });
   return (
@@ -74,8 +113,16 @@ function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
           }}
         >
           <Group align="flex-start" mt="md">
-            <NumberInput label="Weight" min={0} decimalScale={2} value={weight} onChange={setWeight} error={fieldError(add.error, 'weight')} w={140} />
-            <Select label="Unit" data={['lb', 'kg']} value={unit} onChange={(v) => setUnit((v ?? 'lb') as 'lb')} w={90} allowDeselect={false} />
+            <NumberInput
+              label="Weight"
+              min={0}
+              decimalScale={2}
+              value={weight}
+              onChange={setWeight}
+              error={fieldError(add.error, 'weight')}
+              w={140}
+            />
+            <Select label="Unit" data={['lb', 'kg']} value={unit} onChange={(v) => setUnit(v ?? 'lb')} w={90} allowDeselect={false} />
             <Button type="submit" mt={25} loading={add.isPending}>
               Record the weight
             </Button>
@@ -85,7 +132,7 @@ function Weights({ id, canWrite }: { id: string; canWrite: boolean }) {
       )}
       <RecordTable
         label="Weights"
-        rows={list.data?.results as Row[] | undefined}
+        rows={list.data?.results}
         columns={[
           ['measured_on', 'Measured'],
           ['weight', 'Weight'],
@@ -111,12 +158,17 @@ function AddNote({ id }: { id: string }) {
   const [pinned, setPinned] = useState(false);
   const add = useMutation({
     mutationFn: () =>
-      ok(apiB.POST('/api/animals/{id}/notes', { params: { path: { id } }, body: { kind, body, pinned, visibility: shareable ? 'shareable' : 'internal' } })),
+      ok(
+        apiB.POST('/api/animals/{id}/notes', {
+          params: { path: { id } },
+          body: { kind, body, pinned, visibility: shareable ? 'shareable' : 'internal' },
+        }),
+      ),
     onSuccess: () => {
       setBody('');
       setPinned(false);
       notify('Note added');
-      void client.invalidateQueries({ queryKey: ['animal', id, 'notes'] });
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'notes') });
     },
   });
   return (
@@ -130,11 +182,30 @@ function AddNote({ id }: { id: string }) {
         Add a note
       </Title>
       <Stack gap="xs" maw={720}>
-        <Textarea label="Note" required autosize minRows={2} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={fieldError(add.error, 'body')} />
+        <Textarea
+          label="Note"
+          required
+          autosize
+          minRows={2}
+          value={body}
+          onChange={(e) => setBody(e.currentTarget.value)}
+          error={fieldError(add.error, 'body')}
+        />
         <Group align="flex-end">
-          <Select label="Kind" w={140} data={[...NOTE_KINDS]} value={kind} onChange={(v) => setKind((v ?? 'general') as NoteKind)} allowDeselect={false} />
+          <Select
+            label="Kind"
+            w={140}
+            data={[...NOTE_KINDS]}
+            value={kind}
+            onChange={(v) => setKind(v ?? 'general')}
+            allowDeselect={false}
+          />
           <Stack gap={4} mb={4}>
-            <Checkbox label="Shareable (adopters and fosters may see it)" checked={shareable} onChange={(e) => setShareable(e.currentTarget.checked)} />
+            <Checkbox
+              label="Shareable (adopters and fosters may see it)"
+              checked={shareable}
+              onChange={(e) => setShareable(e.currentTarget.checked)}
+            />
             <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} />
           </Stack>
           <Button type="submit" loading={add.isPending}>
@@ -167,7 +238,15 @@ function AddMedical({ id }: { id: string }) {
     queryKey: ['medical-items'],
     queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: { limit: 100, offset: 0 } } })),
   });
-  const blank = { item: null as string | null, kind: 'vaccine' as MedicalKind, name: '', given_at: nowLocal(), dose: '', given_by: '', next_due_on: '' };
+  const blank = {
+    item: null as string | null,
+    kind: 'vaccine' as MedicalKind,
+    name: '',
+    given_at: nowLocal(),
+    dose: '',
+    given_by: '',
+    next_due_on: '',
+  };
   const [b, setB] = useState(blank);
   const add = useMutation({
     mutationFn: () =>
@@ -186,7 +265,7 @@ function AddMedical({ id }: { id: string }) {
     onSuccess: () => {
       setB({ ...blank, given_at: nowLocal() });
       notify('Medical record added');
-      void client.invalidateQueries({ queryKey: ['animal', id] });
+      void client.invalidateQueries({ queryKey: keys.animal.all(id) });
     },
   });
   const items = (catalogue.data?.results ?? []).map((i) => ({ value: i.id, label: `${i.name} (${i.kind})` }));
@@ -215,15 +294,56 @@ function AddMedical({ id }: { id: string }) {
         />
         {!b.item && (
           <>
-            <Select label="Kind" w={130} data={[...MEDICAL_KINDS]} value={b.kind} onChange={(v) => setB({ ...b, kind: (v ?? 'vaccine') as MedicalKind })} allowDeselect={false} />
-            <TextInput label="Item" required w={180} value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} />
+            <Select
+              label="Kind"
+              w={130}
+              data={[...MEDICAL_KINDS]}
+              value={b.kind}
+              onChange={(v) => setB({ ...b, kind: v ?? 'vaccine' })}
+              allowDeselect={false}
+            />
+            <TextInput
+              label="Item"
+              required
+              w={180}
+              value={b.name}
+              onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+              error={fieldError(add.error, 'name')}
+            />
           </>
         )}
-        <TextInput label="Given" type="datetime-local" required w={210} value={b.given_at} onChange={(e) => setB({ ...b, given_at: e.currentTarget.value })} error={fieldError(add.error, 'given_at')} />
-        <TextInput label="Dose" w={110} value={b.dose} onChange={(e) => setB({ ...b, dose: e.currentTarget.value })} error={fieldError(add.error, 'dose')} />
-        <TextInput label="Given by" w={160} value={b.given_by} onChange={(e) => setB({ ...b, given_by: e.currentTarget.value })} error={fieldError(add.error, 'given_by')} />
+        <TextInput
+          label="Given"
+          type="datetime-local"
+          required
+          w={210}
+          value={b.given_at}
+          onChange={(e) => setB({ ...b, given_at: e.currentTarget.value })}
+          error={fieldError(add.error, 'given_at')}
+        />
+        <TextInput
+          label="Dose"
+          w={110}
+          value={b.dose}
+          onChange={(e) => setB({ ...b, dose: e.currentTarget.value })}
+          error={fieldError(add.error, 'dose')}
+        />
+        <TextInput
+          label="Given by"
+          w={160}
+          value={b.given_by}
+          onChange={(e) => setB({ ...b, given_by: e.currentTarget.value })}
+          error={fieldError(add.error, 'given_by')}
+        />
         {b.item && (
-          <TextInput label="Next due" type="date" w={160} value={b.next_due_on} onChange={(e) => setB({ ...b, next_due_on: e.currentTarget.value })} error={fieldError(add.error, 'next_due_on')} />
+          <TextInput
+            label="Next due"
+            type="date"
+            w={160}
+            value={b.next_due_on}
+            onChange={(e) => setB({ ...b, next_due_on: e.currentTarget.value })}
+            error={fieldError(add.error, 'next_due_on')}
+          />
         )}
         <Button type="submit" mt={25} loading={add.isPending}>
           Record it
@@ -241,7 +361,7 @@ function AddMedical({ id }: { id: string }) {
 /** The animal's foster placements, newest offer first (`GET /api/animals/foster-assignments?animal_id=`). */
 function Fostering({ id }: { id: string }) {
   const list = useQuery({
-    queryKey: ['animal', id, 'foster-assignments'],
+    queryKey: keys.animal.part(id, 'foster-assignments'),
     queryFn: () => ok(apiB.GET('/api/animals/foster-assignments', { params: { query: { animal_id: id, limit: 100, offset: 0 } } })),
   });
   return (
@@ -271,7 +391,7 @@ function Fostering({ id }: { id: string }) {
 /** Transport runs carrying the animal, latest scheduled first (`GET /api/animals/transports?animal_id=`). */
 function Transports({ id }: { id: string }) {
   const runs = useQuery({
-    queryKey: ['animal', id, 'transports'],
+    queryKey: keys.animal.part(id, 'transports'),
     queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { animal_id: id, limit: 100, offset: 0 } } })),
   });
   return (
@@ -299,9 +419,8 @@ function Transports({ id }: { id: string }) {
 
 /** Applications naming the animal, and its adoptions (trial, completed, returned). */
 function Adoption({ id }: { id: string }) {
-  const q = { limit: 100, offset: 0, animal_id: id };
-  const applications = useQuery({ queryKey: ['animal', id, 'applications'], queryFn: () => ok(apiB.GET('/api/animals/adoption-applications', { params: { query: q } })) });
-  const adoptions = useQuery({ queryKey: ['animal', id, 'adoptions'], queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: q } })) });
+  const applications = useApplications({ animal_id: id });
+  const adoptions = useAdoptions({ animal_id: id });
   return (
     <Stack mt="md">
       <Title order={3} size="h5">
@@ -360,20 +479,18 @@ export default function AnimalPage() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'animals', 'write');
   const statuses = useStatuses();
-  const animal = useQuery({ queryKey: ['animal', id], queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })) });
-  const list = <T,>(key: string, fn: () => Promise<T>) => ({ queryKey: ['animal', id, key], queryFn: fn });
-  const page = { limit: 100, offset: 0 };
-  const stays = useStays(id);
-  const card = useCard(id);
-  const medical = useQuery(list('medical', () => ok(apiB.GET('/api/animals/{id}/medical', { params: { path: { id }, query: page } }))));
-  const notes = useQuery(list('notes', () => ok(apiB.GET('/api/animals/{id}/notes', { params: { path: { id }, query: page } }))));
-  const holds = useQuery(list('holds', () => ok(apiB.GET('/api/animals/{id}/holds', { params: { path: { id }, query: page } }))));
+  const animal = useAnimal(id);
+  const stays = useAnimalStays(id);
+  const card = useAnimalCard(id);
+  const medical = useAnimalMedical(id);
+  const notes = useAnimalNotes(id);
+  const holds = useAnimalHolds(id);
   const setStatus = useMutation({
     mutationFn: (status: string) => ok(apiA.PATCH('/animals/{id}', { params: { path: { id } }, body: { status } })),
     onSuccess: (a) => {
-      client.setQueryData(['animal', id], a);
-      void client.invalidateQueries({ queryKey: ['animal', id, 'card'] });
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      client.setQueryData(keys.animal.all(id), a);
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, 'card') });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
       notify(`Status changed to ${a.status}`);
     },
   });
@@ -394,15 +511,15 @@ export default function AnimalPage() {
           <Group gap="sm" align="flex-end">
             {canWrite && <StartApplication animalId={a.id} animalName={a.name} />}
             <Select
-            label="Status"
-            w={200}
-            disabled={!canWrite}
-            data={(statuses.data?.results ?? []).map((s) => s.name)}
-            value={a.status}
-            allowDeselect={false}
-            onChange={(v) => v && v !== a.status && setStatus.mutate(v)}
-            error={setStatus.error?.message}
-          />
+              label="Status"
+              w={200}
+              disabled={!canWrite}
+              data={(statuses.data?.results ?? []).map((s) => s.name)}
+              value={a.status}
+              allowDeselect={false}
+              onChange={(v) => v && v !== a.status && setStatus.mutate(v)}
+              error={setStatus.error?.message}
+            />
           </Group>
         }
       />
@@ -429,7 +546,7 @@ export default function AnimalPage() {
           {canWrite && <AddMedical id={id} />}
           <RecordTable
             label="Medical records"
-            rows={medical.data?.results as Row[] | undefined}
+            rows={medical.data?.results}
             columns={[
               ['given_at', 'Given'],
               ['kind', 'Kind'],
@@ -445,7 +562,7 @@ export default function AnimalPage() {
           {canWrite && <AddNote id={id} />}
           <RecordTable
             label="Notes"
-            rows={notes.data?.results as Row[] | undefined}
+            rows={notes.data?.results}
             columns={[
               ['created_at', 'Written'],
               ['kind', 'Kind'],
@@ -464,7 +581,7 @@ export default function AnimalPage() {
         <Tabs.Panel value="holds">
           <RecordTable
             label="Holds"
-            rows={holds.data?.results as Row[] | undefined}
+            rows={holds.data?.results}
             columns={[
               ['reason', 'Reason'],
               ['starts_at', 'From'],

@@ -1,5 +1,21 @@
 import { type ReactNode, useState } from 'react';
-import { Alert, Autocomplete, Button, Card, Group, Image, NumberInput, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Card,
+  Group,
+  Image,
+  NumberInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiA, apiB, fieldError, ok } from '../api';
 import type { paths as PathsA } from '../api/a';
@@ -8,20 +24,30 @@ import { notify } from '../notify';
 import { ageText, CareBadge, SEX } from './Animals';
 import { useKennels } from './Intake';
 import { day, shown } from './parts';
+import { asText } from '../text';
+import type { Animal, AnimalCard } from '../queries/animals';
+import { keys } from '../queries/keys';
 
-export type Card = NonNullable<Awaited<ReturnType<typeof readCard>>>;
-export const readCard = (id: string) => ok(apiB.GET('/api/animals/{id}/details', { params: { path: { id } } }));
-export const useCard = (id: string) => useQuery({ queryKey: ['animal', id, 'card'], queryFn: () => readCard(id) });
+export type Card = AnimalCard;
 
 /** The top of the animal page: the animal first, then where it is and how it is. */
 export function AnimalHeader({ card, statusControl, inCareDays }: { card: Card; statusControl: ReactNode; inCareDays: number | null }) {
-  const facts = [card.species, card.breed, SEX[card.sex] ?? card.sex, card.date_of_birth ? ageText(card.date_of_birth) : null, card.colour].filter(Boolean).join(' · ');
+  const facts = [card.species, card.breed, SEX[card.sex] ?? card.sex, card.date_of_birth ? ageText(card.date_of_birth) : null, card.colour]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <Card withBorder p="md" component="header" aria-label={`${card.name} at a glance`}>
       {/* On a phone the photo, the facts and the status stack; from a tablet up they stand side by side. */}
       <Group align="flex-start" wrap="wrap" gap="lg">
         {card.photo_url ? (
-          <Image src={card.photo_url.replace(/\/small$/, '/medium')} alt={`${card.name}, the primary photo`} w={160} h={160} radius="md" fit="cover" />
+          <Image
+            src={card.photo_url.replace(/\/small$/, '/medium')}
+            alt={`${card.name}, the primary photo`}
+            w={160}
+            h={160}
+            radius="md"
+            fit="cover"
+          />
         ) : (
           <Card w={160} h={160} bg="gray.1" radius="md" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
             <Text c="dimmed" size="sm" ta="center">
@@ -100,11 +126,11 @@ function InPlace<T>({
             aria-label={`Change ${label.toLowerCase()}`}
             onSubmit={(e) => {
               e.preventDefault();
-              m.mutate(value as T);
+              m.mutate(value);
             }}
           >
             <Group align="flex-start" gap="xs">
-              {control(value as T, setValue, error)}
+              {control(value, setValue, error)}
               <Button type="submit" size="sm" loading={m.isPending}>
                 Save
               </Button>
@@ -138,8 +164,6 @@ function InPlace<T>({
 /** A custom field's value as a person reads it: Yes/No, a date in words, a list joined, a country and state. */
 const customText = (_type: string, v: unknown): string => shown(v);
 
-type Animal = Awaited<ReturnType<typeof readAnimal>>;
-const readAnimal = (id: string) => ok(apiA.GET('/animals/{id}', { params: { path: { id } } }));
 const dash = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '—' : v);
 
 /** The whole profile, every field editable in place (Family A for what it takes, the details route for the rest). */
@@ -148,7 +172,8 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
   const kennels = useKennels();
   const breeds = useQuery({
     queryKey: ['breeds', card.species.toLowerCase()],
-    queryFn: () => ok(apiB.GET('/api/animals/breeds', { params: { query: { species: card.species.toLowerCase(), limit: 100, offset: 0 } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/animals/breeds', { params: { query: { species: card.species.toLowerCase(), limit: 100, offset: 0 } } })),
   });
   const fields = useQuery({
     queryKey: ['custom-fields', 'animal'],
@@ -156,12 +181,12 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
     staleTime: 300_000,
   });
   const refresh = () => {
-    void client.invalidateQueries({ queryKey: ['animal', id] });
-    void client.invalidateQueries({ queryKey: ['animals'] });
+    void client.invalidateQueries({ queryKey: keys.animal.all(id) });
+    void client.invalidateQueries({ queryKey: keys.animals.all });
   };
   const patchA = async (body: PathsA['/animals/{id}']['patch']['requestBody']['content']['application/json']) => {
     const r = await ok(apiA.PATCH('/animals/{id}', { params: { path: { id } }, body }));
-    client.setQueryData(['animal', id], r);
+    client.setQueryData(keys.animal.all(id), r);
     refresh();
   };
   const patchB = async (body: PathsB['/api/animals/{id}/details']['patch']['requestBody']['content']['application/json']) => {
@@ -178,9 +203,33 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
       <Card withBorder>
         <Table variant="vertical" aria-label="Profile">
           <Table.Tbody>
-            <InPlace {...common} label="Name" shown={a.name} initial={a.name} field="name" save={(v) => patchA({ name: v })} control={text('Name')} />
-            <InPlace {...common} label="Public name" shown={a.publicName} initial={a.publicName} field="publicName" save={(v) => patchA({ publicName: v })} control={text('Public name')} />
-            <InPlace {...common} label="Species" shown={card.species} initial={card.species} field="species" save={(v) => patchB({ species: v })} control={text('Species')} />
+            <InPlace
+              {...common}
+              label="Name"
+              shown={a.name}
+              initial={a.name}
+              field="name"
+              save={(v) => patchA({ name: v })}
+              control={text('Name')}
+            />
+            <InPlace
+              {...common}
+              label="Public name"
+              shown={a.publicName}
+              initial={a.publicName}
+              field="publicName"
+              save={(v) => patchA({ publicName: v })}
+              control={text('Public name')}
+            />
+            <InPlace
+              {...common}
+              label="Species"
+              shown={card.species}
+              initial={card.species}
+              field="species"
+              save={(v) => patchB({ species: v })}
+              control={text('Species')}
+            />
             <InPlace
               {...common}
               label="Sex"
@@ -189,7 +238,15 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               field="sex"
               save={(v) => patchB({ sex: v })}
               control={(v, set, error) => (
-                <Select aria-label="Sex" data={Object.entries(SEX).map(([value, label]) => ({ value, label }))} value={v} onChange={(x) => set((x ?? 'unknown') as typeof v)} allowDeselect={false} error={error} w={200} />
+                <Select
+                  aria-label="Sex"
+                  data={Object.entries(SEX).map(([value, label]) => ({ value, label }))}
+                  value={v}
+                  onChange={(x) => set((x ?? 'unknown') as typeof v)}
+                  allowDeselect={false}
+                  error={error}
+                  w={200}
+                />
               )}
             />
             <InPlace
@@ -199,9 +256,26 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={card.breed ?? ''}
               field="breed"
               save={(v) => patchB({ breed: v || null })}
-              control={(v, set, error) => <Autocomplete aria-label="Breed" data={(breeds.data?.results ?? []).map((b) => b.name)} value={v} onChange={set} error={error} w={300} />}
+              control={(v, set, error) => (
+                <Autocomplete
+                  aria-label="Breed"
+                  data={(breeds.data?.results ?? []).map((b) => b.name)}
+                  value={v}
+                  onChange={set}
+                  error={error}
+                  w={300}
+                />
+              )}
             />
-            <InPlace {...common} label="Colour" shown={dash(card.colour)} initial={card.colour ?? ''} field="colour" save={(v) => patchB({ colour: v || null })} control={text('Colour')} />
+            <InPlace
+              {...common}
+              label="Colour"
+              shown={dash(card.colour)}
+              initial={card.colour ?? ''}
+              field="colour"
+              save={(v) => patchB({ colour: v || null })}
+              control={text('Colour')}
+            />
             <InPlace
               {...common}
               label="Date of birth"
@@ -209,7 +283,16 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.dateOfBirth ?? ''}
               field="dateOfBirth"
               save={(v) => patchA({ dateOfBirth: v || null })}
-              control={(v, set, error) => <TextInput aria-label="Date of birth" type="date" value={v} onChange={(e) => set(e.currentTarget.value)} error={error} w={200} />}
+              control={(v, set, error) => (
+                <TextInput
+                  aria-label="Date of birth"
+                  type="date"
+                  value={v}
+                  onChange={(e) => set(e.currentTarget.value)}
+                  error={error}
+                  w={200}
+                />
+              )}
             />
             <InPlace
               {...common}
@@ -218,7 +301,16 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={card.intake_date}
               field="intake_date"
               save={(v) => patchB({ intake_date: v })}
-              control={(v, set, error) => <TextInput aria-label="Intake date" type="date" value={v} onChange={(e) => set(e.currentTarget.value)} error={error} w={200} />}
+              control={(v, set, error) => (
+                <TextInput
+                  aria-label="Intake date"
+                  type="date"
+                  value={v}
+                  onChange={(e) => set(e.currentTarget.value)}
+                  error={error}
+                  w={200}
+                />
+              )}
             />
             <InPlace
               {...common}
@@ -227,7 +319,9 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.isPublic}
               field="isPublic"
               save={(v) => patchA({ isPublic: v })}
-              control={(v, set, error) => <Switch label="Listed on the public website" checked={v} onChange={(e) => set(e.currentTarget.checked)} error={error} />}
+              control={(v, set, error) => (
+                <Switch label="Listed on the public website" checked={v} onChange={(e) => set(e.currentTarget.checked)} error={error} />
+              )}
             />
             <InPlace
               {...common}
@@ -258,9 +352,30 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.locationId}
               field="locationId"
               save={(v) => patchA({ locationId: v })}
-              control={(v, set, error) => <Select aria-label="Kennel" data={kennels} value={v} onChange={set} clearable clearButtonProps={{ 'aria-label': 'Clear the kennel' }} searchable placeholder="Not placed" error={error} w={320} />}
+              control={(v, set, error) => (
+                <Select
+                  aria-label="Kennel"
+                  data={kennels}
+                  value={v}
+                  onChange={set}
+                  clearable
+                  clearButtonProps={{ 'aria-label': 'Clear the kennel' }}
+                  searchable
+                  placeholder="Not placed"
+                  error={error}
+                  w={320}
+                />
+              )}
             />
-            <InPlace {...common} label="Microchip" shown={dash(a.microchipNumber)} initial={a.microchipNumber ?? ''} field="microchipNumber" save={(v) => patchA({ microchipNumber: v || null })} control={text('Microchip')} />
+            <InPlace
+              {...common}
+              label="Microchip"
+              shown={dash(a.microchipNumber)}
+              initial={a.microchipNumber ?? ''}
+              field="microchipNumber"
+              save={(v) => patchA({ microchipNumber: v || null })}
+              control={text('Microchip')}
+            />
             <InPlace
               {...common}
               label="Notes"
@@ -268,7 +383,17 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               initial={a.notes ?? ''}
               field="notes"
               save={(v) => patchA({ notes: v })}
-              control={(v, set, error) => <Textarea aria-label="Notes" autosize minRows={2} value={v} onChange={(e) => set(e.currentTarget.value)} error={error} w={420} />}
+              control={(v, set, error) => (
+                <Textarea
+                  aria-label="Notes"
+                  autosize
+                  minRows={2}
+                  value={v}
+                  onChange={(e) => set(e.currentTarget.value)}
+                  error={error}
+                  w={420}
+                />
+              )}
             />
             {custom.map((d) => {
               const current = (a.customFields as Record<string, unknown>)[d.field_key];
@@ -286,13 +411,37 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                     d.field_type === 'boolean' ? (
                       <Switch label={d.field_label} checked={!!v} onChange={(e) => set(e.currentTarget.checked)} error={error} />
                     ) : d.field_type === 'select' ? (
-                      <Select aria-label={d.field_label} data={d.options} value={(v as string) || null} onChange={(x) => set(x ?? '')} clearable clearButtonProps={{ 'aria-label': `Clear ${d.field_label}` }} error={error} w={260} />
+                      <Select
+                        aria-label={d.field_label}
+                        data={d.options}
+                        value={(v as string) || null}
+                        onChange={(x) => set(x ?? '')}
+                        clearable
+                        clearButtonProps={{ 'aria-label': `Clear ${d.field_label}` }}
+                        error={error}
+                        w={260}
+                      />
                     ) : d.field_type === 'number' ? (
                       <NumberInput aria-label={d.field_label} value={v as number | string} onChange={set} error={error} w={200} />
                     ) : d.field_type === 'textarea' ? (
-                      <Textarea aria-label={d.field_label} autosize minRows={3} value={String(v ?? '')} onChange={(e) => set(e.currentTarget.value)} error={error} w={420} />
+                      <Textarea
+                        aria-label={d.field_label}
+                        autosize
+                        minRows={3}
+                        value={asText(v)}
+                        onChange={(e) => set(e.currentTarget.value)}
+                        error={error}
+                        w={420}
+                      />
                     ) : (
-                      <TextInput aria-label={d.field_label} type={d.field_type === 'date' ? 'date' : 'text'} value={String(v ?? '')} onChange={(e) => set(e.currentTarget.value)} error={error} w={300} />
+                      <TextInput
+                        aria-label={d.field_label}
+                        type={d.field_type === 'date' ? 'date' : 'text'}
+                        value={asText(v)}
+                        onChange={(e) => set(e.currentTarget.value)}
+                        error={error}
+                        w={300}
+                      />
                     )
                   }
                 />

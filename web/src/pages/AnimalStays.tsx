@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, Loader, Modal, Select, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
@@ -9,6 +9,8 @@ import { daysText } from './AnimalProfile';
 import { usePersonNames } from './names';
 import { PersonPicker } from './parts';
 import { nowIn, useZone, whenIn, zonedIso } from './zone';
+import { keys } from '../queries/keys';
+import { type AnimalStay, useAnimalStays } from '../queries/animals';
 
 /** The Shelter Animals Count outcome categories as a person reads them. */
 export const OUTCOME_CATEGORY: Record<string, string> = {
@@ -23,14 +25,20 @@ export const OUTCOME_CATEGORY: Record<string, string> = {
   owner_intended_euthanasia: 'Owner-requested euthanasia',
 };
 
-type Stay = Awaited<ReturnType<typeof readStays>>['results'][number];
-const readStays = (id: string) => ok(apiB.GET('/api/animals/{id}/stays', { params: { path: { id }, query: { limit: 100, offset: 0 } } }));
-export const useStays = (id: string) => useQuery({ queryKey: ['animal', id, 'stays'], queryFn: () => readStays(id) });
+type Stay = AnimalStay;
 
 /** A wall time (`YYYY-MM-DDTHH:mm`) in the zone for an instant, as a datetime-local field holds it. */
 function localIn(iso: string, tz: string) {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
       .formatToParts(new Date(iso))
       .map((x) => [x.type, x.value]),
   );
@@ -39,13 +47,35 @@ function localIn(iso: string, tz: string) {
 
 function grouped(kind: 'intake' | 'outcome', subtypes: { id: string; name: string; category: string }[]) {
   const labels = kind === 'intake' ? INTAKE_CATEGORY : OUTCOME_CATEGORY;
-  return Object.entries(labels).map(([cat, label]) => ({ group: label, items: subtypes.filter((s) => s.category === cat).map((s) => ({ value: s.id, label: s.name })) }));
+  return Object.entries(labels).map(([cat, label]) => ({
+    group: label,
+    items: subtypes.filter((s) => s.category === cat).map((s) => ({ value: s.id, label: s.name })),
+  }));
 }
 
-type Form = { kind: 'intake' | 'outcome'; at: string; subtypeId: string | null; personId: string | null; organization: string; foundAt: string; condition: string; notes: string };
+type Form = {
+  kind: 'intake' | 'outcome';
+  at: string;
+  subtypeId: string | null;
+  personId: string | null;
+  organization: string;
+  foundAt: string;
+  condition: string;
+  notes: string;
+};
 
 /** Records an outcome (or a new intake), or corrects a recorded one: the same form, the subtype chosen under its SAC type. */
-function StayForm({ animalId, stay, kind, onDone }: { animalId: string; stay: Stay | null; kind: 'intake' | 'outcome'; onDone: () => void }) {
+function StayForm({
+  animalId,
+  stay,
+  kind,
+  onDone,
+}: {
+  animalId: string;
+  stay: Stay | null;
+  kind: 'intake' | 'outcome';
+  onDone: () => void;
+}) {
   const tz = useZone();
   const client = useQueryClient();
   const subtypes = useSubtypes(kind);
@@ -77,12 +107,22 @@ function StayForm({ animalId, stay, kind, onDone }: { animalId: string; stay: St
           ? ok(apiB.PATCH('/api/animals/stays/{id}/intake', { params: { path: { id: stay.id } }, body: common }))
           : ok(apiB.PATCH('/api/animals/stays/{id}/outcome', { params: { path: { id: stay.id } }, body: common }));
       return kind === 'intake'
-        ? ok(apiB.POST('/api/animals/{id}/intakes', { params: { path: { id: animalId } }, body: { ...common, occurred_at: zonedIso(f.at, tz) } }))
-        : ok(apiB.POST('/api/animals/{id}/outcomes', { params: { path: { id: animalId } }, body: { ...common, occurred_at: zonedIso(f.at, tz) } }));
+        ? ok(
+            apiB.POST('/api/animals/{id}/intakes', {
+              params: { path: { id: animalId } },
+              body: { ...common, occurred_at: zonedIso(f.at, tz) },
+            }),
+          )
+        : ok(
+            apiB.POST('/api/animals/{id}/outcomes', {
+              params: { path: { id: animalId } },
+              body: { ...common, occurred_at: zonedIso(f.at, tz) },
+            }),
+          );
     },
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['animal', animalId] });
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      void client.invalidateQueries({ queryKey: keys.animal.all(animalId) });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
       notify(stay && rec ? `The ${kind} is corrected` : kind === 'outcome' ? 'Outcome recorded' : 'Intake recorded');
       onDone();
     },
@@ -109,8 +149,20 @@ function StayForm({ animalId, stay, kind, onDone }: { animalId: string; stay: St
           onChange={(v) => setF({ ...f, subtypeId: v })}
           error={fieldError(e, 'subtype_id') ?? fieldError(e, 'type')}
         />
-        <TextInput label="When" type="datetime-local" required value={f.at} onChange={(ev) => setF({ ...f, at: ev.currentTarget.value })} error={fieldError(e, 'occurred_at')} />
-        <PersonPicker label={kind === 'outcome' ? 'Went to (person)' : 'Brought in by'} value={f.personId} onChange={(v) => setF({ ...f, personId: v })} error={fieldError(e, `${side}_person_id`)} />
+        <TextInput
+          label="When"
+          type="datetime-local"
+          required
+          value={f.at}
+          onChange={(ev) => setF({ ...f, at: ev.currentTarget.value })}
+          error={fieldError(e, 'occurred_at')}
+        />
+        <PersonPicker
+          label={kind === 'outcome' ? 'Went to (person)' : 'Brought in by'}
+          value={f.personId}
+          onChange={(v) => setF({ ...f, personId: v })}
+          error={fieldError(e, `${side}_person_id`)}
+        />
         {!f.personId && (
           <TextInput
             label={kind === 'outcome' ? 'Or went to (organization)' : 'Or came from (organization)'}
@@ -121,11 +173,29 @@ function StayForm({ animalId, stay, kind, onDone }: { animalId: string; stay: St
         )}
         {kind === 'intake' && (
           <>
-            <TextInput label="Where it was found" value={f.foundAt} onChange={(ev) => setF({ ...f, foundAt: ev.currentTarget.value })} error={fieldError(e, 'found_at')} />
-            <Select label="Condition at intake" data={Object.entries(CONDITION).map(([value, label]) => ({ value, label }))} value={f.condition} onChange={(v) => setF({ ...f, condition: v ?? 'unknown' })} allowDeselect={false} />
+            <TextInput
+              label="Where it was found"
+              value={f.foundAt}
+              onChange={(ev) => setF({ ...f, foundAt: ev.currentTarget.value })}
+              error={fieldError(e, 'found_at')}
+            />
+            <Select
+              label="Condition at intake"
+              data={Object.entries(CONDITION).map(([value, label]) => ({ value, label }))}
+              value={f.condition}
+              onChange={(v) => setF({ ...f, condition: v ?? 'unknown' })}
+              allowDeselect={false}
+            />
           </>
         )}
-        <Textarea label="Note" autosize minRows={2} value={f.notes} onChange={(ev) => setF({ ...f, notes: ev.currentTarget.value })} error={fieldError(e, 'notes')} />
+        <Textarea
+          label="Note"
+          autosize
+          minRows={2}
+          value={f.notes}
+          onChange={(ev) => setF({ ...f, notes: ev.currentTarget.value })}
+          error={fieldError(e, 'notes')}
+        />
         {formError(e, FIELDS) && <Alert color="red">{formError(e, FIELDS)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
@@ -143,9 +213,13 @@ function StayForm({ animalId, stay, kind, onDone }: { animalId: string; stay: St
 /** The Stays tab: each stay with its types, where the animal came from and went, its dates and its length in words. */
 export function Stays({ id, canWrite }: { id: string; canWrite: boolean }) {
   const tz = useZone();
-  const stays = useStays(id);
+  const stays = useAnimalStays(id);
   const [editing, setEditing] = useState<{ stay: Stay | null; kind: 'intake' | 'outcome' } | null>(null);
-  const people = usePersonNames((stays.data?.results ?? []).flatMap((s) => [s.intake.source_person_id, s.outcome?.destination_person_id].filter((x): x is string => !!x)));
+  const people = usePersonNames(
+    (stays.data?.results ?? []).flatMap((s) =>
+      [s.intake.source_person_id, s.outcome?.destination_person_id].filter((x): x is string => !!x),
+    ),
+  );
   if (!stays.data) return <Loader aria-label="Loading" />;
   const list = stays.data.results;
   const open = list.find((s) => s.open);
@@ -157,12 +231,19 @@ export function Stays({ id, canWrite }: { id: string; canWrite: boolean }) {
     ) : (
       (org ?? (partner ? 'a partner on file' : '—'))
     );
-  const title = editing ? (editing.stay ? `Correct the ${editing.kind}` : editing.kind === 'outcome' ? 'Record an outcome' : 'Record an intake') : '';
+  const title = editing
+    ? editing.stay
+      ? `Correct the ${editing.kind}`
+      : editing.kind === 'outcome'
+        ? 'Record an outcome'
+        : 'Record an intake'
+    : '';
   return (
     <Stack mt="md">
       <Group justify="space-between">
         <Text>
-          {open ? `In care now, for ${daysText(open.days_in_care)}.` : 'Not in care now.'} In care {daysText(stays.data.days_in_care_total)} over {list.length} stay{list.length === 1 ? '' : 's'}.
+          {open ? `In care now, for ${daysText(open.days_in_care)}.` : 'Not in care now.'}{' '}
+          {`In care ${daysText(stays.data.days_in_care_total)} over ${list.length} stay${list.length === 1 ? '' : 's'}.`}
         </Text>
         {canWrite &&
           (open ? (
@@ -205,8 +286,16 @@ export function Stays({ id, canWrite }: { id: string; canWrite: boolean }) {
                   </Table.Td>
                   <Table.Td>{who(s.intake.source_person_id, s.intake.source_organization, s.intake.source_partner_id)}</Table.Td>
                   <Table.Td>{s.outcome ? whenIn(String(s.outcome.occurred_at), tz) : 'Still in care'}</Table.Td>
-                  <Table.Td>{s.outcome ? `${OUTCOME_CATEGORY[s.outcome.type] ?? s.outcome.type}${s.outcome.subtype ? ` (${s.outcome.subtype})` : ''}` : '—'}</Table.Td>
-                  <Table.Td>{s.outcome ? who(s.outcome.destination_person_id, s.outcome.destination_organization, s.outcome.destination_partner_id) : '—'}</Table.Td>
+                  <Table.Td>
+                    {s.outcome
+                      ? `${OUTCOME_CATEGORY[s.outcome.type] ?? s.outcome.type}${s.outcome.subtype ? ` (${s.outcome.subtype})` : ''}`
+                      : '—'}
+                  </Table.Td>
+                  <Table.Td>
+                    {s.outcome
+                      ? who(s.outcome.destination_person_id, s.outcome.destination_organization, s.outcome.destination_partner_id)
+                      : '—'}
+                  </Table.Td>
                   <Table.Td>
                     {daysText(s.days_in_care)}
                     {s.open ? ' so far' : ''}

@@ -1,5 +1,26 @@
 import { useState } from 'react';
-import { Alert, Avatar, Badge, Button, Checkbox, CloseButton, Group, Modal, NumberInput, Pagination, Paper, Progress, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import {
+  Alert,
+  Avatar,
+  Badge,
+  Button,
+  Checkbox,
+  CloseButton,
+  Group,
+  Modal,
+  NumberInput,
+  Pagination,
+  Paper,
+  Progress,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -7,6 +28,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { day, today } from './parts';
 import { can, useSession } from '../session';
 import { notify } from '../notify';
+import { keys } from '../queries/keys';
 
 const CARE = [
   { value: 'in_care', label: 'In care' },
@@ -30,7 +52,14 @@ export function useStatuses() {
 
 function AddAnimal({ onClose }: { onClose: () => void }) {
   const statuses = useStatuses();
-  const [b, setB] = useState({ name: '', species: 'dog', status: '', intakeDate: today(), microchipNumber: '', weight: '' as number | string });
+  const [b, setB] = useState({
+    name: '',
+    species: 'dog',
+    status: '',
+    intakeDate: today(),
+    microchipNumber: '',
+    weight: '' as number | string,
+  });
   const client = useQueryClient();
   const navigate = useNavigate();
   const add = useMutation({
@@ -48,9 +77,9 @@ function AddAnimal({ onClose }: { onClose: () => void }) {
         }),
       ),
     onSuccess: (a) => {
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
       onClose();
-      navigate(`/animals/${a.id}`);
+      void navigate(`/animals/${a.id}`);
     },
   });
   const e = add.error;
@@ -73,9 +102,28 @@ function AddAnimal({ onClose }: { onClose: () => void }) {
           onChange={(v) => setB({ ...b, status: v ?? '' })}
           error={fieldError(e, 'status')}
         />
-        <TextInput label="Intake date" type="date" required value={b.intakeDate} onChange={set('intakeDate')} error={fieldError(e, 'intakeDate')} />
-        <TextInput label="Microchip number" value={b.microchipNumber} onChange={set('microchipNumber')} error={fieldError(e, 'microchipNumber')} />
-        <NumberInput label="Weight (lb)" min={0} decimalScale={2} value={b.weight} onChange={(v) => setB({ ...b, weight: v })} error={fieldError(e, 'weight')} />
+        <TextInput
+          label="Intake date"
+          type="date"
+          required
+          value={b.intakeDate}
+          onChange={set('intakeDate')}
+          error={fieldError(e, 'intakeDate')}
+        />
+        <TextInput
+          label="Microchip number"
+          value={b.microchipNumber}
+          onChange={set('microchipNumber')}
+          error={fieldError(e, 'microchipNumber')}
+        />
+        <NumberInput
+          label="Weight (lb)"
+          min={0}
+          decimalScale={2}
+          value={b.weight}
+          onChange={(v) => setB({ ...b, weight: v })}
+          error={fieldError(e, 'weight')}
+        />
         {formError(e, ['name', 'species', 'status', 'intakeDate', 'microchipNumber', 'weight']) && (
           <Alert color="red">{formError(e, ['name', 'species', 'status', 'intakeDate', 'microchipNumber', 'weight'])}</Alert>
         )}
@@ -91,7 +139,6 @@ function AddAnimal({ onClose }: { onClose: () => void }) {
     </form>
   );
 }
-
 
 /** A saved view: a name and the filters of the address bar, kept in this browser per organization. */
 type View = { name: string; query: string };
@@ -127,10 +174,19 @@ function SavedViews({ org, current, apply }: { org: string; current: string; app
           <Group gap="xs" wrap="wrap" role="list" aria-label="Saved views">
             {views.map((v) => (
               <Group key={v.name} gap={0} role="listitem" wrap="nowrap">
-                <Button size="xs" variant={v.query === current ? 'filled' : 'light'} onClick={() => apply(v.query)} aria-pressed={v.query === current}>
+                <Button
+                  size="xs"
+                  variant={v.query === current ? 'filled' : 'light'}
+                  onClick={() => apply(v.query)}
+                  aria-pressed={v.query === current}
+                >
                   {v.name}
                 </Button>
-                <CloseButton size="sm" aria-label={`Delete the view ${v.name}`} onClick={() => store(views.filter((x) => x.name !== v.name))} />
+                <CloseButton
+                  size="sm"
+                  aria-label={`Delete the view ${v.name}`}
+                  onClick={() => store(views.filter((x) => x.name !== v.name))}
+                />
               </Group>
             ))}
           </Group>
@@ -148,7 +204,15 @@ function SavedViews({ org, current, apply }: { org: string; current: string; app
           }}
         >
           <Group align="flex-start" gap="xs">
-            <TextInput label="Save the current filters as" placeholder="e.g. Dogs on hold" size="xs" value={name} onChange={(e) => setName(e.currentTarget.value)} error={error} w={240} />
+            <TextInput
+              label="Save the current filters as"
+              placeholder="e.g. Dogs on hold"
+              size="xs"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={error}
+              w={240}
+            />
             <Button type="submit" size="xs" variant="default" mt={22}>
               Save the view
             </Button>
@@ -185,7 +249,7 @@ function BulkStatus({ rows, statuses, onDone }: { rows: Row[]; statuses: string[
     }
     setResult({ done: rows.length - failed.length, failed, status });
     setProgress(null);
-    void client.invalidateQueries({ queryKey: ['animals'] });
+    void client.invalidateQueries({ queryKey: keys.animals.all });
     onDone();
   };
   return (
@@ -196,7 +260,16 @@ function BulkStatus({ rows, statuses, onDone }: { rows: Row[]; statuses: string[
             <Text size="sm" mt={28} fw={600}>
               {rows.length} chosen
             </Text>
-            <Select label="New status" placeholder="Choose a status" data={statuses} value={status} onChange={setStatus} error={error} w={200} disabled={!!progress} />
+            <Select
+              label="New status"
+              placeholder="Choose a status"
+              data={statuses}
+              value={status}
+              onChange={setStatus}
+              error={error}
+              w={200}
+              disabled={!!progress}
+            />
             <Button mt={24} onClick={() => void run()} loading={!!progress}>
               Change the status of {rows.length} animal{rows.length === 1 ? '' : 's'}
             </Button>
@@ -212,13 +285,20 @@ function BulkStatus({ rows, statuses, onDone }: { rows: Row[]; statuses: string[
             <Text size="sm" id="bulk-progress-label">
               Changing {progress.done} of {progress.total}…
             </Text>
-            <Progress value={(progress.done / progress.total) * 100} aria-labelledby="bulk-progress-label" aria-valuetext={`${progress.done} of ${progress.total}`} />
+            <Progress
+              value={(progress.done / progress.total) * 100}
+              aria-labelledby="bulk-progress-label"
+              aria-valuetext={`${progress.done} of ${progress.total}`}
+            />
           </Stack>
         )}
         {result && (
           <Alert
             color={result.failed.length ? 'orange' : 'teal'}
-            title={`${result.done} animal${result.done === 1 ? '' : 's'} moved to ${result.status}${result.failed.length ? `, ${result.failed.length} not changed` : ''}`}
+            title={
+              `${result.done} animal${result.done === 1 ? '' : 's'} moved to ${result.status}` +
+              (result.failed.length ? `, ${result.failed.length} not changed` : '')
+            }
             withCloseButton
             closeButtonLabel="Dismiss the summary"
             onClose={() => setResult(null)}
@@ -292,7 +372,7 @@ export default function Animals() {
   const narrowed = chip || status ? 'all' : view;
   const perPage = 100;
   const list = useQuery({
-    queryKey: ['animals', 'cards', page, narrowed, status, species, chip, q],
+    queryKey: keys.animals.cards(page, narrowed, status, species, chip, q),
     queryFn: () =>
       ok(
         apiB.GET('/api/animals', {
@@ -368,7 +448,13 @@ export default function Animals() {
           }}
         >
           <Group align="flex-end" gap="xs">
-            <TextInput label="Microchip number" placeholder="Find by microchip" value={chipText} onChange={(e) => setChipText(e.currentTarget.value)} w={200} />
+            <TextInput
+              label="Microchip number"
+              placeholder="Find by microchip"
+              value={chipText}
+              onChange={(e) => setChipText(e.currentTarget.value)}
+              w={200}
+            />
             <Button type="submit" variant="default">
               Find
             </Button>
@@ -383,7 +469,14 @@ export default function Animals() {
           onChange={(v) => setParam('status', v ?? '')}
           w={170}
         />
-        <TextInput label="Species" placeholder="Any" key={species} defaultValue={species} onBlur={(e) => setParam('species', e.currentTarget.value.trim())} w={140} />
+        <TextInput
+          label="Species"
+          placeholder="Any"
+          key={species}
+          defaultValue={species}
+          onBlur={(e) => setParam('species', e.currentTarget.value.trim())}
+          w={140}
+        />
         {filtered && (
           <Button
             variant="subtle"
@@ -414,11 +507,21 @@ export default function Animals() {
           }}
         />
       )}
-      {canWrite && <BulkStatus rows={Object.values(chosen)} statuses={(statuses.data?.results ?? []).map((s) => s.name)} onDone={() => setChosen({})} />}
+      {canWrite && (
+        <BulkStatus
+          rows={Object.values(chosen)}
+          statuses={(statuses.data?.results ?? []).map((s) => s.name)}
+          onDone={() => setChosen({})}
+        />
+      )}
       {list.isError && <Alert color="red">{list.error.message}</Alert>}
       {list.data && rows.length === 0 ? (
         <Alert color="gray" title={filtered || view !== 'all' ? 'No animal matches' : 'No animals yet'}>
-          {q ? `No animal's name contains “${q}”${narrowed === 'all' ? '' : ' in this view: try All'}.` : filtered ? 'Change or clear the filters to see more animals.' : 'Take the first animal in with “Take in an animal”.'}
+          {q
+            ? `No animal's name contains “${q}”${narrowed === 'all' ? '' : ' in this view: try All'}.`
+            : filtered
+              ? 'Change or clear the filters to see more animals.'
+              : 'Take the first animal in with “Take in an animal”.'}
         </Alert>
       ) : (
         <Table.ScrollContainer minWidth={900}>
@@ -504,10 +607,12 @@ export default function Animals() {
           <Text size="sm" c="dimmed">
             {total} animal{total === 1 ? '' : 's'}
           </Text>
-          {totalPages > 1 && <Pagination total={totalPages} value={page} onChange={(p) => setParam('page', String(p))} aria-label="Pages" />}
+          {totalPages > 1 && (
+            <Pagination total={totalPages} value={page} onChange={(p) => setParam('page', String(p))} aria-label="Pages" />
+          )}
         </Group>
       )}
-      <Modal opened={adding} onClose={close} title="Add an animal" closeButtonProps={{ "aria-label": "Close" }}>
+      <Modal opened={adding} onClose={close} title="Add an animal" closeButtonProps={{ 'aria-label': 'Close' }}>
         <AddAnimal onClose={close} />
       </Modal>
     </Stack>

@@ -48,7 +48,9 @@ export function LotForm({ auctionId, currency, lot, onClose }: { auctionId: stri
       const changed = Object.fromEntries(
         Object.entries(body).filter(([k]) => String(f[k as keyof typeof f]).trim() !== String(was[k as keyof typeof was]).trim()),
       );
-      return ok(apiB.PATCH('/api/fundraising/auctions/{id}/lots/{lot_id}', { params: { path: { id: auctionId, lot_id: lot.id } }, body: changed }));
+      return ok(
+        apiB.PATCH('/api/fundraising/auctions/{id}/lots/{lot_id}', { params: { path: { id: auctionId, lot_id: lot.id } }, body: changed }),
+      );
     },
     onSuccess: (l) => {
       notify(lot ? `Lot ${l.lot_number} changed` : `Lot ${l.lot_number} added`);
@@ -56,7 +58,12 @@ export function LotForm({ auctionId, currency, lot, onClose }: { auctionId: stri
       onClose();
     },
   });
-  const amount = (key: 'opening_bid' | 'increment' | 'reserve' | 'fair_market_value', label: string, required: boolean, description?: string) => (
+  const amount = (
+    key: 'opening_bid' | 'increment' | 'reserve' | 'fair_market_value',
+    label: string,
+    required: boolean,
+    description?: string,
+  ) => (
     <NumberInput
       label={label}
       description={description}
@@ -78,8 +85,21 @@ export function LotForm({ auctionId, currency, lot, onClose }: { auctionId: stri
       }}
     >
       <Stack gap="xs">
-        <TextInput label="Title" required value={f.title} onChange={(e) => setF({ ...f, title: e.currentTarget.value })} error={fieldError(save.error, 'title')} />
-        <Textarea label="Description" autosize minRows={2} value={f.description} onChange={(e) => setF({ ...f, description: e.currentTarget.value })} error={fieldError(save.error, 'description')} />
+        <TextInput
+          label="Title"
+          required
+          value={f.title}
+          onChange={(e) => setF({ ...f, title: e.currentTarget.value })}
+          error={fieldError(save.error, 'title')}
+        />
+        <Textarea
+          label="Description"
+          autosize
+          minRows={2}
+          value={f.description}
+          onChange={(e) => setF({ ...f, description: e.currentTarget.value })}
+          error={fieldError(save.error, 'description')}
+        />
         <Group align="flex-start" gap="xs">
           {amount('opening_bid', `Opening bid (${currency})`, true, lot && lot.bid_count > 0 ? 'fixed once the lot has bids' : undefined)}
           {amount('increment', `Increment (${currency})`, true)}
@@ -88,7 +108,12 @@ export function LotForm({ auctionId, currency, lot, onClose }: { auctionId: stri
           {amount('reserve', `Reserve (${currency})`, false, 'optional: below it the lot ends unsold')}
           {amount('fair_market_value', `Fair market value (${currency})`, false, 'optional: for the winner’s receipt')}
         </Group>
-        <TextInput label="Donated by" value={f.donated_by} onChange={(e) => setF({ ...f, donated_by: e.currentTarget.value })} error={fieldError(save.error, 'donated_by')} />
+        <TextInput
+          label="Donated by"
+          value={f.donated_by}
+          onChange={(e) => setF({ ...f, donated_by: e.currentTarget.value })}
+          error={fieldError(save.error, 'donated_by')}
+        />
         {formError(save.error, LOT_FIELDS) && <Alert color="red">{formError(save.error, LOT_FIELDS)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -148,7 +173,8 @@ export function Bidders({ auctionId, open, canWrite }: { auctionId: string; open
   });
   const [person, setPerson] = useState<string | null>(null);
   const register = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/fundraising/auctions/{id}/bidders', { params: { path: { id: auctionId } }, body: { person_id: person ?? '' } })),
+    mutationFn: () =>
+      ok(apiB.POST('/api/fundraising/auctions/{id}/bidders', { params: { path: { id: auctionId } }, body: { person_id: person ?? '' } })),
     onSuccess: (b) => {
       setPerson(null);
       notify(`Paddle ${b.paddle_number} given to ${b.name}`);
@@ -243,7 +269,8 @@ export function CloseAuction({ auctionId, name, open }: { auctionId: string; nam
       {settled && (
         <Alert color="teal" title="Settled" role="status" w="100%">
           {settled.sold.length} lot{settled.sold.length === 1 ? '' : 's'} sold
-          {settled.sold.length > 0 && ` (${settled.sold.map((s) => `lot ${s.lot_number} to paddle ${s.paddle_number} for ${money(s.amount, currency)}`).join('; ')})`}
+          {settled.sold.length > 0 &&
+            ` (${settled.sold.map((s) => `lot ${s.lot_number} to paddle ${s.paddle_number} for ${money(s.amount, currency)}`).join('; ')})`}
           , {settled.unsold.length} not sold; raised {money(settled.auction.raised, currency)}.
         </Alert>
       )}

@@ -25,7 +25,7 @@ export function CustomFieldOrder() {
   const move = useMutation({
     mutationFn: ({ i, by }: { i: number; by: -1 | 1 }) => {
       const ids = fields.map((d) => d.id);
-      [ids[i], ids[i + by]] = [ids[i + by] as string, ids[i] as string];
+      [ids[i], ids[i + by]] = [ids[i + by], ids[i]];
       return fieldsApi.order(entity, ids);
     },
     onSuccess: (_, { i, by }) => {
@@ -46,7 +46,7 @@ export function CustomFieldOrder() {
             data={places.map((p) => ({ value: p.value, label: p.label }))}
             value={entity}
             allowDeselect={false}
-            onChange={(v) => setEntity((v as FieldEntity | null) ?? 'animal')}
+            onChange={(v) => setEntity(v ?? 'animal')}
             w={240}
           />
           <Text size="sm" c="dimmed" mb={6}>
@@ -69,7 +69,13 @@ export function CustomFieldOrder() {
                 <Table.Td>{d.field_type}</Table.Td>
                 <Table.Td w={90}>
                   <Group gap={2} wrap="nowrap">
-                    <Button size="compact-sm" variant="subtle" aria-label={`Move the field ${d.field_label} up`} disabled={i === 0 || move.isPending} onClick={() => move.mutate({ i, by: -1 })}>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      aria-label={`Move the field ${d.field_label} up`}
+                      disabled={i === 0 || move.isPending}
+                      onClick={() => move.mutate({ i, by: -1 })}
+                    >
                       ↑
                     </Button>
                     <Button

@@ -5,6 +5,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { Link } from 'react-router-dom';
 import { apiA, apiB, ok } from '../api';
 import { can, useSession } from '../session';
+import { keys } from '../queries/keys';
 
 const STATES = [
   { key: 'in_care', label: 'In care' },
@@ -73,9 +74,16 @@ function MonthChart({ allowed }: { allowed: boolean }) {
       ) : (
         <>
           <Text size="sm" c="dimmed" data-testid="month-summary">
-            {stays.data ? `${intakes} intake${intakes === 1 ? '' : 's'}, ${outcomes} outcome${outcomes === 1 ? '' : 's'} recorded so far` : 'Counting…'}
+            {stays.data
+              ? `${intakes} intake${intakes === 1 ? '' : 's'}, ${outcomes} outcome${outcomes === 1 ? '' : 's'} recorded so far`
+              : 'Counting…'}
           </Text>
-          <div role="img" aria-label={`Bar chart by week of ${month}: ${weeks.map((w) => `days ${w.week}, ${w.Intakes} in, ${w.Outcomes} out`).join('; ')}`}>
+          <div
+            role="img"
+            aria-label={
+              `Bar chart by week of ${month}: ` + weeks.map((w) => `days ${w.week}, ${w.Intakes} in, ${w.Outcomes} out`).join('; ')
+            }
+          >
             <ResponsiveContainer width="100%" height={200}>
               <BarChart data={weeks} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
                 <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -123,14 +131,19 @@ export default function Dashboard() {
   const session = useSession();
   const counts = useQueries({
     queries: STATES.map((s) => ({
-      queryKey: ['animals', 'count', s.key],
+      queryKey: keys.animals.count(s.key),
       queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 1, careState: s.key } } })),
     })),
   });
   const [due] = useQueries({
-    queries: [{ queryKey: ['medical', 'due'], queryFn: () => ok(apiB.GET('/api/animals/medical/due', { params: { query: { limit: 100, offset: 0 } } })) }],
+    queries: [
+      {
+        queryKey: ['medical', 'due'],
+        queryFn: () => ok(apiB.GET('/api/animals/medical/due', { params: { query: { limit: 100, offset: 0 } } })),
+      },
+    ],
   });
-  const dueCount = (due?.data as { results?: unknown[] } | undefined)?.results?.length;
+  const dueCount = due?.data?.results.length;
   const grants = session.data?.grants;
   // Today, the week ahead and tomorrow's first instant in the organization's zone, wherever the browser is.
   const today = todayIn();

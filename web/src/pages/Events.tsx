@@ -23,6 +23,7 @@ import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, ListTable, PersonPicker } from './parts';
+import { keys } from '../queries/keys';
 
 const RSVPS = ['invited', 'going', 'maybe', 'declined', 'attended'] as const;
 type Rsvp = (typeof RSVPS)[number];
@@ -90,8 +91,9 @@ function EditEvent({ e, canCampaigns, onClose }: { e: EventData; canCampaigns: b
     },
   });
   const fields = ['title', 'startsAt', 'endsAt', 'location', 'capacity', 'description', 'campaignId'];
-  const set = (k: 'title' | 'startsAt' | 'endsAt' | 'address' | 'description') => (ev: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    setB({ ...b, [k]: ev.currentTarget.value });
+  const set =
+    (k: 'title' | 'startsAt' | 'endsAt' | 'address' | 'description') => (ev: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setB({ ...b, [k]: ev.currentTarget.value });
   const known = campaigns.data?.results ?? [];
   const campaignData = [
     ...known.map((c) => ({ value: c.id, label: c.name })),
@@ -107,12 +109,30 @@ function EditEvent({ e, canCampaigns, onClose }: { e: EventData; canCampaigns: b
       <Stack>
         <TextInput label="Title" required value={b.title} onChange={set('title')} error={fieldError(save.error, 'title')} />
         <Group grow align="flex-start">
-          <TextInput label="Starts" type="datetime-local" required value={b.startsAt} onChange={set('startsAt')} error={fieldError(save.error, 'startsAt')} />
-          <TextInput label="Ends" type="datetime-local" required value={b.endsAt} onChange={set('endsAt')} error={fieldError(save.error, 'endsAt')} />
+          <TextInput
+            label="Starts"
+            type="datetime-local"
+            required
+            value={b.startsAt}
+            onChange={set('startsAt')}
+            error={fieldError(save.error, 'startsAt')}
+          />
+          <TextInput
+            label="Ends"
+            type="datetime-local"
+            required
+            value={b.endsAt}
+            onChange={set('endsAt')}
+            error={fieldError(save.error, 'endsAt')}
+          />
         </Group>
         <TextInput
           label="Address"
-          description={e.location && e.location.type !== 'address' ? `Now at a ${e.location.type.replace('_', ' ')}; an address here replaces it` : 'Where it happens (optional)'}
+          description={
+            e.location && e.location.type !== 'address'
+              ? `Now at a ${e.location.type.replace('_', ' ')}; an address here replaces it`
+              : 'Where it happens (optional)'
+          }
           value={b.address}
           onChange={set('address')}
           error={fieldError(save.error, 'location')}
@@ -138,7 +158,14 @@ function EditEvent({ e, canCampaigns, onClose }: { e: EventData; canCampaigns: b
             error={fieldError(save.error, 'campaignId')}
           />
         )}
-        <Textarea label="Description" autosize minRows={2} value={b.description} onChange={set('description')} error={fieldError(save.error, 'description')} />
+        <Textarea
+          label="Description"
+          autosize
+          minRows={2}
+          value={b.description}
+          onChange={set('description')}
+          error={fieldError(save.error, 'description')}
+        />
         {formError(save.error, fields) && <Alert color="red">{formError(save.error, fields)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -157,11 +184,21 @@ function EditEvent({ e, canCampaigns, onClose }: { e: EventData; canCampaigns: b
  * The animals coming to an event: named when the role may read Animals, each removable, and one more
  * linked from those in care. `animalIds` is replaced whole by the API, so the app sends the full list.
  */
-function EventAnimals({ id, animalIds, canWrite, canAnimals }: { id: string; animalIds: string[]; canWrite: boolean; canAnimals: boolean }) {
+function EventAnimals({
+  id,
+  animalIds,
+  canWrite,
+  canAnimals,
+}: {
+  id: string;
+  animalIds: string[];
+  canWrite: boolean;
+  canAnimals: boolean;
+}) {
   const client = useQueryClient();
   const animals = useQueries({
     queries: animalIds.map((a) => ({
-      queryKey: ['animals', 'one', a],
+      queryKey: keys.animals.one(a),
       queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id: a } } })),
       enabled: canAnimals,
     })),
@@ -218,7 +255,13 @@ function EventAnimals({ id, animalIds, canWrite, canAnimals }: { id: string; ani
         >
           <Group align="flex-start">
             <AnimalPicker label="Animal to bring" value={animal} onChange={setAnimal} error={fieldError(link.error, 'animalIds')} />
-            <Button type="submit" mt={25} variant="default" disabled={!animal} loading={link.isPending && (link.variables?.length ?? 0) > animalIds.length}>
+            <Button
+              type="submit"
+              mt={25}
+              variant="default"
+              disabled={!animal}
+              loading={link.isPending && (link.variables?.length ?? 0) > animalIds.length}
+            >
               Link the animal
             </Button>
           </Group>
@@ -443,7 +486,7 @@ function EventCard({
                 w={140}
                 data={RSVPS.map((r) => ({ value: r, label: r }))}
                 value={rsvp}
-                onChange={(v) => setRsvp((v ?? 'going') as Rsvp)}
+                onChange={(v) => setRsvp(v ?? 'going')}
                 allowDeselect={false}
                 error={fieldError(put.error, 'rsvp')}
               />
@@ -586,9 +629,7 @@ export default function Events() {
           </Table.Tr>
         )}
       />
-      {chosen && (
-        <EventCard key={chosen} id={chosen} canWrite={canWrite} canAnimals={canAnimals} canCampaigns={canCampaigns} />
-      )}
+      {chosen && <EventCard key={chosen} id={chosen} canWrite={canWrite} canAnimals={canAnimals} canCampaigns={canCampaigns} />}
       <Modal opened={adding} onClose={close} title="Create an event" closeButtonProps={{ 'aria-label': 'Close' }} size="lg">
         <AddEvent onClose={close} onAdded={setChosen} />
       </Modal>

@@ -43,7 +43,16 @@ const slugOf = (name: string) =>
 const isChoice = (t: FieldType) => t === 'select' || t === 'multiselect';
 
 /** help_text and section are not edited here; a field that has them sends them back unchanged (the fields are replaced whole). */
-type Field = { key: string; label: string; type: FieldType; required: boolean; options: string; keyTouched: boolean; help_text?: string; section?: string };
+type Field = {
+  key: string;
+  label: string;
+  type: FieldType;
+  required: boolean;
+  options: string;
+  keyTouched: boolean;
+  help_text?: string;
+  section?: string;
+};
 export type FormShape = {
   id: string;
   name: string;
@@ -57,7 +66,13 @@ export type FormShape = {
 /** The builder as a dialog: `form` to change one, none to build a new one (it starts as a draft). */
 export function FormBuilder({ form, opened, onClose }: { form?: FormShape; opened: boolean; onClose: () => void }) {
   return (
-    <Modal opened={opened} onClose={onClose} size="62rem" title={form ? `Change ${form.name}` : 'Build a form'} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      size="62rem"
+      title={form ? `Change ${form.name}` : 'Build a form'}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {opened && <Builder key={form?.id ?? 'new'} form={form} onDone={onClose} />}
     </Modal>
   );
@@ -81,7 +96,7 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
   const move = (i: number, by: number) => {
     const next = [...fields];
     const [f] = next.splice(i, 1);
-    next.splice(i + by, 0, f as Field);
+    next.splice(i + by, 0, f);
     setFields(next);
   };
   const save = useMutation({
@@ -165,7 +180,15 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
             error={fieldError(err, 'purpose')}
           />
         </Group>
-        <Textarea label="Description" description="shown above the fields" autosize minRows={2} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={fieldError(err, 'description')} />
+        <Textarea
+          label="Description"
+          description="shown above the fields"
+          autosize
+          minRows={2}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+          error={fieldError(err, 'description')}
+        />
         <Text fw={600}>Fields, in the order they are shown</Text>
         <Text size="sm" c="dimmed">
           Answers under the keys first_name, last_name, email and phone fill the person a submission becomes.
@@ -216,15 +239,32 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
                     error={fieldError(err, `fields.${i}.options`)}
                   />
                 )}
-                <Checkbox mt={30} label="Required" aria-label={`Field ${n} required`} checked={f.required} onChange={(e) => put(i, { required: e.currentTarget.checked })} />
+                <Checkbox
+                  mt={30}
+                  label="Required"
+                  aria-label={`Field ${n} required`}
+                  checked={f.required}
+                  onChange={(e) => put(i, { required: e.currentTarget.checked })}
+                />
                 <Group gap={4} mt={26}>
                   <ActionIcon variant="default" size="lg" aria-label={`Move field ${n} up`} disabled={i === 0} onClick={() => move(i, -1)}>
                     ↑
                   </ActionIcon>
-                  <ActionIcon variant="default" size="lg" aria-label={`Move field ${n} down`} disabled={i === fields.length - 1} onClick={() => move(i, 1)}>
+                  <ActionIcon
+                    variant="default"
+                    size="lg"
+                    aria-label={`Move field ${n} down`}
+                    disabled={i === fields.length - 1}
+                    onClick={() => move(i, 1)}
+                  >
                     ↓
                   </ActionIcon>
-                  <ActionIcon variant="default" size="lg" aria-label={`Remove field ${n}`} onClick={() => setFields(fields.filter((_x, j) => j !== i))}>
+                  <ActionIcon
+                    variant="default"
+                    size="lg"
+                    aria-label={`Remove field ${n}`}
+                    onClick={() => setFields(fields.filter((_x, j) => j !== i))}
+                  >
                     ✕
                   </ActionIcon>
                 </Group>
@@ -233,7 +273,10 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
           );
         })}
         <Group>
-          <Button variant="default" onClick={() => setFields([...fields, { key: '', label: '', type: 'text', required: false, options: '', keyTouched: false }])}>
+          <Button
+            variant="default"
+            onClick={() => setFields([...fields, { key: '', label: '', type: 'text', required: false, options: '', keyTouched: false }])}
+          >
             Add a field
           </Button>
         </Group>
@@ -264,7 +307,13 @@ export function PublishButton({ form }: { form: { id: string; name: string; stat
   });
   return (
     <>
-      <Button size="xs" variant="default" onClick={() => change.mutate()} loading={change.isPending} aria-label={`${to === 'published' ? 'Publish' : 'Unpublish'} ${form.name}`}>
+      <Button
+        size="xs"
+        variant="default"
+        onClick={() => change.mutate()}
+        loading={change.isPending}
+        aria-label={`${to === 'published' ? 'Publish' : 'Unpublish'} ${form.name}`}
+      >
         {to === 'published' ? 'Publish' : 'Unpublish'}
       </Button>
       {change.error && (

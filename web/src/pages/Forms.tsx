@@ -3,10 +3,12 @@ import { Alert, Anchor, Badge, Button, Card, Group, Select, Stack, Table, Text, 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiA, apiB, ok } from '../api';
+import { keys } from '../queries/keys';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
 import { ChangeFormButton, FormBuilderButton, PublishButton } from './FormBuilder';
+import { asText } from '../text';
 
 const label = (v: string) => v.replaceAll('_', ' ');
 const STATUS_COLOR: Record<string, string> = {
@@ -18,8 +20,7 @@ const STATUS_COLOR: Record<string, string> = {
   closed: 'gray.7',
 };
 type Answers = Record<string, unknown>;
-const shown = (v: unknown) =>
-  v === null || v === undefined || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : Array.isArray(v) ? v.join(', ') : asText(v));
 /** Who sent a submission, from the answers the conversion reads too. */
 const sender = (a: Answers) => [a.first_name, a.last_name].filter((x) => typeof x === 'string' && x).join(' ') || shown(a.email);
 
@@ -42,7 +43,7 @@ function Submission({ id, canWrite, canPeople, canRead }: { id: string; canWrite
   });
   const personId = sub.data?.person_id;
   const person = useQuery({
-    queryKey: ['people', 'one', personId],
+    queryKey: keys.people.one(personId),
     queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id: personId ?? '' } } })),
     enabled: !!personId && canRead,
   });
@@ -64,7 +65,7 @@ function Submission({ id, canWrite, canPeople, canRead }: { id: string; canWrite
   if (!sub.data) return null;
   const s = sub.data;
   const fields = form.data?.fields ?? [];
-  const keys = [...fields.map((f) => f.key), ...Object.keys(s.answers).filter((k) => !fields.some((f) => f.key === k))];
+  const answerKeys = [...fields.map((f) => f.key), ...Object.keys(s.answers).filter((k) => !fields.some((f) => f.key === k))];
   const flags = convert.data?.registry_flags ?? [];
   return (
     <Card withBorder component="section" aria-labelledby="submission-title">
@@ -85,7 +86,7 @@ function Submission({ id, canWrite, canPeople, canRead }: { id: string; canWrite
         <Table.ScrollContainer minWidth={400} type="native" tabIndex={0} role="region" aria-label="Answers">
           <Table aria-label="Answers">
             <Table.Tbody>
-              {keys.map((k) => (
+              {answerKeys.map((k) => (
                 <Table.Tr key={k}>
                   <Table.Th w="35%">{fields.find((f) => f.key === k)?.label ?? label(k)}</Table.Th>
                   <Table.Td>{shown(s.answers[k])}</Table.Td>

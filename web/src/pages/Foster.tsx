@@ -1,5 +1,22 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Checkbox, Group, Modal, NumberInput, Radio, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Modal,
+  NumberInput,
+  Radio,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
@@ -47,10 +64,25 @@ const REASON_LABEL: Record<string, string> = Object.fromEntries(Object.values(RE
  * Ends a placement: the day, where the animal goes (a unit back at the shelter, an adopter, another foster home,
  * or out of care) and why; then a confirmation that says it all in one sentence before anything changes.
  */
-function EndPlacement({ a, home, onClose }: { a: { id: string; animal_name: string; started_on: string | null }; home: { id: string; name: string }; onClose: () => void }) {
+function EndPlacement({
+  a,
+  home,
+  onClose,
+}: {
+  a: { id: string; animal_name: string; started_on: string | null };
+  home: { id: string; name: string };
+  onClose: () => void;
+}) {
   const client = useQueryClient();
   const zone = useZone();
-  const [f, setF] = useState({ ended_on: dateIn(new Date(), zone), destination: 'kennel' as Destination, reason: 'returned_to_shelter' as EndReason, unit: null as string | null, next: null as string | null, notes: '' });
+  const [f, setF] = useState({
+    ended_on: dateIn(new Date(), zone),
+    destination: 'kennel' as Destination,
+    reason: 'returned_to_shelter' as EndReason,
+    unit: null as string | null,
+    next: null as string | null,
+    notes: '',
+  });
   const [confirming, setConfirming] = useState(false);
   const places = useQuery({
     queryKey: ['housing', 'locations'],
@@ -68,10 +100,14 @@ function EndPlacement({ a, home, onClose }: { a: { id: string; animal_name: stri
       group: l.name,
       items: [
         { value: l.id, label: `${l.name} (the building itself)` },
-        ...(l.units ?? []).filter((u) => u.is_active).map((u) => ({ value: u.id, label: `${u.name}${u.is_full ? ' (full)' : ` (${u.spots_available} free)`}`, disabled: u.is_full })),
+        ...(l.units ?? [])
+          .filter((u) => u.is_active)
+          .map((u) => ({ value: u.id, label: `${u.name}${u.is_full ? ' (full)' : ` (${u.spots_available} free)`}`, disabled: u.is_full })),
       ],
     }));
-  const homeChoices = (homes.data?.results ?? []).filter((h) => h.id !== home.id).map((h) => ({ value: h.id, label: `${h.person.display_name} (${h.spots_available} free)` }));
+  const homeChoices = (homes.data?.results ?? [])
+    .filter((h) => h.id !== home.id)
+    .map((h) => ({ value: h.id, label: `${h.person.display_name} (${h.spots_available} free)` }));
   const end = useMutation({
     mutationFn: () =>
       ok(
@@ -96,7 +132,12 @@ function EndPlacement({ a, home, onClose }: { a: { id: string; animal_name: stri
   });
   const where =
     f.destination === 'kennel'
-      ? `back to ${unitChoices.flatMap((g) => g.items).find((i) => i.value === f.unit)?.label.replace(/ \(.*\)$/, '') ?? 'the shelter (where it was before, if there is room)'}`
+      ? `back to ${
+          unitChoices
+            .flatMap((g) => g.items)
+            .find((i) => i.value === f.unit)
+            ?.label.replace(/ \(.*\)$/, '') ?? 'the shelter (where it was before, if there is room)'
+        }`
       : f.destination === 'foster'
         ? `to ${homeChoices.find((h) => h.value === f.next)?.label.replace(/ \(.*\)$/, '') ?? 'another foster home'}`
         : f.destination === 'adopter'
@@ -124,7 +165,12 @@ function EndPlacement({ a, home, onClose }: { a: { id: string; animal_name: stri
           error={fieldError(end.error, 'ended_on')}
           w={200}
         />
-        <Radio.Group label={`Where does ${a.animal_name} go?`} required value={f.destination} onChange={(v) => setF({ ...f, destination: v as Destination, reason: (REASONS[v as Destination][0] as { value: EndReason }).value })}>
+        <Radio.Group
+          label={`Where does ${a.animal_name} go?`}
+          required
+          value={f.destination}
+          onChange={(v) => setF({ ...f, destination: v, reason: (REASONS[v][0] as { value: EndReason }).value })}
+        >
           <Stack gap={6} mt={4}>
             {DESTINATIONS.map((d) => (
               <Radio key={d.value} value={d.value} label={d.label} />
@@ -157,22 +203,32 @@ function EndPlacement({ a, home, onClose }: { a: { id: string; animal_name: stri
           />
         )}
         {f.destination === 'adopter' && (
-          <Alert color="gray">Record the adoption itself under Adoptions (finalizing an adoption also ends a live placement by itself).</Alert>
+          <Alert color="gray">
+            Record the adoption itself under Adoptions (finalizing an adoption also ends a live placement by itself).
+          </Alert>
         )}
         <Select
           label="Reason"
           required
           data={REASONS[f.destination]}
           value={f.reason}
-          onChange={(v) => v && setF({ ...f, reason: v as EndReason })}
+          onChange={(v) => v && setF({ ...f, reason: v })}
           allowDeselect={false}
           error={fieldError(end.error, 'end_reason')}
         />
-        <Textarea label="Notes" autosize minRows={2} value={f.notes} onChange={(e) => setF({ ...f, notes: e.currentTarget.value })} error={fieldError(end.error, 'notes')} />
+        <Textarea
+          label="Notes"
+          autosize
+          minRows={2}
+          value={f.notes}
+          onChange={(e) => setF({ ...f, notes: e.currentTarget.value })}
+          error={fieldError(end.error, 'notes')}
+        />
         {formError(end.error, fields) && <Alert color="red">{formError(end.error, fields)}</Alert>}
         {confirming && (
           <Alert color="orange" title="End this placement?" role="alert">
-            {a.animal_name} leaves {home.name} on {day(f.ended_on)} and goes {where} ({REASON_LABEL[f.reason]?.toLowerCase()}). This cannot be undone.
+            {a.animal_name} leaves {home.name} on {day(f.ended_on)} and goes {where} ({REASON_LABEL[f.reason]?.toLowerCase()}). This cannot
+            be undone.
           </Alert>
         )}
         <Group justify="flex-end">
@@ -209,7 +265,14 @@ function AddHome({ onClose }: { onClose: () => void }) {
     >
       <Stack>
         <PersonPicker label="Foster" required value={person} onChange={setPerson} error={fieldError(add.error, 'person_id')} />
-        <NumberInput label="Animals at once" min={1} value={capacity} onChange={setCapacity} error={fieldError(add.error, 'capacity')} w={160} />
+        <NumberInput
+          label="Animals at once"
+          min={1}
+          value={capacity}
+          onChange={setCapacity}
+          error={fieldError(add.error, 'capacity')}
+          w={160}
+        />
         {formError(add.error, ['person_id', 'capacity']) && <Alert color="red">{formError(add.error, ['person_id', 'capacity'])}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -227,7 +290,10 @@ function AddHome({ onClose }: { onClose: () => void }) {
 /** One home: its placements, with the next step of each, and a form to place an animal. */
 function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
-  const home = useQuery({ queryKey: ['foster', 'home', id], queryFn: () => ok(apiB.GET('/api/animals/foster-homes/{id}', { params: { path: { id } } })) });
+  const home = useQuery({
+    queryKey: ['foster', 'home', id],
+    queryFn: () => ok(apiB.GET('/api/animals/foster-homes/{id}', { params: { path: { id } } })),
+  });
   const [animal, setAnimal] = useState<string | null>(null);
   // The placement being ended, in its own dialog.
   const [ending, setEnding] = useState<{ id: string; animal_name: string; started_on: string | null } | null>(null);
@@ -236,7 +302,8 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
     void client.invalidateQueries({ queryKey: ['foster'] });
   };
   const place = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/animals/foster-homes/{id}/assignments', { params: { path: { id } }, body: { animal_id: animal ?? '' } })),
+    mutationFn: () =>
+      ok(apiB.POST('/api/animals/foster-homes/{id}/assignments', { params: { path: { id } }, body: { animal_id: animal ?? '' } })),
     onSuccess: () => {
       setAnimal(null);
       done('Placement requested')();
@@ -287,7 +354,10 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
           row={(a) => (
             <Table.Tr key={a.id}>
               <Table.Td>
-                {a.animal_name} <Text span size="sm" c="dimmed">({a.animal_species})</Text>
+                {a.animal_name}{' '}
+                <Text span size="sm" c="dimmed">
+                  ({a.animal_species})
+                </Text>
               </Table.Td>
               <Table.Td>
                 <Badge variant="filled" color={STATUS_COLOR[a.status] ?? 'gray.7'}>
@@ -333,7 +403,12 @@ function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
           )}
         />
       </Stack>
-      <Modal opened={!!ending} onClose={() => setEnding(null)} title={ending ? `End fostering of ${ending.animal_name}` : ''} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={!!ending}
+        onClose={() => setEnding(null)}
+        title={ending ? `End fostering of ${ending.animal_name}` : ''}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {ending && <EndPlacement a={ending} home={{ id: h.id, name: h.person.display_name }} onClose={() => setEnding(null)} />}
       </Modal>
     </Card>
@@ -348,7 +423,8 @@ export default function Foster() {
   const [adding, { open, close }] = useDisclosure();
   const homes = useQuery({
     queryKey: ['foster', 'homes', withRoom],
-    queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { limit: 100, offset: 0, ...(withRoom ? { available: true } : {}) } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/animals/foster-homes', { params: { query: { limit: 100, offset: 0, ...(withRoom ? { available: true } : {}) } } })),
   });
   return (
     <Stack>
@@ -362,7 +438,11 @@ export default function Foster() {
         rows={homes.data?.results}
         label="Foster homes"
         head={['Foster', 'Status', 'Places', 'Takes', 'Special care', '']}
-        empty={withRoom ? 'Every home is full: clear “Only homes with a free place” to see them all.' : 'No foster homes yet: add one with “Add a foster home”.'}
+        empty={
+          withRoom
+            ? 'Every home is full: clear “Only homes with a free place” to see them all.'
+            : 'No foster homes yet: add one with “Add a foster home”.'
+        }
         row={(h) => (
           <Table.Tr key={h.id} bg={chosen === h.id ? 'var(--mantine-color-ark-0)' : undefined}>
             <Table.Td>
@@ -381,7 +461,9 @@ export default function Foster() {
             </Table.Td>
             <Table.Td>{h.species_preferences.length ? h.species_preferences.join(', ') : 'any species'}</Table.Td>
             <Table.Td>
-              {[h.accepts_medical && 'medical', h.accepts_bottle_babies && 'bottle babies', h.accepts_behavioral && 'behavioral'].filter(Boolean).join(', ') || '—'}
+              {[h.accepts_medical && 'medical', h.accepts_bottle_babies && 'bottle babies', h.accepts_behavioral && 'behavioral']
+                .filter(Boolean)
+                .join(', ') || '—'}
             </Table.Td>
             <Table.Td>
               <Button size="xs" variant="default" onClick={() => setChosen(h.id)} aria-label={`Placements with ${h.person.display_name}`}>

@@ -1,5 +1,20 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, NumberInput, Progress, Select, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  Progress,
+  Select,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
@@ -20,7 +35,10 @@ function runs(from: string | null, to: string | null) {
 }
 
 function useCampaigns() {
-  return useQuery({ queryKey: ['fundraising', 'campaigns'], queryFn: () => ok(apiB.GET('/api/fundraising/campaigns', { params: { query: page } })) });
+  return useQuery({
+    queryKey: ['fundraising', 'campaigns'],
+    queryFn: () => ok(apiB.GET('/api/fundraising/campaigns', { params: { query: page } })),
+  });
 }
 
 function NewCampaign({ onClose }: { onClose: () => void }) {
@@ -54,14 +72,44 @@ function NewCampaign({ onClose }: { onClose: () => void }) {
       }}
     >
       <Stack>
-        <TextInput label="Name" required data-autofocus value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} />
+        <TextInput
+          label="Name"
+          required
+          data-autofocus
+          value={b.name}
+          onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+          error={fieldError(add.error, 'name')}
+        />
         <Group grow>
-          <TextInput label="Currency" value={b.currency} onChange={(e) => setB({ ...b, currency: e.currentTarget.value.toUpperCase() })} error={fieldError(add.error, 'currency')} />
-          <NumberInput label="Goal" min={0} value={b.goal} onChange={(v) => setB({ ...b, goal: v })} error={fieldError(add.error, 'goal')} />
+          <TextInput
+            label="Currency"
+            value={b.currency}
+            onChange={(e) => setB({ ...b, currency: e.currentTarget.value.toUpperCase() })}
+            error={fieldError(add.error, 'currency')}
+          />
+          <NumberInput
+            label="Goal"
+            min={0}
+            value={b.goal}
+            onChange={(v) => setB({ ...b, goal: v })}
+            error={fieldError(add.error, 'goal')}
+          />
         </Group>
         <Group grow>
-          <TextInput label="Starts" type="date" value={b.starts_on} onChange={(e) => setB({ ...b, starts_on: e.currentTarget.value })} error={fieldError(add.error, 'starts_on')} />
-          <TextInput label="Ends" type="date" value={b.ends_on} onChange={(e) => setB({ ...b, ends_on: e.currentTarget.value })} error={fieldError(add.error, 'ends_on')} />
+          <TextInput
+            label="Starts"
+            type="date"
+            value={b.starts_on}
+            onChange={(e) => setB({ ...b, starts_on: e.currentTarget.value })}
+            error={fieldError(add.error, 'starts_on')}
+          />
+          <TextInput
+            label="Ends"
+            type="date"
+            value={b.ends_on}
+            onChange={(e) => setB({ ...b, ends_on: e.currentTarget.value })}
+            error={fieldError(add.error, 'ends_on')}
+          />
         </Group>
         {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
         <Group justify="flex-end">
@@ -81,7 +129,13 @@ function NewDonation({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
   const campaigns = useCampaigns();
   const [donor, setDonor] = useState<string | null>(null);
-  const [b, setB] = useState({ amount: '' as number | string, currency: 'USD', date: today(), paymentMethod: 'card', campaignId: null as string | null });
+  const [b, setB] = useState({
+    amount: '' as number | string,
+    currency: 'USD',
+    date: today(),
+    paymentMethod: 'card',
+    campaignId: null as string | null,
+  });
   const add = useMutation({
     mutationFn: () =>
       ok(
@@ -114,11 +168,31 @@ function NewDonation({ onClose }: { onClose: () => void }) {
       <Stack>
         <PersonPicker label="Donor" required value={donor} onChange={setDonor} error={fieldError(add.error, 'donorId')} />
         <Group grow>
-          <NumberInput label="Amount" required min={0} decimalScale={2} value={b.amount} onChange={(v) => setB({ ...b, amount: v })} error={fieldError(add.error, 'amount')} />
-          <TextInput label="Currency" value={b.currency} onChange={(e) => setB({ ...b, currency: e.currentTarget.value.toUpperCase() })} error={fieldError(add.error, 'currency')} />
+          <NumberInput
+            label="Amount"
+            required
+            min={0}
+            decimalScale={2}
+            value={b.amount}
+            onChange={(v) => setB({ ...b, amount: v })}
+            error={fieldError(add.error, 'amount')}
+          />
+          <TextInput
+            label="Currency"
+            value={b.currency}
+            onChange={(e) => setB({ ...b, currency: e.currentTarget.value.toUpperCase() })}
+            error={fieldError(add.error, 'currency')}
+          />
         </Group>
         <Group grow>
-          <TextInput label="Date" type="date" required value={b.date} onChange={(e) => setB({ ...b, date: e.currentTarget.value })} error={fieldError(add.error, 'date')} />
+          <TextInput
+            label="Date"
+            type="date"
+            required
+            value={b.date}
+            onChange={(e) => setB({ ...b, date: e.currentTarget.value })}
+            error={fieldError(add.error, 'date')}
+          />
           <Select
             label="Paid by"
             data={['card', 'cash', 'check', 'bank_transfer', 'other'].map((m) => ({ value: m, label: m.replace('_', ' ') }))}
@@ -155,20 +229,31 @@ export default function Fundraising() {
   const canWrite = can(session.data?.grants, 'fundraising', 'write');
   const client = useQueryClient();
   const campaigns = useCampaigns();
-  const donations = useQuery({ queryKey: ['fundraising', 'donations'], queryFn: () => ok(apiA.GET('/donations', { params: { query: { page: 1, perPage: 100 } } })) });
-  const donors = useQuery({ queryKey: ['fundraising', 'donors'], queryFn: () => ok(apiB.GET('/api/fundraising/donors', { params: { query: page } })) });
-  const wishes = useQuery({ queryKey: ['fundraising', 'wishes'], queryFn: () => ok(apiB.GET('/api/fundraising/wish-list', { params: { query: page } })) });
+  const donations = useQuery({
+    queryKey: ['fundraising', 'donations'],
+    queryFn: () => ok(apiA.GET('/donations', { params: { query: { page: 1, perPage: 100 } } })),
+  });
+  const donors = useQuery({
+    queryKey: ['fundraising', 'donors'],
+    queryFn: () => ok(apiB.GET('/api/fundraising/donors', { params: { query: page } })),
+  });
+  const wishes = useQuery({
+    queryKey: ['fundraising', 'wishes'],
+    queryFn: () => ok(apiB.GET('/api/fundraising/wish-list', { params: { query: page } })),
+  });
   const [form, setForm] = useState<'campaign' | 'donation' | null>(null);
   const [wish, setWish] = useState({ name: '', quantity_wanted: 1 as number | string });
   const addWish = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/fundraising/wish-list', { body: { name: wish.name, quantity_wanted: Number(wish.quantity_wanted) } })),
+    mutationFn: () =>
+      ok(apiB.POST('/api/fundraising/wish-list', { body: { name: wish.name, quantity_wanted: Number(wish.quantity_wanted) } })),
     onSuccess: () => {
       setWish({ name: '', quantity_wanted: 1 });
       void client.invalidateQueries({ queryKey: ['fundraising', 'wishes'] });
     },
   });
   const receive = useMutation({
-    mutationFn: (id: string) => ok(apiB.POST('/api/fundraising/wish-list/{id}/receive', { params: { path: { id } }, body: { quantity: 1 } })),
+    mutationFn: (id: string) =>
+      ok(apiB.POST('/api/fundraising/wish-list/{id}/receive', { params: { path: { id } }, body: { quantity: 1 } })),
     onSuccess: (w) => {
       notify(`${w.name}: ${w.quantity_received} of ${w.quantity_wanted} received`);
       void client.invalidateQueries({ queryKey: ['fundraising', 'wishes'] });
@@ -219,14 +304,22 @@ export default function Fundraising() {
                     {c.status}
                   </Badge>
                 </Table.Td>
-                <Table.Td>{c.raised.length ? c.raised.map((r) => `${money(r.amount, r.currency)} from ${r.count} gift${r.count === 1 ? '' : 's'}`).join(', ') : money(0, c.currency)}</Table.Td>
+                <Table.Td>
+                  {c.raised.length
+                    ? c.raised.map((r) => `${money(r.amount, r.currency)} from ${r.count} gift${r.count === 1 ? '' : 's'}`).join(', ')
+                    : money(0, c.currency)}
+                </Table.Td>
                 <Table.Td>{c.goal === null ? '—' : money(c.goal, c.currency)}</Table.Td>
                 <Table.Td w={160}>
                   {c.percent_of_goal === null ? (
                     '—'
                   ) : (
                     <Group gap={6} wrap="nowrap">
-                      <Progress value={Math.min(100, c.percent_of_goal)} w={90} aria-label={`${c.name}: ${Math.round(c.percent_of_goal)}% of the goal`} />
+                      <Progress
+                        value={Math.min(100, c.percent_of_goal)}
+                        w={90}
+                        aria-label={`${c.name}: ${Math.round(c.percent_of_goal)}% of the goal`}
+                      />
                       <Text size="sm">{Math.round(c.percent_of_goal)}%</Text>
                     </Group>
                   )}
@@ -283,8 +376,21 @@ export default function Fundraising() {
                 }}
               >
                 <Group align="flex-start">
-                  <TextInput label="Item wanted" required value={wish.name} onChange={(e) => setWish({ ...wish, name: e.currentTarget.value })} error={fieldError(addWish.error, 'name')} />
-                  <NumberInput label="How many" min={1} w={110} value={wish.quantity_wanted} onChange={(v) => setWish({ ...wish, quantity_wanted: v })} error={fieldError(addWish.error, 'quantity_wanted')} />
+                  <TextInput
+                    label="Item wanted"
+                    required
+                    value={wish.name}
+                    onChange={(e) => setWish({ ...wish, name: e.currentTarget.value })}
+                    error={fieldError(addWish.error, 'name')}
+                  />
+                  <NumberInput
+                    label="How many"
+                    min={1}
+                    w={110}
+                    value={wish.quantity_wanted}
+                    onChange={(v) => setWish({ ...wish, quantity_wanted: v })}
+                    error={fieldError(addWish.error, 'quantity_wanted')}
+                  />
                   <Button type="submit" mt={25} loading={addWish.isPending}>
                     Add to the wish list
                   </Button>
@@ -321,7 +427,12 @@ export default function Fundraising() {
           </Stack>
         </Tabs.Panel>
       </Tabs>
-      <Modal opened={open} onClose={close} title={form === 'campaign' ? 'Start a campaign' : 'Record a donation'} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={open}
+        onClose={close}
+        title={form === 'campaign' ? 'Start a campaign' : 'Record a donation'}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {form === 'campaign' ? <NewCampaign onClose={close} /> : <NewDonation onClose={close} />}
       </Modal>
     </Stack>
@@ -331,11 +442,24 @@ export default function Fundraising() {
 const lotColor: Record<string, string> = { open: 'teal.9', sold: 'blue.9', unsold: 'gray.7', withdrawn: 'dark.4' };
 
 /** One lot's bids, newest first, fetched again every few seconds while it is open; a bid recorded from the floor. */
-function LotBids({ auctionId, lot, currency, open, canBid }: { auctionId: string; lot: { id: string; title: string; minimum_next_bid: number | null }; currency: string; open: boolean; canBid: boolean }) {
+function LotBids({
+  auctionId,
+  lot,
+  currency,
+  open,
+  canBid,
+}: {
+  auctionId: string;
+  lot: { id: string; title: string; minimum_next_bid: number | null };
+  currency: string;
+  open: boolean;
+  canBid: boolean;
+}) {
   const client = useQueryClient();
   const bids = useQuery({
     queryKey: ['auctions', auctionId, 'bids', lot.id],
-    queryFn: () => ok(apiB.GET('/api/fundraising/auctions/{id}/lots/{lot_id}/bids', { params: { path: { id: auctionId, lot_id: lot.id } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/fundraising/auctions/{id}/lots/{lot_id}/bids', { params: { path: { id: auctionId, lot_id: lot.id } } })),
     refetchInterval: open ? 4000 : false,
   });
   const [b, setB] = useState({ paddle: '' as number | string, amount: '' as number | string });
@@ -365,7 +489,15 @@ function LotBids({ auctionId, lot, currency, open, canBid }: { auctionId: string
           }}
         >
           <Group align="flex-start" gap="xs">
-            <NumberInput label="Paddle" required min={1} value={b.paddle} onChange={(v) => setB({ ...b, paddle: v })} error={fieldError(bid.error, 'paddle_number')} w={110} />
+            <NumberInput
+              label="Paddle"
+              required
+              min={1}
+              value={b.paddle}
+              onChange={(v) => setB({ ...b, paddle: v })}
+              error={fieldError(bid.error, 'paddle_number')}
+              w={110}
+            />
             <NumberInput
               label="Bid"
               description={lot.minimum_next_bid !== null ? `at least ${money(lot.minimum_next_bid, currency)}` : undefined}
@@ -434,7 +566,8 @@ export function Auctions() {
   const campaigns = useCampaigns();
   const [start, setStart] = useState({ campaign_id: null as string | null, name: '' });
   const add = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/fundraising/auctions', { body: { campaign_id: start.campaign_id ?? '', name: start.name.trim() } })),
+    mutationFn: () =>
+      ok(apiB.POST('/api/fundraising/auctions', { body: { campaign_id: start.campaign_id ?? '', name: start.name.trim() } })),
     onSuccess: (a) => {
       setStart({ campaign_id: null, name: '' });
       setChosen(a.id);
@@ -462,7 +595,14 @@ export function Auctions() {
               error={fieldError(add.error, 'campaign_id')}
               w={220}
             />
-            <TextInput label="Auction name" required value={start.name} onChange={(e) => setStart({ ...start, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} w={240} />
+            <TextInput
+              label="Auction name"
+              required
+              value={start.name}
+              onChange={(e) => setStart({ ...start, name: e.currentTarget.value })}
+              error={fieldError(add.error, 'name')}
+              w={240}
+            />
             <Button type="submit" variant="default" mt={24} loading={add.isPending}>
               Start an auction
             </Button>
@@ -493,8 +633,8 @@ export function Auctions() {
         <Group gap="lg">
           <Badge color={open ? 'teal.9' : 'gray.7'}>{auction.status}</Badge>
           <Text size="sm">
-            {auction.lot_count} lot{auction.lot_count === 1 ? '' : 's'} · {auction.bidder_count} bidder{auction.bidder_count === 1 ? '' : 's'} · high bids{' '}
-            {money(auction.high_bids_total, auction.currency)}
+            {auction.lot_count} lot{auction.lot_count === 1 ? '' : 's'} · {auction.bidder_count} bidder
+            {auction.bidder_count === 1 ? '' : 's'} · high bids {money(auction.high_bids_total, auction.currency)}
             {!open && ` · raised ${money(auction.raised, auction.currency)}`}
           </Text>
           {open && (
@@ -528,7 +668,9 @@ export function Auctions() {
             <Table.Tr key={l.id} bg={l.id === lotId ? 'var(--mantine-primary-color-light)' : undefined}>
               <Table.Td>{l.lot_number}</Table.Td>
               <Table.Td fw={600}>{l.title}</Table.Td>
-              <Table.Td data-testid={`high-${l.lot_number}`}>{l.high_bid !== null ? money(l.high_bid, auction?.currency ?? 'USD') : '—'}</Table.Td>
+              <Table.Td data-testid={`high-${l.lot_number}`}>
+                {l.high_bid !== null ? money(l.high_bid, auction?.currency ?? 'USD') : '—'}
+              </Table.Td>
               <Table.Td>{l.high_bidder_paddle ?? '—'}</Table.Td>
               <Table.Td>{l.minimum_next_bid !== null ? money(l.minimum_next_bid, auction?.currency ?? 'USD') : '—'}</Table.Td>
               <Table.Td>{l.bid_count}</Table.Td>
@@ -537,7 +679,12 @@ export function Auctions() {
               </Table.Td>
               <Table.Td>
                 <Group gap={4} wrap="nowrap">
-                  <Button size="compact-sm" variant="subtle" onClick={() => setLotId(l.id === lotId ? null : l.id)} aria-expanded={l.id === lotId}>
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    onClick={() => setLotId(l.id === lotId ? null : l.id)}
+                    aria-expanded={l.id === lotId}
+                  >
                     Bids on lot {l.lot_number}
                   </Button>
                   {open && canWrite && auction && <LotActions auctionId={auction.id} currency={auction.currency} lot={l} />}
@@ -552,7 +699,14 @@ export function Auctions() {
           <Title order={3} size="h4">
             Lot {lot.lot_number}: {lot.title}
           </Title>
-          <LotBids key={lot.id} auctionId={id} lot={lot} currency={auction.currency} open={open && lot.status === 'open'} canBid={canWrite} />
+          <LotBids
+            key={lot.id}
+            auctionId={id}
+            lot={lot}
+            currency={auction.currency}
+            open={open && lot.status === 'open'}
+            canBid={canWrite}
+          />
         </Stack>
       )}
       {id && auction && <Bidders key={id} auctionId={id} open={open} canWrite={canWrite} />}

@@ -26,6 +26,7 @@ import type { components } from '../api/b';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, ListTable } from './parts';
+import { keys } from '../queries/keys';
 
 const LOCATION_TYPES = ['shelter', 'building', 'room', 'yard', 'clinic', 'offsite', 'other'] as const;
 const UNIT_TYPES = ['kennel', 'run', 'cage', 'suite', 'room', 'enclosure', 'pen', 'tank', 'aviary', 'hutch', 'other'] as const;
@@ -311,7 +312,8 @@ function useActive(kind: 'location' | 'unit', id: string, name: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (active: boolean) => {
-      if (kind === 'location') await ok(apiB.PATCH('/api/animals/locations/{id}', { params: { path: { id } }, body: { is_active: active } }));
+      if (kind === 'location')
+        await ok(apiB.PATCH('/api/animals/locations/{id}', { params: { path: { id } }, body: { is_active: active } }));
       else await ok(apiB.PATCH('/api/animals/housing-units/{id}', { params: { path: { id } }, body: { is_active: active } }));
     },
     onSuccess: (_r, active) => {
@@ -322,7 +324,13 @@ function useActive(kind: 'location' | 'unit', id: string, name: string) {
 }
 
 /** A unit in use: its places, the animals in it, and (with write) change or retire it. */
-function UnitCard({ u, canWrite }: { u: UnitData & { is_full: boolean; occupants: { id: string; name: string; species: string }[] }; canWrite: boolean }) {
+function UnitCard({
+  u,
+  canWrite,
+}: {
+  u: UnitData & { is_full: boolean; occupants: { id: string; name: string; species: string }[] };
+  canWrite: boolean;
+}) {
   const [editing, { open, close }] = useDisclosure();
   const retire = useActive('unit', u.id, u.name);
   const refused = fieldError(retire.error, 'is_active') ?? formError(retire.error, ['is_active']);
@@ -337,7 +345,11 @@ function UnitCard({ u, canWrite }: { u: UnitData & { is_full: boolean; occupants
       <Text size="xs" c="dimmed">
         {u.type}
       </Text>
-      <Progress value={(u.occupant_count / u.capacity) * 100} mt="xs" aria-label={`${u.name}: ${u.occupant_count} of ${u.capacity} places taken`} />
+      <Progress
+        value={(u.occupant_count / u.capacity) * 100}
+        mt="xs"
+        aria-label={`${u.name}: ${u.occupant_count} of ${u.capacity} places taken`}
+      />
       {u.occupants.length ? (
         <Stack gap={0} mt="xs">
           {u.occupants.map((o) => (
@@ -356,7 +368,13 @@ function UnitCard({ u, canWrite }: { u: UnitData & { is_full: boolean; occupants
           <Button size="xs" variant="default" onClick={open} aria-label={`Change ${u.name}`}>
             Change
           </Button>
-          <Button size="xs" variant="default" loading={retire.isPending} onClick={() => retire.mutate(false)} aria-label={`Retire ${u.name}`}>
+          <Button
+            size="xs"
+            variant="default"
+            loading={retire.isPending}
+            onClick={() => retire.mutate(false)}
+            aria-label={`Retire ${u.name}`}
+          >
             Retire
           </Button>
         </Group>
@@ -385,7 +403,13 @@ function RetiredUnit({ u, canWrite }: { u: UnitData; canWrite: boolean }) {
         retired
       </Badge>
       {canWrite && (
-        <Button size="compact-xs" variant="subtle" loading={back.isPending} onClick={() => back.mutate(true)} aria-label={`Bring ${u.name} back into use`}>
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          loading={back.isPending}
+          onClick={() => back.mutate(true)}
+          aria-label={`Bring ${u.name} back into use`}
+        >
           Bring back into use
         </Button>
       )}
@@ -415,7 +439,7 @@ function Place({ l, canWrite }: { l: Listed; canWrite: boolean }) {
       notify(`Moved into ${u.name}`);
       setAnimal(null);
       void client.invalidateQueries({ queryKey: ['housing'] });
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
     },
   });
   const retire = useActive('location', l.id, l.name);
@@ -459,7 +483,9 @@ function Place({ l, canWrite }: { l: Listed; canWrite: boolean }) {
             {retireError}
           </Text>
         )}
-        {!l.is_active && <Text size="sm">Retired: it takes no animals and no new units. Bring it back into use to house animals here again.</Text>}
+        {!l.is_active && (
+          <Text size="sm">Retired: it takes no animals and no new units. Bring it back into use to house animals here again.</Text>
+        )}
         {occupants.length > 0 && (
           <Text size="sm">
             At {l.name} itself, in no unit: {occupants.map((o) => o.name).join(', ')}

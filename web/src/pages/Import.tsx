@@ -154,8 +154,8 @@ export default function Import() {
     <Stack>
       <Title order={2}>Import</Title>
       <Text c="dimmed">
-        Check a CSV or XLSX file with a dry run first: it writes nothing, and lists the rows that would be refused and the
-        likely duplicates. Then import it.
+        Check a CSV or XLSX file with a dry run first: it writes nothing, and lists the rows that would be refused and the likely
+        duplicates. Then import it.
       </Text>
       <Card withBorder>
         <Stack>
@@ -163,7 +163,7 @@ export default function Import() {
             aria-label="What to import"
             value={target}
             onChange={(v) => {
-              setTarget(v as Target);
+              setTarget(v);
               setMapping('preset:spreadsheet');
               reset();
             }}
@@ -241,9 +241,7 @@ export default function Import() {
             <Stack>
               <Title order={3}>Dry run: nothing was written</Title>
               <Counts o={shownDry} />
-              {shownDry.unmapped_columns.length > 0 && (
-                <Text size="sm">Columns not imported: {shownDry.unmapped_columns.join(', ')}</Text>
-              )}
+              {shownDry.unmapped_columns.length > 0 && <Text size="sm">Columns not imported: {shownDry.unmapped_columns.join(', ')}</Text>}
               {shownDry.errors.length > 0 && (
                 <Table striped aria-label="Refused rows">
                   <Table.Thead>
@@ -285,7 +283,7 @@ export default function Import() {
                             size="xs"
                             aria-label={`What to do with line ${d.line}`}
                             value={choices[String(d.line)] ?? 'skip'}
-                            onChange={(v) => setChoices({ ...choices, [String(d.line)]: v as Choice })}
+                            onChange={(v) => setChoices({ ...choices, [String(d.line)]: v })}
                             data={[
                               { value: 'skip', label: 'Skip' },
                               { value: 'create', label: 'Create' },

@@ -1,20 +1,24 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Grid, Group, Loader, NavLink, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiB, fieldError, formError, ok } from '../api';
+import { usePerson } from '../queries/people';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { when } from './parts';
 
 /** The person a conversation is with, or the one Ark suggests, by name. */
 function PersonName({ id }: { id: string }) {
-  const p = useQuery({ queryKey: ['person', id], queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id } } })) });
+  const p = usePerson(id);
   return <>{p.data ? `${p.data.firstName} ${p.data.lastName}` : '…'}</>;
 }
 
 function Conversation({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
-  const conv = useQuery({ queryKey: ['inbox', 'conversation', id], queryFn: () => ok(apiB.GET('/api/communications/conversations/{id}', { params: { path: { id } } })) });
+  const conv = useQuery({
+    queryKey: ['inbox', 'conversation', id],
+    queryFn: () => ok(apiB.GET('/api/communications/conversations/{id}', { params: { path: { id } } })),
+  });
   const [text, setText] = useState('');
   const refresh = () => void client.invalidateQueries({ queryKey: ['inbox'] });
   const reply = useMutation({
@@ -39,7 +43,8 @@ function Conversation({ id, canWrite }: { id: string; canWrite: boolean }) {
     },
   });
   const confirm = useMutation({
-    mutationFn: (person_id: string) => ok(apiB.POST('/api/communications/conversations/{id}/confirm-person', { params: { path: { id } }, body: { person_id } })),
+    mutationFn: (person_id: string) =>
+      ok(apiB.POST('/api/communications/conversations/{id}/confirm-person', { params: { path: { id } }, body: { person_id } })),
     onSuccess: () => {
       notify('Person confirmed');
       refresh();
@@ -74,18 +79,33 @@ function Conversation({ id, canWrite }: { id: string; canWrite: boolean }) {
         <Alert color="blue" title="Who is this?">
           <Group justify="space-between">
             <Text size="sm">
-              This address looks like <b><PersonName id={(c.suggested_person_id ?? c.person_id) as string} /></b> on file.
+              This address looks like{' '}
+              <b>
+                <PersonName id={(c.suggested_person_id ?? c.person_id) as string} />
+              </b>{' '}
+              on file.
             </Text>
             <Button size="xs" onClick={() => confirm.mutate((c.suggested_person_id ?? c.person_id) as string)} loading={confirm.isPending}>
               Confirm the person
             </Button>
           </Group>
-          {confirm.error && <Text c="red.9" size="sm">{confirm.error.message}</Text>}
+          {confirm.error && (
+            <Text c="red.9" size="sm">
+              {confirm.error.message}
+            </Text>
+          )}
         </Alert>
       )}
       <Stack gap="xs" aria-label="Messages" component="section">
         {conv.data.messages.map((m) => (
-          <Card key={m.id} withBorder padding="sm" bg={m.direction === 'outbound' ? 'var(--mantine-color-ark-0)' : undefined} ml={m.direction === 'outbound' ? 'xl' : 0} mr={m.direction === 'inbound' ? 'xl' : 0}>
+          <Card
+            key={m.id}
+            withBorder
+            padding="sm"
+            bg={m.direction === 'outbound' ? 'var(--mantine-color-ark-0)' : undefined}
+            ml={m.direction === 'outbound' ? 'xl' : 0}
+            mr={m.direction === 'inbound' ? 'xl' : 0}
+          >
             <Group justify="space-between" mb={4}>
               <Text size="sm" fw={600}>
                 {m.direction === 'inbound' ? (m.from_address ?? 'Sender') : `Ark to ${m.to_address}`}
@@ -108,7 +128,15 @@ function Conversation({ id, canWrite }: { id: string; canWrite: boolean }) {
           }}
         >
           <Stack gap="xs">
-            <Textarea label="Reply" description="A blank line starts a new paragraph." autosize minRows={3} value={text} onChange={(e) => setText(e.currentTarget.value)} error={fieldError(reply.error, 'body_blocks')} />
+            <Textarea
+              label="Reply"
+              description="A blank line starts a new paragraph."
+              autosize
+              minRows={3}
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+              error={fieldError(reply.error, 'body_blocks')}
+            />
             {formError(reply.error, ['body_blocks']) && <Alert color="red">{formError(reply.error, ['body_blocks'])}</Alert>}
             <Group justify="flex-end">
               <Button type="submit" loading={reply.isPending} disabled={!text.trim()}>
@@ -142,7 +170,7 @@ export default function Inbox() {
         aria-label="Conversations to show"
         value={status}
         onChange={(v) => {
-          setStatus(v as 'open');
+          setStatus(v);
           setChosen(null);
         }}
         data={[
@@ -168,7 +196,13 @@ export default function Inbox() {
                   onClick={() => setChosen(c.id)}
                   label={c.subject || '(no subject)'}
                   description={`${c.contact_address ?? ''} · ${when(c.last_message_at)}`}
-                  rightSection={!c.person_confirmed && c.suggested_person_id ? <Badge size="xs" variant="filled" color="blue.9">who?</Badge> : null}
+                  rightSection={
+                    !c.person_confirmed && c.suggested_person_id ? (
+                      <Badge size="xs" variant="filled" color="blue.9">
+                        who?
+                      </Badge>
+                    ) : null
+                  }
                 />
               ))}
             </Card>

@@ -24,6 +24,7 @@ import { notify } from '../notify';
 import { upload } from './AnimalMedia';
 import { day, PersonPicker } from './parts';
 import { nowIn, useZone, zonedIso } from './zone';
+import { keys } from '../queries/keys';
 
 /** The Shelter Animals Count intake categories as a person reads them. */
 export const INTAKE_CATEGORY: Record<string, string> = {
@@ -40,7 +41,12 @@ export const CONDITION: Record<string, string> = {
   unknown: 'Not assessed',
 };
 const SPECIES = ['dog', 'cat', 'rabbit', 'guinea pig', 'bird', 'ferret', 'horse', 'reptile', 'other'];
-const FORMAT: Record<string, string> = { iso_15_digit: 'ISO 15-digit', fdx_a_10_character: 'FDX-A 10-character', avid_9_digit: 'AVID 9-digit', other: 'of an unusual length' };
+const FORMAT: Record<string, string> = {
+  iso_15_digit: 'ISO 15-digit',
+  fdx_a_10_character: 'FDX-A 10-character',
+  avid_9_digit: 'AVID 9-digit',
+  other: 'of an unusual length',
+};
 
 /** Intake subtypes grouped under their SAC category, for one Select. */
 export function useSubtypes(kind: 'intake' | 'outcome') {
@@ -55,7 +61,8 @@ export function useSubtypes(kind: 'intake' | 'outcome') {
 export function useKennels() {
   const locations = useQuery({
     queryKey: ['locations', 'units'],
-    queryFn: () => ok(apiB.GET('/api/animals/locations', { params: { query: { include: 'units', limit: 100, offset: 0, is_active: true } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/animals/locations', { params: { query: { include: 'units', limit: 100, offset: 0, is_active: true } } })),
   });
   return (locations.data?.results ?? []).map((l) => ({
     group: l.name,
@@ -84,17 +91,22 @@ function ChipCheck({ number }: { number: string }) {
     queryKey: ['registry-chip', settled],
     enabled: enough,
     retry: false,
-    queryFn: () => ok(apiB.GET('/api/registry/microchips/{number}', { params: { path: { number: settled }, query: { limit: 10, offset: 0 } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/registry/microchips/{number}', { params: { path: { number: settled }, query: { limit: 10, offset: 0 } } })),
   });
   const ours = useQuery({
-    queryKey: ['animals', 'chip', settled],
+    queryKey: keys.animals.chip(settled),
     enabled: enough,
     retry: false,
     queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 5, microchipNumber: settled } } })),
   });
   if (!enough || (!lookup.data && !ours.data)) return null;
   const a = lookup.data;
-  const maker = a && [a.manufacturer && `made by ${a.manufacturer}`, a.country && `country ${a.country}`, FORMAT[a.format] ?? a.format].filter(Boolean).join(' · ');
+  const maker =
+    a &&
+    [a.manufacturer && `made by ${a.manufacturer}`, a.country && `country ${a.country}`, FORMAT[a.format] ?? a.format]
+      .filter(Boolean)
+      .join(' · ');
   const here = ours.data?.data ?? [];
   const elsewhere = a?.results ?? [];
   if (!here.length && !elsewhere.length)
@@ -108,14 +120,19 @@ function ChipCheck({ number }: { number: string }) {
       <Stack gap={4}>
         {here.map((x) => (
           <Text size="sm" key={x.id}>
-            Here: <Anchor component={Link} to={`/animals/${x.id}`}>{x.name}</Anchor> ({x.species}, {x.status}).
+            Here:{' '}
+            <Anchor component={Link} to={`/animals/${x.id}`}>
+              {x.name}
+            </Anchor>{' '}
+            ({x.species}, {x.status}).
           </Text>
         ))}
         {elsewhere.map((r) => (
           <Text size="sm" key={`${r.organization.name}-${r.last_seen}`}>
             {r.organization.name}
             {r.organization.phone ? `, ${r.organization.phone}` : ''}
-            {r.organization.email ? `, ${r.organization.email}` : ''}: a {r.species}, {r.status_category.replace(/_/g, ' ')}, last seen {day(r.last_seen)}.
+            {r.organization.email ? `, ${r.organization.email}` : ''}: a {r.species}, {r.status_category.replace(/_/g, ' ')}, last seen{' '}
+            {day(r.last_seen)}.
           </Text>
         ))}
         {maker && <Text size="sm">Chip {maker}.</Text>}
@@ -132,7 +149,7 @@ function AddPerson({ onAdded, onCancel }: { onAdded: (id: string, name: string) 
   const [checked, setChecked] = useState<string | null>(null);
   const probe = [p.email.trim(), p.phone.trim(), `${p.firstName} ${p.lastName}`.trim()].find((x) => x.length >= 3) ?? '';
   const matches = useQuery({
-    queryKey: ['people', 'dupes', probe],
+    queryKey: keys.people.dupes(probe),
     enabled: probe.length >= 3,
     queryFn: () => ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 5, q: probe } } })),
   });
@@ -140,7 +157,12 @@ function AddPerson({ onAdded, onCancel }: { onAdded: (id: string, name: string) 
     mutationFn: () =>
       ok(
         apiA.POST('/people', {
-          body: { firstName: p.firstName, lastName: p.lastName, email: p.email.trim(), ...(p.phone.trim() ? { phone: p.phone.trim() } : {}) },
+          body: {
+            firstName: p.firstName,
+            lastName: p.lastName,
+            email: p.email.trim(),
+            ...(p.phone.trim() ? { phone: p.phone.trim() } : {}),
+          },
         }),
       ),
     onSuccess: (person) => onAdded(person.id, `${person.firstName} ${person.lastName}`),
@@ -152,11 +174,30 @@ function AddPerson({ onAdded, onCancel }: { onAdded: (id: string, name: string) 
     <Card withBorder aria-label="New person">
       <Stack gap="xs">
         <Group grow align="flex-start">
-          <TextInput label="First name" required value={p.firstName} onChange={set('firstName')} error={fieldError(create.error, 'firstName')} />
-          <TextInput label="Last name" required value={p.lastName} onChange={set('lastName')} error={fieldError(create.error, 'lastName')} />
+          <TextInput
+            label="First name"
+            required
+            value={p.firstName}
+            onChange={set('firstName')}
+            error={fieldError(create.error, 'firstName')}
+          />
+          <TextInput
+            label="Last name"
+            required
+            value={p.lastName}
+            onChange={set('lastName')}
+            error={fieldError(create.error, 'lastName')}
+          />
         </Group>
         <Group grow align="flex-start">
-          <TextInput label="Email" type="email" required value={p.email} onChange={set('email')} error={fieldError(create.error, 'email')} />
+          <TextInput
+            label="Email"
+            type="email"
+            required
+            value={p.email}
+            onChange={set('email')}
+            error={fieldError(create.error, 'email')}
+          />
           <TextInput label="Phone" value={p.phone} onChange={set('phone')} error={fieldError(create.error, 'phone')} />
         </Group>
         {likely.length > 0 && (
@@ -244,7 +285,10 @@ export default function Intake() {
   }));
   const chosen = subtypes.data?.results.find((s) => s.id === f.subtypeId);
   const category = chosen?.category ?? f.type;
-  const ageWeeks = f.ageBy === 'estimate' && (f.years !== '' || f.months !== '') ? Math.round((Number(f.years || 0) * 365.25 + Number(f.months || 0) * 30.44) / 7) : null;
+  const ageWeeks =
+    f.ageBy === 'estimate' && (f.years !== '' || f.months !== '')
+      ? Math.round((Number(f.years || 0) * 365.25 + Number(f.months || 0) * 30.44) / 7)
+      : null;
   const estimatedBirth = () => {
     if (ageWeeks === null) return null;
     // The same day so many years and months back (an estimate reads as a whole age, not a count of weeks).
@@ -289,14 +333,32 @@ export default function Intake() {
       return made;
     },
     onSuccess: (made) => {
-      void client.invalidateQueries({ queryKey: ['animals'] });
+      void client.invalidateQueries({ queryKey: keys.animals.all });
       void client.invalidateQueries({ queryKey: ['locations'] });
       notify(`${made.animal.name} taken in`);
-      navigate(`/animals/${made.animal.id}`);
+      void navigate(`/animals/${made.animal.id}`);
     },
   });
   const e = save.error;
-  const FIELDS = ['name', 'species', 'breed', 'sex', 'colour', 'date_of_birth', 'microchip_number', 'location_id', 'occurred_at', 'type', 'subtype_id', 'source_person_id', 'source_organization', 'found_at', 'condition', 'age_weeks', 'notes'];
+  const FIELDS = [
+    'name',
+    'species',
+    'breed',
+    'sex',
+    'colour',
+    'date_of_birth',
+    'microchip_number',
+    'location_id',
+    'occurred_at',
+    'type',
+    'subtype_id',
+    'source_person_id',
+    'source_organization',
+    'found_at',
+    'condition',
+    'age_weeks',
+    'notes',
+  ];
   return (
     <Stack maw={1000}>
       <Anchor component={Link} to="/animals" size="sm">
@@ -319,7 +381,14 @@ export default function Intake() {
                 </Title>
                 <TextInput label="Name" required value={f.name} onChange={set('name')} error={fieldError(e, 'name')} data-autofocus />
                 <Group grow align="flex-start">
-                  <Autocomplete label="Species" required data={SPECIES} value={f.species} onChange={(v) => setF({ ...f, species: v, breed: '' })} error={fieldError(e, 'species')} />
+                  <Autocomplete
+                    label="Species"
+                    required
+                    data={SPECIES}
+                    value={f.species}
+                    onChange={(v) => setF({ ...f, species: v, breed: '' })}
+                    error={fieldError(e, 'species')}
+                  />
                   <Autocomplete
                     label="Breed"
                     description="from the breed list, or type any breed"
@@ -360,10 +429,23 @@ export default function Intake() {
                   />
                 </Stack>
                 {f.ageBy === 'dob' ? (
-                  <TextInput label="Date of birth" type="date" value={f.dateOfBirth} onChange={set('dateOfBirth')} error={fieldError(e, 'date_of_birth')} />
+                  <TextInput
+                    label="Date of birth"
+                    type="date"
+                    value={f.dateOfBirth}
+                    onChange={set('dateOfBirth')}
+                    error={fieldError(e, 'date_of_birth')}
+                  />
                 ) : (
                   <Group grow align="flex-start">
-                    <NumberInput label="Years (about)" min={0} max={40} value={f.years} onChange={(v) => setF({ ...f, years: v })} error={fieldError(e, 'age_weeks')} />
+                    <NumberInput
+                      label="Years (about)"
+                      min={0}
+                      max={40}
+                      value={f.years}
+                      onChange={(v) => setF({ ...f, years: v })}
+                      error={fieldError(e, 'age_weeks')}
+                    />
                     <NumberInput label="Months (about)" min={0} max={11} value={f.months} onChange={(v) => setF({ ...f, months: v })} />
                   </Group>
                 )}
@@ -386,7 +468,15 @@ export default function Intake() {
                   onChange={(v) => setF({ ...f, locationId: v })}
                   error={fieldError(e, 'location_id')}
                 />
-                <FileInput label="First photo" placeholder="Choose a photo" accept="image/*" value={photo} onChange={setPhoto} clearable clearButtonProps={{ 'aria-label': 'Remove the photo' }} />
+                <FileInput
+                  label="First photo"
+                  placeholder="Choose a photo"
+                  accept="image/*"
+                  value={photo}
+                  onChange={setPhoto}
+                  clearable
+                  clearButtonProps={{ 'aria-label': 'Remove the photo' }}
+                />
               </Stack>
             </Card>
             <Card withBorder component="section" aria-labelledby="intake-how">
@@ -394,7 +484,14 @@ export default function Intake() {
                 <Title order={3} size="h4" id="intake-how">
                   How it came in
                 </Title>
-                <TextInput label="Taken in" type="datetime-local" required value={f.occurredAt} onChange={set('occurredAt')} error={fieldError(e, 'occurred_at')} />
+                <TextInput
+                  label="Taken in"
+                  type="datetime-local"
+                  required
+                  value={f.occurredAt}
+                  onChange={set('occurredAt')}
+                  error={fieldError(e, 'occurred_at')}
+                />
                 <Select
                   label="Intake type"
                   description="reports count it under the type shown above the reason"
@@ -446,7 +543,12 @@ export default function Intake() {
                   </Group>
                 )}
                 {category === 'transfer_in' && (
-                  <TextInput label="From the organization" value={f.sourceOrganization} onChange={set('sourceOrganization')} error={fieldError(e, 'source_organization')} />
+                  <TextInput
+                    label="From the organization"
+                    value={f.sourceOrganization}
+                    onChange={set('sourceOrganization')}
+                    error={fieldError(e, 'source_organization')}
+                  />
                 )}
                 <TextInput label="Where it was found" value={f.foundAt} onChange={set('foundAt')} error={fieldError(e, 'found_at')} />
                 <Select
@@ -457,7 +559,14 @@ export default function Intake() {
                   allowDeselect={false}
                   error={fieldError(e, 'condition')}
                 />
-                <Textarea label="Intake notes" autosize minRows={2} value={f.notes} onChange={set('notes')} error={fieldError(e, 'notes')} />
+                <Textarea
+                  label="Intake notes"
+                  autosize
+                  minRows={2}
+                  value={f.notes}
+                  onChange={set('notes')}
+                  error={fieldError(e, 'notes')}
+                />
               </Stack>
             </Card>
           </SimpleGrid>

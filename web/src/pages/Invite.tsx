@@ -7,7 +7,11 @@ import { AuthFrame } from './Auth';
 
 export default function Invite() {
   const { token = '' } = useParams();
-  const info = useQuery({ queryKey: ['link', token], queryFn: () => ok(apiB.GET('/api/session/links/{token}', { params: { path: { token } } })), retry: false });
+  const info = useQuery({
+    queryKey: ['link', token],
+    queryFn: () => ok(apiB.GET('/api/session/links/{token}', { params: { path: { token } } })),
+    retry: false,
+  });
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const client = useQueryClient();
@@ -16,7 +20,7 @@ export default function Invite() {
     mutationFn: () => ok(apiB.POST('/api/session/invitation', { body: { token, password, ...(name ? { name } : {}) } })),
     onSuccess: (s) => {
       client.setQueryData(['session'], s);
-      navigate('/', { replace: true });
+      void navigate('/', { replace: true });
     },
   });
   if (info.isPending)
@@ -41,7 +45,13 @@ export default function Invite() {
         }}
       >
         <Stack>
-          <TextInput label="Your name" placeholder={info.data.name} value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(accept.error, 'name')} />
+          <TextInput
+            label="Your name"
+            placeholder={info.data.name}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={fieldError(accept.error, 'name')}
+          />
           <PasswordInput
             label="Choose a password"
             description="At least 10 characters"

@@ -1,15 +1,40 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Anchor, Badge, Button, Group, Modal, SegmentedControl, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable } from './parts';
 import { nowIn, useZone, zonedIso } from './zone';
+import { keys } from '../queries/keys';
 
 const KINDS = ['vaccine', 'test', 'treatment', 'procedure'] as const;
-type DueRow = { id: string; animal_id: string; animal_name: string; species: string; item_name: string; kind: string; dose_number: number | null; due_on: string };
+type DueRow = {
+  id: string;
+  animal_id: string;
+  animal_name: string;
+  species: string;
+  item_name: string;
+  kind: string;
+  dose_number: number | null;
+  due_on: string;
+};
 
 /** Records a due item as given: `POST /api/animals/{id}/medical/due/{due_id}/complete` (the record and the next dose in one step). */
 function Given({ item, onClose }: { item: DueRow; onClose: () => void }) {
@@ -33,7 +58,7 @@ function Given({ item, onClose }: { item: DueRow; onClose: () => void }) {
       ),
     onSuccess: (r) => {
       void client.invalidateQueries({ queryKey: ['medical'] });
-      void client.invalidateQueries({ queryKey: ['animal', item.animal_id] });
+      void client.invalidateQueries({ queryKey: keys.animal.all(item.animal_id) });
       notify(`${item.item_name} recorded for ${item.animal_name}${r.next ? `; next dose due ${day(r.next.due_on)}` : ''}`);
       onClose();
     },
@@ -123,8 +148,8 @@ export default function Medical() {
     <Stack>
       <Title order={2}>Medical due</Title>
       <Text size="sm" c="dimmed">
-        Open items due on or before {due.data ? day(due.data.through ?? due.data.as_of) : 'today'} ({due.data?.time_zone ?? '…'}) for animals
-        in care or on hold
+        Open items due on or before {due.data ? day(due.data.through ?? due.data.as_of) : 'today'} ({due.data?.time_zone ?? '…'}) for
+        animals in care or on hold
         {rows ? `: ${rows.length} items, ${overdue} overdue${ahead ? `, ${upcoming} coming up` : ''}` : ''}.
       </Text>
       <Group align="flex-end">
@@ -147,7 +172,8 @@ export default function Medical() {
         empty={
           kind || sp
             ? 'Nothing due matches: clear the kind and species to see every item due.'
-            : `Nothing due ${ahead ? 'in the next 7 days' : 'today'} or overdue. Items come from protocols and from a record’s next due date on an animal’s Medical tab.`
+            : `Nothing due ${ahead ? 'in the next 7 days' : 'today'} or overdue. ` +
+              'Items come from protocols and from a record’s next due date on an animal’s Medical tab.'
         }
         head={['Animal', 'Item', 'Kind', 'Dose', 'Due', 'State', canWrite ? 'Record' : '']}
         row={(r) => (
@@ -165,13 +191,22 @@ export default function Medical() {
             <Table.Td>{r.dose_number ?? '—'}</Table.Td>
             <Table.Td>{day(r.due_on)}</Table.Td>
             <Table.Td>
-              <Badge miw="max-content" variant="filled" color={r.state === 'overdue' ? 'red.9' : r.state === 'upcoming' ? 'gray.7' : 'blue.9'}>
+              <Badge
+                miw="max-content"
+                variant="filled"
+                color={r.state === 'overdue' ? 'red.9' : r.state === 'upcoming' ? 'gray.7' : 'blue.9'}
+              >
                 {r.state === 'overdue' ? `overdue ${r.days_overdue} d` : r.state === 'upcoming' ? 'coming up' : 'due today'}
               </Badge>
             </Table.Td>
             <Table.Td>
               {canWrite && (
-                <Button size="xs" variant="default" onClick={() => setGiving(r)} aria-label={`Record ${r.item_name} given to ${r.animal_name}`}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => setGiving(r)}
+                  aria-label={`Record ${r.item_name} given to ${r.animal_name}`}
+                >
                   Record given
                 </Button>
               )}

@@ -20,7 +20,8 @@ export default function Members() {
     },
   });
   const change = useMutation({
-    mutationFn: (v: { id: string; status: 'active' | 'disabled' }) => ok(apiB.PATCH('/api/members/{id}', { params: { path: { id: v.id } }, body: { status: v.status } })),
+    mutationFn: (v: { id: string; status: 'active' | 'disabled' }) =>
+      ok(apiB.PATCH('/api/members/{id}', { params: { path: { id: v.id } }, body: { status: v.status } })),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['members'] }),
   });
   return (
@@ -34,8 +35,21 @@ export default function Members() {
           }}
         >
           <Group align="flex-start" wrap="wrap">
-            <TextInput label="Name" required value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(invite.error, 'name')} />
-            <TextInput label="Email" type="email" required value={b.email} onChange={(e) => setB({ ...b, email: e.currentTarget.value })} error={fieldError(invite.error, 'email')} />
+            <TextInput
+              label="Name"
+              required
+              value={b.name}
+              onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+              error={fieldError(invite.error, 'name')}
+            />
+            <TextInput
+              label="Email"
+              type="email"
+              required
+              value={b.email}
+              onChange={(e) => setB({ ...b, email: e.currentTarget.value })}
+              error={fieldError(invite.error, 'email')}
+            />
             <Select
               label="Role"
               data={(roles.data?.results ?? []).map((r) => r.name)}
@@ -48,10 +62,15 @@ export default function Members() {
               Invite
             </Button>
           </Group>
-          {formError(invite.error, ['name', 'email', 'role']) && <Alert color="red">{formError(invite.error, ['name', 'email', 'role'])}</Alert>}
+          {formError(invite.error, ['name', 'email', 'role']) && (
+            <Alert color="red">{formError(invite.error, ['name', 'email', 'role'])}</Alert>
+          )}
           {invite.data && (
             <Alert color="teal" mt="sm" title={`${invite.data.member.email} is invited`}>
-              <Text size="sm">{invite.data.emailed ? 'The link is emailed. ' : 'Sending is not configured: pass this link on yourself. '}It works once, for 7 days:</Text>
+              <Text size="sm">
+                {invite.data.emailed ? 'The link is emailed. ' : 'Sending is not configured: pass this link on yourself. '}It works once,
+                for 7 days:
+              </Text>
               <Code block>{invite.data.sign_in_url}</Code>
             </Alert>
           )}
@@ -84,7 +103,11 @@ export default function Members() {
                 {isAdmin && (
                   <Table.Td>
                     {m.status !== 'invited' && m.id !== session.data?.member.id && (
-                      <Button size="xs" variant="default" onClick={() => change.mutate({ id: m.id, status: m.status === 'active' ? 'disabled' : 'active' })}>
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() => change.mutate({ id: m.id, status: m.status === 'active' ? 'disabled' : 'active' })}
+                      >
                         {m.status === 'active' ? 'Disable' : 'Enable'}
                       </Button>
                     )}

@@ -5,7 +5,6 @@ import {
   Anchor,
   Badge,
   Button,
-  Checkbox,
   Divider,
   Group,
   Paper,
@@ -76,7 +75,7 @@ function RunView({ r }: { r: Run }) {
 export function BlocksView({ blocks }: { blocks: Block[] }) {
   const out: ReactNode[] = [];
   for (let i = 0; i < blocks.length; i++) {
-    const b = blocks[i] as Block;
+    const b = blocks[i];
     const runs = b.runs.map((r, j) => <RunView key={j} r={r} />);
     if (b.type === 'bullet' || b.type === 'numbered') {
       const items: ReactNode[] = [];
@@ -84,7 +83,7 @@ export function BlocksView({ blocks }: { blocks: Block[] }) {
       while (j < blocks.length && blocks[j]?.type === b.type) {
         items.push(
           <li key={j}>
-            {(blocks[j] as Block).runs.map((r, k) => (
+            {blocks[j].runs.map((r, k) => (
               <RunView key={k} r={r} />
             ))}
           </li>,
@@ -125,11 +124,30 @@ export function BlocksView({ blocks }: { blocks: Block[] }) {
   return <div>{out}</div>;
 }
 
-function RunEditor({ run, onChange, onRemove, where, needsLink }: { run: Run; onChange: (r: Run) => void; onRemove?: () => void; where: string; needsLink: boolean }) {
+function RunEditor({
+  run,
+  onChange,
+  onRemove,
+  where,
+  needsLink,
+}: {
+  run: Run;
+  onChange: (r: Run) => void;
+  onRemove?: () => void;
+  where: string;
+  needsLink: boolean;
+}) {
   return (
     <Stack gap={4}>
       <Group align="flex-end" gap="xs" wrap="nowrap">
-        <Textarea label={`Text of ${where}`} autosize minRows={1} value={run.text} onChange={(e) => onChange({ ...run, text: e.currentTarget.value })} style={{ flex: 1 }} />
+        <Textarea
+          label={`Text of ${where}`}
+          autosize
+          minRows={1}
+          value={run.text}
+          onChange={(e) => onChange({ ...run, text: e.currentTarget.value })}
+          style={{ flex: 1 }}
+        />
         <Group gap={2} mb={4} role="group" aria-label={`Style of ${where}`}>
           {STYLES.map((s) => (
             <ActionIcon
@@ -139,7 +157,12 @@ function RunEditor({ run, onChange, onRemove, where, needsLink }: { run: Run; on
               aria-label={`${s.label} (${where})`}
               onClick={() => onChange({ ...run, [s.key]: !run[s.key] })}
             >
-              <Text span fw={s.key === 'bold' ? 700 : 400} fs={s.key === 'italic' ? 'italic' : undefined} td={s.key === 'underline' ? 'underline' : s.key === 'strike' ? 'line-through' : undefined}>
+              <Text
+                span
+                fw={s.key === 'bold' ? 700 : 400}
+                fs={s.key === 'italic' ? 'italic' : undefined}
+                td={s.key === 'underline' ? 'underline' : s.key === 'strike' ? 'line-through' : undefined}
+              >
                 {s.short}
               </Text>
             </ActionIcon>
@@ -169,7 +192,7 @@ function BlockEditor({ blocks, onChange }: { blocks: Block[]; onChange: (b: Bloc
   const move = (i: number, by: number) => {
     const next = [...blocks];
     const [b] = next.splice(i, 1);
-    next.splice(i + by, 0, b as Block);
+    next.splice(i + by, 0, b);
     onChange(next);
   };
   return (
@@ -186,18 +209,43 @@ function BlockEditor({ blocks, onChange }: { blocks: Block[]; onChange: (b: Bloc
                   data={TYPES}
                   value={b.type}
                   allowDeselect={false}
-                  onChange={(v) => v && set(i, { ...b, type: v as BlockType, runs: v === 'button' ? b.runs.map((r) => ({ ...r, href: r.href ?? '' })) : b.runs })}
+                  onChange={(v) =>
+                    v &&
+                    set(i, {
+                      ...b,
+                      type: v,
+                      runs: v === 'button' ? b.runs.map((r) => ({ ...r, href: r.href ?? '' })) : b.runs,
+                    })
+                  }
                   w={200}
                   size="xs"
                 />
                 <Group gap={4}>
-                  <Button size="compact-sm" variant="default" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move block ${i + 1} up`}>
+                  <Button
+                    size="compact-sm"
+                    variant="default"
+                    disabled={i === 0}
+                    onClick={() => move(i, -1)}
+                    aria-label={`Move block ${i + 1} up`}
+                  >
                     ↑
                   </Button>
-                  <Button size="compact-sm" variant="default" disabled={i === blocks.length - 1} onClick={() => move(i, 1)} aria-label={`Move block ${i + 1} down`}>
+                  <Button
+                    size="compact-sm"
+                    variant="default"
+                    disabled={i === blocks.length - 1}
+                    onClick={() => move(i, 1)}
+                    aria-label={`Move block ${i + 1} down`}
+                  >
                     ↓
                   </Button>
-                  <Button size="compact-sm" variant="subtle" color="red" c="red.9" onClick={() => onChange(blocks.filter((_, j) => j !== i))}>
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    color="red"
+                    c="red.9"
+                    onClick={() => onChange(blocks.filter((_, j) => j !== i))}
+                  >
                     Delete block {i + 1}
                   </Button>
                 </Group>
@@ -219,7 +267,11 @@ function BlockEditor({ blocks, onChange }: { blocks: Block[]; onChange: (b: Bloc
                     Add a differently styled part to block {i + 1}
                   </Button>
                   {b.type !== 'button' && (
-                    <Button size="compact-sm" variant="subtle" onClick={() => set(i, { ...b, runs: [...b.runs, { text: '', href: 'https://' }] })}>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      onClick={() => set(i, { ...b, runs: [...b.runs, { text: '', href: 'https://' }] })}
+                    >
                       Add a link to block {i + 1}
                     </Button>
                   )}
@@ -236,7 +288,11 @@ function BlockEditor({ blocks, onChange }: { blocks: Block[]; onChange: (b: Bloc
         <Button size="xs" variant="default" onClick={() => onChange([...blocks, { type: 'h2', runs: [{ text: '' }] }])}>
           Add a subheading
         </Button>
-        <Button size="xs" variant="default" onClick={() => onChange([...blocks, { type: 'button', runs: [{ text: '', href: 'https://' }] }])}>
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => onChange([...blocks, { type: 'button', runs: [{ text: '', href: 'https://' }] }])}
+        >
           Add a button
         </Button>
       </Group>
@@ -276,12 +332,21 @@ function FillPreview({ id }: { id: string }) {
       <Text size="sm">Choose the records to fill it from; nothing is sent.</Text>
       <Group align="flex-end" wrap="wrap">
         <PersonPicker label="Person" value={person} onChange={setPerson} error={fieldError(fill.error, 'person_id')} />
-        <AnimalPicker label="Animal" scope="any" value={animal} onChange={setAnimal} required={false} error={fieldError(fill.error, 'animal_ids')} />
+        <AnimalPicker
+          label="Animal"
+          scope="any"
+          value={animal}
+          onChange={setAnimal}
+          required={false}
+          error={fieldError(fill.error, 'animal_ids')}
+        />
         <Button variant="default" onClick={() => fill.mutate()} loading={fill.isPending}>
           Fill the preview
         </Button>
       </Group>
-      {formError(fill.error, ['person_id', 'animal_ids']) && <Alert color="red">{formError(fill.error, ['person_id', 'animal_ids'])}</Alert>}
+      {formError(fill.error, ['person_id', 'animal_ids']) && (
+        <Alert color="red">{formError(fill.error, ['person_id', 'animal_ids'])}</Alert>
+      )}
       {fill.data && (
         <Paper withBorder p="md" aria-label="Filled preview" component="section" data-testid="filled">
           <Text size="sm" c="dimmed">
@@ -315,23 +380,37 @@ function TemplateEditor({ id }: { id: string }) {
   });
   const [f, setF] = useState({ key: '', name: '', subject: '', blocks: [{ type: 'p', runs: [{ text: '' }] }] as Block[] });
   useEffect(() => {
-    if (tpl.data) setF({ key: tpl.data.key, name: tpl.data.name, subject: tpl.data.subject_template, blocks: tpl.data.body_template_blocks });
+    if (tpl.data)
+      setF({ key: tpl.data.key, name: tpl.data.name, subject: tpl.data.subject_template, blocks: tpl.data.body_template_blocks });
   }, [tpl.data]);
   const save = useMutation({
     mutationFn: () =>
       isNew
-        ? ok(apiB.POST('/api/communications/templates', { body: { key: f.key.trim(), name: f.name || null, subject_template: f.subject, body_template_blocks: clean(f.blocks) } }))
-        : ok(apiB.PATCH('/api/communications/templates/{id}', { params: { path: { id } }, body: { name: f.name || null, subject_template: f.subject, body_template_blocks: clean(f.blocks) } })),
+        ? ok(
+            apiB.POST('/api/communications/templates', {
+              body: { key: f.key.trim(), name: f.name || null, subject_template: f.subject, body_template_blocks: clean(f.blocks) },
+            }),
+          )
+        : ok(
+            apiB.PATCH('/api/communications/templates/{id}', {
+              params: { path: { id } },
+              body: { name: f.name || null, subject_template: f.subject, body_template_blocks: clean(f.blocks) },
+            }),
+          ),
     onSuccess: (t) => {
       notify(isNew ? 'Template saved as a draft' : `Template saved (version ${t.version})`);
       void client.invalidateQueries({ queryKey: ['templates'] });
       client.setQueryData(['templates', t.id], t);
-      if (isNew) navigate(`/messages/templates/${t.id}`, { replace: true });
+      if (isNew) void navigate(`/messages/templates/${t.id}`, { replace: true });
     },
   });
   const status = useMutation({
     mutationFn: (action: 'activate' | 'draft' | 'archive') =>
-      ok(apiB.POST(`/api/communications/templates/{id}/${action}` as '/api/communications/templates/{id}/activate', { params: { path: { id } } })),
+      ok(
+        apiB.POST(`/api/communications/templates/{id}/${action}` as '/api/communications/templates/{id}/activate', {
+          params: { path: { id } },
+        }),
+      ),
     onSuccess: (t) => {
       notify(`Template ${t.status === 'active' ? 'activated' : t.status === 'draft' ? 'back to draft' : 'archived'}`);
       client.setQueryData(['templates', t.id], t);
@@ -389,7 +468,13 @@ function TemplateEditor({ id }: { id: string }) {
                 onChange={(e) => setF({ ...f, key: e.currentTarget.value })}
                 error={fieldError(save.error, 'key')}
               />
-              <TextInput label="Name" description="shown to the team" value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={fieldError(save.error, 'name')} />
+              <TextInput
+                label="Name"
+                description="shown to the team"
+                value={f.name}
+                onChange={(e) => setF({ ...f, name: e.currentTarget.value })}
+                error={fieldError(save.error, 'name')}
+              />
             </Group>
             <TextInput
               label="Subject"
@@ -432,8 +517,8 @@ function TemplateEditor({ id }: { id: string }) {
               <FillPreview id={id} />
             ) : (
               <Text size="sm" c="dimmed">
-                {isNew ? 'Save the template, then activate it' : 'Activate the template'} to preview it filled from a person and an animal on file: only active
-                templates can be filled.
+                {isNew ? 'Save the template, then activate it' : 'Activate the template'} to preview it filled from a person and an animal
+                on file: only active templates can be filled.
               </Text>
             )}
           </Paper>
@@ -448,12 +533,25 @@ function TemplateList() {
   const [status, setStatus] = useState<string | null>(null);
   const list = useQuery({
     queryKey: ['templates', 'list', status],
-    queryFn: () => ok(apiB.GET('/api/communications/templates', { params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'active' } : {}) } } })),
+    queryFn: () =>
+      ok(
+        apiB.GET('/api/communications/templates', {
+          params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'active' } : {}) } },
+        }),
+      ),
   });
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
-        <Select label="Status" placeholder="Any" clearable data={['active', 'draft', 'archived']} value={status} onChange={setStatus} w={160} />
+        <Select
+          label="Status"
+          placeholder="Any"
+          clearable
+          data={['active', 'draft', 'archived']}
+          value={status}
+          onChange={setStatus}
+          w={160}
+        />
         {can(session.data?.grants, 'communications', 'write') && (
           <Button component={Link} to="/messages/templates/new">
             New template
@@ -463,7 +561,9 @@ function TemplateList() {
       <ListTable
         rows={list.data?.results}
         label="Templates"
-        empty={status ? `No ${status} templates: clear the filter to see the others.` : 'No templates yet: write the first with “New template”.'}
+        empty={
+          status ? `No ${status} templates: clear the filter to see the others.` : 'No templates yet: write the first with “New template”.'
+        }
         head={['Name', 'Key', 'Status', 'Version', 'Merge fields', 'Changed']}
         row={(t) => (
           <Table.Tr key={t.id}>
@@ -494,7 +594,15 @@ function statusNote(m: { status: string; payload_metadata: Record<string, unknow
   if (m.status === 'failed' || m.status === 'bounced') return meta.error ? `Not sent: ${meta.error}` : '';
   return '';
 }
-const msgColor: Record<string, string> = { sent: 'teal.9', delivered: 'teal.9', received: 'blue.9', queued: 'gray.7', failed: 'red.9', bounced: 'red.9', suppressed: 'orange.9' };
+const msgColor: Record<string, string> = {
+  sent: 'teal.9',
+  delivered: 'teal.9',
+  received: 'blue.9',
+  queued: 'gray.7',
+  failed: 'red.9',
+  bounced: 'red.9',
+  suppressed: 'orange.9',
+};
 function MessageLog() {
   const [direction, setDirection] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -504,7 +612,14 @@ function MessageLog() {
     queryFn: () =>
       ok(
         apiB.GET('/api/communications/messages', {
-          params: { query: { limit: 50, offset, ...(direction ? { direction: direction as 'outbound' } : {}), ...(status ? { status: status as 'sent' } : {}) } },
+          params: {
+            query: {
+              limit: 50,
+              offset,
+              ...(direction ? { direction: direction as 'outbound' } : {}),
+              ...(status ? { status: status as 'sent' } : {}),
+            },
+          },
         }),
       ),
     placeholderData: keepPreviousData,
@@ -543,7 +658,11 @@ function MessageLog() {
       <ListTable
         rows={log.data?.results}
         label="Message log"
-        empty={direction || status ? 'No message matches: change or clear the filters.' : 'No messages yet: replies from the inbox and mail sent from templates are listed here.'}
+        empty={
+          direction || status
+            ? 'No message matches: change or clear the filters.'
+            : 'No messages yet: replies from the inbox and mail sent from templates are listed here.'
+        }
         head={['When', 'Direction', 'Address', 'Subject', 'Category', 'Status']}
         minWidth={760}
         row={(m) => (
@@ -584,7 +703,9 @@ export default function Messages() {
   return (
     <Stack>
       <Title order={2}>Messages</Title>
-      <Text c="dimmed">Templates for the mail Ark sends, and the log of every message sent and received. Conversations are in the Inbox.</Text>
+      <Text c="dimmed">
+        Templates for the mail Ark sends, and the log of every message sent and received. Conversations are in the Inbox.
+      </Text>
       <Tabs defaultValue="templates" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="templates">Templates</Tabs.Tab>

@@ -12,7 +12,12 @@ type Source = Body['source'];
 type Kind = 'person' | 'animal' | 'stay' | 'medical' | 'weight' | 'note' | 'foster' | 'donation';
 
 const SOURCES: { value: Source; label: string; hint: string; accept: string }[] = [
-  { value: 'asm3', label: 'Animal Shelter Manager 3', hint: 'Its CSV import/export file (ANIMALCODE, ANIMALNAME, … columns)', accept: '.csv' },
+  {
+    value: 'asm3',
+    label: 'Animal Shelter Manager 3',
+    hint: 'Its CSV import/export file (ANIMALCODE, ANIMALNAME, … columns)',
+    accept: '.csv',
+  },
   { value: 'shelterluv', label: 'Shelterluv', hint: 'Its API answers saved as files: animals, people and events (.json)', accept: '.json' },
   {
     value: 'petpoint',
@@ -222,7 +227,7 @@ function ReportView({
               <Table.Tbody>
                 {r.refused.slice(0, 200).map((x, i) => (
                   <Table.Tr key={`${x.row}-${i}`}>
-                    <Table.Td>{KIND_LABEL[x.kind as Kind]}</Table.Td>
+                    <Table.Td>{KIND_LABEL[x.kind]}</Table.Td>
                     <Table.Td>{x.row}</Table.Td>
                     <Table.Td>{x.reason}</Table.Td>
                   </Table.Tr>
@@ -285,15 +290,16 @@ export default function Moving() {
     },
   });
 
-  if (!can(session.data?.grants, 'settings', 'admin')) return <Alert color="gray">Moving records into Ark needs admin access to settings.</Alert>;
+  if (!can(session.data?.grants, 'settings', 'admin'))
+    return <Alert color="gray">Moving records into Ark needs admin access to settings.</Alert>;
   const r = run.data;
   const percent = r && r.total ? Math.round((r.done / r.total) * 100) : 0;
   return (
     <Stack>
       <Title order={2}>Move to Ark</Title>
       <Text c="dimmed">
-        Bring your records over from the system you use today. Check first: the dry run writes nothing and shows what would
-        change. You can move again until the day you switch; records already moved are updated, never doubled.
+        Bring your records over from the system you use today. Check first: the dry run writes nothing and shows what would change. You can
+        move again until the day you switch; records already moved are updated, never doubled.
       </Text>
       <Card withBorder>
         <Stack>
@@ -303,7 +309,7 @@ export default function Moving() {
             data={SOURCES.map((s) => ({ value: s.value, label: s.label }))}
             value={source}
             onChange={(v) => {
-              setSource((v ?? 'asm3') as Source);
+              setSource(v ?? 'asm3');
               setFiles([]);
               setPlan({});
               reset();
@@ -317,12 +323,14 @@ export default function Moving() {
             multiple
             accept={meta?.accept}
             value={files}
-            onChange={async (fs) => {
+            onChange={(fs) => {
               setFiles(fs);
               reset();
-              const next: typeof plan = {};
-              if (source === 'generic') for (const f of fs) next[f.name] = { kind: null, header: await headerOf(f), columns: {} };
-              setPlan(next);
+              void (async () => {
+                const next: typeof plan = {};
+                if (source === 'generic') for (const f of fs) next[f.name] = { kind: null, header: await headerOf(f), columns: {} };
+                setPlan(next);
+              })();
             }}
             clearable
             clearButtonProps={{ 'aria-label': 'Remove the files' }}
@@ -336,7 +344,7 @@ export default function Moving() {
               ]}
               value={dateOrder}
               onChange={(v) => {
-                setDateOrder((v ?? 'mdy') as 'mdy' | 'dmy');
+                setDateOrder(v ?? 'mdy');
                 reset();
               }}
               allowDeselect={false}

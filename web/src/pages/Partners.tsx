@@ -4,6 +4,7 @@ import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, PersonPicker, phone } from './parts';
@@ -51,7 +52,7 @@ function AddPartner({ onClose }: { onClose: () => void }) {
           label="Kind"
           data={KINDS.map((k) => ({ value: k, label: k }))}
           value={b.kind}
-          onChange={(v) => setB({ ...b, kind: (v ?? 'rescue') as Kind })}
+          onChange={(v) => setB({ ...b, kind: v ?? 'rescue' })}
           allowDeselect={false}
           error={fieldError(add.error, 'kind')}
         />
@@ -101,7 +102,8 @@ type PlaceT = {
   hours: string;
 };
 const PLACE_FIELDS = ['name', 'line1', 'line2', 'city', 'state', 'postal_code', 'country', 'phone', 'hours'] as const;
-const address = (l: PlaceT) => [l.line1, l.line2, [l.postal_code, l.city].filter(Boolean).join(' '), l.state, l.country].filter(Boolean).join(', ');
+const address = (l: PlaceT) =>
+  [l.line1, l.line2, [l.postal_code, l.city].filter(Boolean).join(' '), l.state, l.country].filter(Boolean).join(', ');
 
 /** Adds a partner's location, or changes one (only what changed is sent; an emptied optional field is cleared). */
 function PlaceForm({ partnerId, l, onClose }: { partnerId: string; l?: PlaceT; onClose: () => void }) {
@@ -206,7 +208,12 @@ function TieForm({ partnerId, a, name, onClose }: { partnerId: string; a?: TieT;
               body: { ...(b.role !== first.role ? { role: b.role } : {}), ...range },
             }),
           )
-        : ok(apiB.POST('/api/partners/{id}/affiliations', { params: { path: { id: partnerId } }, body: { person_id: person ?? '', role: b.role, ...range } }));
+        : ok(
+            apiB.POST('/api/partners/{id}/affiliations', {
+              params: { path: { id: partnerId } },
+              body: { person_id: person ?? '', role: b.role, ...range },
+            }),
+          );
     },
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: ['partners', 'affiliations', partnerId] });
@@ -281,7 +288,7 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
   // Affiliations name people by id; their names are read in People when the role may.
   const people = useQueries({
     queries: (ties.data?.results ?? []).map((a) => ({
-      queryKey: ['people', 'one', a.person_id],
+      queryKey: keys.people.one(a.person_id),
       queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id: a.person_id } } })),
       enabled: canPeople,
     })),
@@ -371,7 +378,12 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
               <Table.Td>
                 {canWrite && (
                   <Group gap={4} wrap="nowrap">
-                    <Button size="compact-xs" variant="default" onClick={() => setTie(a)} aria-label={`Change ${nameOf(a.person_id)} as ${a.role}`}>
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      onClick={() => setTie(a)}
+                      aria-label={`Change ${nameOf(a.person_id)} as ${a.role}`}
+                    >
                       Change
                     </Button>
                     <Button
@@ -404,7 +416,12 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         {tie && (
-          <TieForm partnerId={p.id} a={tie === 'new' ? undefined : tie} name={tie === 'new' ? undefined : nameOf(tie.person_id)} onClose={() => setTie(null)} />
+          <TieForm
+            partnerId={p.id}
+            a={tie === 'new' ? undefined : tie}
+            name={tie === 'new' ? undefined : nameOf(tie.person_id)}
+            onClose={() => setTie(null)}
+          />
         )}
       </Modal>
     </Card>
@@ -430,6 +447,7 @@ export default function Partners() {
       ),
   });
   const filtered = !!(kind || q);
+  const chosenPartner = chosen ? partners.data?.results.find((p) => p.id === chosen) : undefined;
   return (
     <Stack>
       <Group justify="space-between">
@@ -506,14 +524,7 @@ export default function Partners() {
           </Table.Tr>
         )}
       />
-      {chosen && partners.data?.results.some((p) => p.id === chosen) && (
-        <PartnerCard
-          key={chosen}
-          p={partners.data.results.find((p) => p.id === chosen) as { id: string; name: string; kind: string }}
-          canWrite={canWrite}
-          canPeople={canPeople}
-        />
-      )}
+      {chosenPartner && <PartnerCard key={chosenPartner.id} p={chosenPartner} canWrite={canWrite} canPeople={canPeople} />}
       <Modal opened={adding} onClose={close} title="Add a partner" closeButtonProps={{ 'aria-label': 'Close' }}>
         <AddPartner onClose={close} />
       </Modal>

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Modal, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { apiA, ok } from '../api';
 import { can, useSession } from '../session';
-import { PERSON_ROLES as ROLES, PersonForm, roleName, type PersonRole } from './PersonForm';
+import { PERSON_ROLES as ROLES, PersonForm, roleName } from './PersonForm';
+import { usePeople } from '../queries/people';
 import { phone } from './parts';
 
 export default function People() {
@@ -23,11 +22,11 @@ export default function People() {
     if (k !== 'page') next.delete('page');
     setParams(next);
   };
-  const list = useQuery({
-    queryKey: ['people', page, q, role],
-    queryFn: () => ok(apiA.GET('/people', { params: { query: { page, perPage: 50, ...(q ? { q } : {}), ...(role ? { role: [role as PersonRole] } : {}) } } })),
-    placeholderData: keepPreviousData,
-  });
+  const list = usePeople(
+    page,
+    q,
+    ROLES.find((r) => r === role),
+  );
   return (
     <Stack>
       <Group justify="space-between">
@@ -35,7 +34,7 @@ export default function People() {
         {canWrite && <Button onClick={() => setAdding(true)}>Add a person</Button>}
       </Group>
       <Modal opened={adding} onClose={() => setAdding(false)} title="Add a person" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
-        {adding && <PersonForm onSaved={(id) => navigate(`/people/${id}`)} onCancel={() => setAdding(false)} />}
+        {adding && <PersonForm onSaved={(id) => void navigate(`/people/${id}`)} onCancel={() => setAdding(false)} />}
       </Modal>
       <Group align="flex-end" role="search" aria-label="Find people">
         <form
@@ -45,13 +44,27 @@ export default function People() {
           }}
         >
           <Group align="flex-end" gap="xs">
-            <TextInput label="Search" placeholder="Name, email or phone" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={260} />
+            <TextInput
+              label="Search"
+              placeholder="Name, email or phone"
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              w={260}
+            />
             <Button type="submit" variant="default">
               Search
             </Button>
           </Group>
         </form>
-        <Select label="Role" placeholder="Any" clearable data={ROLES.map((r) => ({ value: r, label: roleName(r) }))} value={role || null} onChange={(v) => set('role', v ?? '')} w={160} />
+        <Select
+          label="Role"
+          placeholder="Any"
+          clearable
+          data={ROLES.map((r) => ({ value: r, label: roleName(r) }))}
+          value={role || null}
+          onChange={(v) => set('role', v ?? '')}
+          w={160}
+        />
       </Group>
       {list.isError && <Alert color="red">{list.error.message}</Alert>}
       {list.data && !list.data.data.length ? (
@@ -81,7 +94,7 @@ export default function People() {
                   <Table.Td>{phone(p.phone)}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>
-                      {(p.roles as string[]).map((r) => (
+                      {p.roles.map((r) => (
                         <Badge key={r} variant="filled" color="gray.7" size="sm">
                           {roleName(r)}
                         </Badge>
@@ -99,7 +112,9 @@ export default function People() {
           <Text size="sm" c="dimmed">
             {list.data.meta.total} people
           </Text>
-          {list.data.meta.totalPages > 1 && <Pagination total={list.data.meta.totalPages} value={page} onChange={(p) => set('page', String(p))} />}
+          {list.data.meta.totalPages > 1 && (
+            <Pagination total={list.data.meta.totalPages} value={page} onChange={(p) => set('page', String(p))} />
+          )}
         </Group>
       )}
     </Stack>

@@ -1,24 +1,16 @@
 import { Anchor, Badge, Stack, Table, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiB, ok } from '../api';
+import { useAdoptions, useApplications } from '../queries/adoptions';
 import { ListTable, money } from './parts';
 import { useZone, whenIn } from './zone';
 
 const KIND_COLOR: Record<string, string> = { open: 'indigo.9', approved: 'teal.9', closed: 'gray.7' };
-const page = { limit: 100, offset: 0 };
 
 /** A person's adoption applications and adoptions (the person page's Adoptions tab). */
 export function PersonAdoptions({ id }: { id: string }) {
   const tz = useZone();
-  const apps = useQuery({
-    queryKey: ['applications', 'person', id],
-    queryFn: () => ok(apiB.GET('/api/animals/adoption-applications', { params: { query: { ...page, person_id: id } } })),
-  });
-  const adoptions = useQuery({
-    queryKey: ['adoptions', 'person', id],
-    queryFn: () => ok(apiB.GET('/api/animals/adoptions', { params: { query: { ...page, person_id: id } } })),
-  });
+  const apps = useApplications({ person_id: id });
+  const adoptions = useAdoptions({ person_id: id });
   return (
     <Stack mt="md">
       <Title order={3} size="h5">
@@ -49,7 +41,11 @@ export function PersonAdoptions({ id }: { id: string }) {
             <Table.Td>{a.decision ?? '—'}</Table.Td>
             <Table.Td>{whenIn(a.submitted_at, tz)}</Table.Td>
             <Table.Td>
-              <Anchor component={Link} to={`/adoptions?application=${a.id}`} aria-label={`Open the application for ${a.animals.map((x) => x.name).join(', ')}`}>
+              <Anchor
+                component={Link}
+                to={`/adoptions?application=${a.id}`}
+                aria-label={`Open the application for ${a.animals.map((x) => x.name).join(', ')}`}
+              >
                 Open
               </Anchor>
             </Table.Td>

@@ -4,10 +4,22 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
 import { notify } from '../notify';
 import { phone } from './parts';
 
-export const PERSON_ROLES = ['adopter', 'foster', 'volunteer', 'donor', 'staff', 'vet', 'sponsor', 'driver', 'home_checker', 'other'] as const;
+export const PERSON_ROLES = [
+  'adopter',
+  'foster',
+  'volunteer',
+  'donor',
+  'staff',
+  'vet',
+  'sponsor',
+  'driver',
+  'home_checker',
+  'other',
+] as const;
 export type PersonRole = (typeof PERSON_ROLES)[number];
 export const roleName = (r: string) => r.replaceAll('_', ' ');
 const REASONS: Record<string, string> = { same_email: 'the same email', same_phone: 'the same phone', similar_name: 'a similar name' };
@@ -27,7 +39,7 @@ export function LooksLike({ draft, exclude }: { draft: PersonDraft; exclude?: st
   const query = { first_name: d.firstName.trim(), last_name: d.lastName.trim(), email: d.email.trim(), phone: d.phone.trim() };
   const any = Object.values(query).some(Boolean);
   const similar = useQuery({
-    queryKey: ['people', 'similar', query],
+    queryKey: keys.people.similar(query),
     queryFn: () => ok(apiB.GET('/api/people/similar', { params: { query } })),
     enabled: any,
   });
@@ -65,18 +77,28 @@ export function PersonForm({
   const client = useQueryClient();
   const [f, setF] = useState<PersonDraft>(
     person
-      ? { firstName: person.firstName, lastName: person.lastName, email: person.email, phone: person.phone ?? '', roles: person.roles as PersonRole[] }
+      ? {
+          firstName: person.firstName,
+          lastName: person.lastName,
+          email: person.email,
+          phone: person.phone ?? '',
+          roles: person.roles as PersonRole[],
+        }
       : EMPTY,
   );
-  const body = { firstName: f.firstName.trim(), lastName: f.lastName.trim(), email: f.email.trim(), phone: f.phone.trim() || null, roles: f.roles };
+  const body = {
+    firstName: f.firstName.trim(),
+    lastName: f.lastName.trim(),
+    email: f.email.trim(),
+    phone: f.phone.trim() || null,
+    roles: f.roles,
+  };
   const save = useMutation({
     mutationFn: () =>
-      person
-        ? ok(apiA.PATCH('/people/{id}', { params: { path: { id: person.id } }, body }))
-        : ok(apiA.POST('/people', { body })),
+      person ? ok(apiA.PATCH('/people/{id}', { params: { path: { id: person.id } }, body })) : ok(apiA.POST('/people', { body })),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['people'] });
-      void client.invalidateQueries({ queryKey: ['person', r.id] });
+      void client.invalidateQueries({ queryKey: keys.people.all });
+      void client.invalidateQueries({ queryKey: keys.person.all(r.id) });
       notify(person ? 'Saved' : `${r.firstName} ${r.lastName} added`);
       onSaved(r.id);
     },
@@ -91,17 +113,43 @@ export function PersonForm({
     >
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="First name" required data-autofocus value={f.firstName} onChange={(e) => setF({ ...f, firstName: e.currentTarget.value })} error={fieldError(save.error, 'firstName')} />
-          <TextInput label="Last name" required value={f.lastName} onChange={(e) => setF({ ...f, lastName: e.currentTarget.value })} error={fieldError(save.error, 'lastName')} />
-          <TextInput label="Email" type="email" required value={f.email} onChange={(e) => setF({ ...f, email: e.currentTarget.value })} error={fieldError(save.error, 'email')} />
-          <TextInput label="Phone" type="tel" value={f.phone} onChange={(e) => setF({ ...f, phone: e.currentTarget.value })} error={fieldError(save.error, 'phone')} />
+          <TextInput
+            label="First name"
+            required
+            data-autofocus
+            value={f.firstName}
+            onChange={(e) => setF({ ...f, firstName: e.currentTarget.value })}
+            error={fieldError(save.error, 'firstName')}
+          />
+          <TextInput
+            label="Last name"
+            required
+            value={f.lastName}
+            onChange={(e) => setF({ ...f, lastName: e.currentTarget.value })}
+            error={fieldError(save.error, 'lastName')}
+          />
+          <TextInput
+            label="Email"
+            type="email"
+            required
+            value={f.email}
+            onChange={(e) => setF({ ...f, email: e.currentTarget.value })}
+            error={fieldError(save.error, 'email')}
+          />
+          <TextInput
+            label="Phone"
+            type="tel"
+            value={f.phone}
+            onChange={(e) => setF({ ...f, phone: e.currentTarget.value })}
+            error={fieldError(save.error, 'phone')}
+          />
         </SimpleGrid>
         <MultiSelect
           label="Roles"
           placeholder={f.roles.length ? undefined : 'None yet'}
           data={PERSON_ROLES.map((r) => ({ value: r, label: roleName(r) }))}
           value={f.roles}
-          onChange={(v) => setF({ ...f, roles: v as PersonRole[] })}
+          onChange={(v) => setF({ ...f, roles: v })}
           error={fieldError(save.error, 'roles')}
         />
         <LooksLike draft={f} exclude={person?.id} />

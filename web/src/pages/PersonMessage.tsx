@@ -4,12 +4,14 @@ import { useState } from 'react';
 import { Alert, Button, Card, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
 import { notify } from '../notify';
 import { BlocksView } from './Messages';
 import { AnimalPicker } from './parts';
 
 /** One key per message being written: a retried send (a lost answer, a double click) never sends twice. */
-const newKey = () => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+const newKey = () =>
+  typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 export default function PersonMessage({ personId, hasEmail }: { personId: string; hasEmail: boolean }) {
   const client = useQueryClient();
@@ -28,19 +30,20 @@ export default function PersonMessage({ personId, hasEmail }: { personId: string
     retry: false,
   });
   const send = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/communications/messages', { body: { template_id: template ?? '', idempotency_key: key, ...inputs } })),
+    mutationFn: () =>
+      ok(apiB.POST('/api/communications/messages', { body: { template_id: template ?? '', idempotency_key: key, ...inputs } })),
     onSuccess: (r) => {
       const m = r.results[0];
       notify(m?.status === 'suppressed' ? 'Not sent: the person or the address is suppressed (see the log)' : 'Message sent');
       setTemplate(null);
       setAnimal(null);
       setKey(newKey());
-      void client.invalidateQueries({ queryKey: ['person', personId, 'messages'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(personId, 'messages') });
       void client.invalidateQueries({ queryKey: ['messages'] });
     },
     // Not sent (no email provider set up) is still logged: the person's messages and the log show it.
     onError: () => {
-      void client.invalidateQueries({ queryKey: ['person', personId, 'messages'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(personId, 'messages') });
       void client.invalidateQueries({ queryKey: ['messages'] });
     },
   });
@@ -70,7 +73,14 @@ export default function PersonMessage({ personId, hasEmail }: { personId: string
               }}
               error={fieldError(send.error, 'template_id')}
             />
-            <AnimalPicker label="About the animal (optional)" scope="any" value={animal} onChange={setAnimal} required={false} error={fieldError(send.error, 'animal_ids')} />
+            <AnimalPicker
+              label="About the animal (optional)"
+              scope="any"
+              value={animal}
+              onChange={setAnimal}
+              required={false}
+              error={fieldError(send.error, 'animal_ids')}
+            />
           </Group>
         )}
         {filled.isError && <Alert color="red">{filled.error.message}</Alert>}
@@ -83,16 +93,18 @@ export default function PersonMessage({ personId, hasEmail }: { personId: string
             <Text fw={600} mb="xs">
               {filled.data.subject}
             </Text>
-            <BlocksView blocks={filled.data.body_blocks as Parameters<typeof BlocksView>[0]['blocks']} />
+            <BlocksView blocks={filled.data.body_blocks} />
           </Paper>
         )}
         {unfilled.length > 0 && (
           <Alert color="orange" title="Not filled">
-            Nothing on file fills {unfilled.map((u) => `{{${u}}}`).join(', ')}: choose an animal, or change the template. Ark refuses to send a
-            message with a merge field left.
+            Nothing on file fills {unfilled.map((u) => `{{${u}}}`).join(', ')}: choose an animal, or change the template. Ark refuses to
+            send a message with a merge field left.
           </Alert>
         )}
-        {formError(send.error, ['template_id', 'animal_ids']) && <Alert color="red">{formError(send.error, ['template_id', 'animal_ids'])}</Alert>}
+        {formError(send.error, ['template_id', 'animal_ids']) && (
+          <Alert color="red">{formError(send.error, ['template_id', 'animal_ids'])}</Alert>
+        )}
         <Group>
           <Button onClick={() => send.mutate()} loading={send.isPending} disabled={!filled.data || unfilled.length > 0 || !hasEmail}>
             Send the message

@@ -1,8 +1,29 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Checkbox, Group, Loader, Modal, Select, SimpleGrid, Stack, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Loader,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+import { usePersonAddresses, usePersonContacts, usePersonNotes, usePersonRecord } from '../queries/people';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
 import { day, daysLong, ListTable, money, phone, shown, useActor, when } from './parts';
@@ -23,9 +44,9 @@ const page = { limit: 100, offset: 0 };
 /** Contacts, addresses, custom fields and notes (with a form to add one). */
 function Profile({ id, customFields, canWrite }: { id: string; customFields: Record<string, unknown>; canWrite: boolean }) {
   const client = useQueryClient();
-  const contacts = useQuery({ queryKey: ['person', id, 'contacts'], queryFn: () => ok(apiB.GET('/api/people/{id}/contacts', { params: { path: { id }, query: page } })) });
-  const addresses = useQuery({ queryKey: ['person', id, 'addresses'], queryFn: () => ok(apiB.GET('/api/people/{id}/addresses', { params: { path: { id }, query: page } })) });
-  const notes = useQuery({ queryKey: ['person', id, 'notes'], queryFn: () => ok(apiB.GET('/api/people/{id}/notes', { params: { path: { id }, query: page } })) });
+  const contacts = usePersonContacts(id);
+  const addresses = usePersonAddresses(id);
+  const notes = usePersonNotes(id);
   const [body, setBody] = useState('');
   const [kind, setKind] = useState<NoteKind>('general');
   const [pinned, setPinned] = useState(false);
@@ -35,18 +56,27 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
       setBody('');
       setPinned(false);
       notify('Note added');
-      void client.invalidateQueries({ queryKey: ['person', id, 'notes'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(id, 'notes') });
     },
   });
   const actor = useActor();
-  const [contact, setContact] = useState<{ kind: 'email' | 'phone' | 'other'; value: string; label: string }>({ kind: 'phone', value: '', label: '' });
+  const [contact, setContact] = useState<{ kind: 'email' | 'phone' | 'other'; value: string; label: string }>({
+    kind: 'phone',
+    value: '',
+    label: '',
+  });
   const addContact = useMutation({
     mutationFn: () =>
-      ok(apiB.POST('/api/people/{id}/contacts', { params: { path: { id } }, body: { kind: contact.kind, value: contact.value.trim(), ...(contact.label.trim() ? { label: contact.label.trim() } : {}) } })),
+      ok(
+        apiB.POST('/api/people/{id}/contacts', {
+          params: { path: { id } },
+          body: { kind: contact.kind, value: contact.value.trim(), ...(contact.label.trim() ? { label: contact.label.trim() } : {}) },
+        }),
+      ),
     onSuccess: () => {
       setContact({ ...contact, value: '', label: '' });
       notify('Contact added');
-      void client.invalidateQueries({ queryKey: ['person', id, 'contacts'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(id, 'contacts') });
     },
   });
   const fields = Object.entries(customFields);
@@ -61,7 +91,9 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
             rows={contacts.data?.results}
             label="Contacts"
             minWidth={360}
-            empty={canWrite ? 'No contacts beyond the email and phone above: add one below.' : 'No contacts beyond the email and phone above.'}
+            empty={
+              canWrite ? 'No contacts beyond the email and phone above: add one below.' : 'No contacts beyond the email and phone above.'
+            }
             head={['Kind', 'Value', 'Label', '']}
             row={(c) => (
               <Table.Tr key={c.id}>
@@ -90,8 +122,21 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
                   onChange={(v) => setContact({ ...contact, kind: (v ?? 'phone') as 'phone' })}
                   allowDeselect={false}
                 />
-                <TextInput label="Contact" required value={contact.value} onChange={(e) => setContact({ ...contact, value: e.currentTarget.value })} error={fieldError(addContact.error, 'value')} w={180} />
-                <TextInput label="Label" placeholder="work, mobile…" value={contact.label} onChange={(e) => setContact({ ...contact, label: e.currentTarget.value })} w={120} />
+                <TextInput
+                  label="Contact"
+                  required
+                  value={contact.value}
+                  onChange={(e) => setContact({ ...contact, value: e.currentTarget.value })}
+                  error={fieldError(addContact.error, 'value')}
+                  w={180}
+                />
+                <TextInput
+                  label="Label"
+                  placeholder="work, mobile…"
+                  value={contact.label}
+                  onChange={(e) => setContact({ ...contact, label: e.currentTarget.value })}
+                  w={120}
+                />
                 <Button type="submit" variant="default" loading={addContact.isPending}>
                   Add
                 </Button>
@@ -150,9 +195,24 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
             }}
           >
             <Stack gap="xs" maw={720} mb="md">
-              <Textarea label="Note" autosize minRows={2} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={fieldError(add.error, 'body')} required />
+              <Textarea
+                label="Note"
+                autosize
+                minRows={2}
+                value={body}
+                onChange={(e) => setBody(e.currentTarget.value)}
+                error={fieldError(add.error, 'body')}
+                required
+              />
               <Group align="flex-end">
-                <Select label="Kind" w={140} data={[...NOTE_KINDS]} value={kind} onChange={(v) => setKind((v ?? 'general') as NoteKind)} allowDeselect={false} />
+                <Select
+                  label="Kind"
+                  w={140}
+                  data={[...NOTE_KINDS]}
+                  value={kind}
+                  onChange={(v) => setKind(v ?? 'general')}
+                  allowDeselect={false}
+                />
                 <Checkbox label="Pinned" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} mb={8} />
                 <Button type="submit" loading={add.isPending}>
                   Add the note
@@ -185,7 +245,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
 
 function Donations({ id }: { id: string }) {
   const list = useQuery({
-    queryKey: ['person', id, 'donations'],
+    queryKey: keys.person.part(id, 'donations'),
     queryFn: () => ok(apiA.GET('/donations', { params: { query: { donorId: id, page: 1, perPage: 100 } } })),
   });
   const totals = new Map<string, number>();
@@ -217,7 +277,7 @@ function Donations({ id }: { id: string }) {
 
 function Fostering({ id }: { id: string }) {
   const homes = useQuery({
-    queryKey: ['person', id, 'foster-homes'],
+    queryKey: keys.person.part(id, 'foster-homes'),
     queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { ...page, person_id: id } } })),
   });
   const homeId = homes.data?.results[0]?.id;
@@ -271,7 +331,7 @@ function Fostering({ id }: { id: string }) {
 
 function Bookings({ id }: { id: string }) {
   const list = useQuery({
-    queryKey: ['person', id, 'bookings'],
+    queryKey: keys.person.part(id, 'bookings'),
     queryFn: () => ok(apiB.GET('/api/shifts/bookings', { params: { query: { ...page, person_id: id } } })),
   });
   return (
@@ -298,7 +358,7 @@ function Bookings({ id }: { id: string }) {
 
 function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmail: boolean }) {
   const list = useQuery({
-    queryKey: ['person', id, 'messages'],
+    queryKey: keys.person.part(id, 'messages'),
     queryFn: () => ok(apiB.GET('/api/communications/messages', { params: { query: { ...page, person_id: id } } })),
   });
   return (
@@ -316,7 +376,11 @@ function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmai
             <Table.Td>{m.channel}</Table.Td>
             <Table.Td>{m.subject || '—'}</Table.Td>
             <Table.Td>{m.recipient_address}</Table.Td>
-            <Table.Td>{(m.payload_metadata as { reason?: string } | null)?.reason === 'no_provider' ? 'not sent: no email provider is set up' : m.status}</Table.Td>
+            <Table.Td>
+              {(m.payload_metadata as { reason?: string } | null)?.reason === 'no_provider'
+                ? 'not sent: no email provider is set up'
+                : m.status}
+            </Table.Td>
           </Table.Tr>
         )}
       />
@@ -330,24 +394,25 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
   const navigate = useNavigate();
   const [into, setInto] = useState<{ id: string; name: string } | null>(null);
   const similar = useQuery({
-    queryKey: ['person', id, 'similar'],
+    queryKey: keys.person.part(id, 'similar'),
     queryFn: () => ok(apiB.GET('/api/people/similar', { params: { query: { person_id: id } } })),
   });
   const merge = useMutation({
     mutationFn: (other: string) => ok(apiB.POST('/api/people/{id}/merge', { params: { path: { id } }, body: { into: other } })),
     onSuccess: (_r, other) => {
-      void client.invalidateQueries({ queryKey: ['people'] });
-      void client.invalidateQueries({ queryKey: ['person'] });
+      void client.invalidateQueries({ queryKey: keys.people.all });
+      void client.invalidateQueries({ queryKey: keys.person.every });
       notify(`${name} merged into ${into?.name ?? 'the other person'}`);
       setInto(null);
-      navigate(`/people/${other}`);
+      void navigate(`/people/${other}`);
     },
   });
   const dismiss = useMutation({
-    mutationFn: (other: string) => ok(apiB.POST('/api/people/{id}/duplicates/{other_id}/dismiss', { params: { path: { id, other_id: other } } })),
+    mutationFn: (other: string) =>
+      ok(apiB.POST('/api/people/{id}/duplicates/{other_id}/dismiss', { params: { path: { id, other_id: other } } })),
     onSuccess: () => {
       notify('Marked as different people');
-      void client.invalidateQueries({ queryKey: ['person', id, 'similar'] });
+      void client.invalidateQueries({ queryKey: keys.person.part(id, 'similar') });
     },
   });
   const found = similar.data?.results ?? [];
@@ -371,7 +436,12 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
                 </Button>
               )}
               {canWrite && (
-                <Button size="xs" variant="subtle" onClick={() => dismiss.mutate(p.id)} loading={dismiss.isPending && dismiss.variables === p.id}>
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  onClick={() => dismiss.mutate(p.id)}
+                  loading={dismiss.isPending && dismiss.variables === p.id}
+                >
                   Not the same
                 </Button>
               )}
@@ -383,8 +453,9 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
       <Modal opened={!!into} onClose={() => setInto(null)} title="Merge two people" closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack>
           <Text size="sm">
-            Everything on file for <b>{name}</b> (donations, applications, adoptions, messages, notes, contacts…) moves to <b>{into?.name}</b>, who
-            stays. {name}'s email and phone become contacts of {into?.name}. The merge can be undone from the merge record.
+            Everything on file for <b>{name}</b> (donations, applications, adoptions, messages, notes, contacts…) moves to{' '}
+            <b>{into?.name}</b>, who stays. {name}'s email and phone become contacts of {into?.name}. The merge can be undone from the merge
+            record.
           </Text>
           {merge.error && <Alert color="red">{merge.error.message}</Alert>}
           <Group justify="flex-end">
@@ -406,7 +477,7 @@ export default function PersonPage() {
   const session = useSession();
   const grants = session.data?.grants;
   const [editing, setEditing] = useState(false);
-  const person = useQuery({ queryKey: ['person', id, 'family-b'], queryFn: () => ok(apiB.GET('/api/people/{id}', { params: { path: { id } } })) });
+  const person = usePersonRecord(id);
   if (person.isError) return <Alert color="red">{person.error.message}</Alert>;
   if (!person.data) return <Loader aria-label="Loading" />;
   const p = person.data;
@@ -440,7 +511,13 @@ export default function PersonPage() {
           {can(grants, 'animals', 'write') && <StartApplication personId={id} personName={name} />}
         </Group>
       </Group>
-      <Modal opened={editing} onClose={() => setEditing(false)} title={`Edit ${name}`} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={editing}
+        onClose={() => setEditing(false)}
+        title={`Edit ${name}`}
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {editing && (
           <PersonForm
             person={{ id, firstName: p.first_name, lastName: p.last_name, email: p.email, phone: p.phone, roles: p.roles }}
@@ -493,7 +570,7 @@ export default function PersonPage() {
           ))}
         </Tabs.List>
         <Tabs.Panel value="profile">
-          <Profile id={id} customFields={p.custom_fields as Record<string, unknown>} canWrite={can(grants, 'people', 'write')} />
+          <Profile id={id} customFields={p.custom_fields} canWrite={can(grants, 'people', 'write')} />
         </Tabs.Panel>
         <Tabs.Panel value="adoptions">
           <PersonAdoptions id={id} />

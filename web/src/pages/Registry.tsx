@@ -1,12 +1,32 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Code, Group, Modal, Paper, Select, Stack, Switch, Table, Tabs, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, PersonPicker, useActor, when } from './parts';
+import { asText } from '../text';
+import { usePerson } from '../queries/people';
 
 type OwnFlag = Awaited<ReturnType<typeof ownFlags>>['results'][number];
 type Match = Awaited<ReturnType<typeof matchesOf>>['results'][number];
@@ -36,7 +56,7 @@ const FORMAT: Record<string, string> = {
 function PersonName({ id }: { id: string }) {
   const session = useSession();
   const mayRead = can(session.data?.grants, 'people', 'read');
-  const p = useQuery({ queryKey: ['person', id], queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id } } })), enabled: mayRead });
+  const p = usePerson(id, mayRead);
   if (!mayRead) return <>a person on file</>;
   return (
     <Anchor component={Link} to={`/people/${id}`} c="teal.9">
@@ -60,10 +80,15 @@ function ContactLine({ c }: { c: Contact }) {
 function Lookup() {
   const [number, setNumber] = useState('');
   const look = useMutation({
-    mutationFn: (n: string) => ok(apiB.GET('/api/registry/microchips/{number}', { params: { path: { number: n }, query: { limit: 100, offset: 0 } } })),
+    mutationFn: (n: string) =>
+      ok(apiB.GET('/api/registry/microchips/{number}', { params: { path: { number: n }, query: { limit: 100, offset: 0 } } })),
   });
   const a = look.data;
-  const meta = a && [a.manufacturer && `made by ${a.manufacturer}`, a.country && `country ${a.country}`, `format: ${FORMAT[a.format] ?? a.format}`].filter(Boolean).join(' · ');
+  const meta =
+    a &&
+    [a.manufacturer && `made by ${a.manufacturer}`, a.country && `country ${a.country}`, `format: ${FORMAT[a.format] ?? a.format}`]
+      .filter(Boolean)
+      .join(' · ');
   return (
     <Stack maw={900}>
       <Text size="sm">
@@ -95,7 +120,12 @@ function Lookup() {
       {a &&
         (a.results.length ? (
           <Stack gap="xs">
-            <Alert color="teal" title={`Found: ${a.number} is recorded by ${a.results.length === 1 ? 'one organization' : `${a.results.length} organizations`}`}>
+            <Alert
+              color="teal"
+              title={
+                `Found: ${a.number} is recorded by ` + (a.results.length === 1 ? 'one organization' : `${a.results.length} organizations`)
+              }
+            >
               {meta}
             </Alert>
             <Group>
@@ -164,7 +194,13 @@ function RaiseFlag({ onClose }: { onClose: () => void }) {
           Only keyed hashes of the person&apos;s email, phone and name with postal code leave this organization; the evidence stays here.
           Another rescue sees the flag only when one of its own people matches.
         </Text>
-        <PersonPicker label="Person" required value={f.person_id} onChange={(v) => setF({ ...f, person_id: v })} error={fieldError(raise.error, 'person_id')} />
+        <PersonPicker
+          label="Person"
+          required
+          value={f.person_id}
+          onChange={(v) => setF({ ...f, person_id: v })}
+          error={fieldError(raise.error, 'person_id')}
+        />
         <Select
           label="Reason"
           data={Object.entries(CATEGORY).map(([value, label]) => ({ value, label }))}
@@ -220,10 +256,28 @@ function statusBadge(f: OwnFlag) {
 }
 
 /** Marks: short labels for this organization's staff only. */
-function Marks({ flagId, marks, personId, canWrite, onChange }: { flagId: string; marks: OwnFlag['marks']; personId?: string; canWrite: boolean; onChange: () => void }) {
+function Marks({
+  flagId,
+  marks,
+  personId,
+  canWrite,
+  onChange,
+}: {
+  flagId: string;
+  marks: OwnFlag['marks'];
+  personId?: string;
+  canWrite: boolean;
+  onChange: () => void;
+}) {
   const [label, setLabel] = useState('');
   const add = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/registry/flags/{id}/marks', { params: { path: { id: flagId } }, body: { label: label.trim(), ...(personId ? { person_id: personId } : {}) } })),
+    mutationFn: () =>
+      ok(
+        apiB.POST('/api/registry/flags/{id}/marks', {
+          params: { path: { id: flagId } },
+          body: { label: label.trim(), ...(personId ? { person_id: personId } : {}) },
+        }),
+      ),
     onSuccess: () => {
       setLabel('');
       notify('Mark added');
@@ -231,7 +285,8 @@ function Marks({ flagId, marks, personId, canWrite, onChange }: { flagId: string
     },
   });
   const remove = useMutation({
-    mutationFn: (mark_id: string) => ok(apiB.DELETE('/api/registry/flags/{id}/marks/{mark_id}', { params: { path: { id: flagId, mark_id } } })),
+    mutationFn: (mark_id: string) =>
+      ok(apiB.DELETE('/api/registry/flags/{id}/marks/{mark_id}', { params: { path: { id: flagId, mark_id } } })),
     onSuccess: () => {
       notify('Mark removed');
       onChange();
@@ -251,7 +306,14 @@ function Marks({ flagId, marks, personId, canWrite, onChange }: { flagId: string
             color="teal.9"
             rightSection={
               canWrite ? (
-                <Button size="compact-xs" variant="subtle" color="dark" aria-label={`Remove the mark ${m.label}`} onClick={() => remove.mutate(m.id)} px={2}>
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  color="dark"
+                  aria-label={`Remove the mark ${m.label}`}
+                  onClick={() => remove.mutate(m.id)}
+                  px={2}
+                >
                   ×
                 </Button>
               ) : undefined
@@ -269,7 +331,15 @@ function Marks({ flagId, marks, personId, canWrite, onChange }: { flagId: string
           }}
         >
           <Group align="flex-start" gap="xs">
-            <TextInput size="xs" label="New mark" placeholder="ID checked" maxLength={40} value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={fieldError(add.error, 'label') ?? add.error?.message} />
+            <TextInput
+              size="xs"
+              label="New mark"
+              placeholder="ID checked"
+              maxLength={40}
+              value={label}
+              onChange={(e) => setLabel(e.currentTarget.value)}
+              error={fieldError(add.error, 'label') ?? add.error?.message}
+            />
             <Button size="xs" type="submit" mt={22} variant="default" loading={add.isPending}>
               Add the mark
             </Button>
@@ -281,12 +351,15 @@ function Marks({ flagId, marks, personId, canWrite, onChange }: { flagId: string
   );
 }
 
+/** How many reviews of a flag gave this verdict. */
+const verdicts = (reviews: { verdict: string }[], verdict: string) => reviews.filter((r) => r.verdict === verdict).length;
+const words = (x: unknown) => asText(x).replace(/_/g, ' ');
 /** A history entry's detail as words: "expires on: 2029-11-26 · matched by: email" (ids left out). */
 function detailText(d: unknown): string {
   if (!d || typeof d !== 'object') return '—';
   const parts = Object.entries(d as Record<string, unknown>)
     .filter(([k]) => !k.endsWith('_id'))
-    .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${Array.isArray(v) ? v.map((x) => String(x).replace(/_/g, ' ')).join(', ') : String(v).replace(/_/g, ' ')}`);
+    .map(([k, v]) => `${words(k)}: ${Array.isArray(v) ? v.map(words).join(', ') : words(v)}`);
   return parts.join(' · ') || '—';
 }
 
@@ -300,13 +373,19 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
   };
   const history = useQuery({
     queryKey: ['registry-history', flag.id],
-    queryFn: () => ok(apiB.GET('/api/registry/flags/{id}/history', { params: { path: { id: flag.id }, query: { limit: 100, offset: 0 } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/registry/flags/{id}/history', { params: { path: { id: flag.id }, query: { limit: 100, offset: 0 } } })),
   });
   const live = flag.status === 'active';
   const [edit, setEdit] = useState({ expires_on: flag.expires_on, evidence: flag.evidence ?? '' });
   const save = useMutation({
     mutationFn: () =>
-      ok(apiB.PATCH('/api/registry/flags/{id}', { params: { path: { id: flag.id } }, body: { evidence: edit.evidence.trim() || null, ...(edit.expires_on !== flag.expires_on ? { expires_on: edit.expires_on } : {}) } })),
+      ok(
+        apiB.PATCH('/api/registry/flags/{id}', {
+          params: { path: { id: flag.id } },
+          body: { evidence: edit.evidence.trim() || null, ...(edit.expires_on !== flag.expires_on ? { expires_on: edit.expires_on } : {}) },
+        }),
+      ),
     onSuccess: () => {
       notify('Flag saved');
       refresh();
@@ -323,7 +402,8 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
   });
   const [disputeNote, setDisputeNote] = useState('');
   const dispute = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/registry/flags/{id}/disputes', { params: { path: { id: flag.id } }, body: { note: disputeNote.trim() } })),
+    mutationFn: () =>
+      ok(apiB.POST('/api/registry/flags/{id}/disputes', { params: { path: { id: flag.id } }, body: { note: disputeNote.trim() } })),
     onSuccess: () => {
       setDisputeNote('');
       notify('Dispute recorded');
@@ -359,7 +439,8 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
         <Group gap="xs">
           {statusBadge(flag)}
           <Text size="sm">
-            raised {when(flag.raised_at)} · expires {day(flag.expires_on)} · matched by {flag.matched_by.map((m) => MATCHED[m] ?? m).join(', ') || 'nothing (no email, phone or postal address on file)'}
+            raised {when(flag.raised_at)} · expires {day(flag.expires_on)} · matched by{' '}
+            {flag.matched_by.map((m) => MATCHED[m] ?? m).join(', ') || 'nothing (no email, phone or postal address on file)'}
           </Text>
         </Group>
         {live && canWrite ? (
@@ -371,9 +452,26 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
             }}
           >
             <Stack gap="xs">
-              <TextInput label="Expires on" type="date" w={200} value={edit.expires_on} onChange={(e) => setEdit({ ...edit, expires_on: e.currentTarget.value })} error={fieldError(save.error, 'expires_on')} />
-              <Textarea label="Evidence" description="kept at this organization only" autosize minRows={2} value={edit.evidence} onChange={(e) => setEdit({ ...edit, evidence: e.currentTarget.value })} error={fieldError(save.error, 'evidence')} />
-              {formError(save.error, ['expires_on', 'evidence']) && <Alert color="red">{formError(save.error, ['expires_on', 'evidence'])}</Alert>}
+              <TextInput
+                label="Expires on"
+                type="date"
+                w={200}
+                value={edit.expires_on}
+                onChange={(e) => setEdit({ ...edit, expires_on: e.currentTarget.value })}
+                error={fieldError(save.error, 'expires_on')}
+              />
+              <Textarea
+                label="Evidence"
+                description="kept at this organization only"
+                autosize
+                minRows={2}
+                value={edit.evidence}
+                onChange={(e) => setEdit({ ...edit, evidence: e.currentTarget.value })}
+                error={fieldError(save.error, 'evidence')}
+              />
+              {formError(save.error, ['expires_on', 'evidence']) && (
+                <Alert color="red">{formError(save.error, ['expires_on', 'evidence'])}</Alert>
+              )}
               <Group>
                 <Button type="submit" size="xs" loading={save.isPending}>
                   Save the flag
@@ -426,10 +524,20 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
                 {d.status === 'open' ? (
                   canAdmin ? (
                     <Group gap={4}>
-                      <Button size="compact-xs" color="red.9" onClick={() => decide.mutate({ dispute_id: d.id, status: 'upheld' })} aria-label="Uphold the dispute (remove the flag)">
+                      <Button
+                        size="compact-xs"
+                        color="red.9"
+                        onClick={() => decide.mutate({ dispute_id: d.id, status: 'upheld' })}
+                        aria-label="Uphold the dispute (remove the flag)"
+                      >
                         Uphold
                       </Button>
-                      <Button size="compact-xs" variant="default" onClick={() => decide.mutate({ dispute_id: d.id, status: 'withdrawn' })} aria-label="Withdraw the dispute (keep the flag)">
+                      <Button
+                        size="compact-xs"
+                        variant="default"
+                        onClick={() => decide.mutate({ dispute_id: d.id, status: 'withdrawn' })}
+                        aria-label="Withdraw the dispute (keep the flag)"
+                      >
                         Withdraw
                       </Button>
                     </Group>
@@ -444,7 +552,13 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
           )}
         />
         {canAdmin && flag.disputes.some((d) => d.status === 'open') && (
-          <TextInput label="Why (recorded with the decision)" value={resolution} onChange={(e) => setResolution(e.currentTarget.value)} error={fieldError(decide.error, 'resolution_note')} maw={480} />
+          <TextInput
+            label="Why (recorded with the decision)"
+            value={resolution}
+            onChange={(e) => setResolution(e.currentTarget.value)}
+            error={fieldError(decide.error, 'resolution_note')}
+            maw={480}
+          />
         )}
         {decide.error && !fieldError(decide.error, 'resolution_note') && <Alert color="red">{decide.error.message}</Alert>}
         {live && canWrite && (
@@ -456,7 +570,16 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
             }}
           >
             <Group align="flex-end">
-              <Textarea label="What the person says" required autosize minRows={1} w={420} value={disputeNote} onChange={(e) => setDisputeNote(e.currentTarget.value)} error={fieldError(dispute.error, 'note')} />
+              <Textarea
+                label="What the person says"
+                required
+                autosize
+                minRows={1}
+                w={420}
+                value={disputeNote}
+                onChange={(e) => setDisputeNote(e.currentTarget.value)}
+                error={fieldError(dispute.error, 'note')}
+              />
               <Button type="submit" variant="default" loading={dispute.isPending}>
                 Record the dispute
               </Button>
@@ -478,16 +601,16 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
               <Table.Td>{when(h.at)}</Table.Td>
               <Table.Td>{actor(h.actor)}</Table.Td>
               <Table.Td>{h.action.replace(/_/g, ' ')}</Table.Td>
-              <Table.Td>
-                {detailText(h.detail)}
-              </Table.Td>
+              <Table.Td>{detailText(h.detail)}</Table.Td>
             </Table.Tr>
           )}
         />
       </Stack>
       <Modal opened={withdrawing} onClose={withdrawDialog.close} title="Withdraw the flag?" closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack>
-          <Text size="sm">The flag stops matching at every organization at once. It cannot be raised again from this record; its history stays.</Text>
+          <Text size="sm">
+            The flag stops matching at every organization at once. It cannot be raised again from this record; its history stays.
+          </Text>
           {withdraw.error && <Alert color="red">{withdraw.error.message}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={withdrawDialog.close}>
@@ -545,18 +668,37 @@ function OurFlags({ canWrite, canAdmin }: { canWrite: boolean; canAdmin: boolean
             <Table.Td>{when(f.raised_at)}</Table.Td>
             <Table.Td>{day(f.expires_on)}</Table.Td>
             <Table.Td>
-              {f.reviews.filter((r) => r.verdict === 'confirms').length} confirm, {f.reviews.filter((r) => r.verdict === 'disputes').length} dispute
+              {verdicts(f.reviews, 'confirms')} confirm, {verdicts(f.reviews, 'disputes')} dispute
             </Table.Td>
-            <Table.Td>{f.disputes.filter((d) => d.status === 'open').length ? `${f.disputes.filter((d) => d.status === 'open').length} open` : f.disputes.length ? 'decided' : 'none'}</Table.Td>
             <Table.Td>
-              <Button size="xs" variant="default" onClick={() => setOpen(f.id)} aria-label={`Open the flag ${CATEGORY[f.category]} raised ${when(f.raised_at)}`}>
+              {f.disputes.filter((d) => d.status === 'open').length
+                ? `${f.disputes.filter((d) => d.status === 'open').length} open`
+                : f.disputes.length
+                  ? 'decided'
+                  : 'none'}
+            </Table.Td>
+            <Table.Td>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => setOpen(f.id)}
+                aria-label={`Open the flag ${CATEGORY[f.category]} raised ${when(f.raised_at)}`}
+              >
                 Open
               </Button>
             </Table.Td>
           </Table.Tr>
         )}
       />
-      {openFlag && <FlagDetail key={openFlag.id + openFlag.status} flag={openFlag} canWrite={canWrite} canAdmin={canAdmin} onClose={() => setOpen(null)} />}
+      {openFlag && (
+        <FlagDetail
+          key={openFlag.id + openFlag.status}
+          flag={openFlag}
+          canWrite={canWrite}
+          canAdmin={canAdmin}
+          onClose={() => setOpen(null)}
+        />
+      )}
       <Modal opened={raising} onClose={raiseDialog.close} title="Raise a flag" closeButtonProps={{ 'aria-label': 'Close' }} size="lg">
         <RaiseFlag onClose={raiseDialog.close} />
       </Modal>
@@ -569,7 +711,12 @@ function MatchCard({ m, personId, canWrite, onChange }: { m: Match; personId: st
   const [r, setR] = useState({ verdict: 'confirms', note: '' });
   const review = useMutation({
     mutationFn: () =>
-      ok(apiB.POST('/api/registry/flags/{id}/reviews', { params: { path: { id: m.flag_id } }, body: { person_id: personId, verdict: r.verdict as 'confirms', note: r.note.trim() } })),
+      ok(
+        apiB.POST('/api/registry/flags/{id}/reviews', {
+          params: { path: { id: m.flag_id } },
+          body: { person_id: personId, verdict: r.verdict as 'confirms', note: r.note.trim() },
+        }),
+      ),
     onSuccess: () => {
       notify('Review added');
       onChange();
@@ -583,7 +730,8 @@ function MatchCard({ m, personId, canWrite, onChange }: { m: Match; personId: st
             {CATEGORY[m.category]}
           </Badge>
           <Text size="sm">
-            raised {day(m.raised_on)} {m.raised_by_you ? 'by us' : ''} · expires {day(m.expires_on)} · matched on {m.matched_on.map((k) => MATCHED[k] ?? k).join(', ')}
+            raised {day(m.raised_on)} {m.raised_by_you ? 'by us' : ''} · expires {day(m.expires_on)} · matched on{' '}
+            {m.matched_on.map((k) => MATCHED[k] ?? k).join(', ')}
           </Text>
         </Group>
         {!m.raised_by_you && (
@@ -621,7 +769,16 @@ function MatchCard({ m, personId, canWrite, onChange }: { m: Match; personId: st
                   allowDeselect={false}
                   onChange={(v) => setR({ ...r, verdict: v ?? 'confirms' })}
                 />
-                <TextInput size="xs" label="Note" description="a few words; no evidence of your own people" required w={320} value={r.note} onChange={(e) => setR({ ...r, note: e.currentTarget.value })} error={fieldError(review.error, 'note')} />
+                <TextInput
+                  size="xs"
+                  label="Note"
+                  description="a few words; no evidence of your own people"
+                  required
+                  w={320}
+                  value={r.note}
+                  onChange={(e) => setR({ ...r, note: e.currentTarget.value })}
+                  error={fieldError(review.error, 'note')}
+                />
                 <Button size="xs" type="submit" mt={22} loading={review.isPending}>
                   Add our review
                 </Button>
@@ -630,7 +787,13 @@ function MatchCard({ m, personId, canWrite, onChange }: { m: Match; personId: st
             </form>
           )
         )}
-        <Marks flagId={m.flag_id} marks={m.your_marks} personId={m.raised_by_you ? undefined : personId} canWrite={canWrite} onChange={onChange} />
+        <Marks
+          flagId={m.flag_id}
+          marks={m.your_marks}
+          personId={m.raised_by_you ? undefined : personId}
+          canWrite={canWrite}
+          onChange={onChange}
+        />
       </Stack>
     </Card>
   );
@@ -645,20 +808,36 @@ function CheckPerson({ canWrite }: { canWrite: boolean }) {
   return (
     <Stack maw={900}>
       <Text size="sm">
-        A warning only: a match means another rescue (or we) flagged someone with the same email, phone, or name and postal code. The decision
-        stays with you; call the raising rescue when in doubt.
+        A warning only: a match means another rescue (or we) flagged someone with the same email, phone, or name and postal code. The
+        decision stays with you; call the raising rescue when in doubt.
       </Text>
-      <PersonPicker label="Person on file" value={personId} onChange={(v) => setParams(v ? { tab: 'check', person: v } : { tab: 'check' }, { replace: true })} />
+      <PersonPicker
+        label="Person on file"
+        value={personId}
+        onChange={(v) => setParams(v ? { tab: 'check', person: v } : { tab: 'check' }, { replace: true })}
+      />
       {matches.error && <Alert color="red">{matches.error.message}</Alert>}
       {personId &&
         matches.data &&
         (matches.data.results.length ? (
           <>
-            <Alert color="red" title={`${matches.data.results.length === 1 ? 'One live flag matches' : `${matches.data.results.length} live flags match`} this person`}>
+            <Alert
+              color="red"
+              title={
+                (matches.data.results.length === 1 ? 'One live flag matches' : `${matches.data.results.length} live flags match`) +
+                ' this person'
+              }
+            >
               Read each flag below before deciding.
             </Alert>
             {matches.data.results.map((m) => (
-              <MatchCard key={m.flag_id} m={m} personId={personId} canWrite={canWrite} onChange={() => void client.invalidateQueries({ queryKey: ['registry-matches', personId] })} />
+              <MatchCard
+                key={m.flag_id}
+                m={m}
+                personId={personId}
+                canWrite={canWrite}
+                onChange={() => void client.invalidateQueries({ queryKey: ['registry-matches', personId] })}
+              />
             ))}
           </>
         ) : (
@@ -676,7 +855,8 @@ function Publishing({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
   const settings = useQuery({ queryKey: ['registry-settings'], queryFn: () => ok(apiB.GET('/api/registry/settings')) });
   const save = useMutation({
-    mutationFn: (publish_chips?: boolean) => ok(apiB.PATCH('/api/registry/settings', { body: publish_chips === undefined ? {} : { publish_chips } })),
+    mutationFn: (publish_chips?: boolean) =>
+      ok(apiB.PATCH('/api/registry/settings', { body: publish_chips === undefined ? {} : { publish_chips } })),
     onSuccess: (s) => {
       client.setQueryData(['registry-settings'], s);
       notify(s.publish_chips ? 'Chips published' : 'Chips withdrawn from the lookup');

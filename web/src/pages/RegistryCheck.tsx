@@ -26,8 +26,14 @@ export function RegistryCheck({ personId }: { personId: string }) {
       </Text>
     );
   return (
-    <Alert color="red" maw={640} title={`Registry warning: ${check.data.flags === 1 ? 'one live flag matches' : `${check.data.flags} live flags match`} this person`}>
-      <Text size="sm">A rescue flagged someone with the same email, phone, or name and postal code. The decision stays with you. {details}</Text>
+    <Alert
+      color="red"
+      maw={640}
+      title={`Registry warning: ${check.data.flags === 1 ? 'one live flag matches' : `${check.data.flags} live flags match`} this person`}
+    >
+      <Text size="sm">
+        A rescue flagged someone with the same email, phone, or name and postal code. The decision stays with you. {details}
+      </Text>
     </Alert>
   );
 }

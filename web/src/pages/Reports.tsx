@@ -52,7 +52,14 @@ interface Def<T> {
   render?: Renderer<T>;
 }
 const def = <T,>(d: Renderer<T>) => d as unknown as Renderer<unknown>;
-type Entry = { key: string; path: string; title: string; description: string; areas: string[]; parameters: { name: string; required: boolean; default?: unknown }[] };
+type Entry = {
+  key: string;
+  path: string;
+  title: string;
+  description: string;
+  areas: string[];
+  parameters: { name: string; required: boolean; default?: unknown }[];
+};
 
 /** The catalogue from the API, each report with its renderer; the parameters decide the form. */
 function fromCatalogue(list: Entry[]): Def<unknown>[] {
@@ -68,7 +75,7 @@ function fromCatalogue(list: Entry[]): Def<unknown>[] {
       takes: has('month') ? 'month' : has('days') ? 'due' : has('from') ? 'range' : 'date',
       ...(group ? { group: group.required || group.default !== undefined ? 'required' : 'optional' } : {}),
       render: RENDERERS.find((r) => r.key === e.key),
-    } as Def<unknown>;
+    };
   });
 }
 function useCatalogue() {
@@ -326,7 +333,10 @@ const RENDERERS = [
 /** The query string a report's files are fetched with: the same parameters as the table. */
 function fileQuery(r: Def<unknown>, p: Params, format: string) {
   const q = new URLSearchParams();
-  if (r.takes === 'range') q.set('from', p.from), q.set('to', p.to);
+  if (r.takes === 'range') {
+    q.set('from', p.from);
+    q.set('to', p.to);
+  }
   if (r.takes === 'month') q.set('month', p.month);
   if (r.takes === 'date' || r.takes === 'due') q.set('date', p.date);
   if (r.takes === 'due') q.set('days', String(p.days));
@@ -771,9 +781,7 @@ export default function Reports() {
                 ))}
               </Card>
             </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 8 }}>
-              {report && <RunReport key={report.key} report={report} grants={grants} />}
-            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 8 }}>{report && <RunReport key={report.key} report={report} grants={grants} />}</Grid.Col>
           </Grid>
         </Tabs.Panel>
         <Tabs.Panel value="schedules" pt="md">

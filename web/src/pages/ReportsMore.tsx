@@ -28,7 +28,8 @@ function SubmissionDetail({ id }: { id: string }) {
         </Title>
         {s.notes && <Text size="sm">{s.notes}</Text>}
         <Text size="sm">
-          Kept then: {s.matrix.identity.beginning} at the start, {s.matrix.identity.intakes} intakes, {s.matrix.identity.outcomes} outcomes, {s.matrix.identity.ending} at the end of the month.
+          {`Kept then: ${s.matrix.identity.beginning} at the start, ${s.matrix.identity.intakes} intakes, ` +
+            `${s.matrix.identity.outcomes} outcomes, ${s.matrix.identity.ending} at the end of the month.`}
         </Text>
         {s.differences.length ? (
           <ListTable
@@ -65,7 +66,8 @@ export function SacSubmissions() {
   return (
     <Stack>
       <Text size="sm" c="dimmed">
-        Months kept as submitted to Shelter Animals Count. Open one to see every cell whose figure differs today, after later corrections to the records.
+        Months kept as submitted to Shelter Animals Count. Open one to see every cell whose figure differs today, after later corrections to
+        the records.
       </Text>
       {list.isError && <Alert color="red">{list.error.message}</Alert>}
       <ListTable
@@ -108,7 +110,7 @@ function ChangeSchedule({ s, onDone }: { s: Schedule; onDone: () => void }) {
   const client = useQueryClient();
   const [b, setB] = useState({
     name: s.name,
-    format: s.format as string,
+    format: s.format,
     recipients: s.recipients.join(', '),
     day_of_month: s.day_of_month as number | string,
     species_group: s.species_group,
@@ -142,7 +144,13 @@ function ChangeSchedule({ s, onDone }: { s: Schedule; onDone: () => void }) {
       }}
     >
       <Stack>
-        <TextInput label="Name" required value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(save.error, 'name')} />
+        <TextInput
+          label="Name"
+          required
+          value={b.name}
+          onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+          error={fieldError(save.error, 'name')}
+        />
         {s.species_group !== null && (
           <Select
             label="Species group"
@@ -157,7 +165,7 @@ function ChangeSchedule({ s, onDone }: { s: Schedule; onDone: () => void }) {
           label="Format"
           data={['pdf', 'csv', 'xlsx'].map((f) => ({ value: f, label: f.toUpperCase() }))}
           value={b.format}
-          onChange={(v) => setB({ ...b, format: v ?? 'pdf' })}
+          onChange={(v) => setB({ ...b, format: v === 'csv' || v === 'xlsx' ? v : 'pdf' })}
           allowDeselect={false}
         />
         <TextInput
@@ -168,7 +176,14 @@ function ChangeSchedule({ s, onDone }: { s: Schedule; onDone: () => void }) {
           onChange={(e) => setB({ ...b, recipients: e.currentTarget.value })}
           error={fieldError(save.error, 'recipients')}
         />
-        <NumberInput label="Day of month" min={1} max={28} value={b.day_of_month} onChange={(v) => setB({ ...b, day_of_month: v })} error={fieldError(save.error, 'day_of_month')} />
+        <NumberInput
+          label="Day of month"
+          min={1}
+          max={28}
+          value={b.day_of_month}
+          onChange={(v) => setB({ ...b, day_of_month: v })}
+          error={fieldError(save.error, 'day_of_month')}
+        />
         <Text size="xs" c="dimmed">
           The report itself cannot change: add another schedule for another report.
         </Text>
@@ -206,12 +221,25 @@ export function ScheduleActions({ schedule }: { schedule: Schedule }) {
       <Button size="xs" variant="default" onClick={() => setOpen('delete')} aria-label={`Delete ${schedule.name}`}>
         Delete
       </Button>
-      <Modal opened={open === 'change'} onClose={() => setOpen(null)} title={`Change ${schedule.name}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={open === 'change'}
+        onClose={() => setOpen(null)}
+        title={`Change ${schedule.name}`}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {open === 'change' && <ChangeSchedule s={schedule} onDone={() => setOpen(null)} />}
       </Modal>
-      <Modal opened={open === 'delete'} onClose={() => setOpen(null)} title={`Delete ${schedule.name}?`} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={open === 'delete'}
+        onClose={() => setOpen(null)}
+        title={`Delete ${schedule.name}?`}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         <Stack>
-          <Text size="sm">No more months are sent to its recipients, and a month already queued sends nothing. This cannot be undone: pause it instead to stop it for a while.</Text>
+          <Text size="sm">
+            No more months are sent to its recipients, and a month already queued sends nothing. This cannot be undone: pause it instead to
+            stop it for a while.
+          </Text>
           {remove.error && <Alert color="red">{remove.error.message}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpen(null)}>

@@ -1,5 +1,23 @@
 import { lazy, Suspense, useState } from 'react';
-import { Alert, Anchor, Badge, Button, Code, Group, Loader, Modal, NumberInput, Select, SimpleGrid, Stack, Table, Tabs, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Loader,
+  Modal,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
@@ -15,7 +33,20 @@ import { Webhooks } from './Webhooks';
 const SettingsAdoptions = lazy(() => import('./SettingsAdoptions'));
 const SettingsCare = lazy(() => import('./SettingsCare'));
 
-const AREAS = ['animals', 'people', 'fundraising', 'communications', 'shifts', 'events', 'forms', 'tasks', 'partners', 'registry', 'reports', 'settings'] as const;
+const AREAS = [
+  'animals',
+  'people',
+  'fundraising',
+  'communications',
+  'shifts',
+  'events',
+  'forms',
+  'tasks',
+  'partners',
+  'registry',
+  'reports',
+  'settings',
+] as const;
 type Area = (typeof AREAS)[number];
 const LEVEL_COLOR: Record<Level, string> = { read: 'gray.7', write: 'blue.9', admin: 'grape.9' };
 const CARE = [
@@ -45,7 +76,14 @@ function NewRole({ onClose }: { onClose: () => void }) {
       }}
     >
       <Stack>
-        <TextInput label="Name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(add.error, 'name')} />
+        <TextInput
+          label="Name"
+          required
+          data-autofocus
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={fieldError(add.error, 'name')}
+        />
         <Text size="sm" fw={600}>
           Level in each area
         </Text>
@@ -59,7 +97,7 @@ function NewRole({ onClose }: { onClose: () => void }) {
               clearable
               data={['read', 'write', 'admin']}
               value={grants[a] ?? null}
-              onChange={(v) => setGrants({ ...grants, [a]: (v as Level | null) ?? undefined })}
+              onChange={(v) => setGrants({ ...grants, [a]: v ?? undefined })}
             />
           ))}
         </SimpleGrid>
@@ -156,7 +194,13 @@ function Keys() {
         }}
       >
         <Group align="flex-start">
-          <TextInput label="What the key is for" placeholder="Website sync" value={b.label} onChange={(e) => setB({ ...b, label: e.currentTarget.value })} error={fieldError(make.error, 'label')} />
+          <TextInput
+            label="What the key is for"
+            placeholder="Website sync"
+            value={b.label}
+            onChange={(e) => setB({ ...b, label: e.currentTarget.value })}
+            error={fieldError(make.error, 'label')}
+          />
           <Select
             label="Role"
             data={(roles.data?.results ?? []).map((r) => r.name)}
@@ -198,7 +242,12 @@ function Keys() {
                   revoked
                 </Badge>
               ) : (
-                <Button size="xs" variant="default" onClick={() => revoke.mutate(k.id)} aria-label={`Revoke the key ${k.label ?? k.key_start}`}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => revoke.mutate(k.id)}
+                  aria-label={`Revoke the key ${k.label ?? k.key_start}`}
+                >
                   Revoke
                 </Button>
               )}
@@ -218,7 +267,11 @@ function Statuses({ canAdmin }: { canAdmin: boolean }) {
     mutationFn: () =>
       ok(
         apiB.POST('/api/animals/statuses', {
-          body: { name: b.name, care_state: b.care_state as 'in_care', ...(typeof b.sort_order === 'number' ? { sort_order: b.sort_order } : {}) },
+          body: {
+            name: b.name,
+            care_state: b.care_state as 'in_care',
+            ...(typeof b.sort_order === 'number' ? { sort_order: b.sort_order } : {}),
+          },
         }),
       ),
     onSuccess: () => {
@@ -230,7 +283,9 @@ function Statuses({ canAdmin }: { canAdmin: boolean }) {
   const fields = ['name', 'care_state', 'sort_order'];
   return (
     <Stack>
-      <Text size="sm">Each status an animal can have, and the care state it counts in (the dashboard and the reports count by care state).</Text>
+      <Text size="sm">
+        Each status an animal can have, and the care state it counts in (the dashboard and the reports count by care state).
+      </Text>
       {canAdmin && (
         <form
           onSubmit={(e) => {
@@ -239,9 +294,28 @@ function Statuses({ canAdmin }: { canAdmin: boolean }) {
           }}
         >
           <Group align="flex-start">
-            <TextInput label="New status" required value={b.name} onChange={(e) => setB({ ...b, name: e.currentTarget.value })} error={fieldError(add.error, 'name')} />
-            <Select label="Care state" data={CARE} value={b.care_state} allowDeselect={false} onChange={(v) => setB({ ...b, care_state: v ?? 'in_care' })} w={160} />
-            <NumberInput label="Order" w={90} value={b.sort_order} onChange={(v) => setB({ ...b, sort_order: v })} error={fieldError(add.error, 'sort_order')} />
+            <TextInput
+              label="New status"
+              required
+              value={b.name}
+              onChange={(e) => setB({ ...b, name: e.currentTarget.value })}
+              error={fieldError(add.error, 'name')}
+            />
+            <Select
+              label="Care state"
+              data={CARE}
+              value={b.care_state}
+              allowDeselect={false}
+              onChange={(v) => setB({ ...b, care_state: v ?? 'in_care' })}
+              w={160}
+            />
+            <NumberInput
+              label="Order"
+              w={90}
+              value={b.sort_order}
+              onChange={(v) => setB({ ...b, sort_order: v })}
+              error={fieldError(add.error, 'sort_order')}
+            />
             <Button type="submit" mt={25} loading={add.isPending}>
               Add the status
             </Button>
@@ -269,7 +343,10 @@ function Statuses({ canAdmin }: { canAdmin: boolean }) {
   );
 }
 
-/** Settings: the organization, roles and their levels, API keys, animal statuses, custom fields, catalogues; team members have their own page. */
+/**
+ * Settings: the organization, roles and their levels, API keys, animal statuses, custom fields, catalogues; team members
+ * have their own page.
+ */
 export default function Settings() {
   const session = useSession();
   const isAdmin = can(session.data?.grants, 'settings', 'admin');

@@ -1,8 +1,27 @@
 import { Fragment, useRef, useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, ApiError, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+import { useApplicationStages, useContractTemplates } from '../queries/adoptions';
+
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
@@ -49,7 +68,7 @@ function StageEdit({ s, onClose }: { s: Stage; onClose: () => void }) {
       ),
     onSuccess: () => {
       notify(`Saved the stage ${f.name}`);
-      void client.invalidateQueries({ queryKey: ['application-stages'] });
+      void client.invalidateQueries({ queryKey: keys.applicationStages });
       onClose();
     },
   });
@@ -62,12 +81,28 @@ function StageEdit({ s, onClose }: { s: Stage; onClose: () => void }) {
       }}
     >
       <Stack gap="xs">
-        <TextInput label="Stage name" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(save.error, 'name', STAGE_NAME)} />
-        <Select label="Kind" data={KINDS} value={f.kind} allowDeselect={false} onChange={(v) => setF({ ...f, kind: (v as StageKind) ?? f.kind })} error={fieldError(save.error, 'kind')} />
+        <TextInput
+          label="Stage name"
+          required
+          data-autofocus
+          value={f.name}
+          onChange={(e) => setF({ ...f, name: e.currentTarget.value })}
+          error={errorAt(save.error, 'name', STAGE_NAME)}
+        />
+        <Select
+          label="Kind"
+          data={KINDS}
+          value={f.kind}
+          allowDeselect={false}
+          onChange={(v) => setF({ ...f, kind: (v as StageKind) ?? f.kind })}
+          error={fieldError(save.error, 'kind')}
+        />
         <Text size="xs" c="dimmed">
           Applications at the stage keep the decision they have until they move.
         </Text>
-        {errorRest(save.error, [['name', STAGE_NAME], 'kind']) && <Alert color="red">{errorRest(save.error, [['name', STAGE_NAME], 'kind'])}</Alert>}
+        {errorRest(save.error, [['name', STAGE_NAME], 'kind']) && (
+          <Alert color="red">{errorRest(save.error, [['name', STAGE_NAME], 'kind'])}</Alert>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -90,7 +125,7 @@ function StageActions({ s }: { s: Stage }) {
     onSuccess: () => {
       notify(`Removed the stage ${s.name}`);
       ask.close();
-      void client.invalidateQueries({ queryKey: ['application-stages'] });
+      void client.invalidateQueries({ queryKey: keys.applicationStages });
     },
   });
   return (
@@ -133,21 +168,24 @@ function StageActions({ s }: { s: Stage }) {
 /** The application stages in order: add, rename, change the kind, move up or down, remove an unused one. */
 function Stages({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const stages = useQuery({ queryKey: ['application-stages'], queryFn: () => ok(apiB.GET('/api/animals/application-stages')) });
+  const stages = useApplicationStages();
   const [f, setF] = useState({ name: '', kind: 'open' as StageKind });
   const add = useMutation({
     mutationFn: () => ok(apiB.POST('/api/animals/application-stages', { body: { name: f.name.trim(), kind: f.kind } })),
     onSuccess: (s) => {
       setF({ name: '', kind: f.kind });
       notify(`Stage ${s.name} added`);
-      void client.invalidateQueries({ queryKey: ['application-stages'] });
+      void client.invalidateQueries({ queryKey: keys.applicationStages });
     },
   });
-  const list = (stages.data?.results ?? []) as Stage[];
+  const list: Stage[] = stages.data?.results ?? [];
   return (
     <Section
       title="Application stages"
-      intro="The steps an adoption application goes through, in this order. Open stages are still being decided, an application at an approved stage can be finalized, a closed stage ends it."
+      intro={
+        'The steps an adoption application goes through, in this order. Open stages are still being decided, ' +
+        'an application at an approved stage can be finalized, a closed stage ends it.'
+      }
     >
       {canAdmin && (
         <form
@@ -158,8 +196,22 @@ function Stages({ canAdmin }: { canAdmin: boolean }) {
           }}
         >
           <Group align="flex-start" gap="xs">
-            <TextInput label="New stage" required value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(add.error, 'name', STAGE_NAME)} w={220} />
-            <Select label="Kind of stage" data={KINDS} value={f.kind} allowDeselect={false} onChange={(v) => setF({ ...f, kind: (v as StageKind) ?? 'open' })} w={240} />
+            <TextInput
+              label="New stage"
+              required
+              value={f.name}
+              onChange={(e) => setF({ ...f, name: e.currentTarget.value })}
+              error={errorAt(add.error, 'name', STAGE_NAME)}
+              w={220}
+            />
+            <Select
+              label="Kind of stage"
+              data={KINDS}
+              value={f.kind}
+              allowDeselect={false}
+              onChange={(v) => setF({ ...f, kind: (v as StageKind) ?? 'open' })}
+              w={240}
+            />
             <Button type="submit" variant="default" mt={24} loading={add.isPending}>
               Add the stage
             </Button>
@@ -195,8 +247,10 @@ function Stages({ canAdmin }: { canAdmin: boolean }) {
                       list={list}
                       index={i}
                       name={`the stage ${s.name}`}
-                      patch={(id, sort_order) => ok(apiB.PATCH('/api/animals/application-stages/{id}', { params: { path: { id } }, body: { sort_order } }))}
-                      invalidate={['application-stages']}
+                      patch={(id, sort_order) =>
+                        ok(apiB.PATCH('/api/animals/application-stages/{id}', { params: { path: { id } }, body: { sort_order } }))
+                      }
+                      invalidate={keys.applicationStages}
                     />
                   </Table.Td>
                   <Table.Td>
@@ -215,13 +269,28 @@ function Stages({ canAdmin }: { canAdmin: boolean }) {
 // ---- fee schedules ----
 
 type Rule = { name: string; species: string; min: number | ''; max: number | ''; special: 'any' | 'yes' | 'no'; amount: string };
-type Promo = { name: string; starts_on: string; ends_on: string; species: string; how: 'waive' | 'percent' | 'amount'; percent: number | ''; amount: string };
+type Promo = {
+  name: string;
+  starts_on: string;
+  ends_on: string;
+  species: string;
+  how: 'waive' | 'percent' | 'amount';
+  percent: number | '';
+  amount: string;
+};
 type Schedule = {
   id: string;
   name: string;
   active: boolean;
   currency: string;
-  rules: { name: string; species?: string | null; min_age_weeks?: number | null; max_age_weeks?: number | null; special_needs?: boolean | null; amount_minor: number }[];
+  rules: {
+    name: string;
+    species?: string | null;
+    min_age_weeks?: number | null;
+    max_age_weeks?: number | null;
+    special_needs?: boolean | null;
+    amount_minor: number;
+  }[];
   promotions: {
     name: string;
     starts_on: string;
@@ -236,7 +305,17 @@ type Schedule = {
 const NUM = (v: string | number) => (v === '' ? '' : Number(v));
 
 /** A whole number of weeks, or empty. */
-function Weeks({ label, value, onChange, error }: { label: string; value: number | ''; onChange: (v: number | '') => void; error?: string }) {
+function Weeks({
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  label: string;
+  value: number | '';
+  onChange: (v: number | '') => void;
+  error?: string;
+}) {
   return (
     <TextInput
       label={label}
@@ -331,13 +410,16 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
     'rules',
     'promotions',
     ...rules.flatMap((_, i) => ['name', 'species', 'min_age_weeks', 'max_age_weeks', 'amount_minor'].map((f) => `rules/${i}/${f}`)),
-    ...promos.flatMap((_, i) => [`promotions/${i}`, ...['starts_on', 'ends_on', 'amount_off_minor', 'percent_off'].map((f) => `promotions/${i}/${f}`)]),
+    ...promos.flatMap((_, i) => [
+      `promotions/${i}`,
+      ...['starts_on', 'ends_on', 'amount_off_minor', 'percent_off'].map((f) => `promotions/${i}/${f}`),
+    ]),
   ];
   const setRule = (i: number, r: Partial<Rule>) => setRules(rules.map((x, k) => (k === i ? { ...x, ...r } : x)));
   const setPromo = (i: number, p: Partial<Promo>) => setPromos(promos.map((x, k) => (k === i ? { ...x, ...p } : x)));
   const moveRule = (i: number, by: -1 | 1) => {
     const next = [...rules];
-    [next[i], next[i + by]] = [next[i + by] as Rule, next[i] as Rule];
+    [next[i], next[i + by]] = [next[i + by], next[i]];
     setRules(next);
   };
   return (
@@ -350,21 +432,49 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
     >
       <Stack gap="sm">
         <Group align="flex-end">
-          <TextInput label="Schedule name" required data-autofocus value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(save.error, 'name')} w={280} />
-          <Checkbox label="In force (the schedule in force now stops being so)" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} mb={8} />
+          <TextInput
+            label="Schedule name"
+            required
+            data-autofocus
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={fieldError(save.error, 'name')}
+            w={280}
+          />
+          <Checkbox
+            label="In force (the schedule in force now stops being so)"
+            checked={active}
+            onChange={(e) => setActive(e.currentTarget.checked)}
+            mb={8}
+          />
         </Group>
         <Title order={4} size="h5">
           Fees, tried in this order
         </Title>
         <Text size="xs" c="dimmed">
-          The first rule an animal matches sets its fee: the species (empty: any), its age in weeks on the adoption day (from, and up to but not including, until), and special needs. Amounts in {currency}.
+          The first rule an animal matches sets its fee: the species (empty: any), its age in weeks on the adoption day (from, and up to but
+          not including, until), and special needs. Amounts in {currency}.
         </Text>
         {rules.length === 0 && <Alert color="gray">No fees yet: add a rule, such as Puppy, dog, 0 to 26 weeks.</Alert>}
         {rules.map((r, i) => (
           <Paper key={i} withBorder p="xs" component="fieldset" aria-label={`Fee ${i + 1}`} style={{ margin: 0 }}>
             <Group align="flex-start" gap="xs" wrap="wrap">
-              <TextInput label={`Fee ${i + 1} name`} required value={r.name} onChange={(e) => setRule(i, { name: e.currentTarget.value })} error={err(`rules/${i}/name`)} w={160} />
-              <TextInput label="Species" placeholder="any" value={r.species} onChange={(e) => setRule(i, { species: e.currentTarget.value })} error={err(`rules/${i}/species`)} w={110} />
+              <TextInput
+                label={`Fee ${i + 1} name`}
+                required
+                value={r.name}
+                onChange={(e) => setRule(i, { name: e.currentTarget.value })}
+                error={err(`rules/${i}/name`)}
+                w={160}
+              />
+              <TextInput
+                label="Species"
+                placeholder="any"
+                value={r.species}
+                onChange={(e) => setRule(i, { species: e.currentTarget.value })}
+                error={err(`rules/${i}/species`)}
+                w={110}
+              />
               <Weeks label="From week" value={r.min} onChange={(v) => setRule(i, { min: v })} error={err(`rules/${i}/min_age_weeks`)} />
               <Weeks label="Until week" value={r.max} onChange={(v) => setRule(i, { max: v })} error={err(`rules/${i}/max_age_weeks`)} />
               <Select
@@ -389,13 +499,30 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
                 w={130}
               />
               <Group gap={2} mt={24} wrap="nowrap">
-                <Button size="compact-sm" variant="subtle" aria-label={`Move fee ${i + 1} up`} disabled={i === 0} onClick={() => moveRule(i, -1)}>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  aria-label={`Move fee ${i + 1} up`}
+                  disabled={i === 0}
+                  onClick={() => moveRule(i, -1)}
+                >
                   ↑
                 </Button>
-                <Button size="compact-sm" variant="subtle" aria-label={`Move fee ${i + 1} down`} disabled={i === rules.length - 1} onClick={() => moveRule(i, 1)}>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  aria-label={`Move fee ${i + 1} down`}
+                  disabled={i === rules.length - 1}
+                  onClick={() => moveRule(i, 1)}
+                >
                   ↓
                 </Button>
-                <Button size="compact-sm" variant="subtle" aria-label={`Remove fee ${i + 1}`} onClick={() => setRules(rules.filter((_, k) => k !== i))}>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  aria-label={`Remove fee ${i + 1}`}
+                  onClick={() => setRules(rules.filter((_, k) => k !== i))}
+                >
                   Remove
                 </Button>
               </Group>
@@ -403,7 +530,11 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
           </Paper>
         ))}
         <Group>
-          <Button variant="default" size="xs" onClick={() => setRules([...rules, { name: '', species: '', min: '', max: '', special: 'any', amount: '' }])}>
+          <Button
+            variant="default"
+            size="xs"
+            onClick={() => setRules([...rules, { name: '', species: '', min: '', max: '', special: 'any', amount: '' }])}
+          >
             Add a fee
           </Button>
         </Group>
@@ -416,10 +547,39 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
         {promos.map((p, i) => (
           <Paper key={i} withBorder p="xs" component="fieldset" aria-label={`Promotion ${i + 1}`} style={{ margin: 0 }}>
             <Group align="flex-start" gap="xs" wrap="wrap">
-              <TextInput label={`Promotion ${i + 1} name`} required value={p.name} onChange={(e) => setPromo(i, { name: e.currentTarget.value })} error={err(`promotions/${i}/name`)} w={170} />
-              <TextInput label="From" type="date" required value={p.starts_on} onChange={(e) => setPromo(i, { starts_on: e.currentTarget.value })} error={err(`promotions/${i}/starts_on`)} w={150} />
-              <TextInput label="Until" type="date" required value={p.ends_on} onChange={(e) => setPromo(i, { ends_on: e.currentTarget.value })} error={err(`promotions/${i}/ends_on`)} w={150} />
-              <TextInput label="Species" placeholder="any" value={p.species} onChange={(e) => setPromo(i, { species: e.currentTarget.value })} w={100} />
+              <TextInput
+                label={`Promotion ${i + 1} name`}
+                required
+                value={p.name}
+                onChange={(e) => setPromo(i, { name: e.currentTarget.value })}
+                error={err(`promotions/${i}/name`)}
+                w={170}
+              />
+              <TextInput
+                label="From"
+                type="date"
+                required
+                value={p.starts_on}
+                onChange={(e) => setPromo(i, { starts_on: e.currentTarget.value })}
+                error={err(`promotions/${i}/starts_on`)}
+                w={150}
+              />
+              <TextInput
+                label="Until"
+                type="date"
+                required
+                value={p.ends_on}
+                onChange={(e) => setPromo(i, { ends_on: e.currentTarget.value })}
+                error={err(`promotions/${i}/ends_on`)}
+                w={150}
+              />
+              <TextInput
+                label="Species"
+                placeholder="any"
+                value={p.species}
+                onChange={(e) => setPromo(i, { species: e.currentTarget.value })}
+                w={100}
+              />
               <Select
                 label="Discount"
                 data={[
@@ -447,16 +607,35 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
                 />
               )}
               {p.how === 'amount' && (
-                <TextInput label={`Off (${currency})`} inputMode="decimal" value={p.amount} onChange={(e) => setPromo(i, { amount: e.currentTarget.value })} error={err(`promotions/${i}/amount_off_minor`)} w={120} />
+                <TextInput
+                  label={`Off (${currency})`}
+                  inputMode="decimal"
+                  value={p.amount}
+                  onChange={(e) => setPromo(i, { amount: e.currentTarget.value })}
+                  error={err(`promotions/${i}/amount_off_minor`)}
+                  w={120}
+                />
               )}
-              <Button size="compact-sm" variant="subtle" mt={28} aria-label={`Remove promotion ${i + 1}`} onClick={() => setPromos(promos.filter((_, k) => k !== i))}>
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                mt={28}
+                aria-label={`Remove promotion ${i + 1}`}
+                onClick={() => setPromos(promos.filter((_, k) => k !== i))}
+              >
                 Remove
               </Button>
             </Group>
           </Paper>
         ))}
         <Group>
-          <Button variant="default" size="xs" onClick={() => setPromos([...promos, { name: '', starts_on: '', ends_on: '', species: '', how: 'waive', percent: '', amount: '' }])}>
+          <Button
+            variant="default"
+            size="xs"
+            onClick={() =>
+              setPromos([...promos, { name: '', starts_on: '', ends_on: '', species: '', how: 'waive', percent: '', amount: '' }])
+            }
+          >
             Add a promotion
           </Button>
         </Group>
@@ -481,7 +660,10 @@ const ageText = (min?: number | null, max?: number | null) =>
 /** Fee schedules: the one in force and the others; open one to change its fees. */
 function FeeSchedules({ canAdmin, currency }: { canAdmin: boolean; currency: string | null }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ['fee-schedules'], queryFn: () => ok(apiB.GET('/api/animals/fee-schedules', { params: { query: { limit: 100, offset: 0 } } })) });
+  const list = useQuery({
+    queryKey: ['fee-schedules'],
+    queryFn: () => ok(apiB.GET('/api/animals/fee-schedules', { params: { query: { limit: 100, offset: 0 } } })),
+  });
   const [editing, setEditing] = useState<Schedule | 'new' | null>(null);
   const drop = useMutation({
     mutationFn: (s: Schedule) => ok(apiB.DELETE('/api/animals/fee-schedules/{id}', { params: { path: { id: s.id } } })),
@@ -491,12 +673,15 @@ function FeeSchedules({ canAdmin, currency }: { canAdmin: boolean; currency: str
     },
     onError: (e) => notify(e.message, 'red'),
   });
-  const rows = list.data?.results as Schedule[] | undefined;
+  const rows: Schedule[] | undefined = list.data?.results;
   const cur = rows?.[0]?.currency ?? currency;
   return (
     <Section
       title="Fee schedules"
-      intro="What an adoption costs, by species, age and special needs, with promotions for a time. One schedule is in force; adoptions keep the fee they were given."
+      intro={
+        'What an adoption costs, by species, age and special needs, with promotions for a time. One schedule ' +
+        'is in force; adoptions keep the fee they were given.'
+      }
     >
       {canAdmin && (
         <Group>
@@ -532,10 +717,20 @@ function FeeSchedules({ canAdmin, currency }: { canAdmin: boolean; currency: str
                 </Group>
                 {canAdmin && (
                   <Group gap={4}>
-                    <Button size="compact-sm" variant="subtle" aria-label={`Change the fee schedule ${s.name}`} onClick={() => setEditing(s)}>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      aria-label={`Change the fee schedule ${s.name}`}
+                      onClick={() => setEditing(s)}
+                    >
                       Change
                     </Button>
-                    <Button size="compact-sm" variant="subtle" aria-label={`Remove the fee schedule ${s.name}`} onClick={() => drop.mutate(s)}>
+                    <Button
+                      size="compact-sm"
+                      variant="subtle"
+                      aria-label={`Remove the fee schedule ${s.name}`}
+                      onClick={() => drop.mutate(s)}
+                    >
                       Remove
                     </Button>
                   </Group>
@@ -564,7 +759,11 @@ function FeeSchedules({ canAdmin, currency }: { canAdmin: boolean; currency: str
                     .map(
                       (p) =>
                         `${p.name} (${p.starts_on} to ${p.ends_on}${p.species ? `, ${p.species}` : ''}: ${
-                          p.waive ? 'no fee' : p.percent_off ? `${p.percent_off} % off` : `${showMinor(p.amount_off_minor ?? 0, s.currency)} off`
+                          p.waive
+                            ? 'no fee'
+                            : p.percent_off
+                              ? `${p.percent_off} % off`
+                              : `${showMinor(p.amount_off_minor ?? 0, s.currency)} off`
                         })`,
                     )
                     .join('; ')}
@@ -588,7 +787,6 @@ function FeeSchedules({ canAdmin, currency }: { canAdmin: boolean; currency: str
 }
 
 // ---- contract templates ----
-
 
 /** The text as a contract shows it: paragraphs split by blank lines, merge fields marked. */
 function Preview({ title, body }: { title: string; body: string }) {
@@ -621,7 +819,16 @@ function Preview({ title, body }: { title: string; body: string }) {
   );
 }
 
-type Template = { id: string; name: string; status: 'active' | 'archived'; version: number; title: string; body: string; merge_fields: string[]; updated_at: string };
+type Template = {
+  id: string;
+  name: string;
+  status: 'active' | 'archived';
+  version: number;
+  title: string;
+  body: string;
+  merge_fields: string[];
+  updated_at: string;
+};
 
 /** A template's earlier versions (newest first), each as it read: contracts sent from it keep that text. */
 function Versions({ t }: { t: Template }) {
@@ -664,7 +871,8 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
   });
   const save = useMutation({
     mutationFn: () => {
-      if (!t) return ok(apiB.POST('/api/animals/contract-templates', { body: { name: f.name.trim(), title: f.title.trim(), body: f.body } }));
+      if (!t)
+        return ok(apiB.POST('/api/animals/contract-templates', { body: { name: f.name.trim(), title: f.title.trim(), body: f.body } }));
       const changed = {
         ...(f.name !== t.name ? { name: f.name.trim() } : {}),
         ...(f.title !== t.title ? { title: f.title.trim() } : {}),
@@ -674,7 +882,7 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
     },
     onSuccess: (d) => {
       notify(`Contract template ${d.name} saved (version ${d.version})`);
-      void client.invalidateQueries({ queryKey: ['contract-templates'] });
+      void client.invalidateQueries({ queryKey: keys.contractTemplates });
       onClose();
     },
   });
@@ -699,12 +907,30 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
     >
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Stack gap="xs">
-          <TextInput label="Template name" description="for the team" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={fieldError(save.error, 'name')} />
-          <TextInput label="Contract title" description="shown to the adopter" required value={f.title} onChange={(e) => setF({ ...f, title: e.currentTarget.value })} error={fieldError(save.error, 'title')} />
+          <TextInput
+            label="Template name"
+            description="for the team"
+            required
+            data-autofocus
+            value={f.name}
+            onChange={(e) => setF({ ...f, name: e.currentTarget.value })}
+            error={fieldError(save.error, 'name')}
+          />
+          <TextInput
+            label="Contract title"
+            description="shown to the adopter"
+            required
+            value={f.title}
+            onChange={(e) => setF({ ...f, title: e.currentTarget.value })}
+            error={fieldError(save.error, 'title')}
+          />
           <Textarea
             ref={body}
             label="Contract text"
-            description="A blank line starts a paragraph. Merge fields such as {{first_name}} are filled from the application when the contract is sent."
+            description={
+              'A blank line starts a paragraph. Merge fields such as {{first_name}} are filled from the application ' +
+              'when the contract is sent.'
+            }
             required
             autosize
             minRows={10}
@@ -731,8 +957,14 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
               </Button>
             ))}
           </Group>
-          {t && <Text size="xs" c="dimmed">A new title or text makes version {t.version + 1}; contracts already sent keep the text they were sent with.</Text>}
-          {errorRest(save.error, ['name', 'title', ['body', MERGE]]) && <Alert color="red">{errorRest(save.error, ['name', 'title', ['body', MERGE]])}</Alert>}
+          {t && (
+            <Text size="xs" c="dimmed">
+              A new title or text makes version {t.version + 1}; contracts already sent keep the text they were sent with.
+            </Text>
+          )}
+          {errorRest(save.error, ['name', 'title', ['body', MERGE]]) && (
+            <Alert color="red">{errorRest(save.error, ['name', 'title', ['body', MERGE]])}</Alert>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
@@ -754,19 +986,25 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
 /** Contract templates: write one with merge fields (preview as it will read), archive one, bring it back. */
 function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ['contract-templates'], queryFn: () => ok(apiB.GET('/api/animals/contract-templates', { params: { query: { limit: 100, offset: 0 } } })) });
+  const list = useContractTemplates();
   const [editing, setEditing] = useState<Template | 'new' | null>(null);
   const status = useMutation({
     mutationFn: (v: { t: Template; status: 'active' | 'archived' }) =>
       ok(apiB.PATCH('/api/animals/contract-templates/{id}', { params: { path: { id: v.t.id } }, body: { status: v.status } })),
     onSuccess: (d) => {
       notify(d.status === 'archived' ? `Contract template ${d.name} archived` : `Contract template ${d.name} in use again`);
-      void client.invalidateQueries({ queryKey: ['contract-templates'] });
+      void client.invalidateQueries({ queryKey: keys.contractTemplates });
     },
     onError: (e) => notify(e.message, 'red'),
   });
   return (
-    <Section title="Contract templates" intro="The adoption contracts sent for signature from an application. Changing the text makes a new version; contracts already sent keep theirs.">
+    <Section
+      title="Contract templates"
+      intro={
+        'The adoption contracts sent for signature from an application. Changing the text makes a new ' +
+        'version; contracts already sent keep theirs.'
+      }
+    >
       {canAdmin && (
         <Group>
           <Button variant="default" onClick={() => setEditing('new')}>
@@ -775,7 +1013,7 @@ function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
         </Group>
       )}
       <ListTable
-        rows={list.data?.results as Template[] | undefined}
+        rows={list.data?.results}
         label="Contract templates"
         head={['Template', 'Title', 'Version', 'Merge fields', 'State', ...(canAdmin ? [''] : [])]}
         empty="No contract templates yet: add one to send adopters a contract to sign."
@@ -796,7 +1034,12 @@ function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
             {canAdmin && (
               <Table.Td>
                 <Group gap={4} wrap="nowrap">
-                  <Button size="compact-sm" variant="subtle" aria-label={`Change the contract template ${t.name}`} onClick={() => setEditing(t)}>
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    aria-label={`Change the contract template ${t.name}`}
+                    onClick={() => setEditing(t)}
+                  >
                     Change
                   </Button>
                   <Button
@@ -840,7 +1083,11 @@ function ReturnWindows({ canAdmin }: { canAdmin: boolean }) {
     mutationFn: () =>
       ok(
         apiB.PATCH('/api/animals/adoption-settings', {
-          body: { return_window_days: Object.fromEntries(shown.filter((r) => r.species.trim()).map((r) => [r.species.trim().toLowerCase(), Number(r.days || 0)])) },
+          body: {
+            return_window_days: Object.fromEntries(
+              shown.filter((r) => r.species.trim()).map((r) => [r.species.trim().toLowerCase(), Number(r.days || 0)]),
+            ),
+          },
         }),
       ),
     onSuccess: (d) => {
@@ -854,7 +1101,10 @@ function ReturnWindows({ canAdmin }: { canAdmin: boolean }) {
   return (
     <Section
       title="Return windows"
-      intro="How many days after an adoption a return still counts as within the return window, per species; * stands for every other species."
+      intro={
+        'How many days after an adoption a return still counts as within the return window, per species; * ' +
+        'stands for every other species.'
+      }
     >
       <form
         aria-label="Return windows"
@@ -866,7 +1116,13 @@ function ReturnWindows({ canAdmin }: { canAdmin: boolean }) {
         <Stack gap="xs">
           {shown.map((r, i) => (
             <Group key={i} gap="xs" align="flex-end">
-              <TextInput label={`Species ${i + 1}`} value={r.species} readOnly={!canAdmin || r.species === '*'} onChange={(e) => set(i, { species: e.currentTarget.value })} w={160} />
+              <TextInput
+                label={`Species ${i + 1}`}
+                value={r.species}
+                readOnly={!canAdmin || r.species === '*'}
+                onChange={(e) => set(i, { species: e.currentTarget.value })}
+                w={160}
+              />
               <TextInput
                 label={`Days for ${r.species || `species ${i + 1}`}`}
                 inputMode="numeric"
@@ -876,7 +1132,13 @@ function ReturnWindows({ canAdmin }: { canAdmin: boolean }) {
                 w={150}
               />
               {canAdmin && r.species !== '*' && (
-                <Button size="compact-sm" variant="subtle" mb={6} aria-label={`Remove the return window ${i + 1}`} onClick={() => setRows(shown.filter((_, k) => k !== i))}>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  mb={6}
+                  aria-label={`Remove the return window ${i + 1}`}
+                  onClick={() => setRows(shown.filter((_, k) => k !== i))}
+                >
                   Remove
                 </Button>
               )}

@@ -1,5 +1,20 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, Modal, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, ok } from '../api';
@@ -34,7 +49,8 @@ function Section({ title, intro, children }: { title: string; intro: string; chi
 /** The SAC categories of each kind, from the status mapping (one entry per kind and category). */
 function useCategories() {
   const map = useQuery({ queryKey: ['stay-status-map'], queryFn: () => ok(apiB.GET('/api/animals/stay-status-map')) });
-  return (kind: Kind) => (map.data?.results ?? []).filter((e) => e.kind === kind).map((e) => ({ value: e.category, label: words(e.category) }));
+  return (kind: Kind) =>
+    (map.data?.results ?? []).filter((e) => e.kind === kind).map((e) => ({ value: e.category, label: words(e.category) }));
 }
 
 function SubtypeEdit({ s, onClose }: { s: Subtype; onClose: () => void }) {
@@ -64,7 +80,14 @@ function SubtypeEdit({ s, onClose }: { s: Subtype; onClose: () => void }) {
       }}
     >
       <Stack gap="xs">
-        <TextInput label="Subtype name" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(save.error, 'name', SUBTYPE_NAME)} />
+        <TextInput
+          label="Subtype name"
+          required
+          data-autofocus
+          value={f.name}
+          onChange={(e) => setF({ ...f, name: e.currentTarget.value })}
+          error={errorAt(save.error, 'name', SUBTYPE_NAME)}
+        />
         <Select
           label="Shelter Animals Count category"
           data={categories(s.kind)}
@@ -74,7 +97,17 @@ function SubtypeEdit({ s, onClose }: { s: Subtype; onClose: () => void }) {
           error={errorAt(save.error, 'category', IN_USE)}
           description="Changes only while no record uses the subtype."
         />
-        {errorRest(save.error, [['name', SUBTYPE_NAME], ['category', IN_USE]]) && <Alert color="red">{errorRest(save.error, [['name', SUBTYPE_NAME], ['category', IN_USE]])}</Alert>}
+        {errorRest(save.error, [
+          ['name', SUBTYPE_NAME],
+          ['category', IN_USE],
+        ]) && (
+          <Alert color="red">
+            {errorRest(save.error, [
+              ['name', SUBTYPE_NAME],
+              ['category', IN_USE],
+            ])}
+          </Alert>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -98,7 +131,8 @@ function SubtypeActions({ s }: { s: Subtype }) {
     void client.invalidateQueries({ queryKey: ['stay-subtypes'] });
   };
   const retire = useMutation({
-    mutationFn: (retired: boolean) => ok(apiB.PATCH('/api/animals/stay-subtypes/{id}', { params: { path: { id: s.id } }, body: { retired } })),
+    mutationFn: (retired: boolean) =>
+      ok(apiB.PATCH('/api/animals/stay-subtypes/{id}', { params: { path: { id: s.id } }, body: { retired } })),
     onSuccess: (d) => done(d.retired ? `Retired ${label}` : `${s.name} offered again`),
     onError: (e) => notify(e.message, 'red'),
   });
@@ -114,7 +148,13 @@ function SubtypeActions({ s }: { s: Subtype }) {
       <Button size="compact-sm" variant="subtle" aria-label={`Change ${label}`} onClick={edit.open}>
         Change
       </Button>
-      <Button size="compact-sm" variant="subtle" aria-label={`${s.retired ? 'Bring back' : 'Retire'} ${label}`} onClick={() => retire.mutate(!s.retired)} loading={retire.isPending}>
+      <Button
+        size="compact-sm"
+        variant="subtle"
+        aria-label={`${s.retired ? 'Bring back' : 'Retire'} ${label}`}
+        onClick={() => retire.mutate(!s.retired)}
+        loading={retire.isPending}
+      >
         {s.retired ? 'Bring back' : 'Retire'}
       </Button>
       <Button
@@ -133,7 +173,9 @@ function SubtypeActions({ s }: { s: Subtype }) {
       </Modal>
       <Modal opened={asking} onClose={ask.close} title={`Remove ${label}?`} closeButtonProps={{ 'aria-label': 'Close' }}>
         <Stack gap="xs">
-          <Text size="sm">Only a subtype no intake or outcome uses can be removed; retire a used one instead (it stays on its records).</Text>
+          <Text size="sm">
+            Only a subtype no intake or outcome uses can be removed; retire a used one instead (it stays on its records).
+          </Text>
           {drop.error && <Alert color="red">{drop.error.message}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={ask.close}>
@@ -156,7 +198,8 @@ function Subtypes({ kind, canAdmin }: { kind: Kind; canAdmin: boolean }) {
   const [retired, setRetired] = useState(false);
   const list = useQuery({
     queryKey: ['stay-subtypes', kind, retired],
-    queryFn: () => ok(apiB.GET('/api/animals/stay-subtypes', { params: { query: { kind, include_retired: retired, limit: 100, offset: 0 } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/animals/stay-subtypes', { params: { query: { kind, include_retired: retired, limit: 100, offset: 0 } } })),
   });
   const [f, setF] = useState({ name: '', category: '' });
   const add = useMutation({
@@ -167,7 +210,7 @@ function Subtypes({ kind, canAdmin }: { kind: Kind; canAdmin: boolean }) {
       void client.invalidateQueries({ queryKey: ['stay-subtypes'] });
     },
   });
-  const rows = list.data?.results as Subtype[] | undefined;
+  const rows: Subtype[] | undefined = list.data?.results;
   // Moving up and down orders the subtypes offered (retired ones are left where they are).
   const offered = (rows ?? []).filter((s) => !s.retired);
   const title = kind === 'intake' ? 'Intake subtypes' : 'Outcome subtypes';
@@ -189,7 +232,14 @@ function Subtypes({ kind, canAdmin }: { kind: Kind; canAdmin: boolean }) {
           }}
         >
           <Group align="flex-start" gap="xs" wrap="wrap">
-            <TextInput label={`New ${kind} subtype`} required value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(add.error, 'name', SUBTYPE_NAME)} w={220} />
+            <TextInput
+              label={`New ${kind} subtype`}
+              required
+              value={f.name}
+              onChange={(e) => setF({ ...f, name: e.currentTarget.value })}
+              error={errorAt(add.error, 'name', SUBTYPE_NAME)}
+              w={220}
+            />
             <Select
               label={`SAC ${kind} category`}
               required
@@ -242,7 +292,9 @@ function Subtypes({ kind, canAdmin }: { kind: Kind; canAdmin: boolean }) {
                         list={offered}
                         index={i}
                         name={`the ${kind} subtype ${s.name}`}
-                        patch={(id, sort_order) => ok(apiB.PATCH('/api/animals/stay-subtypes/{id}', { params: { path: { id } }, body: { sort_order } }))}
+                        patch={(id, sort_order) =>
+                          ok(apiB.PATCH('/api/animals/stay-subtypes/{id}', { params: { path: { id } }, body: { sort_order } }))
+                        }
                         invalidate={['stay-subtypes']}
                       />
                     )}
@@ -275,7 +327,16 @@ type Protocol = {
   stop_age_weeks: number | null;
   active: boolean;
 };
-type PForm = { name: string; species: string; item_id: string | null; start: string; doses: string; interval: string; stop: string; active: boolean };
+type PForm = {
+  name: string;
+  species: string;
+  item_id: string | null;
+  start: string;
+  doses: string;
+  interval: string;
+  stop: string;
+  active: boolean;
+};
 const digits = (v: string) => v.replace(/\D/g, '');
 const intOrNull = (v: string) => (v === '' ? null : Number(v));
 
@@ -301,7 +362,8 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
   const species = f.species.trim().toLowerCase();
   const items = useQuery({
     queryKey: ['catalogue', 'medical', species],
-    queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: { limit: 100, offset: 0, ...(species ? { species } : {}) } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: { limit: 100, offset: 0, ...(species ? { species } : {}) } } })),
   });
   const save = useMutation({
     mutationFn: () => {
@@ -325,7 +387,16 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
       onClose();
     },
   });
-  const keys: (string | [string, RegExp])[] = [['name', PROTOCOL_NAME], 'species', 'item_id', 'start_age_weeks', 'doses', 'interval_days', 'stop_age_weeks', 'active'];
+  const keys: (string | [string, RegExp])[] = [
+    ['name', PROTOCOL_NAME],
+    'species',
+    'item_id',
+    'start_age_weeks',
+    'doses',
+    'interval_days',
+    'stop_age_weeks',
+    'active',
+  ];
   const num = (k: 'start' | 'doses' | 'interval' | 'stop', label: string, field: string, description: string) => (
     <TextInput
       label={label}
@@ -345,9 +416,22 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
       }}
     >
       <Stack gap="xs">
-        <TextInput label="Protocol name" required data-autofocus value={f.name} onChange={(e) => setF({ ...f, name: e.currentTarget.value })} error={errorAt(save.error, 'name', PROTOCOL_NAME)} />
+        <TextInput
+          label="Protocol name"
+          required
+          data-autofocus
+          value={f.name}
+          onChange={(e) => setF({ ...f, name: e.currentTarget.value })}
+          error={errorAt(save.error, 'name', PROTOCOL_NAME)}
+        />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="Species" required value={f.species} onChange={(e) => setF({ ...f, species: e.currentTarget.value, item_id: null })} error={fieldError(save.error, 'species')} />
+          <TextInput
+            label="Species"
+            required
+            value={f.species}
+            onChange={(e) => setF({ ...f, species: e.currentTarget.value, item_id: null })}
+            error={fieldError(save.error, 'species')}
+          />
           <Select
             label="Vaccine or treatment"
             description="from the medical catalogue, for this species"
@@ -366,7 +450,11 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
           {num('interval', 'Days between doses', 'interval_days', 'empty only for one dose')}
           {num('stop', 'Stop at week', 'stop_age_weeks', 'empty: none')}
         </SimpleGrid>
-        <Checkbox label="Active: animals coming in get its doses" checked={f.active} onChange={(e) => setF({ ...f, active: e.currentTarget.checked })} />
+        <Checkbox
+          label="Active: animals coming in get its doses"
+          checked={f.active}
+          onChange={(e) => setF({ ...f, active: e.currentTarget.checked })}
+        />
         {errorRest(save.error, keys) && <Alert color="red">{errorRest(save.error, keys)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -384,10 +472,14 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
 /** Medical protocols: which doses animals of a species get, from intake or an age; active or not. */
 function Protocols({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ['protocols'], queryFn: () => ok(apiB.GET('/api/animals/medical/protocols', { params: { query: { limit: 100, offset: 0 } } })) });
+  const list = useQuery({
+    queryKey: ['protocols'],
+    queryFn: () => ok(apiB.GET('/api/animals/medical/protocols', { params: { query: { limit: 100, offset: 0 } } })),
+  });
   const [editing, setEditing] = useState<Protocol | 'new' | null>(null);
   const toggle = useMutation({
-    mutationFn: (p: Protocol) => ok(apiB.PATCH('/api/animals/medical/protocols/{id}', { params: { path: { id: p.id } }, body: { active: !p.active } })),
+    mutationFn: (p: Protocol) =>
+      ok(apiB.PATCH('/api/animals/medical/protocols/{id}', { params: { path: { id: p.id } }, body: { active: !p.active } })),
     onSuccess: (d) => {
       notify(d.active ? `Protocol ${d.name} active` : `Protocol ${d.name} stopped`);
       void client.invalidateQueries({ queryKey: ['protocols'] });
@@ -405,7 +497,11 @@ function Protocols({ canAdmin }: { canAdmin: boolean }) {
   return (
     <Section
       title="Medical protocols"
-      intro="The vaccines and treatments every animal of a species is due: when it comes in (or reaches an age), each active protocol of its species puts its first dose on the medical due list; recording a dose puts the next one there."
+      intro={
+        'The vaccines and treatments every animal of a species is due: when it comes in (or reaches an age), ' +
+        'each active protocol of its species puts its first dose on the medical due list; recording a dose ' +
+        'puts the next one there.'
+      }
     >
       {canAdmin && (
         <Group>
@@ -415,7 +511,7 @@ function Protocols({ canAdmin }: { canAdmin: boolean }) {
         </Group>
       )}
       <ListTable
-        rows={list.data?.results as Protocol[] | undefined}
+        rows={list.data?.results}
         label="Medical protocols"
         head={['Protocol', 'Species', 'Gives', 'When', 'State', ...(canAdmin ? [''] : [])]}
         empty="No protocols yet: add one, such as DHPP for dogs at intake, 3 doses 21 days apart."
@@ -439,7 +535,12 @@ function Protocols({ canAdmin }: { canAdmin: boolean }) {
                   <Button size="compact-sm" variant="subtle" aria-label={`Change the protocol ${p.name}`} onClick={() => setEditing(p)}>
                     Change
                   </Button>
-                  <Button size="compact-sm" variant="subtle" aria-label={`${p.active ? 'Stop' : 'Start'} the protocol ${p.name}`} onClick={() => toggle.mutate(p)}>
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    aria-label={`${p.active ? 'Stop' : 'Start'} the protocol ${p.name}`}
+                    onClick={() => toggle.mutate(p)}
+                  >
                     {p.active ? 'Stop' : 'Start'}
                   </Button>
                   <Button size="compact-sm" variant="subtle" aria-label={`Remove the protocol ${p.name}`} onClick={() => drop.mutate(p)}>

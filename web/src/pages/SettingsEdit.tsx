@@ -65,7 +65,14 @@ export function EntryActions({
   const input = (x: EditField) => {
     const error = fieldError(update.error, x.key);
     if (x.kind === 'check')
-      return <Checkbox key={x.key} label={x.label} checked={f[x.key] === true} onChange={(e) => setF({ ...f, [x.key]: e.currentTarget.checked })} />;
+      return (
+        <Checkbox
+          key={x.key}
+          label={x.label}
+          checked={f[x.key] === true}
+          onChange={(e) => setF({ ...f, [x.key]: e.currentTarget.checked })}
+        />
+      );
     if (x.kind === 'tags')
       return (
         <TagsInput

@@ -1,5 +1,21 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Table, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  TagsInput,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
@@ -17,7 +33,16 @@ export function OrganizationProfile({ canAdmin }: { canAdmin: boolean }) {
   const [f, setF] = useState({ name: '', email: '', phone: '', website: '', currency: '', time_zone: '', country: '' });
   useEffect(() => {
     const o = org.data;
-    if (o) setF({ name: o.name, email: o.email ?? '', phone: o.phone ?? '', website: o.website ?? '', currency: o.currency, time_zone: o.time_zone, country: o.country });
+    if (o)
+      setF({
+        name: o.name,
+        email: o.email ?? '',
+        phone: o.phone ?? '',
+        website: o.website ?? '',
+        currency: o.currency,
+        time_zone: o.time_zone,
+        country: o.country,
+      });
   }, [org.data]);
   const save = useMutation({
     mutationFn: () =>
@@ -89,7 +114,19 @@ export function OrganizationProfile({ canAdmin }: { canAdmin: boolean }) {
   );
 }
 
-const FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'date', 'select', 'multiselect', 'phone', 'email', 'url', 'country_state'] as const;
+const FIELD_TYPES = [
+  'text',
+  'textarea',
+  'number',
+  'boolean',
+  'date',
+  'select',
+  'multiselect',
+  'phone',
+  'email',
+  'url',
+  'country_state',
+] as const;
 /** Shift schedules and campaigns had free-form fields before they could be defined: their fields take one simple value. */
 const SCALAR_ONLY = new Set(['shift_schedule', 'campaign']);
 const typesFor = (entity: string) => FIELD_TYPES.filter((t) => !SCALAR_ONLY.has(entity) || (t !== 'multiselect' && t !== 'country_state'));
@@ -109,7 +146,14 @@ export function CustomFields() {
     queries: routes.map((r) => ({ queryKey: ['custom-fields', r.path, retired], queryFn: () => fieldsApi.list(r.path, retired) })),
   });
   const rows = lists.every((l) => l.data) ? lists.flatMap((l) => l.data?.results ?? []) : undefined;
-  const blank = { entity_type: adminPlaces[0]?.value ?? 'animal', field_key: '', field_label: '', field_type: 'text', options: [] as string[], required: false };
+  const blank = {
+    entity_type: adminPlaces[0]?.value ?? 'animal',
+    field_key: '',
+    field_label: '',
+    field_type: 'text',
+    options: [] as string[],
+    required: false,
+  };
   const [f, setF] = useState<typeof blank>(blank);
   const add = useMutation({
     mutationFn: () =>
@@ -133,10 +177,16 @@ export function CustomFields() {
   return (
     <Stack>
       {canAdmin && (
-        <Paper withBorder p="sm" component="form" aria-label="Define a custom field" onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate();
-        }}>
+        <Paper
+          withBorder
+          p="sm"
+          component="form"
+          aria-label="Define a custom field"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add.mutate();
+          }}
+        >
           <Stack gap="xs">
             <Group align="flex-start" wrap="wrap">
               <Select
@@ -145,13 +195,24 @@ export function CustomFields() {
                 value={f.entity_type}
                 allowDeselect={false}
                 onChange={(v) => {
-                  const entity = (v ?? 'animal') as typeof f.entity_type;
-                  setF({ ...f, entity_type: entity, field_type: typesFor(entity).includes(f.field_type as 'text') ? f.field_type : 'text' });
+                  const entity = v ?? 'animal';
+                  setF({
+                    ...f,
+                    entity_type: entity,
+                    field_type: typesFor(entity).includes(f.field_type as 'text') ? f.field_type : 'text',
+                  });
                 }}
                 error={fieldError(add.error, 'entity_type')}
                 w={210}
               />
-              <TextInput label="Label" required value={f.field_label} onChange={(e) => setF({ ...f, field_label: e.currentTarget.value })} error={fieldError(add.error, 'field_label')} w={220} />
+              <TextInput
+                label="Label"
+                required
+                value={f.field_label}
+                onChange={(e) => setF({ ...f, field_label: e.currentTarget.value })}
+                error={fieldError(add.error, 'field_label')}
+                w={220}
+              />
               <TextInput
                 label="Key"
                 description="lower case, digits and _; never changes"
@@ -161,7 +222,15 @@ export function CustomFields() {
                 error={fieldError(add.error, 'field_key')}
                 w={220}
               />
-              <Select label="Type" data={[...typesFor(f.entity_type)]} value={f.field_type} allowDeselect={false} onChange={(v) => setF({ ...f, field_type: v ?? 'text' })} error={fieldError(add.error, 'field_type')} w={160} />
+              <Select
+                label="Type"
+                data={[...typesFor(f.entity_type)]}
+                value={f.field_type}
+                allowDeselect={false}
+                onChange={(v) => setF({ ...f, field_type: v ?? 'text' })}
+                error={fieldError(add.error, 'field_type')}
+                w={160}
+              />
             </Group>
             {choice && (
               <TagsInput
@@ -173,7 +242,11 @@ export function CustomFields() {
                 maw={680}
               />
             )}
-            <Checkbox label="Required on new records" checked={f.required} onChange={(e) => setF({ ...f, required: e.currentTarget.checked })} />
+            <Checkbox
+              label="Required on new records"
+              checked={f.required}
+              onChange={(e) => setF({ ...f, required: e.currentTarget.checked })}
+            />
             {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
             <Group>
               <Button type="submit" loading={add.isPending}>
@@ -184,11 +257,20 @@ export function CustomFields() {
         </Paper>
       )}
       <Checkbox label="Show retired fields too" checked={retired} onChange={(e) => setRetired(e.currentTarget.checked)} />
-      {lists.map((l, i) => l.error && <Alert key={routes[i]?.path} color="red">{l.error.message}</Alert>)}
+      {lists.map(
+        (l, i) =>
+          l.error && (
+            <Alert key={routes[i]?.path} color="red">
+              {l.error.message}
+            </Alert>
+          ),
+      )}
       <ListTable
         rows={rows}
         label="Custom fields"
-        empty={canAdmin ? 'No custom fields yet: define one above to keep what your rescue records that Ark does not.' : 'No custom fields yet.'}
+        empty={
+          canAdmin ? 'No custom fields yet: define one above to keep what your rescue records that Ark does not.' : 'No custom fields yet.'
+        }
         head={['Label', 'Key', 'On', 'Type', 'Choices', 'Required', 'State', ...(canAdmin ? [''] : [])]}
         minWidth={canAdmin ? 900 : 720}
         row={(d) => (
@@ -208,7 +290,15 @@ export function CustomFields() {
   );
 }
 
-type Definition = { id: string; entity_type: string; field_label: string; field_type: string; options: string[]; required: boolean; retired_at?: string | null };
+type Definition = {
+  id: string;
+  entity_type: string;
+  field_label: string;
+  field_type: string;
+  options: string[];
+  required: boolean;
+  retired_at?: string | null;
+};
 /** A field's label, choices and required flag change; key, records and type never do. Retire it, or bring a retired one back. */
 function FieldActions({ d }: { d: Definition }) {
   const client = useQueryClient();
@@ -223,7 +313,13 @@ function FieldActions({ d }: { d: Definition }) {
   });
   if (d.retired_at)
     return (
-      <Button size="compact-sm" variant="subtle" aria-label={`Bring back the field ${d.field_label}`} onClick={() => restore.mutate()} loading={restore.isPending}>
+      <Button
+        size="compact-sm"
+        variant="subtle"
+        aria-label={`Bring back the field ${d.field_label}`}
+        onClick={() => restore.mutate()}
+        loading={restore.isPending}
+      >
         Bring back
       </Button>
     );
@@ -237,10 +333,13 @@ function FieldActions({ d }: { d: Definition }) {
       name={`the field ${d.field_label}`}
       fields={fields}
       values={{ field_label: d.field_label, required: d.required, ...(choice ? { options: d.options } : {}) }}
-      save={(b) => fieldsApi.patch(d.entity_type, d.id, b as { field_label?: string })}
+      save={(b) => fieldsApi.patch(d.entity_type, d.id, b)}
       remove={() => fieldsApi.retire(d.entity_type, d.id)}
       removeLabel="Retire"
-      removeSays="A retired field is hidden, takes no new values and is no longer required; values already stored stay in the records, and it can be brought back."
+      removeSays={
+        'A retired field is hidden, takes no new values and is no longer required; values already stored stay ' +
+        'in the records, and it can be brought back.'
+      }
       invalidate={['custom-fields']}
     />
   );
@@ -290,20 +389,41 @@ function useAdd<B>(key: string, fn: (b: B) => Promise<unknown>, said: string) {
 export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
   const page = { limit: 100, offset: 0 };
   const edit = canAdmin ? [''] : [];
-  const breeds = useQuery({ queryKey: ['catalogue', 'breeds'], queryFn: () => ok(apiB.GET('/api/animals/breeds', { params: { query: page } })) });
-  const ages = useQuery({ queryKey: ['catalogue', 'ages'], queryFn: () => ok(apiB.GET('/api/animals/age-groups', { params: { query: page } })) });
-  const traits = useQuery({ queryKey: ['catalogue', 'traits'], queryFn: () => ok(apiB.GET('/api/animals/behaviour-attributes', { params: { query: page } })) });
-  const medical = useQuery({ queryKey: ['catalogue', 'medical'], queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: page } })) });
+  const breeds = useQuery({
+    queryKey: ['catalogue', 'breeds'],
+    queryFn: () => ok(apiB.GET('/api/animals/breeds', { params: { query: page } })),
+  });
+  const ages = useQuery({
+    queryKey: ['catalogue', 'ages'],
+    queryFn: () => ok(apiB.GET('/api/animals/age-groups', { params: { query: page } })),
+  });
+  const traits = useQuery({
+    queryKey: ['catalogue', 'traits'],
+    queryFn: () => ok(apiB.GET('/api/animals/behaviour-attributes', { params: { query: page } })),
+  });
+  const medical = useQuery({
+    queryKey: ['catalogue', 'medical'],
+    queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: page } })),
+  });
 
   const [breed, setBreed] = useState({ species: 'dog', name: '' });
-  const addBreed = useAdd('breeds', () => ok(apiB.POST('/api/animals/breeds', { body: { species: breed.species.trim(), name: breed.name.trim() } })), 'Breed added');
+  const addBreed = useAdd(
+    'breeds',
+    () => ok(apiB.POST('/api/animals/breeds', { body: { species: breed.species.trim(), name: breed.name.trim() } })),
+    'Breed added',
+  );
   const [age, setAge] = useState({ name: '', species: 'dog', from_weeks: 0 as number | string, to_weeks: '' as number | string });
   const addAge = useAdd(
     'ages',
     () =>
       ok(
         apiB.POST('/api/animals/age-groups', {
-          body: { name: age.name.trim(), species: age.species.trim(), from_weeks: Number(age.from_weeks), to_weeks: age.to_weeks === '' ? null : Number(age.to_weeks) },
+          body: {
+            name: age.name.trim(),
+            species: age.species.trim(),
+            from_weeks: Number(age.from_weeks),
+            to_weeks: age.to_weeks === '' ? null : Number(age.to_weeks),
+          },
         }),
       ),
     'Age group added',
@@ -311,16 +431,31 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
   const [trait, setTrait] = useState({ key: '', name: '', scale: 'yes_no' });
   const addTrait = useAdd(
     'traits',
-    () => ok(apiB.POST('/api/animals/behaviour-attributes', { body: { key: trait.key.trim(), name: trait.name.trim(), scale: trait.scale as 'yes_no' } })),
+    () =>
+      ok(
+        apiB.POST('/api/animals/behaviour-attributes', {
+          body: { key: trait.key.trim(), name: trait.name.trim(), scale: trait.scale as 'yes_no' },
+        }),
+      ),
     'Behaviour attribute added',
   );
   const [item, setItem] = useState({ kind: 'vaccine', name: '', species: [] as string[] });
   const addItem = useAdd(
     'medical',
-    () => ok(apiB.POST('/api/animals/medical/catalogue', { body: { kind: item.kind as 'vaccine', name: item.name.trim(), species: item.species } })),
+    () =>
+      ok(
+        apiB.POST('/api/animals/medical/catalogue', {
+          body: { kind: item.kind as 'vaccine', name: item.name.trim(), species: item.species },
+        }),
+      ),
     'Medical catalogue item added',
   );
-  const oneLine = (m: { error: unknown; isPending: boolean; mutate: () => void }, fields: string[], children: React.ReactNode, label: string) =>
+  const oneLine = (
+    m: { error: unknown; isPending: boolean; mutate: () => void },
+    fields: string[],
+    children: React.ReactNode,
+    label: string,
+  ) =>
     canAdmin ? (
       <form
         aria-label={label}
@@ -361,7 +496,14 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
                     name={`the breed ${b.name}`}
                     fields={[{ key: 'name', label: 'Breed', kind: 'text', required: true }]}
                     values={{ name: b.name }}
-                    save={(v) => ok(apiB.PATCH('/api/animals/breeds/{id}', { params: { path: { id: b.id } }, body: { name: String(v.name ?? b.name).trim() } }))}
+                    save={(v) =>
+                      ok(
+                        apiB.PATCH('/api/animals/breeds/{id}', {
+                          params: { path: { id: b.id } },
+                          body: { name: String(v.name ?? b.name).trim() },
+                        }),
+                      )
+                    }
                     remove={() => ok(apiB.DELETE('/api/animals/breeds/{id}', { params: { path: { id: b.id } } }))}
                     removeSays="Refused while an animal's care profile names the breed."
                     invalidate={['catalogue', 'breeds']}
@@ -374,8 +516,23 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
             { ...addBreed, mutate: () => addBreed.mutate(undefined) },
             ['species', 'name'],
             <>
-              <TextInput label="Species of the breed" required size="sm" value={breed.species} onChange={(e) => setBreed({ ...breed, species: e.currentTarget.value })} error={fieldError(addBreed.error, "species")} w={180} />
-              <TextInput label="Breed" required value={breed.name} onChange={(e) => setBreed({ ...breed, name: e.currentTarget.value })} error={fieldError(addBreed.error, 'name')} w={200} />
+              <TextInput
+                label="Species of the breed"
+                required
+                size="sm"
+                value={breed.species}
+                onChange={(e) => setBreed({ ...breed, species: e.currentTarget.value })}
+                error={fieldError(addBreed.error, 'species')}
+                w={180}
+              />
+              <TextInput
+                label="Breed"
+                required
+                value={breed.name}
+                onChange={(e) => setBreed({ ...breed, name: e.currentTarget.value })}
+                error={fieldError(addBreed.error, 'name')}
+                w={200}
+              />
             </>,
             'Add a breed',
           )}
@@ -401,7 +558,7 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
                       { key: 'to_weeks', label: 'Until week', kind: 'number', min: 1, description: 'empty: no end' },
                     ]}
                     values={{ name: a.name, from_weeks: a.from_weeks, to_weeks: a.to_weeks }}
-                    save={(v) => ok(apiB.PATCH('/api/animals/age-groups/{id}', { params: { path: { id: a.id } }, body: v as { name?: string } }))}
+                    save={(v) => ok(apiB.PATCH('/api/animals/age-groups/{id}', { params: { path: { id: a.id } }, body: v }))}
                     remove={() => ok(apiB.DELETE('/api/animals/age-groups/{id}', { params: { path: { id: a.id } } }))}
                     invalidate={['catalogue', 'ages']}
                   />
@@ -413,10 +570,39 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
             { ...addAge, mutate: () => addAge.mutate(undefined) },
             ['name', 'species', 'from_weeks', 'to_weeks'],
             <>
-              <TextInput label="Age group" required value={age.name} onChange={(e) => setAge({ ...age, name: e.currentTarget.value })} error={fieldError(addAge.error, 'name')} w={140} />
-              <TextInput label="Species of the group" required value={age.species} onChange={(e) => setAge({ ...age, species: e.currentTarget.value })} error={fieldError(addAge.error, 'species')} w={140} />
-              <NumberInput label="From week" required min={0} value={age.from_weeks} onChange={(v) => setAge({ ...age, from_weeks: v })} error={fieldError(addAge.error, 'from_weeks')} w={100} />
-              <NumberInput label="Until week" min={1} value={age.to_weeks} onChange={(v) => setAge({ ...age, to_weeks: v })} error={fieldError(addAge.error, 'to_weeks')} w={100} />
+              <TextInput
+                label="Age group"
+                required
+                value={age.name}
+                onChange={(e) => setAge({ ...age, name: e.currentTarget.value })}
+                error={fieldError(addAge.error, 'name')}
+                w={140}
+              />
+              <TextInput
+                label="Species of the group"
+                required
+                value={age.species}
+                onChange={(e) => setAge({ ...age, species: e.currentTarget.value })}
+                error={fieldError(addAge.error, 'species')}
+                w={140}
+              />
+              <NumberInput
+                label="From week"
+                required
+                min={0}
+                value={age.from_weeks}
+                onChange={(v) => setAge({ ...age, from_weeks: v })}
+                error={fieldError(addAge.error, 'from_weeks')}
+                w={100}
+              />
+              <NumberInput
+                label="Until week"
+                min={1}
+                value={age.to_weeks}
+                onChange={(v) => setAge({ ...age, to_weeks: v })}
+                error={fieldError(addAge.error, 'to_weeks')}
+                w={100}
+              />
             </>,
             'Add an age group',
           )}
@@ -437,7 +623,14 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
                     name={`the attribute ${t.name}`}
                     fields={[{ key: 'name', label: 'Attribute', kind: 'text', required: true }]}
                     values={{ name: t.name }}
-                    save={(v) => ok(apiB.PATCH('/api/animals/behaviour-attributes/{id}', { params: { path: { id: t.id } }, body: v as { name?: string } }))}
+                    save={(v) =>
+                      ok(
+                        apiB.PATCH('/api/animals/behaviour-attributes/{id}', {
+                          params: { path: { id: t.id } },
+                          body: v,
+                        }),
+                      )
+                    }
                     remove={() => ok(apiB.DELETE('/api/animals/behaviour-attributes/{id}', { params: { path: { id: t.id } } }))}
                     removeSays="Every animal's value for this attribute goes with it."
                     invalidate={['catalogue', 'traits']}
@@ -450,8 +643,22 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
             { ...addTrait, mutate: () => addTrait.mutate(undefined) },
             ['key', 'name', 'scale'],
             <>
-              <TextInput label="Attribute" required value={trait.name} onChange={(e) => setTrait({ ...trait, name: e.currentTarget.value })} error={fieldError(addTrait.error, 'name')} w={170} />
-              <TextInput label="Attribute key" required value={trait.key} onChange={(e) => setTrait({ ...trait, key: e.currentTarget.value })} error={fieldError(addTrait.error, 'key')} w={150} />
+              <TextInput
+                label="Attribute"
+                required
+                value={trait.name}
+                onChange={(e) => setTrait({ ...trait, name: e.currentTarget.value })}
+                error={fieldError(addTrait.error, 'name')}
+                w={170}
+              />
+              <TextInput
+                label="Attribute key"
+                required
+                value={trait.key}
+                onChange={(e) => setTrait({ ...trait, key: e.currentTarget.value })}
+                error={fieldError(addTrait.error, 'key')}
+                w={150}
+              />
               <Select
                 label="Scale"
                 data={[
@@ -486,9 +693,12 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
                       { key: 'species', label: 'For species', kind: 'tags', placeholder: 'every species' },
                     ]}
                     values={{ name: m.name, species: m.species }}
-                    save={(v) => ok(apiB.PATCH('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } }, body: v as { name?: string } }))}
+                    save={(v) => ok(apiB.PATCH('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } }, body: v }))}
                     remove={() => ok(apiB.DELETE('/api/animals/medical/catalogue/{id}', { params: { path: { id: m.id } } }))}
-                    removeSays="Refused while a protocol, a medical record or a due item names it; records keep the name they were written with."
+                    removeSays={
+                      'Refused while a protocol, a medical record or a due item names it; ' +
+                      'records keep the name they were written with.'
+                    }
                     invalidate={['catalogue', 'medical']}
                   />
                 </Table.Td>
@@ -499,9 +709,30 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
             { ...addItem, mutate: () => addItem.mutate(undefined) },
             ['kind', 'name', 'species'],
             <>
-              <Select label="Kind" data={['vaccine', 'test', 'treatment', 'procedure']} value={item.kind} allowDeselect={false} onChange={(v) => setItem({ ...item, kind: v ?? 'vaccine' })} w={130} />
-              <TextInput label="Item" required value={item.name} onChange={(e) => setItem({ ...item, name: e.currentTarget.value })} error={fieldError(addItem.error, 'name')} w={170} />
-              <TagsInput label="For species" placeholder="every species" value={item.species} onChange={(species) => setItem({ ...item, species })} error={fieldError(addItem.error, 'species')} w={200} />
+              <Select
+                label="Kind"
+                data={['vaccine', 'test', 'treatment', 'procedure']}
+                value={item.kind}
+                allowDeselect={false}
+                onChange={(v) => setItem({ ...item, kind: v ?? 'vaccine' })}
+                w={130}
+              />
+              <TextInput
+                label="Item"
+                required
+                value={item.name}
+                onChange={(e) => setItem({ ...item, name: e.currentTarget.value })}
+                error={fieldError(addItem.error, 'name')}
+                w={170}
+              />
+              <TagsInput
+                label="For species"
+                placeholder="every species"
+                value={item.species}
+                onChange={(species) => setItem({ ...item, species })}
+                error={fieldError(addItem.error, 'species')}
+                w={200}
+              />
             </>,
             'Add a medical catalogue item',
           )}

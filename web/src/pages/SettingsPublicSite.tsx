@@ -1,5 +1,25 @@
 import { useEffect, useState } from 'react';
-import { Alert, Anchor, Badge, Button, Checkbox, Code, ColorInput, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  ColorInput,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
@@ -11,7 +31,16 @@ const orNull = (v: string) => (v.trim() ? v.trim() : null);
 function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
   const site = useQuery({ queryKey: ['public-site'], queryFn: () => ok(apiB.GET('/api/settings/public-site')) });
-  const blank = { primary_colour: '', accent_colour: '', logo_url: '', donation_url: '', tagline: '', how_to_adopt: '', how_to_foster: '', how_to_volunteer: '' };
+  const blank = {
+    primary_colour: '',
+    accent_colour: '',
+    logo_url: '',
+    donation_url: '',
+    tagline: '',
+    how_to_adopt: '',
+    how_to_foster: '',
+    how_to_volunteer: '',
+  };
   const [f, setF] = useState(blank);
   useEffect(() => {
     const s = site.data;
@@ -93,9 +122,23 @@ function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
             error={fieldError(save.error, 'accent_colour')}
           />
         </SimpleGrid>
-        <TextInput label="Tagline" maxLength={200} readOnly={!canAdmin} value={f.tagline} onChange={set('tagline')} error={fieldError(save.error, 'tagline')} />
+        <TextInput
+          label="Tagline"
+          maxLength={200}
+          readOnly={!canAdmin}
+          value={f.tagline}
+          onChange={set('tagline')}
+          error={fieldError(save.error, 'tagline')}
+        />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="Logo address" description="a square image, shown 40×40; empty: none" readOnly={!canAdmin} value={f.logo_url} onChange={set('logo_url')} error={fieldError(save.error, 'logo_url')} />
+          <TextInput
+            label="Logo address"
+            description="a square image, shown 40×40; empty: none"
+            readOnly={!canAdmin}
+            value={f.logo_url}
+            onChange={set('logo_url')}
+            error={fieldError(save.error, 'logo_url')}
+          />
           <TextInput
             label="Donation address"
             description="where the Donate links go (Ark moves no money); empty: none"
@@ -105,9 +148,39 @@ function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
             error={fieldError(save.error, 'donation_url')}
           />
         </SimpleGrid>
-        <Textarea label="How to adopt" description="on the home page and every animal page" autosize minRows={2} maxLength={2000} readOnly={!canAdmin} value={f.how_to_adopt} onChange={set('how_to_adopt')} error={fieldError(save.error, 'how_to_adopt')} />
-        <Textarea label="How to foster" description="on the home page" autosize minRows={2} maxLength={2000} readOnly={!canAdmin} value={f.how_to_foster} onChange={set('how_to_foster')} error={fieldError(save.error, 'how_to_foster')} />
-        <Textarea label="How to volunteer" description="on the home page" autosize minRows={2} maxLength={2000} readOnly={!canAdmin} value={f.how_to_volunteer} onChange={set('how_to_volunteer')} error={fieldError(save.error, 'how_to_volunteer')} />
+        <Textarea
+          label="How to adopt"
+          description="on the home page and every animal page"
+          autosize
+          minRows={2}
+          maxLength={2000}
+          readOnly={!canAdmin}
+          value={f.how_to_adopt}
+          onChange={set('how_to_adopt')}
+          error={fieldError(save.error, 'how_to_adopt')}
+        />
+        <Textarea
+          label="How to foster"
+          description="on the home page"
+          autosize
+          minRows={2}
+          maxLength={2000}
+          readOnly={!canAdmin}
+          value={f.how_to_foster}
+          onChange={set('how_to_foster')}
+          error={fieldError(save.error, 'how_to_foster')}
+        />
+        <Textarea
+          label="How to volunteer"
+          description="on the home page"
+          autosize
+          minRows={2}
+          maxLength={2000}
+          readOnly={!canAdmin}
+          value={f.how_to_volunteer}
+          onChange={set('how_to_volunteer')}
+          error={fieldError(save.error, 'how_to_volunteer')}
+        />
         {formError(save.error, fields) && <Alert color="red">{formError(save.error, fields)}</Alert>}
         {canAdmin && (
           <Group>
@@ -123,11 +196,15 @@ function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
         <Text size="sm" fw={600}>
           Script (the list drawn into the page)
         </Text>
-        <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{s.widget}</Code>
+        <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+          {s.widget}
+        </Code>
         <Text size="sm" fw={600}>
           Frame
         </Text>
-        <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{s.iframe}</Code>
+        <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+          {s.iframe}
+        </Code>
       </Stack>
     </form>
   );
@@ -136,8 +213,20 @@ function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
 /** Listing sites the adoptable animals are uploaded to every day (Petfinder, Adopt-a-Pet). */
 function Syndication({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ['syndication'], queryFn: () => ok(apiB.GET('/api/settings/syndication', { params: { query: { limit: 100, offset: 0 } } })) });
-  const blank = { format: 'petfinder', protocol: 'ftp', host: '', port: '' as number | string, username: '', password: '', secure: false, remote_dir: '' };
+  const list = useQuery({
+    queryKey: ['syndication'],
+    queryFn: () => ok(apiB.GET('/api/settings/syndication', { params: { query: { limit: 100, offset: 0 } } })),
+  });
+  const blank = {
+    format: 'petfinder',
+    protocol: 'ftp',
+    host: '',
+    port: '' as number | string,
+    username: '',
+    password: '',
+    secure: false,
+    remote_dir: '',
+  };
   const [f, setF] = useState(blank);
   const add = useMutation({
     mutationFn: () =>
@@ -162,7 +251,8 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
     },
   });
   const toggle = useMutation({
-    mutationFn: (v: { id: string; enabled: boolean }) => ok(apiB.PATCH('/api/settings/syndication/{id}', { params: { path: { id: v.id } }, body: { enabled: v.enabled } })),
+    mutationFn: (v: { id: string; enabled: boolean }) =>
+      ok(apiB.PATCH('/api/settings/syndication/{id}', { params: { path: { id: v.id } }, body: { enabled: v.enabled } })),
     onSuccess: (t) => {
       notify(t.enabled ? 'Daily upload on' : 'Daily upload off');
       void client.invalidateQueries({ queryKey: ['syndication'] });
@@ -171,7 +261,10 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
   const run = useMutation({
     mutationFn: (id: string) => ok(apiB.POST('/api/settings/syndication/{id}/run', { params: { path: { id } } })),
     onSuccess: (r) => {
-      notify(r.status === 'ok' ? `Uploaded ${r.file}: ${r.animals} animals` : `The upload failed: ${r.error ?? ''}`, r.status === 'ok' ? 'teal' : 'red');
+      notify(
+        r.status === 'ok' ? `Uploaded ${r.file}: ${r.animals} animals` : `The upload failed: ${r.error ?? ''}`,
+        r.status === 'ok' ? 'teal' : 'red',
+      );
       void client.invalidateQueries({ queryKey: ['syndication'] });
     },
   });
@@ -186,8 +279,8 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
   return (
     <Stack>
       <Text size="sm" maw={760}>
-        Enabled listing sites get the adoptable animals (with their photo addresses) every day at 05:00 UTC, by FTP, FTPS or SFTP. The password
-        is stored and never shown again. Removing a site here removes nothing from the site itself.
+        Enabled listing sites get the adoptable animals (with their photo addresses) every day at 05:00 UTC, by FTP, FTPS or SFTP. The
+        password is stored and never shown again. Removing a site here removes nothing from the site itself.
       </Text>
       {(toggle.error || run.error || remove.error) && <Alert color="red">{(toggle.error ?? run.error ?? remove.error)?.message}</Alert>}
       <ListTable
@@ -195,7 +288,11 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
         label="Listing sites"
         head={['Site', 'Server', 'Daily upload', 'Last upload', '']}
         minWidth={900}
-        empty={canAdmin ? 'No listing sites yet: add Petfinder or Adopt-a-Pet below with the FTP account they gave you.' : 'No listing sites yet.'}
+        empty={
+          canAdmin
+            ? 'No listing sites yet: add Petfinder or Adopt-a-Pet below with the FTP account they gave you.'
+            : 'No listing sites yet.'
+        }
         row={(t) => (
           <Table.Tr key={t.id}>
             <Table.Td fw={600}>{t.format === 'petfinder' ? 'Petfinder' : 'Adopt-a-Pet'}</Table.Td>
@@ -228,7 +325,13 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
             <Table.Td>
               {canAdmin && (
                 <Group gap={4} wrap="nowrap">
-                  <Button size="xs" variant="default" loading={run.isPending && run.variables === t.id} onClick={() => run.mutate(t.id)} aria-label={`Upload to ${t.host} now`}>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    loading={run.isPending && run.variables === t.id}
+                    onClick={() => run.mutate(t.id)}
+                    aria-label={`Upload to ${t.host} now`}
+                  >
                     Upload now
                   </Button>
                   <Button size="xs" variant="outline" color="red.9" onClick={() => remove.mutate(t.id)} aria-label={`Remove ${t.host}`}>
@@ -267,16 +370,63 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
                 allowDeselect={false}
                 onChange={(v) => setF({ ...f, format: v ?? 'petfinder' })}
               />
-              <Select label="Protocol" w={110} data={['ftp', 'sftp']} value={f.protocol} allowDeselect={false} onChange={(v) => setF({ ...f, protocol: v ?? 'ftp' })} />
-              <TextInput label="Server" required value={f.host} onChange={(e) => setF({ ...f, host: e.currentTarget.value })} error={fieldError(add.error, 'host')} />
-              <NumberInput label="Port" description="empty: 21, or 22 for sftp" w={150} value={f.port} onChange={(v) => setF({ ...f, port: v })} error={fieldError(add.error, 'port')} />
+              <Select
+                label="Protocol"
+                w={110}
+                data={['ftp', 'sftp']}
+                value={f.protocol}
+                allowDeselect={false}
+                onChange={(v) => setF({ ...f, protocol: v ?? 'ftp' })}
+              />
+              <TextInput
+                label="Server"
+                required
+                value={f.host}
+                onChange={(e) => setF({ ...f, host: e.currentTarget.value })}
+                error={fieldError(add.error, 'host')}
+              />
+              <NumberInput
+                label="Port"
+                description="empty: 21, or 22 for sftp"
+                w={150}
+                value={f.port}
+                onChange={(v) => setF({ ...f, port: v })}
+                error={fieldError(add.error, 'port')}
+              />
             </Group>
             <Group align="flex-start">
-              <TextInput label="User name" required value={f.username} onChange={(e) => setF({ ...f, username: e.currentTarget.value })} error={fieldError(add.error, 'username')} />
-              <TextInput label="Password" type="password" required autoComplete="new-password" value={f.password} onChange={(e) => setF({ ...f, password: e.currentTarget.value })} error={fieldError(add.error, 'password')} />
-              <TextInput label="Folder" description="empty: / (Petfinder expects /import)" value={f.remote_dir} onChange={(e) => setF({ ...f, remote_dir: e.currentTarget.value })} error={fieldError(add.error, 'remote_dir')} />
+              <TextInput
+                label="User name"
+                required
+                value={f.username}
+                onChange={(e) => setF({ ...f, username: e.currentTarget.value })}
+                error={fieldError(add.error, 'username')}
+              />
+              <TextInput
+                label="Password"
+                type="password"
+                required
+                autoComplete="new-password"
+                value={f.password}
+                onChange={(e) => setF({ ...f, password: e.currentTarget.value })}
+                error={fieldError(add.error, 'password')}
+              />
+              <TextInput
+                label="Folder"
+                description="empty: / (Petfinder expects /import)"
+                value={f.remote_dir}
+                onChange={(e) => setF({ ...f, remote_dir: e.currentTarget.value })}
+                error={fieldError(add.error, 'remote_dir')}
+              />
             </Group>
-            {f.protocol === 'ftp' && <Checkbox label="Encrypted (FTPS)" checked={f.secure} onChange={(e) => setF({ ...f, secure: e.currentTarget.checked })} error={fieldError(add.error, 'secure')} />}
+            {f.protocol === 'ftp' && (
+              <Checkbox
+                label="Encrypted (FTPS)"
+                checked={f.secure}
+                onChange={(e) => setF({ ...f, secure: e.currentTarget.checked })}
+                error={fieldError(add.error, 'secure')}
+              />
+            )}
             {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
             <Group>
               <Button type="submit" loading={add.isPending}>

@@ -18,7 +18,11 @@ function NewShift({ onClose, first }: { onClose: () => void; first: string }) {
   const set = (k: keyof typeof b) => (e: { currentTarget: { value: string } }) => setB({ ...b, [k]: e.currentTarget.value });
   const add = useMutation({
     mutationFn: async () => {
-      const s = await ok(apiB.POST('/api/shifts/schedules', { body: { name: b.name, starts_at: `${b.date}T${b.from}:00`, ends_at: `${b.date}T${b.to}:00` } }));
+      const s = await ok(
+        apiB.POST('/api/shifts/schedules', {
+          body: { name: b.name, starts_at: `${b.date}T${b.from}:00`, ends_at: `${b.date}T${b.to}:00` },
+        }),
+      );
       return ok(
         apiB.POST('/api/shifts/schedules/{id}/windows', {
           params: { path: { id: s.id } },
@@ -41,13 +45,28 @@ function NewShift({ onClose, first }: { onClose: () => void; first: string }) {
       }}
     >
       <Stack>
-        <TextInput label="What" placeholder="Morning kennel care" required data-autofocus value={b.name} onChange={set('name')} error={fieldError(add.error, 'name')} />
+        <TextInput
+          label="What"
+          placeholder="Morning kennel care"
+          required
+          data-autofocus
+          value={b.name}
+          onChange={set('name')}
+          error={fieldError(add.error, 'name')}
+        />
         <TextInput label="Day" type="date" required value={b.date} onChange={set('date')} error={fieldError(add.error, 'starts_at')} />
         <Group grow>
           <TextInput label="From" type="time" required value={b.from} onChange={set('from')} />
           <TextInput label="Until" type="time" required value={b.to} onChange={set('to')} error={fieldError(add.error, 'ends_at')} />
         </Group>
-        <NumberInput label="Volunteers needed" min={1} value={b.capacity} onChange={(v) => setB({ ...b, capacity: v })} error={fieldError(add.error, 'capacity')} w={180} />
+        <NumberInput
+          label="Volunteers needed"
+          min={1}
+          value={b.capacity}
+          onChange={(v) => setB({ ...b, capacity: v })}
+          error={fieldError(add.error, 'capacity')}
+          w={180}
+        />
         {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -66,7 +85,8 @@ function Book({ win, onClose }: { win: Win; onClose: () => void }) {
   const client = useQueryClient();
   const [person, setPerson] = useState<string | null>(null);
   const book = useMutation({
-    mutationFn: () => ok(apiB.POST('/api/shifts/windows/{id}/bookings', { params: { path: { id: win.id } }, body: { person_id: person ?? '' } })),
+    mutationFn: () =>
+      ok(apiB.POST('/api/shifts/windows/{id}/bookings', { params: { path: { id: win.id } }, body: { person_id: person ?? '' } })),
     onSuccess: (r) => {
       void client.invalidateQueries({ queryKey: ['shifts'] });
       notify(`${r.person_name} is booked`);
@@ -84,7 +104,14 @@ function Book({ win, onClose }: { win: Win; onClose: () => void }) {
         <Text size="sm">
           {win.name}, {win.start}–{win.end}: {win.capacity - win.booked} of {win.capacity} places free.
         </Text>
-        <PersonPicker label="Volunteer" role="volunteer" required value={person} onChange={setPerson} error={fieldError(book.error, 'person_id')} />
+        <PersonPicker
+          label="Volunteer"
+          role="volunteer"
+          required
+          value={person}
+          onChange={setPerson}
+          error={fieldError(book.error, 'person_id')}
+        />
         {formError(book.error, ['person_id']) && <Alert color="red">{formError(book.error, ['person_id'])}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -110,14 +137,26 @@ export default function Shifts() {
   const days = Array.from({ length: 7 }, (_, i) => addDays(start, i));
   const from = start;
   const to = addDays(start, 6);
-  const cal = useQuery({ queryKey: ['shifts', 'calendar', from, to], queryFn: () => ok(apiB.GET('/api/shifts/calendar', { params: { query: { from, to } } })) });
+  const cal = useQuery({
+    queryKey: ['shifts', 'calendar', from, to],
+    queryFn: () => ok(apiB.GET('/api/shifts/calendar', { params: { query: { from, to } } })),
+  });
   const byDay = new Map<string, Win[]>();
   for (const s of cal.data?.results ?? []) {
     if (s.status === 'cancelled') continue;
     for (const w of s.windows) {
       const d = w.starts_at_local.slice(0, 10);
       const live = w.bookings.filter((b) => b.status === 'booked');
-      const win: Win = { id: w.id, name: s.name, role: w.role_name, start: hm(w.starts_at_local), end: hm(w.ends_at_local), capacity: w.capacity, booked: w.booked, names: live.map((b) => b.person_name) };
+      const win: Win = {
+        id: w.id,
+        name: s.name,
+        role: w.role_name,
+        start: hm(w.starts_at_local),
+        end: hm(w.ends_at_local),
+        capacity: w.capacity,
+        booked: w.booked,
+        names: live.map((b) => b.person_name),
+      };
       byDay.set(d, [...(byDay.get(d) ?? []), win]);
     }
   }
@@ -148,7 +187,15 @@ export default function Shifts() {
         {days.map((d) => {
           const wins = byDay.get(d) ?? [];
           return (
-            <Paper key={d} withBorder p="xs" mih={160} component="section" aria-label={weekdayIn(d)} bg={d === todayIn() ? 'var(--mantine-color-ark-0)' : undefined}>
+            <Paper
+              key={d}
+              withBorder
+              p="xs"
+              mih={160}
+              component="section"
+              aria-label={weekdayIn(d)}
+              bg={d === todayIn() ? 'var(--mantine-color-ark-0)' : undefined}
+            >
               <Text fw={700} size="sm" mb={6}>
                 {weekdayIn(d)}
               </Text>
@@ -172,7 +219,13 @@ export default function Shifts() {
                       </Text>
                     ))}
                     {canWrite && w.booked < w.capacity && (
-                      <Button size="compact-xs" variant="default" mt={4} onClick={() => setBooking(w)} aria-label={`Book a volunteer on ${w.name} ${w.start}`}>
+                      <Button
+                        size="compact-xs"
+                        variant="default"
+                        mt={4}
+                        onClick={() => setBooking(w)}
+                        aria-label={`Book a volunteer on ${w.name} ${w.start}`}
+                      >
                         Book
                       </Button>
                     )}

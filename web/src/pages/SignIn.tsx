@@ -15,10 +15,14 @@ export default function SignIn() {
   const from = (useLocation().state as { from?: string } | null)?.from ?? '/';
   const signIn = useMutation({
     mutationFn: () =>
-      ok(apiB.POST('/api/session', { body: { email, password, ...(code ? (code.includes('-') ? { recovery_code: code } : { totp_code: code }) : {}) } })),
+      ok(
+        apiB.POST('/api/session', {
+          body: { email, password, ...(code ? (code.includes('-') ? { recovery_code: code } : { totp_code: code }) : {}) },
+        }),
+      ),
     onSuccess: (s) => {
       client.setQueryData(['session'], s);
-      navigate(from, { replace: true });
+      void navigate(from, { replace: true });
     },
   });
   const reset = useMutation({ mutationFn: () => ok(apiB.POST('/api/session/password-reset', { body: { email } })) });
@@ -33,7 +37,14 @@ export default function SignIn() {
           }}
         >
           <Stack>
-            <TextInput label="Email" type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldError(reset.error, 'email')} />
+            <TextInput
+              label="Email"
+              type="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={fieldError(reset.error, 'email')}
+            />
             {reset.isSuccess && <Alert color="teal">If this address belongs to a team member, a link is on its way.</Alert>}
             <Button type="submit" loading={reset.isPending}>
               Send the link
@@ -54,9 +65,25 @@ export default function SignIn() {
         }}
       >
         <Stack>
-          <TextInput label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={fieldError(err, 'email')} />
-          <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={fieldError(err, 'password')} />
-          {/* Always offered: the answer to a sign-in never says whether the account asks for a code (nor whether the password was right). */}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={fieldError(err, 'email')}
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={fieldError(err, 'password')}
+          />
+          {/* Always offered: the answer to a sign-in never says whether the account asks for a code
+              (nor whether the password was right). */}
           <TextInput
             label="Code from your authenticator app"
             description="Only if two-factor sign-in is on for you; or one of your recovery codes"

@@ -3,6 +3,8 @@ import { Alert, Button, Group, Modal, SegmentedControl, SimpleGrid, Stack, Text,
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
+import { keys } from '../queries/keys';
+
 import { notify } from '../notify';
 import { AnimalPicker, PersonPicker } from './parts';
 import { LooksLike } from './PersonForm';
@@ -26,23 +28,39 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
           body: {
             ...(who === 'known'
               ? { person_id: person ?? '' }
-              : { applicant: { first_name: a.firstName.trim(), last_name: a.lastName.trim(), email: a.email.trim(), ...(a.phone.trim() ? { phone: a.phone.trim() } : {}) } }),
+              : {
+                  applicant: {
+                    first_name: a.firstName.trim(),
+                    last_name: a.lastName.trim(),
+                    email: a.email.trim(),
+                    ...(a.phone.trim() ? { phone: a.phone.trim() } : {}),
+                  },
+                }),
             animal_ids: animal ? [animal] : [],
             ...(notes.trim() ? { notes: notes.trim() } : {}),
           },
         }),
       ),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['applications'] });
-      void client.invalidateQueries({ queryKey: ['person'] });
+      void client.invalidateQueries({ queryKey: keys.applications.all });
+      void client.invalidateQueries({ queryKey: keys.person.every });
       notify(`Application started for ${r.applicant_name}`);
       for (const w of r.warnings) notify(w.message, 'yellow');
       for (const f of r.registry_flags) notify(`Registry flag: ${f.category.replaceAll('_', ' ')}, raised by ${f.raised_by}`, 'yellow');
       onClose();
-      navigate(`/adoptions?application=${r.id}`);
+      void navigate(`/adoptions?application=${r.id}`);
     },
   });
-  const fields = ['person_id', 'applicant', 'applicant.first_name', 'applicant.last_name', 'applicant.email', 'applicant.phone', 'animal_ids', 'notes'];
+  const fields = [
+    'person_id',
+    'applicant',
+    'applicant.first_name',
+    'applicant.last_name',
+    'applicant.email',
+    'applicant.phone',
+    'animal_ids',
+    'notes',
+  ];
   return (
     <form
       onSubmit={(e) => {
@@ -61,7 +79,7 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
               aria-label="Applicant"
               w="fit-content"
               value={who}
-              onChange={(v) => setWho(v as 'known' | 'new')}
+              onChange={(v) => setWho(v)}
               data={[
                 { value: 'new', label: 'Someone new' },
                 { value: 'known', label: 'Someone on file' },
@@ -72,10 +90,35 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
             ) : (
               <>
                 <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                  <TextInput label="First name" required value={a.firstName} onChange={(e) => setA({ ...a, firstName: e.currentTarget.value })} error={fieldError(go.error, 'applicant.first_name')} />
-                  <TextInput label="Last name" required value={a.lastName} onChange={(e) => setA({ ...a, lastName: e.currentTarget.value })} error={fieldError(go.error, 'applicant.last_name')} />
-                  <TextInput label="Email" type="email" required value={a.email} onChange={(e) => setA({ ...a, email: e.currentTarget.value })} error={fieldError(go.error, 'applicant.email')} />
-                  <TextInput label="Phone" type="tel" value={a.phone} onChange={(e) => setA({ ...a, phone: e.currentTarget.value })} error={fieldError(go.error, 'applicant.phone')} />
+                  <TextInput
+                    label="First name"
+                    required
+                    value={a.firstName}
+                    onChange={(e) => setA({ ...a, firstName: e.currentTarget.value })}
+                    error={fieldError(go.error, 'applicant.first_name')}
+                  />
+                  <TextInput
+                    label="Last name"
+                    required
+                    value={a.lastName}
+                    onChange={(e) => setA({ ...a, lastName: e.currentTarget.value })}
+                    error={fieldError(go.error, 'applicant.last_name')}
+                  />
+                  <TextInput
+                    label="Email"
+                    type="email"
+                    required
+                    value={a.email}
+                    onChange={(e) => setA({ ...a, email: e.currentTarget.value })}
+                    error={fieldError(go.error, 'applicant.email')}
+                  />
+                  <TextInput
+                    label="Phone"
+                    type="tel"
+                    value={a.phone}
+                    onChange={(e) => setA({ ...a, phone: e.currentTarget.value })}
+                    error={fieldError(go.error, 'applicant.phone')}
+                  />
                 </SimpleGrid>
                 <Text size="xs" c="dimmed">
                   Someone already on file with this email is used, not added again.
@@ -92,7 +135,14 @@ function StartForm({ animalId, animalName, personId, personName, onClose }: Prop
         ) : (
           <AnimalPicker label="Animal" value={animal} onChange={setAnimal} error={fieldError(go.error, 'animal_ids')} />
         )}
-        <Textarea label="Notes" autosize minRows={2} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} error={fieldError(go.error, 'notes')} />
+        <Textarea
+          label="Notes"
+          autosize
+          minRows={2}
+          value={notes}
+          onChange={(e) => setNotes(e.currentTarget.value)}
+          error={fieldError(go.error, 'notes')}
+        />
         {formError(go.error, fields) && <Alert color="red">{formError(go.error, fields)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -122,7 +172,13 @@ export function StartApplication(props: Props & { variant?: 'filled' | 'default'
       <Button variant={props.variant ?? 'default'} onClick={() => setOpen(true)}>
         Start an application
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title="Start an adoption application" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title="Start an adoption application"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {open && <StartForm {...props} onClose={() => setOpen(false)} />}
       </Modal>
     </>

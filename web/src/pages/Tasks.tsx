@@ -69,7 +69,11 @@ function AddTask({ onClose }: { onClose: () => void }) {
             title: f.title,
             ...(f.notes ? { notes: f.notes } : {}),
             ...(f.due ? { due_at: zonedIso(f.due, tz) } : {}),
-            ...(f.assignee.trim() ? (f.whose === 'role' ? { assignee_role: f.assignee.trim() } : { assignee_member: f.assignee.trim() }) : {}),
+            ...(f.assignee.trim()
+              ? f.whose === 'role'
+                ? { assignee_role: f.assignee.trim() }
+                : { assignee_member: f.assignee.trim() }
+              : {}),
             priority: f.priority as 'normal',
           },
         }),
@@ -137,13 +141,39 @@ function AddTask({ onClose }: { onClose: () => void }) {
   );
 }
 
-type TaskRow = { id: string; title: string; notes: string; due_at: string | null; assignee_role: string | null; assignee_member: string | null; priority: string; linked_type: string | null; linked_id: string | null };
+type TaskRow = {
+  id: string;
+  title: string;
+  notes: string;
+  due_at: string | null;
+  assignee_role: string | null;
+  assignee_member: string | null;
+  priority: string;
+  linked_type: string | null;
+  linked_id: string | null;
+};
 
-function TaskTable({ rows, label, empty, canWrite, onDone }: { rows: TaskRow[] | undefined; label: string; empty: string; canWrite: boolean; onDone: (t: TaskRow) => void }) {
+function TaskTable({
+  rows,
+  label,
+  empty,
+  canWrite,
+  onDone,
+}: {
+  rows: TaskRow[] | undefined;
+  label: string;
+  empty: string;
+  canWrite: boolean;
+  onDone: (t: TaskRow) => void;
+}) {
   const tz = useZone();
   const grants = useSession().data?.grants;
-  const animals = useAnimalNames(can(grants, 'animals', 'read') ? (rows ?? []).flatMap((t) => (t.linked_type === 'animal' && t.linked_id ? [t.linked_id] : [])) : []);
-  const people = usePersonNames(can(grants, 'people', 'read') ? (rows ?? []).flatMap((t) => (t.linked_type === 'person' && t.linked_id ? [t.linked_id] : [])) : []);
+  const animals = useAnimalNames(
+    can(grants, 'animals', 'read') ? (rows ?? []).flatMap((t) => (t.linked_type === 'animal' && t.linked_id ? [t.linked_id] : [])) : [],
+  );
+  const people = usePersonNames(
+    can(grants, 'people', 'read') ? (rows ?? []).flatMap((t) => (t.linked_type === 'person' && t.linked_id ? [t.linked_id] : [])) : [],
+  );
   const names = new Map([...animals, ...people]);
   return (
     <ListTable
@@ -279,7 +309,9 @@ function Week() {
         Times in {cal.data?.time_zone ?? tz}. Showing: {cal.data ? cal.data.kinds.map((k) => KIND_LABEL[k] ?? k).join(', ') : '…'}
       </Text>
       {cal.isError && <Alert color="red">{cal.error.message}</Alert>}
-      {cal.data?.truncated && <Alert color="yellow">The week has more than the API answers at once (2,000 entries): some are not shown.</Alert>}
+      {cal.data?.truncated && (
+        <Alert color="yellow">The week has more than the API answers at once (2,000 entries): some are not shown.</Alert>
+      )}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 7 }} spacing="xs">
         {days.map((d) => {
           const entries = (cal.data?.results ?? []).filter((e) => e.date === d);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Group, List, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, List, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
@@ -37,7 +37,14 @@ function NewTransport({ onClose }: { onClose: () => void }) {
     >
       <Stack>
         <TextInput label="Name" required data-autofocus value={b.name} onChange={set('name')} error={fieldError(add.error, 'name')} />
-        <TextInput label="Date" type="date" required value={b.scheduled_date} onChange={set('scheduled_date')} error={fieldError(add.error, 'scheduled_date')} />
+        <TextInput
+          label="Date"
+          type="date"
+          required
+          value={b.scheduled_date}
+          onChange={set('scheduled_date')}
+          error={fieldError(add.error, 'scheduled_date')}
+        />
         <TextInput label="From" required value={b.origin} onChange={set('origin')} error={fieldError(add.error, 'origin')} />
         <TextInput label="To" required value={b.destination} onChange={set('destination')} error={fieldError(add.error, 'destination')} />
         {formError(add.error, fields) && <Alert color="red">{formError(add.error, fields)}</Alert>}
@@ -73,8 +80,22 @@ function AddLeg({ id, from }: { id: string; from: string }) {
     >
       <Stack gap={4}>
         <Group grow gap="xs" align="flex-start">
-          <TextInput size="xs" label="New leg from" required value={b.from_place} onChange={(e) => setB({ ...b, from_place: e.currentTarget.value })} error={fieldError(add.error, 'from_place')} />
-          <TextInput size="xs" label="to" required value={b.to_place} onChange={(e) => setB({ ...b, to_place: e.currentTarget.value })} error={fieldError(add.error, 'to_place')} />
+          <TextInput
+            size="xs"
+            label="New leg from"
+            required
+            value={b.from_place}
+            onChange={(e) => setB({ ...b, from_place: e.currentTarget.value })}
+            error={fieldError(add.error, 'from_place')}
+          />
+          <TextInput
+            size="xs"
+            label="to"
+            required
+            value={b.to_place}
+            onChange={(e) => setB({ ...b, to_place: e.currentTarget.value })}
+            error={fieldError(add.error, 'to_place')}
+          />
         </Group>
         <Group justify="flex-end">
           <Button size="xs" type="submit" variant="default" loading={add.isPending}>
@@ -82,7 +103,11 @@ function AddLeg({ id, from }: { id: string; from: string }) {
           </Button>
         </Group>
       </Stack>
-      {formError(add.error, ['from_place', 'to_place']) && <Text size="xs" c="red.9">{formError(add.error, ['from_place', 'to_place'])}</Text>}
+      {formError(add.error, ['from_place', 'to_place']) && (
+        <Text size="xs" c="red.9">
+          {formError(add.error, ['from_place', 'to_place'])}
+        </Text>
+      )}
     </form>
   );
 }
@@ -93,7 +118,10 @@ export default function Transports() {
   const canWrite = can(session.data?.grants, 'animals', 'write');
   const client = useQueryClient();
   const [adding, { open, close }] = useDisclosure();
-  const list = useQuery({ queryKey: ['transports'], queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { limit: 100, offset: 0 } } })) });
+  const list = useQuery({
+    queryKey: ['transports'],
+    queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { limit: 100, offset: 0 } } })),
+  });
   const move = useMutation({
     mutationFn: ({ id, to }: { id: string; to: Next }) => {
       const p = { params: { path: { id } } };
@@ -116,7 +144,9 @@ export default function Transports() {
       </Group>
       {list.isError && <Alert color="red">{list.error.message}</Alert>}
       {move.error && <Alert color="red">{move.error.message}</Alert>}
-      {list.data && !all.length && <Alert color="gray">No transports yet: plan one with “Plan a transport”, then add its legs and animals.</Alert>}
+      {list.data && !all.length && (
+        <Alert color="gray">No transports yet: plan one with “Plan a transport”, then add its legs and animals.</Alert>
+      )}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} aria-label="Transport board">
         {COLUMNS.map((c) => {
           const cards = all.filter((t) => t.status === c.status);
@@ -172,7 +202,12 @@ export default function Transports() {
                         <Button size="xs" onClick={() => move.mutate({ id: t.id, to: c.next })} aria-label={`${c.action} ${t.name}`}>
                           {c.action}
                         </Button>
-                        <Button size="xs" variant="default" onClick={() => move.mutate({ id: t.id, to: 'cancel' })} aria-label={`Cancel the run: ${t.name}`}>
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => move.mutate({ id: t.id, to: 'cancel' })}
+                          aria-label={`Cancel the run: ${t.name}`}
+                        >
                           Cancel the run
                         </Button>
                       </Group>

@@ -1,5 +1,21 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Code, Group, Modal, Paper, SimpleGrid, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
@@ -76,12 +92,20 @@ function EndpointForm({ endpoint, onDone, onCancel }: { endpoint?: Endpoint; onD
           onChange={(e) => setF({ ...f, url: e.currentTarget.value })}
           error={fieldError(save.error, 'url')}
         />
-        <Textarea label="What it is for" autosize minRows={1} maxLength={500} value={f.description} onChange={(e) => setF({ ...f, description: e.currentTarget.value })} error={fieldError(save.error, 'description')} />
+        <Textarea
+          label="What it is for"
+          autosize
+          minRows={1}
+          maxLength={500}
+          value={f.description}
+          onChange={(e) => setF({ ...f, description: e.currentTarget.value })}
+          error={fieldError(save.error, 'description')}
+        />
         <Checkbox.Group
           label="Events it receives"
           description="at least one"
           value={f.events}
-          onChange={(v) => setF({ ...f, events: v as EventName[] })}
+          onChange={(v) => setF({ ...f, events: v })}
           error={fieldError(save.error, 'events')}
         >
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={6} mt="xs">
@@ -109,10 +133,14 @@ function Deliveries({ endpoint, onClose }: { endpoint: Endpoint; onClose: () => 
   const client = useQueryClient();
   const list = useQuery({
     queryKey: ['webhooks', endpoint.id, 'deliveries'],
-    queryFn: () => ok(apiB.GET('/api/settings/webhooks/{id}/deliveries', { params: { path: { id: endpoint.id }, query: { limit: 25, offset: 0 } } })),
+    queryFn: () =>
+      ok(apiB.GET('/api/settings/webhooks/{id}/deliveries', { params: { path: { id: endpoint.id }, query: { limit: 25, offset: 0 } } })),
   });
   const again = useMutation({
-    mutationFn: (delivery_id: string) => ok(apiB.POST('/api/settings/webhooks/{id}/deliveries/{delivery_id}/redeliver', { params: { path: { id: endpoint.id, delivery_id } } })),
+    mutationFn: (delivery_id: string) =>
+      ok(
+        apiB.POST('/api/settings/webhooks/{id}/deliveries/{delivery_id}/redeliver', { params: { path: { id: endpoint.id, delivery_id } } }),
+      ),
     onSuccess: () => {
       notify('Delivery queued again');
       void client.invalidateQueries({ queryKey: ['webhooks'] });
@@ -171,7 +199,13 @@ function Deliveries({ endpoint, onClose }: { endpoint: Endpoint; onClose: () => 
                 )}
               </Table.Td>
               <Table.Td>
-                <Button size="xs" variant="default" disabled={d.status === 'sending'} onClick={() => again.mutate(d.id)} aria-label={`Send ${d.event} of ${d.entity_id} again`}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  disabled={d.status === 'sending'}
+                  onClick={() => again.mutate(d.id)}
+                  aria-label={`Send ${d.event} of ${d.entity_id} again`}
+                >
                   Send again
                 </Button>
               </Table.Td>
@@ -201,7 +235,8 @@ export function Webhooks() {
     },
   });
   const toggle = useMutation({
-    mutationFn: (e: Endpoint) => ok(apiB.PATCH('/api/settings/webhooks/{id}', { params: { path: { id: e.id } }, body: { enabled: !e.enabled } })),
+    mutationFn: (e: Endpoint) =>
+      ok(apiB.PATCH('/api/settings/webhooks/{id}', { params: { path: { id: e.id } }, body: { enabled: !e.enabled } })),
     onSuccess: (e) => {
       notify(e.enabled ? 'Endpoint resumed: its backlog is sent in order' : 'Endpoint paused');
       void client.invalidateQueries({ queryKey: ['webhooks'] });
@@ -221,13 +256,20 @@ export function Webhooks() {
     <Stack>
       <Group justify="space-between">
         <Text size="sm" maw={720}>
-          Ark sends a signed POST to each endpoint when one of its events happens (Standard Webhooks: verify the <Code>webhook-signature</Code>{' '}
-          header with the endpoint&apos;s secret). Failed sends are retried for about three days; after 50 failures in a row the endpoint is paused.
+          Ark sends a signed POST to each endpoint when one of its events happens (Standard Webhooks: verify the{' '}
+          <Code>webhook-signature</Code> header with the endpoint&apos;s secret). Failed sends are retried for about three days; after 50
+          failures in a row the endpoint is paused.
         </Text>
         <Button onClick={addDialog.open}>Add an endpoint</Button>
       </Group>
       {secret && (
-        <Alert color="teal" title="Copy the signing secret now: it is never shown again" withCloseButton closeButtonLabel="I have copied the secret" onClose={() => setSecret(null)}>
+        <Alert
+          color="teal"
+          title="Copy the signing secret now: it is never shown again"
+          withCloseButton
+          closeButtonLabel="I have copied the secret"
+          onClose={() => setSecret(null)}
+        >
           <Code block>{secret}</Code>
         </Alert>
       )}
@@ -271,7 +313,12 @@ export function Webhooks() {
                 <Button size="xs" variant="default" onClick={() => setEditing(e)} aria-label={`Edit ${e.url}`}>
                   Edit
                 </Button>
-                <Button size="xs" variant="default" onClick={() => toggle.mutate(e)} aria-label={`${e.enabled ? 'Pause' : 'Resume'} ${e.url}`}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => toggle.mutate(e)}
+                  aria-label={`${e.enabled ? 'Pause' : 'Resume'} ${e.url}`}
+                >
                   {e.enabled ? 'Pause' : 'Resume'}
                 </Button>
                 <Button size="xs" variant="default" onClick={() => setRotating(e)} aria-label={`New secret for ${e.url}`}>
@@ -286,7 +333,13 @@ export function Webhooks() {
         )}
       />
       {watched && <Deliveries endpoint={watched} onClose={() => setWatching(null)} />}
-      <Modal opened={adding} onClose={addDialog.close} title="Add a webhook endpoint" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={adding}
+        onClose={addDialog.close}
+        title="Add a webhook endpoint"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         <EndpointForm
           onCancel={addDialog.close}
           onDone={(s) => {
@@ -295,14 +348,25 @@ export function Webhooks() {
           }}
         />
       </Modal>
-      <Modal opened={!!editing} onClose={() => setEditing(null)} title="Edit the webhook endpoint" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={!!editing}
+        onClose={() => setEditing(null)}
+        title="Edit the webhook endpoint"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {editing && <EndpointForm endpoint={editing} onCancel={() => setEditing(null)} onDone={() => setEditing(null)} />}
       </Modal>
-      <Modal opened={!!rotating} onClose={() => setRotating(null)} title="Replace the signing secret?" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={!!rotating}
+        onClose={() => setRotating(null)}
+        title="Replace the signing secret?"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         <Stack>
           <Text size="sm">
-            Every send to <b>{rotating?.url}</b> is signed with the new secret from now on, retries included: put it into the receiving system
-            at once. The new secret is shown once.
+            Every send to <b>{rotating?.url}</b> is signed with the new secret from now on, retries included: put it into the receiving
+            system at once. The new secret is shown once.
           </Text>
           {rotate.error && <Alert color="red">{rotate.error.message}</Alert>}
           <Group justify="flex-end">
@@ -315,7 +379,12 @@ export function Webhooks() {
           </Group>
         </Stack>
       </Modal>
-      <Modal opened={!!deleting} onClose={() => setDeleting(null)} title="Delete the webhook endpoint?" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={!!deleting}
+        onClose={() => setDeleting(null)}
+        title="Delete the webhook endpoint?"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         <Stack>
           <Text size="sm">
             Nothing more is sent to <b>{deleting?.url}</b>; its waiting deliveries and its delivery log are deleted with it.

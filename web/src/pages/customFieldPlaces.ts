@@ -26,18 +26,18 @@ export function placesAllowed(can: (area: string, level: Level) => boolean, leve
 
 // Every area's route has the same shape as the Animals one (only the entity types differ): the calls below are typed
 // by the Animals route and sent to the entity's own route.
-const A = '/api/animals/custom-fields' as const;
+type A = '/api/animals/custom-fields';
 type Body = { entity_type: 'animal'; field_key: string; field_label: string; field_type: 'text'; required?: boolean; options?: string[] };
 export const fieldsApi = {
-  list: (path: Path, include_retired: boolean) => ok(apiB.GET(path as typeof A, { params: { query: { include_retired } } })),
+  list: (path: Path, include_retired: boolean) => ok(apiB.GET(path as A, { params: { query: { include_retired } } })),
   create: (entity: string, body: Omit<Body, 'entity_type'>) =>
-    ok(apiB.POST(placeOf(entity).path as typeof A, { body: { ...body, entity_type: entity as 'animal' } })),
+    ok(apiB.POST(placeOf(entity).path as A, { body: { ...body, entity_type: entity as 'animal' } })),
   patch: (entity: string, id: string, body: { field_label?: string; options?: string[]; required?: boolean }) =>
-    ok(apiB.PATCH(`${placeOf(entity).path}/{id}` as `${typeof A}/{id}`, { params: { path: { id } }, body })),
+    ok(apiB.PATCH(`${placeOf(entity).path}/{id}` as `${A}/{id}`, { params: { path: { id } }, body })),
   retire: (entity: string, id: string) =>
-    ok(apiB.POST(`${placeOf(entity).path}/{id}/retire` as `${typeof A}/{id}/retire`, { params: { path: { id } } })),
+    ok(apiB.POST(`${placeOf(entity).path}/{id}/retire` as `${A}/{id}/retire`, { params: { path: { id } } })),
   restore: (entity: string, id: string) =>
-    ok(apiB.POST(`${placeOf(entity).path}/{id}/restore` as `${typeof A}/{id}/restore`, { params: { path: { id } } })),
+    ok(apiB.POST(`${placeOf(entity).path}/{id}/restore` as `${A}/{id}/restore`, { params: { path: { id } } })),
   order: (entity: string, field_ids: string[]) =>
-    ok(apiB.PUT(`${placeOf(entity).path}/order` as `${typeof A}/order`, { body: { entity_type: entity as 'animal', field_ids } })),
+    ok(apiB.PUT(`${placeOf(entity).path}/order` as `${A}/order`, { body: { entity_type: entity as 'animal', field_ids } })),
 };

@@ -1,14 +1,20 @@
 import { useQueries } from '@tanstack/react-query';
-import { apiA, ok } from '../api';
+import { keys } from '../queries/keys';
+import { readAnimal } from '../queries/animals';
+import { readPerson } from '../queries/people';
 
 /** The animals' names, each read once (`GET /api/v1/animals/{id}`) and kept by the query cache. */
 export function useAnimalNames(ids: string[]) {
   const unique = [...new Set(ids)];
   const got = useQueries({
-    queries: unique.map((id) => ({ queryKey: ['animal', id, 'name'], queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })), staleTime: 300_000 })),
+    queries: unique.map((id) => ({
+      queryKey: keys.animal.part(id, 'name'),
+      queryFn: () => readAnimal(id),
+      staleTime: 300_000,
+    })),
   });
   const names = new Map<string, string>();
-  got.forEach((g, i) => g.data && names.set(unique[i] as string, g.data.name));
+  got.forEach((g, i) => g.data && names.set(unique[i], g.data.name));
   return names;
 }
 
@@ -17,13 +23,13 @@ export function usePersonNames(ids: string[]) {
   const unique = [...new Set(ids)];
   const got = useQueries({
     queries: unique.map((id) => ({
-      queryKey: ['person', id, 'name'],
-      queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id } } })),
+      queryKey: keys.person.part(id, 'name'),
+      queryFn: () => readPerson(id),
       staleTime: 300_000,
     })),
   });
   const names = new Map<string, string>();
-  got.forEach((g, i) => g.data && names.set(unique[i] as string, `${g.data.firstName} ${g.data.lastName}`));
+  got.forEach((g, i) => g.data && names.set(unique[i], `${g.data.firstName} ${g.data.lastName}`));
   return names;
 }
 

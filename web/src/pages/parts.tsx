@@ -5,6 +5,8 @@ import { apiA, apiB, ok } from '../api';
 import { can, useSession } from '../session';
 import { parsePhoneNumberFromString, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
 import { dayIn, todayIn, whenIn } from './zone';
+import { asText } from '../text';
+import { keys } from '../queries/keys';
 
 /** A date-time from the API as "27 Nov 2026, 14:05" in the organization's zone (zone.ts: one format for the app). */
 export const when = (v: string | null | undefined) => whenIn(v);
@@ -33,7 +35,7 @@ export function shown(v: unknown): string {
       .map(([k, x]) => `${k.replaceAll('_', ' ')}: ${shown(x)}`)
       .join('; ');
   }
-  return String(v);
+  return typeof v === 'number' || typeof v === 'bigint' ? v.toString() : '—';
 }
 /** Money in its own currency, never converted. */
 export const money = (amount: number, currency: string) => new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
@@ -113,10 +115,14 @@ export function PersonPicker({
   const [search, setSearch] = useState('');
   const q = search.trim();
   const people = useQuery({
-    queryKey: ['people', 'pick', q, role],
-    queryFn: () => ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 25, ...(q ? { q } : {}), ...(role ? { role: [role] } : {}) } } })),
+    queryKey: keys.people.pick(q, role),
+    queryFn: () =>
+      ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 25, ...(q ? { q } : {}), ...(role ? { role: [role] } : {}) } } })),
   });
-  const data = (people.data?.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}${p.email ? ` (${p.email})` : ''}` }));
+  const data = (people.data?.data ?? []).map((p) => ({
+    value: p.id,
+    label: `${p.firstName} ${p.lastName}${p.email ? ` (${p.email})` : ''}`,
+  }));
   return (
     <Select
       label={label}
@@ -162,12 +168,12 @@ export function AnimalPicker({
   // Once chosen, the box shows the choice's label: that is no search.
   const q = picked && search === picked.label ? '' : search.trim().slice(0, 100);
   const inCare = useQuery({
-    queryKey: ['animals', 'pick'],
+    queryKey: keys.animals.pick(),
     queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 100, careState: 'in_care' } } })),
     enabled: scope === 'in_care',
   });
   const any = useQuery({
-    queryKey: ['animals', 'lookup', q],
+    queryKey: keys.animals.lookup(q),
     queryFn: () => ok(apiB.GET('/api/animals/lookup', { params: { query: { limit: 25, offset: 0, ...(q ? { q } : {}) } } })),
     enabled: scope === 'any',
     placeholderData: keepPreviousData,
@@ -216,7 +222,7 @@ export function useActor() {
   });
   const names = new Map((members.data?.results ?? []).map((m) => [`member:${m.id}`, m.name]));
   return (v: unknown) => {
-    if (typeof v !== 'string') return v === null || v === undefined || v === '' ? '—' : String(v);
+    if (typeof v !== 'string') return v === null || v === undefined || v === '' ? '—' : asText(v);
     if (session.data && v === `member:${session.data.member.id}`) return `${session.data.member.name} (you)`;
     if (names.has(v)) return names.get(v) as string;
     if (v.startsWith('member:')) return 'a team member';

@@ -9,11 +9,15 @@ import { notify } from '../notify';
  * in its new order and only entries whose number changes are sent (the stage and subtype APIs have no
  * reorder endpoint, so each moved entry is one PATCH of its `sort_order`).
  */
-export function reorder<T extends { id: string; sort_order: number }>(list: T[], i: number, by: -1 | 1): { id: string; sort_order: number }[] {
+export function reorder<T extends { id: string; sort_order: number }>(
+  list: T[],
+  i: number,
+  by: -1 | 1,
+): { id: string; sort_order: number }[] {
   const j = i + by;
   if (j < 0 || j >= list.length) return [];
   const next = [...list];
-  [next[i], next[j]] = [next[j] as T, next[i] as T];
+  [next[i], next[j]] = [next[j], next[i]];
   return next.map((e, k) => ({ id: e.id, sort_order: (k + 1) * 10 })).filter((e, k) => next[k]?.sort_order !== e.sort_order);
 }
 
@@ -29,7 +33,7 @@ export function MoveButtons<T extends { id: string; sort_order: number }>({
   index: number;
   name: string;
   patch: (id: string, sort_order: number) => Promise<unknown>;
-  invalidate: unknown[];
+  invalidate: readonly unknown[];
 }) {
   const client = useQueryClient();
   const [dir, setDir] = useState<-1 | 1>(-1);
@@ -96,7 +100,8 @@ export function textToMinor(text: string, currency: string): { minor: number } |
   const m = /^(\d+)(?:[.,](\d*))?$/.exec(t);
   if (!m) return { error: d ? `must be an amount such as 150 or 150.${'0'.repeat(d)}` : 'must be a whole amount such as 150' };
   const frac = m[2] ?? '';
-  if (frac.length > d) return { error: d ? `has at most ${d} digit${d === 1 ? '' : 's'} after the point in ${currency}` : `${currency} has no fractions` };
+  if (frac.length > d)
+    return { error: d ? `has at most ${d} digit${d === 1 ? '' : 's'} after the point in ${currency}` : `${currency} has no fractions` };
   const minor = Number(`${m[1]}${frac.padEnd(d, '0')}`);
   if (!Number.isSafeInteger(minor) || minor > 100_000_000_000) return { error: 'is too large' };
   return { minor };
@@ -115,5 +120,5 @@ export function errorAt(err: unknown, field: string, hint?: RegExp): string | un
 export function errorRest(err: unknown, fields: (string | [string, RegExp])[]): string | undefined {
   if (!err) return undefined;
   if (fields.some((f) => (typeof f === 'string' ? errorAt(err, f) : errorAt(err, f[0], f[1])))) return undefined;
-  return err instanceof Error ? err.message : String(err);
+  return err instanceof Error ? err.message : typeof err === 'string' ? err : 'Something went wrong.';
 }

@@ -1,0 +1,77 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiA, apiB, ok } from '../api';
+import { keys } from './keys';
+import type { OkA, OkB } from './types';
+
+/**
+ * The animal domain's data hooks: each reads one endpoint under a key from the factory, typed by the generated API
+ * types (no casts). Pages call these, never `useQuery` with an inline key, for animal data.
+ */
+const page = { limit: 100, offset: 0 };
+
+/** The animal's Family A record (`GET /api/v1/animals/{id}`): name, status, chip, custom fields. */
+export type Animal = OkA<'/animals/{id}'>;
+/** The animal's card (`GET /api/animals/{id}/details`): species, breed, kennel, care state, days in care. */
+export type AnimalCard = OkB<'/api/animals/{id}/details'>;
+/** One of the animal's stays (`GET /api/animals/{id}/stays`). */
+export type AnimalStay = OkB<'/api/animals/{id}/stays'>['results'][number];
+
+export const readAnimal = (id: string) => ok(apiA.GET('/animals/{id}', { params: { path: { id } } }));
+
+export const useAnimal = (id: string) => useQuery({ queryKey: keys.animal.all(id), queryFn: () => readAnimal(id) });
+export const useAnimalCard = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'card'),
+    queryFn: () => ok(apiB.GET('/api/animals/{id}/details', { params: { path: { id } } })),
+  });
+export const useAnimalStays = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'stays'),
+    queryFn: () => ok(apiB.GET('/api/animals/{id}/stays', { params: { path: { id }, query: page } })),
+  });
+export const useAnimalWeights = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'weights'),
+    queryFn: () => ok(apiB.GET('/api/animals/{id}/weights', { params: { path: { id }, query: page } })),
+  });
+export const useAnimalMedical = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'medical'),
+    queryFn: () => ok(apiB.GET('/api/animals/{id}/medical', { params: { path: { id }, query: page } })),
+  });
+export const useAnimalNotes = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'notes'),
+    queryFn: () => ok(apiB.GET('/api/animals/{id}/notes', { params: { path: { id }, query: page } })),
+  });
+export const useAnimalHolds = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'holds'),
+    queryFn: () => ok(apiB.GET('/api/animals/{id}/holds', { params: { path: { id }, query: page } })),
+  });
+export const useAnimalPhotos = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'photos'),
+    queryFn: () => ok(apiB.GET('/api/animals/{id}/photos', { params: { path: { id }, query: page } })),
+  });
+export const useAnimalDocuments = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'documents'),
+    queryFn: () => ok(apiB.GET('/api/animals/{id}/documents', { params: { path: { id }, query: page } })),
+  });
+
+/**
+ * After a write: `changed(id)` refreshes that animal and everything read for it plus every animal list;
+ * `changed(id, 'photos')` only that part; `changed()` only the lists.
+ */
+export function useAnimalChanged() {
+  const client = useQueryClient();
+  return (id?: string, part?: Parameters<typeof keys.animal.part>[1]) => {
+    if (id && part) {
+      void client.invalidateQueries({ queryKey: keys.animal.part(id, part) });
+      return;
+    }
+    if (id) void client.invalidateQueries({ queryKey: keys.animal.all(id) });
+    void client.invalidateQueries({ queryKey: keys.animals.all });
+  };
+}

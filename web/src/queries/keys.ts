@@ -1,0 +1,81 @@
+/**
+ * Every query key of the staff app's data hooks comes from this one factory, so a write invalidates exactly what it
+ * changed. A key starts with its domain; a record's `all` key is the prefix of every key under that record, so
+ * invalidating it refreshes the record and each list read for it.
+ */
+export const keys = {
+  /** Lists and searches over many animals; `animals.all` refreshes every one of them. */
+  animals: {
+    all: ['animals'] as const,
+    cards: (...filters: unknown[]) => ['animals', 'cards', ...filters] as const,
+    count: (careState: string) => ['animals', 'count', careState] as const,
+    chip: (number: string) => ['animals', 'chip', number] as const,
+    pick: () => ['animals', 'pick'] as const,
+    lookup: (q: string) => ['animals', 'lookup', q] as const,
+    one: (id: string) => ['animals', 'one', id] as const,
+  },
+  /** Adoption applications: `applications.all` refreshes every list and every application read. */
+  applications: {
+    all: ['applications'] as const,
+    list: (filters: object) => ['applications', 'list', filters] as const,
+    one: (id: string) => ['applications', id] as const,
+    contracts: (id: string) => ['applications', id, 'contracts'] as const,
+  },
+  /** Adoptions (trial, adopted, returned): `adoptions.all` refreshes every list of them. */
+  adoptions: {
+    all: ['adoptions'] as const,
+    list: (filters: object) => ['adoptions', 'list', filters] as const,
+  },
+  applicationStages: ['application-stages'] as const,
+  contractTemplates: ['contract-templates'] as const,
+  adoptionFee: (animalId: string, specialNeeds: boolean) => ['adoption-fee', animalId, specialNeeds] as const,
+  /** Lists and searches over people (Family A); `people.all` refreshes every one of them. */
+  people: {
+    all: ['people'] as const,
+    list: (page: number, q: string, role: string) => ['people', 'list', page, q, role] as const,
+    one: (id: string | null | undefined) => ['people', 'one', id] as const,
+    similar: (query: unknown) => ['people', 'similar', query] as const,
+    pick: (q: string, role: unknown) => ['people', 'pick', q, role] as const,
+    dupes: (probe: unknown) => ['people', 'dupes', probe] as const,
+  },
+  /** One person: `person.all(id)` is their Family A record and the prefix of everything read for them; `person.every` every person's. */
+  person: {
+    every: ['person'] as const,
+    all: (id: string) => ['person', id] as const,
+    part: (id: string, part: PersonPart) => ['person', id, part] as const,
+  },
+  /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
+  animal: {
+    all: (id: string) => ['animal', id] as const,
+    part: (id: string, part: AnimalPart) => ['animal', id, part] as const,
+  },
+};
+
+/** What is read for one animal besides its record, each under its own key. */
+export type AnimalPart =
+  | 'card'
+  | 'name'
+  | 'stays'
+  | 'weights'
+  | 'notes'
+  | 'medical'
+  | 'holds'
+  | 'photos'
+  | 'documents'
+  | 'foster-assignments'
+  | 'transports'
+  | 'applications'
+  | 'adoptions';
+
+/** What is read for one person besides their Family A record, each under its own key. */
+export type PersonPart =
+  | 'name'
+  | 'family-b'
+  | 'contacts'
+  | 'addresses'
+  | 'notes'
+  | 'donations'
+  | 'foster-homes'
+  | 'bookings'
+  | 'messages'
+  | 'similar';
