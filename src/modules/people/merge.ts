@@ -15,6 +15,8 @@ import { AppError, conflict, invalid, notFound } from '../../platform/errors.ts'
 import { newId } from '../../platform/ids.ts';
 import { requireLivePerson } from './live.ts';
 import { personReferences, type PersonReference } from './references.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
+import { COLUMNS, PRIMARY_KEYS } from '../../platform/db/schema.generated.ts';
 import { insertContact } from './contacts.ts';
 import type { MergeT } from './depth.schemas.ts';
 
@@ -34,59 +36,83 @@ interface Gained {
   contacts: string[];
 }
 
-const pkCache = new Map<string, string[]>();
-/** The table's primary-key columns other than organization_id, read from the catalog once per process. */
-async function primaryKey(q: Queryable, table: string): Promise<string[]> {
-  const hit = pkCache.get(table);
+/**
+ * A registered person reference checked against the generated schema: its table and columns exist and its key is the
+ * table's primary key there (without organization_id). Every identifier a merge or an undo writes into SQL comes from
+ * here — code-declared names — never from a stored merge record, which only selects one of them.
+ */
+interface CheckedReference {
+  table: keyof typeof COLUMNS;
+  columns: string[];
+  key: string[];
+  where: string | undefined;
+}
+const checkedCache = new Map<PersonReference, CheckedReference>();
+function checked(ref: PersonReference): CheckedReference {
+  const hit = checkedCache.get(ref);
   if (hit) return hit;
-  const rows = await q.query<{ attname: string }>(
-    `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-      WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY array_position(i.indkey::int2[], a.attnum)`,
-    [table],
-  );
-  const cols = rows.map((r) => r.attname).filter((c) => c !== 'organization_id');
-  if (!cols.length) throw new Error(`person reference ${table} has no primary key`);
-  pkCache.set(table, cols);
-  return cols;
+  if (!Object.hasOwn(COLUMNS, ref.table) || !Object.hasOwn(PRIMARY_KEYS, ref.table))
+    throw new Error(`person reference ${ref.table} is not a table of the schema`);
+  const table = ref.table as keyof typeof COLUMNS & keyof typeof PRIMARY_KEYS;
+  const known: readonly string[] = COLUMNS[table];
+  for (const c of ref.columns) if (!known.includes(c)) throw new Error(`person reference ${ref.table}.${c} is not a column of the schema`);
+  const key = (PRIMARY_KEYS[table] as readonly string[]).filter((c) => c !== 'organization_id');
+  if (!key.length) throw new Error(`person reference ${ref.table} has no primary key`);
+  const out = { table, columns: [...ref.columns], key, where: ref.where };
+  checkedCache.set(ref, out);
+  return out;
+}
+/** Every registered reference, checked (a reference naming no table or column of the schema throws). */
+export function checkedPersonReferences(): CheckedReference[] {
+  return personReferences().map(checked);
 }
 
 const isUnique = (e: unknown) => ['23505', '23P01'].includes((e as { code?: string }).code ?? '');
 
+/** `table.column = value` rows of the organization, with the reference's own condition. */
+function refCondition(ref: CheckedReference, column: string, orgId: string, person: string) {
+  const extra = ref.where ? sql` AND (${sql.raw(ref.where)})` : sql``;
+  return sql`organization_id = ${orgId} AND ${sql.ref(column)} = ${person}${extra}`;
+}
+/** The key columns as text: `id::text AS id, ...`. */
+const keySelect = (ref: CheckedReference) => sql.join(ref.key.map((c) => sql`${sql.ref(c)}::text AS ${sql.ref(c)}`));
+
 /** Moves one column's rows from `from` to `to`; a row that would break a uniqueness rule stays. */
-async function moveColumn(q: Queryable, orgId: string, ref: PersonReference, column: string, from: string, to: string) {
-  const pk = await primaryKey(q, ref.table);
-  const sel = pk.map((c) => `${c}::text AS ${c}`).join(', ');
-  const cond = `organization_id = $1 AND ${column} = $2${ref.where ? ` AND (${ref.where})` : ''}`;
-  await q.query('SAVEPOINT person_merge_all');
+async function moveColumn(q: Queryable, orgId: string, ref: CheckedReference, column: string, from: string, to: string) {
+  const k = kx(q);
+  const table = sql.table(ref.table);
+  const cond = refCondition(ref, column, orgId, from);
+  const sel = keySelect(ref);
+  await sql`SAVEPOINT person_merge_all`.execute(k);
   try {
-    const keys = await q.query<Record<string, string>>(`UPDATE ${ref.table} SET ${column} = $3 WHERE ${cond} RETURNING ${sel}`, [
-      orgId,
-      from,
-      to,
-    ]);
-    await q.query('RELEASE SAVEPOINT person_merge_all');
+    const keys = (
+      await sql<Record<string, string>>`UPDATE ${table} SET ${sql.ref(column)} = ${to} WHERE ${cond} RETURNING ${sel}`.execute(k)
+    ).rows;
+    await sql`RELEASE SAVEPOINT person_merge_all`.execute(k);
     return { keys, kept: 0 };
   } catch (e) {
     if (!isUnique(e)) throw e;
-    await q.query('ROLLBACK TO SAVEPOINT person_merge_all');
+    await sql`ROLLBACK TO SAVEPOINT person_merge_all`.execute(k);
   }
   // Row by row: the rows that can move do, the others stay.
-  const rows = await q.query<Record<string, string>>(`SELECT ${sel} FROM ${ref.table} WHERE ${cond}`, [orgId, from]);
+  const rows = (await sql<Record<string, string>>`SELECT ${sel} FROM ${table} WHERE ${cond}`.execute(k)).rows;
   const keys: Record<string, string>[] = [];
   let kept = 0;
-  const match = pk.map((c, i) => `${c}::text = $${i + 4}`).join(' AND ');
   for (const row of rows) {
-    await q.query('SAVEPOINT person_merge_row');
+    const match = sql.join(
+      ref.key.map((c) => sql`${sql.ref(c)}::text = ${row[c]}`),
+      sql` AND `,
+    );
+    await sql`SAVEPOINT person_merge_row`.execute(k);
     try {
-      const r = await q.query<Record<string, string>>(
-        `UPDATE ${ref.table} SET ${column} = $3 WHERE ${cond} AND ${match} RETURNING ${sel}`,
-        [orgId, from, to, ...pk.map((c) => row[c])],
-      );
-      await q.query('RELEASE SAVEPOINT person_merge_row');
-      keys.push(...r);
+      const r = await sql<
+        Record<string, string>
+      >`UPDATE ${table} SET ${sql.ref(column)} = ${to} WHERE ${cond} AND ${match} RETURNING ${sel}`.execute(k);
+      await sql`RELEASE SAVEPOINT person_merge_row`.execute(k);
+      keys.push(...r.rows);
     } catch (e) {
       if (!isUnique(e)) throw e;
-      await q.query('ROLLBACK TO SAVEPOINT person_merge_row');
+      await sql`ROLLBACK TO SAVEPOINT person_merge_row`.execute(k);
       kept += 1;
     }
   }
@@ -175,7 +201,7 @@ export async function mergePeople(db: Db, orgId: string, mergedId: string, survi
     const survivor = await full(q, orgId, survivorId);
     const moved: Moved[] = [];
     const kept: Record<string, number> = {};
-    for (const ref of personReferences()) {
+    for (const ref of checkedPersonReferences()) {
       for (const column of ref.columns) {
         const r = await moveColumn(q, orgId, ref, column, mergedId, survivorId);
         if (r.keys.length) moved.push({ table: ref.table, column, keys: r.keys });
@@ -265,16 +291,17 @@ export async function undoMerge(db: Db, orgId: string, mergeId: string, actor: s
     ]);
     if (taken.length) throw conflict("Another live person now has the merged person's email; change it first.");
     for (const mv of m.moved) {
-      const pk = await primaryKey(q, mv.table);
-      const ref = personReferences().find((r) => r.table === mv.table && r.columns.includes(mv.column));
-      const where = ref?.where ? ` AND (${ref.where})` : '';
-      const tuple = pk.map((c) => `${c}::text`).join(', ');
-      const fromKeys = pk.map((c) => `k->>'${c}'`).join(', ');
+      // The stored record only selects a registered reference; the names written into SQL are the reference's own.
+      const ref = checkedPersonReferences().find((r) => r.table === mv.table && r.columns.includes(mv.column));
+      const column = ref?.columns.find((c) => c === mv.column);
+      if (!ref || !column) throw conflict(`The merge moved ${mv.table}.${mv.column}, which no longer names a person; it cannot be undone.`);
+      const tuple = sql.join(ref.key.map((c) => sql`${sql.ref(c)}::text`));
+      const fromKeys = sql.join(ref.key.map((c) => sql`k->>${c}`));
       for (let i = 0; i < mv.keys.length; i += 1000) {
-        await q.query(
-          `UPDATE ${mv.table} SET ${mv.column} = $3 WHERE organization_id = $1 AND ${mv.column} = $2${where}
-              AND (${tuple}) IN (SELECT ${fromKeys} FROM jsonb_array_elements($4::jsonb) k)`,
-          [orgId, m.survivor_person_id, m.merged_person_id, JSON.stringify(mv.keys.slice(i, i + 1000))],
+        await sql`UPDATE ${sql.table(ref.table)} SET ${sql.ref(column)} = ${m.merged_person_id}
+                   WHERE ${refCondition(ref, column, orgId, m.survivor_person_id)}
+                     AND (${tuple}) IN (SELECT ${fromKeys} FROM jsonb_array_elements(${JSON.stringify(mv.keys.slice(i, i + 1000))}::jsonb) k)`.execute(
+          kx(q),
         );
       }
     }
