@@ -10,6 +10,7 @@
  * Transactions are opened with `ctx.db.tx`, never with Kysely's own `transaction()` (refused here).
  */
 import {
+  type Compilable,
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
@@ -18,6 +19,7 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   type QueryResult,
+  type RawBuilder,
 } from 'kysely';
 import { shapeName, type Queryable } from './db.ts';
 import type { DB } from './schema.generated.ts';
@@ -84,10 +86,11 @@ export const compiler: Kysely<DB> = build({
  * Runs a built statement as a named prepared statement (parsed once per connection): for hot paths. The name is
  * derived from the statement's text, so each shape of the statement gets its own plan.
  */
-export async function runPrepared<R>(q: Queryable, prefix: string, query: { compile(): CompiledQuery<R> }): Promise<R[]> {
-  const c = query.compile();
+export async function runPrepared<R>(q: Queryable, prefix: string, query: Compilable<R> | RawBuilder<R>): Promise<R[]> {
+  // A query builder compiles by itself; a `sql` statement with the compiler (extra argument ignored by the former).
+  const c = (query as RawBuilder<R>).compile(compiler);
   return q.prepared<R>(shapeName(prefix, c.sql), c.sql, c.parameters as unknown[]);
 }
 
-export { sql } from 'kysely';
+export { sql, type InferResult, type Insertable, type RawBuilder, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 export type { DB } from './schema.generated.ts';
