@@ -1,6 +1,6 @@
 import { changeCteSql } from '../../platform/changes.ts';
 import type { Queryable } from '../../platform/db/db.ts';
-import { kx, runPrepared, sql, type DB, type Selectable, type SelectQueryBuilder } from '../../platform/db/kysely.ts';
+import { kx, runPrepared, sql, statement, type DB, type Selectable, type SelectQueryBuilder } from '../../platform/db/kysely.ts';
 import { livePersonSql } from '../people/public.ts';
 import { liveAnimalSql } from '../animals/public.ts';
 
@@ -141,6 +141,49 @@ export async function insertDonation(q: Queryable, orgId: string, d: DonationIns
 /** What createDonationChecked answers: whether the donor and the animal are on file, and the row when written. */
 export type CheckedInsert = { donor_ok: boolean; animal_ok: boolean } & (DonationRow | { [K in keyof DonationRow]: null });
 
+/** The values of the checked create, as bound (the amount as text: bigint). */
+interface CreateValues extends Record<string, unknown> {
+  orgId: string;
+  id: string;
+  donor_id: string;
+  amount_minor: string;
+  currency: string;
+  type: string;
+  campaign_id: string | null;
+  animal_id: string | null;
+  payment_method: string;
+  gateway: string | null;
+  gateway_transaction_id: string | null;
+  date: string;
+  notes: string | null;
+  source: string;
+  source_id: string | null;
+  actor: string | null;
+  write: boolean;
+}
+/** The checked create, built and compiled once (a hot path): see createDonationChecked. */
+const createStatement = statement('donation_create', (v: CreateValues) => {
+  const recorded = changeCteSql({ event: 'donation.recorded', entity: 'donation' }, 'w', {
+    actor: sql`${v.actor}::text`,
+    fields: sql`jsonb_build_object('donor_id', donor_id, 'amount_minor', amount_minor::text, 'currency', currency, 'type', type,
+      'date', date, 'campaign_id', campaign_id, 'animal_id', animal_id)`,
+  });
+  // The values the checks read, once, as columns of `v` (the owners' check SQL takes expressions).
+  return sql<CheckedInsert>`WITH v AS (SELECT ${v.orgId}::text AS org, ${v.donor_id}::text AS donor, ${v.animal_id}::text AS animal),
+     chk AS (SELECT ${sql.raw(livePersonSql('v.org', 'v.donor'))} AS donor_ok,
+                    (v.animal IS NULL OR ${sql.raw(liveAnimalSql('v.org', 'v.animal'))}) AS animal_ok FROM v),
+     w AS (INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id,
+                                  payment_method, gateway, gateway_transaction_id, date, notes, source, source_id)
+           SELECT ${v.orgId}, ${v.id}, ${v.donor_id}, ${v.amount_minor}, ${v.currency}, ${v.type}, ${v.campaign_id},
+                  ${v.animal_id}, ${v.payment_method}, ${v.gateway}, ${v.gateway_transaction_id}, ${v.date}, ${v.notes},
+                  ${v.source}, ${v.source_id}
+             FROM chk WHERE donor_ok AND animal_ok AND ${v.write}::boolean RETURNING *),
+     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+            SELECT organization_id, ${v.actor}, 'create', 'donation', id FROM w),
+     ch AS (${recorded})
+     SELECT chk.donor_ok, chk.animal_ok, ${sql.join(COLS.map((c) => sql.ref(`w.${c}`)))} FROM chk LEFT JOIN w ON true`;
+});
+
 /**
  * Checks the donor (and the animal, when given) are live records of the organization, inserts the
  * donation with its audit row and its change for the feed and returns it, in one statement (atomic without a
@@ -155,26 +198,25 @@ export async function createDonationChecked(
   actor: string | null,
   write = true,
 ): Promise<CheckedInsert> {
-  const recorded = changeCteSql({ event: 'donation.recorded', entity: 'donation' }, 'w', {
-    actor: sql`${actor}::text`,
-    fields: sql`jsonb_build_object('donor_id', donor_id, 'amount_minor', amount_minor::text, 'currency', currency, 'type', type,
-      'date', date, 'campaign_id', campaign_id, 'animal_id', animal_id)`,
+  const rows = await createStatement(q, {
+    orgId,
+    id: d.id,
+    donor_id: d.donor_id,
+    amount_minor: d.amount_minor.toString(),
+    currency: d.currency,
+    type: d.type,
+    campaign_id: d.campaign_id,
+    animal_id: d.animal_id,
+    payment_method: d.payment_method,
+    gateway: d.gateway,
+    gateway_transaction_id: d.gateway_transaction_id,
+    date: d.date,
+    notes: d.notes,
+    source: d.source ?? 'api',
+    source_id: d.source_id ?? null,
+    actor,
+    write,
   });
-  // The values the checks read, once, as columns of \`v\` (the owners' check SQL takes expressions).
-  const statement = sql<CheckedInsert>`WITH v AS (SELECT ${orgId}::text AS org, ${d.donor_id}::text AS donor, ${d.animal_id}::text AS animal),
-     chk AS (SELECT ${sql.raw(livePersonSql('v.org', 'v.donor'))} AS donor_ok,
-                    (v.animal IS NULL OR ${sql.raw(liveAnimalSql('v.org', 'v.animal'))}) AS animal_ok FROM v),
-     w AS (INSERT INTO donations (organization_id, id, donor_id, amount_minor, currency, type, campaign_id, animal_id,
-                                  payment_method, gateway, gateway_transaction_id, date, notes, source, source_id)
-           SELECT ${orgId}, ${d.id}, ${d.donor_id}, ${d.amount_minor.toString()}, ${d.currency}, ${d.type}, ${d.campaign_id},
-                  ${d.animal_id}, ${d.payment_method}, ${d.gateway}, ${d.gateway_transaction_id}, ${d.date}, ${d.notes},
-                  ${d.source ?? 'api'}, ${d.source_id ?? null}
-             FROM chk WHERE donor_ok AND animal_ok AND ${write}::boolean RETURNING *),
-     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
-            SELECT organization_id, ${actor}, 'create', 'donation', id FROM w),
-     ch AS (${recorded})
-     SELECT chk.donor_ok, chk.animal_ok, ${sql.join(COLS.map((c) => sql.ref(`w.${c}`)))} FROM chk LEFT JOIN w ON true`;
-  const rows = await runPrepared(q, 'donation_create', statement);
   const row = rows[0];
   if (!row) throw new Error('donation_create answered no row');
   return row;

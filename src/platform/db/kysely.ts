@@ -92,5 +92,34 @@ export async function runPrepared<R>(q: Queryable, prefix: string, query: Compil
   return q.prepared<R>(shapeName(prefix, c.sql), c.sql, c.parameters as unknown[]);
 }
 
+/** A value's place in a statement built once (see `statement`). */
+class Slot {
+  constructor(readonly key: string) {}
+}
+
+/**
+ * A hot statement built and compiled once, then run as a named prepared statement with each call's values: `build`
+ * receives stand-ins for the values (use each only as a bound value, never compute with it), so a call costs no
+ * building or compiling. Values the statement fixes (constants in `build`) stay as compiled.
+ *
+ *   const create = statement('donation_create', (v: { orgId: string; id: string }) => sql`INSERT ... VALUES (${v.orgId}, ${v.id})`);
+ *   await create(q, { orgId, id });
+ */
+export function statement<V extends Record<string, unknown>, R>(
+  prefix: string,
+  build: (v: V) => Compilable<R> | RawBuilder<R>,
+): (q: Queryable, values: V) => Promise<R[]> {
+  let compiled: { name: string; sql: string; params: readonly unknown[] } | null = null;
+  return async (q, values) => {
+    if (!compiled) {
+      const slots = new Proxy({}, { get: (_t, key) => new Slot(String(key)) }) as V;
+      const c = (build(slots) as RawBuilder<R>).compile(compiler);
+      compiled = { name: shapeName(prefix, c.sql), sql: c.sql, params: c.parameters };
+    }
+    const params = compiled.params.map((p) => (p instanceof Slot ? values[p.key] : p));
+    return q.prepared<R>(compiled.name, compiled.sql, params);
+  };
+}
+
 export { sql, type InferResult, type Insertable, type RawBuilder, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
 export type { DB } from './schema.generated.ts';
