@@ -8,14 +8,14 @@
  * The merged person's primary email and phone become contacts of the survivor. The merged person is soft-deleted
  * with `merged_into` naming the survivor.
  */
-import { first, type Db, type Queryable } from '../../platform/db/db.ts';
+import { present, type Db, type Queryable } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { AppError, conflict, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { requireLivePerson } from './live.ts';
 import { personReferences, type PersonReference } from './references.ts';
-import { kx, sql } from '../../platform/db/kysely.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { COLUMNS, PRIMARY_KEYS } from '../../platform/db/schema.generated.ts';
 import { insertContact } from './contacts.ts';
 import type { MergeT } from './depth.schemas.ts';
@@ -119,35 +119,35 @@ async function moveColumn(q: Queryable, orgId: string, ref: CheckedReference, co
   return { keys, kept };
 }
 
-interface FullPerson {
-  id: string;
-  email: string;
-  phone: string | null;
-  roles: string[];
-  tags: string[];
-  custom_fields: Record<string, unknown>;
-}
-async function full(q: Queryable, orgId: string, id: string): Promise<FullPerson> {
-  return first(
-    await q.query<FullPerson>('SELECT id, email, phone, roles, tags, custom_fields FROM people WHERE organization_id = $1 AND id = $2', [
-      orgId,
-      id,
-    ]),
-  );
+async function full(q: Queryable, orgId: string, id: string) {
+  const r = await kx(q)
+    .selectFrom('people')
+    .select(['id', 'email', 'phone', 'roles', 'tags', 'custom_fields'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  const p = present(r, 'person');
+  return { ...p, custom_fields: (p.custom_fields ?? {}) as Record<string, unknown> };
 }
 
-interface MergeRow {
-  id: string;
-  merged_person_id: string;
-  survivor_person_id: string;
+const MERGE_COLS = [
+  'id',
+  'merged_person_id',
+  'survivor_person_id',
+  'moved',
+  'kept',
+  'gained',
+  'merged_by',
+  'merged_at',
+  'undone_at',
+  'undone_by',
+] as const;
+/** A merge record as read: its JSON columns as the shapes this file writes into them. */
+type MergeRow = Omit<Pick<Selectable<DB['person_merges']>, (typeof MERGE_COLS)[number]>, 'moved' | 'kept' | 'gained'> & {
   moved: Moved[];
   kept: Record<string, number>;
   gained: Gained;
-  merged_by: string | null;
-  merged_at: Date;
-  undone_at: Date | null;
-  undone_by: string | null;
-}
+};
 export function toMerge(r: MergeRow): MergeT {
   return {
     id: r.id,
@@ -167,15 +167,11 @@ export function toMerge(r: MergeRow): MergeT {
   };
 }
 async function getMergeRow(q: Queryable, orgId: string, id: string, lock = false): Promise<MergeRow> {
-  const r = (
-    await q.query<MergeRow>(
-      `SELECT id, merged_person_id, survivor_person_id, moved, kept, gained, merged_by, merged_at, undone_at, undone_by
-         FROM person_merges WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
-      [orgId, id],
-    )
-  )[0];
+  let one = kx(q).selectFrom('person_merges').select(MERGE_COLS).where('organization_id', '=', orgId).where('id', '=', id);
+  if (lock) one = one.forUpdate();
+  const r = await one.executeTakeFirst();
   if (!r) throw notFound('merge');
-  return r;
+  return { ...r, moved: r.moved as unknown as Moved[], kept: r.kept as Record<string, number>, gained: r.gained as unknown as Gained };
 }
 export async function getMerge(q: Queryable, orgId: string, id: string) {
   return toMerge(await getMergeRow(q, orgId, id));
@@ -226,33 +222,51 @@ export async function mergePeople(db: Db, orgId: string, mergedId: string, survi
     ] as const) {
       if (!value) continue;
       const same = kind === 'email' ? value.toLowerCase() === survivor.email.toLowerCase() : value === survivor.phone;
-      const known = await q.query(
-        'SELECT 1 FROM person_contacts WHERE organization_id = $1 AND person_id = $2 AND kind = $3 AND lower(value) = lower($4)',
-        [orgId, survivorId, kind, value],
-      );
-      if (same || known.length) continue;
+      const known = await kx(q)
+        .selectFrom('person_contacts')
+        .select('id')
+        .where('organization_id', '=', orgId)
+        .where('person_id', '=', survivorId)
+        .where('kind', '=', kind)
+        .where(sql<boolean>`lower(value) = lower(${value})`)
+        .executeTakeFirst();
+      if (same || known) continue;
       const id = newId('pct');
       await insertContact(q, orgId, { id, person_id: survivorId, kind, value, label: 'merged', preferred: false, opted_out: false });
       gained.contacts.push(id);
     }
     const added = Object.fromEntries(gained.custom_fields.map((k) => [k, loser.custom_fields[k]]));
-    await q.query(
-      `UPDATE people SET roles = roles || $3::text[], tags = tags || $4::text[], custom_fields = custom_fields || $5::jsonb,
-              updated_at = now()
-        WHERE organization_id = $1 AND id = $2`,
-      [orgId, survivorId, gained.roles, gained.tags, JSON.stringify(added)],
-    );
-    await q.query('UPDATE people SET deleted_at = now(), merged_into = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [
-      orgId,
-      mergedId,
-      survivorId,
-    ]);
+    await kx(q)
+      .updateTable('people')
+      .set({
+        roles: sql<string[]>`roles || ${gained.roles}::text[]`,
+        tags: sql<string[]>`tags || ${gained.tags}::text[]`,
+        custom_fields: sql`custom_fields || ${JSON.stringify(added)}::jsonb`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', survivorId)
+      .execute();
+    await kx(q)
+      .updateTable('people')
+      .set({ deleted_at: sql<Date>`now()`, merged_into: survivorId, updated_at: sql<Date>`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', mergedId)
+      .execute();
     const id = newId('pmg');
-    await q.query(
-      `INSERT INTO person_merges (organization_id, id, merged_person_id, survivor_person_id, moved, kept, gained, merged_by)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-      [orgId, id, mergedId, survivorId, JSON.stringify(moved), JSON.stringify(kept), JSON.stringify(gained), actor],
-    );
+    await kx(q)
+      .insertInto('person_merges')
+      .values({
+        organization_id: orgId,
+        id,
+        merged_person_id: mergedId,
+        survivor_person_id: survivorId,
+        moved: JSON.stringify(moved),
+        kept: JSON.stringify(kept),
+        gained: JSON.stringify(gained),
+        merged_by: actor,
+      })
+      .execute();
     const counts = Object.fromEntries(moved.map((m) => [`${m.table}.${m.column}`, m.keys.length]));
     await audit(q, orgId, actor, 'merge', 'person', mergedId, { merge_id: id, into: survivorId, moved: counts, kept });
     await audit(q, orgId, actor, 'update', 'person', survivorId, {
@@ -277,18 +291,25 @@ export async function undoMerge(db: Db, orgId: string, mergeId: string, actor: s
     if (m.undone_at) throw invalid({ merge: ['was already undone'] });
     if (Date.now() - m.merged_at.getTime() > UNDO_DAYS * 86400000)
       throw invalid({ merge: [`can be undone only within ${UNDO_DAYS} days`] });
-    const people = await q.query<{ id: string; email: string; deleted_at: Date | null; merged_into: string | null }>(
-      'SELECT id, email, deleted_at, merged_into FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE',
-      [orgId, [m.merged_person_id, m.survivor_person_id]],
-    );
+    const people = await kx(q)
+      .selectFrom('people')
+      .select(['id', 'email', 'deleted_at', 'merged_into'])
+      .where('organization_id', '=', orgId)
+      .where('id', 'in', [m.merged_person_id, m.survivor_person_id])
+      .orderBy('id')
+      .forUpdate()
+      .execute();
     const merged = people.find((p) => p.id === m.merged_person_id);
     const survivor = people.find((p) => p.id === m.survivor_person_id);
     if (!survivor || survivor.deleted_at) throw conflict('The survivor was since deleted or merged into someone else; undo that first.');
     if (!merged || merged.merged_into !== m.survivor_person_id) throw conflict('The merged person was changed since the merge.');
-    const taken = await q.query('SELECT 1 FROM people WHERE organization_id = $1 AND lower(email) = lower($2) AND deleted_at IS NULL', [
-      orgId,
-      merged.email,
-    ]);
+    const taken = await kx(q)
+      .selectFrom('people')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where(sql<boolean>`lower(email) = lower(${merged.email})`)
+      .where('deleted_at', 'is', null)
+      .execute();
     if (taken.length) throw conflict("Another live person now has the merged person's email; change it first.");
     for (const mv of m.moved) {
       // The stored record only selects a registered reference; the names written into SQL are the reference's own.
@@ -306,27 +327,35 @@ export async function undoMerge(db: Db, orgId: string, mergeId: string, actor: s
       }
     }
     if (m.gained.contacts.length)
-      await q.query('DELETE FROM person_contacts WHERE organization_id = $1 AND person_id = $2 AND id = ANY($3::text[])', [
-        orgId,
-        m.survivor_person_id,
-        m.gained.contacts,
-      ]);
-    await q.query(
-      `UPDATE people SET roles = ARRAY(SELECT r FROM unnest(roles) r WHERE NOT r = ANY($3::text[])),
-              tags = ARRAY(SELECT t FROM unnest(tags) t WHERE NOT t = ANY($4::text[])),
-              custom_fields = custom_fields - $5::text[], updated_at = now()
-        WHERE organization_id = $1 AND id = $2`,
-      [orgId, m.survivor_person_id, m.gained.roles, m.gained.tags, m.gained.custom_fields],
-    );
-    await q.query('UPDATE people SET deleted_at = NULL, merged_into = NULL, updated_at = now() WHERE organization_id = $1 AND id = $2', [
-      orgId,
-      m.merged_person_id,
-    ]);
-    await q.query('UPDATE person_merges SET undone_at = now(), undone_by = $3 WHERE organization_id = $1 AND id = $2', [
-      orgId,
-      mergeId,
-      actor,
-    ]);
+      await kx(q)
+        .deleteFrom('person_contacts')
+        .where('organization_id', '=', orgId)
+        .where('person_id', '=', m.survivor_person_id)
+        .where('id', 'in', m.gained.contacts)
+        .execute();
+    await kx(q)
+      .updateTable('people')
+      .set({
+        roles: sql<string[]>`ARRAY(SELECT r FROM unnest(roles) r WHERE NOT r = ANY(${m.gained.roles}::text[]))`,
+        tags: sql<string[]>`ARRAY(SELECT t FROM unnest(tags) t WHERE NOT t = ANY(${m.gained.tags}::text[]))`,
+        custom_fields: sql`custom_fields - ${m.gained.custom_fields}::text[]`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', m.survivor_person_id)
+      .execute();
+    await kx(q)
+      .updateTable('people')
+      .set({ deleted_at: null, merged_into: null, updated_at: sql<Date>`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', m.merged_person_id)
+      .execute();
+    await kx(q)
+      .updateTable('person_merges')
+      .set({ undone_at: sql<Date>`now()`, undone_by: actor })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', mergeId)
+      .execute();
     await audit(q, orgId, actor, 'unmerge', 'person', m.merged_person_id, { merge_id: mergeId, from: m.survivor_person_id });
     await recordChange(q, orgId, {
       event: 'person.updated',
