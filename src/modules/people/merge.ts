@@ -53,10 +53,10 @@ function checked(ref: PersonReference): CheckedReference {
   if (hit) return hit;
   if (!Object.hasOwn(COLUMNS, ref.table) || !Object.hasOwn(PRIMARY_KEYS, ref.table))
     throw new Error(`person reference ${ref.table} is not a table of the schema`);
-  const table = ref.table as keyof typeof COLUMNS & keyof typeof PRIMARY_KEYS;
+  const table = ref.table as keyof typeof COLUMNS;
   const known: readonly string[] = COLUMNS[table];
   for (const c of ref.columns) if (!known.includes(c)) throw new Error(`person reference ${ref.table}.${c} is not a column of the schema`);
-  const key = (PRIMARY_KEYS[table] as readonly string[]).filter((c) => c !== 'organization_id');
+  const key = ((PRIMARY_KEYS as Record<string, readonly string[]>)[table] ?? []).filter((c) => c !== 'organization_id');
   if (!key.length) throw new Error(`person reference ${ref.table} has no primary key`);
   const out = { table, columns: [...ref.columns], key, where: ref.where };
   checkedCache.set(ref, out);
@@ -319,11 +319,10 @@ export async function undoMerge(db: Db, orgId: string, mergeId: string, actor: s
       const tuple = sql.join(ref.key.map((c) => sql`${sql.ref(c)}::text`));
       const fromKeys = sql.join(ref.key.map((c) => sql`k->>${c}`));
       for (let i = 0; i < mv.keys.length; i += 1000) {
+        const chunk = JSON.stringify(mv.keys.slice(i, i + 1000));
         await sql`UPDATE ${sql.table(ref.table)} SET ${sql.ref(column)} = ${m.merged_person_id}
                    WHERE ${refCondition(ref, column, orgId, m.survivor_person_id)}
-                     AND (${tuple}) IN (SELECT ${fromKeys} FROM jsonb_array_elements(${JSON.stringify(mv.keys.slice(i, i + 1000))}::jsonb) k)`.execute(
-          kx(q),
-        );
+                     AND (${tuple}) IN (SELECT ${fromKeys} FROM jsonb_array_elements(${chunk}::jsonb) k)`.execute(kx(q));
       }
     }
     if (m.gained.contacts.length)
