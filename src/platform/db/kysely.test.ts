@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { Db } from './db.ts';
-import { kx, sql } from './kysely.ts';
+import { kx, sql, statement } from './kysely.ts';
 
 const url = process.env.ARK_TEST_DATABASE_URL;
 if (!url) throw new Error('ARK_TEST_DATABASE_URL is not set: run the tests with `npm test`');
@@ -43,4 +43,32 @@ test('the builder binds values as parameters and refuses its own transactions', 
       .execute(async () => undefined),
     /ctx\.db\.tx/,
   );
+});
+
+test('a statement built once runs with each call its own values, constants kept', async () => {
+  let builds = 0;
+  const seen: { name: string; text: string; params: unknown[] }[] = [];
+  const spy = {
+    query: async () => [],
+    prepared: async <R>(name: string, text: string, params: unknown[]) => {
+      seen.push({ name, text, params });
+      return [] as R[];
+    },
+  };
+  const run = statement('probe', (v: { a: string; b: number | null }) => {
+    builds += 1;
+    return sql`SELECT ${v.a}::text AS a, ${'fixed'}::text AS c, ${v.b}::int AS b, ${v.a}::text AS again`;
+  });
+  await run(spy, { a: 'x', b: 1 });
+  await run(spy, { a: 'y', b: null });
+  assert.equal(builds, 1);
+  assert.deepEqual(
+    seen.map((s) => s.params),
+    [
+      ['x', 'fixed', 1, 'x'],
+      ['y', 'fixed', null, 'y'],
+    ],
+  );
+  assert.equal(seen[0]?.name, seen[1]?.name);
+  assert.match(seen[0]?.text ?? '', /\$1::text AS a, \$2::text AS c, \$3::int AS b, \$4::text AS again/);
 });
