@@ -5,8 +5,9 @@
  * - $n: hand-numbered positional placeholders (`$1`, `$12`) in the source;
  * - numbered: raw statements whose text holds at least one `$n` (the query and its parameters counted as one);
  * - helpers: uses of the numbering helpers (`new Where(`, `setClause(`, `.param(`), which number placeholders at run time;
- * - row types: hand-written row shapes (an interface or type alias named `…Row`/`…Rows`, or an inline
- *   `query<{ … }>` type argument) — typed builder reads take theirs from src/platform/db/schema.generated.ts;
+ * - row types: hand-written row shapes (an interface named `…Row`/`…Rows`, a type alias so named that is not derived from
+ *   the generated schema or a built query, or an inline `query<{ … }>` type argument) — typed builder reads take theirs
+ *   from src/platform/db/schema.generated.ts;
  * - kysely: statements built with the typed builder (`kx(`) or its `sql` tag.
  *
  * `--json` prints the figures as JSON.
@@ -81,8 +82,12 @@ function measure(file: string): Stats {
   s.numbered = statements.filter((t) => /\$\d/.test(t)).length;
   s.placeholders = (text.match(/(?<![\w\\{])\$\d+(?!\d)/g) ?? []).length;
   s.helpers = (text.match(/new Where\(|\bsetClause\(|\.param\(/g) ?? []).length;
+  // a type alias derived from the generated schema or a built query (Selectable<DB[...]>, InferResult, ReturnType) is not hand-written
+  const aliases = [...text.matchAll(/\btype\s+\w*Rows?\b[^=]*=([^;]*);/g)].filter(
+    (m) => !/Selectable<|InferResult<|ReturnType<|DB\[/.test(m[1] ?? ''),
+  );
   s.rowTypes =
-    (text.match(/\b(?:interface|type)\s+\w*Rows?\b/g) ?? []).length + (text.match(/\.(?:query|prepared)\s*<\s*\{/g) ?? []).length;
+    (text.match(/\binterface\s+\w*Rows?\b/g) ?? []).length + aliases.length + (text.match(/\.(?:query|prepared)\s*<\s*\{/g) ?? []).length;
   s.kysely = (text.match(/\bkx\(|\bsql(?:<[^>]*>)?`/g) ?? []).length;
   return s;
 }
