@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Queryable } from './db/db.ts';
+import { sql, type RawBuilder } from 'kysely';
 import type { Area } from './permissions.ts';
 
 /**
@@ -173,4 +174,21 @@ export async function awaitHorizon(q: Queryable, timeoutMs: number, stuck?: stri
     horizon = (await q.query<{ h: string }>(`SELECT ${HORIZON_SQL}::text AS h`))[0]?.h ?? horizon;
   }
   return { horizon, passed: BigInt(horizon) >= target };
+}
+
+/**
+ * `changeCte` for a statement written with the typed builder's `sql` tag: the same CTE body, its values bound where
+ * they appear (nothing to number). `from` names a CTE of the statement; `fields` and `actor`, when given, are SQL over
+ * `from`'s columns or values the statement binds.
+ */
+export function changeCteSql(
+  c: Omit<Change, 'id'>,
+  from: string,
+  opts: { fields?: RawBuilder<unknown>; actor?: RawBuilder<unknown> } = {},
+) {
+  const actor = opts.actor ?? sql`${c.actor ?? null}::text`;
+  const fields = opts.fields ?? sql`${JSON.stringify(clean(c.fields))}::jsonb`;
+  return sql`INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
+    SELECT organization_id, ${c.event}::text, ${CHANGE_EVENTS[c.event]}::text, ${c.entity}::text, id, ${fields}, ${actor}
+      FROM ${sql.table(from)}`;
 }

@@ -5,6 +5,8 @@ import { notFound } from '../../platform/errors.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import { AREAS, allows } from '../../platform/permissions.ts';
 import { AREA_OF_ENTITY_SQL } from './areas.ts';
+import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type InferResult } from '../../platform/db/kysely.ts';
 
 const Change = Type.Object({ before: Type.Unknown(), after: Type.Unknown() });
 export const ActivityEntry = Type.Object(
@@ -42,16 +44,16 @@ const Query = Type.Object({
   to: Type.Optional(Type.String({ format: 'date-time', description: 'before' })),
 });
 
-interface Row {
-  id: string;
-  created_at: Date;
-  actor: string | null;
-  action: string;
-  entity_type: string;
-  entity_id: string;
-  detail: unknown;
-  area: string;
+const area = sql<string>`${sql.raw(AREA_OF_ENTITY_SQL)}`;
+/** The organization's audit rows in the areas given, with the area each belongs to. */
+function entries(q: Queryable, orgId: string, areas: readonly string[]) {
+  return kx(q)
+    .selectFrom('audit_log')
+    .select(['id', 'created_at', 'actor', 'action', 'entity_type', 'entity_id', 'detail', area.as('area')])
+    .where('organization_id', '=', orgId)
+    .where(sql<boolean>`(${area}) = ANY(${areas}::text[])`);
 }
+type Row = InferResult<ReturnType<typeof entries>>[number];
 
 function toEntry(r: Row): EntryT {
   const d = r.detail as Record<string, unknown> | unknown[] | null;
@@ -107,25 +109,22 @@ export function activityRoutes(app: App, ctx: AppContext) {
       const { orgId, principal } = who(req);
       const areas = AREAS.filter((a) => allows(principal.grants, a, 'read'));
       const f = req.query;
-      const w = ['organization_id = $1', `(${AREA_OF_ENTITY_SQL}) = ANY($2::text[])`];
-      const p: unknown[] = [orgId, areas];
-      const add = (sql: string, v: unknown) => {
-        p.push(v);
-        w.push(sql.replaceAll('?', `$${p.length}`));
-      };
-      if (f.entity_type !== undefined) add('entity_type = ?', f.entity_type);
-      if (f.entity_id !== undefined) add('entity_id = ?', f.entity_id);
-      if (f.person_id !== undefined) add(`((entity_type = 'person' AND entity_id = ?) OR detail->>'person_id' = ?)`, f.person_id);
-      if (f.area !== undefined) add(`(${AREA_OF_ENTITY_SQL}) = ?`, f.area);
-      if (f.actor !== undefined) add('actor = ?', f.actor);
-      if (f.from !== undefined) add('created_at >= ?', f.from);
-      if (f.to !== undefined) add('created_at < ?', f.to);
-      p.push(f.limit + 1, f.offset);
-      const rows = await req.db.query<Row>(
-        `SELECT id, created_at, actor, action, entity_type, entity_id, detail, ${AREA_OF_ENTITY_SQL} AS area
-           FROM audit_log WHERE ${w.join(' AND ')} ORDER BY id DESC LIMIT $${p.length - 1} OFFSET $${p.length}`,
-        p,
-      );
+      let list = entries(req.db, orgId, areas);
+      if (f.entity_type !== undefined) list = list.where('entity_type', '=', f.entity_type);
+      if (f.entity_id !== undefined) list = list.where('entity_id', '=', f.entity_id);
+      if (f.person_id !== undefined) {
+        const person = f.person_id;
+        list = list.where(sql<boolean>`((entity_type = 'person' AND entity_id = ${person}) OR detail->>'person_id' = ${person})`);
+      }
+      if (f.area !== undefined) list = list.where(sql<boolean>`(${area}) = ${f.area}`);
+      if (f.actor !== undefined) list = list.where('actor', '=', f.actor);
+      if (f.from !== undefined) list = list.where('created_at', '>=', sql<Date>`${f.from}`);
+      if (f.to !== undefined) list = list.where('created_at', '<', sql<Date>`${f.to}`);
+      const rows = await list
+        .orderBy('id', 'desc')
+        .limit(f.limit + 1)
+        .offset(f.offset)
+        .execute();
       return pageB(rows.map(toEntry), f.limit, f.offset);
     },
   );
@@ -144,13 +143,9 @@ export function activityRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { orgId, principal } = who(req);
       const areas = AREAS.filter((a) => allows(principal.grants, a, 'read'));
-      const rows = await ctx.db.query<Row>(
-        `SELECT id, created_at, actor, action, entity_type, entity_id, detail, ${AREA_OF_ENTITY_SQL} AS area
-           FROM audit_log WHERE organization_id = $1 AND id = $2 AND (${AREA_OF_ENTITY_SQL}) = ANY($3::text[])`,
-        [orgId, req.params.id, areas],
-      );
-      if (!rows[0]) throw notFound('activity entry');
-      return toEntry(rows[0]);
+      const row = await entries(ctx.db, orgId, areas).where('id', '=', req.params.id).executeTakeFirst();
+      if (!row) throw notFound('activity entry');
+      return toEntry(row);
     },
   );
 }

@@ -1,5 +1,5 @@
-import { Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, runPrepared, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { OrgCache } from '../../platform/org-cache.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { CustomFieldDefinition } from './routes.ts';
@@ -27,10 +27,39 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** A definition as stored is its wire shape. */
+/** A definition as answered: its wire shape, read from the generated row type. */
 export type DefinitionRow = Static<typeof CustomFieldDefinition>;
-const COLS = 'id, entity_type, field_key, field_label, field_type, options, required, sort_order, retired_at, created_at, updated_at';
-const ORDER = 'ORDER BY entity_type, sort_order, field_key';
+const COLS = [
+  'id',
+  'entity_type',
+  'field_key',
+  'field_label',
+  'field_type',
+  'options',
+  'required',
+  'sort_order',
+  'retired_at',
+  'created_at',
+  'updated_at',
+] as const;
+type Stored = Pick<Selectable<DB['custom_field_definitions']>, (typeof COLS)[number]>;
+/** The stored row as its wire shape: the entity and field types are checked on write, options is a JSON list of strings. */
+function toDefinition(r: Stored): DefinitionRow {
+  return {
+    ...r,
+    entity_type: r.entity_type as CustomFieldEntity,
+    field_type: r.field_type as FieldType,
+    options: (r.options ?? []) as string[],
+  };
+}
+const definitions = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('custom_field_definitions')
+    .select(COLS)
+    .where('organization_id', '=', orgId)
+    .orderBy('entity_type')
+    .orderBy('sort_order')
+    .orderBy('field_key');
 
 const definitionCache = new OrgCache<readonly DefinitionRow[]>();
 
@@ -44,22 +73,18 @@ export async function definitionsFor(q: Queryable, orgId: string, entity: Custom
   return definitionCache.get(`${orgId}:${entity}`, () => uncachedDefinitionsFor(q, orgId, entity));
 }
 export async function uncachedDefinitionsFor(q: Queryable, orgId: string, entity: CustomFieldEntity): Promise<DefinitionRow[]> {
-  return q.prepared<DefinitionRow>(
-    'cfd_for_entity',
-    `SELECT ${COLS} FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2 ${ORDER}`,
-    [orgId, entity],
-  );
+  return (await runPrepared(q, 'cfd_for_entity', definitions(q, orgId).where('entity_type', '=', entity))).map(toDefinition);
 }
 export async function listDefinitions(
   q: Queryable,
   orgId: string,
   f: { entity_type?: string; entity_types?: readonly string[]; include_retired?: boolean },
 ) {
-  const w = new Where(orgId);
-  if (f.entity_type) w.eq('entity_type', f.entity_type);
-  if (f.entity_types) w.and((p) => `entity_type = ANY(${p(f.entity_types)}::text[])`);
-  if (!f.include_retired) w.and('retired_at IS NULL');
-  return q.query<DefinitionRow>(`SELECT ${COLS} FROM custom_field_definitions WHERE ${w.sql} ${ORDER}`, w.params);
+  let list = definitions(q, orgId);
+  if (f.entity_type) list = list.where('entity_type', '=', f.entity_type);
+  if (f.entity_types) list = list.where('entity_type', '=', sql<string>`ANY(${f.entity_types}::text[])`);
+  if (!f.include_retired) list = list.where('retired_at', 'is', null);
+  return (await list.execute()).map(toDefinition);
 }
 /** One definition; with `entities`, only of those entity types (an area's route reaches its own records' fields only). */
 export async function getDefinition(
@@ -69,46 +94,53 @@ export async function getDefinition(
   lock = false,
   entities?: readonly string[],
 ): Promise<DefinitionRow | null> {
-  return (
-    (
-      await q.query<DefinitionRow>(
-        `SELECT ${COLS} FROM custom_field_definitions WHERE organization_id = $1 AND id = $2
-           AND ($3::text[] IS NULL OR entity_type = ANY($3::text[]))${lock ? ' FOR UPDATE' : ''}`,
-        [orgId, id, entities ?? null],
-      )
-    )[0] ?? null
-  );
+  let one = kx(q).selectFrom('custom_field_definitions').select(COLS).where('organization_id', '=', orgId).where('id', '=', id);
+  if (entities) one = one.where('entity_type', '=', sql<string>`ANY(${entities}::text[])`);
+  if (lock) one = one.forUpdate();
+  const row = await one.executeTakeFirst();
+  return row ? toDefinition(row) : null;
 }
 export async function keyTaken(q: Queryable, orgId: string, entity: string, key: string): Promise<boolean> {
-  return (
-    (
-      await q.query('SELECT 1 FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2 AND field_key = $3', [
-        orgId,
-        entity,
-        key,
-      ])
-    ).length > 0
-  );
+  const row = await kx(q)
+    .selectFrom('custom_field_definitions')
+    .select(sql<number>`1`.as('one'))
+    .where('organization_id', '=', orgId)
+    .where('entity_type', '=', entity)
+    .where('field_key', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 export async function nextSortOrder(q: Queryable, orgId: string, entity: string): Promise<number> {
-  const rows = await q.query<{ m: number | null }>(
-    'SELECT max(sort_order) AS m FROM custom_field_definitions WHERE organization_id = $1 AND entity_type = $2',
-    [orgId, entity],
-  );
-  return (rows[0]?.m ?? 0) + 10;
+  const row = await kx(q)
+    .selectFrom('custom_field_definitions')
+    .select((eb) => eb.fn.max('sort_order').as('m'))
+    .where('organization_id', '=', orgId)
+    .where('entity_type', '=', entity)
+    .executeTakeFirst();
+  return (row?.m ?? 0) + 10;
 }
 export async function insertDefinition(
   q: Queryable,
   orgId: string,
   d: Omit<DefinitionRow, 'retired_at' | 'created_at' | 'updated_at'>,
 ): Promise<DefinitionRow | null> {
-  const rows = await q.query<DefinitionRow>(
-    `INSERT INTO custom_field_definitions (organization_id, id, entity_type, field_key, field_label, field_type, options,
-      required, sort_order)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT DO NOTHING RETURNING ${COLS}`,
-    [orgId, d.id, d.entity_type, d.field_key, d.field_label, d.field_type, JSON.stringify(d.options), d.required, d.sort_order],
-  );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .insertInto('custom_field_definitions')
+    .values({
+      organization_id: orgId,
+      id: d.id,
+      entity_type: d.entity_type,
+      field_key: d.field_key,
+      field_label: d.field_label,
+      field_type: d.field_type,
+      options: JSON.stringify(d.options),
+      required: d.required,
+      sort_order: d.sort_order,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning(COLS)
+    .executeTakeFirst();
+  return row ? toDefinition(row) : null;
 }
 export async function updateDefinition(
   q: Queryable,
@@ -116,20 +148,19 @@ export async function updateDefinition(
   id: string,
   p: { field_label?: string; options?: string[]; required?: boolean; sort_order?: number; retired?: boolean },
 ) {
-  const rows = await q.query<DefinitionRow>(
-    `UPDATE custom_field_definitions SET field_label = COALESCE($3, field_label), options = COALESCE($4::jsonb, options),
-       required = COALESCE($5, required), sort_order = COALESCE($6, sort_order),
-       retired_at = CASE WHEN $7::boolean IS NULL THEN retired_at WHEN $7 THEN COALESCE(retired_at, now()) ELSE NULL END, updated_at = now()
-     WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [
-      orgId,
-      id,
-      p.field_label ?? null,
-      p.options ? JSON.stringify(p.options) : null,
-      p.required ?? null,
-      p.sort_order ?? null,
-      p.retired ?? null,
-    ],
-  );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .updateTable('custom_field_definitions')
+    .set({
+      ...(p.field_label !== undefined && { field_label: p.field_label }),
+      ...(p.options !== undefined && { options: JSON.stringify(p.options) }),
+      ...(p.required !== undefined && { required: p.required }),
+      ...(p.sort_order !== undefined && { sort_order: p.sort_order }),
+      ...(p.retired !== undefined && { retired_at: p.retired ? sql<Date>`COALESCE(retired_at, now())` : null }),
+      updated_at: sql<Date>`now()`,
+    })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning(COLS)
+    .executeTakeFirst();
+  return row ? toDefinition(row) : null;
 }

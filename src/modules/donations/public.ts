@@ -4,21 +4,27 @@
  * never update or delete one.
  */
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx } from '../../platform/db/kysely.ts';
 
 export { insertDonation, type DonationInsert } from './repository.ts';
 export { campaignCheck } from './service.ts';
 
 /** Sample data only: the sample ledger's gifts entered through the API and not yet in a campaign, newest first. */
 export async function seedUnlinkedDonationIds(q: Queryable, orgId: string): Promise<string[]> {
-  const rows = await q.query<{ id: string }>(
-    "SELECT id FROM donations WHERE organization_id = $1 AND source = 'api' AND campaign_id IS NULL ORDER BY date DESC, id",
-    [orgId],
-  );
+  const rows = await kx(q)
+    .selectFrom('donations')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('source', '=', 'api')
+    .where('campaign_id', 'is', null)
+    .orderBy('date', 'desc')
+    .orderBy('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 /** Sample data only: puts a gift in a campaign, without checks or audit row. */
 export async function seedDonationCampaign(q: Queryable, orgId: string, id: string, campaignId: string): Promise<void> {
-  await q.query('UPDATE donations SET campaign_id = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, campaignId]);
+  await kx(q).updateTable('donations').set({ campaign_id: campaignId }).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 /**

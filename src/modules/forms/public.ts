@@ -8,6 +8,7 @@
  */
 import type { Queryable } from '../../platform/db/db.ts';
 import * as repo from './repository.ts';
+import { kx } from '../../platform/db/kysely.ts';
 
 export { adoptionSubmissionHook, type AdoptionHook, type AdoptionSubmission } from './hooks.ts';
 
@@ -29,11 +30,18 @@ const LINK_PURPOSES = { adoption_application: 'adopt', foster_application: 'fost
 
 /** Addresses (`/forms/{slug}`) of the organization's published adoption, foster and volunteer forms: the oldest of each purpose. */
 export async function publishedFormLinks(q: Queryable, orgId: string): Promise<{ adopt?: string; foster?: string; volunteer?: string }> {
-  const rows = await q.query<{ purpose: keyof typeof LINK_PURPOSES; slug: string }>(
-    `SELECT DISTINCT ON (purpose) purpose, slug FROM forms
-      WHERE organization_id = $1 AND status = 'published' AND purpose = ANY($2)
-      ORDER BY purpose, created_at, id`,
-    [orgId, Object.keys(LINK_PURPOSES)],
+  const rows = await kx(q)
+    .selectFrom('forms')
+    .distinctOn('purpose')
+    .select(['purpose', 'slug'])
+    .where('organization_id', '=', orgId)
+    .where('status', '=', 'published')
+    .where('purpose', 'in', Object.keys(LINK_PURPOSES))
+    .orderBy('purpose')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return Object.fromEntries(
+    rows.map((r) => [LINK_PURPOSES[r.purpose as keyof typeof LINK_PURPOSES], `/forms/${encodeURIComponent(r.slug)}`]),
   );
-  return Object.fromEntries(rows.map((r) => [LINK_PURPOSES[r.purpose], `/forms/${encodeURIComponent(r.slug)}`]));
 }

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { audit, auditUpdate } from '../../platform/audit.ts';
 import { AppError, conflict, invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
@@ -168,7 +169,7 @@ export async function submit(
   }
   const hash = addressHash(org.id, ip);
   await db.tx(async (q) => {
-    await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`form-submit:${org.id}:${form.id}:${hash}`]);
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`form-submit:${org.id}:${form.id}:${hash}`}))`.execute(kx(q));
     if ((await repo.recentFromAddress(q, org.id, form.id, hash)) >= form.max_per_address_per_hour)
       throw new AppError('RATE_LIMITED', 'Too many submissions from this address; try again later.', undefined, 429, {
         'retry-after': '3600',
@@ -194,11 +195,9 @@ export async function submit(
 /** The public animals (live, shown on the public site) among these ids, with their public names. */
 export async function publicAnimals(q: Queryable, orgId: string, ids: string[]): Promise<{ id: string; name: string }[]> {
   if (!ids.length) return [];
-  return q.query<{ id: string; name: string }>(
-    `SELECT x.id, x.public_name AS name FROM ${PUBLIC_ANIMALS_SQL} x WHERE x.organization_id = $1 AND x.id = ANY($2::text[])
-      ORDER BY array_position($2::text[], x.id)`,
-    [orgId, ids],
-  );
+  const rows = await sql<{ id: string; name: string }>`SELECT x.id, x.public_name AS name FROM ${sql.raw(PUBLIC_ANIMALS_SQL)} x
+     WHERE x.organization_id = ${orgId} AND x.id = ANY(${ids}::text[]) ORDER BY array_position(${ids}::text[], x.id)`.execute(kx(q));
+  return rows.rows;
 }
 
 const answerText = (answers: Record<string, unknown>, k: string) => {

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
@@ -120,10 +121,12 @@ export async function closeCampaign(db: Db, orgId: string, id: string, actor: st
         throw invalid({
           id: [`has ${open} open auction${open === 1 ? '' : 's'}; close ${open === 1 ? 'it' : 'them'} first so every lot is settled`],
         });
-      await q.query(
-        "UPDATE fundraising_campaigns SET status = 'closed', closed_at = now(), updated_at = now() WHERE organization_id = $1 AND id = $2",
-        [orgId, id],
-      );
+      await kx(q)
+        .updateTable('fundraising_campaigns')
+        .set({ status: 'closed', closed_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+        .where('organization_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
       await audit(q, orgId, actor, 'close', 'campaign', id);
     }
     return getCampaign(q, orgId, id);

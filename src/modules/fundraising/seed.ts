@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import type { SeedData } from '../../platform/context.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { newId } from '../../platform/ids.ts';
@@ -44,10 +45,12 @@ export async function seedFundraising(q: Queryable, org: Organization, data: See
     const campaign = i % 3 === 0 ? winter : i % 7 === 0 ? spring : null;
     if (campaign) await seedDonationCampaign(q, org.id, id, campaign);
   }
-  await q.query("UPDATE fundraising_campaigns SET status = 'closed', closed_at = now() WHERE organization_id = $1 AND id = $2", [
-    org.id,
-    spring,
-  ]);
+  await kx(q)
+    .updateTable('fundraising_campaigns')
+    .set({ status: 'closed', closed_at: sql<Date>`now()` })
+    .where('organization_id', '=', org.id)
+    .where('id', '=', spring)
+    .execute();
 
   // The gala auction for the winter fund, still open: bidding can be tried.
   const auctionId = newId('auc');

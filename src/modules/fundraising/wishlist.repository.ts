@@ -1,18 +1,20 @@
-import type { Static } from '../../platform/schema.ts';
-import type { WishItem } from './schemas.ts';
-import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type Selectable, type Updateable } from '../../platform/db/kysely.ts';
 
+const COLS = ['id', 'name', 'description', 'quantity_wanted', 'quantity_received', 'priority', 'url', 'created_at', 'updated_at'] as const;
+type Stored = Pick<Selectable<DB['fundraising_wish_items']>, (typeof COLS)[number]>;
 /** A wish item as stored: its wire shape without the fields computed from the quantities. */
-export type WishRow = Omit<Static<typeof WishItem>, 'quantity_needed' | 'fully_received'>;
-const COLS = 'id, name, description, quantity_wanted, quantity_received, priority, url, created_at, updated_at';
-// High first, then by name: the order a donor reads a wish list in.
-const ORDER = "CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END, lower(name), id";
+export type WishRow = Omit<Stored, 'priority'> & { priority: 'high' | 'medium' | 'low' };
+const toWish = (r: Stored): WishRow => ({ ...r, priority: r.priority as WishRow['priority'] });
 
 export async function wishById(q: Queryable, orgId: string, id: string) {
-  return (
-    (await q.query<WishRow>(`SELECT ${COLS} FROM fundraising_wish_items WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('fundraising_wish_items')
+    .select(COLS)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? toWish(row) : null;
 }
 export async function listWishes(
   q: Queryable,
@@ -21,14 +23,19 @@ export async function listWishes(
   limit: number,
   offset: number,
 ) {
-  const w = new Where(orgId);
-  if (f.state === 'needed') w.and('quantity_received < quantity_wanted');
-  if (f.state === 'received') w.and('quantity_received >= quantity_wanted');
-  if (f.priority) w.eq('priority', f.priority);
-  return q.query<WishRow>(
-    `SELECT ${COLS} FROM fundraising_wish_items WHERE ${w.sql} ORDER BY ${ORDER} ${w.page(limit + 1, offset)}`,
-    w.params,
-  );
+  let list = kx(q).selectFrom('fundraising_wish_items').select(COLS).where('organization_id', '=', orgId);
+  if (f.state === 'needed') list = list.whereRef('quantity_received', '<', 'quantity_wanted');
+  if (f.state === 'received') list = list.whereRef('quantity_received', '>=', 'quantity_wanted');
+  if (f.priority) list = list.where('priority', '=', f.priority);
+  // High first, then by name: the order a donor reads a wish list in.
+  const rows = await list
+    .orderBy(sql`CASE priority WHEN 'high' THEN 0 WHEN 'medium' THEN 1 ELSE 2 END`)
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(toWish);
 }
 export async function insertWish(
   q: Queryable,
@@ -43,36 +50,50 @@ export async function insertWish(
     quantity_received?: number;
   },
 ) {
-  await q.query(
-    'INSERT INTO fundraising_wish_items (organization_id, id, name, description, quantity_wanted, priority, url, ' +
-      'quantity_received) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
-    [orgId, w.id, w.name, w.description, w.quantity_wanted, w.priority, w.url, w.quantity_received ?? 0],
-  );
+  await kx(q)
+    .insertInto('fundraising_wish_items')
+    .values({
+      organization_id: orgId,
+      id: w.id,
+      name: w.name,
+      description: w.description,
+      quantity_wanted: w.quantity_wanted,
+      priority: w.priority,
+      url: w.url,
+      quantity_received: w.quantity_received ?? 0,
+    })
+    .execute();
 }
+const UPDATABLE = ['name', 'description', 'quantity_wanted', 'priority', 'url'] as const;
 export async function updateWish(q: Queryable, orgId: string, id: string, patch: Record<string, unknown>) {
-  const set = setClause(patch, ['name', 'description', 'quantity_wanted', 'priority', 'url'], 3);
-  if (!set.sql) return wishById(q, orgId, id);
-  return (
-    (
-      await q.query<WishRow>(
-        `UPDATE fundraising_wish_items SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-        [orgId, id, ...set.params],
-      )
-    )[0] ?? null
-  );
+  const set = Object.fromEntries(UPDATABLE.filter((c) => c in patch).map((c) => [c, patch[c]])) as Updateable<DB['fundraising_wish_items']>;
+  if (!Object.keys(set).length) return wishById(q, orgId, id);
+  const row = await kx(q)
+    .updateTable('fundraising_wish_items')
+    .set({ ...set, updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning(COLS)
+    .executeTakeFirst();
+  return row ? toWish(row) : null;
 }
 /** One statement, so concurrent receipts all count. */
 export async function receiveWish(q: Queryable, orgId: string, id: string, quantity: number) {
-  return (
-    (
-      await q.query<WishRow>(
-        `UPDATE fundraising_wish_items SET quantity_received = quantity_received + $3, updated_at = now() WHERE organization_id
-          = $1 AND id = $2 RETURNING ${COLS}`,
-        [orgId, id, quantity],
-      )
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .updateTable('fundraising_wish_items')
+    .set((eb) => ({ quantity_received: eb('quantity_received', '+', quantity), updated_at: sql<Date>`now()` }))
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning(COLS)
+    .executeTakeFirst();
+  return row ? toWish(row) : null;
 }
 export async function deleteWish(q: Queryable, orgId: string, id: string) {
-  return (await q.query('DELETE FROM fundraising_wish_items WHERE organization_id = $1 AND id = $2 RETURNING id', [orgId, id])).length > 0;
+  const rows = await kx(q)
+    .deleteFrom('fundraising_wish_items')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
 }

@@ -6,20 +6,14 @@
 import type { Config } from '../../config.ts';
 import { openBlobStore, type BlobStore } from '../../platform/blobs.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import type Sharp from 'sharp';
 import { lazyRequire } from '../../platform/lazy.ts';
 import { photoKey } from './service.ts';
 
 const sharp = lazyRequire<typeof Sharp>('sharp');
 
-export interface PublicPhoto {
-  id: string;
-  animal_id: string;
-  caption: string | null;
-  width: number;
-  height: number;
-  updated_at: Date;
-}
+export type PublicPhoto = Pick<Selectable<DB['animal_photos']>, 'id' | 'animal_id' | 'caption' | 'width' | 'height' | 'updated_at'>;
 
 /** The public URL path of a public photo in a size (small: within 320×320, medium: within 1024×1024; WebP). */
 export const publicPhotoPath = (animalId: string, photoId: string, size: 'small' | 'medium') =>
@@ -42,14 +36,20 @@ export const photoPath = (animalId: string, photoId: string, size: 'small' | 'me
 /** The public photos of the animals named, primary first then oldest, per animal (at most `perAnimal` each). */
 export async function publicPhotos(q: Queryable, orgId: string, animalIds: string[], perAnimal = 10): Promise<PublicPhoto[]> {
   if (!animalIds.length) return [];
-  return q.query<PublicPhoto>(
-    `SELECT id, animal_id, caption, width, height, updated_at FROM (
-       SELECT id, animal_id, caption, width, height, updated_at,
-              row_number() OVER (PARTITION BY animal_id ORDER BY is_primary DESC, created_at, id) AS n
-         FROM animal_photos WHERE organization_id = $1 AND animal_id = ANY($2::text[]) AND is_public) p
-      WHERE n <= $3 ORDER BY animal_id, n`,
-    [orgId, animalIds, perAnimal],
-  );
+  const ranked = kx(q)
+    .selectFrom('animal_photos')
+    .select(['id', 'animal_id', 'caption', 'width', 'height', 'updated_at'])
+    .select(sql<number>`row_number() OVER (PARTITION BY animal_id ORDER BY is_primary DESC, created_at, id)`.as('n'))
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', sql<string>`ANY(${animalIds}::text[])`)
+    .where('is_public', '=', true);
+  return kx(q)
+    .selectFrom(ranked.as('p'))
+    .select(['id', 'animal_id', 'caption', 'width', 'height', 'updated_at'])
+    .where('n', '<=', perAnimal)
+    .orderBy('animal_id')
+    .orderBy('n')
+    .execute();
 }
 
 const stores = new WeakMap<object, Promise<BlobStore>>();

@@ -1,64 +1,67 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { Where } from '../../platform/db/sql.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 
-const ISO = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${col}`;
+/** A timestamp as the wire shows it (UTC, milliseconds), formatted by the database. */
+const iso = (col: 'created_at' | 'updated_at') =>
+  sql<string>`to_char(${sql.ref(col)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(col);
 
-export interface PhotoRow {
-  id: string;
-  animal_id: string;
-  caption: string | null;
-  is_public: boolean;
-  is_primary: boolean;
-  content_type: string;
-  width: number;
-  height: number;
-  byte_size: number;
-  filename: string | null;
+const PHOTO_COLS = [
+  'id',
+  'animal_id',
+  'caption',
+  'is_public',
+  'is_primary',
+  'content_type',
+  'width',
+  'height',
+  'byte_size',
+  'filename',
+  iso('created_at'),
+  iso('updated_at'),
+] as const;
+/** A photo as read: its columns, the times as ISO strings. */
+export type PhotoRow = Omit<Selectable<DB['animal_photos']>, 'organization_id' | 'created_by' | 'created_at' | 'updated_at'> & {
   created_at: string;
   updated_at: string;
-}
-const PHOTO_COLS = `id, animal_id, caption, is_public, is_primary, content_type, width, height, byte_size, filename,
-  ${ISO('created_at')}, ${ISO('updated_at')}`;
-/** Primary first, then in the order they were added. */
-const PHOTO_ORDER = 'ORDER BY is_primary DESC, created_at, id';
+};
 
 export async function insertPhoto(
   q: Queryable,
   orgId: string,
   p: Omit<PhotoRow, 'created_at' | 'updated_at'> & { created_by: string },
 ): Promise<PhotoRow> {
-  const rows = await q.query<PhotoRow>(
-    `INSERT INTO animal_photos (organization_id, id, animal_id, caption, is_public, is_primary, content_type, width, height, byte_size,
-       filename, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${PHOTO_COLS}`,
-    [
-      orgId,
-      p.id,
-      p.animal_id,
-      p.caption,
-      p.is_public,
-      p.is_primary,
-      p.content_type,
-      p.width,
-      p.height,
-      p.byte_size,
-      p.filename,
-      p.created_by,
-    ],
-  );
-  const row = rows[0];
-  if (!row) throw new Error('insert returned no row');
-  return row;
+  return kx(q)
+    .insertInto('animal_photos')
+    .values({
+      organization_id: orgId,
+      id: p.id,
+      animal_id: p.animal_id,
+      caption: p.caption,
+      is_public: p.is_public,
+      is_primary: p.is_primary,
+      content_type: p.content_type,
+      width: p.width,
+      height: p.height,
+      byte_size: p.byte_size,
+      filename: p.filename,
+      created_by: p.created_by,
+    })
+    .returning(PHOTO_COLS)
+    .executeTakeFirstOrThrow();
 }
 
 export async function getPhoto(q: Queryable, orgId: string, animalId: string, id: string): Promise<PhotoRow | null> {
-  const rows = await q.query<PhotoRow>(
-    `SELECT ${PHOTO_COLS} FROM animal_photos WHERE organization_id = $1 AND animal_id = $2 AND id = $3`,
-    [orgId, animalId, id],
-  );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .selectFrom('animal_photos')
+    .select(PHOTO_COLS)
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
+/** Primary first, then in the order they were added. */
 export async function listPhotos(
   q: Queryable,
   orgId: string,
@@ -67,14 +70,26 @@ export async function listPhotos(
   limit: number,
   offset: number,
 ): Promise<PhotoRow[]> {
-  const w = new Where(orgId).eq('animal_id', animalId);
-  if (f.is_public !== undefined) w.eq('is_public', f.is_public);
-  return q.query<PhotoRow>(`SELECT ${PHOTO_COLS} FROM animal_photos WHERE ${w.sql} ${PHOTO_ORDER} ${w.page(limit + 1, offset)}`, w.params);
+  let list = kx(q).selectFrom('animal_photos').select(PHOTO_COLS).where('organization_id', '=', orgId).where('animal_id', '=', animalId);
+  if (f.is_public !== undefined) list = list.where('is_public', '=', f.is_public);
+  return list
+    .orderBy('is_primary', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }
 
 export async function hasPrimary(q: Queryable, orgId: string, animalId: string): Promise<boolean> {
-  const rows = await q.query('SELECT 1 FROM animal_photos WHERE organization_id = $1 AND animal_id = $2 AND is_primary', [orgId, animalId]);
-  return rows.length > 0;
+  const row = await kx(q)
+    .selectFrom('animal_photos')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('is_primary', '=', true)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function updatePhoto(
@@ -83,73 +98,103 @@ export async function updatePhoto(
   id: string,
   p: { caption?: string | null; is_public?: boolean },
 ): Promise<void> {
-  await q.query(
-    `UPDATE animal_photos SET caption = CASE WHEN $3 THEN $4 ELSE caption END, is_public = COALESCE($5, is_public), updated_at = now()
-      WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, p.caption !== undefined, p.caption ?? null, p.is_public ?? null],
-  );
+  await kx(q)
+    .updateTable('animal_photos')
+    .set({
+      ...(p.caption !== undefined && { caption: p.caption }),
+      ...(p.is_public !== undefined && { is_public: p.is_public }),
+      updated_at: sql<Date>`now()`,
+    })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Makes one photo the primary: the former primary stops being it first (one primary per animal). */
 export async function setPrimary(q: Queryable, orgId: string, animalId: string, id: string): Promise<void> {
-  await q.query(
-    `UPDATE animal_photos SET is_primary = false, updated_at = now()
-      WHERE organization_id = $1 AND animal_id = $2 AND is_primary AND id <> $3`,
-    [orgId, animalId, id],
-  );
-  await q.query(
-    'UPDATE animal_photos SET is_primary = true, updated_at = now() WHERE organization_id = $1 AND id = $2 AND NOT is_primary',
-    [orgId, id],
-  );
+  await kx(q)
+    .updateTable('animal_photos')
+    .set({ is_primary: false, updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('is_primary', '=', true)
+    .where('id', '<>', id)
+    .execute();
+  await kx(q)
+    .updateTable('animal_photos')
+    .set({ is_primary: true, updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('is_primary', '=', false)
+    .execute();
 }
 
 export async function deletePhoto(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query('DELETE FROM animal_photos WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('animal_photos').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 /** The photo that becomes primary when the primary goes: the earliest added of the rest. */
 export async function nextPrimary(q: Queryable, orgId: string, animalId: string): Promise<string | null> {
-  const rows = await q.query<{ id: string }>(
-    'SELECT id FROM animal_photos WHERE organization_id = $1 AND animal_id = $2 ORDER BY created_at, id LIMIT 1',
-    [orgId, animalId],
-  );
-  return rows[0]?.id ?? null;
+  const row = await kx(q)
+    .selectFrom('animal_photos')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
-export interface DocumentRow {
-  id: string;
-  animal_id: string;
-  title: string;
-  kind: string;
-  content_type: string;
-  byte_size: number;
-  filename: string | null;
+const DOC_COLS = [
+  'id',
+  'animal_id',
+  'title',
+  'kind',
+  'content_type',
+  'byte_size',
+  'filename',
+  iso('created_at'),
+  iso('updated_at'),
+] as const;
+/** A document as read: its columns, the times as ISO strings. */
+export type DocumentRow = Omit<Selectable<DB['animal_documents']>, 'organization_id' | 'created_by' | 'created_at' | 'updated_at'> & {
   created_at: string;
   updated_at: string;
-}
-const DOC_COLS = `id, animal_id, title, kind, content_type, byte_size, filename, ${ISO('created_at')}, ${ISO('updated_at')}`;
+};
 
 export async function insertDocument(
   q: Queryable,
   orgId: string,
   d: Omit<DocumentRow, 'created_at' | 'updated_at'> & { created_by: string },
 ): Promise<DocumentRow> {
-  const rows = await q.query<DocumentRow>(
-    `INSERT INTO animal_documents (organization_id, id, animal_id, title, kind, content_type, byte_size, filename, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${DOC_COLS}`,
-    [orgId, d.id, d.animal_id, d.title, d.kind, d.content_type, d.byte_size, d.filename, d.created_by],
-  );
-  const row = rows[0];
-  if (!row) throw new Error('insert returned no row');
-  return row;
+  return kx(q)
+    .insertInto('animal_documents')
+    .values({
+      organization_id: orgId,
+      id: d.id,
+      animal_id: d.animal_id,
+      title: d.title,
+      kind: d.kind,
+      content_type: d.content_type,
+      byte_size: d.byte_size,
+      filename: d.filename,
+      created_by: d.created_by,
+    })
+    .returning(DOC_COLS)
+    .executeTakeFirstOrThrow();
 }
 
 export async function getDocument(q: Queryable, orgId: string, animalId: string, id: string): Promise<DocumentRow | null> {
-  const rows = await q.query<DocumentRow>(
-    `SELECT ${DOC_COLS} FROM animal_documents WHERE organization_id = $1 AND animal_id = $2 AND id = $3`,
-    [orgId, animalId, id],
-  );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .selectFrom('animal_documents')
+    .select(DOC_COLS)
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Newest first. */
@@ -161,22 +206,29 @@ export async function listDocuments(
   limit: number,
   offset: number,
 ): Promise<DocumentRow[]> {
-  const w = new Where(orgId).eq('animal_id', animalId);
-  if (f.kind !== undefined) w.eq('kind', f.kind);
-  return q.query<DocumentRow>(
-    `SELECT ${DOC_COLS} FROM animal_documents WHERE ${w.sql} ORDER BY created_at DESC, id DESC ${w.page(limit + 1, offset)}`,
-    w.params,
-  );
+  let list = kx(q).selectFrom('animal_documents').select(DOC_COLS).where('organization_id', '=', orgId).where('animal_id', '=', animalId);
+  if (f.kind !== undefined) list = list.where('kind', '=', f.kind);
+  return list
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }
 
 export async function updateDocument(q: Queryable, orgId: string, id: string, d: { title?: string; kind?: string }): Promise<void> {
-  await q.query(
-    `UPDATE animal_documents SET title = COALESCE($3, title), kind = COALESCE($4, kind), updated_at = now()
-      WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, d.title ?? null, d.kind ?? null],
-  );
+  await kx(q)
+    .updateTable('animal_documents')
+    .set({
+      ...(d.title !== undefined && { title: d.title }),
+      ...(d.kind !== undefined && { kind: d.kind }),
+      updated_at: sql<Date>`now()`,
+    })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteDocument(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query('DELETE FROM animal_documents WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('animal_documents').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

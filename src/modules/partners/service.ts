@@ -3,16 +3,43 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { setClause } from '../../platform/db/sql.ts';
+import { kx, sql, type DB, type Insertable, type Selectable, type Updateable } from '../../platform/db/kysely.ts';
 import { isEmail, isHttpUrl, normalizePhone } from '../../platform/validators.ts';
 import { personExists } from '../people/public.ts';
 import type { AffiliationT, LocationT, PartnerT } from './schemas.ts';
 
-const PCOLS = 'id, kind, name, contact_name, email, phone, website, notes, created_at, updated_at';
-const LCOLS = 'id, partner_id, name, line1, line2, city, state, postal_code, country, phone, hours, created_at, updated_at';
-const ACOLS = `id, partner_id, person_id, role, to_char(valid_from, 'YYYY-MM-DD') AS valid_from,
-  to_char(valid_until, 'YYYY-MM-DD') AS valid_until,
-  created_at, updated_at`;
+const PCOLS = ['id', 'kind', 'name', 'contact_name', 'email', 'phone', 'website', 'notes', 'created_at', 'updated_at'] as const;
+const LCOLS = [
+  'id',
+  'partner_id',
+  'name',
+  'line1',
+  'line2',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'phone',
+  'hours',
+  'created_at',
+  'updated_at',
+] as const;
+const ACOLS = [
+  'id',
+  'partner_id',
+  'person_id',
+  'role',
+  sql<string | null>`to_char(valid_from, 'YYYY-MM-DD')`.as('valid_from'),
+  sql<string | null>`to_char(valid_until, 'YYYY-MM-DD')`.as('valid_until'),
+  'created_at',
+  'updated_at',
+] as const;
+/** The stored partner as its wire shape (its kind is checked on write). */
+const toPartner = (r: Pick<Selectable<DB['partners']>, (typeof PCOLS)[number]>): PartnerT => ({ ...r, kind: r.kind as PartnerT['kind'] });
+/** The sent columns of `cols` present in the checked body (the body is validated by the route's schema). */
+function pick<T>(v: Body, cols: readonly string[]): Updateable<T> {
+  return Object.fromEntries(cols.filter((c) => c in v).map((c) => [c, v[c]])) as Updateable<T>;
+}
 export const PARTNER_COLUMNS = ['kind', 'name', 'contact_name', 'email', 'phone', 'website', 'notes'] as const;
 export const LOCATION_COLUMNS = ['name', 'line1', 'line2', 'city', 'state', 'postal_code', 'country', 'phone', 'hours'] as const;
 export const AFFILIATION_COLUMNS = ['role', 'valid_from', 'valid_until'] as const;
@@ -37,31 +64,51 @@ function checkRange(from: unknown, until: unknown) {
 }
 
 export async function partnerRow(q: Queryable, orgId: string, id: string, lock = false) {
-  const r = (
-    await q.query<PartnerT>(
-      `SELECT ${PCOLS} FROM partners WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`,
-      [orgId, id],
-    )
-  )[0];
+  let one = kx(q)
+    .selectFrom('partners')
+    .select(PCOLS)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null);
+  if (lock) one = one.forUpdate();
+  const r = await one.executeTakeFirst();
   if (!r) throw notFound('partner');
-  return r;
+  return toPartner(r);
 }
 export async function listPartners(q: Queryable, orgId: string, f: { kind?: string; q?: string; limit: number; offset: number }) {
-  return q.query<PartnerT>(
-    `SELECT ${PCOLS} FROM partners WHERE organization_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR kind = $2)
-        AND ($3::text IS NULL OR lower(name) LIKE '%' || lower($3) || '%') ORDER BY lower(name), id LIMIT $4 OFFSET $5`,
-    [orgId, f.kind ?? null, f.q?.replace(/[\\%_]/g, (c) => `\\${c}`) ?? null, f.limit + 1, f.offset],
-  );
+  let list = kx(q).selectFrom('partners').select(PCOLS).where('organization_id', '=', orgId).where('deleted_at', 'is', null);
+  if (f.kind !== undefined) list = list.where('kind', '=', f.kind);
+  if (f.q !== undefined) {
+    const part = f.q.replace(/[\\%_]/g, (c) => `\\${c}`);
+    list = list.where(sql<boolean>`lower(name) LIKE '%' || lower(${part}) || '%'`);
+  }
+  const rows = await list
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(f.limit + 1)
+    .offset(f.offset)
+    .execute();
+  return rows.map(toPartner);
 }
 export async function createPartner(db: Db, org: { id: string; country: string }, b: Body, actor: string) {
   const v = checkPartner(b, org.country);
   return db.tx(async (q) => {
     const id = newId('ptn');
-    await q.query(
-      `INSERT INTO partners (organization_id, id, kind, name, contact_name, email, phone, website, notes)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
-      [org.id, id, v.kind, v.name, v.contact_name ?? '', v.email ?? null, v.phone ?? null, v.website ?? null, v.notes ?? ''],
-    );
+    const row = {
+      organization_id: org.id,
+      id,
+      kind: v.kind,
+      name: v.name,
+      contact_name: v.contact_name ?? '',
+      email: v.email ?? null,
+      phone: v.phone ?? null,
+      website: v.website ?? null,
+      notes: v.notes ?? '',
+    };
+    await kx(q)
+      .insertInto('partners')
+      .values(row as Insertable<DB['partners']>)
+      .execute();
     await audit(q, org.id, actor, 'create', 'partner', id);
     return partnerRow(q, org.id, id);
   });
@@ -70,10 +117,15 @@ export async function updatePartner(db: Db, org: { id: string; country: string }
   const v = checkPartner(b, org.country);
   return db.tx(async (q) => {
     await partnerRow(q, org.id, id, true);
-    const s = setClause(v, PARTNER_COLUMNS, 3);
-    if (s.columns.length) {
-      await q.query(`UPDATE partners SET ${s.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [org.id, id, ...s.params]);
-      await audit(q, org.id, actor, 'update', 'partner', id, s.columns);
+    const set = pick<DB['partners']>(v, PARTNER_COLUMNS);
+    if (Object.keys(set).length) {
+      await kx(q)
+        .updateTable('partners')
+        .set({ ...set, updated_at: sql<Date>`now()` })
+        .where('organization_id', '=', org.id)
+        .where('id', '=', id)
+        .execute();
+      await audit(q, org.id, actor, 'update', 'partner', id, Object.keys(set));
     }
     return partnerRow(q, org.id, id);
   });
@@ -81,29 +133,41 @@ export async function updatePartner(db: Db, org: { id: string; country: string }
 export async function deletePartner(db: Db, orgId: string, id: string, actor: string) {
   await db.tx(async (q) => {
     await partnerRow(q, orgId, id, true);
-    await q.query('UPDATE partners SET deleted_at = now() WHERE organization_id = $1 AND id = $2', [orgId, id]);
+    await kx(q)
+      .updateTable('partners')
+      .set({ deleted_at: sql<Date>`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .execute();
     await audit(q, orgId, actor, 'delete', 'partner', id);
   });
 }
 
 // Locations.
 async function locationRow(q: Queryable, orgId: string, partnerId: string, id: string) {
-  const r = (
-    await q.query<LocationT>(`SELECT ${LCOLS} FROM partner_locations WHERE organization_id = $1 AND partner_id = $2 AND id = $3`, [
-      orgId,
-      partnerId,
-      id,
-    ])
-  )[0];
+  const r: LocationT | undefined = await kx(q)
+    .selectFrom('partner_locations')
+    .select(LCOLS)
+    .where('organization_id', '=', orgId)
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!r) throw notFound('location');
   return r;
 }
 export async function listLocations(q: Queryable, orgId: string, partnerId: string, limit: number, offset: number) {
   await partnerRow(q, orgId, partnerId);
-  return q.query<LocationT>(
-    `SELECT ${LCOLS} FROM partner_locations WHERE organization_id = $1 AND partner_id = $2 ORDER BY created_at, id LIMIT $3 OFFSET $4`,
-    [orgId, partnerId, limit + 1, offset],
-  );
+  const rows: LocationT[] = await kx(q)
+    .selectFrom('partner_locations')
+    .select(LCOLS)
+    .where('organization_id', '=', orgId)
+    .where('partner_id', '=', partnerId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows;
 }
 function checkLocation(b: Body, country: string): Body {
   const out = defined(b);
@@ -119,24 +183,24 @@ export async function addLocation(db: Db, org: { id: string; country: string }, 
   return db.tx(async (q) => {
     await partnerRow(q, org.id, partnerId, true);
     const id = newId('plc');
-    await q.query(
-      `INSERT INTO partner_locations (organization_id, id, partner_id, name, line1, line2, city, state, postal_code, country, phone, hours)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
-      [
-        org.id,
-        id,
-        partnerId,
-        v.name ?? '',
-        v.line1,
-        v.line2 ?? null,
-        v.city,
-        v.state ?? null,
-        v.postal_code ?? null,
-        v.country,
-        v.phone ?? null,
-        v.hours ?? '',
-      ],
-    );
+    const row = {
+      organization_id: org.id,
+      id,
+      partner_id: partnerId,
+      name: v.name ?? '',
+      line1: v.line1,
+      line2: v.line2 ?? null,
+      city: v.city,
+      state: v.state ?? null,
+      postal_code: v.postal_code ?? null,
+      country: v.country,
+      phone: v.phone ?? null,
+      hours: v.hours ?? '',
+    };
+    await kx(q)
+      .insertInto('partner_locations')
+      .values(row as Insertable<DB['partner_locations']>)
+      .execute();
     await audit(q, org.id, actor, 'create', 'partner_location', id, { partner_id: partnerId });
     return locationRow(q, org.id, partnerId, id);
   });
@@ -146,13 +210,16 @@ export async function updateLocation(db: Db, org: { id: string; country: string 
   return db.tx(async (q) => {
     await partnerRow(q, org.id, partnerId, true);
     await locationRow(q, org.id, partnerId, id);
-    const s = setClause(v, LOCATION_COLUMNS, 4);
-    if (s.columns.length) {
-      await q.query(
-        `UPDATE partner_locations SET ${s.sql}, updated_at = now() WHERE organization_id = $1 AND partner_id = $2 AND id = $3`,
-        [org.id, partnerId, id, ...s.params],
-      );
-      await audit(q, org.id, actor, 'update', 'partner_location', id, s.columns);
+    const set = pick<DB['partner_locations']>(v, LOCATION_COLUMNS);
+    if (Object.keys(set).length) {
+      await kx(q)
+        .updateTable('partner_locations')
+        .set({ ...set, updated_at: sql<Date>`now()` })
+        .where('organization_id', '=', org.id)
+        .where('partner_id', '=', partnerId)
+        .where('id', '=', id)
+        .execute();
+      await audit(q, org.id, actor, 'update', 'partner_location', id, Object.keys(set));
     }
     return locationRow(q, org.id, partnerId, id);
   });
@@ -160,11 +227,13 @@ export async function updateLocation(db: Db, org: { id: string; country: string 
 export async function deleteLocation(db: Db, orgId: string, partnerId: string, id: string, actor: string) {
   await db.tx(async (q) => {
     await partnerRow(q, orgId, partnerId, true);
-    const r = await q.query('DELETE FROM partner_locations WHERE organization_id = $1 AND partner_id = $2 AND id = $3 RETURNING id', [
-      orgId,
-      partnerId,
-      id,
-    ]);
+    const r = await kx(q)
+      .deleteFrom('partner_locations')
+      .where('organization_id', '=', orgId)
+      .where('partner_id', '=', partnerId)
+      .where('id', '=', id)
+      .returning('id')
+      .execute();
     if (!r.length) throw notFound('location');
     await audit(q, orgId, actor, 'delete', 'partner_location', id, { partner_id: partnerId });
   });
@@ -172,23 +241,30 @@ export async function deleteLocation(db: Db, orgId: string, partnerId: string, i
 
 // Affiliations.
 async function affiliationRow(q: Queryable, orgId: string, partnerId: string, id: string) {
-  const r = (
-    await q.query<AffiliationT>(`SELECT ${ACOLS} FROM partner_affiliations WHERE organization_id = $1 AND partner_id = $2 AND id = $3`, [
-      orgId,
-      partnerId,
-      id,
-    ])
-  )[0];
+  const r: AffiliationT | undefined = await kx(q)
+    .selectFrom('partner_affiliations')
+    .select(ACOLS)
+    .where('organization_id', '=', orgId)
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!r) throw notFound('affiliation');
   return r;
 }
 export async function listAffiliations(q: Queryable, orgId: string, partnerId: string, limit: number, offset: number) {
   await partnerRow(q, orgId, partnerId);
-  return q.query<AffiliationT>(
-    `SELECT ${ACOLS} FROM partner_affiliations WHERE organization_id = $1 AND partner_id = $2
-      ORDER BY valid_until DESC NULLS FIRST, created_at, id LIMIT $3 OFFSET $4`,
-    [orgId, partnerId, limit + 1, offset],
-  );
+  const rows: AffiliationT[] = await kx(q)
+    .selectFrom('partner_affiliations')
+    .select(ACOLS)
+    .where('organization_id', '=', orgId)
+    .where('partner_id', '=', partnerId)
+    .orderBy(sql`valid_until DESC NULLS FIRST`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows;
 }
 export async function addAffiliation(db: Db, orgId: string, partnerId: string, b: Body, actor: string) {
   checkRange(b.valid_from, b.valid_until);
@@ -196,11 +272,19 @@ export async function addAffiliation(db: Db, orgId: string, partnerId: string, b
     await partnerRow(q, orgId, partnerId, true);
     if (!(await personExists(q, orgId, String(b.person_id)))) throw invalid({ person_id: ['names no live person of this organization'] });
     const id = newId('paf');
-    await q.query(
-      `INSERT INTO partner_affiliations (organization_id, id, partner_id, person_id, role, valid_from, valid_until)
-       VALUES ($1,$2,$3,$4,$5,$6,$7)`,
-      [orgId, id, partnerId, b.person_id, b.role, b.valid_from ?? null, b.valid_until ?? null],
-    );
+    const row = {
+      organization_id: orgId,
+      id,
+      partner_id: partnerId,
+      person_id: b.person_id,
+      role: b.role,
+      valid_from: b.valid_from ?? null,
+      valid_until: b.valid_until ?? null,
+    };
+    await kx(q)
+      .insertInto('partner_affiliations')
+      .values(row as Insertable<DB['partner_affiliations']>)
+      .execute();
     await audit(q, orgId, actor, 'create', 'partner_affiliation', id, { partner_id: partnerId, person_id: b.person_id });
     return affiliationRow(q, orgId, partnerId, id);
   });
@@ -210,13 +294,16 @@ export async function updateAffiliation(db: Db, orgId: string, partnerId: string
     await partnerRow(q, orgId, partnerId, true);
     const cur = await affiliationRow(q, orgId, partnerId, id);
     checkRange(b.valid_from === undefined ? cur.valid_from : b.valid_from, b.valid_until === undefined ? cur.valid_until : b.valid_until);
-    const s = setClause(defined(b), AFFILIATION_COLUMNS, 4);
-    if (s.columns.length) {
-      await q.query(
-        `UPDATE partner_affiliations SET ${s.sql}, updated_at = now() WHERE organization_id = $1 AND partner_id = $2 AND id = $3`,
-        [orgId, partnerId, id, ...s.params],
-      );
-      await audit(q, orgId, actor, 'update', 'partner_affiliation', id, s.columns);
+    const set = pick<DB['partner_affiliations']>(defined(b), AFFILIATION_COLUMNS);
+    if (Object.keys(set).length) {
+      await kx(q)
+        .updateTable('partner_affiliations')
+        .set({ ...set, updated_at: sql<Date>`now()` })
+        .where('organization_id', '=', orgId)
+        .where('partner_id', '=', partnerId)
+        .where('id', '=', id)
+        .execute();
+      await audit(q, orgId, actor, 'update', 'partner_affiliation', id, Object.keys(set));
     }
     return affiliationRow(q, orgId, partnerId, id);
   });
@@ -224,11 +311,13 @@ export async function updateAffiliation(db: Db, orgId: string, partnerId: string
 export async function deleteAffiliation(db: Db, orgId: string, partnerId: string, id: string, actor: string) {
   await db.tx(async (q) => {
     await partnerRow(q, orgId, partnerId, true);
-    const r = await q.query('DELETE FROM partner_affiliations WHERE organization_id = $1 AND partner_id = $2 AND id = $3 RETURNING id', [
-      orgId,
-      partnerId,
-      id,
-    ]);
+    const r = await kx(q)
+      .deleteFrom('partner_affiliations')
+      .where('organization_id', '=', orgId)
+      .where('partner_id', '=', partnerId)
+      .where('id', '=', id)
+      .returning('id')
+      .execute();
     if (!r.length) throw notFound('affiliation');
     await audit(q, orgId, actor, 'delete', 'partner_affiliation', id, { partner_id: partnerId });
   });

@@ -8,13 +8,15 @@
  * The merged person's primary email and phone become contacts of the survivor. The merged person is soft-deleted
  * with `merged_into` naming the survivor.
  */
-import { first, type Db, type Queryable } from '../../platform/db/db.ts';
+import { present, type Db, type Queryable } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { AppError, conflict, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { requireLivePerson } from './live.ts';
 import { personReferences, type PersonReference } from './references.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
+import { COLUMNS, PRIMARY_KEYS } from '../../platform/db/schema.generated.ts';
 import { insertContact } from './contacts.ts';
 import type { MergeT } from './depth.schemas.ts';
 
@@ -34,94 +36,118 @@ interface Gained {
   contacts: string[];
 }
 
-const pkCache = new Map<string, string[]>();
-/** The table's primary-key columns other than organization_id, read from the catalog once per process. */
-async function primaryKey(q: Queryable, table: string): Promise<string[]> {
-  const hit = pkCache.get(table);
+/**
+ * A registered person reference checked against the generated schema: its table and columns exist and its key is the
+ * table's primary key there (without organization_id). Every identifier a merge or an undo writes into SQL comes from
+ * here — code-declared names — never from a stored merge record, which only selects one of them.
+ */
+interface CheckedReference {
+  table: keyof typeof COLUMNS;
+  columns: string[];
+  key: string[];
+  where: string | undefined;
+}
+const checkedCache = new Map<PersonReference, CheckedReference>();
+function checked(ref: PersonReference): CheckedReference {
+  const hit = checkedCache.get(ref);
   if (hit) return hit;
-  const rows = await q.query<{ attname: string }>(
-    `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-      WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY array_position(i.indkey::int2[], a.attnum)`,
-    [table],
-  );
-  const cols = rows.map((r) => r.attname).filter((c) => c !== 'organization_id');
-  if (!cols.length) throw new Error(`person reference ${table} has no primary key`);
-  pkCache.set(table, cols);
-  return cols;
+  if (!Object.hasOwn(COLUMNS, ref.table) || !Object.hasOwn(PRIMARY_KEYS, ref.table))
+    throw new Error(`person reference ${ref.table} is not a table of the schema`);
+  const table = ref.table as keyof typeof COLUMNS;
+  const known: readonly string[] = COLUMNS[table];
+  for (const c of ref.columns) if (!known.includes(c)) throw new Error(`person reference ${ref.table}.${c} is not a column of the schema`);
+  const key = ((PRIMARY_KEYS as Record<string, readonly string[]>)[table] ?? []).filter((c) => c !== 'organization_id');
+  if (!key.length) throw new Error(`person reference ${ref.table} has no primary key`);
+  const out = { table, columns: [...ref.columns], key, where: ref.where };
+  checkedCache.set(ref, out);
+  return out;
+}
+/** Every registered reference, checked (a reference naming no table or column of the schema throws). */
+export function checkedPersonReferences(): CheckedReference[] {
+  return personReferences().map(checked);
 }
 
 const isUnique = (e: unknown) => ['23505', '23P01'].includes((e as { code?: string }).code ?? '');
 
+/** `table.column = value` rows of the organization, with the reference's own condition. */
+function refCondition(ref: CheckedReference, column: string, orgId: string, person: string) {
+  const extra = ref.where ? sql` AND (${sql.raw(ref.where)})` : sql``;
+  return sql`organization_id = ${orgId} AND ${sql.ref(column)} = ${person}${extra}`;
+}
+/** The key columns as text: `id::text AS id, ...`. */
+const keySelect = (ref: CheckedReference) => sql.join(ref.key.map((c) => sql`${sql.ref(c)}::text AS ${sql.ref(c)}`));
+
 /** Moves one column's rows from `from` to `to`; a row that would break a uniqueness rule stays. */
-async function moveColumn(q: Queryable, orgId: string, ref: PersonReference, column: string, from: string, to: string) {
-  const pk = await primaryKey(q, ref.table);
-  const sel = pk.map((c) => `${c}::text AS ${c}`).join(', ');
-  const cond = `organization_id = $1 AND ${column} = $2${ref.where ? ` AND (${ref.where})` : ''}`;
-  await q.query('SAVEPOINT person_merge_all');
+async function moveColumn(q: Queryable, orgId: string, ref: CheckedReference, column: string, from: string, to: string) {
+  const k = kx(q);
+  const table = sql.table(ref.table);
+  const cond = refCondition(ref, column, orgId, from);
+  const sel = keySelect(ref);
+  await sql`SAVEPOINT person_merge_all`.execute(k);
   try {
-    const keys = await q.query<Record<string, string>>(`UPDATE ${ref.table} SET ${column} = $3 WHERE ${cond} RETURNING ${sel}`, [
-      orgId,
-      from,
-      to,
-    ]);
-    await q.query('RELEASE SAVEPOINT person_merge_all');
+    const keys = (
+      await sql<Record<string, string>>`UPDATE ${table} SET ${sql.ref(column)} = ${to} WHERE ${cond} RETURNING ${sel}`.execute(k)
+    ).rows;
+    await sql`RELEASE SAVEPOINT person_merge_all`.execute(k);
     return { keys, kept: 0 };
   } catch (e) {
     if (!isUnique(e)) throw e;
-    await q.query('ROLLBACK TO SAVEPOINT person_merge_all');
+    await sql`ROLLBACK TO SAVEPOINT person_merge_all`.execute(k);
   }
   // Row by row: the rows that can move do, the others stay.
-  const rows = await q.query<Record<string, string>>(`SELECT ${sel} FROM ${ref.table} WHERE ${cond}`, [orgId, from]);
+  const rows = (await sql<Record<string, string>>`SELECT ${sel} FROM ${table} WHERE ${cond}`.execute(k)).rows;
   const keys: Record<string, string>[] = [];
   let kept = 0;
-  const match = pk.map((c, i) => `${c}::text = $${i + 4}`).join(' AND ');
   for (const row of rows) {
-    await q.query('SAVEPOINT person_merge_row');
+    const match = sql.join(
+      ref.key.map((c) => sql`${sql.ref(c)}::text = ${row[c]}`),
+      sql` AND `,
+    );
+    await sql`SAVEPOINT person_merge_row`.execute(k);
     try {
-      const r = await q.query<Record<string, string>>(
-        `UPDATE ${ref.table} SET ${column} = $3 WHERE ${cond} AND ${match} RETURNING ${sel}`,
-        [orgId, from, to, ...pk.map((c) => row[c])],
-      );
-      await q.query('RELEASE SAVEPOINT person_merge_row');
-      keys.push(...r);
+      const r = await sql<
+        Record<string, string>
+      >`UPDATE ${table} SET ${sql.ref(column)} = ${to} WHERE ${cond} AND ${match} RETURNING ${sel}`.execute(k);
+      await sql`RELEASE SAVEPOINT person_merge_row`.execute(k);
+      keys.push(...r.rows);
     } catch (e) {
       if (!isUnique(e)) throw e;
-      await q.query('ROLLBACK TO SAVEPOINT person_merge_row');
+      await sql`ROLLBACK TO SAVEPOINT person_merge_row`.execute(k);
       kept += 1;
     }
   }
   return { keys, kept };
 }
 
-interface FullPerson {
-  id: string;
-  email: string;
-  phone: string | null;
-  roles: string[];
-  tags: string[];
-  custom_fields: Record<string, unknown>;
-}
-async function full(q: Queryable, orgId: string, id: string): Promise<FullPerson> {
-  return first(
-    await q.query<FullPerson>('SELECT id, email, phone, roles, tags, custom_fields FROM people WHERE organization_id = $1 AND id = $2', [
-      orgId,
-      id,
-    ]),
-  );
+async function full(q: Queryable, orgId: string, id: string) {
+  const r = await kx(q)
+    .selectFrom('people')
+    .select(['id', 'email', 'phone', 'roles', 'tags', 'custom_fields'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  const p = present(r, 'person');
+  return { ...p, custom_fields: (p.custom_fields ?? {}) as Record<string, unknown> };
 }
 
-interface MergeRow {
-  id: string;
-  merged_person_id: string;
-  survivor_person_id: string;
+const MERGE_COLS = [
+  'id',
+  'merged_person_id',
+  'survivor_person_id',
+  'moved',
+  'kept',
+  'gained',
+  'merged_by',
+  'merged_at',
+  'undone_at',
+  'undone_by',
+] as const;
+/** A merge record as read: its JSON columns as the shapes this file writes into them. */
+type MergeRow = Omit<Pick<Selectable<DB['person_merges']>, (typeof MERGE_COLS)[number]>, 'moved' | 'kept' | 'gained'> & {
   moved: Moved[];
   kept: Record<string, number>;
   gained: Gained;
-  merged_by: string | null;
-  merged_at: Date;
-  undone_at: Date | null;
-  undone_by: string | null;
-}
+};
 export function toMerge(r: MergeRow): MergeT {
   return {
     id: r.id,
@@ -141,15 +167,11 @@ export function toMerge(r: MergeRow): MergeT {
   };
 }
 async function getMergeRow(q: Queryable, orgId: string, id: string, lock = false): Promise<MergeRow> {
-  const r = (
-    await q.query<MergeRow>(
-      `SELECT id, merged_person_id, survivor_person_id, moved, kept, gained, merged_by, merged_at, undone_at, undone_by
-         FROM person_merges WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
-      [orgId, id],
-    )
-  )[0];
+  let one = kx(q).selectFrom('person_merges').select(MERGE_COLS).where('organization_id', '=', orgId).where('id', '=', id);
+  if (lock) one = one.forUpdate();
+  const r = await one.executeTakeFirst();
   if (!r) throw notFound('merge');
-  return r;
+  return { ...r, moved: r.moved as unknown as Moved[], kept: r.kept as Record<string, number>, gained: r.gained as unknown as Gained };
 }
 export async function getMerge(q: Queryable, orgId: string, id: string) {
   return toMerge(await getMergeRow(q, orgId, id));
@@ -175,7 +197,7 @@ export async function mergePeople(db: Db, orgId: string, mergedId: string, survi
     const survivor = await full(q, orgId, survivorId);
     const moved: Moved[] = [];
     const kept: Record<string, number> = {};
-    for (const ref of personReferences()) {
+    for (const ref of checkedPersonReferences()) {
       for (const column of ref.columns) {
         const r = await moveColumn(q, orgId, ref, column, mergedId, survivorId);
         if (r.keys.length) moved.push({ table: ref.table, column, keys: r.keys });
@@ -200,33 +222,51 @@ export async function mergePeople(db: Db, orgId: string, mergedId: string, survi
     ] as const) {
       if (!value) continue;
       const same = kind === 'email' ? value.toLowerCase() === survivor.email.toLowerCase() : value === survivor.phone;
-      const known = await q.query(
-        'SELECT 1 FROM person_contacts WHERE organization_id = $1 AND person_id = $2 AND kind = $3 AND lower(value) = lower($4)',
-        [orgId, survivorId, kind, value],
-      );
-      if (same || known.length) continue;
+      const known = await kx(q)
+        .selectFrom('person_contacts')
+        .select('id')
+        .where('organization_id', '=', orgId)
+        .where('person_id', '=', survivorId)
+        .where('kind', '=', kind)
+        .where(sql<boolean>`lower(value) = lower(${value})`)
+        .executeTakeFirst();
+      if (same || known) continue;
       const id = newId('pct');
       await insertContact(q, orgId, { id, person_id: survivorId, kind, value, label: 'merged', preferred: false, opted_out: false });
       gained.contacts.push(id);
     }
     const added = Object.fromEntries(gained.custom_fields.map((k) => [k, loser.custom_fields[k]]));
-    await q.query(
-      `UPDATE people SET roles = roles || $3::text[], tags = tags || $4::text[], custom_fields = custom_fields || $5::jsonb,
-              updated_at = now()
-        WHERE organization_id = $1 AND id = $2`,
-      [orgId, survivorId, gained.roles, gained.tags, JSON.stringify(added)],
-    );
-    await q.query('UPDATE people SET deleted_at = now(), merged_into = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [
-      orgId,
-      mergedId,
-      survivorId,
-    ]);
+    await kx(q)
+      .updateTable('people')
+      .set({
+        roles: sql<string[]>`roles || ${gained.roles}::text[]`,
+        tags: sql<string[]>`tags || ${gained.tags}::text[]`,
+        custom_fields: sql`custom_fields || ${JSON.stringify(added)}::jsonb`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', survivorId)
+      .execute();
+    await kx(q)
+      .updateTable('people')
+      .set({ deleted_at: sql<Date>`now()`, merged_into: survivorId, updated_at: sql<Date>`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', mergedId)
+      .execute();
     const id = newId('pmg');
-    await q.query(
-      `INSERT INTO person_merges (organization_id, id, merged_person_id, survivor_person_id, moved, kept, gained, merged_by)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-      [orgId, id, mergedId, survivorId, JSON.stringify(moved), JSON.stringify(kept), JSON.stringify(gained), actor],
-    );
+    await kx(q)
+      .insertInto('person_merges')
+      .values({
+        organization_id: orgId,
+        id,
+        merged_person_id: mergedId,
+        survivor_person_id: survivorId,
+        moved: JSON.stringify(moved),
+        kept: JSON.stringify(kept),
+        gained: JSON.stringify(gained),
+        merged_by: actor,
+      })
+      .execute();
     const counts = Object.fromEntries(moved.map((m) => [`${m.table}.${m.column}`, m.keys.length]));
     await audit(q, orgId, actor, 'merge', 'person', mergedId, { merge_id: id, into: survivorId, moved: counts, kept });
     await audit(q, orgId, actor, 'update', 'person', survivorId, {
@@ -251,55 +291,70 @@ export async function undoMerge(db: Db, orgId: string, mergeId: string, actor: s
     if (m.undone_at) throw invalid({ merge: ['was already undone'] });
     if (Date.now() - m.merged_at.getTime() > UNDO_DAYS * 86400000)
       throw invalid({ merge: [`can be undone only within ${UNDO_DAYS} days`] });
-    const people = await q.query<{ id: string; email: string; deleted_at: Date | null; merged_into: string | null }>(
-      'SELECT id, email, deleted_at, merged_into FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE',
-      [orgId, [m.merged_person_id, m.survivor_person_id]],
-    );
+    const people = await kx(q)
+      .selectFrom('people')
+      .select(['id', 'email', 'deleted_at', 'merged_into'])
+      .where('organization_id', '=', orgId)
+      .where('id', 'in', [m.merged_person_id, m.survivor_person_id])
+      .orderBy('id')
+      .forUpdate()
+      .execute();
     const merged = people.find((p) => p.id === m.merged_person_id);
     const survivor = people.find((p) => p.id === m.survivor_person_id);
     if (!survivor || survivor.deleted_at) throw conflict('The survivor was since deleted or merged into someone else; undo that first.');
     if (!merged || merged.merged_into !== m.survivor_person_id) throw conflict('The merged person was changed since the merge.');
-    const taken = await q.query('SELECT 1 FROM people WHERE organization_id = $1 AND lower(email) = lower($2) AND deleted_at IS NULL', [
-      orgId,
-      merged.email,
-    ]);
+    const taken = await kx(q)
+      .selectFrom('people')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where(sql<boolean>`lower(email) = lower(${merged.email})`)
+      .where('deleted_at', 'is', null)
+      .execute();
     if (taken.length) throw conflict("Another live person now has the merged person's email; change it first.");
     for (const mv of m.moved) {
-      const pk = await primaryKey(q, mv.table);
-      const ref = personReferences().find((r) => r.table === mv.table && r.columns.includes(mv.column));
-      const where = ref?.where ? ` AND (${ref.where})` : '';
-      const tuple = pk.map((c) => `${c}::text`).join(', ');
-      const fromKeys = pk.map((c) => `k->>'${c}'`).join(', ');
+      // The stored record only selects a registered reference; the names written into SQL are the reference's own.
+      const ref = checkedPersonReferences().find((r) => r.table === mv.table && r.columns.includes(mv.column));
+      const column = ref?.columns.find((c) => c === mv.column);
+      if (!ref || !column) throw conflict(`The merge moved ${mv.table}.${mv.column}, which no longer names a person; it cannot be undone.`);
+      const tuple = sql.join(ref.key.map((c) => sql`${sql.ref(c)}::text`));
+      const fromKeys = sql.join(ref.key.map((c) => sql`k->>${c}`));
       for (let i = 0; i < mv.keys.length; i += 1000) {
-        await q.query(
-          `UPDATE ${mv.table} SET ${mv.column} = $3 WHERE organization_id = $1 AND ${mv.column} = $2${where}
-              AND (${tuple}) IN (SELECT ${fromKeys} FROM jsonb_array_elements($4::jsonb) k)`,
-          [orgId, m.survivor_person_id, m.merged_person_id, JSON.stringify(mv.keys.slice(i, i + 1000))],
-        );
+        const chunk = JSON.stringify(mv.keys.slice(i, i + 1000));
+        await sql`UPDATE ${sql.table(ref.table)} SET ${sql.ref(column)} = ${m.merged_person_id}
+                   WHERE ${refCondition(ref, column, orgId, m.survivor_person_id)}
+                     AND (${tuple}) IN (SELECT ${fromKeys} FROM jsonb_array_elements(${chunk}::jsonb) k)`.execute(kx(q));
       }
     }
     if (m.gained.contacts.length)
-      await q.query('DELETE FROM person_contacts WHERE organization_id = $1 AND person_id = $2 AND id = ANY($3::text[])', [
-        orgId,
-        m.survivor_person_id,
-        m.gained.contacts,
-      ]);
-    await q.query(
-      `UPDATE people SET roles = ARRAY(SELECT r FROM unnest(roles) r WHERE NOT r = ANY($3::text[])),
-              tags = ARRAY(SELECT t FROM unnest(tags) t WHERE NOT t = ANY($4::text[])),
-              custom_fields = custom_fields - $5::text[], updated_at = now()
-        WHERE organization_id = $1 AND id = $2`,
-      [orgId, m.survivor_person_id, m.gained.roles, m.gained.tags, m.gained.custom_fields],
-    );
-    await q.query('UPDATE people SET deleted_at = NULL, merged_into = NULL, updated_at = now() WHERE organization_id = $1 AND id = $2', [
-      orgId,
-      m.merged_person_id,
-    ]);
-    await q.query('UPDATE person_merges SET undone_at = now(), undone_by = $3 WHERE organization_id = $1 AND id = $2', [
-      orgId,
-      mergeId,
-      actor,
-    ]);
+      await kx(q)
+        .deleteFrom('person_contacts')
+        .where('organization_id', '=', orgId)
+        .where('person_id', '=', m.survivor_person_id)
+        .where('id', 'in', m.gained.contacts)
+        .execute();
+    await kx(q)
+      .updateTable('people')
+      .set({
+        roles: sql<string[]>`ARRAY(SELECT r FROM unnest(roles) r WHERE NOT r = ANY(${m.gained.roles}::text[]))`,
+        tags: sql<string[]>`ARRAY(SELECT t FROM unnest(tags) t WHERE NOT t = ANY(${m.gained.tags}::text[]))`,
+        custom_fields: sql`custom_fields - ${m.gained.custom_fields}::text[]`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', m.survivor_person_id)
+      .execute();
+    await kx(q)
+      .updateTable('people')
+      .set({ deleted_at: null, merged_into: null, updated_at: sql<Date>`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', m.merged_person_id)
+      .execute();
+    await kx(q)
+      .updateTable('person_merges')
+      .set({ undone_at: sql<Date>`now()`, undone_by: actor })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', mergeId)
+      .execute();
     await audit(q, orgId, actor, 'unmerge', 'person', m.merged_person_id, { merge_id: mergeId, from: m.survivor_person_id });
     await recordChange(q, orgId, {
       event: 'person.updated',

@@ -1,0 +1,125 @@
+/**
+ * Typed SQL: Kysely over Ark's own connections. `kx(q)` answers a query builder whose statements run on `q`
+ * (the pool, a replica reader, or the client of the transaction `ctx.db.tx` opened), so a built query joins the
+ * caller's transaction: there is no second pool and no second way to open a transaction.
+ *
+ *   await kx(q).selectFrom('tasks').selectAll().where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+ *
+ * Row types come from the migrated database (schema.generated.ts, `npm run db-types`). Where a statement reads better as
+ * SQL, Kysely's `sql` tag binds each value as a parameter: sql<Row>`SELECT ... WHERE id = ${id}`.execute(kx(q)).
+ * Transactions are opened with `ctx.db.tx`, never with Kysely's own `transaction()` (refused here).
+ */
+import {
+  type Compilable,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  type RawBuilder,
+} from 'kysely';
+import { shapeName, type Queryable } from './db.ts';
+import type { DB } from './schema.generated.ts';
+
+class QueryableConnection implements DatabaseConnection {
+  constructor(private readonly q: Queryable) {}
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    return { rows: await this.q.query<R>(compiled.sql, compiled.parameters as unknown[]) };
+  }
+  // biome-ignore lint/correctness/useYield: streaming is not offered
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported over a Queryable');
+  }
+}
+
+class QueryableDriver implements Driver {
+  private readonly connection: QueryableConnection;
+  constructor(q: Queryable) {
+    this.connection = new QueryableConnection(q);
+  }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.connection;
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error('open transactions with ctx.db.tx, not through Kysely');
+  }
+  async commitTransaction(): Promise<void> {}
+  async rollbackTransaction(): Promise<void> {}
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
+function build(q: Queryable): Kysely<DB> {
+  return new Kysely<DB>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new QueryableDriver(q),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+}
+
+const builders = new WeakMap<Queryable, Kysely<DB>>();
+
+/** The typed query builder running on `q` (one per Queryable, made on first use). */
+export function kx(q: Queryable): Kysely<DB> {
+  let k = builders.get(q);
+  if (!k) {
+    k = build(q);
+    builders.set(q, k);
+  }
+  return k;
+}
+
+/** A builder that only compiles (`.compile()`), for a statement run another way (a named prepared statement). */
+export const compiler: Kysely<DB> = build({
+  query: () => Promise.reject(new Error('the compiler runs no statement')),
+  prepared: () => Promise.reject(new Error('the compiler runs no statement')),
+});
+
+/**
+ * Runs a built statement as a named prepared statement (parsed once per connection): for hot paths. The name is
+ * derived from the statement's text, so each shape of the statement gets its own plan.
+ */
+export async function runPrepared<R>(q: Queryable, prefix: string, query: Compilable<R> | RawBuilder<R>): Promise<R[]> {
+  // A query builder compiles by itself; a `sql` statement with the compiler (extra argument ignored by the former).
+  const c = (query as RawBuilder<R>).compile(compiler);
+  return q.prepared<R>(shapeName(prefix, c.sql), c.sql, c.parameters as unknown[]);
+}
+
+/** A value's place in a statement built once (see `statement`). */
+class Slot {
+  constructor(readonly key: string) {}
+}
+
+/**
+ * A hot statement built and compiled once, then run as a named prepared statement with each call's values: `build`
+ * receives stand-ins for the values (use each only as a bound value, never compute with it), so a call costs no
+ * building or compiling. Values the statement fixes (constants in `build`) stay as compiled.
+ *
+ *   const create = statement('donation_create', (v: { orgId: string; id: string }) => sql`INSERT ... VALUES (${v.orgId}, ${v.id})`);
+ *   await create(q, { orgId, id });
+ */
+export function statement<V extends Record<string, unknown>, R>(
+  prefix: string,
+  build: (v: V) => Compilable<R> | RawBuilder<R>,
+): (q: Queryable, values: V) => Promise<R[]> {
+  let compiled: { name: string; sql: string; params: readonly unknown[] } | null = null;
+  return async (q, values) => {
+    if (!compiled) {
+      const slots = new Proxy({}, { get: (_t, key) => new Slot(String(key)) }) as V;
+      const c = (build(slots) as RawBuilder<R>).compile(compiler);
+      compiled = { name: shapeName(prefix, c.sql), sql: c.sql, params: c.parameters };
+    }
+    const params = compiled.params.map((p) => (p instanceof Slot ? values[p.key] : p));
+    return q.prepared<R>(compiled.name, compiled.sql, params);
+  };
+}
+
+export { sql, type InferResult, type Insertable, type RawBuilder, type Selectable, type SelectQueryBuilder, type Updateable } from 'kysely';
+export type { DB } from './schema.generated.ts';
