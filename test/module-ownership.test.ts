@@ -165,6 +165,13 @@ const OWNERS: Record<string, string> = {
   report_sac_submissions: 'reports',
   report_schedules: 'reports',
   report_schedule_runs: 'reports',
+  // 1900–1919 the people's portal.
+  portal_accounts: 'portal',
+  portal_tokens: 'portal',
+  portal_sessions: 'portal',
+  portal_sign_in_attempts: 'portal',
+  portal_updates: 'portal',
+  portal_settings: 'portal',
 };
 
 /**

@@ -23,6 +23,7 @@ import { adoptionsModule } from './adoptions/index.ts';
 import { integrationsModule } from './integrations/index.ts';
 import { reportsModule } from './reports/index.ts';
 import { partnersModule } from './partners/index.ts';
+import { portalModule } from './portal/index.ts';
 
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [
@@ -50,4 +51,5 @@ export const modules: Module[] = [
   adoptionsModule,
   integrationsModule,
   reportsModule,
+  portalModule,
 ];

@@ -220,3 +220,5 @@ export async function animalMergeFacts(
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
+/** Records a weight with the staff route's rules (never dated after today in the organization's zone), its audit row naming `actor`. */
+export { addWeight } from './weights.service.ts';

@@ -8,7 +8,10 @@ import { openBlobStore, type BlobStore } from '../../platform/blobs.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import type Sharp from 'sharp';
 import { lazyRequire } from '../../platform/lazy.ts';
-import { photoKey } from './service.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import { addPhoto, photoKey } from './service.ts';
+import { processPhoto } from './detect.ts';
 
 const sharp = lazyRequire<typeof Sharp>('sharp');
 
@@ -74,4 +77,36 @@ export async function printablePhoto(
   const chunks: Buffer[] = [];
   for await (const c of blob.body) chunks.push(c as Buffer);
   return sharp()(Buffer.concat(chunks)).resize(600, 600, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
+}
+
+/**
+ * Adds a photo sent from outside the staff app (a foster's update) to an animal, not public, named as made by
+ * `actor` (e.g. `portal:<person id>`): decoded and stored like a staff upload (an unreadable file is refused, 422
+ * on `field`). Returns the photo's id.
+ */
+export async function addOutsidePhoto(
+  db: Db,
+  config: Pick<Config, 's3' | 'dataDir'>,
+  orgId: string,
+  actor: string,
+  animalId: string,
+  upload: { data: Buffer; filename: string | null; caption: string | null },
+  field = 'photo',
+): Promise<string> {
+  const photo = await processPhoto(upload.data, field);
+  let store = stores.get(config);
+  if (!store) stores.set(config, (store = openBlobStore(config)));
+  const made = await addPhoto(db, await store, orgId, actor, animalId, { ...upload, photo, is_public: false });
+  return made.id;
+}
+
+/** Makes photos of an animal public (staff approved them), with an audit row each; ids of other animals are ignored. */
+export async function publishPhotos(q: Queryable, orgId: string, actor: string, animalId: string, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  const rows = await q.query<{ id: string }>(
+    `UPDATE animal_photos SET is_public = true, updated_at = now()
+      WHERE organization_id = $1 AND animal_id = $2 AND id = ANY($3::text[]) AND NOT is_public RETURNING id`,
+    [orgId, animalId, ids],
+  );
+  for (const r of rows) await audit(q, orgId, actor, 'update', 'animal_photo', r.id, { is_public: true });
 }

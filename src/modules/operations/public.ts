@@ -119,3 +119,24 @@ export async function locationNames(q: Queryable, orgId: string, ids: string[]):
     [orgId, ids],
   );
 }
+
+/** An animal placed with a person's foster home (offered, accepted or in care), for the person's own portal. */
+export interface FosterPlacementOfPerson {
+  id: string;
+  animal_id: string;
+  status: 'pending' | 'accepted' | 'active';
+  requested_on: string;
+  started_on: string | null;
+}
+/** The live placements (offered, accepted, in care) of the foster home of `personId`, oldest first. */
+export async function livePlacementsOfPerson(q: Queryable, orgId: string, personId: string): Promise<FosterPlacementOfPerson[]> {
+  return q.query<FosterPlacementOfPerson>(
+    `SELECT fa.id, fa.animal_id, fa.status, to_char(fa.requested_on, 'YYYY-MM-DD') AS requested_on,
+            to_char(fa.started_on, 'YYYY-MM-DD') AS started_on
+       FROM foster_assignments fa
+       JOIN foster_homes h ON h.organization_id = fa.organization_id AND h.id = fa.foster_home_id
+      WHERE fa.organization_id = $1 AND h.person_id = $2 AND fa.status IN ('pending','accepted','active')
+      ORDER BY fa.requested_on, fa.id LIMIT 100`,
+    [orgId, personId],
+  );
+}
