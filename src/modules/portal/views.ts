@@ -8,9 +8,9 @@ import type { FosterAnimal, fosterAnimalPage } from './foster.service.ts';
 
 /** The portal's own styles, on top of the site's layout: forms sized for a thumb at 375 px first. */
 export const CSS = `<style>
-.pnav{display:flex;flex-wrap:wrap;gap:6px;margin:0 0 16px;align-items:center}
-.pnav a,.pnav button{background:#fff;border:1px solid var(--line);border-radius:99px;padding:8px 14px;text-decoration:none;
-font-weight:600;color:var(--p);min-height:44px;display:inline-flex;align-items:center;font-size:.95rem;cursor:pointer}
+.pnav{display:flex;flex-wrap:wrap;gap:4px;margin:0 0 16px;align-items:center}
+.pnav a,.pnav button{background:#fff;border:1px solid var(--line);border-radius:99px;padding:8px 10px;text-decoration:none;
+font-weight:600;color:var(--p);min-height:44px;display:inline-flex;align-items:center;font-size:.875rem;cursor:pointer}
 .pnav form{margin:0 0 0 auto}
 .stack{display:grid;gap:14px}@media(min-width:860px){.stack.two{grid-template-columns:1fr 1fr;align-items:start}}
 label.f{display:flex;flex-direction:column;gap:4px;font-weight:600;font-size:.95rem;margin:0 0 10px}
@@ -35,7 +35,7 @@ export const errorText = (err: AppError) => err.message;
 
 export function portalNav(_personId: string): Raw {
   return html`<nav class="pnav" aria-label="Portal">
-<a href="/portal/">Your portal</a><a href="/portal/shifts">Shifts</a><a href="/portal/account">Account</a>
+<a href="/portal/">Home</a><a href="/portal/shifts">Shifts</a><a href="/portal/account">Account</a>
 <form method="post" action="/portal/sign-out"><button type="submit">Sign out</button></form>
 </nav>`;
 }
@@ -212,7 +212,7 @@ ${
 </form>
 <form class="box" method="post" action="${base}/requests" aria-labelledby="h-req">
 <h2 id="h-req">Ask the staff</h2>
-<label class="f">For<select name="kind"><option value="supplies">Supplies</option><option value="vet_visit">A vet visit</option>
+<label class="f">Kind of request<select name="kind"><option value="supplies">Supplies</option><option value="vet_visit">A vet visit</option>
 </select></label>
 <label class="f">What is needed<textarea name="details" maxlength="2000" required></textarea></label>
 <button class="btn" type="submit">Send the request</button>
