@@ -7,6 +7,7 @@ import { SESSION_DAYS } from '../../platform/auth.ts';
 import { sameOrigin } from '../../platform/plugins/auth.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { personSummary } from '../people/public.ts';
+import { answerPlacementOffer, fosterHomeOfPerson, setFosterAvailability } from '../operations/public.ts';
 import { SITE_VIEWS, siteLook, siteStrings } from '../publicsite/public.ts';
 import { bookingsOfVolunteer, bookVolunteer, cancelVolunteerBooking, windowsForVolunteer } from '../shifts/public.ts';
 import { html, raw, type Raw } from './html.ts';
@@ -29,6 +30,9 @@ export const PORTAL_PAGES = [
   'POST /portal/animals/:id/weights',
   'POST /portal/animals/:id/medications',
   'POST /portal/animals/:id/requests',
+  'POST /portal/placements/:id/accept',
+  'POST /portal/placements/:id/decline',
+  'POST /portal/availability',
   'GET /portal/shifts',
   'POST /portal/shifts/:id/book',
   'POST /portal/bookings/:id/cancel',
@@ -231,12 +235,13 @@ export async function portalPages(app: App, ctx: AppContext) {
   );
 
   // ---- Home: what each of the person's roles gets ----
-  async function home(reply: FastifyReply, c: service.Caller, done?: string) {
+  async function home(reply: FastifyReply, c: service.Caller, done?: string, error?: string, status?: number) {
     const person = await personSummary(ctx.db, c.org.id, c.personId);
     if (!person)
       return page(reply, c.org, 'Sign in', await signInView(c.org, 'Your account is no longer linked to a person.', null), { status: 401 });
     const parts = await repo.parts(ctx.db, c.org.id);
     const animals = parts.foster ? await foster.fosterAnimals(ctx.db, c) : [];
+    const fosterHome = parts.foster ? await fosterHomeOfPerson(ctx.db, c.org.id, c.personId) : null;
     const isVolunteer = parts.volunteer && person.roles.includes('volunteer');
     const shifts = isVolunteer ? await bookingsOfVolunteer(ctx.db, c.org.id, c.personId, new Date()) : null;
     return page(
@@ -247,11 +252,13 @@ export async function portalPages(app: App, ctx: AppContext) {
         org: c.org,
         person,
         animals,
+        fosterHome,
         shifts,
-        fostering: parts.foster && (animals.length > 0 || person.roles.includes('foster')),
+        fostering: parts.foster && (animals.length > 0 || fosterHome !== null),
         done,
+        error,
       }),
-      { caller: c },
+      { caller: c, status },
     );
   }
 
@@ -396,6 +403,62 @@ export async function portalPages(app: App, ctx: AppContext) {
       const kind = b.kind === 'vet_visit' ? 'vet_visit' : 'supplies';
       await foster.requestHelp(ctx.db, c, idOf(req), kind, String(b.details ?? ''));
       return 'request';
+    }),
+  );
+
+  // ---- Foster: offers and availability ----
+  const homeAct = (run: (req: FastifyRequest, c: service.Caller) => Promise<string>) =>
+    signedIn<IdP>(async (req, reply, c) => {
+      let done: string;
+      try {
+        done = await run(req, c);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        return home(reply, c, undefined, err.message, err.status);
+      }
+      return reply.redirect(`/portal/?done=${done}`, 303);
+    });
+  for (const verb of ['accept', 'decline'] as const)
+    app.post(
+      `/portal/placements/:id/${verb}`,
+      hidden,
+      homeAct(async (req, c) => {
+        const reason =
+          String(((req.body ?? {}) as Form).reason ?? '')
+            .trim()
+            .slice(0, 500) || null;
+        await answerPlacementOffer(ctx.db, c.org.id, c.personId, idOf(req), verb === 'accept', reason, c.actor, c.org.time_zone);
+        return verb === 'accept' ? 'accepted' : 'declined';
+      }),
+    );
+  app.post(
+    '/portal/availability',
+    hidden,
+    homeAct(async (req, c) => {
+      const b = (req.body ?? {}) as Form;
+      const capacity = Number(b.capacity);
+      if (!Number.isInteger(capacity) || capacity < 0 || capacity > 50)
+        throw new AppError(
+          'VALIDATION_ERROR',
+          'How many animals at once must be a whole number from 0 to 50.',
+          { capacity: ['is not valid'] },
+          422,
+        );
+      const species = String(b.species ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .slice(0, 10);
+      const done = await setFosterAvailability(
+        ctx.db,
+        c.org.id,
+        c.personId,
+        { status: b.status === 'paused' ? 'paused' : 'active', capacity, species_preferences: species },
+        c.actor,
+        c.org.time_zone,
+      );
+      if (!done) throw new AppError('NOT_FOUND', 'You have no foster home with us.');
+      return 'availability';
     }),
   );
 

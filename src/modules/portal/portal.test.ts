@@ -490,3 +490,67 @@ securitySuite('portal (staff routes)', () => t, [
     level: 'admin',
   },
 ]);
+
+test('a foster answers offered placements and says when they can take animals; a started placement invites the foster', async () => {
+  const org = await makeOrg(t);
+  const f = await fosterInCare(t, org);
+  const offerOne = async (name: string) => {
+    const a = await org.req('POST', '/api/v1/animals', { body: { name, species: 'cat', status: 'Available', intakeDate: '2026-01-02' } });
+    const o = await org.req('POST', `/api/animals/foster-homes/${f.homeId}/assignments`, { body: { animal_id: a.body.id } });
+    assert.equal(o.status, 201, o.raw);
+    return o.body.id as string;
+  };
+  const first = await offerOne('Biscuit');
+  const second = await offerOne('Crumble');
+  const home = await portalReq(t, org, 'GET', '/portal/', { cookie: f.cookie });
+  assert.match(home.body, /Biscuit/);
+  assert.match(home.body, new RegExp(`/portal/placements/${first}/accept`));
+  assert.equal((await portalReq(t, org, 'POST', `/portal/placements/${first}/accept`, { cookie: f.cookie, form: {} })).status, 303);
+  assert.equal((await org.req('GET', `/api/animals/foster-assignments/${first}`)).body.status, 'accepted');
+  assert.equal((await portalReq(t, org, 'POST', `/portal/placements/${second}/decline`, { cookie: f.cookie, form: {} })).status, 303);
+  assert.equal((await org.req('GET', `/api/animals/foster-assignments/${second}`)).body.status, 'declined');
+  // Answered already, or another home's offer: refused.
+  assert.equal((await portalReq(t, org, 'POST', `/portal/placements/${first}/accept`, { cookie: f.cookie, form: {} })).status, 404);
+  const other = await fosterInCare(t, org, 'Dumpling');
+  const theirs = await t.db.query<{ id: string }>(
+    `SELECT fa.id FROM foster_assignments fa JOIN foster_homes h ON h.organization_id = fa.organization_id AND h.id = fa.foster_home_id
+      WHERE fa.organization_id = $1 AND h.person_id = $2`,
+    [org.id, other.personId],
+  );
+  assert.equal(
+    (await portalReq(t, org, 'POST', `/portal/placements/${theirs[0]?.id}/decline`, { cookie: f.cookie, form: {} })).status,
+    404,
+  );
+
+  const saved = await portalReq(t, org, 'POST', '/portal/availability', {
+    cookie: f.cookie,
+    form: { status: 'paused', capacity: '4', species: 'Cat, rabbit' },
+  });
+  assert.equal(saved.status, 303);
+  const h = await org.req('GET', `/api/animals/foster-homes/${f.homeId}`);
+  const fh = h.body.foster_home ?? h.body;
+  assert.deepEqual([fh.status, fh.capacity, fh.species_preferences], ['paused', 4, ['cat', 'rabbit']]);
+  const tooFew = await portalReq(t, org, 'POST', '/portal/availability', { cookie: f.cookie, form: { status: 'active', capacity: '0' } });
+  assert.equal(tooFew.status, 422);
+  assert.match(tooFew.body, /cannot be below/);
+
+  // A new foster's first placement starts: an invitation is emailed without staff asking.
+  const newcomer = await makePerson(org, { email: 'new.foster@example.org' });
+  const nh = await org.req('POST', '/api/animals/foster-homes', { body: { person_id: newcomer, capacity: 1 } });
+  const kitten = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'Mochi', species: 'cat', status: 'Available', intakeDate: '2026-01-02' },
+  });
+  const offer = await org.req('POST', `/api/animals/foster-homes/${nh.body.foster_home.id}/assignments`, {
+    body: { animal_id: kitten.body.id },
+  });
+  await org.req('POST', `/api/animals/foster-assignments/${offer.body.id}/start`, { body: {} });
+  await runDueJobs(t.ctx, { orgId: org.id });
+  const account = await org.req('GET', `/api/people/${newcomer}/portal-account`);
+  assert.equal(account.status, 200, account.raw);
+  assert.equal(account.body.status, 'invited');
+  const mail = await t.db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM comm_messages WHERE organization_id = $1 AND recipient_address = 'new.foster@example.org'",
+    [org.id],
+  );
+  assert.equal(mail[0]?.n, 1);
+});

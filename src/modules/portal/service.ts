@@ -10,6 +10,7 @@ import { hashKey, SESSION_DAYS, SESSION_IDLE_DAYS, SESSION_PATTERN } from '../..
 import { isEmail } from '../../platform/validators.ts';
 import { personSummary } from '../people/public.ts';
 import { orgBaseUrl, sendNotice } from '../communications/public.ts';
+import { organizationSlug } from '../settings/public.ts';
 import { checkPassword, hashPassword, LOCK_MINUTES, MAX_ADDRESS_FAILURES, MAX_PAIR_FAILURES } from '../members/public.ts';
 import * as repo from './repository.ts';
 
@@ -275,3 +276,29 @@ export async function setAccountStatus(db: Db, orgId: string, actor: string, per
     return accountView((await repo.accountById(q, orgId, found.id)) as repo.AccountRow);
   });
 }
+
+/** Queued when a foster placement starts: the foster is invited to the portal unless they have an account already. */
+export const AUTO_INVITE_JOB = 'portal.auto_invite';
+export async function queueAutoInvite(q: Queryable, orgId: string, personId: string, why: string): Promise<void> {
+  if (await repo.accountOfPerson(q, orgId, personId)) return;
+  await enqueueJob(q, orgId, AUTO_INVITE_JOB, { personId, why }, { key: `invite-${personId}`, maxAttempts: 3 });
+}
+defineJob<{ personId: string; why: string }>(
+  AUTO_INVITE_JOB,
+  async (ctx, job) => {
+    const slug = await organizationSlug(ctx.db, job.orgId);
+    const org = slug ? await ctx.tenancy.bySlug(slug) : null;
+    if (!org || (await repo.accountOfPerson(ctx.db, org.id, job.payload.personId))) return { invited: false };
+    const person = await personSummary(ctx.db, org.id, job.payload.personId);
+    if (!person?.email || !isEmail(person.email)) return { invited: false, reason: 'no email' };
+    try {
+      await invite(ctx.db, ctx.config, org, `system:${job.payload.why}`, job.payload.personId);
+    } catch (err) {
+      // Someone else's account holds the email: nothing to do without staff.
+      if (err instanceof AppError && err.status === 422) return { invited: false, reason: err.message };
+      throw err;
+    }
+    return { invited: true };
+  },
+  { maxAttempts: 3 },
+);

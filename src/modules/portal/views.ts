@@ -76,6 +76,9 @@ const DONE: Record<string, string> = {
   request: 'Your request is sent to the staff.',
   booked: 'You are booked on the shift.',
   cancelled: 'Your booking is cancelled.',
+  accepted: 'Thank you: the placement is accepted. The staff will arrange the handover.',
+  declined: 'The placement is declined.',
+  availability: 'Your availability is saved.',
 };
 const doneNotice = (done?: string) => (done && DONE[done] ? html`<p class="ok" role="status">${DONE[done]}</p>` : '');
 
@@ -85,12 +88,15 @@ export function home(p: {
   org: Organization;
   person: PersonSummary;
   animals: FosterAnimal[];
+  fosterHome: { status: string; capacity: number; spots_filled: number; species_preferences: string[] } | null;
+  error?: string;
   shifts: { bookings: { id: string; schedule_name: string; starts_at: Date; ends_at: Date }[]; past_hours: number } | null;
   fostering: boolean;
   done?: string;
 }): Raw {
   const zone = p.org.time_zone;
   return html`<h1>Hello, ${p.person.first_name || p.person.display_name}</h1>${doneNotice(p.done)}
+${p.error ? html`<p class="err" role="alert">${p.error}</p>` : ''}
 <div class="stack two">
 ${
   p.fostering
@@ -105,10 +111,12 @@ ${
 </a>`
               : html`<span class="t">${a.name}</span>`
           } <span class="muted">${a.species}</span><br><span class="tag">
-${PLACEMENT[a.placement] ?? a.placement}</span>${a.since ? html` <span class="muted">since ${day(a.since)}</span>` : ''}</li>`,
+${PLACEMENT[a.placement] ?? a.placement}</span>${a.since ? html` <span class="muted">since ${day(a.since)}</span>` : ''}
+${a.placement === 'pending' ? offerForms(a) : ''}</li>`,
       )}</ul>`
     : html`<p class="muted">No animal is with you right now.</p>`
-}</section>`
+}
+${p.fosterHome ? availabilityForm(p.fosterHome) : ''}</section>`
     : ''
 }
 ${
@@ -132,6 +140,29 @@ ${
     : ''
 }
 </div>`;
+}
+
+function offerForms(a: FosterAnimal): Raw {
+  return html`<div class="row" style="margin-top:8px">
+<form method="post" action="/portal/placements/${a.placement_id}/accept">
+<button class="btn" type="submit" aria-label="Accept ${a.name}">Accept</button></form>
+<form method="post" action="/portal/placements/${a.placement_id}/decline">
+<button type="submit" aria-label="Decline ${a.name}">Decline</button></form>
+</div>`;
+}
+
+function availabilityForm(h: { status: string; capacity: number; spots_filled: number; species_preferences: string[] }): Raw {
+  return html`<form method="post" action="/portal/availability" aria-labelledby="h-avail">
+<h2 id="h-avail">When you can take another animal</h2>
+<p class="muted">${h.spots_filled} of ${h.capacity} places taken now.</p>
+<label class="f">Right now<select name="status">
+<option value="active"${h.status !== 'paused' ? ' selected' : ''}>I can take animals</option>
+<option value="paused"${h.status === 'paused' ? ' selected' : ''}>Pause: not now</option></select></label>
+<label class="f">How many animals at once<input type="number" name="capacity" min="0" max="50" required value="${h.capacity}"></label>
+<label class="f">Species <span class="h">separated by commas; empty for any</span>
+<input type="text" name="species" value="${h.species_preferences.join(', ')}"></label>
+<button class="btn" type="submit">Save my availability</button>
+</form>`;
 }
 
 export function account(c: Caller, error: string | null, notice: string | null): Raw {
