@@ -9,7 +9,15 @@ import type { Organization } from '../../platform/tenancy.ts';
 import { personSummary } from '../people/public.ts';
 import { answerPlacementOffer, fosterHomeOfPerson, setFosterAvailability } from '../operations/public.ts';
 import { SITE_VIEWS, siteLook, siteStrings } from '../publicsite/public.ts';
-import { bookingsOfVolunteer, bookVolunteer, cancelVolunteerBooking, windowsForVolunteer } from '../shifts/public.ts';
+import {
+  bookingsOfVolunteer,
+  bookVolunteer,
+  cancelVolunteerBooking,
+  ensureVolunteerFeed,
+  volunteerFeedToken,
+  windowsForVolunteer,
+} from '../shifts/public.ts';
+import { requestHost } from '../../platform/request.ts';
 import { html, raw, type Raw } from './html.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
@@ -36,6 +44,7 @@ export const PORTAL_PAGES = [
   'GET /portal/shifts',
   'POST /portal/shifts/:id/book',
   'POST /portal/bookings/:id/cancel',
+  'POST /portal/shifts/calendar',
 ] as const;
 /** The pages that need no session (signing in). */
 export const PORTAL_OPEN_PAGES = [
@@ -463,7 +472,12 @@ export async function portalPages(app: App, ctx: AppContext) {
   );
 
   // ---- Volunteer: shifts ----
-  async function shiftsPage(reply: FastifyReply, c: service.Caller, notice: { error?: string; done?: string; status?: number }) {
+  async function shiftsPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    c: service.Caller,
+    notice: { error?: string; done?: string; status?: number },
+  ) {
     const person = await personSummary(ctx.db, c.org.id, c.personId);
     const parts = await repo.parts(ctx.db, c.org.id);
     if (!parts.volunteer || !person?.roles.includes('volunteer'))
@@ -474,12 +488,14 @@ export async function portalPages(app: App, ctx: AppContext) {
     const now = new Date();
     const windows = await windowsForVolunteer(ctx.db, c.org.id, c.personId, now, new Date(now.getTime() + 42 * 86_400_000));
     const mine = await bookingsOfVolunteer(ctx.db, c.org.id, c.personId, now);
-    return page(reply, c.org, 'Shifts', views.shifts(c.org, windows, mine, notice), { caller: c, status: notice.status });
+    const token = await volunteerFeedToken(ctx.db, c.org.id, c.personId);
+    const feed = token ? `${req.protocol}://${requestHost(req) ?? ''}/api/shifts/feeds/${token}.ics` : null;
+    return page(reply, c.org, 'Shifts', views.shifts(c.org, windows, mine, notice, feed), { caller: c, status: notice.status });
   }
   app.get(
     '/portal/shifts',
     hidden,
-    signedIn(async (req, reply, c) => shiftsPage(reply, c, { done: (req.query as Record<string, string>).done })),
+    signedIn(async (req, reply, c) => shiftsPage(req, reply, c, { done: (req.query as Record<string, string>).done })),
   );
   const shiftAct = (run: (id: string, c: service.Caller) => Promise<string>) =>
     signedIn<IdP>(async (req, reply, c) => {
@@ -495,7 +511,7 @@ export async function portalPages(app: App, ctx: AppContext) {
         done = await run(idOf(req), c);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return shiftsPage(reply, c, { error: err.message, status: err.status });
+        return shiftsPage(req, reply, c, { error: err.message, status: err.status });
       }
       return reply.redirect(`/portal/shifts?done=${done}`, 303);
     });
@@ -507,6 +523,14 @@ export async function portalPages(app: App, ctx: AppContext) {
       if (!visible.some((w) => w.id === id)) throw new AppError('NOT_FOUND', 'No shift you can book has this address.');
       await ctx.db.tx((q) => bookVolunteer(q, c.org.id, c.org.time_zone, c.actor, id, c.personId));
       return 'booked';
+    }),
+  );
+  app.post(
+    '/portal/shifts/calendar',
+    hidden,
+    shiftAct(async (_id, c) => {
+      await ctx.db.tx((q) => ensureVolunteerFeed(q, c.org.id, c.personId, c.actor));
+      return 'calendar';
     }),
   );
   app.post(

@@ -388,6 +388,19 @@ test('a volunteer: shifts of qualified roles only, book and cancel by the staff 
   assert.equal(cancelled.status, 303);
   assert.equal((await org.req('GET', `/api/shifts/bookings/${bookingId}`)).body.status, 'cancelled');
 
+  // The calendar feed of the volunteer's bookings.
+  await portalReq(t, org, 'POST', `/portal/shifts/${open}/book`, { cookie, form: {} });
+  assert.equal((await portalReq(t, org, 'POST', '/portal/shifts/calendar', { cookie, form: {} })).status, 303);
+  const withFeed = await portalReq(t, org, 'GET', '/portal/shifts', { cookie });
+  const feed = /\/api\/shifts\/feeds\/[A-Za-z0-9]{40}\.ics/.exec(withFeed.body)?.[0];
+  assert.ok(feed, 'the shifts page gives the calendar address');
+  const ics = await t.app.inject({ method: 'GET', url: feed, headers: { host: org.host } });
+  assert.equal(ics.statusCode, 200);
+  assert.match(ics.body, /BEGIN:VEVENT/);
+  assert.match(ics.body, /Dog walking/);
+  const firstBooking = (await org.req('GET', `/api/shifts/bookings?person_id=${vol}&status=booked`)).body.results[0].id;
+  await portalReq(t, org, 'POST', `/portal/bookings/${firstBooking}/cancel`, { cookie, form: {} });
+
   // Another volunteer cannot cancel this one's booking.
   const other = await makePerson(org, { roles: ['volunteer'] });
   const otherCookie = await signInByInvitation(t, org, other);

@@ -79,6 +79,7 @@ const DONE: Record<string, string> = {
   accepted: 'Thank you: the placement is accepted. The staff will arrange the handover.',
   declined: 'The placement is declined.',
   availability: 'Your availability is saved.',
+  calendar: 'Your calendar address is ready: add it to your calendar app.',
 };
 const doneNotice = (done?: string) => (done && DONE[done] ? html`<p class="ok" role="status">${DONE[done]}</p>` : '');
 
@@ -256,6 +257,7 @@ export function shifts(
   windows: OpenWindow[],
   mine: { bookings: { id: string; schedule_name: string; role_name: string | null; starts_at: Date; ends_at: Date }[]; past_hours: number },
   notice: { error?: string; done?: string },
+  feed: string | null,
 ): Raw {
   const zone = org.time_zone;
   const open = windows.filter((w) => !w.my_booking_id);
@@ -276,6 +278,14 @@ ${when(b.starts_at, zone)}–${clock(b.ends_at, zone)}</span>
     : html`<p class="muted">No shift booked.</p>`
 }
 <p>${mine.past_hours} hours volunteered so far.</p>
+<h2>In your calendar</h2>
+${
+  feed
+    ? html`<p>Subscribe to this address in your calendar app: your bookings show there and follow changes.</p>
+<p style="overflow-wrap:anywhere"><a href="${feed}">${feed}</a></p>`
+    : html`<form method="post" action="/portal/shifts/calendar"><p class="muted">Your bookings in your own calendar app.</p>
+<button type="submit">Get my calendar address</button></form>`
+}
 </section>
 <section class="box" aria-labelledby="h-open"><h2 id="h-open">Shifts you can book</h2>
 <p class="muted">The next six weeks, for the roles you are qualified for.</p>

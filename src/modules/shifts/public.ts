@@ -2,6 +2,9 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import { book, cancel } from './bookings.service.ts';
+import { setFeedToken } from './volunteers.repository.ts';
+import { audit } from '../../platform/audit.ts';
+import { base62 } from '../../platform/ids.ts';
 
 /** Scheduled (not cancelled) shift schedules overlapping [from, to), earliest first: for the organization calendar. */
 export async function shiftSchedulesBetween(q: Queryable, orgId: string, from: Date, to: Date, limit: number) {
@@ -96,4 +99,22 @@ export async function cancelVolunteerBooking(q: Queryable, orgId: string, actor:
   ]);
   if (!own.length) throw notFound('booking');
   return cancel(q, orgId, actor, bookingId);
+}
+
+/** The token of the volunteer's calendar feed (`/api/shifts/feeds/<token>.ics`), or null when none was made. */
+export async function volunteerFeedToken(q: Queryable, orgId: string, personId: string): Promise<string | null> {
+  const rows = await q.query<{ token: string }>('SELECT token FROM shift_feed_tokens WHERE organization_id = $1 AND person_id = $2', [
+    orgId,
+    personId,
+  ]);
+  return rows[0]?.token ?? null;
+}
+/** Makes the volunteer's calendar feed address when there is none yet (with its audit row); returns its token. */
+export async function ensureVolunteerFeed(q: Queryable, orgId: string, personId: string, actor: string): Promise<string> {
+  const had = await volunteerFeedToken(q, orgId, personId);
+  if (had) return had;
+  const token = base62(40);
+  await setFeedToken(q, orgId, personId, token);
+  await audit(q, orgId, actor, 'create', 'shift_calendar_feed', personId);
+  return token;
 }
