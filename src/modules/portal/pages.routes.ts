@@ -23,6 +23,8 @@ import * as repo from './repository.ts';
 import * as service from './service.ts';
 import * as foster from './foster.service.ts';
 import * as views from './views.ts';
+import { giftsPage, statementPdf } from './donor.ts';
+import { giftsOfPerson } from '../donations/public.ts';
 
 /**
  * Every page of the portal (method and path). The isolation test walks this list: each page refuses a request without
@@ -45,6 +47,8 @@ export const PORTAL_PAGES = [
   'POST /portal/shifts/:id/book',
   'POST /portal/bookings/:id/cancel',
   'POST /portal/shifts/calendar',
+  'GET /portal/gifts',
+  'GET /portal/gifts/statement/:id',
 ] as const;
 /** The pages that need no session (signing in). */
 export const PORTAL_OPEN_PAGES = [
@@ -262,6 +266,7 @@ export async function portalPages(app: App, ctx: AppContext) {
         person,
         animals,
         fosterHome,
+        donor: parts.donor && person.roles.includes('donor'),
         shifts,
         fostering: parts.foster && (animals.length > 0 || fosterHome !== null),
         done,
@@ -468,6 +473,40 @@ export async function portalPages(app: App, ctx: AppContext) {
       );
       if (!done) throw new AppError('NOT_FOUND', 'You have no foster home with us.');
       return 'availability';
+    }),
+  );
+
+  // ---- Donor: gifts and year-end statements ----
+  const donorOr404 = async (reply: FastifyReply, c: service.Caller) => {
+    const person = await personSummary(ctx.db, c.org.id, c.personId);
+    const parts = await repo.parts(ctx.db, c.org.id);
+    if (person && parts.donor && person.roles.includes('donor')) return person;
+    await page(reply, c.org, 'Gifts', views.message('Gifts', `Gifts are shown to ${c.org.name}'s donors.`), { caller: c, status: 404 });
+    return null;
+  };
+  app.get(
+    '/portal/gifts',
+    hidden,
+    signedIn(async (_req, reply, c) => {
+      if (!(await donorOr404(reply, c))) return reply;
+      return page(reply, c.org, 'Your gifts', giftsPage(await giftsOfPerson(ctx.db, c.org.id, c.personId)), { caller: c });
+    }),
+  );
+  app.get(
+    '/portal/gifts/statement/:id',
+    hidden,
+    signedIn<IdP>(async (req, reply, c) => {
+      const person = await donorOr404(reply, c);
+      if (!person) return reply;
+      const year = Number(idOf(req).replace(/\.pdf$/, ''));
+      const gifts = Number.isInteger(year) && year > 1900 && year < 3000 ? await giftsOfPerson(ctx.db, c.org.id, c.personId, year) : [];
+      if (!gifts.length)
+        return page(reply, c.org, 'Gifts', views.message('No statement', 'No gift of yours is recorded in that year.'), {
+          caller: c,
+          status: 404,
+        });
+      const pdf = await statementPdf(c.org, person, year, gifts);
+      return reply.type('application/pdf').header('Content-Disposition', `attachment; filename="gifts-${year}.pdf"`).send(pdf);
     }),
   );
 

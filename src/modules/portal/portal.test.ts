@@ -567,3 +567,34 @@ test('a foster answers offered placements and says when they can take animals; a
   );
   assert.equal(mail[0]?.n, 1);
 });
+
+test('a donor: their own gifts by year and a year-end statement in PDF; nobody else sees them', async () => {
+  const org = await makeOrg(t);
+  const donor = await makePerson(org, { firstName: 'Dana', roles: ['donor'] });
+  const other = await makePerson(org, { roles: ['donor'] });
+  for (const [who, amount, date] of [
+    [donor, 25, '2025-03-01'],
+    [donor, 100.5, '2025-11-20'],
+    [donor, 40, '2026-02-10'],
+    [other, 999, '2025-05-05'],
+  ] as const) {
+    const g = await org.req('POST', '/api/v1/donations', { body: { donorId: who, amount, type: 'one-off', date, paymentMethod: 'card' } });
+    assert.equal(g.status, 201, g.raw);
+  }
+  const cookie = await signInByInvitation(t, org, donor);
+  const home = await portalReq(t, org, 'GET', '/portal/', { cookie });
+  assert.match(home.body, /Your gifts and year-end statements/);
+  const gifts = await portalReq(t, org, 'GET', '/portal/gifts', { cookie });
+  assert.equal(gifts.status, 200);
+  assert.match(gifts.body, /\$125\.50/);
+  assert.match(gifts.body, /\$40\.00/);
+  assert.doesNotMatch(gifts.body, /\$999\.00/);
+  const pdf = await portalReq(t, org, 'GET', '/portal/gifts/statement/2025', { cookie });
+  assert.equal(pdf.status, 200);
+  assert.equal(pdf.headers['content-type'], 'application/pdf');
+  assert.ok(pdf.body.startsWith('%PDF'));
+  assert.equal((await portalReq(t, org, 'GET', '/portal/gifts/statement/2019', { cookie })).status, 404);
+  // A person who is not a donor has no gifts page.
+  const notDonor = await signInByInvitation(t, org, await makePerson(org));
+  assert.equal((await portalReq(t, org, 'GET', '/portal/gifts', { cookie: notDonor })).status, 404);
+});

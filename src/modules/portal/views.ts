@@ -89,6 +89,7 @@ export function home(p: {
   org: Organization;
   person: PersonSummary;
   animals: FosterAnimal[];
+  donor: boolean;
   fosterHome: { status: string; capacity: number; spots_filled: number; species_preferences: string[] } | null;
   error?: string;
   shifts: { bookings: { id: string; schedule_name: string; starts_at: Date; ends_at: Date }[]; past_hours: number } | null;
@@ -135,7 +136,13 @@ ${
     : ''
 }
 ${
-  !p.fostering && !p.shifts
+  p.donor
+    ? html`<section class="box" aria-labelledby="h-gifts"><h2 id="h-gifts">Your gifts</h2>
+<p>Thank you for giving. <a href="/portal/gifts">Your gifts and year-end statements</a></p></section>`
+    : ''
+}
+${
+  !p.fostering && !p.shifts && !p.donor
     ? html`<section class="box">
 <p>There is nothing for you here yet: ${p.org.name} adds what you do with us as it happens.</p></section>`
     : ''
