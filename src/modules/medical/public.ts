@@ -42,3 +42,12 @@ export async function recordTreatmentGiven(
   );
   return rec.id;
 }
+
+/** The vaccines an animal was given (name and date), newest first: what an adopter is shown of its records. */
+export async function vaccinationsOf(q: Queryable, orgId: string, animalId: string): Promise<{ name: string; given_at: Date }[]> {
+  return q.query<{ name: string; given_at: Date }>(
+    `SELECT name, given_at FROM medical_records WHERE organization_id = $1 AND animal_id = $2 AND kind = 'vaccine'
+      ORDER BY given_at DESC, id LIMIT 50`,
+    [orgId, animalId],
+  );
+}

@@ -25,6 +25,10 @@ import * as foster from './foster.service.ts';
 import * as views from './views.ts';
 import { giftsPage, statementPdf } from './donor.ts';
 import { giftsOfPerson } from '../donations/public.ts';
+import { adopterPage } from './adopter.ts';
+import { animalsAdoptedBy, applicationsOfPerson, contractsToSign, freshSigningLink } from '../adoptions/public.ts';
+import { animalAltered, animalMicrochips, animalSummaries } from '../animals/public.ts';
+import { vaccinationsOf } from '../medical/public.ts';
 
 /**
  * Every page of the portal (method and path). The isolation test walks this list: each page refuses a request without
@@ -47,6 +51,8 @@ export const PORTAL_PAGES = [
   'POST /portal/shifts/:id/book',
   'POST /portal/bookings/:id/cancel',
   'POST /portal/shifts/calendar',
+  'GET /portal/adoptions',
+  'POST /portal/contracts/:id/sign',
   'GET /portal/gifts',
   'GET /portal/gifts/statement/:id',
 ] as const;
@@ -267,6 +273,7 @@ export async function portalPages(app: App, ctx: AppContext) {
         animals,
         fosterHome,
         donor: parts.donor && person.roles.includes('donor'),
+        adopter: parts.adopter && (await applicationsOfPerson(ctx.db, c.org.id, c.personId)).length > 0,
         shifts,
         fostering: parts.foster && (animals.length > 0 || fosterHome !== null),
         done,
@@ -473,6 +480,59 @@ export async function portalPages(app: App, ctx: AppContext) {
       );
       if (!done) throw new AppError('NOT_FOUND', 'You have no foster home with us.');
       return 'availability';
+    }),
+  );
+
+  // ---- Adopter: applications, contracts, adopted animals' shared records ----
+  const adopterOr404 = async (reply: FastifyReply, c: service.Caller) => {
+    const parts = await repo.parts(ctx.db, c.org.id);
+    const apps = parts.adopter ? await applicationsOfPerson(ctx.db, c.org.id, c.personId) : [];
+    if (apps.length) return apps;
+    await page(reply, c.org, 'Adoptions', views.message('Adoptions', `You have no adoption application with ${c.org.name}.`), {
+      caller: c,
+      status: 404,
+    });
+    return null;
+  };
+  app.get(
+    '/portal/adoptions',
+    hidden,
+    signedIn(async (_req, reply, c) => {
+      const applications = await adopterOr404(reply, c);
+      if (!applications) return reply;
+      const ids = await animalsAdoptedBy(ctx.db, c.org.id, c.personId);
+      const animals = [];
+      for (const a of await animalSummaries(ctx.db, c.org.id, ids))
+        animals.push({
+          id: a.id,
+          name: a.name,
+          species: a.species,
+          chips: (await animalMicrochips(ctx.db, c.org.id, a.id)).map((m) => m.number),
+          altered: await animalAltered(ctx.db, c.org.id, a.id),
+          vaccines: await vaccinationsOf(ctx.db, c.org.id, a.id),
+        });
+      const contracts = await contractsToSign(ctx.db, c.org.id, c.personId);
+      return page(reply, c.org, 'Your adoptions', adopterPage({ applications, contracts, animals }, c.org.time_zone), { caller: c });
+    }),
+  );
+  app.post(
+    '/portal/contracts/:id/sign',
+    hidden,
+    signedIn<IdP>(async (req, reply, c) => {
+      if (!(await adopterOr404(reply, c))) return reply;
+      try {
+        const system = { keyId: 'system', roleId: 'system', roleName: 'system', grants: {} };
+        const url = await freshSigningLink(
+          ctx.db,
+          { org: c.org, actor: c.actor, principal: system, config: ctx.config },
+          c.personId,
+          idOf(req),
+        );
+        return reply.redirect(new URL(url).pathname, 303);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        return page(reply, c.org, 'Adoptions', views.message('Adoptions', err.message), { caller: c, status: err.status });
+      }
     }),
   );
 

@@ -598,3 +598,29 @@ test('a donor: their own gifts by year and a year-end statement in PDF; nobody e
   const notDonor = await signInByInvitation(t, org, await makePerson(org));
   assert.equal((await portalReq(t, org, 'GET', '/portal/gifts', { cookie: notDonor })).status, 404);
 });
+
+test('an adopter: their applications at the stage names the organization gives; nobody else sees them', async () => {
+  const org = await makeOrg(t);
+  const stage = await org.req('POST', '/api/animals/application-stages', { body: { name: 'Home visit booked', kind: 'open' } });
+  assert.equal(stage.status, 201, stage.raw);
+  const adopter = await makePerson(org, { firstName: 'Ada' });
+  const cat = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'Marmalade', species: 'cat', status: 'Available', intakeDate: '2026-01-02' },
+  });
+  const made = await org.req('POST', '/api/animals/adoption-applications', {
+    body: { person_id: adopter, animal_ids: [cat.body.id], stage_id: stage.body.id },
+  });
+  assert.equal(made.status, 201, made.raw);
+  const cookie = await signInByInvitation(t, org, adopter);
+  assert.match((await portalReq(t, org, 'GET', '/portal/', { cookie })).body, /Your applications and your animals/);
+  const page = await portalReq(t, org, 'GET', '/portal/adoptions', { cookie });
+  assert.equal(page.status, 200);
+  assert.match(page.body, /Home visit booked/);
+  // Someone without an application, and another person's contract: nothing.
+  const stranger = await signInByInvitation(t, org, await makePerson(org));
+  assert.equal((await portalReq(t, org, 'GET', '/portal/adoptions', { cookie: stranger })).status, 404);
+  assert.equal((await portalReq(t, org, 'POST', '/portal/contracts/sgc_nothing/sign', { cookie, form: {} })).status, 404);
+  // The organization turns the adopter part off: it shows to nobody.
+  await org.req('PUT', '/api/settings/portal', { body: { foster: true, volunteer: true, adopter: false, donor: true, welcome: '' } });
+  assert.equal((await portalReq(t, org, 'GET', '/portal/adoptions', { cookie })).status, 404);
+});

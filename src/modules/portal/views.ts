@@ -90,6 +90,7 @@ export function home(p: {
   person: PersonSummary;
   animals: FosterAnimal[];
   donor: boolean;
+  adopter: boolean;
   fosterHome: { status: string; capacity: number; spots_filled: number; species_preferences: string[] } | null;
   error?: string;
   shifts: { bookings: { id: string; schedule_name: string; starts_at: Date; ends_at: Date }[]; past_hours: number } | null;
@@ -136,13 +137,19 @@ ${
     : ''
 }
 ${
+  p.adopter
+    ? html`<section class="box" aria-labelledby="h-adopt"><h2 id="h-adopt">Your adoptions</h2>
+<p><a href="/portal/adoptions">Your applications and your animals' records</a></p></section>`
+    : ''
+}
+${
   p.donor
     ? html`<section class="box" aria-labelledby="h-gifts"><h2 id="h-gifts">Your gifts</h2>
 <p>Thank you for giving. <a href="/portal/gifts">Your gifts and year-end statements</a></p></section>`
     : ''
 }
 ${
-  !p.fostering && !p.shifts && !p.donor
+  !p.fostering && !p.shifts && !p.donor && !p.adopter
     ? html`<section class="box">
 <p>There is nothing for you here yet: ${p.org.name} adds what you do with us as it happens.</p></section>`
     : ''
