@@ -2,7 +2,7 @@
 -- one-time links, sessions, sign-in attempts, the updates fosters post for staff review, and which parts of the
 -- portal each role gets.
 CREATE TABLE portal_accounts (
-  organization_id text NOT NULL REFERENCES organizations(id),
+  organization_id text NOT NULL,
   id              text NOT NULL,
   person_id       text NOT NULL,
   email           text NOT NULL,
@@ -20,7 +20,7 @@ CREATE INDEX portal_accounts_person ON portal_accounts (organization_id, person_
 CREATE UNIQUE INDEX portal_accounts_email ON portal_accounts (organization_id, lower(email));
 
 CREATE TABLE portal_tokens (
-  organization_id text NOT NULL REFERENCES organizations(id),
+  organization_id text NOT NULL,
   token_hash      text NOT NULL,
   account_id      text NOT NULL,
   purpose         text NOT NULL CHECK (purpose IN ('invitation','sign_in')),
@@ -33,7 +33,7 @@ CREATE TABLE portal_tokens (
 CREATE INDEX portal_tokens_account ON portal_tokens (organization_id, account_id, created_at);
 
 CREATE TABLE portal_sessions (
-  organization_id text NOT NULL REFERENCES organizations(id),
+  organization_id text NOT NULL,
   id              text NOT NULL,
   account_id      text NOT NULL,
   token_hash      text NOT NULL,
@@ -61,7 +61,7 @@ CREATE INDEX portal_sign_in_attempts_pair ON portal_sign_in_attempts (organizati
 CREATE INDEX portal_sign_in_attempts_address ON portal_sign_in_attempts (organization_id, address, at);
 
 CREATE TABLE portal_updates (
-  organization_id text NOT NULL REFERENCES organizations(id),
+  organization_id text NOT NULL,
   id              text NOT NULL,
   person_id       text NOT NULL,
   animal_id       text NOT NULL,
