@@ -65,11 +65,18 @@ export const PORTAL_OPEN_PAGES = [
   'POST /portal/link/:token',
 ] as const;
 
+/** Every /portal route this process registered (method and path), for the test that PORTAL_PAGES misses none. */
+export const REGISTERED_PAGES = new Set<string>();
+
 const layoutEta = new Eta({ views: SITE_VIEWS, autoEscape: true, autoTrim: false, cache: true });
 
 type Form = Record<string, string>;
 
 export async function portalPages(app: App, ctx: AppContext) {
+  app.addHook('onRoute', (r) => {
+    if (!r.url.startsWith('/portal')) return;
+    for (const m of ([] as string[]).concat(r.method)) if (m !== 'HEAD') REGISTERED_PAGES.add(`${m} ${r.url}`);
+  });
   await app.register(multipart, { throwFileSizeLimit: true });
   // Pages post ordinary HTML forms (no script runs on them).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { makeOrg, testApp, type TestApp } from '../../../test/harness.ts';
 import { securitySuite } from '../../../test/security.ts';
 import { runDueJobs } from '../../platform/jobs.ts';
-import { PORTAL_OPEN_PAGES, PORTAL_PAGES } from './pages.routes.ts';
+import { PORTAL_OPEN_PAGES, PORTAL_PAGES, REGISTERED_PAGES } from './pages.routes.ts';
 import { cookieOf, fosterInCare, makePerson, multipartBody, portalReq, signInByInvitation } from './testing.ts';
 
 let t: TestApp;
@@ -207,7 +207,8 @@ test('isolation: every portal page needs a portal session of this organization; 
       assert.equal(cross.status, 403, entry);
     }
   }
-  for (const entry of PORTAL_OPEN_PAGES) assert.ok(entry.startsWith('GET /portal') || entry.startsWith('POST /portal'));
+  // The walk covers every page there is: a new page must be listed (and so walked) or named as open.
+  assert.deepEqual([...REGISTERED_PAGES].sort(), [...PORTAL_PAGES, ...PORTAL_OPEN_PAGES].sort());
   // The portal cookie is no key: API routes (Family A and B, staff and member routes) answer 401.
   for (const url of [
     '/api/v1/people',
