@@ -25,6 +25,7 @@ import * as foster from './foster.service.ts';
 import * as views from './views.ts';
 import { giftsPage, statementPdf } from './donor.ts';
 import { giftsOfPerson } from '../donations/public.ts';
+import { contactPreferences, OPTIONAL_MAIL_CATEGORIES, setContactPreference } from '../communications/public.ts';
 import { adopterPage } from './adopter.ts';
 import { animalsAdoptedBy, applicationsOfPerson, contractsToSign, freshSigningLink } from '../adoptions/public.ts';
 import { animalAltered, animalMicrochips, animalSummaries } from '../animals/public.ts';
@@ -39,6 +40,7 @@ export const PORTAL_PAGES = [
   'POST /portal/sign-out',
   'GET /portal/account',
   'POST /portal/account/password',
+  'POST /portal/account/preferences',
   'GET /portal/animals/:id',
   'POST /portal/animals/:id/updates',
   'POST /portal/animals/:id/weights',
@@ -291,10 +293,15 @@ export async function portalPages(app: App, ctx: AppContext) {
   }
 
   // ---- Account ----
+  async function accountPage(reply: FastifyReply, c: service.Caller, error: string | null, notice: string | null, status?: number) {
+    const prefs = await contactPreferences(ctx.db, c.org.id, c.personId);
+    const optional = prefs.preferences.filter((p) => p.can_opt_out);
+    return page(reply, c.org, 'Your account', views.account(c, error, notice, optional), { caller: c, status });
+  }
   app.get(
     '/portal/account',
     hidden,
-    signedIn(async (_req, reply, c) => page(reply, c.org, 'Your account', views.account(c, null, null), { caller: c })),
+    signedIn(async (_req, reply, c) => accountPage(reply, c, null, null)),
   );
   app.post(
     '/portal/account/password',
@@ -305,9 +312,23 @@ export async function portalPages(app: App, ctx: AppContext) {
         await service.setPassword(ctx.db, c, String(b.current_password ?? ''), String(b.new_password ?? ''));
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return page(reply, c.org, 'Your account', views.account(c, views.errorText(err), null), { caller: c, status: err.status });
+        return accountPage(reply, c, views.errorText(err), null, err.status);
       }
-      return page(reply, c.org, 'Your account', views.account({ ...c, hasPassword: true }, null, 'Your password is saved.'), { caller: c });
+      return accountPage(reply, { ...c, hasPassword: true }, null, 'Your password is saved.');
+    }),
+  );
+  app.post(
+    '/portal/account/preferences',
+    hidden,
+    signedIn(async (req, reply, c) => {
+      const b = (req.body ?? {}) as Form;
+      const now = await contactPreferences(ctx.db, c.org.id, c.personId);
+      for (const category of OPTIONAL_MAIL_CATEGORIES) {
+        const optedOut = b[category] !== 'on';
+        if (now.preferences.find((p) => p.category === category)?.opted_out !== optedOut)
+          await setContactPreference(ctx.db, c.org.id, c.actor, { person_id: c.personId, category }, { opted_out: optedOut });
+      }
+      return accountPage(reply, c, null, 'Your choices are saved.');
     }),
   );
 

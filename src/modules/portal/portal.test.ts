@@ -625,3 +625,29 @@ test('an adopter: their applications at the stage names the organization gives; 
   await org.req('PUT', '/api/settings/portal', { body: { foster: true, volunteer: true, adopter: false, donor: true, welcome: '' } });
   assert.equal((await portalReq(t, org, 'GET', '/portal/adoptions', { cookie })).status, 404);
 });
+
+test('contact preferences: a person chooses what the organization emails them about', async () => {
+  const org = await makeOrg(t);
+  const p = await makePerson(org, { roles: ['donor'] });
+  const cookie = await signInByInvitation(t, org, p);
+  const acc = await portalReq(t, org, 'GET', '/portal/account', { cookie });
+  assert.match(acc.body, /What we email you about/);
+  assert.match(acc.body, /name="newsletter" checked/);
+  const saved = await portalReq(t, org, 'POST', '/portal/account/preferences', { cookie, form: { newsletter: 'on' } });
+  assert.equal(saved.status, 200);
+  assert.match(saved.body, /Your choices are saved/);
+  const prefs = await org.req('GET', `/api/communications/people/${p}/preferences`);
+  const out = Object.fromEntries(prefs.body.preferences.map((x: { category: string; opted_out: boolean }) => [x.category, x.opted_out]));
+  assert.deepEqual(out, {
+    transactional: false,
+    adoption_updates: true,
+    fundraising: true,
+    volunteer_news: true,
+    foster_updates: true,
+    newsletter: false,
+  });
+  const audit = await t.db.query<{ actor: string }>("SELECT actor FROM audit_log WHERE organization_id = $1 AND action = 'opt_out'", [
+    org.id,
+  ]);
+  assert.ok(audit.length === 4 && audit.every((a) => a.actor === `person:${p}`));
+});

@@ -180,7 +180,15 @@ function availabilityForm(h: { status: string; capacity: number; spots_filled: n
 </form>`;
 }
 
-export function account(c: Caller, error: string | null, notice: string | null): Raw {
+const CATEGORY: Record<string, string> = {
+  adoption_updates: 'News about adoptions',
+  fundraising: 'Fundraising and appeals',
+  volunteer_news: 'Volunteer news',
+  foster_updates: 'Foster news',
+  newsletter: 'The newsletter',
+};
+
+export function account(c: Caller, error: string | null, notice: string | null, prefs: { category: string; opted_out: boolean }[]): Raw {
   return html`<h1>Your account</h1>${
     error
       ? html`<p class="err" role="alert">${error}
@@ -199,6 +207,17 @@ ${
 <label class="f">New password <span class="h">at least 10 characters</span>
 <input type="password" name="new_password" autocomplete="new-password" required minlength="10"></label>
 <button class="btn" type="submit">Save the password</button>
+</form>
+<form class="box" method="post" action="/portal/account/preferences">
+<h2>What we email you about</h2>
+<p class="muted">Messages about what you do with us (your animals, bookings, applications) always come.</p>
+<fieldset style="display:grid;gap:2px">
+${prefs.map(
+  (p) =>
+    html`<label><input type="checkbox" name="${p.category}"${p.opted_out ? '' : html` checked`}> ${CATEGORY[p.category] ?? p.category}</label>`,
+)}
+</fieldset>
+<button class="btn" type="submit">Save my choices</button>
 </form>`;
 }
 
