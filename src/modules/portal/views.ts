@@ -214,7 +214,8 @@ ${
 <fieldset style="display:grid;gap:2px">
 ${prefs.map(
   (p) =>
-    html`<label><input type="checkbox" name="${p.category}"${p.opted_out ? '' : html` checked`}> ${CATEGORY[p.category] ?? p.category}</label>`,
+    html`<label><input type="checkbox" name="${p.category}"${p.opted_out ? '' : html` checked`}>
+${CATEGORY[p.category] ?? p.category}</label>`,
 )}
 </fieldset>
 <button class="btn" type="submit">Save my choices</button>
