@@ -28,9 +28,9 @@ test('move to Ark: PetPoint files, the dry run, a mapping changed, the move with
   await page.getByRole('combobox', { name: 'From' }).click();
   await page.getByRole('option', { name: 'PetPoint' }).click();
   const files = petpointFiles(60);
-  await page.locator('input[type=file]').setInputFiles(
-    Object.entries(files).map(([name, content]) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(content) })),
-  );
+  await page
+    .locator('input[type=file]')
+    .setInputFiles(Object.entries(files).map(([name, content]) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(content) })));
   await axe(page, 'the move screen with files chosen');
   await page.getByRole('button', { name: 'Check (dry run)' }).click();
   await page.getByRole('heading', { name: /Dry run: nothing was written/ }).waitFor();

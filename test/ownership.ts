@@ -23,6 +23,12 @@ export const OWNERS: Record<string, string> = {
   public_listing_tallies: 'publicsite',
   public_listing_month_tallies: 'publicsite',
   external_ids: 'moving',
+  portal_accounts: 'portal',
+  portal_tokens: 'portal',
+  portal_sessions: 'portal',
+  portal_sign_in_attempts: 'portal',
+  portal_updates: 'portal',
+  portal_settings: 'portal',
   moving_runs: 'moving',
   // 0001 kernel, 0003, 0020: settings (organizations and access), animals, people, donations.
   organizations: 'settings',

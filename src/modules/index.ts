@@ -25,6 +25,8 @@ import { reportsModule } from './reports/index.ts';
 import { partnersModule } from './partners/index.ts';
 import { movingModule } from './moving/index.ts';
 
+import { portalModule } from './portal/index.ts';
+
 /** Every domain area, registered (and seeded) in this order. */
 export const modules: Module[] = [
   settingsModule,
@@ -52,4 +54,6 @@ export const modules: Module[] = [
   integrationsModule,
   reportsModule,
   movingModule,
+
+  portalModule,
 ];

@@ -246,3 +246,6 @@ export async function publicDescription(q: Queryable, orgId: string, id: string)
 
 /** Moving: weight history from another system (see weights.service.ts). */
 export { importWeights } from './weights.service.ts';
+
+/** Records a weight with the staff route's rules (never dated after today in the organization's zone), its audit row naming `actor`. */
+export { addWeight } from './weights.service.ts';

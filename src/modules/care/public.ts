@@ -5,6 +5,8 @@
 export { bondedWarnings, type BondWarning } from './relations.service.ts';
 
 import type { Queryable } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import { newId } from '../../platform/ids.ts';
 
 /**
  * SQL giving the animal's value ('yes', 'no', 'unknown', '1'…'5') of the behaviour attribute with the key
@@ -92,4 +94,34 @@ export async function importCareNotes(
       actor,
     ],
   );
+}
+
+/**
+ * What a foster caring for the animal is told: the notes staff marked shareable (any kind) and the nutrition plans in
+ * force today. Internal notes are never returned.
+ */
+export async function fosterCareInstructions(q: Queryable, orgId: string, animalId: string) {
+  const notes = await q.query<{ kind: string; body: string }>(
+    `SELECT kind, body FROM care_notes WHERE organization_id = $1 AND animal_id = $2 AND visibility = 'shareable'
+      ORDER BY pinned DESC, created_at, id LIMIT 30`,
+    [orgId, animalId],
+  );
+  const plans = await q.query<{ food: string; amount: string; unit: string; times_per_day: number; instructions: string | null }>(
+    `SELECT food, amount::text, unit, times_per_day, instructions FROM care_nutrition_plans
+      WHERE organization_id = $1 AND animal_id = $2 AND starts_on <= current_date AND (ends_on IS NULL OR ends_on >= current_date)
+      ORDER BY starts_on, id LIMIT 10`,
+    [orgId, animalId],
+  );
+  return { notes, plans };
+}
+
+/** Records a note of kind `foster` (internal until staff share it) written by `author`, with its audit row; returns its id. */
+export async function addFosterNote(q: Queryable, orgId: string, animalId: string, body: string, author: string): Promise<string> {
+  const id = newId('note');
+  await q.query(
+    `INSERT INTO care_notes (organization_id, id, animal_id, kind, body, visibility, author) VALUES ($1,$2,$3,'foster',$4,'internal',$5)`,
+    [orgId, id, animalId, body, author],
+  );
+  await audit(q, orgId, author, 'create', 'care_note', id, { animal_id: animalId, kind: 'foster' });
+  return id;
 }

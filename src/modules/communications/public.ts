@@ -163,3 +163,7 @@ export async function queueEmailWithAttachments(
   if (ids.length) await notifyQueue(q, QUEUE_CHANNEL, orgId);
   return ids;
 }
+
+/** A person's contact preferences (one per category; a category never set is opted in), and the change with its audit row. */
+export { preferencesOf as contactPreferences, changePreference as setContactPreference } from './delivery.service.ts';
+export { BULK_CATEGORIES as OPTIONAL_MAIL_CATEGORIES } from './schemas.ts';

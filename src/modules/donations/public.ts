@@ -52,3 +52,14 @@ export async function updateImportedDonation(
     [orgId, d.id, d.donor_id, d.amount_minor.toString(), d.date, d.animal_id, d.notes, d.payment_method, actor],
   );
 }
+
+/** A person's own gifts (not deleted), newest first, optionally of one calendar year: for the donor's portal. */
+export async function giftsOfPerson(q: Queryable, orgId: string, personId: string, year?: number) {
+  return q.query<{ id: string; date: string; amount_minor: string; currency: string; type: string }>(
+    `SELECT id, to_char(date, 'YYYY-MM-DD') AS date, amount_minor::text, currency, type FROM donations
+      WHERE organization_id = $1 AND donor_id = $2 AND deleted_at IS NULL
+        AND ($3::int IS NULL OR date >= make_date($3, 1, 1) AND date < make_date($3 + 1, 1, 1))
+      ORDER BY date DESC, id DESC LIMIT 1000`,
+    [orgId, personId, year ?? null],
+  );
+}

@@ -9,7 +9,10 @@ import type { Queryable } from '../../platform/db/db.ts';
 import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import type Sharp from 'sharp';
 import { lazyRequire } from '../../platform/lazy.ts';
-import { photoKey } from './service.ts';
+import type { Db } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import { addPhoto, photoKey } from './service.ts';
+import { processPhoto } from './detect.ts';
 
 const sharp = lazyRequire<typeof Sharp>('sharp');
 
@@ -82,3 +85,35 @@ export const publicPhotosJsonSql = (orgSql: string, idSql: string, limit: number
             'height', ph.height, 'updated_at', ph.updated_at) ORDER BY ph.is_primary DESC, ph.created_at, ph.id), '[]'::json)
       FROM (SELECT * FROM animal_photos pj WHERE pj.organization_id = ${orgSql} AND pj.animal_id = ${idSql} AND pj.is_public
              ORDER BY pj.is_primary DESC, pj.created_at, pj.id LIMIT ${Math.floor(limit)}) ph)`;
+
+/**
+ * Adds a photo sent from outside the staff app (a foster's update) to an animal, not public, named as made by
+ * `actor` (e.g. `portal:<person id>`): decoded and stored like a staff upload (an unreadable file is refused, 422
+ * on `field`). Returns the photo's id.
+ */
+export async function addOutsidePhoto(
+  db: Db,
+  config: Pick<Config, 's3' | 'dataDir'>,
+  orgId: string,
+  actor: string,
+  animalId: string,
+  upload: { data: Buffer; filename: string | null; caption: string | null },
+  field = 'photo',
+): Promise<string> {
+  const photo = await processPhoto(upload.data, field);
+  let store = stores.get(config);
+  if (!store) stores.set(config, (store = openBlobStore(config)));
+  const made = await addPhoto(db, await store, orgId, actor, animalId, { ...upload, photo, is_public: false });
+  return made.id;
+}
+
+/** Makes photos of an animal public (staff approved them), with an audit row each; ids of other animals are ignored. */
+export async function publishPhotos(q: Queryable, orgId: string, actor: string, animalId: string, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  const rows = await q.query<{ id: string }>(
+    `UPDATE animal_photos SET is_public = true, updated_at = now()
+      WHERE organization_id = $1 AND animal_id = $2 AND id = ANY($3::text[]) AND NOT is_public RETURNING id`,
+    [orgId, animalId, ids],
+  );
+  for (const r of rows) await audit(q, orgId, actor, 'update', 'animal_photo', r.id, { is_public: true });
+}

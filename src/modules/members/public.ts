@@ -19,3 +19,9 @@ export async function memberGrants(q: Queryable, orgId: string, memberId: string
   )[0];
   return m ? ((await roleByRef(q, orgId, m.role_id))?.grants ?? null) : null;
 }
+
+/**
+ * The password rules and sign-in slow-down figures of team members, for other kinds of accounts that sign in the same
+ * way (the people's portal): argon2id with the same cost, the same minimum length, the same attempt limits.
+ */
+export { hashPassword, checkPassword, MAX_PAIR_FAILURES, LOCK_MINUTES, MAX_ADDRESS_FAILURES } from './service.ts';

@@ -1,3 +1,4 @@
+import { placementStartedHooks } from './hooks.ts';
 import { addRole, displayName, personSummary } from '../people/public.ts';
 import { animalSummary, lockAnimalPlace, setAnimalLocation } from '../animals/public.ts';
 import { DateTime } from 'luxon';
@@ -279,6 +280,8 @@ export async function act(db: Db, orgId: string, id: string, action: Action, b: 
         patch.previous_location_id = animal?.location_id ?? null;
         // The animal's location follows the placement: it becomes the foster home's id.
         await setAnimalLocation(q, orgId, a.animal_id, a.foster_home_id);
+        const home = await repo.getHome(q, orgId, a.foster_home_id);
+        if (home) await placementStartedHooks(q, orgId, { assignmentId: id, animalId: a.animal_id, personId: home.person_id });
         break;
       }
       case 'end': {

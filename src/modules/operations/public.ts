@@ -2,7 +2,10 @@
  * What other modules may use of the operations module (it owns locations, housing units, foster homes
  * and transports).
  */
-import type { Queryable } from '../../platform/db/db.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { notFound } from '../../platform/errors.ts';
+import { getHome, homeOfPerson } from './foster.repository.ts';
+import { act, updateHome } from './foster.service.ts';
 import { audit } from '../../platform/audit.ts';
 import { lockAnimalPlace, setAnimalLocation } from '../animals/public.ts';
 export { checkAnimalLocation } from './housing.service.ts';
@@ -163,5 +166,85 @@ export async function importFosterPlacements(
       rows.map((r) => r.notes),
       actor,
     ],
+  );
+}
+
+/** An animal placed with a person's foster home (offered, accepted or in care), for the person's own portal. */
+export interface FosterPlacementOfPerson {
+  id: string;
+  animal_id: string;
+  status: 'pending' | 'accepted' | 'active';
+  requested_on: string;
+  started_on: string | null;
+}
+/** The live placements (offered, accepted, in care) of the foster home of `personId`, oldest first. */
+export async function livePlacementsOfPerson(q: Queryable, orgId: string, personId: string): Promise<FosterPlacementOfPerson[]> {
+  return q.query<FosterPlacementOfPerson>(
+    `SELECT fa.id, fa.animal_id, fa.status, to_char(fa.requested_on, 'YYYY-MM-DD') AS requested_on,
+            to_char(fa.started_on, 'YYYY-MM-DD') AS started_on
+       FROM foster_assignments fa
+       JOIN foster_homes h ON h.organization_id = fa.organization_id AND h.id = fa.foster_home_id
+      WHERE fa.organization_id = $1 AND h.person_id = $2 AND fa.status IN ('pending','accepted','active')
+      ORDER BY fa.requested_on, fa.id LIMIT 100`,
+    [orgId, personId],
+  );
+}
+
+export { onPlacementStarted, type PlacementStartedHook } from './hooks.ts';
+
+/** The foster home of a person (their availability), or null. */
+export async function fosterHomeOfPerson(q: Queryable, orgId: string, personId: string) {
+  const h = await homeOfPerson(q, orgId, personId);
+  if (!h) return null;
+  const home = await getHome(q, orgId, h.id);
+  return home
+    ? {
+        id: home.id,
+        status: home.status,
+        capacity: home.capacity,
+        spots_filled: home.spots_filled,
+        species_preferences: home.species_preferences,
+      }
+    : null;
+}
+
+/**
+ * The foster says when they can take animals: taking animals or paused, how many at once, which species. The rules of
+ * a staff change apply (capacity not below the animals placed now). Null when the person has no foster home.
+ */
+export async function setFosterAvailability(
+  db: Db,
+  orgId: string,
+  personId: string,
+  b: { status: 'active' | 'paused'; capacity: number; species_preferences: string[] },
+  actor: string,
+  timeZone: string,
+) {
+  const h = await homeOfPerson(db, orgId, personId);
+  if (!h) return null;
+  return updateHome(db, orgId, h.id, b, actor, timeZone);
+}
+
+/** The foster accepts or declines a placement offered to their own home; an offer to another home is not found. */
+export async function answerPlacementOffer(
+  db: Db,
+  orgId: string,
+  personId: string,
+  assignmentId: string,
+  accept: boolean,
+  reason: string | null,
+  actor: string,
+  timeZone: string,
+) {
+  const mine = await livePlacementsOfPerson(db, orgId, personId);
+  if (!mine.some((p) => p.id === assignmentId && p.status === 'pending')) throw notFound('placement offer');
+  return act(
+    db,
+    orgId,
+    assignmentId,
+    accept ? 'accept' : 'decline',
+    accept ? {} : { decline_reason: reason ?? 'Declined by the foster' },
+    actor,
+    timeZone,
   );
 }

@@ -1,5 +1,10 @@
 /** What other modules may use of the shifts module (it owns the shift_* and volunteer_* tables). */
 import type { Queryable } from '../../platform/db/db.ts';
+import { notFound } from '../../platform/errors.ts';
+import { book, cancel } from './bookings.service.ts';
+import { setFeedToken } from './volunteers.repository.ts';
+import { audit } from '../../platform/audit.ts';
+import { base62 } from '../../platform/ids.ts';
 
 /** Scheduled (not cancelled) shift schedules overlapping [from, to), earliest first: for the organization calendar. */
 export async function shiftSchedulesBetween(q: Queryable, orgId: string, from: Date, to: Date, limit: number) {
@@ -9,4 +14,107 @@ export async function shiftSchedulesBetween(q: Queryable, orgId: string, from: D
       ORDER BY starts_at, id LIMIT $4`,
     [orgId, from, to, limit],
   );
+}
+
+/** A shift window as a volunteer sees it in their own portal. */
+export interface OpenWindow {
+  id: string;
+  schedule_name: string;
+  role_name: string | null;
+  starts_at: Date;
+  ends_at: Date;
+  capacity: number;
+  booked: number;
+  /** The live booking of the person asking on this window, if any. */
+  my_booking_id: string | null;
+}
+
+/**
+ * Windows of scheduled shifts starting in [from, to) whose role the person is qualified for today (every qualification
+ * the role needs held and not expired; a window without a role is open to every volunteer), earliest first.
+ */
+export async function windowsForVolunteer(q: Queryable, orgId: string, personId: string, from: Date, to: Date): Promise<OpenWindow[]> {
+  return q.query<OpenWindow>(
+    `SELECT w.id, s.name AS schedule_name, r.name AS role_name, w.starts_at, w.ends_at, w.capacity,
+            (SELECT count(*)::int FROM shift_bookings b WHERE b.organization_id = w.organization_id AND b.window_id = w.id
+               AND b.status = 'booked') AS booked,
+            (SELECT b.id FROM shift_bookings b WHERE b.organization_id = w.organization_id AND b.window_id = w.id
+               AND b.person_id = $2 AND b.status = 'booked' LIMIT 1) AS my_booking_id
+       FROM shift_windows w
+       JOIN shift_schedules s ON s.organization_id = w.organization_id AND s.id = w.schedule_id
+       LEFT JOIN shift_roles r ON r.organization_id = w.organization_id AND r.id = w.role_id
+      WHERE w.organization_id = $1 AND s.status = 'scheduled' AND w.starts_at >= $3 AND w.starts_at < $4
+        AND (r.id IS NULL OR NOT EXISTS (
+              SELECT 1 FROM unnest(r.required_qualification_ids) AS need(qid)
+               WHERE NOT EXISTS (SELECT 1 FROM volunteer_qualifications g WHERE g.organization_id = $1 AND g.person_id = $2
+                                   AND g.qualification_id = need.qid AND g.granted_on <= current_date
+                                   AND (g.expires_on IS NULL OR g.expires_on >= current_date))))
+      ORDER BY w.starts_at, w.id LIMIT 200`,
+    [orgId, personId, from, to],
+  );
+}
+
+/** The person's bookings (live and cancelled) of shifts from `from` on, earliest first, and the hours they attended or booked before. */
+export async function bookingsOfVolunteer(q: Queryable, orgId: string, personId: string, from: Date) {
+  const rows = await q.query<{
+    id: string;
+    schedule_name: string;
+    role_name: string | null;
+    starts_at: Date;
+    ends_at: Date;
+    status: string;
+  }>(
+    `SELECT b.id, s.name AS schedule_name, r.name AS role_name, w.starts_at, w.ends_at, b.status
+       FROM shift_bookings b
+       JOIN shift_windows w ON w.organization_id = b.organization_id AND w.id = b.window_id
+       JOIN shift_schedules s ON s.organization_id = w.organization_id AND s.id = w.schedule_id
+       LEFT JOIN shift_roles r ON r.organization_id = w.organization_id AND r.id = w.role_id
+      WHERE b.organization_id = $1 AND b.person_id = $2 AND b.status = 'booked' AND w.ends_at >= $3
+      ORDER BY w.starts_at, b.id LIMIT 200`,
+    [orgId, personId, from],
+  );
+  const hours = await q.query<{ h: string | null }>(
+    `SELECT sum(extract(epoch FROM w.ends_at - w.starts_at) / 3600)::numeric(10,1)::text AS h
+       FROM shift_bookings b JOIN shift_windows w ON w.organization_id = b.organization_id AND w.id = b.window_id
+      WHERE b.organization_id = $1 AND b.person_id = $2 AND b.status = 'booked' AND w.ends_at < $3 AND b.attended IS NOT FALSE`,
+    [orgId, personId, from],
+  );
+  return { bookings: rows, past_hours: Number(hours[0]?.h ?? 0) };
+}
+
+/**
+ * Books the person on a window with every rule of a staff booking (capacity under row lock, notice, overlaps,
+ * qualifications, weekly hours).
+ */
+export async function bookVolunteer(q: Queryable, orgId: string, zone: string, actor: string, windowId: string, personId: string) {
+  return book(q, orgId, zone, actor, windowId, personId);
+}
+
+/** Cancels the person's own booking (the cancellation cut-off applies); another person's booking is not found. */
+export async function cancelVolunteerBooking(q: Queryable, orgId: string, actor: string, bookingId: string, personId: string) {
+  const own = await q.query('SELECT 1 FROM shift_bookings WHERE organization_id = $1 AND id = $2 AND person_id = $3', [
+    orgId,
+    bookingId,
+    personId,
+  ]);
+  if (!own.length) throw notFound('booking');
+  return cancel(q, orgId, actor, bookingId);
+}
+
+/** The token of the volunteer's calendar feed (`/api/shifts/feeds/<token>.ics`), or null when none was made. */
+export async function volunteerFeedToken(q: Queryable, orgId: string, personId: string): Promise<string | null> {
+  const rows = await q.query<{ token: string }>('SELECT token FROM shift_feed_tokens WHERE organization_id = $1 AND person_id = $2', [
+    orgId,
+    personId,
+  ]);
+  return rows[0]?.token ?? null;
+}
+/** Makes the volunteer's calendar feed address when there is none yet (with its audit row); returns its token. */
+export async function ensureVolunteerFeed(q: Queryable, orgId: string, personId: string, actor: string): Promise<string> {
+  const had = await volunteerFeedToken(q, orgId, personId);
+  if (had) return had;
+  const token = base62(40);
+  await setFeedToken(q, orgId, personId, token);
+  await audit(q, orgId, actor, 'create', 'shift_calendar_feed', personId);
+  return token;
 }

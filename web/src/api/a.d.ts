@@ -5716,6 +5716,43 @@ export interface components {
                 sent_at: string;
             }[];
         };
+        PortalAccount: {
+            id: string;
+            person_id: string;
+            /** @description the person's email when they were first invited: the address they sign in with */
+            email: string;
+            /**
+             * @description invited: no link used yet; active: signed in at least once; disabled: turned off by staff (no sign-in)
+             * @enum {string}
+             */
+            status: "invited" | "active" | "disabled";
+            /** @description false: the person signs in by emailed links only */
+            has_password: boolean;
+            /** Format: date-time */
+            last_sign_in_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PortalFosterUpdate: {
+            id: string;
+            person_id: string;
+            person_name: string;
+            animal_id: string;
+            animal_name: string;
+            body: string;
+            /** @description the animal's note (kind foster, internal) holding the text */
+            note_id: string;
+            photo_ids: string[];
+            /** @description the photos' medium size, through the animal photo routes */
+            photo_urls: string[];
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined";
+            reviewed_by: string | null;
+            /** Format: date-time */
+            reviewed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
     };
     responses: never;
     parameters: never;

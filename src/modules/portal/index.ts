@@ -1,0 +1,26 @@
+import type { Module } from '../../platform/context.ts';
+import { registerPersonReferences } from '../people/public.ts';
+import { portalStaffRoutes } from './routes.ts';
+import { portalPages } from './pages.routes.ts';
+import { onPlacementStarted } from '../operations/public.ts';
+import { queueAutoInvite } from './service.ts';
+
+registerPersonReferences('portal', 'portal_accounts', ['person_id']);
+registerPersonReferences('portal', 'portal_updates', ['person_id']);
+// A foster whose first placement starts is invited to the portal (when they have an email and no account yet).
+onPlacementStarted((q, orgId, p) => queueAutoInvite(q, orgId, p.personId, 'foster_placement'));
+
+/** The people's portal: fosters, volunteers, adopters and donors sign in at /portal/ to their own records. */
+export const portalModule: Module = {
+  name: 'portal',
+  async routes(app, ctx) {
+    portalStaffRoutes(app, ctx);
+    await portalPages(app, ctx);
+  },
+  describe: {
+    b:
+      "People (fosters, volunteers, adopters, donors) sign in to the portal at `/portal/` on the organization's address, by a " +
+      'one-time emailed link or a password. Their session cookie (`ark_portal`, sent only to `/portal`) never authenticates an ' +
+      '`/api` route; staff invite people and review what fosters post through the Portal routes here.',
+  },
+};
