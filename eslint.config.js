@@ -1,7 +1,20 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'data-*', '.tmp', 'bin', 'eslint.config.js', '.dependency-cruiser.cjs', 'src/modules/publicsite/widget.js', 'web/dist', 'web/src/api/*.d.ts'] },
+  {
+    ignores: [
+      'node_modules',
+      'data',
+      'data-*',
+      '.tmp',
+      'bin',
+      'eslint.config.js',
+      '.dependency-cruiser.cjs',
+      'src/modules/publicsite/widget.js',
+      'web/dist',
+      'web/src/api/*.d.ts',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
