@@ -190,7 +190,7 @@ export async function livePlacementsOfPerson(q: Queryable, orgId: string, person
   );
 }
 
-export { onPlacementStarted, type PlacementStartedHook } from './hooks.ts';
+export { placementStarted, type PlacementStartedHook } from './hooks.ts';
 
 /** The foster home of a person (their availability), or null. */
 export async function fosterHomeOfPerson(q: Queryable, orgId: string, personId: string) {

@@ -2,17 +2,18 @@ import type { Module } from '../../platform/context.ts';
 import { registerPersonReferences } from '../people/public.ts';
 import { portalStaffRoutes } from './routes.ts';
 import { portalPages } from './pages.routes.ts';
-import { onPlacementStarted } from '../operations/public.ts';
+import { placementStarted } from '../operations/public.ts';
 import { queueAutoInvite } from './service.ts';
-
-registerPersonReferences('portal', 'portal_accounts', ['person_id']);
-registerPersonReferences('portal', 'portal_updates', ['person_id']);
-// A foster whose first placement starts is invited to the portal (when they have an email and no account yet).
-onPlacementStarted((q, orgId, p) => queueAutoInvite(q, orgId, p.personId, 'foster_placement'));
 
 /** The people's portal: fosters, volunteers, adopters and donors sign in at /portal/ to their own records. */
 export const portalModule: Module = {
   name: 'portal',
+  register(hooks) {
+    registerPersonReferences('portal', 'portal_accounts', ['person_id']);
+    registerPersonReferences('portal', 'portal_updates', ['person_id']);
+    // A foster whose first placement starts is invited to the portal (when they have an email and no account yet).
+    hooks.on(placementStarted, (q, orgId, p) => queueAutoInvite(q, orgId, p.personId, 'foster_placement'));
+  },
   async routes(app, ctx) {
     portalStaffRoutes(app, ctx);
     await portalPages(app, ctx);

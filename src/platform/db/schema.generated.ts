@@ -234,6 +234,7 @@ export interface Animals {
   name_search: Generated<string | null>;
   notes: string | null;
   organization_id: string;
+  public_description: string | null;
   public_name: string;
   sex: Generated<string>;
   species: string;
@@ -314,6 +315,14 @@ export interface ApiKeys {
   organization_id: string;
   revoked_at: Timestamp | null;
   role_id: string;
+}
+
+export interface ApplicationFeePayments {
+  animal_id: string | null;
+  application_id: string;
+  created_at: Generated<Timestamp>;
+  donation_id: string;
+  organization_id: string;
 }
 
 export interface ArkChanges {
@@ -812,6 +821,17 @@ export interface Events {
   updated_at: Generated<Timestamp>;
 }
 
+export interface ExternalIds {
+  ark_id: string;
+  created_at: Generated<Timestamp>;
+  external_id: string;
+  fingerprint: string;
+  kind: string;
+  organization_id: string;
+  source: string;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface Forms {
   created_at: Generated<Timestamp>;
   description: Generated<string>;
@@ -977,6 +997,7 @@ export interface Jobs {
   lease_ms: Generated<number>;
   lock_token: string | null;
   locked_at: Timestamp | null;
+  locked_by: string | null;
   max_attempts: Generated<number>;
   organization_id: string;
   payload: Generated<Json>;
@@ -1150,6 +1171,26 @@ export interface MemberTokens {
   purpose: string;
   token_hash: string;
   used_at: Timestamp | null;
+}
+
+export interface MovingRuns {
+  actor: string;
+  batches: Generated<number>;
+  created_at: Generated<Timestamp>;
+  done: Generated<number>;
+  failure: string | null;
+  file_key: string;
+  finished_at: Timestamp | null;
+  id: string;
+  job_id: string | null;
+  next_index: Generated<number>;
+  organization_id: string;
+  phase: Generated<number>;
+  report: Json;
+  source: string;
+  started_at: Timestamp | null;
+  status: Generated<string>;
+  total: number;
 }
 
 export interface Organizations {
@@ -1331,6 +1372,114 @@ export interface PersonNotes {
   person_id: string;
   pinned: Generated<boolean>;
   updated_at: Generated<Timestamp>;
+}
+
+export interface PortalAccounts {
+  created_at: Generated<Timestamp>;
+  email: string;
+  id: string;
+  invited_by: string | null;
+  last_sign_in_at: Timestamp | null;
+  organization_id: string;
+  password_hash: string | null;
+  person_id: string;
+  status: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface PortalSessions {
+  account_id: string;
+  address: string | null;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  id: string;
+  last_seen_at: Generated<Timestamp>;
+  organization_id: string;
+  revoked_at: Timestamp | null;
+  token_hash: string;
+  user_agent: string | null;
+}
+
+export interface PortalSettings {
+  adopter: Generated<boolean>;
+  donor: Generated<boolean>;
+  foster: Generated<boolean>;
+  organization_id: string;
+  updated_at: Generated<Timestamp>;
+  volunteer: Generated<boolean>;
+  welcome: Generated<string>;
+}
+
+export interface PortalSignInAttempts {
+  address: string;
+  at: Generated<Timestamp>;
+  email_key: string;
+  id: Generated<Int8>;
+  organization_id: string;
+}
+
+export interface PortalTokens {
+  account_id: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  organization_id: string;
+  purpose: string;
+  token_hash: string;
+  used_at: Timestamp | null;
+}
+
+export interface PortalUpdates {
+  animal_id: string;
+  body: string;
+  created_at: Generated<Timestamp>;
+  id: string;
+  note_id: string;
+  organization_id: string;
+  person_id: string;
+  photo_ids: Generated<string[]>;
+  reviewed_at: Timestamp | null;
+  reviewed_by: string | null;
+  status: Generated<string>;
+}
+
+export interface PublicListing {
+  animal_id: string;
+  created_at: Timestamp;
+  date_of_birth: string | null;
+  good_with_cats: boolean;
+  good_with_children: boolean;
+  good_with_dogs: boolean;
+  organization_id: string;
+  sex: string;
+  site_id: string | null;
+  size: string | null;
+  sort_name: string;
+  species: string;
+  species_key: string;
+}
+
+export interface PublicListingMonthTallies {
+  birth_month: string;
+  good_with: number;
+  n: Generated<Int8>;
+  organization_id: string;
+  sex: string;
+  site_id: string;
+  size: string;
+  species_key: string;
+  stripe: number;
+}
+
+export interface PublicListingTallies {
+  good_with: number;
+  n: Generated<Int8>;
+  organization_id: string;
+  sex: string;
+  site_id: string;
+  size: string;
+  species: string;
+  species_key: string;
+  stripe: number;
 }
 
 export interface PublicSiteSettings {
@@ -1721,6 +1870,8 @@ export interface SignedContracts {
   currency: string;
   document: string;
   document_sha256: string;
+  email_message_id: string | null;
+  emailed_at: Timestamp | null;
   fee_minor: Int8;
   id: string;
   message_id: string | null;
@@ -1959,6 +2110,7 @@ export interface DB {
   animal_weights: AnimalWeights;
   animals: Animals;
   api_keys: ApiKeys;
+  application_fee_payments: ApplicationFeePayments;
   ark_changes: ArkChanges;
   auction_bidders: AuctionBidders;
   auction_bids: AuctionBids;
@@ -2000,6 +2152,7 @@ export interface DB {
   event_attendees: EventAttendees;
   event_calendar_feeds: EventCalendarFeeds;
   events: Events;
+  external_ids: ExternalIds;
   form_submissions: FormSubmissions;
   forms: Forms;
   foster_assignments: FosterAssignments;
@@ -2023,6 +2176,7 @@ export interface DB {
   member_sign_in_failures: MemberSignInFailures;
   member_tokens: MemberTokens;
   members: Members;
+  moving_runs: MovingRuns;
   org_calendar_feeds: OrgCalendarFeeds;
   organizations: Organizations;
   partner_affiliations: PartnerAffiliations;
@@ -2037,6 +2191,15 @@ export interface DB {
   person_flags: PersonFlags;
   person_merges: PersonMerges;
   person_notes: PersonNotes;
+  portal_accounts: PortalAccounts;
+  portal_sessions: PortalSessions;
+  portal_settings: PortalSettings;
+  portal_sign_in_attempts: PortalSignInAttempts;
+  portal_tokens: PortalTokens;
+  portal_updates: PortalUpdates;
+  public_listing: PublicListing;
+  public_listing_month_tallies: PublicListingMonthTallies;
+  public_listing_tallies: PublicListingTallies;
   public_site_settings: PublicSiteSettings;
   registry_animal_optouts: RegistryAnimalOptouts;
   registry_chips: RegistryChips;
@@ -2114,6 +2277,7 @@ export const PRIMARY_KEYS = {
   animal_weights: ['organization_id', 'id'],
   animals: ['organization_id', 'id'],
   api_keys: ['organization_id', 'id'],
+  application_fee_payments: ['organization_id', 'donation_id'],
   ark_changes: ['organization_id', 'pos'],
   auction_bidders: ['organization_id', 'id'],
   auction_bids: ['organization_id', 'id'],
@@ -2154,6 +2318,7 @@ export const PRIMARY_KEYS = {
   event_attendees: ['organization_id', 'event_id', 'person_id'],
   event_calendar_feeds: ['organization_id', 'key_id'],
   events: ['organization_id', 'id'],
+  external_ids: ['organization_id', 'source', 'kind', 'external_id'],
   form_submissions: ['organization_id', 'id'],
   forms: ['organization_id', 'id'],
   foster_assignments: ['organization_id', 'id'],
@@ -2176,6 +2341,7 @@ export const PRIMARY_KEYS = {
   member_sign_in_failures: ['organization_id', 'id'],
   member_tokens: ['organization_id', 'token_hash'],
   members: ['organization_id', 'id'],
+  moving_runs: ['organization_id', 'id'],
   org_calendar_feeds: ['organization_id', 'key_id'],
   organizations: ['id'],
   partner_affiliations: ['organization_id', 'id'],
@@ -2189,6 +2355,15 @@ export const PRIMARY_KEYS = {
   person_flags: ['organization_id', 'id'],
   person_merges: ['organization_id', 'id'],
   person_notes: ['organization_id', 'id'],
+  portal_accounts: ['organization_id', 'id'],
+  portal_sessions: ['organization_id', 'id'],
+  portal_settings: ['organization_id'],
+  portal_sign_in_attempts: ['organization_id', 'id'],
+  portal_tokens: ['organization_id', 'token_hash'],
+  portal_updates: ['organization_id', 'id'],
+  public_listing: ['organization_id', 'animal_id'],
+  public_listing_month_tallies: ['organization_id', 'birth_month', 'species_key', 'sex', 'size', 'site_id', 'good_with', 'stripe'],
+  public_listing_tallies: ['organization_id', 'species_key', 'species', 'sex', 'size', 'site_id', 'good_with', 'stripe'],
   public_site_settings: ['organization_id'],
   registry_animal_optouts: ['organization_id', 'animal_id'],
   registry_chips: ['organization_id', 'animal_id', 'number'],
@@ -2386,8 +2561,10 @@ export const COLUMNS = {
     'altered_on',
     'colour',
     'name_search',
+    'public_description',
   ],
   api_keys: ['organization_id', 'id', 'role_id', 'label', 'key_hash', 'key_start', 'created_at', 'revoked_at', 'last_used_at'],
+  application_fee_payments: ['organization_id', 'application_id', 'donation_id', 'animal_id', 'created_at'],
   ark_changes: [
     'organization_id',
     'pos',
@@ -2623,6 +2800,7 @@ export const COLUMNS = {
     'created_at',
     'updated_at',
   ],
+  external_ids: ['organization_id', 'source', 'kind', 'external_id', 'ark_id', 'fingerprint', 'created_at', 'updated_at'],
   form_submissions: [
     'organization_id',
     'id',
@@ -2768,6 +2946,7 @@ export const COLUMNS = {
     'last_error',
     'created_at',
     'finished_at',
+    'locked_by',
   ],
   locations: ['organization_id', 'id', 'name', 'type', 'address', 'notes', 'is_active', 'created_at', 'updated_at'],
   medical_due: [
@@ -2868,6 +3047,25 @@ export const COLUMNS = {
     'updated_at',
     'totp_last_step',
   ],
+  moving_runs: [
+    'organization_id',
+    'id',
+    'job_id',
+    'source',
+    'status',
+    'file_key',
+    'actor',
+    'total',
+    'phase',
+    'next_index',
+    'done',
+    'batches',
+    'report',
+    'failure',
+    'created_at',
+    'started_at',
+    'finished_at',
+  ],
   org_calendar_feeds: ['organization_id', 'key_id', 'token', 'created_at'],
   organizations: ['id', 'slug', 'name', 'email', 'phone', 'website', 'currency', 'time_zone', 'country', 'created_at', 'updated_at'],
   partner_affiliations: [
@@ -2964,6 +3162,63 @@ export const COLUMNS = {
     'undone_by',
   ],
   person_notes: ['organization_id', 'id', 'person_id', 'kind', 'body', 'author', 'pinned', 'created_at', 'updated_at'],
+  portal_accounts: [
+    'organization_id',
+    'id',
+    'person_id',
+    'email',
+    'status',
+    'password_hash',
+    'invited_by',
+    'last_sign_in_at',
+    'created_at',
+    'updated_at',
+  ],
+  portal_sessions: [
+    'organization_id',
+    'id',
+    'account_id',
+    'token_hash',
+    'created_at',
+    'last_seen_at',
+    'expires_at',
+    'revoked_at',
+    'user_agent',
+    'address',
+  ],
+  portal_settings: ['organization_id', 'foster', 'volunteer', 'adopter', 'donor', 'welcome', 'updated_at'],
+  portal_sign_in_attempts: ['organization_id', 'id', 'email_key', 'address', 'at'],
+  portal_tokens: ['organization_id', 'token_hash', 'account_id', 'purpose', 'created_at', 'expires_at', 'used_at'],
+  portal_updates: [
+    'organization_id',
+    'id',
+    'person_id',
+    'animal_id',
+    'body',
+    'note_id',
+    'photo_ids',
+    'status',
+    'reviewed_by',
+    'reviewed_at',
+    'created_at',
+  ],
+  public_listing: [
+    'organization_id',
+    'animal_id',
+    'created_at',
+    'sort_name',
+    'species_key',
+    'species',
+    'sex',
+    'date_of_birth',
+    'size',
+    'site_id',
+    'good_with_dogs',
+    'good_with_cats',
+    'good_with_children',
+  ],
+  public_listing_month_tallies: ['organization_id', 'birth_month', 'species_key', 'sex', 'size', 'site_id', 'good_with', 'stripe', 'n'],
+  public_listing_tallies: ['organization_id', 'species_key', 'species', 'sex', 'size', 'site_id', 'good_with', 'stripe', 'n'],
   public_site_settings: [
     'organization_id',
     'primary_colour',
@@ -3086,6 +3341,8 @@ export const COLUMNS = {
     'signed_user_agent',
     'created_by',
     'created_at',
+    'emailed_at',
+    'email_message_id',
   ],
   stay_defaults_seeded: ['organization_id', 'seeded_at'],
   stay_status_map: ['organization_id', 'kind', 'category', 'status_id', 'updated_at'],
