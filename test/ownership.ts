@@ -19,6 +19,7 @@ import type { TracedStatement } from '../src/platform/db/trace.ts';
 
 /** Table → owning module. `platform` tables (the audit journal, idempotency keys) are shared infrastructure. */
 export const OWNERS: Record<string, string> = {
+  application_fee_payments: 'adoptions',
   public_listing: 'publicsite',
   public_listing_tallies: 'publicsite',
   public_listing_month_tallies: 'publicsite',

@@ -50,7 +50,9 @@ async function startBouncer(): Promise<string> {
     path.join(dir, 'pgbouncer.ini'),
     [
       '[databases]',
-      `* = host=${target.hostname} port=${target.port || 5432}`,
+      // The server's login (the embedded store asks for a password): the pooler signs in with the test's own.
+      `* = host=${target.hostname} port=${target.port || 5432} user=${user}` +
+        (target.password ? ` password=${decodeURIComponent(target.password)}` : ''),
       '[pgbouncer]',
       'listen_addr = 127.0.0.1',
       `listen_port = ${port}`,
