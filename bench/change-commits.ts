@@ -1,5 +1,5 @@
 /**
- * Write throughput with the change feed's outbox row (issue 11): pgbench, N clients, each transaction one write the
+ * Write throughput with the change feed's outbox row: pgbench, N clients, each transaction one write the
  * way Ark's hot lines make it — an animal-sized row, its audit row and its `ark_changes` row — in a fresh database
  * migrated with this checkout's migrations. Three runs: the write without the change row (the ceiling), with it in an
  * organization without webhooks, and with it in one with a webhook endpoint (the wake-up trigger's path).

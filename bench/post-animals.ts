@@ -1,6 +1,6 @@
 /**
  * POST /api/v1/animals at N connections (autocannon) against an in-process Ark over a fresh database migrated with
- * this checkout's migrations: the write line issue 11 measures, each request one animal, its stay, audit and change
+ * this checkout's migrations: the write line the write benchmarks measure, each request one animal, its stay, audit and change
  * rows. Prints requests/s and latency.
  *
  *   node --import tsx bench/post-animals.ts [--connections=20] [--seconds=10]

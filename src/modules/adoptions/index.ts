@@ -6,7 +6,7 @@ import { adoptionRoutes } from './routes.ts';
 import { contractRoutes } from './contracts.routes.ts';
 import { seedAdoptions } from './seed.ts';
 
-/** The adoption pipeline (issue 13): applications and stages, adoptions, fees, contracts and signing, reconciliations, cage cards. */
+/** The adoption pipeline: applications and stages, adoptions, fees, contracts and signing, reconciliations, cage cards. */
 export const adoptionsModule: Module = {
   name: 'adoptions',
   register(hooks) {

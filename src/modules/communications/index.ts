@@ -8,7 +8,7 @@ import { conversationRoutes } from './conversations.routes.ts';
 import { startInboundListener } from './inbound.ts';
 import { seedCommunications } from './seed.ts';
 
-/** Communications (issue 3): templates, sending, message log, inboxes, conversations, suppressions. */
+/** Communications: templates, sending, message log, inboxes, conversations, suppressions. */
 export const communicationsModule: Module = {
   name: 'communications',
   routes(app, ctx) {

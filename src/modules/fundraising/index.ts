@@ -7,7 +7,7 @@ import { donorRoutes } from './donors.routes.ts';
 import { wishListRoutes } from './wishlist.routes.ts';
 import { seedFundraising } from './seed.ts';
 
-/** Fundraising (issue 5): campaigns, donors, wish list, auctions. */
+/** Fundraising: campaigns, donors, wish list, auctions. */
 export const fundraisingModule: Module = {
   name: 'fundraising',
   register(hooks) {

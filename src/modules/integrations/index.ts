@@ -6,7 +6,7 @@ import { wakeAll } from './delivery.ts';
 import { importRoutes } from './import.routes.ts';
 import { exportRoutes } from './export.routes.ts';
 
-/** Integrations (issue 19): signed webhooks, the change feed, bulk import and export. */
+/** Integrations: signed webhooks, the change feed, bulk import and export. */
 export const integrationsModule: Module = {
   name: 'integrations',
   async routes(app, ctx) {

@@ -8,7 +8,7 @@ import { seedMedia } from './seed.ts';
 import { animalPhotos } from '../animals/public.ts';
 import { firstPhotoSql, photoPath } from './public.ts';
 
-/** Media (issue 12): photos and documents of an animal, in the blob store. */
+/** Media: photos and documents of an animal, in the blob store. */
 export const mediaModule: Module = {
   name: 'media',
   register(hooks) {

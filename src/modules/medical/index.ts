@@ -12,7 +12,7 @@ import { organizationTimeZone } from '../settings/public.ts';
 const mayHaveProtocols = (species: ReadonlySet<string>, of: string) =>
   /[^\x20-\x7e]/.test(of) || [...species].some((s) => s.toLowerCase() === of.toLowerCase());
 
-/** Medical records of animals (issue 12): catalogue, protocols, due items, records, spayed/neutered, the animal calendar. */
+/** Medical records of animals: catalogue, protocols, due items, records, spayed/neutered, the animal calendar. */
 export const medicalModule: Module = {
   name: 'medical',
   routes(app, ctx) {

@@ -5,7 +5,7 @@ import { sessionSeen } from './repository.ts';
 import { keyMadeHook } from '../settings/public.ts';
 import { recordKeyOwner } from './public.ts';
 
-/** Team members (issue 16): invitations, sign-in, sessions, password resets, two-factor sign-in. */
+/** Team members: invitations, sign-in, sessions, password resets, two-factor sign-in. */
 export const membersModule: Module = {
   name: 'members',
   register(hooks) {

@@ -7,7 +7,7 @@ import { animalPlaces } from '../animals/public.ts';
 import { checkAnimalLocation } from './housing.service.ts';
 import { placeNameSql } from './public.ts';
 
-/** Animal operations (issue 4): housing, foster homes, transports. */
+/** Animal operations: housing, foster homes, transports. */
 export const operationsModule: Module = {
   name: 'operations',
   register(hooks) {

@@ -3,7 +3,7 @@ import { registerPersonReferences } from '../people/public.ts';
 import { partnerRoutes } from './routes.ts';
 import { seedPartners } from './seed.ts';
 
-/** Outside organizations: partners, their locations and affiliated people (issue 14). */
+/** Outside organizations: partners, their locations and affiliated people. */
 export const partnersModule: Module = {
   name: 'partners',
   register() {

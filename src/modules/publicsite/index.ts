@@ -4,7 +4,7 @@ import { settingsRoutes } from './settings.routes.ts';
 // Declares the daily syndication job on the job queue.
 import './schedule.ts';
 
-/** The public website (issue 17): each organization's pages, widget, feeds and syndication exports. */
+/** The public website: each organization's pages, widget, feeds and syndication exports. */
 export const publicSiteModule: Module = {
   name: 'publicsite',
   async routes(app, ctx) {

@@ -5,7 +5,7 @@ import { flagRoutes } from './flags.routes.ts';
 import { publishAnimalChips, publishSql } from './chips.service.ts';
 import { seedRegistry } from './seed.ts';
 
-/** The cross-organization registry (issue 15): microchip lookup, flags, reviews, marks, disputes. */
+/** The cross-organization registry: microchip lookup, flags, reviews, marks, disputes. */
 export const registryModule: Module = {
   name: 'registry',
   register(hooks) {

@@ -3,7 +3,7 @@ import { reportRoutes } from './routes.ts';
 import { everydayRoutes } from './everyday.routes.ts';
 import { scheduleRoutes } from './schedules.routes.ts';
 
-/** Reports (issue 18): the Shelter Animals Count matrix, live release rate, and the everyday reports, in four formats. */
+/** Reports: the Shelter Animals Count matrix, live release rate, and the everyday reports, in four formats. */
 export const reportsModule: Module = {
   name: 'reports',
   routes(app, ctx) {

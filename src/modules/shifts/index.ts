@@ -5,7 +5,7 @@ import { volunteerRoutes } from './volunteers.routes.ts';
 import { calendarRoutes } from './calendar.routes.ts';
 import { seedShifts } from './seed.ts';
 
-/** Volunteer shifts (issue 6): schedules, import, windows, bookings, volunteers, calendar. */
+/** Volunteer shifts: schedules, import, windows, bookings, volunteers, calendar. */
 export const shiftsModule: Module = {
   name: 'shifts',
   routes(app, ctx) {

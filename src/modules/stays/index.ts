@@ -5,7 +5,7 @@ import { staySettingsRoutes } from './settings.routes.ts';
 import { firstStaySql, openFirstStay } from './service.ts';
 import { seedStays } from './seed.ts';
 
-/** An animal's stays (intake → outcome), holds, and the organization's subtypes and status mapping (issue 12). */
+/** An animal's stays (intake → outcome), holds, and the organization's subtypes and status mapping. */
 export const staysModule: Module = {
   name: 'stays',
   register(hooks) {
