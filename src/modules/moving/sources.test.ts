@@ -43,6 +43,8 @@ test('Shelterluv API JSON: animals, people and events; returned adoption; duplic
   assert.equal(dry.mappings.intake.AdoptionReturn, 'relinquished');
   assert.equal(dry.mappings.outcome.Adoption, 'adoption');
   assert.equal(dry.mappings.outcome.Euthanasia, 'shelter_euthanasia');
+  assert.equal(dry.counts.foster.new, 4, 'Outcome.Foster then Intake.FosterReturn: a finished foster placement');
+  assert.equal(dry.mappings.outcome.Foster, undefined, 'a foster event is no outcome: the animal stays in care');
   const byShort = await org.req('GET', '/api/moving/external-ids?source=shelterluv&id=10&kind=animal');
   const byInternal = await org.req('GET', '/api/moving/external-ids?source=shelterluv&id=100010&kind=animal');
   assert.equal(byShort.body.results.length, 1);

@@ -18,10 +18,14 @@ const list = (v: unknown, key: string): Json[] => {
 /**
  * Shelterluv's API v1 answers saved as files: `GET /api/v1/animals` (`{"animals": [...]}`: ID, Internal-ID, Name,
  * Type, Sex, Breed, Color, Pattern, DOBUnixTime, LastIntakeUnixTime, Microchips[{Id, Issuer, ImplantUnixTime}], Photos,
- * CurrentWeightPounds, Description), `GET /api/v1/people` (`{"people": [...]}`) and `GET /api/v1/events`
- * (`{"events": [...]}`: Type such as Intake.Stray or Outcome.Adoption, Subtype, Time, AssociatedRecords naming the
- * animal and the person by Internal-ID). Several pages of one kind may be sent as several files. Stays are the
- * animal's intake and outcome events in time order; an animal without an intake event has one stay from its last intake.
+ * CurrentWeightPounds, Description), `GET /api/v1/people` (`{"people": [...]}`: ID, Internal-ID, Firstname, Lastname,
+ * Street, Apartment, City, State, Zip, Email, Phone, Associated, Animal_ids) and `GET /api/v1/events` (also
+ * `/animals/{id}/events`; `{"events": [...]}`: Type such as Intake.Stray, Outcome.Adoption, Outcome.Foster or
+ * Intake.FosterReturn, Subtype, Time in Unix seconds as a string, User, AssociatedRecords [{Type: Animal|Person, Id}]
+ * naming the animal and the person by Internal-ID). Each answer is wrapped with success, has_more and total_count.
+ * Several pages of one kind may be sent as several files. Stays are the animal's intake and outcome events in time
+ * order; an animal without an intake event has one stay from its last intake. A person who takes an animal out to
+ * foster (with a person named) gets the foster role.
  */
 export function readShelterluv(files: Record<string, string>): Bundle {
   const b = emptyBundle('shelterluv');
@@ -68,7 +72,8 @@ export function readShelterluv(files: Record<string, string>): Bundle {
     }
     const roles = new Set<string>();
     personRoles.set(ext, roles);
-    const street = str(p.Street);
+    // `Street` and `Apartment` are two fields in Shelterluv; Ark's address has one street line.
+    const street = [str(p.Street), str(p.Apartment)].filter(Boolean).join(', ');
     const city = str(p.City);
     b.person.push({
       ext,
@@ -88,7 +93,9 @@ export function readShelterluv(files: Record<string, string>): Bundle {
     known.add(ext);
     const chips = Array.isArray(a.Microchips) ? (a.Microchips as Json[]) : [];
     const photos = Array.isArray(a.Photos)
-      ? (a.Photos as unknown[]).map(str).filter((u) => /^https?:\/\//.test(u) && !/default_images/.test(u))
+      ? (a.Photos as unknown[])
+          .map(str)
+          .filter((u) => /^https?:\/\//.test(u) && !/default_images|\/default_[\w-]+\.(png|jpe?g|gif)$/i.test(u))
       : [];
     const colour = [str(a.Color), str(a.Pattern)].filter(Boolean).join(' ');
     b.animal.push({
@@ -164,6 +171,7 @@ export function readShelterluv(files: Record<string, string>): Bundle {
           notes: e.sub || null,
         };
         b.foster.push(fosterOpen);
+        personRoles.get(e.person)?.add('foster');
         continue;
       }
       if (/foster/i.test(e.type) && fosterOpen && /return|end|back/i.test(e.type)) {
