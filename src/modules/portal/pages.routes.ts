@@ -14,6 +14,7 @@ import {
   bookVolunteer,
   cancelVolunteerBooking,
   ensureVolunteerFeed,
+  qualificationsOfVolunteer,
   volunteerFeedToken,
   windowsForVolunteer,
 } from '../shifts/public.ts';
@@ -617,7 +618,8 @@ export async function portalPages(app: App, ctx: AppContext) {
     const mine = await bookingsOfVolunteer(ctx.db, c.org.id, c.personId, now);
     const token = await volunteerFeedToken(ctx.db, c.org.id, c.personId);
     const feed = token ? `${req.protocol}://${requestHost(req) ?? ''}/api/shifts/feeds/${token}.ics` : null;
-    return page(reply, c.org, 'Shifts', views.shifts(c.org, windows, mine, notice, feed), { caller: c, status: notice.status });
+    const quals = await qualificationsOfVolunteer(ctx.db, c.org.id, c.personId);
+    return page(reply, c.org, 'Shifts', views.shifts(c.org, windows, mine, notice, feed, quals), { caller: c, status: notice.status });
   }
   app.get(
     '/portal/shifts',

@@ -375,6 +375,15 @@ test('a volunteer: shifts of qualified roles only, book and cancel by the staff 
   assert.match(page.body, new RegExp(`/portal/shifts/${open}/book`));
   assert.doesNotMatch(page.body, new RegExp(needsQual));
   assert.equal((await portalReq(t, org, 'POST', `/portal/shifts/${needsQual}/book`, { cookie, form: {} })).status, 404);
+  // The volunteer's qualifications, and what the next role needs.
+  assert.match(page.body, /No qualification recorded yet/);
+  assert.match(page.body, /Walker<\/span><br><span class="muted">Needs Dog handling/);
+  const grant = await org.req('POST', `/api/shifts/volunteers/${vol}/qualifications`, { body: { qualification_id: qual.body.id } });
+  assert.equal(grant.status, 201, grant.raw);
+  const qualified = await portalReq(t, org, 'GET', '/portal/shifts', { cookie });
+  assert.match(qualified.body, /Dog handling<\/span><br><span class="muted">Since /);
+  assert.match(qualified.body, /You are qualified for every role/);
+  await org.req('DELETE', `/api/shifts/volunteers/${vol}/qualifications/${grant.body.id}`);
 
   const booked = await portalReq(t, org, 'POST', `/portal/shifts/${open}/book`, { cookie, form: {} });
   assert.equal(booked.status, 303, booked.body);
