@@ -72,7 +72,7 @@ function Shell() {
         { to: '/adoptions', label: 'Adoptions', show: can(s.grants, 'animals', 'read') },
         { to: '/medical', label: 'Medical due', show: can(s.grants, 'animals', 'read') },
         { to: '/foster', label: 'Foster homes', show: can(s.grants, 'animals', 'read') },
-        { to: '/foster-updates', label: 'Foster updates', show: can(s.grants, 'animals', 'read') },
+        { to: '/portal-updates', label: 'Foster updates', show: can(s.grants, 'animals', 'read') },
         { to: '/transports', label: 'Transports', show: can(s.grants, 'animals', 'read') },
         { to: '/housing', label: 'Housing', show: can(s.grants, 'animals', 'read') },
         { to: '/registry', label: 'Registry', show: can(s.grants, 'registry', 'read') },
@@ -191,7 +191,7 @@ function Shell() {
             <Route path="/people/:id" element={<PersonPage />} />
             <Route path="/settings/members" element={<Members />} />
             <Route path="/foster" element={<Foster />} />
-            <Route path="/foster-updates" element={<FosterUpdates />} />
+            <Route path="/portal-updates" element={<FosterUpdates />} />
             <Route path="/transports" element={<Transports />} />
             <Route path="/shifts" element={<Shifts />} />
             <Route path="/fundraising" element={<Fundraising />} />
