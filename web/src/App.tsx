@@ -20,6 +20,7 @@ const People = lazy(() => import('./pages/People'));
 const PersonPage = lazy(() => import('./pages/PersonPage'));
 const Members = lazy(() => import('./pages/Members'));
 const Foster = lazy(() => import('./pages/Foster'));
+const FosterUpdates = lazy(() => import('./pages/FosterUpdates'));
 const Transports = lazy(() => import('./pages/Transports'));
 const Shifts = lazy(() => import('./pages/Shifts'));
 const Fundraising = lazy(() => import('./pages/Fundraising'));
@@ -71,6 +72,7 @@ function Shell() {
         { to: '/adoptions', label: 'Adoptions', show: can(s.grants, 'animals', 'read') },
         { to: '/medical', label: 'Medical due', show: can(s.grants, 'animals', 'read') },
         { to: '/foster', label: 'Foster homes', show: can(s.grants, 'animals', 'read') },
+        { to: '/portal-updates', label: 'Foster updates', show: can(s.grants, 'animals', 'read') },
         { to: '/transports', label: 'Transports', show: can(s.grants, 'animals', 'read') },
         { to: '/housing', label: 'Housing', show: can(s.grants, 'animals', 'read') },
         { to: '/registry', label: 'Registry', show: can(s.grants, 'registry', 'read') },
@@ -189,6 +191,7 @@ function Shell() {
             <Route path="/people/:id" element={<PersonPage />} />
             <Route path="/settings/members" element={<Members />} />
             <Route path="/foster" element={<Foster />} />
+            <Route path="/portal-updates" element={<FosterUpdates />} />
             <Route path="/transports" element={<Transports />} />
             <Route path="/shifts" element={<Shifts />} />
             <Route path="/fundraising" element={<Fundraising />} />

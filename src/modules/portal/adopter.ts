@@ -7,9 +7,10 @@ export interface AdopterView {
     id: string;
     name: string;
     species: string;
-    chips: string[];
-    altered: { altered: boolean; altered_on: string | null } | null;
-    vaccines: { name: string; given_at: Date }[];
+    /** null: the organization does not share this record. */
+    chips: string[] | null;
+    altered: { altered: boolean; altered_on: string | null } | null | undefined;
+    vaccines: { name: string; given_at: Date }[] | null;
   }[];
 }
 
@@ -43,15 +44,23 @@ ${v.contracts.map(
 </section>
 ${v.animals.map(
   (a) => html`<section class="box" aria-labelledby="h-${a.id}"><h2 id="h-${a.id}">${a.name}</h2><p class="muted">${a.species}</p>
-<dl class="facts"><dt>Microchip</dt><dd>${a.chips.length ? a.chips.join(', ') : 'none recorded'}</dd>
-<dt>Spayed or neutered</dt><dd>${alteredText(a.altered)}</dd></dl>
-<h3>Vaccinations</h3>
+${
+  a.chips || a.altered !== undefined
+    ? html`<dl class="facts">${a.chips ? html`<dt>Microchip</dt><dd>${a.chips.length ? a.chips.join(', ') : 'none recorded'}</dd>` : ''}
+${a.altered !== undefined ? html`<dt>Spayed or neutered</dt><dd>${alteredText(a.altered)}</dd>` : ''}</dl>`
+    : ''
+}
+${
+  a.vaccines
+    ? html`<h3>Vaccinations</h3>
 ${
   a.vaccines.length
     ? html`<ul class="items">${a.vaccines.map(
         (x) => html`<li><span class="t">${x.name}</span><br><span class="muted">${day(x.given_at, zone)}</span></li>`,
       )}</ul>`
     : html`<p class="muted">None recorded.</p>`
+}`
+    : ''
 }</section>`,
 )}
 </div>`;

@@ -14,6 +14,7 @@ import {
   bookVolunteer,
   cancelVolunteerBooking,
   ensureVolunteerFeed,
+  qualificationsOfVolunteer,
   volunteerFeedToken,
   windowsForVolunteer,
 } from '../shifts/public.ts';
@@ -529,15 +530,16 @@ export async function portalPages(app: App, ctx: AppContext) {
       const applications = await adopterOr404(reply, c);
       if (!applications) return reply;
       const ids = await animalsAdoptedBy(ctx.db, c.org.id, c.personId);
+      const shared = await repo.parts(ctx.db, c.org.id);
       const animals = [];
       for (const a of await animalSummaries(ctx.db, c.org.id, ids))
         animals.push({
           id: a.id,
           name: a.name,
           species: a.species,
-          chips: (await animalMicrochips(ctx.db, c.org.id, a.id)).map((m) => m.number),
-          altered: await animalAltered(ctx.db, c.org.id, a.id),
-          vaccines: await vaccinationsOf(ctx.db, c.org.id, a.id),
+          chips: shared.share_microchip ? (await animalMicrochips(ctx.db, c.org.id, a.id)).map((m) => m.number) : null,
+          altered: shared.share_spay_neuter ? await animalAltered(ctx.db, c.org.id, a.id) : undefined,
+          vaccines: shared.share_vaccinations ? await vaccinationsOf(ctx.db, c.org.id, a.id) : null,
         });
       const contracts = await contractsToSign(ctx.db, c.org.id, c.personId);
       return page(reply, c.org, 'Your adoptions', adopterPage({ applications, contracts, animals }, c.org.time_zone), { caller: c });
@@ -617,7 +619,8 @@ export async function portalPages(app: App, ctx: AppContext) {
     const mine = await bookingsOfVolunteer(ctx.db, c.org.id, c.personId, now);
     const token = await volunteerFeedToken(ctx.db, c.org.id, c.personId);
     const feed = token ? `${req.protocol}://${requestHost(req) ?? ''}/api/shifts/feeds/${token}.ics` : null;
-    return page(reply, c.org, 'Shifts', views.shifts(c.org, windows, mine, notice, feed), { caller: c, status: notice.status });
+    const quals = await qualificationsOfVolunteer(ctx.db, c.org.id, c.personId);
+    return page(reply, c.org, 'Shifts', views.shifts(c.org, windows, mine, notice, feed, quals), { caller: c, status: notice.status });
   }
   app.get(
     '/portal/shifts',

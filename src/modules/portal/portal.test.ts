@@ -375,6 +375,15 @@ test('a volunteer: shifts of qualified roles only, book and cancel by the staff 
   assert.match(page.body, new RegExp(`/portal/shifts/${open}/book`));
   assert.doesNotMatch(page.body, new RegExp(needsQual));
   assert.equal((await portalReq(t, org, 'POST', `/portal/shifts/${needsQual}/book`, { cookie, form: {} })).status, 404);
+  // The volunteer's qualifications, and what the next role needs.
+  assert.match(page.body, /No qualification recorded yet/);
+  assert.match(page.body, /Walker<\/span><br><span class="muted">Needs Dog handling/);
+  const grant = await org.req('POST', `/api/shifts/volunteers/${vol}/qualifications`, { body: { qualification_id: qual.body.id } });
+  assert.equal(grant.status, 201, grant.raw);
+  const qualified = await portalReq(t, org, 'GET', '/portal/shifts', { cookie });
+  assert.match(qualified.body, /Dog handling<\/span><br><span class="muted">Since /);
+  assert.match(qualified.body, /You are qualified for every role/);
+  await org.req('DELETE', `/api/shifts/volunteers/${vol}/qualifications/${grant.body.id}`);
 
   const booked = await portalReq(t, org, 'POST', `/portal/shifts/${open}/book`, { cookie, form: {} });
   assert.equal(booked.status, 303, booked.body);
@@ -598,6 +607,52 @@ test('a donor: their own gifts by year and a year-end statement in PDF; nobody e
   // A person who is not a donor has no gifts page.
   const notDonor = await signInByInvitation(t, org, await makePerson(org));
   assert.equal((await portalReq(t, org, 'GET', '/portal/gifts', { cookie: notDonor })).status, 404);
+});
+
+test('an adopter sees only the records of their adopted animal that the organization shares', async () => {
+  const org = await makeOrg(t);
+  const adopter = await makePerson(org, { firstName: 'Ada' });
+  const cat = await org.req('POST', '/api/v1/animals', {
+    body: { name: 'Pumpkin', species: 'cat', status: 'Available', intakeDate: '2026-01-02' },
+  });
+  assert.equal(cat.status, 201, cat.raw);
+  const chip = await org.req('POST', `/api/animals/${cat.body.id}/microchips`, { body: { number: '276098106123456' } });
+  assert.equal(chip.status, 201, chip.raw);
+  const app = await org.req('POST', '/api/animals/adoption-applications', { body: { person_id: adopter, animal_ids: [cat.body.id] } });
+  assert.equal(app.status, 201, app.raw);
+  const stages = (await org.req('GET', '/api/animals/application-stages')).body.results as { id: string; name: string }[];
+  const approved = stages.find((x) => x.name === 'Approved');
+  assert.ok(approved);
+  assert.equal(
+    (await org.req('PATCH', `/api/animals/adoption-applications/${app.body.id}`, { body: { stage_id: approved.id } })).status,
+    200,
+  );
+  const done = await org.req('POST', `/api/animals/adoption-applications/${app.body.id}/finalize`, { body: {} });
+  assert.equal(done.status, 201, done.raw);
+  const cookie = await signInByInvitation(t, org, adopter);
+
+  const all = await portalReq(t, org, 'GET', '/portal/adoptions', { cookie });
+  assert.equal(all.status, 200);
+  for (const shown of [/Pumpkin/, /276098106123456/, /Spayed or neutered/, /Vaccinations/]) assert.match(all.body, shown);
+  const settings = await org.req('GET', '/api/settings/portal');
+  assert.deepEqual([settings.body.share_vaccinations, settings.body.share_microchip, settings.body.share_spay_neuter], [true, true, true]);
+
+  const base = { foster: true, volunteer: true, adopter: true, donor: true, welcome: '' };
+  const off = await org.req('PUT', '/api/settings/portal', { body: { ...base, share_microchip: false, share_vaccinations: false } });
+  assert.equal(off.status, 200, off.raw);
+  assert.deepEqual([off.body.share_vaccinations, off.body.share_microchip, off.body.share_spay_neuter], [false, false, true]);
+  const some = await portalReq(t, org, 'GET', '/portal/adoptions', { cookie });
+  assert.match(some.body, /Pumpkin/);
+  assert.match(some.body, /Spayed or neutered/);
+  assert.doesNotMatch(some.body, /276098106123456|Microchip|Vaccinations/);
+
+  // A save that leaves the flags out keeps them; a flag that is not true or false is refused.
+  const kept = await org.req('PUT', '/api/settings/portal', { body: { ...base, share_spay_neuter: false } });
+  assert.deepEqual([kept.body.share_vaccinations, kept.body.share_microchip, kept.body.share_spay_neuter], [false, false, false]);
+  const none = await portalReq(t, org, 'GET', '/portal/adoptions', { cookie });
+  assert.doesNotMatch(none.body, /Spayed or neutered|Microchip|Vaccinations/);
+  const bad = await org.req('PUT', '/api/settings/portal', { body: { ...base, share_microchip: 'yes' } });
+  assert.ok([400, 422].includes(bad.status), bad.raw);
 });
 
 test('an adopter: their applications at the stage names the organization gives; nobody else sees them', async () => {

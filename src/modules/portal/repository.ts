@@ -249,21 +249,53 @@ export interface PortalParts {
   donor: boolean;
   /** A few words on the sign-in page. */
   welcome: string;
+  share_vaccinations: boolean;
+  share_microchip: boolean;
+  share_spay_neuter: boolean;
 }
-export const DEFAULT_PARTS: PortalParts = { foster: true, volunteer: true, adopter: true, donor: true, welcome: '' };
+export const DEFAULT_PARTS: PortalParts = {
+  foster: true,
+  volunteer: true,
+  adopter: true,
+  donor: true,
+  welcome: '',
+  share_vaccinations: true,
+  share_microchip: true,
+  share_spay_neuter: true,
+};
+const PART_COLS = 'foster, volunteer, adopter, donor, welcome, share_vaccinations, share_microchip, share_spay_neuter, updated_at';
 export async function parts(q: Queryable, orgId: string): Promise<PortalParts & { updated_at: Date | null }> {
-  const rows = await q.query<PortalParts & { updated_at: Date }>(
-    'SELECT foster, volunteer, adopter, donor, welcome, updated_at FROM portal_settings WHERE organization_id = $1',
-    [orgId],
-  );
+  const rows = await q.query<PortalParts & { updated_at: Date }>(`SELECT ${PART_COLS} FROM portal_settings WHERE organization_id = $1`, [
+    orgId,
+  ]);
   return rows[0] ?? { ...DEFAULT_PARTS, updated_at: null };
 }
-export async function saveParts(q: Queryable, orgId: string, p: PortalParts): Promise<PortalParts & { updated_at: Date }> {
+/** Saves the parts; a share_* flag left out keeps its saved value (on, for an organization that never saved). */
+export async function saveParts(
+  q: Queryable,
+  orgId: string,
+  p: Omit<PortalParts, 'share_vaccinations' | 'share_microchip' | 'share_spay_neuter'> & Partial<PortalParts>,
+): Promise<PortalParts & { updated_at: Date }> {
   const rows = await q.query<PortalParts & { updated_at: Date }>(
-    `INSERT INTO portal_settings (organization_id, foster, volunteer, adopter, donor, welcome) VALUES ($1,$2,$3,$4,$5,$6)
-     ON CONFLICT (organization_id) DO UPDATE SET foster = $2, volunteer = $3, adopter = $4, donor = $5, welcome = $6, updated_at = now()
-     RETURNING foster, volunteer, adopter, donor, welcome, updated_at`,
-    [orgId, p.foster, p.volunteer, p.adopter, p.donor, p.welcome],
+    `INSERT INTO portal_settings
+       (organization_id, foster, volunteer, adopter, donor, welcome, share_vaccinations, share_microchip, share_spay_neuter)
+     VALUES ($1,$2,$3,$4,$5,$6,coalesce($7,true),coalesce($8,true),coalesce($9,true))
+     ON CONFLICT (organization_id) DO UPDATE SET foster = $2, volunteer = $3, adopter = $4, donor = $5, welcome = $6,
+       share_vaccinations = coalesce($7, portal_settings.share_vaccinations),
+       share_microchip = coalesce($8, portal_settings.share_microchip),
+       share_spay_neuter = coalesce($9, portal_settings.share_spay_neuter), updated_at = now()
+     RETURNING ${PART_COLS}`,
+    [
+      orgId,
+      p.foster,
+      p.volunteer,
+      p.adopter,
+      p.donor,
+      p.welcome,
+      p.share_vaccinations ?? null,
+      p.share_microchip ?? null,
+      p.share_spay_neuter ?? null,
+    ],
   );
   return rows[0] as PortalParts & { updated_at: Date };
 }

@@ -79,6 +79,9 @@ export const PortalParts = Type.Object(
     adopter: Type.Boolean(),
     donor: Type.Boolean(),
     welcome: Type.String({ description: 'a few words shown on the sign-in page, under the organization name' }),
+    share_vaccinations: Type.Boolean({ description: "an adopter sees their adopted animals' vaccinations with dates" }),
+    share_microchip: Type.Boolean({ description: "an adopter sees their adopted animals' microchip numbers" }),
+    share_spay_neuter: Type.Boolean({ description: 'an adopter sees whether, and when, their adopted animals were spayed or neutered' }),
     updated_at: Nullable(Timestamp()),
   },
   { $id: 'PortalParts' },
@@ -89,4 +92,7 @@ export const PortalPartsBody = Strict({
   adopter: Type.Boolean(),
   donor: Type.Boolean(),
   welcome: Type.String({ maxLength: 1000 }),
+  share_vaccinations: Type.Optional(Type.Boolean({ description: 'left out: unchanged' })),
+  share_microchip: Type.Optional(Type.Boolean({ description: 'left out: unchanged' })),
+  share_spay_neuter: Type.Optional(Type.Boolean({ description: 'left out: unchanged' })),
 });

@@ -1,7 +1,7 @@
 import type { AppError } from '../../platform/errors.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { PersonSummary } from '../people/public.ts';
-import type { OpenWindow } from '../shifts/public.ts';
+import type { OpenWindow, VolunteerQualifications } from '../shifts/public.ts';
 import { clock, day, html, when, type Raw } from './html.ts';
 import type { Caller } from './service.ts';
 import type { FosterAnimal, fosterAnimalPage } from './foster.service.ts';
@@ -292,6 +292,7 @@ export function shifts(
   mine: { bookings: { id: string; schedule_name: string; role_name: string | null; starts_at: Date; ends_at: Date }[]; past_hours: number },
   notice: { error?: string; done?: string },
   feed: string | null,
+  quals: VolunteerQualifications = { held: [], next: [] },
 ): Raw {
   const zone = org.time_zone;
   const open = windows.filter((w) => !w.my_booking_id);
@@ -338,6 +339,33 @@ ${
 }</li>`;
       })}</ul>`
     : html`<p class="muted">No shift is open to you right now.</p>`
+}
+</section>
+<section class="box" aria-labelledby="h-quals"><h2 id="h-quals">Your qualifications</h2>
+${
+  quals.held.length
+    ? html`<ul class="items">${quals.held.map(
+        (g) =>
+          html`<li><span class="t">${g.name}</span><br><span class="muted">${
+            g.current
+              ? g.expires_on
+                ? `Valid until ${day(g.expires_on)}`
+                : `Since ${day(g.granted_on)}`
+              : g.expires_on && g.expires_on < new Date().toISOString().slice(0, 10)
+                ? `Expired on ${day(g.expires_on)}`
+                : `From ${day(g.granted_on)}`
+          }</span></li>`,
+      )}</ul>`
+    : html`<p class="muted">No qualification recorded yet.</p>`
+}
+<h2>For more roles</h2>
+${
+  quals.next.length
+    ? html`<ul class="items">${quals.next.map(
+        (r) => html`<li><span class="t">${r.role_name}</span><br><span class="muted">Needs ${r.missing.join(', ')}</span></li>`,
+      )}</ul>
+<p class="muted">Ask the volunteer coordinator how to get these.</p>`
+    : html`<p class="muted">You are qualified for every role.</p>`
 }
 </section>
 </div>`;

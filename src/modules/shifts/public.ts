@@ -118,3 +118,37 @@ export async function ensureVolunteerFeed(q: Queryable, orgId: string, personId:
   await audit(q, orgId, actor, 'create', 'shift_calendar_feed', personId);
   return token;
 }
+
+/** A volunteer's own qualifications, and for each role they cannot yet take, what it still needs. */
+export interface VolunteerQualifications {
+  held: { name: string; granted_on: string; expires_on: string | null; current: boolean }[];
+  /** Roles with at least one required qualification the person lacks (missing, expired or granted later), by name. */
+  next: { role_name: string; missing: string[] }[];
+}
+
+/** The person's qualifications (current first) and, per role they are not yet qualified for, the qualifications missing today. */
+export async function qualificationsOfVolunteer(q: Queryable, orgId: string, personId: string): Promise<VolunteerQualifications> {
+  const held = await q.query<{ name: string; granted_on: string; expires_on: string | null; current: boolean }>(
+    `SELECT ql.name, to_char(g.granted_on, 'YYYY-MM-DD') AS granted_on, to_char(g.expires_on, 'YYYY-MM-DD') AS expires_on,
+            (g.granted_on <= current_date AND (g.expires_on IS NULL OR g.expires_on >= current_date)) AS current
+       FROM volunteer_qualifications g
+       JOIN shift_qualifications ql ON ql.organization_id = g.organization_id AND ql.id = g.qualification_id
+      WHERE g.organization_id = $1 AND g.person_id = $2
+      ORDER BY 4 DESC, lower(ql.name), g.granted_on DESC LIMIT 200`,
+    [orgId, personId],
+  );
+  const next = await q.query<{ role_name: string; missing: string[] }>(
+    `SELECT r.name AS role_name, array_agg(ql.name ORDER BY lower(ql.name)) AS missing
+       FROM shift_roles r
+       CROSS JOIN LATERAL unnest(r.required_qualification_ids) AS need(qid)
+       JOIN shift_qualifications ql ON ql.organization_id = r.organization_id AND ql.id = need.qid
+      WHERE r.organization_id = $1
+        AND NOT EXISTS (SELECT 1 FROM volunteer_qualifications g WHERE g.organization_id = $1 AND g.person_id = $2
+                          AND g.qualification_id = need.qid AND g.granted_on <= current_date
+                          AND (g.expires_on IS NULL OR g.expires_on >= current_date))
+      GROUP BY r.id, r.name
+      ORDER BY lower(r.name) LIMIT 100`,
+    [orgId, personId],
+  );
+  return { held, next };
+}

@@ -1405,6 +1405,9 @@ export interface PortalSettings {
   donor: Generated<boolean>;
   foster: Generated<boolean>;
   organization_id: string;
+  share_microchip: Generated<boolean>;
+  share_spay_neuter: Generated<boolean>;
+  share_vaccinations: Generated<boolean>;
   updated_at: Generated<Timestamp>;
   volunteer: Generated<boolean>;
   welcome: Generated<string>;
@@ -3186,7 +3189,18 @@ export const COLUMNS = {
     'user_agent',
     'address',
   ],
-  portal_settings: ['organization_id', 'foster', 'volunteer', 'adopter', 'donor', 'welcome', 'updated_at'],
+  portal_settings: [
+    'organization_id',
+    'foster',
+    'volunteer',
+    'adopter',
+    'donor',
+    'welcome',
+    'updated_at',
+    'share_vaccinations',
+    'share_microchip',
+    'share_spay_neuter',
+  ],
   portal_sign_in_attempts: ['organization_id', 'id', 'email_key', 'address', 'at'],
   portal_tokens: ['organization_id', 'token_hash', 'account_id', 'purpose', 'created_at', 'expires_at', 'used_at'],
   portal_updates: [

@@ -72018,6 +72018,12 @@ export interface paths {
                             donor: boolean;
                             /** @description a few words shown on the sign-in page, under the organization name */
                             welcome: string;
+                            /** @description an adopter sees their adopted animals' vaccinations with dates */
+                            share_vaccinations: boolean;
+                            /** @description an adopter sees their adopted animals' microchip numbers */
+                            share_microchip: boolean;
+                            /** @description an adopter sees whether, and when, their adopted animals were spayed or neutered */
+                            share_spay_neuter: boolean;
                             /** Format: date-time */
                             updated_at: string | null;
                         };
@@ -72116,6 +72122,12 @@ export interface paths {
                         adopter: boolean;
                         donor: boolean;
                         welcome: string;
+                        /** @description left out: unchanged */
+                        share_vaccinations?: boolean;
+                        /** @description left out: unchanged */
+                        share_microchip?: boolean;
+                        /** @description left out: unchanged */
+                        share_spay_neuter?: boolean;
                     };
                 };
             };
@@ -72133,6 +72145,12 @@ export interface paths {
                             donor: boolean;
                             /** @description a few words shown on the sign-in page, under the organization name */
                             welcome: string;
+                            /** @description an adopter sees their adopted animals' vaccinations with dates */
+                            share_vaccinations: boolean;
+                            /** @description an adopter sees their adopted animals' microchip numbers */
+                            share_microchip: boolean;
+                            /** @description an adopter sees whether, and when, their adopted animals were spayed or neutered */
+                            share_spay_neuter: boolean;
                             /** Format: date-time */
                             updated_at: string | null;
                         };

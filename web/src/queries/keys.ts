@@ -44,6 +44,11 @@ export const keys = {
     all: (id: string) => ['person', id] as const,
     part: (id: string, part: PersonPart) => ['person', id, part] as const,
   },
+  /** Updates fosters send from the portal: `fosterUpdates.all` refreshes every review queue. */
+  fosterUpdates: {
+    all: ['foster-updates'] as const,
+    list: (status: string) => ['foster-updates', 'list', status] as const,
+  },
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,
