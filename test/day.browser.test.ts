@@ -387,7 +387,7 @@ test(DAY, async () => {
 
   // 6. Foster: Milo's placement with Fay ended with its day, destination and reason, after a confirmation.
   c.start('foster end');
-  await c.click(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Foster' }));
+  await c.click(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Foster homes' }));
   await c.click(page.getByRole('button', { name: 'Placements with Fay Okafor' }));
   await c.click(page.getByRole('button', { name: 'End fostering of Milo' }));
   const end = page.getByRole('dialog', { name: 'End fostering of Milo' });
