@@ -20,8 +20,14 @@ const CALLER = /\/src\/((modules\/([a-z0-9_-]+)|platform|app\.ts|cli|config\.ts|
 export function callerOf(stack: string): { module: string; file: string } | null {
   for (const line of stack.split('\n').slice(1)) {
     if (line.includes('/src/platform/db/migrate.ts')) return null; // the schema's own migrations, not a module's statement
+    // The pool hands a queued statement to a client from whichever request released one: that stack is not the
+    // sender's (Db.query traced the statement when it was asked for).
+    if (line.includes('/pg-pool/')) return null;
     if (line.includes('/src/platform/db/') || line.includes('node_modules')) continue;
     if (/\.test\.ts\b/.test(line)) return null; // a test's own statement (setting up or reading back), not a module's
+    // A Queryable adapter over one client (a move's or an import's batch transaction) only passes the statement on:
+    // the sender is the frame above it (the owner's function that built the statement).
+    if (/\bat (?:Object\.)?(?:query|prepared) \(/.test(line)) continue;
     const m = CALLER.exec(line);
     if (m?.[1]) return { module: m[3] ?? 'platform', file: m[1] };
   }
