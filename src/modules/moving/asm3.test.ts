@@ -126,3 +126,23 @@ securitySuite('moving', () => t, [
     },
   },
 ]);
+
+test('a moved animal whose last stay ended takes the status the organization maps that outcome to', async () => {
+  const org = await makeOrg(t);
+  const made = await org.req('POST', '/api/animals/statuses', { body: { name: 'Rehomed', care_state: 'completed' } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const mapped = await org.req('PATCH', '/api/animals/stay-status-map', { body: { outcome: { adoption: 'Rehomed' } } });
+  assert.equal(mapped.status, 200, JSON.stringify(mapped.body));
+  const body = { source: 'asm3', files: { 'animals.csv': asm3Csv(60) } };
+  const dry = await org.req('POST', '/api/moving/dry-run', { body });
+  assert.ok((dry.body.sac_after.outcome.adoption ?? 0) > 0, 'the fixture has adopted animals');
+  const run = await org.req('POST', '/api/moving/runs', { body });
+  await runDueJobs(t.ctx, { orgId: org.id });
+  assert.equal((await org.req('GET', `/api/moving/runs/${run.body.id}`)).body.status, 'done');
+  const animals = (await org.req('GET', '/api/v1/animals?perPage=100')).body.data as { status: string }[];
+  assert.ok(
+    animals.some((a) => a.status === 'Rehomed'),
+    JSON.stringify(animals.map((a) => a.status)),
+  );
+  assert.ok(!animals.some((a) => a.status === 'Adopted'), 'no adopted animal takes a status the organization did not map');
+});

@@ -134,20 +134,14 @@ export const emptyBundle = (source: string): Bundle => ({
 });
 export type AnyRecord = Bundle[Kind][number];
 
-export const INTAKE_CATEGORIES = ['stray', 'relinquished', 'owner_intended_euthanasia', 'transfer_in', 'other'] as const;
-export const OUTCOME_CATEGORIES = [
-  'adoption',
-  'return_to_owner',
-  'transfer_out',
-  'return_to_field',
-  'other_live',
-  'died_in_care',
-  'lost_in_care',
-  'shelter_euthanasia',
-  'owner_intended_euthanasia',
-] as const;
-export type IntakeCategory = (typeof INTAKE_CATEGORIES)[number];
-export type OutcomeCategory = (typeof OUTCOME_CATEGORIES)[number];
+// The categories are the stays area's own (Shelter Animals Count): a mapping can name nothing else.
+export {
+  INTAKE_TYPES as INTAKE_CATEGORIES,
+  OUTCOME_TYPES as OUTCOME_CATEGORIES,
+  type IntakeType as IntakeCategory,
+  type OutcomeType as OutcomeCategory,
+} from '../stays/public.ts';
+import type { IntakeType as IntakeCategory, OutcomeType as OutcomeCategory } from '../stays/public.ts';
 export interface Mappings {
   intake: Record<string, IntakeCategory>;
   outcome: Record<string, OutcomeCategory>;

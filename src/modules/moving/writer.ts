@@ -16,7 +16,7 @@ import {
   animalStatusList,
 } from '../animals/public.ts';
 import { PersonUpdate, addRole, insertPeople, matchIndex, updatePerson, type NewPerson } from '../people/public.ts';
-import { importStays, openStayIds, type ImportedStay } from '../stays/public.ts';
+import { LIVE_OUTCOMES, importStays, openStayIds, statusMapOf, type ImportedStay } from '../stays/public.ts';
 import { importMedicalRecords, type ImportedMedicalRecord } from '../medical/public.ts';
 import { importCareNotes } from '../care/public.ts';
 import { importFosterPlacements } from '../operations/public.ts';
@@ -254,18 +254,6 @@ async function people(w: WriteContext, records: MPerson[]): Promise<void> {
 
 // --------------------------------------------------------------------------------------------------------------- animals
 
-const STATUS_OF: Record<OutcomeCategory, string> = {
-  adoption: 'Adopted',
-  return_to_owner: 'Returned to Owner',
-  transfer_out: 'Transferred Out',
-  return_to_field: 'Transferred Out',
-  other_live: 'Transferred Out',
-  died_in_care: 'Deceased',
-  lost_in_care: 'Deceased',
-  shelter_euthanasia: 'Deceased',
-  owner_intended_euthanasia: 'Deceased',
-};
-
 /** Per animal: its first intake date and how its last stay ended (null: still in care). */
 function animalFacts(w: WriteContext): Map<string, { first: string | null; last: OutcomeCategory | null }> {
   const cached = (w as WriteContext & { _facts?: Map<string, { first: string | null; last: OutcomeCategory | null }> })._facts;
@@ -293,10 +281,18 @@ async function animals(w: WriteContext, records: MAnimal[]): Promise<void> {
   const { fresh, changed } = await classify(w, 'animal', records);
   const statuses = await animalStatusList(w.db, w.org.id);
   const inCare = statuses.find((s) => s.name === 'Available') ?? statuses.find((s) => s.care_state === 'in_care') ?? statuses[0];
+  // An animal whose last stay ended takes the status the organization maps that outcome to; an outcome mapped to "leave
+  // the status as it is" (nothing to leave on a record just brought over) takes that of a transfer out when it was a live
+  // outcome, of a death in care when not.
+  const outcomeStatus = new Map(
+    (await statusMapOf(w.db, w.org.id)).results.filter((m) => m.kind === 'outcome').map((m) => [m.category, m.status]),
+  );
   const statusFor = (ext: string) => {
     const last = facts.get(ext)?.last;
-    const want = last ? STATUS_OF[last] : null;
-    return (want && statuses.find((s) => s.name === want)?.name) ?? inCare?.name ?? 'Available';
+    const want = last
+      ? (outcomeStatus.get(last) ?? outcomeStatus.get(LIVE_OUTCOMES.includes(last) ? 'transfer_out' : 'died_in_care'))
+      : null;
+    return want ?? inCare?.name ?? 'Available';
   };
   const done: ExternalRow[] = [];
   for (const { r, fp, id } of changed) {
@@ -426,92 +422,89 @@ async function stays(w: WriteContext, records: MStay[]): Promise<void> {
 
 // -------------------------------------------------------------------------------------------------- medical, weights, notes
 
-async function medical(w: WriteContext, records: MMedical[]): Promise<void> {
-  const { fresh, changed } = await classify(w, 'medical', records);
+/**
+ * Records that hang off an animal (medical records, weights, notes): each needs its animal brought over and passes its
+ * own check (`problem`: a refusal's reason, or null); the owner's import function writes them in bulk, and each keeps
+ * its source id.
+ */
+async function animalRecords<R extends { ext: string; row: string; animal: string }, Row>(
+  w: WriteContext,
+  kind: 'medical' | 'weight' | 'note',
+  records: R[],
+  idPrefix: string,
+  problem: (r: R) => string | null,
+  toRow: (r: R, id: string, animalId: string) => Row,
+  write: (q: Queryable, orgId: string, rows: Row[], actor: string) => Promise<void>,
+): Promise<void> {
+  const { fresh, changed } = await classify(w, kind, records);
   const animalIds = await refs(
     w,
     'animal',
     records.map((r) => r.animal),
   );
-  const rows: ImportedMedicalRecord[] = [];
+  const rows: Row[] = [];
   const done: ExternalRow[] = [];
   for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed]) {
     const animal = animalIds.get(r.animal);
-    if (!animal) refuse(w.report, 'medical', r.row, `names animal ${r.animal}, which was not brought over`);
-    else if (!r.given_at) refuse(w.report, 'medical', r.row, `was never given${r.next_due_on ? ` (due ${r.next_due_on})` : ''}`);
-    else if (!r.name) refuse(w.report, 'medical', r.row, 'has no name');
-    else {
-      const recId = id ?? newId('med');
-      rows.push({
-        id: recId,
-        animal_id: animal,
-        kind: r.kind,
-        name: r.name.slice(0, 200),
-        given_at: r.given_at,
-        next_due_on: r.next_due_on,
-        dose: r.dose,
-        lot: r.lot,
-        manufacturer: r.manufacturer,
-        rabies_tag: r.rabies_tag,
-        result: r.result,
-        notes: r.notes,
-      });
-      w.report.counts.medical[id ? 'updated' : 'new'] += 1;
-      done.push({ ext: r.ext, ark_id: recId, fingerprint: fp });
+    const why = animal ? problem(r) : `names animal ${r.animal}, which was not brought over`;
+    if (why !== null || !animal) {
+      refuse(w.report, kind, r.row, why ?? '');
+      continue;
     }
+    const recId = id ?? newId(idPrefix);
+    rows.push(toRow(r, recId, animal));
+    w.report.counts[kind][id ? 'updated' : 'new'] += 1;
+    done.push({ ext: r.ext, ark_id: recId, fingerprint: fp });
   }
-  await importMedicalRecords(w.db, w.org.id, rows, w.actor);
-  await recordExternal(w.db, w.org.id, w.source, 'medical', done);
+  await write(w.db, w.org.id, rows, w.actor);
+  await recordExternal(w.db, w.org.id, w.source, kind, done);
 }
 
-async function weights(w: WriteContext, records: MWeight[]): Promise<void> {
-  const { fresh, changed } = await classify(w, 'weight', records);
-  const animalIds = await refs(
+const medical = (w: WriteContext, records: MMedical[]) =>
+  animalRecords<MMedical, ImportedMedicalRecord>(
     w,
-    'animal',
-    records.map((r) => r.animal),
+    'medical',
+    records,
+    'med',
+    (r) => (!r.given_at ? `was never given${r.next_due_on ? ` (due ${r.next_due_on})` : ''}` : !r.name ? 'has no name' : null),
+    (r, id, animal) => ({
+      id,
+      animal_id: animal,
+      kind: r.kind,
+      name: r.name.slice(0, 200),
+      given_at: r.given_at as string,
+      next_due_on: r.next_due_on,
+      dose: r.dose,
+      lot: r.lot,
+      manufacturer: r.manufacturer,
+      rabies_tag: r.rabies_tag,
+      result: r.result,
+      notes: r.notes,
+    }),
+    importMedicalRecords,
   );
-  const rows: Parameters<typeof importWeights>[2] = [];
-  const done: ExternalRow[] = [];
-  for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed]) {
-    const animal = animalIds.get(r.animal);
-    if (!animal) refuse(w.report, 'weight', r.row, `names animal ${r.animal}, which was not brought over`);
-    else if (!r.measured_on) refuse(w.report, 'weight', r.row, 'has no date');
-    else if (!(r.weight > 0) || r.weight > 99999) refuse(w.report, 'weight', r.row, `weight ${r.weight} is not a weight`);
-    else {
-      const wid = id ?? newId('wgt');
-      rows.push({ id: wid, animal_id: animal, weight: r.weight, unit: r.unit, measured_on: r.measured_on });
-      w.report.counts.weight[id ? 'updated' : 'new'] += 1;
-      done.push({ ext: r.ext, ark_id: wid, fingerprint: fp });
-    }
-  }
-  await importWeights(w.db, w.org.id, rows, w.actor);
-  await recordExternal(w.db, w.org.id, w.source, 'weight', done);
-}
 
-async function notes(w: WriteContext, records: MNote[]): Promise<void> {
-  const { fresh, changed } = await classify(w, 'note', records);
-  const animalIds = await refs(
+const weights = (w: WriteContext, records: MWeight[]) =>
+  animalRecords<MWeight, Parameters<typeof importWeights>[2][number]>(
     w,
-    'animal',
-    records.map((r) => r.animal),
+    'weight',
+    records,
+    'wgt',
+    (r) => (!r.measured_on ? 'has no date' : !(r.weight > 0) || r.weight > 99999 ? `weight ${r.weight} is not a weight` : null),
+    (r, id, animal) => ({ id, animal_id: animal, weight: r.weight, unit: r.unit, measured_on: r.measured_on as string }),
+    importWeights,
   );
-  const rows: Parameters<typeof importCareNotes>[2] = [];
-  const done: ExternalRow[] = [];
-  for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed]) {
-    const animal = animalIds.get(r.animal);
-    if (!animal) refuse(w.report, 'note', r.row, `names animal ${r.animal}, which was not brought over`);
-    else if (!r.body.trim()) refuse(w.report, 'note', r.row, 'is empty');
-    else {
-      const nid = id ?? newId('nte');
-      rows.push({ id: nid, animal_id: animal, kind: r.kind, body: r.body, created_at: r.date });
-      w.report.counts.note[id ? 'updated' : 'new'] += 1;
-      done.push({ ext: r.ext, ark_id: nid, fingerprint: fp });
-    }
-  }
-  await importCareNotes(w.db, w.org.id, rows, w.actor);
-  await recordExternal(w.db, w.org.id, w.source, 'note', done);
-}
+
+const notes = (w: WriteContext, records: MNote[]) =>
+  animalRecords<MNote, Parameters<typeof importCareNotes>[2][number]>(
+    w,
+    'note',
+    records,
+    'nte',
+    (r) => (!r.body.trim() ? 'is empty' : null),
+    (r, id, animal) => ({ id, animal_id: animal, kind: r.kind, body: r.body, created_at: r.date }),
+    importCareNotes,
+  );
 
 async function fosters(w: WriteContext, records: MFoster[]): Promise<void> {
   const { fresh, changed } = await classify(w, 'foster', records);

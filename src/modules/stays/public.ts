@@ -181,3 +181,8 @@ export async function sacTotals(
   for (const r of rows) out[r.kind as 'intake' | 'outcome'][r.category] = Number(r.n);
   return out;
 }
+
+/** The Shelter Animals Count intake and outcome categories (the closed lists every stay's type comes from). */
+export { INTAKE_TYPES, OUTCOME_TYPES, LIVE_OUTCOMES, type IntakeType, type OutcomeType } from './catalogue.ts';
+/** The organization's category → animal status mapping (what an intake or outcome of each category sets). */
+export { statusMapOf } from './settings.service.ts';
