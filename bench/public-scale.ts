@@ -14,34 +14,17 @@
  * printed. Without them Ark's figures are printed alone. DATABASE_URL, else a throwaway embedded PostgreSQL;
  * BENCH_SECONDS (default 4) and BENCH_ROUNDS (default 3) per line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
-import path from 'node:path';
-import pg from 'pg';
-import { startEmbedded } from '../src/platform/db/embedded.ts';
-import { Db } from '../src/platform/db/db.ts';
-import { migrate } from '../src/platform/db/migrate.ts';
 import { createOrganization } from '../src/modules/settings/service.ts';
 import { base62 } from '../src/platform/ids.ts';
 import { grow } from './seed.ts';
+import { benchStore, startArk } from './setup.ts';
 import { CONNECTIONS, CpuMeter, TOOL, drive, median, useIds, type Pass, type Target } from './load.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 function get(url: string, headers: Record<string, string>): Promise<{ status: number; etag: string }> {
   return new Promise((resolve, reject) => {
     http
@@ -53,22 +36,7 @@ function get(url: string, headers: Record<string, string>): Promise<{ status: nu
   });
 }
 
-const dataDir = path.resolve(`.tmp/bench-public-scale-pg-${process.pid}`);
-let url = process.env.DATABASE_URL;
-let stopEmbedded = async () => undefined as void;
-if (!url) {
-  rmSync(dataDir, { recursive: true, force: true });
-  const h = await startEmbedded(dataDir);
-  url = h.url;
-  stopEmbedded = async () => {
-    await h.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-}
-const db = new Db(url, 4);
-await migrate(db);
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
+const { url, db, admin, stop: stopStore } = await benchStore('public-scale');
 const slug = `pubs-${base62(6).toLowerCase()}`;
 const org = await createOrganization(db, { slug, name: 'Valley Animal Rescue' });
 if (!org) throw new Error('no organization');
@@ -120,31 +88,8 @@ async function shape(): Promise<{ id: string; slug: string }[]> {
   return rows.map((r) => ({ id: r.id, slug: slugOf(r.public_name) }));
 }
 
-const port = await freePort();
-const ark: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-  env: {
-    ...process.env,
-    DATABASE_URL: url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ARK_SMTP_INBOUND_PORT: String(await freePort()),
-    ARK_RATE_LIMIT_PER_MINUTE: '1000000000',
-    ARK_PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise<void>((resolve, reject) => {
-  let buf = '';
-  ark.stdout?.on('data', (c: Buffer) => {
-    buf += c.toString();
-    if (buf.includes('Ark serves')) resolve();
-    else if (buf.length > 100_000) buf = buf.slice(-1000);
-  });
-  ark.on('exit', (code) => reject(new Error(`Ark exited ${code}`)));
-});
-ark.stdout?.resume();
+const { ark, origin, stop: stopArk } = await startArk(url);
 const meter = new CpuMeter(ark.pid ?? 0, admin);
-const origin = `http://127.0.0.1:${port}`;
 const host = `${slug}.localhost`;
 const gz = { host, 'accept-encoding': 'br, gzip' };
 
@@ -268,8 +213,5 @@ if (SIZES.length > 1) {
   }
 }
 
-ark.kill('SIGTERM');
-await new Promise((r) => ark.once('exit', r));
-await admin.end();
-await db.close();
-await stopEmbedded();
+await stopArk();
+await stopStore();

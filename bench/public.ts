@@ -7,50 +7,17 @@
  * Uses DATABASE_URL when set, else a throwaway embedded PostgreSQL. BENCH_SECONDS and BENCH_ROUNDS tune
  * it; BENCH_LIGHTHOUSE=0 skips Lighthouse.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
-import path from 'node:path';
-import pg from 'pg';
-import { startEmbedded } from '../src/platform/db/embedded.ts';
-import { Db } from '../src/platform/db/db.ts';
-import { migrate } from '../src/platform/db/migrate.ts';
 import { createKey, createOrganization } from '../src/modules/settings/service.ts';
 import { base62 } from '../src/platform/ids.ts';
 import { grow } from './seed.ts';
+import { benchStore, startArk } from './setup.ts';
 import { CONNECTIONS, TOOL, drive, median, useIds, type Target } from './load.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const dataDir = path.resolve(`.tmp/bench-public-pg-${process.pid}`);
-let url = process.env.DATABASE_URL;
-let stopEmbedded = async () => undefined as void;
-if (!url) {
-  rmSync(dataDir, { recursive: true, force: true });
-  const h = await startEmbedded(dataDir);
-  url = h.url;
-  stopEmbedded = async () => {
-    await h.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-}
-const db = new Db(url, 4);
-await migrate(db);
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
+const { url, db, admin, stop: stopStore } = await benchStore('public');
 
 const slug = `pub-${base62(6).toLowerCase()}`;
 const org = await createOrganization(db, { slug, name: 'Valley Animal Rescue' });
@@ -103,31 +70,8 @@ const slugOf = (s: string) =>
 const first = adoptable[0];
 if (!first) throw new Error('no adoptable animal');
 
-const port = await freePort();
-const ark: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-  env: {
-    ...process.env,
-    DATABASE_URL: url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ARK_SMTP_INBOUND_PORT: String(await freePort()),
-    ARK_RATE_LIMIT_PER_MINUTE: '1000000000',
-    ARK_PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000000',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise<void>((resolve, reject) => {
-  let buf = '';
-  ark.stdout?.on('data', (c: Buffer) => {
-    buf += c.toString();
-    if (buf.includes('Ark serves')) resolve();
-    else if (buf.length > 100_000) buf = buf.slice(-1000);
-  });
-  ark.on('exit', (code) => reject(new Error(`Ark exited ${code}`)));
-});
-ark.stdout?.resume();
+const { origin, stop: stopArk } = await startArk(url);
 
-const origin = `http://127.0.0.1:${port}`;
 const host = `${slug}.localhost`;
 useIds(
   adoptable.map((a) => `${a.id}/${slugOf(a.public_name)}`),
@@ -216,7 +160,7 @@ if (process.env.BENCH_LIGHTHOUSE !== '0') {
       '--no-first-run',
     ],
   });
-  const site = `http://${host}:${port}`;
+  const site = `http://${host}:${new URL(origin).port}`;
   console.log('\nLighthouse (mobile, default throttling):');
   for (const u of [`${site}/animals`, `${site}/animals/${first.id}/${slugOf(first.public_name)}`]) {
     const r = await lighthouse(u, {
@@ -238,8 +182,5 @@ if (process.env.BENCH_LIGHTHOUSE !== '0') {
   chrome.kill();
 }
 
-ark.kill('SIGTERM');
-await new Promise((r) => ark.once('exit', r));
-await admin.end();
-await db.close();
-await stopEmbedded();
+await stopArk();
+await stopStore();

@@ -24,18 +24,12 @@
  * BENCH_ROUNDS, BENCH_ANIMALS (default run) and BENCH_SIZES (scale run, comma-separated) tune it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
-import pg from 'pg';
-import { startEmbedded } from '../src/platform/db/embedded.ts';
-import { Db } from '../src/platform/db/db.ts';
-import { migrate } from '../src/platform/db/migrate.ts';
 import { createKey, createOrganization } from '../src/modules/settings/service.ts';
 import { base62 } from '../src/platform/ids.ts';
 import type { Queryable } from '../src/platform/db/db.ts';
 import { listPeople } from '../src/modules/people/repository.ts';
 import { grow, HISTORY_END, type Counts } from './seed.ts';
+import { benchStore, freePort } from './setup.ts';
 import { CONNECTIONS, CpuMeter, TOOL, drive, idsOf, median, useIds, type Pass, type Target } from './load.ts';
 import { CEILING_PATHS, writeTargets } from './lines.ts';
 import { countStatements, printStatementCounts } from './statements.ts';
@@ -55,33 +49,7 @@ const countsFor = (animals: number): Counts =>
     : // People for the people PATCH and donation POST lines.
       { animals, people: 3000, donations: 0, messages: 0 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const dataDir = path.resolve(`.tmp/bench-pg-${process.pid}`);
-let url = process.env.DATABASE_URL;
-let stopEmbedded = async () => undefined as void;
-if (!url) {
-  rmSync(dataDir, { recursive: true, force: true });
-  const h = await startEmbedded(dataDir);
-  url = h.url;
-  stopEmbedded = async () => {
-    await h.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-}
-const db = new Db(url, 4);
-await migrate(db);
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
+const { url, db, admin, stop: stopStore } = await benchStore('run');
 
 const slug = `bench-${base62(6).toLowerCase()}`;
 const org = await createOrganization(db, { slug, name: 'Bench Rescue' });
@@ -560,9 +528,7 @@ const stop = (c: ChildProcess) =>
   });
 await stop(ark.child);
 await stop(ceiling.child);
-await admin.end();
-await db.close();
-await stopEmbedded();
+await stopStore();
 
 // The default run ends with the schedule import's throughput (its own process and store).
 if (!SCALE && !ONLY_WRITES) {

@@ -120,6 +120,21 @@ export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, l
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 
+/** A new person's column values in the order both inserts list them ($1–$11). */
+const personValues = (orgId: string, p: Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fields'>) => [
+  orgId,
+  p.id,
+  p.first_name,
+  p.last_name,
+  p.email,
+  p.phone,
+  p.address === null ? null : JSON.stringify(p.address),
+  p.roles,
+  p.tags,
+  p.notes,
+  p.time_zone,
+];
+
 export async function insertPerson(
   q: Queryable,
   orgId: string,
@@ -128,19 +143,7 @@ export async function insertPerson(
   await q.query(
     `INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone)
       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-    [
-      orgId,
-      p.id,
-      p.first_name,
-      p.last_name,
-      p.email,
-      p.phone,
-      p.address === null ? null : JSON.stringify(p.address),
-      p.roles,
-      p.tags,
-      p.notes,
-      p.time_zone,
-    ],
+    personValues(orgId, p),
   );
 }
 /**
@@ -162,21 +165,7 @@ export async function createPerson(
             SELECT organization_id, $12, 'create', 'person', id FROM w),
      ch AS (${ch.sql})
      SELECT ${COLS} FROM w`;
-  const rows = await q.prepared<PersonRow>('person_create', sql, [
-    orgId,
-    p.id,
-    p.first_name,
-    p.last_name,
-    p.email,
-    p.phone,
-    p.address === null ? null : JSON.stringify(p.address),
-    p.roles,
-    p.tags,
-    p.notes,
-    p.time_zone,
-    actor,
-    ...ch.params,
-  ]);
+  const rows = await q.prepared<PersonRow>('person_create', sql, [...personValues(orgId, p), actor, ...ch.params]);
   return first(rows, 'person');
 }
 export const UPDATABLE = ['first_name', 'last_name', 'email', 'phone', 'address', 'roles', 'tags', 'notes', 'time_zone'] as const;
