@@ -31,12 +31,15 @@ export interface BrowserBench {
  * Ark reads the app's page once, when it starts, so an Ark started before a build would name assets that
  * are gone), listens on a loopback port and launches Chromium.
  */
-export async function startBrowser(start: () => Promise<TestApp>): Promise<BrowserBench> {
+export async function startBrowser(start: () => Promise<TestApp>, opts: { staffApp?: boolean } = {}): Promise<BrowserBench> {
   assert.ok(existsSync(CHROMIUM), `Debian chromium is installed at ${CHROMIUM}`);
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'web/scripts/build.ts'), '--if-stale'], {
-    stdio: 'inherit',
-    cwd: ROOT,
-  });
+  // Pages served without the staff app (the public site, the portal) need no build.
+  if (opts.staffApp !== false) {
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'web/scripts/build.ts'), '--if-stale'], {
+      stdio: 'inherit',
+      cwd: ROOT,
+    });
+  }
   const t = await start();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (t.app.server.address() as AddressInfo).port;

@@ -3,35 +3,17 @@
 // the API; a volunteer books a shift and cancels it. Every page is checked with axe; screenshots go to
 // docs/screenshots/portal-*.png. The portal needs no staff app build: Ark is started here without one.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { makeOrg, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { axe, type BrowserBench, CHROMIUM, openPage, SHOTS, shot } from '../../../test/browser.ts';
+import { axe, type BrowserBench, openPage, shot, startBrowser } from '../../../test/browser.ts';
 import { makePerson } from './testing.ts';
 
 let t: TestApp;
 let bench: BrowserBench;
 before(async () => {
-  t = await testApp({ smtpProviders: 'smtp://127.0.0.1:9?name=portal' });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (t.app.server.address() as AddressInfo).port;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-  mkdirSync(SHOTS, { recursive: true });
-  bench = { t, browser, port, base: (org) => `http://${org.slug}.localhost:${port}`, close: () => browser.close() };
+  bench = await startBrowser(() => testApp({ smtpProviders: 'smtp://127.0.0.1:9?name=portal' }), { staffApp: false });
+  t = bench.t;
 });
 after(async () => {
   await bench?.close();

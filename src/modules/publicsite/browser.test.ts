@@ -8,9 +8,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { makeOrg, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { picture, uploadPublicPhoto } from './testing.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SHOTS = join(HERE, '../../../docs/screenshots');
@@ -23,33 +23,6 @@ let foreign: Server;
 let foreignUrl: string;
 let browser: Browser;
 const ids: Record<string, string> = {};
-
-/** A stand-in photo: a soft two-colour picture (no text, no fonts needed). */
-async function picture(a: string, b: string): Promise<Buffer> {
-  const svg = [
-    '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">',
-    `<stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>`,
-    '<rect width="800" height="600" fill="url(#g)"/><circle cx="400" cy="330" r="150" fill="#ffffff" opacity=".35"/>',
-    '<circle cx="330" cy="280" r="22" fill="#3b2a20"/><circle cx="470" cy="280" r="22" fill="#3b2a20"/>',
-    `<ellipse cx="400" cy="360" rx="34" ry="24" fill="#3b2a20"/><circle cx="270" cy="170" r="60" fill="${b}"/>`,
-    `<circle cx="530" cy="170" r="60" fill="${b}"/></svg>`,
-  ].join('');
-  return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
-}
-async function upload(animalId: string, data: Buffer) {
-  const boundary = `----ark${Math.random().toString(16).slice(2)}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="is_public"\r\n\r\ntrue\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const r = await org.req('POST', `/api/animals/${animalId}/photos`, {
-    rawBody: payload,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  });
-  assert.equal(r.status, 201, r.raw);
-}
 
 const BREEDS = ['Labrador Retriever', 'Beagle', 'Border Collie', 'German Shepherd', 'Boxer Mix', 'Terrier Mix'];
 const NAMES = [
@@ -124,11 +97,11 @@ before(async () => {
   const id = (k: string) => ids[k] ?? '';
   for (let i = 0; i < 6; i++) {
     const [a, b] = COLOURS[i % COLOURS.length] ?? ['#eee', '#999'];
-    await upload(id(`a${29 - i}`), await picture(a, b));
+    await uploadPublicPhoto(org, id(`a${29 - i}`), await picture(a, b));
   }
   const star = id('a29');
-  await upload(star, await picture('#f0e0c8', '#8a6a4a'));
-  await upload(star, await picture('#dde8f0', '#5a7a9a'));
+  await uploadPublicPhoto(org, star, await picture('#f0e0c8', '#8a6a4a'));
+  await uploadPublicPhoto(org, star, await picture('#dde8f0', '#5a7a9a'));
   await org.req('POST', `/api/animals/${star}/notes`, {
     body: {
       kind: 'adoption',
@@ -254,7 +227,7 @@ test('the widget shows hostile text as text: no markup from any field runs on th
   });
   assert.equal(r.status, 201, r.raw);
   const id = r.body.data?.id ?? r.body.id;
-  await upload(id, await picture('#f4d6b0', '#c98b55'));
+  await uploadPublicPhoto(org, id, await picture('#f4d6b0', '#c98b55'));
 
   const p = await (await browser.newContext({ viewport: { width: 1000, height: 1400 } })).newPage();
   const dialogs: string[] = [];

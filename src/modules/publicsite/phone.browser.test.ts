@@ -7,9 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { makeOrg, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { picture, uploadPublicPhoto } from './testing.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SHOTS = join(HERE, '../../../docs/screenshots');
@@ -21,28 +21,6 @@ let base: string;
 let browser: Browser;
 let star = '';
 let formSlug = '';
-
-async function picture(a: string, b: string): Promise<Buffer> {
-  const svg =
-    '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">' +
-    `<stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs>` +
-    '<rect width="800" height="600" fill="url(#g)"/><circle cx="400" cy="330" r="150" fill="#ffffff" opacity=".35"/></svg>';
-  return sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
-}
-async function upload(animalId: string, data: Buffer) {
-  const boundary = `----ark${Math.random().toString(16).slice(2)}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="is_public"\r\n\r\ntrue\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const r = await org.req('POST', `/api/animals/${animalId}/photos`, {
-    rawBody: payload,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  });
-  assert.equal(r.status, 201, r.raw);
-}
 
 before(async () => {
   t = await testApp();
@@ -77,7 +55,8 @@ before(async () => {
     });
     assert.equal(r.status, 201, r.raw);
     if (i === 0) star = r.body.data?.id ?? r.body.id;
-    if (i < 3) await upload(r.body.data?.id ?? r.body.id, await picture(['#f4d6b0', '#d9e4ee', '#dfe9d8'][i] ?? '#eee', '#7c96ad'));
+    if (i < 3)
+      await uploadPublicPhoto(org, r.body.data?.id ?? r.body.id, await picture(['#f4d6b0', '#d9e4ee', '#dfe9d8'][i] ?? '#eee', '#7c96ad'));
   }
   await org.req('POST', `/api/animals/${star}/notes`, {
     body: {
