@@ -11,7 +11,6 @@ import { organizationSlug } from '../settings/public.ts';
 import {
   emptyResult,
   importRows,
-  inImportTx,
   prepareImport,
   readSheet,
   type Choice,
@@ -152,7 +151,7 @@ async function organization(ctx: AppContext, orgId: string): Promise<Organizatio
  * or null when the run is over.
  */
 async function runBatch(db: Db, org: Organization, runId: string, sheet: Sheet): Promise<number | null> {
-  return inImportTx(db, async (j, q) => {
+  return db.joinedTx(async (q) => {
     const run = (
       await q.query<RunRow>(`SELECT ${COLS}, options, actor FROM import_runs WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [
         org.id,
@@ -164,7 +163,7 @@ async function runBatch(db: Db, org: Organization, runId: string, sheet: Sheet):
     const prep = prepareImport(run.target, sheet.header, run.options, run.options.columns);
     const result: ImportResult = emptyResult(run.dry_run, sheet.rows.length, prep.unmapped);
     if (run.dry_run) await q.query('SAVEPOINT ark_import_batch');
-    await importRows(j, org, run.target, rows, prep, result, run.actor);
+    await importRows(q, org, run.target, rows, prep, result, run.actor);
     if (run.dry_run) await q.query('ROLLBACK TO SAVEPOINT ark_import_batch');
     const next = run.next_row + rows.length;
     const over = next >= sheet.rows.length;

@@ -1,7 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import type { Db, Queryable } from '../../platform/db/db.ts';
-import type pg from 'pg';
+import type { Db } from '../../platform/db/db.ts';
 import { AppError, invalid } from '../../platform/errors.ts';
 import { check } from '../../platform/validation.ts';
 import type { Organization } from '../../platform/tenancy.ts';
@@ -188,23 +187,6 @@ function problems(err: unknown, line: number): string[] {
   throw invalid({ content: [`line ${line} could not be written (${(err as Error).message}); nothing was imported`] });
 }
 
-/**
- * The owners' create and update run on the import's one connection and transaction. Their own
- * `tx` joins it directly rather than as a savepoint: thousands of savepoints in one transaction
- * make PostgreSQL's visibility checks slow. Their checks refuse a row before it writes anything.
- */
-function joined(db: Db, client: pg.PoolClient): Db {
-  const q: Queryable = {
-    async query(text, params = []) {
-      return (await client.query(text, params)).rows as never[];
-    },
-    async prepared(name, text, params) {
-      return (await client.query(db.statement(name, text, params))).rows as never[];
-    },
-  };
-  return { ...q, tx: <T>(fn: (inner: Queryable) => Promise<T>) => fn(q) } as unknown as Db;
-}
-
 /** The file's header resolved against the mapping, and the options every row is read with. */
 export interface Prepared {
   index: Map<string, number>;
@@ -228,26 +210,6 @@ export function prepareImport(
 
 export function emptyResult(dryRun: boolean, total: number, unmapped: string[]): ImportResult {
   return { dry_run: dryRun, total_rows: total, created: 0, updated: 0, skipped: 0, errors: [], duplicates: [], unmapped_columns: unmapped };
-}
-
-/**
- * Runs `fn` in one transaction on one connection, with a Db whose own `tx` joins it (see `joined`); rolls back when
- * `fn` throws or when `rollback` says so once it has run (a dry run).
- */
-export async function inImportTx<T>(db: Db, fn: (joinedDb: Db, q: Queryable) => Promise<T>, rollback = false): Promise<T> {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    const j = joined(db, client);
-    const out = await fn(j, j);
-    await client.query(rollback ? 'ROLLBACK' : 'COMMIT');
-    return out;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
 }
 
 /**
@@ -400,19 +362,15 @@ export async function runImport(
   const sheet = read ?? (await readSheet(req.format, req.content));
   const prep = prepareImport(target, sheet.header, req, columns);
   const result = emptyResult(req.dry_run ?? false, sheet.rows.length, prep.unmapped);
-  await inImportTx(
-    db,
-    async (j) => {
-      await importRows(j, org, target, sheet.rows, prep, result, actor);
-      await audit(j, org.id, actor, result.dry_run ? 'import_dry_run' : 'import', `${target}_import`, newId('imp'), {
-        total_rows: result.total_rows,
-        created: result.created,
-        updated: result.updated,
-        skipped: result.skipped,
-        refused: result.errors.length,
-      });
-    },
-    result.dry_run,
-  );
+  await db.joinedTx(async (j) => {
+    await importRows(j, org, target, sheet.rows, prep, result, actor);
+    await audit(j, org.id, actor, result.dry_run ? 'import_dry_run' : 'import', `${target}_import`, newId('imp'), {
+      total_rows: result.total_rows,
+      created: result.created,
+      updated: result.updated,
+      skipped: result.skipped,
+      refused: result.errors.length,
+    });
+  }, result.dry_run);
   return result;
 }

@@ -9,7 +9,6 @@ import { organizationSlug } from '../settings/public.ts';
 import { sacTotals } from '../stays/public.ts';
 import { KINDS, resolveMappings, type Bundle, type Mappings } from './model.ts';
 import { newReport, writeBatch, type Report, type WriteContext } from './writer.ts';
-import { inTx } from './tx.ts';
 
 export const MOVE_JOB = 'moving.run';
 
@@ -54,17 +53,13 @@ function baseReport(b: Bundle, dryRun: boolean, given: Partial<Mappings>, before
  * matched, refused), the type mappings and the SAC totals after are exactly what the real run would give now.
  */
 export async function dryRun(db: Db, org: Organization, b: Bundle, given: Partial<Mappings>, actor: string): Promise<MoveReport> {
-  return inTx(
-    db,
-    async (j) => {
-      const report = baseReport(b, true, given, await sacTotals(j, org.id, yearAgo()));
-      const w: WriteContext = { db: j, org, source: b.source, bundle: b, mappings: report.mappings, report, actor };
-      for (const batch of batches(b, movingOptions.batch)) await writeBatch(w, batch.kind, batch.records);
-      report.sac_after = await sacTotals(j, org.id, yearAgo());
-      return report;
-    },
-    true,
-  );
+  return db.joinedTx(async (j) => {
+    const report = baseReport(b, true, given, await sacTotals(j, org.id, yearAgo()));
+    const w: WriteContext = { db: j, org, source: b.source, bundle: b, mappings: report.mappings, report, actor };
+    for (const batch of batches(b, movingOptions.batch)) await writeBatch(w, batch.kind, batch.records);
+    report.sac_after = await sacTotals(j, org.id, yearAgo());
+    return report;
+  }, true);
 }
 
 // ------------------------------------------------------------------------------------------------------ background run
@@ -131,7 +126,7 @@ export async function startRun(
  * report so far) moves past them in the same transaction. Answers false when the run is over.
  */
 async function runBatch(db: Db, org: Organization, runId: string, b: Bundle): Promise<boolean> {
-  return inTx(db, async (j) => {
+  return db.joinedTx(async (j) => {
     const run = (
       await j.query<MoveRun & { phase: number; next_index: number; actor: string }>(
         `SELECT ${COLS}, phase, next_index, actor FROM moving_runs WHERE organization_id = $1 AND id = $2 FOR UPDATE`,

@@ -25,9 +25,6 @@ export function callerOf(stack: string): { module: string; file: string } | null
     if (line.includes('/pg-pool/')) return null;
     if (line.includes('/src/platform/db/') || line.includes('node_modules')) continue;
     if (/\.test\.ts\b/.test(line)) return null; // a test's own statement (setting up or reading back), not a module's
-    // A Queryable adapter over one client (a move's or an import's batch transaction) only passes the statement on:
-    // the sender is the frame above it (the owner's function that built the statement).
-    if (/\bat (?:Object\.)?(?:query|prepared) \(/.test(line)) continue;
     const m = CALLER.exec(line);
     if (m?.[1]) return { module: m[3] ?? 'platform', file: m[1] };
   }
