@@ -15,6 +15,7 @@ import { Db } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { uncoveredRoutes } from './security-coverage.ts';
 import { ownershipViolations, tracedStatements } from './ownership.ts';
+import { compileForTests, compiledPath } from './compile.ts';
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -68,17 +69,23 @@ async function runSuite(label: string, url: string, files: string[]): Promise<bo
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
   }
-  const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=1200000', ...files], {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      ARK_TEST_DATABASE_URL: url,
-      ARK_TEST_STORE: label,
-      ARK_SECURITY_COVERAGE: coverage,
-      ARK_SQL_TRACE_DIR: traces,
-    },
-  });
-  let ok = res.status === 0;
+  const env = {
+    ...process.env,
+    ARK_TEST_DATABASE_URL: url,
+    ARK_TEST_STORE: label,
+    ARK_SECURITY_COVERAGE: coverage,
+    ARK_SQL_TRACE_DIR: traces,
+  };
+  const testArgs = ['--test', '--test-concurrency=2', '--test-timeout=1200000'];
+  // The transpiled twins run on plain Node (source maps on, so stack traces and the ownership trace name the .ts
+  // file); the few that must read TypeScript as TypeScript run through tsx.
+  const viaTsx = compiled ? files.filter((f) => RUN_AS_TYPESCRIPT.some((t) => f.endsWith(t))) : files;
+  const viaJs = compiled ? files.filter((f) => !viaTsx.includes(f)).map((f) => compiledPath(compiled.root, f)) : [];
+  let ok = true;
+  if (viaJs.length)
+    ok = spawnSync(process.execPath, ['--enable-source-maps', ...testArgs, ...viaJs], { stdio: 'inherit', env }).status === 0 && ok;
+  if (viaTsx.length)
+    ok = spawnSync(process.execPath, ['--import', 'tsx', ...testArgs, ...viaTsx], { stdio: 'inherit', env }).status === 0 && ok;
   // After a full run: every protected route must have an entry in the security suite.
   if (!args.length || process.env.ARK_SECURITY_COVERAGE_CHECK) ok = securityCoverage(coverage) && ok;
   // After any run: no statement the run sent touched a table its module does not own.
@@ -120,6 +127,15 @@ function securityCoverage(dir: string): boolean {
 }
 
 const args = process.argv.slice(2);
+/**
+ * Test files that read TypeScript sources as such (the boundary fixtures dependency-cruiser walks): run through tsx.
+ * Every other file runs from the ahead-of-time build (test/compile.ts), which spares each test process the loader
+ * hooks' cost; `ARK_TEST_TSX=1` runs everything through tsx instead.
+ */
+const RUN_AS_TYPESCRIPT = ['test/module-ownership.test.ts'];
+const compiled = process.env.ARK_TEST_TSX ? null : await compileForTests(path.resolve(`.tmp/js-${process.pid}`));
+if (compiled) process.on('exit', () => rmSync(compiled.root, { recursive: true, force: true }));
+if (compiled) console.log(`# ${compiled.files} TypeScript files transpiled for the test run (test/compile.ts)`);
 const files = args.length ? args : [...findTests('src'), ...findTests('test')].sort();
 let ok = true;
 

@@ -1,8 +1,13 @@
 import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import validator from 'validator';
+// Two checks, not the whole validator package (over a hundred modules at start-up).
+import isEmailModule from 'validator/lib/isEmail.js';
+import isURLModule from 'validator/lib/isURL.js';
 import { IANAZone } from 'luxon';
+
+const validatorIsEmail = isEmailModule.default;
+const validatorIsURL = isURLModule.default;
 
 /** Field checks done with proper libraries, shared by every module. */
 
@@ -25,10 +30,10 @@ export function isWellFormed(value: string): boolean {
   return !LONE_SURROGATE.test(value);
 }
 export function isEmail(value: string): boolean {
-  return isWellFormed(value) && validator.isEmail(value);
+  return isWellFormed(value) && validatorIsEmail(value);
 }
 export function isHttpUrl(value: string): boolean {
-  return isWellFormed(value) && validator.isURL(value, { protocols: ['http', 'https'], require_protocol: true, require_tld: false });
+  return isWellFormed(value) && validatorIsURL(value, { protocols: ['http', 'https'], require_protocol: true, require_tld: false });
 }
 /** A phone number in E.164 (`+14155550123`), or null when it is not a phone number. */
 export function normalizePhone(value: string, defaultCountry = 'US'): string | null {

@@ -1,9 +1,15 @@
-import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
+import type PDFKitModule from 'pdfkit';
+import type QRCodeModule from 'qrcode';
+import { lazyRequire } from '../../platform/lazy.ts';
 import type { SignedContractT, CageCardTemplateT } from './schemas.ts';
+
+/** Loaded on first use: PDF and QR code libraries are hundreds of modules that most processes never need. */
+const pdfkit = lazyRequire<typeof PDFKitModule>('pdfkit');
+const qrcode = lazyRequire<typeof QRCodeModule>('qrcode');
 
 function render(opts: PDFKit.PDFDocumentOptions, draw: (doc: PDFKit.PDFDocument) => Promise<void> | void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const PDFDocument = pdfkit();
     const doc = new PDFDocument({ ...opts, info: { ...opts.info, CreationDate: new Date(0) } });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -126,7 +132,7 @@ export function cageCardsPdf(t: CageCardTemplateT, animals: CardAnimal[], orgNam
           .text(a.description, { width: textW, height: small ? 50 : 300, ellipsis: true });
       }
       if (qrSize) {
-        const png = await QRCode.toBuffer(a.public_url, { type: 'png', margin: 1, width: qrSize * 2, errorCorrectionLevel: 'M' });
+        const png = await qrcode().toBuffer(a.public_url, { type: 'png', margin: 1, width: qrSize * 2, errorCorrectionLevel: 'M' });
         doc.image(png, doc.page.width - margin - qrSize, margin, { width: qrSize, height: qrSize });
         doc
           .font('Helvetica')

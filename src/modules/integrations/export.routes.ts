@@ -1,6 +1,10 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
+import type ExcelJSModule from 'exceljs';
+import { lazyRequire } from '../../platform/lazy.ts';
+
+/** Loaded on first use: the spreadsheet library is some 500 modules that most processes never need. */
+const excel = lazyRequire<typeof ExcelJSModule>('exceljs');
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum, DateString } from '../../platform/schema.ts';
@@ -203,7 +207,7 @@ export function exportStream(db: Db, orgId: string, list: string, format: 'csv' 
         }
         csv.end();
       } else {
-        const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+        const wb = new (excel().stream.xlsx.WorkbookWriter)({ stream: out, useStyles: false, useSharedStrings: false });
         const ws = wb.addWorksheet(list);
         ws.columns = def.columns.map((c) => ({ header: c, key: c }));
         for await (const batch of rowsOf(db, orgId, def, query)) {

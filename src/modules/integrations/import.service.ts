@@ -1,5 +1,9 @@
 import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJSModule from 'exceljs';
+import { lazyRequire } from '../../platform/lazy.ts';
+
+/** Loaded on first use: the spreadsheet library is some 500 modules that most processes never need. */
+const excel = lazyRequire<typeof ExcelJSModule>('exceljs');
 import type { Db } from '../../platform/db/db.ts';
 import { AppError, invalid } from '../../platform/errors.ts';
 import { check } from '../../platform/validation.ts';
@@ -62,7 +66,7 @@ export async function readSheet(format: 'csv' | 'xlsx', content: string): Promis
       throw invalid({ content: [`is not readable CSV: ${(err as Error).message}`] });
     }
   } else {
-    const wb = new ExcelJS.Workbook();
+    const wb = new (excel().Workbook)();
     try {
       await wb.xlsx.load(Buffer.from(content, 'base64') as unknown as ArrayBuffer);
     } catch {

@@ -1,7 +1,11 @@
-import PDFDocument from 'pdfkit';
+import type PDFKitModule from 'pdfkit';
+import { lazyRequire } from '../../platform/lazy.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { PersonSummary } from '../people/public.ts';
 import { day, html, type Raw } from './html.ts';
+
+/** Loaded on first use (the PDF library is hundreds of modules). */
+const pdfkit = lazyRequire<typeof PDFKitModule>('pdfkit');
 
 export interface Gift {
   id: string;
@@ -57,6 +61,7 @@ ${
 /** The year-end statement: every gift of the year, the total per currency, the organization's name and contacts. */
 export function statementPdf(org: Organization, person: PersonSummary, year: number, gifts: Gift[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const PDFDocument = pdfkit();
     const doc = new PDFDocument({
       size: 'LETTER',
       margin: 56,

@@ -1,5 +1,9 @@
 import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJSModule from 'exceljs';
+import { lazyRequire } from '../../../platform/lazy.ts';
+
+/** Loaded on first use: the spreadsheet library is some 500 modules that most processes never need. */
+const excel = lazyRequire<typeof ExcelJSModule>('exceljs');
 import { invalid } from '../../../platform/errors.ts';
 
 /** A file's rows as header → text, with the line each came from (the header is line 1). */
@@ -27,7 +31,7 @@ const cell = (v: unknown): string =>
 export async function readTable(name: string, content: string): Promise<Rows> {
   let table: string[][];
   if (/\.xlsx$/i.test(name)) {
-    const wb = new ExcelJS.Workbook();
+    const wb = new (excel().Workbook)();
     try {
       await wb.xlsx.load(Buffer.from(content, 'base64') as unknown as ArrayBuffer);
     } catch {
