@@ -1,51 +1,39 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { handlersOf, hookPoint, slot } from '../../platform/hooks.ts';
+import type { RawBuilder } from '../../platform/db/kysely.ts';
+import { handlersOf, hookPoint, slot, type HookPoint } from '../../platform/hooks.ts';
+import { runParts } from './repository.ts';
 
 /**
- * Work another module does inside the transaction of every animal create, update and delete. `changed` names the
- * animal's columns the write set (`created` for a new animal, with the columns it was given); absent when unknown
- * (a delete, a chip or status change made elsewhere), and the hook then assumes anything changed.
+ * A write of another module's inside the statement that writes an animal: a CTE body over the written row `w`, its
+ * values bound with the typed builder's `sql` tag (nothing to number). The animals module names the CTE for the module
+ * that contributed it (src/platform/hooks.ts, partName), so the table-ownership check reads it as that module's SQL.
  */
-export type AnimalWrittenHook = (q: Queryable, orgId: string, animalId: string, changed?: readonly string[]) => Promise<void>;
-/**
- * Says, before the write's transaction opens (from cached facts, or a read of its own on `db`), what the hook would do
- * for this write when that is only more rows of the write's own statement: its parts over the written row `w` (none
- * when it has nothing to do), or null when it needs to run itself. A write every hook answers for needs no
- * transaction: it is one statement.
- */
-export type AnimalWriteSql = (
-  db: Queryable,
-  orgId: string,
-  animalId: string,
-  changed: readonly string[],
-) => Promise<StatementPart[] | null>;
-/**
- * The hook point "an animal was written": another module registers `{ run, asSql }` on it in its Module.register
- * (`hooks.on(animalWrittenHook, ...)`); `run` runs after each animal write, in its transaction; `asSql` as above.
- */
-export const animalWrittenHook = hookPoint<{ run: AnimalWrittenHook; asSql?: AnimalWriteSql }>('animals.written');
-/** Called by this module's service after it wrote an animal, inside the write's transaction. */
-export async function animalWritten(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<void> {
-  for (const h of handlersOf(animalWrittenHook)) await h.fn.run(q, orgId, animalId, changed);
+export interface StatementPart {
+  body: RawBuilder<unknown>;
+  /** Set from the hook registry. */
+  module?: string;
 }
-/** Every write hook's work for a write that sets `changed` as statement parts, or null when one must run itself. */
-export async function animalWriteSql(
-  db: Queryable,
-  orgId: string,
-  animalId: string,
-  changed: readonly string[],
-): Promise<StatementPart[] | null> {
-  const parts: StatementPart[] = [];
-  for (const h of handlersOf(animalWrittenHook)) {
-    const mine = h.fn.asSql ? await h.fn.asSql(db, orgId, animalId, changed) : null;
-    if (!mine) return null;
-    parts.push(...mine.map((p) => tagged(h.module, p)));
-  }
-  return parts;
+/**
+ * What a module does for one animal write, said once: rows of the write's own statement (`parts`) and, when it needs
+ * more than rows of that statement (a rebuild that reads several tables, another module's hooks), `after`, which runs in
+ * the write's transaction once the statement has run. A write none of whose hooks has an `after` is one statement.
+ */
+export interface HookWork {
+  parts: StatementPart[];
+  after?: (q: Queryable) => Promise<void>;
 }
+const NOTHING: HookWork = { parts: [] };
 
-/** What a newer module learns of an animal made through Family A, inside the transaction that makes it. */
-export type AnimalCreatedHook = (q: Queryable, orgId: string, animal: CreatedAnimal, actor: string | null) => Promise<void>;
+/**
+ * The hook point "an animal was written" (created, updated, deleted, its chips or status changed): another module
+ * registers one function on it in its Module.register (`hooks.on(animalWrittenHook, work)`). `changed` names the
+ * animal's columns the write set (`created` for a new animal, with the columns it was given); absent when unknown (a
+ * delete, a chip or status change made elsewhere), and the hook then assumes anything changed. It is asked before the
+ * statement runs (outside a transaction for a one-statement write: read cached facts or on `q` alone).
+ */
+export type AnimalWrittenHook = (q: Queryable, orgId: string, animalId: string, changed?: readonly string[]) => Promise<HookWork>;
+export const animalWrittenHook = hookPoint<AnimalWrittenHook>('animals.written');
+
 /** The new animal's facts a hook may need without reading it back. */
 export interface CreatedAnimal {
   id: string;
@@ -53,50 +41,48 @@ export interface CreatedAnimal {
   species: string;
   date_of_birth: string | null;
 }
-/** More writes of the statement that writes an animal, over its written row `w`: a CTE body and its parameters, from `next`. */
-export type StatementPart = ((next: number) => { sql: string; params: unknown[] }) & {
-  /** The module whose SQL this is (set from the hook registry): its CTE is named for it (src/platform/hooks.ts, partName). */
-  module?: string;
-};
-/** A part with the module that contributed it. */
-function tagged(module: string, part: StatementPart): StatementPart {
-  const t: StatementPart = (next) => part(next);
-  t.module = module;
-  return t;
+/** The hook point "an animal was created through Family A" (its first stay): as animalWrittenHook, for a create. */
+export type AnimalCreatedHook = (q: Queryable, orgId: string, animal: CreatedAnimal, actor: string | null) => Promise<HookWork>;
+export const animalCreatedHook = hookPoint<AnimalCreatedHook>('animals.created');
+
+/** Every registered hook's work for one write, gathered: the parts tagged with their modules, the afters in order. */
+export interface Work {
+  parts: StatementPart[];
+  after: ((q: Queryable) => Promise<void>)[];
 }
-/**
- * A created hook's writes as parts of the create's own statement, or null when this create needs the hook itself (run
- * in a transaction). Asked before the create, on `db`.
- */
-export type AnimalCreatedSql = (
-  db: Queryable,
-  orgId: string,
-  animal: CreatedAnimal,
-  actor: string | null,
-) => Promise<StatementPart[] | null>;
-/**
- * The hook point "an animal was created through Family A": `run` runs in the create's transaction, after the insert;
- * `asSql` as above. Registered in the reacting module's Module.register.
- */
-export const animalCreatedHook = hookPoint<{ run: AnimalCreatedHook; asSql?: AnimalCreatedSql }>('animals.created');
-/** Called by this module's service after it created an animal, inside the create's transaction. */
-export async function animalCreated(q: Queryable, orgId: string, animal: CreatedAnimal, actor: string | null) {
-  for (const h of handlersOf(animalCreatedHook)) await h.fn.run(q, orgId, animal, actor);
-}
-/** Every created hook's writes as statement parts, or null when one of them needs to run itself. */
-export async function animalCreatedSql(
-  db: Queryable,
-  orgId: string,
-  animal: CreatedAnimal,
-  actor: string | null,
-): Promise<StatementPart[] | null> {
-  const parts: StatementPart[] = [];
-  for (const h of handlersOf(animalCreatedHook)) {
-    const mine = h.fn.asSql ? await h.fn.asSql(db, orgId, animal, actor) : null;
-    if (!mine) return null;
-    parts.push(...mine.map((p) => tagged(h.module, p)));
+async function gather<F extends (...args: never[]) => Promise<HookWork>>(
+  point: HookPoint<F>,
+  ask: (fn: F) => Promise<HookWork>,
+  into: Work = { parts: [], after: [] },
+): Promise<Work> {
+  for (const h of handlersOf(point)) {
+    const w = (await ask(h.fn)) ?? NOTHING;
+    into.parts.push(...w.parts.map((p) => ({ body: p.body, module: h.module })));
+    if (w.after) into.after.push(w.after);
   }
-  return parts;
+  return into;
+}
+/** The write hooks' work for a write that sets `changed`. */
+export function writtenWork(q: Queryable, orgId: string, animalId: string, changed?: readonly string[], into?: Work): Promise<Work> {
+  return gather(animalWrittenHook, (fn) => fn(q, orgId, animalId, changed), into);
+}
+/** The created hooks' work for a new animal. */
+export function createdWork(q: Queryable, orgId: string, animal: CreatedAnimal, actor: string | null, into?: Work): Promise<Work> {
+  return gather(animalCreatedHook, (fn) => fn(q, orgId, animal, actor), into);
+}
+/** Runs what must follow the statement, in the write's transaction. */
+export async function runAfter(q: Queryable, work: Work): Promise<void> {
+  for (const a of work.after) await a(q);
+}
+
+/**
+ * The write hooks for an animal written by another statement of the caller's transaction (a chip, the details card, a
+ * status set by an intake): the same work as for every write, its parts run as one statement over the animal's row.
+ */
+export async function animalWritten(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<void> {
+  const work = await writtenWork(q, orgId, animalId, changed);
+  await runParts(q, orgId, animalId, work.parts);
+  await runAfter(q, work);
 }
 
 /**

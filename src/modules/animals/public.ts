@@ -95,10 +95,11 @@ export async function setAltered(q: Queryable, orgId: string, id: string, value:
 }
 
 /**
- * Another module's work inside every animal write's transaction (the registry republishes chip copies): register on
- * this hook point in Module.register (`hooks.on(animalWrittenHook, { run, asSql })`).
+ * Another module's work in every animal write (the registry keeps its chip copies current): register one function on
+ * this hook point in Module.register (`hooks.on(animalWrittenHook, work)`); it answers rows of the write's own statement
+ * and, when it needs more, what runs after the statement in the write's transaction (hooks.ts, HookWork).
  */
-export { animalWrittenHook, type AnimalWrittenHook, type AnimalWriteSql } from './hooks.ts';
+export { animalWrittenHook, type AnimalWrittenHook, type HookWork, type StatementPart } from './hooks.ts';
 import { animalWritten } from './hooks.ts';
 /** Ark's one rule for chip numbers: upper case, separators stripped. */
 export { normalizeMicrochip } from './microchips.facts.ts';
@@ -128,11 +129,11 @@ export async function setAnimalStatus(q: Queryable, orgId: string, id: string, s
 }
 
 /**
- * A newer module's records from an animal's first day (its first stay), made in the create's transaction: register on
- * this hook point in Module.register (`hooks.on(animalCreatedHook, { run, asSql })`).
+ * A newer module's records from an animal's first day (its first stay), rows of the create's own statement: register
+ * one function on this hook point in Module.register (`hooks.on(animalCreatedHook, work)`).
  */
 export { animalPlaces, animalPhotos, type AnimalPlaces, type AnimalPhotos } from './hooks.ts';
-export { animalCreatedHook, type AnimalCreatedHook, type AnimalCreatedSql, type StatementPart } from './hooks.ts';
+export { animalCreatedHook, type AnimalCreatedHook, type CreatedAnimal } from './hooks.ts';
 
 /**
  * SQL that is true when `idSql` names a live animal of the organization `orgSql` (both SQL

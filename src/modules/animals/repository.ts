@@ -1,5 +1,6 @@
 import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
-import { setClause, Where } from '../../platform/db/sql.ts';
+import { Where } from '../../platform/db/sql.ts';
+import { runPrepared, sql, type RawBuilder } from '../../platform/db/kysely.ts';
 import type { StatementPart } from './hooks.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import { partName } from '../../platform/hooks.ts';
@@ -137,19 +138,13 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
 /** The animal row as the writes return it: the written row joined to its status, in the same statement. */
 const RETURNED = SELECT.replace('FROM animals a JOIN', 'FROM w a JOIN');
 
-/** More writes of the same statement over the written row `w`: a CTE body and its parameters, numbered from `next`. */
+/** More writes of the same statement over the written row `w` (the change for the feed, a weight, other modules' parts). */
 export type AlsoWrite = StatementPart;
-function alsoCtes(also: readonly AlsoWrite[], next: number): { sql: string; params: unknown[] } {
-  let sql = '';
-  const params: unknown[] = [];
-  also.forEach((part, i) => {
-    const p = part(next + params.length);
-    // A part another module contributed through a hook is named for that module (the ownership check reads it so).
-    sql += `,\n     ${part.module ? partName(part.module, i) : `x${i}`} AS (${p.sql})`;
-    params.push(...p.params);
-  });
-  return { sql, params };
+/** The CTEs of `also`, each named for the module that contributed it (the ownership check reads it so). */
+function alsoCtes(also: readonly AlsoWrite[]): RawBuilder<unknown>[] {
+  return also.map((part, i) => sql`${sql.raw(part.module ? partName(part.module, i) : `x${i}`)} AS (${part.body})`);
 }
+const withAll = (ctes: RawBuilder<unknown>[]) => sql.join(ctes, sql`,\n     `);
 
 /**
  * Inserts the animal and returns it, in one statement; given an actor, the audit row is written by
@@ -162,43 +157,32 @@ export async function insertAnimal(
   actor?: string | null,
   also: readonly AlsoWrite[] = [],
 ): Promise<AnimalRow> {
-  const more = alsoCtes(actor === undefined ? [] : also, 18);
-  const audited =
-    "au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT organization_id, $17, 'create', " +
-    "'animal', id FROM w)";
+  const ctes = [
+    sql`w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id,
+      intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
+       VALUES (${orgId}, ${a.id}, ${a.name}, ${a.public_name}, ${a.species}, ${a.breed}, ${a.status_id}, ${a.location_id},
+       ${a.intake_date}, ${a.date_of_birth}, ${a.sex}, ${a.weight}, ${a.microchip_number}, ${a.is_public}, ${a.notes},
+       ${JSON.stringify(a.custom_fields)}) RETURNING *)`,
+  ];
   // `also` comes before the audit row: PostgreSQL runs the unreferenced writes of a WITH last declared first, so the
   // animal's audit row keeps the lowest id of the statement's audit rows (a first stay's comes after it, as it did
   // when it was a statement of its own; the activity feed orders by id).
-  const sql = `WITH w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id,
-      intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16) RETURNING *)${actor === undefined ? '' : ','}
-     ${actor === undefined ? '' : more.sql ? `${more.sql.slice(2)},\n     ${audited}` : audited}
-     ${RETURNED}`;
-  const rows = await q.prepared<AnimalRow>(
-    actor === undefined ? 'animal_insert_plain' : more.sql ? shapeName('animal_insert', sql) : 'animal_insert',
-    sql,
-    [
-      orgId,
-      a.id,
-      a.name,
-      a.public_name,
-      a.species,
-      a.breed,
-      a.status_id,
-      a.location_id,
-      a.intake_date,
-      a.date_of_birth,
-      a.sex,
-      a.weight,
-      a.microchip_number,
-      a.is_public,
-      a.notes,
-      JSON.stringify(a.custom_fields),
-      ...(actor === undefined ? [] : [actor]),
-      ...more.params,
-    ],
-  );
-  return first(rows);
+  if (actor !== undefined) {
+    ctes.push(...alsoCtes(also));
+    ctes.push(sql`au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+      SELECT organization_id, ${actor}, 'create', 'animal', id FROM w)`);
+  }
+  return first(await runPrepared(q, 'animal_insert', sql<AnimalRow>`WITH ${withAll(ctes)} ${sql.raw(RETURNED)}`));
+}
+
+/**
+ * Other modules' parts of an animal write made by another statement (see hooks.ts, animalWritten), as one statement
+ * over the animal's row; nothing when there are none.
+ */
+export async function runParts(q: Queryable, orgId: string, id: string, parts: readonly AlsoWrite[]): Promise<void> {
+  if (!parts.length) return;
+  const w = sql`w AS (SELECT * FROM animals WHERE organization_id = ${orgId} AND id = ${id})`;
+  await runPrepared(q, 'animal_parts', sql`WITH ${withAll([w, ...alsoCtes(parts)])} SELECT 1`);
 }
 
 export const UPDATABLE = [
@@ -234,26 +218,23 @@ export async function updateAnimal(
   fields: string[],
   also: readonly AlsoWrite[] = [],
 ): Promise<AnimalRow | null> {
-  const set = setClause(patch, UPDATABLE, 5, (c, v) => (c === 'custom_fields' ? JSON.stringify(v) : v));
-  const sets = [set.sql, 'updated_at = now()'].filter(Boolean).join(', ');
-  const more = alsoCtes(also, 5 + set.params.length);
-  const pairs = columnPairs(set.columns, 'o', 'a');
-  if (set.columns.includes('status_id')) pairs.push({ key: 'status', before: statusName('o'), after: statusName('a') });
-  const sql = `WITH w AS (UPDATE animals a SET ${sets}
-       FROM (SELECT * FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE) o
+  const columns = UPDATABLE.filter((c) => c in patch);
+  const sets = [
+    ...columns.map((c) => sql`${sql.ref(c)} = ${c === 'custom_fields' ? JSON.stringify(patch[c]) : patch[c]}`),
+    sql`updated_at = now()`,
+  ];
+  const pairs = columnPairs(columns, 'o', 'a');
+  if (columns.includes('status_id')) pairs.push({ key: 'status', before: statusName('o'), after: statusName('a') });
+  const ctes = [
+    sql`w AS (UPDATE animals a SET ${sql.join(sets)}
+       FROM (SELECT * FROM animals WHERE organization_id = ${orgId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE) o
       WHERE a.organization_id = o.organization_id AND a.id = o.id
-      RETURNING a.*, ${changesSql(pairs, `jsonb_build_object('sent', $4::jsonb)`)} AS audit_detail),
-     au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail) SELECT organization_id, $3,
-     'update', 'animal', id, audit_detail FROM w)${more.sql}
-     ${RETURNED}`;
-  const rows = await q.prepared<AnimalRow>(shapeName('animal_update', sql), sql, [
-    orgId,
-    id,
-    actor,
-    JSON.stringify(fields),
-    ...set.params,
-    ...more.params,
-  ]);
+      RETURNING a.*, ${sql.raw(changesSql(pairs))} || jsonb_build_object('sent', ${JSON.stringify(fields)}::jsonb) AS audit_detail)`,
+    sql`au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+      SELECT organization_id, ${actor}, 'update', 'animal', id, audit_detail FROM w)`,
+    ...alsoCtes(also),
+  ];
+  const rows = await runPrepared(q, 'animal_update', sql<AnimalRow>`WITH ${withAll(ctes)} ${sql.raw(RETURNED)}`);
   return rows[0] ?? null;
 }
 

@@ -2,10 +2,10 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
-import { changeCte, recordChange, type Change } from '../../platform/changes.ts';
+import { changeCteSql, recordChange, type Change } from '../../platform/changes.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import * as repo from './repository.ts';
-import { animalCreated, animalCreatedSql, animalPlaces, animalWritten, animalWriteSql } from './hooks.ts';
+import { animalPlaces, animalWritten, createdWork, runAfter, writtenWork } from './hooks.ts';
 import { use } from '../../platform/hooks.ts';
 
 const checkAnimalLocation = (q: Queryable, orgId: string, locationId: string | null, animalId: string | null) =>
@@ -136,14 +136,15 @@ function changedFields(values: object): Record<string, unknown> {
 
 /** The Family A write's own extra rows, in its statement: the change for the feed and, given pounds, a weight row. */
 function familyAWrites(c: Omit<Change, 'id'>, pounds: number | null, actor: string, timeZone: string): repo.AlsoWrite[] {
-  return [(next) => changeCte(c, 'w', next), (next) => familyAWeightCte('w', next, pounds, actor, todayIn(timeZone))];
+  return [{ body: changeCteSql(c, 'w') }, { body: familyAWeightCte('w', pounds, actor, todayIn(timeZone)) }];
 }
 
 /**
  * The checks read what they need (custom field definitions and statuses come from the caches); the animal, its
- * audit row, its change for the feed, its weight row and the returned row are then one statement, in a
- * transaction with what other modules do on every animal create (its first stay, animalCreatedHook) and write
- * (animalWrittenHook) — or, when those are rows of the same statement and nothing else, that statement alone.
+ * audit row, its change for the feed, its weight row, what other modules write for every animal create (its first
+ * stay, animalCreatedHook) and write (animalWrittenHook), and the returned row are then one statement. Only when a
+ * hook has more to do than rows of that statement (`after`), or a chip is given, does the create open a transaction
+ * around the statement and that work.
  */
 /** A create's checked row, its chip and its own extra writes (the change for the feed, a weight row). */
 async function prepareCreate(q: Queryable, orgId: string, body: AnimalCreateBody, actor: string, timeZone: string) {
@@ -191,9 +192,10 @@ export async function createAnimalIn(
   timeZone = 'UTC',
 ): Promise<repo.AnimalRow> {
   const { id, values, chip, also } = await prepareCreate(q, orgId, body, actor, timeZone);
-  const row = await repo.insertAnimal(q, orgId, values, actor, also);
+  const work = await writtenWork(q, orgId, id, ['created', ...(chip !== null ? ['microchip_number'] : [])]);
+  const row = await repo.insertAnimal(q, orgId, values, actor, [...also, ...work.parts]);
   if (chip !== null) await setPrimaryChipNumber(q, orgId, id, chip);
-  await animalWritten(q, orgId, id, ['created', ...(chip !== null ? ['microchip_number'] : [])]);
+  await runAfter(q, work);
   return row;
 }
 
@@ -207,32 +209,23 @@ export async function createAnimal(
   // Read before the transaction opens: inside one, a second pool client could wait on a full pool.
   const { id, values, chip, also } = await prepareCreate(db, orgId, body, actor, timeZone);
   const created = { id, intake_date: values.intake_date, species: values.species, date_of_birth: values.date_of_birth };
-  // Without a chip, when the other modules' records of a new animal are rows of the same statement (its first stay) and
-  // the write hooks' work is rows of it too (or nothing), the create is that one statement, atomic without a transaction.
-  const parts = chip === null ? await animalCreatedSql(db, orgId, created, actor) : null;
-  const written = parts ? await animalWriteSql(db, orgId, id, ['created']) : null;
-  if (parts && written) return repo.insertAnimal(db, orgId, values, actor, [...also, ...parts, ...written]);
+  const work = await createdWork(db, orgId, created, actor);
+  await writtenWork(db, orgId, id, ['created', ...(chip !== null ? ['microchip_number'] : [])], work);
+  const write = (q: Queryable) => repo.insertAnimal(q, orgId, values, actor, [...also, ...work.parts]);
+  if (chip === null && work.after.length === 0) return write(db);
   return db.tx(async (q) => {
-    const row = await repo.insertAnimal(q, orgId, values, actor, also);
+    const row = await write(q);
     if (chip !== null) await setPrimaryChipNumber(q, orgId, id, chip);
-    // Modules that keep records from the animal's first day (its first stay) add them in the same transaction.
-    await animalCreated(
-      q,
-      orgId,
-      { id: row.id, intake_date: row.intake_date, species: row.species, date_of_birth: row.date_of_birth },
-      actor,
-    );
-    await animalWritten(q, orgId, row.id, ['created', ...(chip !== null ? ['microchip_number'] : [])]);
+    await runAfter(q, work);
     return row;
   });
 }
 
 /**
  * A change of the animal's own columns: one statement updates it, audits it, records the change for the feed (and
- * a weight row) and returns the row. A chip, status, location or custom field change first locks or reads the row
- * (once); what other modules do on every animal write (animalWrittenHook) runs in the same transaction, and a plain
- * change whose other work is rows of the same statement (asked before: the registry's "last seen" day) or nothing is
- * that one statement alone, atomic without a transaction.
+ * a weight row), writes what other modules write for every animal write (animalWrittenHook: the registry's "last seen"
+ * day) and returns the row. A chip, status, location or custom field change first locks or reads the row (once), in a
+ * transaction, and so does a change for which a hook has more to do than rows of the statement (`after`).
  */
 export async function updateAnimal(
   db: Db,
@@ -253,17 +246,22 @@ export async function updateAnimal(
   if (body.weight !== undefined) patch.weight = body.weight;
   if (body.isPublic !== undefined) patch.is_public = body.isPublic;
   if (body.notes !== undefined) patch.notes = body.notes === '' ? null : body.notes;
-  const write = async (q: Queryable, more: repo.AlsoWrite[] = []) => {
+  const write = async (q: Queryable, parts: repo.AlsoWrite[]) => {
     const row = await repo.updateAnimal(q, orgId, id, patch, actor, Object.keys(body), [
       ...familyAWrites({ event: 'animal.updated', entity: 'animal', fields: changedFields(patch), actor }, pounds, actor, timeZone),
-      ...more,
+      ...parts,
     ]);
     if (!row) throw notFound('animal');
     return row;
   };
   if (!lock && !readsRow) {
-    const more = await animalWriteSql(db, orgId, id, Object.keys(patch));
-    if (more) return write(db, more);
+    const work = await writtenWork(db, orgId, id, Object.keys(patch));
+    if (work.after.length === 0) return write(db, work.parts);
+    return db.tx(async (q) => {
+      const row = await write(q, work.parts);
+      await runAfter(q, work);
+      return row;
+    });
   }
   return db.tx(async (q) => {
     if (lock) await lockAnimal(q, orgId, id);
@@ -291,7 +289,8 @@ export async function updateAnimal(
         { creating: false, current: before.custom_fields },
       );
     }
-    const row = await write(q);
+    const work = await writtenWork(q, orgId, id, Object.keys(patch));
+    const row = await write(q, work.parts);
     if (before && patch.status_id !== undefined && before.status_id !== row.status_id)
       await recordChange(q, orgId, {
         event: 'animal.status_changed',
@@ -300,7 +299,7 @@ export async function updateAnimal(
         fields: { status: row.status, status_id: row.status_id },
         actor,
       });
-    await animalWritten(q, orgId, id, Object.keys(patch));
+    await runAfter(q, work);
     return row;
   });
 }

@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
+import { sql, type RawBuilder } from '../../platform/db/kysely.ts';
 import { lockAnimal } from './microchips.service.ts';
 import type { WeightCreateT, WeightT } from './records.schemas.ts';
 
@@ -118,22 +119,12 @@ export async function removeWeight(db: Db, orgId: string, animalId: string, id: 
 /**
  * A Family A weight (pounds) recorded as a history row measured `measuredOn` (today in the organization's zone), as
  * a part of the statement that writes the animal: a CTE body over the written row `from` (nothing when `pounds` is
- * null or `from` returns no row). Parameters numbered from `next`.
+ * null or `from` returns no row).
  */
-export function familyAWeightCte(
-  from: string,
-  next: number,
-  pounds: number | null,
-  actor: string,
-  measuredOn: string,
-): { sql: string; params: unknown[] } {
-  const [id, weight, on, by] = [0, 1, 2, 3].map((i) => `$${next + i}`);
-  return {
-    sql: `INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, notes, recorded_by)
-      SELECT organization_id, ${id}::text, id, ${weight}::numeric, 'lb', ${on}::date, NULL, ${by}::text FROM ${from}
-       WHERE ${weight}::numeric IS NOT NULL`,
-    params: [newId('wgt'), pounds, measuredOn, actor],
-  };
+export function familyAWeightCte(from: string, pounds: number | null, actor: string, measuredOn: string): RawBuilder<unknown> {
+  return sql`INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, notes, recorded_by)
+      SELECT organization_id, ${newId('wgt')}::text, id, ${pounds}::numeric, 'lb', ${measuredOn}::date, NULL, ${actor}::text
+        FROM ${sql.table(from)} WHERE ${pounds}::numeric IS NOT NULL`;
 }
 
 /** A Family A weight (pounds) recorded as a history row measured today, inside the caller's transaction. */

@@ -89,19 +89,6 @@ export interface ChipCopy {
   status_category: StatusCategory;
 }
 
-/** True when a published entry of the animal was last seen before today (so a write to the animal moves it). */
-export async function seenBeforeToday(q: Queryable, orgId: string, animalId: string): Promise<boolean> {
-  const row = await kx(q)
-    .selectFrom('registry_chips')
-    .select('number')
-    .where('organization_id', '=', orgId)
-    .where('animal_id', '=', animalId)
-    .where(sql<boolean>`last_seen < current_date`)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Replaces the animal's published entries with these numbers, seen today. */
 export async function publish(q: Queryable, orgId: string, animalId: string, p: OrganizationProfile, c: ChipCopy): Promise<void> {
   await kx(q)

@@ -2,9 +2,10 @@ import { createHmac } from 'node:crypto';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
-import { animalMicrochips, animalExists, chippedAnimalIds, getAnimal, normalizeMicrochip, type StatementPart } from '../animals/public.ts';
+import { animalMicrochips, animalExists, chippedAnimalIds, getAnimal, normalizeMicrochip, type HookWork } from '../animals/public.ts';
 import { organizationProfile, type OrganizationProfile } from '../settings/public.ts';
 import * as repo from './chips.repository.ts';
+import { sql } from '../../platform/db/kysely.ts';
 import { OrgCache } from '../../platform/org-cache.ts';
 import { chipPrefix } from './prefixes.ts';
 import type { LookupAnswer, LookupQuery } from './schemas.ts';
@@ -42,41 +43,33 @@ async function publishes(q: Queryable, orgId: string): Promise<boolean> {
 }
 
 /**
- * What an animal write that sets `changed` asks of the registry, as parts of the write's own statement (over its
- * written row `w`), or null when the copies must be rebuilt (publishAnimalChips, in the write's transaction). Nothing
- * when the organization does not publish (turning publishing off removes every copy, so there is nothing to remove
- * either) or for a new animal without a chip (it has no copies). A write that touches nothing a copy shows only moves
- * the copies' "last seen" day to today: one UPDATE of the copies seen before today, in the same statement (the
- * organization's profile travels with the next write that changes a copy, and whenever the registry settings are saved).
+ * The registry's part of every animal write (registered on animalWrittenHook). Nothing when the organization does not
+ * publish (turning publishing off removes every copy, so there is nothing to remove either) or for a new animal without
+ * a chip (it has no copies). A write that changes what a copy shows (species, status, chip) — or one that does not say
+ * what it changed (a delete, a chip added or removed) — rebuilds the animal's copies after its statement, in its
+ * transaction (publishAnimalChips). Any other write only moves the copies' "last seen" day to today: one UPDATE of the
+ * copies seen before today, a row of the write's own statement (the organization's profile travels with the next write
+ * that changes a copy, and whenever the registry settings are saved).
  */
-export async function publishSql(
-  q: Queryable,
-  orgId: string,
-  _animalId: string,
-  changed: readonly string[],
-): Promise<StatementPart[] | null> {
-  if (!(await publishes(q, orgId))) return [];
-  if (changed.some((c) => COPIED.has(c))) return null;
-  if (changed.includes('created')) return [];
-  return [
-    () => ({
-      sql: `UPDATE registry_chips r SET last_seen = current_date, published_at = now() FROM w
-             WHERE r.organization_id = w.organization_id AND r.animal_id = w.id AND r.last_seen < current_date`,
-      params: [],
-    }),
-  ];
+export async function chipWork(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<HookWork> {
+  const rebuild: HookWork = { parts: [], after: (tx) => publishAnimalChips(tx, orgId, animalId) };
+  // Without `changed` the settings are read inside the transaction (publishAnimalChips), not from the cache.
+  if (!changed) return rebuild;
+  if (!(await publishes(q, orgId))) return { parts: [] };
+  if (changed.some((c) => COPIED.has(c))) return rebuild;
+  if (changed.includes('created')) return { parts: [] };
+  return {
+    parts: [
+      {
+        body: sql`UPDATE registry_chips r SET last_seen = current_date, published_at = now() FROM w
+          WHERE r.organization_id = w.organization_id AND r.animal_id = w.id AND r.last_seen < current_date`,
+      },
+    ],
+  };
 }
 
-/** True when a write that sets `changed` leaves the copies as they are (asked inside the write's transaction). */
-async function publishIdle(q: Queryable, orgId: string, animalId: string, changed: readonly string[]): Promise<boolean> {
-  if (!(await publishes(q, orgId))) return true;
-  if (changed.some((c) => COPIED.has(c))) return false;
-  return changed.includes('created') || !(await repo.seenBeforeToday(q, orgId, animalId));
-}
-
-export async function publishAnimalChips(q: Queryable, orgId: string, animalId: string, changed?: readonly string[]): Promise<void> {
-  // Without `changed` (a delete, a republish of every animal inside the settings' own transaction) the settings are read.
-  if (changed && (await publishIdle(q, orgId, animalId, changed))) return;
+/** Rebuilds the animal's published copies from its chips, status and species (or removes them), in the caller's transaction. */
+export async function publishAnimalChips(q: Queryable, orgId: string, animalId: string): Promise<void> {
   const s = await repo.settings(q, orgId);
   const animal = s.publish_chips ? await getAnimal(q, orgId, animalId) : null;
   // Every chip the animal carries (the primary one is Family A's microchipNumber), each published.

@@ -2,16 +2,15 @@ import type { Module } from '../../platform/context.ts';
 import { animalWrittenHook } from '../animals/public.ts';
 import { chipRoutes } from './chips.routes.ts';
 import { flagRoutes } from './flags.routes.ts';
-import { publishAnimalChips, publishSql } from './chips.service.ts';
+import { chipWork } from './chips.service.ts';
 import { seedRegistry } from './seed.ts';
 
 /** The cross-organization registry: microchip lookup, flags, reviews, marks, disputes. */
 export const registryModule: Module = {
   name: 'registry',
   register(hooks) {
-    // Every animal create, update and delete republishes that animal's chip copies in its own transaction (a write whose
-    // registry work is nothing, or rows of the write's own statement, as publishSql says before it, runs without one).
-    hooks.on(animalWrittenHook, { run: publishAnimalChips, asSql: publishSql });
+    // Every animal create, update and delete keeps that animal's published chip copies current (see chipWork).
+    hooks.on(animalWrittenHook, chipWork);
   },
   routes(app, ctx) {
     chipRoutes(app, ctx);

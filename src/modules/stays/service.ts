@@ -4,7 +4,8 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
-import { animalExists, animalStatusList, lockAnimalPlace, setAnimalStatus, type StatementPart } from '../animals/public.ts';
+import { animalExists, animalStatusList, lockAnimalPlace, setAnimalStatus, type CreatedAnimal, type HookWork } from '../animals/public.ts';
+import { sql } from '../../platform/db/kysely.ts';
 import { personSummary } from '../people/public.ts';
 import { organizationTimeZoneSql } from '../settings/public.ts';
 import { newId } from '../../platform/ids.ts';
@@ -351,50 +352,27 @@ export async function staysInRange(
 }
 
 /**
- * Family A creates open the animal's first stay (type other, condition unknown) at the start of its intake
- * date in the organization's time zone: the stay and its audit row are one statement in the create's transaction.
+ * A new animal's first stay (intake "other", condition "unknown", on its intake date at midnight in the organization's
+ * zone) and that stay's audit row, as parts of the create's own statement (over its new animal row `w`); when an intake
+ * hook has something to do for the new animal (an intake protocol), that runs after the statement, in the create's
+ * transaction.
  */
-/**
- * openFirstStay as parts of the create's own statement (over its new animal row `w`): the stay and its audit row, when
- * no intake hook has anything to do for the new animal; else null (openFirstStay then runs in the create's transaction).
- */
-export async function firstStaySql(
-  q: Queryable,
-  orgId: string,
-  animal: { species: string; date_of_birth: string | null },
-  actor: string | null,
-): Promise<StatementPart[] | null> {
-  if (!(await intakeIdleForNew(q, orgId, { species: animal.species, date_of_birth: animal.date_of_birth }))) return null;
+export async function firstStay(q: Queryable, orgId: string, animal: CreatedAnimal, actor: string | null): Promise<HookWork> {
   const stay = newId('sty');
-  return [
-    (next) => ({
-      sql: `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, intake_by)
-        SELECT organization_id, $${next}::text, id, (intake_date::timestamp AT TIME ZONE ${organizationTimeZoneSql('w.organization_id')}),
-               'other', 'unknown', $${next + 1}::text FROM w`,
-      params: [stay, actor],
-    }),
-    (next) => ({
-      sql: `INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-        SELECT organization_id, $${next + 1}::text, 'intake', 'animal_stay', $${next}::text,
+  const zone = sql.raw(organizationTimeZoneSql('w.organization_id'));
+  const parts = [
+    {
+      body: sql`INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, intake_by)
+        SELECT organization_id, ${stay}::text, id, (intake_date::timestamp AT TIME ZONE ${zone}), 'other', 'unknown', ${actor}::text
+          FROM w`,
+    },
+    {
+      body: sql`INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+        SELECT organization_id, ${actor}::text, 'intake', 'animal_stay', ${stay}::text,
                jsonb_build_object('animal_id', id, 'type', 'other') FROM w`,
-      params: [stay, actor],
-    }),
+    },
   ];
-}
-
-export async function openFirstStay(
-  q: Queryable,
-  orgId: string,
-  animal: { id: string; intake_date: string; species: string; date_of_birth: string | null },
-  actor: string | null,
-) {
-  await q.prepared(
-    'stays_open_first',
-    `WITH s AS (INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, condition, intake_by)
-       VALUES ($1, $2, $3, ($4::date::timestamp AT TIME ZONE ${organizationTimeZoneSql('$1')}), 'other', 'unknown', $5) RETURNING id)
-     INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-       SELECT $1, $5, 'intake', 'animal_stay', s.id, jsonb_build_object('animal_id', $3::text, 'type', 'other') FROM s`,
-    [orgId, newId('sty'), animal.id, animal.intake_date, actor],
-  );
-  await intakeRecorded(q, orgId, animal.id, animal.intake_date, actor, { species: animal.species, date_of_birth: animal.date_of_birth });
+  const facts = { species: animal.species, date_of_birth: animal.date_of_birth };
+  if (await intakeIdleForNew(q, orgId, facts)) return { parts };
+  return { parts, after: (tx) => intakeRecorded(tx, orgId, animal.id, animal.intake_date, actor, facts) };
 }
