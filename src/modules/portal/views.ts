@@ -8,10 +8,8 @@ import type { FosterAnimal, fosterAnimalPage } from './foster.service.ts';
 
 /** The portal's own styles, on top of the site's layout: forms sized for a thumb at 375 px first. */
 export const CSS = `<style>
-.pnav{display:flex;flex-wrap:wrap;gap:4px;margin:0 0 16px;align-items:center}
-.pnav a,.pnav button{background:#fff;border:1px solid var(--line);border-radius:99px;padding:8px 10px;text-decoration:none;
-font-weight:600;color:var(--p);min-height:44px;display:inline-flex;align-items:center;font-size:.875rem;cursor:pointer}
-.pnav form{margin:0 0 0 auto}
+.who{display:flex;flex-wrap:wrap;gap:8px;justify-content:flex-end;align-items:center;margin:0 0 8px;font-size:.9rem}
+.who form{margin:0}.who button{font-weight:600;color:var(--p);cursor:pointer}
 .stack{display:grid;gap:14px}@media(min-width:860px){.stack.two{grid-template-columns:1fr 1fr;align-items:start}}
 label.f{display:flex;flex-direction:column;gap:4px;font-weight:600;font-size:.95rem;margin:0 0 10px}
 label.f span.h{font-weight:400;color:var(--mute);font-size:.85rem}
@@ -33,11 +31,36 @@ ul.items li .t{font-weight:700}
 
 export const errorText = (err: AppError) => err.message;
 
-export function portalNav(_personId: string): Raw {
-  return html`<nav class="pnav" aria-label="Portal">
-<a href="/portal/">Home</a><a href="/portal/shifts">Shifts</a><a href="/portal/account">Account</a>
-<form method="post" action="/portal/sign-out"><button type="submit">Sign out</button></form>
-</nav>`;
+/** The portal's pages a header link may name. */
+export type PortalPage = 'sign-in' | 'home' | 'shifts' | 'adoptions' | 'gifts' | 'account';
+
+/**
+ * The header's links: the portal's own pages the person has (none but signing in without a session), then the
+ * organization's public site.
+ */
+export function portalLinks(
+  has: { shifts: boolean; adoptions: boolean; gifts: boolean } | null,
+  current: PortalPage,
+): { href: string; label: string; current: boolean }[] {
+  const pages: [PortalPage, string, string, boolean][] = has
+    ? [
+        ['home', '/portal/', 'Portal home', true],
+        ['shifts', '/portal/shifts', 'Shifts', has.shifts],
+        ['adoptions', '/portal/adoptions', 'Adoptions', has.adoptions],
+        ['gifts', '/portal/gifts', 'Gifts', has.gifts],
+        ['account', '/portal/account', 'Account', true],
+      ]
+    : [['sign-in', '/portal/', 'Sign in', true]];
+  return [
+    ...pages.filter((p) => p[3]).map(([key, href, label]) => ({ href, label, current: key === current })),
+    { href: '/', label: 'Website', current: false },
+  ];
+}
+
+/** Who is signed in, and signing out: under the header on every page of a signed-in person. */
+export function signedInBar(name: string): Raw {
+  return html`<div class="who"><span class="muted">Signed in as ${name}</span>
+<form method="post" action="/portal/sign-out"><button type="submit">Sign out</button></form></div>`;
 }
 
 export function message(title: string, text: string, extra?: Raw): Raw {
