@@ -38,8 +38,8 @@ export interface PersonSummary {
 export async function personSummary(q: Queryable, orgId: string, id: string, lock = false): Promise<PersonSummary | null> {
   const r = (
     await q.query<Omit<PersonSummary, 'display_name' | 'volunteer_status'> & { volunteer_status: string | null }>(
-      `SELECT id, first_name, last_name, email, phone, roles, volunteer_status FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at
-        IS NULL${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT id, first_name, last_name, email, phone, roles, volunteer_status FROM people
+        WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`,
       [orgId, id],
     )
   )[0];
