@@ -6,7 +6,7 @@ import { audit, auditUpdate } from '../../platform/audit.ts';
 import { AppError, conflict, invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { checkValue } from '../customfields/public.ts';
-import { addRole, insertPersonIn, peopleLike, personExists } from '../people/public.ts';
+import { addRole, insertPersonIn, peopleLike, personExists, setVolunteerStatus } from '../people/public.ts';
 import { registryPersonWarnings } from '../registry/public.ts';
 import { PUBLIC_ANIMALS_SQL } from '../animals/public.ts';
 import { normalizePhone } from '../../platform/validators.ts';
@@ -299,7 +299,9 @@ async function convertIn(q: Queryable, org: Organization, actor: string | null, 
     }
   }
   const role = ROLE_OF[s.form_purpose as Purpose];
-  if (role) await addRole(q, org.id, personId, role, actor);
+  // A new volunteer from a volunteer application waits for staff to approve them.
+  if (role && (await addRole(q, org.id, personId, role, actor)) && role === 'volunteer')
+    await setVolunteerStatus(q, org.id, personId, 'applied', actor);
   let applicationId: string | null = null;
   if (s.form_purpose === 'adoption_application') {
     for (const { fn: hook } of handlersOf(adoptionSubmissionHook)) {

@@ -5,6 +5,7 @@ import { recordRoutes } from './records.routes.ts';
 import { mergeRoutes } from './merge.routes.ts';
 import { similarRoutes } from './similar.routes.ts';
 import { tagRoutes } from './tags.routes.ts';
+import { volunteerRoutes } from './volunteer.routes.ts';
 import { seedPeopleDepth } from './seed.ts';
 import './references.ts';
 
@@ -17,6 +18,7 @@ export const peopleModule: Module = {
     contactRoutes(app, ctx);
     recordRoutes(app, ctx);
     tagRoutes(app, ctx);
+    volunteerRoutes(app, ctx);
   },
   seed: seedPeopleDepth,
 };

@@ -8,6 +8,7 @@ import { audit } from '../../platform/audit.ts';
 import { getPerson, insertPerson, personByEmail, type PersonRow } from './repository.ts';
 import { newId } from '../../platform/ids.ts';
 import { normalizePhone } from '../../platform/validators.ts';
+import { effectiveVolunteerStatus, type VolunteerStatus } from './volunteer.ts';
 
 export { getPerson, type PersonRow };
 
@@ -31,16 +32,18 @@ export interface PersonSummary {
   email: string;
   phone: string | null;
   roles: string[];
+  /** Of a volunteer: `applied` (waits for staff) or `approved`; null when the person holds no volunteer role. */
+  volunteer_status: VolunteerStatus | null;
 }
 export async function personSummary(q: Queryable, orgId: string, id: string, lock = false): Promise<PersonSummary | null> {
   const r = (
-    await q.query<Omit<PersonSummary, 'display_name'>>(
-      `SELECT id, first_name, last_name, email, phone, roles FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at
-        IS NULL${lock ? ' FOR UPDATE' : ''}`,
+    await q.query<Omit<PersonSummary, 'display_name' | 'volunteer_status'> & { volunteer_status: string | null }>(
+      `SELECT id, first_name, last_name, email, phone, roles, volunteer_status FROM people
+        WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`,
       [orgId, id],
     )
   )[0];
-  return r ? { ...r, display_name: displayName(r) } : null;
+  return r ? { ...r, display_name: displayName(r), volunteer_status: effectiveVolunteerStatus(r.roles, r.volunteer_status) } : null;
 }
 
 /** True when the id names a live (not deleted) person of the organization. */
@@ -266,3 +269,11 @@ export async function personIdByEmail(q: Queryable, orgId: string, email: string
   );
   return rows[0]?.id ?? null;
 }
+
+/** A volunteer's approval (applied → approved) and the hook raised when one is approved: see volunteer.ts. */
+export {
+  setVolunteerStatus,
+  volunteerApproved,
+  type VolunteerApprovedHook,
+  type VolunteerStatus,
+} from './volunteer.ts';

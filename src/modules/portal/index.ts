@@ -1,5 +1,5 @@
 import type { Module } from '../../platform/context.ts';
-import { registerPersonReferences } from '../people/public.ts';
+import { registerPersonReferences, volunteerApproved } from '../people/public.ts';
 import { portalStaffRoutes } from './routes.ts';
 import { portalPages } from './pages.routes.ts';
 import { placementStarted } from '../operations/public.ts';
@@ -13,6 +13,8 @@ export const portalModule: Module = {
     registerPersonReferences('portal', 'portal_updates', ['person_id']);
     // A foster whose first placement starts is invited to the portal (when they have an email and no account yet).
     hooks.on(placementStarted, (q, orgId, p) => queueAutoInvite(q, orgId, p.personId, 'foster_placement'));
+    // A volunteer staff approve is invited too (when the organization's portal has the volunteer part on).
+    hooks.on(volunteerApproved, (q, orgId, p) => queueAutoInvite(q, orgId, p.personId, 'volunteer_approved'));
   },
   async routes(app, ctx) {
     portalStaffRoutes(app, ctx);

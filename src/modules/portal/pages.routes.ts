@@ -110,15 +110,27 @@ export async function portalPages(app: App, ctx: AppContext) {
     return org;
   };
 
+  /** The portal's own pages a signed-in person has (the parts on for their roles), for the header. */
+  async function partsOf(c: service.Caller) {
+    const person = await personSummary(ctx.db, c.org.id, c.personId);
+    const parts = await repo.parts(ctx.db, c.org.id);
+    return {
+      name: person?.display_name ?? c.email,
+      shifts: parts.volunteer && person?.volunteer_status === 'approved',
+      adoptions: parts.adopter && (await applicationsOfPerson(ctx.db, c.org.id, c.personId)).length > 0,
+      gifts: parts.donor && !!person?.roles.includes('donor'),
+    };
+  }
+
   async function page(
     reply: FastifyReply,
     org: Organization,
     title: string,
     body: Raw,
-    opts: { status?: number; caller?: service.Caller | null } = {},
+    opts: { status?: number; caller?: service.Caller | null; current?: views.PortalPage } = {},
   ) {
     const site = await siteLook(ctx.db, org);
-    const nav = opts.caller ? views.portalNav(opts.caller.personId) : html``;
+    const has = opts.caller ? await partsOf(opts.caller) : null;
     const out = await layoutEta.renderAsync('layout', {
       t: siteStrings,
       site,
@@ -126,7 +138,11 @@ export async function portalPages(app: App, ctx: AppContext) {
       description: `${org.name} portal`,
       canonical: '/portal/',
       nav: 'portal',
-      body: html`${raw(views.CSS)}${nav}${body}`.value,
+      // The header leads to the portal's own pages, and back to the public site.
+      brandHref: '/portal/',
+      links: views.portalLinks(has, opts.current ?? (has ? 'home' : 'sign-in')),
+      linksLabel: 'Portal',
+      body: html`${raw(views.CSS)}${has && opts.caller ? views.signedInBar(has.name) : ''}${body}`.value,
     });
     return reply
       .code(opts.status ?? 200)
@@ -271,7 +287,7 @@ export async function portalPages(app: App, ctx: AppContext) {
     const parts = await repo.parts(ctx.db, c.org.id);
     const animals = parts.foster ? await foster.fosterAnimals(ctx.db, c) : [];
     const fosterHome = parts.foster ? await fosterHomeOfPerson(ctx.db, c.org.id, c.personId) : null;
-    const isVolunteer = parts.volunteer && person.roles.includes('volunteer');
+    const isVolunteer = parts.volunteer && person.volunteer_status === 'approved';
     const shifts = isVolunteer ? await bookingsOfVolunteer(ctx.db, c.org.id, c.personId, new Date()) : null;
     return page(
       reply,
@@ -297,7 +313,7 @@ export async function portalPages(app: App, ctx: AppContext) {
   async function accountPage(reply: FastifyReply, c: service.Caller, error: string | null, notice: string | null, status?: number) {
     const prefs = await contactPreferences(ctx.db, c.org.id, c.personId);
     const optional = prefs.preferences.filter((p) => p.can_opt_out);
-    return page(reply, c.org, 'Your account', views.account(c, error, notice, optional), { caller: c, status });
+    return page(reply, c.org, 'Your account', views.account(c, error, notice, optional), { caller: c, status, current: 'account' });
   }
   app.get(
     '/portal/account',
@@ -542,7 +558,10 @@ export async function portalPages(app: App, ctx: AppContext) {
           vaccines: shared.share_vaccinations ? await vaccinationsOf(ctx.db, c.org.id, a.id) : null,
         });
       const contracts = await contractsToSign(ctx.db, c.org.id, c.personId);
-      return page(reply, c.org, 'Your adoptions', adopterPage({ applications, contracts, animals }, c.org.time_zone), { caller: c });
+      return page(reply, c.org, 'Your adoptions', adopterPage({ applications, contracts, animals }, c.org.time_zone), {
+        caller: c,
+        current: 'adoptions',
+      });
     }),
   );
   app.post(
@@ -561,7 +580,11 @@ export async function portalPages(app: App, ctx: AppContext) {
         return reply.redirect(new URL(url).pathname, 303);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return page(reply, c.org, 'Adoptions', views.message('Adoptions', err.message), { caller: c, status: err.status });
+        return page(reply, c.org, 'Adoptions', views.message('Adoptions', err.message), {
+          caller: c,
+          status: err.status,
+          current: 'adoptions',
+        });
       }
     }),
   );
@@ -571,7 +594,11 @@ export async function portalPages(app: App, ctx: AppContext) {
     const person = await personSummary(ctx.db, c.org.id, c.personId);
     const parts = await repo.parts(ctx.db, c.org.id);
     if (person && parts.donor && person.roles.includes('donor')) return person;
-    await page(reply, c.org, 'Gifts', views.message('Gifts', `Gifts are shown to ${c.org.name}'s donors.`), { caller: c, status: 404 });
+    await page(reply, c.org, 'Gifts', views.message('Gifts', `Gifts are shown to ${c.org.name}'s donors.`), {
+      caller: c,
+      status: 404,
+      current: 'gifts',
+    });
     return null;
   };
   app.get(
@@ -579,7 +606,10 @@ export async function portalPages(app: App, ctx: AppContext) {
     hidden,
     signedIn(async (_req, reply, c) => {
       if (!(await donorOr404(reply, c))) return reply;
-      return page(reply, c.org, 'Your gifts', giftsPage(await giftsOfPerson(ctx.db, c.org.id, c.personId)), { caller: c });
+      return page(reply, c.org, 'Your gifts', giftsPage(await giftsOfPerson(ctx.db, c.org.id, c.personId)), {
+        caller: c,
+        current: 'gifts',
+      });
     }),
   );
   app.get(
@@ -609,7 +639,7 @@ export async function portalPages(app: App, ctx: AppContext) {
   ) {
     const person = await personSummary(ctx.db, c.org.id, c.personId);
     const parts = await repo.parts(ctx.db, c.org.id);
-    if (!parts.volunteer || !person?.roles.includes('volunteer'))
+    if (!parts.volunteer || person?.volunteer_status !== 'approved')
       return page(reply, c.org, 'Shifts', views.message('Shifts', `Shifts are for ${c.org.name}'s volunteers.`), {
         caller: c,
         status: 404,
@@ -620,7 +650,11 @@ export async function portalPages(app: App, ctx: AppContext) {
     const token = await volunteerFeedToken(ctx.db, c.org.id, c.personId);
     const feed = token ? `${req.protocol}://${requestHost(req) ?? ''}/api/shifts/feeds/${token}.ics` : null;
     const quals = await qualificationsOfVolunteer(ctx.db, c.org.id, c.personId);
-    return page(reply, c.org, 'Shifts', views.shifts(c.org, windows, mine, notice, feed, quals), { caller: c, status: notice.status });
+    return page(reply, c.org, 'Shifts', views.shifts(c.org, windows, mine, notice, feed, quals), {
+      caller: c,
+      status: notice.status,
+      current: 'shifts',
+    });
   }
   app.get(
     '/portal/shifts',
@@ -631,7 +665,7 @@ export async function portalPages(app: App, ctx: AppContext) {
     signedIn<IdP>(async (req, reply, c) => {
       const person = await personSummary(ctx.db, c.org.id, c.personId);
       const parts = await repo.parts(ctx.db, c.org.id);
-      if (!parts.volunteer || !person?.roles.includes('volunteer'))
+      if (!parts.volunteer || person?.volunteer_status !== 'approved')
         return page(reply, c.org, 'Shifts', views.message('Shifts', `Shifts are for ${c.org.name}'s volunteers.`), {
           caller: c,
           status: 404,

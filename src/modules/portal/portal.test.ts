@@ -512,6 +512,14 @@ securitySuite('portal (staff routes)', () => t, [
     area: 'settings',
     level: 'admin',
   },
+  { method: 'GET', path: async (org) => `/api/people/${await makePerson(org)}/volunteer-status`, area: 'people', level: 'read' },
+  {
+    method: 'PUT',
+    path: async (org) => `/api/people/${await makePerson(org)}/volunteer-status`,
+    body: { status: 'approved' },
+    area: 'people',
+    level: 'write',
+  },
 ]);
 
 test('a foster answers offered placements and says when they can take animals; a started placement invites the foster', async () => {
@@ -576,6 +584,97 @@ test('a foster answers offered placements and says when they can take animals; a
     [org.id],
   );
   assert.equal(mail[0]?.n, 1);
+});
+
+/** Emails logged to one address in the organization. */
+async function mailsTo(orgId: string, address: string): Promise<number> {
+  const rows = await t.db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM comm_messages WHERE organization_id = $1 AND recipient_address = $2',
+    [orgId, address],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+test('a volunteer applicant waits for approval; approving invites them to the portal when the volunteer part is on', async () => {
+  const org = await makeOrg(t);
+  // A volunteer application from the public form, made a person by staff: a volunteer, applied.
+  const form = await org.req('POST', '/api/forms', {
+    body: {
+      name: 'Volunteer with us',
+      slug: 'volunteer',
+      purpose: 'volunteer_application',
+      status: 'published',
+      min_fill_seconds: 0,
+      fields: [
+        { key: 'first_name', label: 'First name', type: 'text', required: true },
+        { key: 'last_name', label: 'Last name', type: 'text', required: true },
+        { key: 'email', label: 'Email', type: 'email', required: true },
+      ],
+    },
+  });
+  assert.equal(form.status, 201, form.raw);
+  const started = (await org.req('GET', '/forms/volunteer/start', { key: null })).body.started;
+  const sent = await org.req('POST', '/forms/volunteer/submit', {
+    key: null,
+    body: { answers: { first_name: 'Vera', last_name: 'Quist', email: 'vera@example.org' }, started },
+  });
+  assert.equal(sent.status, 201, sent.raw);
+  const sub = (await org.req('GET', `/api/forms/submissions?form_id=${form.body.id}`)).body.results[0];
+  const conv = await org.req('POST', `/api/forms/submissions/${sub.id}/convert`, { body: {} });
+  assert.equal(conv.status, 200, conv.raw);
+  const vera = conv.body.person_id as string;
+  const status = await org.req('GET', `/api/people/${vera}/volunteer-status`);
+  assert.deepEqual(status.body, { person_id: vera, volunteer: true, status: 'applied' });
+
+  // An applicant invited by staff signs in, but has no shifts part yet.
+  const cookie = await signInByInvitation(t, org, vera);
+  assert.equal((await portalReq(t, org, 'GET', '/portal/shifts', { cookie })).status, 404);
+  assert.doesNotMatch((await portalReq(t, org, 'GET', '/portal/', { cookie })).body, /href="\/portal\/shifts"/);
+  const approved = await org.req('PUT', `/api/people/${vera}/volunteer-status`, { body: { status: 'approved' } });
+  assert.equal(approved.status, 200, approved.raw);
+  assert.equal(approved.body.status, 'approved');
+  assert.equal((await portalReq(t, org, 'GET', '/portal/shifts', { cookie })).status, 200);
+  assert.match((await portalReq(t, org, 'GET', '/portal/', { cookie })).body, /href="\/portal\/shifts"/);
+  // The person's activity names the change; she had an account, so no second invitation is sent.
+  const act = await org.req('GET', `/api/activity?entity_type=person&entity_id=${vera}&limit=100`);
+  const change = act.body.results.find((e: any) => e.changes?.volunteer_status?.after === 'approved');
+  assert.deepEqual(change.changes.volunteer_status, { before: 'applied', after: 'approved' });
+  const before = await mailsTo(org.id, 'vera@example.org');
+  await runDueJobs(t.ctx, { orgId: org.id });
+  assert.equal(await mailsTo(org.id, 'vera@example.org'), before);
+
+  // Approving a person without an account (and without the role: they gain it) invites them, in the background.
+  const noel = await makePerson(org, { firstName: 'Noel', email: 'noel@example.org' });
+  const made = await org.req('PUT', `/api/people/${noel}/volunteer-status`, { body: { status: 'approved' } });
+  assert.deepEqual(made.body, { person_id: noel, volunteer: true, status: 'approved' });
+  assert.deepEqual((await org.req('GET', `/api/v1/people/${noel}`)).body.roles, ['volunteer']);
+  await runDueJobs(t.ctx, { orgId: org.id });
+  assert.equal((await org.req('GET', `/api/people/${noel}/portal-account`)).body.status, 'invited');
+  assert.equal(await mailsTo(org.id, 'noel@example.org'), 1);
+  // The same status again changes nothing and sends nothing more.
+  const again = await org.req('PUT', `/api/people/${noel}/volunteer-status`, { body: { status: 'approved' } });
+  assert.equal(again.status, 200);
+  await runDueJobs(t.ctx, { orgId: org.id });
+  assert.equal(await mailsTo(org.id, 'noel@example.org'), 1);
+  // A volunteer staff gave the role directly counts as approved.
+  const direct = await makePerson(org, { roles: ['volunteer'] });
+  assert.equal((await org.req('GET', `/api/people/${direct}/volunteer-status`)).body.status, 'approved');
+  assert.equal((await org.req('GET', `/api/people/${await makePerson(org)}/volunteer-status`)).body.status, null);
+
+  // With the volunteer part off, approving invites nobody.
+  await org.req('PUT', '/api/settings/portal', { body: { foster: true, volunteer: false, adopter: true, donor: true, welcome: '' } });
+  const olga = await makePerson(org, { email: 'olga@example.org' });
+  await org.req('PUT', `/api/people/${olga}/volunteer-status`, { body: { status: 'applied' } });
+  await org.req('PUT', `/api/people/${olga}/volunteer-status`, { body: { status: 'approved' } });
+  await runDueJobs(t.ctx, { orgId: org.id });
+  assert.equal((await org.req('GET', `/api/people/${olga}/portal-account`)).status, 404);
+
+  // Bad input changes nothing; another organization's person is not found.
+  const bad = await org.req('PUT', `/api/people/${noel}/volunteer-status`, { body: { status: 'maybe' } });
+  assert.equal(bad.status, 422);
+  assert.equal((await org.req('GET', `/api/people/${noel}/volunteer-status`)).body.status, 'approved');
+  const other = await makeOrg(t);
+  assert.equal((await other.req('PUT', `/api/people/${noel}/volunteer-status`, { body: { status: 'applied' } })).status, 404);
 });
 
 test('a donor: their own gifts by year and a year-end statement in PDF; nobody else sees them', async () => {

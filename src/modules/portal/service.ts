@@ -277,11 +277,22 @@ export async function setAccountStatus(db: Db, orgId: string, actor: string, per
   });
 }
 
-/** Queued when a foster placement starts: the foster is invited to the portal unless they have an account already. */
+/**
+ * Queued when a foster placement starts or a volunteer is approved: the person is invited to the portal unless they
+ * have an account already, or the organization's portal has that part (foster, volunteer) turned off.
+ */
 export const AUTO_INVITE_JOB = 'portal.auto_invite';
-export async function queueAutoInvite(q: Queryable, orgId: string, personId: string, why: string): Promise<void> {
+export async function queueAutoInvite(
+  q: Queryable,
+  orgId: string,
+  personId: string,
+  why: 'foster_placement' | 'volunteer_approved',
+): Promise<void> {
   if (await repo.accountOfPerson(q, orgId, personId)) return;
-  await enqueueJob(q, orgId, AUTO_INVITE_JOB, { personId, why }, { key: `invite-${personId}`, maxAttempts: 3 });
+  const parts = await repo.parts(q, orgId);
+  if (!(why === 'foster_placement' ? parts.foster : parts.volunteer)) return;
+  // One invitation per person and reason while a job waits or ran (a second approval after an invitation finds the account).
+  await enqueueJob(q, orgId, AUTO_INVITE_JOB, { personId, why }, { key: `invite-${personId}-${why}`, maxAttempts: 3 });
 }
 defineJob<{ personId: string; why: string }>(
   AUTO_INVITE_JOB,

@@ -8,11 +8,10 @@ import type { FosterAnimal, fosterAnimalPage } from './foster.service.ts';
 
 /** The portal's own styles, on top of the site's layout: forms sized for a thumb at 375 px first. */
 export const CSS = `<style>
-.pnav{display:flex;flex-wrap:wrap;gap:4px;margin:0 0 16px;align-items:center}
-.pnav a,.pnav button{background:#fff;border:1px solid var(--line);border-radius:99px;padding:8px 10px;text-decoration:none;
-font-weight:600;color:var(--p);min-height:44px;display:inline-flex;align-items:center;font-size:.875rem;cursor:pointer}
-.pnav form{margin:0 0 0 auto}
-.stack{display:grid;gap:14px}@media(min-width:860px){.stack.two{grid-template-columns:1fr 1fr;align-items:start}}
+@media(max-width:480px){nav.main{margin-left:-8px}nav.main a{padding:10px 8px}}
+.who{display:flex;flex-wrap:wrap;gap:8px;justify-content:flex-end;align-items:center;margin:0 0 8px;font-size:.9rem}
+.who form{margin:0}.who button{font-weight:600;color:var(--p);cursor:pointer}
+.stack{display:grid;gap:14px}@media(min-width:720px){.stack.two{grid-template-columns:minmax(0,1fr) minmax(0,1fr);align-items:start}}
 label.f{display:flex;flex-direction:column;gap:4px;font-weight:600;font-size:.95rem;margin:0 0 10px}
 label.f span.h{font-weight:400;color:var(--mute);font-size:.85rem}
 input[type=email],input[type=password],input[type=text],input[type=number],textarea,input[type=file]{font:inherit;padding:10px;
@@ -28,16 +27,41 @@ ul.items li .t{font-weight:700}
 .shift{display:flex;justify-content:space-between;gap:10px;align-items:center;flex-wrap:wrap}
 .shift form{margin:0}
 .tag{display:inline-block;background:#e8f1f6;border-radius:99px;padding:1px 10px;font-size:.85rem;font-weight:600}
-.box h2{margin-top:0;font-size:1.15rem}
+.box h2{margin:1.2em 0 .5em;font-size:1.15rem}.box h2:first-child{margin-top:0}
 </style>`;
 
 export const errorText = (err: AppError) => err.message;
 
-export function portalNav(_personId: string): Raw {
-  return html`<nav class="pnav" aria-label="Portal">
-<a href="/portal/">Home</a><a href="/portal/shifts">Shifts</a><a href="/portal/account">Account</a>
-<form method="post" action="/portal/sign-out"><button type="submit">Sign out</button></form>
-</nav>`;
+/** The portal's pages a header link may name. */
+export type PortalPage = 'sign-in' | 'home' | 'shifts' | 'adoptions' | 'gifts' | 'account';
+
+/**
+ * The header's links: the portal's own pages the person has (none but signing in without a session), then the
+ * organization's public site.
+ */
+export function portalLinks(
+  has: { shifts: boolean; adoptions: boolean; gifts: boolean } | null,
+  current: PortalPage,
+): { href: string; label: string; current: boolean }[] {
+  const pages: [PortalPage, string, string, boolean][] = has
+    ? [
+        ['home', '/portal/', 'Home', true],
+        ['shifts', '/portal/shifts', 'Shifts', has.shifts],
+        ['adoptions', '/portal/adoptions', 'Adoptions', has.adoptions],
+        ['gifts', '/portal/gifts', 'Gifts', has.gifts],
+        ['account', '/portal/account', 'Account', true],
+      ]
+    : [['sign-in', '/portal/', 'Sign in', true]];
+  return [
+    ...pages.filter((p) => p[3]).map(([key, href, label]) => ({ href, label, current: key === current })),
+    { href: '/', label: 'Website', current: false },
+  ];
+}
+
+/** Who is signed in, and signing out: under the header on every page of a signed-in person. */
+export function signedInBar(name: string): Raw {
+  return html`<div class="who"><span class="muted">Signed in as ${name}</span>
+<form method="post" action="/portal/sign-out"><button type="submit">Sign out</button></form></div>`;
 }
 
 export function message(title: string, text: string, extra?: Raw): Raw {
@@ -110,8 +134,7 @@ ${
         (a) =>
           html`<li>${
             a.placement === 'active'
-              ? html`<a class="t" href="/portal/animals/${a.id}">${a.name}
-</a>`
+              ? html`<a class="t" href="/portal/animals/${a.id}">${a.name}</a>`
               : html`<span class="t">${a.name}</span>`
           } <span class="muted">${a.species}</span><br><span class="tag">
 ${PLACEMENT[a.placement] ?? a.placement}</span>${a.since ? html` <span class="muted">since ${day(a.since)}</span>` : ''}
@@ -119,7 +142,8 @@ ${a.placement === 'pending' ? offerForms(a) : ''}</li>`,
       )}</ul>`
     : html`<p class="muted">No animal is with you right now.</p>`
 }
-${p.fosterHome ? availabilityForm(p.fosterHome) : ''}</section>`
+</section>
+${p.fosterHome ? availabilityForm(p.fosterHome) : ''}`
     : ''
 }
 ${
@@ -167,7 +191,7 @@ function offerForms(a: FosterAnimal): Raw {
 }
 
 function availabilityForm(h: { status: string; capacity: number; spots_filled: number; species_preferences: string[] }): Raw {
-  return html`<form method="post" action="/portal/availability" aria-labelledby="h-avail">
+  return html`<form class="box" method="post" action="/portal/availability" aria-labelledby="h-avail">
 <h2 id="h-avail">When you can take another animal</h2>
 <p class="muted">${h.spots_filled} of ${h.capacity} places taken now.</p>
 <label class="f">Right now<select name="status">
@@ -195,6 +219,7 @@ export function account(c: Caller, error: string | null, notice: string | null, 
 </p>`
       : ''
   }${notice ? html`<p class="ok" role="status">${notice}</p>` : ''}
+<div class="stack two">
 <form class="box" method="post" action="/portal/account/password">
 <h2>${c.hasPassword ? 'Change your password' : 'Set a password'}</h2>
 <p class="muted">You sign in as ${c.email}. ${c.hasPassword ? '' : 'Without a password you sign in with emailed links.'}</p>
@@ -219,8 +244,11 @@ ${CATEGORY[p.category] ?? p.category}</label>`,
 )}
 </fieldset>
 <button class="btn" type="submit">Save my choices</button>
-</form>`;
+</form>
+</div>`;
 }
+
+const photoCount = (n: number) => (n === 0 ? 'no photo' : n === 1 ? '1 photo' : `${n} photos`);
 
 type AnimalPage = Awaited<ReturnType<typeof fosterAnimalPage>>;
 const UPDATE_STATE: Record<string, string> = { pending: 'waiting for staff', approved: 'approved', declined: 'kept internal' };
@@ -257,7 +285,7 @@ ${
     ? html`<h2>Your updates</h2><ul class="items">${p.updates.map(
         (u) =>
           html`<li>${u.body || '(photos only)'}<br>
-<span class="muted">${when(u.created_at, org.time_zone)} · ${u.photo_ids.length} photo(s) · ${UPDATE_STATE[u.status] ?? u.status}
+<span class="muted">${when(u.created_at, org.time_zone)} · ${photoCount(u.photo_ids.length)} · ${UPDATE_STATE[u.status] ?? u.status}
 </span></li>`,
       )}</ul>`
     : ''

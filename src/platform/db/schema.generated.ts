@@ -1276,6 +1276,7 @@ export interface People {
   tags: Generated<string[]>;
   time_zone: string;
   updated_at: Generated<Timestamp>;
+  volunteer_status: string | null;
 }
 
 export interface PeopleDirectory {
@@ -3130,6 +3131,7 @@ export const COLUMNS = {
     'deleted_at',
     'search',
     'merged_into',
+    'volunteer_status',
   ],
   people_tallies: ['organization_id', 'roles', 'stripe', 'n'],
   person_addresses: [

@@ -30,6 +30,7 @@ import { day, daysLong, ListTable, money, phone, shown, useActor, when } from '.
 import { wallTime } from './zone';
 import { HOME_STATUS_LABEL, PLACEMENT_STATUS_LABEL } from './names';
 import PersonMessage from './PersonMessage';
+import { PersonPortal } from './PersonPortal';
 import { PersonAdoptions } from './PersonAdoptions';
 import { PersonForm, roleName } from './PersonForm';
 import { RegistryCheck } from './RegistryCheck';
@@ -560,6 +561,7 @@ export default function PersonPage() {
           </Table.Tbody>
         </Table>
       </Card>
+      <PersonPortal id={id} name={name} hasEmail={!!p.email} canWrite={can(grants, 'people', 'write')} />
       <Tabs defaultValue="profile" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="profile">Profile</Tabs.Tab>

@@ -28,6 +28,7 @@ import { CareBadge } from './Animals';
 import { ListTable, when } from './parts';
 import { Catalogues, CustomFields, OrganizationProfile } from './SettingsMore';
 import { SettingsPublicSite } from './SettingsPublicSite';
+import { SettingsPortal } from './SettingsPortal';
 import { Webhooks } from './Webhooks';
 
 const SettingsAdoptions = lazy(() => import('./SettingsAdoptions'));
@@ -375,7 +376,13 @@ export default function Settings() {
           {animalsRead && <Tabs.Tab value="care">Care</Tabs.Tab>}
           {isAdmin && <Tabs.Tab value="webhooks">Webhooks</Tabs.Tab>}
           {settingsRead && <Tabs.Tab value="public-site">Public site</Tabs.Tab>}
+          {settingsRead && <Tabs.Tab value="portal">Portal</Tabs.Tab>}
         </Tabs.List>
+        {settingsRead && (
+          <Tabs.Panel value="portal" pt="md">
+            <SettingsPortal canAdmin={isAdmin} />
+          </Tabs.Panel>
+        )}
         {isAdmin && (
           <Tabs.Panel value="webhooks" pt="md">
             <Webhooks />

@@ -49,6 +49,8 @@ export const keys = {
     all: ['foster-updates'] as const,
     list: (status: string) => ['foster-updates', 'list', status] as const,
   },
+  /** Which parts of the portal the organization offers and what it shares. */
+  portalSettings: ['portal-settings'] as const,
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,
@@ -83,4 +85,6 @@ export type PersonPart =
   | 'foster-homes'
   | 'bookings'
   | 'messages'
-  | 'similar';
+  | 'similar'
+  | 'portal-account'
+  | 'volunteer-status';
