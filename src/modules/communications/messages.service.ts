@@ -22,8 +22,6 @@ import type { Principal } from '../../platform/auth.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { personIdByEmail } from '../people/public.ts';
 
-export const QUEUE_CHANNEL = 'ark_comm_outbound';
-
 /** A send request as POST /messages takes it (a reply fills in the same fields). */
 export type SendInput = SendBodyT;
 /** What a conversation reply adds: the thread it belongs to. */
@@ -313,7 +311,6 @@ export async function send(
       category,
       ...(unsent ? { not_sent: NO_PROVIDER_REASON } : {}),
     });
-    if (!unsent) await repo.notifyQueue(q, QUEUE_CHANNEL, org.id);
     return { replayed: false, idempotency_key: key, messages: await messagesByIds(q, org.id, ids) };
   });
   if (unsent && result)

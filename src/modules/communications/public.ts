@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { BUILT_IN_ROLES } from '../../platform/permissions.ts';
-import { providersConfigured, QUEUE_CHANNEL, send } from './messages.service.ts';
+import { providersConfigured, send } from './messages.service.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { newId } from '../../platform/ids.ts';
 import { organizationProfile } from '../settings/public.ts';
@@ -11,7 +11,7 @@ import { ensureDefaultInbox } from './inboxes.repository.ts';
 import { mailHost } from './inboxes.service.ts';
 import { senderOf } from './delivery.repository.ts';
 import { sendingDomain } from './delivery.service.ts';
-import { insertOutbound, notifyQueue } from './messages.repository.ts';
+import { insertOutbound } from './messages.repository.ts';
 
 export { fillText, mergeFieldsIn, listJoin, recordMergeValues } from './blocks.ts';
 export { send, providersConfigured, type SendInput } from './messages.service.ts';
@@ -91,7 +91,6 @@ export async function queueOrganizationNotice(
     conversation_id: null,
     send_request_id: `notice:${id}`,
   });
-  await notifyQueue(q, QUEUE_CHANNEL, orgId);
   return id;
 }
 
@@ -160,7 +159,6 @@ export async function queueEmailWithAttachments(
       );
     ids.push(id);
   }
-  if (ids.length) await notifyQueue(q, QUEUE_CHANNEL, orgId);
   return ids;
 }
 
