@@ -166,8 +166,8 @@ async function replay(q: Queryable, orgId: string, p: Principal, key: string, ha
 /**
  * Accepts a send request: checks it, then in one transaction claims the idempotency key (a unique
  * row: a concurrent twin waits, then replays), logs every message (queued, or suppressed with the
- * reason), marks new activity in the conversation of a reply, writes the audit row, and wakes the
- * queue worker on commit. No SMTP here.
+ * reason), marks new activity in the conversation of a reply, writes the audit row, and queues each queued
+ * message's send job (woken on commit). No SMTP here.
  */
 export async function send(
   db: Db,

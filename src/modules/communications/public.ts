@@ -49,7 +49,7 @@ export async function sendNotice(
 
 /**
  * Queues a plain transactional email to the organization's own address (its settings' email), in the
- * caller's transaction; the outbound worker sends it. Returns the message id, or null when the
+ * caller's transaction, with its send job; the job queue sends it. Returns the message id, or null when the
  * organization has no email address on file.
  */
 export async function queueOrganizationNotice(
@@ -103,7 +103,7 @@ export interface Attachment {
 
 /**
  * Queues a plain transactional email with files attached (a scheduled report) to each address, one message per
- * address, in the caller's transaction; the outbound worker sends it. Returns the message ids.
+ * address, in the caller's transaction, with its send job; the job queue sends it. Returns the message ids.
  */
 export async function queueEmailWithAttachments(
   q: Queryable,
