@@ -6,6 +6,10 @@
  * killed process's session), finish with every row imported exactly once, and the deliveries must go on.
  * The figures are printed for the operations notes.
  *
+ * The second drill does the same to outbound mail: a process is killed while some messages are in the middle of their
+ * SMTP conversation with a provider on loopback and others wait; a new process must send every waiting one exactly once
+ * and resend none that a provider may already have (those are failed for review: mail is at most once).
+ *
  * Runs once per `npm test` (on the first store).
  */
 import assert from 'node:assert/strict';
@@ -15,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { call, emptyDatabase, orgIn, startServer, type Answer, type ServerProcess } from './server-process.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -217,6 +222,147 @@ test('kill -9 during a background import: a new process resumes it within 30 s, 
     await second?.kill();
     await sql.end().catch(() => undefined);
     await new Promise((resolve) => receiver.close(resolve));
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('kill -9 while mail is going out: waiting mail is sent once by the next process, mail caught mid-SMTP is never resent', {
+  skip,
+  timeout: 600_000,
+}, async () => {
+  const MAILS = 20;
+  const ACCEPT_FIRST = 5;
+  const db = await emptyDatabase(process.env.ARK_TEST_DATABASE_URL ?? '');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ark-restart-mail-'));
+  // The provider: takes the first messages, then holds each later one in DATA without answering until told to stop.
+  const accepted: string[] = [];
+  const held: string[] = [];
+  let holding = true;
+  const subjectOf = (raw: string) => /^Subject: (.*)$/m.exec(raw)?.[1] ?? '?';
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    disableReverseLookup: true,
+    onData(stream, _session, cb) {
+      let raw = '';
+      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      stream.on('end', () => {
+        if (holding && accepted.length >= ACCEPT_FIRST) {
+          held.push(subjectOf(raw)); // never answered: the sender cannot know whether it was taken
+          return;
+        }
+        accepted.push(subjectOf(raw));
+        cb(null, `Message queued as fake-${accepted.length}`);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as { port: number }).port;
+  const env = {
+    DATABASE_URL: db.url,
+    ARK_DATA_DIR: dataDir,
+    ARK_SMTP_PROVIDERS: `smtp://127.0.0.1:${smtpPort}?name=loopback`,
+    ARK_RATE_LIMIT_PER_MINUTE: '1000000',
+  };
+  const sql = new pg.Client({ connectionString: db.url });
+  let first: ServerProcess | null = null;
+  let second: ServerProcess | null = null;
+  try {
+    first = await startServer(env);
+    await sql.connect();
+    const org = await orgIn(db.url);
+    let server: ServerProcess = first;
+    const req = (method: string, p: string, body?: unknown) =>
+      call(server.port, { method, path: p, host: org.host, key: org.key, body, timeoutMs: 60_000 });
+    const ids: string[] = [];
+    for (let i = 0; i < MAILS; i++) {
+      const r = (await req('POST', '/api/communications/messages', {
+        to_addresses: [`reader${i}@example.org`],
+        subject: `Mail ${i}`,
+        body_blocks: [{ type: 'p', runs: [{ text: 'Hello.' }] }],
+        idempotency_key: `restart-mail-${i}`,
+      })) as Answer;
+      assert.equal(r.status, 202, r.body);
+      ids.push(JSON.parse(r.body).results[0].id as string);
+    }
+    // Some taken, some held mid-conversation (one per send slot of the process), the rest waiting. Then kill -9.
+    await until('messages held in the middle of their SMTP conversation', 120_000, async () => held.length >= 4);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const killedAt = Date.now();
+    const heldAtKill = [...held];
+    const acceptedAtKill = [...accepted];
+    holding = false;
+
+    second = await startServer(env);
+    server = second;
+    const upAt = Date.now();
+    const statuses = async () =>
+      (
+        await sql.query<{ subject: string; status: string; review: boolean | null }>(
+          `SELECT subject, status, (payload_metadata->>'needs_review')::boolean AS review FROM comm_messages
+            WHERE organization_id = $1 AND direction = 'outbound'`,
+          [org.id],
+        )
+      ).rows;
+    const settled = await until('every message sent or failed for review', 180_000, async () => {
+      const rows = await statuses();
+      return rows.every((r) => r.status === 'sent' || r.status === 'failed') ? rows : null;
+    });
+    const settledAt = Date.now();
+
+    // Nothing a provider received was sent again, and every message is recorded once, as what happened to it.
+    const counts = new Map<string, number>();
+    for (const s of accepted) counts.set(s, (counts.get(s) ?? 0) + 1);
+    assert.deepEqual(
+      [...counts.values()].filter((n) => n > 1),
+      [],
+      'no message reached the provider twice',
+    );
+    for (const r of settled) {
+      if (heldAtKill.includes(r.subject)) {
+        assert.equal(r.status, 'failed', `${r.subject} was mid-SMTP at the kill`);
+        assert.equal(r.review, true);
+        assert.equal(counts.get(r.subject), undefined, `${r.subject} was not resent`);
+      } else {
+        assert.equal(r.status, 'sent', `${r.subject} was sent`);
+        assert.equal(counts.get(r.subject), 1, `${r.subject} reached the provider once`);
+      }
+    }
+    assert.equal(settled.length, MAILS);
+    assert.equal(accepted.length, MAILS - heldAtKill.length);
+    // The API shows the same: every message listed once, sent or failed.
+    const listed = (await req('GET', '/api/communications/messages?limit=100')) as Answer;
+    const results = JSON.parse(listed.body).results as { id: string; status: string }[];
+    assert.deepEqual(results.map((m) => m.id).sort(), [...ids].sort());
+    assert.equal(results.filter((m) => m.status === 'sent').length, MAILS - heldAtKill.length);
+    const jobs = await sql.query<{ status: string; n: string }>(
+      "SELECT status, count(*) AS n FROM jobs WHERE organization_id = $1 AND kind = 'communications.send' GROUP BY status",
+      [org.id],
+    );
+    assert.deepEqual(
+      jobs.rows.map((j) => [j.status, Number(j.n)]),
+      [['done', MAILS]],
+    );
+    console.log(
+      JSON.stringify({
+        mail_restart: {
+          messages: MAILS,
+          sent_before_kill: acceptedAtKill.length,
+          mid_smtp_at_kill: heldAtKill.length,
+          sent_by_second_process: accepted.length - acceptedAtKill.length,
+          seconds_from_kill_to_new_process_up: ((upAt - killedAt) / 1000).toFixed(1),
+          seconds_from_new_process_up_to_all_settled: ((settledAt - upAt) / 1000).toFixed(1),
+        },
+      }),
+    );
+  } finally {
+    await first?.kill();
+    await second?.kill();
+    await sql.end().catch(() => undefined);
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
     await db.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

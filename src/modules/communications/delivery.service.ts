@@ -10,7 +10,7 @@ import { pageB } from '../../platform/pagination.ts';
 import * as repo from './delivery.repository.ts';
 import { ensureDefaultInbox } from './inboxes.repository.ts';
 import { mailHost } from './inboxes.service.ts';
-import { parseProviders } from './worker.ts';
+import { parseProviders } from './outbound.ts';
 import { personExists } from '../people/public.ts';
 import {
   BULK_CATEGORIES,

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { securitySuite, assertErrorShape } from '../../../test/security.ts';
 import { inboundBench, type FakeProvider, type InboundBench } from './testing.ts';
-import { createOutboundWorker } from './worker.ts';
+import { sendQueuedMail } from './outbound.ts';
 
 let t: TestApp;
 let good: FakeProvider;
@@ -23,9 +23,7 @@ async function person(org: TestOrg, email: string) {
   return r.body.id as string;
 }
 const drain = async (org: TestOrg) => {
-  const w = createOutboundWorker(t.db, { providers: good.url, organizations: [org.id] });
-  await w.runOnce();
-  await w.stop();
+  await sendQueuedMail(t.ctx, org.id, { providers: good.url });
 };
 
 test(

@@ -3,7 +3,7 @@ import { templateRoutes } from './templates.routes.ts';
 import { inboxRoutes } from './inboxes.routes.ts';
 import { messageLogRoutes } from './messages.routes.ts';
 import { deliveryRoutes } from './delivery.routes.ts';
-import { createOutboundWorker } from './worker.ts';
+import { closeTransports } from './outbound.ts';
 import { conversationRoutes } from './conversations.routes.ts';
 import { startInboundListener } from './inbound.ts';
 import { seedCommunications } from './seed.ts';
@@ -20,13 +20,8 @@ export const communicationsModule: Module = {
   },
   seed: seedCommunications,
   async start(ctx) {
-    const worker = createOutboundWorker(ctx.db, {
-      providers: ctx.config.smtpProviders,
-      dataDir: ctx.config.dataDir,
-      clientName: ctx.config.mailDomain,
-    });
-    worker.start();
-    ctx.onClose(() => worker.stop());
+    // Outbound mail is sent by the kernel's job worker (kind communications.send, defined in outbound.ts).
+    ctx.onClose(async () => closeTransports());
     const inbound = await startInboundListener(ctx.db, ctx.config, { port: ctx.config.smtpInboundPort, host: ctx.config.host });
     ctx.onClose(() => inbound.close());
   },

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
+import { enqueueJob } from '../../platform/jobs.ts';
 import type { Principal } from '../../platform/auth.ts';
 import { messageReadable, reader } from './inboxes.repository.ts';
 import type { Static } from '../../platform/schema.ts';
@@ -177,6 +178,13 @@ export interface OutboundValues {
   send_request_id: string | null;
 }
 
+/** The job kind that sends one logged message (outbound.ts); its key is the message id. */
+export const SEND_JOB = 'communications.send';
+
+/**
+ * Logs an outbound message; a `queued` one gets its send job in the same transaction (keyed by the message id, so
+ * never two), so a message that is logged is always sent, and one whose transaction rolls back never is.
+ */
 export async function insertOutbound(q: Queryable, orgId: string, m: OutboundValues) {
   await q.query(
     `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id,
@@ -209,9 +217,5 @@ export async function insertOutbound(q: Queryable, orgId: string, m: OutboundVal
       m.send_request_id,
     ],
   );
-}
-
-/** Wakes the queue worker when the transaction commits. */
-export async function notifyQueue(q: Queryable, channel: string, orgId: string) {
-  await q.query('SELECT pg_notify($1, $2)', [channel, orgId]);
+  if (m.status === 'queued') await enqueueJob(q, orgId, SEND_JOB, { message_id: m.id }, { key: m.id });
 }

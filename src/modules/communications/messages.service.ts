@@ -22,8 +22,6 @@ import type { Principal } from '../../platform/auth.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { personIdByEmail } from '../people/public.ts';
 
-export const QUEUE_CHANNEL = 'ark_comm_outbound';
-
 /** A send request as POST /messages takes it (a reply fills in the same fields). */
 export type SendInput = SendBodyT;
 /** What a conversation reply adds: the thread it belongs to. */
@@ -168,8 +166,8 @@ async function replay(q: Queryable, orgId: string, p: Principal, key: string, ha
 /**
  * Accepts a send request: checks it, then in one transaction claims the idempotency key (a unique
  * row: a concurrent twin waits, then replays), logs every message (queued, or suppressed with the
- * reason), marks new activity in the conversation of a reply, writes the audit row, and wakes the
- * queue worker on commit. No SMTP here.
+ * reason), marks new activity in the conversation of a reply, writes the audit row, and queues each queued
+ * message's send job (woken on commit). No SMTP here.
  */
 export async function send(
   db: Db,
@@ -313,7 +311,6 @@ export async function send(
       category,
       ...(unsent ? { not_sent: NO_PROVIDER_REASON } : {}),
     });
-    if (!unsent) await repo.notifyQueue(q, QUEUE_CHANNEL, org.id);
     return { replayed: false, idempotency_key: key, messages: await messagesByIds(q, org.id, ids) };
   });
   if (unsent && result)

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { BUILT_IN_ROLES } from '../../platform/permissions.ts';
-import { providersConfigured, QUEUE_CHANNEL, send } from './messages.service.ts';
+import { providersConfigured, send } from './messages.service.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { newId } from '../../platform/ids.ts';
 import { organizationProfile } from '../settings/public.ts';
@@ -11,7 +11,7 @@ import { ensureDefaultInbox } from './inboxes.repository.ts';
 import { mailHost } from './inboxes.service.ts';
 import { senderOf } from './delivery.repository.ts';
 import { sendingDomain } from './delivery.service.ts';
-import { insertOutbound, notifyQueue } from './messages.repository.ts';
+import { insertOutbound } from './messages.repository.ts';
 
 export { fillText, mergeFieldsIn, listJoin, recordMergeValues } from './blocks.ts';
 export { send, providersConfigured, type SendInput } from './messages.service.ts';
@@ -49,7 +49,7 @@ export async function sendNotice(
 
 /**
  * Queues a plain transactional email to the organization's own address (its settings' email), in the
- * caller's transaction; the outbound worker sends it. Returns the message id, or null when the
+ * caller's transaction, with its send job; the job queue sends it. Returns the message id, or null when the
  * organization has no email address on file.
  */
 export async function queueOrganizationNotice(
@@ -91,7 +91,6 @@ export async function queueOrganizationNotice(
     conversation_id: null,
     send_request_id: `notice:${id}`,
   });
-  await notifyQueue(q, QUEUE_CHANNEL, orgId);
   return id;
 }
 
@@ -104,7 +103,7 @@ export interface Attachment {
 
 /**
  * Queues a plain transactional email with files attached (a scheduled report) to each address, one message per
- * address, in the caller's transaction; the outbound worker sends it. Returns the message ids.
+ * address, in the caller's transaction, with its send job; the job queue sends it. Returns the message ids.
  */
 export async function queueEmailWithAttachments(
   q: Queryable,
@@ -160,7 +159,6 @@ export async function queueEmailWithAttachments(
       );
     ids.push(id);
   }
-  if (ids.length) await notifyQueue(q, QUEUE_CHANNEL, orgId);
   return ids;
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { testApp, makeOrg, request, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { securitySuite, assertErrorShape } from '../../../test/security.ts';
 import { fakeProvider, type FakeProvider } from './testing.ts';
-import { createOutboundWorker, parseProviders, classify } from './worker.ts';
+import { parseProviders, classify, sendQueuedMail, type MailOptions } from './outbound.ts';
 
 let t: TestApp;
 let good: FakeProvider;
@@ -50,8 +50,8 @@ async function activeTemplate(org: TestOrg, extra: Record<string, unknown> = {})
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body.id as string;
 }
-const worker = (org: TestOrg, providers: string, o: Record<string, unknown> = {}) =>
-  createOutboundWorker(t.db, { providers, organizations: [org.id], retryBaseMs: 1, ...o });
+/** Sends the organization's due mail now through `providers`; answers how many send jobs ran. */
+const sendDue = (org: TestOrg, providers: string, o: MailOptions = {}) => sendQueuedMail(t.ctx, org.id, { providers, ...o });
 const log = async (org: TestOrg, q = '') => (await org.req('GET', `/api/communications/messages${q}`)).body.results as any[];
 
 test('providers: the ARK_SMTP_PROVIDERS format and SMTP error classes', () => {
@@ -129,9 +129,8 @@ test('the files provider (development): ARK_SMTP_PROVIDERS=files writes each mes
     });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     const id = r.body.results[0].id as string;
-    const w = createOutboundWorker(dev.db, { providers: 'files', dataDir, organizations: [org.id] });
-    assert.equal(await w.runOnce(), 1);
-    await w.stop();
+    // The configured provider (ARK_SMTP_PROVIDERS=files) sends it.
+    assert.equal(await sendQueuedMail(dev.ctx, org.id), 1);
     const eml = await readFile(path.join(dataDir, 'outbox', `${id}.eml`), 'utf8');
     assert.match(eml, /^Subject: Welcome Ola$/m);
     assert.match(eml, new RegExp(`^To: ${p.email}$`, 'm'));
@@ -169,10 +168,8 @@ test('send from a template: logged queued before SMTP, then sent once through th
   assert.equal(m.direction, 'outbound');
   assert.equal(m.channel, 'email');
   const before = good.received.length;
-  const w = worker(org, good.url);
-  assert.equal(await w.runOnce(), 1);
-  assert.equal(await w.runOnce(), 0);
-  await w.stop();
+  assert.equal(await sendDue(org, good.url), 1);
+  assert.equal(await sendDue(org, good.url), 0);
   assert.equal(good.received.length, before + 1);
   const mail = good.received[good.received.length - 1];
   assert.equal(mail?.subject, 'Hi Ana');
@@ -242,9 +239,7 @@ test('failover: a 4xx and a 5xx provider are passed over, every attempt recorded
     assert.equal(r.status, 202, JSON.stringify(r.body));
     assert.equal(r.body.results[0].subject, 'Hello Ben');
     const before = good.received.length;
-    const w = worker(org, [soft.url, hard.url, good.url].join(','));
-    await w.runOnce();
-    await w.stop();
+    await sendDue(org, [soft.url, hard.url, good.url].join(','));
     assert.equal(good.received.length, before + 1);
     const m = (await log(org))[0];
     assert.equal(m.status, 'sent');
@@ -274,14 +269,14 @@ test('every provider refusing: queued again for a retry, failed after the last a
     await org.req('POST', '/api/communications/messages', {
       body: { person_id: p.id, subject: 'S', body_blocks: [P('x')], idempotency_key: key() },
     });
-    const w = worker(org, soft.url, { maxAttempts: 2 });
-    await w.runOnce();
+    assert.equal(await sendDue(org, soft.url, { maxAttempts: 2 }), 1);
     let m = (await log(org))[0];
     assert.equal(m.status, 'queued');
     assert.match(m.payload_metadata.error, /421/);
-    await t.db.query("UPDATE comm_messages SET next_attempt_at = now() - interval '1 second' WHERE organization_id = $1", [org.id]);
-    await w.runOnce();
-    await w.stop();
+    // Its job waits out the back-off (a minute): not run again until then.
+    assert.equal(await sendDue(org, soft.url, { maxAttempts: 2 }), 0);
+    await t.db.query("UPDATE jobs SET run_at = now() WHERE organization_id = $1 AND kind = 'communications.send'", [org.id]);
+    assert.equal(await sendDue(org, soft.url, { maxAttempts: 2 }), 1);
     m = (await log(org))[0];
     assert.equal(m.status, 'failed');
     assert.equal(m.payload_metadata.failover_attempts.length, 2);
@@ -328,9 +323,7 @@ test('idempotency: same key and body replays, different body 422, concurrent twi
   const rows = await t.db.query("SELECT id FROM comm_messages WHERE organization_id = $1 AND subject = 'Race'", [org.id]);
   assert.equal(rows.length, 1);
   const before = good.received.length;
-  const [w1, w2] = [worker(org, good.url), worker(org, good.url)];
-  await Promise.all([w1.runOnce(), w2.runOnce(), w1.runOnce()]);
-  await Promise.all([w1.stop(), w2.stop()]);
+  await Promise.all([sendDue(org, good.url), sendDue(org, good.url), sendDue(org, good.url)]);
   assert.equal(good.received.length, before + 2, 'the first message and the race winner, each once');
 });
 
@@ -457,9 +450,7 @@ test('suppressions: organization and platform lists, cc/bcc copies, hard bounce 
       body: { to_addresses: [gone], subject: 'b', body_blocks: [P('x')], idempotency_key: key() },
     });
     const before = good.received.length;
-    const w = worker(org, [bouncer.url, good.url].join(','));
-    await w.runOnce();
-    await w.stop();
+    await sendDue(org, [bouncer.url, good.url].join(','));
     assert.equal(good.received.length, before, 'the bounced message was not failed over to the next provider');
     assert.equal(bouncer.received.length, 1, 'the earlier cc message went through the first provider');
     const b = (await log(org, '?status=bounced'))[0];
@@ -514,49 +505,64 @@ test('preferences: opt out per category; transactional cannot be opted out of', 
 test('crash and restart: queued mail is sent exactly once; mail caught mid-SMTP is not resent blindly', async () => {
   const org = await makeOrg(t);
   const p = await person(org, 'Ivy');
-  for (let i = 0; i < 3; i++)
-    await org.req('POST', '/api/communications/messages', {
-      body: { person_id: p.id, subject: `Queued ${i}`, body_blocks: [P('x')], idempotency_key: key() },
+  const sendOne = (subject: string) =>
+    org.req('POST', '/api/communications/messages', {
+      body: { person_id: p.id, subject, body_blocks: [P('x')], idempotency_key: key() },
     });
+  // A worker that died holding the send job of `subject`: its claim is an hour old and never renewed.
+  const diedHolding = (subject: string, message: string) =>
+    Promise.all([
+      t.db.query(`UPDATE comm_messages SET ${message}, updated_at = now() WHERE organization_id = $1 AND subject = $2`, [org.id, subject]),
+      t.db.query(
+        "UPDATE jobs SET status = 'running', lock_token = 'dead', locked_at = now() - interval '1 hour', attempts = 1 " +
+          'WHERE organization_id = $1 AND key = (SELECT id FROM comm_messages WHERE organization_id = $1 AND subject = $2)',
+        [org.id, subject],
+      ),
+    ]);
+  for (let i = 0; i < 3; i++) await sendOne(`Queued ${i}`);
   // a worker claimed this one and died before talking to any provider: safe to send again
-  await org.req('POST', '/api/communications/messages', {
-    body: { person_id: p.id, subject: 'Claimed', body_blocks: [P('x')], idempotency_key: key() },
-  });
-  await t.db.query(
-    "UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour' WHERE " +
-      "organization_id = $1 AND subject = 'Claimed'",
-    [org.id],
-  );
+  await sendOne('Claimed');
+  await diedHolding('Claimed', "status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour', attempts = 1");
   // a worker died in the middle of the SMTP conversation: the provider may have taken it
-  await org.req('POST', '/api/communications/messages', {
-    body: { person_id: p.id, subject: 'Ambiguous', body_blocks: [P('x')], idempotency_key: key() },
-  });
-  await t.db.query(
-    "UPDATE comm_messages SET status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour', smtp_started_at " +
-      "= now() - interval '1 hour' WHERE organization_id = $1 AND subject = 'Ambiguous'",
-    [org.id],
+  await sendOne('Ambiguous');
+  await diedHolding(
+    'Ambiguous',
+    "status = 'sending', attempt_token = 'dead', locked_at = now() - interval '1 hour', smtp_started_at = now() - interval '1 hour'",
   );
+  // a worker recorded this one sent and died before finishing its job: the job runs again and sends nothing
+  await sendOne('Recorded');
+  await diedHolding('Recorded', "status = 'sent', provider = 'good', provider_message_id = 'earlier', attempts = 1");
   const listed = await log(org, '?status=queued');
   assert.equal(listed.length, 5, 'claimed messages show as queued');
 
   const before = good.received.length;
-  const workers = [
-    worker(org, good.url, { leaseMs: 60_000 }),
-    worker(org, good.url, { leaseMs: 60_000 }),
-    worker(org, good.url, { leaseMs: 60_000 }),
-  ];
-  await Promise.all(workers.map((w) => w.runOnce()));
-  await Promise.all(workers.map((w) => w.runOnce()));
-  await Promise.all(workers.map((w) => w.stop()));
+  // Three workers at once: each job runs once, whichever worker claims it.
+  const ran = await Promise.all([sendDue(org, good.url), sendDue(org, good.url), sendDue(org, good.url)]);
+  assert.equal(
+    ran.reduce((a, b) => a + b, 0),
+    6,
+  );
+  assert.equal(await sendDue(org, good.url), 0);
   const subjects = good.received
     .slice(before)
     .map((m) => m.subject)
     .sort();
   assert.deepEqual(subjects, ['Claimed', 'Queued 0', 'Queued 1', 'Queued 2']);
-  const amb = (await log(org)).find((m) => m.subject === 'Ambiguous');
+  const all = await log(org);
+  const amb = all.find((m) => m.subject === 'Ambiguous');
   assert.equal(amb.status, 'failed');
   assert.equal(amb.payload_metadata.needs_review, true);
-  assert.equal((await log(org, '?status=sent')).length, 4);
+  const recorded = all.find((m) => m.subject === 'Recorded');
+  assert.equal(recorded.provider_message_id, 'earlier', 'the message recorded sent was left as it was');
+  assert.equal((await log(org, '?status=sent')).length, 5);
+  const jobs = await t.db.query<{ status: string; n: string }>(
+    "SELECT status, count(*) AS n FROM jobs WHERE organization_id = $1 AND kind = 'communications.send' GROUP BY status",
+    [org.id],
+  );
+  assert.deepEqual(
+    jobs.map((j) => [j.status, Number(j.n)]),
+    [['done', 6]],
+  );
 });
 
 test('sender: DNS records to publish, custom sending domain gets its own key, admin to change', async () => {
@@ -582,9 +588,7 @@ test('sender: DNS records to publish, custom sending domain gets its own key, ad
     body: { person_id: p.id, subject: 'From us', body_blocks: [P('x')], idempotency_key: key() },
   });
   const before = good.received.length;
-  const w = worker(org, good.url);
-  await w.runOnce();
-  await w.stop();
+  await sendDue(org, good.url);
   const mail = good.received[before];
   assert.equal(mail?.from?.value[0]?.address, 'hello@mail.happytails.org');
   assert.equal(mail?.from?.value[0]?.name, 'Happy Tails');
