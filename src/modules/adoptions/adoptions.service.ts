@@ -64,9 +64,8 @@ const adoptionRows = (q: Queryable, orgId: string) =>
          WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id), '{}')`.as('donation_ids'),
       sql<string>`coalesce((SELECT sum(l.amount_minor) FROM adoption_donations x
          JOIN donation_ledger l ON l.organization_id = x.organization_id AND l.id = x.donation_id
-         WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id AND l.source = ${FEE_SOURCE} AND l.deleted_at IS NULL), 0)`.as(
-        'fee_paid_minor',
-      ),
+         WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id
+           AND l.source = ${FEE_SOURCE} AND l.deleted_at IS NULL), 0)`.as('fee_paid_minor'),
       'd.created_at',
       'd.updated_at',
     ])
@@ -157,7 +156,8 @@ async function closeOthers(
     .where('a.organization_id', '=', orgId)
     .where('a.id', '<>', winner)
     .where(
-      sql<boolean>`EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id AND x.application_id = a.id
+      sql<boolean>`EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id
+                      AND x.application_id = a.id
                       AND x.animal_id = ANY(${animalIds}::text[]))`,
     )
     .where(
@@ -352,7 +352,8 @@ async function movePaidFees(q: Queryable, orgId: string, applicationId: string, 
     .where('f.organization_id', '=', orgId)
     .where('f.application_id', '=', applicationId)
     .where(
-      sql<boolean>`NOT EXISTS (SELECT 1 FROM adoption_donations x WHERE x.organization_id = f.organization_id AND x.donation_id = f.donation_id)`,
+      sql<boolean>`NOT EXISTS (SELECT 1 FROM adoption_donations x
+        WHERE x.organization_id = f.organization_id AND x.donation_id = f.donation_id)`,
     )
     .execute();
   for (const p of paid) {
