@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
-import { Where } from '../../platform/db/sql.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { audit } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { AppError, invalid, missing, notFound } from '../../platform/errors.ts';
@@ -28,34 +28,70 @@ export interface Caller {
   isAdmin: boolean;
 }
 
-interface AdoptionRow extends Omit<AdoptionT, 'fee_minor' | 'donation_ids' | 'fee_paid_minor'> {
-  fee_minor: string;
-  fee_paid_minor: string;
-  donation_ids: string[];
-}
 /** The ledger's `source` of a donation recording an adoption fee paid (POST .../adoptions/{id}/fee-payments). */
 export const FEE_SOURCE = 'adoption_fee';
-const SELECT = `SELECT d.id, d.application_id, d.animal_id, coalesce(an.name, '') AS animal_name, d.person_id,
-  coalesce(p.display_name, '') AS adopter_name, d.stay_id, d.status, to_char(d.trial_ends_on, 'YYYY-MM-DD') AS trial_ends_on,
-  d.started_at, d.adopted_at, d.fee_minor, d.currency, d.fee_schedule_id, d.fee_rule, d.fee_promotion, d.fee_override_reason,
-  d.flag_override_reason, d.contract_id, d.returned_at, d.return_reason, d.return_stay_id, d.within_return_window,
-  coalesce((SELECT array_agg(x.donation_id ORDER BY x.created_at, x.donation_id) FROM adoption_donations x
-     WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id), '{}') AS donation_ids,
-  coalesce((SELECT sum(l.amount_minor) FROM adoption_donations x
-     JOIN donation_ledger l ON l.organization_id = x.organization_id AND l.id = x.donation_id
-     WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id AND l.source = '${FEE_SOURCE}' AND l.deleted_at IS NULL), 0)
-     AS fee_paid_minor,
-  d.created_at, d.updated_at
-  FROM adoptions d
-  LEFT JOIN animal_directory an ON an.organization_id = d.organization_id AND an.id = d.animal_id
-  LEFT JOIN people_directory p ON p.organization_id = d.organization_id AND p.id = d.person_id`;
+/** The adoptions of an organization as answered, with the animal's and the adopter's names, linked and paid donations. */
+const adoptionRows = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('adoptions as d')
+    .leftJoin('animal_directory as an', (j) => j.onRef('an.organization_id', '=', 'd.organization_id').onRef('an.id', '=', 'd.animal_id'))
+    .leftJoin('people_directory as p', (j) => j.onRef('p.organization_id', '=', 'd.organization_id').onRef('p.id', '=', 'd.person_id'))
+    .select([
+      'd.id',
+      'd.application_id',
+      'd.animal_id',
+      sql<string>`coalesce(an.name, '')`.as('animal_name'),
+      'd.person_id',
+      sql<string>`coalesce(p.display_name, '')`.as('adopter_name'),
+      'd.stay_id',
+      'd.status',
+      sql<string | null>`to_char(d.trial_ends_on, 'YYYY-MM-DD')`.as('trial_ends_on'),
+      'd.started_at',
+      'd.adopted_at',
+      'd.fee_minor',
+      'd.currency',
+      'd.fee_schedule_id',
+      'd.fee_rule',
+      'd.fee_promotion',
+      'd.fee_override_reason',
+      'd.flag_override_reason',
+      'd.contract_id',
+      'd.returned_at',
+      'd.return_reason',
+      'd.return_stay_id',
+      'd.within_return_window',
+      sql<string[]>`coalesce((SELECT array_agg(x.donation_id ORDER BY x.created_at, x.donation_id) FROM adoption_donations x
+         WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id), '{}')`.as('donation_ids'),
+      sql<string>`coalesce((SELECT sum(l.amount_minor) FROM adoption_donations x
+         JOIN donation_ledger l ON l.organization_id = x.organization_id AND l.id = x.donation_id
+         WHERE x.organization_id = d.organization_id AND x.adoption_id = d.id
+           AND l.source = ${FEE_SOURCE} AND l.deleted_at IS NULL), 0)`.as('fee_paid_minor'),
+      'd.created_at',
+      'd.updated_at',
+    ])
+    .where('d.organization_id', '=', orgId);
+type AdoptionRead = Awaited<ReturnType<ReturnType<typeof adoptionRows>['executeTakeFirstOrThrow']>>;
 
-const present = (r: AdoptionRow): AdoptionT => ({ ...r, fee_minor: Number(r.fee_minor), fee_paid_minor: Number(r.fee_paid_minor) });
+const present = (r: AdoptionRead): AdoptionT => ({
+  ...r,
+  status: r.status as AdoptionT['status'],
+  fee_minor: Number(r.fee_minor),
+  fee_paid_minor: Number(r.fee_paid_minor),
+});
 
 export async function adoptionById(q: Queryable, orgId: string, id: string, lock = false): Promise<AdoptionT | null> {
-  if (lock && !(await q.query('SELECT 1 FROM adoptions WHERE organization_id = $1 AND id = $2 FOR UPDATE', [orgId, id])).length)
+  if (
+    lock &&
+    !(await kx(q)
+      .selectFrom('adoptions')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst())
+  )
     return null;
-  const r = (await q.query<AdoptionRow>(`${SELECT} WHERE d.organization_id = $1 AND d.id = $2`, [orgId, id]))[0];
+  const r = await adoptionRows(q, orgId).where('d.id', '=', id).executeTakeFirst();
   return r ? present(r) : null;
 }
 export async function getAdoption(q: Queryable, orgId: string, id: string): Promise<AdoptionT> {
@@ -68,14 +104,16 @@ export async function listAdoptions(
   orgId: string,
   f: { animal_id?: string; person_id?: string; status?: string; limit: number; offset: number },
 ) {
-  const w = new Where(orgId, 'd.organization_id');
-  if (f.animal_id) w.eq('d.animal_id', f.animal_id);
-  if (f.person_id) w.eq('d.person_id', f.person_id);
-  if (f.status) w.eq('d.status', f.status);
-  const rows = await q.query<AdoptionRow>(
-    `${SELECT} WHERE ${w.sql} ORDER BY d.started_at DESC, d.id DESC ${w.page(f.limit + 1, f.offset)}`,
-    w.params,
-  );
+  let list = adoptionRows(q, orgId);
+  if (f.animal_id) list = list.where('d.animal_id', '=', f.animal_id);
+  if (f.person_id) list = list.where('d.person_id', '=', f.person_id);
+  if (f.status) list = list.where('d.status', '=', f.status);
+  const rows = await list
+    .orderBy('d.started_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(f.limit + 1)
+    .offset(f.offset)
+    .execute();
   return { results: rows.slice(0, f.limit).map(present), limit: f.limit, offset: f.offset, has_more: rows.length > f.limit };
 }
 
@@ -95,11 +133,12 @@ async function adoptedStage(q: Queryable, orgId: string) {
 /** The application became an adoption: decision `adopted`, and its stage the adopted stage (no longer Approved). */
 async function markAdopted(q: Queryable, orgId: string, applicationId: string): Promise<void> {
   const stage = await adoptedStage(q, orgId);
-  await q.query(
-    `UPDATE adoption_applications SET decision = 'adopted', stage_id = $3, decided_at = now(), updated_at = now()
-      WHERE organization_id = $1 AND id = $2`,
-    [orgId, applicationId, stage.id],
-  );
+  await kx(q)
+    .updateTable('adoption_applications')
+    .set({ decision: 'adopted', stage_id: stage.id, decided_at: sql`now()`, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', applicationId)
+    .execute();
 }
 
 /** Closes every other application (not closed yet) naming one of these animals: stage `Animal adopted`, reason `animal adopted`. */
@@ -111,18 +150,23 @@ async function closeOthers(
   actor: string,
 ): Promise<{ id: string; person_id: string }[]> {
   const stage = await adoptedStage(q, orgId);
-  const rows = await q.query<{ id: string; person_id: string }>(
-    `UPDATE adoption_applications a SET stage_id = $4, decision = 'closed', decision_reason = 'animal adopted',
-      decided_at = now(), updated_at = now()
-      WHERE a.organization_id = $1 AND a.id <> $2
-        AND EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id AND x.application_id = a.id
-                      AND x.animal_id = ANY($3::text[]))
-        AND NOT EXISTS (SELECT 1 FROM adoption_stages s WHERE s.organization_id = a.organization_id AND s.id
-          = a.stage_id AND s.kind = 'closed')
-        AND a.decision IS DISTINCT FROM 'adopted'
-      RETURNING a.id, a.person_id`,
-    [orgId, winner, animalIds, stage.id],
-  );
+  const rows = await kx(q)
+    .updateTable('adoption_applications as a')
+    .set({ stage_id: stage.id, decision: 'closed', decision_reason: 'animal adopted', decided_at: sql`now()`, updated_at: sql`now()` })
+    .where('a.organization_id', '=', orgId)
+    .where('a.id', '<>', winner)
+    .where(
+      sql<boolean>`EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id
+                      AND x.application_id = a.id
+                      AND x.animal_id = ANY(${animalIds}::text[]))`,
+    )
+    .where(
+      sql<boolean>`NOT EXISTS (SELECT 1 FROM adoption_stages s WHERE s.organization_id = a.organization_id AND s.id
+          = a.stage_id AND s.kind = 'closed')`,
+    )
+    .where(sql<boolean>`a.decision IS DISTINCT FROM 'adopted'`)
+    .returning(['a.id', 'a.person_id'])
+    .execute();
   for (const r of rows)
     await audit(q, orgId, actor, 'close', 'adoption_application', r.id, { reason: 'animal adopted', adopted_by: winner });
   return rows;
@@ -167,12 +211,12 @@ async function checkFlags(q: Queryable, c: Caller, personId: string, override: s
 
 async function checkContract(q: Queryable, orgId: string, applicationId: string, contractId: string | undefined): Promise<string | null> {
   if (!contractId) return null;
-  const r = (
-    await q.query<{ application_id: string; signed_at: Date | null }>(
-      'SELECT application_id, signed_at FROM signed_contracts WHERE organization_id = $1 AND id = $2',
-      [orgId, contractId],
-    )
-  )[0];
+  const r = await kx(q)
+    .selectFrom('signed_contracts')
+    .select(['application_id', 'signed_at'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', contractId)
+    .executeTakeFirst();
   if (!r || r.application_id !== applicationId) throw invalid({ contract_id: ['names no contract of this application'] });
   if (!r.signed_at) throw invalid({ contract_id: ['the contract is not signed yet'] });
   return contractId;
@@ -221,10 +265,13 @@ export async function finalize(db: Db, c: Caller, applicationId: string, b: Stat
         const stayId = await openStayId(q, orgId, animalId);
         const stay = stayId ? { id: stayId } : null;
         if (!stay) throw invalid({ animal_ids: [`animal ${animalId} is not in care (already adopted, or no open stay)`] });
-        const taken = await q.query<{ status: string }>(
-          "SELECT status FROM adoptions WHERE organization_id = $1 AND stay_id = $2 AND status <> 'trial_ended'",
-          [orgId, stay.id],
-        );
+        const taken = await kx(q)
+          .selectFrom('adoptions')
+          .select('status')
+          .where('organization_id', '=', orgId)
+          .where('stay_id', '=', stay.id)
+          .where('status', '<>', 'trial_ended')
+          .execute();
         if (taken.length)
           throw invalid({
             animal_ids: [`animal ${animalId} is already ${taken[0]?.status === 'trial' ? 'on a trial adoption' : 'adopted'}`],
@@ -232,34 +279,30 @@ export async function finalize(db: Db, c: Caller, applicationId: string, b: Stat
         const fee = await quote(q, c.org, animalId, dayIn(at, c.org.time_zone), b.special_needs ?? false);
         const id = newId('adp');
         if (!b.trial) await adoptAnimal(q, c, animalId, app.person_id, at, applicationId);
-        await q.query(
-          `INSERT INTO adoptions (organization_id, id, application_id, animal_id, person_id, stay_id, status,
-            trial_ends_on, adopted_at, started_at,
-             fee_minor, currency, fee_schedule_id, fee_rule, fee_promotion, fee_override_reason,
-               flag_override_reason, contract_id, created_by)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19)`,
-          [
-            orgId,
+        await kx(q)
+          .insertInto('adoptions')
+          .values({
+            organization_id: orgId,
             id,
-            applicationId,
-            animalId,
-            app.person_id,
-            stay.id,
-            b.trial ? 'trial' : 'adopted',
-            b.trial_ends_on ?? null,
-            b.trial ? null : at,
-            at,
-            String(b.fee_minor ?? fee.amount_minor),
-            c.org.currency,
-            fee.fee_schedule_id,
-            fee.rule,
-            b.fee_minor !== undefined ? null : fee.promotion,
-            b.fee_override_reason ?? null,
-            b.flag_override_reason ?? null,
-            contractId,
-            c.actor,
-          ],
-        );
+            application_id: applicationId,
+            animal_id: animalId,
+            person_id: app.person_id,
+            stay_id: stay.id,
+            status: b.trial ? 'trial' : 'adopted',
+            trial_ends_on: b.trial_ends_on ?? null,
+            adopted_at: b.trial ? null : at,
+            started_at: at,
+            fee_minor: String(b.fee_minor ?? fee.amount_minor),
+            currency: c.org.currency,
+            fee_schedule_id: fee.fee_schedule_id,
+            fee_rule: fee.rule,
+            fee_promotion: b.fee_minor !== undefined ? null : fee.promotion,
+            fee_override_reason: b.fee_override_reason ?? null,
+            flag_override_reason: b.flag_override_reason ?? null,
+            contract_id: contractId,
+            created_by: c.actor,
+          })
+          .execute();
         await audit(q, orgId, c.actor, b.trial ? 'trial' : 'adopt', 'adoption', id, {
           application_id: applicationId,
           animal_id: animalId,
@@ -303,19 +346,22 @@ export async function finalize(db: Db, c: Caller, applicationId: string, b: Stat
 async function movePaidFees(q: Queryable, orgId: string, applicationId: string, adoptions: AdoptionT[]): Promise<void> {
   const first = adoptions[0];
   if (!first) return;
-  const paid = await q.query<{ donation_id: string; animal_id: string | null }>(
-    `SELECT f.donation_id, f.animal_id FROM application_fee_payments f
-      WHERE f.organization_id = $1 AND f.application_id = $2
-        AND NOT EXISTS (SELECT 1 FROM adoption_donations x WHERE x.organization_id = f.organization_id AND x.donation_id = f.donation_id)`,
-    [orgId, applicationId],
-  );
+  const paid = await kx(q)
+    .selectFrom('application_fee_payments as f')
+    .select(['f.donation_id', 'f.animal_id'])
+    .where('f.organization_id', '=', orgId)
+    .where('f.application_id', '=', applicationId)
+    .where(
+      sql<boolean>`NOT EXISTS (SELECT 1 FROM adoption_donations x
+        WHERE x.organization_id = f.organization_id AND x.donation_id = f.donation_id)`,
+    )
+    .execute();
   for (const p of paid) {
     const to = adoptions.find((a) => a.animal_id === p.animal_id) ?? first;
-    await q.query('INSERT INTO adoption_donations (organization_id, adoption_id, donation_id) VALUES ($1, $2, $3)', [
-      orgId,
-      to.id,
-      p.donation_id,
-    ]);
+    await kx(q)
+      .insertInto('adoption_donations')
+      .values({ organization_id: orgId, adoption_id: to.id, donation_id: p.donation_id })
+      .execute();
     const i = adoptions.indexOf(to);
     adoptions[i] = (await adoptionById(q, orgId, to.id)) as AdoptionT;
   }
@@ -358,10 +404,10 @@ export async function recordApplicationFeePayment(db: Db, c: Caller, application
       source_id: applicationId,
     });
     await audit(q, c.org.id, c.actor, 'create', 'donation', donationId, { adoption_application_id: applicationId, adoption_fee: true });
-    await q.query(
-      'INSERT INTO application_fee_payments (organization_id, application_id, donation_id, animal_id) VALUES ($1, $2, $3, $4)',
-      [c.org.id, applicationId, donationId, animalId],
-    );
+    await kx(q)
+      .insertInto('application_fee_payments')
+      .values({ organization_id: c.org.id, application_id: applicationId, donation_id: donationId, animal_id: animalId })
+      .execute();
     await audit(q, c.org.id, c.actor, 'fee_paid', 'adoption_application', applicationId, {
       donation_id: donationId,
       amount_minor: b.amount_minor,
@@ -378,11 +424,11 @@ export async function recordApplicationFeePayment(db: Db, c: Caller, application
 /** Tells the applicants of closed applications, through the template the organization chose; problems become warnings. */
 async function notifyClosed(db: Db, c: Caller, closed: { id: string; person_id: string }[]): Promise<WarningT[]> {
   if (!closed.length) return [];
-  const s = (
-    await db.query<{ closed_template_id: string | null }>('SELECT closed_template_id FROM adoption_settings WHERE organization_id = $1', [
-      c.org.id,
-    ])
-  )[0];
+  const s = await kx(db)
+    .selectFrom('adoption_settings')
+    .select('closed_template_id')
+    .where('organization_id', '=', c.org.id)
+    .executeTakeFirst();
   if (!s?.closed_template_id) return [];
   if (!providersConfigured(c.config))
     return [{ code: 'applicants_not_told', message: 'sending is not configured: the applicants of the closed applications were not told' }];
@@ -420,11 +466,12 @@ export async function completeTrial(db: Db, c: Caller, id: string, occurredAt: s
       throw e;
     });
     await adoptAnimal(q, c, a.animal_id, a.person_id, at, a.application_id);
-    await q.query(`UPDATE adoptions SET status = 'adopted', adopted_at = $3, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
-      c.org.id,
-      id,
-      at,
-    ]);
+    await kx(q)
+      .updateTable('adoptions')
+      .set({ status: 'adopted', adopted_at: at, updated_at: sql`now()` })
+      .where('organization_id', '=', c.org.id)
+      .where('id', '=', id)
+      .execute();
     await markAdopted(q, c.org.id, a.application_id);
     const closed = await closeOthers(q, c.org.id, a.application_id, [a.animal_id], c.actor);
     await audit(q, c.org.id, c.actor, 'adopt', 'adoption', id, { from: 'trial' });
@@ -443,12 +490,12 @@ export async function completeTrial(db: Db, c: Caller, id: string, occurredAt: s
 
 /** The return window for a species, in days: the organization's setting for it, else for `*`, else 14. */
 async function returnWindow(q: Queryable, orgId: string, species: string): Promise<number> {
-  const s = (
-    await q.query<{ w: Record<string, number> }>('SELECT return_window_days AS w FROM adoption_settings WHERE organization_id = $1', [
-      orgId,
-    ])
-  )[0];
-  const w = s?.w ?? { dog: 30, cat: 7, '*': 14 };
+  const s = await kx(q)
+    .selectFrom('adoption_settings')
+    .select('return_window_days as w')
+    .where('organization_id', '=', orgId)
+    .executeTakeFirst();
+  const w = (s?.w as Record<string, number> | undefined) ?? { dog: 30, cat: 7, '*': 14 };
   const key = Object.keys(w).find((k) => k.toLowerCase() === species.toLowerCase());
   return (key ? w[key] : w['*']) ?? 14;
 }
@@ -466,22 +513,25 @@ export async function returnAdoption(db: Db, c: Caller, id: string, b: Static<ty
     if (!a) throw notFound('adoption');
     if (a.status === 'returned' || a.status === 'trial_ended') throw invalid({ status: ['the adoption already ended with a return'] });
     if (a.status === 'trial') {
-      await q.query(
-        `UPDATE adoptions SET status = 'trial_ended', returned_at = $3, return_reason = $4, updated_at =
-          now() WHERE organization_id = $1 AND id = $2`,
-        [c.org.id, id, at, b.reason],
-      );
+      await kx(q)
+        .updateTable('adoptions')
+        .set({ status: 'trial_ended', returned_at: at, return_reason: b.reason, updated_at: sql`now()` })
+        .where('organization_id', '=', c.org.id)
+        .where('id', '=', id)
+        .execute();
       await audit(q, c.org.id, c.actor, 'return', 'adoption', id, { reason: b.reason, trial: true });
       return (await adoptionById(q, c.org.id, id)) as AdoptionT;
     }
     const adoptedAt = new Date(a.adopted_at as string | Date);
     if (new Date(at) < adoptedAt) throw invalid({ occurred_at: ['must not be before the adoption'] });
     const species = (
-      await q.query<{ species: string }>('SELECT species FROM animal_directory WHERE organization_id = $1 AND id = $2', [
-        c.org.id,
-        a.animal_id,
-      ])
-    )[0]?.species;
+      await kx(q)
+        .selectFrom('animal_directory')
+        .select('species')
+        .where('organization_id', '=', c.org.id)
+        .where('id', '=', a.animal_id)
+        .executeTakeFirst()
+    )?.species;
     const windowDays = await returnWindow(q, c.org.id, species ?? '');
     const days = DateTime.fromISO(dayIn(at, c.org.time_zone)).diff(DateTime.fromISO(dayIn(adoptedAt, c.org.time_zone)), 'days').days;
     const stay = await recordIntakeIn(
@@ -497,12 +547,19 @@ export async function returnAdoption(db: Db, c: Caller, id: string, b: Static<ty
       c.actor,
       c.org.time_zone,
     );
-    await q.query(
-      `UPDATE adoptions SET status = 'returned', returned_at = $3, return_reason = $4, return_stay_id = $5,
-        within_return_window = $6, updated_at = now()
-        WHERE organization_id = $1 AND id = $2`,
-      [c.org.id, id, at, b.reason, stay.id, days <= windowDays],
-    );
+    await kx(q)
+      .updateTable('adoptions')
+      .set({
+        status: 'returned',
+        returned_at: at,
+        return_reason: b.reason,
+        return_stay_id: stay.id,
+        within_return_window: days <= windowDays,
+        updated_at: sql`now()`,
+      })
+      .where('organization_id', '=', c.org.id)
+      .where('id', '=', id)
+      .execute();
     await audit(q, c.org.id, c.actor, 'return', 'adoption', id, {
       reason: b.reason,
       stay_id: stay.id,
@@ -520,11 +577,12 @@ export async function setContract(db: Db, orgId: string, id: string, contractId:
     if (contractId === undefined || contractId === a.contract_id) return a;
     if (a.contract_id) throw invalid({ contract_id: ['the adoption already names a contract; it does not change'] });
     await checkContract(q, orgId, a.application_id, contractId);
-    await q.query('UPDATE adoptions SET contract_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [
-      orgId,
-      id,
-      contractId,
-    ]);
+    await kx(q)
+      .updateTable('adoptions')
+      .set({ contract_id: contractId, updated_at: sql`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .execute();
     await audit(q, orgId, actor, 'update', 'adoption', id, { contract_id: contractId });
     return (await adoptionById(q, orgId, id)) as AdoptionT;
   });
@@ -545,11 +603,14 @@ export async function linkDonation(db: Db, c: Caller, id: string, b: Static<type
       if (!a) throw notFound('adoption');
       let donationId = b.donation_id;
       if (donationId) {
-        const d = await q.query('SELECT 1 FROM donation_ledger WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [
-          c.org.id,
-          donationId,
-        ]);
-        if (!d.length) throw invalid({ donation_id: ['names no donation on file'] });
+        const d = await kx(q)
+          .selectFrom('donation_ledger')
+          .select(sql<number>`1`.as('one'))
+          .where('organization_id', '=', c.org.id)
+          .where('id', '=', donationId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (!d) throw invalid({ donation_id: ['names no donation on file'] });
       } else {
         donationId = newId('don');
         await insertDonation(q, c.org.id, {
@@ -570,11 +631,10 @@ export async function linkDonation(db: Db, c: Caller, id: string, b: Static<type
         });
         await audit(q, c.org.id, c.actor, 'create', 'donation', donationId, { adoption_id: id });
       }
-      await q.query('INSERT INTO adoption_donations (organization_id, adoption_id, donation_id) VALUES ($1, $2, $3)', [
-        c.org.id,
-        id,
-        donationId,
-      ]);
+      await kx(q)
+        .insertInto('adoption_donations')
+        .values({ organization_id: c.org.id, adoption_id: id, donation_id: donationId })
+        .execute();
       await audit(q, c.org.id, c.actor, 'link_donation', 'adoption', id, { donation_id: donationId });
       return (await adoptionById(q, c.org.id, id)) as AdoptionT;
     });
@@ -614,11 +674,7 @@ export async function recordFeePayment(db: Db, c: Caller, id: string, b: Static<
       source_id: id,
     });
     await audit(q, c.org.id, c.actor, 'create', 'donation', donationId, { adoption_id: id, adoption_fee: true });
-    await q.query('INSERT INTO adoption_donations (organization_id, adoption_id, donation_id) VALUES ($1, $2, $3)', [
-      c.org.id,
-      id,
-      donationId,
-    ]);
+    await kx(q).insertInto('adoption_donations').values({ organization_id: c.org.id, adoption_id: id, donation_id: donationId }).execute();
     await audit(q, c.org.id, c.actor, 'fee_paid', 'adoption', id, {
       donation_id: donationId,
       amount_minor: b.amount_minor,
