@@ -138,6 +138,18 @@ test('PetPoint reports: intake-with-results and person-by-association; a return 
   assert.equal(dry.mappings.intake.Return, 'relinquished');
   assert.equal(dry.mappings.outcome['Transfer Out'], 'transfer_out');
   assert.ok(dry.counts.person.matched >= 1, JSON.stringify(dry.counts.person));
+  // The vaccine and tests reports in their two-row layout: 40 vaccinations, 10 rabies, 13 tests; the two never given
+  // (no date on the second line) are refused with their first line (title lines and the header counted).
+  assert.equal(dry.counts.medical.new + dry.counts.medical.refused, 63, JSON.stringify(dry.counts.medical));
+  const never = dry.refused.filter((r: { kind: string; reason: string }) => r.kind === 'medical' && /was never given/.test(r.reason));
+  assert.ok(never.some((r: { row: string }) => r.row === 'MedicalVaccineExpress.csv line 4'), JSON.stringify(never));
+  assert.ok(dry.counts.medical.new >= 55, JSON.stringify(dry.counts.medical));
+  const a9 = await org.req('GET', '/api/moving/external-ids?source=petpoint&id=A40000009&kind=animal');
+  const records = await org.req('GET', `/api/animals/${a9.body.results[0].ark_id}/medical`);
+  assert.equal(records.status, 200, JSON.stringify(records.body).slice(0, 300));
+  const list = (records.body.results ?? records.body.data) as { name: string; result?: string | null }[];
+  assert.ok(list.some((m) => m.name === 'Heartworm' && m.result === 'positive'), JSON.stringify(list));
+  assert.ok(list.some((m) => m.name === 'DA2PP (5-in-1 Canine)'), JSON.stringify(list));
 });
 
 test('generic spreadsheets with a column mapping: animals, stays, medical; a mapping edited before the run is used', async () => {
