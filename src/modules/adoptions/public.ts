@@ -127,12 +127,19 @@ export interface ImportedAdoption {
  * return) instead. Each write has an audit row. Nothing else is done (no contract, no emails, no status change: the
  * animal's stays and status are brought over on their own).
  */
-export async function importAdoptions(q: Queryable, orgId: string, currency: string, rows: ImportedAdoption[], actor: string): Promise<void> {
+export async function importAdoptions(
+  q: Queryable,
+  orgId: string,
+  currency: string,
+  rows: ImportedAdoption[],
+  actor: string,
+): Promise<void> {
   if (!rows.length) return;
   await writeDefaults(q, orgId);
   const stages = await listStages(q, orgId);
   const stage =
-    stages.find((s) => s.name.toLowerCase() === ADOPTED_STAGE.toLowerCase() && s.kind === 'closed') ?? stages.find((s) => s.kind === 'closed');
+    stages.find((s) => s.name.toLowerCase() === ADOPTED_STAGE.toLowerCase() && s.kind === 'closed') ??
+    stages.find((s) => s.kind === 'closed');
   if (!stage) throw new Error('the organization has no closed application stage for brought-over adoptions');
   const ids = rows.map((r) => r.id);
   const existing = await kx(q)

@@ -92,7 +92,11 @@ async function fill(n: number) {
   }
   // Photos as ASM3 keeps them: `media` rows of animals (LinkTypeID 0) whose files are base64 in `dbfs.Content`; one kept on
   // ASM3's disk (`file:`, not in the database), a person's photo and an animal's PDF (neither is an animal photo).
-  const photo = (await sharp({ create: { width: 40, height: 30, channels: 3, background: '#7d5a3c' } }).png().toBuffer()).toString('base64');
+  const photo = (
+    await sharp({ create: { width: 40, height: 30, channels: 3, background: '#7d5a3c' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
   const media = async (id: number, link: number, linkType: number, mime: string, url: string, content: string, preferred: number) => {
     await q(`INSERT INTO dbfs (ID, Path, Name, URL, Content) VALUES (${id}, '/animal/${link}', '${id}.png', '${url}', '${content}')`);
     await q(`INSERT INTO media (ID, DBFSID, MediaSize, MediaType, MediaName, MediaMimeType, MediaNotes, WebsitePhoto, DocPhoto, NewSinceLastPublish,
@@ -138,7 +142,7 @@ test('ASM3 database: read-only from its own tables and lookups; a second run cha
   assert.equal(dry.mappings.intake['Transfer from Other Shelter'], 'transfer_in');
   assert.ok((dry.sac_after?.outcome.adoption ?? 0) > 0);
   assert.equal(dry.counts.photo.new, 3, 'three animal photos in the database');
-  assert.equal(dry.counts.photo.refused, 1, 'a photo kept on ASM3\'s disk is refused with its reason');
+  assert.equal(dry.counts.photo.refused, 1, "a photo kept on ASM3's disk is refused with its reason");
   assert.ok(dry.refused.some((r) => r.kind === 'photo' && r.row === 'media 4' && /outside ASM3's database \(file:\)/.test(r.reason)));
   assert.ok(dry.counts.adoption.new > 50, JSON.stringify(dry.counts.adoption));
   for (let k = 0; k < 2; k += 1) {

@@ -138,13 +138,7 @@ export async function startRun(
  * One batch under the run's row lock: the records from the checkpoint on are written and the checkpoint (and the
  * report so far) moves past them in the same transaction. Answers false when the run is over.
  */
-async function runBatch(
-  db: Db,
-  config: WriteContext['config'],
-  org: Organization,
-  runId: string,
-  b: Bundle,
-): Promise<boolean> {
+async function runBatch(db: Db, config: WriteContext['config'], org: Organization, runId: string, b: Bundle): Promise<boolean> {
   return db.joinedTx(async (j) => {
     const run = (
       await j.query<MoveRun & { phase: number; next_index: number; actor: string }>(

@@ -114,9 +114,18 @@ test('Shelterluv API JSON: animals, people and events; returned adoption; duplic
   assert.equal(dry.counts.photo.new, first.counts.photo.new + 3, JSON.stringify(first.counts.photo));
   assert.equal(first.counts.photo.refused, 3);
   const reasons = first.refused.filter((r: { kind: string }) => r.kind === 'photo').map((r: { reason: string }) => r.reason);
-  assert.ok(reasons.some((r: string) => /missing\.png: the server answered 404/.test(r)), reasons.join('; '));
-  assert.ok(reasons.some((r: string) => /is not an image \(text\/html\)/.test(r)), reasons.join('; '));
-  assert.ok(reasons.some((r: string) => /huge\.png: is larger than/.test(r)), reasons.join('; '));
+  assert.ok(
+    reasons.some((r: string) => /missing\.png: the server answered 404/.test(r)),
+    reasons.join('; '),
+  );
+  assert.ok(
+    reasons.some((r: string) => /is not an image \(text\/html\)/.test(r)),
+    reasons.join('; '),
+  );
+  assert.ok(
+    reasons.some((r: string) => /huge\.png: is larger than/.test(r)),
+    reasons.join('; '),
+  );
   assert.equal(second.counts.photo.unchanged, first.counts.photo.new);
   assert.equal(second.counts.photo.refused, 3, 'a photo that failed is tried again');
   for (const [path, n] of hits) if (/\/\d+(-b)?\.png$/.test(path)) assert.equal(n, 1, `${path} fetched ${n} times`);
@@ -142,14 +151,23 @@ test('PetPoint reports: intake-with-results and person-by-association; a return 
   // (no date on the second line) are refused with their first line (title lines and the header counted).
   assert.equal(dry.counts.medical.new + dry.counts.medical.refused, 63, JSON.stringify(dry.counts.medical));
   const never = dry.refused.filter((r: { kind: string; reason: string }) => r.kind === 'medical' && /was never given/.test(r.reason));
-  assert.ok(never.some((r: { row: string }) => r.row === 'MedicalVaccineExpress.csv line 4'), JSON.stringify(never));
+  assert.ok(
+    never.some((r: { row: string }) => r.row === 'MedicalVaccineExpress.csv line 4'),
+    JSON.stringify(never),
+  );
   assert.ok(dry.counts.medical.new >= 55, JSON.stringify(dry.counts.medical));
   const a9 = await org.req('GET', '/api/moving/external-ids?source=petpoint&id=A40000009&kind=animal');
   const records = await org.req('GET', `/api/animals/${a9.body.results[0].ark_id}/medical`);
   assert.equal(records.status, 200, JSON.stringify(records.body).slice(0, 300));
   const list = (records.body.results ?? records.body.data) as { name: string; result?: string | null }[];
-  assert.ok(list.some((m) => m.name === 'Heartworm' && m.result === 'positive'), JSON.stringify(list));
-  assert.ok(list.some((m) => m.name === 'DA2PP (5-in-1 Canine)'), JSON.stringify(list));
+  assert.ok(
+    list.some((m) => m.name === 'Heartworm' && m.result === 'positive'),
+    JSON.stringify(list),
+  );
+  assert.ok(
+    list.some((m) => m.name === 'DA2PP (5-in-1 Canine)'),
+    JSON.stringify(list),
+  );
 });
 
 test('generic spreadsheets with a column mapping: animals, stays, medical; a mapping edited before the run is used', async () => {

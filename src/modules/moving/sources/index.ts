@@ -39,9 +39,7 @@ export async function readSource(s: SourceFiles): Promise<Bundle> {
 export function merge(source: string, parts: Bundle[]): Bundle {
   const [first, ...rest] = parts;
   if (!first) throw invalid({ files: ['must hold at least one file'] });
-  for (const p of rest)
-    for (const k of [...BUNDLE_KINDS, 'refused'] as const)
-      (first[k] as unknown[]).push(...(p[k] as unknown[]));
+  for (const p of rest) for (const k of [...BUNDLE_KINDS, 'refused'] as const) (first[k] as unknown[]).push(...(p[k] as unknown[]));
   first.source = source;
   return first;
 }
