@@ -9,6 +9,9 @@ import { resendContract } from './contracts.service.ts';
 import { organizationCurrency } from '../settings/public.ts';
 import { bestPromotion, chooseRule, quote } from './fees.ts';
 import type { FeeRuleT, PromotionT } from './schemas.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
+import { newId } from '../../platform/ids.ts';
+import { ADOPTED_STAGE, listStages, writeDefaults } from './applications.service.ts';
 
 export { applicationParties } from './applications.service.ts';
 
@@ -99,4 +102,81 @@ export async function freshSigningLink(db: Db, c: Omit<Caller, 'isAdmin'>, perso
   if (!own.some((x) => x.id === contractId)) throw notFound('contract');
   const made = await resendContract(db, { ...c, isAdmin: false }, contractId, { send_email: false });
   return made.signing_url;
+}
+
+/** An adoption brought over from another system (the moving module): the adopter, the stay it ended, the fee paid. */
+export interface ImportedAdoption {
+  /** Ark's id for it (kept by the caller against the source's id, so a second run updates rather than doubles it). */
+  id: string;
+  animal_id: string;
+  person_id: string;
+  /** The stay the adoption ended. */
+  stay_id: string;
+  adopted_at: string;
+  /** Exact, in minor units of the organization's currency (a decimal string); "0" when the source records no fee. */
+  fee_minor: string;
+  /** The animal came back: the adoption shows as returned, with the stay it came back in when known. */
+  returned_at: string | null;
+  return_stay_id: string | null;
+}
+
+/**
+ * Writes adoptions brought over from another system, in the caller's transaction. Each gets the application an
+ * adoption record always has in Ark: made for it, decided `adopted` on the adoption date, in the closed stage
+ * adopted applications go to, its notes saying it was brought over. An id written before is updated (fee, adopter,
+ * return) instead. Each write has an audit row. Nothing else is done (no contract, no emails, no status change: the
+ * animal's stays and status are brought over on their own).
+ */
+export async function importAdoptions(
+  q: Queryable,
+  orgId: string,
+  currency: string,
+  rows: ImportedAdoption[],
+  actor: string,
+): Promise<void> {
+  if (!rows.length) return;
+  await writeDefaults(q, orgId);
+  const stages = await listStages(q, orgId);
+  const stage =
+    stages.find((s) => s.name.toLowerCase() === ADOPTED_STAGE.toLowerCase() && s.kind === 'closed') ??
+    stages.find((s) => s.kind === 'closed');
+  if (!stage) throw new Error('the organization has no closed application stage for brought-over adoptions');
+  const ids = rows.map((r) => r.id);
+  const existing = await kx(q)
+    .selectFrom('adoptions')
+    .select(['id', 'application_id'])
+    .where('organization_id', '=', orgId)
+    .where('id', 'in', ids)
+    .execute();
+  const appOf = new Map(existing.map((e) => [e.id, e.application_id]));
+  const fresh = rows.filter((r) => !appOf.has(r.id));
+  for (const r of fresh) appOf.set(r.id, newId('apl'));
+  const col = <K extends keyof ImportedAdoption>(list: ImportedAdoption[], k: K) => list.map((r) => r[k]);
+  if (fresh.length) {
+    const apps = fresh.map((r) => appOf.get(r.id) as string);
+    await sql`INSERT INTO adoption_applications (organization_id, id, person_id, stage_id, notes, decision, decided_at, submitted_at)
+      SELECT ${orgId}, u.id, u.p, ${stage.id}, 'Brought over from another system', 'adopted', u.at, u.at
+        FROM unnest(${apps}::text[], ${col(fresh, 'person_id')}::text[], ${col(fresh, 'adopted_at')}::timestamptz[]) AS u(id, p, at)`.execute(
+      kx(q),
+    );
+    await sql`INSERT INTO adoption_application_animals (organization_id, application_id, animal_id, position)
+      SELECT ${orgId}, u.id, u.a, 0 FROM unnest(${apps}::text[], ${col(fresh, 'animal_id')}::text[]) AS u(id, a)`.execute(kx(q));
+  }
+  const made = await sql<{ id: string; inserted: boolean; status: string }>`
+    INSERT INTO adoptions (organization_id, id, application_id, animal_id, person_id, stay_id, status, adopted_at, started_at,
+                           fee_minor, currency, fee_override_reason, returned_at, return_stay_id, created_by)
+    SELECT ${orgId}, u.id, u.app, u.a, u.p, u.s, CASE WHEN u.ret IS NULL THEN 'adopted' ELSE 'returned' END, u.at, u.at,
+           u.fee, ${currency}, 'as recorded before the move', u.ret, u.rs, ${actor}
+      FROM unnest(${ids}::text[], ${rows.map((r) => appOf.get(r.id) as string)}::text[], ${col(rows, 'animal_id')}::text[],
+                  ${col(rows, 'person_id')}::text[], ${col(rows, 'stay_id')}::text[], ${col(rows, 'adopted_at')}::timestamptz[],
+                  ${col(rows, 'fee_minor')}::bigint[], ${col(rows, 'returned_at')}::timestamptz[], ${col(rows, 'return_stay_id')}::text[])
+        AS u(id, app, a, p, s, at, fee, ret, rs)
+    ON CONFLICT (organization_id, id) DO UPDATE SET person_id = EXCLUDED.person_id, status = EXCLUDED.status,
+      adopted_at = EXCLUDED.adopted_at, started_at = EXCLUDED.started_at, fee_minor = EXCLUDED.fee_minor,
+      returned_at = EXCLUDED.returned_at, return_stay_id = EXCLUDED.return_stay_id, updated_at = now()
+    RETURNING id, (xmax = 0) AS inserted, status`.execute(kx(q));
+  await sql`INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+    SELECT ${orgId}, ${actor}, CASE WHEN u.ins THEN 'import' ELSE 'import_update' END, 'adoption', u.id, jsonb_build_object('status', u.st)
+      FROM unnest(${made.rows.map((m) => m.id)}::text[], ${made.rows.map((m) => m.inserted)}::boolean[], ${made.rows.map((m) => m.status)}::text[])
+        AS u(id, ins, st)`.execute(kx(q));
 }

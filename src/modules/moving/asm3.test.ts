@@ -60,6 +60,12 @@ test('ASM3 CSV: dry run, real run in the background, a second run changes nothin
   const animal = await org.req('GET', `/api/v1/animals/${found.body.results[0].ark_id}`);
   assert.equal(animal.status, 200);
   assert.equal(animal.body.name, 'Müller 1', 'a non-ASCII name arrives as written');
+  // Its adoption is an adoption record, with the row's payment (linked to the movement, as ASM3 links it) as the fee.
+  const adopted = await org.req('GET', `/api/animals/adoptions?animal_id=${found.body.results[0].ark_id}`);
+  assert.equal(adopted.body.results.length, 1, JSON.stringify(adopted.body).slice(0, 500));
+  assert.equal(adopted.body.results[0].fee_minor, 701);
+  assert.equal(adopted.body.results[0].status, 'adopted');
+  assert.ok(c.adoption.new > 50, JSON.stringify(c.adoption));
 
   // Money with cents arrives exact.
   const gifts = await org.req('GET', '/api/v1/donations?perPage=100');

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
+import sharp from 'sharp';
 import { testApp, makeOrg, type TestApp } from '../../../test/harness.ts';
 import { readAsm3Database } from './sources/asm3db.ts';
 import { dryRun, startRun, runMove, getRun } from './service.ts';
@@ -68,9 +69,10 @@ async function fill(n: number) {
     if (i % 3 !== 0 && i % 29 !== 0) {
       mv += 1;
       const returned = i % 13 === 0;
-      await q(`INSERT INTO adoption (ID, AdoptionNumber, AnimalID, OwnerID, MovementDate, MovementType, ReturnDate, ReturnedReasonID, ${CHC})
+      // Donation: ASM3's total (cents) of the payments linked to the movement, the adoption fee.
+      await q(`INSERT INTO adoption (ID, AdoptionNumber, AnimalID, OwnerID, MovementDate, MovementType, ReturnDate, ReturnedReasonID, Donation, ${CHC})
                VALUES (${mv}, '${String(mv).padStart(6, '0')}', ${i}, ${(i % 49) + 1}, '2025-12-${String((i % 27) + 1).padStart(2, '0')}', ${i % 10 === 5 ? 3 : 1},
-                 ${returned ? `'2026-01-${String((i % 27) + 1).padStart(2, '0')}'` : 'NULL'}, 0, ${CH})`);
+                 ${returned ? `'2026-01-${String((i % 27) + 1).padStart(2, '0')}'` : 'NULL'}, 0, ${i % 10 === 5 ? 'NULL' : 7500 + i}, ${CH})`);
       if (i % 10 === 2) {
         mv += 1;
         await q(`INSERT INTO adoption (ID, AdoptionNumber, AnimalID, OwnerID, MovementDate, MovementType, ReturnDate, ReturnedReasonID, ${CHC})
@@ -88,6 +90,25 @@ async function fill(n: number) {
         `INSERT INTO log (ID, LogTypeID, LinkID, LinkType, Date, Comments, ${CHC}) VALUES (${i}, 1, ${i}, 0, '2025-08-01', 'Nipped a volunteer', ${CH})`,
       );
   }
+  // Photos as ASM3 keeps them: `media` rows of animals (LinkTypeID 0) whose files are base64 in `dbfs.Content`; one kept on
+  // ASM3's disk (`file:`, not in the database), a person's photo and an animal's PDF (neither is an animal photo).
+  const photo = (
+    await sharp({ create: { width: 40, height: 30, channels: 3, background: '#7d5a3c' } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
+  const media = async (id: number, link: number, linkType: number, mime: string, url: string, content: string, preferred: number) => {
+    await q(`INSERT INTO dbfs (ID, Path, Name, URL, Content) VALUES (${id}, '/animal/${link}', '${id}.png', '${url}', '${content}')`);
+    await q(`INSERT INTO media (ID, DBFSID, MediaSize, MediaType, MediaName, MediaMimeType, MediaNotes, WebsitePhoto, DocPhoto, NewSinceLastPublish,
+               UpdatedSinceLastPublish, LinkID, LinkTypeID, Date, ${CHC})
+             VALUES (${id}, ${id}, ${content.length}, 0, '${id}.png', '${mime}', '', ${preferred}, 0, 0, 0, ${link}, ${linkType}, '2025-05-01', ${CH})`);
+  };
+  await media(1, 1, 0, 'image/png', 'base64:', photo, 1);
+  await media(2, 1, 0, 'image/png', 'base64:', photo.replace(/(.{60})/g, '$1\n'), 0);
+  await media(3, 2, 0, 'image/png', '', photo, 1);
+  await media(4, 3, 0, 'image/jpeg', 'file:/var/lib/asm/media/4.jpg', '', 1);
+  await media(5, 1, 3, 'image/png', 'base64:', photo, 1);
+  await media(6, 2, 0, 'application/pdf', 'base64:', 'JVBERi0=', 0);
   for (let g = 1; g <= 40; g += 1)
     await q(`INSERT INTO ownerdonation (ID, OwnerID, AnimalID, DonationTypeID, DonationPaymentID, Date, Donation, IsGiftAid, Frequency, ${CHC})
              VALUES (${g}, ${(g % 50) + 1}, ${g % 3 ? g : 'NULL'}, ${(g % 2) + 1}, ${(g % 2) + 1}, ${g === 40 ? 'NULL' : `'2025-09-${String((g % 27) + 1).padStart(2, '0')}'`},
@@ -120,6 +141,10 @@ test('ASM3 database: read-only from its own tables and lookups; a second run cha
   assert.equal(dry.mappings.intake['Returned from Adoption'], 'relinquished');
   assert.equal(dry.mappings.intake['Transfer from Other Shelter'], 'transfer_in');
   assert.ok((dry.sac_after?.outcome.adoption ?? 0) > 0);
+  assert.equal(dry.counts.photo.new, 3, 'three animal photos in the database');
+  assert.equal(dry.counts.photo.refused, 1, "a photo kept on ASM3's disk is refused with its reason");
+  assert.ok(dry.refused.some((r) => r.kind === 'photo' && r.row === 'media 4' && /outside ASM3's database \(file:\)/.test(r.reason)));
+  assert.ok(dry.counts.adoption.new > 50, JSON.stringify(dry.counts.adoption));
   for (let k = 0; k < 2; k += 1) {
     const run = await startRun(t.ctx, ark, b, {}, 'test');
     await runMove(t.ctx, ark.id, run.id);
@@ -137,4 +162,20 @@ test('ASM3 database: read-only from its own tables and lookups; a second run cha
   const d = await org.req('GET', `/api/v1/donations/${gift.body.results[0].ark_id}`);
   assert.equal(d.status, 200);
   assert.ok(d.body.amount === 10.07 || d.body.amountMinor === 1007 || d.body.amount_minor === '1007', JSON.stringify(d.body));
+
+  // Animal A1001: two photos read from dbfs (the preferred one primary); adopted for ASM3's 75.01 (7501 cents).
+  const a1 = await org.req('GET', '/api/moving/external-ids?source=asm3&id=A1001&kind=animal');
+  const pics = await org.req('GET', `/api/animals/${a1.body.results[0].ark_id}/photos`);
+  assert.equal(pics.body.results.length, 2);
+  assert.equal(pics.body.results[0].is_primary, true);
+  assert.equal(pics.body.results[0].width, 40);
+  const adopted = await org.req('GET', `/api/animals/adoptions?animal_id=${a1.body.results[0].ark_id}`);
+  assert.equal(adopted.body.results.length, 1);
+  assert.equal(adopted.body.results[0].fee_minor, 7501);
+  assert.equal(adopted.body.results[0].status, 'adopted');
+  // Animal A1013: adopted and brought back (its return date): the adoption shows returned.
+  const a13 = await org.req('GET', '/api/moving/external-ids?source=asm3&id=A1013&kind=animal');
+  const back = await org.req('GET', `/api/animals/adoptions?animal_id=${a13.body.results[0].ark_id}`);
+  assert.equal(back.body.results[0].status, 'returned');
+  assert.ok(back.body.results[0].return_stay_id);
 });

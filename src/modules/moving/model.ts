@@ -6,8 +6,14 @@ import { createHash } from 'node:crypto';
  * references to other records by their source ids. Intake and outcome types stay the source's own words (`*_label`)
  * until the run's type mapping turns them into Shelter Animals Count categories.
  */
-export const KINDS = ['person', 'animal', 'stay', 'medical', 'weight', 'note', 'foster', 'donation'] as const;
+export const KINDS = ['person', 'animal', 'stay', 'medical', 'weight', 'note', 'foster', 'donation', 'photo', 'adoption'] as const;
 export type Kind = (typeof KINDS)[number];
+/** The kinds a source's files are read into, in the order the run writes them (records refer to those before them). */
+export const BUNDLE_KINDS = ['person', 'animal', 'stay', 'medical', 'weight', 'note', 'foster', 'donation', 'photo'] as const;
+export type BundleKind = (typeof BUNDLE_KINDS)[number];
+/** The kinds a spreadsheet's rows can be (a photo is a column of an animal; an adoption is a stay's outcome). */
+export const FILE_KINDS = ['person', 'animal', 'stay', 'medical', 'weight', 'note', 'foster', 'donation'] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
 
 export type Sex = 'male' | 'female' | 'unknown';
 export interface MAnimal {
@@ -49,6 +55,8 @@ export interface MStay {
   /** The intake is the animal coming back from an adoption. */
   adoption_return: boolean;
   notes: string | null;
+  /** The adoption fee the source records for this stay's adoption (exact minor units, a decimal string), if any. */
+  fee_minor?: string | null;
 }
 export interface MMedical {
   ext: string;
@@ -102,6 +110,18 @@ export interface MDonation {
   method: 'card' | 'cash' | 'check' | 'bank_transfer' | 'other';
   notes: string | null;
 }
+/**
+ * A photo of an animal: an address the run downloads (`url`), or the file itself when the source holds it (`data`,
+ * base64: ASM3's database). `ext` is the address, or the source's own media id; a photo on file is never fetched again.
+ */
+export interface MPhoto {
+  ext: string;
+  row: string;
+  animal: string;
+  url: string | null;
+  data: string | null;
+  filename: string | null;
+}
 export interface Refusal {
   kind: Kind;
   row: string;
@@ -117,6 +137,7 @@ export interface Bundle {
   note: MNote[];
   foster: MFoster[];
   donation: MDonation[];
+  photo: MPhoto[];
   /** Rows the reader could not make a record of. */
   refused: Refusal[];
 }
@@ -130,9 +151,26 @@ export const emptyBundle = (source: string): Bundle => ({
   note: [],
   foster: [],
   donation: [],
+  photo: [],
   refused: [],
 });
-export type AnyRecord = Bundle[Kind][number];
+export type AnyRecord = Bundle[BundleKind][number];
+
+/**
+ * The photos of the animals read (each animal's `photos` addresses, http and https only), one record per animal and
+ * address, known by the address: what the readers of sources that give addresses call last.
+ */
+export function photosFromAddresses(b: Bundle): Bundle {
+  const seen = new Set(b.photo.map((p) => `${p.animal}\n${p.ext}`));
+  for (const a of b.animal)
+    for (const raw of a.photos) {
+      const url = raw.trim();
+      if (!/^https?:\/\/[^\s]+$/i.test(url) || seen.has(`${a.ext}\n${url}`)) continue;
+      seen.add(`${a.ext}\n${url}`);
+      b.photo.push({ ext: `${a.ext} ${url}`.slice(0, 2000), row: a.row, animal: a.ext, url, data: null, filename: null });
+    }
+  return b;
+}
 
 // The categories are the stays area's own (Shelter Animals Count): a mapping can name nothing else.
 export {

@@ -1,6 +1,6 @@
 import { Type, Nullable, StringEnum, Strict, Timestamp } from '../../platform/schema.ts';
 import { PageFieldsB } from '../../platform/pagination.ts';
-import { INTAKE_CATEGORIES, KINDS, OUTCOME_CATEGORIES } from './model.ts';
+import { FILE_KINDS, INTAKE_CATEGORIES, KINDS, OUTCOME_CATEGORIES } from './model.ts';
 import { SOURCES } from './sources/index.ts';
 
 const Counts = Type.Object({
@@ -45,7 +45,7 @@ export const MoveRequest = Strict({
   generic: Type.Optional(
     Type.Array(
       Strict({
-        kind: StringEnum(KINDS),
+        kind: StringEnum(FILE_KINDS),
         file: Type.String({ maxLength: 200 }),
         columns: Type.Record(Type.String(), Type.String(), { description: "the file's column header → the field it fills" }),
       }),

@@ -21,8 +21,14 @@ import { importMedicalRecords, type ImportedMedicalRecord } from '../medical/pub
 import { importCareNotes } from '../care/public.ts';
 import { importFosterPlacements } from '../operations/public.ts';
 import { insertDonation, updateImportedDonation } from '../donations/public.ts';
+import { importAdoptions, type ImportedAdoption } from '../adoptions/public.ts';
+import { addOutsidePhoto, publishPhotos } from '../media/public.ts';
+import type { Config } from '../../config.ts';
+import { fetchPhoto, photoFetchOptions, pooled } from './photos.ts';
 import {
   KINDS,
+  type BundleKind,
+  type MPhoto,
   fingerprint,
   type Bundle,
   type Kind,
@@ -76,6 +82,8 @@ export interface WriteContext {
   mappings: Mappings;
   report: Report;
   actor: string;
+  /** Where photos are stored; absent in a dry run, which counts the photos it would fetch without fetching them. */
+  config?: Pick<Config, 's3' | 'dataDir' | 'photoMaxBytes'>;
 }
 
 const reason = (err: unknown): string => {
@@ -97,7 +105,7 @@ async function refs(w: WriteContext, kind: Kind, exts: (string | null)[]): Promi
 }
 
 /** Writes one batch of one kind: new records made, changed ones updated, the same ones left alone. */
-export async function writeBatch(w: WriteContext, kind: Kind, records: Bundle[Kind]): Promise<void> {
+export async function writeBatch(w: WriteContext, kind: BundleKind, records: Bundle[BundleKind]): Promise<void> {
   if (!records.length) return;
   switch (kind) {
     case 'person':
@@ -116,6 +124,8 @@ export async function writeBatch(w: WriteContext, kind: Kind, records: Bundle[Ki
       return fosters(w, records as MFoster[]);
     case 'donation':
       return donations(w, records as MDonation[]);
+    case 'photo':
+      return photos(w, records as MPhoto[]);
   }
 }
 
@@ -322,8 +332,7 @@ async function animals(w: WriteContext, records: MAnimal[]): Promise<void> {
     };
     if (r.breed) body.breed = r.breed.slice(0, 100);
     if (r.date_of_birth && r.date_of_birth <= intake) body.dateOfBirth = r.date_of_birth;
-    const notes = [r.notes, ...r.photos.map((p) => `Photo before the move: ${p}`)].filter(Boolean).join('\n\n');
-    if (notes) body.notes = notes;
+    if (r.notes) body.notes = r.notes;
     if (r.microchip) body.microchipNumber = r.microchip;
     try {
       let checked;
@@ -418,6 +427,72 @@ async function stays(w: WriteContext, records: MStay[]): Promise<void> {
   }
   await importStays(w.db, w.org.id, rows, w.actor);
   await recordExternal(w.db, w.org.id, w.source, 'stay', done);
+  await adoptions(w, records, rows, done);
+}
+
+/** Per source stay ended by an outcome: the next stay of the same animal when that is a return from adoption. */
+function adoptionReturns(w: WriteContext): Map<string, { at: string; ext: string }> {
+  const cached = (w as WriteContext & { _returns?: Map<string, { at: string; ext: string }> })._returns;
+  if (cached) return cached;
+  const byAnimal = new Map<string, MStay[]>();
+  for (const s of w.bundle.stay) if (s.intake_at) byAnimal.set(s.animal, [...(byAnimal.get(s.animal) ?? []), s]);
+  const out = new Map<string, { at: string; ext: string }>();
+  for (const list of byAnimal.values()) {
+    list.sort((a, b) => (a.intake_at ?? '').localeCompare(b.intake_at ?? ''));
+    for (let i = 0; i + 1 < list.length; i += 1) {
+      const [s, next] = [list[i] as MStay, list[i + 1] as MStay];
+      if (s.outcome_at && next.adoption_return && next.intake_at) out.set(s.ext, { at: next.intake_at, ext: next.ext });
+    }
+  }
+  (w as WriteContext & { _returns?: unknown })._returns = out;
+  return out;
+}
+
+/**
+ * Adoptions: a stay that ended in an adoption (as the run maps its outcome) with the adopter brought over becomes an
+ * adoption record of the adoptions module, in the stay's batch, keyed by the stay's source id (a second run updates it
+ * only when the stay or its fee changed). The fee is the source's where it records one (ASM3: the payments linked to
+ * the movement), else zero. An animal that came back from the adoption (the next stay is an adoption return) shows
+ * the adoption as returned.
+ */
+async function adoptions(w: WriteContext, records: MStay[], written: ImportedStay[], done: ExternalRow[]): Promise<void> {
+  const returns = adoptionReturns(w);
+  const stayOf = new Map(done.map((d) => [d.ext, d.ark_id]));
+  const rowOf = new Map(written.map((r) => [r.id, r]));
+  const candidates = records.filter((r) => {
+    const row = rowOf.get(stayOf.get(r.ext) ?? '');
+    return row?.outcome_type === 'adoption' && row.destination_person_id && row.outcome_at;
+  });
+  if (!candidates.length) return;
+  const fpOf = new Map(done.map((d) => [d.ext, d.fingerprint]));
+  const extra = (r: MStay) => ({ fp: fpOf.get(r.ext), ret: returns.get(r.ext)?.at ?? null });
+  const { fresh, changed } = await classify(w, 'adoption', candidates, extra);
+  const returnStays = await refs(
+    w,
+    'stay',
+    [...fresh, ...changed].map((c) => returns.get(c.r.ext)?.ext ?? null),
+  );
+  const rows: ImportedAdoption[] = [];
+  const keep: ExternalRow[] = [];
+  for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed]) {
+    const stay = rowOf.get(stayOf.get(r.ext) ?? '') as ImportedStay;
+    const ret = returns.get(r.ext);
+    const aid = id ?? newId('adp');
+    rows.push({
+      id: aid,
+      animal_id: stay.animal_id,
+      person_id: stay.destination_person_id as string,
+      stay_id: stay.id,
+      adopted_at: stay.outcome_at as string,
+      fee_minor: r.fee_minor ?? '0',
+      returned_at: ret?.at ?? null,
+      return_stay_id: ret ? (returnStays.get(ret.ext) ?? stayOf.get(ret.ext) ?? null) : null,
+    });
+    w.report.counts.adoption[id ? 'updated' : 'new'] += 1;
+    keep.push({ ext: r.ext, ark_id: aid, fingerprint: fp });
+  }
+  await importAdoptions(w.db, w.org.id, w.org.currency, rows, w.actor);
+  await recordExternal(w.db, w.org.id, w.source, 'adoption', keep);
 }
 
 // -------------------------------------------------------------------------------------------------- medical, weights, notes
@@ -592,6 +667,65 @@ async function donations(w: WriteContext, records: MDonation[]): Promise<void> {
     }
   }
   await recordExternal(w.db, w.org.id, w.source, 'donation', done);
+}
+
+// ---------------------------------------------------------------------------------------------------------------- photos
+
+/**
+ * Photos: each downloaded (or taken from the source's own file store) and stored through the media module as the
+ * animal's photo, shown on the public site like one staff approved. A photo on file for its source id is never fetched
+ * again (a source that changes a photo gives it a new address or id). A download or a file that fails is refused for
+ * its row (tried again by the next run) and the batch goes on. The dry run fetches nothing: it counts what it would.
+ */
+async function photos(w: WriteContext, records: MPhoto[]): Promise<void> {
+  const known = await lookupExternal(
+    w.db,
+    w.org.id,
+    w.source,
+    'photo',
+    records.map((r) => r.ext),
+  );
+  const animalIds = await refs(
+    w,
+    'animal',
+    records.map((r) => r.animal),
+  );
+  const todo: { r: MPhoto; animal: string }[] = [];
+  for (const r of records) {
+    const animal = animalIds.get(r.animal);
+    if (known.has(r.ext)) w.report.counts.photo.unchanged += 1;
+    else if (!animal) refuse(w.report, 'photo', r.row, `names animal ${r.animal}, which was not brought over`);
+    else if (!w.config) w.report.counts.photo.new += 1;
+    else todo.push({ r, animal });
+  }
+  const config = w.config;
+  if (!config || !todo.length) return;
+  const got = await pooled(todo, photoFetchOptions.concurrency, async ({ r }) => {
+    try {
+      if (r.data !== null) return { data: Buffer.from(r.data, 'base64'), filename: r.filename };
+      const f = await fetchPhoto(r.url ?? '', config.photoMaxBytes);
+      return { data: f.data, filename: r.filename ?? f.filename };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  });
+  const done: ExternalRow[] = [];
+  for (const [i, { r, animal }] of todo.entries()) {
+    const g = got[i];
+    if (!g || 'error' in g) {
+      refuse(w.report, 'photo', r.row, `photo ${r.url ?? r.ext}: ${g?.error ?? 'not fetched'}`);
+      continue;
+    }
+    try {
+      const id = await addOutsidePhoto(w.db, config, w.org.id, w.actor, animal, { data: g.data, filename: g.filename, caption: null });
+      await publishPhotos(w.db, w.org.id, w.actor, animal, [id]);
+      w.report.counts.photo.new += 1;
+      done.push({ ext: r.ext, ark_id: id, fingerprint: 'photo' });
+    } catch (err) {
+      refuse(w.report, 'photo', r.row, `photo ${r.url ?? r.ext}: ${reason(err)}`);
+    }
+  }
+  await recordExternal(w.db, w.org.id, w.source, 'photo', done);
 }
 
 export type { Queryable };

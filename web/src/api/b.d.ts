@@ -70230,11 +70230,27 @@ export interface paths {
                                     matched: number;
                                     refused: number;
                                 };
+                                photo: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
+                                adoption: {
+                                    new: number;
+                                    updated: number;
+                                    unchanged: number;
+                                    /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                    matched: number;
+                                    refused: number;
+                                };
                             };
                             /** @description the first 1,000 refused records, each with the source row and the reason */
                             refused: {
                                 /** @enum {string} */
-                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation" | "photo" | "adoption";
                                 row: string;
                                 reason: string;
                             }[];
@@ -70472,11 +70488,27 @@ export interface paths {
                                             matched: number;
                                             refused: number;
                                         };
+                                        photo: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
+                                        adoption: {
+                                            new: number;
+                                            updated: number;
+                                            unchanged: number;
+                                            /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                            matched: number;
+                                            refused: number;
+                                        };
                                     };
                                     /** @description the first 1,000 refused records, each with the source row and the reason */
                                     refused: {
                                         /** @enum {string} */
-                                        kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                        kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation" | "photo" | "adoption";
                                         row: string;
                                         reason: string;
                                     }[];
@@ -70734,11 +70766,27 @@ export interface paths {
                                         matched: number;
                                         refused: number;
                                     };
+                                    photo: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    adoption: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
                                 };
                                 /** @description the first 1,000 refused records, each with the source row and the reason */
                                 refused: {
                                     /** @enum {string} */
-                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation" | "photo" | "adoption";
                                     row: string;
                                     reason: string;
                                 }[];
@@ -70982,11 +71030,27 @@ export interface paths {
                                         matched: number;
                                         refused: number;
                                     };
+                                    photo: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
+                                    adoption: {
+                                        new: number;
+                                        updated: number;
+                                        unchanged: number;
+                                        /** @description people already in Ark (same email, phone or name) linked instead of made again */
+                                        matched: number;
+                                        refused: number;
+                                    };
                                 };
                                 /** @description the first 1,000 refused records, each with the source row and the reason */
                                 refused: {
                                     /** @enum {string} */
-                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                    kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation" | "photo" | "adoption";
                                     row: string;
                                     reason: string;
                                 }[];
@@ -71133,7 +71197,7 @@ export interface paths {
                 query: {
                     source?: string;
                     id?: string;
-                    kind?: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                    kind?: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation" | "photo" | "adoption";
                     ark_id?: string;
                     /** @description page size, 1 to 100 */
                     limit: number;
@@ -71156,7 +71220,7 @@ export interface paths {
                             results: {
                                 source: string;
                                 /** @enum {string} */
-                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation";
+                                kind: "person" | "animal" | "stay" | "medical" | "weight" | "note" | "foster" | "donation" | "photo" | "adoption";
                                 external_id: string;
                                 ark_id: string;
                                 /** Format: date-time */

@@ -9,7 +9,10 @@ import { can, useSession } from '../session';
 type Body = paths['/api/moving/dry-run']['post']['requestBody']['content']['application/json'];
 type Report = paths['/api/moving/dry-run']['post']['responses'][200]['content']['application/json'];
 type Source = Body['source'];
+/** The kinds of records a spreadsheet's rows can be. */
 type Kind = 'person' | 'animal' | 'stay' | 'medical' | 'weight' | 'note' | 'foster' | 'donation';
+/** The kinds the move reports: those, the photos it fetches and the adoption records it makes from adoptions. */
+type ReportKind = Kind | 'adoption' | 'photo';
 
 const SOURCES: { value: Source; label: string; hint: string; accept: string }[] = [
   {
@@ -22,7 +25,7 @@ const SOURCES: { value: Source; label: string; hint: string; accept: string }[] 
   {
     value: 'petpoint',
     label: 'PetPoint',
-    hint: 'Its reports "Animal: Intake with Results (Extended)" and "Person by Association (Extended)" as CSV',
+    hint: 'Its reports "Animal: Intake with Results (Extended)", "Person by Association (Extended)", and the vaccine and tests reports ("Medical: Vaccine Express", "Medical: Tests Express") as CSV',
     accept: '.csv',
   },
   { value: 'generic', label: 'Spreadsheets', hint: 'One CSV per kind of record; you say which column is which', accept: '.csv' },
@@ -36,6 +39,11 @@ const KIND_LABEL: Record<Kind, string> = {
   note: 'Notes',
   foster: 'Foster placements',
   donation: 'Donations',
+};
+const REPORT_LABEL: Record<ReportKind, string> = {
+  ...KIND_LABEL,
+  adoption: 'Adoptions',
+  photo: 'Photos',
 };
 const FIELDS: Record<Kind, string[]> = {
   person: ['ext', 'first_name', 'last_name', 'email', 'phone', 'address_line1', 'city', 'state', 'postal_code', 'country', 'roles'],
@@ -134,8 +142,8 @@ function ReportView({
   /** Without it the mapping is shown as it was used, not editable. */
   setEdits?: (e: typeof edits) => void;
 }) {
-  const kinds = Object.keys(KIND_LABEL) as Kind[];
-  const counts = r.counts as Record<Kind, { new: number; updated: number; unchanged: number; matched: number; refused: number }>;
+  const kinds = Object.keys(REPORT_LABEL) as ReportKind[];
+  const counts = r.counts as Record<ReportKind, { new: number; updated: number; unchanged: number; matched: number; refused: number }>;
   const sacRows = (kind: 'intake' | 'outcome') => {
     const cats = new Set([...Object.keys(r.sac_before[kind]), ...Object.keys(r.sac_after?.[kind] ?? {})]);
     return [...cats].map((c) => ({ c, before: r.sac_before[kind][c] ?? 0, after: r.sac_after?.[kind][c] ?? 0 }));
@@ -157,7 +165,7 @@ function ReportView({
           <Table.Tbody>
             {kinds.map((k) => (
               <Table.Tr key={k}>
-                <Table.Td>{KIND_LABEL[k]}</Table.Td>
+                <Table.Td>{REPORT_LABEL[k]}</Table.Td>
                 <Table.Td>{n(counts[k].new)}</Table.Td>
                 <Table.Td>{n(counts[k].updated)}</Table.Td>
                 <Table.Td>{n(counts[k].unchanged)}</Table.Td>
@@ -168,6 +176,12 @@ function ReportView({
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      {r.dry_run && counts.photo.new > 0 && (
+        <Text size="sm" c="dimmed">
+          The check fetches no photo: the move downloads the {n(counts.photo.new)} new photos itself, and lists any it could not fetch among
+          the refused records.
+        </Text>
+      )}
       <Title order={4}>How intakes and outcomes are counted</Title>
       <Text size="sm" c="dimmed">
         Each type of the old system becomes a Shelter Animals Count category.{' '}
@@ -227,7 +241,7 @@ function ReportView({
               <Table.Tbody>
                 {r.refused.slice(0, 200).map((x, i) => (
                   <Table.Tr key={`${x.row}-${i}`}>
-                    <Table.Td>{KIND_LABEL[x.kind]}</Table.Td>
+                    <Table.Td>{REPORT_LABEL[x.kind]}</Table.Td>
                     <Table.Td>{x.row}</Table.Td>
                     <Table.Td>{x.reason}</Table.Td>
                   </Table.Tr>

@@ -31,6 +31,8 @@ export interface Movement {
   returned_at: string | null;
   person: string | null;
   notes: string | null;
+  /** What was paid with the movement (ASM3 links a row's donation to its movement; its database keeps the total). */
+  fee?: string | null;
 }
 
 /**
@@ -92,6 +94,7 @@ export function staysOf(
     open.outcome_at = m.at;
     open.outcome_label = m.label;
     open.destination_person = m.person;
+    if (m.fee && m.fee !== '0') open.fee_minor = m.fee;
     open = null;
     if (m.returned_at && m.at && m.returned_at >= m.at) {
       open = {
@@ -265,6 +268,7 @@ export function readAsm3Csv(text: string, order: 'dmy' | 'mdy' = 'mdy'): Bundle 
         returned_at: date(g('MOVEMENTRETURNDATE')),
         person: who,
         notes: g('MOVEMENTCOMMENTS') || null,
+        fee: minorUnits(g('DONATIONAMOUNT')),
       });
     }
     const amount = minorUnits(g('DONATIONAMOUNT'));

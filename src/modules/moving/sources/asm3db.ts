@@ -27,8 +27,8 @@ const d = (v: unknown): string | null => {
 
 /**
  * Reads an ASM3 PostgreSQL database directly, read-only (one READ ONLY transaction; nothing is written there): its
- * `animal`, `owner`, `adoption` (every movement), `animalvaccination`, `animalmedical`, `ownerdonation` and `log`
- * tables with the lookups `species`, `breed`, `basecolour`, `entryreason`, `lksmovementtype`, `vaccinationtype`,
+ * `animal`, `owner`, `adoption` (every movement), `animalvaccination`, `animalmedical`, `ownerdonation`, `log`,
+ * `media` and `dbfs` (photos) tables with the lookups `species`, `breed`, `basecolour`, `entryreason`, `lksmovementtype`, `vaccinationtype`,
  * `donationtype` and `deathreason`. Animals are known by their shelter code (as in ASM3's CSV), people by their
  * owner code (else `id:<ID>`), so a move from the CSV export and one from the database find the same records.
  * `schema` reads the tables from another schema than the connection's default.
@@ -139,6 +139,8 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
         returned_at: d(m.returndate),
         person: m.ownerid ? (personExt.get(Number(m.ownerid)) ?? null) : null,
         notes: s(m.comments) || null,
+        // The movement's Donation: ASM3's total (cents) of the payments linked to it, kept up to date by ASM3 itself.
+        fee: Number(m.donation) > 0 ? String(Math.trunc(Number(m.donation))) : null,
       });
       moves.set(Number(m.animalid), l);
     }
@@ -248,6 +250,32 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
         body: s(l.logtypename) ? `${s(l.logtypename)}: ${s(l.comments)}` : s(l.comments),
         date: d(l.date),
       });
+    }
+    // Photos: `media` rows of animals (LinkTypeID 0) with an image type, preferred (WebsitePhoto) first; their bytes are in
+    // `dbfs` (DBFSID), base64 in `Content` when ASM3 keeps its files in the database (URL empty or `base64:`). Files
+    // kept on ASM3's disk (`file:`) or in S3 (`s3:`) are not in the database: each is refused with that reason.
+    for (const m of await q(
+      `SELECT m.id, m.linkid, m.medianame, m.mediamimetype, f.url, f.content FROM media m
+         LEFT JOIN dbfs f ON f.id = m.dbfsid
+        WHERE m.linktypeid = 0 AND lower(coalesce(m.mediamimetype, '')) LIKE 'image/%'
+        ORDER BY m.linkid, m.websitephoto DESC, m.id`,
+    )) {
+      const animal = animalExt.get(Number(m.linkid));
+      if (!animal) continue;
+      const url = s(m.url);
+      const row = `media ${s(m.id)}`;
+      if (url && !url.startsWith('base64:'))
+        b.refused.push({ kind: 'photo', row, reason: `kept outside ASM3's database (${url.split(':')[0]}:), not readable here` });
+      else if (!s(m.content)) b.refused.push({ kind: 'photo', row, reason: 'has no file content in dbfs' });
+      else
+        b.photo.push({
+          ext: `media:${s(m.id)}`,
+          row,
+          animal,
+          url: null,
+          data: s(m.content).replace(/\s+/g, ''),
+          filename: s(m.medianame) || null,
+        });
     }
     await client.query('ROLLBACK');
     return b;

@@ -27,8 +27,11 @@ const cell = (v: unknown): string =>
               ? String(v)
               : JSON.stringify(v);
 
-/** CSV text, or an XLSX workbook sent as base64 (its first sheet), as rows keyed by header. */
-export async function readTable(name: string, content: string): Promise<Rows> {
+/**
+ * CSV text, or an XLSX workbook sent as base64 (its first sheet), as rows keyed by header. `isHeader` finds the header
+ * line when a report puts title lines above it (the lines before it are skipped); by default it is the first line.
+ */
+export async function readTable(name: string, content: string, isHeader?: (cells: string[]) => boolean): Promise<Rows> {
   let table: string[][];
   if (/\.xlsx$/i.test(name)) {
     const wb = new (excel().Workbook)();
@@ -53,12 +56,13 @@ export async function readTable(name: string, content: string): Promise<Rows> {
       throw invalid({ files: [`${name} is not readable CSV: ${(err as Error).message}`] });
     }
   }
-  const [header = [], ...rest] = table;
+  const at = isHeader ? Math.max(0, table.findIndex(isHeader)) : 0;
+  const [header = [], ...rest] = table.slice(at);
   const index = new Map(header.map((h, i) => [h.trim().toLowerCase(), i]));
   return {
     header,
     rows: rest.map((cells, i) => ({
-      line: i + 2,
+      line: at + i + 2,
       get: (h: string) => {
         const at = index.get(h.toLowerCase());
         return at === undefined ? '' : (cells[at] ?? '').trim();

@@ -1,9 +1,9 @@
 import { invalid } from '../../../platform/errors.ts';
-import { emptyBundle, isoDate, minorUnits, sexOf, type Bundle, type Kind } from '../model.ts';
+import { emptyBundle, isoDate, minorUnits, sexOf, type Bundle, type FileKind } from '../model.ts';
 import { readTable } from './csv.ts';
 
 /** The fields a generic spreadsheet's columns can fill, per record kind (`ext` is the record's id in the old system). */
-export const GENERIC_FIELDS: Record<Kind, string[]> = {
+export const GENERIC_FIELDS: Record<FileKind, string[]> = {
   person: ['ext', 'first_name', 'last_name', 'email', 'phone', 'address_line1', 'city', 'state', 'postal_code', 'country', 'roles'],
   animal: ['ext', 'name', 'species', 'breed', 'colour', 'sex', 'date_of_birth', 'intake_date', 'microchip', 'notes', 'photo_url'],
   stay: ['ext', 'animal', 'intake_at', 'intake_type', 'outcome_at', 'outcome_type', 'source_person', 'destination_person', 'notes'],
@@ -21,7 +21,7 @@ export const GENERIC_FIELDS: Record<Kind, string[]> = {
  */
 export async function readGeneric(
   files: Record<string, string>,
-  plan: { kind: Kind; file: string; columns: Record<string, string> }[],
+  plan: { kind: FileKind; file: string; columns: Record<string, string> }[],
   order: 'dmy' | 'mdy',
 ): Promise<Bundle> {
   const b = emptyBundle('generic');

@@ -1,5 +1,5 @@
 import { invalid } from '../../../platform/errors.ts';
-import { emptyBundle, isoDate, sexOf, type Bundle, type MPerson } from '../model.ts';
+import { emptyBundle, isoDate, sexOf, type Bundle, type MMedical, type MPerson } from '../model.ts';
 import { readTable } from './csv.ts';
 
 const ROLE_OF: Record<string, string> = {
@@ -23,10 +23,67 @@ export async function readPetPoint(files: Record<string, string>, order: 'dmy' |
   const people = new Map<string, MPerson>();
   const byName = new Map<string, string>();
   const intakes: { line: string; get: (h: string) => string }[] = [];
+  const medical: MMedical[] = [];
+  const seenMedical = new Map<string, number>();
+  const addMedical = (m: Omit<MMedical, 'ext' | 'dose' | 'lot' | 'manufacturer' | 'rabies_tag'>) => {
+    const key = `${m.animal}/${m.kind}/${m.name}/${m.given_at ?? m.next_due_on ?? ''}`;
+    const n = (seenMedical.get(key) ?? 0) + 1;
+    seenMedical.set(key, n);
+    medical.push({ ...m, ext: n > 1 ? `${key}#${n}` : key, dose: null, lot: null, manufacturer: null, rabies_tag: null });
+  };
+  const headerLine = (cells: string[]) => cells.some((c) => /^(animal #|animalid|person id)$/i.test(c.trim()));
   for (const [name, content] of Object.entries(files)) {
-    const t = await readTable(name, content);
+    const t = await readTable(name, content, headerLine);
     const has = (h: string) => t.header.some((x) => x.trim().toLowerCase() === h.toLowerCase());
-    if (has('Animal #')) intakes.push(...t.rows.map((r) => ({ line: `${name} line ${r.line}`, get: r.get })));
+    const result = (v: string) => (/^neg/i.test(v) ? 'negative' : /^pos/i.test(v) ? 'positive' : v ? 'unknown' : null);
+    if (has('Animal #') && (has('Vaccination') || has('Test')) && !has('Intake Date')) {
+      // "Medical: Vaccine Express" / "Medical: Tests Express" in their two-row layout: each record is two lines, the
+      // first with the animal, the vaccine (and its re-vaccination date) or the test; the second with the date given
+      // under `Status` (and, for a test, the result under `Test For`). Title lines above the header and a repeated
+      // header are skipped.
+      const rows = t.rows.filter((r) => r.get('Animal #') !== 'Animal #' && r.get('Status') !== 'Status');
+      const vacc = has('Vaccination');
+      for (let i = 0; i < rows.length; i += 2) {
+        const [first, second] = [rows[i], rows[i + 1]];
+        if (!first) break;
+        const line = `${name} line ${first.line}`;
+        if (!second) {
+          b.refused.push({ kind: 'medical', row: line, reason: 'has no second line (the date given)' });
+          break;
+        }
+        const animal = first.get('Animal #');
+        const what = first.get(vacc ? 'Vaccination' : 'Test');
+        if (!animal || !what) {
+          b.refused.push({ kind: 'medical', row: line, reason: 'has no animal or no vaccine or test name' });
+          continue;
+        }
+        addMedical({
+          row: line,
+          animal,
+          kind: vacc ? 'vaccine' : 'test',
+          name: what,
+          given_at: date(second.get('Status')),
+          next_due_on: vacc ? date(first.get('Re-Vac Date/Time')) : null,
+          result: vacc ? null : result(second.get('Test For')),
+          notes: null,
+        });
+      }
+    } else if (has('AnimalID') && has('TestForCondition')) {
+      // The tests report in its one-row layout: AnimalID, ItemStatusDateTime, TestForCondition, Result.
+      for (const r of t.rows) {
+        if (r.get('AnimalID') === 'AnimalID' || !r.get('AnimalID')) continue;
+        addMedical({
+          row: `${name} line ${r.line}`,
+          animal: r.get('AnimalID'),
+          kind: 'test',
+          name: r.get('TestForCondition') || 'Test',
+          given_at: date(r.get('ItemStatusDateTime')),
+          next_due_on: null,
+          result: result(r.get('Result')),
+          notes: null,
+        });
+      }
+    } else if (has('Animal #')) intakes.push(...t.rows.map((r) => ({ line: `${name} line ${r.line}`, get: r.get })));
     else if (has('Person ID')) {
       for (const r of t.rows) {
         const id = r.get('Person ID');
@@ -61,7 +118,11 @@ export async function readPetPoint(files: Record<string, string>, order: 'dmy' |
         b.person.push(p);
       }
     } else
-      throw invalid({ files: [`${name} is neither a PetPoint intake-with-results report (Animal #) nor a person report (Person ID)`] });
+      throw invalid({
+        files: [
+          `${name} is none of PetPoint's intake-with-results (Animal #), person (Person ID), vaccine (Animal #, Vaccination) or tests (Animal #, Test) reports`,
+        ],
+      });
   }
   // People named only on an intake or outcome row (admitter, adopter, receiving agency): by name, else made from the row.
   const named = (
@@ -193,5 +254,7 @@ export async function readPetPoint(files: Record<string, string>, order: 'dmy' |
     });
     if (outAt) lastOutcome.set(animal, outType);
   }
+  // Medical records name animals by `Animal #`; one whose animal no intake row brought is refused by the run.
+  b.medical.push(...medical);
   return b;
 }
