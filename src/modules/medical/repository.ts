@@ -1,6 +1,6 @@
 import type { NotNull } from 'kysely';
 import { first, type Queryable } from '../../platform/db/db.ts';
-import { kx, sql, type InferResult } from '../../platform/db/kysely.ts';
+import { kx, sql, type DB, type InferResult, type Selectable } from '../../platform/db/kysely.ts';
 import { newId } from '../../platform/ids.ts';
 import type { ItemT, Kind, ProtocolT, RecordT, RESULTS, ROUTES } from './schemas.ts';
 
@@ -95,10 +95,14 @@ export async function updateItem(q: Queryable, orgId: string, id: string, i: Ite
 }
 /** How many protocols, records and due items name the item. */
 export async function itemUses(q: Queryable, orgId: string, id: string): Promise<number> {
-  const { rows } = await sql<{ n: string }>`SELECT (SELECT count(*) FROM medical_protocols WHERE organization_id = ${orgId} AND item_id = ${id})
+  const row = await kx(q)
+    .selectNoFrom(
+      sql<string>`(SELECT count(*) FROM medical_protocols WHERE organization_id = ${orgId} AND item_id = ${id})
           + (SELECT count(*) FROM medical_records WHERE organization_id = ${orgId} AND item_id = ${id})
-          + (SELECT count(*) FROM medical_due WHERE organization_id = ${orgId} AND item_id = ${id}) AS n`.execute(kx(q));
-  return Number(rows[0]?.n ?? 0);
+          + (SELECT count(*) FROM medical_due WHERE organization_id = ${orgId} AND item_id = ${id})`.as('n'),
+    )
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 export async function deleteItem(q: Queryable, orgId: string, id: string) {
   await kx(q).deleteFrom('medical_items').where('organization_id', '=', orgId).where('id', '=', id).execute();
@@ -292,7 +296,7 @@ export type DueInsert = Omit<DueItemRow, 'id' | 'item_name' | 'completed_at' | '
 /** Inserts a due item; a protocol's dose that already exists for the animal is skipped (null). */
 export async function insertDue(q: Queryable, orgId: string, d: DueInsert): Promise<string | null> {
   const id = newId('mdu');
-  const { rows } = await sql<{ id: string }>`INSERT INTO medical_due
+  const { rows } = await sql<Pick<Selectable<DB['medical_due']>, 'id'>>`INSERT INTO medical_due
        (organization_id, id, animal_id, item_id, kind, species, protocol_id, dose_number, due_on, from_record_id)
      SELECT ${orgId}, ${id}, ${d.animal_id}, ${d.item_id}, ${d.kind}, lower(a.species), ${d.protocol_id}, ${d.dose_number},
             ${d.due_on}, ${d.from_record_id}

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { audit, auditChanges } from '../../platform/audit.ts';
 import { conflict, invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
-import { animalAltered, getAnimal, setAltered, type AnimalRow } from '../animals/public.ts';
+import { animalAltered, getAnimal, setAltered } from '../animals/public.ts';
+import type { AnimalRow } from '../animals/public.ts';
 import * as repo from './repository.ts';
 import { OrgCache } from '../../platform/org-cache.ts';
 import { one } from './repository.ts';
