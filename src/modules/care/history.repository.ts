@@ -1,18 +1,16 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { defined, setClause } from '../../platform/db/sql.ts';
+import { kx, sql, type DB, type Selectable, type Updateable } from '../../platform/db/kysely.ts';
 
-export interface NoteRow {
-  id: string;
-  animal_id: string;
-  kind: string;
-  body: string;
-  pinned: boolean;
-  visibility: string;
-  author: string;
-  created_at: string;
-  updated_at: string;
+/** The columns of `patch` named in `cols` that hold a value (an absent or undefined field is left as it is). */
+function only<T extends object, K extends keyof T>(patch: T, cols: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of cols) if (patch[k] !== undefined) out[k] = patch[k];
+  return out;
 }
-const NOTE_COLS = 'id, animal_id, kind, body, pinned, visibility, author, created_at, updated_at';
+
+const NOTE_COLS = ['id', 'animal_id', 'kind', 'body', 'pinned', 'visibility', 'author', 'created_at', 'updated_at'] as const;
+export type NoteRow = Pick<Selectable<DB['care_notes']>, (typeof NOTE_COLS)[number]>;
+const NOTE_FIELDS = ['kind', 'body', 'pinned', 'visibility'] as const;
 
 export async function listNotes(
   q: Queryable,
@@ -22,63 +20,74 @@ export async function listNotes(
   limit: number,
   offset: number,
 ): Promise<NoteRow[]> {
-  return q.query<NoteRow>(
-    `SELECT ${NOTE_COLS} FROM care_notes WHERE organization_id = $1 AND animal_id = $2
-       AND ($3::text IS NULL OR kind = $3) AND ($4::text IS NULL OR visibility = $4)
-     ORDER BY pinned DESC, created_at DESC, id DESC LIMIT $5 OFFSET $6`,
-    [orgId, animalId, f.kind ?? null, f.visibility ?? null, limit, offset],
-  );
+  let list = kx(q).selectFrom('care_notes').select(NOTE_COLS).where('organization_id', '=', orgId).where('animal_id', '=', animalId);
+  if (f.kind !== undefined) list = list.where('kind', '=', f.kind);
+  if (f.visibility !== undefined) list = list.where('visibility', '=', f.visibility);
+  return list.orderBy('pinned', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
 }
 export async function getNote(q: Queryable, orgId: string, animalId: string, id: string): Promise<NoteRow | null> {
-  return (
-    (
-      await q.query<NoteRow>(`SELECT ${NOTE_COLS} FROM care_notes WHERE organization_id = $1 AND animal_id = $2 AND id = $3`, [
-        orgId,
-        animalId,
-        id,
-      ])
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('care_notes')
+    .select(NOTE_COLS)
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
 }
 export async function insertNote(q: Queryable, orgId: string, n: Omit<NoteRow, 'created_at' | 'updated_at'>): Promise<void> {
-  await q.query(
-    'INSERT INTO care_notes (organization_id, id, animal_id, kind, body, pinned, visibility, author) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
-    [orgId, n.id, n.animal_id, n.kind, n.body, n.pinned, n.visibility, n.author],
-  );
+  await kx(q)
+    .insertInto('care_notes')
+    .values({
+      organization_id: orgId,
+      id: n.id,
+      animal_id: n.animal_id,
+      kind: n.kind,
+      body: n.body,
+      pinned: n.pinned,
+      visibility: n.visibility,
+      author: n.author,
+    })
+    .execute();
 }
 export async function updateNote(
   q: Queryable,
   orgId: string,
   id: string,
-  patch: Partial<Pick<NoteRow, 'kind' | 'body' | 'pinned' | 'visibility'>>,
+  patch: Partial<Pick<NoteRow, (typeof NOTE_FIELDS)[number]>>,
 ): Promise<void> {
-  const set = setClause(defined(patch), ['kind', 'body', 'pinned', 'visibility'] as const, 3);
-  await q.query(
-    `UPDATE care_notes SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, ...set.params],
-  );
+  await kx(q)
+    .updateTable('care_notes')
+    .set({ ...only(patch, NOTE_FIELDS), updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 export async function deleteNote(q: Queryable, orgId: string, animalId: string, id: string): Promise<boolean> {
-  return (
-    (await q.query('DELETE FROM care_notes WHERE organization_id = $1 AND animal_id = $2 AND id = $3 RETURNING id', [orgId, animalId, id]))
-      .length > 0
-  );
+  const rows = await kx(q)
+    .deleteFrom('care_notes')
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('id', '=', id)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
 }
 
-export interface PlanRow {
-  id: string;
-  animal_id: string;
-  food: string;
-  amount: string;
-  unit: string;
-  times_per_day: number;
-  instructions: string | null;
-  starts_on: string;
-  ends_on: string | null;
-  created_at: string;
-  updated_at: string;
-}
-const PLAN_COLS = 'id, animal_id, food, amount, unit, times_per_day, instructions, starts_on, ends_on, created_at, updated_at';
+const PLAN_COLS = [
+  'id',
+  'animal_id',
+  'food',
+  'amount',
+  'unit',
+  'times_per_day',
+  'instructions',
+  'starts_on',
+  'ends_on',
+  'created_at',
+  'updated_at',
+] as const;
+export type PlanRow = Pick<Selectable<DB['care_nutrition_plans']>, (typeof PLAN_COLS)[number]>;
 export const PLAN_FIELDS = ['food', 'amount', 'unit', 'times_per_day', 'instructions', 'starts_on', 'ends_on'] as const;
 
 export async function listPlans(
@@ -89,50 +98,66 @@ export async function listPlans(
   limit: number,
   offset: number,
 ): Promise<PlanRow[]> {
-  return q.query<PlanRow>(
-    `SELECT ${PLAN_COLS} FROM care_nutrition_plans WHERE organization_id = $1 AND animal_id = $2
-       AND ($3::date IS NULL OR (starts_on <= $3 AND (ends_on IS NULL OR ends_on >= $3)))
-     ORDER BY starts_on DESC, created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-    [orgId, animalId, currentOn, limit, offset],
-  );
+  let list = kx(q)
+    .selectFrom('care_nutrition_plans')
+    .select(PLAN_COLS)
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId);
+  if (currentOn !== null)
+    list = list.where('starts_on', '<=', currentOn).where((eb) => eb.or([eb('ends_on', 'is', null), eb('ends_on', '>=', currentOn)]));
+  return list.orderBy('starts_on', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
 }
 export async function getPlan(q: Queryable, orgId: string, animalId: string, id: string): Promise<PlanRow | null> {
-  return (
-    (
-      await q.query<PlanRow>(`SELECT ${PLAN_COLS} FROM care_nutrition_plans WHERE organization_id = $1 AND animal_id = $2 AND id = $3`, [
-        orgId,
-        animalId,
-        id,
-      ])
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('care_nutrition_plans')
+    .select(PLAN_COLS)
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
 }
 export async function insertPlan(
   q: Queryable,
   orgId: string,
   p: Omit<PlanRow, 'created_at' | 'updated_at' | 'amount'> & { amount: number },
 ) {
-  await q.query(
-    `INSERT INTO care_nutrition_plans (organization_id, id, animal_id, food, amount, unit, times_per_day, instructions, starts_on, ends_on)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-    [orgId, p.id, p.animal_id, p.food, p.amount, p.unit, p.times_per_day, p.instructions, p.starts_on, p.ends_on],
-  );
+  await kx(q)
+    .insertInto('care_nutrition_plans')
+    .values({
+      organization_id: orgId,
+      id: p.id,
+      animal_id: p.animal_id,
+      food: p.food,
+      amount: p.amount,
+      unit: p.unit,
+      times_per_day: p.times_per_day,
+      instructions: p.instructions,
+      starts_on: p.starts_on,
+      ends_on: p.ends_on,
+    })
+    .execute();
 }
-export async function updatePlan(q: Queryable, orgId: string, id: string, patch: Partial<Record<(typeof PLAN_FIELDS)[number], unknown>>) {
-  const set = setClause(defined(patch), PLAN_FIELDS, 3);
-  await q.query(
-    `UPDATE care_nutrition_plans SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, ...set.params],
-  );
+export async function updatePlan(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  patch: Pick<Updateable<DB['care_nutrition_plans']>, (typeof PLAN_FIELDS)[number]>,
+) {
+  await kx(q)
+    .updateTable('care_nutrition_plans')
+    .set({ ...only(patch, PLAN_FIELDS), updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 export async function deletePlan(q: Queryable, orgId: string, animalId: string, id: string): Promise<boolean> {
-  return (
-    (
-      await q.query('DELETE FROM care_nutrition_plans WHERE organization_id = $1 AND animal_id = $2 AND id = $3 RETURNING id', [
-        orgId,
-        animalId,
-        id,
-      ])
-    ).length > 0
-  );
+  const rows = await kx(q)
+    .deleteFrom('care_nutrition_plans')
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('id', '=', id)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
 }

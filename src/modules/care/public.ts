@@ -5,6 +5,7 @@
 export { bondedWarnings, type BondWarning } from './relations.service.ts';
 
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { audit } from '../../platform/audit.ts';
 import { newId } from '../../platform/ids.ts';
 
@@ -28,20 +29,29 @@ export const careChangedAtSql = (orgSql: string, idSql: string) =>
  * pinned first, then oldest first. Internal notes and other kinds are never returned.
  */
 export async function shareableNotes(q: Queryable, orgId: string, animalId: string): Promise<{ body: string; updated_at: Date }[]> {
-  return q.query<{ body: string; updated_at: Date }>(
-    `SELECT body, updated_at FROM care_notes WHERE organization_id = $1 AND animal_id = $2 AND visibility = 'shareable'
-        AND kind IN ('general', 'adoption') ORDER BY pinned DESC, created_at, id LIMIT 20`,
-    [orgId, animalId],
-  );
+  return kx(q)
+    .selectFrom('care_notes')
+    .select(['body', 'updated_at'])
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('visibility', '=', 'shareable')
+    .where('kind', 'in', ['general', 'adoption'])
+    .orderBy('pinned', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(20)
+    .execute();
 }
 
 /** Ids of the animals bonded with `animalId` (either side of the pair). */
 export async function bondedWith(q: Queryable, orgId: string, animalId: string): Promise<string[]> {
-  const rows = await q.query<{ id: string }>(
-    `SELECT CASE WHEN animal_a_id = $2 THEN animal_b_id ELSE animal_a_id END AS id FROM care_bonds
-      WHERE organization_id = $1 AND (animal_a_id = $2 OR animal_b_id = $2) ORDER BY 1`,
-    [orgId, animalId],
-  );
+  const rows = await kx(q)
+    .selectFrom('care_bonds')
+    .select(sql<string>`CASE WHEN animal_a_id = ${animalId} THEN animal_b_id ELSE animal_a_id END`.as('id'))
+    .where('organization_id', '=', orgId)
+    .where((eb) => eb.or([eb('animal_a_id', '=', animalId), eb('animal_b_id', '=', animalId)]))
+    .orderBy(sql`1`)
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -74,26 +84,17 @@ export async function importCareNotes(
   actor: string,
 ): Promise<void> {
   if (!rows.length) return;
-  await q.query(
-    `WITH w AS (
+  await sql`WITH w AS (
        INSERT INTO care_notes (organization_id, id, animal_id, kind, body, author, created_at)
-       SELECT $1, u.id, u.a, u.k, u.b, $7, coalesce(u.c, clock_timestamp())
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) AS u(id, a, k, b, c)
+       SELECT ${orgId}, u.id, u.a, u.k, u.b, ${actor}, coalesce(u.c, clock_timestamp())
+         FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.animal_id)}::text[], ${rows.map((r) => r.kind)}::text[],
+                     ${rows.map((r) => r.body)}::text[], ${rows.map((r) => r.created_at)}::timestamptz[]) AS u(id, a, k, b, c)
        ON CONFLICT (organization_id, id) DO UPDATE SET kind = EXCLUDED.kind, body = EXCLUDED.body, updated_at = now()
        RETURNING id, animal_id, (xmax = 0) AS inserted)
      INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-     SELECT $1, $7, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'care_note', id, jsonb_build_object('animal_id', animal_id)
-       FROM w`,
-    [
-      orgId,
-      rows.map((r) => r.id),
-      rows.map((r) => r.animal_id),
-      rows.map((r) => r.kind),
-      rows.map((r) => r.body),
-      rows.map((r) => r.created_at),
-      actor,
-    ],
-  );
+     SELECT ${orgId}, ${actor}, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'care_note', id,
+            jsonb_build_object('animal_id', animal_id)
+       FROM w`.execute(kx(q));
 }
 
 /**
@@ -101,27 +102,38 @@ export async function importCareNotes(
  * force today. Internal notes are never returned.
  */
 export async function fosterCareInstructions(q: Queryable, orgId: string, animalId: string) {
-  const notes = await q.query<{ kind: string; body: string }>(
-    `SELECT kind, body FROM care_notes WHERE organization_id = $1 AND animal_id = $2 AND visibility = 'shareable'
-      ORDER BY pinned DESC, created_at, id LIMIT 30`,
-    [orgId, animalId],
-  );
-  const plans = await q.query<{ food: string; amount: string; unit: string; times_per_day: number; instructions: string | null }>(
-    `SELECT food, amount::text, unit, times_per_day, instructions FROM care_nutrition_plans
-      WHERE organization_id = $1 AND animal_id = $2 AND starts_on <= current_date AND (ends_on IS NULL OR ends_on >= current_date)
-      ORDER BY starts_on, id LIMIT 10`,
-    [orgId, animalId],
-  );
+  const notes = await kx(q)
+    .selectFrom('care_notes')
+    .select(['kind', 'body'])
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('visibility', '=', 'shareable')
+    .orderBy('pinned', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(30)
+    .execute();
+  const plans = await kx(q)
+    .selectFrom('care_nutrition_plans')
+    .select(['food', sql<string>`amount::text`.as('amount'), 'unit', 'times_per_day', 'instructions'])
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('starts_on', '<=', sql<string>`current_date`)
+    .where((eb) => eb.or([eb('ends_on', 'is', null), eb('ends_on', '>=', sql<string>`current_date`)]))
+    .orderBy('starts_on')
+    .orderBy('id')
+    .limit(10)
+    .execute();
   return { notes, plans };
 }
 
 /** Records a note of kind `foster` (internal until staff share it) written by `author`, with its audit row; returns its id. */
 export async function addFosterNote(q: Queryable, orgId: string, animalId: string, body: string, author: string): Promise<string> {
   const id = newId('note');
-  await q.query(
-    `INSERT INTO care_notes (organization_id, id, animal_id, kind, body, visibility, author) VALUES ($1,$2,$3,'foster',$4,'internal',$5)`,
-    [orgId, id, animalId, body, author],
-  );
+  await kx(q)
+    .insertInto('care_notes')
+    .values({ organization_id: orgId, id, animal_id: animalId, kind: 'foster', body, visibility: 'internal', author })
+    .execute();
   await audit(q, orgId, author, 'create', 'care_note', id, { animal_id: animalId, kind: 'foster' });
   return id;
 }

@@ -114,7 +114,13 @@ export async function litters(q: Queryable, orgId: string, limit: number, offset
  * Adds a member: a live animal of the litter's species, not its mother, in no other litter. With a
  * mother known, a member without a recorded mother gets her.
  */
-async function addMember(q: Queryable, orgId: string, l: repo.LitterRow, animalId: string, field: string): Promise<void> {
+async function addMember(
+  q: Queryable,
+  orgId: string,
+  l: Pick<repo.LitterRow, 'id' | 'species' | 'mother_id'>,
+  animalId: string,
+  field: string,
+): Promise<void> {
   const a = await other(q, orgId, animalId, field);
   if (a.species.toLowerCase() !== l.species) throw invalid({ [field]: [`${a.name} is a ${a.species}; the litter is ${l.species}`] });
   if (animalId === l.mother_id) throw invalid({ [field]: [`${a.name} is the litter's mother`] });
@@ -145,7 +151,7 @@ export async function createLitter(db: Db, orgId: string, b: LitterCreateT, acto
       notes: b.notes || null,
     };
     await repo.insertLitter(q, orgId, row);
-    for (const id of b.animal_ids ?? []) await addMember(q, orgId, { ...row, created_at: '', updated_at: '' }, id, 'animal_ids');
+    for (const id of b.animal_ids ?? []) await addMember(q, orgId, row, id, 'animal_ids');
     await audit(q, orgId, actor, 'create', 'care_litter', row.id, { name: b.name, animal_ids: b.animal_ids ?? [] });
     return litter(q, orgId, row.id);
   });

@@ -3,6 +3,7 @@
  * medical_records, medical_due and animal_calendar_feeds).
  */
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { openDueOfAnimal } from './repository.ts';
 import { createRecord } from './service.ts';
 
@@ -36,36 +37,20 @@ export async function importMedicalRecords(q: Queryable, orgId: string, rows: Im
   for (let i = 0; i < rows.length; i += 1000) {
     const c = rows.slice(i, i + 1000);
     const col = <K extends keyof ImportedMedicalRecord>(k: K) => c.map((r) => r[k]);
-    await q.query(
-      `WITH w AS (
+    await sql`WITH w AS (
          INSERT INTO medical_records (organization_id, id, animal_id, kind, name, given_at, next_due_on, dose, lot, manufacturer,
                                       rabies_tag, result, notes, given_by)
-         SELECT $1, u.*, NULL FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::date[], $8::text[],
-                                      $9::text[], $10::text[], $11::text[], $12::text[], $14::text[]) AS u
+         SELECT ${orgId}, u.*, NULL FROM unnest(${col('id')}::text[], ${col('animal_id')}::text[], ${col('kind')}::text[],
+                                      ${col('name')}::text[], ${col('given_at')}::timestamptz[], ${col('next_due_on')}::date[],
+                                      ${col('dose')}::text[], ${col('lot')}::text[], ${col('manufacturer')}::text[],
+                                      ${col('rabies_tag')}::text[], ${col('result')}::text[], ${col('notes')}::text[]) AS u
          ON CONFLICT (organization_id, id) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name, given_at = EXCLUDED.given_at,
            next_due_on = EXCLUDED.next_due_on, dose = EXCLUDED.dose, lot = EXCLUDED.lot, manufacturer = EXCLUDED.manufacturer,
            rabies_tag = EXCLUDED.rabies_tag, result = EXCLUDED.result, notes = EXCLUDED.notes, updated_at = now()
          RETURNING id, animal_id, (xmax = 0) AS inserted)
        INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-       SELECT $1, $13, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'medical_record', id,
-              jsonb_build_object('animal_id', animal_id) FROM w`,
-      [
-        orgId,
-        col('id'),
-        col('animal_id'),
-        col('kind'),
-        col('name'),
-        col('given_at'),
-        col('next_due_on'),
-        col('dose'),
-        col('lot'),
-        col('manufacturer'),
-        col('rabies_tag'),
-        col('result'),
-        actor,
-        col('notes'),
-      ],
-    );
+       SELECT ${orgId}, ${actor}, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'medical_record', id,
+              jsonb_build_object('animal_id', animal_id) FROM w`.execute(kx(q));
   }
 }
 
@@ -101,9 +86,14 @@ export async function recordTreatmentGiven(
 
 /** The vaccines an animal was given (name and date), newest first: what an adopter is shown of its records. */
 export async function vaccinationsOf(q: Queryable, orgId: string, animalId: string): Promise<{ name: string; given_at: Date }[]> {
-  return q.query<{ name: string; given_at: Date }>(
-    `SELECT name, given_at FROM medical_records WHERE organization_id = $1 AND animal_id = $2 AND kind = 'vaccine'
-      ORDER BY given_at DESC, id LIMIT 50`,
-    [orgId, animalId],
-  );
+  return kx(q)
+    .selectFrom('medical_records')
+    .select(['name', 'given_at'])
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('kind', '=', 'vaccine')
+    .orderBy('given_at', 'desc')
+    .orderBy('id')
+    .limit(50)
+    .execute();
 }

@@ -1,234 +1,366 @@
+import type { NotNull } from 'kysely';
 import { first, type Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type InferResult, type Selectable } from '../../platform/db/kysely.ts';
 import { newId } from '../../platform/ids.ts';
-import type { Static } from '../../platform/schema.ts';
-import type * as S from './schemas.ts';
-import type { Kind } from './schemas.ts';
+import type { ItemT, Kind, ProtocolT, RecordT, RESULTS, ROUTES } from './schemas.ts';
 
 /** The one row a statement returns (an INSERT ... RETURNING, a read of a row just written). */
 export const one = <T>(rows: readonly T[]): T => first(rows);
 
-const ISO = (col: string, as = col.split('.').pop() ?? col) =>
-  `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${as}`;
+/** A stored time as the wire's ISO UTC string (null stays null). */
+const iso = <A extends string, T extends string | null = string>(col: string, as: A) =>
+  sql<T>`to_char(${sql.ref(col)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(as);
+/** The kind column as its checked enum (a check constraint holds it to the kinds). */
+const withKind = <R extends { kind: string }>(r: R): Omit<R, 'kind'> & { kind: Kind } => ({ ...r, kind: r.kind as Kind });
 
 // ---- catalogue ----
-export type ItemRow = Static<typeof S.Item>;
-const ITEM_COLS = `id, kind, name, species, default_product, default_manufacturer, alters, ${ISO('created_at')}, ${ISO('updated_at')}`;
+const ITEM_COLS = ['id', 'kind', 'name', 'species', 'default_product', 'default_manufacturer', 'alters'] as const;
+const ITEM_TIMES = [iso('created_at', 'created_at'), iso('updated_at', 'updated_at')] as const;
+type ItemFields = Omit<ItemT, 'id' | 'created_at' | 'updated_at'>;
 
-export async function listItems(q: Queryable, orgId: string, f: { kind?: string; species?: string }, limit: number, offset: number) {
-  return q.query<ItemRow>(
-    `SELECT ${ITEM_COLS} FROM medical_items WHERE organization_id = $1 AND ($2::text IS NULL OR kind = $2)
-        AND ($3::text IS NULL OR species = '{}' OR lower($3) = ANY(species))
-      ORDER BY kind, lower(name), id LIMIT $4 OFFSET $5`,
-    [orgId, f.kind ?? null, f.species ?? null, limit + 1, offset],
-  );
+export async function listItems(
+  q: Queryable,
+  orgId: string,
+  f: { kind?: string; species?: string },
+  limit: number,
+  offset: number,
+): Promise<ItemT[]> {
+  let list = kx(q).selectFrom('medical_items').select(ITEM_COLS).select(ITEM_TIMES).where('organization_id', '=', orgId);
+  if (f.kind !== undefined) list = list.where('kind', '=', f.kind);
+  if (f.species !== undefined) list = list.where(sql<boolean>`(species = '{}' OR lower(${f.species}) = ANY(species))`);
+  const rows = await list
+    .orderBy('kind')
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(withKind);
 }
-export async function itemById(q: Queryable, orgId: string, id: string) {
-  return (await q.query<ItemRow>(`SELECT ${ITEM_COLS} FROM medical_items WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+export async function itemById(q: Queryable, orgId: string, id: string): Promise<ItemT | null> {
+  const row = await kx(q)
+    .selectFrom('medical_items')
+    .select(ITEM_COLS)
+    .select(ITEM_TIMES)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? withKind(row) : null;
 }
 export async function itemNameTaken(q: Queryable, orgId: string, name: string, exceptId?: string) {
-  const rows = await q.query('SELECT 1 FROM medical_items WHERE organization_id = $1 AND lower(name) = lower($2) AND id <> $3', [
-    orgId,
-    name,
-    exceptId ?? '',
-  ]);
-  return rows.length > 0;
+  const row = await kx(q)
+    .selectFrom('medical_items')
+    .select(sql`1`.as('one'))
+    .where('organization_id', '=', orgId)
+    .where(sql`lower(name)`, '=', sql`lower(${name})`)
+    .where('id', '<>', exceptId ?? '')
+    .executeTakeFirst();
+  return row !== undefined;
 }
-export async function insertItem(q: Queryable, orgId: string, i: Omit<ItemRow, 'id' | 'created_at' | 'updated_at'>) {
-  const rows = await q.query<ItemRow>(
-    `INSERT INTO medical_items (organization_id, id, kind, name, species, default_product, default_manufacturer, alters)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8) RETURNING ${ITEM_COLS}`,
-    [orgId, newId('mci'), i.kind, i.name, i.species, i.default_product, i.default_manufacturer, i.alters],
-  );
-  return one(rows);
+export async function insertItem(q: Queryable, orgId: string, i: ItemFields): Promise<ItemT> {
+  const row = await kx(q)
+    .insertInto('medical_items')
+    .values({
+      organization_id: orgId,
+      id: newId('mci'),
+      kind: i.kind,
+      name: i.name,
+      species: i.species,
+      default_product: i.default_product,
+      default_manufacturer: i.default_manufacturer,
+      alters: i.alters,
+    })
+    .returning(ITEM_COLS)
+    .returning(ITEM_TIMES)
+    .executeTakeFirstOrThrow();
+  return withKind(row);
 }
-export async function updateItem(q: Queryable, orgId: string, id: string, i: ItemRow) {
-  const rows = await q.query<ItemRow>(
-    `UPDATE medical_items SET name = $3, species = $4, default_product = $5, default_manufacturer = $6, alters = $7, updated_at = now()
-      WHERE organization_id = $1 AND id = $2 RETURNING ${ITEM_COLS}`,
-    [orgId, id, i.name, i.species, i.default_product, i.default_manufacturer, i.alters],
-  );
-  return one(rows);
+export async function updateItem(q: Queryable, orgId: string, id: string, i: ItemT): Promise<ItemT> {
+  const row = await kx(q)
+    .updateTable('medical_items')
+    .set({
+      name: i.name,
+      species: i.species,
+      default_product: i.default_product,
+      default_manufacturer: i.default_manufacturer,
+      alters: i.alters,
+      updated_at: sql`now()`,
+    })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning(ITEM_COLS)
+    .returning(ITEM_TIMES)
+    .executeTakeFirstOrThrow();
+  return withKind(row);
 }
 /** How many protocols, records and due items name the item. */
 export async function itemUses(q: Queryable, orgId: string, id: string): Promise<number> {
-  const rows = await q.query<{ n: number }>(
-    `SELECT (SELECT count(*) FROM medical_protocols WHERE organization_id = $1 AND item_id = $2)
-          + (SELECT count(*) FROM medical_records WHERE organization_id = $1 AND item_id = $2)
-          + (SELECT count(*) FROM medical_due WHERE organization_id = $1 AND item_id = $2) AS n`,
-    [orgId, id],
-  );
-  return Number(rows[0]?.n ?? 0);
+  const row = await kx(q)
+    .selectNoFrom(
+      sql<string>`(SELECT count(*) FROM medical_protocols WHERE organization_id = ${orgId} AND item_id = ${id})
+          + (SELECT count(*) FROM medical_records WHERE organization_id = ${orgId} AND item_id = ${id})
+          + (SELECT count(*) FROM medical_due WHERE organization_id = ${orgId} AND item_id = ${id})`.as('n'),
+    )
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 export async function deleteItem(q: Queryable, orgId: string, id: string) {
-  await q.query('DELETE FROM medical_items WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('medical_items').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 // ---- protocols ----
-export type ProtocolRow = Static<typeof S.Protocol>;
-export type ProtocolFields = Omit<ProtocolRow, 'id' | 'item_name' | 'kind' | 'created_at' | 'updated_at'>;
-const PROTOCOL_SELECT = `SELECT p.id, p.name, p.species, p.item_id, i.name AS item_name, i.kind, p.start_age_weeks, p.interval_days,
-    p.doses,
-    p.stop_age_weeks, p.active, ${ISO('p.created_at')}, ${ISO('p.updated_at')}
-  FROM medical_protocols p JOIN medical_items i ON i.organization_id = p.organization_id AND i.id = p.item_id`;
+export type ProtocolFields = Omit<ProtocolT, 'id' | 'item_name' | 'kind' | 'created_at' | 'updated_at'>;
+const protocolSelect = (q: Queryable) =>
+  kx(q)
+    .selectFrom('medical_protocols as p')
+    .innerJoin('medical_items as i', (j) => j.onRef('i.organization_id', '=', 'p.organization_id').onRef('i.id', '=', 'p.item_id'))
+    .select([
+      'p.id',
+      'p.name',
+      'p.species',
+      'p.item_id',
+      'i.name as item_name',
+      'i.kind',
+      'p.start_age_weeks',
+      'p.interval_days',
+      'p.doses',
+      'p.stop_age_weeks',
+      'p.active',
+      iso('p.created_at', 'created_at'),
+      iso('p.updated_at', 'updated_at'),
+    ]);
 
-export async function listProtocols(q: Queryable, orgId: string, f: { species?: string; active?: boolean }, limit: number, offset: number) {
-  return q.query<ProtocolRow>(
-    `${PROTOCOL_SELECT} WHERE p.organization_id = $1 AND ($2::text IS NULL OR p.species = lower($2))
-        AND ($3::boolean IS NULL OR p.active = $3)
-      ORDER BY p.species, lower(p.name), p.id LIMIT $4 OFFSET $5`,
-    [orgId, f.species ?? null, f.active ?? null, limit + 1, offset],
-  );
+export async function listProtocols(
+  q: Queryable,
+  orgId: string,
+  f: { species?: string; active?: boolean },
+  limit: number,
+  offset: number,
+): Promise<ProtocolT[]> {
+  let list = protocolSelect(q).where('p.organization_id', '=', orgId);
+  if (f.species !== undefined) list = list.where('p.species', '=', sql<string>`lower(${f.species})`);
+  if (f.active !== undefined) list = list.where('p.active', '=', f.active);
+  const rows = await list
+    .orderBy('p.species')
+    .orderBy(sql`lower(p.name)`)
+    .orderBy('p.id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(withKind);
 }
-export async function protocolById(q: Queryable, orgId: string, id: string) {
-  return (await q.query<ProtocolRow>(`${PROTOCOL_SELECT} WHERE p.organization_id = $1 AND p.id = $2`, [orgId, id]))[0] ?? null;
+export async function protocolById(q: Queryable, orgId: string, id: string): Promise<ProtocolT | null> {
+  const row = await protocolSelect(q).where('p.organization_id', '=', orgId).where('p.id', '=', id).executeTakeFirst();
+  return row ? withKind(row) : null;
 }
-export async function activeProtocolsFor(q: Queryable, orgId: string, species: string) {
-  return q.query<ProtocolRow>(`${PROTOCOL_SELECT} WHERE p.organization_id = $1 AND p.species = lower($2) AND p.active ORDER BY p.id`, [
-    orgId,
-    species,
-  ]);
+export async function activeProtocolsFor(q: Queryable, orgId: string, species: string): Promise<ProtocolT[]> {
+  const rows = await protocolSelect(q)
+    .where('p.organization_id', '=', orgId)
+    .where('p.species', '=', sql<string>`lower(${species})`)
+    .where('p.active', '=', true)
+    .orderBy('p.id')
+    .execute();
+  return rows.map(withKind);
 }
 /** The species of the organization's active protocols. */
 export async function activeProtocolSpecies(q: Queryable, orgId: string): Promise<string[]> {
-  const rows = await q.query<{ species: string }>('SELECT DISTINCT species FROM medical_protocols WHERE organization_id = $1 AND active', [
-    orgId,
-  ]);
+  const rows = await kx(q)
+    .selectFrom('medical_protocols')
+    .select('species')
+    .distinct()
+    .where('organization_id', '=', orgId)
+    .where('active', '=', true)
+    .execute();
   return rows.map((r) => r.species);
 }
 export async function protocolNameTaken(q: Queryable, orgId: string, name: string, exceptId?: string) {
-  const rows = await q.query('SELECT 1 FROM medical_protocols WHERE organization_id = $1 AND lower(name) = lower($2) AND id <> $3', [
-    orgId,
-    name,
-    exceptId ?? '',
-  ]);
-  return rows.length > 0;
+  const row = await kx(q)
+    .selectFrom('medical_protocols')
+    .select(sql`1`.as('one'))
+    .where('organization_id', '=', orgId)
+    .where(sql`lower(name)`, '=', sql`lower(${name})`)
+    .where('id', '<>', exceptId ?? '')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 export async function insertProtocol(q: Queryable, orgId: string, p: ProtocolFields): Promise<string> {
   const id = newId('mpr');
-  await q.query(
-    `INSERT INTO medical_protocols
-       (organization_id, id, name, species, item_id, start_age_weeks, interval_days, doses, stop_age_weeks, active)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-    [orgId, id, p.name, p.species, p.item_id, p.start_age_weeks, p.interval_days, p.doses, p.stop_age_weeks, p.active],
-  );
+  await kx(q)
+    .insertInto('medical_protocols')
+    .values({
+      organization_id: orgId,
+      id,
+      name: p.name,
+      species: p.species,
+      item_id: p.item_id,
+      start_age_weeks: p.start_age_weeks,
+      interval_days: p.interval_days,
+      doses: p.doses,
+      stop_age_weeks: p.stop_age_weeks,
+      active: p.active,
+    })
+    .execute();
   return id;
 }
 export async function updateProtocol(q: Queryable, orgId: string, id: string, p: ProtocolFields) {
-  await q.query(
-    `UPDATE medical_protocols SET name = $3, species = $4, item_id = $5, start_age_weeks = $6, interval_days = $7, doses = $8,
-        stop_age_weeks = $9, active = $10, updated_at = now() WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, p.name, p.species, p.item_id, p.start_age_weeks, p.interval_days, p.doses, p.stop_age_weeks, p.active],
-  );
+  await kx(q)
+    .updateTable('medical_protocols')
+    .set({
+      name: p.name,
+      species: p.species,
+      item_id: p.item_id,
+      start_age_weeks: p.start_age_weeks,
+      interval_days: p.interval_days,
+      doses: p.doses,
+      stop_age_weeks: p.stop_age_weeks,
+      active: p.active,
+      updated_at: sql`now()`,
+    })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 export async function protocolUses(q: Queryable, orgId: string, id: string): Promise<number> {
-  const rows = await q.query<{ n: number }>('SELECT count(*) AS n FROM medical_due WHERE organization_id = $1 AND protocol_id = $2', [
-    orgId,
-    id,
-  ]);
-  return Number(rows[0]?.n ?? 0);
+  const row = await kx(q)
+    .selectFrom('medical_due')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('organization_id', '=', orgId)
+    .where('protocol_id', '=', id)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 export async function deleteProtocol(q: Queryable, orgId: string, id: string) {
-  await q.query('DELETE FROM medical_protocols WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('medical_protocols').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 // ---- due items ----
-export interface DueItemRow {
-  id: string;
-  animal_id: string;
-  item_id: string;
-  item_name: string;
-  kind: Kind;
-  protocol_id: string | null;
-  dose_number: number | null;
-  due_on: string;
-  completed_at: string | null;
-  record_id: string | null;
-  from_record_id: string | null;
-}
-const DUE_COLS = `d.id, d.animal_id, d.item_id, i.name AS item_name, d.kind, d.protocol_id, d.dose_number, d.due_on,
-  ${ISO('d.completed_at')}, d.record_id, d.from_record_id`;
-const DUE_SELECT = `SELECT ${DUE_COLS} FROM medical_due d
-  JOIN medical_items i ON i.organization_id = d.organization_id AND i.id = d.item_id`;
+const DUE_COLS = [
+  'd.id',
+  'd.animal_id',
+  'd.item_id',
+  'i.name as item_name',
+  'd.kind',
+  'd.protocol_id',
+  'd.dose_number',
+  'd.due_on',
+  iso<'completed_at', string | null>('d.completed_at', 'completed_at'),
+  'd.record_id',
+  'd.from_record_id',
+] as const;
+const dueSelect = (q: Queryable) =>
+  kx(q)
+    .selectFrom('medical_due as d')
+    .innerJoin('medical_items as i', (j) => j.onRef('i.organization_id', '=', 'd.organization_id').onRef('i.id', '=', 'd.item_id'))
+    .select(DUE_COLS);
+const toDue = (r: InferResult<ReturnType<typeof dueSelect>>[number]) => withKind(r);
+export type DueItemRow = ReturnType<typeof toDue>;
 
 export async function dueById(q: Queryable, orgId: string, animalId: string, id: string, lock = false) {
-  const rows = await q.query<DueItemRow>(
-    `${DUE_SELECT} WHERE d.organization_id = $1 AND d.animal_id = $2 AND d.id = $3${lock ? ' FOR UPDATE OF d' : ''}`,
-    [orgId, animalId, id],
-  );
-  return rows[0] ?? null;
+  let one = dueSelect(q).where('d.organization_id', '=', orgId).where('d.animal_id', '=', animalId).where('d.id', '=', id);
+  if (lock) one = one.forUpdate('d');
+  const row = await one.executeTakeFirst();
+  return row ? toDue(row) : null;
 }
 export async function openDueOfAnimal(q: Queryable, orgId: string, animalId: string) {
-  return q.query<DueItemRow>(
-    `${DUE_SELECT} WHERE d.organization_id = $1 AND d.animal_id = $2 AND d.completed_at IS NULL ORDER BY d.due_on, d.id LIMIT 200`,
-    [orgId, animalId],
-  );
+  const rows = await dueSelect(q)
+    .where('d.organization_id', '=', orgId)
+    .where('d.animal_id', '=', animalId)
+    .where('d.completed_at', 'is', null)
+    .orderBy('d.due_on')
+    .orderBy('d.id')
+    .limit(200)
+    .execute();
+  return rows.map(toDue);
 }
 export async function dueOfAnimal(q: Queryable, orgId: string, animalId: string, openOnly: boolean, limit: number, offset: number) {
-  return q.query<DueItemRow>(
-    `${DUE_SELECT} WHERE d.organization_id = $1 AND d.animal_id = $2 AND (NOT $3 OR d.completed_at IS NULL)
-      ORDER BY d.due_on, d.id LIMIT $4 OFFSET $5`,
-    [orgId, animalId, openOnly, limit + 1, offset],
-  );
+  let list = dueSelect(q).where('d.organization_id', '=', orgId).where('d.animal_id', '=', animalId);
+  if (openOnly) list = list.where('d.completed_at', 'is', null);
+  const rows = await list
+    .orderBy('d.due_on')
+    .orderBy('d.id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(toDue);
 }
 export async function dueFromRecord(q: Queryable, orgId: string, recordId: string) {
-  return q.query<DueItemRow>(`${DUE_SELECT} WHERE d.organization_id = $1 AND d.from_record_id = $2 ORDER BY d.due_on, d.id`, [
-    orgId,
-    recordId,
-  ]);
+  const rows = await dueSelect(q)
+    .where('d.organization_id', '=', orgId)
+    .where('d.from_record_id', '=', recordId)
+    .orderBy('d.due_on')
+    .orderBy('d.id')
+    .execute();
+  return rows.map(toDue);
 }
-export interface DueInsert {
-  animal_id: string;
-  item_id: string;
-  kind: Kind;
-  protocol_id: string | null;
-  dose_number: number | null;
-  due_on: string;
-  from_record_id: string | null;
-}
+export type DueInsert = Omit<DueItemRow, 'id' | 'item_name' | 'completed_at' | 'record_id'>;
 /** Inserts a due item; a protocol's dose that already exists for the animal is skipped (null). */
 export async function insertDue(q: Queryable, orgId: string, d: DueInsert): Promise<string | null> {
   const id = newId('mdu');
-  const rows = await q.query<{ id: string }>(
-    `INSERT INTO medical_due (organization_id, id, animal_id, item_id, kind, species, protocol_id, dose_number, due_on, from_record_id)
-     SELECT $1, $2, $3, $4, $5, lower(a.species), $6, $7, $8, $9 FROM animal_directory a WHERE a.organization_id = $1 AND a.id = $3
-     ON CONFLICT (organization_id, animal_id, protocol_id, dose_number) WHERE protocol_id IS NOT NULL DO NOTHING RETURNING id`,
-    [orgId, id, d.animal_id, d.item_id, d.kind, d.protocol_id, d.dose_number, d.due_on, d.from_record_id],
-  );
+  const { rows } = await sql<Pick<Selectable<DB['medical_due']>, 'id'>>`INSERT INTO medical_due
+       (organization_id, id, animal_id, item_id, kind, species, protocol_id, dose_number, due_on, from_record_id)
+     SELECT ${orgId}, ${id}, ${d.animal_id}, ${d.item_id}, ${d.kind}, lower(a.species), ${d.protocol_id}, ${d.dose_number},
+            ${d.due_on}, ${d.from_record_id}
+       FROM animal_directory a WHERE a.organization_id = ${orgId} AND a.id = ${d.animal_id}
+     ON CONFLICT (organization_id, animal_id, protocol_id, dose_number) WHERE protocol_id IS NOT NULL DO NOTHING
+     RETURNING id`.execute(kx(q));
   return rows[0]?.id ?? null;
 }
 export async function dueByIds(q: Queryable, orgId: string, ids: string[]) {
   if (!ids.length) return [];
-  return q.query<DueItemRow>(`${DUE_SELECT} WHERE d.organization_id = $1 AND d.id = ANY($2::text[]) ORDER BY d.due_on, d.id`, [orgId, ids]);
+  const rows = await dueSelect(q)
+    .where('d.organization_id', '=', orgId)
+    .where(sql<boolean>`d.id = ANY(${ids}::text[])`)
+    .orderBy('d.due_on')
+    .orderBy('d.id')
+    .execute();
+  return rows.map(toDue);
 }
 export async function completeDue(q: Queryable, orgId: string, id: string, recordId: string) {
-  await q.query('UPDATE medical_due SET completed_at = now(), record_id = $3 WHERE organization_id = $1 AND id = $2', [
-    orgId,
-    id,
-    recordId,
-  ]);
+  await kx(q)
+    .updateTable('medical_due')
+    .set({ completed_at: sql`now()`, record_id: recordId })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 export async function moveDue(q: Queryable, orgId: string, id: string, dueOn: string) {
-  await q.query('UPDATE medical_due SET due_on = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, dueOn]);
+  await kx(q).updateTable('medical_due').set({ due_on: dueOn }).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 export async function deleteDue(q: Queryable, orgId: string, id: string) {
-  await q.query('DELETE FROM medical_due WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('medical_due').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 /** Undoes what a deleted record did: reopens the item it completed, drops open items it made, unlinks the rest. */
 export async function detachRecord(q: Queryable, orgId: string, recordId: string) {
-  await q.query('UPDATE medical_due SET completed_at = NULL, record_id = NULL WHERE organization_id = $1 AND record_id = $2', [
-    orgId,
-    recordId,
-  ]);
-  await q.query('DELETE FROM medical_due WHERE organization_id = $1 AND from_record_id = $2 AND completed_at IS NULL', [orgId, recordId]);
-  await q.query('UPDATE medical_due SET from_record_id = NULL WHERE organization_id = $1 AND from_record_id = $2', [orgId, recordId]);
+  await kx(q)
+    .updateTable('medical_due')
+    .set({ completed_at: null, record_id: null })
+    .where('organization_id', '=', orgId)
+    .where('record_id', '=', recordId)
+    .execute();
+  await kx(q)
+    .deleteFrom('medical_due')
+    .where('organization_id', '=', orgId)
+    .where('from_record_id', '=', recordId)
+    .where('completed_at', 'is', null)
+    .execute();
+  await kx(q)
+    .updateTable('medical_due')
+    .set({ from_record_id: null })
+    .where('organization_id', '=', orgId)
+    .where('from_record_id', '=', recordId)
+    .execute();
 }
 
 /** Sets an animal's open due items aside (it left care) or brings them back (it came back). */
 export async function setDueAside(q: Queryable, orgId: string, animalId: string, aside: boolean): Promise<void> {
-  await q.query(
-    'UPDATE medical_due SET set_aside = $3 WHERE organization_id = $1 AND animal_id = $2 AND completed_at IS NULL AND set_aside <> $3',
-    [orgId, animalId, aside],
-  );
+  await kx(q)
+    .updateTable('medical_due')
+    .set({ set_aside: aside })
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('completed_at', 'is', null)
+    .where('set_aside', '<>', aside)
+    .execute();
 }
 
 export interface DueFilter {
@@ -237,146 +369,192 @@ export interface DueFilter {
   location_id?: string;
   kind?: string;
 }
-export type DueListRow = DueItemRow & { animal_name: string; species: string; location_id: string | null };
+const dueListSelect = (q: Queryable, orgId: string) =>
+  dueSelect(q)
+    .innerJoin('animal_directory as a', (j) => j.onRef('a.organization_id', '=', 'd.organization_id').onRef('a.id', '=', 'd.animal_id'))
+    .select(['a.name as animal_name', 'a.species', 'a.location_id'])
+    .$narrowType<{ animal_name: NotNull; species: NotNull }>()
+    .where('d.organization_id', '=', orgId)
+    .where('d.completed_at', 'is', null)
+    .where('a.deleted_at', 'is', null);
 /**
  * Open items due on or before `as_of` of animals in care (not deleted, status in care or on hold), oldest
  * due first. Walks the open-items index by date (items set aside when their animal left care are not in it); the
  * animal is read by its key.
  */
 export async function listDue(q: Queryable, orgId: string, f: DueFilter, limit: number, offset: number) {
-  return q.query<DueListRow>(
-    `SELECT ${DUE_COLS}, a.name AS animal_name, a.species, a.location_id
-       FROM medical_due d
-       JOIN medical_items i ON i.organization_id = d.organization_id AND i.id = d.item_id
-       JOIN animal_directory a ON a.organization_id = d.organization_id AND a.id = d.animal_id
-      WHERE d.organization_id = $1 AND d.completed_at IS NULL AND NOT d.set_aside AND d.due_on <= $2::date
-        AND a.deleted_at IS NULL AND a.care_state IN ('in_care','on_hold')
-        AND ($3::text IS NULL OR d.species = lower($3)) AND ($4::text IS NULL OR a.location_id = $4)
-        AND ($5::text IS NULL OR d.kind = $5)
-      ORDER BY d.due_on, d.id LIMIT $6 OFFSET $7`,
-    [orgId, f.as_of, f.species ?? null, f.location_id ?? null, f.kind ?? null, limit + 1, offset],
-  );
+  let list = dueListSelect(q, orgId)
+    .where('d.set_aside', '=', false)
+    .where('d.due_on', '<=', f.as_of)
+    .where('a.care_state', 'in', ['in_care', 'on_hold']);
+  if (f.species !== undefined) list = list.where('d.species', '=', sql<string>`lower(${f.species})`);
+  if (f.location_id !== undefined) list = list.where('a.location_id', '=', f.location_id);
+  if (f.kind !== undefined) list = list.where('d.kind', '=', f.kind);
+  const rows = await list
+    .orderBy('d.due_on')
+    .orderBy('d.id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(withKind);
 }
 /** Open items due from `from` to `to` (dates), of animals in care (or of one animal, whatever its state). */
 export async function dueBetween(q: Queryable, orgId: string, from: string, to: string, animalId: string | undefined, limit: number) {
-  return q.query<DueListRow>(
-    `SELECT ${DUE_COLS}, a.name AS animal_name, a.species, a.location_id
-       FROM medical_due d
-       JOIN medical_items i ON i.organization_id = d.organization_id AND i.id = d.item_id
-       JOIN animal_directory a ON a.organization_id = d.organization_id AND a.id = d.animal_id
-      WHERE d.organization_id = $1 AND d.completed_at IS NULL AND d.due_on BETWEEN $2::date AND $3::date AND a.deleted_at IS NULL
-        AND (CASE WHEN $4::text IS NULL THEN a.care_state IN ('in_care','on_hold') AND NOT d.set_aside ELSE d.animal_id = $4 END)
-      ORDER BY d.due_on, d.id LIMIT $5`,
-    [orgId, from, to, animalId ?? null, limit],
-  );
+  let list = dueListSelect(q, orgId).where('d.due_on', '>=', from).where('d.due_on', '<=', to);
+  list =
+    animalId === undefined
+      ? list.where('a.care_state', 'in', ['in_care', 'on_hold']).where('d.set_aside', '=', false)
+      : list.where('d.animal_id', '=', animalId);
+  const rows = await list.orderBy('d.due_on').orderBy('d.id').limit(limit).execute();
+  return rows.map(withKind);
 }
 
 // ---- records ----
-export type RecordRow = Static<typeof S.Record>;
-export type RecordFields = Omit<RecordRow, 'id' | 'animal_id' | 'due_item_id' | 'created_at' | 'updated_at'>;
-const RECORD_FIELDS = [
-  'kind',
-  'item_id',
-  'name',
-  'product',
-  'manufacturer',
-  'lot',
-  'expires_on',
-  'dose',
-  'route',
-  'given_by',
-  'given_at',
-  'next_due_on',
-  'result',
-  'rabies_tag',
-  'notes',
-] as const;
-const RECORD_SELECT = `SELECT r.id, r.animal_id, r.kind, r.item_id, r.name, r.product, r.manufacturer, r.lot, r.expires_on, r.dose, r.route,
-    r.given_by, ${ISO('r.given_at')}, r.next_due_on, r.result, r.rabies_tag, r.notes,
-    (SELECT d.id FROM medical_due d WHERE d.organization_id = r.organization_id AND d.record_id = r.id LIMIT 1) AS due_item_id,
-    ${ISO('r.created_at')}, ${ISO('r.updated_at')}
-  FROM medical_records r`;
+export type RecordFields = Omit<RecordT, 'id' | 'animal_id' | 'due_item_id' | 'created_at' | 'updated_at'>;
+/** The stored columns of a record a write sets. */
+const recordValues = (r: RecordFields) => ({
+  kind: r.kind,
+  item_id: r.item_id,
+  name: r.name,
+  product: r.product,
+  manufacturer: r.manufacturer,
+  lot: r.lot,
+  expires_on: r.expires_on,
+  dose: r.dose,
+  route: r.route,
+  given_by: r.given_by,
+  given_at: r.given_at,
+  next_due_on: r.next_due_on,
+  result: r.result,
+  rabies_tag: r.rabies_tag,
+  notes: r.notes,
+});
+const recordSelect = (q: Queryable) =>
+  kx(q)
+    .selectFrom('medical_records as r')
+    .select([
+      'r.id',
+      'r.animal_id',
+      'r.kind',
+      'r.item_id',
+      'r.name',
+      'r.product',
+      'r.manufacturer',
+      'r.lot',
+      'r.expires_on',
+      'r.dose',
+      'r.route',
+      'r.given_by',
+      iso('r.given_at', 'given_at'),
+      'r.next_due_on',
+      'r.result',
+      'r.rabies_tag',
+      'r.notes',
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom('medical_due as d')
+        .select('d.id')
+        .whereRef('d.organization_id', '=', 'r.organization_id')
+        .whereRef('d.record_id', '=', 'r.id')
+        .limit(1)
+        .as('due_item_id'),
+    )
+    .select([iso('r.created_at', 'created_at'), iso('r.updated_at', 'updated_at')]);
+/** The stored record as its wire shape (kind, route and result are held to their lists by check constraints). */
+const toRecord = (r: InferResult<ReturnType<typeof recordSelect>>[number]): RecordT => ({
+  ...r,
+  kind: r.kind as Kind,
+  route: r.route as (typeof ROUTES)[number] | null,
+  result: r.result as (typeof RESULTS)[number] | null,
+});
 
 export async function recordsOfAnimal(q: Queryable, orgId: string, animalId: string, limit: number, offset: number) {
-  return q.query<RecordRow>(
-    `${RECORD_SELECT} WHERE r.organization_id = $1 AND r.animal_id = $2 ORDER BY r.given_at DESC, r.id DESC LIMIT $3 OFFSET $4`,
-    [orgId, animalId, limit + 1, offset],
-  );
+  const rows = await recordSelect(q)
+    .where('r.organization_id', '=', orgId)
+    .where('r.animal_id', '=', animalId)
+    .orderBy('r.given_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(toRecord);
 }
 export async function recordById(q: Queryable, orgId: string, animalId: string, id: string) {
-  return (
-    (
-      await q.query<RecordRow>(`${RECORD_SELECT} WHERE r.organization_id = $1 AND r.animal_id = $2 AND r.id = $3`, [orgId, animalId, id])
-    )[0] ?? null
-  );
+  const row = await recordSelect(q)
+    .where('r.organization_id', '=', orgId)
+    .where('r.animal_id', '=', animalId)
+    .where('r.id', '=', id)
+    .executeTakeFirst();
+  return row ? toRecord(row) : null;
 }
 export async function recordsByIds(q: Queryable, orgId: string, ids: string[]) {
-  return q.query<RecordRow>(
-    `${RECORD_SELECT} WHERE r.organization_id = $1 AND r.id = ANY($2::text[]) ORDER BY r.given_at DESC, r.id DESC`,
-    [orgId, ids],
-  );
+  const rows = await recordSelect(q)
+    .where('r.organization_id', '=', orgId)
+    .where(sql<boolean>`r.id = ANY(${ids}::text[])`)
+    .orderBy('r.given_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .execute();
+  return rows.map(toRecord);
 }
 export async function insertRecord(q: Queryable, orgId: string, animalId: string, r: RecordFields): Promise<string> {
   const id = newId('mrc');
-  const cols = RECORD_FIELDS.join(', ');
-  const params = RECORD_FIELDS.map((_, i) => `$${i + 4}`).join(', ');
-  await q.query(`INSERT INTO medical_records (organization_id, id, animal_id, ${cols}) VALUES ($1,$2,$3,${params})`, [
-    orgId,
-    id,
-    animalId,
-    ...RECORD_FIELDS.map((k) => r[k]),
-  ]);
+  await kx(q)
+    .insertInto('medical_records')
+    .values({ organization_id: orgId, id, animal_id: animalId, ...recordValues(r) })
+    .execute();
   return id;
 }
 export async function updateRecord(q: Queryable, orgId: string, id: string, r: RecordFields) {
-  const sets = RECORD_FIELDS.map((k, i) => `${k} = $${i + 3}`).join(', ');
-  await q.query(`UPDATE medical_records SET ${sets}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
-    orgId,
-    id,
-    ...RECORD_FIELDS.map((k) => r[k]),
-  ]);
+  await kx(q)
+    .updateTable('medical_records')
+    .set({ ...recordValues(r), updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 export async function deleteRecord(q: Queryable, orgId: string, id: string) {
-  await q.query('DELETE FROM medical_records WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('medical_records').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 /** The earliest date of the animal's records of altering items, in the zone; null when none. */
 export async function earliestAltering(q: Queryable, orgId: string, animalId: string, zone: string) {
-  const rows = await q.query<{ on: string | null }>(
-    `SELECT min((r.given_at AT TIME ZONE $3)::date)::text AS on FROM medical_records r
-       JOIN medical_items i ON i.organization_id = r.organization_id AND i.id = r.item_id
-      WHERE r.organization_id = $1 AND r.animal_id = $2 AND i.alters`,
-    [orgId, animalId, zone],
-  );
-  return rows[0]?.on ?? null;
+  const row = await kx(q)
+    .selectFrom('medical_records as r')
+    .innerJoin('medical_items as i', (j) => j.onRef('i.organization_id', '=', 'r.organization_id').onRef('i.id', '=', 'r.item_id'))
+    .select(sql<string | null>`min((r.given_at AT TIME ZONE ${zone})::date)::text`.as('on'))
+    .where('r.organization_id', '=', orgId)
+    .where('r.animal_id', '=', animalId)
+    .where('i.alters', '=', true)
+    .executeTakeFirst();
+  return row?.on ?? null;
 }
 
 // ---- calendar feeds ----
 export async function feedToken(q: Queryable, orgId: string, animalId: string) {
-  return (
-    (
-      await q.query<{ token: string; created_at: string }>(
-        `SELECT token, ${ISO('created_at')} FROM animal_calendar_feeds WHERE organization_id = $1 AND animal_id = $2`,
-        [orgId, animalId],
-      )
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('animal_calendar_feeds')
+    .select(['token', iso('created_at', 'created_at')])
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .executeTakeFirst();
+  return row ?? null;
 }
 export async function setFeedToken(q: Queryable, orgId: string, animalId: string, token: string) {
-  const rows = await q.query<{ token: string; created_at: string }>(
-    `INSERT INTO animal_calendar_feeds (organization_id, animal_id, token) VALUES ($1,$2,$3)
-     ON CONFLICT (organization_id, animal_id) DO UPDATE SET token = EXCLUDED.token, created_at = now()
-     RETURNING token, ${ISO('created_at')}`,
-    [orgId, animalId, token],
-  );
-  return one(rows);
+  return kx(q)
+    .insertInto('animal_calendar_feeds')
+    .values({ organization_id: orgId, animal_id: animalId, token })
+    .onConflict((oc) =>
+      oc.columns(['organization_id', 'animal_id']).doUpdateSet({ token: (eb) => eb.ref('excluded.token'), created_at: sql`now()` }),
+    )
+    .returning(['token', iso('created_at', 'created_at')])
+    .executeTakeFirstOrThrow();
 }
 export async function feedByToken(q: Queryable, orgId: string, token: string) {
-  return (
-    (
-      await q.query<{ animal_id: string }>('SELECT animal_id FROM animal_calendar_feeds WHERE organization_id = $1 AND token = $2', [
-        orgId,
-        token,
-      ])
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('animal_calendar_feeds')
+    .select('animal_id')
+    .where('organization_id', '=', orgId)
+    .where('token', '=', token)
+    .executeTakeFirst();
+  return row ?? null;
 }

@@ -292,3 +292,6 @@ export type CompleteT = Static<typeof CompleteBody>;
 export type DueT = Static<typeof Due>;
 export type DueRowT = Static<typeof DueRow>;
 export type EntryT = Static<typeof CalendarEntry>;
+export type ItemT = Static<typeof Item>;
+export type ProtocolT = Static<typeof Protocol>;
+export type RecordT = Static<typeof Record>;

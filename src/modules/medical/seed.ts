@@ -3,7 +3,7 @@ import type { SeedData } from '../../platform/context.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
-import type { Kind } from './schemas.ts';
+import type { ItemT, Kind } from './schemas.ts';
 import { addDays, todayIn } from './dates.ts';
 
 const ACTOR = 'seed';
@@ -15,7 +15,7 @@ const ACTOR = 'seed';
 export async function seedMedical(q: Queryable, org: Organization, data: SeedData): Promise<void> {
   const orgId = org.id;
   const today = todayIn(org.time_zone);
-  const items = new Map<string, repo.ItemRow>();
+  const items = new Map<string, ItemT>();
   const catalogue: [Kind, string, string[], string | null, string | null, boolean][] = [
     ['vaccine', 'DHPP', ['dog'], 'Vanguard Plus 5', 'Zoetis', false],
     ['vaccine', 'Bordetella (intranasal)', ['dog'], 'Nobivac Intra-Trac 3', 'Merck', false],

@@ -1,11 +1,12 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { audit, auditChanges } from '../../platform/audit.ts';
 import { conflict, invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
-import { animalAltered, getAnimal, setAltered, type AnimalRow } from '../animals/public.ts';
+import { animalAltered, getAnimal, setAltered } from '../animals/public.ts';
+import type { AnimalRow } from '../animals/public.ts';
 import * as repo from './repository.ts';
 import { OrgCache } from '../../platform/org-cache.ts';
 import { one } from './repository.ts';
-import type { CompleteT, DueT, RecordCreateT, RecordPatchT } from './schemas.ts';
+import type { CompleteT, DueT, ItemT, ProtocolT, RecordCreateT, RecordPatchT } from './schemas.ts';
 import { addDays, dateIn, daysBetween, laterOf, todayIn } from './dates.ts';
 
 /** What the medical rules need of the organization. */
@@ -39,7 +40,7 @@ const ageReached = (dob: string, weeks: number) => addDays(dob, weeks * 7);
  * The first dose of a protocol for an animal entering care on `entered`: on entry, or when it reaches the
  * start age if that is later. Null when the animal is already past the stop age (known birth date only).
  */
-export function firstDoseOn(p: repo.ProtocolRow, dob: string | null, entered: string): string | null {
+export function firstDoseOn(p: ProtocolT, dob: string | null, entered: string): string | null {
   const on = dob ? laterOf(entered, ageReached(dob, p.start_age_weeks)) : entered;
   if (p.stop_age_weeks !== null && dob && on >= ageReached(dob, p.stop_age_weeks)) return null;
   return on;
@@ -49,7 +50,7 @@ export function firstDoseOn(p: repo.ProtocolRow, dob: string | null, entered: st
  * The next dose after dose `dose` given at `givenAt`: the day it was given in the organization's zone plus
  * the interval. Null when the protocol has no more doses (count reached, single dose, or the stop age).
  */
-export function nextDoseOn(p: repo.ProtocolRow, dose: number, givenAt: string, zone: string, dob: string | null): string | null {
+export function nextDoseOn(p: ProtocolT, dose: number, givenAt: string, zone: string, dob: string | null): string | null {
   if (p.interval_days === null) return null;
   if (p.doses !== null && dose >= p.doses) return null;
   const on = addDays(dateIn(givenAt, zone), p.interval_days);
@@ -113,7 +114,7 @@ export async function speciesWithProtocols(q: Queryable, orgId: string): Promise
 type Fields = repo.RecordFields;
 
 /** Checks a record against its item and the animal; returns field errors (empty when valid). */
-function recordProblems(r: Fields, item: repo.ItemRow | null, species: string, zone: string): FieldErrors {
+function recordProblems(r: Fields, item: ItemT | null, species: string, zone: string): FieldErrors {
   const f: FieldErrors = {};
   if (item) {
     if (r.kind !== item.kind) f.kind = [`must be ${item.kind}, the kind of the catalogue item`];
@@ -132,7 +133,7 @@ function normalize(r: Fields): Fields {
 }
 
 /** Makes the record's next due item match its next_due_on: created, moved, or removed while open. */
-async function syncNextDue(q: Queryable, orgId: string, recordId: string, animalId: string, r: Fields, kind: repo.ItemRow['kind']) {
+async function syncNextDue(q: Queryable, orgId: string, recordId: string, animalId: string, r: Fields, kind: ItemT['kind']) {
   const made = await repo.dueFromRecord(q, orgId, recordId);
   const open = made.filter((d) => !d.completed_at);
   if (r.next_due_on === null) {
@@ -153,7 +154,7 @@ async function syncNextDue(q: Queryable, orgId: string, recordId: string, animal
 }
 
 /** A record of an altering item (spay/neuter) marks the animal altered on the record's day, if not earlier. */
-async function markAltered(q: Queryable, org: OrgZone, animalId: string, r: Fields, item: repo.ItemRow | null) {
+async function markAltered(q: Queryable, org: OrgZone, animalId: string, r: Fields, item: ItemT | null) {
   if (!item?.alters) return;
   const on = dateIn(r.given_at, org.time_zone);
   const cur = await animalAltered(q, org.id, animalId);
