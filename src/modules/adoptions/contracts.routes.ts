@@ -287,8 +287,18 @@ export function contractRoutes(app: App, ctx: AppContext) {
           );
         if (s.state === 'invalid') {
           const name = str('name');
-          const on = !name.trim() || name.trim().length > 200 ? 'name' : !['on', 'true', 'yes', '1'].includes(str('consent')) ? 'consent' : 'form';
-          return statePage(ctx, req, reply, org, req.params.token, { state: 'open', contract: s.contract }, { on, message: s.message, name }, 422);
+          const on =
+            !name.trim() || name.trim().length > 200 ? 'name' : !['on', 'true', 'yes', '1'].includes(str('consent')) ? 'consent' : 'form';
+          return statePage(
+            ctx,
+            req,
+            reply,
+            org,
+            req.params.token,
+            { state: 'open', contract: s.contract },
+            { on, message: s.message, name },
+            422,
+          );
         }
         return statePage(ctx, req, reply, org, req.params.token, s);
       },
@@ -451,7 +461,15 @@ export const SIGNING_CSP =
   "frame-ancestors 'none'";
 
 /** A signing page: inside the public website's layout (the organization's name, logo and colours) when there is an organization. */
-async function page(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, org: Organization | null, status: number, title: string, inner: string) {
+async function page(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  org: Organization | null,
+  status: number,
+  title: string,
+  inner: string,
+) {
   const html = org
     ? await use(sitePage)(ctx.db, org, {
         title,
@@ -476,7 +494,9 @@ async function page(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, o
 function when(org: Organization, at: string | Date): string {
   const d = new Date(at);
   try {
-    return new Intl.DateTimeFormat(`en-${org.country || 'US'}`, { dateStyle: 'long', timeStyle: 'short', timeZone: org.time_zone }).format(d);
+    return new Intl.DateTimeFormat(`en-${org.country || 'US'}`, { dateStyle: 'long', timeStyle: 'short', timeZone: org.time_zone }).format(
+      d,
+    );
   } catch {
     return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(d);
   }

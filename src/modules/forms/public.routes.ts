@@ -43,7 +43,9 @@ export function friendlyMessage(f: Pick<Field, 'type'>, typed: string | string[]
       return `Please enter a phone number we can call${eg ? `, e.g. ${eg}` : ''}.`;
     }
     case 'email':
-      return empty ? 'Please enter your email address, e.g. name@example.com.' : 'Please check this email address: it should look like name@example.com.';
+      return empty
+        ? 'Please enter your email address, e.g. name@example.com.'
+        : 'Please check this email address: it should look like name@example.com.';
     case 'select':
       return 'Please choose one of the options.';
     case 'multiselect':
@@ -132,11 +134,9 @@ function fieldHtml(f: Field, typed: string | string[] | undefined, err: string |
   }
   if (f.type === 'boolean') {
     const on = one(typed) === 'yes';
-    return (
-      `<div class="fld">${hint}<label class="ch"><input type="checkbox" id="${id}" name="${name}" value="yes"${on ? ' checked' : ''}${
-        err ? ` aria-invalid="true" aria-describedby="${id}_err"` : ''
-      }> ${escapeHtml(f.label)}${req}</label>${msg}</div>`
-    );
+    return `<div class="fld">${hint}<label class="ch"><input type="checkbox" id="${id}" name="${name}" value="yes"${on ? ' checked' : ''}${
+      err ? ` aria-invalid="true" aria-describedby="${id}_err"` : ''
+    }> ${escapeHtml(f.label)}${req}</label>${msg}</div>`;
   }
   return `<div class="fld"><label class="lb" for="${id}">${escapeHtml(f.label)}${req}</label>${hint}${inputFor(f, typed, err)}${msg}</div>`;
 }
@@ -250,7 +250,8 @@ function explain(f: repo.FormRow, e: AppError, typed: Typed, country: string): {
         : 'This page was open for a long time. Please check your answers and press Send again.';
     else if (key === 'animal_ids') notice = 'The animal you chose is no longer listed on our website. Please send the form without it.';
   }
-  if (!Object.keys(errors).length && !notice) notice = 'Something in the form could not be accepted. Please check your answers and send it again.';
+  if (!Object.keys(errors).length && !notice)
+    notice = 'Something in the form could not be accepted. Please check your answers and send it again.';
   return { errors, notice };
 }
 
@@ -275,7 +276,15 @@ export function publicFormRoutes(app: App, ctx: AppContext) {
     return f;
   }
   /** A page in the public site's layout; no script runs on it and its form posts only to this address. */
-  async function sendPage(req: FastifyRequest, reply: FastifyReply, org: Organization, status: number, title: string, description: string, body: string) {
+  async function sendPage(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    org: Organization,
+    status: number,
+    title: string,
+    description: string,
+    body: string,
+  ) {
     const html = await use(sitePage)(ctx.db, org, {
       title,
       description,
@@ -381,7 +390,10 @@ export function publicFormRoutes(app: App, ctx: AppContext) {
           if (e.headers) for (const [k, v] of Object.entries(e.headers)) void reply.header(k, v);
           return sendPage(req, reply, org, e.status, `Please check: ${f.name}`, f.description || f.name, formBody(f, view));
         }
-        return reply.code(303).header('location', `/forms/${encodeURIComponent(f.slug)}/thanks`).send(null);
+        return reply
+          .code(303)
+          .header('location', `/forms/${encodeURIComponent(f.slug)}/thanks`)
+          .send(null);
       },
     );
   });
