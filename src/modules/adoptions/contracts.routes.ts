@@ -478,7 +478,8 @@ async function page(
         body: inner,
       })
     : `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-      `<title>${escapeHtml(title)}</title></head><body style="font-family:sans-serif;max-width:42em;margin:2em auto;padding:0 1em;line-height:1.5">` +
+      `<title>${escapeHtml(title)}</title></head>` +
+      '<body style="font-family:sans-serif;max-width:42em;margin:2em auto;padding:0 1em;line-height:1.5">' +
       `${inner}</body></html>`;
   return reply
     .code(status)
@@ -570,11 +571,13 @@ function statePage(
       `<form class="pf" method="post" action="/sign/${encodeURIComponent(token)}#problems" novalidate>` +
       `<input type="hidden" name="document_sha256" value="${c.document_sha256}">` +
       `<div class="fld"><label class="lb" for="sign-name">Type your full name to sign</label>` +
-      `<input id="sign-name" name="name" maxlength="200" autocomplete="name" value="${escapeHtml(error?.name ?? '')}" aria-required="true"` +
+      '<input id="sign-name" name="name" maxlength="200" autocomplete="name" aria-required="true"' +
+      ` value="${escapeHtml(error?.name ?? '')}"` +
       `${nameErr ? ' aria-invalid="true" aria-describedby="sign-name-err"' : ''}>` +
       `${nameErr ? `<p class="err" id="sign-name-err">${escapeHtml(nameErr)}</p>` : ''}</div>` +
       `<div class="fld"><label class="ch"><input type="checkbox" name="consent" value="yes" id="sign-consent"` +
-      `${consentErr ? ' aria-invalid="true" aria-describedby="sign-consent-err"' : ''}> I have read this contract and agree to sign it electronically.</label>` +
+      `${consentErr ? ' aria-invalid="true" aria-describedby="sign-consent-err"' : ''}>` +
+      ' I have read this contract and agree to sign it electronically.</label>' +
       `${consentErr ? `<p class="err" id="sign-consent-err">${escapeHtml(consentErr)}</p>` : ''}</div>` +
       `<p class="send"><button class="btn" type="submit">Sign</button></p></form>`,
   );

@@ -84,7 +84,10 @@ function inputFor(f: Field, typed: string | string[] | undefined, err: string | 
   const id = `f_${f.key}`;
   const name = escapeHtml(nameOf(f.key));
   const described = [f.help_text ? `${id}_hint` : '', err ? `${id}_err` : ''].filter(Boolean).join(' ');
-  const aria = `${f.required ? ' aria-required="true"' : ''}${err ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}`;
+  const aria =
+    (f.required ? ' aria-required="true"' : '') +
+    (err ? ' aria-invalid="true"' : '') +
+    (described ? ` aria-describedby="${described}"` : '');
   const value = escapeHtml(one(typed));
   const auto = AUTOCOMPLETE[f.key] ? ` autocomplete="${AUTOCOMPLETE[f.key]}"` : '';
   switch (f.type) {
@@ -177,7 +180,9 @@ export function formBody(f: repo.FormRow, v: FormView): string {
               : `Please check the ${bad.length} answers marked below.`
         }</strong>${
           bad.length
-            ? `<ul>${bad.map((x) => `<li><a href="#f_${escapeHtml(x.key)}">${escapeHtml(x.label)}</a>: ${escapeHtml(errors[x.key] ?? '')}</li>`).join('')}</ul>`
+            ? `<ul>${bad
+                .map((x) => `<li><a href="#f_${escapeHtml(x.key)}">${escapeHtml(x.label)}</a>: ${escapeHtml(errors[x.key] ?? '')}</li>`)
+                .join('')}</ul>`
             : ''
         }</div>`
       : '';
@@ -297,7 +302,8 @@ export function publicFormRoutes(app: App, ctx: AppContext) {
       .header('cache-control', 'no-store')
       .header(
         'content-security-policy',
-        "default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        "default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; " +
+          "frame-ancestors 'none'",
       )
       .send(html);
   }
