@@ -386,7 +386,7 @@ const GOOD: [string, string][] = [
   ['a.pets', 'Cats'],
 ];
 
-test('the HTML page: in the site layout, radios and checkboxes, plain-word messages, what was typed kept; national phones stored E.164', async () => {
+test('HTML page: site layout, radios and checkboxes, plain words, typed answers kept; national phones stored E.164', async () => {
   for (const [country, local, e164, example] of [
     ['US', '617 555 0100', '+16175550100', '617 555 0100'],
     ['GB', '020 7946 0958', '+442079460958', '020 7946 0958'],
