@@ -104,7 +104,7 @@ test('walk-in, public application, stages, contract, finalize, fee paid: all in 
   await pub.getByLabel('First name').fill('Pat');
   await pub.getByLabel('Last name').fill('Lindqvist');
   await pub.getByLabel('Email').fill('pat@example.org');
-  await pub.getByLabel('Home').selectOption('House');
+  await pub.getByRole('radio', { name: 'House' }).check();
   await axe(pub, 'the public adoption form');
   await pub.getByRole('button', { name: 'Send' }).click();
   await pub.getByText('Thank you').waitFor();

@@ -369,3 +369,75 @@ test('registry: a foster application whose person another organization flagged s
     [f.body.id],
   );
 });
+
+/** Posts the HTML page's own form (what a browser sends), with the page's start token. */
+async function postPage(org: TestOrg, slug: string, fields: [string, string][]) {
+  const page = await org.req('GET', `/forms/${slug}`, { key: null });
+  const started = /name="started" value="([^"]+)"/.exec(page.raw)?.[1] ?? '';
+  const body = new URLSearchParams([['started', started], ['website', ''], ...fields]).toString();
+  return org.req('POST', `/forms/${slug}`, { key: null, rawBody: body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+}
+const GOOD: [string, string][] = [
+  ['a.first_name', 'Ada'],
+  ['a.last_name', 'Lovelace'],
+  ['a.email', 'ada@example.org'],
+  ['a.home', 'House'],
+  ['a.pets', 'Dogs'],
+  ['a.pets', 'Cats'],
+];
+
+test('HTML page: site layout, radios and checkboxes, plain words, typed answers kept; national phones stored E.164', async () => {
+  for (const [country, local, e164, example] of [
+    ['US', '617 555 0100', '+16175550100', '617 555 0100'],
+    ['GB', '020 7946 0958', '+442079460958', '020 7946 0958'],
+  ] as const) {
+    const org = await makeOrg(t, { country });
+    const f = await form(org);
+    const page = await org.req('GET', `/forms/${f.slug}`, { key: null });
+    assert.equal(page.status, 200);
+    // The site's own layout: its header (the organization's name) and stylesheet; the form's own class.
+    assert.match(page.raw, /<header class="top">/);
+    assert.match(page.raw, /<footer>/);
+    assert.match(page.raw, /class="pf"/);
+    assert.doesNotMatch(page.raw, /<script>/, 'no script runs on the page');
+    assert.doesNotMatch(page.raw, /<select[^>]*multiple/, 'never a multi-select box');
+    assert.doesNotMatch(page.raw, /<select/);
+    assert.match(page.raw, /<input type="radio" name="a\.home" value="House"/);
+    assert.match(page.raw, /<input type="checkbox" name="a\.pets" value="Dogs"/);
+    assert.match(page.raw, /<legend class="lb">Home/);
+    assert.doesNotMatch(String(page.headers['content-security-policy']), /script-src/);
+
+    // A wrong phone and a missing name: the page again (422) with the words a person reads, never a field key.
+    const bad = await postPage(org, f.slug, [...GOOD.filter(([k]) => k !== 'a.first_name'), ['a.phone', '555']]);
+    assert.equal(bad.status, 422, bad.raw);
+    assert.match(String(bad.headers['content-type']), /text\/html/);
+    assert.ok(bad.raw.includes(`Please enter a phone number we can call, e.g. ${example}.`), bad.raw);
+    assert.match(bad.raw, /Please fill this in\./);
+    assert.match(bad.raw, /Please check the 2 answers marked below\./);
+    assert.doesNotMatch(bad.raw, /answers\.|is required|must be a/);
+    // What was typed stays: the phone as typed, the email, the ticked options.
+    assert.match(bad.raw, /name="a\.phone" value="555"/);
+    assert.match(bad.raw, /value="ada@example\.org"/);
+    assert.match(bad.raw, /value="House"[^>]*checked/);
+    assert.match(bad.raw, /value="Cats"[^>]*checked/);
+    assert.match(bad.raw, /id="f_phone"[^>]*aria-invalid="true"/);
+    assert.equal((await org.req('GET', `/api/forms/submissions?form_id=${f.id}`)).body.results.length, 0, 'nothing stored');
+
+    // Fixed: the national format is accepted and stored in E.164.
+    const ok = await postPage(org, f.slug, [...GOOD, ['a.phone', local]]);
+    assert.equal(ok.status, 303, ok.raw);
+    assert.equal(ok.headers.location, `/forms/${f.slug}/thanks`);
+    const thanks = await org.req('GET', `/forms/${f.slug}/thanks`, { key: null });
+    assert.match(thanks.raw, /Thank you/);
+    assert.match(thanks.raw, /<header class="top">/);
+    const stored = (await org.req('GET', `/api/forms/submissions?form_id=${f.id}`)).body.results;
+    assert.equal(stored.length, 1);
+    assert.equal(stored[0].answers.phone, e164);
+    assert.deepEqual(stored[0].answers.pets, ['Dogs', 'Cats']);
+    // The JSON submit takes the same national format and keeps its own error shape.
+    const json = await submit(org, f.slug, { ...ANSWERS, phone: local });
+    assert.equal(json.status, 201, json.raw);
+    const jsonBad = await submit(org, f.slug, { ...ANSWERS, phone: '555' });
+    assertErrorShape('/forms', jsonBad, 422);
+  }
+});

@@ -77,6 +77,7 @@ before(async () => {
         { key: 'email', label: 'Email address', type: 'email', required: true, section: 'About you' },
         { key: 'phone', label: 'A phone number we can call during the day', type: 'phone', section: 'About you' },
         { key: 'home', label: 'Home', type: 'select', options: ['House with a garden', 'Flat or apartment'], section: 'Your home' },
+        { key: 'pets', label: 'Animals already at home', type: 'multiselect', options: ['Dogs', 'Cats', 'Other'], section: 'Your home' },
         { key: 'about', label: 'Tell us about your household and daily routine', type: 'textarea', section: 'Your home' },
       ],
     },
@@ -125,6 +126,7 @@ test('on a 320 and a 375 px phone no public page scrolls sideways; the filters o
     await noSideways(page, `home at ${width}`);
     await page.goto(`${base}/forms/${formSlug}?animal=${star}`);
     await noSideways(page, `adoption form at ${width}`);
+    if (width === 375) await applyOnAPhone(page);
     await context.close();
   }
   // A wide window keeps the filters open without the button.
@@ -133,5 +135,50 @@ test('on a 320 and a 375 px phone no public page scrolls sideways; the filters o
   await page.goto(`${base}/animals`);
   assert.equal(await page.getByLabel('Species').isVisible(), true);
   assert.equal(await page.locator('details.fb > summary').isVisible(), false);
+  // The form with a refused answer at 768 px and desk width: still no sideways scroll.
+  for (const width of [768, 1280]) {
+    const ctx = await browser.newContext({ viewport: { width, height: 900 } });
+    const p = await ctx.newPage();
+    await p.goto(`${base}/forms/${formSlug}?animal=${star}`);
+    await p.getByLabel('First name').fill('Alexandra');
+    await p.getByLabel('Email address').fill('alex@example.org');
+    await p.getByLabel('A phone number we can call').fill('12');
+    await p.getByRole('button', { name: 'Send' }).click();
+    await p.getByText('Please enter a phone number we can call, e.g. 617 555 0100.').first().waitFor();
+    await noSideways(p, `adoption form with an error at ${width}`);
+    if (width === 1280) await p.screenshot({ path: join(SHOTS, 'public-form-error-desk.png'), fullPage: true });
+    await ctx.close();
+  }
   await desk.close();
 });
+
+/**
+ * An adopter on a 375 px phone: a wrong phone number answers a message in plain words next to the field (never a
+ * field key), with what was typed kept; fixed, the form is sent and thanked for. No page scrolls sideways.
+ */
+async function applyOnAPhone(page: Page) {
+  await page.getByText('Applying for').waitFor();
+  await page.getByLabel('First name').fill('Alexandra');
+  await page.getByLabel('Email address').fill('alex@example.org');
+  await page.getByLabel('A phone number we can call').fill('555 01');
+  await page.getByRole('radio', { name: 'House with a garden' }).check();
+  await page.getByRole('checkbox', { name: 'Cats' }).check();
+  assert.equal(await page.locator('select[multiple]').count(), 0, 'no multi-select box');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const message = 'Please enter a phone number we can call, e.g. 617 555 0100.';
+  await page.locator('#f_phone_err', { hasText: message }).waitFor();
+  const text = await page.locator('main').innerText();
+  assert.doesNotMatch(text, /answers\.|is required|must be a /, 'no field key or API wording on the page');
+  assert.equal(await page.getByLabel('A phone number we can call').inputValue(), '555 01', 'what was typed is kept');
+  assert.equal(await page.getByLabel('Email address').inputValue(), 'alex@example.org');
+  assert.equal(await page.getByRole('checkbox', { name: 'Cats' }).isChecked(), true);
+  await noSideways(page, 'adoption form with an error at 375');
+  await page.screenshot({ path: join(SHOTS, 'public-form-error-phone.png'), fullPage: true });
+  await page.getByLabel('A phone number we can call').fill('617 555 0100');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+  await noSideways(page, 'thank-you page at 375');
+  const sent = (await org.req('GET', '/api/forms/submissions')).body.results[0];
+  assert.equal(sent.answers.phone, '+16175550100', 'stored in E.164');
+  assert.deepEqual(sent.animal_ids, [star]);
+}
