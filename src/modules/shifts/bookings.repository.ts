@@ -235,6 +235,12 @@ export async function cancelBooking(q: Queryable, orgId: string, id: string): Pr
     .where('id', '=', id)
     .execute();
 }
+/** Cancels the live bookings on every window of the schedule, in one statement. */
+export async function cancelBookingsOfSchedule(q: Queryable, orgId: string, scheduleId: string): Promise<void> {
+  await sql`UPDATE shift_bookings b SET status = 'cancelled', cancelled_at = now(), updated_at = now() FROM shift_windows w
+    WHERE b.organization_id = ${orgId} AND w.organization_id = ${orgId} AND w.id = b.window_id AND w.schedule_id = ${scheduleId}
+      AND b.status = 'booked'`.execute(kx(q));
+}
 export async function setAttended(q: Queryable, orgId: string, id: string, attended: boolean | null): Promise<void> {
   await kx(q)
     .updateTable('shift_bookings')

@@ -260,6 +260,17 @@ export async function setFeedToken(q: Queryable, orgId: string, personId: string
     .onConflict((oc) => oc.columns(['organization_id', 'person_id']).doUpdateSet({ token, created_at: sql<Date>`now()` }))
     .execute();
 }
+/** The person's feed token and when it was made, or null when none was made. */
+export async function feedTokenOf(q: Queryable, orgId: string, personId: string) {
+  return (
+    (await kx(q)
+      .selectFrom('shift_feed_tokens')
+      .select(['token', 'created_at'])
+      .where('organization_id', '=', orgId)
+      .where('person_id', '=', personId)
+      .executeTakeFirst()) ?? null
+  );
+}
 export async function personByFeedToken(q: Queryable, orgId: string, token: string): Promise<string | null> {
   const r = await kx(q)
     .selectFrom('shift_feed_tokens')
