@@ -15,9 +15,10 @@ const POLICY = ['min_notice_hours', 'max_hours_per_week', 'cancellation_cutoff_h
 export type PolicyRow = Omit<Pick<Selectable<DB['shift_policies']>, (typeof POLICY)[number]>, 'updated_at'> & {
   updated_at: Selectable<DB['shift_policies']>['updated_at'] | null;
 };
-type Person = Selectable<DB['people']>;
 /** A volunteer as the directory lists them (a live person holding the volunteer role), with the hours served. */
-export type VolunteerRow = Pick<Person, 'id' | 'first_name' | 'last_name' | 'phone' | 'created_at'> & { email: string; hours_served: number };
+export type VolunteerRow = Pick<Selectable<DB['people']>, 'id' | 'first_name' | 'last_name' | 'email' | 'phone' | 'created_at'> & {
+  hours_served: number;
+};
 
 // Volunteer roles
 export async function listRoles(q: Queryable, orgId: string): Promise<RoleRow[]> {
