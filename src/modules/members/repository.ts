@@ -17,7 +17,9 @@ const COLS = [
   'updated_at',
 ] as const;
 /** A member as stored; the status is checked on write. */
-export type MemberRow = Omit<Pick<Selectable<DB['members']>, (typeof COLS)[number]>, 'status'> & { status: 'invited' | 'active' | 'disabled' };
+export type MemberRow = Omit<Pick<Selectable<DB['members']>, (typeof COLS)[number]>, 'status'> & {
+  status: 'invited' | 'active' | 'disabled';
+};
 const asMember = (r: Pick<Selectable<DB['members']>, (typeof COLS)[number]>) => r as MemberRow;
 const members = (q: Queryable, orgId: string) => kx(q).selectFrom('members').select(COLS).where('organization_id', '=', orgId);
 const ago = (minutes: number) => sql<Date>`now() - make_interval(mins => ${minutes})`;
@@ -170,8 +172,12 @@ export async function insertSession(
 }
 export async function sessionById(q: Queryable, orgId: string, id: string) {
   return (
-    (await kx(q).selectFrom('member_sessions').select('expires_at').where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst()) ??
-    null
+    (await kx(q)
+      .selectFrom('member_sessions')
+      .select('expires_at')
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst()) ?? null
   );
 }
 export async function revokeSession(q: Queryable, orgId: string, id: string) {

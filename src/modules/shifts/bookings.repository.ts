@@ -5,7 +5,10 @@ import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 type Win = Selectable<DB['shift_windows']>;
 type Bkg = Selectable<DB['shift_bookings']>;
 /** A window as read with its schedule's name and status, its role's name and its count of live bookings. */
-export type WindowRow = Pick<Win, 'id' | 'schedule_id' | 'role_id' | 'starts_at' | 'ends_at' | 'capacity' | 'notes' | 'created_at' | 'updated_at'> & {
+export type WindowRow = Pick<
+  Win,
+  'id' | 'schedule_id' | 'role_id' | 'starts_at' | 'ends_at' | 'capacity' | 'notes' | 'created_at' | 'updated_at'
+> & {
   schedule_name: Selectable<DB['shift_schedules']>['name'];
   schedule_status: Selectable<DB['shift_schedules']>['status'];
   role_name: Selectable<DB['shift_roles']>['name'] | null;
@@ -52,13 +55,15 @@ const windows = (q: Queryable, orgId: string) =>
 export async function windowById(q: Queryable, orgId: string, id: string, lock = false): Promise<WindowRow | null> {
   if (
     lock &&
-    !(await kx(q)
-      .selectFrom('shift_windows')
-      .select(sql<number>`1`.as('one'))
-      .where('organization_id', '=', orgId)
-      .where('id', '=', id)
-      .forUpdate()
-      .execute()).length
+    !(
+      await kx(q)
+        .selectFrom('shift_windows')
+        .select(sql<number>`1`.as('one'))
+        .where('organization_id', '=', orgId)
+        .where('id', '=', id)
+        .forUpdate()
+        .execute()
+    ).length
   )
     return null;
   return (await windows(q, orgId).where('w.id', '=', id).executeTakeFirst()) ?? null;

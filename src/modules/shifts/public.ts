@@ -139,7 +139,9 @@ export interface VolunteerQualifications {
 export async function qualificationsOfVolunteer(q: Queryable, orgId: string, personId: string): Promise<VolunteerQualifications> {
   const held = await kx(q)
     .selectFrom('volunteer_qualifications as g')
-    .innerJoin('shift_qualifications as ql', (j) => j.onRef('ql.organization_id', '=', 'g.organization_id').onRef('ql.id', '=', 'g.qualification_id'))
+    .innerJoin('shift_qualifications as ql', (j) =>
+      j.onRef('ql.organization_id', '=', 'g.organization_id').onRef('ql.id', '=', 'g.qualification_id'),
+    )
     .select([
       'ql.name',
       sql<string>`to_char(g.granted_on, 'YYYY-MM-DD')`.as('granted_on'),

@@ -47,10 +47,19 @@ export interface NewSchedule {
 
 // Locations
 export async function listLocations(q: Queryable, orgId: string): Promise<LocationRow[]> {
-  return kx(q).selectFrom('shift_locations').select(LOC).where('organization_id', '=', orgId).orderBy(sql`lower(name)`).orderBy('id').execute();
+  return kx(q)
+    .selectFrom('shift_locations')
+    .select(LOC)
+    .where('organization_id', '=', orgId)
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .execute();
 }
 export async function locationById(q: Queryable, orgId: string, id: string): Promise<LocationRow | null> {
-  return (await kx(q).selectFrom('shift_locations').select(LOC).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst()) ?? null;
+  return (
+    (await kx(q).selectFrom('shift_locations').select(LOC).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst()) ??
+    null
+  );
 }
 /** Lower-cased name → location, for the names given (one query for any number of rows). */
 export async function locationsByNames(q: Queryable, orgId: string, names: string[]): Promise<Map<string, LocationRow>> {

@@ -7,7 +7,10 @@ export type RoleRow = Pick<Selectable<DB['shift_roles']>, (typeof ROLE)[number]>
 const QUAL = ['id', 'name', 'description', 'validity_days', 'created_at', 'updated_at'] as const;
 export type QualificationRow = Pick<Selectable<DB['shift_qualifications']>, (typeof QUAL)[number]>;
 /** A grant with its qualification's name. */
-export type GrantRow = Pick<Selectable<DB['volunteer_qualifications']>, 'id' | 'person_id' | 'qualification_id' | 'granted_on' | 'expires_on' | 'created_at'> & {
+export type GrantRow = Pick<
+  Selectable<DB['volunteer_qualifications']>,
+  'id' | 'person_id' | 'qualification_id' | 'granted_on' | 'expires_on' | 'created_at'
+> & {
   qualification_name: Selectable<DB['shift_qualifications']>['name'];
 };
 const POLICY = ['min_notice_hours', 'max_hours_per_week', 'cancellation_cutoff_hours', 'updated_at'] as const;
@@ -22,10 +25,19 @@ export type VolunteerRow = Pick<Selectable<DB['people']>, 'id' | 'first_name' | 
 
 // Volunteer roles
 export async function listRoles(q: Queryable, orgId: string): Promise<RoleRow[]> {
-  return kx(q).selectFrom('shift_roles').select(ROLE).where('organization_id', '=', orgId).orderBy(sql`lower(name)`).orderBy('id').execute();
+  return kx(q)
+    .selectFrom('shift_roles')
+    .select(ROLE)
+    .where('organization_id', '=', orgId)
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .execute();
 }
 export async function roleById(q: Queryable, orgId: string, id: string): Promise<RoleRow | null> {
-  return (await kx(q).selectFrom('shift_roles').select(ROLE).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst()) ?? null;
+  return (
+    (await kx(q).selectFrom('shift_roles').select(ROLE).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst()) ??
+    null
+  );
 }
 export async function roleByName(q: Queryable, orgId: string, name: string): Promise<RoleRow | null> {
   return (
@@ -89,7 +101,8 @@ export async function deleteRole(q: Queryable, orgId: string, id: string): Promi
 }
 
 // Qualifications
-const qualifications = (q: Queryable, orgId: string) => kx(q).selectFrom('shift_qualifications').select(QUAL).where('organization_id', '=', orgId);
+const qualifications = (q: Queryable, orgId: string) =>
+  kx(q).selectFrom('shift_qualifications').select(QUAL).where('organization_id', '=', orgId);
 export async function listQualifications(q: Queryable, orgId: string): Promise<QualificationRow[]> {
   return qualifications(q, orgId).orderBy(sql`lower(name)`).orderBy('id').execute();
 }
@@ -145,7 +158,9 @@ export async function deleteQualification(q: Queryable, orgId: string, id: strin
 const grants = (q: Queryable, orgId: string, personId: string) =>
   kx(q)
     .selectFrom('volunteer_qualifications as g')
-    .innerJoin('shift_qualifications as ql', (j) => j.onRef('ql.organization_id', '=', 'g.organization_id').onRef('ql.id', '=', 'g.qualification_id'))
+    .innerJoin('shift_qualifications as ql', (j) =>
+      j.onRef('ql.organization_id', '=', 'g.organization_id').onRef('ql.id', '=', 'g.qualification_id'),
+    )
     .select(['g.id', 'g.person_id', 'g.qualification_id', 'ql.name as qualification_name', 'g.granted_on', 'g.expires_on', 'g.created_at'])
     .where('g.organization_id', '=', orgId)
     .where('g.person_id', '=', personId);
