@@ -145,9 +145,8 @@ export async function updateQualification(
 export async function qualificationUses(q: Queryable, orgId: string, id: string): Promise<{ grants: number; roles: number }> {
   const r = await sql<{ grants: number; roles: number }>`SELECT
       (SELECT count(*)::int FROM volunteer_qualifications WHERE organization_id = ${orgId} AND qualification_id = ${id}) AS grants,
-      (SELECT count(*)::int FROM shift_roles WHERE organization_id = ${orgId} AND ${id} = ANY(required_qualification_ids)) AS roles`.execute(
-    kx(q),
-  );
+      (SELECT count(*)::int FROM shift_roles WHERE organization_id = ${orgId}
+        AND ${id} = ANY(required_qualification_ids)) AS roles`.execute(kx(q));
   return r.rows[0] ?? { grants: 0, roles: 0 };
 }
 export async function deleteQualification(q: Queryable, orgId: string, id: string): Promise<void> {
