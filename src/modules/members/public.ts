@@ -1,5 +1,6 @@
 /** What other modules may use of the members area. */
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import type { Grants } from '../../platform/permissions.ts';
 import { roleByRef } from '../settings/public.ts';
 import { insertKeyOwner } from './repository.ts';
@@ -11,12 +12,13 @@ export async function recordKeyOwner(q: Queryable, orgId: string, keyId: string,
 
 /** The grants of an active member (their role's), or null when no active member has the id (a feed made in a session). */
 export async function memberGrants(q: Queryable, orgId: string, memberId: string): Promise<Grants | null> {
-  const m = (
-    await q.query<{ role_id: string }>("SELECT role_id FROM members WHERE organization_id = $1 AND id = $2 AND status = 'active'", [
-      orgId,
-      memberId,
-    ])
-  )[0];
+  const m = await kx(q)
+    .selectFrom('members')
+    .select('role_id')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', memberId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
   return m ? ((await roleByRef(q, orgId, m.role_id))?.grants ?? null) : null;
 }
 

@@ -1,60 +1,62 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 
-export interface MemberRow {
-  id: string;
-  name: string;
-  email: string;
-  role_id: string;
+const COLS = [
+  'id',
+  'name',
+  'email',
+  'role_id',
+  'status',
+  'password_hash',
+  'totp_secret',
+  'totp_pending',
+  'failed_sign_ins',
+  'locked_until',
+  'last_sign_in_at',
+  'created_at',
+  'updated_at',
+] as const;
+/** A member as stored; the status is checked on write. */
+export type MemberRow = Omit<Pick<Selectable<DB['members']>, (typeof COLS)[number]>, 'status'> & {
   status: 'invited' | 'active' | 'disabled';
-  password_hash: string | null;
-  totp_secret: string | null;
-  totp_pending: string | null;
-  failed_sign_ins: number;
-  locked_until: Date | null;
-  last_sign_in_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-const COLS =
-  'id, name, email, role_id, status, password_hash, totp_secret, totp_pending, failed_sign_ins, locked_until, last_sign_in_at, ' +
-  'created_at, updated_at';
+};
+const asMember = (r: Pick<Selectable<DB['members']>, (typeof COLS)[number]>) => r as MemberRow;
+const members = (q: Queryable, orgId: string) => kx(q).selectFrom('members').select(COLS).where('organization_id', '=', orgId);
+const ago = (minutes: number) => sql<Date>`now() - make_interval(mins => ${minutes})`;
 
 export async function insertMember(q: Queryable, orgId: string, m: { id: string; name: string; email: string; role_id: string }) {
-  const rows = await q.query<MemberRow>(
-    `INSERT INTO members (organization_id, id, name, email, role_id, status) VALUES ($1,$2,$3,$4,$5,'invited')
-     ON CONFLICT DO NOTHING RETURNING ${COLS}`,
-    [orgId, m.id, m.name, m.email, m.role_id],
-  );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .insertInto('members')
+    .values({ organization_id: orgId, id: m.id, name: m.name, email: m.email, role_id: m.role_id, status: 'invited' })
+    .onConflict((oc) => oc.doNothing())
+    .returning(COLS)
+    .executeTakeFirst();
+  return row ? asMember(row) : null;
 }
 export async function memberById(q: Queryable, orgId: string, id: string, lock = false) {
-  const rows = await q.query<MemberRow>(`SELECT ${COLS} FROM members WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`, [
-    orgId,
-    id,
-  ]);
-  return rows[0] ?? null;
+  let one = members(q, orgId).where('id', '=', id);
+  if (lock) one = one.forUpdate();
+  const row = await one.executeTakeFirst();
+  return row ? asMember(row) : null;
 }
 export async function memberByEmail(q: Queryable, orgId: string, email: string) {
-  const rows = await q.query<MemberRow>(`SELECT ${COLS} FROM members WHERE organization_id = $1 AND lower(email) = lower($2)`, [
-    orgId,
-    email,
-  ]);
-  return rows[0] ?? null;
+  const row = await members(q, orgId).where(sql<boolean>`lower(email) = lower(${email})`).executeTakeFirst();
+  return row ? asMember(row) : null;
 }
 export async function listMembers(q: Queryable, orgId: string, f: { status?: string; q?: string; limit: number; offset: number }) {
-  const params: unknown[] = [orgId];
-  const where = ['organization_id = $1'];
-  if (f.status) where.push(`status = $${params.push(f.status)}`);
+  let list = members(q, orgId);
+  if (f.status) list = list.where('status', '=', f.status);
   if (f.q) {
-    const n = params.push(`%${f.q.replace(/[\\%_]/g, '\\$&')}%`);
-    where.push(`(name ILIKE $${n} OR email ILIKE $${n})`);
+    const pattern = `%${f.q.replace(/[\\%_]/g, '\\$&')}%`;
+    list = list.where((e) => e.or([e('name', 'ilike', pattern), e('email', 'ilike', pattern)]));
   }
-  params.push(f.limit + 1, f.offset);
-  return q.query<MemberRow>(
-    `SELECT ${COLS} FROM members WHERE ${where.join(' AND ')} ORDER BY lower(name), id ` +
-      `LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    params,
-  );
+  const rows = await list
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(f.limit + 1)
+    .offset(f.offset)
+    .execute();
+  return rows.map(asMember);
 }
 export async function updateMember(
   q: Queryable,
@@ -62,13 +64,16 @@ export async function updateMember(
   id: string,
   patch: Partial<Pick<MemberRow, 'name' | 'role_id' | 'status' | 'password_hash' | 'totp_secret' | 'totp_pending'>>,
 ) {
-  const keys = Object.keys(patch) as (keyof typeof patch)[];
-  const sets = keys.map((k, i) => `${k} = $${i + 3}`);
-  const rows = await q.query<MemberRow>(
-    `UPDATE members SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [orgId, id, ...keys.map((k) => patch[k])],
-  );
-  return rows[0] ?? null;
+  // Every key given is set (a key given as undefined clears the column, as a bound undefined always has).
+  const set = Object.fromEntries(Object.entries(patch).map(([k, v]) => [k, v === undefined ? null : v])) as typeof patch;
+  const row = await kx(q)
+    .updateTable('members')
+    .set({ ...set, updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning(COLS)
+    .executeTakeFirst();
+  return row ? asMember(row) : null;
 }
 
 /**
@@ -76,27 +81,34 @@ export async function updateMember(
  * passes (false for a code used already, at sign-in or at the set-up, even by a concurrent request).
  */
 export async function useTotpStep(q: Queryable, orgId: string, id: string, step: number) {
-  const rows = await q.query(
-    `UPDATE members SET totp_last_step = $3
-      WHERE organization_id = $1 AND id = $2 AND (totp_last_step IS NULL OR totp_last_step < $3) RETURNING id`,
-    [orgId, id, step],
-  );
+  const rows = await kx(q)
+    .updateTable('members')
+    .set({ totp_last_step: step })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where((e) => e.or([e('totp_last_step', 'is', null), e('totp_last_step', '<', sql<string>`${step}`)]))
+    .returning('id')
+    .execute();
   return rows.length > 0;
 }
 export async function signedIn(q: Queryable, orgId: string, id: string) {
-  await q.query(
-    'UPDATE members SET failed_sign_ins = 0, locked_until = NULL, last_sign_in_at = now() WHERE organization_id = $1 AND id = $2',
-    [orgId, id],
-  );
+  await kx(q)
+    .updateTable('members')
+    .set({ failed_sign_ins: 0, locked_until: null, last_sign_in_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function addressFailures(q: Queryable, orgId: string, address: string, minutes: number) {
-  const rows = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM member_sign_in_failures
-      WHERE organization_id = $1 AND address = $2 AND at > now() - make_interval(mins => $3)`,
-    [orgId, address, minutes],
-  );
-  return rows[0]?.n ?? 0;
+  const row = await kx(q)
+    .selectFrom('member_sign_in_failures')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('organization_id', '=', orgId)
+    .where('address', '=', address)
+    .where('at', '>', ago(minutes))
+    .executeTakeFirst();
+  return row?.n ?? 0;
 }
 /**
  * Counts a sign-in attempt for (email, address) before the password is checked, and answers how many that pair
@@ -104,34 +116,38 @@ export async function addressFailures(q: Queryable, orgId: string, address: stri
  * attempts, so of a burst exactly the first ones within the limit pass. A success removes the pair's attempts.
  */
 export async function countPairAttempt(q: Queryable, orgId: string, emailKey: string, address: string, minutes: number) {
-  await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`member-sign-in:${orgId}:${emailKey}:${address}`]);
-  await q.query('INSERT INTO member_sign_in_failures (organization_id, address, email_key) VALUES ($1, $2, $3)', [
-    orgId,
-    address,
-    emailKey,
-  ]);
-  const rows = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM member_sign_in_failures
-      WHERE organization_id = $1 AND email_key = $2 AND address = $3 AND at > now() - make_interval(mins => $4)`,
-    [orgId, emailKey, address, minutes],
-  );
-  return rows[0]?.n ?? 0;
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`member-sign-in:${orgId}:${emailKey}:${address}`}, 0))`.execute(kx(q));
+  await kx(q).insertInto('member_sign_in_failures').values({ organization_id: orgId, address, email_key: emailKey }).execute();
+  const row = await kx(q)
+    .selectFrom('member_sign_in_failures')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('organization_id', '=', orgId)
+    .where('email_key', '=', emailKey)
+    .where('address', '=', address)
+    .where('at', '>', ago(minutes))
+    .executeTakeFirst();
+  return row?.n ?? 0;
 }
 /** Attempt rows older than a day are of no use: removed now and then. */
 export async function pruneAttempts(q: Queryable, orgId: string) {
-  await q.query("DELETE FROM member_sign_in_failures WHERE organization_id = $1 AND at < now() - interval '1 day'", [orgId]);
+  await kx(q)
+    .deleteFrom('member_sign_in_failures')
+    .where('organization_id', '=', orgId)
+    .where('at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
 }
 /** A right sign-in: the pair's attempts are forgotten. */
 export async function signInSucceeded(q: Queryable, orgId: string, emailKey: string, address: string) {
-  await q.query('DELETE FROM member_sign_in_failures WHERE organization_id = $1 AND email_key = $2 AND address = $3', [
-    orgId,
-    emailKey,
-    address,
-  ]);
+  await kx(q)
+    .deleteFrom('member_sign_in_failures')
+    .where('organization_id', '=', orgId)
+    .where('email_key', '=', emailKey)
+    .where('address', '=', address)
+    .execute();
 }
 /** A new password through a reset link: every address's attempts for that email are forgotten. */
 export async function clearAttempts(q: Queryable, orgId: string, emailKey: string) {
-  await q.query('DELETE FROM member_sign_in_failures WHERE organization_id = $1 AND email_key = $2', [orgId, emailKey]);
+  await kx(q).deleteFrom('member_sign_in_failures').where('organization_id', '=', orgId).where('email_key', '=', emailKey).execute();
 }
 
 export async function insertSession(
@@ -139,30 +155,52 @@ export async function insertSession(
   orgId: string,
   s: { id: string; member_id: string; token_hash: string; days: number; user_agent: string | null; address: string | null },
 ) {
-  const rows = await q.query<{ expires_at: Date }>(
-    `INSERT INTO member_sessions (organization_id, id, member_id, token_hash, expires_at, user_agent, address)
-     VALUES ($1,$2,$3,$4, now() + make_interval(days => $5), $6, $7) RETURNING expires_at`,
-    [orgId, s.id, s.member_id, s.token_hash, s.days, s.user_agent, s.address],
-  );
-  return rows[0]?.expires_at as Date;
+  const row = await kx(q)
+    .insertInto('member_sessions')
+    .values({
+      organization_id: orgId,
+      id: s.id,
+      member_id: s.member_id,
+      token_hash: s.token_hash,
+      expires_at: sql<Date>`now() + make_interval(days => ${s.days})`,
+      user_agent: s.user_agent,
+      address: s.address,
+    })
+    .returning('expires_at')
+    .executeTakeFirst();
+  return row?.expires_at as Date;
 }
 export async function sessionById(q: Queryable, orgId: string, id: string) {
-  const rows = await q.query<{ expires_at: Date }>('SELECT expires_at FROM member_sessions WHERE organization_id = $1 AND id = $2', [
-    orgId,
-    id,
-  ]);
-  return rows[0] ?? null;
+  return (
+    (await kx(q)
+      .selectFrom('member_sessions')
+      .select('expires_at')
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst()) ?? null
+  );
 }
 export async function revokeSession(q: Queryable, orgId: string, id: string) {
-  await q.query('UPDATE member_sessions SET revoked_at = now() WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL', [orgId, id]);
+  await kx(q)
+    .updateTable('member_sessions')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 /** Ends every session of the member, except `keep` when given. */
 export async function revokeSessions(q: Queryable, orgId: string, memberId: string, keep?: string) {
-  const rows = await q.query(
-    `UPDATE member_sessions SET revoked_at = now()
-      WHERE organization_id = $1 AND member_id = $2 AND revoked_at IS NULL AND ($3::text IS NULL OR id <> $3) RETURNING id`,
-    [orgId, memberId, keep ?? null],
-  );
+  const k = keep ?? null;
+  const rows = await kx(q)
+    .updateTable('member_sessions')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('member_id', '=', memberId)
+    .where('revoked_at', 'is', null)
+    .where(sql<boolean>`(${k}::text IS NULL OR id <> ${k})`)
+    .returning('id')
+    .execute();
   return rows.length;
 }
 
@@ -172,64 +210,92 @@ export async function insertToken(
   t: { token_hash: string; member_id: string; purpose: 'invitation' | 'password_reset'; minutes: number },
 ) {
   // A new link replaces the member's earlier unused ones of the same purpose.
-  await q.query(
-    `UPDATE member_tokens SET used_at = now() WHERE organization_id = $1 AND member_id = $2 AND purpose = $3 AND used_at IS NULL`,
-    [orgId, t.member_id, t.purpose],
-  );
-  const rows = await q.query<{ expires_at: Date }>(
-    `INSERT INTO member_tokens (organization_id, token_hash, member_id, purpose, expires_at)
-     VALUES ($1,$2,$3,$4, now() + make_interval(mins => $5)) RETURNING expires_at`,
-    [orgId, t.token_hash, t.member_id, t.purpose, t.minutes],
-  );
-  return rows[0]?.expires_at as Date;
+  await kx(q)
+    .updateTable('member_tokens')
+    .set({ used_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('member_id', '=', t.member_id)
+    .where('purpose', '=', t.purpose)
+    .where('used_at', 'is', null)
+    .execute();
+  const row = await kx(q)
+    .insertInto('member_tokens')
+    .values({
+      organization_id: orgId,
+      token_hash: t.token_hash,
+      member_id: t.member_id,
+      purpose: t.purpose,
+      expires_at: sql<Date>`now() + make_interval(mins => ${t.minutes})`,
+    })
+    .returning('expires_at')
+    .executeTakeFirst();
+  return row?.expires_at as Date;
 }
 /** Links of one purpose made for a member in the last `minutes` (used or not). */
 export async function recentTokens(q: Queryable, orgId: string, memberId: string, purpose: string, minutes: number) {
-  const rows = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM member_tokens
-      WHERE organization_id = $1 AND member_id = $2 AND purpose = $3 AND created_at > now() - make_interval(mins => $4)`,
-    [orgId, memberId, purpose, minutes],
-  );
-  return rows[0]?.n ?? 0;
+  const row = await kx(q)
+    .selectFrom('member_tokens')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('organization_id', '=', orgId)
+    .where('member_id', '=', memberId)
+    .where('purpose', '=', purpose)
+    .where('created_at', '>', ago(minutes))
+    .executeTakeFirst();
+  return row?.n ?? 0;
 }
 export async function peekToken(q: Queryable, orgId: string, tokenHash: string) {
-  const rows = await q.query<{ member_id: string; purpose: 'invitation' | 'password_reset'; usable: boolean }>(
-    `SELECT member_id, purpose, (used_at IS NULL AND expires_at > now()) AS usable FROM member_tokens
-      WHERE organization_id = $1 AND token_hash = $2`,
-    [orgId, tokenHash],
-  );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .selectFrom('member_tokens')
+    .select(['member_id', 'purpose', sql<boolean>`(used_at IS NULL AND expires_at > now())`.as('usable')])
+    .where('organization_id', '=', orgId)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  // the purpose is checked on write
+  return row ? { ...row, purpose: row.purpose as 'invitation' | 'password_reset' } : null;
 }
 /** Uses a token once: only the first of concurrent uses gets its member back. */
 export async function useToken(q: Queryable, orgId: string, tokenHash: string, purpose: string) {
-  const rows = await q.query<{ member_id: string }>(
-    `UPDATE member_tokens SET used_at = now()
-      WHERE organization_id = $1 AND token_hash = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > now()
-      RETURNING member_id`,
-    [orgId, tokenHash, purpose],
-  );
-  return rows[0]?.member_id ?? null;
+  const row = await kx(q)
+    .updateTable('member_tokens')
+    .set({ used_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning('member_id')
+    .executeTakeFirst();
+  return row?.member_id ?? null;
 }
 
 export async function replaceRecoveryCodes(q: Queryable, orgId: string, memberId: string, hashes: string[]) {
-  await q.query('DELETE FROM member_recovery_codes WHERE organization_id = $1 AND member_id = $2', [orgId, memberId]);
+  await kx(q).deleteFrom('member_recovery_codes').where('organization_id', '=', orgId).where('member_id', '=', memberId).execute();
   for (const h of hashes)
-    await q.query('INSERT INTO member_recovery_codes (organization_id, member_id, code_hash) VALUES ($1,$2,$3)', [orgId, memberId, h]);
+    await kx(q).insertInto('member_recovery_codes').values({ organization_id: orgId, member_id: memberId, code_hash: h }).execute();
 }
 export async function useRecoveryCode(q: Queryable, orgId: string, memberId: string, hash: string) {
-  const rows = await q.query(
-    `UPDATE member_recovery_codes SET used_at = now()
-      WHERE organization_id = $1 AND member_id = $2 AND code_hash = $3 AND used_at IS NULL RETURNING code_hash`,
-    [orgId, memberId, hash],
-  );
+  const rows = await kx(q)
+    .updateTable('member_recovery_codes')
+    .set({ used_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('member_id', '=', memberId)
+    .where('code_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .returning('code_hash')
+    .execute();
   return rows.length > 0;
 }
 
 export async function insertKeyOwner(q: Queryable, orgId: string, keyId: string, memberId: string) {
-  await q.query('INSERT INTO member_keys (organization_id, key_id, member_id) VALUES ($1,$2,$3)', [orgId, keyId, memberId]);
+  await kx(q).insertInto('member_keys').values({ organization_id: orgId, key_id: keyId, member_id: memberId }).execute();
 }
 
 /** Marks a session active now (the kernel's session sign-in calls this at most once a minute per session). */
 export async function sessionSeen(q: Queryable, orgId: string, sessionId: string): Promise<void> {
-  await q.query('UPDATE member_sessions SET last_seen_at = now() WHERE organization_id = $1 AND id = $2', [orgId, sessionId]);
+  await kx(q)
+    .updateTable('member_sessions')
+    .set({ last_seen_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', sessionId)
+    .execute();
 }

@@ -135,19 +135,12 @@ export function calendarRoutes(app: App, ctx: AppContext) {
       const { orgId, actor } = who(req);
       return ctx.db.tx(async (q) => {
         if (!(await vrepo.volunteerById(q, orgId, req.params.id))) throw notFound('volunteer');
-        let row = await q.query<{ token: string; created_at: Date }>(
-          'SELECT token, created_at FROM shift_feed_tokens WHERE organization_id = $1 AND person_id = $2',
-          [orgId, req.params.id],
-        );
-        if (!row[0]) {
+        let r = await vrepo.feedTokenOf(q, orgId, req.params.id);
+        if (!r) {
           await vrepo.setFeedToken(q, orgId, req.params.id, base62(40));
           await audit(q, orgId, actor, 'create', 'shift_calendar_feed', req.params.id);
-          row = await q.query('SELECT token, created_at FROM shift_feed_tokens WHERE organization_id = $1 AND person_id = $2', [
-            orgId,
-            req.params.id,
-          ]);
+          r = await vrepo.feedTokenOf(q, orgId, req.params.id);
         }
-        const r = row[0];
         if (!r) throw notFound('calendar feed');
         return { person_id: req.params.id, url: feedUrl(req, r.token), created_at: r.created_at.toISOString() };
       });

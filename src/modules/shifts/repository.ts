@@ -1,33 +1,37 @@
-import { first, type Queryable } from '../../platform/db/db.ts';
+import type { Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
-import { Where } from '../../platform/db/sql.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 
 export type CustomFieldValues = Record<string, string | number | boolean | null>;
 
-export interface LocationRow {
-  id: string;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-}
-export interface ScheduleRow {
-  id: string;
-  name: string;
-  event_kind: string | null;
-  location_id: string | null;
-  location_name: string | null;
-  all_day: boolean;
-  starts_at: Date;
-  ends_at: Date;
-  start_date: string | null;
-  end_date: string | null;
+const LOC = ['id', 'name', 'created_at', 'updated_at'] as const;
+export type LocationRow = Pick<Selectable<DB['shift_locations']>, (typeof LOC)[number]>;
+const SCH = [
+  's.id',
+  's.name',
+  's.event_kind',
+  's.location_id',
+  'l.name as location_name',
+  's.all_day',
+  's.starts_at',
+  's.ends_at',
+  's.start_date',
+  's.end_date',
+  's.status',
+  's.custom_fields',
+  's.source',
+  's.created_at',
+  's.updated_at',
+  's.cancelled_at',
+] as const;
+type StoredSchedule = Omit<Selectable<DB['shift_schedules']>, 'organization_id' | 'status' | 'custom_fields' | 'source'>;
+/** A schedule as read with its location's name; status and source are checked on write, custom fields are an object. */
+export type ScheduleRow = StoredSchedule & {
+  location_name: Selectable<DB['shift_locations']>['name'] | null;
   status: 'scheduled' | 'cancelled';
   custom_fields: CustomFieldValues;
   source: 'api' | 'import' | 'seed';
-  created_at: Date;
-  updated_at: Date;
-  cancelled_at: Date | null;
-}
+};
 export interface NewSchedule {
   name: string;
   event_kind: string | null;
@@ -42,60 +46,76 @@ export interface NewSchedule {
 }
 
 // Locations
-const LOC = 'id, name, created_at, updated_at';
 export async function listLocations(q: Queryable, orgId: string): Promise<LocationRow[]> {
-  return q.query<LocationRow>(`SELECT ${LOC} FROM shift_locations WHERE organization_id = $1 ORDER BY lower(name), id`, [orgId]);
+  return kx(q)
+    .selectFrom('shift_locations')
+    .select(LOC)
+    .where('organization_id', '=', orgId)
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .execute();
 }
 export async function locationById(q: Queryable, orgId: string, id: string): Promise<LocationRow | null> {
-  return (await q.query<LocationRow>(`SELECT ${LOC} FROM shift_locations WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+  return (
+    (await kx(q).selectFrom('shift_locations').select(LOC).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst()) ??
+    null
+  );
 }
 /** Lower-cased name → location, for the names given (one query for any number of rows). */
 export async function locationsByNames(q: Queryable, orgId: string, names: string[]): Promise<Map<string, LocationRow>> {
-  const rows = await q.query<LocationRow>(
-    `SELECT ${LOC} FROM shift_locations WHERE organization_id = $1 AND lower(name) = ANY($2::text[])`,
-    [orgId, names.map((n) => n.toLowerCase())],
-  );
+  const rows = await kx(q)
+    .selectFrom('shift_locations')
+    .select(LOC)
+    .where('organization_id', '=', orgId)
+    .where(sql<boolean>`lower(name) = ANY(${names.map((n) => n.toLowerCase())}::text[])`)
+    .execute();
   return new Map(rows.map((r) => [r.name.toLowerCase(), r]));
 }
 export async function insertLocation(q: Queryable, orgId: string, name: string): Promise<LocationRow> {
-  const rows = await q.query<LocationRow>(`INSERT INTO shift_locations (organization_id, id, name) VALUES ($1,$2,$3) RETURNING ${LOC}`, [
-    orgId,
-    newId('sloc'),
-    name,
-  ]);
-  return first(rows);
+  return kx(q)
+    .insertInto('shift_locations')
+    .values({ organization_id: orgId, id: newId('sloc'), name })
+    .returning(LOC)
+    .executeTakeFirstOrThrow();
 }
 export async function renameLocation(q: Queryable, orgId: string, id: string, name: string): Promise<LocationRow | null> {
   return (
-    (
-      await q.query<LocationRow>(
-        `UPDATE shift_locations SET name = $3, updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${LOC}`,
-        [orgId, id, name],
-      )
-    )[0] ?? null
+    (await kx(q)
+      .updateTable('shift_locations')
+      .set({ name, updated_at: sql<Date>`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .returning(LOC)
+      .executeTakeFirst()) ?? null
   );
 }
 export async function schedulesAtLocation(q: Queryable, orgId: string, id: string): Promise<number> {
-  const r = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM shift_schedules WHERE organization_id = $1 AND location_id = $2', [
-    orgId,
-    id,
-  ]);
-  return r[0]?.n ?? 0;
+  const r = await kx(q)
+    .selectFrom('shift_schedules')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('organization_id', '=', orgId)
+    .where('location_id', '=', id)
+    .executeTakeFirst();
+  return r?.n ?? 0;
 }
 export async function deleteLocation(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query('DELETE FROM shift_locations WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('shift_locations').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 // Schedules
-const SCH =
-  `s.id, s.name, s.event_kind, s.location_id, l.name AS location_name, s.all_day, s.starts_at, s.ends_at, ` +
-  `s.start_date, s.end_date,
-  s.status, s.custom_fields, s.source, s.created_at, s.updated_at, s.cancelled_at`;
-const SCH_FROM = 'shift_schedules s LEFT JOIN shift_locations l ON l.organization_id = s.organization_id AND l.id = s.location_id';
+const schedules = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('shift_schedules as s')
+    .leftJoin('shift_locations as l', (j) => j.onRef('l.organization_id', '=', 's.organization_id').onRef('l.id', '=', 's.location_id'))
+    .select(SCH)
+    .where('s.organization_id', '=', orgId);
+const asSchedule = (r: Awaited<ReturnType<ReturnType<typeof schedules>['executeTakeFirstOrThrow']>>): ScheduleRow => r as ScheduleRow;
 
 export async function scheduleById(q: Queryable, orgId: string, id: string, lock = false): Promise<ScheduleRow | null> {
-  const sql = `SELECT ${SCH} FROM ${SCH_FROM} WHERE s.organization_id = $1 AND s.id = $2${lock ? ' FOR UPDATE OF s' : ''}`;
-  return (await q.query<ScheduleRow>(sql, [orgId, id]))[0] ?? null;
+  let one = schedules(q, orgId).where('s.id', '=', id);
+  if (lock) one = one.forUpdate('s');
+  const row = await one.executeTakeFirst();
+  return row ? asSchedule(row) : null;
 }
 
 export interface ScheduleFilter {
@@ -106,39 +126,40 @@ export interface ScheduleFilter {
   location_id?: string;
 }
 export async function listSchedules(q: Queryable, orgId: string, f: ScheduleFilter, limit: number, offset: number): Promise<ScheduleRow[]> {
-  const w = new Where(orgId, 's.organization_id');
-  if (f.from) w.and((p) => `s.ends_at > ${p(f.from)}`);
-  if (f.to) w.and((p) => `s.starts_at < ${p(f.to)}`);
-  if (f.status) w.eq('s.status', f.status);
-  if (f.event_kind) w.eq('s.event_kind', f.event_kind.trim().toLowerCase());
-  if (f.location_id) w.eq('s.location_id', f.location_id);
-  return q.query<ScheduleRow>(
-    `SELECT ${SCH} FROM ${SCH_FROM} WHERE ${w.sql} ORDER BY s.starts_at, s.id ${w.page(limit + 1, offset)}`,
-    w.params,
-  );
+  let list = schedules(q, orgId);
+  if (f.from) list = list.where('s.ends_at', '>', f.from);
+  if (f.to) list = list.where('s.starts_at', '<', f.to);
+  if (f.status) list = list.where('s.status', '=', f.status);
+  if (f.event_kind) list = list.where('s.event_kind', '=', f.event_kind.trim().toLowerCase());
+  if (f.location_id) list = list.where('s.location_id', '=', f.location_id);
+  const rows = await list
+    .orderBy('s.starts_at')
+    .orderBy('s.id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(asSchedule);
 }
 
 export async function insertSchedule(q: Queryable, orgId: string, s: NewSchedule): Promise<string> {
   const id = newId('sch');
-  await q.query(
-    `INSERT INTO shift_schedules (organization_id, id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date,
-      end_date, custom_fields, source)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
-    [
-      orgId,
+  await kx(q)
+    .insertInto('shift_schedules')
+    .values({
+      organization_id: orgId,
       id,
-      s.name,
-      s.event_kind,
-      s.location_id,
-      s.all_day,
-      s.starts_at,
-      s.ends_at,
-      s.start_date,
-      s.end_date,
-      JSON.stringify(s.custom_fields),
-      s.source,
-    ],
-  );
+      name: s.name,
+      event_kind: s.event_kind,
+      location_id: s.location_id,
+      all_day: s.all_day,
+      starts_at: s.starts_at,
+      ends_at: s.ends_at,
+      start_date: s.start_date,
+      end_date: s.end_date,
+      custom_fields: JSON.stringify(s.custom_fields),
+      source: s.source,
+    })
+    .execute();
   return id;
 }
 
@@ -146,63 +167,55 @@ export async function insertSchedule(q: Queryable, orgId: string, s: NewSchedule
 export async function insertSchedules(q: Queryable, orgId: string, rows: NewSchedule[]): Promise<string[]> {
   if (!rows.length) return [];
   const ids = rows.map(() => newId('sch'));
-  await q.query(
-    `INSERT INTO shift_schedules (organization_id, id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date,
+  await sql`INSERT INTO shift_schedules (organization_id, id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date,
       end_date, custom_fields, source)
-     SELECT $1, u.id, u.name, u.event_kind, u.location_id, u.all_day, u.starts_at, u.ends_at, u.start_date, u.end_date, '{}'::jsonb, $11
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::timestamptz[], $8::timestamptz[],
-     $9::date[], $10::date[])
-       AS u(id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date, end_date)`,
-    [
-      orgId,
-      ids,
-      rows.map((r) => r.name),
-      rows.map((r) => r.event_kind),
-      rows.map((r) => r.location_id),
-      rows.map((r) => r.all_day),
-      rows.map((r) => r.starts_at.toISOString()),
-      rows.map((r) => r.ends_at.toISOString()),
-      rows.map((r) => r.start_date),
-      rows.map((r) => r.end_date),
-      rows[0]?.source ?? 'import',
-    ],
-  );
+     SELECT ${orgId}, u.id, u.name, u.event_kind, u.location_id, u.all_day, u.starts_at, u.ends_at, u.start_date, u.end_date, '{}'::jsonb,
+       ${rows[0]?.source ?? 'import'}
+     FROM unnest(${ids}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.event_kind)}::text[],
+       ${rows.map((r) => r.location_id)}::text[], ${rows.map((r) => r.all_day)}::boolean[],
+       ${rows.map((r) => r.starts_at.toISOString())}::timestamptz[], ${rows.map((r) => r.ends_at.toISOString())}::timestamptz[],
+       ${rows.map((r) => r.start_date)}::date[], ${rows.map((r) => r.end_date)}::date[])
+       AS u(id, name, event_kind, location_id, all_day, starts_at, ends_at, start_date, end_date)`.execute(kx(q));
   return ids;
 }
 
 export async function updateSchedule(q: Queryable, orgId: string, id: string, s: NewSchedule): Promise<void> {
-  await q.query(
-    `UPDATE shift_schedules SET name = $3, event_kind = $4, location_id = $5, all_day = $6, starts_at = $7, ends_at = $8,
-      start_date = $9, end_date = $10,
-       custom_fields = $11, updated_at = now() WHERE organization_id = $1 AND id = $2`,
-    [
-      orgId,
-      id,
-      s.name,
-      s.event_kind,
-      s.location_id,
-      s.all_day,
-      s.starts_at,
-      s.ends_at,
-      s.start_date,
-      s.end_date,
-      JSON.stringify(s.custom_fields),
-    ],
-  );
+  await kx(q)
+    .updateTable('shift_schedules')
+    .set({
+      name: s.name,
+      event_kind: s.event_kind,
+      location_id: s.location_id,
+      all_day: s.all_day,
+      starts_at: s.starts_at,
+      ends_at: s.ends_at,
+      start_date: s.start_date,
+      end_date: s.end_date,
+      custom_fields: JSON.stringify(s.custom_fields),
+      updated_at: sql<Date>`now()`,
+    })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function cancelSchedule(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query(
-    `UPDATE shift_schedules SET status = 'cancelled', cancelled_at = now(), updated_at = now() WHERE organization_id = $1 AND id = $2`,
-    [orgId, id],
-  );
+  await kx(q)
+    .updateTable('shift_schedules')
+    .set({ status: 'cancelled', cancelled_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Windows of a schedule that would fall outside [starts, ends). */
 export async function windowsOutside(q: Queryable, orgId: string, scheduleId: string, starts: Date, ends: Date): Promise<number> {
-  const r = await q.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM shift_windows WHERE organization_id = $1 AND schedule_id = $2 AND (starts_at < $3 OR ends_at > $4)',
-    [orgId, scheduleId, starts, ends],
-  );
-  return r[0]?.n ?? 0;
+  const r = await kx(q)
+    .selectFrom('shift_windows')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('organization_id', '=', orgId)
+    .where('schedule_id', '=', scheduleId)
+    .where((e) => e.or([e('starts_at', '<', starts), e('ends_at', '>', ends)]))
+    .executeTakeFirst();
+  return r?.n ?? 0;
 }

@@ -6,6 +6,7 @@ import { audit, auditChanges } from '../../platform/audit.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import * as S from './schemas.ts';
 import * as repo from './repository.ts';
+import * as brepo from './bookings.repository.ts';
 import * as service from './schedules.service.ts';
 import { addDays, startOfDate } from './time.ts';
 
@@ -132,11 +133,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
       const { orgId, org, actor } = who(req);
       const row = await ctx.db.tx(async (q) => {
         const r = await service.cancelSchedule(q, orgId, actor, req.params.id);
-        await q.query(
-          `UPDATE shift_bookings b SET status = 'cancelled', cancelled_at = now(), updated_at = now() FROM shift_windows w
-        WHERE b.organization_id = $1 AND w.organization_id = $1 AND w.id = b.window_id AND w.schedule_id = $2 AND b.status = 'booked'`,
-          [orgId, req.params.id],
-        );
+        await brepo.cancelBookingsOfSchedule(q, orgId, req.params.id);
         return r;
       });
       if (!row) throw notFound('schedule');

@@ -135,7 +135,8 @@ export async function cancelSchedule(q: Queryable, orgId: string, actor: string,
 const ROW_FIELDS = Object.keys(ImportRowObject.properties).join(', ');
 const validRow = bodyAjv.compile<ImportRowObject>(ImportRowObject);
 
-export interface CheckedRow {
+/** A checked line of an import: its number, the schedule it makes and the location it names. */
+export interface CheckedLine {
   line: number;
   row: repo.NewSchedule;
   location_name: string | null;
@@ -167,7 +168,7 @@ function schemaProblems(value: unknown): { notObject: boolean; unknown: string[]
  * problems; `line` is the 1-based position in `rows`.
  */
 export function checkRows(rows: unknown[], zone: string, locations: Map<string, { id: string; name: string }>) {
-  const ok: CheckedRow[] = [];
+  const ok: CheckedLine[] = [];
   const errors: { line: number; message: string }[] = [];
   rows.forEach((value, i) => {
     const line = i + 1;

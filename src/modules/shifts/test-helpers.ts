@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { TestOrg } from '../../../test/harness.ts';
 import { base62 } from '../../platform/ids.ts';
+import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB } from '../../platform/db/kysely.ts';
 
 /** A person holding the volunteer role (made through Family A, as an integrator would). */
 export async function volunteer(org: TestOrg, roles: string[] = ['volunteer']): Promise<string> {
@@ -25,7 +27,8 @@ export async function schedule(org: TestOrg, body: Record<string, unknown> = {})
   return res.body;
 }
 
-export async function count(db: { query<R>(s: string, p: unknown[]): Promise<R[]> }, table: string, orgId: string): Promise<number> {
-  const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE organization_id = $1`, [orgId]);
-  return r[0]?.n ?? 0;
+/** Rows of one of the module's tables held by the organization. */
+export async function count(db: Queryable, table: keyof DB, orgId: string): Promise<number> {
+  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE organization_id = ${orgId}`.execute(kx(db));
+  return r.rows[0]?.n ?? 0;
 }

@@ -1,54 +1,52 @@
-import { first, type Queryable } from '../../platform/db/db.ts';
+import type { Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
-import type { Static } from '../../platform/schema.ts';
-import type { Role } from './schemas.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 
-export type RoleRow = Static<typeof Role>;
-export interface QualificationRow {
-  id: string;
-  name: string;
-  description: string | null;
-  validity_days: number | null;
-  created_at: Date;
-  updated_at: Date;
-}
-export interface GrantRow {
-  id: string;
-  person_id: string;
-  qualification_id: string;
-  qualification_name: string;
-  granted_on: string;
-  expires_on: string | null;
-  created_at: Date;
-}
-export interface PolicyRow {
-  min_notice_hours: number;
-  max_hours_per_week: number | null;
-  cancellation_cutoff_hours: number;
-  updated_at: Date | null;
-}
-export interface VolunteerRow {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
+const ROLE = ['id', 'name', 'description', 'required_qualification_ids', 'created_at', 'updated_at'] as const;
+export type RoleRow = Pick<Selectable<DB['shift_roles']>, (typeof ROLE)[number]>;
+const QUAL = ['id', 'name', 'description', 'validity_days', 'created_at', 'updated_at'] as const;
+export type QualificationRow = Pick<Selectable<DB['shift_qualifications']>, (typeof QUAL)[number]>;
+/** A grant with its qualification's name. */
+export type GrantRow = Pick<
+  Selectable<DB['volunteer_qualifications']>,
+  'id' | 'person_id' | 'qualification_id' | 'granted_on' | 'expires_on' | 'created_at'
+> & {
+  qualification_name: Selectable<DB['shift_qualifications']>['name'];
+};
+const POLICY = ['min_notice_hours', 'max_hours_per_week', 'cancellation_cutoff_hours', 'updated_at'] as const;
+/** The organization's booking rules; `updated_at` is null while none were saved (the defaults apply). */
+export type PolicyRow = Omit<Pick<Selectable<DB['shift_policies']>, (typeof POLICY)[number]>, 'updated_at'> & {
+  updated_at: Selectable<DB['shift_policies']>['updated_at'] | null;
+};
+/** A volunteer as the directory lists them (a live person holding the volunteer role), with the hours served. */
+export type VolunteerRow = Pick<Selectable<DB['people']>, 'id' | 'first_name' | 'last_name' | 'email' | 'phone' | 'created_at'> & {
   hours_served: number;
-  created_at: Date;
-}
+};
 
 // Volunteer roles
-const ROLE = 'id, name, description, required_qualification_ids, created_at, updated_at';
 export async function listRoles(q: Queryable, orgId: string): Promise<RoleRow[]> {
-  return q.query<RoleRow>(`SELECT ${ROLE} FROM shift_roles WHERE organization_id = $1 ORDER BY lower(name), id`, [orgId]);
+  return kx(q)
+    .selectFrom('shift_roles')
+    .select(ROLE)
+    .where('organization_id', '=', orgId)
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .execute();
 }
 export async function roleById(q: Queryable, orgId: string, id: string): Promise<RoleRow | null> {
-  return (await q.query<RoleRow>(`SELECT ${ROLE} FROM shift_roles WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+  return (
+    (await kx(q).selectFrom('shift_roles').select(ROLE).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst()) ??
+    null
+  );
 }
 export async function roleByName(q: Queryable, orgId: string, name: string): Promise<RoleRow | null> {
   return (
-    (await q.query<RoleRow>(`SELECT ${ROLE} FROM shift_roles WHERE organization_id = $1 AND lower(name) = lower($2)`, [orgId, name]))[0] ??
-    null
+    (await kx(q)
+      .selectFrom('shift_roles')
+      .select(ROLE)
+      .where('organization_id', '=', orgId)
+      .where(sql<boolean>`lower(name) = lower(${name})`)
+      .executeTakeFirst()) ?? null
   );
 }
 export async function insertRole(
@@ -56,12 +54,17 @@ export async function insertRole(
   orgId: string,
   r: { name: string; description: string | null; required_qualification_ids: string[] },
 ): Promise<RoleRow> {
-  const rows = await q.query<RoleRow>(
-    `INSERT INTO shift_roles (organization_id, id, name, description, required_qualification_ids) VALUES ($1,$2,$3,$4,$5)
-      RETURNING ${ROLE}`,
-    [orgId, newId('vrl'), r.name, r.description, r.required_qualification_ids],
-  );
-  return first(rows);
+  return kx(q)
+    .insertInto('shift_roles')
+    .values({
+      organization_id: orgId,
+      id: newId('vrl'),
+      name: r.name,
+      description: r.description,
+      required_qualification_ids: r.required_qualification_ids,
+    })
+    .returning(ROLE)
+    .executeTakeFirstOrThrow();
 }
 export async function updateRole(
   q: Queryable,
@@ -70,63 +73,58 @@ export async function updateRole(
   r: { name: string; description: string | null; required_qualification_ids: string[] },
 ): Promise<RoleRow | null> {
   return (
-    (
-      await q.query<RoleRow>(
-        `UPDATE shift_roles SET name = $3, description = $4, required_qualification_ids = $5, updated_at = now() WHERE
-          organization_id = $1 AND id = $2 RETURNING ${ROLE}`,
-        [orgId, id, r.name, r.description, r.required_qualification_ids],
-      )
-    )[0] ?? null
+    (await kx(q)
+      .updateTable('shift_roles')
+      .set({
+        name: r.name,
+        description: r.description,
+        required_qualification_ids: r.required_qualification_ids,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .returning(ROLE)
+      .executeTakeFirst()) ?? null
   );
 }
 export async function windowsWithRole(q: Queryable, orgId: string, id: string): Promise<number> {
-  return (
-    (
-      await q.query<{ n: number }>('SELECT count(*)::int AS n FROM shift_windows WHERE organization_id = $1 AND role_id = $2', [orgId, id])
-    )[0]?.n ?? 0
-  );
+  const r = await kx(q)
+    .selectFrom('shift_windows')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('organization_id', '=', orgId)
+    .where('role_id', '=', id)
+    .executeTakeFirst();
+  return r?.n ?? 0;
 }
 export async function deleteRole(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query('DELETE FROM shift_roles WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('shift_roles').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 // Qualifications
-const QUAL = 'id, name, description, validity_days, created_at, updated_at';
+const qualifications = (q: Queryable, orgId: string) =>
+  kx(q).selectFrom('shift_qualifications').select(QUAL).where('organization_id', '=', orgId);
 export async function listQualifications(q: Queryable, orgId: string): Promise<QualificationRow[]> {
-  return q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 ORDER BY lower(name), id`, [orgId]);
+  return qualifications(q, orgId).orderBy(sql`lower(name)`).orderBy('id').execute();
 }
 export async function qualificationById(q: Queryable, orgId: string, id: string): Promise<QualificationRow | null> {
-  return (
-    (await q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ??
-    null
-  );
+  return (await qualifications(q, orgId).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 export async function qualificationsByIds(q: Queryable, orgId: string, ids: string[]): Promise<QualificationRow[]> {
-  return q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 AND id = ANY($2::text[])`, [
-    orgId,
-    ids,
-  ]);
+  return qualifications(q, orgId).where(sql<boolean>`id = ANY(${ids}::text[])`).execute();
 }
 export async function qualificationByName(q: Queryable, orgId: string, name: string): Promise<QualificationRow | null> {
-  return (
-    (
-      await q.query<QualificationRow>(`SELECT ${QUAL} FROM shift_qualifications WHERE organization_id = $1 AND lower(name) = lower($2)`, [
-        orgId,
-        name,
-      ])
-    )[0] ?? null
-  );
+  return (await qualifications(q, orgId).where(sql<boolean>`lower(name) = lower(${name})`).executeTakeFirst()) ?? null;
 }
 export async function insertQualification(
   q: Queryable,
   orgId: string,
   r: { name: string; description: string | null; validity_days: number | null },
 ): Promise<QualificationRow> {
-  const rows = await q.query<QualificationRow>(
-    `INSERT INTO shift_qualifications (organization_id, id, name, description, validity_days) VALUES ($1,$2,$3,$4,$5) RETURNING ${QUAL}`,
-    [orgId, newId('qlf'), r.name, r.description, r.validity_days],
-  );
-  return first(rows);
+  return kx(q)
+    .insertInto('shift_qualifications')
+    .values({ organization_id: orgId, id: newId('qlf'), name: r.name, description: r.description, validity_days: r.validity_days })
+    .returning(QUAL)
+    .executeTakeFirstOrThrow();
 }
 export async function updateQualification(
   q: Queryable,
@@ -135,47 +133,41 @@ export async function updateQualification(
   r: { name: string; description: string | null; validity_days: number | null },
 ): Promise<QualificationRow | null> {
   return (
-    (
-      await q.query<QualificationRow>(
-        `UPDATE shift_qualifications SET name = $3, description = $4, validity_days = $5, updated_at = now() WHERE
-          organization_id = $1 AND id = $2 RETURNING ${QUAL}`,
-        [orgId, id, r.name, r.description, r.validity_days],
-      )
-    )[0] ?? null
+    (await kx(q)
+      .updateTable('shift_qualifications')
+      .set({ name: r.name, description: r.description, validity_days: r.validity_days, updated_at: sql<Date>`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .returning(QUAL)
+      .executeTakeFirst()) ?? null
   );
 }
 export async function qualificationUses(q: Queryable, orgId: string, id: string): Promise<{ grants: number; roles: number }> {
-  const r = await q.query<{ grants: number; roles: number }>(
-    `SELECT (SELECT count(*)::int FROM volunteer_qualifications WHERE organization_id = $1 AND qualification_id = $2) AS grants,
-            (SELECT count(*)::int FROM shift_roles WHERE organization_id = $1 AND $2 = ANY(required_qualification_ids)) AS roles`,
-    [orgId, id],
-  );
-  return r[0] ?? { grants: 0, roles: 0 };
+  const r = await sql<{ grants: number; roles: number }>`SELECT
+      (SELECT count(*)::int FROM volunteer_qualifications WHERE organization_id = ${orgId} AND qualification_id = ${id}) AS grants,
+      (SELECT count(*)::int FROM shift_roles WHERE organization_id = ${orgId}
+        AND ${id} = ANY(required_qualification_ids)) AS roles`.execute(kx(q));
+  return r.rows[0] ?? { grants: 0, roles: 0 };
 }
 export async function deleteQualification(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query('DELETE FROM shift_qualifications WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('shift_qualifications').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 // Grants
-const GRANT = `g.id, g.person_id, g.qualification_id, ql.name AS qualification_name, g.granted_on, g.expires_on, g.created_at`;
-const GRANT_FROM =
-  'volunteer_qualifications g JOIN shift_qualifications ql ON ql.organization_id = g.organization_id AND ql.id = g.qualification_id';
+const grants = (q: Queryable, orgId: string, personId: string) =>
+  kx(q)
+    .selectFrom('volunteer_qualifications as g')
+    .innerJoin('shift_qualifications as ql', (j) =>
+      j.onRef('ql.organization_id', '=', 'g.organization_id').onRef('ql.id', '=', 'g.qualification_id'),
+    )
+    .select(['g.id', 'g.person_id', 'g.qualification_id', 'ql.name as qualification_name', 'g.granted_on', 'g.expires_on', 'g.created_at'])
+    .where('g.organization_id', '=', orgId)
+    .where('g.person_id', '=', personId);
 export async function grantsOf(q: Queryable, orgId: string, personId: string): Promise<GrantRow[]> {
-  return q.query<GrantRow>(
-    `SELECT ${GRANT} FROM ${GRANT_FROM} WHERE g.organization_id = $1 AND g.person_id = $2 ORDER BY lower(ql.name), g.granted_on DESC, g.id`,
-    [orgId, personId],
-  );
+  return grants(q, orgId, personId).orderBy(sql`lower(ql.name)`).orderBy('g.granted_on', 'desc').orderBy('g.id').execute();
 }
 export async function grantById(q: Queryable, orgId: string, personId: string, id: string): Promise<GrantRow | null> {
-  return (
-    (
-      await q.query<GrantRow>(`SELECT ${GRANT} FROM ${GRANT_FROM} WHERE g.organization_id = $1 AND g.person_id = $2 AND g.id = $3`, [
-        orgId,
-        personId,
-        id,
-      ])
-    )[0] ?? null
-  );
+  return (await grants(q, orgId, personId).where('g.id', '=', id).executeTakeFirst()) ?? null;
 }
 export async function insertGrant(
   q: Queryable,
@@ -183,15 +175,21 @@ export async function insertGrant(
   g: { person_id: string; qualification_id: string; granted_on: string; expires_on: string | null },
 ): Promise<string> {
   const id = newId('vqg');
-  await q.query(
-    'INSERT INTO volunteer_qualifications (organization_id, id, person_id, qualification_id, granted_on, expires_on) VALUES ' +
-      '($1,$2,$3,$4,$5,$6)',
-    [orgId, id, g.person_id, g.qualification_id, g.granted_on, g.expires_on],
-  );
+  await kx(q)
+    .insertInto('volunteer_qualifications')
+    .values({
+      organization_id: orgId,
+      id,
+      person_id: g.person_id,
+      qualification_id: g.qualification_id,
+      granted_on: g.granted_on,
+      expires_on: g.expires_on,
+    })
+    .execute();
   return id;
 }
 export async function deleteGrant(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query('DELETE FROM volunteer_qualifications WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('volunteer_qualifications').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 /** Required qualifications the person holds no grant for that is valid on `onDate`. */
 export async function missingQualifications(
@@ -202,79 +200,98 @@ export async function missingQualifications(
   onDate: string,
 ): Promise<{ id: string; name: string; expired_on: string | null }[]> {
   if (!required.length) return [];
-  return q.query(
-    `SELECT ql.id, ql.name,
-       (SELECT max(g.expires_on)::text FROM volunteer_qualifications g WHERE g.organization_id = $1 AND g.person_id = $2 AND
+  const r = await sql<{ id: string; name: string; expired_on: string | null }>`SELECT ql.id, ql.name,
+       (SELECT max(g.expires_on)::text FROM volunteer_qualifications g WHERE g.organization_id = ${orgId} AND g.person_id = ${personId} AND
        g.qualification_id = ql.id) AS expired_on
      FROM shift_qualifications ql
-     WHERE ql.organization_id = $1 AND ql.id = ANY($3::text[])
-       AND NOT EXISTS (SELECT 1 FROM volunteer_qualifications g WHERE g.organization_id = $1 AND g.person_id = $2 AND
+     WHERE ql.organization_id = ${orgId} AND ql.id = ANY(${required}::text[])
+       AND NOT EXISTS (SELECT 1 FROM volunteer_qualifications g WHERE g.organization_id = ${orgId} AND g.person_id = ${personId} AND
        g.qualification_id = ql.id
-                       AND g.granted_on <= $4::date AND (g.expires_on IS NULL OR g.expires_on >= $4::date))
-     ORDER BY lower(ql.name)`,
-    [orgId, personId, required, onDate],
-  );
+                       AND g.granted_on <= ${onDate}::date AND (g.expires_on IS NULL OR g.expires_on >= ${onDate}::date))
+     ORDER BY lower(ql.name)`.execute(kx(q));
+  return r.rows;
 }
 
 // Policies
 export async function policies(q: Queryable, orgId: string): Promise<PolicyRow> {
-  const r = await q.query<PolicyRow>(
-    'SELECT min_notice_hours, max_hours_per_week, cancellation_cutoff_hours, updated_at FROM shift_policies WHERE organization_id = $1',
-    [orgId],
-  );
-  return r[0] ?? { min_notice_hours: 0, max_hours_per_week: null, cancellation_cutoff_hours: 0, updated_at: null };
+  const r = await kx(q).selectFrom('shift_policies').select(POLICY).where('organization_id', '=', orgId).executeTakeFirst();
+  return r ?? { min_notice_hours: 0, max_hours_per_week: null, cancellation_cutoff_hours: 0, updated_at: null };
 }
 export async function savePolicies(q: Queryable, orgId: string, p: Omit<PolicyRow, 'updated_at'>): Promise<PolicyRow> {
-  const r = await q.query<PolicyRow>(
-    `INSERT INTO shift_policies (organization_id, min_notice_hours, max_hours_per_week, cancellation_cutoff_hours) VALUES ($1,$2,$3,$4)
-     ON CONFLICT (organization_id) DO UPDATE SET min_notice_hours = $2, max_hours_per_week = $3, cancellation_cutoff_hours = $4,
-     updated_at = now()
-     RETURNING min_notice_hours, max_hours_per_week, cancellation_cutoff_hours, updated_at`,
-    [orgId, p.min_notice_hours, p.max_hours_per_week, p.cancellation_cutoff_hours],
-  );
-  return first(r);
+  return kx(q)
+    .insertInto('shift_policies')
+    .values({
+      organization_id: orgId,
+      min_notice_hours: p.min_notice_hours,
+      max_hours_per_week: p.max_hours_per_week,
+      cancellation_cutoff_hours: p.cancellation_cutoff_hours,
+    })
+    .onConflict((oc) =>
+      oc.column('organization_id').doUpdateSet({
+        min_notice_hours: p.min_notice_hours,
+        max_hours_per_week: p.max_hours_per_week,
+        cancellation_cutoff_hours: p.cancellation_cutoff_hours,
+        updated_at: sql<Date>`now()`,
+      }),
+    )
+    .returning(POLICY)
+    .executeTakeFirstOrThrow();
 }
 
 // Volunteers: people holding the volunteer role
-const HOURS = `coalesce((SELECT round(sum(extract(epoch FROM (w.ends_at - w.starts_at)) / 3600)::numeric, 2)
+const HOURS = sql<number>`coalesce((SELECT round(sum(extract(epoch FROM (w.ends_at - w.starts_at)) / 3600)::numeric, 2)
     FROM shift_bookings b JOIN shift_windows w ON w.organization_id = b.organization_id AND w.id = b.window_id
     WHERE b.organization_id = p.organization_id AND b.person_id = p.id AND b.status = 'booked'
-      AND (b.attended IS TRUE OR (b.attended IS NULL AND w.ends_at <= now()))), 0)::float8 AS hours_served`;
-const VOL = `p.id, p.first_name, p.last_name, p.email, p.phone, p.created_at, ${HOURS}`;
+      AND (b.attended IS TRUE OR (b.attended IS NULL AND w.ends_at <= now()))), 0)::float8`;
+const volunteers = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('people_directory as p')
+    .select(['p.id', 'p.first_name', 'p.last_name', 'p.email', 'p.phone', 'p.created_at', HOURS.as('hours_served')])
+    .where('p.organization_id', '=', orgId)
+    .where('p.deleted_at', 'is', null)
+    .where(sql<boolean>`'volunteer' = ANY(p.roles)`);
+/** The directory's view columns read as nullable; a live person's id, names, email and creation time are set. */
+const asVolunteer = (r: Awaited<ReturnType<ReturnType<typeof volunteers>['executeTakeFirstOrThrow']>>): VolunteerRow => r as VolunteerRow;
 export async function listVolunteers(q: Queryable, orgId: string, limit: number, offset: number): Promise<VolunteerRow[]> {
-  return q.query<VolunteerRow>(
-    `SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND 'volunteer' = ANY(p.roles)
-    ORDER BY lower(p.last_name), lower(p.first_name), p.id LIMIT $2 OFFSET $3`,
-    [orgId, limit + 1, offset],
-  );
+  const rows = await volunteers(q, orgId)
+    .orderBy(sql`lower(p.last_name)`)
+    .orderBy(sql`lower(p.first_name)`)
+    .orderBy('p.id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(asVolunteer);
 }
 export async function volunteerById(q: Queryable, orgId: string, id: string): Promise<VolunteerRow | null> {
-  return (
-    (
-      await q.query<VolunteerRow>(
-        `SELECT ${VOL} FROM people_directory p WHERE p.organization_id = $1 AND p.id = $2 AND p.deleted_at IS NULL AND
-          'volunteer' = ANY(p.roles)`,
-        [orgId, id],
-      )
-    )[0] ?? null
-  );
+  const row = await volunteers(q, orgId).where('p.id', '=', id).executeTakeFirst();
+  return row ? asVolunteer(row) : null;
 }
 
 // Calendar feed tokens
 export async function setFeedToken(q: Queryable, orgId: string, personId: string, token: string): Promise<void> {
-  await q.query(
-    `INSERT INTO shift_feed_tokens (organization_id, person_id, token) VALUES ($1,$2,$3)
-    ON CONFLICT (organization_id, person_id) DO UPDATE SET token = $3, created_at = now()`,
-    [orgId, personId, token],
+  await kx(q)
+    .insertInto('shift_feed_tokens')
+    .values({ organization_id: orgId, person_id: personId, token })
+    .onConflict((oc) => oc.columns(['organization_id', 'person_id']).doUpdateSet({ token, created_at: sql<Date>`now()` }))
+    .execute();
+}
+/** The person's feed token and when it was made, or null when none was made. */
+export async function feedTokenOf(q: Queryable, orgId: string, personId: string) {
+  return (
+    (await kx(q)
+      .selectFrom('shift_feed_tokens')
+      .select(['token', 'created_at'])
+      .where('organization_id', '=', orgId)
+      .where('person_id', '=', personId)
+      .executeTakeFirst()) ?? null
   );
 }
 export async function personByFeedToken(q: Queryable, orgId: string, token: string): Promise<string | null> {
-  return (
-    (
-      await q.query<{ person_id: string }>('SELECT person_id FROM shift_feed_tokens WHERE organization_id = $1 AND token = $2', [
-        orgId,
-        token,
-      ])
-    )[0]?.person_id ?? null
-  );
+  const r = await kx(q)
+    .selectFrom('shift_feed_tokens')
+    .select('person_id')
+    .where('organization_id', '=', orgId)
+    .where('token', '=', token)
+    .executeTakeFirst();
+  return r?.person_id ?? null;
 }
