@@ -156,9 +156,8 @@ export async function importAdoptions(
     const apps = fresh.map((r) => appOf.get(r.id) as string);
     await sql`INSERT INTO adoption_applications (organization_id, id, person_id, stage_id, notes, decision, decided_at, submitted_at)
       SELECT ${orgId}, u.id, u.p, ${stage.id}, 'Brought over from another system', 'adopted', u.at, u.at
-        FROM unnest(${apps}::text[], ${col(fresh, 'person_id')}::text[], ${col(fresh, 'adopted_at')}::timestamptz[]) AS u(id, p, at)`.execute(
-      kx(q),
-    );
+        FROM unnest(${apps}::text[], ${col(fresh, 'person_id')}::text[], ${col(fresh, 'adopted_at')}::timestamptz[])
+          AS u(id, p, at)`.execute(kx(q));
     await sql`INSERT INTO adoption_application_animals (organization_id, application_id, animal_id, position)
       SELECT ${orgId}, u.id, u.a, 0 FROM unnest(${apps}::text[], ${col(fresh, 'animal_id')}::text[]) AS u(id, a)`.execute(kx(q));
   }
@@ -177,6 +176,7 @@ export async function importAdoptions(
     RETURNING id, (xmax = 0) AS inserted, status`.execute(kx(q));
   await sql`INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
     SELECT ${orgId}, ${actor}, CASE WHEN u.ins THEN 'import' ELSE 'import_update' END, 'adoption', u.id, jsonb_build_object('status', u.st)
-      FROM unnest(${made.rows.map((m) => m.id)}::text[], ${made.rows.map((m) => m.inserted)}::boolean[], ${made.rows.map((m) => m.status)}::text[])
+      FROM unnest(${made.rows.map((m) => m.id)}::text[], ${made.rows.map((m) => m.inserted)}::boolean[],
+        ${made.rows.map((m) => m.status)}::text[])
         AS u(id, ins, st)`.execute(kx(q));
 }

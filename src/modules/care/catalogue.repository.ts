@@ -80,16 +80,15 @@ const BREED = ['id', 'species_key as species', 'name', 'created_at'] as const;
 export async function listBreeds(q: Queryable, orgId: string, species: string | null, limit: number, offset: number): Promise<BreedT[]> {
   let list = kx(q).selectFrom('care_breeds').select(BREED).where('organization_id', '=', orgId);
   if (species !== null) list = list.where('species_key', '=', species);
-  return list
-    .orderBy('species_key')
-    .orderBy(sql`lower(name)`)
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  return list.orderBy('species_key').orderBy(sql`lower(name)`).orderBy('id').limit(limit).offset(offset).execute();
 }
 export async function getBreed(q: Queryable, orgId: string, id: string): Promise<BreedT | null> {
-  const row = await kx(q).selectFrom('care_breeds').select(BREED).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await kx(q)
+    .selectFrom('care_breeds')
+    .select(BREED)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ?? null;
 }
 export async function breedNamed(q: Queryable, orgId: string, species: string, name: string): Promise<BreedT | null> {
@@ -135,7 +134,13 @@ export async function profileRow(q: Queryable, orgId: string, animalId: string):
 export async function saveProfile(q: Queryable, orgId: string, animalId: string, p: ProfileRow): Promise<void> {
   await kx(q)
     .insertInto('care_profiles')
-    .values({ organization_id: orgId, animal_id: animalId, primary_breed_id: p.primary_breed_id, secondary_breed_id: p.secondary_breed_id, mixed: p.mixed })
+    .values({
+      organization_id: orgId,
+      animal_id: animalId,
+      primary_breed_id: p.primary_breed_id,
+      secondary_breed_id: p.secondary_breed_id,
+      mixed: p.mixed,
+    })
     .onConflict((oc) =>
       oc.columns(['organization_id', 'animal_id']).doUpdateSet((eb) => ({
         primary_breed_id: eb.ref('excluded.primary_breed_id'),
@@ -161,7 +166,12 @@ export async function listAgeGroups(
   return list.orderBy('species_key').orderBy('from_weeks').orderBy('id').limit(limit).offset(offset).execute();
 }
 export async function getAgeGroup(q: Queryable, orgId: string, id: string): Promise<AgeGroupT | null> {
-  const row = await kx(q).selectFrom('care_age_groups').select(AGE).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await kx(q)
+    .selectFrom('care_age_groups')
+    .select(AGE)
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ?? null;
 }
 /** Serializes changes to one species' age groups (the overlap check reads, then writes). */
@@ -201,7 +211,12 @@ export async function updateAgeGroup(q: Queryable, orgId: string, g: Omit<AgeGro
     .execute();
 }
 export async function deleteAgeGroup(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  const rows = await kx(q).deleteFrom('care_age_groups').where('organization_id', '=', orgId).where('id', '=', id).returning('id').execute();
+  const rows = await kx(q)
+    .deleteFrom('care_age_groups')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning('id')
+    .execute();
   return rows.length > 0;
 }
 export async function ageGroupFor(
@@ -315,7 +330,9 @@ export async function setValue(q: Queryable, orgId: string, animalId: string, at
       .insertInto('care_behaviour_values')
       .values({ organization_id: orgId, animal_id: animalId, attribute_id: attributeId, value })
       .onConflict((oc) =>
-        oc.columns(['organization_id', 'animal_id', 'attribute_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), updated_at: sql`now()` })),
+        oc
+          .columns(['organization_id', 'animal_id', 'attribute_id'])
+          .doUpdateSet((eb) => ({ value: eb.ref('excluded.value'), updated_at: sql`now()` })),
       )
       .execute();
 }

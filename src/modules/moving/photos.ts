@@ -155,7 +155,7 @@ export async function fetchPhoto(url: string, maxBytes: number, redirects = 3): 
 
 /** Runs `fn` over the items, `n` at a time, answering in the items' order. */
 export async function pooled<T, R>(items: T[], n: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(n, items.length) }, async () => {

@@ -59,7 +59,9 @@ async function atWidths(page: Page, name: string) {
   }
 }
 
-test('a foster at 375 px posts an update, a weight and a request; staff approve it and set the portal; a volunteer books and cancels', async () => {
+const JOURNEY =
+  'a foster at 375 px posts an update, a weight and a request; staff approve it and set the portal; a volunteer books and cancels';
+test(JOURNEY, async () => {
   const org = await makeOrg(t);
   await org.req('PATCH', '/api/settings/organization', { body: { name: 'Harbour Cats Rescue' } });
   await t.ctx.changed();

@@ -25,7 +25,9 @@ const SOURCES: { value: Source; label: string; hint: string; accept: string }[] 
   {
     value: 'petpoint',
     label: 'PetPoint',
-    hint: 'Its reports "Animal: Intake with Results (Extended)", "Person by Association (Extended)", and the vaccine and tests reports ("Medical: Vaccine Express", "Medical: Tests Express") as CSV',
+    hint:
+      'Its reports "Animal: Intake with Results (Extended)", "Person by Association (Extended)", and the vaccine and tests ' +
+      'reports ("Medical: Vaccine Express", "Medical: Tests Express") as CSV',
     accept: '.csv',
   },
   { value: 'generic', label: 'Spreadsheets', hint: 'One CSV per kind of record; you say which column is which', accept: '.csv' },

@@ -28,8 +28,8 @@ const d = (v: unknown): string | null => {
 /**
  * Reads an ASM3 PostgreSQL database directly, read-only (one READ ONLY transaction; nothing is written there): its
  * `animal`, `owner`, `adoption` (every movement), `animalvaccination`, `animalmedical`, `ownerdonation`, `log`,
- * `media` and `dbfs` (photos) tables with the lookups `species`, `breed`, `basecolour`, `entryreason`, `lksmovementtype`, `vaccinationtype`,
- * `donationtype` and `deathreason`. Animals are known by their shelter code (as in ASM3's CSV), people by their
+ * `media` and `dbfs` (photos) tables with the lookups `species`, `breed`, `basecolour`, `entryreason`, `lksmovementtype`,
+ * `vaccinationtype`, `donationtype` and `deathreason`. Animals are known by their shelter code (as in ASM3's CSV), people by their
  * owner code (else `id:<ID>`), so a move from the CSV export and one from the database find the same records.
  * `schema` reads the tables from another schema than the connection's default.
  */

@@ -120,7 +120,8 @@ export async function readPetPoint(files: Record<string, string>, order: 'dmy' |
     } else
       throw invalid({
         files: [
-          `${name} is none of PetPoint's intake-with-results (Animal #), person (Person ID), vaccine (Animal #, Vaccination) or tests (Animal #, Test) reports`,
+          `${name} is none of PetPoint's intake-with-results (Animal #), person (Person ID), vaccine (Animal #, Vaccination) ` +
+            'or tests (Animal #, Test) reports',
         ],
       });
   }
