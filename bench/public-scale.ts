@@ -6,7 +6,7 @@
  * list with the response cache warm, cold (every request a new address, so every one is built), and a 304; an
  * animal page warm (200 hot animals), cold (any adoptable animal, each request a miss) and a 304. Each line prints
  * req/s, p50/p99 and CPU per request (Ark's process + PostgreSQL), and after the last size its growth
- * (largest ÷ smallest, "flat" within 2×).
+ * (largest ÷ smallest: "flat" when the CPU per request stays within 2×).
  *
  * Side by side with Animal Shelter Manager 3: set ASM3_ANIMAL_URL (an animal's public page, e.g.
  * `http://asm/service?method=animal_view&animalid=1`) and/or ASM3_LIST_URL (its adoptable list, e.g.
@@ -203,13 +203,15 @@ const large = table.get(SIZES[SIZES.length - 1] ?? 0) ?? [];
 if (SIZES.length > 1) {
   console.log(
     `\nGrowth ${SIZES[0]?.toLocaleString()} → ${SIZES[SIZES.length - 1]?.toLocaleString()} animals ` +
-      '(req/s smallest ÷ largest; flat within 2×):',
+      '(largest ÷ smallest: CPU µs per request, and req/s smallest ÷ largest; "flat": CPU per request within 2×, as the staff lines):',
   );
   for (const r of small) {
     const l = large.find((x) => x.name === r.name);
     if (!l) continue;
     const g = r.rps / l.rps;
-    console.log(`  ${r.name.padEnd(46)} ${g.toFixed(2).padStart(6)}×  ${g <= 2 ? 'flat' : 'NOT flat'}`);
+    const c = r.cpu && l.cpu ? l.cpu / r.cpu : null;
+    const verdict = c === null ? (g <= 2 ? 'flat' : 'NOT flat') : c <= 2 ? 'flat' : 'NOT flat';
+    console.log(`  ${r.name.padEnd(46)} CPU ×${c === null ? 'n/a' : c.toFixed(2)}   req/s ÷${g.toFixed(2)}   ${verdict}`);
   }
 }
 

@@ -167,6 +167,19 @@ const allLines: Line[] = [
     scaleOnly: true,
     target: { name: 'people ?q=smith', origin, method: 'GET', path: '/api/v1/people?q=smith&perPage=25', headers },
   },
+  // The same search for one person (a seeded email that only person 7 has at every size): the search itself, without
+  // the growth of a name that 1 in 100 people carry.
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: {
+      name: 'people ?q=carol.smith7@ (one match)',
+      origin,
+      method: 'GET',
+      path: '/api/v1/people?q=carol.smith7%40&perPage=25',
+      headers,
+    },
+  },
   // The staff list's name search (GET /api/animals?q=): part of a name, folded for case and accents, through the
   // trigram index of migration 1830, with its exact count. One animal's name, then a common fragment.
   {
@@ -251,6 +264,33 @@ const allLines: Line[] = [
     meter: cpu.ark,
     scaleOnly: true,
     target: { name: 'GET /api/tasks', origin, method: 'GET', path: '/api/tasks?limit=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: {
+      name: 'GET /api/shifts/calendar (this week)',
+      origin,
+      method: 'GET',
+      path: `/api/shifts/calendar?from=${HISTORY_END.slice(0, 8)}24&to=${HISTORY_END}`,
+      headers,
+    },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'GET /api/communications/messages', origin, method: 'GET', path: '/api/communications/messages?limit=25', headers },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: {
+      name: 'GET /api/animals/foster-assignments',
+      origin,
+      method: 'GET',
+      path: '/api/animals/foster-assignments?limit=25',
+      headers,
+    },
   },
   // Issue 12's records: the organization-wide "due today" list (its default: due on or before today
   // in the organization's time zone, of animals in care) and an animal's full history.

@@ -369,6 +369,7 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     });
     await c.query('ALTER TABLE donations ENABLE TRIGGER USER');
     await c.query('SELECT donation_tallies_rebuild($1)', [orgId]);
+    await c.query('SELECT donor_giving_rebuild($1)', [orgId]);
   }
 
   if (to.messages > have.messages) {
@@ -391,6 +392,7 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
   for (const t of ['animal_stays', 'medical_records', 'medical_due', 'care_notes']) await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE people');
   await c.query('VACUUM ANALYZE donations');
+  await c.query('VACUUM ANALYZE donor_giving');
   await c.query('VACUUM ANALYZE comm_messages');
   for (const [table, key] of [
     ['animals', 'animals'],

@@ -45,6 +45,8 @@ export const OWNERS: Record<string, string> = {
   donations: 'donations',
   donation_day_tallies: 'donations',
   donation_tallies: 'donations',
+  // 1990: each donor's giving, kept by trigger on donations.
+  donor_giving: 'donations',
   audit_log: 'platform',
   idempotency_keys: 'platform',
   jobs: 'platform',

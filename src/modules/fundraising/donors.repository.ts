@@ -38,11 +38,24 @@ const SORTS: Record<string, string> = {
   '-gift_count': 'gift_count DESC, p.id',
 };
 
-/** People with the donor role or any gift on the ledger, with their giving computed from it. */
-export async function listDonors(q: Queryable, orgId: string, f: DonorFilter, limit: number, offset: number) {
+/** What a donors-list row reads from the person (`p`) and their kept giving (`g`, null for a person who never gave). */
+const DONOR_COLUMNS = (lifetimeIn: string) =>
+  `p.id AS person_id, p.first_name, p.last_name, NULLIF(p.email, '') AS email, 'donor' = ANY(p.roles) AS has_donor_role,
+   g.first_gift AS first_gift_date, g.last_gift AS last_gift_date, COALESCE(g.gift_count, 0)::int AS gift_count,
+   COALESCE(g.recurring_count > 0, false) AS recurring, g.last_recurring AS last_recurring_date, ${lifetimeIn} AS lifetime_in`;
+
+/**
+ * People with the donor role or any gift on the ledger, with their giving. The giving is the donations module's kept
+ * row per donor (`donor_giving_ledger`, exact, written in the gift's own transaction), so no request aggregates the
+ * ledger. The default order (most recent gift first, never-gave last) pages straight from that row's
+ * (last gift, donor) index: the donors who gave, newest gift first, then — only once they run out — the donor-role
+ * people who never gave, by id. Other orders and `q` read every donor of the organization once (one row each).
+ */
+export async function listDonors(q: Queryable, orgId: string, f: DonorFilter, limit: number, offset: number): Promise<DonorRow[]> {
   const w = new Where(orgId, 'p.organization_id');
   const currency = w.param(f.currency);
-  w.and('p.deleted_at IS NULL').and("('donor' = ANY(p.roles) OR g.donor_id IS NOT NULL)");
+  const lifetimeIn = `COALESCE((g.lifetime ->> ${currency})::bigint, 0)`;
+  w.and('p.deleted_at IS NULL');
   if (f.personId !== undefined) w.eq('p.id', f.personId);
   if (f.q) {
     const pattern = `%${f.q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
@@ -55,26 +68,41 @@ export async function listDonors(q: Queryable, orgId: string, f: DonorFilter, li
   }
   if (f.minLifetimeMinor !== undefined) {
     const min = f.minLifetimeMinor.toString();
-    w.and((p) => `COALESCE(g.lifetime_in, 0) >= ${p(min)}`);
+    w.and((p) => `${lifetimeIn} >= ${p(min)}`);
   }
   if (f.gaveSince) w.and((p) => `g.last_gift >= ${p(f.gaveSince)}::date`);
   if (f.lapsedSince) w.and((p) => `g.last_gift < ${p(f.lapsedSince)}::date`);
-  if (f.recurring === true) w.and('COALESCE(g.recurring, false)');
-  if (f.recurring === false) w.and('NOT COALESCE(g.recurring, false)');
-  return q.query<DonorRow>(
-    `WITH g AS (
-       SELECT donor_id, min(date) AS first_gift, max(date) AS last_gift, count(*) AS gift_count, bool_or(type = 'recurring') AS recurring,
-              max(date) FILTER (WHERE type = 'recurring') AS last_recurring, COALESCE(sum(amount_minor) FILTER (WHERE currency =
-              ${currency}), 0) AS lifetime_in
-         FROM donation_ledger WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY donor_id)
-     SELECT p.id AS person_id, p.first_name, p.last_name, NULLIF(p.email, '') AS email, 'donor' = ANY(p.roles) AS has_donor_role,
-            g.first_gift AS first_gift_date, g.last_gift AS last_gift_date, COALESCE(g.gift_count, 0)::int AS gift_count,
-            COALESCE(g.recurring, false) AS recurring, g.last_recurring AS last_recurring_date, COALESCE(g.lifetime_in, 0) AS lifetime_in
-       FROM people_directory p LEFT JOIN g ON g.donor_id = p.id
-      WHERE ${w.sql}
-      ORDER BY ${SORTS[f.sort] ?? SORTS['-last_gift']} ${w.page(limit + 1, offset)}`,
+  if (f.recurring === true) w.and('COALESCE(g.recurring_count > 0, false)');
+  if (f.recurring === false) w.and('NOT COALESCE(g.recurring_count > 0, false)');
+  const giving = 'donor_giving_ledger g ON g.organization_id = p.organization_id AND g.donor_id = p.id';
+  const sort = f.sort in SORTS ? f.sort : '-last_gift';
+  if (sort !== '-last_gift' || f.q || f.personId !== undefined) {
+    return q.query<DonorRow>(
+      `SELECT ${DONOR_COLUMNS(lifetimeIn)} FROM people_directory p LEFT JOIN ${giving}
+        WHERE ${w.sql} AND ('donor' = ANY(p.roles) OR g.donor_id IS NOT NULL)
+        ORDER BY ${SORTS[sort]} ${w.page(limit + 1, offset)}`,
+      w.params,
+    );
+  }
+  // Those who gave, in the index's order: the first offset + limit + 1 of them.
+  const want = offset + limit + 1;
+  const gave = await q.query<DonorRow>(
+    `SELECT ${DONOR_COLUMNS(lifetimeIn)} FROM donor_giving_ledger g
+       JOIN people_directory p ON p.organization_id = g.organization_id AND p.id = g.donor_id
+      WHERE ${w.sql} AND g.organization_id = $1
+      ORDER BY g.last_gift DESC, g.donor_id LIMIT ${want}`,
     w.params,
   );
+  if (gave.length >= want) return gave.slice(offset);
+  // They ran out: the page goes on with the donor-role people who never gave.
+  const skip = Math.max(0, offset - gave.length);
+  const never = await q.query<DonorRow>(
+    `SELECT ${DONOR_COLUMNS(lifetimeIn)} FROM people_directory p LEFT JOIN ${giving}
+      WHERE ${w.sql} AND 'donor' = ANY(p.roles) AND g.donor_id IS NULL
+      ORDER BY p.id ${w.page(limit + 1 - Math.max(0, gave.length - offset), skip)}`,
+    w.params,
+  );
+  return [...gave.slice(offset), ...never];
 }
 export async function lifetimeFor(q: Queryable, orgId: string, personIds: string[]) {
   if (!personIds.length) return [];

@@ -125,6 +125,54 @@ test('year-end statement: gifts of the year, totals per currency, acknowledgemen
   assertErrorShape('/api/x', await org.req('GET', '/api/fundraising/donors/per_AAAAAAAAAAAAAAAAAAAA/statements/2024'), 404);
 });
 
+test('donors: the kept giving follows deletes and merges; default pages walk givers then never-gave donors exactly', async () => {
+  const org = await makeOrg(t);
+  const ann = await person(org, { first: 'Ann', last: 'Able' });
+  const bob = await person(org, { first: 'Bob', last: 'Baker' });
+  const cy = await person(org, { first: 'Cy', last: 'Cole', roles: ['donor'] });
+  const dee = await person(org, { first: 'Dee', last: 'Dunn', roles: ['donor'] });
+  const old = await donation(org, { donorId: ann, amount: 10, date: '2021-01-01' });
+  const late = await donation(org, { donorId: ann, amount: 40, date: '2025-01-01', type: 'recurring' });
+  await donation(org, { donorId: bob, amount: 5, date: '2024-06-01' });
+  const one = async (id: string) => (await org.req('GET', `/api/fundraising/donors/${id}`)).body;
+  const names = async (qs = '') => (await org.req('GET', `/api/fundraising/donors?${qs}`)).body.results.map((d: any) => d.name);
+  const neverGave = [cy, dee].sort();
+  const nameOf: Record<string, string> = { [cy]: 'Cy Cole', [dee]: 'Dee Dunn' };
+  const expected = ['Ann Able', 'Bob Baker', ...neverGave.map((id) => nameOf[id])];
+  assert.deepEqual(await names(), expected);
+  // One row a page, every offset: the pages join up across those who gave and those who never did.
+  for (let i = 0; i < expected.length + 1; i++) {
+    const page = (await org.req('GET', `/api/fundraising/donors?limit=1&offset=${i}`)).body;
+    assert.deepEqual(
+      page.results.map((d: any) => d.name),
+      expected.slice(i, i + 1),
+    );
+    assert.equal(page.has_more, i < expected.length - 1);
+  }
+  assert.deepEqual(await names('limit=3&offset=1'), expected.slice(1, 4));
+
+  // Deleting the latest gift recounts the donor: last gift, count, recurring and lifetime go back.
+  assert.equal((await org.req('DELETE', `/api/v1/donations/${late.id}`)).status, 204);
+  let a = await one(ann);
+  assert.equal(a.last_gift_date, '2021-01-01');
+  assert.equal(a.gift_count, 1);
+  assert.equal(a.recurring, false);
+  assert.equal(a.last_recurring_date, null);
+  assert.deepEqual(a.lifetime, [{ currency: 'USD', amount: 10, count: 1 }]);
+  assert.deepEqual(await names(), ['Bob Baker', 'Ann Able', ...neverGave.map((id) => nameOf[id])]);
+  // Her last gift deleted: a person without the donor role and without gifts is no donor.
+  assert.equal((await org.req('DELETE', `/api/v1/donations/${old.id}`)).status, 204);
+  assert.deepEqual(await names(), ['Bob Baker', ...neverGave.map((id) => nameOf[id])]);
+
+  // A merge moves Bob's gift to Cy: Cy now gave, Bob (merged away) is gone from the list.
+  const merged = await org.req('POST', `/api/people/${bob}/merge`, { body: { into: cy } });
+  assert.equal(merged.status < 300, true, JSON.stringify(merged.body));
+  a = await one(cy);
+  assert.equal(a.gift_count, 1);
+  assert.equal(a.last_gift_date, '2024-06-01');
+  assert.deepEqual(await names(), ['Cy Cole', 'Dee Dunn']);
+});
+
 test('donors q: a key without read on People matches names only, never email text', async () => {
   const org = await makeOrg(t);
   const ann = await person(org, { first: 'Ann', last: 'Able', roles: ['donor'] });

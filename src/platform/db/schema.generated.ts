@@ -785,6 +785,28 @@ export interface DonationTallies {
   type: string;
 }
 
+export interface DonorGiving {
+  donor_id: string;
+  first_gift: string;
+  gift_count: Int8;
+  last_gift: string;
+  last_recurring: string | null;
+  lifetime: Json;
+  organization_id: string;
+  recurring_count: Int8;
+}
+
+export interface DonorGivingLedger {
+  donor_id: string | null;
+  first_gift: string | null;
+  gift_count: Int8 | null;
+  last_gift: string | null;
+  last_recurring: string | null;
+  lifetime: Json | null;
+  organization_id: string | null;
+  recurring_count: Int8 | null;
+}
+
 export interface EventAttendees {
   created_at: Generated<Timestamp>;
   event_id: string;
@@ -2153,6 +2175,8 @@ export interface DB {
   donation_ledger: DonationLedger;
   donation_tallies: DonationTallies;
   donations: Donations;
+  donor_giving: DonorGiving;
+  donor_giving_ledger: DonorGivingLedger;
   event_attendees: EventAttendees;
   event_calendar_feeds: EventCalendarFeeds;
   events: Events;
@@ -2319,6 +2343,7 @@ export const PRIMARY_KEYS = {
   donation_day_tallies: ['organization_id', 'day', 'type', 'campaign_key', 'stripe'],
   donation_tallies: ['organization_id', 'type', 'campaign_key', 'stripe'],
   donations: ['organization_id', 'id'],
+  donor_giving: ['organization_id', 'donor_id'],
   event_attendees: ['organization_id', 'event_id', 'person_id'],
   event_calendar_feeds: ['organization_id', 'key_id'],
   events: ['organization_id', 'id'],
@@ -2784,6 +2809,7 @@ export const COLUMNS = {
     'updated_at',
     'deleted_at',
   ],
+  donor_giving: ['organization_id', 'donor_id', 'first_gift', 'last_gift', 'gift_count', 'recurring_count', 'last_recurring', 'lifetime'],
   event_attendees: ['organization_id', 'event_id', 'person_id', 'rsvp', 'guests', 'created_at', 'updated_at'],
   event_calendar_feeds: ['organization_id', 'key_id', 'token', 'created_at'],
   events: [
