@@ -128,11 +128,12 @@ function securityCoverage(dir: string): boolean {
 
 const args = process.argv.slice(2);
 /**
- * Test files that read TypeScript sources as such (the boundary fixtures dependency-cruiser walks): run through tsx.
+ * Test files that read TypeScript sources as such (the boundary fixtures dependency-cruiser walks, the checked-in row
+ * types compared with the database's): run through tsx.
  * Every other file runs from the ahead-of-time build (test/compile.ts), which spares each test process the loader
  * hooks' cost; `ARK_TEST_TSX=1` runs everything through tsx instead.
  */
-const RUN_AS_TYPESCRIPT = ['test/module-ownership.test.ts'];
+const RUN_AS_TYPESCRIPT = ['test/module-ownership.test.ts', 'test/schema-types.test.ts'];
 const compiled = process.env.ARK_TEST_TSX ? null : await compileForTests(path.resolve(`.tmp/js-${process.pid}`));
 if (compiled) process.on('exit', () => rmSync(compiled.root, { recursive: true, force: true }));
 if (compiled) console.log(`# ${compiled.files} TypeScript files transpiled for the test run (test/compile.ts)`);
