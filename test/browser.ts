@@ -33,8 +33,9 @@ export interface BrowserBench {
  */
 export async function startBrowser(start: () => Promise<TestApp>, opts: { staffApp?: boolean } = {}): Promise<BrowserBench> {
   assert.ok(existsSync(CHROMIUM), `Debian chromium is installed at ${CHROMIUM}`);
-  // Pages served without the staff app (the public site, the portal) need no build.
-  if (opts.staffApp !== false) {
+  // Pages served without the staff app (the public site, the portal) need no build; `npm test` builds it once for
+  // every browser test (ARK_TEST_APP_BUILT).
+  if (opts.staffApp !== false && !process.env.ARK_TEST_APP_BUILT) {
     execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'web/scripts/build.ts'), '--if-stale'], {
       stdio: 'inherit',
       cwd: ROOT,

@@ -75,8 +75,12 @@ async function runSuite(label: string, url: string, files: string[]): Promise<bo
     ARK_TEST_STORE: label,
     ARK_SECURITY_COVERAGE: coverage,
     ARK_SQL_TRACE_DIR: traces,
+    // Entry points a test starts in a child process run from the same build (test/entry.ts).
+    ...(compiled ? { ARK_TEST_COMPILED_ROOT: compiled.root } : {}),
+    // The staff app is built once, here, for every browser test (test/browser.ts skips its own check).
+    ...(files.some(isBrowser) ? { ARK_TEST_APP_BUILT: '1' } : {}),
   };
-  const testArgs = ['--test', '--test-concurrency=2', '--test-timeout=1200000'];
+  const testArgs = ['--test', '--test-concurrency=2', '--test-timeout=1200000', ...reporters(compiled?.root)];
   // The transpiled twins run on plain Node (source maps on, so stack traces and the ownership trace name the .ts
   // file); the few that must read TypeScript as TypeScript run through tsx.
   const viaTsx = compiled ? files.filter((f) => RUN_AS_TYPESCRIPT.some((t) => f.endsWith(t))) : files;
@@ -114,6 +118,17 @@ async function tableOwnership(dir: string): Promise<boolean> {
   return writes.length === 0;
 }
 
+/** The usual reporter (spec on a terminal, TAP otherwise), and test/slowest.ts's list of the slowest files at the end. */
+function reporters(root: string | undefined): string[] {
+  const slowest = root ? compiledPath(root, 'test/slowest.ts') : path.resolve('test/slowest.ts');
+  return [
+    `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`,
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${slowest}`,
+    '--test-reporter-destination=stdout',
+  ];
+}
+
 function securityCoverage(dir: string): boolean {
   const report = uncoveredRoutes(dir);
   if ('error' in report) {
@@ -138,13 +153,19 @@ const compiled = process.env.ARK_TEST_TSX ? null : await compileForTests(path.re
 if (compiled) process.on('exit', () => rmSync(compiled.root, { recursive: true, force: true }));
 if (compiled) console.log(`# ${compiled.files} TypeScript files transpiled for the test run (test/compile.ts)`);
 const files = args.length ? args : [...findTests('src'), ...findTests('test')].sort();
+const isBrowser = (f: string) => f.endsWith('.browser.test.ts');
 let ok = true;
+
+// Browser tests read the built staff app: build it when its sources are newer than the build, once for the run.
+if (files.some(isBrowser)) {
+  const built = spawnSync(process.execPath, ['--import', 'tsx', 'web/scripts/build.ts', '--if-stale'], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(1);
+}
 
 const stores = (process.env.ARK_TEST_STORES ?? 'embedded,postgresql').split(',');
 // Browser tests drive the staff app through Ark's HTTP API; what differs between the stores is covered by
 // the HTTP tests, which run on both. So a browser test runs on the first store only (the embedded one, when
 // both run), which keeps CI's run short.
-const isBrowser = (f: string) => f.endsWith('.browser.test.ts');
 let browserRan = false;
 
 if (stores.includes('embedded')) {

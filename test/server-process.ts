@@ -9,6 +9,7 @@ import pg from 'pg';
 import { Db } from '../src/platform/db/db.ts';
 import { createKey, createOrganization } from '../src/modules/settings/service.ts';
 import { base62 } from '../src/platform/ids.ts';
+import { nodeArgsFor } from './entry.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -93,12 +94,12 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** Spawns `node --import tsx src/main.ts` with these settings; resolves once /healthz answers 200. */
+/** Spawns Ark (`src/main.ts`, see test/entry.ts) with these settings; resolves once /healthz answers 200. */
 export async function startServer(env: Record<string, string>, readyMs = 180_000): Promise<ServerProcess> {
   const port = await freePort();
   // Its inbound mail listener on a free port of its own too: two servers (or another test's) never collide on 2525.
   const smtpPort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgsFor('src/main.ts'), {
     env: { ...process.env, ARK_LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ARK_SMTP_INBOUND_PORT: String(smtpPort), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

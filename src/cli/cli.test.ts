@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { testApp, request, type TestApp } from '../../test/harness.ts';
 import { base62 } from '../platform/ids.ts';
+import { nodeArgsFor } from '../../test/entry.ts';
 
 let t: TestApp;
 before(async () => {
@@ -14,7 +15,7 @@ before(async () => {
 after(async () => t.close());
 
 function ark(args: string[], env: Record<string, string> = {}) {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('src/cli/main.ts'), ...args], {
+  const res = spawnSync(process.execPath, [...nodeArgsFor('src/cli/main.ts'), ...args], {
     env: { ...process.env, DATABASE_URL: process.env.ARK_TEST_DATABASE_URL ?? '', ...env },
     encoding: 'utf8',
   });

@@ -8,6 +8,7 @@ import { testApp, type TestApp } from '../../test/harness.ts';
 import { base62 } from '../platform/ids.ts';
 import { asm3Csv } from '../modules/moving/fixtures/asm3.ts';
 import { petpointFiles, shelterluvFiles } from '../modules/moving/fixtures/others.ts';
+import { nodeArgsFor } from '../../test/entry.ts';
 
 let t: TestApp;
 const dirs: string[] = [];
@@ -20,7 +21,7 @@ after(async () => {
 });
 
 function ark(args: string[]) {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', path.resolve('src/cli/main.ts'), ...args], {
+  const res = spawnSync(process.execPath, [...nodeArgsFor('src/cli/main.ts'), ...args], {
     env: { ...process.env, DATABASE_URL: process.env.ARK_TEST_DATABASE_URL ?? '' },
     encoding: 'utf8',
   });
