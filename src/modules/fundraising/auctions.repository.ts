@@ -1,43 +1,47 @@
-import { setClause, Where } from '../../platform/db/sql.ts';
-import { encodeColumn } from './campaigns.repository.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type InferResult, type Updateable } from '../../platform/db/kysely.ts';
+import { encodeColumn } from './campaigns.repository.ts';
 
-export interface AuctionRow {
-  id: string;
-  campaign_id: string;
-  name: string;
-  description: string | null;
-  currency: string;
-  status: string;
-  next_paddle: number;
-  next_lot: number;
-  closed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  lot_count: number;
-  bidder_count: number;
-  high_bids_total: string;
-  raised: string;
-}
-const AUCTION_SELECT = `SELECT a.id, a.campaign_id, a.name, a.description, a.currency, a.status, a.next_paddle, a.next_lot,
-  a.closed_at, a.created_at, a.updated_at,
-  (SELECT count(*) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id)::int AS lot_count,
-  (SELECT count(*) FROM auction_bidders b WHERE b.organization_id = a.organization_id AND b.auction_id = a.id)::int AS bidder_count,
-  (SELECT COALESCE(sum(l.high_bid_minor), 0) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id =
-  a.id AND l.status <> 'withdrawn')::text AS high_bids_total,
-  (SELECT COALESCE(sum(d.amount_minor), 0) FROM auction_lots l JOIN donation_ledger d ON d.organization_id = l.organization_id
-  AND d.id = l.donation_id AND d.deleted_at IS NULL
-    WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status = 'sold')::text AS raised
-  FROM auctions a`;
+/** An auction with its counts and totals (the raised total read from the donation ledger, the donations module's view). */
+const auctionSelect = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('auctions as a')
+    .select([
+      'a.id',
+      'a.campaign_id',
+      'a.name',
+      'a.description',
+      'a.currency',
+      'a.status',
+      'a.next_paddle',
+      'a.next_lot',
+      'a.closed_at',
+      'a.created_at',
+      'a.updated_at',
+      sql<number>`(SELECT count(*) FROM auction_lots l WHERE l.organization_id = a.organization_id AND l.auction_id = a.id)::int`.as(
+        'lot_count',
+      ),
+      sql<number>`(SELECT count(*) FROM auction_bidders b WHERE b.organization_id = a.organization_id AND b.auction_id = a.id)::int`.as(
+        'bidder_count',
+      ),
+      sql<string>`(SELECT COALESCE(sum(l.high_bid_minor), 0) FROM auction_lots l
+        WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status <> 'withdrawn')::text`.as('high_bids_total'),
+      sql<string>`(SELECT COALESCE(sum(d.amount_minor), 0) FROM auction_lots l
+        JOIN donation_ledger d ON d.organization_id = l.organization_id AND d.id = l.donation_id AND d.deleted_at IS NULL
+        WHERE l.organization_id = a.organization_id AND l.auction_id = a.id AND l.status = 'sold')::text`.as('raised'),
+    ])
+    .where('a.organization_id', '=', orgId);
+export type AuctionRow = InferResult<ReturnType<typeof auctionSelect>>[number];
 
 /** Lock modes: bids take KEY SHARE (many at once), registrations and new lots NO KEY UPDATE (one at a time), closing UPDATE (alone). */
 export type AuctionLock = 'none' | 'key share' | 'no key update' | 'update';
 export async function auctionById(q: Queryable, orgId: string, id: string, lock: AuctionLock = 'none') {
   if (lock !== 'none') {
-    const locked = await q.query(`SELECT id FROM auctions WHERE organization_id = $1 AND id = $2 FOR ${lock.toUpperCase()}`, [orgId, id]);
-    if (!locked.length) return null;
+    const one = kx(q).selectFrom('auctions').select('id').where('organization_id', '=', orgId).where('id', '=', id);
+    const locked = lock === 'key share' ? one.forKeyShare() : lock === 'no key update' ? one.forNoKeyUpdate() : one.forUpdate();
+    if (!(await locked.executeTakeFirst())) return null;
   }
-  return (await q.query<AuctionRow>(`${AUCTION_SELECT} WHERE a.organization_id = $1 AND a.id = $2`, [orgId, id]))[0] ?? null;
+  return (await auctionSelect(q, orgId).where('a.id', '=', id).executeTakeFirst()) ?? null;
 }
 export async function listAuctions(
   q: Queryable,
@@ -46,104 +50,133 @@ export async function listAuctions(
   limit: number,
   offset: number,
 ) {
-  const w = new Where(orgId, 'a.organization_id');
-  if (f.campaign_id) w.eq('a.campaign_id', f.campaign_id);
-  if (f.status) w.eq('a.status', f.status);
-  return q.query<AuctionRow>(
-    `${AUCTION_SELECT} WHERE ${w.sql} ORDER BY a.created_at DESC, a.id DESC ${w.page(limit + 1, offset)}`,
-    w.params,
-  );
+  let list = auctionSelect(q, orgId);
+  if (f.campaign_id) list = list.where('a.campaign_id', '=', f.campaign_id);
+  if (f.status) list = list.where('a.status', '=', f.status);
+  return list
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }
 export async function insertAuction(
   q: Queryable,
   orgId: string,
   a: { id: string; campaign_id: string; name: string; description: string | null; currency: string },
 ) {
-  await q.query('INSERT INTO auctions (organization_id, id, campaign_id, name, description, currency) VALUES ($1,$2,$3,$4,$5,$6)', [
-    orgId,
-    a.id,
-    a.campaign_id,
-    a.name,
-    a.description,
-    a.currency,
-  ]);
+  await kx(q)
+    .insertInto('auctions')
+    .values({
+      organization_id: orgId,
+      id: a.id,
+      campaign_id: a.campaign_id,
+      name: a.name,
+      description: a.description,
+      currency: a.currency,
+    })
+    .execute();
 }
 export async function updateAuction(q: Queryable, orgId: string, id: string, patch: { name?: string; description?: string | null }) {
-  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  const set = setClause(given, ['name', 'description'], 3);
-  if (set.sql)
-    await q.query(`UPDATE auctions SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [orgId, id, ...set.params]);
+  const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Updateable<DB['auctions']>;
+  if (!Object.keys(set).length) return;
+  await kx(q)
+    .updateTable('auctions')
+    .set({ ...set, updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 export async function takePaddle(q: Queryable, orgId: string, auctionId: string): Promise<number> {
-  const r = await q.query<{ n: number }>(
-    'UPDATE auctions SET next_paddle = next_paddle + 1 WHERE organization_id = $1 AND id = $2 RETURNING next_paddle - 1 AS n',
-    [orgId, auctionId],
-  );
-  return Number(r[0]?.n);
+  const r = await kx(q)
+    .updateTable('auctions')
+    .set((e) => ({ next_paddle: e('next_paddle', '+', 1) }))
+    .where('organization_id', '=', orgId)
+    .where('id', '=', auctionId)
+    .returning(sql<number>`next_paddle - 1`.as('n'))
+    .executeTakeFirst();
+  return Number(r?.n);
 }
 export async function takeLotNumber(q: Queryable, orgId: string, auctionId: string): Promise<number> {
-  const r = await q.query<{ n: number }>(
-    'UPDATE auctions SET next_lot = next_lot + 1 WHERE organization_id = $1 AND id = $2 RETURNING next_lot - 1 AS n',
-    [orgId, auctionId],
-  );
-  return Number(r[0]?.n);
+  const r = await kx(q)
+    .updateTable('auctions')
+    .set((e) => ({ next_lot: e('next_lot', '+', 1) }))
+    .where('organization_id', '=', orgId)
+    .where('id', '=', auctionId)
+    .returning(sql<number>`next_lot - 1`.as('n'))
+    .executeTakeFirst();
+  return Number(r?.n);
 }
 export async function markClosed(q: Queryable, orgId: string, id: string) {
-  await q.query("UPDATE auctions SET status = 'closed', closed_at = now(), updated_at = now() WHERE organization_id = $1 AND id = $2", [
-    orgId,
-    id,
-  ]);
+  await kx(q)
+    .updateTable('auctions')
+    .set({ status: 'closed', closed_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 // Lots
-export interface LotRow {
-  id: string;
-  auction_id: string;
-  lot_number: number;
-  title: string;
-  description: string | null;
-  opening_bid_minor: string;
-  increment_minor: string;
-  fair_market_value_minor: string | null;
-  reserve_minor: string | null;
-  donated_by: string | null;
-  status: string;
-  high_bid_minor: string | null;
-  high_bidder_id: string | null;
-  high_bidder_paddle: number | null;
-  bid_count: number;
-  donation_id: string | null;
+const lotSelect = (q: Queryable, orgId: string, auctionId: string) =>
+  kx(q)
+    .selectFrom('auction_lots as l')
+    .leftJoin('auction_bidders as b', (j) => j.onRef('b.organization_id', '=', 'l.organization_id').onRef('b.id', '=', 'l.high_bidder_id'))
+    .select([
+      'l.id',
+      'l.auction_id',
+      'l.lot_number',
+      'l.title',
+      'l.description',
+      'l.opening_bid_minor',
+      'l.increment_minor',
+      'l.fair_market_value_minor',
+      'l.reserve_minor',
+      'l.donated_by',
+      'l.status',
+      'l.high_bid_minor',
+      'l.high_bidder_id',
+      'b.paddle_number as high_bidder_paddle',
+      'l.bid_count',
+      'l.donation_id',
+      'l.custom_fields',
+      'l.created_at',
+      'l.updated_at',
+    ])
+    .where('l.organization_id', '=', orgId)
+    .where('l.auction_id', '=', auctionId);
+type StoredLot = InferResult<ReturnType<typeof lotSelect>>[number];
+/** A lot as read: its custom fields are an object of scalar values (checked on write). */
+export type LotRow = Omit<InferResult<ReturnType<typeof lotSelect>>[number], 'custom_fields'> & {
   custom_fields: Record<string, string | number | boolean>;
-  created_at: Date;
-  updated_at: Date;
-}
-const LOT_SELECT = `SELECT l.id, l.auction_id, l.lot_number, l.title, l.description, l.opening_bid_minor, l.increment_minor,
-  l.fair_market_value_minor, l.reserve_minor,
-  l.donated_by, l.status, l.high_bid_minor, l.high_bidder_id, b.paddle_number AS high_bidder_paddle, l.bid_count, l.donation_id,
-  l.custom_fields, l.created_at, l.updated_at
-  FROM auction_lots l LEFT JOIN auction_bidders b ON b.organization_id = l.organization_id AND b.id = l.high_bidder_id`;
+};
+const toLotRow = (r: StoredLot): LotRow => ({ ...r, custom_fields: r.custom_fields as LotRow['custom_fields'] });
+
 export async function lotById(q: Queryable, orgId: string, auctionId: string, lotId: string, lock = false) {
   if (lock) {
-    const locked = await q.query('SELECT id FROM auction_lots WHERE organization_id = $1 AND auction_id = $2 AND id = $3 FOR UPDATE', [
-      orgId,
-      auctionId,
-      lotId,
-    ]);
-    if (!locked.length) return null;
+    const locked = await kx(q)
+      .selectFrom('auction_lots')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where('auction_id', '=', auctionId)
+      .where('id', '=', lotId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked) return null;
   }
-  return (
-    (
-      await q.query<LotRow>(`${LOT_SELECT} WHERE l.organization_id = $1 AND l.auction_id = $2 AND l.id = $3`, [orgId, auctionId, lotId])
-    )[0] ?? null
-  );
+  const row = await lotSelect(q, orgId, auctionId).where('l.id', '=', lotId).executeTakeFirst();
+  return row ? toLotRow(row) : null;
 }
 export async function listLots(q: Queryable, orgId: string, auctionId: string, lock = false) {
   if (lock)
-    await q.query('SELECT id FROM auction_lots WHERE organization_id = $1 AND auction_id = $2 ORDER BY lot_number FOR UPDATE', [
-      orgId,
-      auctionId,
-    ]);
-  return q.query<LotRow>(`${LOT_SELECT} WHERE l.organization_id = $1 AND l.auction_id = $2 ORDER BY l.lot_number`, [orgId, auctionId]);
+    await kx(q)
+      .selectFrom('auction_lots')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where('auction_id', '=', auctionId)
+      .orderBy('lot_number')
+      .forUpdate()
+      .execute();
+  return (await lotSelect(q, orgId, auctionId).orderBy('l.lot_number').execute()).map(toLotRow);
 }
 export interface LotInsert {
   id: string;
@@ -159,25 +192,23 @@ export interface LotInsert {
   custom_fields: object;
 }
 export async function insertLot(q: Queryable, orgId: string, l: LotInsert) {
-  await q.query(
-    `INSERT INTO auction_lots (organization_id, id, auction_id, lot_number, title, description, opening_bid_minor,
-      increment_minor, fair_market_value_minor, reserve_minor, donated_by, custom_fields)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
-    [
-      orgId,
-      l.id,
-      l.auction_id,
-      l.lot_number,
-      l.title,
-      l.description,
-      l.opening_bid_minor.toString(),
-      l.increment_minor.toString(),
-      l.fair_market_value_minor?.toString() ?? null,
-      l.reserve_minor?.toString() ?? null,
-      l.donated_by,
-      JSON.stringify(l.custom_fields),
-    ],
-  );
+  await kx(q)
+    .insertInto('auction_lots')
+    .values({
+      organization_id: orgId,
+      id: l.id,
+      auction_id: l.auction_id,
+      lot_number: l.lot_number,
+      title: l.title,
+      description: l.description,
+      opening_bid_minor: l.opening_bid_minor.toString(),
+      increment_minor: l.increment_minor.toString(),
+      fair_market_value_minor: l.fair_market_value_minor?.toString() ?? null,
+      reserve_minor: l.reserve_minor?.toString() ?? null,
+      donated_by: l.donated_by,
+      custom_fields: JSON.stringify(l.custom_fields),
+    })
+    .execute();
 }
 const LOT_UPDATABLE = [
   'title',
@@ -192,44 +223,43 @@ const LOT_UPDATABLE = [
   'donation_id',
 ] as const;
 export async function updateLot(q: Queryable, orgId: string, id: string, patch: Partial<Record<(typeof LOT_UPDATABLE)[number], unknown>>) {
-  const set = setClause(patch, LOT_UPDATABLE, 3, encodeColumn);
-  if (set.sql)
-    await q.query(`UPDATE auction_lots SET ${set.sql}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
-      orgId,
-      id,
-      ...set.params,
-    ]);
+  const set = Object.fromEntries(LOT_UPDATABLE.filter((c) => c in patch).map((c) => [c, encodeColumn(c, patch[c])]));
+  if (!Object.keys(set).length) return;
+  await kx(q)
+    .updateTable('auction_lots')
+    .set({ ...(set as Updateable<DB['auction_lots']>), updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 // Bidders
-export interface BidderRow {
-  id: string;
-  person_id: string;
-  paddle_number: number;
-  name: string;
-  email: string | null;
-  registered_at: Date;
-  leading: number;
-  bids: number;
+/** A bidder with the person's name and email (the people module's directory view) and their standing. */
+const bidderSelect = (q: Queryable, orgId: string, auctionId: string) =>
+  kx(q)
+    .selectFrom('auction_bidders as b')
+    .innerJoin('people_directory as p', (j) => j.onRef('p.organization_id', '=', 'b.organization_id').onRef('p.id', '=', 'b.person_id'))
+    .select([
+      'b.id',
+      'b.person_id',
+      'b.paddle_number',
+      // the directory is a view (its columns read as nullable): every person has a display name
+      sql<string>`p.display_name`.as('name'),
+      sql<string | null>`NULLIF(p.email, '')`.as('email'),
+      'b.registered_at',
+      sql<number>`(SELECT count(*) FROM auction_lots l WHERE l.organization_id = b.organization_id AND l.auction_id = b.auction_id
+        AND l.high_bidder_id = b.id AND l.status IN ('open','sold'))::int`.as('leading'),
+      sql<number>`(SELECT count(*) FROM auction_bids x WHERE x.organization_id = b.organization_id AND x.auction_id = b.auction_id
+        AND x.bidder_id = b.id)::int`.as('bids'),
+    ])
+    .where('b.organization_id', '=', orgId)
+    .where('b.auction_id', '=', auctionId);
+export type BidderRow = InferResult<ReturnType<typeof bidderSelect>>[number];
+export async function listBidders(q: Queryable, orgId: string, auctionId: string): Promise<BidderRow[]> {
+  return bidderSelect(q, orgId, auctionId).orderBy('b.paddle_number').execute();
 }
-const BIDDER_SELECT = `SELECT b.id, b.person_id, b.paddle_number, p.display_name AS name, NULLIF(p.email, '') AS email, b.registered_at,
-  (SELECT count(*) FROM auction_lots l WHERE l.organization_id = b.organization_id AND l.auction_id = b.auction_id AND
-  l.high_bidder_id = b.id AND l.status IN ('open','sold'))::int AS leading,
-  (SELECT count(*) FROM auction_bids x WHERE x.organization_id = b.organization_id AND x.auction_id = b.auction_id AND
-  x.bidder_id = b.id)::int AS bids
-  FROM auction_bidders b JOIN people_directory p ON p.organization_id = b.organization_id AND p.id = b.person_id`;
-export async function listBidders(q: Queryable, orgId: string, auctionId: string) {
-  return q.query<BidderRow>(`${BIDDER_SELECT} WHERE b.organization_id = $1 AND b.auction_id = $2 ORDER BY b.paddle_number`, [
-    orgId,
-    auctionId,
-  ]);
-}
-export async function bidderById(q: Queryable, orgId: string, auctionId: string, id: string) {
-  return (
-    (
-      await q.query<BidderRow>(`${BIDDER_SELECT} WHERE b.organization_id = $1 AND b.auction_id = $2 AND b.id = $3`, [orgId, auctionId, id])
-    )[0] ?? null
-  );
+export async function bidderById(q: Queryable, orgId: string, auctionId: string, id: string): Promise<BidderRow | null> {
+  return (await bidderSelect(q, orgId, auctionId).where('b.id', '=', id).executeTakeFirst()) ?? null;
 }
 export async function findBidder(
   q: Queryable,
@@ -237,76 +267,63 @@ export async function findBidder(
   auctionId: string,
   by: { paddle_number?: number; bidder_id?: string; person_id?: string },
 ) {
-  const [col, v] =
-    by.paddle_number !== undefined
-      ? ['paddle_number', by.paddle_number]
-      : by.bidder_id !== undefined
-        ? ['id', by.bidder_id]
-        : ['person_id', by.person_id];
-  return (
-    (
-      await q.query<{ id: string; person_id: string; paddle_number: number }>(
-        `SELECT id, person_id, paddle_number FROM auction_bidders WHERE organization_id = $1 AND auction_id = $2 AND ${col} = $3`,
-        [orgId, auctionId, v],
-      )
-    )[0] ?? null
-  );
+  let one = kx(q)
+    .selectFrom('auction_bidders')
+    .select(['id', 'person_id', 'paddle_number'])
+    .where('organization_id', '=', orgId)
+    .where('auction_id', '=', auctionId);
+  if (by.paddle_number !== undefined) one = one.where('paddle_number', '=', by.paddle_number);
+  else if (by.bidder_id !== undefined) one = one.where('id', '=', by.bidder_id);
+  else if (by.person_id !== undefined) one = one.where('person_id', '=', by.person_id);
+  else return null;
+  return (await one.executeTakeFirst()) ?? null;
 }
 export async function insertBidder(
   q: Queryable,
   orgId: string,
   b: { id: string; auction_id: string; person_id: string; paddle_number: number },
 ) {
-  await q.query('INSERT INTO auction_bidders (organization_id, id, auction_id, person_id, paddle_number) VALUES ($1,$2,$3,$4,$5)', [
-    orgId,
-    b.id,
-    b.auction_id,
-    b.person_id,
-    b.paddle_number,
-  ]);
+  await kx(q)
+    .insertInto('auction_bidders')
+    .values({ organization_id: orgId, id: b.id, auction_id: b.auction_id, person_id: b.person_id, paddle_number: b.paddle_number })
+    .execute();
 }
 
 // Bids
-export interface BidRow {
-  id: string;
-  lot_id: string;
-  bidder_id: string;
-  paddle_number: number;
-  amount_minor: string;
-  sequence: number;
-  placed_at: Date;
-}
 export async function insertBid(
   q: Queryable,
   orgId: string,
   b: { id: string; auction_id: string; lot_id: string; bidder_id: string; amount_minor: bigint; sequence: number },
 ) {
-  await q.query(
-    'INSERT INTO auction_bids (organization_id, id, auction_id, lot_id, bidder_id, amount_minor, sequence) VALUES ($1,$2,$3,$4,$5,$6,$7)',
-    [orgId, b.id, b.auction_id, b.lot_id, b.bidder_id, b.amount_minor.toString(), b.sequence],
-  );
-  await q.query(
-    'UPDATE auction_lots SET high_bid_minor = $3, high_bidder_id = $4, bid_count = $5, updated_at = now() WHERE organization_id ' +
-      '= $1 AND id = $2',
-    [orgId, b.lot_id, b.amount_minor.toString(), b.bidder_id, b.sequence],
-  );
+  await kx(q)
+    .insertInto('auction_bids')
+    .values({
+      organization_id: orgId,
+      id: b.id,
+      auction_id: b.auction_id,
+      lot_id: b.lot_id,
+      bidder_id: b.bidder_id,
+      amount_minor: b.amount_minor.toString(),
+      sequence: b.sequence,
+    })
+    .execute();
+  await kx(q)
+    .updateTable('auction_lots')
+    .set({ high_bid_minor: b.amount_minor.toString(), high_bidder_id: b.bidder_id, bid_count: b.sequence, updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', b.lot_id)
+    .execute();
 }
-export async function listBids(q: Queryable, orgId: string, lotId: string) {
-  return q.query<BidRow>(
-    `SELECT x.id, x.lot_id, x.bidder_id, b.paddle_number, x.amount_minor, x.sequence, x.placed_at FROM auction_bids x
-       JOIN auction_bidders b ON b.organization_id = x.organization_id AND b.id = x.bidder_id
-      WHERE x.organization_id = $1 AND x.lot_id = $2 ORDER BY x.sequence`,
-    [orgId, lotId],
-  );
+const bidSelect = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('auction_bids as x')
+    .innerJoin('auction_bidders as b', (j) => j.onRef('b.organization_id', '=', 'x.organization_id').onRef('b.id', '=', 'x.bidder_id'))
+    .select(['x.id', 'x.lot_id', 'x.bidder_id', 'b.paddle_number', 'x.amount_minor', 'x.sequence', 'x.placed_at'])
+    .where('x.organization_id', '=', orgId);
+export type BidRow = InferResult<ReturnType<typeof bidSelect>>[number];
+export async function listBids(q: Queryable, orgId: string, lotId: string): Promise<BidRow[]> {
+  return bidSelect(q, orgId).where('x.lot_id', '=', lotId).orderBy('x.sequence').execute();
 }
-export async function bidById(q: Queryable, orgId: string, id: string) {
-  return (
-    (
-      await q.query<BidRow>(
-        `SELECT x.id, x.lot_id, x.bidder_id, b.paddle_number, x.amount_minor, x.sequence, x.placed_at FROM auction_bids x
-       JOIN auction_bidders b ON b.organization_id = x.organization_id AND b.id = x.bidder_id WHERE x.organization_id = $1 AND x.id = $2`,
-        [orgId, id],
-      )
-    )[0] ?? null
-  );
+export async function bidById(q: Queryable, orgId: string, id: string): Promise<BidRow | null> {
+  return (await bidSelect(q, orgId).where('x.id', '=', id).executeTakeFirst()) ?? null;
 }

@@ -18,7 +18,7 @@ const COLS = [
 ] as const;
 type Stored = Pick<Selectable<DB['fundraising_campaigns']>, (typeof COLS)[number]>;
 /** A campaign as stored: the wire shape's own fields, with the goal in minor units (the totals are computed). */
-export type CampaignRow = Omit<Stored, 'status' | 'custom_fields'> & {
+export type CampaignRow = Omit<Pick<Selectable<DB['fundraising_campaigns']>, (typeof COLS)[number]>, 'status' | 'custom_fields'> & {
   status: CampaignOut['status'];
   custom_fields: Record<string, string | number | boolean>;
 };

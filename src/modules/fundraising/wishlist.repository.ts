@@ -4,7 +4,9 @@ import { kx, sql, type DB, type Selectable, type Updateable } from '../../platfo
 const COLS = ['id', 'name', 'description', 'quantity_wanted', 'quantity_received', 'priority', 'url', 'created_at', 'updated_at'] as const;
 type Stored = Pick<Selectable<DB['fundraising_wish_items']>, (typeof COLS)[number]>;
 /** A wish item as stored: its wire shape without the fields computed from the quantities. */
-export type WishRow = Omit<Stored, 'priority'> & { priority: 'high' | 'medium' | 'low' };
+export type WishRow = Omit<Pick<Selectable<DB['fundraising_wish_items']>, (typeof COLS)[number]>, 'priority'> & {
+  priority: 'high' | 'medium' | 'low';
+};
 const toWish = (r: Stored): WishRow => ({ ...r, priority: r.priority as WishRow['priority'] });
 
 export async function wishById(q: Queryable, orgId: string, id: string) {

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { AppError, invalid, notFound } from '../../platform/errors.ts';
+import { kx, sql, type DB, type Updateable } from '../../platform/db/kysely.ts';
 import { auditUpdate } from '../../platform/audit.ts';
 import { partnerExists } from '../partners/public.ts';
 import { personSummary } from '../people/public.ts';
@@ -98,7 +99,8 @@ const blank = (s: string | null | undefined): string | null | undefined =>
   s === undefined ? undefined : s === null || s.trim() === '' ? null : s.trim();
 
 /** The columns a correction may change, by kind: wire field → column. */
-const COLUMNS: Record<Kind, Record<string, string>> = {
+/** Each correctable field's column (a column of the stay as read and as written). */
+const COLUMNS: Record<Kind, Record<string, keyof repo.StayRow & keyof Updateable<DB['animal_stays']>>> = {
   intake: {
     occurred_at: 'intake_at',
     type: 'intake_type',
@@ -157,12 +159,13 @@ export async function correctRecord(
     await checkCorrection(q, orgId, stay, kind, before, after, sent);
     const changed = Object.keys(cols).filter((f) => JSON.stringify(norm(before[f])) !== JSON.stringify(norm(after[f])));
     if (changed.length) {
-      const sets = changed.map((f, i) => `${cols[f]} = $${i + 3}`).join(', ');
-      await q.query(`UPDATE animal_stays SET ${sets}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
-        orgId,
-        stayId,
-        ...changed.map((f) => after[f]),
-      ]);
+      const set = Object.fromEntries(changed.map((f) => [cols[f], after[f]])) as Updateable<DB['animal_stays']>;
+      await kx(q)
+        .updateTable('animal_stays')
+        .set({ ...set, updated_at: sql`now()` })
+        .where('organization_id', '=', orgId)
+        .where('id', '=', stayId)
+        .execute();
       await auditUpdate(q, orgId, actor, `animal_${kind}`, stayId, before, after, changed);
     }
     return getStay(q, orgId, stayId, tz);

@@ -4,6 +4,7 @@
  * functions or the `animal_live_holds` view (holds in force now) and never write them.
  */
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { holdsEnding, holdsOf, liveHoldAnimals } from './holds.repository.ts';
 import { liveHoldsOf, toHold } from './holds.service.ts';
 import { latestStay } from './repository.ts';
@@ -60,12 +61,17 @@ export { onIntake, onOutcome, type IntakeHook, type IntakeIdle, type NewAnimal, 
  * an age (and age group) when the date of birth is unknown. Null when no intake records an age.
  */
 export async function ageAtIntake(q: Queryable, orgId: string, animalId: string): Promise<{ age_weeks: number; intake_at: Date } | null> {
-  const rows = await q.query<{ age_weeks: number; intake_at: Date }>(
-    `SELECT age_weeks, intake_at FROM animal_stays WHERE organization_id = $1 AND animal_id = $2 AND age_weeks IS NOT NULL
-      ORDER BY intake_at DESC LIMIT 1`,
-    [orgId, animalId],
-  );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .selectFrom('animal_stays')
+    .select(['age_weeks', 'intake_at'])
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('age_weeks', 'is not', null)
+    .$narrowType<{ age_weeks: number }>()
+    .orderBy('intake_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /**
@@ -156,10 +162,13 @@ export async function importStays(q: Queryable, orgId: string, rows: ImportedSta
 /** The open stay (no outcome yet) of each of these animals that has one: animal id → stay id. */
 export async function openStayIds(q: Queryable, orgId: string, animalIds: string[]): Promise<Map<string, string>> {
   if (!animalIds.length) return new Map();
-  const rows = await q.query<{ animal_id: string; id: string }>(
-    'SELECT animal_id, id FROM animal_stays WHERE organization_id = $1 AND animal_id = ANY($2::text[]) AND outcome_at IS NULL',
-    [orgId, animalIds],
-  );
+  const rows = await kx(q)
+    .selectFrom('animal_stays')
+    .select(['animal_id', 'id'])
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', sql<string>`ANY(${animalIds}::text[])`)
+    .where('outcome_at', 'is', null)
+    .execute();
   return new Map(rows.map((r) => [r.animal_id, r.id]));
 }
 
@@ -169,16 +178,16 @@ export async function sacTotals(
   orgId: string,
   since: Date,
 ): Promise<{ intake: Record<string, number>; outcome: Record<string, number> }> {
-  const rows = await q.query<{ kind: string; category: string; n: string }>(
-    `SELECT 'intake' AS kind, intake_type AS category, count(*) AS n FROM animal_stays
-      WHERE organization_id = $1 AND intake_at >= $2 GROUP BY intake_type
-     UNION ALL
-     SELECT 'outcome', outcome_type, count(*) FROM animal_stays
-      WHERE organization_id = $1 AND outcome_at >= $2 GROUP BY outcome_type`,
-    [orgId, since],
-  );
+  const rows = await sql<{ kind: 'intake' | 'outcome'; category: string; n: string }>`
+    SELECT 'intake' AS kind, intake_type AS category, count(*) AS n FROM animal_stays
+      WHERE organization_id = ${orgId} AND intake_at >= ${since} GROUP BY intake_type
+    UNION ALL
+    SELECT 'outcome', outcome_type, count(*) FROM animal_stays
+      WHERE organization_id = ${orgId} AND outcome_at >= ${since} GROUP BY outcome_type`
+    .execute(kx(q))
+    .then((r) => r.rows);
   const out = { intake: {} as Record<string, number>, outcome: {} as Record<string, number> };
-  for (const r of rows) out[r.kind as 'intake' | 'outcome'][r.category] = Number(r.n);
+  for (const r of rows) out[r.kind][r.category] = Number(r.n);
   return out;
 }
 

@@ -1,63 +1,63 @@
-import { shapeName, type Queryable } from '../../platform/db/db.ts';
+import type { Queryable } from '../../platform/db/db.ts';
+import { kx, runPrepared, sql, type InferResult } from '../../platform/db/kysely.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Kind } from './catalogue.ts';
 import { liveAnimalNameJoinSql } from '../animals/public.ts';
 
-export interface StayRow {
-  id: string;
-  animal_id: string;
-  intake_at: Date;
-  intake_type: string;
-  intake_subtype_id: string | null;
-  intake_subtype: string | null;
-  source_person_id: string | null;
-  source_organization: string | null;
-  source_partner_id: string | null;
-  found_at: string | null;
-  condition: string;
-  age_weeks: number | null;
-  age_estimated: boolean;
-  adoption_return: boolean;
-  intake_notes: string | null;
-  intake_by: string | null;
-  outcome_at: Date | null;
-  outcome_type: string | null;
-  outcome_subtype_id: string | null;
-  outcome_subtype: string | null;
-  destination_person_id: string | null;
-  destination_organization: string | null;
-  destination_partner_id: string | null;
-  outcome_reason: string | null;
-  outcome_notes: string | null;
-  outcome_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const STAY_SELECT = `SELECT s.id, s.animal_id, s.intake_at, s.intake_type, s.intake_subtype_id, si.name AS intake_subtype,
-  s.source_person_id,
-  s.source_organization, s.source_partner_id, s.destination_partner_id,
-  s.found_at, s.condition, s.age_weeks, s.age_estimated, s.adoption_return, s.intake_notes, s.intake_by,
-  s.outcome_at, s.outcome_type, s.outcome_subtype_id, so.name AS outcome_subtype, s.destination_person_id, s.destination_organization,
-  s.outcome_reason, s.outcome_notes, s.outcome_by, s.created_at, s.updated_at
-  FROM animal_stays s
-  LEFT JOIN stay_subtypes si ON si.organization_id = s.organization_id AND si.id = s.intake_subtype_id
-  LEFT JOIN stay_subtypes so ON so.organization_id = s.organization_id AND so.id = s.outcome_subtype_id`;
+/** A stay with the names of its intake and outcome subtypes. */
+const staySelect = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('animal_stays as s')
+    .leftJoin('stay_subtypes as si', (j) =>
+      j.onRef('si.organization_id', '=', 's.organization_id').onRef('si.id', '=', 's.intake_subtype_id'),
+    )
+    .leftJoin('stay_subtypes as so', (j) =>
+      j.onRef('so.organization_id', '=', 's.organization_id').onRef('so.id', '=', 's.outcome_subtype_id'),
+    )
+    .select([
+      's.id',
+      's.animal_id',
+      's.intake_at',
+      's.intake_type',
+      's.intake_subtype_id',
+      'si.name as intake_subtype',
+      's.source_person_id',
+      's.source_organization',
+      's.source_partner_id',
+      's.destination_partner_id',
+      's.found_at',
+      's.condition',
+      's.age_weeks',
+      's.age_estimated',
+      's.adoption_return',
+      's.intake_notes',
+      's.intake_by',
+      's.outcome_at',
+      's.outcome_type',
+      's.outcome_subtype_id',
+      'so.name as outcome_subtype',
+      's.destination_person_id',
+      's.destination_organization',
+      's.outcome_reason',
+      's.outcome_notes',
+      's.outcome_by',
+      's.created_at',
+      's.updated_at',
+    ])
+    .where('s.organization_id', '=', orgId);
+export type StayRow = InferResult<ReturnType<typeof staySelect>>[number];
 
 export async function getStay(q: Queryable, orgId: string, id: string, lock = false): Promise<StayRow | null> {
-  const rows = await q.query<StayRow>(`${STAY_SELECT} WHERE s.organization_id = $1 AND s.id = $2${lock ? ' FOR UPDATE OF s' : ''}`, [
-    orgId,
-    id,
-  ]);
-  return rows[0] ?? null;
+  let one = staySelect(q, orgId).where('s.id', '=', id);
+  if (lock) one = one.forUpdate('s');
+  return (await one.executeTakeFirst()) ?? null;
 }
 
 /** An animal's stays, newest intake first; `limit` null reads them all. */
 export async function staysOf(q: Queryable, orgId: string, animalId: string, limit: number | null, offset = 0): Promise<StayRow[]> {
-  return q.query<StayRow>(
-    `${STAY_SELECT} WHERE s.organization_id = $1 AND s.animal_id = $2 ORDER BY s.intake_at DESC, s.id DESC LIMIT $3 OFFSET $4`,
-    [orgId, animalId, limit, offset],
-  );
+  let list = staySelect(q, orgId).where('s.animal_id', '=', animalId).orderBy('s.intake_at', 'desc').orderBy('s.id', 'desc');
+  if (limit !== null) list = list.limit(limit);
+  return list.offset(offset).execute();
 }
 
 /**
@@ -71,21 +71,27 @@ export async function staysBetween(
   limit: number,
   offset: number,
 ): Promise<(StayRow & { animal_name: string; animal_species: string })[]> {
-  const inRange = (col: string) => `(${col} >= $2::timestamptz OR $2 IS NULL) AND (${col} < $3::timestamptz OR $3 IS NULL)`;
+  const inRange = (col: 's.intake_at' | 's.outcome_at') =>
+    sql<boolean>`(${sql.ref(col)} >= ${f.from}::timestamptz OR ${f.from}::timestamptz IS NULL)
+      AND (${sql.ref(col)} < ${f.to}::timestamptz OR ${f.to}::timestamptz IS NULL)`;
+  const outcomeIn = sql<boolean>`s.outcome_at IS NOT NULL AND ${inRange('s.outcome_at')}`;
   const where =
     f.kind === 'intake'
       ? inRange('s.intake_at')
       : f.kind === 'outcome'
-        ? `s.outcome_at IS NOT NULL AND ${inRange('s.outcome_at')}`
-        : `((${inRange('s.intake_at')}) OR (s.outcome_at IS NOT NULL AND ${inRange('s.outcome_at')}))`;
-  const order = f.kind === 'outcome' ? 's.outcome_at' : 's.intake_at';
-  // The animal's name and species come with each row (the live animal joined), in the same prepared statement.
-  const columns = ', an.name AS animal_name, an.species AS animal_species\n  FROM animal_stays s';
-  const sql = `${STAY_SELECT.replace('\n  FROM animal_stays s', columns)}
-     ${liveAnimalNameJoinSql('s.organization_id', 's.animal_id', 'an')}
-     WHERE s.organization_id = $1 AND ${where}
-     ORDER BY ${order}, s.id LIMIT $4 OFFSET $5`;
-  return q.prepared(shapeName('stays_between', sql), sql, [orgId, f.from, f.to, limit + 1, offset]);
+        ? outcomeIn
+        : sql<boolean>`((${inRange('s.intake_at')}) OR (${outcomeIn}))`;
+  const order = f.kind === 'outcome' ? sql.ref('s.outcome_at') : sql.ref('s.intake_at');
+  // The animal's name and species come with each row (the live animal joined, through the animals module's SQL), in the
+  // same prepared statement: the stays' select is built above and read here as a (flattened) subquery.
+  const stays = staySelect(q, orgId).select('s.organization_id').where(where);
+  return runPrepared(
+    q,
+    'stays_between',
+    sql<StayRow & { animal_name: string; animal_species: string }>`SELECT s.*, an.name AS animal_name, an.species AS animal_species
+      FROM (${stays}) s ${sql.raw(liveAnimalNameJoinSql('s.organization_id', 's.animal_id', 'an'))}
+      ORDER BY ${order}, s.id LIMIT ${limit + 1} OFFSET ${offset}`,
+  );
 }
 
 /** The animal's most recent stay (open or closed), or null. */
@@ -112,30 +118,27 @@ export interface IntakeInsert {
 }
 export async function insertStay(q: Queryable, orgId: string, s: IntakeInsert): Promise<string> {
   const id = newId('sty');
-  await q.query(
-    `INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, intake_subtype_id, source_person_id,
-      source_organization,
-      found_at, condition, age_weeks, age_estimated, adoption_return, intake_notes, intake_by, source_partner_id)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)`,
-    [
-      orgId,
+  await kx(q)
+    .insertInto('animal_stays')
+    .values({
+      organization_id: orgId,
       id,
-      s.animal_id,
-      s.intake_at,
-      s.intake_type,
-      s.intake_subtype_id,
-      s.source_person_id,
-      s.source_organization,
-      s.found_at,
-      s.condition,
-      s.age_weeks,
-      s.age_estimated,
-      s.adoption_return,
-      s.intake_notes,
-      s.intake_by,
-      s.source_partner_id ?? null,
-    ],
-  );
+      animal_id: s.animal_id,
+      intake_at: s.intake_at,
+      intake_type: s.intake_type,
+      intake_subtype_id: s.intake_subtype_id,
+      source_person_id: s.source_person_id,
+      source_organization: s.source_organization,
+      found_at: s.found_at,
+      condition: s.condition,
+      age_weeks: s.age_weeks,
+      age_estimated: s.age_estimated,
+      adoption_return: s.adoption_return,
+      intake_notes: s.intake_notes,
+      intake_by: s.intake_by,
+      source_partner_id: s.source_partner_id ?? null,
+    })
+    .execute();
   return id;
 }
 
@@ -153,40 +156,35 @@ export interface OutcomeUpdate {
 }
 /** Closes the stay if it is still open; false when another request closed it first. */
 export async function closeStay(q: Queryable, orgId: string, id: string, o: OutcomeUpdate): Promise<boolean> {
-  const rows = await q.query(
-    `UPDATE animal_stays SET outcome_at = $3, outcome_type = $4, outcome_subtype_id = $5, destination_person_id = $6,
-      destination_organization = $7, outcome_reason = $8, outcome_notes = $9, outcome_by = $10, destination_partner_id = $11,
-      updated_at = now()
-     WHERE organization_id = $1 AND id = $2 AND outcome_at IS NULL RETURNING id`,
-    [
-      orgId,
-      id,
-      o.outcome_at,
-      o.outcome_type,
-      o.outcome_subtype_id,
-      o.destination_person_id,
-      o.destination_organization,
-      o.outcome_reason,
-      o.outcome_notes,
-      o.outcome_by,
-      o.destination_partner_id ?? null,
-    ],
-  );
+  const rows = await kx(q)
+    .updateTable('animal_stays')
+    .set({
+      outcome_at: o.outcome_at,
+      outcome_type: o.outcome_type,
+      outcome_subtype_id: o.outcome_subtype_id,
+      destination_person_id: o.destination_person_id,
+      destination_organization: o.destination_organization,
+      outcome_reason: o.outcome_reason,
+      outcome_notes: o.outcome_notes,
+      outcome_by: o.outcome_by,
+      destination_partner_id: o.destination_partner_id ?? null,
+      updated_at: sql`now()`,
+    })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('outcome_at', 'is', null)
+    .returning('id')
+    .execute();
   return rows.length > 0;
 }
 
 // Subtypes.
-export interface SubtypeRow {
-  id: string;
-  kind: Kind;
-  name: string;
-  category: string;
-  retired: boolean;
-  sort_order: number;
-  created_at: Date;
-  updated_at: Date;
-}
-const SUBTYPE_COLS = 'id, kind, name, category, retired, sort_order, created_at, updated_at';
+const SUBTYPE_COLS = ['id', 'kind', 'name', 'category', 'retired', 'sort_order', 'created_at', 'updated_at'] as const;
+/** The kind column as its checked enum (a check constraint holds it to the kinds). */
+const asSubtype = <R extends { kind: string }>(r: R): Omit<R, 'kind'> & { kind: Kind } => ({ ...r, kind: r.kind as Kind });
+const subtypes = (q: Queryable, orgId: string) =>
+  kx(q).selectFrom('stay_subtypes').select(SUBTYPE_COLS).where('organization_id', '=', orgId);
+export type SubtypeRow = ReturnType<typeof asSubtype<InferResult<ReturnType<typeof subtypes>>[number]>>;
 
 export async function listSubtypes(
   q: Queryable,
@@ -195,47 +193,47 @@ export async function listSubtypes(
   limit: number,
   offset: number,
 ): Promise<SubtypeRow[]> {
-  return q.query<SubtypeRow>(
-    `SELECT ${SUBTYPE_COLS} FROM stay_subtypes WHERE organization_id = $1 AND ($2::text IS NULL OR kind = $2) AND ($3 OR NOT retired)
-     ORDER BY kind, sort_order, lower(name), id LIMIT $4 OFFSET $5`,
-    [orgId, f.kind ?? null, f.include_retired ?? false, limit, offset],
-  );
+  let list = subtypes(q, orgId);
+  if (f.kind !== undefined) list = list.where('kind', '=', f.kind);
+  if (!f.include_retired) list = list.where('retired', '=', false);
+  const rows = await list
+    .orderBy('kind')
+    .orderBy('sort_order')
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map(asSubtype);
 }
 export async function getSubtype(q: Queryable, orgId: string, id: string): Promise<SubtypeRow | null> {
-  return (
-    (await q.query<SubtypeRow>(`SELECT ${SUBTYPE_COLS} FROM stay_subtypes WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null
-  );
+  const row = await subtypes(q, orgId).where('id', '=', id).executeTakeFirst();
+  return row ? asSubtype(row) : null;
 }
 export async function subtypeByName(q: Queryable, orgId: string, kind: Kind, name: string): Promise<SubtypeRow | null> {
-  return (
-    (
-      await q.query<SubtypeRow>(
-        `SELECT ${SUBTYPE_COLS} FROM stay_subtypes WHERE organization_id = $1 AND kind = $2 AND lower(name) = lower($3)`,
-        [orgId, kind, name],
-      )
-    )[0] ?? null
-  );
+  const row = await subtypes(q, orgId).where('kind', '=', kind).where(sql`lower(name)`, '=', sql`lower(${name})`).executeTakeFirst();
+  return row ? asSubtype(row) : null;
 }
 export async function maxSubtypeOrder(q: Queryable, orgId: string, kind: Kind): Promise<number> {
-  const rows = await q.query<{ m: number | null }>(
-    'SELECT max(sort_order) AS m FROM stay_subtypes WHERE organization_id = $1 AND kind = $2',
-    [orgId, kind],
-  );
-  return rows[0]?.m ?? 0;
+  const row = await kx(q)
+    .selectFrom('stay_subtypes')
+    .select((e) => e.fn.max('sort_order').as('m'))
+    .where('organization_id', '=', orgId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+  return row?.m ?? 0;
 }
 export async function insertSubtype(
   q: Queryable,
   orgId: string,
   s: { kind: Kind; name: string; category: string; sort_order: number },
 ): Promise<SubtypeRow> {
-  const rows = await q.query<SubtypeRow>(
-    `INSERT INTO stay_subtypes (organization_id, id, kind, name, category, sort_order) VALUES ($1,$2,$3,$4,$5,$6) RETURNING ` +
-      `${SUBTYPE_COLS}`,
-    [orgId, newId('sst'), s.kind, s.name, s.category, s.sort_order],
-  );
-  const row = rows[0];
-  if (!row) throw new Error('subtype insert returned nothing');
-  return row;
+  const row = await kx(q)
+    .insertInto('stay_subtypes')
+    .values({ organization_id: orgId, id: newId('sst'), kind: s.kind, name: s.name, category: s.category, sort_order: s.sort_order })
+    .returning(SUBTYPE_COLS)
+    .executeTakeFirstOrThrow();
+  return asSubtype(row);
 }
 export async function updateSubtype(
   q: Queryable,
@@ -243,49 +241,65 @@ export async function updateSubtype(
   id: string,
   s: { name?: string; category?: string; retired?: boolean; sort_order?: number },
 ): Promise<SubtypeRow | null> {
-  const rows = await q.query<SubtypeRow>(
-    `UPDATE stay_subtypes SET name = COALESCE($3, name), category = COALESCE($4, category), retired = COALESCE($5, retired),
-      sort_order = COALESCE($6, sort_order), updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING ${SUBTYPE_COLS}`,
-    [orgId, id, s.name ?? null, s.category ?? null, s.retired ?? null, s.sort_order ?? null],
-  );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .updateTable('stay_subtypes')
+    .set({
+      ...(s.name !== undefined && { name: s.name }),
+      ...(s.category !== undefined && { category: s.category }),
+      ...(s.retired !== undefined && { retired: s.retired }),
+      ...(s.sort_order !== undefined && { sort_order: s.sort_order }),
+      updated_at: sql`now()`,
+    })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning(SUBTYPE_COLS)
+    .executeTakeFirst();
+  return row ? asSubtype(row) : null;
 }
 export async function subtypeUses(q: Queryable, orgId: string, id: string): Promise<number> {
-  const rows = await q.query<{ n: string }>(
-    'SELECT count(*) AS n FROM animal_stays WHERE organization_id = $1 AND (intake_subtype_id = $2 OR outcome_subtype_id = $2)',
-    [orgId, id],
-  );
-  return Number(rows[0]?.n ?? 0);
+  const row = await kx(q)
+    .selectFrom('animal_stays')
+    .select((e) => e.fn.countAll<string>().as('n'))
+    .where('organization_id', '=', orgId)
+    .where((e) => e.or([e('intake_subtype_id', '=', id), e('outcome_subtype_id', '=', id)]))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 export async function deleteSubtype(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query('DELETE FROM stay_subtypes WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('stay_subtypes').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 // Status mapping.
-export interface MapRow {
-  kind: Kind;
-  category: string;
-  status_id: string | null;
-}
-export async function statusMapRows(q: Queryable, orgId: string): Promise<MapRow[]> {
-  return q.query<MapRow>('SELECT kind, category, status_id FROM stay_status_map WHERE organization_id = $1', [orgId]);
+export async function statusMapRows(q: Queryable, orgId: string) {
+  return kx(q).selectFrom('stay_status_map').select(['kind', 'category', 'status_id']).where('organization_id', '=', orgId).execute();
 }
 export async function setMapping(q: Queryable, orgId: string, kind: Kind, category: string, statusId: string | null): Promise<void> {
-  await q.query(
-    `INSERT INTO stay_status_map (organization_id, kind, category, status_id) VALUES ($1,$2,$3,$4)
-     ON CONFLICT (organization_id, kind, category) DO UPDATE SET status_id = EXCLUDED.status_id, updated_at = now()`,
-    [orgId, kind, category, statusId],
-  );
+  await kx(q)
+    .insertInto('stay_status_map')
+    .values({ organization_id: orgId, kind, category, status_id: statusId })
+    .onConflict((oc) =>
+      oc
+        .columns(['organization_id', 'kind', 'category'])
+        .doUpdateSet({ status_id: (e) => e.ref('excluded.status_id'), updated_at: sql`now()` }),
+    )
+    .execute();
 }
 
 /** Claims the one-time writing of an organization's defaults: true for the one transaction that gets to write them. */
 export async function claimDefaults(q: Queryable, orgId: string): Promise<boolean> {
-  const rows = await q.query(
-    'INSERT INTO stay_defaults_seeded (organization_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING organization_id',
-    [orgId],
-  );
+  const rows = await kx(q)
+    .insertInto('stay_defaults_seeded')
+    .values({ organization_id: orgId })
+    .onConflict((oc) => oc.doNothing())
+    .returning('organization_id')
+    .execute();
   return rows.length > 0;
 }
 export async function defaultsWritten(q: Queryable, orgId: string): Promise<boolean> {
-  return (await q.query('SELECT 1 FROM stay_defaults_seeded WHERE organization_id = $1', [orgId])).length > 0;
+  const row = await kx(q)
+    .selectFrom('stay_defaults_seeded')
+    .select(sql`1`.as('one'))
+    .where('organization_id', '=', orgId)
+    .executeTakeFirst();
+  return row !== undefined;
 }

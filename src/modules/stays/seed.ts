@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { SeedData } from '../../platform/context.ts';
 import { getAnimal, setAnimalStatus, animalStatusList } from '../animals/public.ts';
@@ -129,10 +130,11 @@ export async function seedStays(q: Queryable, org: Organization, data: SeedData)
       notes,
     });
     if (reason === 'medical')
-      await q.query(
-        "UPDATE animal_holds SET released_at = now(), released_by = 'seed', release_notes = 'Cleared by the vet' WHERE " +
-          'organization_id = $1 AND id = $2',
-        [org.id, id],
-      );
+      await kx(q)
+        .updateTable('animal_holds')
+        .set({ released_at: sql`now()`, released_by: 'seed', release_notes: 'Cleared by the vet' })
+        .where('organization_id', '=', org.id)
+        .where('id', '=', id)
+        .execute();
   }
 }
