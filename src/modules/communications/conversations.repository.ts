@@ -1,31 +1,38 @@
-import type { Static } from '../../platform/schema.ts';
-import type { Conversation } from './schemas.ts';
-import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type InferResult } from '../../platform/db/kysely.ts';
 import type { Principal } from '../../platform/auth.ts';
 import { conversationReadable, reader } from './inboxes.repository.ts';
 
-/** A conversation as stored is its wire shape (timestamps as read from the database). */
-export type ConvRow = Static<typeof Conversation>;
-const COLS =
-  'id, inbox_id, subject, status, assigned_to, contact_address, person_id, person_confirmed, suggested_person_id, ' +
-  'related_entity_type, related_entity_id, last_message_at, created_at, updated_at';
-const C_COLS = COLS.split(', ')
-  .map((c) => `c.${c}`)
-  .join(', ');
+const COLS = [
+  'c.id',
+  'c.inbox_id',
+  'c.subject',
+  'c.status',
+  'c.assigned_to',
+  'c.contact_address',
+  'c.person_id',
+  'c.person_confirmed',
+  'c.suggested_person_id',
+  'c.related_entity_type',
+  'c.related_entity_id',
+  'c.last_message_at',
+  'c.created_at',
+  'c.updated_at',
+] as const;
+const conversations = (q: Queryable, orgId: string) =>
+  kx(q).selectFrom('comm_conversations as c').select(COLS).where('c.organization_id', '=', orgId);
+
+/** A conversation as stored is its wire shape (its status held to open or closed by a check constraint). */
+const toConv = (r: InferResult<ReturnType<typeof conversations>>[number]) => ({ ...r, status: r.status as 'open' | 'closed' });
+export type ConvRow = ReturnType<typeof toConv>;
 
 /** The conversation, when `p` may read it; otherwise null. */
 export async function readableConversation(q: Queryable, orgId: string, p: Principal, id: string): Promise<ConvRow | null> {
-  const params: unknown[] = [orgId, id];
-  return (
-    (
-      await q.query<ConvRow>(
-        `SELECT ${C_COLS} FROM comm_conversations c WHERE c.organization_id = $1 AND c.id = $2
-          AND ${conversationReadable(reader(p, params))}`,
-        params,
-      )
-    )[0] ?? null
-  );
+  const row = await conversations(q, orgId)
+    .where('c.id', '=', id)
+    .where(conversationReadable(reader(p)))
+    .executeTakeFirst();
+  return row ? toConv(row) : null;
 }
 
 /** The conversations `p` may read, latest activity first; one row past `limit` tells there is more. */
@@ -34,56 +41,66 @@ export async function listConversations(
   orgId: string,
   p: Principal,
   f: { inbox_id?: string; status?: string; limit: number; offset: number },
-) {
-  const w = new Where(orgId, 'c.organization_id');
-  if (f.inbox_id !== undefined) w.eq('c.inbox_id', f.inbox_id);
-  if (f.status !== undefined) w.eq('c.status', f.status);
-  w.and(conversationReadable(reader(p, w.params)));
-  return q.query<ConvRow>(
-    `SELECT ${C_COLS} FROM comm_conversations c WHERE ${w.sql}
-      ORDER BY c.last_message_at DESC, c.id DESC ${w.page(f.limit + 1, f.offset)}`,
-    w.params,
-  );
+): Promise<ConvRow[]> {
+  let list = conversations(q, orgId);
+  if (f.inbox_id !== undefined) list = list.where('c.inbox_id', '=', f.inbox_id);
+  if (f.status !== undefined) list = list.where('c.status', '=', f.status);
+  const rows = await list
+    .where(conversationReadable(reader(p)))
+    .orderBy('c.last_message_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(f.limit + 1)
+    .offset(f.offset)
+    .execute();
+  return rows.map(toConv);
 }
 
 export type ConvPatch = { assigned_to?: string | null; status?: 'closed'; person_id?: string; person_confirmed?: true };
 
 export async function updateConversation(q: Queryable, orgId: string, id: string, patch: ConvPatch): Promise<ConvRow | null> {
-  const set = setClause(patch, ['assigned_to', 'status', 'person_id', 'person_confirmed'], 3);
-  const rows = await q.query<ConvRow>(
-    `UPDATE comm_conversations SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2
-      RETURNING ${COLS}`,
-    [orgId, id, ...set.params],
-  );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .updateTable('comm_conversations as c')
+    .set({ ...patch, updated_at: sql`now()` })
+    .where('c.organization_id', '=', orgId)
+    .where('c.id', '=', id)
+    .returning(COLS)
+    .executeTakeFirst();
+  return row ? toConv(row) : null;
 }
 
 /** New activity in the conversation (a reply sent from it). */
 export async function touchConversation(q: Queryable, orgId: string, id: string): Promise<void> {
-  await q.query('UPDATE comm_conversations SET last_message_at = now(), updated_at = now() WHERE organization_id = $1 AND id = $2', [
-    orgId,
-    id,
-  ]);
+  await kx(q)
+    .updateTable('comm_conversations')
+    .set({ last_message_at: sql`now()`, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The latest message of the conversation that has a Message-ID: what a reply threads under. */
 export async function lastThreadedMessage(q: Queryable, orgId: string, conversationId: string) {
-  return (
-    (
-      await q.query<{ message_id_header: string | null; headers: Record<string, string> }>(
-        'SELECT message_id_header, headers FROM comm_messages WHERE organization_id = $1 AND conversation_id = $2 AND ' +
-          'message_id_header IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1',
-        [orgId, conversationId],
-      )
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('comm_messages')
+    .select(['message_id_header', 'headers'])
+    .where('organization_id', '=', orgId)
+    .where('conversation_id', '=', conversationId)
+    .where('message_id_header', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  // headers hold a JSON object of header names to values
+  return row ? { message_id_header: row.message_id_header, headers: row.headers as Record<string, string> } : null;
 }
 
 /** Received messages of the conversation name its (now confirmed) person. */
 export async function setInboundPerson(q: Queryable, orgId: string, conversationId: string, personId: string): Promise<void> {
-  await q.query(
-    'UPDATE comm_messages SET person_id = $3, updated_at = now() WHERE organization_id = $1 AND conversation_id = $2 AND ' +
-      "direction = 'inbound'",
-    [orgId, conversationId, personId],
-  );
+  await kx(q)
+    .updateTable('comm_messages')
+    .set({ person_id: personId, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('conversation_id', '=', conversationId)
+    .where('direction', '=', 'inbound')
+    .execute();
 }

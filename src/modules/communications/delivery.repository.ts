@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { newId } from '../../platform/ids.ts';
 import { BULK_CATEGORIES, type Category } from './schemas.ts';
 
@@ -8,30 +9,20 @@ export interface SuppressionHit {
   scope: 'platform' | 'organization';
   reason: string;
 }
-export interface SuppressionRow {
-  id: string;
-  address: string;
-  reason: string;
-  source: string;
-  created_at: Date;
-}
-export interface SenderRow {
-  from_name: string | null;
-  reply_to: string | null;
-  sending_domain: string | null;
-  dkim_selector: string | null;
-  dkim_private_key: string | null;
-  dkim_public_key: string | null;
-  updated_at: Date;
-}
-export interface UnsubscribeTokenRow {
-  token: string;
-  message_id: string;
-  person_id: string | null;
-  address: string;
-  category: string;
-  used_at: Date | null;
-}
+export type SuppressionRow = Pick<Selectable<DB['comm_suppressions']>, 'id' | 'address' | 'reason' | 'source' | 'created_at'>;
+const SUPPRESSION_COLS = ['id', 'address', 'reason', 'source', 'created_at'] as const;
+const SENDER_COLS = [
+  'from_name',
+  'reply_to',
+  'sending_domain',
+  'dkim_selector',
+  'dkim_private_key',
+  'dkim_public_key',
+  'updated_at',
+] as const;
+export type SenderRow = Pick<Selectable<DB['comm_sender_settings']>, (typeof SENDER_COLS)[number]>;
+const TOKEN_COLS = ['token', 'message_id', 'person_id', 'address', 'category', 'used_at'] as const;
+export type UnsubscribeTokenRow = Pick<Selectable<DB['comm_unsubscribe_tokens']>, (typeof TOKEN_COLS)[number]>;
 
 /** Addresses are stored and compared trimmed and lower-cased. */
 export const norm = (address: string) => address.trim().toLowerCase();
@@ -39,29 +30,42 @@ export const norm = (address: string) => address.trim().toLowerCase();
 /** Platform-wide first (it applies to every organization), then the organization's own list. */
 export async function suppressionFor(q: Queryable, orgId: string, address: string): Promise<SuppressionHit | null> {
   const a = norm(address);
-  const p = (await q.query<{ reason: string }>('SELECT reason FROM comm_platform_suppressions WHERE address = $1', [a]))[0];
+  const p = await kx(q).selectFrom('comm_platform_suppressions').select('reason').where('address', '=', a).executeTakeFirst();
   if (p) return { scope: 'platform', reason: p.reason };
-  const o = (
-    await q.query<{ reason: string }>('SELECT reason FROM comm_suppressions WHERE organization_id = $1 AND address = $2', [orgId, a])
-  )[0];
+  const o = await kx(q)
+    .selectFrom('comm_suppressions')
+    .select('reason')
+    .where('organization_id', '=', orgId)
+    .where('address', '=', a)
+    .executeTakeFirst();
   return o ? { scope: 'organization', reason: o.reason } : null;
 }
 
 export async function optedOut(q: Queryable, orgId: string, personId: string | null, category: string): Promise<boolean> {
   if (!personId || !BULK_CATEGORIES.includes(category as Category)) return false;
-  const r = await q.query<{ opted_out: boolean }>(
-    'SELECT opted_out FROM comm_contact_preferences WHERE organization_id = $1 AND person_id = $2 AND category = $3',
-    [orgId, personId, category],
-  );
-  return r[0]?.opted_out === true;
+  const r = await kx(q)
+    .selectFrom('comm_contact_preferences')
+    .select('opted_out')
+    .where('organization_id', '=', orgId)
+    .where('person_id', '=', personId)
+    .where('category', '=', category)
+    .executeTakeFirst();
+  return r?.opted_out === true;
 }
 
-export async function listSuppressions(q: Queryable, orgId: string, f: { address?: string; limit: number; offset: number }) {
-  return q.query<SuppressionRow>(
-    `SELECT id, address, reason, source, created_at FROM comm_suppressions WHERE organization_id = $1 AND ($2::text IS NULL OR address = $2)
-      ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-    [orgId, f.address ? norm(f.address) : null, f.limit + 1, f.offset],
-  );
+export async function listSuppressions(
+  q: Queryable,
+  orgId: string,
+  f: { address?: string; limit: number; offset: number },
+): Promise<SuppressionRow[]> {
+  let list = kx(q).selectFrom('comm_suppressions').select(SUPPRESSION_COLS).where('organization_id', '=', orgId);
+  if (f.address) list = list.where('address', '=', norm(f.address));
+  return list
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(f.limit + 1)
+    .offset(f.offset)
+    .execute();
 }
 
 /** The new entry, or null when the address is already listed. */
@@ -72,63 +76,67 @@ export async function insertSuppression(
   reason: string,
   source: string,
 ): Promise<SuppressionRow | null> {
-  return (
-    (
-      await q.query<SuppressionRow>(
-        `INSERT INTO comm_suppressions (organization_id, id, address, reason, source) VALUES ($1,$2,$3,$4,$5) ON CONFLICT
-          (organization_id, address) DO NOTHING
-     RETURNING id, address, reason, source, created_at`,
-        [orgId, newId('sup'), norm(address), reason, source],
-      )
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .insertInto('comm_suppressions')
+    .values({ organization_id: orgId, id: newId('sup'), address: norm(address), reason, source })
+    .onConflict((oc) => oc.columns(['organization_id', 'address']).doNothing())
+    .returning(SUPPRESSION_COLS)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 export async function suppressionByAddress(q: Queryable, orgId: string, address: string): Promise<SuppressionRow | null> {
-  return (
-    (
-      await q.query<SuppressionRow>(
-        'SELECT id, address, reason, source, created_at FROM comm_suppressions WHERE organization_id = $1 AND address = $2',
-        [orgId, norm(address)],
-      )
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('comm_suppressions')
+    .select(SUPPRESSION_COLS)
+    .where('organization_id', '=', orgId)
+    .where('address', '=', norm(address))
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** The removed entry's address, or null when there was none. */
 export async function deleteSuppression(q: Queryable, orgId: string, id: string): Promise<string | null> {
-  return (
-    (
-      await q.query<{ address: string }>('DELETE FROM comm_suppressions WHERE organization_id = $1 AND id = $2 RETURNING address', [
-        orgId,
-        id,
-      ])
-    )[0]?.address ?? null
-  );
+  const row = await kx(q)
+    .deleteFrom('comm_suppressions')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning('address')
+    .executeTakeFirst();
+  return row?.address ?? null;
 }
 
 /** Platform list: only the CLI and hard bounces write here. */
 export async function addPlatformSuppression(q: Queryable, address: string, reason: string, source: 'cli' | 'hard_bounce') {
-  await q.query('INSERT INTO comm_platform_suppressions (address, reason, source) VALUES ($1,$2,$3) ON CONFLICT (address) DO NOTHING', [
-    norm(address),
-    reason,
-    source,
-  ]);
+  await kx(q)
+    .insertInto('comm_platform_suppressions')
+    .values({ address: norm(address), reason, source })
+    .onConflict((oc) => oc.column('address').doNothing())
+    .execute();
 }
 export async function removePlatformSuppression(q: Queryable, address: string) {
-  return (await q.query('DELETE FROM comm_platform_suppressions WHERE address = $1 RETURNING address', [norm(address)])).length > 0;
+  const row = await kx(q)
+    .deleteFrom('comm_platform_suppressions')
+    .where('address', '=', norm(address))
+    .returning('address')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 export async function listPlatformSuppressions(q: Queryable) {
-  return q.query<{ address: string; reason: string; source: string; created_at: Date }>(
-    'SELECT address, reason, source, created_at FROM comm_platform_suppressions ORDER BY created_at DESC',
-  );
+  return kx(q)
+    .selectFrom('comm_platform_suppressions')
+    .select(['address', 'reason', 'source', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .execute();
 }
 
 export async function preferenceRows(q: Queryable, orgId: string, personId: string) {
-  return q.query<{ category: string; opted_out: boolean; source: string; updated_at: Date }>(
-    'SELECT category, opted_out, source, updated_at FROM comm_contact_preferences WHERE organization_id = $1 AND person_id = $2',
-    [orgId, personId],
-  );
+  return kx(q)
+    .selectFrom('comm_contact_preferences')
+    .select(['category', 'opted_out', 'source', 'updated_at'])
+    .where('organization_id', '=', orgId)
+    .where('person_id', '=', personId)
+    .execute();
 }
 
 /** Sets a preference; its time changes only when the value does. */
@@ -140,13 +148,18 @@ export async function upsertPreference(
   optedOutValue: boolean,
   source: string,
 ) {
-  await q.query(
-    `INSERT INTO comm_contact_preferences (organization_id, person_id, category, opted_out, source) VALUES ($1,$2,$3,$4,$5)
-     ON CONFLICT (organization_id, person_id, category) DO UPDATE SET opted_out = EXCLUDED.opted_out, source = EXCLUDED.source,
-       updated_at = CASE WHEN comm_contact_preferences.opted_out = EXCLUDED.opted_out THEN comm_contact_preferences.updated_at
-       ELSE now() END`,
-    [orgId, personId, category, optedOutValue, source],
-  );
+  await kx(q)
+    .insertInto('comm_contact_preferences')
+    .values({ organization_id: orgId, person_id: personId, category, opted_out: optedOutValue, source })
+    .onConflict((oc) =>
+      oc.columns(['organization_id', 'person_id', 'category']).doUpdateSet((eb) => ({
+        opted_out: eb.ref('excluded.opted_out'),
+        source: eb.ref('excluded.source'),
+        updated_at: sql`CASE WHEN comm_contact_preferences.opted_out = EXCLUDED.opted_out THEN comm_contact_preferences.updated_at
+          ELSE now() END`,
+      })),
+    )
+    .execute();
 }
 
 export async function insertUnsubscribeToken(
@@ -154,56 +167,64 @@ export async function insertUnsubscribeToken(
   orgId: string,
   t: { token: string; messageId: string; personId: string | null; address: string; category: string },
 ) {
-  await q.query(
-    'INSERT INTO comm_unsubscribe_tokens (organization_id, token, message_id, person_id, address, category) VALUES ($1,$2,$3,$4,$5,$6)',
-    [orgId, t.token, t.messageId, t.personId, norm(t.address), t.category],
-  );
+  await kx(q)
+    .insertInto('comm_unsubscribe_tokens')
+    .values({
+      organization_id: orgId,
+      token: t.token,
+      message_id: t.messageId,
+      person_id: t.personId,
+      address: norm(t.address),
+      category: t.category,
+    })
+    .execute();
 }
 
 export async function unsubscribeToken(q: Queryable, orgId: string, token: string): Promise<UnsubscribeTokenRow | null> {
-  return (
-    (
-      await q.query<UnsubscribeTokenRow>(
-        'SELECT token, message_id, person_id, address, category, used_at FROM comm_unsubscribe_tokens WHERE organization_id = $1 ' +
-          'AND token = $2',
-        [orgId, token],
-      )
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('comm_unsubscribe_tokens')
+    .select(TOKEN_COLS)
+    .where('organization_id', '=', orgId)
+    .where('token', '=', token)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** True the first time a token is used. */
 export async function markTokenUsed(q: Queryable, orgId: string, token: string): Promise<boolean> {
-  return (
-    (
-      await q.query(
-        'UPDATE comm_unsubscribe_tokens SET used_at = now() WHERE organization_id = $1 AND token = $2 AND used_at IS NULL RETURNING token',
-        [orgId, token],
-      )
-    ).length > 0
-  );
+  const row = await kx(q)
+    .updateTable('comm_unsubscribe_tokens')
+    .set({ used_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('token', '=', token)
+    .where('used_at', 'is', null)
+    .returning('token')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function senderOf(q: Queryable, orgId: string): Promise<SenderRow | null> {
-  return (
-    (
-      await q.query<SenderRow>(
-        'SELECT from_name, reply_to, sending_domain, dkim_selector, dkim_private_key, dkim_public_key, updated_at FROM ' +
-          'comm_sender_settings WHERE organization_id = $1',
-        [orgId],
-      )
-    )[0] ?? null
-  );
+  const row = await kx(q).selectFrom('comm_sender_settings').select(SENDER_COLS).where('organization_id', '=', orgId).executeTakeFirst();
+  return row ?? null;
 }
 
 /** Stores a DKIM key unless the organization already has one. */
 export async function insertDkimIfMissing(q: Queryable, orgId: string, k: { selector: string; privateKey: string; publicKey: string }) {
-  await q.query(
-    `INSERT INTO comm_sender_settings (organization_id, dkim_selector, dkim_private_key, dkim_public_key) VALUES ($1,$2,$3,$4)
-     ON CONFLICT (organization_id) DO UPDATE SET dkim_selector = EXCLUDED.dkim_selector, dkim_private_key = EXCLUDED.dkim_private_key,
-       dkim_public_key = EXCLUDED.dkim_public_key, updated_at = now() WHERE comm_sender_settings.dkim_private_key IS NULL`,
-    [orgId, k.selector, k.privateKey, k.publicKey],
-  );
+  await kx(q)
+    .insertInto('comm_sender_settings')
+    .values({ organization_id: orgId, dkim_selector: k.selector, dkim_private_key: k.privateKey, dkim_public_key: k.publicKey })
+    .onConflict((oc) =>
+      oc
+        .column('organization_id')
+        .doUpdateSet((eb) => ({
+          dkim_selector: eb.ref('excluded.dkim_selector'),
+          dkim_private_key: eb.ref('excluded.dkim_private_key'),
+          dkim_public_key: eb.ref('excluded.dkim_public_key'),
+          updated_at: sql`now()`,
+        }))
+        .where('comm_sender_settings.dkim_private_key', 'is', null),
+    )
+    .execute();
 }
 
 /** Writes the sender settings; a key given replaces the DKIM key. */
@@ -213,11 +234,17 @@ export async function updateSender(
   v: { from_name: string | null; reply_to: string | null; sending_domain: string | null },
   k: { selector: string; privateKey: string; publicKey: string } | null,
 ) {
-  await q.query(
-    `UPDATE comm_sender_settings SET from_name = $2, reply_to = $3, sending_domain = $4,
-       dkim_selector = coalesce($5, dkim_selector), dkim_private_key = coalesce($6, dkim_private_key), dkim_public_key =
-       coalesce($7, dkim_public_key), updated_at = now()
-     WHERE organization_id = $1`,
-    [orgId, v.from_name, v.reply_to, v.sending_domain, k?.selector ?? null, k?.privateKey ?? null, k?.publicKey ?? null],
-  );
+  await kx(q)
+    .updateTable('comm_sender_settings')
+    .set({
+      from_name: v.from_name,
+      reply_to: v.reply_to,
+      sending_domain: v.sending_domain,
+      dkim_selector: sql`coalesce(${k?.selector ?? null}, dkim_selector)`,
+      dkim_private_key: sql`coalesce(${k?.privateKey ?? null}, dkim_private_key)`,
+      dkim_public_key: sql`coalesce(${k?.publicKey ?? null}, dkim_public_key)`,
+      updated_at: sql`now()`,
+    })
+    .where('organization_id', '=', orgId)
+    .execute();
 }

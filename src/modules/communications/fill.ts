@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { maybeUse, slot } from '../../platform/hooks.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { fillBlocks, fillText, mergeFieldsIn, recordMergeValues, textsOf, type Block, type FullBlock } from './blocks.ts';
@@ -82,18 +83,12 @@ export async function fillTemplate(
   const animalIds = [...new Set(input.animal_ids ?? [])];
 
   if (input.conversation_id) {
-    const conv = (
-      await q.query<{
-        person_id: string | null;
-        person_confirmed: boolean;
-        related_entity_type: string | null;
-        related_entity_id: string | null;
-      }>(
-        'SELECT person_id, person_confirmed, related_entity_type, related_entity_id FROM comm_conversations WHERE ' +
-          'organization_id = $1 AND id = $2',
-        [orgId, input.conversation_id],
-      )
-    )[0];
+    const conv = await kx(q)
+      .selectFrom('comm_conversations')
+      .select(['person_id', 'person_confirmed', 'related_entity_type', 'related_entity_id'])
+      .where('organization_id', '=', orgId)
+      .where('id', '=', input.conversation_id)
+      .executeTakeFirst();
     if (!conv) throw notFound('conversation');
     if (!personIds.length && !relType) {
       if (conv.person_id && conv.person_confirmed) personIds = [conv.person_id];

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { Db } from '../../platform/db/db.ts';
 import type { Config } from '../../config.ts';
 import { newId } from '../../platform/ids.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { SLUG_PATTERN } from '../../platform/tenancy.ts';
 import { ensureDefaultInbox, inboxByName, type InboxRow } from './inboxes.repository.ts';
 import { norm } from './delivery.repository.ts';
@@ -76,103 +77,120 @@ export async function storeInbound(
   ];
   return db.tx(async (q) => {
     if (mail.messageId) {
-      const dup = await q.query(
-        "SELECT 1 FROM comm_messages WHERE organization_id = $1 AND message_id_header = $2 AND direction = 'inbound' AND inbox_id = $3",
-        [orgId, mail.messageId, target.inbox.id],
-      );
+      const dup = await kx(q)
+        .selectFrom('comm_messages')
+        .select(sql`1`.as('one'))
+        .where('organization_id', '=', orgId)
+        .where('message_id_header', '=', mail.messageId)
+        .where('direction', '=', 'inbound')
+        .where('inbox_id', '=', target.inbox.id)
+        .execute();
       if (dup.length) return null; // the same message delivered twice
     }
     let conversationId: string | null = null;
     if (refs.length) {
-      const hit = (
-        await q.query<{
-          id: string;
-          conversation_id: string | null;
-          person_id: string | null;
-          subject: string;
-          related_entity_type: string | null;
-          related_entity_id: string | null;
-        }>(
-          `SELECT id, conversation_id, person_id, subject, related_entity_type, related_entity_id FROM comm_messages WHERE
-            organization_id = $1 AND message_id_header = ANY($2::text[])
-          ORDER BY created_at DESC LIMIT 1`,
-          [orgId, refs],
-        )
-      )[0];
+      const hit = await kx(q)
+        .selectFrom('comm_messages')
+        .select(['id', 'conversation_id', 'person_id', 'subject', 'related_entity_type', 'related_entity_id'])
+        .where('organization_id', '=', orgId)
+        .where('message_id_header', '=', sql<string>`ANY(${refs}::text[])`)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       if (hit?.conversation_id) conversationId = hit.conversation_id;
       else if (hit) {
         // A reply to mail sent outside a conversation: it starts one in the default inbox.
         const def = await ensureDefaultInbox(q, orgId);
         conversationId = newId('cnv');
-        await q.query(
-          `INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id,
-            related_entity_type, related_entity_id)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-          [orgId, conversationId, def.id, hit.subject, from, hit.person_id, hit.related_entity_type, hit.related_entity_id],
-        );
-        await q.query('UPDATE comm_messages SET conversation_id = $3 WHERE organization_id = $1 AND id = $2', [
-          orgId,
-          hit.id,
-          conversationId,
-        ]);
+        await kx(q)
+          .insertInto('comm_conversations')
+          .values({
+            organization_id: orgId,
+            id: conversationId,
+            inbox_id: def.id,
+            subject: hit.subject,
+            contact_address: from,
+            suggested_person_id: hit.person_id,
+            related_entity_type: hit.related_entity_type,
+            related_entity_id: hit.related_entity_id,
+          })
+          .execute();
+        await kx(q)
+          .updateTable('comm_messages')
+          .set({ conversation_id: conversationId })
+          .where('organization_id', '=', orgId)
+          .where('id', '=', hit.id)
+          .execute();
       }
     }
     const suggested = await personIdByEmail(q, orgId, from);
     if (!conversationId) {
       conversationId = newId('cnv');
-      await q.query(
-        'INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id) VALUES ' +
-          '($1,$2,$3,$4,$5,$6)',
-        [orgId, conversationId, target.inbox.id, mail.subject ?? '', from, suggested],
-      );
+      await kx(q)
+        .insertInto('comm_conversations')
+        .values({
+          organization_id: orgId,
+          id: conversationId,
+          inbox_id: target.inbox.id,
+          subject: mail.subject ?? '',
+          contact_address: from,
+          suggested_person_id: suggested,
+        })
+        .execute();
     } else {
-      await q.query(
-        'UPDATE comm_conversations SET suggested_person_id = coalesce(suggested_person_id, $3), contact_address = ' +
-          'coalesce(contact_address, $4) WHERE organization_id = $1 AND id = $2',
-        [orgId, conversationId, suggested, from],
-      );
+      await kx(q)
+        .updateTable('comm_conversations')
+        .set({
+          suggested_person_id: sql`coalesce(suggested_person_id, ${suggested})`,
+          contact_address: sql`coalesce(contact_address, ${from})`,
+        })
+        .where('organization_id', '=', orgId)
+        .where('id', '=', conversationId)
+        .execute();
     }
-    const conv = (
-      await q.query<{ person_id: string | null; person_confirmed: boolean }>(
-        'SELECT person_id, person_confirmed FROM comm_conversations WHERE organization_id = $1 AND id = $2',
-        [orgId, conversationId],
-      )
-    )[0];
+    const conv = await kx(q)
+      .selectFrom('comm_conversations')
+      .select(['person_id', 'person_confirmed'])
+      .where('organization_id', '=', orgId)
+      .where('id', '=', conversationId)
+      .executeTakeFirst();
     const id = newId('msg');
     const html = typeof mail.html === 'string' ? sanitizeHtml()(mail.html) : null;
-    await q.query(
-      `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id,
-        subject, body_html, body_text,
-         payload_metadata, headers, message_id_header, inbox_id, conversation_id)
-       VALUES ($1,$2,'inbound','conversation','received',$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
-      [
-        orgId,
+    await kx(q)
+      .insertInto('comm_messages')
+      .values({
+        organization_id: orgId,
         id,
-        target.address,
-        from,
-        conv?.person_confirmed ? conv.person_id : null,
-        mail.subject ?? '',
-        html,
-        mail.text ?? '',
-        JSON.stringify({
+        direction: 'inbound',
+        category: 'conversation',
+        status: 'received',
+        recipient_address: target.address,
+        from_address: from,
+        person_id: conv?.person_confirmed ? conv.person_id : null,
+        subject: mail.subject ?? '',
+        body_html: html,
+        body_text: mail.text ?? '',
+        payload_metadata: JSON.stringify({
           thread_id: conversationId,
           from_address: from,
           inbox_id: target.inbox.id,
           ...(mail.messageId ? { message_id: mail.messageId } : {}),
         }),
-        JSON.stringify({
+        headers: JSON.stringify({
           ...(mail.inReplyTo ? { 'In-Reply-To': mail.inReplyTo } : {}),
           ...(refs.length ? { References: refs.join(' ') } : {}),
         }),
-        mail.messageId ?? null,
-        target.inbox.id,
-        conversationId,
-      ],
-    );
-    await q.query(
-      "UPDATE comm_conversations SET last_message_at = now(), status = 'open', updated_at = now() WHERE organization_id = $1 AND id = $2",
-      [orgId, conversationId],
-    );
+        message_id_header: mail.messageId ?? null,
+        inbox_id: target.inbox.id,
+        conversation_id: conversationId,
+      })
+      .execute();
+    await kx(q)
+      .updateTable('comm_conversations')
+      .set({ last_message_at: sql`now()`, status: 'open', updated_at: sql`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', conversationId)
+      .execute();
     return { conversationId, messageId: id };
   });
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { newId } from '../../platform/ids.ts';
 import { enqueueJob } from '../../platform/jobs.ts';
 import type { Principal } from '../../platform/auth.ts';
@@ -6,42 +7,49 @@ import { messageReadable, reader } from './inboxes.repository.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { MESSAGE_STATUSES, PayloadMetadata } from './schemas.ts';
 
-export interface MessageRow {
-  organization_id: string;
-  id: string;
-  direction: 'outbound' | 'inbound';
-  channel: 'email';
-  category: string;
-  status: string;
-  recipient_address: string;
-  from_address: string | null;
-  person_id: string | null;
-  template_id: string | null;
-  template_version: number | null;
-  provider: string | null;
-  provider_message_id: string | null;
-  subject: string;
-  body_html: string | null;
-  body_text: string | null;
-  related_entity_type: string | null;
-  related_entity_id: string | null;
-  payload_metadata: Record<string, unknown>;
-  cc: string[];
-  bcc: string[];
-  headers: Record<string, string>;
-  message_id_header: string | null;
-  inbox_id: string | null;
-  conversation_id: string | null;
-  attempt_token: string | null;
-  attempts: number;
-  created_at: Date;
-  updated_at: Date;
-}
-export const MSG_COLS =
-  `organization_id, id, direction, channel, category, status, recipient_address, from_address, person_id, ` +
-  `template_id, template_version,
-  provider, provider_message_id, subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, cc, bcc, headers,
-  message_id_header, inbox_id, conversation_id, attempt_token, attempts, created_at, updated_at`;
+const COLS = [
+  'organization_id',
+  'id',
+  'direction',
+  'channel',
+  'category',
+  'status',
+  'recipient_address',
+  'from_address',
+  'person_id',
+  'template_id',
+  'template_version',
+  'provider',
+  'provider_message_id',
+  'subject',
+  'body_html',
+  'body_text',
+  'related_entity_type',
+  'related_entity_id',
+  'payload_metadata',
+  'cc',
+  'bcc',
+  'headers',
+  'message_id_header',
+  'inbox_id',
+  'conversation_id',
+  'attempt_token',
+  'attempts',
+  'created_at',
+  'updated_at',
+] as const;
+/** The columns of a message as its readers take them, on the table aliased `m`. */
+export const MSG_COLS = COLS.map((c) => `m.${c}` as const);
+
+/** A message as read: its direction and channel as their checked values, its JSON columns as objects. */
+export const toMessage = (r: Pick<Selectable<DB['comm_messages']>, (typeof COLS)[number]>) => ({
+  ...r,
+  direction: r.direction as 'outbound' | 'inbound',
+  channel: r.channel as 'email',
+  payload_metadata: r.payload_metadata as Record<string, unknown>,
+  headers: r.headers as Record<string, string>,
+});
+export type MessageRow = ReturnType<typeof toMessage>;
 
 /** Wire shape of a message log entry; `sending` (claimed by a worker, not yet accepted) shows as queued. */
 export function presentMessage(r: MessageRow) {
@@ -66,9 +74,10 @@ export function presentMessage(r: MessageRow) {
   };
 }
 
-const M_COLS = MSG_COLS.split(',')
-  .map((c) => `m.${c.trim()}`)
-  .join(', ');
+const messages = (q: Queryable, orgId: string) =>
+  kx(q).selectFrom('comm_messages as m').select(MSG_COLS).where('m.organization_id', '=', orgId);
+/** The rows in the order of `ids` (one statement for all of them). */
+const inOrder = (ids: string[], rows: MessageRow[]) => ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
 
 /** The message log as `p` may read it (restricted inboxes' mail only for their access list). */
 export async function listMessages(
@@ -76,82 +85,80 @@ export async function listMessages(
   orgId: string,
   p: Principal,
   f: { direction?: string; status?: string; category?: string; person_id?: string; limit: number; offset: number },
-) {
-  const statuses = f.status === undefined ? null : f.status === 'queued' ? ['queued', 'sending'] : [f.status];
-  const params: unknown[] = [orgId, f.direction ?? null, statuses, f.category ?? null, f.person_id ?? null, f.limit + 1, f.offset];
-  return q.query<MessageRow>(
-    `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1
-        AND ($2::text IS NULL OR m.direction = $2) AND ($3::text[] IS NULL OR m.status = ANY($3)) AND ($4::text IS NULL OR m.category = $4)
-        AND ($5::text IS NULL OR m.person_id = $5) AND ${messageReadable(reader(p, params))}
-      ORDER BY m.created_at DESC, m.id DESC LIMIT $6 OFFSET $7`,
-    params,
-  );
+): Promise<MessageRow[]> {
+  let list = messages(q, orgId);
+  if (f.direction !== undefined) list = list.where('m.direction', '=', f.direction);
+  if (f.status !== undefined) list = list.where('m.status', 'in', f.status === 'queued' ? ['queued', 'sending'] : [f.status]);
+  if (f.category !== undefined) list = list.where('m.category', '=', f.category);
+  if (f.person_id !== undefined) list = list.where('m.person_id', '=', f.person_id);
+  const rows = await list
+    .where(messageReadable(reader(p)))
+    .orderBy('m.created_at', 'desc')
+    .orderBy('m.id', 'desc')
+    .limit(f.limit + 1)
+    .offset(f.offset)
+    .execute();
+  return rows.map(toMessage);
 }
 /** One message, or null when there is none or `p` may not read it. */
-export async function messageById(q: Queryable, orgId: string, p: Principal, id: string) {
-  const params: unknown[] = [orgId, id];
-  return (
-    (
-      await q.query<MessageRow>(
-        `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.id = $2 AND ${messageReadable(reader(p, params))}`,
-        params,
-      )
-    )[0] ?? null
-  );
+export async function messageById(q: Queryable, orgId: string, p: Principal, id: string): Promise<MessageRow | null> {
+  const row = await messages(q, orgId)
+    .where('m.id', '=', id)
+    .where(messageReadable(reader(p)))
+    .executeTakeFirst();
+  return row ? toMessage(row) : null;
 }
 /** The messages of a conversation, oldest first, as `p` may read them. */
-export async function conversationMessages(q: Queryable, orgId: string, p: Principal, conversationId: string) {
-  const params: unknown[] = [orgId, conversationId];
-  return q.query<MessageRow>(
-    `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.conversation_id = $2
-      AND ${messageReadable(reader(p, params))} ORDER BY m.created_at, m.id`,
-    params,
-  );
+export async function conversationMessages(q: Queryable, orgId: string, p: Principal, conversationId: string): Promise<MessageRow[]> {
+  const rows = await messages(q, orgId)
+    .where('m.conversation_id', '=', conversationId)
+    .where(messageReadable(reader(p)))
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .execute();
+  return rows.map(toMessage);
 }
-export async function messagesByIds(q: Queryable, orgId: string, ids: string[]) {
-  const rows = await q.query<MessageRow>(`SELECT ${MSG_COLS} FROM comm_messages WHERE organization_id = $1 AND id = ANY($2::text[])`, [
-    orgId,
-    ids,
-  ]);
-  return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
+export async function messagesByIds(q: Queryable, orgId: string, ids: string[]): Promise<MessageRow[]> {
+  const rows = await messages(q, orgId).where('m.id', '=', sql<string>`ANY(${ids}::text[])`).execute();
+  return inOrder(ids, rows.map(toMessage));
 }
 /** The messages of `ids` that `p` may read, in the order of `ids`. */
-export async function readableMessagesByIds(q: Queryable, orgId: string, p: Principal, ids: string[]) {
-  const params: unknown[] = [orgId, ids];
-  const rows = await q.query<MessageRow>(
-    `SELECT ${M_COLS} FROM comm_messages m WHERE m.organization_id = $1 AND m.id = ANY($2::text[])
-      AND ${messageReadable(reader(p, params))}`,
-    params,
-  );
-  return ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is MessageRow => !!r);
+export async function readableMessagesByIds(q: Queryable, orgId: string, p: Principal, ids: string[]): Promise<MessageRow[]> {
+  const rows = await messages(q, orgId)
+    .where('m.id', '=', sql<string>`ANY(${ids}::text[])`)
+    .where(messageReadable(reader(p)))
+    .execute();
+  return inOrder(ids, rows.map(toMessage));
 }
 
 export async function sendRequest(q: Queryable, orgId: string, key: string) {
-  return (
-    (
-      await q.query<{ request_hash: string; message_ids: string[] }>(
-        'SELECT request_hash, message_ids FROM comm_send_requests WHERE organization_id = $1 AND idempotency_key = $2',
-        [orgId, key],
-      )
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('comm_send_requests')
+    .select(['request_hash', 'message_ids'])
+    .where('organization_id', '=', orgId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+  return row ?? null;
 }
 
 /** Claims the idempotency key: false when a request with it exists (a concurrent twin waits here until the first commits). */
 export async function claimSendRequest(q: Queryable, orgId: string, key: string, hash: string): Promise<boolean> {
-  return (
-    (
-      await q.query(
-        'INSERT INTO comm_send_requests (organization_id, idempotency_key, id, request_hash) VALUES ($1,$2,$3,$4) ON CONFLICT DO ' +
-          'NOTHING RETURNING id',
-        [orgId, key, newId('snd'), hash],
-      )
-    ).length > 0
-  );
+  const row = await kx(q)
+    .insertInto('comm_send_requests')
+    .values({ organization_id: orgId, idempotency_key: key, id: newId('snd'), request_hash: hash })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function setSendRequestMessages(q: Queryable, orgId: string, key: string, ids: string[]) {
-  await q.query('UPDATE comm_send_requests SET message_ids = $3 WHERE organization_id = $1 AND idempotency_key = $2', [orgId, key, ids]);
+  await kx(q)
+    .updateTable('comm_send_requests')
+    .set({ message_ids: ids })
+    .where('organization_id', '=', orgId)
+    .where('idempotency_key', '=', key)
+    .execute();
 }
 
 export interface OutboundValues {
@@ -186,36 +193,33 @@ export const SEND_JOB = 'communications.send';
  * never two), so a message that is logged is always sent, and one whose transaction rolls back never is.
  */
 export async function insertOutbound(q: Queryable, orgId: string, m: OutboundValues) {
-  await q.query(
-    `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id,
-      template_id, template_version,
-       subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, cc, bcc, headers,
-       message_id_header, inbox_id, conversation_id, send_request_id)
-     VALUES ($1,$2,'outbound',$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22)`,
-    [
-      orgId,
-      m.id,
-      m.category,
-      m.status,
-      m.recipient_address,
-      m.from_address,
-      m.person_id,
-      m.template_id,
-      m.template_version,
-      m.subject,
-      m.body_html,
-      m.body_text,
-      m.related_entity_type,
-      m.related_entity_id,
-      JSON.stringify(m.payload_metadata),
-      m.cc,
-      m.bcc,
-      JSON.stringify(m.headers),
-      m.message_id_header,
-      m.inbox_id,
-      m.conversation_id,
-      m.send_request_id,
-    ],
-  );
+  await kx(q)
+    .insertInto('comm_messages')
+    .values({
+      organization_id: orgId,
+      id: m.id,
+      direction: 'outbound',
+      category: m.category,
+      status: m.status,
+      recipient_address: m.recipient_address,
+      from_address: m.from_address,
+      person_id: m.person_id,
+      template_id: m.template_id,
+      template_version: m.template_version,
+      subject: m.subject,
+      body_html: m.body_html,
+      body_text: m.body_text,
+      related_entity_type: m.related_entity_type,
+      related_entity_id: m.related_entity_id,
+      payload_metadata: JSON.stringify(m.payload_metadata),
+      cc: m.cc,
+      bcc: m.bcc,
+      headers: JSON.stringify(m.headers),
+      message_id_header: m.message_id_header,
+      inbox_id: m.inbox_id,
+      conversation_id: m.conversation_id,
+      send_request_id: m.send_request_id,
+    })
+    .execute();
   if (m.status === 'queued') await enqueueJob(q, orgId, SEND_JOB, { message_id: m.id }, { key: m.id });
 }

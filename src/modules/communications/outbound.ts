@@ -13,7 +13,7 @@ import { base62 } from '../../platform/ids.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { defineJob, RetryLater, runDueJobs } from '../../platform/jobs.ts';
 import { kx, sql } from '../../platform/db/kysely.ts';
-import { MSG_COLS, SEND_JOB, type MessageRow } from './messages.repository.ts';
+import { MSG_COLS, SEND_JOB, toMessage, type MessageRow } from './messages.repository.ts';
 import { addPlatformSuppression, optedOut, suppressionFor } from './delivery.repository.ts';
 import { addSuppression } from './delivery.service.ts';
 import { senderOf } from './delivery.repository.ts';
@@ -179,26 +179,29 @@ function providersOf(ctx: AppContext, given: MailOptions['providers']): Provider
   return list;
 }
 
-/** The columns of a message as the handler reads them (the claim's RETURNING). */
-const RETURNED = sql.raw(
-  MSG_COLS.split(',')
-    .map((c) => c.trim())
-    .join(', '),
-);
-
 /**
  * Takes the message for this run: a `queued` one, or a `sending` one whose earlier run stopped before any provider
  * was contacted (its job was claimed again after that worker died). Marks it `sending` under this run's token and
  * counts the attempt. Null when there is nothing to send.
  */
 async function take(db: Db, orgId: string, id: string, token: string): Promise<MessageRow | null> {
-  const r = await sql<MessageRow>`
-    UPDATE comm_messages SET status = 'sending', attempt_token = ${token}, locked_at = now(), smtp_started_at = NULL,
-           attempts = attempts + 1, updated_at = now()
-     WHERE organization_id = ${orgId} AND id = ${id} AND direction = 'outbound'
-       AND (status = 'queued' OR (status = 'sending' AND smtp_started_at IS NULL))
-    RETURNING ${RETURNED}`.execute(kx(db));
-  return r.rows[0] ?? null;
+  const row = await kx(db)
+    .updateTable('comm_messages as m')
+    .set({
+      status: 'sending',
+      attempt_token: token,
+      locked_at: sql`now()`,
+      smtp_started_at: null,
+      attempts: sql`attempts + 1`,
+      updated_at: sql`now()`,
+    })
+    .where('m.organization_id', '=', orgId)
+    .where('m.id', '=', id)
+    .where('m.direction', '=', 'outbound')
+    .where(sql<boolean>`(m.status = 'queued' OR (m.status = 'sending' AND m.smtp_started_at IS NULL))`)
+    .returning(MSG_COLS)
+    .executeTakeFirst();
+  return row ? toMessage(row) : null;
 }
 
 /** A message an earlier run left in the middle of an SMTP conversation: failed, needs review, never resent. */

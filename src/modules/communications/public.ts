@@ -6,6 +6,7 @@ import { BUILT_IN_ROLES } from '../../platform/permissions.ts';
 import { providersConfigured, send } from './messages.service.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { newId } from '../../platform/ids.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { organizationProfile } from '../settings/public.ts';
 import { ensureDefaultInbox } from './inboxes.repository.ts';
 import { mailHost } from './inboxes.service.ts';
@@ -151,12 +152,20 @@ export async function queueEmailWithAttachments(
       conversation_id: null,
       send_request_id: `attached:${id}`,
     });
-    for (const [i, a] of mail.attachments.entries())
-      await q.query(
-        `INSERT INTO comm_attachments (organization_id, message_id, position, filename, content_type, content)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [orgId, id, i, a.filename, a.contentType, a.content],
-      );
+    if (mail.attachments.length)
+      await kx(q)
+        .insertInto('comm_attachments')
+        .values(
+          mail.attachments.map((a, i) => ({
+            organization_id: orgId,
+            message_id: id,
+            position: i,
+            filename: a.filename,
+            content_type: a.contentType,
+            content: a.content,
+          })),
+        )
+        .execute();
     ids.push(id);
   }
   return ids;

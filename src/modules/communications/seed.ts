@@ -2,6 +2,7 @@ import type { Queryable } from '../../platform/db/db.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { SeedData } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { createTemplate } from './templates.service.ts';
 import { ensureDefaultInbox } from './inboxes.repository.ts';
 import { createInbox, mailHost } from './inboxes.service.ts';
@@ -129,53 +130,49 @@ export async function seedCommunications(q: Queryable, org: Organization, data: 
     let conversation: string | null = null;
     if (inbound) {
       conversation = newId('cnv');
-      await q.query(
-        'INSERT INTO comm_conversations (organization_id, id, inbox_id, subject, contact_address, suggested_person_id, ' +
-          'last_message_at) VALUES ($1,$2,$3,$4,$5,$6, now() - make_interval(hours => $7))',
-        [
-          org.id,
-          conversation,
-          i % 2 ? hello.id : adoptions.id,
-          `Question about ${animal?.name ?? 'adopting'}`,
-          person?.email ?? 'someone@example.org',
-          person?.id ?? null,
-          20 - i,
-        ],
-      );
+      await kx(q)
+        .insertInto('comm_conversations')
+        .values({
+          organization_id: org.id,
+          id: conversation,
+          inbox_id: i % 2 ? hello.id : adoptions.id,
+          subject: `Question about ${animal?.name ?? 'adopting'}`,
+          contact_address: person?.email ?? 'someone@example.org',
+          suggested_person_id: person?.id ?? null,
+          last_message_at: sql`now() - make_interval(hours => ${20 - i})`,
+        })
+        .execute();
       meta.thread_id = conversation;
     }
-    await q.query(
-      `INSERT INTO comm_messages (organization_id, id, direction, category, status, recipient_address, from_address, person_id,
-        template_id, template_version, provider, provider_message_id,
-         subject, body_html, body_text, related_entity_type, related_entity_id, payload_metadata, message_id_header, inbox_id,
-         conversation_id, created_at, updated_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21, now() - make_interval(hours => $22),
-       now() - make_interval(hours => $22))`,
-      [
-        org.id,
+    const ago = sql<Date>`now() - make_interval(hours => ${20 - i})`;
+    await kx(q)
+      .insertInto('comm_messages')
+      .values({
+        organization_id: org.id,
         id,
-        inbound ? 'inbound' : 'outbound',
-        inbound ? 'conversation' : categories[i % categories.length],
+        direction: inbound ? 'inbound' : 'outbound',
+        category: inbound ? 'conversation' : (categories[i % categories.length] ?? 'transactional'),
         status,
-        inbound ? `${i % 2 ? 'hello' : 'adoptions'}@${host}` : (person?.email ?? 'someone@example.org'),
-        inbound ? (person?.email ?? null) : `hello@${host}`,
+        recipient_address: inbound ? `${i % 2 ? 'hello' : 'adoptions'}@${host}` : (person?.email ?? 'someone@example.org'),
+        from_address: inbound ? (person?.email ?? null) : `hello@${host}`,
         // Received mail names a person only once staff confirm who wrote; these conversations are unconfirmed (a suggestion only).
-        inbound ? null : (person?.id ?? null),
-        !inbound && i % 3 === 0 ? welcome.id : null,
-        !inbound && i % 3 === 0 ? 1 : null,
-        !inbound && meta.failover_attempts ? 'primary' : null,
-        status === 'sent' || status === 'delivered' ? `seed-${i}` : null,
-        inbound ? `Question about ${animal?.name ?? 'adopting'}` : `News from ${org.name}`,
-        renderHtml(blocks),
-        renderText(blocks),
-        animal && !inbound ? 'animal' : null,
-        animal && !inbound ? animal.id : null,
-        JSON.stringify(meta),
-        `<${id}@seed.${org.slug}>`,
-        inbound ? (i % 2 ? hello.id : adoptions.id) : hello.id,
-        conversation,
-        20 - i,
-      ],
-    );
+        person_id: inbound ? null : (person?.id ?? null),
+        template_id: !inbound && i % 3 === 0 ? welcome.id : null,
+        template_version: !inbound && i % 3 === 0 ? 1 : null,
+        provider: !inbound && meta.failover_attempts ? 'primary' : null,
+        provider_message_id: status === 'sent' || status === 'delivered' ? `seed-${i}` : null,
+        subject: inbound ? `Question about ${animal?.name ?? 'adopting'}` : `News from ${org.name}`,
+        body_html: renderHtml(blocks),
+        body_text: renderText(blocks),
+        related_entity_type: animal && !inbound ? 'animal' : null,
+        related_entity_id: animal && !inbound ? animal.id : null,
+        payload_metadata: JSON.stringify(meta),
+        message_id_header: `<${id}@seed.${org.slug}>`,
+        inbox_id: inbound ? (i % 2 ? hello.id : adoptions.id) : hello.id,
+        conversation_id: conversation,
+        created_at: ago,
+        updated_at: ago,
+      })
+      .execute();
   }
 }
