@@ -313,6 +313,7 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     await c.query('ALTER TABLE animals ENABLE TRIGGER USER');
     // What the disabled trigger keeps: the exact striped tallies.
     await c.query('SELECT animal_tallies_rebuild($1)', [orgId]);
+    await c.query('SELECT animal_name_terms_rebuild($1)', [orgId]);
     // The public listing follows stays row by row; the load rebuilds it once instead.
     await c.query('ALTER TABLE animal_stays DISABLE TRIGGER public_listing_stays, DISABLE TRIGGER public_listing_stays_upd');
     await growHistory(c, orgId, have.animals + 1, to.animals);
@@ -348,6 +349,7 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     });
     await c.query('ALTER TABLE people ENABLE TRIGGER USER');
     await c.query('SELECT people_tallies_rebuild($1)', [orgId]);
+    await c.query('SELECT people_search_terms_rebuild($1)', [orgId]);
   }
 
   if (to.donations > have.donations) {
@@ -391,6 +393,7 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
   await c.query('VACUUM ANALYZE animal_tallies');
   for (const t of ['animal_stays', 'medical_records', 'medical_due', 'care_notes']) await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE people');
+  for (const t of ['people_search_terms', 'animal_name_terms']) await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE donations');
   await c.query('VACUUM ANALYZE donor_giving');
   await c.query('VACUUM ANALYZE comm_messages');

@@ -199,6 +199,14 @@ export interface AnimalMicrochips {
   updated_at: Generated<Timestamp>;
 }
 
+export interface AnimalNameTerms {
+  animal_id: string;
+  created_at: Timestamp;
+  organization_id: string;
+  status_id: string;
+  term: string;
+}
+
 export interface AnimalPhotos {
   animal_id: string;
   byte_size: number;
@@ -1314,6 +1322,14 @@ export interface PeopleDirectory {
   roles: string[] | null;
 }
 
+export interface PeopleSearchTerms {
+  created_at: Timestamp;
+  organization_id: string;
+  person_id: string;
+  term: string;
+  word: boolean;
+}
+
 export interface PeopleTallies {
   n: Generated<Int8>;
   organization_id: string;
@@ -2129,6 +2145,7 @@ export interface DB {
   animal_live_holds: AnimalLiveHolds;
   animal_location_tallies: AnimalLocationTallies;
   animal_microchips: AnimalMicrochips;
+  animal_name_terms: AnimalNameTerms;
   animal_photos: AnimalPhotos;
   animal_statuses: AnimalStatuses;
   animal_stays: AnimalStays;
@@ -2212,6 +2229,7 @@ export interface DB {
   partners: Partners;
   people: People;
   people_directory: PeopleDirectory;
+  people_search_terms: PeopleSearchTerms;
   people_tallies: PeopleTallies;
   person_addresses: PersonAddresses;
   person_contacts: PersonContacts;
@@ -2298,6 +2316,7 @@ export const PRIMARY_KEYS = {
   animal_holds: ['organization_id', 'id'],
   animal_location_tallies: ['organization_id', 'location_id', 'species_key', 'status_id', 'is_public', 'stripe'],
   animal_microchips: ['organization_id', 'id'],
+  animal_name_terms: ['organization_id', 'term', 'animal_id', 'created_at', 'status_id'],
   animal_photos: ['organization_id', 'id'],
   animal_statuses: ['organization_id', 'id'],
   animal_stays: ['organization_id', 'id'],
@@ -2377,6 +2396,7 @@ export const PRIMARY_KEYS = {
   partner_locations: ['organization_id', 'id'],
   partners: ['organization_id', 'id'],
   people: ['organization_id', 'id'],
+  people_search_terms: ['organization_id', 'term', 'person_id', 'created_at', 'word'],
   people_tallies: ['organization_id', 'roles', 'stripe'],
   person_addresses: ['organization_id', 'id'],
   person_contacts: ['organization_id', 'id'],
@@ -2517,6 +2537,7 @@ export const COLUMNS = {
   ],
   animal_location_tallies: ['organization_id', 'location_id', 'species_key', 'status_id', 'is_public', 'stripe', 'n'],
   animal_microchips: ['organization_id', 'id', 'animal_id', 'number', 'implanted_on', 'registry', 'is_primary', 'created_at', 'updated_at'],
+  animal_name_terms: ['organization_id', 'term', 'animal_id', 'created_at', 'status_id'],
   animal_photos: [
     'organization_id',
     'id',
@@ -3159,6 +3180,7 @@ export const COLUMNS = {
     'merged_into',
     'volunteer_status',
   ],
+  people_search_terms: ['organization_id', 'term', 'person_id', 'created_at', 'word'],
   people_tallies: ['organization_id', 'roles', 'stripe', 'n'],
   person_addresses: [
     'organization_id',
