@@ -393,7 +393,7 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
   await c.query('VACUUM ANALYZE animal_tallies');
   for (const t of ['animal_stays', 'medical_records', 'medical_due', 'care_notes']) await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE people');
-  for (const t of ['people_search_terms', 'animal_name_terms']) await c.query(`VACUUM ANALYZE ${t}`);
+  for (const t of ['people_search_terms', 'animal_name_terms', 'public_listing_day_tallies']) await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE donations');
   await c.query('VACUUM ANALYZE donor_giving');
   await c.query('VACUUM ANALYZE comm_messages');

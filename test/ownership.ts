@@ -23,6 +23,7 @@ export const OWNERS: Record<string, string> = {
   public_listing: 'publicsite',
   public_listing_tallies: 'publicsite',
   public_listing_month_tallies: 'publicsite',
+  public_listing_day_tallies: 'publicsite',
   external_ids: 'moving',
   portal_accounts: 'portal',
   portal_tokens: 'portal',

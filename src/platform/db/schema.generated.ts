@@ -1500,6 +1500,12 @@ export interface PublicListing {
   species_key: string;
 }
 
+export interface PublicListingDayTallies {
+  birth_date: string;
+  n: Generated<Int8>;
+  organization_id: string;
+}
+
 export interface PublicListingMonthTallies {
   birth_month: string;
   good_with: number;
@@ -2244,6 +2250,7 @@ export interface DB {
   portal_tokens: PortalTokens;
   portal_updates: PortalUpdates;
   public_listing: PublicListing;
+  public_listing_day_tallies: PublicListingDayTallies;
   public_listing_month_tallies: PublicListingMonthTallies;
   public_listing_tallies: PublicListingTallies;
   public_site_settings: PublicSiteSettings;
@@ -2411,6 +2418,7 @@ export const PRIMARY_KEYS = {
   portal_tokens: ['organization_id', 'token_hash'],
   portal_updates: ['organization_id', 'id'],
   public_listing: ['organization_id', 'animal_id'],
+  public_listing_day_tallies: ['organization_id', 'birth_date', 'n'],
   public_listing_month_tallies: ['organization_id', 'birth_month', 'species_key', 'sex', 'size', 'site_id', 'good_with', 'stripe'],
   public_listing_tallies: ['organization_id', 'species_key', 'species', 'sex', 'size', 'site_id', 'good_with', 'stripe'],
   public_site_settings: ['organization_id'],
@@ -3281,6 +3289,7 @@ export const COLUMNS = {
     'good_with_cats',
     'good_with_children',
   ],
+  public_listing_day_tallies: ['organization_id', 'birth_date', 'n'],
   public_listing_month_tallies: ['organization_id', 'birth_month', 'species_key', 'sex', 'size', 'site_id', 'good_with', 'stripe', 'n'],
   public_listing_tallies: ['organization_id', 'species_key', 'species', 'sex', 'size', 'site_id', 'good_with', 'stripe', 'n'],
   public_site_settings: [
