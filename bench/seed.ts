@@ -313,7 +313,16 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     await c.query('ALTER TABLE animals ENABLE TRIGGER USER');
     // What the disabled trigger keeps: the exact striped tallies.
     await c.query('SELECT animal_tallies_rebuild($1)', [orgId]);
-    await c.query('SELECT animal_name_terms_rebuild($1)', [orgId]);
+    // The name search's suffixes of the animals just loaded (the rows already there keep theirs).
+    await c.query(
+      `INSERT INTO animal_name_terms (organization_id, term, animal_id, created_at, status_id)
+       SELECT a.organization_id, x.term, a.id, a.created_at, a.status_id
+         FROM generate_series($2::bigint, $3::bigint) g
+         JOIN animals a ON a.organization_id = $1 AND a.id = ${idSql('ani', orgId, 'a', 'g')} AND a.deleted_at IS NULL,
+              ark_search_suffixes(a.name_search, 1) x
+        ORDER BY x.term ON CONFLICT DO NOTHING`,
+      [orgId, have.animals + 1, to.animals],
+    );
     // The public listing follows stays row by row; the load rebuilds it once instead.
     await c.query('ALTER TABLE animal_stays DISABLE TRIGGER public_listing_stays, DISABLE TRIGGER public_listing_stays_upd');
     await growHistory(c, orgId, have.animals + 1, to.animals);
@@ -349,7 +358,15 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     });
     await c.query('ALTER TABLE people ENABLE TRIGGER USER');
     await c.query('SELECT people_tallies_rebuild($1)', [orgId]);
-    await c.query('SELECT people_search_terms_rebuild($1)', [orgId]);
+    await c.query(
+      `INSERT INTO people_search_terms (organization_id, term, person_id, created_at, word)
+       SELECT p.organization_id, x.term, p.id, p.created_at, x.word
+         FROM generate_series($2::bigint, $3::bigint) g
+         JOIN people p ON p.organization_id = $1 AND p.id = ${idSql('per', orgId, 'p', 'g')} AND p.deleted_at IS NULL,
+              ark_search_suffixes(p.search, 3) x
+        ORDER BY x.term ON CONFLICT DO NOTHING`,
+      [orgId, have.people + 1, to.people],
+    );
   }
 
   if (to.donations > have.donations) {
