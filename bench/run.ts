@@ -21,7 +21,8 @@
  * those lines' statements per request (bench/statements.ts; `--list` prints them).
  *
  * Uses DATABASE_URL when set, else a throwaway embedded PostgreSQL. BENCH_SECONDS (per pass),
- * BENCH_ROUNDS, BENCH_ANIMALS (default run) and BENCH_SIZES (scale run, comma-separated) tune it.
+ * BENCH_ROUNDS, BENCH_ANIMALS (default run) and BENCH_SIZES (scale run, comma-separated) tune it; `--lines=a,b` keeps
+ * only the lines whose name contains a or b (and the ceiling).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createKey, createOrganization } from '../src/modules/settings/service.ts';
@@ -36,6 +37,12 @@ import { countStatements, printStatementCounts } from './statements.ts';
 
 const SCALE = process.argv.includes('--scale');
 const ONLY_WRITES = process.argv.includes('--only=writes');
+// `--lines=people ?q,donations`: only the lines whose name contains one of the comma-separated parts (and the ceiling).
+const ONLY_LINES = process.argv
+  .find((a) => a.startsWith('--lines='))
+  ?.slice('--lines='.length)
+  .split(',')
+  .filter(Boolean);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (SCALE ? 4 : 5));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SIZES = SCALE
@@ -330,7 +337,10 @@ const allLines: Line[] = [
 ];
 // `--only=writes`: the ceiling, GET one and the write lines (their ratios to GET one), then their statements per request.
 const lines = allLines.filter(
-  (l) => (SCALE || !l.scaleOnly) && (!ONLY_WRITES || l.write || l.meter === cpu.ceiling || l.target === getOneTarget),
+  (l) =>
+    (SCALE || !l.scaleOnly) &&
+    (!ONLY_WRITES || l.write || l.meter === cpu.ceiling || l.target === getOneTarget) &&
+    (!ONLY_LINES || l.target.name.startsWith('ceiling: lean') || ONLY_LINES.some((part) => l.target.name.includes(part))),
 );
 
 interface Figure {
@@ -429,7 +439,8 @@ for (const size of SIZES) {
   printFigures(figs);
   results.set(size, figs);
   // The same GET one and write lines' statements per request, counted in this process (exact, noise-free).
-  if (size === LARGEST) printStatementCounts(await countStatements(url, [getOneTarget, ...writes], idsOf), process.argv.includes('--list'));
+  if (size === LARGEST && !ONLY_LINES)
+    printStatementCounts(await countStatements(url, [getOneTarget, ...writes], idsOf), process.argv.includes('--list'));
   if (SCALE && size === LARGEST) await explainSearch();
 }
 

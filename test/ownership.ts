@@ -23,6 +23,7 @@ export const OWNERS: Record<string, string> = {
   public_listing: 'publicsite',
   public_listing_tallies: 'publicsite',
   public_listing_month_tallies: 'publicsite',
+  public_listing_day_tallies: 'publicsite',
   external_ids: 'moving',
   portal_accounts: 'portal',
   portal_tokens: 'portal',
@@ -45,6 +46,9 @@ export const OWNERS: Record<string, string> = {
   donations: 'donations',
   donation_day_tallies: 'donations',
   donation_tallies: 'donations',
+  // 1980: the search boxes' suffixes, kept by trigger on people and animals.
+  people_search_terms: 'people',
+  animal_name_terms: 'animals',
   // 1990: each donor's giving, kept by trigger on donations.
   donor_giving: 'donations',
   audit_log: 'platform',

@@ -161,3 +161,52 @@ test('the public description: written on the details route, read back, shown on 
   assert.equal(audit.status, 200, audit.raw);
   assert.ok(JSON.stringify(audit.body).includes('public_description'), 'the activity names the field');
 });
+
+/** Rows of the name suffix table that differ from the organization's live animals' (none when in step). */
+async function nameTermsOutOfStep(orgId: string): Promise<number> {
+  const rows = await t.db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM (
+       (SELECT term, animal_id, created_at, status_id FROM animal_name_terms WHERE organization_id = $1
+        EXCEPT SELECT x.term, a.id, a.created_at, a.status_id FROM animals a, ark_search_suffixes(a.name_search, 1) x
+                WHERE a.organization_id = $1 AND a.deleted_at IS NULL)
+       UNION ALL
+       (SELECT x.term, a.id, a.created_at, a.status_id FROM animals a, ark_search_suffixes(a.name_search, 1) x
+         WHERE a.organization_id = $1 AND a.deleted_at IS NULL
+        EXCEPT SELECT term, animal_id, created_at, status_id FROM animal_name_terms WHERE organization_id = $1)) d`,
+    [orgId],
+  );
+  return Number(rows[0]?.n);
+}
+
+test('the name search reads the kept suffixes: exact totals, newest first, in step on rename, status change and delete', async () => {
+  const org = await makeOrg(t);
+  const q = async (query: string) => {
+    const res = await org.req('GET', `/api/animals?${query}`);
+    assert.equal(res.status, 200, res.raw);
+    return { ids: res.body.results.map((r: { id: string }) => r.id) as string[], total: res.body.total as number };
+  };
+  const luna = await animal(org, 'Luna 42');
+  const lunar = await animal(org, 'Lunar', { species: 'cat' });
+  const ollie = await animal(org, 'Ollie', { publicName: 'Blue Moon' });
+  assert.equal(await nameTermsOutOfStep(org.id), 0);
+  assert.deepEqual(await q('q=lun'), { ids: [lunar, luna], total: 2 });
+  assert.deepEqual(await q('q=una%2042'), { ids: [luna], total: 1 });
+  assert.deepEqual(await q('q=42'), { ids: [luna], total: 1 });
+  assert.deepEqual(await q('q=lun&species=cat'), { ids: [lunar], total: 1 });
+  assert.deepEqual(await q('q=oon'), { ids: [ollie], total: 1 });
+  assert.deepEqual(await q('q=lun&limit=1&offset=1'), { ids: [luna], total: 2 });
+  assert.deepEqual(await q('q=lun&limit=1&offset=5'), { ids: [], total: 2 });
+  assert.deepEqual(await q('q=lunaollie'), { ids: [], total: 0 });
+
+  // A status change moves the animal between care states; a rename between searches.
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${lunar}`, { body: { status: 'Adopted' } })).status, 200);
+  assert.deepEqual(await q('q=lun&care_state=in_care'), { ids: [luna], total: 1 });
+  assert.deepEqual(await q('q=lun&status=Adopted'), { ids: [lunar], total: 1 });
+  assert.equal((await org.req('PATCH', `/api/v1/animals/${luna}`, { body: { name: 'Pepper', publicName: 'Pepper' } })).status, 200);
+  assert.deepEqual(await q('q=lun'), { ids: [lunar], total: 1 });
+  assert.deepEqual(await q('q=pepp'), { ids: [luna], total: 1 });
+  assert.equal(await nameTermsOutOfStep(org.id), 0);
+  assert.equal((await org.req('DELETE', `/api/v1/animals/${lunar}`)).status, 204);
+  assert.deepEqual(await q('q=lun'), { ids: [], total: 0 });
+  assert.equal(await nameTermsOutOfStep(org.id), 0);
+});

@@ -84,6 +84,7 @@ const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * The page reads the ids of its rows first, in list order, so deep pages skip rows without reading them whole.
  */
 export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, limit: number, offset: number) {
+  if (f.names?.some(tableName)) return searchAnimals(q, orgId, f, f.names, limit, offset);
   // The statement text is the same for the same filters (it names its prepared statement): one plan per shape.
   const w = new Where(orgId, 'a.organization_id').and('a.deleted_at IS NULL');
   const tally: string[] = ['c.organization_id = $1'];
@@ -132,6 +133,61 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
   if (offset === 0) return { rows, total: 0 };
   // A page past the end still reports the total.
   const count = await q.prepared<{ n: string }>(shapeName('animals_count', countSql), countSql, params);
+  return { rows, total: Number(count[0]?.n ?? 0) };
+}
+
+/**
+ * The name words of the staff list read from `animal_name_terms` (migration 1980): one row per suffix of each
+ * space-separated piece of the folded names, under an (organization, suffix, animal) btree that carries the animal's
+ * creation time and status. A word is a prefix range of that index, so with a status or care state filter too the
+ * matches and their exact count come from index entries alone (an index-only scan) and only the page's rows are read
+ * whole; the other filters (species, place, public flag, chip) and a word folding could change (outside printable
+ * ASCII) are checked on the rows of the animals found.
+ */
+const TABLE_NAME = /^[\x21-\x7e]+$/;
+const tableName = (term: string) => TABLE_NAME.test(term);
+
+async function searchAnimals(q: Queryable, orgId: string, f: AnimalFilter, words: string[], limit: number, offset: number) {
+  const statuses =
+    f.statusIds?.length === 1
+      ? sql` AND s.status_id = ${f.statusIds[0]}`
+      : f.statusIds
+        ? sql` AND s.status_id = ANY(${f.statusIds}::text[])`
+        : sql``;
+  const table = words.filter(tableName);
+  const ctes = table.map((t, i) => {
+    const folded = sql<string>`ark_fold(${t})`;
+    return sql`${sql.ref(`t${i}`)} AS (SELECT DISTINCT s.animal_id, s.created_at FROM animal_name_terms s
+      WHERE s.organization_id = ${orgId} AND s.term >= ${folded} AND s.term < ${folded} || chr(1114111)${statuses})`;
+  });
+  const joins = table.slice(1).map((_, i) => sql`JOIN ${sql.ref(`t${i + 1}`)} ON ${sql.ref(`t${i + 1}.animal_id`)} = t0.animal_id`);
+  const onRow: RawBuilder<unknown>[] = [];
+  if (f.species !== undefined) onRow.push(sql`a.species_key = lower(${f.species})`);
+  if (f.locationId !== undefined) onRow.push(sql`a.location_id = ${f.locationId}`);
+  if (f.isPublic !== undefined) onRow.push(sql`a.is_public = ${f.isPublic}`);
+  if (f.microchip !== undefined)
+    onRow.push(sql`(a.microchip_number = ${f.microchip} OR a.id IN (SELECT c.animal_id FROM animal_microchips c
+      WHERE c.organization_id = ${orgId} AND c.number = ${f.microchip}))`);
+  for (const t of words.filter((w) => !tableName(w))) onRow.push(sql`${sql.raw(NAME_SEARCH)} LIKE ark_fold(${like(t)})`);
+  const animals = onRow.length
+    ? sql`JOIN animals a ON a.organization_id = ${orgId} AND a.id = t0.animal_id AND a.deleted_at IS NULL
+        AND ${sql.join(onRow, sql` AND `)}`
+    : sql``;
+  const m = sql`${sql.join(ctes, sql`, `)},
+    m AS MATERIALIZED (SELECT t0.animal_id AS id, t0.created_at FROM t0 ${sql.join(joins, sql` `)} ${animals})`;
+  const select = LIST_SELECT.replace(' FROM animals a', '');
+  const rows = await runPrepared(
+    q,
+    'animals_search',
+    sql<Omit<AnimalRow, 'status' | 'care_state'> & { total_count: string }>`WITH ${m},
+      ids AS (SELECT m.id, m.created_at FROM m ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit} OFFSET ${offset})
+      ${sql.raw(select)}, (SELECT count(*) FROM m) AS total_count
+        FROM ids JOIN animals a ON a.organization_id = ${orgId} AND a.id = ids.id
+       ORDER BY ids.created_at DESC, ids.id DESC`,
+  );
+  if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
+  // A page past the end still reports the total.
+  const count = await runPrepared(q, 'animals_search_count', sql<{ n: string }>`WITH ${m} SELECT count(*) AS n FROM m`);
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 

@@ -3,6 +3,7 @@ import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Address } from './schemas.ts';
+import { searchPeople, tableWord } from './search.ts';
 
 export type AddressRow = Static<typeof Address>;
 export interface PersonRow {
@@ -62,8 +63,9 @@ const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * none) the total is summed from the trigger-kept tallies per set of roles; otherwise it is
  * counted over the rows the filter's index finds (the email index, the tags index, or the
  * trigram index of the folded search text for `q`). With `q` the page is ordered by relevance:
- * whole-word matches first, then newest. A `q` total reads every matching row (the trigram index
- * finds them, each is rechecked): it grows with the number of matches, not with the organization.
+ * whole-word matches first, then newest. A `q` with a word of three or more printable ASCII characters is answered
+ * from the suffix table's index (search.ts: its total costs index entries); otherwise the total reads every matching
+ * row (the trigram index finds them, each is rechecked).
  */
 export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, limit: number, offset: number) {
   const where = ['p.organization_id = $1', 'p.deleted_at IS NULL'];
@@ -77,6 +79,8 @@ export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, l
   if (f.email !== undefined) where.push(`lower(p.email) = lower(${p(f.email)})`);
   if (f.tag !== undefined) where.push(`${p(f.tag)} = ANY(p.tags)`);
   const terms = (f.q ?? '').split(/\s+/).filter(Boolean);
+  // Words the suffix table answers: their matches, relevance and total from its index (search.ts).
+  if (terms.some(tableWord)) return searchPeople(q, orgId, f, terms, limit, offset);
   for (const term of terms) {
     // Every word must match the folded names, email or phone; a word with three or more digits
     // also matches the phone's digits however the phone was written.

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../platform/db/db.ts';
+import { runPrepared, sql } from '../../platform/db/kysely.ts';
 import { setClause, Where } from '../../platform/db/sql.ts';
 import { PUBLIC_ANIMALS_SQL, SIZES, type Size } from '../animals/public.ts';
 import { locationNames } from '../operations/public.ts';
@@ -124,10 +125,12 @@ export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, 
 
 /**
  * How many adoptable animals match the filter, exactly, from the tallies: the sum of the matching tally rows, less
- * the matching animals on a hold in force (read from the holds, which are few). With an age filter, whole birth
- * months come from the month tallies and the days at the range's two edges are counted from the listing.
+ * the matching animals on a hold in force (read from the holds, which are few). An age filter alone sums the day
+ * tallies (ageTotal); with other filters, whole birth months come from the month tallies and the days at the range's
+ * two edges are counted from the listing.
  */
 export async function adoptableTotal(q: Queryable, orgId: string, f: ListFilter): Promise<number> {
+  if (f.age && !f.species && !f.sex && !f.size && !f.locationId && !f.goodWith.length) return ageTotal(q, orgId, f.age);
   const { w, tally, bounds } = filterSql(orgId, f);
   // Driven from the holds in force (LIMIT 1 keeps the lateral a per-hold index probe, never a scan of the listing).
   const held = `(SELECT count(*) FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = $1) h
@@ -141,6 +144,28 @@ export async function adoptableTotal(q: Queryable, orgId: string, f: ListFilter)
              - ${held})::int AS n`
     : `SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_tallies t WHERE t.organization_id = $1 ${tally}) - ${held})::int AS n`;
   const rows = await prepared<{ n: number }>(q, 'total', sql, w.params);
+  return Math.max(0, rows[0]?.n ?? 0);
+}
+
+/**
+ * How many adoptable animals are of an age group, with no other filter: the day tallies of the dates of birth in the
+ * group's range (migration 1981: at most one row per day, however many animals), less the animals of that age on a
+ * hold in force.
+ */
+async function ageTotal(q: Queryable, orgId: string, age: AgeGroup): Promise<number> {
+  const [from, to] = AGE_DAYS[age];
+  const lo = to === null ? sql`'-infinity'::date` : sql`current_date - ${to}::int`;
+  const rows = await runPrepared(
+    q,
+    'publicsite_total_age',
+    sql<{ n: number }>`WITH b AS (SELECT current_date - ${from}::int AS hi, ${lo} AS lo)
+      SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_day_tallies t
+                WHERE t.organization_id = ${orgId} AND t.birth_date <= (SELECT hi FROM b) AND t.birth_date > (SELECT lo FROM b))
+            - (SELECT count(*) FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = ${orgId}) h
+                 JOIN LATERAL (SELECT 1 FROM public_listing l WHERE l.organization_id = ${orgId} AND l.animal_id = h.animal_id
+                                  AND l.date_of_birth <= (SELECT hi FROM b) AND l.date_of_birth > (SELECT lo FROM b) LIMIT 1) x ON true)
+             )::int AS n`,
+  );
   return Math.max(0, rows[0]?.n ?? 0);
 }
 

@@ -199,6 +199,14 @@ export interface AnimalMicrochips {
   updated_at: Generated<Timestamp>;
 }
 
+export interface AnimalNameTerms {
+  animal_id: string;
+  created_at: Timestamp;
+  organization_id: string;
+  status_id: string;
+  term: string;
+}
+
 export interface AnimalPhotos {
   animal_id: string;
   byte_size: number;
@@ -1314,6 +1322,14 @@ export interface PeopleDirectory {
   roles: string[] | null;
 }
 
+export interface PeopleSearchTerms {
+  created_at: Timestamp;
+  organization_id: string;
+  person_id: string;
+  term: string;
+  word: boolean;
+}
+
 export interface PeopleTallies {
   n: Generated<Int8>;
   organization_id: string;
@@ -1482,6 +1498,12 @@ export interface PublicListing {
   sort_name: string;
   species: string;
   species_key: string;
+}
+
+export interface PublicListingDayTallies {
+  birth_date: string;
+  n: Generated<Int8>;
+  organization_id: string;
 }
 
 export interface PublicListingMonthTallies {
@@ -2129,6 +2151,7 @@ export interface DB {
   animal_live_holds: AnimalLiveHolds;
   animal_location_tallies: AnimalLocationTallies;
   animal_microchips: AnimalMicrochips;
+  animal_name_terms: AnimalNameTerms;
   animal_photos: AnimalPhotos;
   animal_statuses: AnimalStatuses;
   animal_stays: AnimalStays;
@@ -2212,6 +2235,7 @@ export interface DB {
   partners: Partners;
   people: People;
   people_directory: PeopleDirectory;
+  people_search_terms: PeopleSearchTerms;
   people_tallies: PeopleTallies;
   person_addresses: PersonAddresses;
   person_contacts: PersonContacts;
@@ -2226,6 +2250,7 @@ export interface DB {
   portal_tokens: PortalTokens;
   portal_updates: PortalUpdates;
   public_listing: PublicListing;
+  public_listing_day_tallies: PublicListingDayTallies;
   public_listing_month_tallies: PublicListingMonthTallies;
   public_listing_tallies: PublicListingTallies;
   public_site_settings: PublicSiteSettings;
@@ -2298,6 +2323,7 @@ export const PRIMARY_KEYS = {
   animal_holds: ['organization_id', 'id'],
   animal_location_tallies: ['organization_id', 'location_id', 'species_key', 'status_id', 'is_public', 'stripe'],
   animal_microchips: ['organization_id', 'id'],
+  animal_name_terms: ['organization_id', 'term', 'animal_id', 'created_at', 'status_id'],
   animal_photos: ['organization_id', 'id'],
   animal_statuses: ['organization_id', 'id'],
   animal_stays: ['organization_id', 'id'],
@@ -2377,6 +2403,7 @@ export const PRIMARY_KEYS = {
   partner_locations: ['organization_id', 'id'],
   partners: ['organization_id', 'id'],
   people: ['organization_id', 'id'],
+  people_search_terms: ['organization_id', 'term', 'person_id', 'created_at', 'word'],
   people_tallies: ['organization_id', 'roles', 'stripe'],
   person_addresses: ['organization_id', 'id'],
   person_contacts: ['organization_id', 'id'],
@@ -2391,6 +2418,7 @@ export const PRIMARY_KEYS = {
   portal_tokens: ['organization_id', 'token_hash'],
   portal_updates: ['organization_id', 'id'],
   public_listing: ['organization_id', 'animal_id'],
+  public_listing_day_tallies: ['organization_id', 'birth_date', 'n'],
   public_listing_month_tallies: ['organization_id', 'birth_month', 'species_key', 'sex', 'size', 'site_id', 'good_with', 'stripe'],
   public_listing_tallies: ['organization_id', 'species_key', 'species', 'sex', 'size', 'site_id', 'good_with', 'stripe'],
   public_site_settings: ['organization_id'],
@@ -2517,6 +2545,7 @@ export const COLUMNS = {
   ],
   animal_location_tallies: ['organization_id', 'location_id', 'species_key', 'status_id', 'is_public', 'stripe', 'n'],
   animal_microchips: ['organization_id', 'id', 'animal_id', 'number', 'implanted_on', 'registry', 'is_primary', 'created_at', 'updated_at'],
+  animal_name_terms: ['organization_id', 'term', 'animal_id', 'created_at', 'status_id'],
   animal_photos: [
     'organization_id',
     'id',
@@ -3159,6 +3188,7 @@ export const COLUMNS = {
     'merged_into',
     'volunteer_status',
   ],
+  people_search_terms: ['organization_id', 'term', 'person_id', 'created_at', 'word'],
   people_tallies: ['organization_id', 'roles', 'stripe', 'n'],
   person_addresses: [
     'organization_id',
@@ -3259,6 +3289,7 @@ export const COLUMNS = {
     'good_with_cats',
     'good_with_children',
   ],
+  public_listing_day_tallies: ['organization_id', 'birth_date', 'n'],
   public_listing_month_tallies: ['organization_id', 'birth_month', 'species_key', 'sex', 'size', 'site_id', 'good_with', 'stripe', 'n'],
   public_listing_tallies: ['organization_id', 'species_key', 'species', 'sex', 'size', 'site_id', 'good_with', 'stripe', 'n'],
   public_site_settings: [
