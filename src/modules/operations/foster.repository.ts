@@ -1,5 +1,5 @@
-import { setClause, Where } from '../../platform/db/sql.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type RawBuilder, type Updateable } from '../../platform/db/kysely.ts';
 
 export const HOME_STATUSES = ['active', 'paused', 'inactive'] as const;
 export type HomeStatus = (typeof HOME_STATUSES)[number];
@@ -16,33 +16,40 @@ export const END_REASONS = [
   'other',
 ] as const;
 export type EndReason = (typeof END_REASONS)[number];
-const LIVE_SQL = "('pending','accepted','active')";
+const LIVE_SQL = sql.raw<boolean>("('pending','accepted','active')");
 
-export interface HomeRow {
-  id: string;
-  person_id: string;
+/** A foster home with its person's name and contact (the people module's directory view) and its live assignments. */
+const homeSelect = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('foster_homes as h')
+    .innerJoin('people_directory as p', (j) => j.onRef('p.organization_id', '=', 'h.organization_id').onRef('p.id', '=', 'h.person_id'))
+    .select([
+      'h.id',
+      'h.person_id',
+      'h.status',
+      'h.capacity',
+      'h.species_preferences',
+      'h.accepts_medical',
+      'h.accepts_bottle_babies',
+      'h.accepts_behavioral',
+      'h.approved_on',
+      'h.notes',
+      'h.created_at',
+      'h.updated_at',
+      'p.first_name',
+      'p.last_name',
+      'p.email',
+      'p.phone',
+      sql<number>`(SELECT count(*)::int FROM foster_assignments fa WHERE fa.organization_id = h.organization_id
+        AND fa.foster_home_id = h.id AND fa.status IN ${LIVE_SQL})`.as('spots_filled'),
+    ])
+    .where('h.organization_id', '=', orgId);
+type HomeSelected = Awaited<ReturnType<ReturnType<typeof homeSelect>['executeTakeFirstOrThrow']>>;
+export type HomeRow = Omit<HomeSelected, 'status' | 'first_name' | 'last_name' | 'email'> & {
   status: HomeStatus;
-  capacity: number;
-  spots_filled: number;
-  species_preferences: string[];
-  accepts_medical: boolean;
-  accepts_bottle_babies: boolean;
-  accepts_behavioral: boolean;
-  approved_on: string | null;
-  notes: string | null;
-  created_at: Date;
-  updated_at: Date;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-}
-const HOME_SELECT = `SELECT h.id, h.person_id, h.status, h.capacity, h.species_preferences, h.accepts_medical,
-  h.accepts_bottle_babies, h.accepts_behavioral,
-  h.approved_on, h.notes, h.created_at, h.updated_at, p.first_name, p.last_name, p.email, p.phone,
-  (SELECT count(*)::int FROM foster_assignments fa WHERE fa.organization_id = h.organization_id AND fa.foster_home_id = h.id AND
-  fa.status IN ${LIVE_SQL}) AS spots_filled
-  FROM foster_homes h JOIN people_directory p ON p.organization_id = h.organization_id AND p.id = h.person_id`;
+} & { [K in 'first_name' | 'last_name' | 'email']: NonNullable<HomeSelected[K]> };
+/** The status is checked by the table, and a person's names and email are never null in the directory: narrowed here. */
+const toHomeRow = (r: HomeSelected): HomeRow => r as HomeRow;
 
 export interface HomeFilter {
   status?: HomeStatus;
@@ -50,58 +57,72 @@ export interface HomeFilter {
   species?: string;
 }
 
-export async function listHomes(q: Queryable, orgId: string, f: HomeFilter, limit: number, offset: number) {
-  const w = new Where(orgId, 'h.organization_id');
-  if (f.status) w.eq('h.status', f.status);
-  if (f.person_id) w.eq('h.person_id', f.person_id);
-  if (f.species) {
-    const species = f.species;
-    w.and(
-      (p) =>
-        '(cardinality(h.species_preferences) = 0 OR EXISTS (SELECT 1 FROM unnest(h.species_preferences) sp ' +
-        `WHERE lower(sp) = lower(${p(species)})))`,
+/** The list's narrowing (status, person, a species the home takes: no preference takes every species). */
+function homeConditions(f: HomeFilter): RawBuilder<boolean>[] {
+  const c: RawBuilder<boolean>[] = [];
+  if (f.status) c.push(sql<boolean>`h.status = ${f.status}`);
+  if (f.person_id) c.push(sql<boolean>`h.person_id = ${f.person_id}`);
+  if (f.species)
+    c.push(
+      sql<boolean>`(cardinality(h.species_preferences) = 0 OR EXISTS (SELECT 1 FROM unnest(h.species_preferences) sp
+        WHERE lower(sp) = lower(${f.species})))`,
     );
-  }
-  const cond = w.sql;
-  const params = [...w.params];
-  const [rows, count] = await Promise.all([
-    q.query<HomeRow>(
-      `${HOME_SELECT} WHERE ${cond} ORDER BY (h.status = 'active') DESC, lower(p.last_name), lower(p.first_name), h.id ` +
-        w.page(limit + 1, offset),
-      w.params,
-    ),
-    q.query<{ n: number }>(`SELECT count(*)::int AS n FROM foster_homes h WHERE ${cond}`, params),
-  ]);
-  return { rows, total: count[0]?.n ?? 0 };
+  return c;
 }
-export async function getHome(q: Queryable, orgId: string, id: string) {
-  return (await q.query<HomeRow>(`${HOME_SELECT} WHERE h.organization_id = $1 AND h.id = $2`, [orgId, id]))[0] ?? null;
+export async function listHomes(q: Queryable, orgId: string, f: HomeFilter, limit: number, offset: number) {
+  const conds = homeConditions(f);
+  let list = homeSelect(q, orgId);
+  let count = kx(q).selectFrom('foster_homes as h').select(sql<number>`count(*)::int`.as('n')).where('h.organization_id', '=', orgId);
+  for (const c of conds) {
+    list = list.where(c);
+    count = count.where(c);
+  }
+  const [rows, total] = await Promise.all([
+    list
+      .orderBy(sql`(h.status = 'active')`, 'desc')
+      .orderBy(sql`lower(p.last_name)`)
+      .orderBy(sql`lower(p.first_name)`)
+      .orderBy('h.id')
+      .limit(limit + 1)
+      .offset(offset)
+      .execute(),
+    count.executeTakeFirst(),
+  ]);
+  return { rows: rows.map(toHomeRow), total: total?.n ?? 0 };
+}
+export async function getHome(q: Queryable, orgId: string, id: string): Promise<HomeRow | null> {
+  const row = await homeSelect(q, orgId).where('h.id', '=', id).executeTakeFirst();
+  return row ? toHomeRow(row) : null;
 }
 export async function lockHome(q: Queryable, orgId: string, id: string) {
-  return (
-    (
-      await q.query<{ id: string; status: HomeStatus; capacity: number; person_id: string }>(
-        'SELECT id, status, capacity, person_id FROM foster_homes WHERE organization_id = $1 AND id = $2 FOR UPDATE',
-        [orgId, id],
-      )
-    )[0] ?? null
-  );
+  const row = await kx(q)
+    .selectFrom('foster_homes')
+    .select(['id', 'status', 'capacity', 'person_id'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  return row ? { ...row, status: row.status as HomeStatus } : null;
 }
 export async function homeOfPerson(q: Queryable, orgId: string, personId: string) {
   return (
-    (await q.query<{ id: string }>('SELECT id FROM foster_homes WHERE organization_id = $1 AND person_id = $2', [orgId, personId]))[0] ??
-    null
+    (await kx(q)
+      .selectFrom('foster_homes')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where('person_id', '=', personId)
+      .executeTakeFirst()) ?? null
   );
 }
 export async function liveCount(q: Queryable, orgId: string, homeId: string) {
-  return (
-    (
-      await q.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM foster_assignments WHERE organization_id = $1 AND foster_home_id = $2 AND status IN ${LIVE_SQL}`,
-        [orgId, homeId],
-      )
-    )[0]?.n ?? 0
-  );
+  const row = await kx(q)
+    .selectFrom('foster_assignments')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('organization_id', '=', orgId)
+    .where('foster_home_id', '=', homeId)
+    .where(sql<boolean>`status IN ${LIVE_SQL}`)
+    .executeTakeFirst();
+  return row?.n ?? 0;
 }
 export interface HomeInsert {
   id: string;
@@ -116,24 +137,22 @@ export interface HomeInsert {
   notes: string | null;
 }
 export async function insertHome(q: Queryable, orgId: string, h: HomeInsert) {
-  await q.query(
-    `INSERT INTO foster_homes (organization_id, id, person_id, status, capacity, species_preferences, accepts_medical,
-      accepts_bottle_babies, accepts_behavioral, approved_on, notes)
-    VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-    [
-      orgId,
-      h.id,
-      h.person_id,
-      h.status,
-      h.capacity,
-      h.species_preferences,
-      h.accepts_medical,
-      h.accepts_bottle_babies,
-      h.accepts_behavioral,
-      h.approved_on,
-      h.notes,
-    ],
-  );
+  await kx(q)
+    .insertInto('foster_homes')
+    .values({
+      organization_id: orgId,
+      id: h.id,
+      person_id: h.person_id,
+      status: h.status,
+      capacity: h.capacity,
+      species_preferences: h.species_preferences,
+      accepts_medical: h.accepts_medical,
+      accepts_bottle_babies: h.accepts_bottle_babies,
+      accepts_behavioral: h.accepts_behavioral,
+      approved_on: h.approved_on,
+      notes: h.notes,
+    })
+    .execute();
 }
 const HOME_COLS = [
   'status',
@@ -144,49 +163,63 @@ const HOME_COLS = [
   'accepts_behavioral',
   'approved_on',
   'notes',
-];
+] as const;
 export async function updateHome(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const set = setClause(p, HOME_COLS, 3);
-  await q.query(
-    `UPDATE foster_homes SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, ...set.params],
-  );
+  const set: Updateable<DB['foster_homes']> = {};
+  for (const k of HOME_COLS) if (k in p) Object.assign(set, { [k]: p[k] });
+  await kx(q)
+    .updateTable('foster_homes')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
-export interface AssignmentRow {
-  id: string;
-  foster_home_id: string;
-  animal_id: string;
+/** An assignment with its animal's name and species and its foster's names (the animals' and people's directory views). */
+const assignmentSelect = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('foster_assignments as fa')
+    .innerJoin('animal_directory as a', (j) => j.onRef('a.organization_id', '=', 'fa.organization_id').onRef('a.id', '=', 'fa.animal_id'))
+    .innerJoin('foster_homes as h', (j) => j.onRef('h.organization_id', '=', 'fa.organization_id').onRef('h.id', '=', 'fa.foster_home_id'))
+    .innerJoin('people_directory as p', (j) => j.onRef('p.organization_id', '=', 'h.organization_id').onRef('p.id', '=', 'h.person_id'))
+    .select([
+      'fa.id',
+      'fa.foster_home_id',
+      'fa.animal_id',
+      'fa.status',
+      'fa.requested_on',
+      'fa.started_on',
+      'fa.ended_on',
+      'fa.end_reason',
+      'fa.decline_reason',
+      'fa.notes',
+      'fa.previous_location_id',
+      'fa.updated_at',
+      'a.name as animal_name',
+      'a.species as animal_species',
+      'p.first_name as foster_first_name',
+      'p.last_name as foster_last_name',
+    ])
+    .where('fa.organization_id', '=', orgId);
+type AssignmentSelected = Awaited<ReturnType<ReturnType<typeof assignmentSelect>['executeTakeFirstOrThrow']>>;
+type Joined = 'animal_name' | 'animal_species' | 'foster_first_name' | 'foster_last_name';
+export type AssignmentRow = Omit<AssignmentSelected, 'status' | 'end_reason' | Joined> & {
   status: AssignmentStatus;
-  requested_on: string;
-  started_on: string | null;
-  ended_on: string | null;
   end_reason: EndReason | null;
-  decline_reason: string | null;
-  notes: string | null;
-  previous_location_id: string | null;
-  updated_at: Date;
-  animal_name: string;
-  animal_species: string;
-  foster_first_name: string;
-  foster_last_name: string;
-}
-const ASSIGNMENT_SELECT = `SELECT fa.id, fa.foster_home_id, fa.animal_id, fa.status, fa.requested_on, fa.started_on,
-  fa.ended_on, fa.end_reason, fa.decline_reason,
-  fa.notes, fa.previous_location_id, fa.updated_at, a.name AS animal_name, a.species AS animal_species, p.first_name AS
-  foster_first_name, p.last_name AS foster_last_name
-  FROM foster_assignments fa
-  JOIN animal_directory a ON a.organization_id = fa.organization_id AND a.id = fa.animal_id
-  JOIN foster_homes h ON h.organization_id = fa.organization_id AND h.id = fa.foster_home_id
-  JOIN people_directory p ON p.organization_id = h.organization_id AND p.id = h.person_id`;
+} & { [K in Joined]: NonNullable<AssignmentSelected[K]> };
+/** Status and end reason are checked by the table, and the joined names are never null in the directories: narrowed here. */
+const toAssignmentRow = (r: AssignmentSelected): AssignmentRow => r as AssignmentRow;
 
 /** Every assignment of a home: completed ones last, newest offer first. */
-export async function assignmentsOfHome(q: Queryable, orgId: string, homeId: string) {
-  return q.query<AssignmentRow>(
-    `${ASSIGNMENT_SELECT} WHERE fa.organization_id = $1 AND fa.foster_home_id = $2
-    ORDER BY (fa.status = 'completed'), fa.requested_on DESC, fa.created_at DESC, fa.id DESC`,
-    [orgId, homeId],
-  );
+export async function assignmentsOfHome(q: Queryable, orgId: string, homeId: string): Promise<AssignmentRow[]> {
+  const rows = await assignmentSelect(q, orgId)
+    .where('fa.foster_home_id', '=', homeId)
+    .orderBy(sql`(fa.status = 'completed')`)
+    .orderBy('fa.requested_on', 'desc')
+    .orderBy('fa.created_at', 'desc')
+    .orderBy('fa.id', 'desc')
+    .execute();
+  return rows.map(toAssignmentRow);
 }
 /** The organization's assignments, newest offer first, narrowed by animal, home and status; one row more than `limit`. */
 export async function listAssignments(
@@ -195,32 +228,35 @@ export async function listAssignments(
   f: { animal_id?: string; foster_home_id?: string; status?: AssignmentStatus },
   limit: number,
   offset: number,
-) {
-  return q.query<AssignmentRow>(
-    `${ASSIGNMENT_SELECT} WHERE fa.organization_id = $1 AND ($2::text IS NULL OR fa.animal_id = $2)
-    AND ($3::text IS NULL OR fa.foster_home_id = $3) AND ($4::text IS NULL OR fa.status = $4)
-    ORDER BY fa.requested_on DESC, fa.created_at DESC, fa.id DESC LIMIT $5 OFFSET $6`,
-    [orgId, f.animal_id ?? null, f.foster_home_id ?? null, f.status ?? null, limit + 1, offset],
-  );
+): Promise<AssignmentRow[]> {
+  let list = assignmentSelect(q, orgId);
+  if (f.animal_id !== undefined) list = list.where('fa.animal_id', '=', f.animal_id);
+  if (f.foster_home_id !== undefined) list = list.where('fa.foster_home_id', '=', f.foster_home_id);
+  if (f.status !== undefined) list = list.where('fa.status', '=', f.status);
+  const rows = await list
+    .orderBy('fa.requested_on', 'desc')
+    .orderBy('fa.created_at', 'desc')
+    .orderBy('fa.id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(toAssignmentRow);
 }
-export async function getAssignment(q: Queryable, orgId: string, id: string, lock = false) {
-  return (
-    (
-      await q.query<AssignmentRow>(`${ASSIGNMENT_SELECT} WHERE fa.organization_id = $1 AND fa.id = $2${lock ? ' FOR UPDATE OF fa' : ''}`, [
-        orgId,
-        id,
-      ])
-    )[0] ?? null
-  );
+export async function getAssignment(q: Queryable, orgId: string, id: string, lock = false): Promise<AssignmentRow | null> {
+  let one = assignmentSelect(q, orgId).where('fa.id', '=', id);
+  if (lock) one = one.forUpdate('fa');
+  const row = await one.executeTakeFirst();
+  return row ? toAssignmentRow(row) : null;
 }
 export async function liveAssignmentOfAnimal(q: Queryable, orgId: string, animalId: string) {
   return (
-    (
-      await q.query<{ id: string; foster_home_id: string }>(
-        `SELECT id, foster_home_id FROM foster_assignments WHERE organization_id = $1 AND animal_id = $2 AND status IN ${LIVE_SQL}`,
-        [orgId, animalId],
-      )
-    )[0] ?? null
+    (await kx(q)
+      .selectFrom('foster_assignments')
+      .select(['id', 'foster_home_id'])
+      .where('organization_id', '=', orgId)
+      .where('animal_id', '=', animalId)
+      .where(sql<boolean>`status IN ${LIVE_SQL}`)
+      .executeTakeFirst()) ?? null
   );
 }
 export async function insertAssignment(
@@ -228,17 +264,27 @@ export async function insertAssignment(
   orgId: string,
   a: { id: string; foster_home_id: string; animal_id: string; requested_on: string; notes: string | null },
 ) {
-  await q.query(
-    `INSERT INTO foster_assignments (organization_id, id, foster_home_id, animal_id, status, requested_on, notes) VALUES
-      ($1,$2,$3,$4,'pending',$5,$6)`,
-    [orgId, a.id, a.foster_home_id, a.animal_id, a.requested_on, a.notes],
-  );
+  await kx(q)
+    .insertInto('foster_assignments')
+    .values({
+      organization_id: orgId,
+      id: a.id,
+      foster_home_id: a.foster_home_id,
+      animal_id: a.animal_id,
+      status: 'pending',
+      requested_on: a.requested_on,
+      notes: a.notes,
+    })
+    .execute();
 }
-const ASSIGNMENT_COLS = ['status', 'started_on', 'ended_on', 'end_reason', 'decline_reason', 'notes', 'previous_location_id'];
+const ASSIGNMENT_COLS = ['status', 'started_on', 'ended_on', 'end_reason', 'decline_reason', 'notes', 'previous_location_id'] as const;
 export async function updateAssignment(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const set = setClause(p, ASSIGNMENT_COLS, 3);
-  await q.query(
-    `UPDATE foster_assignments SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, ...set.params],
-  );
+  const set: Updateable<DB['foster_assignments']> = {};
+  for (const k of ASSIGNMENT_COLS) if (k in p) Object.assign(set, { [k]: p[k] });
+  await kx(q)
+    .updateTable('foster_assignments')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { setClause, Where } from '../../platform/db/sql.ts';
+import { kx, sql, type DB, type Selectable, type Updateable } from '../../platform/db/kysely.ts';
 
 export const LOCATION_TYPES = ['shelter', 'building', 'room', 'yard', 'clinic', 'offsite', 'other'] as const;
 export const UNIT_TYPES = ['kennel', 'run', 'cage', 'suite', 'room', 'enclosure', 'pen', 'tank', 'aviary', 'hutch', 'other'] as const;
@@ -8,100 +8,115 @@ export const UNIT_TYPES = ['kennel', 'run', 'cage', 'suite', 'room', 'enclosure'
 export const OCCUPYING = `a.deleted_at IS NULL AND a.care_state IN ('in_care','on_hold')`;
 /** Animals with their status's care state, read through the animals module's directory view. */
 const ANIMAL_JOIN = 'animal_directory a';
+const occupying = sql.raw<boolean>(OCCUPYING);
+const animals = sql.raw(ANIMAL_JOIN);
 
 export type LocationType = (typeof LOCATION_TYPES)[number];
 export type UnitType = (typeof UNIT_TYPES)[number];
-export interface LocationRow {
-  id: string;
-  name: string;
-  type: LocationType;
-  address: string | null;
-  notes: string | null;
-  is_active: boolean;
-  unit_count: number;
-  capacity: number;
-  occupant_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
-export interface OccupantRow {
-  id: string;
-  name: string;
-  species: string;
-  status: string;
-  location_id: string;
-}
-export interface UnitRow {
-  id: string;
-  location_id: string;
-  location_name: string;
-  name: string;
-  type: UnitType;
-  capacity: number;
-  notes: string | null;
-  is_active: boolean;
-  custom_fields: Record<string, unknown>;
-  occupant_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
 
-const LOCATION_SELECT = `SELECT l.id, l.name, l.type, l.address, l.notes, l.is_active, l.created_at, l.updated_at,
-  (SELECT count(*)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id AND
-  u.is_active) AS unit_count,
-  (SELECT coalesce(sum(u.capacity), 0)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id =
-  l.id AND u.is_active) AS capacity,
-  (SELECT count(*)::int FROM ${ANIMAL_JOIN} WHERE a.organization_id = l.organization_id AND ${OCCUPYING}
-     AND (a.location_id = l.id OR a.location_id IN (SELECT u.id FROM housing_units u WHERE u.organization_id = l.organization_id
-     AND u.location_id = l.id))) AS occupant_count
-  FROM locations l`;
+/** A location with its active units' count and capacity and the animals in it or in its units. */
+const locationSelect = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('locations as l')
+    .select([
+      'l.id',
+      'l.name',
+      'l.type',
+      'l.address',
+      'l.notes',
+      'l.is_active',
+      'l.created_at',
+      'l.updated_at',
+      sql<number>`(SELECT count(*)::int FROM housing_units u WHERE u.organization_id = l.organization_id AND u.location_id = l.id
+        AND u.is_active)`.as('unit_count'),
+      sql<number>`(SELECT coalesce(sum(u.capacity), 0)::int FROM housing_units u WHERE u.organization_id = l.organization_id
+        AND u.location_id = l.id AND u.is_active)`.as('capacity'),
+      sql<number>`(SELECT count(*)::int FROM ${animals} WHERE a.organization_id = l.organization_id AND ${occupying}
+        AND (a.location_id = l.id OR a.location_id IN (SELECT u.id FROM housing_units u WHERE u.organization_id = l.organization_id
+        AND u.location_id = l.id)))`.as('occupant_count'),
+    ])
+    .where('l.organization_id', '=', orgId);
+type LocationSelected = Awaited<ReturnType<ReturnType<typeof locationSelect>['executeTakeFirstOrThrow']>>;
+export type LocationRow = Omit<LocationSelected, 'type'> & { type: LocationType };
+/** The location type is checked by the table: narrowed here. */
+const toLocation = (r: LocationSelected): LocationRow => ({ ...r, type: r.type as LocationType });
 
 export async function listLocations(q: Queryable, orgId: string, f: { is_active?: boolean }, limit: number, offset: number) {
-  const w = new Where(orgId, 'l.organization_id');
-  if (f.is_active !== undefined) w.eq('l.is_active', f.is_active);
-  return q.query<LocationRow>(`${LOCATION_SELECT} WHERE ${w.sql} ORDER BY lower(l.name), l.id ${w.page(limit + 1, offset)}`, w.params);
+  let list = locationSelect(q, orgId);
+  if (f.is_active !== undefined) list = list.where('l.is_active', '=', f.is_active);
+  const rows = await list
+    .orderBy(sql`lower(l.name)`)
+    .orderBy('l.id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(toLocation);
 }
-export async function getLocation(q: Queryable, orgId: string, id: string) {
-  return (await q.query<LocationRow>(`${LOCATION_SELECT} WHERE l.organization_id = $1 AND l.id = $2`, [orgId, id]))[0] ?? null;
+export async function getLocation(q: Queryable, orgId: string, id: string): Promise<LocationRow | null> {
+  const row = await locationSelect(q, orgId).where('l.id', '=', id).executeTakeFirst();
+  return row ? toLocation(row) : null;
 }
 export async function locationNameTaken(q: Queryable, orgId: string, name: string, exceptId?: string) {
-  return (
-    (
-      await q.query('SELECT 1 FROM locations WHERE organization_id = $1 AND lower(name) = lower($2) AND id <> $3', [
-        orgId,
-        name,
-        exceptId ?? '',
-      ])
-    ).length > 0
-  );
+  const row = await kx(q)
+    .selectFrom('locations')
+    .select(sql`1`.as('one'))
+    .where('organization_id', '=', orgId)
+    .where(sql<boolean>`lower(name) = lower(${name})`)
+    .where('id', '<>', exceptId ?? '')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 export async function insertLocation(
   q: Queryable,
   orgId: string,
   l: { id: string; name: string; type: string; address: string | null; notes: string | null },
 ) {
-  await q.query('INSERT INTO locations (organization_id, id, name, type, address, notes) VALUES ($1,$2,$3,$4,$5,$6)', [
-    orgId,
-    l.id,
-    l.name,
-    l.type,
-    l.address,
-    l.notes,
-  ]);
+  await kx(q)
+    .insertInto('locations')
+    .values({ organization_id: orgId, id: l.id, name: l.name, type: l.type, address: l.address, notes: l.notes })
+    .execute();
 }
+const LOCATION_FIELDS = ['name', 'type', 'address', 'notes', 'is_active'] as const;
 export async function updateLocation(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const set = setClause(p, ['name', 'type', 'address', 'notes', 'is_active'], 3);
-  await q.query(
-    `UPDATE locations SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, ...set.params],
-  );
+  const set: Updateable<DB['locations']> = {};
+  for (const k of LOCATION_FIELDS) if (k in p) Object.assign(set, { [k]: p[k] });
+  await kx(q)
+    .updateTable('locations')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
-const UNIT_SELECT = `SELECT u.id, u.location_id, l.name AS location_name, u.name, u.type, u.capacity, u.notes, u.is_active,
-  u.custom_fields, u.created_at, u.updated_at,
-  (SELECT count(*)::int FROM ${ANIMAL_JOIN} WHERE a.organization_id = u.organization_id AND a.location_id = u.id
-  AND ${OCCUPYING}) AS occupant_count
-  FROM housing_units u JOIN locations l ON l.organization_id = u.organization_id AND l.id = u.location_id`;
+/** A housing unit with its location's name and the animals in it. */
+const unitSelect = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('housing_units as u')
+    .innerJoin('locations as l', (j) => j.onRef('l.organization_id', '=', 'u.organization_id').onRef('l.id', '=', 'u.location_id'))
+    .select([
+      'u.id',
+      'u.location_id',
+      'l.name as location_name',
+      'u.name',
+      'u.type',
+      'u.capacity',
+      'u.notes',
+      'u.is_active',
+      'u.custom_fields',
+      'u.created_at',
+      'u.updated_at',
+      sql<number>`(SELECT count(*)::int FROM ${animals} WHERE a.organization_id = u.organization_id AND a.location_id = u.id
+        AND ${occupying})`.as('occupant_count'),
+    ])
+    .where('u.organization_id', '=', orgId);
+type UnitSelected = Awaited<ReturnType<ReturnType<typeof unitSelect>['executeTakeFirstOrThrow']>>;
+export type UnitRow = Omit<UnitSelected, 'type' | 'custom_fields'> & { type: UnitType; custom_fields: Record<string, unknown> };
+/** The unit type is checked by the table and its custom fields are a JSON object: narrowed here. */
+const toUnitRow = (r: UnitSelected): UnitRow => ({
+  ...r,
+  type: r.type as UnitType,
+  custom_fields: r.custom_fields as Record<string, unknown>,
+});
 
 export async function listUnits(
   q: Queryable,
@@ -110,41 +125,48 @@ export async function listUnits(
   limit: number,
   offset: number,
 ) {
-  const w = new Where(orgId, 'u.organization_id');
-  if (f.location_id !== undefined) w.eq('u.location_id', f.location_id);
+  let inner = unitSelect(q, orgId);
+  if (f.location_id !== undefined) inner = inner.where('u.location_id', '=', f.location_id);
   const ids = f.location_ids;
-  if (ids !== undefined) w.and((p) => `u.location_id = ANY(${p(ids)}::text[])`);
-  if (f.is_active !== undefined) w.eq('u.is_active', f.is_active);
-  const outer =
-    f.available === undefined ? '' : ` WHERE ${f.available ? 'x.occupant_count < x.capacity' : 'x.occupant_count >= x.capacity'}`;
-  return q.query<UnitRow>(
-    `SELECT * FROM (${UNIT_SELECT} WHERE ${w.sql}) x${outer} ORDER BY lower(x.location_name), lower(x.name), x.id
-      ${w.page(limit + 1, offset)}`,
-    w.params,
-  );
+  if (ids !== undefined) inner = inner.where(sql<boolean>`u.location_id = ANY(${ids}::text[])`);
+  if (f.is_active !== undefined) inner = inner.where('u.is_active', '=', f.is_active);
+  let list = kx(q).selectFrom(inner.as('x')).selectAll();
+  if (f.available !== undefined)
+    list = list.where(f.available ? sql<boolean>`x.occupant_count < x.capacity` : sql<boolean>`x.occupant_count >= x.capacity`);
+  const rows = await list
+    .orderBy(sql`lower(x.location_name)`)
+    .orderBy(sql`lower(x.name)`)
+    .orderBy('x.id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(toUnitRow);
 }
-export async function getUnit(q: Queryable, orgId: string, id: string) {
-  return (await q.query<UnitRow>(`${UNIT_SELECT} WHERE u.organization_id = $1 AND u.id = $2`, [orgId, id]))[0] ?? null;
+export async function getUnit(q: Queryable, orgId: string, id: string): Promise<UnitRow | null> {
+  const row = await unitSelect(q, orgId).where('u.id', '=', id).executeTakeFirst();
+  return row ? toUnitRow(row) : null;
 }
 export async function lockUnit(q: Queryable, orgId: string, id: string) {
   return (
-    (
-      await q.query<{ id: string; name: string; capacity: number; is_active: boolean; custom_fields: Record<string, unknown> }>(
-        'SELECT id, name, capacity, is_active, custom_fields FROM housing_units WHERE organization_id = $1 AND id = $2 FOR UPDATE',
-        [orgId, id],
-      )
-    )[0] ?? null
+    (await kx(q)
+      .selectFrom('housing_units')
+      .select(['id', 'name', 'capacity', 'is_active', 'custom_fields'])
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst()) ?? null
   );
 }
 export async function unitNameTaken(q: Queryable, orgId: string, locationId: string, name: string, exceptId?: string) {
-  return (
-    (
-      await q.query(
-        'SELECT 1 FROM housing_units WHERE organization_id = $1 AND location_id = $2 AND lower(name) = lower($3) AND id <> $4',
-        [orgId, locationId, name, exceptId ?? ''],
-      )
-    ).length > 0
-  );
+  const row = await kx(q)
+    .selectFrom('housing_units')
+    .select(sql`1`.as('one'))
+    .where('organization_id', '=', orgId)
+    .where('location_id', '=', locationId)
+    .where(sql<boolean>`lower(name) = lower(${name})`)
+    .where('id', '<>', exceptId ?? '')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 export async function insertUnit(
   q: Queryable,
@@ -159,40 +181,67 @@ export async function insertUnit(
     custom_fields: Record<string, unknown>;
   },
 ) {
-  await q.query(
-    'INSERT INTO housing_units (organization_id, id, location_id, name, type, capacity, notes, custom_fields) VALUES ' +
-      '($1,$2,$3,$4,$5,$6,$7,$8)',
-    [orgId, u.id, u.location_id, u.name, u.type, u.capacity, u.notes, JSON.stringify(u.custom_fields)],
-  );
+  await kx(q)
+    .insertInto('housing_units')
+    .values({
+      organization_id: orgId,
+      id: u.id,
+      location_id: u.location_id,
+      name: u.name,
+      type: u.type,
+      capacity: u.capacity,
+      notes: u.notes,
+      custom_fields: JSON.stringify(u.custom_fields),
+    })
+    .execute();
 }
+const UNIT_FIELDS = ['location_id', 'name', 'type', 'capacity', 'notes', 'is_active', 'custom_fields'] as const;
 export async function updateUnit(q: Queryable, orgId: string, id: string, p: Record<string, unknown>) {
-  const set = setClause(p, ['location_id', 'name', 'type', 'capacity', 'notes', 'is_active', 'custom_fields'], 3, (c, v) =>
-    c === 'custom_fields' ? JSON.stringify(v) : v,
-  );
-  await q.query(
-    `UPDATE housing_units SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, ...set.params],
-  );
+  const set: Updateable<DB['housing_units']> = {};
+  for (const k of UNIT_FIELDS) if (k in p) Object.assign(set, { [k]: k === 'custom_fields' ? JSON.stringify(p[k]) : p[k] });
+  await kx(q)
+    .updateTable('housing_units')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function occupantsOf(q: Queryable, orgId: string, placeIds: string[]) {
+/** The animals in the given places, as the animals module's directory view shows them (its columns are never null there). */
+export type OccupantRow = {
+  [K in 'id' | 'name' | 'species' | 'status' | 'location_id']: NonNullable<Selectable<DB['animal_directory']>[K]>;
+};
+export async function occupantsOf(q: Queryable, orgId: string, placeIds: string[]): Promise<OccupantRow[]> {
   if (!placeIds.length) return [];
-  return q.query<OccupantRow>(
-    `SELECT a.id, a.name, a.species, a.status, a.location_id FROM ${ANIMAL_JOIN}
-    WHERE a.organization_id = $1 AND a.location_id = ANY($2::text[]) AND ${OCCUPYING} ORDER BY a.name, a.id`,
-    [orgId, placeIds],
-  );
+  const rows = await kx(q)
+    .selectFrom('animal_directory as a')
+    .select(['a.id', 'a.name', 'a.species', 'a.status', 'a.location_id'])
+    .where('a.organization_id', '=', orgId)
+    .where(sql<boolean>`a.location_id = ANY(${placeIds}::text[])`)
+    .where(occupying)
+    .orderBy('a.name')
+    .orderBy('a.id')
+    .execute();
+  return rows as OccupantRow[];
 }
 export async function countOccupants(q: Queryable, orgId: string, placeId: string, exceptAnimalId: string | null) {
-  const rows = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM ${ANIMAL_JOIN} WHERE a.organization_id = $1 AND a.location_id = $2 AND a.id <> $3 AND ${OCCUPYING}`,
-    [orgId, placeId, exceptAnimalId ?? ''],
-  );
-  return rows[0]?.n ?? 0;
+  const row = await kx(q)
+    .selectFrom('animal_directory as a')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('a.organization_id', '=', orgId)
+    .where('a.location_id', '=', placeId)
+    .where('a.id', '<>', exceptAnimalId ?? '')
+    .where(occupying)
+    .executeTakeFirst();
+  return row?.n ?? 0;
 }
 export async function locationActive(q: Queryable, orgId: string, id: string) {
   return (
-    (await q.query<{ is_active: boolean }>('SELECT is_active FROM locations WHERE organization_id = $1 AND id = $2', [orgId, id]))[0] ??
-    null
+    (await kx(q)
+      .selectFrom('locations')
+      .select('is_active')
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst()) ?? null
   );
 }

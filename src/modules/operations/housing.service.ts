@@ -1,4 +1,5 @@
 import { first, type Db, type Queryable } from '../../platform/db/db.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
@@ -22,13 +23,16 @@ export async function checkAnimalLocation(
   field = 'locationId',
 ): Promise<void> {
   if (animalId) {
-    const live = await q.query<{ foster_home_id: string }>(
-      "SELECT foster_home_id FROM foster_assignments WHERE organization_id = $1 AND animal_id = $2 AND status = 'active'",
-      [orgId, animalId],
-    );
-    if (live[0])
+    const live = await kx(q)
+      .selectFrom('foster_assignments')
+      .select('foster_home_id')
+      .where('organization_id', '=', orgId)
+      .where('animal_id', '=', animalId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (live)
       throw invalid({
-        [field]: [`cannot change while the animal is in foster home ${live[0].foster_home_id}; end the foster assignment instead`],
+        [field]: [`cannot change while the animal is in foster home ${live.foster_home_id}; end the foster assignment instead`],
       });
   }
   if (locationId === null) return;
@@ -39,8 +43,13 @@ export async function checkAnimalLocation(
   }
   const unit = await repo.lockUnit(q, orgId, locationId);
   if (!unit) {
-    const home = await q.query('SELECT 1 FROM foster_homes WHERE organization_id = $1 AND id = $2', [orgId, locationId]);
-    if (home.length) throw invalid({ [field]: [`${locationId} is a foster home; place animals in foster through a foster assignment`] });
+    const home = await kx(q)
+      .selectFrom('foster_homes')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where('id', '=', locationId)
+      .executeTakeFirst();
+    if (home) throw invalid({ [field]: [`${locationId} is a foster home; place animals in foster through a foster assignment`] });
     throw invalid({ [field]: [`${locationId} names no location or housing unit of this organization`] });
   }
   if (!unit.is_active) throw invalid({ [field]: [`housing unit ${unit.name} is no longer in use`] });

@@ -3,6 +3,7 @@
  * and transports).
  */
 import type { Db, Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { notFound } from '../../platform/errors.ts';
 import { getHome, homeOfPerson } from './foster.repository.ts';
 import { act, updateHome } from './foster.service.ts';
@@ -22,15 +23,15 @@ export interface FosterEnding {
  * An assignment has no planned end: the date is the day it was ended.
  */
 export async function fosterEndingsBetween(q: Queryable, orgId: string, from: string, to: string, animalId?: string) {
-  return q.query<FosterEnding>(
-    `SELECT fa.id, fa.animal_id, fa.ended_on, coalesce(p.display_name, '') AS foster_name
-       FROM foster_assignments fa
-       JOIN foster_homes h ON h.organization_id = fa.organization_id AND h.id = fa.foster_home_id
-       LEFT JOIN people_directory p ON p.organization_id = h.organization_id AND p.id = h.person_id
-      WHERE fa.organization_id = $1 AND fa.ended_on BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR fa.animal_id = $4)
-      ORDER BY fa.ended_on, fa.id`,
-    [orgId, from, to, animalId ?? null],
-  );
+  let list = kx(q)
+    .selectFrom('foster_assignments as fa')
+    .innerJoin('foster_homes as h', (j) => j.onRef('h.organization_id', '=', 'fa.organization_id').onRef('h.id', '=', 'fa.foster_home_id'))
+    .leftJoin('people_directory as p', (j) => j.onRef('p.organization_id', '=', 'h.organization_id').onRef('p.id', '=', 'h.person_id'))
+    .select(['fa.id', 'fa.animal_id', sql<string>`fa.ended_on`.as('ended_on'), sql<string>`coalesce(p.display_name, '')`.as('foster_name')])
+    .where('fa.organization_id', '=', orgId)
+    .where(sql<boolean>`fa.ended_on BETWEEN ${from}::date AND ${to}::date`);
+  if (animalId !== undefined) list = list.where('fa.animal_id', '=', animalId);
+  return list.orderBy('fa.ended_on').orderBy('fa.id').execute();
 }
 
 /** An animal on a transport run, for the animal calendar. */
@@ -45,15 +46,15 @@ export interface TransportOfAnimal {
 }
 /** Animals on transport runs (not cancelled) scheduled from `from` to `to` (dates, inclusive), optionally of one animal. */
 export async function transportsBetween(q: Queryable, orgId: string, from: string, to: string, animalId?: string) {
-  return q.query<TransportOfAnimal>(
-    `SELECT r.id AS run_id, ta.animal_id, r.name, r.scheduled_date, r.origin, r.destination, r.status
-       FROM transport_runs r
-       JOIN transport_animals ta ON ta.organization_id = r.organization_id AND ta.run_id = r.id
-      WHERE r.organization_id = $1 AND r.scheduled_date BETWEEN $2::date AND $3::date AND r.status <> 'cancelled'
-        AND ($4::text IS NULL OR ta.animal_id = $4)
-      ORDER BY r.scheduled_date, r.id, ta.animal_id`,
-    [orgId, from, to, animalId ?? null],
-  );
+  let list = kx(q)
+    .selectFrom('transport_runs as r')
+    .innerJoin('transport_animals as ta', (j) => j.onRef('ta.organization_id', '=', 'r.organization_id').onRef('ta.run_id', '=', 'r.id'))
+    .select(['r.id as run_id', 'ta.animal_id', 'r.name', 'r.scheduled_date', 'r.origin', 'r.destination', 'r.status'])
+    .where('r.organization_id', '=', orgId)
+    .where(sql<boolean>`r.scheduled_date BETWEEN ${from}::date AND ${to}::date`)
+    .where('r.status', '<>', 'cancelled');
+  if (animalId !== undefined) list = list.where('ta.animal_id', '=', animalId);
+  return list.orderBy('r.scheduled_date').orderBy('r.id').orderBy('ta.animal_id').execute();
 }
 
 /**
@@ -69,19 +70,23 @@ export async function endFosterForAdoption(
   endedOn: string,
   actor: string,
 ): Promise<string | null> {
-  const rows = await q.query<{ id: string; status: string; foster_home_id: string; started_on: string | null }>(
-    `SELECT id, status, foster_home_id, started_on FROM foster_assignments
-      WHERE organization_id = $1 AND animal_id = $2 AND status IN ('pending','accepted','active') FOR UPDATE`,
-    [orgId, animalId],
-  );
-  const a = rows[0];
+  const a = await kx(q)
+    .selectFrom('foster_assignments')
+    .select(['id', 'status', 'foster_home_id', 'started_on'])
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('status', 'in', ['pending', 'accepted', 'active'])
+    .forUpdate()
+    .executeTakeFirst();
   if (!a) return null;
   const active = a.status === 'active';
   const ended = active && a.started_on && endedOn < a.started_on ? a.started_on : endedOn;
-  await q.query(
-    `UPDATE foster_assignments SET status = $3, ended_on = $4, end_reason = $5, updated_at = now() WHERE organization_id = $1 AND id = $2`,
-    [orgId, a.id, active ? 'completed' : 'cancelled', ended, active ? 'adopted' : null],
-  );
+  await kx(q)
+    .updateTable('foster_assignments')
+    .set({ status: active ? 'completed' : 'cancelled', ended_on: ended, end_reason: active ? 'adopted' : null, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', a.id)
+    .execute();
   const animal = await lockAnimalPlace(q, orgId, animalId, false);
   if (animal?.location_id === a.foster_home_id) await setAnimalLocation(q, orgId, animalId, null);
   await audit(
@@ -117,10 +122,15 @@ export const placeNameSql = (orgSql: string, placeSql: string) =>
 /** Id and name of the organization's active locations among `ids`, by name (for a public filter). */
 export async function locationNames(q: Queryable, orgId: string, ids: string[]): Promise<{ id: string; name: string }[]> {
   if (!ids.length) return [];
-  return q.query<{ id: string; name: string }>(
-    'SELECT id, name FROM locations WHERE organization_id = $1 AND id = ANY($2::text[]) AND is_active ORDER BY lower(name), id',
-    [orgId, ids],
-  );
+  return kx(q)
+    .selectFrom('locations')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where(sql<boolean>`id = ANY(${ids}::text[])`)
+    .where('is_active', '=', true)
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .execute();
 }
 
 /**
@@ -179,15 +189,24 @@ export interface FosterPlacementOfPerson {
 }
 /** The live placements (offered, accepted, in care) of the foster home of `personId`, oldest first. */
 export async function livePlacementsOfPerson(q: Queryable, orgId: string, personId: string): Promise<FosterPlacementOfPerson[]> {
-  return q.query<FosterPlacementOfPerson>(
-    `SELECT fa.id, fa.animal_id, fa.status, to_char(fa.requested_on, 'YYYY-MM-DD') AS requested_on,
-            to_char(fa.started_on, 'YYYY-MM-DD') AS started_on
-       FROM foster_assignments fa
-       JOIN foster_homes h ON h.organization_id = fa.organization_id AND h.id = fa.foster_home_id
-      WHERE fa.organization_id = $1 AND h.person_id = $2 AND fa.status IN ('pending','accepted','active')
-      ORDER BY fa.requested_on, fa.id LIMIT 100`,
-    [orgId, personId],
-  );
+  const rows = await kx(q)
+    .selectFrom('foster_assignments as fa')
+    .innerJoin('foster_homes as h', (j) => j.onRef('h.organization_id', '=', 'fa.organization_id').onRef('h.id', '=', 'fa.foster_home_id'))
+    .select([
+      'fa.id',
+      'fa.animal_id',
+      'fa.status',
+      sql<string>`to_char(fa.requested_on, 'YYYY-MM-DD')`.as('requested_on'),
+      sql<string | null>`to_char(fa.started_on, 'YYYY-MM-DD')`.as('started_on'),
+    ])
+    .where('fa.organization_id', '=', orgId)
+    .where('h.person_id', '=', personId)
+    .where('fa.status', 'in', ['pending', 'accepted', 'active'])
+    .orderBy('fa.requested_on')
+    .orderBy('fa.id')
+    .limit(100)
+    .execute();
+  return rows as FosterPlacementOfPerson[];
 }
 
 export { placementStarted, type PlacementStartedHook } from './hooks.ts';
