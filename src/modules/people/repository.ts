@@ -5,7 +5,8 @@ import { changesSql, columnPairs } from '../../platform/audit.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Address } from './schemas.ts';
 
-export type AddressRow = Static<typeof Address>;
+/** The postal address a person holds (the `address` column's JSON). */
+export type PostalAddress = Static<typeof Address>;
 const COLUMNS = [
   'id',
   'first_name',
@@ -23,7 +24,7 @@ const COLUMNS = [
 ] as const;
 /** A person as read: the generated row's columns, its address and custom fields as the JSON they hold. */
 export type PersonRow = Omit<Pick<Selectable<DB['people']>, (typeof COLUMNS)[number]>, 'address' | 'custom_fields'> & {
-  address: AddressRow | null;
+  address: PostalAddress | null;
   custom_fields: Record<string, unknown>;
 };
 /** The columns a new person is written with. */
