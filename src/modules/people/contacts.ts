@@ -4,11 +4,18 @@ import { audit } from '../../platform/audit.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { isEmail, normalizePhone } from '../../platform/validators.ts';
-import { setClause } from '../../platform/db/sql.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { requireLivePerson } from './live.ts';
 import type { AddressT, AddressCreateT, AddressPatchT, ContactCreateT, ContactPatchT, ContactT } from './depth.schemas.ts';
 
-const CCOLS = 'id, person_id, kind, value, label, preferred, opted_out, created_at, updated_at';
+const CCOLS = ['id', 'person_id', 'kind', 'value', 'label', 'preferred', 'opted_out', 'created_at', 'updated_at'] as const;
+const contacts = (q: Queryable, orgId: string, personId: string) =>
+  kx(q)
+    .selectFrom('person_contacts')
+    .select(CCOLS)
+    .$narrowType<{ kind: ContactT['kind'] }>()
+    .where('organization_id', '=', orgId)
+    .where('person_id', '=', personId);
 
 /** An email checked, a phone in E.164 (the person's address country, else the organization's), other text trimmed. */
 export function contactValue(kind: string, value: string, country: string): string {
@@ -31,19 +38,26 @@ const countryOf = (p: { address: Record<string, unknown> | null }, orgCountry: s
 
 export async function listContacts(q: Queryable, orgId: string, personId: string, limit: number, offset: number) {
   await requireLivePerson(q, orgId, personId);
-  return q.query<ContactT>(
-    `SELECT ${CCOLS} FROM person_contacts WHERE organization_id = $1 AND person_id = $2
-      ORDER BY kind, preferred DESC, created_at, id LIMIT $3 OFFSET $4`,
-    [orgId, personId, limit + 1, offset],
-  );
+  return contacts(q, orgId, personId)
+    .orderBy('kind')
+    .orderBy('preferred', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }
 
 async function unsetPreferred(q: Queryable, orgId: string, personId: string, kind: string, except: string) {
-  await q.query(
-    `UPDATE person_contacts SET preferred = false, updated_at = now()
-      WHERE organization_id = $1 AND person_id = $2 AND kind = $3 AND id <> $4 AND preferred`,
-    [orgId, personId, kind, except],
-  );
+  await kx(q)
+    .updateTable('person_contacts')
+    .set({ preferred: false, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('person_id', '=', personId)
+    .where('kind', '=', kind)
+    .where('id', '<>', except)
+    .where('preferred', '=', true)
+    .execute();
 }
 
 export async function addContact(db: Db, org: { id: string; country: string }, personId: string, b: ContactCreateT, actor: string) {
@@ -71,21 +85,23 @@ export async function insertContact(
   orgId: string,
   c: { id: string; person_id: string; kind: string; value: string; label: string; preferred: boolean; opted_out: boolean },
 ) {
-  await q.query(
-    `INSERT INTO person_contacts (organization_id, id, person_id, kind, value, label, preferred, opted_out)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-    [orgId, c.id, c.person_id, c.kind, c.value, c.label, c.preferred, c.opted_out],
-  );
+  await kx(q)
+    .insertInto('person_contacts')
+    .values({
+      organization_id: orgId,
+      id: c.id,
+      person_id: c.person_id,
+      kind: c.kind,
+      value: c.value,
+      label: c.label,
+      preferred: c.preferred,
+      opted_out: c.opted_out,
+    })
+    .execute();
 }
 
 export async function getContact(q: Queryable, orgId: string, personId: string, id: string): Promise<ContactT> {
-  const r = (
-    await q.query<ContactT>(`SELECT ${CCOLS} FROM person_contacts WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [
-      orgId,
-      personId,
-      id,
-    ])
-  )[0];
+  const r = await contacts(q, orgId, personId).where('id', '=', id).executeTakeFirst();
   if (!r) throw notFound('contact');
   return r;
 }
@@ -118,11 +134,13 @@ export async function updateContact(
 export async function deleteContact(db: Db, orgId: string, personId: string, id: string, actor: string) {
   await db.tx(async (q) => {
     await requireLivePerson(q, orgId, personId, true);
-    const r = await q.query('DELETE FROM person_contacts WHERE organization_id = $1 AND person_id = $2 AND id = $3 RETURNING id', [
-      orgId,
-      personId,
-      id,
-    ]);
+    const r = await kx(q)
+      .deleteFrom('person_contacts')
+      .where('organization_id', '=', orgId)
+      .where('person_id', '=', personId)
+      .where('id', '=', id)
+      .returning('id')
+      .execute();
     if (!r.length) throw notFound('contact');
     await audit(q, orgId, actor, 'delete', 'person_contact', id, { person_id: personId });
   });
@@ -138,23 +156,35 @@ export async function updateRow(
   patch: Record<string, unknown>,
   columns: readonly string[],
 ) {
-  const s = setClause(patch, columns, 4);
-  await q.query(`UPDATE ${table} SET ${s.sql}, updated_at = now() WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [
-    orgId,
-    personId,
-    id,
-    ...s.params,
-  ]);
+  // Only the listed columns of the patch, in that order; the table is one of the three named in the signature.
+  const set = Object.fromEntries(columns.filter((c) => c in patch).map((c) => [c, patch[c]]));
+  await kx(q)
+    .updateTable(table)
+    .set({ ...set, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('person_id', '=', personId)
+    .where('id', '=', id)
+    .execute();
 }
 
 // Addresses.
 const ADDRESS_COLUMNS = ['kind', 'line1', 'line2', 'city', 'state', 'postal_code', 'country', 'valid_from', 'valid_until'] as const;
-const ACOLS = `id, person_id, kind, line1, line2, city, state, postal_code, country, to_char(valid_from, 'YYYY-MM-DD') AS valid_from,
-  to_char(valid_until, 'YYYY-MM-DD') AS valid_until,
-  ((valid_from IS NULL OR valid_from <= (now() AT TIME ZONE $TZ)::date)
-   AND (valid_until IS NULL OR valid_until >= (now() AT TIME ZONE $TZ)::date)) AS current,
-  created_at, updated_at`;
-const acols = (tzParam: string) => ACOLS.replaceAll('$TZ', tzParam);
+/** An address's columns; `current` says whether today in the organization's time zone lies within its dates. */
+const addresses = (q: Queryable, org: { id: string; time_zone: string }, personId: string) => {
+  const today = sql`(now() AT TIME ZONE ${org.time_zone})::date`;
+  return kx(q)
+    .selectFrom('person_addresses')
+    .select(['id', 'person_id', 'kind', 'line1', 'line2', 'city', 'state', 'postal_code', 'country'])
+    .select([
+      sql<string | null>`to_char(valid_from, 'YYYY-MM-DD')`.as('valid_from'),
+      sql<string | null>`to_char(valid_until, 'YYYY-MM-DD')`.as('valid_until'),
+      sql<boolean>`((valid_from IS NULL OR valid_from <= ${today}) AND (valid_until IS NULL OR valid_until >= ${today}))`.as('current'),
+    ])
+    .select(['created_at', 'updated_at'])
+    .$narrowType<{ kind: AddressT['kind'] }>()
+    .where('organization_id', '=', org.id)
+    .where('person_id', '=', personId);
+};
 
 function checkRange(from: string | null | undefined, until: string | null | undefined) {
   if (from && until && until < from) throw invalid({ valid_until: ['must not be before valid_from'] });
@@ -162,21 +192,17 @@ function checkRange(from: string | null | undefined, until: string | null | unde
 
 export async function listAddresses(q: Queryable, org: { id: string; time_zone: string }, personId: string, limit: number, offset: number) {
   await requireLivePerson(q, org.id, personId);
-  return q.query<AddressT>(
-    `SELECT ${acols('$5')} FROM person_addresses WHERE organization_id = $1 AND person_id = $2
-      ORDER BY kind, valid_from DESC NULLS LAST, created_at, id LIMIT $3 OFFSET $4`,
-    [org.id, personId, limit + 1, offset, org.time_zone],
-  );
+  return addresses(q, org, personId)
+    .orderBy('kind')
+    .orderBy(sql`person_addresses.valid_from DESC NULLS LAST`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }
 export async function getAddress(q: Queryable, org: { id: string; time_zone: string }, personId: string, id: string) {
-  const r = (
-    await q.query<AddressT>(`SELECT ${acols('$4')} FROM person_addresses WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [
-      org.id,
-      personId,
-      id,
-      org.time_zone,
-    ])
-  )[0];
+  const r = await addresses(q, org, personId).where('id', '=', id).executeTakeFirst();
   if (!r) throw notFound('address');
   return r;
 }
@@ -185,25 +211,23 @@ export async function addAddress(db: Db, org: { id: string; time_zone: string },
   return db.tx(async (q) => {
     await requireLivePerson(q, org.id, personId, true);
     const id = newId('pad');
-    await q.query(
-      `INSERT INTO person_addresses (organization_id, id, person_id, kind, line1, line2, city, state, postal_code, country,
-         valid_from, valid_until)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
-      [
-        org.id,
+    await kx(q)
+      .insertInto('person_addresses')
+      .values({
+        organization_id: org.id,
         id,
-        personId,
-        b.kind,
-        b.line1,
-        b.line2 ?? null,
-        b.city,
-        b.state ?? null,
-        b.postal_code ?? null,
-        b.country,
-        b.valid_from ?? null,
-        b.valid_until ?? null,
-      ],
-    );
+        person_id: personId,
+        kind: b.kind,
+        line1: b.line1,
+        line2: b.line2 ?? null,
+        city: b.city,
+        state: b.state ?? null,
+        postal_code: b.postal_code ?? null,
+        country: b.country,
+        valid_from: b.valid_from ?? null,
+        valid_until: b.valid_until ?? null,
+      })
+      .execute();
     await audit(q, org.id, actor, 'create', 'person_address', id, { person_id: personId, kind: b.kind });
     return getAddress(q, org, personId, id);
   });
@@ -231,11 +255,13 @@ export async function updateAddress(
 export async function deleteAddress(db: Db, orgId: string, personId: string, id: string, actor: string) {
   await db.tx(async (q) => {
     await requireLivePerson(q, orgId, personId, true);
-    const r = await q.query('DELETE FROM person_addresses WHERE organization_id = $1 AND person_id = $2 AND id = $3 RETURNING id', [
-      orgId,
-      personId,
-      id,
-    ]);
+    const r = await kx(q)
+      .deleteFrom('person_addresses')
+      .where('organization_id', '=', orgId)
+      .where('person_id', '=', personId)
+      .where('id', '=', id)
+      .returning('id')
+      .execute();
     if (!r.length) throw notFound('address');
     await audit(q, orgId, actor, 'delete', 'person_address', id, { person_id: personId });
   });

@@ -1,40 +1,20 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { AppError } from '../../platform/errors.ts';
 
 /**
  * A live person of the organization (optionally locked), or a 404: a merged person's 404 carries
  * `merged_into`, the survivor's id (followed through later merges to the live one).
  */
-export async function requireLivePerson(
-  q: Queryable,
-  orgId: string,
-  id: string,
-  lock = false,
-): Promise<{
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  address: Record<string, unknown> | null;
-}> {
-  const row = (
-    await q.query<{
-      id: string;
-      first_name: string;
-      last_name: string;
-      email: string;
-      phone: string | null;
-      address: Record<string, unknown> | null;
-      deleted_at: Date | null;
-      merged_into: string | null;
-    }>(
-      `SELECT id, first_name, last_name, email, phone, address, deleted_at, merged_into FROM people
-        WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
-      [orgId, id],
-    )
-  )[0];
-  if (row && !row.deleted_at) return row;
+export async function requireLivePerson(q: Queryable, orgId: string, id: string, lock = false) {
+  let read = kx(q)
+    .selectFrom('people')
+    .select(['id', 'first_name', 'last_name', 'email', 'phone', 'address', 'deleted_at', 'merged_into'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id);
+  if (lock) read = read.forUpdate();
+  const row = await read.executeTakeFirst();
+  if (row && !row.deleted_at) return { ...row, address: row.address as Record<string, unknown> | null };
   if (row?.merged_into) {
     const survivor = await finalSurvivor(q, orgId, row.merged_into);
     throw new AppError('NOT_FOUND', 'This person was merged into another person.', undefined, undefined, undefined, {
@@ -46,12 +26,10 @@ export async function requireLivePerson(
 
 /** Follows merged_into links (a survivor merged later in turn) to the end, at most 20 steps. */
 async function finalSurvivor(q: Queryable, orgId: string, id: string): Promise<string> {
-  const r = await q.query<{ id: string }>(
-    `WITH RECURSIVE chain(id, next, n) AS (
-       SELECT id, merged_into, 0 FROM people WHERE organization_id = $1 AND id = $2
-       UNION ALL SELECT p.id, p.merged_into, c.n + 1 FROM chain c JOIN people p ON p.organization_id = $1 AND p.id = c.next WHERE c.n < 20)
-     SELECT id FROM chain ORDER BY n DESC LIMIT 1`,
-    [orgId, id],
-  );
-  return r[0]?.id ?? id;
+  const r = await sql<{ id: string }>`WITH RECURSIVE chain(id, next, n) AS (
+       SELECT id, merged_into, 0 FROM people WHERE organization_id = ${orgId} AND id = ${id}
+       UNION ALL SELECT p.id, p.merged_into, c.n + 1
+         FROM chain c JOIN people p ON p.organization_id = ${orgId} AND p.id = c.next WHERE c.n < 20)
+     SELECT id FROM chain ORDER BY n DESC LIMIT 1`.execute(kx(q));
+  return r.rows[0]?.id ?? id;
 }

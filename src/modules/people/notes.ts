@@ -1,5 +1,6 @@
 /** Notes on a person: a kind, the author (the member or key that wrote it), pinned ones first. */
 import type { Db, Queryable } from '../../platform/db/db.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { audit } from '../../platform/audit.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -7,24 +8,27 @@ import { requireLivePerson } from './live.ts';
 import { updateRow } from './contacts.ts';
 import type { NoteCreateT, NotePatchT, NoteT } from './depth.schemas.ts';
 
-const COLS = 'id, person_id, kind, body, author, pinned, created_at, updated_at';
+const COLS = ['id', 'person_id', 'kind', 'body', 'author', 'pinned', 'created_at', 'updated_at'] as const;
+const notes = (q: Queryable, orgId: string, personId: string) =>
+  kx(q)
+    .selectFrom('person_notes')
+    .select(COLS)
+    .$narrowType<{ kind: NoteT['kind'] }>()
+    .where('organization_id', '=', orgId)
+    .where('person_id', '=', personId);
 
 export async function listNotes(q: Queryable, orgId: string, personId: string, limit: number, offset: number) {
   await requireLivePerson(q, orgId, personId);
-  return q.query<NoteT>(
-    `SELECT ${COLS} FROM person_notes WHERE organization_id = $1 AND person_id = $2
-      ORDER BY pinned DESC, created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-    [orgId, personId, limit + 1, offset],
-  );
+  return notes(q, orgId, personId)
+    .orderBy('pinned', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }
 export async function getNote(q: Queryable, orgId: string, personId: string, id: string) {
-  const r = (
-    await q.query<NoteT>(`SELECT ${COLS} FROM person_notes WHERE organization_id = $1 AND person_id = $2 AND id = $3`, [
-      orgId,
-      personId,
-      id,
-    ])
-  )[0];
+  const r = await notes(q, orgId, personId).where('id', '=', id).executeTakeFirst();
   if (!r) throw notFound('note');
   return r;
 }
@@ -32,15 +36,18 @@ export async function addNote(db: Db, orgId: string, personId: string, b: NoteCr
   return db.tx(async (q) => {
     await requireLivePerson(q, orgId, personId, true);
     const id = newId('pnt');
-    await q.query('INSERT INTO person_notes (organization_id, id, person_id, kind, body, author, pinned) VALUES ($1,$2,$3,$4,$5,$6,$7)', [
-      orgId,
-      id,
-      personId,
-      b.kind ?? 'general',
-      b.body,
-      actor,
-      b.pinned ?? false,
-    ]);
+    await kx(q)
+      .insertInto('person_notes')
+      .values({
+        organization_id: orgId,
+        id,
+        person_id: personId,
+        kind: b.kind ?? 'general',
+        body: b.body,
+        author: actor,
+        pinned: b.pinned ?? false,
+      })
+      .execute();
     await audit(q, orgId, actor, 'create', 'person_note', id, { person_id: personId });
     return getNote(q, orgId, personId, id);
   });
@@ -60,11 +67,13 @@ export async function updateNote(db: Db, orgId: string, personId: string, id: st
 export async function deleteNote(db: Db, orgId: string, personId: string, id: string, actor: string) {
   await db.tx(async (q) => {
     await requireLivePerson(q, orgId, personId, true);
-    const r = await q.query('DELETE FROM person_notes WHERE organization_id = $1 AND person_id = $2 AND id = $3 RETURNING id', [
-      orgId,
-      personId,
-      id,
-    ]);
+    const r = await kx(q)
+      .deleteFrom('person_notes')
+      .where('organization_id', '=', orgId)
+      .where('person_id', '=', personId)
+      .where('id', '=', id)
+      .returning('id')
+      .execute();
     if (!r.length) throw notFound('note');
     await audit(q, orgId, actor, 'delete', 'person_note', id, { person_id: personId });
   });

@@ -4,6 +4,7 @@
  * people for speed) and never write it.
  */
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { audit } from '../../platform/audit.ts';
 import { getPerson, insertPerson, personByEmail, type PersonRow } from './repository.ts';
 import { newId } from '../../platform/ids.ts';
@@ -36,19 +37,27 @@ export interface PersonSummary {
   volunteer_status: VolunteerStatus | null;
 }
 export async function personSummary(q: Queryable, orgId: string, id: string, lock = false): Promise<PersonSummary | null> {
-  const r = (
-    await q.query<Omit<PersonSummary, 'display_name' | 'volunteer_status'> & { volunteer_status: string | null }>(
-      `SELECT id, first_name, last_name, email, phone, roles, volunteer_status FROM people
-        WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`,
-      [orgId, id],
-    )
-  )[0];
+  let read = kx(q)
+    .selectFrom('people')
+    .select(['id', 'first_name', 'last_name', 'email', 'phone', 'roles', 'volunteer_status'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null);
+  if (lock) read = read.forUpdate();
+  const r = await read.executeTakeFirst();
   return r ? { ...r, display_name: displayName(r), volunteer_status: effectiveVolunteerStatus(r.roles, r.volunteer_status) } : null;
 }
 
 /** True when the id names a live (not deleted) person of the organization. */
 export async function personExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return (await q.query('SELECT 1 FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, id])).length > 0;
+  const rows = await kx(q)
+    .selectFrom('people')
+    .select(sql`1`.as('one'))
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return rows.length > 0;
 }
 
 /**
@@ -56,11 +65,15 @@ export async function personExists(q: Queryable, orgId: string, id: string): Pro
  * inside the caller's transaction. Returns false when the person already had it (nothing written).
  */
 export async function addRole(q: Queryable, orgId: string, personId: string, role: string, actor: string | null): Promise<boolean> {
-  const rows = await q.query(
-    `UPDATE people SET roles = array_append(roles, $3), updated_at = now()
-      WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL AND NOT ($3 = ANY(roles)) RETURNING id`,
-    [orgId, personId, role],
-  );
+  const rows = await kx(q)
+    .updateTable('people')
+    .set({ roles: sql<string[]>`array_append(roles, ${role}::text)`, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', personId)
+    .where('deleted_at', 'is', null)
+    .where(sql<boolean>`NOT (${role}::text = ANY(roles))`)
+    .returning('id')
+    .execute();
   if (!rows.length) return false;
   await audit(q, orgId, actor, 'update', 'person', personId, ['roles']);
   return true;
@@ -84,12 +97,22 @@ export async function peopleLike(
   phone: string | null,
 ): Promise<{ id: string; display_name: string; reasons: ('same_email' | 'same_phone')[] }[]> {
   if (!email && !phone) return [];
-  const rows = await q.query<{ id: string; first_name: string; last_name: string; same_email: boolean; same_phone: boolean }>(
-    `SELECT id, first_name, last_name, (lower(email) = lower($2)) IS TRUE AS same_email, (phone = $3) IS TRUE AS same_phone
-       FROM people WHERE organization_id = $1 AND deleted_at IS NULL AND (lower(email) = lower($2) OR phone = $3)
-      ORDER BY created_at, id LIMIT 20`,
-    [orgId, email, phone],
-  );
+  const rows = await kx(q)
+    .selectFrom('people')
+    .select([
+      'id',
+      'first_name',
+      'last_name',
+      sql<boolean>`(lower(email) = lower(${email}::text)) IS TRUE`.as('same_email'),
+      sql<boolean>`(phone = ${phone}::text) IS TRUE`.as('same_phone'),
+    ])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where(sql<boolean>`(lower(email) = lower(${email}::text) OR phone = ${phone}::text)`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(20)
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     display_name: displayName(r),
@@ -118,12 +141,18 @@ export async function personFlags(
   orgId: string,
   personId: string,
 ): Promise<Array<{ flag: 'banned' | 'do not adopt' | 'deceased' | 'dangerous'; reason: string | null }>> {
-  const rows = await q.query<{ flag: string; reason: string }>(
-    `SELECT f.flag, f.reason FROM person_flags f
-       JOIN people p ON p.organization_id = f.organization_id AND p.id = f.person_id AND p.deleted_at IS NULL
-      WHERE f.organization_id = $1 AND f.person_id = $2 AND f.cleared_at IS NULL ORDER BY f.created_at, f.id`,
-    [orgId, personId],
-  );
+  const rows = await kx(q)
+    .selectFrom('person_flags as f')
+    .innerJoin('people as p', (j) =>
+      j.onRef('p.organization_id', '=', 'f.organization_id').onRef('p.id', '=', 'f.person_id').on('p.deleted_at', 'is', null),
+    )
+    .select(['f.flag', 'f.reason'])
+    .where('f.organization_id', '=', orgId)
+    .where('f.person_id', '=', personId)
+    .where('f.cleared_at', 'is', null)
+    .orderBy('f.created_at')
+    .orderBy('f.id')
+    .execute();
   return rows.map((r) => ({
     flag: (r.flag === 'do_not_adopt' ? 'do not adopt' : r.flag) as 'banned' | 'do not adopt' | 'deceased' | 'dangerous',
     reason: r.reason,
@@ -139,12 +168,15 @@ export async function personSuppression(
   orgId: string,
   personId: string,
 ): Promise<{ reason: 'deceased'; detail: string } | null> {
-  const r = (
-    await q.query<{ reason: string }>(
-      "SELECT reason FROM person_flags WHERE organization_id = $1 AND person_id = $2 AND flag = 'deceased' AND cleared_at IS NULL LIMIT 1",
-      [orgId, personId],
-    )
-  )[0];
+  const r = await kx(q)
+    .selectFrom('person_flags')
+    .select('reason')
+    .where('organization_id', '=', orgId)
+    .where('person_id', '=', personId)
+    .where('flag', '=', 'deceased')
+    .where('cleared_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
   return r ? { reason: 'deceased', detail: `the person is flagged deceased: ${r.reason}` } : null;
 }
 
@@ -189,12 +221,18 @@ export async function matchIndex(
   q: Queryable,
   orgId: string,
 ): Promise<{ id: string; email: string; phone: string | null; name: string; postal: string | null }[]> {
-  return q.query(
-    `SELECT id, lower(email) AS email, phone, lower(trim(first_name || ' ' || last_name)) AS name,
-            upper(replace(address->>'postalCode', ' ', '')) AS postal
-       FROM people WHERE organization_id = $1 AND deleted_at IS NULL`,
-    [orgId],
-  );
+  return kx(q)
+    .selectFrom('people')
+    .select([
+      'id',
+      sql<string>`lower(email)`.as('email'),
+      'phone',
+      sql<string>`lower(trim(first_name || ' ' || last_name))`.as('name'),
+      sql<string | null>`upper(replace(address->>'postalCode', ' ', ''))`.as('postal'),
+    ])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 export type NewPerson = Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fields'>;
@@ -205,31 +243,19 @@ export type NewPerson = Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fi
 export async function insertPeople(q: Queryable, orgId: string, rows: NewPerson[], actor: string): Promise<void> {
   for (let i = 0; i < rows.length; i += 1000) {
     const c = rows.slice(i, i + 1000);
-    await q.query(
-      `WITH ins AS (
+    const col = (f: (r: NewPerson) => string | null) => sql`${c.map(f)}::text[]`;
+    await sql`WITH ins AS (
          INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone)
-         SELECT $1, u.id, u.fn, u.ln, u.em, u.ph, u.ad::jsonb, ARRAY(SELECT jsonb_array_elements_text(u.ro::jsonb)),
+         SELECT ${orgId}::text, u.id, u.fn, u.ln, u.em, u.ph, u.ad::jsonb, ARRAY(SELECT jsonb_array_elements_text(u.ro::jsonb)),
                 ARRAY(SELECT jsonb_array_elements_text(u.tg::jsonb)), u.no, u.tz
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                       $10::text[], $11::text[])
+           FROM unnest(${col((r) => r.id)}, ${col((r) => r.first_name)}, ${col((r) => r.last_name)}, ${col((r) => r.email)},
+                       ${col((r) => r.phone)}, ${col((r) => (r.address === null ? null : JSON.stringify(r.address)))},
+                       ${col((r) => JSON.stringify(r.roles))}, ${col((r) => JSON.stringify(r.tags))}, ${col((r) => r.notes)},
+                       ${col((r) => r.time_zone)})
                 AS u(id, fn, ln, em, ph, ad, ro, tg, no, tz)
-         RETURNING id)
-       INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT $1, $12, 'create', 'person', id FROM ins`,
-      [
-        orgId,
-        c.map((r) => r.id),
-        c.map((r) => r.first_name),
-        c.map((r) => r.last_name),
-        c.map((r) => r.email),
-        c.map((r) => r.phone),
-        c.map((r) => (r.address === null ? null : JSON.stringify(r.address))),
-        c.map((r) => JSON.stringify(r.roles)),
-        c.map((r) => JSON.stringify(r.tags)),
-        c.map((r) => r.notes),
-        c.map((r) => r.time_zone),
-        actor,
-      ],
-    );
+         RETURNING organization_id, id)
+       INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+       SELECT organization_id, ${actor}, 'create', 'person', id FROM ins`.execute(kx(q));
   }
 }
 
@@ -240,10 +266,13 @@ export async function peopleContacts(
   ids: string[],
 ): Promise<{ id: string; first_name: string; last_name: string; email: string; phone: string | null }[]> {
   if (!ids.length) return [];
-  const rows = await q.query<{ id: string; first_name: string; last_name: string; email: string; phone: string | null }>(
-    'SELECT id, first_name, last_name, email, phone FROM people WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL',
-    [orgId, ids],
-  );
+  const rows = await kx(q)
+    .selectFrom('people')
+    .select(['id', 'first_name', 'last_name', 'email', 'phone'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', sql<string>`ANY(${ids}::text[])`)
+    .where('deleted_at', 'is', null)
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -254,20 +283,26 @@ export async function peopleContacts(
  */
 export async function displayNames(q: Queryable, orgId: string, ids: string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();
-  const rows = await q.query<{ id: string; first_name: string; last_name: string }>(
-    'SELECT id, first_name, last_name FROM people WHERE organization_id = $1 AND id = ANY($2::text[])',
-    [orgId, [...new Set(ids)]],
-  );
+  const rows = await kx(q)
+    .selectFrom('people')
+    .select(['id', 'first_name', 'last_name'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', sql<string>`ANY(${[...new Set(ids)]}::text[])`)
+    .execute();
   return new Map(rows.map((r) => [r.id, displayName(r)]));
 }
 
 /** The live person whose primary email is this address (any case), or null. */
 export async function personIdByEmail(q: Queryable, orgId: string, email: string): Promise<string | null> {
-  const rows = await q.query<{ id: string }>(
-    'SELECT id FROM people WHERE organization_id = $1 AND lower(email) = lower($2) AND deleted_at IS NULL LIMIT 1',
-    [orgId, email],
-  );
-  return rows[0]?.id ?? null;
+  const row = await kx(q)
+    .selectFrom('people')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where(sql`lower(email)`, '=', sql`lower(${email})`)
+    .where('deleted_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
 }
 
 /** A volunteer's approval (applied → approved) and the hook raised when one is approved: see volunteer.ts. */

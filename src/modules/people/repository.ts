@@ -1,51 +1,48 @@
-import { changeCte, type Change } from '../../platform/changes.ts';
+import { changeCteSql, type Change } from '../../platform/changes.ts';
 import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
+import { kx, runPrepared, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Address } from './schemas.ts';
 import { searchPeople, tableWord } from './search.ts';
 
-export type AddressRow = Static<typeof Address>;
-export interface PersonRow {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  address: AddressRow | null;
-  roles: string[];
-  tags: string[];
-  notes: string | null;
-  time_zone: string;
+/** The postal address a person holds (the `address` column's JSON). */
+export type PostalAddress = Static<typeof Address>;
+const COLUMNS = [
+  'id',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'address',
+  'roles',
+  'tags',
+  'notes',
+  'time_zone',
+  'custom_fields',
+  'created_at',
+  'updated_at',
+] as const;
+/** A person as read: the generated row's columns, its address and custom fields as the JSON they hold. */
+export type PersonRow = Omit<Pick<Selectable<DB['people']>, (typeof COLUMNS)[number]>, 'address' | 'custom_fields'> & {
+  address: PostalAddress | null;
   custom_fields: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
-const COLS = 'id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone, custom_fields, created_at, updated_at';
-const PCOLS = COLS.split(', ')
-  .map((c) => `p.${c}`)
-  .join(', ');
+};
+/** The columns a new person is written with. */
+type NewPerson = Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fields'>;
+const COLS = COLUMNS.join(', ');
+const PCOLS = COLUMNS.map((c) => `p.${c}`).join(', ');
+/** The columns a statement answers, from the CTE or table `from`. */
+const returned = (from: string) => sql.join(COLUMNS.map((c) => sql.ref(`${from}.${c}`)));
+
+const people = (q: Queryable, orgId: string) =>
+  kx(q).selectFrom('people').select(COLUMNS).$castTo<PersonRow>().where('organization_id', '=', orgId).where('deleted_at', 'is', null);
 
 export async function getPerson(q: Queryable, orgId: string, id: string): Promise<PersonRow | null> {
-  return (
-    (
-      await q.prepared<PersonRow>(
-        'person_get',
-        `SELECT ${COLS} FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL`,
-        [orgId, id],
-      )
-    )[0] ?? null
-  );
+  return (await runPrepared(q, 'person_get', people(q, orgId).where('id', '=', id)))[0] ?? null;
 }
 export async function personByEmail(q: Queryable, orgId: string, email: string): Promise<PersonRow | null> {
-  return (
-    (
-      await q.query<PersonRow>(
-        `SELECT ${COLS} FROM people WHERE organization_id = $1 AND lower(email) = lower($2) AND deleted_at IS NULL`,
-        [orgId, email],
-      )
-    )[0] ?? null
-  );
+  return (await people(q, orgId).where(sql`lower(email)`, '=', sql`lower(${email})`).executeTakeFirst()) ?? null;
 }
 
 export interface PersonFilter {
@@ -124,31 +121,23 @@ export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, l
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 
-/** A new person's column values in the order both inserts list them ($1–$11). */
-const personValues = (orgId: string, p: Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fields'>) => [
-  orgId,
-  p.id,
-  p.first_name,
-  p.last_name,
-  p.email,
-  p.phone,
-  p.address === null ? null : JSON.stringify(p.address),
-  p.roles,
-  p.tags,
-  p.notes,
-  p.time_zone,
-];
+/** A new person's columns as inserted. */
+const personValues = (orgId: string, p: NewPerson) => ({
+  organization_id: orgId,
+  id: p.id,
+  first_name: p.first_name,
+  last_name: p.last_name,
+  email: p.email,
+  phone: p.phone,
+  address: p.address === null ? null : JSON.stringify(p.address),
+  roles: p.roles,
+  tags: p.tags,
+  notes: p.notes,
+  time_zone: p.time_zone,
+});
 
-export async function insertPerson(
-  q: Queryable,
-  orgId: string,
-  p: Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fields'>,
-): Promise<void> {
-  await q.query(
-    `INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone)
-      VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-    personValues(orgId, p),
-  );
+export async function insertPerson(q: Queryable, orgId: string, p: NewPerson): Promise<void> {
+  await kx(q).insertInto('people').values(personValues(orgId, p)).execute();
 }
 /**
  * Inserts a person, writes its audit row and its change for the feed and returns the new row, in one statement (atomic
@@ -157,20 +146,22 @@ export async function insertPerson(
 export async function createPerson(
   q: Queryable,
   orgId: string,
-  p: Omit<PersonRow, 'created_at' | 'updated_at' | 'custom_fields'>,
+  p: NewPerson,
   actor: string | null,
   change: Omit<Change, 'id'>,
 ): Promise<PersonRow> {
-  const ch = changeCte(change, 'w', 13, { actor: '$12::text' });
-  const sql = `WITH w AS (
+  const v = personValues(orgId, p);
+  const ch = changeCteSql(change, 'w', { actor: sql`${actor}::text` });
+  const statement = sql<PersonRow>`WITH w AS (
        INSERT INTO people (organization_id, id, first_name, last_name, email, phone, address, roles, tags, notes, time_zone)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) RETURNING organization_id, ${COLS}),
+       VALUES (${v.organization_id}, ${v.id}, ${v.first_name}, ${v.last_name}, ${v.email}, ${v.phone}, ${v.address}, ${v.roles},
+               ${v.tags}, ${v.notes}, ${v.time_zone})
+       RETURNING organization_id, ${sql.raw(COLS)}),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
-            SELECT organization_id, $12, 'create', 'person', id FROM w),
-     ch AS (${ch.sql})
-     SELECT ${COLS} FROM w`;
-  const rows = await q.prepared<PersonRow>('person_create', sql, [...personValues(orgId, p), actor, ...ch.params]);
-  return first(rows, 'person');
+            SELECT organization_id, ${actor}, 'create', 'person', id FROM w),
+     ch AS (${ch})
+     SELECT ${returned('w')} FROM w`;
+  return first(await runPrepared(q, 'person_create', statement), 'person');
 }
 export const UPDATABLE = ['first_name', 'last_name', 'email', 'phone', 'address', 'roles', 'tags', 'notes', 'time_zone'] as const;
 /**
@@ -189,39 +180,31 @@ export async function updatePerson(
   change?: Omit<Change, 'id'>,
 ): Promise<PersonRow | null> {
   const cols = UPDATABLE.filter((c) => c in patch);
-  const values = cols.map((c) => (c === 'address' && patch[c] !== null ? JSON.stringify(patch[c]) : patch[c]));
-  const sets = [...cols.map((c, i) => `${c} = $${i + 5}`), 'updated_at = now()'];
+  const sets = [
+    ...cols.map((c) => sql`${sql.ref(c)} = ${c === 'address' && patch[c] !== null ? JSON.stringify(patch[c]) : patch[c]}`),
+    sql`updated_at = now()`,
+  ];
   // The change for the feed, when given, is recorded by the same statement.
-  const ch = change ? changeCte(change, 'w', 5 + values.length) : null;
-  const detail = changesSql(columnPairs(cols, 'o', 'p'), `jsonb_build_object('sent', $4::jsonb)`);
-  const sql = `WITH w AS (UPDATE people p SET ${sets.join(', ')}
-       FROM (SELECT * FROM people WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE) o
+  const ch = change ? sql`, ch AS (${changeCteSql(change, 'w')})` : sql``;
+  // The detail's SQL is built from the column names above (code), its `sent` member bound.
+  const detail = sql`${sql.raw(changesSql(columnPairs(cols, 'o', 'p')))} || jsonb_build_object('sent', ${JSON.stringify(fields)}::jsonb)`;
+  const statement = sql<PersonRow>`WITH w AS (UPDATE people p SET ${sql.join(sets)}
+       FROM (SELECT * FROM people WHERE organization_id = ${orgId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE) o
       WHERE p.organization_id = o.organization_id AND p.id = o.id RETURNING p.*, ${detail} AS audit_detail),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-            SELECT organization_id, $3, 'update', 'person', id, audit_detail FROM w)${
-              ch
-                ? `,
-     ch AS (${ch.sql})`
-                : ''
-            }
-     SELECT ${COLS} FROM w`;
-  const rows = await q.prepared<PersonRow>(shapeName('person_update', sql), sql, [
-    orgId,
-    id,
-    actor,
-    JSON.stringify(fields),
-    ...values,
-    ...(ch?.params ?? []),
-  ]);
+            SELECT organization_id, ${actor}, 'update', 'person', id, audit_detail FROM w)${ch}
+     SELECT ${returned('w')} FROM w`;
+  const rows = await runPrepared(q, 'person_update', statement);
   return rows[0] ?? null;
 }
 export async function softDeletePerson(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return (
-    (
-      await q.query('UPDATE people SET deleted_at = now() WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id', [
-        orgId,
-        id,
-      ])
-    ).length > 0
-  );
+  const rows = await kx(q)
+    .updateTable('people')
+    .set({ deleted_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
 }

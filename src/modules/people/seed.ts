@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { SeedData } from '../../platform/context.ts';
 import { newId } from '../../platform/ids.ts';
@@ -20,23 +21,55 @@ export async function seedPeopleDepth(q: Queryable, org: Organization, data: See
   await contact(a.id, 'phone', '+12125550199', 'mobile', true);
   await contact(b.id, 'phone', '+12125550188', 'landline', false, true);
   await contact(c.id, 'other', '@' + c.first_name.toLowerCase() + '_rescues', 'social');
-  await q.query(
-    `INSERT INTO person_addresses (organization_id, id, person_id, kind, line1, city, state, postal_code, country, valid_from, valid_until)
-     VALUES ($1,$2,$3,'home','9 Old Mill Road','Springfield','NY','12999','US','2019-01-01','2023-06-30'),
-            ($1,$4,$3,'mailing','PO Box 77','Springfield','NY','12001','US',NULL,NULL)`,
-    [org.id, newId('pad'), a.id, newId('pad')],
-  );
-  await q.query(
-    `INSERT INTO person_notes (organization_id, id, person_id, kind, body, author, pinned) VALUES
-       ($1,$2,$3,'warning','Prefers to be called after 6pm; works nights.',NULL,true),
-       ($1,$4,$3,'call','Called about fostering a second dog; will decide next week.',NULL,false)`,
-    [org.id, newId('pnt'), a.id, newId('pnt')],
-  );
-  await q.query(
-    `INSERT INTO person_flags (organization_id, id, person_id, flag, reason)
-     VALUES ($1,$2,$3,'do_not_adopt','Returned two dogs within a week in 2023.')`,
-    [org.id, newId('pfl'), (data.people[data.people.length - 1] ?? c).id],
-  );
+  const place = { organization_id: org.id, person_id: a.id, city: 'Springfield', state: 'NY', country: 'US' };
+  await kx(q)
+    .insertInto('person_addresses')
+    .values([
+      {
+        ...place,
+        id: newId('pad'),
+        kind: 'home',
+        line1: '9 Old Mill Road',
+        postal_code: '12999',
+        valid_from: '2019-01-01',
+        valid_until: '2023-06-30',
+      },
+      { ...place, id: newId('pad'), kind: 'mailing', line1: 'PO Box 77', postal_code: '12001', valid_from: null, valid_until: null },
+    ])
+    .execute();
+  await kx(q)
+    .insertInto('person_notes')
+    .values([
+      {
+        organization_id: org.id,
+        id: newId('pnt'),
+        person_id: a.id,
+        kind: 'warning',
+        body: 'Prefers to be called after 6pm; works nights.',
+        author: null,
+        pinned: true,
+      },
+      {
+        organization_id: org.id,
+        id: newId('pnt'),
+        person_id: a.id,
+        kind: 'call',
+        body: 'Called about fostering a second dog; will decide next week.',
+        author: null,
+        pinned: false,
+      },
+    ])
+    .execute();
+  await kx(q)
+    .insertInto('person_flags')
+    .values({
+      organization_id: org.id,
+      id: newId('pfl'),
+      person_id: (data.people[data.people.length - 1] ?? c).id,
+      flag: 'do_not_adopt',
+      reason: 'Returned two dogs within a week in 2023.',
+    })
+    .execute();
   // A likely duplicate of the first person: same name, same postal code, another email.
   const first = await getPerson(q, org.id, a.id);
   if (first)

@@ -41,7 +41,7 @@ function check(body: PersonCreateBody | PersonUpdateBody, org: Organization, cur
 }
 
 /** Every address carries all six fields; the ones a country does not use are null. */
-function normalizeAddress(a: repo.AddressRow | null | undefined): repo.AddressRow | null | undefined {
+function normalizeAddress(a: repo.PostalAddress | null | undefined): repo.PostalAddress | null | undefined {
   if (!a) return a;
   return {
     line1: a.line1,

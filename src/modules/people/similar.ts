@@ -4,6 +4,7 @@
  * contact), or a similar full name (pg_trgm similarity at least SIMILAR_NAME, the duplicates list's threshold).
  */
 import type { Db } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { invalid } from '../../platform/errors.ts';
 import { normalizePhone } from '../../platform/validators.ts';
 import { SIMILAR_NAME } from './duplicates.ts';
@@ -41,37 +42,42 @@ export async function similarPeople(db: Db, org: { id: string; country: string }
   const tel = phone.trim() ? normalizePhone(phone.trim(), org.country) : null;
   if (!name && !mail && !tel) return [];
   return db.tx(async (q) => {
-    await q.query(`SET LOCAL pg_trgm.similarity_threshold = ${SIMILAR_NAME}`);
-    const rows = await q.query<Omit<SimilarPerson, 'reasons'> & { same_email: boolean; same_phone: boolean; similar: boolean }>(
-      `WITH cand AS (
+    await sql`SET LOCAL pg_trgm.similarity_threshold = ${sql.lit(SIMILAR_NAME)}`.execute(kx(q));
+    const personId = f.person_id ?? null;
+    // The values compared, each bound where it is used.
+    const m = sql`${mail}::text`;
+    const t = sql`${tel}::text`;
+    const n = sql`${name}::text`;
+    const o = org.id;
+    const { rows } = await sql<Omit<SimilarPerson, 'reasons'> & { same_email: boolean; same_phone: boolean; similar: boolean }>`
+      WITH cand AS (
          SELECT p.id, p.first_name, p.last_name, p.email, p.phone, p.roles, p.created_at,
                 lower(trim(p.first_name || ' ' || p.last_name)) AS name
-           FROM people p WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND p.id IS DISTINCT FROM $5)
+           FROM people p WHERE p.organization_id = ${o} AND p.deleted_at IS NULL AND p.id IS DISTINCT FROM ${personId})
        SELECT c.id, trim(c.first_name || ' ' || c.last_name) AS display_name, c.email, c.phone, c.roles, c.created_at,
-              ($2 <> '' AND (lower(c.email) = $2 OR EXISTS (SELECT 1 FROM person_contacts k WHERE k.organization_id = $1
-                 AND k.person_id = c.id AND k.kind = 'email' AND lower(k.value) = $2))) AS same_email,
-              ($3::text IS NOT NULL AND (c.phone = $3 OR EXISTS (SELECT 1 FROM person_contacts k WHERE k.organization_id = $1
-                 AND k.person_id = c.id AND k.kind = 'phone' AND k.value = $3))) AS same_phone,
-              ($4 <> '' AND c.name % $4) AS similar,
-              CASE WHEN $4 <> '' THEN similarity(c.name, $4)::float8 ELSE 0 END AS name_similarity
+              (${m} <> '' AND (lower(c.email) = ${m} OR EXISTS (SELECT 1 FROM person_contacts k WHERE k.organization_id = ${o}
+                 AND k.person_id = c.id AND k.kind = 'email' AND lower(k.value) = ${m}))) AS same_email,
+              (${t} IS NOT NULL AND (c.phone = ${t} OR EXISTS (SELECT 1 FROM person_contacts k WHERE k.organization_id = ${o}
+                 AND k.person_id = c.id AND k.kind = 'phone' AND k.value = ${t}))) AS same_phone,
+              (${n} <> '' AND c.name % ${n}) AS similar,
+              CASE WHEN ${n} <> '' THEN similarity(c.name, ${n})::float8 ELSE 0 END AS name_similarity
          FROM cand c
-        WHERE ($2 <> '' AND (lower(c.email) = $2 OR EXISTS (SELECT 1 FROM person_contacts k WHERE k.organization_id = $1
-                 AND k.person_id = c.id AND k.kind = 'email' AND lower(k.value) = $2)))
-           OR ($3::text IS NOT NULL AND (c.phone = $3 OR EXISTS (SELECT 1 FROM person_contacts k WHERE k.organization_id = $1
-                 AND k.person_id = c.id AND k.kind = 'phone' AND k.value = $3)))
-           OR ($4 <> '' AND c.name % $4)
+        WHERE (${m} <> '' AND (lower(c.email) = ${m} OR EXISTS (SELECT 1 FROM person_contacts k WHERE k.organization_id = ${o}
+                 AND k.person_id = c.id AND k.kind = 'email' AND lower(k.value) = ${m})))
+           OR (${t} IS NOT NULL AND (c.phone = ${t} OR EXISTS (SELECT 1 FROM person_contacts k WHERE k.organization_id = ${o}
+                 AND k.person_id = c.id AND k.kind = 'phone' AND k.value = ${t})))
+           OR (${n} <> '' AND c.name % ${n})
         ORDER BY 6 DESC, 7 DESC, name_similarity DESC, c.created_at, c.id
-        LIMIT 10`,
-      [org.id, mail, tel, name, f.person_id ?? null],
-    );
+        LIMIT 10`.execute(kx(q));
     const dismissed = f.person_id
       ? new Set(
           (
-            await q.query<{ other: string }>(
-              `SELECT CASE WHEN person_a = $2 THEN person_b ELSE person_a END AS other FROM person_duplicate_dismissals
-                WHERE organization_id = $1 AND (person_a = $2 OR person_b = $2)`,
-              [org.id, f.person_id],
-            )
+            await kx(q)
+              .selectFrom('person_duplicate_dismissals')
+              .select(sql<string>`CASE WHEN person_a = ${f.person_id} THEN person_b ELSE person_a END`.as('other'))
+              .where('organization_id', '=', org.id)
+              .where((eb) => eb.or([eb('person_a', '=', f.person_id as string), eb('person_b', '=', f.person_id as string)]))
+              .execute()
           ).map((r) => r.other),
         )
       : new Set<string>();

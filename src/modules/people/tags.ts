@@ -1,5 +1,6 @@
 /** A person's tags (the `tags` column of `people`, also written whole by the Family A PATCH) one at a time, and the tags in use. */
 import { first, type Db, type Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { auditChanges } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -16,7 +17,8 @@ export function tagText(raw: string, field = 'tag'): string {
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 async function tagsRow(q: Queryable, orgId: string, personId: string): Promise<string[]> {
-  return first(await q.query<{ tags: string[] }>('SELECT tags FROM people WHERE organization_id = $1 AND id = $2', [orgId, personId])).tags;
+  return first(await kx(q).selectFrom('people').select('tags').where('organization_id', '=', orgId).where('id', '=', personId).execute())
+    .tags;
 }
 
 export async function tagsOf(q: Queryable, orgId: string, personId: string) {
@@ -31,7 +33,12 @@ async function changeTags(db: Db, orgId: string, personId: string, actor: string
     const before = await tagsRow(q, orgId, personId);
     const after = change(before);
     if (JSON.stringify(after) !== JSON.stringify(before)) {
-      await q.query('UPDATE people SET tags = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, personId, after]);
+      await kx(q)
+        .updateTable('people')
+        .set({ tags: after, updated_at: sql`now()` })
+        .where('organization_id', '=', orgId)
+        .where('id', '=', personId)
+        .execute();
       await auditChanges(q, orgId, actor, 'person', personId, { tags: before }, { tags: after });
       await recordChange(q, orgId, { event: 'person.updated', entity: 'person', id: personId, fields: { tags: after }, actor });
     }
@@ -67,23 +74,28 @@ export async function removeTag(db: Db, orgId: string, personId: string, raw: st
 
 /** Tags carried by live people, compared without regard to case, most used first; each spelled as most people have it. */
 export async function tagCounts(q: Queryable, orgId: string, limit: number, offset: number) {
-  return q.query<{ tag: string; people: number }>(
-    `SELECT mode() WITHIN GROUP (ORDER BY t.tag) AS tag, count(DISTINCT p.id)::int AS people
+  const r = await sql<{
+    tag: string;
+    people: number;
+  }>`SELECT mode() WITHIN GROUP (ORDER BY t.tag) AS tag, count(DISTINCT p.id)::int AS people
        FROM people p CROSS JOIN LATERAL unnest(p.tags) AS t(tag)
-      WHERE p.organization_id = $1 AND p.deleted_at IS NULL
-      GROUP BY lower(t.tag) ORDER BY people DESC, lower(t.tag) LIMIT $2 OFFSET $3`,
-    [orgId, limit, offset],
-  );
+      WHERE p.organization_id = ${orgId} AND p.deleted_at IS NULL
+      GROUP BY lower(t.tag) ORDER BY people DESC, lower(t.tag) LIMIT ${limit} OFFSET ${offset}`.execute(kx(q));
+  return r.rows;
 }
 
 /** Live people carrying a tag (without regard to case), newest first. */
 export async function peopleByTag(q: Queryable, orgId: string, raw: string, limit: number, offset: number) {
   const tag = raw.trim().replace(/\s+/g, ' ');
-  return q.query<{ id: string; first_name: string; last_name: string; display_name: string; email: string }>(
-    `SELECT p.id, p.first_name, p.last_name, btrim(p.first_name || ' ' || p.last_name) AS display_name, p.email
-       FROM people p
-      WHERE p.organization_id = $1 AND p.deleted_at IS NULL AND EXISTS (SELECT 1 FROM unnest(p.tags) t WHERE lower(t) = lower($2))
-      ORDER BY p.created_at DESC, p.id DESC LIMIT $3 OFFSET $4`,
-    [orgId, tag, limit, offset],
-  );
+  return kx(q)
+    .selectFrom('people as p')
+    .select(['p.id', 'p.first_name', 'p.last_name', sql<string>`btrim(p.first_name || ' ' || p.last_name)`.as('display_name'), 'p.email'])
+    .where('p.organization_id', '=', orgId)
+    .where('p.deleted_at', 'is', null)
+    .where(sql<boolean>`EXISTS (SELECT 1 FROM unnest(p.tags) t WHERE lower(t) = lower(${tag}))`)
+    .orderBy('p.created_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
