@@ -83,7 +83,7 @@ async function runSuite(label: string, url: string, files: string[]): Promise<bo
   const testArgs = ['--test', '--test-concurrency=2', '--test-timeout=1200000', ...reporters(compiled?.root)];
   // The transpiled twins run on plain Node (source maps on, so stack traces and the ownership trace name the .ts
   // file); the few that must read TypeScript as TypeScript run through tsx.
-  const viaTsx = compiled ? files.filter((f) => RUN_AS_TYPESCRIPT.some((t) => f.endsWith(t))) : files;
+  const viaTsx = compiled ? files.filter(asTypeScript) : files;
   const viaJs = compiled ? files.filter((f) => !viaTsx.includes(f)).map((f) => compiledPath(compiled.root, f)) : [];
   let ok = true;
   if (viaJs.length)
@@ -149,10 +149,14 @@ const args = process.argv.slice(2);
  * hooks' cost; `ARK_TEST_TSX=1` runs everything through tsx instead.
  */
 const RUN_AS_TYPESCRIPT = ['test/module-ownership.test.ts', 'test/schema-types.test.ts'];
-const compiled = process.env.ARK_TEST_TSX ? null : await compileForTests(path.resolve(`.tmp/js-${process.pid}`));
-if (compiled) process.on('exit', () => rmSync(compiled.root, { recursive: true, force: true }));
-if (compiled) console.log(`# ${compiled.files} TypeScript files transpiled for the test run (test/compile.ts)`);
+const asTypeScript = (f: string) => RUN_AS_TYPESCRIPT.some((t) => f.endsWith(t));
 const files = args.length ? args : [...findTests('src'), ...findTests('test')].sort();
+// Each compiled test file is a bundle (test/compile.ts) unless ARK_TEST_BUNDLE=0.
+const bundled = process.env.ARK_TEST_BUNDLE === '0' ? [] : files.filter((f) => !asTypeScript(f));
+const compiled = process.env.ARK_TEST_TSX ? null : await compileForTests(path.resolve(`.tmp/js-${process.pid}`), bundled);
+if (compiled) process.on('exit', () => rmSync(compiled.root, { recursive: true, force: true }));
+if (compiled)
+  console.log(`# ${compiled.files} TypeScript files transpiled for the test run, ${bundled.length} test files bundled (test/compile.ts)`);
 const isBrowser = (f: string) => f.endsWith('.browser.test.ts');
 let ok = true;
 
