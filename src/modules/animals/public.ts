@@ -200,6 +200,11 @@ export { createAnimal, updateAnimal } from './service.ts';
  * route), and its colour (Family B only).
  */
 export { createAnimalIn } from './service.ts';
+/**
+ * Many new animals in the caller's transaction, each as createAnimalIn makes it, the valid ones written by one
+ * statement (an import's batch); each item answers with its new id or the error that refused it, in order.
+ */
+export { createAnimalsIn, type AnimalBulkItem, type AnimalBulkResult } from './service.ts';
 export { setColourIn, getCard as animalCard } from './details.service.ts';
 /** The staff app's reading of an animal (GET /api/animals/{id}/details), for answers that return one. */
 export { AnimalCard, type AnimalCardT } from './details.schemas.ts';

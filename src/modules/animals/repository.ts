@@ -3,6 +3,7 @@ import { Where } from '../../platform/db/sql.ts';
 import { runPrepared, sql, type RawBuilder } from '../../platform/db/kysely.ts';
 import type { StatementPart } from './hooks.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
+import { CHANGE_EVENTS } from '../../platform/changes.ts';
 import { partName } from '../../platform/hooks.ts';
 
 /** The animals table's columns as written: the one declaration the read row and the patch derive from. */
@@ -300,4 +301,54 @@ export async function softDeleteAnimal(q: Queryable, orgId: string, id: string):
     [orgId, id],
   );
   return rows.length > 0;
+}
+
+/** A row of a bulk create: the animal's columns, its colour, and its own extra rows' values (see insertAnimals). */
+export interface AnimalBulkRow extends AnimalInsert {
+  colour: string | null;
+  /** The change's fields for the feed (the written columns without the notes). */
+  change_fields: Record<string, unknown>;
+  /** Pounds for a weight row (null: none) and that row's id. */
+  pounds: number | null;
+  weight_id: string;
+  /** The primary chip row's id (written when microchip_number is set). */
+  chip_id: string;
+}
+
+/**
+ * Inserts a batch of new animals in one statement: the animals (with their colours), their audit rows, their changes
+ * for the feed, their weight rows and primary chip rows, as the one-animal create writes them (insertAnimal, the
+ * primary chip of setPrimaryChipNumber). Values travel as one bound JSON array read with jsonb_to_recordset; the ids
+ * come back in the order given.
+ */
+export async function insertAnimals(
+  q: Queryable,
+  orgId: string,
+  rows: readonly AnimalBulkRow[],
+  actor: string,
+  measuredOn: string,
+): Promise<string[]> {
+  if (!rows.length) return [];
+  const json = JSON.stringify(rows.map((r, ord) => ({ ...r, ord })));
+  const stmt = sql<{ id: string }>`WITH r AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(${json}::jsonb) AS x(ord int, id text,
+      name text, public_name text, species text, breed text, status_id text, location_id text, intake_date date,
+      date_of_birth date, sex text, weight numeric, microchip_number text, is_public boolean, notes text,
+      custom_fields jsonb, colour text, change_fields jsonb, pounds numeric, weight_id text, chip_id text)),
+    w AS (INSERT INTO animals (organization_id, id, name, public_name, species, breed, status_id, location_id,
+      intake_date, date_of_birth, sex, weight, microchip_number, is_public, notes, custom_fields, colour)
+      SELECT ${orgId}, id, name, public_name, species, breed, status_id, location_id, intake_date, date_of_birth, sex,
+        weight, microchip_number, is_public, notes, custom_fields, colour FROM r ORDER BY ord RETURNING *),
+    ch AS (INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
+      SELECT w.organization_id, 'animal.created', ${CHANGE_EVENTS['animal.created']}::text, 'animal', w.id, r.change_fields, ${actor}::text
+        FROM w JOIN r ON r.id = w.id ORDER BY r.ord),
+    wg AS (INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, notes, recorded_by)
+      SELECT w.organization_id, r.weight_id, w.id, r.pounds, 'lb', ${measuredOn}::date, NULL, ${actor}::text
+        FROM w JOIN r ON r.id = w.id WHERE r.pounds IS NOT NULL ORDER BY r.ord),
+    mc AS (INSERT INTO animal_microchips (organization_id, id, animal_id, number, implanted_on, registry, is_primary)
+      SELECT w.organization_id, r.chip_id, w.id, w.microchip_number, NULL, NULL, true
+        FROM w JOIN r ON r.id = w.id WHERE w.microchip_number IS NOT NULL ORDER BY r.ord),
+    au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+      SELECT w.organization_id, ${actor}, 'create', 'animal', w.id FROM w JOIN r ON r.id = w.id ORDER BY r.ord)
+    SELECT w.id FROM w JOIN r ON r.id = w.id ORDER BY r.ord`;
+  return (await runPrepared(q, 'animal_insert_bulk', stmt)).map((x) => x.id);
 }

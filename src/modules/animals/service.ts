@@ -199,6 +199,58 @@ export async function createAnimalIn(
   return row;
 }
 
+/** One animal of a bulk create: its checked body and, optionally, its colour (the details card's field). */
+export interface AnimalBulkItem {
+  body: AnimalCreateBody;
+  colour?: string | null;
+}
+/** What a bulk create did with one item: the new animal's id, or why it was refused (nothing written for it). */
+export type AnimalBulkResult = { id: string } | { error: unknown };
+
+/**
+ * Many creates inside the caller's transaction, as createAnimalIn makes each (no created hooks: the caller records the
+ * first stays): every item is checked and prepared first, an item the checks refuse is answered with its error and left
+ * out, and the others are written by ONE statement (animals with their colours, audit rows, changes for the feed,
+ * weight rows and primary chips: repository insertAnimals). The write hooks are asked for each animal as for a create;
+ * their parts (none for a create today) then run over each animal's row, and their `after` work once the statement ran.
+ * The results come in the order of the items.
+ */
+export async function createAnimalsIn(
+  q: Queryable,
+  orgId: string,
+  items: readonly AnimalBulkItem[],
+  actor: string,
+  timeZone = 'UTC',
+): Promise<AnimalBulkResult[]> {
+  const results: AnimalBulkResult[] = [];
+  const rows: repo.AnimalBulkRow[] = [];
+  const works: { id: string; work: Awaited<ReturnType<typeof writtenWork>> }[] = [];
+  for (const item of items) {
+    try {
+      const { id, values, chip } = await prepareCreate(q, orgId, item.body, actor, timeZone);
+      const work = await writtenWork(q, orgId, id, ['created', ...(chip !== null ? ['microchip_number'] : [])]);
+      rows.push({
+        ...values,
+        colour: item.colour ?? null,
+        change_fields: changedFields(values),
+        pounds: item.body.weight ? item.body.weight : null,
+        weight_id: newId('wgt'),
+        chip_id: newId('chp'),
+      });
+      works.push({ id, work });
+      results.push({ id });
+    } catch (error) {
+      results.push({ error });
+    }
+  }
+  await repo.insertAnimals(q, orgId, rows, actor, todayIn(timeZone));
+  for (const { id, work } of works) {
+    await repo.runParts(q, orgId, id, work.parts);
+    await runAfter(q, work);
+  }
+  return results;
+}
+
 export async function createAnimal(
   db: Db,
   orgId: string,

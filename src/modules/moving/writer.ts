@@ -9,7 +9,8 @@ import { audit } from '../../platform/audit.ts';
 import {
   AnimalCreate,
   AnimalUpdate,
-  createAnimalIn,
+  createAnimalsIn,
+  type AnimalBulkItem,
   importWeights,
   setColourIn,
   updateAnimal,
@@ -317,6 +318,8 @@ async function animals(w: WriteContext, records: MAnimal[]): Promise<void> {
       refuse(w.report, 'animal', r.row, reason(err));
     }
   }
+  // The new animals are checked one by one (a refusal names its row) and the valid ones made by one statement.
+  const batch: { r: MAnimal; fp: string; item: AnimalBulkItem }[] = [];
   for (const { r, fp } of fresh) {
     const intake = facts.get(r.ext)?.first ?? r.intake_date ?? r.date_of_birth;
     if (!intake) {
@@ -345,15 +348,28 @@ async function animals(w: WriteContext, records: MAnimal[]): Promise<void> {
         body.notes = [body.notes, `Microchip as recorded before the move: ${r.microchip}`].filter(Boolean).join('\n\n');
         checked = check(AnimalCreate, body);
       }
-      const a = await createAnimalIn(w.db, w.org.id, checked, w.actor, w.org.time_zone);
-      await setColourIn(w.db, w.org.id, a.id, r.colour);
-      w.report.counts.animal.new += 1;
-      done.push({ ext: r.ext, ark_id: a.id, fingerprint: fp });
-      for (const alias of r.aliases ?? []) if (alias !== r.ext) done.push({ ext: alias, ark_id: a.id, fingerprint: 'alias' });
+      batch.push({ r, fp, item: { body: checked, colour: r.colour } });
     } catch (err) {
       refuse(w.report, 'animal', r.row, reason(err));
     }
   }
+  const made = await createAnimalsIn(
+    w.db,
+    w.org.id,
+    batch.map((b) => b.item),
+    w.actor,
+    w.org.time_zone,
+  );
+  made.forEach((m, i) => {
+    const { r, fp } = batch[i] as (typeof batch)[number];
+    if ('error' in m) {
+      refuse(w.report, 'animal', r.row, reason(m.error));
+      return;
+    }
+    w.report.counts.animal.new += 1;
+    done.push({ ext: r.ext, ark_id: m.id, fingerprint: fp });
+    for (const alias of r.aliases ?? []) if (alias !== r.ext) done.push({ ext: alias, ark_id: m.id, fingerprint: 'alias' });
+  });
   await recordExternal(w.db, w.org.id, w.source, 'animal', done);
 }
 
