@@ -7,7 +7,6 @@ import { announceChange } from '../platform/cache-bus.ts';
 import { SLUG_PATTERN, Tenancy } from '../platform/tenancy.ts';
 import * as settings from '../modules/settings/service.ts';
 import * as settingsRepo from '../modules/settings/repository.ts';
-import { seedOrganization } from './seed.ts';
 import { isEmail } from '../platform/validators.ts';
 import {
   addPlatformSuppression,
@@ -209,6 +208,8 @@ async function run(argv: string[]): Promise<void> {
       const { positionals } = opts(args, {}, 1);
       const slug = slugArg(positionals[0]);
       plan = async (store) => {
+        // Seeding loads every module: only this command pays for it (the others start in a fraction of the time).
+        const { seedOrganization } = await import('./seed.ts');
         const summary = await seedOrganization(store.db, slug);
         console.log(`Seeded ${slug}: ${summary}`);
       };
