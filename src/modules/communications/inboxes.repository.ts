@@ -8,21 +8,6 @@ export const DEFAULT_INBOX = 'hello';
 
 /** An inbox as stored: the wire shape without the derived address, with its access list as two columns. */
 export type InboxRow = Selectable<DB['comm_inboxes']>;
-const COLS = [
-  'organization_id',
-  'id',
-  'name',
-  'display_name',
-  'description',
-  'is_default',
-  'is_active',
-  'is_restricted',
-  'access_roles',
-  'access_key_ids',
-  'created_at',
-  'updated_at',
-] as const;
-
 /**
  * Who is reading, as the values the read rule binds. A restricted inbox is read by its access list (a role by name
  * or id, or a key id), and always by keys with admin on Communications.
@@ -60,7 +45,7 @@ export function messageReadable(r: Reader, m = 'm'): RawBuilder<boolean> {
     AND ${conversationReadable(r, 'rc')})))`;
 }
 
-const inboxes = (q: Queryable, orgId: string) => kx(q).selectFrom('comm_inboxes').select(COLS).where('organization_id', '=', orgId);
+const inboxes = (q: Queryable, orgId: string) => kx(q).selectFrom('comm_inboxes').selectAll().where('organization_id', '=', orgId);
 
 export async function inboxById(q: Queryable, orgId: string, id: string): Promise<InboxRow | null> {
   return (await inboxes(q, orgId).where('id', '=', id).executeTakeFirst()) ?? null;
@@ -119,7 +104,7 @@ export async function insertInbox(
     .insertInto('comm_inboxes')
     .values({ organization_id: orgId, id: newId('inb'), name: b.name, display_name: b.display_name, description: b.description })
     .onConflict((oc) => oc.doNothing())
-    .returning(COLS)
+    .returningAll()
     .executeTakeFirst();
   return row ?? null;
 }
@@ -142,7 +127,7 @@ export async function updateInbox(
     })
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .returning(COLS)
+    .returningAll()
     .executeTakeFirst();
   return row ?? null;
 }
@@ -153,7 +138,7 @@ export async function retireInbox(q: Queryable, orgId: string, id: string): Prom
     .set({ is_active: false, updated_at: sql`CASE WHEN is_active THEN now() ELSE updated_at END` })
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .returning(COLS)
+    .returningAll()
     .executeTakeFirst();
   return row ?? null;
 }

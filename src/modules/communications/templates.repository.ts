@@ -4,28 +4,11 @@ import type { Block } from './blocks.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Template } from './schemas.ts';
 
-const COLS = [
-  'organization_id',
-  'id',
-  'key',
-  'name',
-  'channel',
-  'subject_template',
-  'body_template_blocks',
-  'variables',
-  'metadata',
-  'status',
-  'version',
-  'version_published',
-  'created_at',
-  'updated_at',
-] as const;
-
 /**
  * A template as stored: the wire shape's own fields, with the blocks as written, the name null when none, and
  * whether the current version has been active (the plain-text body and the organization id are derived).
  */
-const toTemplate = (r: Pick<Selectable<DB['comm_templates']>, (typeof COLS)[number]>) => ({
+const toTemplate = (r: Selectable<DB['comm_templates']>) => ({
   ...r,
   channel: r.channel as Static<typeof Template>['channel'],
   status: r.status as Static<typeof Template>['status'],
@@ -36,7 +19,7 @@ const toTemplate = (r: Pick<Selectable<DB['comm_templates']>, (typeof COLS)[numb
 export type TemplateRow = ReturnType<typeof toTemplate>;
 
 export async function templateById(q: Queryable, orgId: string, id: string, lock = false): Promise<TemplateRow | null> {
-  let one = kx(q).selectFrom('comm_templates').select(COLS).where('organization_id', '=', orgId).where('id', '=', id);
+  let one = kx(q).selectFrom('comm_templates').selectAll().where('organization_id', '=', orgId).where('id', '=', id);
   if (lock) one = one.forUpdate();
   const row = await one.executeTakeFirst();
   return row ? toTemplate(row) : null;
@@ -47,7 +30,7 @@ export async function listTemplates(
   orgId: string,
   f: { status?: string; limit: number; offset: number },
 ): Promise<TemplateRow[]> {
-  let list = kx(q).selectFrom('comm_templates').select(COLS).where('organization_id', '=', orgId);
+  let list = kx(q).selectFrom('comm_templates').selectAll().where('organization_id', '=', orgId);
   if (f.status !== undefined) list = list.where('status', '=', f.status);
   const rows = await list
     .orderBy(sql`lower(coalesce(nullif(name, ''), key))`)
@@ -91,7 +74,7 @@ export async function insertTemplate(
       version_published: status === 'active',
     })
     .onConflict((oc) => oc.columns(['organization_id', 'key']).doNothing())
-    .returning(COLS)
+    .returningAll()
     .executeTakeFirst();
   return row ? toTemplate(row) : null;
 }
@@ -141,7 +124,7 @@ export async function updateTemplate(
     })
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .returning(COLS)
+    .returningAll()
     .executeTakeFirst();
   return row ? toTemplate(row) : null;
 }
@@ -157,7 +140,7 @@ export async function setStatus(q: Queryable, orgId: string, id: string, status:
     })
     .where('organization_id', '=', orgId)
     .where('id', '=', id)
-    .returning(COLS)
+    .returningAll()
     .executeTakeFirst();
   return row ? toTemplate(row) : null;
 }
