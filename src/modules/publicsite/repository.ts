@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Queryable } from '../../platform/db/db.ts';
-import { runPrepared, sql } from '../../platform/db/kysely.ts';
-import { setClause, Where } from '../../platform/db/sql.ts';
+import { compiler, kx, runPrepared, sql, statement, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
 import { PUBLIC_ANIMALS_SQL, SIZES, type Size } from '../animals/public.ts';
 import { locationNames } from '../operations/public.ts';
 import { ageAtIntakeJsonSql, availableNowSql } from '../stays/public.ts';
@@ -34,24 +32,28 @@ export interface ListFilter {
   sort: 'newest' | 'name';
 }
 
-export interface ListedAnimal {
-  id: string;
-  public_name: string;
-  species: string;
-  breed: string | null;
-  sex: string;
-  date_of_birth: string | null;
-  intake_date: string;
-  weight: number | null;
-  updated_at: Date;
-  photo_id: string | null;
-}
+/** A card of the public list: the animal's public fields and its first public photo. */
+export type ListedAnimal = Pick<
+  Selectable<DB['animals']>,
+  'id' | 'public_name' | 'species' | 'breed' | 'sex' | 'date_of_birth' | 'intake_date' | 'updated_at'
+> & { weight: number | null; photo_id: string | null };
 
-const AVAILABLE = `p.organization_id = $1 AND ${availableNowSql('$1', 'p.id')}`;
-/** A named prepared statement per distinct text (a filter combination): planned once per connection, not per request. */
-const prepared = <R>(q: Queryable, kind: string, sql: string, params: unknown[]) =>
-  q.prepared<R>(`publicsite_${kind}_${createHash('sha1').update(sql).digest('hex').slice(0, 12)}`, sql, params);
-const NOT_HELD = `NOT EXISTS (SELECT 1 FROM animal_live_holds h WHERE h.organization_id = $1 AND h.animal_id = l.animal_id)`;
+const ORG = '\u0000org\u0000';
+/**
+ * Another module's SQL fragment, written for an organization given as SQL text (`availableNowSql(orgSql, idSql)`), with
+ * the organization bound as a value wherever the fragment names it (as the statement bound it before: no column
+ * reference in its place, so the plans stay as they were).
+ */
+function forOrg(fragment: (orgSql: string) => string, orgId: unknown): RawBuilder<unknown> {
+  const [first = '', ...rest] = fragment(ORG).split(ORG);
+  return rest.reduce<RawBuilder<unknown>>((acc, part) => sql`${acc}${orgId}${sql.raw(part)}`, sql.raw(first));
+}
+const PUBLIC_ANIMALS = sql.raw(PUBLIC_ANIMALS_SQL);
+/** The animal `p` (of PUBLIC_ANIMALS) is adoptable: of the organization, in care, no hold in force. */
+const available = (orgId: unknown) => sql`p.organization_id = ${orgId} AND ${forOrg((o) => availableNowSql(o, 'p.id'), orgId)}`;
+const notHeld = (orgId: string) =>
+  sql`NOT EXISTS (SELECT 1 FROM animal_live_holds h WHERE h.organization_id = ${orgId} AND h.animal_id = l.animal_id)`;
+const and = (conditions: RawBuilder<unknown>[]) => sql.join(conditions, sql` AND `);
 
 /**
  * The filter over the listing (migration 1520: one row per public animal in care, kept by triggers) as SQL on `l`,
@@ -59,67 +61,58 @@ const NOT_HELD = `NOT EXISTS (SELECT 1 FROM animal_live_holds h WHERE h.organiza
  * senior) to `b.hi` (inclusive), with `b.fm` the first whole birth month inside it and `b.em` the month after the last.
  */
 function filterSql(orgId: string, f: ListFilter) {
-  const w = new Where(orgId, 'l.organization_id');
-  const t: string[] = [];
-  const param = (v: unknown) => {
-    w.params.push(v);
-    return `$${w.params.length}`;
-  };
+  const w: RawBuilder<unknown>[] = [sql`l.organization_id = ${orgId}`];
+  const t: RawBuilder<unknown>[] = [];
   if (f.species) {
-    const p = param(f.species);
-    w.and(`l.species_key = lower(${p})`);
-    t.push(`t.species_key = lower(${p})`);
+    w.push(sql`l.species_key = lower(${f.species})`);
+    t.push(sql`t.species_key = lower(${f.species})`);
   }
   if (f.sex) {
-    const p = param(f.sex);
-    w.and(`l.sex = ${p}`);
-    t.push(`t.sex = ${p}`);
+    w.push(sql`l.sex = ${f.sex}`);
+    t.push(sql`t.sex = ${f.sex}`);
   }
   if (f.size) {
-    const p = param(f.size);
-    w.and(`l.size = ${p}`);
-    t.push(`t.size = ${p}`);
+    w.push(sql`l.size = ${f.size}`);
+    t.push(sql`t.size = ${f.size}`);
   }
   if (f.locationId) {
-    const p = param(f.locationId);
-    w.and(`l.site_id = ${p}`);
-    t.push(`t.site_id = ${p}`);
+    w.push(sql`l.site_id = ${f.locationId}`);
+    t.push(sql`t.site_id = ${f.locationId}`);
   }
   let mask = 0;
   for (const g of f.goodWith) {
-    w.and(`l.good_with_${g}`);
+    w.push(sql.ref(`l.good_with_${g}`));
     mask |= g === 'dogs' ? 1 : g === 'cats' ? 2 : 4;
   }
-  if (mask) t.push(`(t.good_with & ${mask}) = ${mask}`);
-  let bounds = '';
+  if (mask) t.push(sql`(t.good_with & ${sql.lit(mask)}) = ${sql.lit(mask)}`);
+  let bounds: RawBuilder<unknown> | null = null;
   if (f.age) {
     const [from, to] = AGE_DAYS[f.age];
-    const lo = to === null ? 'NULL::date' : `current_date - ${param(to)}::int`;
-    const hi = `current_date - ${param(from)}::int`;
-    bounds = `SELECT lo, hi, (date_trunc('month', lo) + interval '1 month')::date AS fm, date_trunc('month', hi + 1)::date AS em
+    const lo = to === null ? sql`NULL::date` : sql`current_date - ${to}::int`;
+    const hi = sql`current_date - ${from}::int`;
+    bounds = sql`SELECT lo, hi, (date_trunc('month', lo) + interval '1 month')::date AS fm, date_trunc('month', hi + 1)::date AS em
                 FROM (SELECT ${lo} AS lo, ${hi} AS hi) x`;
-    w.and('l.date_of_birth <= (SELECT hi FROM b) AND (l.date_of_birth > (SELECT lo FROM b) OR (SELECT lo FROM b) IS NULL)');
+    w.push(sql`l.date_of_birth <= (SELECT hi FROM b) AND (l.date_of_birth > (SELECT lo FROM b) OR (SELECT lo FROM b) IS NULL)`);
   }
-  return { w, tally: t.length ? `AND ${t.join(' AND ')}` : '', bounds };
+  return { w: and(w), tally: t.length ? sql`AND ${and(t)}` : sql``, bounds };
 }
 
 /** One page of the adoptable animals matching the filter: read in list order from the listing, holds skipped as read. */
 export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, limit: number, offset: number): Promise<ListedAnimal[]> {
   const { w, bounds } = filterSql(orgId, f);
   const byName = f.sort === 'name';
-  const order = byName ? 'm.sort_name, m.animal_id' : 'm.created_at DESC, m.animal_id DESC';
-  const inner = byName ? 'l.sort_name, l.animal_id' : 'l.created_at DESC, l.animal_id DESC';
-  return prepared<ListedAnimal>(
+  const order = sql.raw(byName ? 'm.sort_name, m.animal_id' : 'm.created_at DESC, m.animal_id DESC');
+  const inner = sql.raw(byName ? 'l.sort_name, l.animal_id' : 'l.created_at DESC, l.animal_id DESC');
+  return runPrepared(
     q,
-    'list',
-    `WITH ${bounds ? `b AS (${bounds}),` : ''}
-          m AS (SELECT l.animal_id, l.created_at, l.sort_name FROM public_listing l WHERE ${w.sql} AND ${NOT_HELD}
-                 ORDER BY ${inner} ${w.page(limit, offset)})
+    'publicsite_list',
+    sql<ListedAnimal>`WITH ${bounds ? sql`b AS (${bounds}),` : sql``}
+          m AS (SELECT l.animal_id, l.created_at, l.sort_name FROM public_listing l WHERE ${w} AND ${notHeld(orgId)}
+                 ORDER BY ${inner} LIMIT ${limit} OFFSET ${offset})
      SELECT a.id, a.public_name, a.species, a.breed, a.sex, a.date_of_birth::text, a.intake_date::text,
-            a.weight::float8 AS weight, a.updated_at, ${firstPublicPhotoSql('$1', 'a.id')} AS photo_id
-       FROM m JOIN ${PUBLIC_ANIMALS_SQL} a ON a.organization_id = $1 AND a.id = m.animal_id
+            a.weight::float8 AS weight, a.updated_at, ${forOrg((o) => firstPublicPhotoSql(o, 'a.id'), orgId)} AS photo_id
+       FROM m JOIN ${PUBLIC_ANIMALS} a ON a.organization_id = ${orgId} AND a.id = m.animal_id
       ORDER BY ${order}`,
-    w.params,
   );
 }
 
@@ -133,20 +126,20 @@ export async function adoptableTotal(q: Queryable, orgId: string, f: ListFilter)
   if (f.age && !f.species && !f.sex && !f.size && !f.locationId && !f.goodWith.length) return ageTotal(q, orgId, f.age);
   const { w, tally, bounds } = filterSql(orgId, f);
   // Driven from the holds in force (LIMIT 1 keeps the lateral a per-hold index probe, never a scan of the listing).
-  const held = `(SELECT count(*) FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = $1) h
-                   JOIN LATERAL (SELECT 1 FROM public_listing l WHERE ${w.sql} AND l.animal_id = h.animal_id LIMIT 1) x ON true)`;
-  const sql = bounds
-    ? `WITH b AS (${bounds})
+  const held = sql`(SELECT count(*) FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = ${orgId}) h
+                   JOIN LATERAL (SELECT 1 FROM public_listing l WHERE ${w} AND l.animal_id = h.animal_id LIMIT 1) x ON true)`;
+  const total = bounds
+    ? sql<{ n: number }>`WITH b AS (${bounds})
        SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_month_tallies t, b
-                 WHERE t.organization_id = $1 ${tally} AND t.birth_month < b.em AND (b.lo IS NULL OR t.birth_month >= b.fm))
-             + (SELECT count(*) FROM public_listing l, b b2 WHERE ${w.sql}
+                 WHERE t.organization_id = ${orgId} ${tally} AND t.birth_month < b.em AND (b.lo IS NULL OR t.birth_month >= b.fm))
+             + (SELECT count(*) FROM public_listing l, b b2 WHERE ${w}
                   AND (l.date_of_birth >= greatest(b2.em, b2.fm) OR (b2.lo IS NOT NULL AND l.date_of_birth < b2.fm)))
              - ${held})::int AS n`
-    : `SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_tallies t WHERE t.organization_id = $1 ${tally}) - ${held})::int AS n`;
-  const rows = await prepared<{ n: number }>(q, 'total', sql, w.params);
+    : sql<{ n: number }>`SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_tallies t WHERE t.organization_id = ${orgId} ${tally})
+             - ${held})::int AS n`;
+  const rows = await runPrepared(q, 'publicsite_total', total);
   return Math.max(0, rows[0]?.n ?? 0);
 }
-
 /**
  * How many adoptable animals are of an age group, with no other filter: the day tallies of the dates of birth in the
  * group's range (migration 1981: at most one row per day, however many animals), less the animals of that age on a
@@ -173,27 +166,27 @@ async function ageTotal(q: Queryable, orgId: string, age: AgeGroup): Promise<num
  * The list's filter choices from the tallies (less the animals on a hold in force): the species, most first, and the
  * sites (active locations) where adoptable animals are, by name. Animals with no location (in a foster home) are at none.
  */
-export async function adoptableChoices(
-  q: Queryable,
-  orgId: string,
-): Promise<{ species: string[]; locations: { id: string; name: string }[] }> {
-  const rows = await q.prepared<{ species: string[]; sites: string[] }>(
-    'publicsite_choices',
-    `WITH t AS (SELECT species_key, species, site_id, sum(n) AS n FROM public_listing_tallies WHERE organization_id = $1
+const choices = statement(
+  'publicsite_choices',
+  (v: { orgId: string }) => sql<{ species: string[]; sites: string[] }>`WITH t AS (SELECT species_key, species, site_id, sum(n) AS n
+                 FROM public_listing_tallies WHERE organization_id = ${v.orgId}
                  GROUP BY 1, 2, 3 HAVING sum(n) > 0),
           c AS (SELECT species_key, site_id, n FROM t
                 UNION ALL
                 SELECT x.species_key, coalesce(x.site_id, ''), -count(*)
-                  FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = $1) h
+                  FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = ${v.orgId}) h
                   JOIN LATERAL (SELECT l.species_key, l.site_id FROM public_listing l
-                                 WHERE l.organization_id = $1 AND l.animal_id = h.animal_id LIMIT 1) x ON true
+                                 WHERE l.organization_id = ${v.orgId} AND l.animal_id = h.animal_id LIMIT 1) x ON true
                  GROUP BY 1, 2)
      SELECT ARRAY(SELECT (SELECT min(t.species) FROM t WHERE t.species_key = c.species_key) FROM c GROUP BY species_key
                    HAVING sum(n) > 0 ORDER BY sum(n) DESC, 1 LIMIT 30) AS species,
             ARRAY(SELECT site_id FROM c WHERE site_id <> '' GROUP BY site_id HAVING sum(n) > 0) AS sites`,
-    [orgId],
-  );
-  const r = rows[0];
+);
+export async function adoptableChoices(
+  q: Queryable,
+  orgId: string,
+): Promise<{ species: string[]; locations: { id: string; name: string }[] }> {
+  const r = (await choices(q, { orgId }))[0];
   return {
     species: r?.species ?? [],
     locations: await locationNames(
@@ -210,98 +203,79 @@ export async function adoptableIds(
   orgId: string,
   limit: number,
 ): Promise<{ id: string; public_name: string; updated_at: Date }[]> {
-  return q.query(
-    `SELECT p.id, p.public_name, p.updated_at FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE}
-      ORDER BY p.created_at DESC, p.id DESC LIMIT $2`,
-    [orgId, limit],
-  );
+  const rows = await sql<Pick<Selectable<DB['animals']>, 'id' | 'public_name' | 'updated_at'>>`SELECT p.id, p.public_name, p.updated_at
+       FROM ${PUBLIC_ANIMALS} p WHERE ${available(orgId)}
+      ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit}`.execute(kx(q));
+  return rows.rows;
 }
 
-export interface PublicAnimal {
-  id: string;
-  public_name: string;
-  species: string;
-  breed: string | null;
-  sex: string;
-  date_of_birth: string | null;
-  intake_date: string;
+/** An adoptable animal's public fields, as its page and the listing sites show them. */
+export type PublicAnimal = Pick<
+  Selectable<DB['animals']>,
+  'id' | 'public_name' | 'species' | 'breed' | 'sex' | 'date_of_birth' | 'intake_date' | 'altered' | 'updated_at'
+> & {
   weight: number | null;
-  altered: boolean;
-  updated_at: Date;
   care_changed_at: Date | null;
   good_with_dogs: string | null;
   good_with_cats: string | null;
   good_with_children: string | null;
-}
+};
+
+/** The columns of an adoptable animal `p` that PublicAnimal names (and its public description). */
+const publicAnimalColumns = (orgId: unknown) => sql`p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text,
+            p.intake_date::text, p.weight::float8 AS weight, p.altered, p.public_description, p.updated_at,
+            ${forOrg((o) => careChangedAtSql(o, 'p.id'), orgId)} AS care_changed_at,
+            ${forOrg((o) => behaviourValueSql(o, 'p.id', "'good_with_dogs'"), orgId)} AS good_with_dogs,
+            ${forOrg((o) => behaviourValueSql(o, 'p.id', "'good_with_cats'"), orgId)} AS good_with_cats,
+            ${forOrg((o) => behaviourValueSql(o, 'p.id', "'good_with_children'"), orgId)} AS good_with_children`;
 
 /** One adoptable animal (public, in care, no hold in force), or null. */
 export async function adoptableAnimal(q: Queryable, orgId: string, id: string): Promise<PublicAnimal | null> {
-  const rows = await q.query<PublicAnimal>(
-    `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
-            p.weight::float8 AS weight, p.altered, p.public_description, p.updated_at,
-            ${careChangedAtSql('$1', 'p.id')} AS care_changed_at,
-            ${behaviourValueSql('$1', 'p.id', "'good_with_dogs'")} AS good_with_dogs,
-            ${behaviourValueSql('$1', 'p.id', "'good_with_cats'")} AS good_with_cats,
-            ${behaviourValueSql('$1', 'p.id', "'good_with_children'")} AS good_with_children
-       FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.id = $2`,
-    [orgId, id],
-  );
-  return rows[0] ?? null;
+  const rows = await sql<PublicAnimal>`SELECT ${publicAnimalColumns(orgId)}
+       FROM ${PUBLIC_ANIMALS} p WHERE ${available(orgId)} AND p.id = ${id}`.execute(kx(q));
+  return rows.rows[0] ?? null;
 }
 
-export interface AnimalPageRow extends PublicAnimal {
-  public_description: string | null;
-  photos: { id: string; animal_id: string; caption: string | null; width: number; height: number; updated_at: string }[];
-  notes: { body: string; updated_at: string }[];
-  bonded: { id: string; public_name: string }[];
-  age_at_intake: { age_weeks: number; intake_at: string } | null;
-}
+/** A public photo on an animal's page (JSON, dates as text). */
+export type PagePhoto = { id: string; animal_id: string; caption: string | null; width: number; height: number; updated_at: string };
+export type AnimalPageRow = PublicAnimal &
+  Pick<Selectable<DB['animals']>, 'public_description'> & {
+    photos: PagePhoto[];
+    notes: { body: string; updated_at: string }[];
+    bonded: { id: string; public_name: string }[];
+    age_at_intake: { age_weeks: number; intake_at: string } | null;
+  };
 
 /**
  * Everything an animal's page shows of the animal, in one statement: the animal when adoptable, its public photos,
  * its shareable notes, the adoptable animals bonded with it and the age its latest intake recorded (for the fee).
  */
-export async function animalPageRow(q: Queryable, orgId: string, id: string): Promise<AnimalPageRow | null> {
-  const rows = await q.prepared<AnimalPageRow>(
-    'publicsite_animal_page',
-    `SELECT p.id, p.public_name, p.species, p.breed, p.sex, p.date_of_birth::text, p.intake_date::text,
-            p.weight::float8 AS weight, p.altered, p.public_description, p.updated_at,
-            ${careChangedAtSql('$1', 'p.id')} AS care_changed_at,
-            ${behaviourValueSql('$1', 'p.id', "'good_with_dogs'")} AS good_with_dogs,
-            ${behaviourValueSql('$1', 'p.id', "'good_with_cats'")} AS good_with_cats,
-            ${behaviourValueSql('$1', 'p.id', "'good_with_children'")} AS good_with_children,
-            ${publicPhotosJsonSql('$1', 'p.id', 12)} AS photos,
-            ${shareableNotesJsonSql('$1', 'p.id')} AS notes,
+const animalPage = statement(
+  'publicsite_animal_page',
+  (v: { orgId: string; id: string }) => sql<AnimalPageRow>`SELECT ${publicAnimalColumns(v.orgId)},
+            ${forOrg((o) => publicPhotosJsonSql(o, 'p.id', 12), v.orgId)} AS photos,
+            ${forOrg((o) => shareableNotesJsonSql(o, 'p.id'), v.orgId)} AS notes,
             (SELECT coalesce(json_agg(json_build_object('id', b.id, 'public_name', b.public_name) ORDER BY b.id), '[]'::json)
-               FROM ${PUBLIC_ANIMALS_SQL} b
-              WHERE b.organization_id = $1 AND b.id IN (${bondedIdsSql('$1', 'p.id')}) AND ${availableNowSql('$1', 'b.id')}) AS bonded,
-            ${ageAtIntakeJsonSql('$1', 'p.id')} AS age_at_intake
-       FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.id = $2`,
-    [orgId, id],
-  );
-  return rows[0] ?? null;
+               FROM ${PUBLIC_ANIMALS} b
+              WHERE b.organization_id = ${v.orgId} AND b.id IN (${forOrg((o) => bondedIdsSql(o, 'p.id'), v.orgId)})
+                AND ${forOrg((o) => availableNowSql(o, 'b.id'), v.orgId)}) AS bonded,
+            ${forOrg((o) => ageAtIntakeJsonSql(o, 'p.id'), v.orgId)} AS age_at_intake
+       FROM ${PUBLIC_ANIMALS} p WHERE ${available(v.orgId)} AND p.id = ${v.id}`,
+);
+export async function animalPageRow(q: Queryable, orgId: string, id: string): Promise<AnimalPageRow | null> {
+  return (await animalPage(q, { orgId, id }))[0] ?? null;
 }
 
 /** Of `ids`, the adoptable ones with their public names (a bonded partner is named only when adoptable too). */
 export async function adoptableNames(q: Queryable, orgId: string, ids: string[]): Promise<{ id: string; public_name: string }[]> {
   if (!ids.length) return [];
-  return q.query(`SELECT p.id, p.public_name FROM ${PUBLIC_ANIMALS_SQL} p WHERE ${AVAILABLE} AND p.id = ANY($2::text[]) ORDER BY p.id`, [
-    orgId,
-    ids,
-  ]);
+  const rows = await sql<Pick<Selectable<DB['animals']>, 'id' | 'public_name'>>`SELECT p.id, p.public_name FROM ${PUBLIC_ANIMALS} p
+      WHERE ${available(orgId)} AND p.id = ANY(${ids}::text[]) ORDER BY p.id`.execute(kx(q));
+  return rows.rows;
 }
 
-export interface SiteSettingsRow {
-  primary_colour: string;
-  accent_colour: string;
-  logo_url: string | null;
-  donation_url: string | null;
-  tagline: string;
-  how_to_adopt: string;
-  how_to_foster: string;
-  how_to_volunteer: string;
-  updated_at: Date | null;
-}
+/** The public site's settings as read (an organization that never saved reads DEFAULT_SETTINGS, updated_at null). */
+export type SiteSettingsRow = Omit<Selectable<DB['public_site_settings']>, 'organization_id' | 'updated_at'> & { updated_at: Date | null };
 export const DEFAULT_SETTINGS: SiteSettingsRow = {
   primary_colour: '#1f5f8b',
   accent_colour: '#e07a1f',
@@ -323,16 +297,13 @@ const SETTABLE = [
   'how_to_foster',
   'how_to_volunteer',
 ] as const;
-const SETTINGS_COLS =
-  'primary_colour, accent_colour, logo_url, donation_url, tagline, how_to_adopt, how_to_foster, how_to_volunteer, updated_at';
+const SETTINGS_COLS = [...SETTABLE, 'updated_at'] as const;
 
+const settings = statement('publicsite_settings', (v: { orgId: string }) =>
+  compiler.selectFrom('public_site_settings').select(SETTINGS_COLS).where('organization_id', '=', v.orgId),
+);
 export async function siteSettings(q: Queryable, orgId: string): Promise<SiteSettingsRow> {
-  const rows = await q.prepared<SiteSettingsRow>(
-    'publicsite_settings',
-    `SELECT ${SETTINGS_COLS} FROM public_site_settings WHERE organization_id = $1`,
-    [orgId],
-  );
-  return rows[0] ?? DEFAULT_SETTINGS;
+  return (await settings(q, { orgId }))[0] ?? DEFAULT_SETTINGS;
 }
 
 export async function saveSiteSettings(
@@ -340,12 +311,18 @@ export async function saveSiteSettings(
   orgId: string,
   patch: Partial<Omit<SiteSettingsRow, 'updated_at'>>,
 ): Promise<SiteSettingsRow> {
-  await q.query('INSERT INTO public_site_settings (organization_id) VALUES ($1) ON CONFLICT DO NOTHING', [orgId]);
-  const set = setClause(patch, SETTABLE, 2);
-  const rows = await q.query<SiteSettingsRow>(
-    `UPDATE public_site_settings SET ${[set.sql, 'updated_at = now()'].filter(Boolean).join(', ')} WHERE organization_id = $1
-      RETURNING ${SETTINGS_COLS}`,
-    [orgId, ...set.params],
-  );
-  return rows[0] ?? DEFAULT_SETTINGS;
+  await kx(q)
+    .insertInto('public_site_settings')
+    .values({ organization_id: orgId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  // a column present in the patch is set (to null when its value is undefined), as the statement always did
+  const set = Object.fromEntries(SETTABLE.filter((k) => k in patch).map((k) => [k, patch[k] ?? null]));
+  const row = await kx(q)
+    .updateTable('public_site_settings')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .returning(SETTINGS_COLS)
+    .executeTakeFirst();
+  return row ?? DEFAULT_SETTINGS;
 }

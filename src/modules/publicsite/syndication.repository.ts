@@ -1,49 +1,50 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 
-export interface TargetRow {
-  id: string;
+/** A syndication target as read: the stored row, its format, protocol and last status narrowed. */
+export type TargetRow = Omit<Selectable<DB['syndication_targets']>, 'organization_id' | 'format' | 'protocol' | 'last_status'> & {
   format: 'petfinder' | 'adoptapet';
   protocol: 'ftp' | 'sftp';
-  host: string;
-  port: number;
-  username: string;
-  password: string;
-  secure: boolean;
-  remote_dir: string;
-  enabled: boolean;
-  last_run_at: Date | null;
   last_status: 'ok' | 'failed' | null;
-  last_error: string | null;
-  last_animals: number | null;
-  last_photos: number | null;
-  created_at: Date;
-  updated_at: Date;
-}
-const COLS =
-  'id, format, protocol, host, port, username, password, secure, remote_dir, enabled, last_run_at, last_status, last_error, ' +
-  'last_animals, last_photos, created_at, updated_at';
+};
+type Narrowed = Pick<TargetRow, 'format' | 'protocol' | 'last_status'>;
+const COLS = [
+  'id',
+  'format',
+  'protocol',
+  'host',
+  'port',
+  'username',
+  'password',
+  'secure',
+  'remote_dir',
+  'enabled',
+  'last_run_at',
+  'last_status',
+  'last_error',
+  'last_animals',
+  'last_photos',
+  'created_at',
+  'updated_at',
+] as const;
+
+const targets = (q: Queryable, orgId: string) =>
+  kx(q).selectFrom('syndication_targets').select(COLS).$narrowType<Narrowed>().where('organization_id', '=', orgId);
 
 export async function listTargets(q: Queryable, orgId: string, limit: number, offset: number): Promise<TargetRow[]> {
-  return q.query<TargetRow>(
-    `SELECT ${COLS} FROM syndication_targets WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-    [orgId, limit + 1, offset],
-  );
+  return targets(q, orgId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }
 export async function getTarget(q: Queryable, orgId: string, id: string): Promise<TargetRow | null> {
-  return (
-    (await q.query<TargetRow>(`SELECT ${COLS} FROM syndication_targets WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null
-  );
+  return (await targets(q, orgId).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 /** The target locked for a run; null when another transaction holds it (a run in progress). */
 export async function lockTarget(q: Queryable, orgId: string, id: string): Promise<TargetRow | null> {
-  return (
-    (
-      await q.query<TargetRow>(`SELECT ${COLS} FROM syndication_targets WHERE organization_id = $1 AND id = $2 FOR UPDATE SKIP LOCKED`, [
-        orgId,
-        id,
-      ])
-    )[0] ?? null
-  );
+  return (await targets(q, orgId).where('id', '=', id).forUpdate().skipLocked().executeTakeFirst()) ?? null;
 }
 export async function insertTarget(
   q: Queryable,
@@ -61,25 +62,51 @@ export async function insertTarget(
     enabled: boolean;
   },
 ): Promise<TargetRow> {
-  const rows = await q.query<TargetRow>(
-    `INSERT INTO syndication_targets (organization_id, id, format, protocol, host, port, username, password, secure, remote_dir, enabled)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLS}`,
-    [orgId, id, t.format, t.protocol, t.host, t.port, t.username, t.password, t.secure, t.remote_dir, t.enabled],
-  );
-  return rows[0] as TargetRow;
+  return kx(q)
+    .insertInto('syndication_targets')
+    .values({
+      organization_id: orgId,
+      id,
+      format: t.format,
+      protocol: t.protocol,
+      host: t.host,
+      port: t.port,
+      username: t.username,
+      password: t.password,
+      secure: t.secure,
+      remote_dir: t.remote_dir,
+      enabled: t.enabled,
+    })
+    .returning(COLS)
+    .$narrowType<Narrowed>()
+    .executeTakeFirstOrThrow();
 }
-const EDITABLE = new Set(['format', 'protocol', 'host', 'port', 'username', 'password', 'secure', 'remote_dir', 'enabled']);
+const EDITABLE = ['format', 'protocol', 'host', 'port', 'username', 'password', 'secure', 'remote_dir', 'enabled'] as const;
 export async function updateTarget(q: Queryable, orgId: string, id: string, patch: Record<string, unknown>): Promise<TargetRow | null> {
-  const keys = Object.keys(patch).filter((k) => EDITABLE.has(k) && patch[k] !== undefined);
-  const sets = keys.map((k, i) => `${k} = $${i + 3}`);
-  const rows = await q.query<TargetRow>(
-    `UPDATE syndication_targets SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [orgId, id, ...keys.map((k) => patch[k])],
+  // the editable columns sent, in the order the patch names them
+  const set = Object.fromEntries(
+    Object.keys(patch)
+      .filter((k) => (EDITABLE as readonly string[]).includes(k) && patch[k] !== undefined)
+      .map((k) => [k, patch[k]]),
   );
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .updateTable('syndication_targets')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning(COLS)
+    .$narrowType<Narrowed>()
+    .executeTakeFirst();
+  return row ?? null;
 }
 export async function deleteTarget(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return (await q.query('DELETE FROM syndication_targets WHERE organization_id = $1 AND id = $2 RETURNING id', [orgId, id])).length > 0;
+  const rows = await kx(q)
+    .deleteFrom('syndication_targets')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
 }
 export async function recordRun(
   q: Queryable,
@@ -87,9 +114,10 @@ export async function recordRun(
   id: string,
   r: { status: string; animals: number; photos: number; error: string | null },
 ): Promise<void> {
-  await q.query(
-    `UPDATE syndication_targets SET last_run_at = now(), last_status = $3, last_error = $4, last_animals = $5, last_photos = $6
-      WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, r.status, r.error, r.animals, r.photos],
-  );
+  await kx(q)
+    .updateTable('syndication_targets')
+    .set({ last_run_at: sql`now()`, last_status: r.status, last_error: r.error, last_animals: r.animals, last_photos: r.photos })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
