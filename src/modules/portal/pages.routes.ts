@@ -9,20 +9,13 @@ import type { Organization } from '../../platform/tenancy.ts';
 import { personSummary } from '../people/public.ts';
 import { answerPlacementOffer, fosterHomeOfPerson, setFosterAvailability } from '../operations/public.ts';
 import { SITE_VIEWS, siteLook, siteStrings } from '../publicsite/public.ts';
-import {
-  bookingsOfVolunteer,
-  bookVolunteer,
-  cancelVolunteerBooking,
-  ensureVolunteerFeed,
-  qualificationsOfVolunteer,
-  volunteerFeedToken,
-  windowsForVolunteer,
-} from '../shifts/public.ts';
+import { bookingsOfVolunteer, qualificationsOfVolunteer, volunteerFeedToken, windowsForVolunteer } from '../shifts/public.ts';
 import { requestHost } from '../../platform/request.ts';
 import { html, raw, type Raw } from './html.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
 import * as foster from './foster.service.ts';
+import * as volunteer from './volunteer.service.ts';
 import * as views from './views.ts';
 import { giftsPage, statementPdf } from './donor.ts';
 import { giftsOfPerson } from '../donations/public.ts';
@@ -683,9 +676,7 @@ export async function portalPages(app: App, ctx: AppContext) {
     '/portal/shifts/:id/book',
     hidden,
     shiftAct(async (id, c) => {
-      const visible = await windowsForVolunteer(ctx.db, c.org.id, c.personId, new Date(0), new Date(8.64e15));
-      if (!visible.some((w) => w.id === id)) throw new AppError('NOT_FOUND', 'No shift you can book has this address.');
-      await ctx.db.tx((q) => bookVolunteer(q, c.org.id, c.org.time_zone, c.actor, id, c.personId));
+      await volunteer.bookShift(ctx.db, c, id);
       return 'booked';
     }),
   );
@@ -693,7 +684,7 @@ export async function portalPages(app: App, ctx: AppContext) {
     '/portal/shifts/calendar',
     hidden,
     shiftAct(async (_id, c) => {
-      await ctx.db.tx((q) => ensureVolunteerFeed(q, c.org.id, c.personId, c.actor));
+      await volunteer.makeCalendarFeed(ctx.db, c);
       return 'calendar';
     }),
   );
@@ -701,7 +692,7 @@ export async function portalPages(app: App, ctx: AppContext) {
     '/portal/bookings/:id/cancel',
     hidden,
     shiftAct(async (id, c) => {
-      await ctx.db.tx((q) => cancelVolunteerBooking(q, c.org.id, c.actor, id, c.personId));
+      await volunteer.cancelBooking(ctx.db, c, id);
       return 'cancelled';
     }),
   );

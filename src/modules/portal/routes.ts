@@ -2,7 +2,6 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
 import { pageB } from '../../platform/pagination.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
@@ -203,11 +202,7 @@ export function portalStaffRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, actor } = who(req);
-      return ctx.db.tx(async (q) => {
-        const saved = await repo.saveParts(q, orgId, req.body);
-        await audit(q, orgId, actor, 'update', 'portal_settings', orgId, req.body);
-        return saved;
-      });
+      return service.saveParts(ctx.db, orgId, actor, req.body);
     },
   );
 }

@@ -313,3 +313,12 @@ defineJob<{ personId: string; why: string }>(
   },
   { maxAttempts: 3 },
 );
+
+/** Turns parts of the portal on or off, with its audit row, in one transaction. */
+export async function saveParts(db: Db, orgId: string, actor: string, p: Parameters<typeof repo.saveParts>[2]) {
+  return db.tx(async (q) => {
+    const saved = await repo.saveParts(q, orgId, p);
+    await audit(q, orgId, actor, 'update', 'portal_settings', orgId, p);
+    return saved;
+  });
+}

@@ -2,14 +2,12 @@ import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type } from '../../platform/schema.ts';
 import { IdParam } from '../../platform/formats.ts';
-import { audit } from '../../platform/audit.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { notFound } from '../../platform/errors.ts';
 import { pageB } from '../../platform/pagination.ts';
 import * as repo from './repository.ts';
 import * as targets from './syndication.repository.ts';
 import { runTarget, siteUrl } from './syndication.ts';
-import { scheduleNext } from './schedule.ts';
+import * as service from './settings.service.ts';
 import {
   SiteSettings,
   SiteSettingsPatch,
@@ -75,15 +73,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { org, orgId, actor } = who(req);
-      const b = { ...req.body };
-      if (b.primary_colour) b.primary_colour = b.primary_colour.toLowerCase();
-      if (b.accent_colour) b.accent_colour = b.accent_colour.toLowerCase();
-      const row = await ctx.db.tx(async (q) => {
-        const saved = await repo.saveSiteSettings(q, orgId, b);
-        await audit(q, orgId, actor, 'update', 'public_site', orgId, Object.keys(b));
-        return saved;
-      });
-      return withEmbed(org.slug, row);
+      return withEmbed(org.slug, await service.saveSiteSettings(ctx.db, orgId, actor, req.body));
     },
   );
 
@@ -141,26 +131,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
-      const b = req.body;
-      const protocol = b.protocol ?? 'ftp';
-      if (protocol === 'sftp' && b.secure) throw invalid({ secure: ['applies to ftp only: sftp is always encrypted'] });
-      const row = await ctx.db.tx(async (q) => {
-        const t = await targets.insertTarget(q, orgId, newId('syn'), {
-          format: b.format,
-          protocol,
-          host: b.host,
-          port: b.port ?? (protocol === 'sftp' ? 22 : 21),
-          username: b.username,
-          password: b.password,
-          secure: b.secure ?? false,
-          remote_dir: b.remote_dir ?? '/',
-          enabled: b.enabled ?? true,
-        });
-        await audit(q, orgId, actor, 'create', 'syndication_target', t.id, { format: t.format, host: t.host });
-        if (t.enabled) await scheduleNext(q, orgId, t.id);
-        return t;
-      });
-      return reply.code(201).send(present(row));
+      return reply.code(201).send(present(await service.createTarget(ctx.db, orgId, actor, req.body)));
     },
   );
   app.patch(
@@ -177,19 +148,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, actor } = who(req);
-      const row = await ctx.db.tx(async (q) => {
-        const cur = await targets.getTarget(q, orgId, req.params.id);
-        if (!cur) throw notFound('syndication target');
-        if ((req.body.protocol ?? cur.protocol) === 'sftp' && (req.body.secure ?? (req.body.protocol ? false : cur.secure)))
-          throw invalid({ secure: ['applies to ftp only: sftp is always encrypted'] });
-        const patch = req.body.protocol === 'sftp' ? { ...req.body, secure: false } : req.body;
-        const t = await targets.updateTarget(q, orgId, req.params.id, patch);
-        if (!t) throw notFound('syndication target');
-        await audit(q, orgId, actor, 'update', 'syndication_target', t.id, Object.keys(req.body));
-        if (t.enabled) await scheduleNext(q, orgId, t.id);
-        return t;
-      });
-      return present(row);
+      return present(await service.changeTarget(ctx.db, orgId, actor, req.params.id, req.body));
     },
   );
   app.delete(
@@ -206,10 +165,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
-      await ctx.db.tx(async (q) => {
-        if (!(await targets.deleteTarget(q, orgId, req.params.id))) throw notFound('syndication target');
-        await audit(q, orgId, actor, 'delete', 'syndication_target', req.params.id, null);
-      });
+      await service.removeTarget(ctx.db, orgId, actor, req.params.id);
       return reply.code(204).send(null);
     },
   );
