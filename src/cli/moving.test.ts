@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import { testApp, type TestApp } from '../../test/harness.ts';
 import { base62 } from '../platform/ids.ts';
 import { asm3Csv } from '../modules/moving/fixtures/asm3.ts';
 import { petpointFiles, shelterluvFiles } from '../modules/moving/fixtures/others.ts';
-import { nodeArgsFor } from '../../test/entry.ts';
+import { ark } from './cli.test-helpers.ts';
 
 let t: TestApp;
 const dirs: string[] = [];
@@ -20,13 +19,6 @@ after(async () => {
   await t.close();
 });
 
-function ark(args: string[]) {
-  const res = spawnSync(process.execPath, [...nodeArgsFor('src/cli/main.ts'), ...args], {
-    env: { ...process.env, DATABASE_URL: process.env.ARK_TEST_DATABASE_URL ?? '' },
-    encoding: 'utf8',
-  });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-}
 function folder(files: Record<string, string>): string {
   const d = mkdtempSync(path.join(tmpdir(), 'ark-move-'));
   dirs.push(d);
@@ -34,37 +26,37 @@ function folder(files: Record<string, string>): string {
   return d;
 }
 
-test('ark import: dry run prints counts and mappings; the real run writes; the same move again changes nothing', () => {
+test('ark import: dry run prints counts and mappings; the real run writes; the same move again changes nothing', async () => {
   const s = `mv-${base62(8).toLowerCase()}`;
-  assert.equal(ark(['org', 'create', s, '--name', 'Moving Rescue']).code, 0);
+  assert.equal((await ark(['org', 'create', s, '--name', 'Moving Rescue'])).code, 0);
   const pp = folder(petpointFiles(40));
-  const dry = ark(['import', 'petpoint', s, pp, '--dry-run']);
+  const dry = await ark(['import', 'petpoint', s, pp, '--dry-run']);
   assert.equal(dry.code, 0, dry.stderr);
   assert.match(dry.stdout, /^Dry run from petpoint:/m);
   assert.match(dry.stdout, /animal\s+\d+ new/);
   assert.match(dry.stdout, /Owner\/Guardian Surrender \(\d+\) → relinquished/);
-  const real = ark(['import', 'petpoint', s, pp]);
+  const real = await ark(['import', 'petpoint', s, pp]);
   assert.equal(real.code, 0, real.stderr);
   assert.match(real.stdout, /^Moved from petpoint:/m);
-  const again = ark(['import', 'petpoint', s, pp]);
+  const again = await ark(['import', 'petpoint', s, pp]);
   assert.equal(again.code, 0, again.stderr);
   for (const line of again.stdout.split('\n').filter((l) => /^\s+(person|animal|stay)\s+\d+ new/.test(l)))
     assert.match(line, / 0 new, 0 updated/);
-  const sl = ark(['import', 'shelterluv', s, folder(shelterluvFiles(20)), '--dry-run']);
+  const sl = await ark(['import', 'shelterluv', s, folder(shelterluvFiles(20)), '--dry-run']);
   assert.equal(sl.code, 0, sl.stderr);
   assert.match(sl.stdout, /Dry run from shelterluv/);
-  const asm = ark(['import', 'asm3', s, '--csv', folder({ 'export.csv': asm3Csv(20) }), '--dry-run']);
+  const asm = await ark(['import', 'asm3', s, '--csv', folder({ 'export.csv': asm3Csv(20) }), '--dry-run']);
   assert.equal(asm.code, 0, asm.stderr);
   assert.match(asm.stdout, /Dry run from asm3/);
 });
 
-test('ark import: bad arguments are refused before anything is read', () => {
-  const both = ark(['import', 'asm3', 'some-org', '--csv', '/tmp', '--database', 'postgres://x']);
+test('ark import: bad arguments are refused before anything is read', async () => {
+  const both = await ark(['import', 'asm3', 'some-org', '--csv', '/tmp', '--database', 'postgres://x']);
   assert.equal(both.code, 2);
   assert.match(both.stderr, /one of --database <url> or --csv <dir>/);
-  const order = ark(['import', 'petpoint', 'some-org', '/tmp', '--date-order', 'ymd']);
+  const order = await ark(['import', 'petpoint', 'some-org', '/tmp', '--date-order', 'ymd']);
   assert.equal(order.code, 2);
-  const none = ark(['import', 'shelterluv', 'no-such-org-here', '/tmp']);
+  const none = await ark(['import', 'shelterluv', 'no-such-org-here', '/tmp']);
   assert.notEqual(none.code, 0);
   assert.match(none.stderr, /no organization no-such-org-here/);
 });

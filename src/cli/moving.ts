@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../platform/context.ts';
 import type { Store } from '../platform/db/connect.ts';
+import type { CliIo } from './commands.ts';
 import { Tenancy } from '../platform/tenancy.ts';
 
 /** What `ark import` was asked to do (checked before the database is opened). */
@@ -34,7 +35,7 @@ async function filesOf(dir: string, ext: RegExp): Promise<Record<string, string>
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** Reads the source, then the dry run (printed) or the real run (in this process, batch by batch, resumable). */
-export async function runImport(store: Store, config: Config, p: ImportPlan): Promise<void> {
+export async function runImport(store: Store, config: Config, p: ImportPlan, io: CliIo): Promise<void> {
   const { readSource } = await import('../modules/moving/sources/index.ts');
   const { readAsm3Database } = await import('../modules/moving/sources/asm3db.ts');
   const { dryRun, startRun, runMove, getRun } = await import('../modules/moving/service.ts');
@@ -50,25 +51,23 @@ export async function runImport(store: Store, config: Config, p: ImportPlan): Pr
       });
   const mappings = p.mappings ? (JSON.parse(await readFile(p.mappings, 'utf8')) as object) : {};
   const print = (r: Awaited<ReturnType<typeof dryRun>>) => {
-    console.log(`${r.dry_run ? 'Dry run' : 'Moved'} from ${r.source}:`);
+    io.out(`${r.dry_run ? 'Dry run' : 'Moved'} from ${r.source}:`);
     for (const [kind, c] of Object.entries(r.counts))
-      console.log(
+      io.out(
         `  ${kind.padEnd(9)} ${c.new} new, ${c.updated} updated, ${c.unchanged} unchanged, ${c.matched} matched, ${c.refused} refused`,
       );
-    console.log('Intake types → SAC category:');
-    for (const [label, cat] of Object.entries(r.mappings.intake))
-      console.log(`  ${label} (${r.mappings.counts.intake[label] ?? 0}) → ${cat}`);
-    console.log('Outcome types → SAC category:');
-    for (const [label, cat] of Object.entries(r.mappings.outcome))
-      console.log(`  ${label} (${r.mappings.counts.outcome[label] ?? 0}) → ${cat}`);
+    io.out('Intake types → SAC category:');
+    for (const [label, cat] of Object.entries(r.mappings.intake)) io.out(`  ${label} (${r.mappings.counts.intake[label] ?? 0}) → ${cat}`);
+    io.out('Outcome types → SAC category:');
+    for (const [label, cat] of Object.entries(r.mappings.outcome)) io.out(`  ${label} (${r.mappings.counts.outcome[label] ?? 0}) → ${cat}`);
     const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
-    console.log(
+    io.out(
       `SAC, last 12 months: intakes ${sum(r.sac_before.intake)} → ${sum(r.sac_after?.intake ?? {})}, ` +
         `outcomes ${sum(r.sac_before.outcome)} → ${sum(r.sac_after?.outcome ?? {})}`,
     );
     if (r.refused.length) {
-      console.log(`Refused (first ${Math.min(r.refused.length, 20)}):`);
-      for (const x of r.refused.slice(0, 20)) console.log(`  ${x.kind} ${x.row}: ${x.reason}`);
+      io.out(`Refused (first ${Math.min(r.refused.length, 20)}):`);
+      for (const x of r.refused.slice(0, 20)) io.out(`  ${x.kind} ${x.row}: ${x.reason}`);
     }
   };
   if (p.dryRun) {
@@ -77,12 +76,12 @@ export async function runImport(store: Store, config: Config, p: ImportPlan): Pr
   }
   const ctx = { db: store.db, config, tenancy } as unknown as AppContext;
   const run = await startRun(ctx, org, bundle, mappings, 'cli');
-  console.log(`Move ${run.id}: ${plural(run.total, 'record')} to write`);
+  io.out(`Move ${run.id}: ${plural(run.total, 'record')} to write`);
   await runMove(ctx, org.id, run.id, async (x) => {
     const { done, total } = x as { done: number; total: number };
-    process.stderr.write(`\r${done} of ${total}`);
+    io.err(`\r${done} of ${total}`);
   });
-  process.stderr.write('\n');
+  io.err('\n');
   const finished = await getRun(store.db, org.id, run.id);
   if (finished) print(finished.report);
 }
