@@ -1,5 +1,5 @@
 import currencyCodes from 'currency-codes';
-import countries from 'i18n-iso-countries';
+import countries from './countries.ts';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 // Two checks, not the whole validator package (over a hundred modules at start-up).
 import isEmailModule from 'validator/lib/isEmail.js';

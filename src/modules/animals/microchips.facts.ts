@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import countries from 'i18n-iso-countries';
+import countries from '../../platform/countries.ts';
 
 /** Upper case, separators stripped: `985-112 003.456*789` and `985112003456789` are one chip. */
 export function normalizeMicrochip(chip: string): string {

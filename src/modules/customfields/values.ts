@@ -1,4 +1,4 @@
-import countries from 'i18n-iso-countries';
+import countries from '../../platform/countries.ts';
 import { organizationCountry } from '../../platform/tenancy.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import { AppError, invalid, type FieldErrors } from '../../platform/errors.ts';

@@ -4,7 +4,6 @@
  */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { Client } from 'basic-ftp';
 import type SftpClient from 'ssh2-sftp-client';
 import { lazyRequire } from '../../platform/lazy.ts';
 
@@ -248,6 +247,8 @@ export async function buildExport(
 /** Sends the files to the target's server (FTP, FTPS when `secure`, or SFTP), into its folder, replacing what is there. */
 export async function upload(t: targets.TargetRow, files: ExportFile[], timeoutMs = 30_000): Promise<void> {
   if (t.protocol === 'sftp') return uploadSftp(t, files, timeoutMs);
+  // Loaded when a listing site is sent to, not at every start.
+  const { Client } = await import('basic-ftp');
   const client = new Client(timeoutMs);
   try {
     await client.access({ host: t.host, port: t.port, user: t.username, password: t.password, secure: t.secure });

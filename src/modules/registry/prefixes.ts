@@ -3,7 +3,7 @@
  * digits; its first three are an ISO 3166-1 numeric country code, or (900 to 999) a manufacturer's
  * code. Older chips: 10 characters (FDX-A, 125 kHz) or 9 digits (AVID's encrypted format).
  */
-import countries from 'i18n-iso-countries';
+import countries from '../../platform/countries.ts';
 
 export const CHIP_FORMATS = ['iso_15_digit', 'fdx_a_10_character', 'avid_9_digit', 'other'] as const;
 export type ChipFormat = (typeof CHIP_FORMATS)[number];
