@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { getAnimal } from '../animals/public.ts';
 import { ageAtIntake } from '../stays/public.ts';
@@ -85,12 +86,6 @@ export async function ageWeeksOn(
   return at.age_weeks + Math.max(0, Math.floor(day.diff(DateTime.fromJSDate(at.intake_at, { zone: 'UTC' }), 'weeks').weeks));
 }
 
-interface ScheduleRow {
-  id: string;
-  rules: FeeRuleT[];
-  promotions: PromotionT[];
-}
-
 /** The fee the organization's schedule in force asks for this animal on `on`; 0 with no rule named when none matches. */
 export async function quote(
   q: Queryable,
@@ -101,9 +96,13 @@ export async function quote(
 ): Promise<FeeQuoteT> {
   const animal = await getAnimal(q, org.id, animalId);
   if (!animal) throw notFound('animal');
-  const schedule = (
-    await q.query<ScheduleRow>('SELECT id, rules, promotions FROM adoption_fee_schedules WHERE organization_id = $1 AND active', [org.id])
-  )[0];
+  const schedule = await kx(q)
+    .selectFrom('adoption_fee_schedules')
+    .select(['id', 'rules', 'promotions'])
+    .where('organization_id', '=', org.id)
+    .where('active', '=', true)
+    .$narrowType<{ rules: FeeRuleT[]; promotions: PromotionT[] }>()
+    .executeTakeFirst();
   const none: FeeQuoteT = {
     amount_minor: 0,
     currency: org.currency,
