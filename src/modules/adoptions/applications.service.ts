@@ -70,9 +70,15 @@ export async function listStages(q: Queryable, orgId: string): Promise<StageRow[
 export async function stageById(q: Queryable, orgId: string, id: string): Promise<StageRow | null> {
   return (await stageRows(q, orgId).where('id', '=', id).executeTakeFirst()) ?? null;
 }
+/** The organization's stages, the default stages written first the first time it uses the area. */
+export async function stagesOf(db: Db, orgId: string): Promise<StageRow[]> {
+  await ensureDefaults(db, orgId);
+  return listStages(db, orgId);
+}
 const isUnique = (e: unknown) => (e as { code?: string }).code === '23505';
 
 export async function createStage(db: Db, orgId: string, b: Static<typeof StageCreate>, actor: string) {
+  await ensureDefaults(db, orgId);
   const id = newId('ast');
   try {
     return await db.tx(async (q) => {

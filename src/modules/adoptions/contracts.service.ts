@@ -13,6 +13,7 @@ import { fillText, mergeFieldsIn, orgBaseUrl, providersConfigured, recordMergeVa
 import { applicationById } from './applications.service.ts';
 import type { Caller } from './adoptions.service.ts';
 import { quote } from './fees.ts';
+import { contractPdf } from './pdf.ts';
 import type { ContractSend, ContractTemplateCreate, ContractTemplatePatch, SignedContractT } from './schemas.ts';
 
 /** The merge fields a contract template may use (filled from the application, its animals, the fee and the organization). */
@@ -75,7 +76,10 @@ export async function createTemplate(db: Db, orgId: string, b: Static<typeof Con
   checkFields(b.title, b.body);
   const id = newId('ctt');
   return db.tx(async (q) => {
-    await kx(q).insertInto('contract_templates').values({ organization_id: orgId, id, name: b.name, title: b.title, body: b.body }).execute();
+    await kx(q)
+      .insertInto('contract_templates')
+      .values({ organization_id: orgId, id, name: b.name, title: b.title, body: b.body })
+      .execute();
     await kx(q)
       .insertInto('contract_template_versions')
       .values({ organization_id: orgId, template_id: id, version: 1, title: b.title, body: b.body })
@@ -405,6 +409,13 @@ export async function deleteContract(db: Db, orgId: string, id: string, actor: s
     await kx(q).deleteFrom('signed_contracts').where('organization_id', '=', orgId).where('id', '=', id).execute();
     await audit(q, orgId, actor, 'delete', 'signed_contract', id, {});
   });
+}
+
+/** A signed contract as PDF (refused while it is not signed). */
+export async function signedContractPdf(q: Queryable, org: Organization, id: string) {
+  const contract = await contractById(q, org.id, id);
+  if (!contract.signed_at) throw invalid({ id: ['the contract is not signed yet'] });
+  return { contract, pdf: await contractPdf(contract, org.name) };
 }
 
 // Public signing

@@ -126,6 +126,17 @@ export async function quote(
   };
 }
 
+/** The fee for an animal on `on` (default today in the organization's time zone), as GET /api/animals/{id}/adoption-fee answers it. */
+export async function feeQuote(
+  q: Queryable,
+  org: { id: string; currency: string; time_zone: string },
+  animalId: string,
+  f: { on?: string; special_needs?: boolean },
+): Promise<FeeQuoteT> {
+  const on = f.on ?? (DateTime.now().setZone(org.time_zone).toISODate() as string);
+  return quote(q, org, animalId, on, f.special_needs ?? false);
+}
+
 export function checkDate(on: string, field: string): void {
   if (!DateTime.fromISO(on).isValid) throw invalid({ [field]: ['is not a valid date'] });
 }

@@ -62,7 +62,9 @@ export async function reconcile(q: Queryable, org: Organization, from: string, t
                 .on(sql<boolean>`l.date >= a.adopted_on`),
             )
             .select(['a.id as adoption_id', 'l.id as donation_id', 'l.amount_minor'])
-            .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM adoption_donations y WHERE y.organization_id = ${orgId} AND y.donation_id = l.id)`),
+            .where(
+              sql<boolean>`NOT EXISTS (SELECT 1 FROM adoption_donations y WHERE y.organization_id = ${orgId} AND y.donation_id = l.id)`,
+            ),
         ),
     )
     .selectFrom('a')
