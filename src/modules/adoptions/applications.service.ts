@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Db, Queryable } from '../../platform/db/db.ts';
-import { setClause, Where } from '../../platform/db/sql.ts';
+import { kx, sql, type DB, type Selectable, type Updateable } from '../../platform/db/kysely.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -36,46 +36,49 @@ export async function ensureDefaults(db: Db, orgId: string): Promise<void> {
   s.add(orgId);
 }
 export async function writeDefaults(q: Queryable, orgId: string): Promise<void> {
-  const claimed = await q.query(
-    'INSERT INTO adoption_defaults_seeded (organization_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING organization_id',
-    [orgId],
-  );
+  const claimed = await kx(q)
+    .insertInto('adoption_defaults_seeded')
+    .values({ organization_id: orgId })
+    .onConflict((oc) => oc.doNothing())
+    .returning('organization_id')
+    .execute();
   if (!claimed.length) return;
-  let order = 0;
-  for (const [name, kind] of DEFAULT_STAGES) {
-    order += 10;
-    await q.query('INSERT INTO adoption_stages (organization_id, id, name, kind, sort_order) VALUES ($1, $2, $3, $4, $5)', [
-      orgId,
-      newId('ast'),
-      name,
-      kind,
-      order,
-    ]);
-  }
-  await q.query('INSERT INTO adoption_settings (organization_id) VALUES ($1) ON CONFLICT DO NOTHING', [orgId]);
+  await kx(q)
+    .insertInto('adoption_stages')
+    .values(DEFAULT_STAGES.map(([name, kind], i) => ({ organization_id: orgId, id: newId('ast'), name, kind, sort_order: (i + 1) * 10 })))
+    .execute();
+  await kx(q)
+    .insertInto('adoption_settings')
+    .values({ organization_id: orgId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
-export interface StageRow {
-  id: string;
-  name: string;
-  kind: 'open' | 'approved' | 'closed';
-  sort_order: number;
-  created_at: Date;
-  updated_at: Date;
-}
-const STAGE_COLS = 'id, name, kind, sort_order, created_at, updated_at';
+type StageKind = 'open' | 'approved' | 'closed';
+/** The stages of an organization as answered (`kind` narrowed to the kinds the table's check allows). */
+const stageRows = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('adoption_stages')
+    .select(['id', 'name', 'kind', 'sort_order', 'created_at', 'updated_at'])
+    .where('organization_id', '=', orgId)
+    .$narrowType<{ kind: StageKind }>();
+export type StageRow = Awaited<ReturnType<ReturnType<typeof stageRows>['executeTakeFirstOrThrow']>>;
 
 export async function listStages(q: Queryable, orgId: string): Promise<StageRow[]> {
-  return q.query<StageRow>(`SELECT ${STAGE_COLS} FROM adoption_stages WHERE organization_id = $1 ORDER BY sort_order, name, id`, [orgId]);
+  return stageRows(q, orgId).orderBy('sort_order').orderBy('name').orderBy('id').execute();
 }
 export async function stageById(q: Queryable, orgId: string, id: string): Promise<StageRow | null> {
-  return (
-    (await q.query<StageRow>(`SELECT ${STAGE_COLS} FROM adoption_stages WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null
-  );
+  return (await stageRows(q, orgId).where('id', '=', id).executeTakeFirst()) ?? null;
+}
+/** The organization's stages, the default stages written first the first time it uses the area. */
+export async function stagesOf(db: Db, orgId: string): Promise<StageRow[]> {
+  await ensureDefaults(db, orgId);
+  return listStages(db, orgId);
 }
 const isUnique = (e: unknown) => (e as { code?: string }).code === '23505';
 
 export async function createStage(db: Db, orgId: string, b: Static<typeof StageCreate>, actor: string) {
+  await ensureDefaults(db, orgId);
   const id = newId('ast');
   try {
     return await db.tx(async (q) => {
@@ -83,18 +86,17 @@ export async function createStage(db: Db, orgId: string, b: Static<typeof StageC
         b.sort_order ??
         Number(
           (
-            await q.query<{ n: number }>('SELECT coalesce(max(sort_order), 0) + 10 AS n FROM adoption_stages WHERE organization_id = $1', [
-              orgId,
-            ])
-          )[0]?.n ?? 10,
+            await kx(q)
+              .selectFrom('adoption_stages')
+              .select(sql<number>`coalesce(max(sort_order), 0) + 10`.as('n'))
+              .where('organization_id', '=', orgId)
+              .executeTakeFirst()
+          )?.n ?? 10,
         );
-      await q.query('INSERT INTO adoption_stages (organization_id, id, name, kind, sort_order) VALUES ($1, $2, $3, $4, $5)', [
-        orgId,
-        id,
-        b.name.trim(),
-        b.kind,
-        order,
-      ]);
+      await kx(q)
+        .insertInto('adoption_stages')
+        .values({ organization_id: orgId, id, name: b.name.trim(), kind: b.kind, sort_order: order })
+        .execute();
       await audit(q, orgId, actor, 'create', 'application_stage', id, b);
       return (await stageById(q, orgId, id)) as StageRow;
     });
@@ -109,12 +111,13 @@ export async function patchStage(db: Db, orgId: string, id: string, b: Static<ty
     return await db.tx(async (q) => {
       const cur = await stageById(q, orgId, id);
       if (!cur) throw notFound('application stage');
-      await q.query(
-        `UPDATE adoption_stages SET name = coalesce($3, name), kind = coalesce($4, kind), sort_order =
-          coalesce($5, sort_order), updated_at = now()
-          WHERE organization_id = $1 AND id = $2`,
-        [orgId, id, b.name?.trim() ?? null, b.kind ?? null, b.sort_order ?? null],
-      );
+      // an absent field keeps its value (Kysely leaves undefined values out of SET)
+      await kx(q)
+        .updateTable('adoption_stages')
+        .set({ name: b.name?.trim(), kind: b.kind, sort_order: b.sort_order, updated_at: sql`now()` })
+        .where('organization_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
       await audit(q, orgId, actor, 'update', 'application_stage', id, b);
       return (await stageById(q, orgId, id)) as StageRow;
     });
@@ -128,64 +131,75 @@ export async function deleteStage(db: Db, orgId: string, id: string, actor: stri
   await db.tx(async (q) => {
     const cur = await stageById(q, orgId, id);
     if (!cur) throw notFound('application stage');
-    const used = await q.query('SELECT 1 FROM adoption_applications WHERE organization_id = $1 AND stage_id = $2 LIMIT 1', [orgId, id]);
-    if (used.length) throw invalid({ id: ['applications are at this stage: move them first'] });
-    await q.query('DELETE FROM adoption_stages WHERE organization_id = $1 AND id = $2', [orgId, id]);
+    const used = await kx(q)
+      .selectFrom('adoption_applications')
+      .select(sql<number>`1`.as('one'))
+      .where('organization_id', '=', orgId)
+      .where('stage_id', '=', id)
+      .limit(1)
+      .executeTakeFirst();
+    if (used) throw invalid({ id: ['applications are at this stage: move them first'] });
+    await kx(q).deleteFrom('adoption_stages').where('organization_id', '=', orgId).where('id', '=', id).execute();
     await audit(q, orgId, actor, 'delete', 'application_stage', id, { name: cur.name });
   });
 }
 
 // Applications
 
-interface AppRow {
-  id: string;
-  person_id: string;
-  applicant_name: string;
-  applicant_email: string;
-  animal_ids: string[];
-  animals: { id: string; name: string; species: string }[];
-  stage_id: string;
-  stage: string;
-  stage_kind: 'open' | 'approved' | 'closed';
-  assigned_to: string | null;
-  notes: string | null;
-  answers: Record<string, unknown>;
-  decision: ApplicationT['decision'];
-  decision_reason: string | null;
-  decided_at: Date | null;
-  submission_id: string | null;
-  submitted_at: Date;
-  fee_paid_minor: number;
-  fee_payment_ids: string[];
-  created_at: Date;
-  updated_at: Date;
-}
-const APP_SELECT = `SELECT a.id, a.person_id, coalesce(p.display_name, '') AS applicant_name, coalesce(p.email, '') AS applicant_email,
-  coalesce((SELECT array_agg(x.animal_id ORDER BY x.position) FROM adoption_application_animals x
-     WHERE x.organization_id = a.organization_id AND x.application_id = a.id), '{}') AS animal_ids,
-  coalesce((SELECT json_agg(json_build_object('id', x.animal_id, 'name', coalesce(d.name, ''), 'species', coalesce(d.species, ''))
-       ORDER BY x.position)
-     FROM adoption_application_animals x
-     LEFT JOIN animal_directory d ON d.organization_id = x.organization_id AND d.id = x.animal_id
-     WHERE x.organization_id = a.organization_id AND x.application_id = a.id), '[]'::json) AS animals,
-  a.stage_id, s.name AS stage, s.kind AS stage_kind, a.assigned_to, a.notes, a.answers, a.decision, a.decision_reason, a.decided_at,
-  a.submission_id, a.submitted_at,
-  coalesce((SELECT sum(l.amount_minor) FROM application_fee_payments f
-     JOIN donation_ledger l ON l.organization_id = f.organization_id AND l.id = f.donation_id AND l.deleted_at IS NULL
-     WHERE f.organization_id = a.organization_id AND f.application_id = a.id), 0)::float8 AS fee_paid_minor,
-  coalesce((SELECT array_agg(f.donation_id ORDER BY f.created_at, f.donation_id) FROM application_fee_payments f
-     WHERE f.organization_id = a.organization_id AND f.application_id = a.id), '{}') AS fee_payment_ids,
-  a.created_at, a.updated_at
-  FROM adoption_applications a
-  JOIN adoption_stages s ON s.organization_id = a.organization_id AND s.id = a.stage_id
-  LEFT JOIN people_directory p ON p.organization_id = a.organization_id AND p.id = a.person_id`;
+/** The applications of an organization as answered: applicant, animals, stage, fee paid with the application. */
+const applicationRows = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('adoption_applications as a')
+    .innerJoin('adoption_stages as s', (j) => j.onRef('s.organization_id', '=', 'a.organization_id').onRef('s.id', '=', 'a.stage_id'))
+    .leftJoin('people_directory as p', (j) => j.onRef('p.organization_id', '=', 'a.organization_id').onRef('p.id', '=', 'a.person_id'))
+    .select([
+      'a.id',
+      'a.person_id',
+      sql<string>`coalesce(p.display_name, '')`.as('applicant_name'),
+      sql<string>`coalesce(p.email, '')`.as('applicant_email'),
+      sql<string[]>`coalesce((SELECT array_agg(x.animal_id ORDER BY x.position) FROM adoption_application_animals x
+         WHERE x.organization_id = a.organization_id AND x.application_id = a.id), '{}')`.as('animal_ids'),
+      sql<{ id: string; name: string; species: string }[]>`coalesce((SELECT json_agg(json_build_object('id', x.animal_id,
+           'name', coalesce(d.name, ''), 'species', coalesce(d.species, '')) ORDER BY x.position)
+         FROM adoption_application_animals x
+         LEFT JOIN animal_directory d ON d.organization_id = x.organization_id AND d.id = x.animal_id
+         WHERE x.organization_id = a.organization_id AND x.application_id = a.id), '[]'::json)`.as('animals'),
+      'a.stage_id',
+      's.name as stage',
+      's.kind as stage_kind',
+      'a.assigned_to',
+      'a.notes',
+      sql<Record<string, unknown>>`a.answers`.as('answers'),
+      'a.decision',
+      'a.decision_reason',
+      'a.decided_at',
+      'a.submission_id',
+      'a.submitted_at',
+      sql<number>`coalesce((SELECT sum(l.amount_minor) FROM application_fee_payments f
+         JOIN donation_ledger l ON l.organization_id = f.organization_id AND l.id = f.donation_id AND l.deleted_at IS NULL
+         WHERE f.organization_id = a.organization_id AND f.application_id = a.id), 0)::float8`.as('fee_paid_minor'),
+      sql<string[]>`coalesce((SELECT array_agg(f.donation_id ORDER BY f.created_at, f.donation_id) FROM application_fee_payments f
+         WHERE f.organization_id = a.organization_id AND f.application_id = a.id), '{}')`.as('fee_payment_ids'),
+      'a.created_at',
+      'a.updated_at',
+    ])
+    .where('a.organization_id', '=', orgId)
+    .$narrowType<{ stage_kind: StageKind; decision: ApplicationT['decision'] }>();
+type AppRow = Awaited<ReturnType<ReturnType<typeof applicationRows>['executeTakeFirstOrThrow']>>;
 
 export async function applicationById(q: Queryable, orgId: string, id: string, lock = false): Promise<AppRow | null> {
-  if (lock) {
-    const l = await q.query('SELECT id FROM adoption_applications WHERE organization_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
-    if (!l.length) return null;
-  }
-  return (await q.query<AppRow>(`${APP_SELECT} WHERE a.organization_id = $1 AND a.id = $2`, [orgId, id]))[0] ?? null;
+  if (
+    lock &&
+    !(await kx(q)
+      .selectFrom('adoption_applications')
+      .select('id')
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst())
+  )
+    return null;
+  return (await applicationRows(q, orgId).where('a.id', '=', id).executeTakeFirst()) ?? null;
 }
 export async function getApplication(q: Queryable, orgId: string, id: string): Promise<AppRow> {
   const r = await applicationById(q, orgId, id);
@@ -198,19 +212,21 @@ export async function listApplications(
   orgId: string,
   f: { animal_id?: string; person_id?: string; stage_id?: string; stage_kind?: string; limit: number; offset: number },
 ) {
-  const w = new Where(orgId, 'a.organization_id');
+  let list = applicationRows(q, orgId);
   if (f.animal_id)
-    w.and(
-      (p) => `EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id AND
-        x.application_id = a.id AND x.animal_id = ${p(f.animal_id)})`,
+    list = list.where(
+      sql<boolean>`EXISTS (SELECT 1 FROM adoption_application_animals x WHERE x.organization_id = a.organization_id AND
+        x.application_id = a.id AND x.animal_id = ${f.animal_id})`,
     );
-  if (f.person_id) w.eq('a.person_id', f.person_id);
-  if (f.stage_id) w.eq('a.stage_id', f.stage_id);
-  if (f.stage_kind) w.eq('s.kind', f.stage_kind);
-  const rows = await q.query<AppRow>(
-    `${APP_SELECT} WHERE ${w.sql} ORDER BY a.submitted_at DESC, a.id DESC ${w.page(f.limit + 1, f.offset)}`,
-    w.params,
-  );
+  if (f.person_id) list = list.where('a.person_id', '=', f.person_id);
+  if (f.stage_id) list = list.where('a.stage_id', '=', f.stage_id);
+  if (f.stage_kind) list = list.where('s.kind', '=', f.stage_kind);
+  const rows = await list
+    .orderBy('a.submitted_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(f.limit + 1)
+    .offset(f.offset)
+    .execute();
   return { results: rows.slice(0, f.limit), limit: f.limit, offset: f.offset, has_more: rows.length > f.limit };
 }
 
@@ -308,18 +324,27 @@ async function insertApplication(
   },
 ): Promise<void> {
   const decided = a.stage.kind === 'open' ? null : a.stage.kind === 'approved' ? 'approved' : 'closed';
-  await q.query(
-    `INSERT INTO adoption_applications (organization_id, id, person_id, stage_id, assigned_to, notes,
-      answers, decision, decided_at, submitted_at, submission_id)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $8::text IS NULL THEN NULL ELSE now() END, coalesce($9::timestamptz, now()), $10)`,
-    [orgId, a.id, a.personId, a.stage.id, a.assignedTo, a.notes, JSON.stringify(a.answers), decided, a.submittedAt, a.submissionId],
-  );
-  let pos = 0;
-  for (const animalId of a.animalIds)
-    await q.query(
-      'INSERT INTO adoption_application_animals (organization_id, application_id, animal_id, position) VALUES ($1, $2, $3, $4)',
-      [orgId, a.id, animalId, pos++],
-    );
+  await kx(q)
+    .insertInto('adoption_applications')
+    .values({
+      organization_id: orgId,
+      id: a.id,
+      person_id: a.personId,
+      stage_id: a.stage.id,
+      assigned_to: a.assignedTo,
+      notes: a.notes,
+      answers: JSON.stringify(a.answers),
+      decision: decided,
+      decided_at: decided === null ? null : sql<Date>`now()`,
+      submitted_at: a.submittedAt ?? sql<Date>`now()`,
+      submission_id: a.submissionId,
+    })
+    .execute();
+  if (a.animalIds.length)
+    await kx(q)
+      .insertInto('adoption_application_animals')
+      .values(a.animalIds.map((animalId, position) => ({ organization_id: orgId, application_id: a.id, animal_id: animalId, position })))
+      .execute();
 }
 
 /**
@@ -331,10 +356,9 @@ async function insertApplication(
 export async function applicationFromSubmission(q: Queryable, s: AdoptionSubmission): Promise<string | null> {
   let animalIds = s.animalIds;
   if (!animalIds.length && typeof s.answers.animal_name === 'string' && s.answers.animal_name.trim()) {
-    const named = await q.query<{ id: string }>(
-      `SELECT x.id FROM ${PUBLIC_ANIMALS_SQL} x WHERE x.organization_id = $1 AND lower(x.public_name) = lower($2) LIMIT 2`,
-      [s.orgId, s.answers.animal_name.trim()],
-    );
+    // PUBLIC_ANIMALS_SQL: the animals module's constant (code, not stored data)
+    const { rows: named } = await sql<Pick<Selectable<DB['animals']>, 'id'>>`SELECT x.id FROM ${sql.raw(PUBLIC_ANIMALS_SQL)} x
+      WHERE x.organization_id = ${s.orgId} AND lower(x.public_name) = lower(${s.answers.animal_name.trim()}) LIMIT 2`.execute(kx(q));
     if (named.length === 1 && named[0]) animalIds = [named[0].id];
   }
   if (!animalIds.length) return null;
@@ -370,9 +394,6 @@ export function decisionFor(stage: StageRow): ApplicationT['decision'] {
   return n === 'denied' || n === 'withdrawn' ? n : 'closed';
 }
 
-/** The columns a change to an application may set. */
-const PATCHABLE = ['stage_id', 'decision', 'decision_reason', 'assigned_to', 'notes', 'answers'] as const;
-
 export async function patchApplication(db: Db, orgId: string, id: string, b: Static<typeof ApplicationPatch>, actor: string) {
   return db.tx(async (q) => {
     const cur = await applicationById(q, orgId, id, true);
@@ -391,26 +412,30 @@ export async function patchApplication(db: Db, orgId: string, id: string, b: Sta
             current: cur.answers,
             prefix: 'answers',
           });
-    const patch: Partial<Record<(typeof PATCHABLE)[number], unknown>> = {};
-    let decided: string | null = null;
+    const patch: Updateable<DB['adoption_applications']> = {};
+    let decidedNow: boolean | undefined;
     if (stage) {
       patch.stage_id = stage.id;
       const d = decisionFor(stage);
       patch.decision = d;
-      decided = d === null ? 'decided_at = NULL' : 'decided_at = now()';
+      decidedNow = d !== null;
       if (b.decision_reason === undefined) patch.decision_reason = null;
     }
     if (b.decision_reason !== undefined) patch.decision_reason = b.decision_reason || null;
     if (b.assigned_to !== undefined) patch.assigned_to = b.assigned_to || null;
     if (b.notes !== undefined) patch.notes = b.notes || null;
     if (answers !== undefined) patch.answers = JSON.stringify({ ...cur.answers, ...answers });
-    const set = setClause(patch, PATCHABLE, 3);
-    if (set.sql) {
-      await q.query(
-        `UPDATE adoption_applications SET ${[set.sql, decided, 'updated_at = now()'].filter(Boolean).join(', ')}
-          WHERE organization_id = $1 AND id = $2`,
-        [orgId, id, ...set.params],
-      );
+    if (Object.keys(patch).length) {
+      await kx(q)
+        .updateTable('adoption_applications')
+        .set({
+          ...patch,
+          ...(decidedNow === undefined ? {} : { decided_at: decidedNow ? sql<Date>`now()` : null }),
+          updated_at: sql`now()`,
+        })
+        .where('organization_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
       await audit(q, orgId, actor, 'update', 'adoption_application', id, b);
     }
     return (await applicationById(q, orgId, id)) as AppRow;

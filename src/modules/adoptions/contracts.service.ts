@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { createHash, randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { Db, Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -12,6 +13,7 @@ import { fillText, mergeFieldsIn, orgBaseUrl, providersConfigured, recordMergeVa
 import { applicationById } from './applications.service.ts';
 import type { Caller } from './adoptions.service.ts';
 import { quote } from './fees.ts';
+import { contractPdf } from './pdf.ts';
 import type { ContractSend, ContractTemplateCreate, ContractTemplatePatch, SignedContractT } from './schemas.ts';
 
 /** The merge fields a contract template may use (filled from the application, its animals, the fee and the organization). */
@@ -41,18 +43,15 @@ export const CONTRACT_FIELDS: readonly string[] = CONTRACT_MERGE_FIELDS.map((f) 
 
 // Templates
 
-interface TemplateRow {
-  id: string;
-  name: string;
-  status: 'active' | 'archived';
-  version: number;
-  title: string;
-  body: string;
-  created_at: Date;
-  updated_at: Date;
-}
-const presentTemplate = (t: TemplateRow) => ({ ...t, merge_fields: mergeFieldsIn([t.title, t.body]) });
-const T_COLS = 'id, name, status, version, title, body, created_at, updated_at';
+/** The contract templates of an organization as answered (`status` narrowed to what the table's check allows). */
+const templateRows = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('contract_templates')
+    .select(['id', 'name', 'status', 'version', 'title', 'body', 'created_at', 'updated_at'])
+    .where('organization_id', '=', orgId)
+    .$narrowType<{ status: 'active' | 'archived' }>();
+type TemplateRead = Awaited<ReturnType<ReturnType<typeof templateRows>['executeTakeFirstOrThrow']>>;
+const presentTemplate = (t: TemplateRead) => ({ ...t, merge_fields: mergeFieldsIn([t.title, t.body]) });
 
 function checkFields(title: string | undefined, body: string | undefined): void {
   const unknown = mergeFieldsIn([title ?? '', body ?? '']).filter((f) => !CONTRACT_FIELDS.includes(f));
@@ -60,32 +59,31 @@ function checkFields(title: string | undefined, body: string | undefined): void 
 }
 
 export async function templateById(q: Queryable, orgId: string, id: string) {
-  const r = (await q.query<TemplateRow>(`SELECT ${T_COLS} FROM contract_templates WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0];
+  const r = await templateRows(q, orgId).where('id', '=', id).executeTakeFirst();
   if (!r) throw notFound('contract template');
   return presentTemplate(r);
 }
 export async function listTemplates(q: Queryable, orgId: string, limit: number, offset: number) {
-  const rows = await q.query<TemplateRow>(
-    `SELECT ${T_COLS} FROM contract_templates WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-    [orgId, limit + 1, offset],
-  );
+  const rows = await templateRows(q, orgId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
   return { results: rows.slice(0, limit).map(presentTemplate), limit, offset, has_more: rows.length > limit };
 }
 export async function createTemplate(db: Db, orgId: string, b: Static<typeof ContractTemplateCreate>, actor: string) {
   checkFields(b.title, b.body);
   const id = newId('ctt');
   return db.tx(async (q) => {
-    await q.query('INSERT INTO contract_templates (organization_id, id, name, title, body) VALUES ($1, $2, $3, $4, $5)', [
-      orgId,
-      id,
-      b.name,
-      b.title,
-      b.body,
-    ]);
-    await q.query(
-      'INSERT INTO contract_template_versions (organization_id, template_id, version, title, body) VALUES ($1, $2, 1, $3, $4)',
-      [orgId, id, b.title, b.body],
-    );
+    await kx(q)
+      .insertInto('contract_templates')
+      .values({ organization_id: orgId, id, name: b.name, title: b.title, body: b.body })
+      .execute();
+    await kx(q)
+      .insertInto('contract_template_versions')
+      .values({ organization_id: orgId, template_id: id, version: 1, title: b.title, body: b.body })
+      .execute();
     await audit(q, orgId, actor, 'create', 'contract_template', id, { name: b.name });
     return templateById(q, orgId, id);
   });
@@ -94,26 +92,23 @@ export async function createTemplate(db: Db, orgId: string, b: Static<typeof Con
 export async function patchTemplate(db: Db, orgId: string, id: string, b: Static<typeof ContractTemplatePatch>, actor: string) {
   checkFields(b.title, b.body);
   return db.tx(async (q) => {
-    const locked = await q.query<TemplateRow>(
-      `SELECT ${T_COLS} FROM contract_templates WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
-      [orgId, id],
-    );
-    const cur = locked[0];
+    const cur = await templateRows(q, orgId).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!cur) throw notFound('contract template');
     const title = b.title ?? cur.title;
     const body = b.body ?? cur.body;
     const changed = title !== cur.title || body !== cur.body;
     const version = changed ? cur.version + 1 : cur.version;
-    await q.query(
-      `UPDATE contract_templates SET name = $3, status = $4, title = $5, body = $6, version = $7, updated_at
-        = now() WHERE organization_id = $1 AND id = $2`,
-      [orgId, id, b.name ?? cur.name, b.status ?? cur.status, title, body, version],
-    );
+    await kx(q)
+      .updateTable('contract_templates')
+      .set({ name: b.name ?? cur.name, status: b.status ?? cur.status, title, body, version, updated_at: sql`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .execute();
     if (changed)
-      await q.query(
-        'INSERT INTO contract_template_versions (organization_id, template_id, version, title, body) VALUES ($1, $2, $3, $4, $5)',
-        [orgId, id, version, title, body],
-      );
+      await kx(q)
+        .insertInto('contract_template_versions')
+        .values({ organization_id: orgId, template_id: id, version, title, body })
+        .execute();
     await audit(q, orgId, actor, 'update', 'contract_template', id, { ...b, version });
     return templateById(q, orgId, id);
   });
@@ -121,11 +116,13 @@ export async function patchTemplate(db: Db, orgId: string, id: string, b: Static
 export async function templateVersions(q: Queryable, orgId: string, id: string) {
   await templateById(q, orgId, id);
   return {
-    results: await q.query<{ version: number; title: string; body: string; created_at: Date }>(
-      `SELECT version, title, body, created_at FROM contract_template_versions WHERE organization_id = $1 AND
-        template_id = $2 ORDER BY version DESC`,
-      [orgId, id],
-    ),
+    results: await kx(q)
+      .selectFrom('contract_template_versions')
+      .select(['version', 'title', 'body', 'created_at'])
+      .where('organization_id', '=', orgId)
+      .where('template_id', '=', id)
+      .orderBy('version', 'desc')
+      .execute(),
   };
 }
 
@@ -141,34 +138,37 @@ export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8'
 
 // Signed contracts
 
-interface ContractRow {
-  id: string;
-  application_id: string;
-  person_id: string;
-  animal_ids: string[];
-  template_id: string;
-  template_version: number;
-  title: string;
-  document: string;
-  document_sha256: string;
-  fee_minor: string;
-  currency: string;
-  token_expires_at: Date;
-  token_used_at: Date | null;
-  sent_to: string | null;
-  emailed_at: Date | null;
-  email_message_id: string | null;
-  signed_name: string | null;
-  signed_at: Date | null;
-  signed_ip: string | null;
-  signed_user_agent: string | null;
-  created_at: Date;
-}
-const C_COLS = `id, application_id, person_id, animal_ids, template_id, template_version, title, document,
-  document_sha256, fee_minor, currency,
-  token_expires_at, token_used_at, sent_to, emailed_at, email_message_id, signed_name, signed_at, signed_ip, signed_user_agent, created_at`;
+/** The signed contracts of an organization, every column answered (the token's hash is never read back). */
+const contractRows = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('signed_contracts')
+    .select([
+      'id',
+      'application_id',
+      'person_id',
+      'animal_ids',
+      'template_id',
+      'template_version',
+      'title',
+      'document',
+      'document_sha256',
+      'fee_minor',
+      'currency',
+      'token_expires_at',
+      'token_used_at',
+      'sent_to',
+      'emailed_at',
+      'email_message_id',
+      'signed_name',
+      'signed_at',
+      'signed_ip',
+      'signed_user_agent',
+      'created_at',
+    ])
+    .where('organization_id', '=', orgId);
+type ContractRead = Awaited<ReturnType<ReturnType<typeof contractRows>['executeTakeFirstOrThrow']>>;
 
-function presentContract(r: ContractRow, now = new Date()): SignedContractT {
+function presentContract(r: ContractRead, now = new Date()): SignedContractT {
   return {
     id: r.id,
     application_id: r.application_id,
@@ -195,16 +195,19 @@ function presentContract(r: ContractRow, now = new Date()): SignedContractT {
 }
 
 export async function contractById(q: Queryable, orgId: string, id: string): Promise<SignedContractT> {
-  const r = (await q.query<ContractRow>(`SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0];
+  const r = await contractRows(q, orgId).where('id', '=', id).executeTakeFirst();
   if (!r) throw notFound('contract');
   return presentContract(r);
 }
 export async function listContracts(q: Queryable, orgId: string, f: { application_id?: string; limit: number; offset: number }) {
-  const rows = await q.query<ContractRow>(
-    `SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND ($2::text IS NULL OR application_id = $2)
-      ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-    [orgId, f.application_id ?? null, f.limit + 1, f.offset],
-  );
+  let list = contractRows(q, orgId);
+  if (f.application_id !== undefined) list = list.where('application_id', '=', f.application_id);
+  const rows = await list
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(f.limit + 1)
+    .offset(f.offset)
+    .execute();
   return {
     results: rows.slice(0, f.limit).map((r) => presentContract(r)),
     limit: f.limit,
@@ -272,30 +275,27 @@ export async function sendContract(db: Db, c: Caller, b: Static<typeof ContractS
       if (alt && !alt.altered) spayDue = b.spay_neuter_due_on ?? DateTime.fromISO(today).plus({ days: 30 }).toISODate();
     }
     const filled = await fillContract(q, c.org, tpl, app.person_id, animals, fee, spayDue);
-    await q.query(
-      `INSERT INTO signed_contracts (organization_id, id, application_id, person_id, animal_ids, template_id,
-        template_version, title, document,
-         document_sha256, fee_minor, currency, token_sha256, token_expires_at, sent_to, created_by)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13, now() + make_interval(hours => $14), $15, $16)`,
-      [
-        orgId,
+    await kx(q)
+      .insertInto('signed_contracts')
+      .values({
+        organization_id: orgId,
         id,
-        app.id,
-        app.person_id,
-        animals,
-        tpl.id,
-        tpl.version,
-        filled.title,
-        filled.document,
-        sha256(filled.document),
-        String(fee),
-        c.org.currency,
-        sha256(token),
-        hours,
-        null,
-        c.actor,
-      ],
-    );
+        application_id: app.id,
+        person_id: app.person_id,
+        animal_ids: animals,
+        template_id: tpl.id,
+        template_version: tpl.version,
+        title: filled.title,
+        document: filled.document,
+        document_sha256: sha256(filled.document),
+        fee_minor: String(fee),
+        currency: c.org.currency,
+        token_sha256: sha256(token),
+        token_expires_at: sql<Date>`now() + make_interval(hours => ${hours})`,
+        sent_to: null,
+        created_by: c.actor,
+      })
+      .execute();
     await audit(q, orgId, c.actor, 'create', 'signed_contract', id, { application_id: app.id, template_id: tpl.id, version: tpl.version });
     return { contract: await contractById(q, orgId, id), person_id: app.person_id };
   });
@@ -350,11 +350,13 @@ async function mailLink(
         };
         if (email.sent && m?.recipient_address) {
           // The contract records that its link went out, to whom and when (the message log has the delivery).
-          await db.query(
-            `UPDATE signed_contracts SET sent_to = $3, emailed_at = now(), email_message_id = $4
-              WHERE organization_id = $1 AND id = $2 AND signed_at IS NULL`,
-            [c.org.id, contract.id, m.recipient_address, m.id ?? null],
-          );
+          await kx(db)
+            .updateTable('signed_contracts')
+            .set({ sent_to: m.recipient_address, emailed_at: sql`now()`, email_message_id: m.id ?? null })
+            .where('organization_id', '=', c.org.id)
+            .where('id', '=', contract.id)
+            .where('signed_at', 'is', null)
+            .execute();
           contract = await contractById(db, c.org.id, contract.id);
         }
       } catch (e) {
@@ -373,18 +375,19 @@ export async function resendContract(db: Db, c: Caller, id: string, b: { expires
   const orgId = c.org.id;
   const token = randomBytes(32).toString('base64url');
   const row = await db.tx(async (q) => {
-    const locked = await q.query<ContractRow>(`SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [
-      orgId,
-      id,
-    ]);
-    const cur = locked[0];
+    const cur = await contractRows(q, orgId).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!cur) throw notFound('contract');
     if (cur.signed_at) throw invalid({ id: ['the contract is signed already: there is nothing to sign again'] });
-    await q.query(
-      `UPDATE signed_contracts SET token_sha256 = $3, token_expires_at = now() + make_interval(hours => $4), token_used_at = NULL
-        WHERE organization_id = $1 AND id = $2`,
-      [orgId, id, sha256(token), b.expires_in_hours ?? 168],
-    );
+    await kx(q)
+      .updateTable('signed_contracts')
+      .set({
+        token_sha256: sha256(token),
+        token_expires_at: sql<Date>`now() + make_interval(hours => ${b.expires_in_hours ?? 168})`,
+        token_used_at: null,
+      })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .execute();
     await audit(q, orgId, c.actor, 'resend', 'signed_contract', id, { expires_in_hours: b.expires_in_hours ?? 168 });
     return { contract: await contractById(q, orgId, id), person_id: cur.person_id };
   });
@@ -396,11 +399,23 @@ export async function deleteContract(db: Db, orgId: string, id: string, actor: s
   await db.tx(async (q) => {
     const c = await contractById(q, orgId, id);
     if (c.signed_at) throw invalid({ id: ['a signed contract is immutable: make a new contract to correct it'] });
-    const used = await q.query('SELECT 1 FROM adoptions WHERE organization_id = $1 AND contract_id = $2', [orgId, id]);
-    if (used.length) throw invalid({ id: ['an adoption names this contract'] });
-    await q.query('DELETE FROM signed_contracts WHERE organization_id = $1 AND id = $2', [orgId, id]);
+    const used = await kx(q)
+      .selectFrom('adoptions')
+      .select(sql<number>`1`.as('one'))
+      .where('organization_id', '=', orgId)
+      .where('contract_id', '=', id)
+      .executeTakeFirst();
+    if (used) throw invalid({ id: ['an adoption names this contract'] });
+    await kx(q).deleteFrom('signed_contracts').where('organization_id', '=', orgId).where('id', '=', id).execute();
     await audit(q, orgId, actor, 'delete', 'signed_contract', id, {});
   });
+}
+
+/** A signed contract as PDF (refused while it is not signed). */
+export async function signedContractPdf(q: Queryable, org: Organization, id: string) {
+  const contract = await contractById(q, org.id, id);
+  if (!contract.signed_at) throw invalid({ id: ['the contract is not signed yet'] });
+  return { contract, pdf: await contractPdf(contract, org.name) };
 }
 
 // Public signing
@@ -412,12 +427,7 @@ export type SigningState =
   | { state: 'open'; contract: SignedContractT };
 
 export async function signingState(q: Queryable, orgId: string, token: string): Promise<SigningState> {
-  const r = (
-    await q.query<ContractRow>(`SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND token_sha256 = $2`, [
-      orgId,
-      sha256(token),
-    ])
-  )[0];
+  const r = await contractRows(q, orgId).where('token_sha256', '=', sha256(token)).executeTakeFirst();
   if (!r) return { state: 'unknown' };
   const contract = presentContract(r);
   if (r.token_used_at || r.signed_at) return { state: 'used', contract };
@@ -438,12 +448,7 @@ export async function sign(
   SigningState | { state: 'signed'; contract: SignedContractT } | { state: 'invalid'; contract: SignedContractT; message: string }
 > {
   return db.tx(async (q) => {
-    const r = (
-      await q.query<ContractRow>(`SELECT ${C_COLS} FROM signed_contracts WHERE organization_id = $1 AND token_sha256 = $2 FOR UPDATE`, [
-        orgId,
-        sha256(token),
-      ])
-    )[0];
+    const r = await contractRows(q, orgId).where('token_sha256', '=', sha256(token)).forUpdate().executeTakeFirst();
     if (!r) return { state: 'unknown' as const };
     const contract = presentContract(r);
     if (r.token_used_at || r.signed_at) return { state: 'used' as const, contract };
@@ -457,11 +462,18 @@ export async function sign(
         contract,
         message: 'The document changed since the page was opened: reload the page and read it again.',
       };
-    await q.query(
-      `UPDATE signed_contracts SET token_used_at = now(), signed_at = now(), signed_name = $3, signed_ip = $4, signed_user_agent = $5
-        WHERE organization_id = $1 AND id = $2`,
-      [orgId, r.id, name, f.ip.slice(0, 100), f.user_agent.slice(0, 500)],
-    );
+    await kx(q)
+      .updateTable('signed_contracts')
+      .set({
+        token_used_at: sql`now()`,
+        signed_at: sql`now()`,
+        signed_name: name,
+        signed_ip: f.ip.slice(0, 100),
+        signed_user_agent: f.user_agent.slice(0, 500),
+      })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', r.id)
+      .execute();
     await audit(q, orgId, null, 'sign', 'signed_contract', r.id, { name, ip: f.ip, document_sha256: r.document_sha256 });
     return { state: 'signed' as const, contract: await contractById(q, orgId, r.id) };
   });

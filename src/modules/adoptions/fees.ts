@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { getAnimal } from '../animals/public.ts';
 import { ageAtIntake } from '../stays/public.ts';
@@ -85,12 +86,6 @@ export async function ageWeeksOn(
   return at.age_weeks + Math.max(0, Math.floor(day.diff(DateTime.fromJSDate(at.intake_at, { zone: 'UTC' }), 'weeks').weeks));
 }
 
-interface ScheduleRow {
-  id: string;
-  rules: FeeRuleT[];
-  promotions: PromotionT[];
-}
-
 /** The fee the organization's schedule in force asks for this animal on `on`; 0 with no rule named when none matches. */
 export async function quote(
   q: Queryable,
@@ -101,9 +96,13 @@ export async function quote(
 ): Promise<FeeQuoteT> {
   const animal = await getAnimal(q, org.id, animalId);
   if (!animal) throw notFound('animal');
-  const schedule = (
-    await q.query<ScheduleRow>('SELECT id, rules, promotions FROM adoption_fee_schedules WHERE organization_id = $1 AND active', [org.id])
-  )[0];
+  const schedule = await kx(q)
+    .selectFrom('adoption_fee_schedules')
+    .select(['id', 'rules', 'promotions'])
+    .where('organization_id', '=', org.id)
+    .where('active', '=', true)
+    .$narrowType<{ rules: FeeRuleT[]; promotions: PromotionT[] }>()
+    .executeTakeFirst();
   const none: FeeQuoteT = {
     amount_minor: 0,
     currency: org.currency,
@@ -125,6 +124,17 @@ export async function quote(
     promotion: promo?.p.name ?? null,
     base_amount_minor: rule.amount_minor,
   };
+}
+
+/** The fee for an animal on `on` (default today in the organization's time zone), as GET /api/animals/{id}/adoption-fee answers it. */
+export async function feeQuote(
+  q: Queryable,
+  org: { id: string; currency: string; time_zone: string },
+  animalId: string,
+  f: { on?: string; special_needs?: boolean },
+): Promise<FeeQuoteT> {
+  const on = f.on ?? (DateTime.now().setZone(org.time_zone).toISODate() as string);
+  return quote(q, org, animalId, on, f.special_needs ?? false);
 }
 
 export function checkDate(on: string, field: string): void {

@@ -33,10 +33,14 @@ export async function currentAdoptionFee(
 
 /** The active fee schedule's rules and promotions (null: none), for a caller that prices many animals or keeps it. */
 export async function activeFeeSchedule(q: Queryable, orgId: string): Promise<FeeSchedule | null> {
-  const rows = await q.query<FeeSchedule>('SELECT rules, promotions FROM adoption_fee_schedules WHERE organization_id = $1 AND active', [
-    orgId,
-  ]);
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .selectFrom('adoption_fee_schedules')
+    .select(['rules', 'promotions'])
+    .where('organization_id', '=', orgId)
+    .where('active', '=', true)
+    .$narrowType<FeeSchedule>()
+    .executeTakeFirst();
+  return row ?? null;
 }
 export interface FeeSchedule {
   rules: FeeRuleT[];
@@ -69,28 +73,42 @@ export function adoptionFeeFrom(
 
 /** A person's own adoption applications, newest first, with the stage name the organization gave it. */
 export async function applicationsOfPerson(q: Queryable, orgId: string, personId: string) {
-  return q.query<{ id: string; stage_name: string; stage_kind: string; decision: string | null; submitted_at: Date }>(
-    `SELECT a.id, s.name AS stage_name, s.kind AS stage_kind, a.decision, a.submitted_at
-       FROM adoption_applications a JOIN adoption_stages s ON s.organization_id = a.organization_id AND s.id = a.stage_id
-      WHERE a.organization_id = $1 AND a.person_id = $2 ORDER BY a.submitted_at DESC, a.id LIMIT 50`,
-    [orgId, personId],
-  );
+  return kx(q)
+    .selectFrom('adoption_applications as a')
+    .innerJoin('adoption_stages as s', (j) => j.onRef('s.organization_id', '=', 'a.organization_id').onRef('s.id', '=', 'a.stage_id'))
+    .select(['a.id', 's.name as stage_name', 's.kind as stage_kind', 'a.decision', 'a.submitted_at'])
+    .where('a.organization_id', '=', orgId)
+    .where('a.person_id', '=', personId)
+    .orderBy('a.submitted_at', 'desc')
+    .orderBy('a.id')
+    .limit(50)
+    .execute();
 }
 /** A person's contracts not signed yet. */
 export async function contractsToSign(q: Queryable, orgId: string, personId: string) {
-  return q.query<{ id: string; title: string }>(
-    `SELECT id, title FROM signed_contracts WHERE organization_id = $1 AND person_id = $2 AND signed_at IS NULL
-      ORDER BY created_at DESC, id LIMIT 20`,
-    [orgId, personId],
-  );
+  return kx(q)
+    .selectFrom('signed_contracts')
+    .select(['id', 'title'])
+    .where('organization_id', '=', orgId)
+    .where('person_id', '=', personId)
+    .where('signed_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(20)
+    .execute();
 }
 /** The animals adopted by (or on a trial with) a person, oldest first. */
 export async function animalsAdoptedBy(q: Queryable, orgId: string, personId: string): Promise<string[]> {
-  const rows = await q.query<{ animal_id: string }>(
-    `SELECT animal_id FROM adoptions WHERE organization_id = $1 AND person_id = $2 AND status IN ('adopted', 'trial')
-      ORDER BY started_at, id LIMIT 50`,
-    [orgId, personId],
-  );
+  const rows = await kx(q)
+    .selectFrom('adoptions')
+    .select('animal_id')
+    .where('organization_id', '=', orgId)
+    .where('person_id', '=', personId)
+    .where('status', 'in', ['adopted', 'trial'])
+    .orderBy('started_at')
+    .orderBy('id')
+    .limit(50)
+    .execute();
   return rows.map((r) => r.animal_id);
 }
 /**

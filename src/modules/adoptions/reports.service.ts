@@ -2,6 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { safeRow } from '../../platform/spreadsheet.ts';
 import { DateTime } from 'luxon';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { invalid, missing } from '../../platform/errors.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { Config } from '../../config.ts';
@@ -20,42 +21,72 @@ import type { ReconciliationT } from './schemas.ts';
  */
 export async function reconcile(q: Queryable, org: Organization, from: string, to: string): Promise<ReconciliationT> {
   if (to < from) throw invalid({ to: ['must not be before from'] });
-  const rows = await q.query<{
-    adoption_id: string;
-    adopted_on: string;
-    animal_id: string;
-    animal_name: string;
-    person_id: string;
-    adopter_name: string;
-    fee_rule: string | null;
-    fee_due_minor: string;
-    received_minor: string;
-    donation_ids: string[];
-  }>(
-    `WITH a AS (
-       SELECT d.id, d.animal_id, d.person_id, d.fee_rule, d.fee_minor, (d.adopted_at AT TIME ZONE $4)::date AS adopted_on
-         FROM adoptions d
-        WHERE d.organization_id = $1 AND d.adopted_at IS NOT NULL AND (d.adopted_at AT TIME ZONE $4)::date BETWEEN $2::date AND $3::date
-     ), got AS (
-       SELECT a.id AS adoption_id, l.id AS donation_id, l.amount_minor
-         FROM a JOIN adoption_donations x ON x.organization_id = $1 AND x.adoption_id = a.id
-         JOIN donation_ledger l ON l.organization_id = $1 AND l.id = x.donation_id AND l.deleted_at IS NULL
-       UNION
-       SELECT a.id, l.id, l.amount_minor
-         FROM a JOIN donation_ledger l ON l.organization_id = $1 AND l.deleted_at IS NULL AND l.type = 'post-adoption'
-              AND l.donor_id = a.person_id AND l.animal_id = a.animal_id AND l.date >= a.adopted_on
-        WHERE NOT EXISTS (SELECT 1 FROM adoption_donations y WHERE y.organization_id = $1 AND y.donation_id = l.id)
-     )
-     SELECT a.id AS adoption_id, to_char(a.adopted_on, 'YYYY-MM-DD') AS adopted_on, a.animal_id, coalesce(an.name, '') AS animal_name,
-            a.person_id, coalesce(p.display_name, '') AS adopter_name, a.fee_rule, a.fee_minor AS fee_due_minor,
-            coalesce((SELECT sum(g.amount_minor) FROM got g WHERE g.adoption_id = a.id), 0) AS received_minor,
-            coalesce((SELECT array_agg(g.donation_id ORDER BY g.donation_id) FROM got g WHERE g.adoption_id = a.id), '{}') AS donation_ids
-       FROM a
-       LEFT JOIN animal_directory an ON an.organization_id = $1 AND an.id = a.animal_id
-       LEFT JOIN people_directory p ON p.organization_id = $1 AND p.id = a.person_id
-      ORDER BY a.adopted_on, a.id`,
-    [org.id, from, to, org.time_zone],
-  );
+  const orgId = org.id;
+  const zone = org.time_zone;
+  const rows = await kx(q)
+    // a: the adoptions finalized in the period, with their day in the organization's time zone
+    .with('a', (db) =>
+      db
+        .selectFrom('adoptions as d')
+        .select([
+          'd.id',
+          'd.animal_id',
+          'd.person_id',
+          'd.fee_rule',
+          'd.fee_minor',
+          sql<Date>`(d.adopted_at AT TIME ZONE ${zone})::date`.as('adopted_on'),
+        ])
+        .where('d.organization_id', '=', orgId)
+        .where('d.adopted_at', 'is not', null)
+        .where(sql<boolean>`(d.adopted_at AT TIME ZONE ${zone})::date BETWEEN ${from}::date AND ${to}::date`),
+    )
+    // got: what was received against each: its linked donations, and the adopter's unlinked post-adoption donations for the animal
+    .with('got', (db) =>
+      db
+        .selectFrom('a')
+        .innerJoin('adoption_donations as x', (j) => j.on('x.organization_id', '=', orgId).onRef('x.adoption_id', '=', 'a.id'))
+        .innerJoin('donation_ledger as l', (j) =>
+          j.on('l.organization_id', '=', orgId).onRef('l.id', '=', 'x.donation_id').on('l.deleted_at', 'is', null),
+        )
+        .select(['a.id as adoption_id', 'l.id as donation_id', 'l.amount_minor'])
+        .union(
+          db
+            .selectFrom('a')
+            .innerJoin('donation_ledger as l', (j) =>
+              j
+                .on('l.organization_id', '=', orgId)
+                .on('l.deleted_at', 'is', null)
+                .on('l.type', '=', 'post-adoption')
+                .onRef('l.donor_id', '=', 'a.person_id')
+                .onRef('l.animal_id', '=', 'a.animal_id')
+                .on(sql<boolean>`l.date >= a.adopted_on`),
+            )
+            .select(['a.id as adoption_id', 'l.id as donation_id', 'l.amount_minor'])
+            .where(
+              sql<boolean>`NOT EXISTS (SELECT 1 FROM adoption_donations y WHERE y.organization_id = ${orgId} AND y.donation_id = l.id)`,
+            ),
+        ),
+    )
+    .selectFrom('a')
+    .leftJoin('animal_directory as an', (j) => j.on('an.organization_id', '=', orgId).onRef('an.id', '=', 'a.animal_id'))
+    .leftJoin('people_directory as p', (j) => j.on('p.organization_id', '=', orgId).onRef('p.id', '=', 'a.person_id'))
+    .select([
+      'a.id as adoption_id',
+      sql<string>`to_char(a.adopted_on, 'YYYY-MM-DD')`.as('adopted_on'),
+      'a.animal_id',
+      sql<string>`coalesce(an.name, '')`.as('animal_name'),
+      'a.person_id',
+      sql<string>`coalesce(p.display_name, '')`.as('adopter_name'),
+      'a.fee_rule',
+      'a.fee_minor as fee_due_minor',
+      sql<string>`coalesce((SELECT sum(g.amount_minor) FROM got g WHERE g.adoption_id = a.id), 0)`.as('received_minor'),
+      sql<string[]>`coalesce((SELECT array_agg(g.donation_id ORDER BY g.donation_id) FROM got g WHERE g.adoption_id = a.id), '{}')`.as(
+        'donation_ids',
+      ),
+    ])
+    .orderBy('a.adopted_on')
+    .orderBy('a.id')
+    .execute();
   const results = rows.map((r) => {
     const due = Number(r.fee_due_minor);
     const got = Number(r.received_minor);
@@ -138,10 +169,17 @@ export async function renderCards(
   if (!query.animal_id?.length && !query.location_id) throw missing(['animal_id']);
   const ids = [...(query.animal_id ?? [])];
   if (query.location_id) {
-    const at = await q.query<{ id: string }>(
-      'SELECT id FROM animal_directory WHERE organization_id = $1 AND location_id = $2 AND deleted_at IS NULL ORDER BY name, id LIMIT 500',
-      [org.id, query.location_id],
-    );
+    const at = await kx(q)
+      .selectFrom('animal_directory')
+      .select('id')
+      .where('organization_id', '=', org.id)
+      .where('location_id', '=', query.location_id)
+      .where('deleted_at', 'is', null)
+      .orderBy('name')
+      .orderBy('id')
+      .limit(500)
+      .$narrowType<{ id: string }>()
+      .execute();
     for (const r of at) if (!ids.includes(r.id)) ids.push(r.id);
   }
   const today = DateTime.now().setZone(org.time_zone);
