@@ -2,7 +2,9 @@
  * The Shelter Animals Count monthly matrix, derived from stays (intake → outcome) and foster spans, and the
  * submitted months kept as snapshots.
  */
-import type { Queryable } from '../../platform/db/db.ts';
+import { DateTime } from 'luxon';
+import { audit } from '../../platform/audit.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
 import { kx, sql, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
 import { conflict, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -339,17 +341,27 @@ export async function listSubmissions(q: Queryable, orgId: string, limit: number
   return rows.map(submission);
 }
 
-/** Submits a month: refused while the identity does not hold, and when that month and group was submitted already. */
+/**
+ * Submits a month: refused unless it has ended in the organization's time zone, while the identity does not hold, and
+ * when that month and group was submitted already. The snapshot and its audit row are one transaction.
+ */
 export async function submitMonth(
-  q: Queryable,
+  db: Db,
   org: Organization,
   month: string,
   group: SpeciesGroup,
   notes: string | null,
   actor: string,
-  currentMonth: string,
 ): Promise<SubmissionRow> {
-  if (month >= currentMonth) throw invalid({ month: ['must be a month that has ended'] });
+  if (month >= DateTime.now().setZone(org.time_zone).toFormat('yyyy-MM')) throw invalid({ month: ['must be a month that has ended'] });
+  return db.tx(async (q) => {
+    const row = await snapshot(q, org, month, group, notes, actor);
+    await audit(q, org.id, actor, 'submit', 'sac_submission', row.id, { month: row.month, species_group: row.species_group });
+    return row;
+  });
+}
+
+async function snapshot(q: Queryable, org: Organization, month: string, group: SpeciesGroup, notes: string | null, actor: string) {
   const m = await sacMatrix(q, org, month, group);
   if (!m.identity.holds)
     throw invalid(

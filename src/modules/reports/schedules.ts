@@ -7,7 +7,8 @@
  */
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../platform/context.ts';
-import type { Queryable } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
 import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { AppError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -133,20 +134,35 @@ async function enqueueRun(q: Queryable, orgId: string, scheduleId: string, perio
   return enqueueJob(q, orgId, JOB_KIND, { schedule_id: scheduleId, period }, { key: `${scheduleId}:${period}`, runAt });
 }
 
+/** Creates a schedule, queues its first month and writes its audit row: one transaction. */
 export async function createSchedule(
-  q: Queryable,
+  db: Db,
   org: Organization,
   b: Omit<ScheduleRow, 'id' | 'created_by' | 'created_at' | 'updated_at' | 'active'> & { active?: boolean },
   grants: Grants,
   actor: string,
 ): Promise<ScheduleRow> {
   check(b, grants);
-  const id = newId('rsch');
-  const row = await kx(q)
+  return db.tx(async (q) => {
+    const row = narrow(await insertSchedule(q, org.id, b, actor));
+    const next = nextRun(org.time_zone, b.day_of_month);
+    await enqueueRun(q, org.id, row.id, next.period, next.runAt);
+    await audit(q, org.id, actor, 'create', 'report_schedule', row.id, { report: row.report });
+    return row;
+  });
+}
+
+function insertSchedule(
+  q: Queryable,
+  orgId: string,
+  b: Omit<ScheduleRow, 'id' | 'created_by' | 'created_at' | 'updated_at' | 'active'> & { active?: boolean },
+  actor: string,
+) {
+  return kx(q)
     .insertInto('report_schedules')
     .values({
-      organization_id: org.id,
-      id,
+      organization_id: orgId,
+      id: newId('rsch'),
       name: b.name,
       report: b.report,
       species_group: b.species_group ?? null,
@@ -158,9 +174,6 @@ export async function createSchedule(
     })
     .returning(COLS)
     .executeTakeFirstOrThrow();
-  const next = nextRun(org.time_zone, b.day_of_month);
-  await enqueueRun(q, org.id, id, next.period, next.runAt);
-  return narrow(row);
 }
 
 export async function getSchedule(q: Queryable, orgId: string, id: string, lock = false): Promise<ScheduleRow> {
@@ -182,7 +195,23 @@ export async function listSchedules(q: Queryable, orgId: string, limit: number, 
   return rows.map(narrow);
 }
 
+/** Changes a schedule (locked while it changes), queues its next month when active, and writes its audit row: one transaction. */
 export async function updateSchedule(
+  db: Db,
+  org: Organization,
+  id: string,
+  patch: Partial<Omit<ScheduleRow, 'id' | 'report' | 'created_by' | 'created_at' | 'updated_at'>>,
+  grants: Grants,
+  actor: string,
+): Promise<ScheduleRow> {
+  return db.tx(async (q) => {
+    const row = await changeSchedule(q, org, id, patch, grants);
+    await audit(q, org.id, actor, 'update', 'report_schedule', row.id, patch);
+    return row;
+  });
+}
+
+async function changeSchedule(
   q: Queryable,
   org: Organization,
   id: string,
@@ -214,16 +243,28 @@ export async function updateSchedule(
   return narrow(row);
 }
 
-export async function deleteSchedule(q: Queryable, orgId: string, id: string): Promise<void> {
-  await getSchedule(q, orgId, id, true);
-  await kx(q).deleteFrom('report_schedules').where('organization_id', '=', orgId).where('id', '=', id).execute();
+/** Deletes a schedule (404 when not on file) with its audit row: one transaction. */
+export async function deleteSchedule(db: Db, orgId: string, id: string, actor: string): Promise<void> {
+  await db.tx(async (q) => {
+    await getSchedule(q, orgId, id, true);
+    await kx(q).deleteFrom('report_schedules').where('organization_id', '=', orgId).where('id', '=', id).execute();
+    await audit(q, orgId, actor, 'delete', 'report_schedule', id, {});
+  });
 }
 
 /** Queues the run for the last complete month now; null when that month's run is queued or done already. */
-export async function runNow(q: Queryable, org: Organization, id: string): Promise<{ job_id: string | null; period: string }> {
-  await getSchedule(q, org.id, id);
-  const period = lastCompleteMonth(org.time_zone);
-  return { job_id: await enqueueRun(q, org.id, id, period), period };
+export async function runNow(db: Db, org: Organization, id: string): Promise<{ job_id: string | null; period: string }> {
+  return db.tx(async (q) => {
+    await getSchedule(q, org.id, id);
+    const period = lastCompleteMonth(org.time_zone);
+    return { job_id: await enqueueRun(q, org.id, id, period), period };
+  });
+}
+
+/** A schedule with the months sent (newest first, at most 24). */
+export async function scheduleWithRuns(q: Queryable, orgId: string, id: string) {
+  const s = await getSchedule(q, orgId, id);
+  return { ...s, runs: await runsOf(q, orgId, s.id) };
 }
 
 export async function runsOf(q: Queryable, orgId: string, id: string) {
