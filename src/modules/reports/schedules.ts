@@ -134,14 +134,11 @@ async function enqueueRun(q: Queryable, orgId: string, scheduleId: string, perio
   return enqueueJob(q, orgId, JOB_KIND, { schedule_id: scheduleId, period }, { key: `${scheduleId}:${period}`, runAt });
 }
 
+/** What a new schedule is made of (`active` defaults to true). */
+type NewSchedule = Omit<ScheduleRow, 'id' | 'created_by' | 'created_at' | 'updated_at' | 'active'> & { active?: boolean };
+
 /** Creates a schedule, queues its first month and writes its audit row: one transaction. */
-export async function createSchedule(
-  db: Db,
-  org: Organization,
-  b: Omit<ScheduleRow, 'id' | 'created_by' | 'created_at' | 'updated_at' | 'active'> & { active?: boolean },
-  grants: Grants,
-  actor: string,
-): Promise<ScheduleRow> {
+export async function createSchedule(db: Db, org: Organization, b: NewSchedule, grants: Grants, actor: string): Promise<ScheduleRow> {
   check(b, grants);
   return db.tx(async (q) => {
     const row = narrow(await insertSchedule(q, org.id, b, actor));
@@ -152,12 +149,7 @@ export async function createSchedule(
   });
 }
 
-function insertSchedule(
-  q: Queryable,
-  orgId: string,
-  b: Omit<ScheduleRow, 'id' | 'created_by' | 'created_at' | 'updated_at' | 'active'> & { active?: boolean },
-  actor: string,
-) {
+function insertSchedule(q: Queryable, orgId: string, b: NewSchedule, actor: string) {
   return kx(q)
     .insertInto('report_schedules')
     .values({
