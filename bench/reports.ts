@@ -18,9 +18,9 @@ import { startEmbedded } from '../src/platform/db/embedded.ts';
 import { createOrganization } from '../src/modules/settings/service.ts';
 import { base62 } from '../src/platform/ids.ts';
 import type { Organization } from '../src/platform/tenancy.ts';
-import { SAC_SQL, sacMatrix } from '../src/modules/reports/sac.ts';
+import { sacMatrix, sacStatement } from '../src/modules/reports/sac.ts';
 import { liveReleaseRate } from '../src/modules/reports/outcomes.ts';
-import { speciesParams } from '../src/modules/reports/catalogue.ts';
+import { kx, sql } from '../src/platform/db/kysely.ts';
 
 const ANIMALS = Number(process.env.BENCH_ANIMALS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -152,16 +152,9 @@ try {
   );
 
   // The plans' headline: how the stays are found, joined and counted (EXPLAIN ANALYZE of the report's own statement).
-  const [species, groups] = speciesParams();
-  const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${SAC_SQL}`, [
-    org.id,
-    month,
-    org.time_zone,
-    species,
-    groups,
-    'dogs',
-    false,
-  ]);
+  const { rows: plan } = await sql<{
+    'QUERY PLAN': string;
+  }>`EXPLAIN (ANALYZE, COSTS OFF) ${sacStatement(org.id, month, org.time_zone, 'dogs', false)}`.execute(kx(db));
   console.log('EXPLAIN ANALYZE, the SAC matrix (scans, joins, time):');
   for (const r of plan) if (/Scan on|Join|Gather|Execution Time/.test(r['QUERY PLAN'])) console.log(`  ${r['QUERY PLAN']}`);
   const plan2 = await db.query<{ 'QUERY PLAN': string }>(

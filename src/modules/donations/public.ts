@@ -4,7 +4,7 @@
  * never update or delete one.
  */
 import type { Queryable } from '../../platform/db/db.ts';
-import { kx } from '../../platform/db/kysely.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 
 export { insertDonation, type DonationInsert } from './repository.ts';
 export { campaignCheck } from './service.ts';
@@ -45,21 +45,28 @@ export async function updateImportedDonation(
   },
   actor: string,
 ): Promise<void> {
-  await q.query(
-    `WITH w AS (UPDATE donations SET donor_id = $3, amount_minor = $4, date = $5, animal_id = $6, notes = $7, payment_method = $8,
-                updated_at = now() WHERE organization_id = $1 AND id = $2 RETURNING id)
-     INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id) SELECT $1, $9, 'import_update', 'donation', id FROM w`,
-    [orgId, d.id, d.donor_id, d.amount_minor.toString(), d.date, d.animal_id, d.notes, d.payment_method, actor],
-  );
+  await sql`WITH w AS (UPDATE donations SET donor_id = ${d.donor_id}, amount_minor = ${d.amount_minor.toString()}, date = ${d.date},
+                        animal_id = ${d.animal_id}, notes = ${d.notes}, payment_method = ${d.payment_method}, updated_at = now()
+                  WHERE organization_id = ${orgId} AND id = ${d.id} RETURNING organization_id, id)
+       INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id)
+       SELECT organization_id, ${actor}, 'import_update', 'donation', id FROM w`.execute(kx(q));
 }
 
 /** A person's own gifts (not deleted), newest first, optionally of one calendar year: for the donor's portal. */
 export async function giftsOfPerson(q: Queryable, orgId: string, personId: string, year?: number) {
-  return q.query<{ id: string; date: string; amount_minor: string; currency: string; type: string }>(
-    `SELECT id, to_char(date, 'YYYY-MM-DD') AS date, amount_minor::text, currency, type FROM donations
-      WHERE organization_id = $1 AND donor_id = $2 AND deleted_at IS NULL
-        AND ($3::int IS NULL OR date >= make_date($3, 1, 1) AND date < make_date($3 + 1, 1, 1))
-      ORDER BY date DESC, id DESC LIMIT 1000`,
-    [orgId, personId, year ?? null],
-  );
+  let gifts = kx(q)
+    .selectFrom('donations')
+    .select([
+      'id',
+      sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+      sql<string>`amount_minor::text`.as('amount_minor'),
+      'currency',
+      'type',
+    ])
+    .where('organization_id', '=', orgId)
+    .where('donor_id', '=', personId)
+    .where('deleted_at', 'is', null);
+  if (year !== undefined)
+    gifts = gifts.where(sql<boolean>`date >= make_date(${year}, 1, 1)`).where(sql<boolean>`date < make_date(${year + 1}, 1, 1)`);
+  return gifts.orderBy('date', 'desc').orderBy('id', 'desc').limit(1000).execute();
 }

@@ -2,6 +2,7 @@
  * The closed lists of the reports area: Shelter Animals Count species groups and how Ark's free-text
  * species map to them, the age groups, and the rows of the monthly matrix in SAC's order.
  */
+import { sql, type RawBuilder } from '../../platform/db/kysely.ts';
 
 export const SPECIES_GROUPS = [
   'dogs',
@@ -116,20 +117,21 @@ export const LIVE_OUTCOME_TYPES: readonly string[] = SAC_OUTCOME_ROWS.filter((r)
 /** The two species-mapping arrays bound as query parameters (species, group). */
 export const speciesParams = (): [string[], string[]] => [Object.keys(SPECIES_TO_GROUP), Object.values(SPECIES_TO_GROUP)];
 
-/**
- * SQL for the SAC group of a species column, given the two array parameters' positions. Unknown species
- * fall to `other`.
- */
-export const groupSql = (col: string, speciesParam: string, groupParam: string) =>
-  `coalesce((SELECT m.g FROM unnest(${speciesParam}::text[], ${groupParam}::text[]) AS m(s, g) WHERE m.s = lower(trim(${col}))), 'other')`;
+/** The species → SAC group mapping as rows (s, g), both arrays bound as values: `map AS (${speciesMapSql()})`. */
+export const speciesMapSql = (): RawBuilder<{ s: string; g: SpeciesGroup }> => {
+  const [species, groups] = speciesParams();
+  return sql`SELECT s, g FROM unnest(${species}::text[], ${groups}::text[]) AS m(s, g)`;
+};
 
 /**
- * SQL for the age group of a stay's animal at a moment: from the date of birth when known, else from the age
- * in weeks recorded at the stay's intake (birth ≈ intake day − age); "up to 5 months" while birth + 5 months
- * is after the moment's day in the organization's time zone.
+ * SQL for the age group of a stay's animal (the stays row `row`, a name from code) at a moment: from the date of birth
+ * when known, else from the age in weeks recorded at the stay's intake (birth ≈ intake day − age); "up to 5 months"
+ * while birth + 5 months is after the moment's day in the time zone `tz` (a bound value).
  */
-export const ageGroupSql = (row: string, atSql: string, tzSql: string) =>
-  `(CASE WHEN coalesce(${row}.date_of_birth, (${row}.intake_at AT TIME ZONE ${tzSql})::date - ${row}.age_weeks * 7) IS NULL THEN 'unknown'
-         WHEN coalesce(${row}.date_of_birth, (${row}.intake_at AT TIME ZONE ${tzSql})::date - ${row}.age_weeks * 7) + interval '5 months'
-              > (${atSql} AT TIME ZONE ${tzSql})::date THEN 'up_to_5_months'
+export const ageGroupSql = (row: string, at: RawBuilder<unknown>, tz: string): RawBuilder<AgeGroup> => {
+  const col = (name: string) => sql.ref(`${row}.${name}`);
+  const born = sql`coalesce(${col('date_of_birth')}, (${col('intake_at')} AT TIME ZONE ${tz})::date - ${col('age_weeks')} * 7)`;
+  return sql`(CASE WHEN ${born} IS NULL THEN 'unknown'
+         WHEN ${born} + interval '5 months' > (${at} AT TIME ZONE ${tz})::date THEN 'up_to_5_months'
          ELSE 'adult' END)`;
+};

@@ -4,30 +4,41 @@
  * (migrations/1300_reports.sql and 0050_module_views.sql). Days are in the organization's time zone.
  */
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { invalid } from '../../platform/errors.ts';
+import type { Static } from '../../platform/schema.ts';
 import type { Organization } from '../../platform/tenancy.ts';
-import { checkRange } from './outcomes.ts';
+import { checkRange, inRange } from './outcomes.ts';
 import type { Cell, Table } from './formats.ts';
+import type {
+  AdoptionsReport,
+  DeliveryReport,
+  DonationsReport,
+  FosterHomesReport,
+  HoursReport,
+  MedicalDueReport,
+  VaccinationsReport,
+} from './schemas.ts';
 
-const inRange = (col: string) => `${col} >= ($2::date)::timestamp AT TIME ZONE $3 AND ${col} < ($4::date + 1)::timestamp AT TIME ZONE $3`;
+/** One line of a report's `results`, as its schema declares it. */
+type Line<R extends { results: unknown[] }> = R['results'][number];
 
 // --- Medical due and overdue ---------------------------------------------------------------------------
 
 export async function medicalDue(q: Queryable, org: Organization, asOf: string, days: number) {
   if (days < 0 || days > 366) throw invalid({ days: ['must be from 0 to 366'] });
-  const rows = await q.query<{ due_on: string; overdue: boolean; location: string; species: string; kind: string; count: number }>(
-    `SELECT to_char(d.due_on, 'YYYY-MM-DD') AS due_on, d.due_on < $2::date AS overdue,
-            CASE WHEN d.animal_id IN (SELECT f.animal_id FROM report_foster_spans f WHERE f.organization_id = $1
-                               AND f.started_on <= $2::date AND (f.ended_on IS NULL OR f.ended_on > $2::date)) THEN 'In foster'
+  const { rows } = await sql<
+    Line<Static<typeof MedicalDueReport>>
+  >`SELECT to_char(d.due_on, 'YYYY-MM-DD') AS due_on, d.due_on < ${asOf}::date AS overdue,
+            CASE WHEN d.animal_id IN (SELECT f.animal_id FROM report_foster_spans f WHERE f.organization_id = ${org.id}
+                               AND f.started_on <= ${asOf}::date AND (f.ended_on IS NULL OR f.ended_on > ${asOf}::date)) THEN 'In foster'
                  ELSE coalesce(l.name, 'No location') END AS location,
             d.species, d.kind, count(*)::int AS count
        FROM report_medical_due d
-       JOIN animal_directory a ON a.organization_id = $1 AND a.id = d.animal_id AND a.deleted_at IS NULL
-       LEFT JOIN report_locations l ON l.organization_id = $1 AND l.id = a.location_id
-      WHERE d.organization_id = $1 AND d.completed_at IS NULL AND d.due_on <= $2::date + $3::int
-      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 3, 4, 5`,
-    [org.id, asOf, days],
-  );
+       JOIN animal_directory a ON a.organization_id = ${org.id} AND a.id = d.animal_id AND a.deleted_at IS NULL
+       LEFT JOIN report_locations l ON l.organization_id = ${org.id} AND l.id = a.location_id
+      WHERE d.organization_id = ${org.id} AND d.completed_at IS NULL AND d.due_on <= ${asOf}::date + ${days}::int
+      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 3, 4, 5`.execute(kx(q));
   return {
     as_of: asOf,
     days,
@@ -55,29 +66,10 @@ export function medicalDueTable(r: Awaited<ReturnType<typeof medicalDue>>, orgNa
 
 // --- Vaccinations given (streamed page by page) --------------------------------------------------------
 
-export interface VaccinationRow {
-  id: string;
-  given_on: string;
-  given_at: Date;
-  animal_id: string;
-  animal_name: string;
-  species: string;
-  vaccine: string;
-  product: string | null;
-  manufacturer: string | null;
-  lot: string | null;
-  expires_on: string | null;
-  given_by: string | null;
-}
-const VACC_SQL = `SELECT r.id, to_char(r.given_at AT TIME ZONE $3, 'YYYY-MM-DD') AS given_on, r.given_at, r.animal_id,
-       coalesce(a.name, '') AS animal_name, coalesce(a.species, '') AS species, r.name AS vaccine, r.product, r.manufacturer, r.lot,
-       to_char(r.expires_on, 'YYYY-MM-DD') AS expires_on, r.given_by
-  FROM report_medical_records r
-  LEFT JOIN animal_directory a ON a.organization_id = $1 AND a.id = r.animal_id
- WHERE r.organization_id = $1 AND r.kind = 'vaccine' AND ${inRange('r.given_at')}
-   AND ($5::text IS NULL OR lower(r.lot) = lower($5))
-   AND ($6::timestamptz IS NULL OR (r.given_at, r.id) > ($6::timestamptz, $7::text))
- ORDER BY r.given_at, r.id LIMIT $8 OFFSET $9`;
+/** A vaccination given, as listed: its wire shape, with the moment as read (a page starts after the last one's). */
+export type Vaccination = Omit<Line<Static<typeof VaccinationsReport>>, 'given_at'> & {
+  given_at: NonNullable<Selectable<DB['report_medical_records']>['given_at']>;
+};
 
 export async function vaccinationsPage(
   q: Queryable,
@@ -88,8 +80,19 @@ export async function vaccinationsPage(
   after: { at: Date; id: string } | null,
   limit: number,
   offset = 0,
-): Promise<VaccinationRow[]> {
-  return q.query<VaccinationRow>(VACC_SQL, [org.id, from, org.time_zone, to, lot, after?.at ?? null, after?.id ?? '', limit, offset]);
+): Promise<Vaccination[]> {
+  const tz = org.time_zone;
+  const { rows } =
+    await sql<Vaccination>`SELECT r.id, to_char(r.given_at AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS given_on, r.given_at, r.animal_id,
+       coalesce(a.name, '') AS animal_name, coalesce(a.species, '') AS species, r.name AS vaccine, r.product, r.manufacturer, r.lot,
+       to_char(r.expires_on, 'YYYY-MM-DD') AS expires_on, r.given_by
+  FROM report_medical_records r
+  LEFT JOIN animal_directory a ON a.organization_id = ${org.id} AND a.id = r.animal_id
+ WHERE r.organization_id = ${org.id} AND r.kind = 'vaccine' AND ${inRange('r.given_at', from, to, tz)}
+   ${lot === null ? sql`` : sql`AND lower(r.lot) = lower(${lot}::text)`}
+   ${after === null ? sql`` : sql`AND (r.given_at, r.id) > (${after.at}::timestamptz, ${after.id}::text)`}
+ ORDER BY r.given_at, r.id LIMIT ${limit} OFFSET ${offset}`.execute(kx(q));
+  return rows;
 }
 
 /** Every vaccination of the range, fetched 2,000 at a time (keyset), so a long range is never held whole. */
@@ -134,29 +137,19 @@ export function vaccinationsTable(q: Queryable, org: Organization, from: string,
 // --- Foster homes -------------------------------------------------------------------------------------
 
 export async function fosterHomes(q: Queryable, org: Organization, date: string) {
-  const rows = await q.query<{
-    id: string;
-    person_id: string;
-    foster_name: string;
-    status: string;
-    capacity: number;
-    current: number;
-    free: number;
-    animals: string[];
-  }>(
-    `SELECT h.id, h.person_id, coalesce(p.display_name, '') AS foster_name, h.status, h.capacity,
+  const { rows } = await sql<
+    Line<Static<typeof FosterHomesReport>>
+  >`SELECT h.id, h.person_id, coalesce(p.display_name, '') AS foster_name, h.status, h.capacity,
             count(f.id)::int AS current, greatest(h.capacity - count(f.id), 0)::int AS free,
             coalesce(array_agg(coalesce(a.name, f.animal_id) ORDER BY a.name) FILTER (WHERE f.id IS NOT NULL), '{}') AS animals
        FROM report_foster_homes h
-       LEFT JOIN people_directory p ON p.organization_id = $1 AND p.id = h.person_id
-       LEFT JOIN report_foster_spans f ON f.organization_id = $1 AND f.foster_home_id = h.id
-            AND f.started_on <= $2::date AND (f.ended_on IS NULL OR f.ended_on > $2::date)
-       LEFT JOIN animal_directory a ON a.organization_id = $1 AND a.id = f.animal_id
-      WHERE h.organization_id = $1
+       LEFT JOIN people_directory p ON p.organization_id = ${org.id} AND p.id = h.person_id
+       LEFT JOIN report_foster_spans f ON f.organization_id = ${org.id} AND f.foster_home_id = h.id
+            AND f.started_on <= ${date}::date AND (f.ended_on IS NULL OR f.ended_on > ${date}::date)
+       LEFT JOIN animal_directory a ON a.organization_id = ${org.id} AND a.id = f.animal_id
+      WHERE h.organization_id = ${org.id}
       GROUP BY h.id, h.person_id, p.display_name, h.status, h.capacity
-      ORDER BY foster_name, h.id`,
-    [org.id, date],
-  );
+      ORDER BY foster_name, h.id`.execute(kx(q));
   return {
     date,
     homes: rows.length,
@@ -186,31 +179,21 @@ export function fosterTable(r: Awaited<ReturnType<typeof fosterHomes>>, orgName:
 
 export async function adoptionsReport(q: Queryable, org: Organization, from: string, to: string) {
   checkRange(from, to);
-  const rows = await q.query<{
-    id: string;
-    adopted_on: string;
-    animal_id: string;
-    animal_name: string;
-    adopter_id: string;
-    adopter_name: string;
-    status: string;
-    fee_minor: string;
-    currency: string;
-    fee_rule: string | null;
-    contract_id: string | null;
-    contract_signed_at: Date | null;
-  }>(
-    `SELECT d.id, to_char(d.adopted_at AT TIME ZONE $3, 'YYYY-MM-DD') AS adopted_on, d.animal_id, coalesce(a.name, '') AS animal_name,
+  const { rows } = await sql<
+    Omit<Line<Static<typeof AdoptionsReport>>, 'fee_minor' | 'contract_signed_at'> & {
+      fee_minor: NonNullable<Selectable<DB['report_adoptions']>['fee_minor']>;
+      contract_signed_at: Selectable<DB['report_contracts']>['signed_at'];
+    }
+  >`SELECT d.id, to_char(d.adopted_at AT TIME ZONE ${org.time_zone}, 'YYYY-MM-DD') AS adopted_on, d.animal_id,
+            coalesce(a.name, '') AS animal_name,
             d.person_id AS adopter_id, coalesce(p.display_name, '') AS adopter_name, d.status, d.fee_minor, d.currency, d.fee_rule,
             d.contract_id, c.signed_at AS contract_signed_at
        FROM report_adoptions d
-       LEFT JOIN animal_directory a ON a.organization_id = $1 AND a.id = d.animal_id
-       LEFT JOIN people_directory p ON p.organization_id = $1 AND p.id = d.person_id
-       LEFT JOIN report_contracts c ON c.organization_id = $1 AND c.id = d.contract_id
-      WHERE d.organization_id = $1 AND d.adopted_at IS NOT NULL AND ${inRange('d.adopted_at')}
-      ORDER BY d.adopted_at, d.id`,
-    [org.id, from, org.time_zone, to],
-  );
+       LEFT JOIN animal_directory a ON a.organization_id = ${org.id} AND a.id = d.animal_id
+       LEFT JOIN people_directory p ON p.organization_id = ${org.id} AND p.id = d.person_id
+       LEFT JOIN report_contracts c ON c.organization_id = ${org.id} AND c.id = d.contract_id
+      WHERE d.organization_id = ${org.id} AND d.adopted_at IS NOT NULL AND ${inRange('d.adopted_at', from, to, org.time_zone)}
+      ORDER BY d.adopted_at, d.id`.execute(kx(q));
   const results = rows.map((r) => ({ ...r, fee_minor: Number(r.fee_minor) }));
   const totals = new Map<string, { currency: string; adoptions: number; fees_minor: number }>();
   for (const r of results) {
@@ -245,23 +228,14 @@ export function adoptionsTable(r: Awaited<ReturnType<typeof adoptionsReport>>, o
 
 export async function donationsReport(q: Queryable, org: Organization, from: string, to: string) {
   checkRange(from, to);
-  const rows = await q.query<{
-    month: string;
-    campaign_id: string | null;
-    campaign: string | null;
-    type: string;
-    currency: string;
-    count: number;
-    amount_minor: string;
-  }>(
-    `SELECT to_char(d.date, 'YYYY-MM') AS month, d.campaign_id, c.name AS campaign, d.type, d.currency,
+  const { rows } = await sql<
+    Omit<Line<Static<typeof DonationsReport>>, 'amount_minor'> & { amount_minor: string }
+  >`SELECT to_char(d.date, 'YYYY-MM') AS month, d.campaign_id, c.name AS campaign, d.type, d.currency,
             count(*)::int AS count, sum(d.amount_minor)::text AS amount_minor
        FROM donation_ledger d
-       LEFT JOIN report_campaigns c ON c.organization_id = $1 AND c.id = d.campaign_id
-      WHERE d.organization_id = $1 AND d.deleted_at IS NULL AND d.date BETWEEN $2::date AND $3::date
-      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 3 NULLS FIRST, 4, 5`,
-    [org.id, from, to],
-  );
+       LEFT JOIN report_campaigns c ON c.organization_id = ${org.id} AND c.id = d.campaign_id
+      WHERE d.organization_id = ${org.id} AND d.deleted_at IS NULL AND d.date BETWEEN ${from}::date AND ${to}::date
+      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 3 NULLS FIRST, 4, 5`.execute(kx(q));
   const results = rows.map((r) => ({ ...r, amount_minor: Number(r.amount_minor) }));
   const totals = new Map<string, { currency: string; count: number; amount_minor: number }>();
   for (const r of results) {
@@ -293,23 +267,16 @@ export function donationsTable(r: Awaited<ReturnType<typeof donationsReport>>, o
 
 export async function volunteerHours(q: Queryable, org: Organization, from: string, to: string) {
   checkRange(from, to);
-  const rows = await q.query<{
-    person_id: string;
-    volunteer: string;
-    role_id: string | null;
-    role: string | null;
-    shifts: number;
-    hours: number;
-  }>(
-    `SELECT b.person_id, coalesce(p.display_name, '') AS volunteer, b.role_id, r.name AS role, count(*)::int AS shifts,
+  const { rows } = await sql<
+    Line<Static<typeof HoursReport>>
+  >`SELECT b.person_id, coalesce(p.display_name, '') AS volunteer, b.role_id, r.name AS role, count(*)::int AS shifts,
             round((sum(extract(epoch FROM b.ends_at - b.starts_at)) / 3600)::numeric, 2)::float8 AS hours
        FROM report_shift_bookings b
-       LEFT JOIN people_directory p ON p.organization_id = $1 AND p.id = b.person_id
-       LEFT JOIN report_shift_roles r ON r.organization_id = $1 AND r.id = b.role_id
-      WHERE b.organization_id = $1 AND b.status = 'booked' AND b.attended IS DISTINCT FROM false AND ${inRange('b.starts_at')}
-      GROUP BY 1, 2, 3, 4 ORDER BY 2, 1, 4 NULLS FIRST`,
-    [org.id, from, org.time_zone, to],
-  );
+       LEFT JOIN people_directory p ON p.organization_id = ${org.id} AND p.id = b.person_id
+       LEFT JOIN report_shift_roles r ON r.organization_id = ${org.id} AND r.id = b.role_id
+      WHERE b.organization_id = ${org.id} AND b.status = 'booked' AND b.attended IS DISTINCT FROM false
+        AND ${inRange('b.starts_at', from, to, org.time_zone)}
+      GROUP BY 1, 2, 3, 4 ORDER BY 2, 1, 4 NULLS FIRST`.execute(kx(q));
   return {
     from,
     to,
@@ -339,26 +306,15 @@ export function hoursTable(r: Awaited<ReturnType<typeof volunteerHours>>, orgNam
 
 export async function messageDelivery(q: Queryable, org: Organization, from: string, to: string) {
   checkRange(from, to);
-  const rows = await q.query<{
-    category: string;
-    total: number;
-    sent: number;
-    bounced: number;
-    suppressed: number;
-    failed: number;
-    pending: number;
-  }>(
-    `SELECT m.category, count(*)::int AS total,
+  const { rows } = await sql<Line<Static<typeof DeliveryReport>>>`SELECT m.category, count(*)::int AS total,
             count(*) FILTER (WHERE m.status IN ('sent', 'delivered'))::int AS sent,
             count(*) FILTER (WHERE m.status = 'bounced')::int AS bounced,
             count(*) FILTER (WHERE m.status = 'suppressed')::int AS suppressed,
             count(*) FILTER (WHERE m.status = 'failed')::int AS failed,
             count(*) FILTER (WHERE m.status IN ('queued', 'sending'))::int AS pending
        FROM report_messages m
-      WHERE m.organization_id = $1 AND m.direction = 'outbound' AND ${inRange('m.created_at')}
-      GROUP BY 1 ORDER BY 1`,
-    [org.id, from, org.time_zone, to],
-  );
+      WHERE m.organization_id = ${org.id} AND m.direction = 'outbound' AND ${inRange('m.created_at', from, to, org.time_zone)}
+      GROUP BY 1 ORDER BY 1`.execute(kx(q));
   return { from, to, time_zone: org.time_zone, results: rows };
 }
 export function deliveryTable(r: Awaited<ReturnType<typeof messageDelivery>>, orgName: string): Table {

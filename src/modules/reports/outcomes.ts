@@ -4,10 +4,13 @@
  * the next day begins.
  */
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { invalid } from '../../platform/errors.ts';
+import type { Static } from '../../platform/schema.ts';
 import type { Organization } from '../../platform/tenancy.ts';
-import { GROUP_LABEL, LIVE_OUTCOME_TYPES, speciesParams, type SpeciesGroup } from './catalogue.ts';
+import { GROUP_LABEL, LIVE_OUTCOME_TYPES, speciesMapSql, type SpeciesGroup } from './catalogue.ts';
 import type { Table } from './formats.ts';
+import type { InCareReport, LosReport, LrrReport as LrrReportSchema, SummaryReport } from './schemas.ts';
 
 export const LRR_FORMULA = 'live release rate = live outcomes ÷ all outcomes';
 export const LRR_EXCL_FORMULA =
@@ -17,44 +20,44 @@ export const LIVE_SENTENCE =
   'Outcomes are counted by the day they happened; an animal returned after adoption keeps its adoption, ' +
   'and its later outcome counts again.';
 
-const MAP_CTE = 'map AS (SELECT s, g FROM unnest($4::text[], $5::text[]) AS m(s, g))';
-
 export function checkRange(from: string, to: string, maxDays = 3660) {
   if (to < from) throw invalid({ to: ['must not be before from'] });
   const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
   if (days > maxDays) throw invalid({ to: [`must be within ${maxDays} days of from`] });
 }
 
-/** The range condition on a timestamp column: $2 = from (date), $6 = to (date), $3 = time zone. */
-const inRange = (col: string) => `${col} >= ($2::date)::timestamp AT TIME ZONE $3 AND ${col} < ($6::date + 1)::timestamp AT TIME ZONE $3`;
+/**
+ * The range condition on a timestamp column (a name from code): from the first day's start to the last day's end in
+ * the time zone `tz` (days and zone bound as values).
+ */
+export const inRange = (col: string, from: string, to: string, tz: string) => {
+  const c = sql.ref(col);
+  return sql<boolean>`${c} >= (${from}::date)::timestamp AT TIME ZONE ${tz} AND ${c} < (${to}::date + 1)::timestamp AT TIME ZONE ${tz}`;
+};
 
 const rate = (num: number, den: number) => (den > 0 ? Math.round((num / den) * 10000) / 10000 : null);
 
-export interface LrrRow {
-  month: string | null;
-  species_group: SpeciesGroup | null;
-  live_outcomes: number;
-  all_outcomes: number;
-  owner_intended_euthanasia: number;
-  live_release_rate: number | null;
-  live_release_rate_excluding_oie: number | null;
-}
+/** One line of the live release rate (a month and group, a subtotal or the total): its wire shape. */
+export type LrrLine = Static<typeof LrrReportSchema>['total'];
 
 export async function liveReleaseRate(q: Queryable, org: Organization, from: string, to: string, group?: SpeciesGroup) {
   checkRange(from, to);
-  const [species, groups] = speciesParams();
-  const rows = await q.query<{ month: string; grp: SpeciesGroup; live: number; total: number; oie: number }>(
-    `WITH ${MAP_CTE}
-     SELECT to_char(r.outcome_at AT TIME ZONE $3, 'YYYY-MM') AS month, coalesce(map.g, 'other') AS grp,
-            count(*) FILTER (WHERE r.outcome_type = ANY($7::text[]))::int AS live, count(*)::int AS total,
+  const tz = org.time_zone;
+  const { rows } = await sql<{
+    month: string;
+    grp: SpeciesGroup;
+    live: number;
+    total: number;
+    oie: number;
+  }>`WITH map AS (${speciesMapSql()})
+     SELECT to_char(r.outcome_at AT TIME ZONE ${tz}, 'YYYY-MM') AS month, coalesce(map.g, 'other') AS grp,
+            count(*) FILTER (WHERE r.outcome_type = ANY(${LIVE_OUTCOME_TYPES}::text[]))::int AS live, count(*)::int AS total,
             count(*) FILTER (WHERE r.outcome_type = 'owner_intended_euthanasia')::int AS oie
        FROM report_stays r LEFT JOIN map ON map.s = lower(trim(r.species))
-      WHERE r.organization_id = $1 AND r.outcome_at IS NOT NULL AND ${inRange('r.outcome_at')}
-        AND ($8::text IS NULL OR coalesce(map.g, 'other') = $8)
-      GROUP BY 1, 2 ORDER BY 1, 2`,
-    [org.id, from, org.time_zone, species, groups, to, LIVE_OUTCOME_TYPES, group ?? null],
-  );
-  const row = (month: string | null, g: SpeciesGroup | null, live: number, total: number, oie: number): LrrRow => ({
+      WHERE r.organization_id = ${org.id} AND r.outcome_at IS NOT NULL AND ${inRange('r.outcome_at', from, to, tz)}
+        ${group === undefined ? sql`` : sql`AND coalesce(map.g, 'other') = ${group}`}
+      GROUP BY 1, 2 ORDER BY 1, 2`.execute(kx(q));
+  const row = (month: string | null, g: SpeciesGroup | null, live: number, total: number, oie: number): LrrLine => ({
     month,
     species_group: g,
     live_outcomes: live,
@@ -94,7 +97,7 @@ export type LrrReport = Awaited<ReturnType<typeof liveReleaseRate>>;
 
 const pct = (v: number | null) => (v === null ? '' : `${(v * 100).toFixed(1)}%`);
 export function lrrTable(r: LrrReport, orgName: string): Table {
-  const cols = (x: LrrRow) => ({
+  const cols = (x: LrrLine) => ({
     month: x.month ?? 'All months',
     species_group: x.species_group ? GROUP_LABEL[x.species_group] : 'All species',
     live_outcomes: x.live_outcomes,
@@ -128,28 +131,17 @@ export function lrrTable(r: LrrReport, orgName: string): Table {
 
 // --- Intake and outcome summaries ----------------------------------------------------------------------
 
-export interface SummaryRow {
-  month: string;
-  species_group: SpeciesGroup;
-  species: string;
-  type: string;
-  subtype: string | null;
-  count: number;
-}
 export async function summary(q: Queryable, org: Organization, kind: 'intake' | 'outcome', from: string, to: string) {
   checkRange(from, to);
-  const [species, groups] = speciesParams();
+  const tz = org.time_zone;
   const at = kind === 'intake' ? 'r.intake_at' : 'r.outcome_at';
-  const rows = await q.query<SummaryRow>(
-    `WITH ${MAP_CTE}
-     SELECT to_char(${at} AT TIME ZONE $3, 'YYYY-MM') AS month, coalesce(map.g, 'other') AS species_group,
-            lower(trim(r.species)) AS species, r.${kind}_type AS type, st.name AS subtype, count(*)::int AS count
+  const { rows } = await sql<Static<typeof SummaryReport>['results'][number]>`WITH map AS (${speciesMapSql()})
+     SELECT to_char(${sql.ref(at)} AT TIME ZONE ${tz}, 'YYYY-MM') AS month, coalesce(map.g, 'other') AS species_group,
+            lower(trim(r.species)) AS species, ${sql.ref(`r.${kind}_type`)} AS type, st.name AS subtype, count(*)::int AS count
        FROM report_stays r LEFT JOIN map ON map.s = lower(trim(r.species))
-       LEFT JOIN report_stay_subtypes st ON st.organization_id = $1 AND st.id = r.${kind}_subtype_id
-      WHERE r.organization_id = $1 AND ${at} IS NOT NULL AND ${inRange(at)}
-      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5 NULLS FIRST`,
-    [org.id, from, org.time_zone, species, groups, to],
-  );
+       LEFT JOIN report_stay_subtypes st ON st.organization_id = ${org.id} AND st.id = ${sql.ref(`r.${kind}_subtype_id`)}
+      WHERE r.organization_id = ${org.id} AND ${sql.ref(at)} IS NOT NULL AND ${inRange(at, from, to, tz)}
+      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5 NULLS FIRST`.execute(kx(q));
   return { from, to, time_zone: org.time_zone, kind, total: rows.reduce((t, r) => t + r.count, 0), results: rows };
 }
 export function summaryTable(r: Awaited<ReturnType<typeof summary>>, orgName: string): Table {
@@ -172,19 +164,15 @@ export function summaryTable(r: Awaited<ReturnType<typeof summary>>, orgName: st
 
 export async function lengthOfStay(q: Queryable, org: Organization, from: string, to: string) {
   checkRange(from, to);
-  const [species, groups] = speciesParams();
-  const rows = await q.query<{ species_group: SpeciesGroup; outcome_type: string; count: number; median_days: number; p90_days: number }>(
-    `WITH ${MAP_CTE},
+  const { rows } = await sql<Static<typeof LosReport>['results'][number]>`WITH map AS (${speciesMapSql()}),
      d AS (SELECT coalesce(map.g, 'other') AS species_group, r.outcome_type, extract(epoch FROM r.outcome_at - r.intake_at) / 86400 AS days
              FROM report_stays r LEFT JOIN map ON map.s = lower(trim(r.species))
-            WHERE r.organization_id = $1 AND r.outcome_at IS NOT NULL AND ${inRange('r.outcome_at')})
+            WHERE r.organization_id = ${org.id} AND r.outcome_at IS NOT NULL AND ${inRange('r.outcome_at', from, to, org.time_zone)})
      SELECT species_group, outcome_type, count(*)::int AS count,
             round(percentile_cont(0.5) WITHIN GROUP (ORDER BY days)::numeric, 1)::float8 AS median_days,
             round(percentile_cont(0.9) WITHIN GROUP (ORDER BY days)::numeric, 1)::float8 AS p90_days
        FROM d GROUP BY GROUPING SETS ((species_group, outcome_type), (species_group), ())
-      ORDER BY species_group NULLS LAST, outcome_type NULLS LAST`,
-    [org.id, from, org.time_zone, species, groups, to],
-  );
+      ORDER BY species_group NULLS LAST, outcome_type NULLS LAST`.execute(kx(q));
   return {
     from,
     to,
@@ -214,26 +202,22 @@ export function losTable(r: Awaited<ReturnType<typeof lengthOfStay>>, orgName: s
 // --- Animals in care on a date ------------------------------------------------------------------------
 
 export async function inCareOn(q: Queryable, org: Organization, date: string) {
-  const [species, groups] = speciesParams();
-  const rows = await q.query<{ location: string; care_state: string; species_group: SpeciesGroup; count: number }>(
-    `WITH ${MAP_CTE},
-     m AS (SELECT (($2::date + 1)::timestamp AT TIME ZONE $3) AS at),
+  const { rows } = await sql<Static<typeof InCareReport>['results'][number]>`WITH map AS (${speciesMapSql()}),
+     m AS (SELECT ((${date}::date + 1)::timestamp AT TIME ZONE ${org.time_zone}) AS at),
      st AS (SELECT DISTINCT ON (r.animal_id) r.animal_id, r.location_id, coalesce(map.g, 'other') AS species_group
               FROM report_stays r CROSS JOIN m LEFT JOIN map ON map.s = lower(trim(r.species))
-             WHERE r.organization_id = $1 AND r.intake_at < m.at AND (r.outcome_at IS NULL OR r.outcome_at >= m.at)
+             WHERE r.organization_id = ${org.id} AND r.intake_at < m.at AND (r.outcome_at IS NULL OR r.outcome_at >= m.at)
              ORDER BY r.animal_id, r.intake_at DESC)
-     SELECT CASE WHEN st.animal_id IN (SELECT f.animal_id FROM report_foster_spans f WHERE f.organization_id = $1
-                               AND f.started_on <= $2::date AND (f.ended_on IS NULL OR f.ended_on > $2::date)) THEN 'In foster'
+     SELECT CASE WHEN st.animal_id IN (SELECT f.animal_id FROM report_foster_spans f WHERE f.organization_id = ${org.id}
+                               AND f.started_on <= ${date}::date AND (f.ended_on IS NULL OR f.ended_on > ${date}::date)) THEN 'In foster'
                  ELSE coalesce(l.name, 'No location') END AS location,
-            CASE WHEN st.animal_id IN (SELECT h.animal_id FROM report_holds h CROSS JOIN m WHERE h.organization_id = $1
+            CASE WHEN st.animal_id IN (SELECT h.animal_id FROM report_holds h CROSS JOIN m WHERE h.organization_id = ${org.id}
                                AND h.starts_at <= m.at AND (h.released_at IS NULL OR h.released_at > m.at)
                                AND (h.ends_at IS NULL OR h.ends_at > m.at))
                  THEN 'on_hold' ELSE 'in_care' END AS care_state,
             st.species_group, count(*)::int AS count
-       FROM st LEFT JOIN report_locations l ON l.organization_id = $1 AND l.id = st.location_id
-      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-    [org.id, date, org.time_zone, species, groups],
-  );
+       FROM st LEFT JOIN report_locations l ON l.organization_id = ${org.id} AND l.id = st.location_id
+      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`.execute(kx(q));
   return {
     date,
     time_zone: org.time_zone,

@@ -1,8 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DateTime } from 'luxon';
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
-import { audit } from '../../platform/audit.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { pageB } from '../../platform/pagination.ts';
 import type { Area } from '../../platform/permissions.ts';
@@ -42,8 +40,6 @@ export async function answer<T>(req: FastifyRequest, reply: FastifyReply, body: 
   if (f === 'json') return reply.send(body);
   return sendTable(reply, f, table(), filename);
 }
-
-const thisMonth = (tz: string) => DateTime.now().setZone(tz).toFormat('yyyy-MM');
 
 function toSubmission(s: sac.SubmissionRow, current: sac.SacMatrix): SubmissionT {
   return {
@@ -135,19 +131,7 @@ export function reportRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { org, actor } = who(req);
-      const s = await ctx.db.tx(async (q) => {
-        const row = await sac.submitMonth(
-          q,
-          org,
-          req.body.month,
-          req.body.species_group,
-          req.body.notes ?? null,
-          actor,
-          thisMonth(org.time_zone),
-        );
-        await audit(q, org.id, actor, 'submit', 'sac_submission', row.id, { month: row.month, species_group: row.species_group });
-        return row;
-      });
+      const s = await sac.submitMonth(ctx.db, org, req.body.month, req.body.species_group, req.body.notes ?? null, actor);
       return reply.code(201).send(toSubmission(s, s.matrix));
     },
   );

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { makeOrg, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { foster, fresh, intake, outcome } from './fixtures.test-helpers.ts';
 
 let t: TestApp;
@@ -147,6 +148,14 @@ test('a submitted month keeps its snapshot; a later correction shows as a differ
   assert.equal((await org.req('POST', '/api/reports/sac/submissions', { body: { month: '2026-03', species_group: 'dogs' } })).status, 409);
   const future = await org.req('POST', '/api/reports/sac/submissions', { body: { month: '2999-01', species_group: 'dogs' } });
   assert.equal(future.status, 422);
+  // One audit row, written with the snapshot; the refused submissions wrote none.
+  const audited = await kx(t.db)
+    .selectFrom('audit_log')
+    .select(['action', 'entity_id', 'detail'])
+    .where('organization_id', '=', org.id)
+    .where('entity_type', '=', 'sac_submission')
+    .execute();
+  assert.deepEqual(audited, [{ action: 'submit', entity_id: s.body.id, detail: { month: '2026-03', species_group: 'dogs' } }]);
 
   // A stray recorded late, dated 20 March: the intake and ending rows change against the snapshot.
   const late = await fresh(org, 'Late', { dob: '2023-03-03' });

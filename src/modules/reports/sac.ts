@@ -2,7 +2,10 @@
  * The Shelter Animals Count monthly matrix, derived from stays (intake → outcome) and foster spans, and the
  * submitted months kept as snapshots.
  */
-import type { Queryable } from '../../platform/db/db.ts';
+import { DateTime } from 'luxon';
+import { audit } from '../../platform/audit.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
 import { conflict, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Organization } from '../../platform/tenancy.ts';
@@ -12,7 +15,7 @@ import {
   SAC_INTAKE_ROWS,
   SAC_OUTCOME_ROWS,
   ageGroupSql,
-  speciesParams,
+  speciesMapSql,
   type AgeGroup,
   type SpeciesGroup,
 } from './catalogue.ts';
@@ -66,53 +69,74 @@ export interface SacMatrix {
   animals?: { animal_id: string; row: string; age_group: AgeGroup }[];
 }
 
-/** The moments a month starts and ends in a time zone, and its first days (SQL fragment over $month, $tz). */
-const boundsSql = (m: string, tz: string) => `SELECT ((${m} || '-01')::date)::timestamp AT TIME ZONE ${tz} AS s,
-         ((${m} || '-01')::date + interval '1 month')::timestamp AT TIME ZONE ${tz} AS e,
-         (${m} || '-01')::date AS sd,
-         ((${m} || '-01')::date + interval '1 month')::date AS ed`;
+/** The first day of a month (`YYYY-MM`, a bound value) as a date. */
+const firstDay = (month: string) => sql<string>`(${month}::text || '-01')::date`;
+
+/** The moments a month starts and ends in a time zone, and its first days. */
+const boundsSql = (month: string, tz: string) => sql<{ s: Date; e: Date }>`SELECT (${firstDay(month)})::timestamp AT TIME ZONE ${tz} AS s,
+         (${firstDay(month)} + interval '1 month')::timestamp AT TIME ZONE ${tz} AS e,
+         ${firstDay(month)} AS sd,
+         (${firstDay(month)} + interval '1 month')::date AS ed`;
 
 /** In foster at a boundary day: an uncorrelated set (PostgreSQL hashes it once), not a probe per animal. */
-const fosterAt = (day: string) =>
-  `st.animal_id IN (SELECT f.animal_id FROM report_foster_spans f WHERE f.organization_id = $1
+const fosterAt = (orgId: string, day: RawBuilder<string>) =>
+  sql<boolean>`st.animal_id IN (SELECT f.animal_id FROM report_foster_spans f WHERE f.organization_id = ${orgId}
              AND f.started_on < ${day} AND (f.ended_on IS NULL OR f.ended_on >= ${day}))`;
+
+type Stay = Selectable<DB['report_stays']>;
 
 /**
  * One statement: the stays of the species group that overlap the month, each turned into its events
  * (beginning, intake, outcome, ending), then counted by row and age, and per animal for the identity check.
  * An animal counts once in the beginning and ending counts however many stays it has open; intakes and
  * outcomes count events. So an animal whose records overlap (two stays open at once) breaks the identity.
+ * `detail` adds one line per animal and event.
  */
-export const SAC_SQL = `
-WITH b AS (${boundsSql('$2', '$3')}),
-map AS (SELECT s, g FROM unnest($4::text[], $5::text[]) AS m(s, g)),
+export function sacStatement(orgId: string, month: string, tz: string, group: SpeciesGroup, detail: boolean) {
+  const start = sql<Date>`(${firstDay(month)})::timestamp AT TIME ZONE ${tz}`;
+  const end = sql<Date>`(${firstDay(month)} + interval '1 month')::timestamp AT TIME ZONE ${tz}`;
+  return sql<{
+    what: 'cell' | 'break' | 'animal';
+    kind: 'beginning' | 'intake' | 'outcome' | 'ending' | null;
+    cat: Stay['intake_type'];
+    age: AgeGroup | null;
+    n: number | null;
+    animal_id: Stay['animal_id'];
+    animal_name: Stay['animal_name'];
+    b: number | null;
+    i: number | null;
+    o: number | null;
+    e: number | null;
+  }>`
+WITH b AS (${boundsSql(month, tz)}),
+map AS (${speciesMapSql()}),
 st AS MATERIALIZED (
   SELECT r.id, r.animal_id, r.animal_name, r.date_of_birth, r.intake_at, r.age_weeks, r.intake_type, r.outcome_at, r.outcome_type
     FROM (
       -- Open stays, and stays ending from the month's start on (each branch has its own index), begun before its end.
-      SELECT * FROM report_stays o WHERE o.organization_id = $1 AND o.outcome_at IS NULL
-         AND o.intake_at < (($2 || '-01')::date + interval '1 month')::timestamp AT TIME ZONE $3
+      SELECT * FROM report_stays o WHERE o.organization_id = ${orgId} AND o.outcome_at IS NULL
+         AND o.intake_at < ${end}
       UNION ALL
-      SELECT * FROM report_stays c WHERE c.organization_id = $1 AND c.outcome_at >= (($2 || '-01')::date)::timestamp AT TIME ZONE $3
-         AND c.intake_at < (($2 || '-01')::date + interval '1 month')::timestamp AT TIME ZONE $3
+      SELECT * FROM report_stays c WHERE c.organization_id = ${orgId} AND c.outcome_at >= ${start}
+         AND c.intake_at < ${end}
     ) r
     LEFT JOIN map ON map.s = lower(trim(r.species))
-   WHERE coalesce(map.g, 'other') = $6
+   WHERE coalesce(map.g, 'other') = ${group}
 ),
 ev AS MATERIALIZED (
-  SELECT st.animal_id, 'intake' AS kind, st.intake_type AS cat, ${ageGroupSql('st', 'st.intake_at', '$3')} AS age
+  SELECT st.animal_id, 'intake' AS kind, st.intake_type AS cat, ${ageGroupSql('st', sql.ref('st.intake_at'), tz)} AS age
     FROM st CROSS JOIN b WHERE st.intake_at >= b.s
   UNION ALL
-  SELECT st.animal_id, 'outcome', st.outcome_type, ${ageGroupSql('st', 'st.outcome_at', '$3')}
+  SELECT st.animal_id, 'outcome', st.outcome_type, ${ageGroupSql('st', sql.ref('st.outcome_at'), tz)}
     FROM st CROSS JOIN b WHERE st.outcome_at < b.e
   UNION ALL
   (SELECT DISTINCT ON (st.animal_id) st.animal_id, 'beginning',
-          CASE WHEN ${fosterAt("($2 || '-01')::date")} THEN 'in_foster' ELSE 'in_shelter' END, ${ageGroupSql('st', 'b.s', '$3')}
+          CASE WHEN ${fosterAt(orgId, firstDay(month))} THEN 'in_foster' ELSE 'in_shelter' END, ${ageGroupSql('st', sql.ref('b.s'), tz)}
      FROM st CROSS JOIN b WHERE st.intake_at < b.s ORDER BY st.animal_id, st.intake_at DESC)
   UNION ALL
   (SELECT DISTINCT ON (st.animal_id) st.animal_id, 'ending',
-          CASE WHEN ${fosterAt("(($2 || '-01')::date + interval '1 month')::date")} THEN 'in_foster' ELSE 'in_shelter' END,
-          ${ageGroupSql('st', 'b.e', '$3')}
+          CASE WHEN ${fosterAt(orgId, sql<string>`(${firstDay(month)} + interval '1 month')::date`)} THEN 'in_foster' ELSE 'in_shelter' END,
+          ${ageGroupSql('st', sql.ref('b.e'), tz)}
      FROM st CROSS JOIN b WHERE st.outcome_at IS NULL OR st.outcome_at >= b.e ORDER BY st.animal_id, st.intake_at DESC)
 ),
 per AS (
@@ -128,28 +152,15 @@ SELECT 'break', NULL, NULL, NULL, NULL, per.animal_id,
        (SELECT st.animal_name FROM st WHERE st.animal_id = per.animal_id LIMIT 1), per.b::int, per.i::int, per.o::int, per.e::int
   FROM per WHERE per.b + per.i - per.o <> per.e
 UNION ALL
-SELECT 'animal', kind, cat, age, NULL, animal_id, NULL, NULL, NULL, NULL, NULL FROM ev WHERE $7::boolean`;
-
-interface Row {
-  what: 'cell' | 'break' | 'animal';
-  kind: string | null;
-  cat: string | null;
-  age: AgeGroup | null;
-  n: number | null;
-  animal_id: string | null;
-  animal_name: string | null;
-  b: number | null;
-  i: number | null;
-  o: number | null;
-  e: number | null;
+SELECT 'animal', kind, cat, age, NULL, animal_id, NULL, NULL, NULL, NULL, NULL FROM ev WHERE ${detail}::boolean`;
 }
 
 export const IDENTITY_FORMULA = 'beginning count + intakes − outcomes = ending count';
 
 export async function sacMatrix(q: Queryable, org: Organization, month: string, group: SpeciesGroup, detail = false): Promise<SacMatrix> {
-  const [species, groups] = speciesParams();
-  const rows = await q.query<Row>(SAC_SQL, [org.id, month, org.time_zone, species, groups, group, detail]);
-  const bounds = (await q.query<{ s: Date; e: Date }>(`${boundsSql('$1', '$2')}`, [month, org.time_zone]))[0];
+  const k = kx(q);
+  const { rows } = await sacStatement(org.id, month, org.time_zone, group, detail).execute(k);
+  const bounds = (await boundsSql(month, org.time_zone).execute(k)).rows[0];
   const beginning = { in_shelter: zero(), in_foster: zero() };
   const ending = { in_shelter: zero(), in_foster: zero() };
   const intakes = new Map<string, Cells>(SAC_INTAKE_ROWS.map(([t]) => [t, zero()]));
@@ -296,54 +307,61 @@ export function matrixTable(m: SacMatrix, orgName: string): Table {
 
 // --- Submissions --------------------------------------------------------------------------------------
 
-export interface SubmissionRow {
-  id: string;
-  month: string;
-  species_group: SpeciesGroup;
+const SUB_COLS = ['id', 'month', 'species_group', 'matrix', 'notes', 'submitted_by', 'submitted_at'] as const;
+type StoredSubmission = Pick<Selectable<DB['report_sac_submissions']>, (typeof SUB_COLS)[number]>;
+/** A submitted month as read: its snapshot (jsonb) is the matrix as submitted, its group one of the SAC groups. */
+export type SubmissionRow = Omit<Pick<Selectable<DB['report_sac_submissions']>, (typeof SUB_COLS)[number]>, 'matrix' | 'species_group'> & {
   matrix: SacMatrix;
-  notes: string | null;
-  submitted_by: string | null;
-  submitted_at: Date;
-}
+  species_group: SpeciesGroup;
+};
+const submission = (r: StoredSubmission): SubmissionRow => r as unknown as SubmissionRow;
+
+const submissions = (q: Queryable, orgId: string) =>
+  kx(q).selectFrom('report_sac_submissions').select(SUB_COLS).where('organization_id', '=', orgId);
 
 export async function submissionFor(q: Queryable, orgId: string, month: string, group: string): Promise<SubmissionRow | null> {
-  const rows = await q.query<SubmissionRow>(
-    `SELECT id, month, species_group, matrix, notes, submitted_by, submitted_at FROM report_sac_submissions
-      WHERE organization_id = $1 AND month = $2 AND species_group = $3`,
-    [orgId, month, group],
-  );
-  return rows[0] ?? null;
+  const row = await submissions(q, orgId).where('month', '=', month).where('species_group', '=', group).executeTakeFirst();
+  return row ? submission(row) : null;
 }
 
 export async function getSubmission(q: Queryable, orgId: string, id: string): Promise<SubmissionRow> {
-  const rows = await q.query<SubmissionRow>(
-    `SELECT id, month, species_group, matrix, notes, submitted_by, submitted_at FROM report_sac_submissions
-      WHERE organization_id = $1 AND id = $2`,
-    [orgId, id],
-  );
-  if (!rows[0]) throw notFound('submission');
-  return rows[0];
+  const row = await submissions(q, orgId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('submission');
+  return submission(row);
 }
 
 export async function listSubmissions(q: Queryable, orgId: string, limit: number, offset: number): Promise<SubmissionRow[]> {
-  return q.query<SubmissionRow>(
-    `SELECT id, month, species_group, matrix, notes, submitted_by, submitted_at FROM report_sac_submissions
-      WHERE organization_id = $1 ORDER BY month DESC, species_group, id LIMIT $2 OFFSET $3`,
-    [orgId, limit + 1, offset],
-  );
+  const rows = await submissions(q, orgId)
+    .orderBy('month', 'desc')
+    .orderBy('species_group')
+    .orderBy('id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(submission);
 }
 
-/** Submits a month: refused while the identity does not hold, and when that month and group was submitted already. */
+/**
+ * Submits a month: refused unless it has ended in the organization's time zone, while the identity does not hold, and
+ * when that month and group was submitted already. The snapshot and its audit row are one transaction.
+ */
 export async function submitMonth(
-  q: Queryable,
+  db: Db,
   org: Organization,
   month: string,
   group: SpeciesGroup,
   notes: string | null,
   actor: string,
-  currentMonth: string,
 ): Promise<SubmissionRow> {
-  if (month >= currentMonth) throw invalid({ month: ['must be a month that has ended'] });
+  if (month >= DateTime.now().setZone(org.time_zone).toFormat('yyyy-MM')) throw invalid({ month: ['must be a month that has ended'] });
+  return db.tx(async (q) => {
+    const row = await snapshot(q, org, month, group, notes, actor);
+    await audit(q, org.id, actor, 'submit', 'sac_submission', row.id, { month: row.month, species_group: row.species_group });
+    return row;
+  });
+}
+
+async function snapshot(q: Queryable, org: Organization, month: string, group: SpeciesGroup, notes: string | null, actor: string) {
   const m = await sacMatrix(q, org, month, group);
   if (!m.identity.holds)
     throw invalid(
@@ -351,12 +369,20 @@ export async function submitMonth(
       m.identity.message,
     );
   const id = newId('sacs');
-  const rows = await q.query<SubmissionRow>(
-    `INSERT INTO report_sac_submissions (organization_id, id, month, species_group, matrix, notes, submitted_by)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7) ON CONFLICT (organization_id, month, species_group) DO NOTHING
-     RETURNING id, month, species_group, matrix, notes, submitted_by, submitted_at`,
-    [org.id, id, month, group, JSON.stringify(m), notes, actor],
-  );
-  if (!rows[0]) throw conflict(`${month} (${GROUP_LABEL[group]}) was submitted already; corrections show as differences against it.`);
-  return rows[0];
+  const row = await kx(q)
+    .insertInto('report_sac_submissions')
+    .values({
+      organization_id: org.id,
+      id,
+      month,
+      species_group: group,
+      matrix: sql<StoredSubmission['matrix']>`${JSON.stringify(m)}::jsonb`,
+      notes,
+      submitted_by: actor,
+    })
+    .onConflict((oc) => oc.columns(['organization_id', 'month', 'species_group']).doNothing())
+    .returning(SUB_COLS)
+    .executeTakeFirst();
+  if (!row) throw conflict(`${month} (${GROUP_LABEL[group]}) was submitted already; corrections show as differences against it.`);
+  return submission(row);
 }

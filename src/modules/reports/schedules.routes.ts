@@ -1,6 +1,5 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
-import { audit } from '../../platform/audit.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { pageB } from '../../platform/pagination.ts';
 import { Type } from '../../platform/schema.ts';
@@ -51,17 +50,13 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { org, actor, principal } = who(req);
-      const s = await ctx.db.tx(async (q) => {
-        const row = await svc.createSchedule(
-          q,
-          org,
-          { ...req.body, species_group: req.body.species_group ?? null, day_of_month: req.body.day_of_month ?? 1 },
-          principal.grants,
-          actor,
-        );
-        await audit(q, org.id, actor, 'create', 'report_schedule', row.id, { report: row.report });
-        return row;
-      });
+      const s = await svc.createSchedule(
+        ctx.db,
+        org,
+        { ...req.body, species_group: req.body.species_group ?? null, day_of_month: req.body.day_of_month ?? 1 },
+        principal.grants,
+        actor,
+      );
       return reply.code(201).send(s);
     },
   );
@@ -78,11 +73,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
         response: { 200: Schedule },
       },
     },
-    async (req) => {
-      const { orgId } = who(req);
-      const s = await svc.getSchedule(ctx.db, orgId, req.params.id);
-      return { ...s, runs: await svc.runsOf(ctx.db, orgId, s.id) };
-    },
+    async (req) => svc.scheduleWithRuns(ctx.db, who(req).orgId, req.params.id),
   );
 
   app.patch(
@@ -102,11 +93,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { org, actor, principal } = who(req);
-      return ctx.db.tx(async (q) => {
-        const row = await svc.updateSchedule(q, org, req.params.id, req.body, principal.grants);
-        await audit(q, org.id, actor, 'update', 'report_schedule', row.id, req.body);
-        return row;
-      });
+      return svc.updateSchedule(ctx.db, org, req.params.id, req.body, principal.grants, actor);
     },
   );
 
@@ -124,10 +111,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
-      await ctx.db.tx(async (q) => {
-        await svc.deleteSchedule(q, orgId, req.params.id);
-        await audit(q, orgId, actor, 'delete', 'report_schedule', req.params.id, {});
-      });
+      await svc.deleteSchedule(ctx.db, orgId, req.params.id, actor);
       return reply.code(204).send(null);
     },
   );
@@ -148,7 +132,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { org } = who(req);
-      return reply.code(202).send(await ctx.db.tx((q) => svc.runNow(q, org, req.params.id)));
+      return reply.code(202).send(await svc.runNow(ctx.db, org, req.params.id));
     },
   );
 }

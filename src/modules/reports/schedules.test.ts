@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DateTime } from 'luxon';
 import { makeOrg, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { runDueJobs } from '../../platform/jobs.ts';
 import { fakeProvider, type FakeProvider } from '../communications/testing.ts';
 import { fresh, intake } from './fixtures.test-helpers.ts';
@@ -105,4 +106,22 @@ test('schedules: list, change, delete; 403 naming the area a report reads; bad i
 
   assert.equal((await org.req('DELETE', `/api/reports/schedules/${made.body.id}`)).status, 204);
   assert.equal((await org.req('GET', `/api/reports/schedules/${made.body.id}`)).status, 404);
+  assert.equal((await org.req('DELETE', `/api/reports/schedules/${made.body.id}`)).status, 404);
+  assert.equal((await org.req('PATCH', `/api/reports/schedules/${made.body.id}`, { body: { active: true } })).status, 404);
+
+  // One audit row per write, in its transaction; the refused writes wrote none.
+  const audited = await kx(t.db)
+    .selectFrom('audit_log')
+    .select(['action', 'detail'])
+    .where('organization_id', '=', org.id)
+    .where('entity_type', '=', 'report_schedule')
+    .where('entity_id', '=', made.body.id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(audited, [
+    { action: 'create', detail: { report: 'donations' } },
+    { action: 'update', detail: { format: 'pdf', active: false } },
+    { action: 'delete', detail: {} },
+  ]);
 });

@@ -7,7 +7,9 @@
  */
 import { DateTime } from 'luxon';
 import type { AppContext } from '../../platform/context.ts';
-import type { Queryable } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { AppError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
@@ -76,20 +78,33 @@ export const SCHEDULABLE: Record<string, { areas: Area[]; build: Builder }> = {
 };
 export const SCHEDULABLE_REPORTS = Object.keys(SCHEDULABLE);
 
-export interface ScheduleRow {
-  id: string;
-  name: string;
-  report: string;
+const COLS = [
+  'id',
+  'name',
+  'report',
+  'species_group',
+  'format',
+  'recipients',
+  'day_of_month',
+  'active',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const;
+/** A schedule as read, its species group and format narrowed to the values the writes (and format's CHECK) allow. */
+export type ScheduleRow = Omit<Pick<Selectable<DB['report_schedules']>, (typeof COLS)[number]>, 'species_group' | 'format'> & {
   species_group: SpeciesGroup | null;
   format: 'csv' | 'xlsx' | 'pdf';
-  recipients: string[];
-  day_of_month: number;
-  active: boolean;
-  created_by: string | null;
-  created_at: Date;
-  updated_at: Date;
+};
+const narrow = (r: Pick<Selectable<DB['report_schedules']>, (typeof COLS)[number]>): ScheduleRow => r as ScheduleRow;
+
+/** The schedule, optionally locked (FOR UPDATE); undefined when it is not on file. */
+async function readSchedule(q: Queryable, orgId: string, id: string, lock: boolean): Promise<ScheduleRow | undefined> {
+  let read = kx(q).selectFrom('report_schedules').select(COLS).where('organization_id', '=', orgId).where('id', '=', id);
+  if (lock) read = read.forUpdate();
+  const row = await read.executeTakeFirst();
+  return row && narrow(row);
 }
-const COLS = 'id, name, report, species_group, format, recipients, day_of_month, active, created_by, created_at, updated_at';
 
 export const periodOf = (month: string): Period => {
   const start = DateTime.fromISO(`${month}-01`, { zone: 'UTC' });
@@ -119,42 +134,76 @@ async function enqueueRun(q: Queryable, orgId: string, scheduleId: string, perio
   return enqueueJob(q, orgId, JOB_KIND, { schedule_id: scheduleId, period }, { key: `${scheduleId}:${period}`, runAt });
 }
 
-export async function createSchedule(
-  q: Queryable,
-  org: Organization,
-  b: Omit<ScheduleRow, 'id' | 'created_by' | 'created_at' | 'updated_at' | 'active'> & { active?: boolean },
-  grants: Grants,
-  actor: string,
-): Promise<ScheduleRow> {
+/** What a new schedule is made of (`active` defaults to true). */
+type NewSchedule = Omit<ScheduleRow, 'id' | 'created_by' | 'created_at' | 'updated_at' | 'active'> & { active?: boolean };
+
+/** Creates a schedule, queues its first month and writes its audit row: one transaction. */
+export async function createSchedule(db: Db, org: Organization, b: NewSchedule, grants: Grants, actor: string): Promise<ScheduleRow> {
   check(b, grants);
-  const id = newId('rsch');
-  const rows = await q.query<ScheduleRow>(
-    `INSERT INTO report_schedules (organization_id, id, name, report, species_group, format, recipients, day_of_month, active, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLS}`,
-    [org.id, id, b.name, b.report, b.species_group ?? null, b.format, b.recipients, b.day_of_month, b.active ?? true, actor],
-  );
-  const next = nextRun(org.time_zone, b.day_of_month);
-  await enqueueRun(q, org.id, id, next.period, next.runAt);
-  return rows[0] as ScheduleRow;
+  return db.tx(async (q) => {
+    const row = narrow(await insertSchedule(q, org.id, b, actor));
+    const next = nextRun(org.time_zone, b.day_of_month);
+    await enqueueRun(q, org.id, row.id, next.period, next.runAt);
+    await audit(q, org.id, actor, 'create', 'report_schedule', row.id, { report: row.report });
+    return row;
+  });
+}
+
+function insertSchedule(q: Queryable, orgId: string, b: NewSchedule, actor: string) {
+  return kx(q)
+    .insertInto('report_schedules')
+    .values({
+      organization_id: orgId,
+      id: newId('rsch'),
+      name: b.name,
+      report: b.report,
+      species_group: b.species_group ?? null,
+      format: b.format,
+      recipients: b.recipients,
+      day_of_month: b.day_of_month,
+      active: b.active ?? true,
+      created_by: actor,
+    })
+    .returning(COLS)
+    .executeTakeFirstOrThrow();
 }
 
 export async function getSchedule(q: Queryable, orgId: string, id: string, lock = false): Promise<ScheduleRow> {
-  const rows = await q.query<ScheduleRow>(
-    `SELECT ${COLS} FROM report_schedules WHERE organization_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
-    [orgId, id],
-  );
-  if (!rows[0]) throw notFound('report schedule');
-  return rows[0];
+  const row = await readSchedule(q, orgId, id, lock);
+  if (!row) throw notFound('report schedule');
+  return row;
 }
 
 export async function listSchedules(q: Queryable, orgId: string, limit: number, offset: number): Promise<ScheduleRow[]> {
-  return q.query<ScheduleRow>(
-    `SELECT ${COLS} FROM report_schedules WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-    [orgId, limit + 1, offset],
-  );
+  const rows = await kx(q)
+    .selectFrom('report_schedules')
+    .select(COLS)
+    .where('organization_id', '=', orgId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
+  return rows.map(narrow);
 }
 
+/** Changes a schedule (locked while it changes), queues its next month when active, and writes its audit row: one transaction. */
 export async function updateSchedule(
+  db: Db,
+  org: Organization,
+  id: string,
+  patch: Partial<Omit<ScheduleRow, 'id' | 'report' | 'created_by' | 'created_at' | 'updated_at'>>,
+  grants: Grants,
+  actor: string,
+): Promise<ScheduleRow> {
+  return db.tx(async (q) => {
+    const row = await changeSchedule(q, org, id, patch, grants);
+    await audit(q, org.id, actor, 'update', 'report_schedule', row.id, patch);
+    return row;
+  });
+}
+
+async function changeSchedule(
   q: Queryable,
   org: Organization,
   id: string,
@@ -164,37 +213,61 @@ export async function updateSchedule(
   const cur = await getSchedule(q, org.id, id, true);
   const next = { ...cur, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
   check(next, grants);
-  const rows = await q.query<ScheduleRow>(
-    `UPDATE report_schedules SET name = $3, species_group = $4, format = $5, recipients = $6, day_of_month = $7, active = $8,
-            updated_at = now()
-      WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-    [org.id, id, next.name, next.species_group, next.format, next.recipients, next.day_of_month, next.active],
-  );
+  const row = await kx(q)
+    .updateTable('report_schedules')
+    .set({
+      name: next.name,
+      species_group: next.species_group,
+      format: next.format,
+      recipients: next.recipients,
+      day_of_month: next.day_of_month,
+      active: next.active,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('organization_id', '=', org.id)
+    .where('id', '=', id)
+    .returning(COLS)
+    .executeTakeFirstOrThrow();
   if (next.active) {
     const run = nextRun(org.time_zone, next.day_of_month);
     await enqueueRun(q, org.id, id, run.period, run.runAt);
   }
-  return rows[0] as ScheduleRow;
+  return narrow(row);
 }
 
-export async function deleteSchedule(q: Queryable, orgId: string, id: string): Promise<void> {
-  await getSchedule(q, orgId, id, true);
-  await q.query('DELETE FROM report_schedules WHERE organization_id = $1 AND id = $2', [orgId, id]);
+/** Deletes a schedule (404 when not on file) with its audit row: one transaction. */
+export async function deleteSchedule(db: Db, orgId: string, id: string, actor: string): Promise<void> {
+  await db.tx(async (q) => {
+    await getSchedule(q, orgId, id, true);
+    await kx(q).deleteFrom('report_schedules').where('organization_id', '=', orgId).where('id', '=', id).execute();
+    await audit(q, orgId, actor, 'delete', 'report_schedule', id, {});
+  });
 }
 
 /** Queues the run for the last complete month now; null when that month's run is queued or done already. */
-export async function runNow(q: Queryable, org: Organization, id: string): Promise<{ job_id: string | null; period: string }> {
-  await getSchedule(q, org.id, id);
-  const period = lastCompleteMonth(org.time_zone);
-  return { job_id: await enqueueRun(q, org.id, id, period), period };
+export async function runNow(db: Db, org: Organization, id: string): Promise<{ job_id: string | null; period: string }> {
+  return db.tx(async (q) => {
+    await getSchedule(q, org.id, id);
+    const period = lastCompleteMonth(org.time_zone);
+    return { job_id: await enqueueRun(q, org.id, id, period), period };
+  });
+}
+
+/** A schedule with the months sent (newest first, at most 24). */
+export async function scheduleWithRuns(q: Queryable, orgId: string, id: string) {
+  const s = await getSchedule(q, orgId, id);
+  return { ...s, runs: await runsOf(q, orgId, s.id) };
 }
 
 export async function runsOf(q: Queryable, orgId: string, id: string) {
-  return q.query<{ period: string; message_ids: string[]; sent_at: Date }>(
-    `SELECT period, message_ids, sent_at FROM report_schedule_runs WHERE organization_id = $1 AND schedule_id = $2
-      ORDER BY period DESC LIMIT 24`,
-    [orgId, id],
-  );
+  return kx(q)
+    .selectFrom('report_schedule_runs')
+    .select(['period', 'message_ids', 'sent_at'])
+    .where('organization_id', '=', orgId)
+    .where('schedule_id', '=', id)
+    .orderBy('period', 'desc')
+    .limit(24)
+    .execute();
 }
 
 async function organization(q: Queryable, orgId: string): Promise<Organization | null> {
@@ -218,22 +291,20 @@ const MIME = {
 /** One run: the month's report, emailed with its file, recorded as sent; then the next month is queued. */
 export async function runSchedule(ctx: AppContext, orgId: string, scheduleId: string, period: string) {
   return ctx.db.tx(async (q) => {
-    const rows = await q.query<ScheduleRow>(`SELECT ${COLS} FROM report_schedules WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [
-      orgId,
-      scheduleId,
-    ]);
-    const s = rows[0];
+    const s = await readSchedule(q, orgId, scheduleId, true);
     if (!s) return { skipped: 'the schedule was deleted' };
     const org = await organization(q, orgId);
     const def = SCHEDULABLE[s.report];
     if (!org || !def) return { skipped: 'unknown report' };
-    const done = await q.query('SELECT 1 FROM report_schedule_runs WHERE organization_id = $1 AND schedule_id = $2 AND period = $3', [
-      orgId,
-      scheduleId,
-      period,
-    ]);
+    const done = await kx(q)
+      .selectFrom('report_schedule_runs')
+      .select('period')
+      .where('organization_id', '=', orgId)
+      .where('schedule_id', '=', scheduleId)
+      .where('period', '=', period)
+      .executeTakeFirst();
     let messageIds: string[] = [];
-    if (!done.length && s.active) {
+    if (!done && s.active) {
       const table = await def.build(q, org, periodOf(period), s);
       const file = await tableFile(s.format, table);
       messageIds = await queueEmailWithAttachments(q, ctx.config, orgId, {
@@ -246,11 +317,11 @@ export async function runSchedule(ctx: AppContext, orgId: string, scheduleId: st
         relatedId: s.id,
         attachments: [{ filename: `${s.report}-${period}.${s.format}`, contentType: MIME[s.format], content: file }],
       });
-      await q.query(
-        `INSERT INTO report_schedule_runs (organization_id, schedule_id, period, message_ids) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING`,
-        [orgId, scheduleId, period, messageIds],
-      );
+      await kx(q)
+        .insertInto('report_schedule_runs')
+        .values({ organization_id: orgId, schedule_id: scheduleId, period, message_ids: messageIds })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     }
     if (s.active) {
       const next = nextRun(org.time_zone, s.day_of_month);
