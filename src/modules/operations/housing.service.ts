@@ -6,6 +6,7 @@ import { audit } from '../../platform/audit.ts';
 import { checkCustomFields } from '../customfields/public.ts';
 import { lockAnimalPlace, setAnimalLocation } from '../animals/public.ts';
 import type { LocationCreate, LocationUpdate, UnitCreate, UnitUpdate } from './schemas.ts';
+import { pageB } from '../../platform/pagination.ts';
 import * as repo from './housing.repository.ts';
 
 /**
@@ -73,6 +74,26 @@ export async function unitsWithOccupants(q: Queryable, orgId: string, rows: repo
     rows.map((r) => r.id),
   );
   return rows.map((r) => toUnit(r, occ));
+}
+
+/** A page of locations (GET /api/animals/locations); with `include=units`, each with its units and occupants. */
+export async function listLocations(
+  q: Queryable,
+  orgId: string,
+  f: { is_active?: boolean; include?: 'units'; limit: number; offset: number },
+) {
+  const page = pageB(await repo.listLocations(q, orgId, f, f.limit, f.offset), f.limit, f.offset);
+  return f.include === 'units' ? { ...page, results: await withUnits(q, orgId, page.results) } : page;
+}
+
+/** A page of housing units with their occupants (GET /api/animals/housing-units). */
+export async function listUnits(
+  q: Queryable,
+  orgId: string,
+  f: { location_id?: string; is_active?: boolean; available?: boolean; limit: number; offset: number },
+) {
+  const page = pageB(await repo.listUnits(q, orgId, f, f.limit, f.offset), f.limit, f.offset);
+  return { ...page, results: await unitsWithOccupants(q, orgId, page.results) };
 }
 
 export async function getUnit(q: Queryable, orgId: string, id: string) {
@@ -206,4 +227,11 @@ export async function moveAnimal(db: Db, orgId: string, placeId: string, animalI
       await audit(q, orgId, actor, 'move', 'animal', animalId, { from: animal.location_id, to: placeId });
     }
   });
+}
+
+/** Moves an animal into a housing unit (POST /api/animals/housing-units/{id}/occupants): 404 for no such unit; answers the unit. */
+export async function moveIntoUnit(db: Db, orgId: string, unitId: string, animalId: string, actor: string) {
+  await getUnit(db, orgId, unitId);
+  await moveAnimal(db, orgId, unitId, animalId, actor);
+  return getUnit(db, orgId, unitId);
 }

@@ -1,7 +1,9 @@
 import type { Module } from '../../platform/context.ts';
-import { housingRoutes } from './housing.routes.ts';
-import { fosterRoutes } from './foster.routes.ts';
-import { transportRoutes } from './transport.routes.ts';
+import { locationRoutes } from './routes/locations.ts';
+import { housingUnitRoutes } from './routes/housing-units.ts';
+import { fosterHomeRoutes } from './routes/foster-homes.ts';
+import { fosterAssignmentRoutes } from './routes/foster-assignments.ts';
+import { transportRoutes } from './routes/transports.ts';
 import { seedOperations } from './seed.ts';
 import { animalPlaces } from '../animals/public.ts';
 import { checkAnimalLocation } from './housing.service.ts';
@@ -15,8 +17,11 @@ export const operationsModule: Module = {
     hooks.provide(animalPlaces, { check: checkAnimalLocation, nameSql: placeNameSql });
   },
   routes(app, ctx) {
-    housingRoutes(app, ctx);
-    fosterRoutes(app, ctx);
+    // one file per URL resource (routes/), registered in the order the API description lists them
+    locationRoutes(app, ctx);
+    housingUnitRoutes(app, ctx);
+    fosterHomeRoutes(app, ctx);
+    fosterAssignmentRoutes(app, ctx);
     transportRoutes(app, ctx);
   },
   seed: seedOperations,

@@ -6,6 +6,7 @@ import { audit } from '../../platform/audit.ts';
 import { displayName, personExists } from '../people/public.ts';
 import { animalExists } from '../animals/public.ts';
 import type { LegCreate, LegPatch, RunAnimalBody, RunCreate, RunPatch } from './schemas.ts';
+import { pageB } from '../../platform/pagination.ts';
 import * as repo from './transport.repository.ts';
 import { transportProblems } from './transport.problems.ts';
 import { bondedWarnings } from '../care/public.ts';
@@ -43,6 +44,17 @@ function assemble(run: repo.RunRow, legs: repo.LegRow[], animals: repo.RunAnimal
   };
 }
 export type Run = ReturnType<typeof assemble>;
+
+/** A page of runs, each whole (GET /api/animals/transports; on the read replica when the request has one). */
+export async function listRuns(
+  q: Queryable,
+  orgId: string,
+  f: { status?: repo.RunStatus; from?: string; to?: string; animal_id?: string; limit: number; offset: number },
+  timeZone: string,
+) {
+  const page = pageB(await repo.listRuns(q, orgId, f, f.limit, f.offset), f.limit, f.offset);
+  return { ...page, results: await runs(q, orgId, page.results, timeZone) };
+}
 
 export async function runs(q: Queryable, orgId: string, rows: repo.RunRow[], timeZone: string) {
   const ids = rows.map((r) => r.id);

@@ -4,6 +4,7 @@ import { kx, sql } from '../../platform/db/kysely.ts';
 import { auditChanges } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
+import { pageB } from '../../platform/pagination.ts';
 import { requireLivePerson } from './live.ts';
 
 /** As many tags as the Family A person takes. */
@@ -98,4 +99,11 @@ export async function peopleByTag(q: Queryable, orgId: string, raw: string, limi
     .limit(limit)
     .offset(offset)
     .execute();
+}
+
+/** GET /api/people/by-tag/{tag}: a page of the live people carrying a tag (`limit + 1` rows read); 404 when no live person carries it. */
+export async function peopleByTagPage(q: Queryable, orgId: string, raw: string, limit: number, offset: number) {
+  const rows = await peopleByTag(q, orgId, raw, limit + 1, offset);
+  if (!rows.length && !(await peopleByTag(q, orgId, raw, 1, 0)).length) throw notFound('tag');
+  return pageB(rows, limit, offset);
 }

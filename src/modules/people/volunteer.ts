@@ -4,7 +4,7 @@
  * recorded and counts as approved. Approving raises `volunteerApproved` in the same transaction (the portal invites
  * the volunteer from there).
  */
-import type { Queryable } from '../../platform/db/db.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
 import { kx } from '../../platform/db/kysely.ts';
 import { auditChanges } from '../../platform/audit.ts';
 import { handlersOf, hookPoint } from '../../platform/hooks.ts';
@@ -68,4 +68,9 @@ export async function setVolunteerStatus(q: Queryable, orgId: string, personId: 
   if (status === 'approved' && before.status !== 'approved')
     for (const h of handlersOf(volunteerApproved)) await h.fn(q, orgId, { personId, actor });
   return { ...(await volunteerStatusOf(q, orgId, personId)), changed: true };
+}
+
+/** PUT /api/people/{id}/volunteer-status: sets the status in its own transaction and answers the status after. */
+export async function changeVolunteerStatus(db: Db, orgId: string, personId: string, status: VolunteerStatus, actor: string | null) {
+  return db.tx((q) => setVolunteerStatus(q, orgId, personId, status, actor));
 }

@@ -1,7 +1,10 @@
 import type { Module } from '../../platform/context.ts';
 import { animalCreatedHook } from '../animals/public.ts';
-import { stayRoutes } from './routes.ts';
-import { staySettingsRoutes } from './settings.routes.ts';
+import { stayRoutes } from './routes/stays.ts';
+import { newAnimalIntakeRoutes } from './routes/intakes.ts';
+import { holdRoutes } from './routes/holds.ts';
+import { staySubtypeRoutes } from './routes/stay-subtypes.ts';
+import { stayStatusMapRoutes } from './routes/stay-status-map.ts';
 import { firstStay } from './service.ts';
 import { seedStays } from './seed.ts';
 
@@ -13,8 +16,12 @@ export const staysModule: Module = {
     hooks.on(animalCreatedHook, firstStay);
   },
   routes(app, ctx) {
+    // one file per URL resource (routes/), registered in the order the API description lists them
     stayRoutes(app, ctx);
-    staySettingsRoutes(app, ctx);
+    newAnimalIntakeRoutes(app, ctx);
+    holdRoutes(app, ctx);
+    staySubtypeRoutes(app, ctx);
+    stayStatusMapRoutes(app, ctx);
   },
   seed: seedStays,
 };

@@ -12,6 +12,7 @@ import { newId } from '../../platform/ids.ts';
 import { ADOPTION_RETURN_SUBTYPE, DEFAULT_STATUS_MAP, DEFAULT_SUBTYPES, LIVE_OUTCOMES, type Kind, type OutcomeType } from './catalogue.ts';
 import * as repo from './repository.ts';
 import { liveHoldAnimals } from './holds.repository.ts';
+import { liveHoldsOf } from './holds.service.ts';
 import { intakeIdleForNew, intakeRecorded, outcomeRecorded } from './hooks.ts';
 import type { IntakeCreateT, OutcomeCreateT, StayT } from './schemas.ts';
 
@@ -313,6 +314,13 @@ async function stayOrFail(q: Queryable, orgId: string, id: string, tz: string): 
 
 export async function getStay(q: Queryable, orgId: string, id: string, tz: string): Promise<StayT> {
   return stayOrFail(q, orgId, id, tz);
+}
+
+/** An animal's stays page as GET /api/animals/{id}/stays answers it: whether it is available and the holds in force now. */
+export async function staysWithHolds(q: Queryable, orgId: string, animalId: string, limit: number, offset: number, tz: string) {
+  const { inCare, ...page } = await listStays(q, orgId, animalId, limit, offset, tz);
+  const live = await liveHoldsOf(q, orgId, animalId);
+  return { ...page, available: inCare && live.length === 0, live_holds: live };
 }
 
 /** An animal's stays (newest first) with its total time in care and whether it is available. */

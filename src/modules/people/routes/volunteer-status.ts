@@ -1,9 +1,9 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Nullable, StringEnum, Strict, Type } from '../../platform/schema.ts';
-import { PersonIdParam } from './depth.schemas.ts';
-import { MERGED_404, read, write } from './contacts.routes.ts';
-import { setVolunteerStatus, VOLUNTEER_STATUSES, volunteerStatusOf } from './volunteer.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Nullable, StringEnum, Strict, Type } from '../../../platform/schema.ts';
+import { PersonIdParam } from '../depth.schemas.ts';
+import { MERGED_404, read, write } from './access.ts';
+import { changeVolunteerStatus, VOLUNTEER_STATUSES, volunteerStatusOf } from '../volunteer.ts';
 
 const VolunteerStatusView = Type.Object(
   {
@@ -23,7 +23,7 @@ const RULES =
   'import) has no approval step and counts as `approved`. An applicant does not get the volunteer part of the portal ' +
   '(shifts to book); staff may still book them on a shift themselves.';
 
-/** A volunteer's approval: applied → approved, set by staff from the person page. */
+/** /api/people/{id}/volunteer-status: a volunteer's approval: applied → approved, set by staff from the person page. */
 export function volunteerRoutes(app: App, ctx: AppContext) {
   app.get(
     '/api/people/:id/volunteer-status',
@@ -59,7 +59,7 @@ export function volunteerRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, actor } = who(req);
-      return ctx.db.tx((q) => setVolunteerStatus(q, orgId, req.params.id, req.body.status, actor));
+      return changeVolunteerStatus(ctx.db, orgId, req.params.id, req.body.status, actor);
     },
   );
 }

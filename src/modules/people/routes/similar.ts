@@ -1,10 +1,10 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Id64 } from '../../platform/formats.ts';
-import { StringEnum, Timestamp, Type } from '../../platform/schema.ts';
-import { SIMILAR_NAME } from './duplicates.ts';
-import { read } from './contacts.routes.ts';
-import { similarPeople } from './similar.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Id64 } from '../../../platform/formats.ts';
+import { StringEnum, Timestamp, Type } from '../../../platform/schema.ts';
+import { SIMILAR_NAME } from '../duplicates.ts';
+import { read } from './access.ts';
+import { similarPeople } from '../similar.ts';
 
 const Field = (description: string, max = 200) => Type.Optional(Type.String({ maxLength: max, description }));
 const SimilarQuery = Type.Object(

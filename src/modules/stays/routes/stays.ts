@@ -1,21 +1,13 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { IdParam } from '../../platform/formats.ts';
-import * as service from './service.ts';
-import * as holds from './holds.service.ts';
-import * as intakes from './intakes.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import * as service from '../service.ts';
+import * as intakes from '../intakes.ts';
+import { read, write } from './access.ts';
 import {
   AnimalIdParam,
-  Hold,
-  HoldCreate,
-  HoldList,
-  HoldPatch,
-  HoldRelease,
-  HoldsQuery,
-  IntakeAnswer,
   IntakeCorrection,
   IntakeCreate,
-  NewAnimalIntake,
   OutcomeCorrection,
   OutcomeCreate,
   RangeStayList,
@@ -23,12 +15,12 @@ import {
   Stay,
   StayList,
   StaysQuery,
-} from './schemas.ts';
+} from '../schemas.ts';
 
-const read = { permission: { area: 'animals' as const, level: 'read' as const } };
-const write = { permission: { area: 'animals' as const, level: 'write' as const } };
-
-/** Stays (intake → outcome) and holds. */
+/**
+ * /api/animals/{id}/stays, /api/animals/{id}/intakes, /api/animals/{id}/outcomes, /api/animals/stays: an animal's stays
+ * (intake → outcome), recording and correcting them.
+ */
 export function stayRoutes(app: App, ctx: AppContext) {
   const tags = ['Animal stays'];
 
@@ -52,9 +44,7 @@ export function stayRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, org } = who(req);
-      const { inCare, ...page } = await service.listStays(ctx.db, orgId, req.params.id, req.query.limit, req.query.offset, org.time_zone);
-      const live = await holds.liveHoldsOf(ctx.db, orgId, req.params.id);
-      return { ...page, available: inCare && live.length === 0, live_holds: live };
+      return service.staysWithHolds(ctx.db, orgId, req.params.id, req.query.limit, req.query.offset, org.time_zone);
     },
   );
 
@@ -178,127 +168,4 @@ export function stayRoutes(app: App, ctx: AppContext) {
       },
     );
   }
-
-  app.post(
-    '/api/animals/intakes',
-    {
-      config: write,
-      schema: {
-        tags,
-        summary: 'Take in a new animal (the animal and its first intake at once)',
-        description:
-          "Answers 201 with `animal` (as GET /api/animals/{id}/details) and `stay` (its open stay). The intake screen's one " +
-          'request: the animal (name, species, breed text, sex, colour, date of birth, microchip, place, custom fields) and its ' +
-          'intake (when, type and subtype, the person, partner or outside organization it came from, where it was found, its ' +
-          'condition, its age at intake) are written in one transaction, so nothing is kept when any part is refused (422 names ' +
-          'the field). The intake follows every rule of POST /api/animals/{id}/intakes: the type is a Shelter Animals Count ' +
-          "intake category and defaults to the subtype's (one of the two is needed: 400), so a stray taken in here is " +
-          "counted as stray by the reports; the animal's status starts as `status` (default: the first configured status) and " +
-          "moves as the organization's status mapping says for the type. The record's intake date is `occurred_at`'s day in the " +
-          "organization's time zone; `occurred_at` may not be in the future. A chip already on another animal is kept (as " +
-          'POST /api/v1/animals keeps it); the staff app looks the number up in the registry before saving. A Family A create ' +
-          '(POST /api/v1/animals) opens a first stay of type `other` instead.',
-        body: NewAnimalIntake,
-        response: { 201: IntakeAnswer },
-      },
-    },
-    async (req, reply) => {
-      const { orgId, actor, org } = who(req);
-      return reply.code(201).send(await intakes.intakeNewAnimal(ctx.db, orgId, req.body, actor, org.time_zone));
-    },
-  );
-
-  const holdTags = ['Animal holds'];
-  app.get(
-    '/api/animals/:id/holds',
-    {
-      config: read,
-      schema: {
-        tags: holdTags,
-        summary: "List an animal's holds",
-        description:
-          'Newest start first, every hold ever placed unless `live` narrows them. A hold is live from `starts_at` until it is ' +
-          "released or its `ends_at` passes; `until` given as a date ends as that day begins in the organization's time zone. " +
-          "`at` (default now) asks about another moment. `available` is true when the animal's latest stay covers `at` and no " +
-          "hold is live then. Holds never change the animal's status or careState.",
-        params: AnimalIdParam,
-        querystring: HoldsQuery,
-        response: { 200: HoldList },
-      },
-    },
-    async (req) => holds.listHolds(ctx.db, who(req).orgId, req.params.id, req.query),
-  );
-
-  app.post(
-    '/api/animals/:id/holds',
-    {
-      config: write,
-      schema: {
-        tags: holdTags,
-        summary: 'Place a hold',
-        description:
-          'Answers 201. Only an animal in care (with an open stay) can be held (422). Several holds may be live at once. ' +
-          '`starts_at` defaults to now; `until` is optional (no end: until released) and must come after the start: a ' +
-          "date-time, or a date, which ends the hold as that day begins in the organization's time zone (the moment is fixed " +
-          'when the hold is placed or changed).',
-        params: AnimalIdParam,
-        body: HoldCreate,
-        response: { 201: Hold },
-      },
-    },
-    async (req, reply) => {
-      const { orgId, actor, org } = who(req);
-      return reply.code(201).send(await holds.placeHold(ctx.db, orgId, req.params.id, req.body, actor, org.time_zone));
-    },
-  );
-
-  app.get(
-    '/api/animals/holds/:id',
-    { config: read, schema: { tags: holdTags, summary: 'Get one hold', params: IdParam, response: { 200: Hold } } },
-    async (req) => holds.getHold(ctx.db, who(req).orgId, req.params.id),
-  );
-
-  app.patch(
-    '/api/animals/holds/:id',
-    {
-      config: write,
-      schema: {
-        tags: holdTags,
-        summary: "Change a hold's reason, end or notes",
-        description: 'Refused (422) once the hold is released. `until` follows the rules of placing a hold; null removes the end.',
-        params: IdParam,
-        body: HoldPatch,
-        response: { 200: Hold },
-      },
-    },
-    async (req) => {
-      const { orgId, actor, org } = who(req);
-      return holds.updateHold(ctx.db, orgId, req.params.id, req.body, actor, org.time_zone);
-    },
-  );
-
-  app.post(
-    '/api/animals/holds/:id/release',
-    {
-      config: write,
-      // The body is optional: a release without one is a release without notes.
-      preValidation: async (req) => {
-        if (req.body === undefined || req.body === null) req.body = {};
-      },
-      schema: {
-        tags: holdTags,
-        summary: 'Release a hold now',
-        description:
-          'Answers 200 with the hold, released now by the calling key; the body (optional) may carry `notes`. Refused (422) ' +
-          'when it is already released or has already ended by its `until`.',
-        params: IdParam,
-        body: HoldRelease,
-        response: { 200: Hold },
-      },
-    },
-    async (req) => {
-      const { orgId, actor } = who(req);
-      return holds.releaseHold(ctx.db, orgId, req.params.id, req.body?.notes, actor);
-    },
-  );
 }

@@ -1,12 +1,11 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Strict, Type } from '../../platform/schema.ts';
-import { pageB, PageFieldsB } from '../../platform/pagination.ts';
-import { notFound } from '../../platform/errors.ts';
-import { Id64 } from '../../platform/formats.ts';
-import { ListQuery, PersonIdParam } from './depth.schemas.ts';
-import { MERGED_404, read, write } from './contacts.routes.ts';
-import * as tags from './tags.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Strict, Type } from '../../../platform/schema.ts';
+import { pageB, PageFieldsB } from '../../../platform/pagination.ts';
+import { Id64 } from '../../../platform/formats.ts';
+import { ListQuery, PersonIdParam } from '../depth.schemas.ts';
+import { MERGED_404, read, write } from './access.ts';
+import * as tags from '../tags.ts';
 
 const routeTags = ['People tags'];
 const TagWord = Type.String({ minLength: 1, maxLength: 50, description: 'stored trimmed, inner spaces collapsed; its case is kept' });
@@ -64,9 +63,7 @@ export function tagRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req) => {
-      const rows = await tags.peopleByTag(ctx.db, who(req).orgId, req.params.tag, req.query.limit + 1, req.query.offset);
-      if (!rows.length && !(await tags.peopleByTag(ctx.db, who(req).orgId, req.params.tag, 1, 0)).length) throw notFound('tag');
-      return pageB(rows, req.query.limit, req.query.offset);
+      return tags.peopleByTagPage(ctx.db, who(req).orgId, req.params.tag, req.query.limit, req.query.offset);
     },
   );
   app.get(

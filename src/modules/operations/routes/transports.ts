@@ -1,17 +1,18 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Timestamp, Strict, StringEnum, DateString } from '../../platform/schema.ts';
-import { Nullable, TextOrEmpty } from '../../platform/schema.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, Timestamp, Strict, StringEnum, DateString } from '../../../platform/schema.ts';
+import { Nullable, TextOrEmpty } from '../../../platform/schema.ts';
 
 const stampOrEmpty = () => TextOrEmpty({ description: 'ISO 8601 timestamp; empty string when there is none' });
-import { pageQueryB, PageFieldsB, pageB } from '../../platform/pagination.ts';
-import * as repo from './transport.repository.ts';
-import * as service from './transport.service.ts';
-import { PROBLEM_KINDS } from './transport.problems.ts';
-import { IdParam, idParams } from '../../platform/formats.ts';
-import * as S from './schemas.ts';
-import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
-import { Warnings } from '../animals/public.ts';
+import { pageQueryB, PageFieldsB } from '../../../platform/pagination.ts';
+import * as repo from '../transport.repository.ts';
+import * as service from '../transport.service.ts';
+import { PROBLEM_KINDS } from '../transport.problems.ts';
+import { IdParam, idParams } from '../../../platform/formats.ts';
+import * as S from '../schemas.ts';
+import { REPLICA_READ } from '../../../platform/plugins/replicas.ts';
+import { Warnings } from '../../animals/public.ts';
+import { read, transportWrite as write } from './access.ts';
 
 const Leg = Type.Object(
   {
@@ -61,12 +62,11 @@ const Run = Type.Object(
 const LegParam = idParams('id', 'legId');
 const AnimalParam = idParams('id', 'animalId');
 const tags = ['Transports'];
-const read = { permission: { area: 'animals' as const, level: 'read' as const } };
-const write = { permission: { area: 'animals' as const, level: 'write' as const } };
 const PLAN_RULE =
   'Changes the plan of a planning or confirmed run (422 otherwise); a confirmed run that the change leaves with problems goes ' +
   'back to planning. Answers the whole run.';
 
+/** /api/animals/transports: transport runs, their legs and animals, and the steps a run goes through. */
 export function transportRoutes(app: App, ctx: AppContext) {
   const tz = (req: Parameters<typeof who>[0]) => who(req).org.time_zone;
 
@@ -109,13 +109,7 @@ export function transportRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req) => {
-      const { orgId } = who(req);
-      const page = pageB(
-        await repo.listRuns(req.db, orgId, req.query, req.query.limit, req.query.offset),
-        req.query.limit,
-        req.query.offset,
-      );
-      return { ...page, results: await service.runs(req.db, orgId, page.results, tz(req)) };
+      return service.listRuns(req.db, who(req).orgId, req.query, tz(req));
     },
   );
 
