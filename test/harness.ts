@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -15,6 +17,32 @@ export interface TestApp {
   ctx: AppContext;
   db: Db;
   close(): Promise<void>;
+}
+
+/** Apps built with the standard configuration and routes (no overrides, no extra routes): they serve the same descriptions. */
+const standardApps = new WeakSet<App>();
+
+/**
+ * What every standard app of a run computes alike and costs most of a second to build (the served OpenAPI
+ * descriptions, the list of documented routes): the first test process to need it leaves it in the run's folder
+ * (ARK_TEST_OPENAPI_CACHE, named by test/run.ts) for the others. An app built with other settings or extra routes
+ * computes its own.
+ */
+function cacheFile(t: TestApp, name: string): string | undefined {
+  const dir = process.env.ARK_TEST_OPENAPI_CACHE;
+  return dir && standardApps.has(t.app) ? path.join(dir, `${name}.json`) : undefined;
+}
+export function cachedText(t: TestApp, name: string): string | undefined {
+  const file = cacheFile(t, name);
+  return file && existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+export function cacheText(t: TestApp, name: string, text: string): void {
+  const file = cacheFile(t, name);
+  if (!file) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const part = `${file}.${process.pid}`;
+  writeFileSync(part, text);
+  renameSync(part, file);
 }
 
 /** The whole app over the test database (ARK_TEST_DATABASE_URL, set by test/run.ts). */
@@ -43,6 +71,7 @@ export async function testApp(
     lazySchemas: !opts.eagerSchemas,
     apiReference: opts.apiReference ?? false,
   });
+  if (!extraRoutes && !Object.keys(overrides).length) standardApps.add(app);
   return {
     app,
     ctx,
@@ -145,8 +174,15 @@ async function descriptions(t: TestApp) {
   let d = described.get(t);
   if (!d) {
     d = (async () => {
-      const a = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json', remoteAddress: '127.0.0.254' })).body);
-      const b = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/openapi.json', remoteAddress: '127.0.0.254' })).body);
+      const text = async (name: string, url: string) => {
+        const cached = cachedText(t, name);
+        if (cached !== undefined) return cached;
+        const body = (await t.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.254' })).body;
+        cacheText(t, name, body);
+        return body;
+      };
+      const a = JSON.parse(await text('a', '/api/v1/openapi.json'));
+      const b = JSON.parse(await text('b', '/api/openapi.json'));
       return { a: describeDoc(a), b: describeDoc(b) };
     })();
     described.set(t, d);

@@ -7,7 +7,7 @@
  * `embedded`) runs one store only, for a quick check while developing; CI runs both.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/platform/db/embedded.ts';
@@ -65,6 +65,8 @@ async function runSuite(label: string, url: string, files: string[]): Promise<bo
   console.log(`\n# Store: ${label}`);
   const coverage = path.resolve(`.tmp/security-coverage-${process.pid}-${label}`);
   const traces = path.resolve(`.tmp/sql-trace-${process.pid}-${label}`);
+  const openapi = path.resolve(`.tmp/openapi-${process.pid}-${label}`);
+  rmSync(openapi, { recursive: true, force: true });
   for (const dir of [coverage, traces]) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -75,6 +77,8 @@ async function runSuite(label: string, url: string, files: string[]): Promise<bo
     ARK_TEST_STORE: label,
     ARK_SECURITY_COVERAGE: coverage,
     ARK_SQL_TRACE_DIR: traces,
+    // The served OpenAPI descriptions, built by the first test process that checks an answer and read by the rest.
+    ARK_TEST_OPENAPI_CACHE: openapi,
     // Entry points a test starts in a child process run from the same build (test/entry.ts).
     ...(compiled ? { ARK_TEST_COMPILED_ROOT: compiled.root } : {}),
     // The staff app is built once, here, for every browser test (test/browser.ts skips its own check).
@@ -96,6 +100,7 @@ async function runSuite(label: string, url: string, files: string[]): Promise<bo
   ok = (await tableOwnership(traces)) && ok;
   rmSync(coverage, { recursive: true, force: true });
   rmSync(traces, { recursive: true, force: true });
+  rmSync(openapi, { recursive: true, force: true });
   return ok;
 }
 
@@ -150,7 +155,19 @@ const args = process.argv.slice(2);
  */
 const RUN_AS_TYPESCRIPT = ['test/module-ownership.test.ts', 'test/schema-types.test.ts'];
 const asTypeScript = (f: string) => RUN_AS_TYPESCRIPT.some((t) => f.endsWith(t));
-const files = args.length ? args : [...findTests('src'), ...findTests('test')].sort();
+/**
+ * The longest files start first, so the run does not end on one long file while the other slot is idle: a browser
+ * file or one that starts and stops processes (restarts, outages, replicas, the command line) takes several times
+ * what its length suggests; the rest in order of length.
+ */
+const SLOW_KINDS =
+  /\.browser\.test\.ts$|test\/(restart|replicas|outage|shutdown|pooler|unavailable|timeouts|storage-full|redis-slow)\.test\.ts$|src\/cli\//;
+function longestFirst(list: string[]): string[] {
+  const weight = (f: string) => readFileSync(f, 'utf8').split('\n').length * (SLOW_KINDS.test(f) ? 4 : 1);
+  const w = new Map(list.map((f) => [f, weight(f)]));
+  return [...list].sort((a, b) => (w.get(b) ?? 0) - (w.get(a) ?? 0) || a.localeCompare(b));
+}
+const files = args.length ? args : longestFirst([...findTests('src'), ...findTests('test')]);
 // Each compiled test file is a bundle (test/compile.ts) unless ARK_TEST_BUNDLE=0.
 const bundled = process.env.ARK_TEST_BUNDLE === '0' ? [] : files.filter((f) => !asTypeScript(f));
 const compiled = process.env.ARK_TEST_TSX ? null : await compileForTests(path.resolve(`.tmp/js-${process.pid}`), bundled);

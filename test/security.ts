@@ -3,7 +3,7 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { Res, TestApp, TestOrg } from './harness.ts';
-import { makeOrg, request } from './harness.ts';
+import { cachedText, cacheText, makeOrg, request } from './harness.ts';
 import { AREAS, type Area, type Grants, type Level } from '../src/platform/permissions.ts';
 
 export interface Endpoint {
@@ -65,9 +65,18 @@ const routeCache = new WeakMap<object, Route[]>();
 export function registeredRoutes(t: TestApp): Route[] {
   const cached = routeCache.get(t.app);
   if (cached) return cached;
-  const doc = (t.app as unknown as { swagger(): { paths: Record<string, Record<string, unknown>> } }).swagger();
+  // The method and path of every documented route, from the whole description: built once per run (harness.ts).
+  let listed = cachedText(t, 'routes');
+  if (listed === undefined) {
+    const doc = (t.app as unknown as { swagger(): { paths: Record<string, Record<string, unknown>> } }).swagger();
+    listed = JSON.stringify(
+      Object.fromEntries(Object.entries(doc.paths).map(([p, ops]) => [p, Object.fromEntries(Object.keys(ops).map((m) => [m, 1]))])),
+    );
+    cacheText(t, 'routes', listed);
+  }
+  const paths = JSON.parse(listed) as Record<string, Record<string, unknown>>;
   const routes: Route[] = [];
-  for (const [p, ops] of Object.entries(doc.paths)) {
+  for (const [p, ops] of Object.entries(paths)) {
     const url = p.replace(/\{(\w+)\}/g, ':$1');
     const segs = url.split('/');
     const re = new RegExp(`^${segs.map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))).join('/')}$`);

@@ -1,0 +1,15 @@
+import { compileForTests } from './compile.ts';
+import { Db } from '../src/platform/db/db.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+import pg from 'pg';
+const files = process.argv.slice(2);
+await compileForTests('/work/main/.tmp/prof', files);
+const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/test' });
+await admin.connect();
+await admin.query('DROP DATABASE IF EXISTS ark_prof WITH (FORCE)');
+await admin.query('CREATE DATABASE ark_prof');
+await admin.end();
+const db = new Db('postgres://postgres@127.0.0.1:5432/ark_prof', 2);
+await migrate(db);
+await db.close();
+console.log('ok');
