@@ -144,6 +144,36 @@ export function changesAfter(a: { org: string; seq: string; pos: string; horizon
     ORDER BY seq, pos LIMIT ${a.limit})`;
 }
 
+/**
+ * `changesAfter` for a statement written with the typed builder's `sql` tag: the same subquery, its values bound where
+ * they appear (nothing to number). `horizon` is SQL (an xid8), `where` conditions on `c`.
+ */
+export function changesAfterSql(a: {
+  org: string;
+  seq: string;
+  pos: string;
+  horizon: RawBuilder<unknown>;
+  limit: number;
+  where?: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  const extra = a.where ? sql` AND ${a.where}` : sql``;
+  const seq = sql`${a.seq}::bigint`;
+  const pos = sql`${a.pos}::bigint`;
+  const base = sql.raw(BASE);
+  return sql`(SELECT * FROM (
+      (SELECT c.*, c.commit_seq AS seq FROM ark_changes c
+        WHERE c.organization_id = ${a.org} AND c.commit_seq IS NOT NULL AND ${seq} < ${base}
+          AND (c.commit_seq, c.pos) > (${seq}, ${pos})${extra}
+        ORDER BY c.commit_seq, c.pos LIMIT ${a.limit})
+      UNION ALL
+      (SELECT c.*, c.txid::text::bigint + ${base} AS seq FROM ark_changes c
+        WHERE c.organization_id = ${a.org} AND c.commit_seq IS NULL AND c.txid < ${a.horizon}
+          AND (c.txid, c.pos) > (CASE WHEN ${seq} >= ${base} THEN (${seq} - ${base})::text ELSE '0' END::xid8,
+                                 CASE WHEN ${seq} >= ${base} THEN ${pos} ELSE 0 END)${extra}
+        ORDER BY c.txid, c.pos LIMIT ${a.limit})) u
+    ORDER BY seq, pos LIMIT ${a.limit})`;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**

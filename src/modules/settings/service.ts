@@ -98,7 +98,7 @@ export async function deleteRole(q: Queryable, orgId: string, id: string, actor:
   const inUse = await repo.activeKeysForRole(q, orgId, id);
   if (inUse > 0)
     throw invalid({ id: [`${inUse} active key${inUse === 1 ? ' uses' : 's use'} this role; revoke ${inUse === 1 ? 'it' : 'them'} first`] });
-  await q.query('DELETE FROM api_keys WHERE organization_id = $1 AND role_id = $2', [orgId, id]);
+  await repo.deleteKeysOfRole(q, orgId, id);
   await repo.deleteRole(q, orgId, id);
   await audit(q, orgId, actor, 'delete', 'role', id);
 }
