@@ -153,7 +153,7 @@ let stuckHorizon: string | null = null;
 
 /**
  * Turns committed changes into deliveries: per organization, under its cursor row's lock, the changes after the cursor
- * in feed order (`changesAfter`: only those of transactions below the horizon, all ended) become one delivery per
+ * in feed order (`changesAfterSql`: only those of transactions below the horizon, all ended) become one delivery per
  * endpoint that wants the event (paused ones too: they keep their backlog and receive it, in order, when enabled
  * again). In the same transaction it makes sure each enabled endpoint with something due has its delivery job waiting
  * (new deliveries, and any left behind by a stopped worker), so the fan-out is also the sweep that mends a broken chain.
@@ -465,8 +465,8 @@ defineJob(
     // A write burst leaves a finished fan-out and delivery run each: the log that matters is webhook_deliveries,
     // so finished webhook jobs are kept a day (a thousand at a time, on the organization's kind index).
     await sql`DELETE FROM jobs WHERE (organization_id, id) IN (
-         SELECT organization_id, id FROM jobs WHERE organization_id = ${job.orgId} AND kind = ANY(${[FANOUT_JOB, DELIVER_JOB]}) AND status = 'done'
-            AND created_at < now() - interval '1 day' LIMIT 1000)`.execute(kx(ctx.db));
+         SELECT organization_id, id FROM jobs WHERE organization_id = ${job.orgId} AND kind = ANY(${[FANOUT_JOB, DELIVER_JOB]})
+            AND status = 'done' AND created_at < now() - interval '1 day' LIMIT 1000)`.execute(kx(ctx.db));
     return { deliveries };
   },
   { keyUntilClaimed: true, maxAttempts: 20 },

@@ -115,7 +115,8 @@ export async function listDeliveries(
       sql<
         DeliveryT['attempt_log']
       >`coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
-                       'success', a.success, 'error', a.error, 'response_ms', a.response_ms, 'response_start', a.response_start) ORDER BY a.id)
+                       'success', a.success, 'error', a.error, 'response_ms', a.response_ms,
+                       'response_start', a.response_start) ORDER BY a.id)
                         FROM webhook_attempts a WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id), '[]')`.as(
         'attempt_log',
       ),
