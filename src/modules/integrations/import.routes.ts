@@ -3,15 +3,14 @@ import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import { audit } from '../../platform/audit.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
 import { FIELDS, PRESETS, TARGETS, type Target } from './import.presets.ts';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler, check } from '../../platform/validation.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { MAX_ROWS, prepareImport, presetColumns, readSheet, runImport } from './import.service.ts';
 import * as repo from './import.repository.ts';
+import * as mappings from './import.mappings.ts';
 import { getImportRun, importOptions, startImportRun, type ImportRun } from './import.jobs.ts';
 
 const Columns = Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 40 }), {
@@ -343,15 +342,7 @@ export function importRoutes(app: App, ctx: AppContext) {
       },
       async (req, reply) => {
         const { orgId, actor } = who(req);
-        const bad = Object.values(req.body.columns).filter((f) => !FIELDS[target].includes(f));
-        if (bad.length) throw invalid({ columns: [`not fields of ${target}: ${[...new Set(bad)].join(', ')}`] });
-        const row = await ctx.db.tx(async (q) => {
-          const saved = await repo.saveMapping(q, orgId, target, newId('imap'), req.body.name, req.body.columns);
-          if (!saved) throw notFound('mapping');
-          await audit(q, orgId, actor, 'save', 'import_mapping', saved.id, req.body);
-          return saved;
-        });
-        return reply.code(201).send(row);
+        return reply.code(201).send(await mappings.saveMapping(ctx.db, orgId, actor, target, req.body));
       },
     );
 
@@ -363,10 +354,7 @@ export function importRoutes(app: App, ctx: AppContext) {
       },
       async (req, reply) => {
         const { orgId, actor } = who(req);
-        await ctx.db.tx(async (q) => {
-          if (!(await repo.deleteMapping(q, orgId, target, req.params.id))) throw notFound('mapping');
-          await audit(q, orgId, actor, 'delete', 'import_mapping', req.params.id);
-        });
+        await mappings.deleteMapping(ctx.db, orgId, actor, target, req.params.id);
         return reply.code(204).send(null);
       },
     );
