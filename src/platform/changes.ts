@@ -51,7 +51,7 @@ function clean(fields: Record<string, unknown> | undefined): Record<string, unkn
 /**
  * Records a change in the outbox inside the caller's transaction: it is seen (feed, webhooks) only if
  * that transaction commits, at its place (txid, pos), once every transaction older than it has ended (see
- * `changesAfter` and migrations/1430). Nothing is locked or numbered at commit.
+ * `changesAfterSql` and migrations/1430). Nothing is locked or numbered at commit.
  * Call it with the transaction's `q`, next to the audit row.
  */
 export async function recordChange(q: Queryable, orgId: string, c: Change): Promise<void> {
@@ -124,22 +124,31 @@ export const HORIZON_SQL = 'pg_snapshot_xmin(pg_current_snapshot())';
  * then the newer ones by (txid, pos), but only those of transactions below `horizon` — all ended, so no change can
  * still appear before the last one returned, and a reader that goes on from there misses none and gets none twice.
  * A transaction still running (anywhere on the server) holds the horizon at its id: the changes after it wait
- * until it ends; none is lost. Every argument is SQL (a parameter like `$2`); `where` adds conditions on `c`.
+ * until it ends; none is lost. The values are bound where they appear; `horizon` is SQL (an xid8), `where` adds
+ * conditions on `c`.
  */
-export function changesAfter(a: { org: string; seq: string; pos: string; horizon: string; limit: string; where?: string }): string {
-  const extra = a.where ? ` AND ${a.where}` : '';
-  const seq = `${a.seq}::bigint`;
-  const pos = `${a.pos}::bigint`;
-  return `(SELECT * FROM (
+export function changesAfterSql(a: {
+  org: string;
+  seq: string;
+  pos: string;
+  horizon: RawBuilder<unknown>;
+  limit: number;
+  where?: RawBuilder<unknown>;
+}): RawBuilder<unknown> {
+  const extra = a.where ? sql` AND ${a.where}` : sql``;
+  const seq = sql`${a.seq}::bigint`;
+  const pos = sql`${a.pos}::bigint`;
+  const base = sql.raw(BASE);
+  return sql`(SELECT * FROM (
       (SELECT c.*, c.commit_seq AS seq FROM ark_changes c
-        WHERE c.organization_id = ${a.org} AND c.commit_seq IS NOT NULL AND ${seq} < ${BASE}
+        WHERE c.organization_id = ${a.org} AND c.commit_seq IS NOT NULL AND ${seq} < ${base}
           AND (c.commit_seq, c.pos) > (${seq}, ${pos})${extra}
         ORDER BY c.commit_seq, c.pos LIMIT ${a.limit})
       UNION ALL
-      (SELECT c.*, c.txid::text::bigint + ${BASE} AS seq FROM ark_changes c
+      (SELECT c.*, c.txid::text::bigint + ${base} AS seq FROM ark_changes c
         WHERE c.organization_id = ${a.org} AND c.commit_seq IS NULL AND c.txid < ${a.horizon}
-          AND (c.txid, c.pos) > (CASE WHEN ${seq} >= ${BASE} THEN (${seq} - ${BASE})::text ELSE '0' END::xid8,
-                                 CASE WHEN ${seq} >= ${BASE} THEN ${pos} ELSE 0 END)${extra}
+          AND (c.txid, c.pos) > (CASE WHEN ${seq} >= ${base} THEN (${seq} - ${base})::text ELSE '0' END::xid8,
+                                 CASE WHEN ${seq} >= ${base} THEN ${pos} ELSE 0 END)${extra}
         ORDER BY c.txid, c.pos LIMIT ${a.limit})) u
     ORDER BY seq, pos LIMIT ${a.limit})`;
 }

@@ -3,7 +3,8 @@ import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
 import { allows, type Area } from '../../platform/permissions.ts';
 import { badRequest } from '../../platform/errors.ts';
-import { CHANGE_EVENTS, CHANGE_EVENT_NAMES, HORIZON_SQL, changesAfter } from '../../platform/changes.ts';
+import { CHANGE_EVENTS, CHANGE_EVENT_NAMES, HORIZON_SQL, changesAfterSql } from '../../platform/changes.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 
 const FEED_AREAS = [...new Set(Object.values(CHANGE_EVENTS))] as Area[];
 
@@ -67,13 +68,18 @@ export function changeRoutes(app: App, ctx: AppContext) {
       const [seq, pos] = req.query.after && req.query.after !== '0' ? req.query.after.split('-') : ['0', '0'];
       if (BigInt(seq ?? '0') > 9223372036854775807n) throw badRequest('`after` is not a cursor Ark gave');
       const limit = req.query.limit;
-      const rows = await ctx.db.query<ChangeItemT>(
-        `SELECT c.seq::text || '-' || c.pos::text AS cursor, c.event, c.area, c.entity_type AS object, c.entity_id AS id, c.fields,
-                c.occurred_at
-           FROM ${changesAfter({ org: '$1', seq: '$2', pos: '$3', horizon: HORIZON_SQL, limit: '$5', where: 'c.area = ANY($4)' })} c
-          ORDER BY c.seq, c.pos`,
-        [orgId, seq, pos, readable, limit + 1],
-      );
+      const feed = changesAfterSql({
+        org: orgId,
+        seq: seq ?? '0',
+        pos: pos ?? '0',
+        horizon: sql.raw(HORIZON_SQL),
+        limit: limit + 1,
+        where: sql`c.area = ANY(${readable})`,
+      });
+      const { rows } = await sql<ChangeItemT>`SELECT c.seq::text || '-' || c.pos::text AS cursor, c.event, c.area,
+                c.entity_type AS object, c.entity_id AS id, c.fields, c.occurred_at
+           FROM ${feed} c
+          ORDER BY c.seq, c.pos`.execute(kx(ctx.db));
       const results = rows.slice(0, limit);
       return {
         results,

@@ -234,6 +234,8 @@ securitySuite('change feed', () => t, [
       const res = await o.req('POST', '/api/v1/animals', {
         body: { name: 'S', species: 'Dog', status: 'Available', intakeDate: '2026-10-01' },
       });
+      // The change shows once every transaction begun before it has ended (another test's import may still run).
+      await settled();
       return res.body.id;
     },
   },

@@ -8,7 +8,8 @@ import { defineJob, ensureJob, runDueJobs } from '../../platform/jobs.ts';
 import { base62 } from '../../platform/ids.ts';
 import { queueOrganizationNotice } from '../communications/public.ts';
 import { isInternalAddress, sign } from './signing.ts';
-import { awaitHorizon, changesAfter } from '../../platform/changes.ts';
+import { awaitHorizon, changesAfterSql } from '../../platform/changes.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 
 /** How delivery behaves; every value has a production default (tests shorten them through `deliverDue`). */
 export interface DeliveryOptions {
@@ -54,19 +55,8 @@ export function backoffMs(attempts: number, base: number, max: number, rand = Ma
   return Math.round(plain * (0.5 + rand()));
 }
 
-interface Claimed {
-  organization_id: string;
-  id: string;
-  endpoint_id: string;
-  commit_seq: string;
-  change_pos: string;
-  body: string;
-  attempts: number;
-  attempt_token: string;
-  first_attempt_at: Date;
-  url: string;
-  secret: string;
-}
+/** A delivery claimed for sending, with its endpoint's address and secret (`claim` below). */
+type Claimed = Awaited<ReturnType<typeof claim>>[number];
 
 export interface SendResult {
   status: number | null;
@@ -163,7 +153,7 @@ let stuckHorizon: string | null = null;
 
 /**
  * Turns committed changes into deliveries: per organization, under its cursor row's lock, the changes after the cursor
- * in feed order (`changesAfter`: only those of transactions below the horizon, all ended) become one delivery per
+ * in feed order (`changesAfterSql`: only those of transactions below the horizon, all ended) become one delivery per
  * endpoint that wants the event (paused ones too: they keep their backlog and receive it, in order, when enabled
  * again). In the same transaction it makes sure each enabled endpoint with something due has its delivery job waiting
  * (new deliveries, and any left behind by a stopped worker), so the fan-out is also the sweep that mends a broken chain.
@@ -176,26 +166,31 @@ export async function fanOut(db: Db, organizations?: string[], waitMs = HORIZON_
   const { horizon, passed } = await awaitHorizon(db, waitMs, stuckHorizon);
   // A long transaction holds the horizon: the next fan-outs of this process do not wait for it again.
   stuckHorizon = passed ? null : horizon;
-  const orgs = await db.query<{ organization_id: string }>(
-    `SELECT DISTINCT organization_id FROM webhook_endpoints ${organizations ? 'WHERE organization_id = ANY($1)' : ''}`,
-    organizations ? [organizations] : [],
-  );
+  let withEndpoints = kx(db).selectFrom('webhook_endpoints').select('organization_id').distinct();
+  if (organizations) withEndpoints = withEndpoints.where(sql<boolean>`organization_id = ANY(${organizations})`);
+  const orgs = await withEndpoints.execute();
   let made = 0;
   for (const { organization_id: orgId } of orgs) {
     for (;;) {
       const n = await db.tx(async (q) => {
-        await q.query('INSERT INTO webhook_cursors (organization_id) VALUES ($1) ON CONFLICT DO NOTHING', [orgId]);
-        const cur = (
-          await q.query<{ commit_seq: string; pos: string }>(
-            'SELECT commit_seq, pos FROM webhook_cursors WHERE organization_id = $1 FOR UPDATE SKIP LOCKED',
-            [orgId],
-          )
-        )[0];
+        await kx(q)
+          .insertInto('webhook_cursors')
+          .values({ organization_id: orgId })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+        const cur = await kx(q)
+          .selectFrom('webhook_cursors')
+          .select(['commit_seq', 'pos'])
+          .where('organization_id', '=', orgId)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
         if (!cur) return 0;
         // The horizon was read before this transaction had an id of its own (which would hold it back).
+        const feed = changesAfterSql({ org: orgId, seq: cur.commit_seq, pos: cur.pos, horizon: sql`${horizon}::xid8`, limit: 500 });
         const step = (
-          await q.query<{ n: number; seq: string | null; pos: string | null; made: number }>(
-            `WITH c AS (SELECT * FROM ${changesAfter({ org: '$1', seq: '$2', pos: '$3', horizon: '$4::xid8', limit: '500' })} c),
+          await sql<{ n: number; seq: string | null; pos: string | null; made: number }>`
+             WITH c AS (SELECT * FROM ${feed} c),
              ins AS (
                INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, commit_seq, change_pos, event, entity_id, body)
                SELECT c.organization_id, 'msg_' || e.id || '_' || c.seq || '_' || c.pos, e.id, c.seq, c.pos, c.event, c.entity_id,
@@ -209,21 +204,27 @@ export async function fanOut(db: Db, organizations?: string[], waitMs = HORIZON_
                ON CONFLICT DO NOTHING RETURNING 1)
              SELECT (SELECT count(*)::int FROM c) AS n, (SELECT count(*)::int FROM ins) AS made,
                     last.seq::text AS seq, last.pos::text AS pos
-               FROM (SELECT 1) one LEFT JOIN (SELECT seq, pos FROM c ORDER BY seq DESC, pos DESC LIMIT 1) last ON true`,
-            [orgId, cur.commit_seq, cur.pos, horizon],
-          )
-        )[0];
+               FROM (SELECT 1) one LEFT JOIN (SELECT seq, pos FROM c ORDER BY seq DESC, pos DESC LIMIT 1) last ON true`.execute(kx(q))
+        ).rows[0];
         if (step?.seq && step.pos) {
-          await q.query('UPDATE webhook_cursors SET commit_seq = $2, pos = $3 WHERE organization_id = $1', [orgId, step.seq, step.pos]);
+          await kx(q)
+            .updateTable('webhook_cursors')
+            .set({ commit_seq: step.seq, pos: step.pos })
+            .where('organization_id', '=', orgId)
+            .execute();
           made += step.made;
         }
-        const due = await q.query<{ endpoint_id: string }>(
-          `SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d
-             JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
-            WHERE d.organization_id = $1 AND d.status IN ('pending', 'sending')
-              AND ((d.status = 'pending' AND d.next_attempt_at <= now()) OR (d.status = 'sending' AND d.lease_until < now()))`,
-          [orgId],
-        );
+        const due = await kx(q)
+          .selectFrom('webhook_deliveries as d')
+          .innerJoin('webhook_endpoints as e', (j) =>
+            j.onRef('e.organization_id', '=', 'd.organization_id').onRef('e.id', '=', 'd.endpoint_id').on('e.enabled', '=', true),
+          )
+          .select('d.endpoint_id')
+          .distinct()
+          .where('d.organization_id', '=', orgId)
+          .where('d.status', 'in', ['pending', 'sending'])
+          .where(sql<boolean>`((d.status = 'pending' AND d.next_attempt_at <= now()) OR (d.status = 'sending' AND d.lease_until < now()))`)
+          .execute();
         for (const { endpoint_id } of due) await wakeEndpoint(q, orgId, endpoint_id);
         return step?.n ?? 0;
       });
@@ -269,32 +270,19 @@ export async function deliverEndpoint(
   const db = ctx.db;
   // A claim whose lease ran out belongs to a worker that stopped between sending and recording: the
   // receiver may have it already, so it goes again with the same webhook-id (at least once).
-  await db.query(
-    `UPDATE webhook_deliveries SET status = 'pending', attempt_token = NULL, lease_until = NULL
-      WHERE organization_id = $1 AND endpoint_id = $2 AND status = 'sending' AND lease_until < now()`,
-    [orgId, endpointId],
-  );
+  await kx(db)
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempt_token: null, lease_until: null })
+    .where('organization_id', '=', orgId)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'sending')
+    .where('lease_until', '<', sql<Date>`now()`)
+    .execute();
   const started = Date.now();
   let sent = 0;
   for (;;) {
     const token = base62(16);
-    const claimed = await db.query<Claimed>(
-      `WITH due AS (
-         SELECT d.organization_id, d.id FROM webhook_deliveries d
-           JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
-          WHERE d.organization_id = $4 AND d.endpoint_id = $5 AND d.status = 'pending' AND d.next_attempt_at <= now()
-            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
-                             WHERE p.organization_id = d.organization_id AND p.endpoint_id = d.endpoint_id AND p.entity_id = d.entity_id
-                               AND p.status IN ('pending', 'sending') AND (p.commit_seq, p.change_pos) < (d.commit_seq, d.change_pos))
-          ORDER BY d.commit_seq, d.change_pos LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
-       UPDATE webhook_deliveries w SET status = 'sending', attempt_token = $2, lease_until = now() + ($3 || ' milliseconds')::interval,
-              attempts = w.attempts + 1, first_attempt_at = coalesce(w.first_attempt_at, now()), last_attempt_at = now()
-         FROM due, webhook_endpoints e
-        WHERE w.organization_id = due.organization_id AND w.id = due.id AND e.organization_id = w.organization_id AND e.id = w.endpoint_id
-       RETURNING w.organization_id, w.id, w.endpoint_id, w.commit_seq, w.change_pos, w.body, w.attempts, w.attempt_token,
-                 w.first_attempt_at, e.url, e.secret`,
-      [o.batch, token, String(o.leaseMs), orgId, endpointId],
-    );
+    const claimed = await claim(db, orgId, endpointId, o.batch, token, o.leaseMs);
     if (!claimed.length) break;
     claimed.sort((a, b) => Number(a.commit_seq) - Number(b.commit_seq) || Number(a.change_pos) - Number(b.change_pos));
     for (const d of claimed) {
@@ -319,68 +307,134 @@ export async function deliverEndpoint(
   // now is waiting behind an earlier one of its record (counted by that one's time), or came after this run's last
   // claim (its fan-out queued a run of its own).
   const next = (
-    await db.query<{ at: Date | null }>(
-      `SELECT least(min(d.next_attempt_at) FILTER (WHERE d.status = 'pending' AND d.next_attempt_at > now()),
-                    min(d.lease_until) FILTER (WHERE d.status = 'sending')) AS at
-         FROM webhook_deliveries d
-         JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
-        WHERE d.organization_id = $1 AND d.endpoint_id = $2 AND d.status IN ('pending', 'sending')`,
-      [orgId, endpointId],
-    )
-  )[0]?.at;
+    await kx(db)
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as e', (j) =>
+        j.onRef('e.organization_id', '=', 'd.organization_id').onRef('e.id', '=', 'd.endpoint_id').on('e.enabled', '=', true),
+      )
+      .select(
+        sql<Date | null>`least(min(d.next_attempt_at) FILTER (WHERE d.status = 'pending' AND d.next_attempt_at > now()),
+                    min(d.lease_until) FILTER (WHERE d.status = 'sending'))`.as('at'),
+      )
+      .where('d.organization_id', '=', orgId)
+      .where('d.endpoint_id', '=', endpointId)
+      .where('d.status', 'in', ['pending', 'sending'])
+      .executeTakeFirst()
+  )?.at;
   if (next) await wakeEndpoint(db, orgId, endpointId, new Date(next));
   return sent;
 }
 
+/** Every organization with a webhook endpoint (the worker's start-up and `deliverDue` go through them all). */
+async function organizationsWithEndpoints(q: Queryable): Promise<string[]> {
+  const rows = await kx(q).selectFrom('webhook_endpoints').select('organization_id').distinct().execute();
+  return rows.map((r) => r.organization_id);
+}
+
+/** A claimed delivery: its token and first attempt are set by the claim. */
+type Claim = Pick<
+  Selectable<DB['webhook_deliveries']>,
+  'organization_id' | 'id' | 'endpoint_id' | 'commit_seq' | 'change_pos' | 'body' | 'attempts'
+> &
+  Pick<Selectable<DB['webhook_endpoints']>, 'url' | 'secret'> & { attempt_token: string; first_attempt_at: Date };
+
+/**
+ * Claims up to `batch` due deliveries of the endpoint (FOR UPDATE SKIP LOCKED; never one whose record has an earlier
+ * delivery to the endpoint still pending or being sent) under `token`, for `leaseMs`, counting the attempt.
+ */
+function claim(q: Queryable, orgId: string, endpointId: string, batch: number, token: string, leaseMs: number) {
+  return sql<Claim>`WITH due AS (
+         SELECT d.organization_id, d.id FROM webhook_deliveries d
+           JOIN webhook_endpoints e ON e.organization_id = d.organization_id AND e.id = d.endpoint_id AND e.enabled
+          WHERE d.organization_id = ${orgId} AND d.endpoint_id = ${endpointId} AND d.status = 'pending' AND d.next_attempt_at <= now()
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
+                             WHERE p.organization_id = d.organization_id AND p.endpoint_id = d.endpoint_id AND p.entity_id = d.entity_id
+                               AND p.status IN ('pending', 'sending') AND (p.commit_seq, p.change_pos) < (d.commit_seq, d.change_pos))
+          ORDER BY d.commit_seq, d.change_pos LIMIT ${batch} FOR UPDATE OF d SKIP LOCKED)
+       UPDATE webhook_deliveries w SET status = 'sending', attempt_token = ${token},
+              lease_until = now() + (${String(leaseMs)} || ' milliseconds')::interval,
+              attempts = w.attempts + 1, first_attempt_at = coalesce(w.first_attempt_at, now()), last_attempt_at = now()
+         FROM due, webhook_endpoints e
+        WHERE w.organization_id = due.organization_id AND w.id = due.id AND e.organization_id = w.organization_id AND e.id = w.endpoint_id
+       RETURNING w.organization_id, w.id, w.endpoint_id, w.commit_seq, w.change_pos, w.body, w.attempts, w.attempt_token,
+                 w.first_attempt_at, e.url, e.secret`
+    .execute(kx(q))
+    .then((r) => r.rows);
+}
+
 async function record(ctx: Pick<AppContext, 'db' | 'config'>, d: Claimed, r: SendResult, o: typeof DEFAULTS) {
   await ctx.db.tx(async (q) => {
-    const mine = await q.query(
-      "SELECT 1 FROM webhook_deliveries WHERE organization_id = $1 AND id = $2 AND attempt_token = $3 AND status = 'sending' FOR UPDATE",
-      [d.organization_id, d.id, d.attempt_token],
-    );
+    const mine = await kx(q)
+      .selectFrom('webhook_deliveries')
+      .select(sql<number>`1`.as('one'))
+      .where('organization_id', '=', d.organization_id)
+      .where('id', '=', d.id)
+      .where('attempt_token', '=', d.attempt_token)
+      .where('status', '=', 'sending')
+      .forUpdate()
+      .execute();
     if (!mine.length) return;
-    await q.query(
-      `INSERT INTO webhook_attempts (organization_id, delivery_id, status_code, success, error, response_ms, response_start)
-       VALUES ($1,$2,$3,$4,$5,$6,$7)`,
-      [d.organization_id, d.id, r.status, r.ok, r.error, r.ms, r.start],
-    );
+    await kx(q)
+      .insertInto('webhook_attempts')
+      .values({
+        organization_id: d.organization_id,
+        delivery_id: d.id,
+        status_code: r.status,
+        success: r.ok,
+        error: r.error,
+        response_ms: r.ms,
+        response_start: r.start,
+      })
+      .execute();
     if (r.ok) {
-      await q.query(
-        "UPDATE webhook_deliveries SET status = 'delivered', attempt_token = NULL, lease_until = NULL " +
-          'WHERE organization_id = $1 AND id = $2',
-        [d.organization_id, d.id],
-      );
-      await q.query('UPDATE webhook_endpoints SET failure_run = 0 WHERE organization_id = $1 AND id = $2 AND failure_run <> 0', [
-        d.organization_id,
-        d.endpoint_id,
-      ]);
+      await kx(q)
+        .updateTable('webhook_deliveries')
+        .set({ status: 'delivered', attempt_token: null, lease_until: null })
+        .where('organization_id', '=', d.organization_id)
+        .where('id', '=', d.id)
+        .execute();
+      await kx(q)
+        .updateTable('webhook_endpoints')
+        .set({ failure_run: 0 })
+        .where('organization_id', '=', d.organization_id)
+        .where('id', '=', d.endpoint_id)
+        .where('failure_run', '<>', 0)
+        .execute();
       return;
     }
     const age = Date.now() - new Date(d.first_attempt_at).getTime();
     const delay = backoffMs(d.attempts, o.retryBaseMs, o.maxDelayMs);
     const giveUp = age + delay > o.giveUpAfterMs;
-    await q.query(
-      `UPDATE webhook_deliveries SET status = $3, attempt_token = NULL, lease_until = NULL,
-              next_attempt_at = now() + ($4 || ' milliseconds')::interval WHERE organization_id = $1 AND id = $2`,
-      [d.organization_id, d.id, giveUp ? 'failed' : 'pending', String(delay)],
-    );
-    const ep = (
-      await q.query<{ failure_run: number; enabled: boolean; url: string }>(
-        'UPDATE webhook_endpoints SET failure_run = failure_run + 1 WHERE organization_id = $1 AND id = $2 ' +
-          'RETURNING failure_run, enabled, url',
-        [d.organization_id, d.endpoint_id],
-      )
-    )[0];
+    await kx(q)
+      .updateTable('webhook_deliveries')
+      .set({
+        status: giveUp ? 'failed' : 'pending',
+        attempt_token: null,
+        lease_until: null,
+        next_attempt_at: sql`now() + (${String(delay)} || ' milliseconds')::interval`,
+      })
+      .where('organization_id', '=', d.organization_id)
+      .where('id', '=', d.id)
+      .execute();
+    const ep = await kx(q)
+      .updateTable('webhook_endpoints')
+      .set({ failure_run: sql`failure_run + 1` })
+      .where('organization_id', '=', d.organization_id)
+      .where('id', '=', d.endpoint_id)
+      .returning(['failure_run', 'enabled', 'url'])
+      .executeTakeFirst();
     if (ep && ep.enabled && ep.failure_run >= o.pauseAfter) {
-      await q.query(
-        `UPDATE webhook_endpoints SET enabled = false, paused_at = now(), updated_at = now(),
-                paused_reason = $3 WHERE organization_id = $1 AND id = $2`,
-        [
-          d.organization_id,
-          d.endpoint_id,
-          `paused automatically after ${ep.failure_run} failed attempts in a row (last: ${r.error ?? 'failed'})`,
-        ],
-      );
+      await kx(q)
+        .updateTable('webhook_endpoints')
+        .set({
+          enabled: false,
+          paused_at: sql`now()`,
+          updated_at: sql`now()`,
+          paused_reason: `paused automatically after ${ep.failure_run} failed attempts in a row (last: ${r.error ?? 'failed'})`,
+        })
+        .where('organization_id', '=', d.organization_id)
+        .where('id', '=', d.endpoint_id)
+        .execute();
       await queueOrganizationNotice(q, ctx.config, d.organization_id, {
         subject: 'A webhook endpoint was paused',
         text:
@@ -410,12 +464,9 @@ defineJob(
     if (behind) await ctx.db.tx((q) => wakeFanOut(q, job.orgId, new Date(Date.now() + BEHIND_RETRY_MS)));
     // A write burst leaves a finished fan-out and delivery run each: the log that matters is webhook_deliveries,
     // so finished webhook jobs are kept a day (a thousand at a time, on the organization's kind index).
-    await ctx.db.query(
-      `DELETE FROM jobs WHERE (organization_id, id) IN (
-         SELECT organization_id, id FROM jobs WHERE organization_id = $1 AND kind = ANY($2) AND status = 'done'
-            AND created_at < now() - interval '1 day' LIMIT 1000)`,
-      [job.orgId, [FANOUT_JOB, DELIVER_JOB]],
-    );
+    await sql`DELETE FROM jobs WHERE (organization_id, id) IN (
+         SELECT organization_id, id FROM jobs WHERE organization_id = ${job.orgId} AND kind = ANY(${[FANOUT_JOB, DELIVER_JOB]})
+            AND status = 'done' AND created_at < now() - interval '1 day' LIMIT 1000)`.execute(kx(ctx.db));
     return { deliveries };
   },
   { keyUntilClaimed: true, maxAttempts: 20 },
@@ -453,11 +504,7 @@ defineJob<{ endpoint_id: string }>(
  * organization, and throws the first error a job threw (the queue has recorded it and retries that job as usual).
  */
 export async function deliverDue(ctx: AppContext, options: DeliveryOptions = {}): Promise<number> {
-  const orgs =
-    options.organizations ??
-    (await ctx.db.query<{ organization_id: string }>('SELECT DISTINCT organization_id FROM webhook_endpoints')).map(
-      (r) => r.organization_id,
-    );
+  const orgs = options.organizations ?? (await organizationsWithEndpoints(ctx.db));
   const before = { runOptions, runErrors, runSent };
   runOptions = { horizonWaitMs: 10_000, ...options };
   runErrors = [];
@@ -480,6 +527,5 @@ export async function deliverDue(ctx: AppContext, options: DeliveryOptions = {})
  * fan-out queues the endpoints' delivery jobs, and each delivery job queues its own next run. No poller is needed.
  */
 export async function wakeAll(ctx: AppContext): Promise<void> {
-  const orgs = await ctx.db.query<{ organization_id: string }>('SELECT DISTINCT organization_id FROM webhook_endpoints');
-  for (const { organization_id } of orgs) await ctx.db.tx((q) => wakeFanOut(q, organization_id));
+  for (const orgId of await organizationsWithEndpoints(ctx.db)) await ctx.db.tx((q) => wakeFanOut(q, orgId));
 }

@@ -10,17 +10,19 @@ import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum, DateString } from '../../platform/schema.ts';
 import type { Area } from '../../platform/permissions.ts';
 import type { Db } from '../../platform/db/db.ts';
-import { Where } from '../../platform/db/sql.ts';
+import { kx, sql, type RawBuilder } from '../../platform/db/kysely.ts';
 import { safeCell } from '../../platform/spreadsheet.ts';
 
 interface ListDef {
   area: Area;
   summary: string;
-  columns: string[];
+  /** Column names of the read view: constants of this file, never read from stored data. */
+  columns: readonly string[];
   query: Record<string, ReturnType<typeof Type.Optional>>;
   /** The read view: its rows carry `organization_id`, `deleted_at` and the keyset column `id`. */
   from: string;
-  filters: (q: Record<string, unknown>, w: Where) => void;
+  /** The conditions the query string asks for, each with its values bound. */
+  filters: (q: Record<string, unknown>) => (RawBuilder<unknown> | false | undefined)[];
 }
 
 /** Each list reads the owning module's read view (migrations/0050), never its tables. */
@@ -36,12 +38,12 @@ const LISTS: Record<string, ListDef> = {
       location_id: Type.Optional(Type.String({ maxLength: 64 })),
     },
     from: 'animal_directory',
-    filters: (q, w) => {
-      if (q.status) w.eq('status', q.status);
-      if (q.species) w.and((p) => `lower(species) = lower(${p(q.species)})`);
-      if (q.care_state) w.eq('care_state', q.care_state);
-      if (q.location_id) w.eq('location_id', q.location_id);
-    },
+    filters: (q) => [
+      !!q.status && sql`status = ${q.status}`,
+      !!q.species && sql`lower(species) = lower(${q.species})`,
+      !!q.care_state && sql`care_state = ${q.care_state}`,
+      !!q.location_id && sql`location_id = ${q.location_id}`,
+    ],
   },
   people: {
     area: 'people',
@@ -52,14 +54,10 @@ const LISTS: Record<string, ListDef> = {
       q: Type.Optional(Type.String({ maxLength: 100, description: 'name or email contains (case-insensitive)' })),
     },
     from: 'people_directory',
-    filters: (q, w) => {
-      if (q.role) w.and((p) => `${p(q.role)} = ANY(roles)`);
-      if (q.q)
-        w.and((p) => {
-          const text = p(q.q);
-          return `(display_name ILIKE '%' || ${text} || '%' OR email ILIKE '%' || ${text} || '%')`;
-        });
-    },
+    filters: (q) => [
+      !!q.role && sql`${q.role} = ANY(roles)`,
+      !!q.q && sql`(display_name ILIKE '%' || ${q.q} || '%' OR email ILIKE '%' || ${q.q} || '%')`,
+    ],
   },
   donations: {
     area: 'fundraising',
@@ -84,12 +82,12 @@ const LISTS: Record<string, ListDef> = {
       donor_id: Type.Optional(Type.String({ maxLength: 64 })),
     },
     from: 'donation_ledger',
-    filters: (q, w) => {
-      if (q.from) w.and((p) => `date >= ${p(q.from)}`);
-      if (q.to) w.and((p) => `date <= ${p(q.to)}`);
-      if (q.campaign_id) w.eq('campaign_id', q.campaign_id);
-      if (q.donor_id) w.eq('donor_id', q.donor_id);
-    },
+    filters: (q) => [
+      !!q.from && sql`date >= ${q.from}`,
+      !!q.to && sql`date <= ${q.to}`,
+      !!q.campaign_id && sql`campaign_id = ${q.campaign_id}`,
+      !!q.donor_id && sql`donor_id = ${q.donor_id}`,
+    ],
   },
   medical: {
     area: 'animals',
@@ -122,13 +120,13 @@ const LISTS: Record<string, ListDef> = {
       to: Type.Optional(DateString({ description: 'given before the end of this date (UTC)' })),
     },
     from: 'medical_record_export',
-    filters: (q, w) => {
-      if (q.animal_id) w.eq('animal_id', q.animal_id);
-      if (q.kind) w.eq('kind', q.kind);
-      if (q.lot) w.eq('lot', q.lot);
-      if (q.from) w.and((p) => `given_at >= ${p(q.from)}::date`);
-      if (q.to) w.and((p) => `given_at < ${p(q.to)}::date + 1`);
-    },
+    filters: (q) => [
+      !!q.animal_id && sql`animal_id = ${q.animal_id}`,
+      !!q.kind && sql`kind = ${q.kind}`,
+      !!q.lot && sql`lot = ${q.lot}`,
+      !!q.from && sql`given_at >= ${q.from}::date`,
+      !!q.to && sql`given_at < ${q.to}::date + 1`,
+    ],
   },
   stays: {
     area: 'animals',
@@ -158,13 +156,13 @@ const LISTS: Record<string, ListDef> = {
       open: Type.Optional(Type.Boolean({ description: 'true: only stays not ended; false: only ended ones' })),
     },
     from: 'stay_export',
-    filters: (q, w) => {
-      if (q.animal_id) w.eq('animal_id', q.animal_id);
-      if (q.from) w.and((p) => `intake_at >= ${p(q.from)}::date`);
-      if (q.to) w.and((p) => `intake_at < ${p(q.to)}::date + 1`);
-      if (q.open === true) w.and('outcome_at IS NULL');
-      if (q.open === false) w.and('outcome_at IS NOT NULL');
-    },
+    filters: (q) => [
+      !!q.animal_id && sql`animal_id = ${q.animal_id}`,
+      !!q.from && sql`intake_at >= ${q.from}::date`,
+      !!q.to && sql`intake_at < ${q.to}::date + 1`,
+      q.open === true && sql`outcome_at IS NULL`,
+      q.open === false && sql`outcome_at IS NOT NULL`,
+    ],
   },
 };
 
@@ -172,15 +170,16 @@ const BATCH = 5000;
 
 /** The list's rows in id order, a batch at a time (keyset paging: constant memory for any size). */
 async function* rowsOf(db: Db, orgId: string, def: ListDef, query: Record<string, unknown>): AsyncGenerator<Record<string, unknown>[]> {
-  const w = new Where(orgId).and('deleted_at IS NULL');
-  def.filters(query, w);
-  // The keyset, last: the id after which the next batch starts.
-  w.and((p) => `id > ${p('')}`);
-  const sql = `SELECT ${def.columns.join(', ')} FROM ${def.from} WHERE ${w.sql} ORDER BY id LIMIT ${BATCH}`;
-  const filters = w.params.slice(0, -1);
+  // The view and its columns are this file's constants (sql.table / sql.ref quote them); every value is bound.
+  const columns = sql.join(def.columns.map((c) => sql.ref(c)));
+  const conditions = [sql`organization_id = ${orgId}`, sql`deleted_at IS NULL`];
+  for (const c of def.filters(query)) if (c) conditions.push(c);
   let after = '';
   for (;;) {
-    const rows = await db.query<Record<string, unknown>>(sql, [...filters, after]);
+    // The keyset, last: the id after which the next batch starts.
+    const where = sql.join([...conditions, sql`id > ${after}`], sql` AND `);
+    const { rows } = await sql<Record<string, unknown>>`SELECT ${columns} FROM ${sql.table(def.from)} WHERE ${where}
+      ORDER BY id LIMIT ${sql.lit(BATCH)}`.execute(kx(db));
     if (!rows.length) return;
     yield rows;
     after = String(rows[rows.length - 1]?.id);

@@ -7,6 +7,7 @@ import { audit } from '../../platform/audit.ts';
 import { openBlobStore, type BlobStore } from '../../platform/blobs.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { Target } from './import.presets.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { organizationSlug } from '../settings/public.ts';
 import {
   emptyResult,
@@ -33,41 +34,48 @@ export const importOptions: {
   afterBatch?: (runId: string, nextRow: number) => void | Promise<void>;
 } = { batchRows: 5000, backgroundAbove: 50_000, listCap: 1000 };
 
-export interface ImportRun {
-  id: string;
+/** The columns of a run the status answer shows. */
+const RUN_COLS = [
+  'id',
+  'target',
+  'dry_run',
+  'status',
+  'total_rows',
+  'next_row',
+  'batches',
+  'created',
+  'updated',
+  'skipped',
+  'error_count',
+  'errors',
+  'duplicate_count',
+  'duplicates',
+  'unmapped_columns',
+  'failure',
+  'created_at',
+  'started_at',
+  'finished_at',
+] as const;
+
+/** What the run's free-form columns hold (written only here, from checked values). */
+interface RunShape {
   target: Target;
-  dry_run: boolean;
   status: 'queued' | 'running' | 'done' | 'failed';
-  total_rows: number;
-  next_row: number;
-  batches: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  error_count: number;
   errors: { line: number; message: string }[];
-  duplicate_count: number;
   duplicates: Duplicate[];
   unmapped_columns: string[];
-  failure: string | null;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
 }
-const COLS = `id, target, dry_run, status, total_rows, next_row, batches, created, updated, skipped, error_count, errors,
-  duplicate_count, duplicates, unmapped_columns, failure, created_at, started_at, finished_at`;
-
-interface RunRow extends ImportRun {
-  file_key: string;
-  format: 'csv' | 'xlsx';
-  options: {
-    columns: Record<string, string>;
-    defaults?: Record<string, string>;
-    date_order?: 'dmy' | 'mdy';
-    choices?: Record<string, Choice>;
-  };
-  actor: string;
+/** The options a run was started with (its `options` column). */
+interface RunOptions {
+  columns: Record<string, string>;
+  defaults?: Record<string, string>;
+  date_order?: 'dmy' | 'mdy';
+  choices?: Record<string, Choice>;
 }
+/** A background import as its status answer reads it: the row of import_runs, its JSON columns typed. */
+export type ImportRun = Omit<Pick<Selectable<DB['import_runs']>, (typeof RUN_COLS)[number]>, keyof RunShape> & RunShape;
+const asRun = <R extends Pick<Selectable<DB['import_runs']>, (typeof RUN_COLS)[number]>>(row: R) =>
+  row as unknown as Omit<R, keyof RunShape> & RunShape;
 
 let store: Promise<BlobStore> | null = null;
 /** The blob store the imported files wait in (opened once per process). */
@@ -77,12 +85,14 @@ export function importBlobs(ctx: Pick<AppContext, 'config'>): Promise<BlobStore>
 }
 
 export async function getImportRun(q: Queryable, orgId: string, target: Target, id: string): Promise<ImportRun | null> {
-  const rows = await q.query<ImportRun>(`SELECT ${COLS} FROM import_runs WHERE organization_id = $1 AND target = $2 AND id = $3`, [
-    orgId,
-    target,
-    id,
-  ]);
-  return rows[0] ?? null;
+  const row = await kx(q)
+    .selectFrom('import_runs')
+    .select(RUN_COLS)
+    .where('organization_id', '=', orgId)
+    .where('target', '=', target)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? asRun(row) : null;
 }
 
 /**
@@ -99,7 +109,7 @@ export async function startImportRun(
     dry_run: boolean;
     total_rows: number;
     unmapped: string[];
-    options: RunRow['options'];
+    options: RunOptions;
     actor: string;
   },
 ): Promise<ImportRun> {
@@ -110,12 +120,22 @@ export async function startImportRun(
   try {
     return await ctx.db.tx(async (q) => {
       const jobId = await enqueueJob(q, orgId, IMPORT_JOB, { run_id: id });
-      await q.query(
-        `INSERT INTO import_runs (organization_id, id, job_id, target, dry_run, file_key, format, options, actor, total_rows,
-                                  unmapped_columns)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-        [orgId, id, jobId, target, v.dry_run, key, v.format, JSON.stringify(v.options), v.actor, v.total_rows, JSON.stringify(v.unmapped)],
-      );
+      await kx(q)
+        .insertInto('import_runs')
+        .values({
+          organization_id: orgId,
+          id,
+          job_id: jobId,
+          target,
+          dry_run: v.dry_run,
+          file_key: key,
+          format: v.format,
+          options: JSON.stringify(v.options),
+          actor: v.actor,
+          total_rows: v.total_rows,
+          unmapped_columns: JSON.stringify(v.unmapped),
+        })
+        .execute();
       await audit(q, orgId, v.actor, v.dry_run ? 'import_dry_run_queued' : 'import_queued', `${target}_import`, id, {
         total_rows: v.total_rows,
       });
@@ -130,10 +150,13 @@ export async function startImportRun(
 }
 
 async function finish(db: Db | Queryable, orgId: string, id: string, failure: string | null) {
-  await db.query(
-    `UPDATE import_runs SET status = $3, failure = $4, finished_at = now() WHERE organization_id = $1 AND id = $2 AND status <> 'done'`,
-    [orgId, id, failure ? 'failed' : 'done', failure],
-  );
+  await kx(db)
+    .updateTable('import_runs')
+    .set({ status: failure ? 'failed' : 'done', failure, finished_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('status', '<>', 'done')
+    .execute();
 }
 
 /** The organization as a request sees it (its country and time zone read the rows), through the settings module. */
@@ -152,43 +175,46 @@ async function organization(ctx: AppContext, orgId: string): Promise<Organizatio
  */
 async function runBatch(db: Db, org: Organization, runId: string, sheet: Sheet): Promise<number | null> {
   return db.joinedTx(async (q) => {
-    const run = (
-      await q.query<RunRow>(`SELECT ${COLS}, options, actor FROM import_runs WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [
-        org.id,
-        runId,
-      ])
-    )[0];
-    if (!run || run.status === 'done' || run.status === 'failed') return null;
+    const found = await kx(q)
+      .selectFrom('import_runs')
+      .select([...RUN_COLS, 'options', 'actor'])
+      .where('organization_id', '=', org.id)
+      .where('id', '=', runId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!found) return null;
+    const run = { ...asRun(found), options: found.options as unknown as RunOptions };
+    if (run.status === 'done' || run.status === 'failed') return null;
     const rows = sheet.rows.slice(run.next_row, run.next_row + importOptions.batchRows);
     const prep = prepareImport(run.target, sheet.header, run.options, run.options.columns);
     const result: ImportResult = emptyResult(run.dry_run, sheet.rows.length, prep.unmapped);
-    if (run.dry_run) await q.query('SAVEPOINT ark_import_batch');
+    if (run.dry_run) await sql`SAVEPOINT ark_import_batch`.execute(kx(q));
     await importRows(q, org, run.target, rows, prep, result, run.actor);
-    if (run.dry_run) await q.query('ROLLBACK TO SAVEPOINT ark_import_batch');
+    if (run.dry_run) await sql`ROLLBACK TO SAVEPOINT ark_import_batch`.execute(kx(q));
     const next = run.next_row + rows.length;
     const over = next >= sheet.rows.length;
     const room = (have: number) => Math.max(0, importOptions.listCap - have);
-    await q.query(
-      `UPDATE import_runs SET next_row = $3, batches = batches + 1, created = created + $4, updated = updated + $5,
-              skipped = skipped + $6, error_count = error_count + $7, errors = errors || $8::jsonb,
-              duplicate_count = duplicate_count + $9, duplicates = duplicates || $10::jsonb, total_rows = $11,
-              status = CASE WHEN $12 THEN 'done' ELSE 'running' END, finished_at = CASE WHEN $12 THEN now() END
-        WHERE organization_id = $1 AND id = $2`,
-      [
-        org.id,
-        runId,
-        next,
-        result.created,
-        result.updated,
-        result.skipped,
-        result.errors.length,
-        JSON.stringify(result.errors.slice(0, room(Math.min(run.error_count, importOptions.listCap)))),
-        result.duplicates.length,
-        JSON.stringify(result.duplicates.slice(0, room(Math.min(run.duplicate_count, importOptions.listCap)))),
-        sheet.rows.length,
-        over,
-      ],
-    );
+    await kx(q)
+      .updateTable('import_runs')
+      .set({
+        next_row: next,
+        batches: sql`batches + 1`,
+        created: sql`created + ${result.created}`,
+        updated: sql`updated + ${result.updated}`,
+        skipped: sql`skipped + ${result.skipped}`,
+        error_count: sql`error_count + ${result.errors.length}`,
+        errors: sql`errors || ${JSON.stringify(result.errors.slice(0, room(Math.min(run.error_count, importOptions.listCap))))}::jsonb`,
+        duplicate_count: sql`duplicate_count + ${result.duplicates.length}`,
+        duplicates: sql`duplicates || ${JSON.stringify(
+          result.duplicates.slice(0, room(Math.min(run.duplicate_count, importOptions.listCap))),
+        )}::jsonb`,
+        total_rows: sheet.rows.length,
+        status: over ? 'done' : 'running',
+        finished_at: over ? sql`now()` : null,
+      })
+      .where('organization_id', '=', org.id)
+      .where('id', '=', runId)
+      .execute();
     await audit(q, org.id, run.actor, run.dry_run ? 'import_dry_run_batch' : 'import_batch', `${run.target}_import`, runId, {
       first_line: (rows[0]?.line ?? 0) || null,
       rows: rows.length,
@@ -205,17 +231,19 @@ defineJob<{ run_id: string }>(
   IMPORT_JOB,
   async (ctx, job) => {
     const runId = job.payload.run_id;
-    const run = (
-      await ctx.db.query<RunRow>(`SELECT ${COLS}, file_key, format FROM import_runs WHERE organization_id = $1 AND id = $2`, [
-        job.orgId,
-        runId,
-      ])
-    )[0];
+    const run = await kx(ctx.db)
+      .selectFrom('import_runs')
+      .select(['status', 'file_key', 'format'])
+      .where('organization_id', '=', job.orgId)
+      .where('id', '=', runId)
+      .executeTakeFirst();
     if (!run || run.status === 'done' || run.status === 'failed') return { skipped: true };
-    await ctx.db.query(
-      "UPDATE import_runs SET status = 'running', started_at = coalesce(started_at, now()) WHERE organization_id = $1 AND id = $2",
-      [job.orgId, runId],
-    );
+    await kx(ctx.db)
+      .updateTable('import_runs')
+      .set({ status: 'running', started_at: sql`coalesce(started_at, now())` })
+      .where('organization_id', '=', job.orgId)
+      .where('id', '=', runId)
+      .execute();
     const blobs = await importBlobs(ctx);
     const file = await blobs.get(run.file_key);
     if (!file) {
@@ -226,7 +254,7 @@ defineJob<{ run_id: string }>(
     for await (const c of file.body) chunks.push(c as Buffer);
     const org = await organization(ctx, job.orgId);
     try {
-      const sheet = await readSheet(run.format, Buffer.concat(chunks).toString('utf8'));
+      const sheet = await readSheet(run.format as 'csv' | 'xlsx', Buffer.concat(chunks).toString('utf8'));
       for (;;) {
         const next = await runBatch(ctx.db, org, runId, sheet);
         if (next === null) break;

@@ -3,21 +3,20 @@ import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import { audit } from '../../platform/audit.ts';
 import { invalid, missing, notFound } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
 import { FIELDS, PRESETS, TARGETS, type Target } from './import.presets.ts';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler, check } from '../../platform/validation.ts';
 import { AppError, badRequest } from '../../platform/errors.ts';
 import { MAX_ROWS, prepareImport, presetColumns, readSheet, runImport } from './import.service.ts';
+import * as repo from './import.repository.ts';
+import * as mappings from './import.mappings.ts';
 import { getImportRun, importOptions, startImportRun, type ImportRun } from './import.jobs.ts';
 
 const Columns = Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 40 }), {
   description: 'source column header (matched ignoring case, spaces, _ and -) → field',
 });
 const Mapping = Type.Object({ id: Type.String(), name: Type.String(), columns: Columns, created_at: Timestamp(), updated_at: Timestamp() });
-type MappingT = Static<typeof Mapping>;
 const MappingBody = Strict({ name: Type.String({ minLength: 1, maxLength: 100 }), columns: Columns });
 const ImportBody = Strict({
   format: StringEnum(['csv', 'xlsx'] as const),
@@ -260,14 +259,9 @@ export function importRoutes(app: App, ctx: AppContext) {
           if (!columns) throw invalid({ preset: [`must be one of ${PRESETS[target].map((p) => p.name).join(', ')}`] });
         }
         if (body.mapping_id !== undefined) {
-          const m = (
-            await ctx.db.query<{ columns: Record<string, string> }>(
-              'SELECT columns FROM import_mappings WHERE organization_id = $1 AND target = $2 AND id = $3',
-              [orgId, target, body.mapping_id],
-            )
-          )[0];
-          if (!m) throw invalid({ mapping_id: ['names no saved mapping for this list'] });
-          columns = { ...(columns ?? {}), ...m.columns };
+          const saved = await repo.mappingColumns(ctx.db, orgId, target, body.mapping_id);
+          if (!saved) throw invalid({ mapping_id: ['names no saved mapping for this list'] });
+          columns = { ...(columns ?? {}), ...saved };
         }
         if (body.columns) columns = { ...(columns ?? {}), ...body.columns };
         if (!columns) throw missing(['columns']);
@@ -329,11 +323,7 @@ export function importRoutes(app: App, ctx: AppContext) {
       async (req) => {
         const { orgId } = who(req);
         const { limit, offset } = req.query;
-        const rows = await ctx.db.query<MappingT>(
-          `SELECT id, name, columns, created_at, updated_at FROM import_mappings WHERE organization_id = $1 AND target = $2
-            ORDER BY name LIMIT $3 OFFSET $4`,
-          [orgId, target, limit + 1, offset],
-        );
+        const rows = await repo.listMappings(ctx.db, orgId, target, limit, offset);
         return { ...pageB(rows, limit, offset), presets: PRESETS[target] };
       },
     );
@@ -352,22 +342,7 @@ export function importRoutes(app: App, ctx: AppContext) {
       },
       async (req, reply) => {
         const { orgId, actor } = who(req);
-        const bad = Object.values(req.body.columns).filter((f) => !FIELDS[target].includes(f));
-        if (bad.length) throw invalid({ columns: [`not fields of ${target}: ${[...new Set(bad)].join(', ')}`] });
-        const row = await ctx.db.tx(async (q) => {
-          const saved = (
-            await q.query<MappingT>(
-              `INSERT INTO import_mappings (organization_id, id, target, name, columns) VALUES ($1,$2,$3,$4,$5)
-               ON CONFLICT (organization_id, target, name) DO UPDATE SET columns = EXCLUDED.columns, updated_at = now()
-               RETURNING id, name, columns, created_at, updated_at`,
-              [orgId, newId('imap'), target, req.body.name, JSON.stringify(req.body.columns)],
-            )
-          )[0];
-          if (!saved) throw notFound('mapping');
-          await audit(q, orgId, actor, 'save', 'import_mapping', saved.id, req.body);
-          return saved;
-        });
-        return reply.code(201).send(row);
+        return reply.code(201).send(await mappings.saveMapping(ctx.db, orgId, actor, target, req.body));
       },
     );
 
@@ -379,15 +354,7 @@ export function importRoutes(app: App, ctx: AppContext) {
       },
       async (req, reply) => {
         const { orgId, actor } = who(req);
-        await ctx.db.tx(async (q) => {
-          const gone = await q.query('DELETE FROM import_mappings WHERE organization_id = $1 AND target = $2 AND id = $3 RETURNING id', [
-            orgId,
-            target,
-            req.params.id,
-          ]);
-          if (!gone.length) throw notFound('mapping');
-          await audit(q, orgId, actor, 'delete', 'import_mapping', req.params.id);
-        });
+        await mappings.deleteMapping(ctx.db, orgId, actor, target, req.params.id);
         return reply.code(204).send(null);
       },
     );

@@ -1,24 +1,40 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { defined, setClause, Where } from '../../platform/db/sql.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import type { DeliveryT, EndpointT } from './webhooks.schemas.ts';
 import { FEED_TXID_BASE, HORIZON_SQL } from '../../platform/changes.ts';
 
-const COLS = `e.id, e.url, e.description, e.events, e.enabled, e.paused_reason, e.paused_at, e.failure_run, e.created_at, e.updated_at,
-  (SELECT count(*)::int FROM webhook_deliveries d WHERE d.organization_id = e.organization_id AND d.endpoint_id = e.id
-      AND d.status IN ('pending', 'sending')) AS pending_deliveries`;
+/** An endpoint as the API shows it (never its secret), with its deliveries still to send. */
+function endpoints(q: Queryable, orgId: string) {
+  return kx(q)
+    .selectFrom('webhook_endpoints as e')
+    .select([
+      'e.id',
+      'e.url',
+      'e.description',
+      'e.events',
+      'e.enabled',
+      'e.paused_reason',
+      'e.paused_at',
+      'e.failure_run',
+      'e.created_at',
+      'e.updated_at',
+      sql<number>`(SELECT count(*)::int FROM webhook_deliveries d WHERE d.organization_id = e.organization_id AND d.endpoint_id = e.id
+      AND d.status IN ('pending', 'sending'))`.as('pending_deliveries'),
+    ])
+    .where('e.organization_id', '=', orgId);
+}
 
 export async function listEndpoints(q: Queryable, orgId: string, limit: number, offset: number): Promise<EndpointT[]> {
-  return q.query<EndpointT>(
-    `SELECT ${COLS} FROM webhook_endpoints e WHERE e.organization_id = $1 ORDER BY e.created_at, e.id LIMIT $2 OFFSET $3`,
-    [orgId, limit + 1, offset],
-  );
+  return endpoints(q, orgId)
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }
 export async function endpointById(q: Queryable, orgId: string, id: string, lock = false): Promise<EndpointT | null> {
-  const rows = await q.query<EndpointT>(
-    `SELECT ${COLS} FROM webhook_endpoints e WHERE e.organization_id = $1 AND e.id = $2${lock ? ' FOR UPDATE' : ''}`,
-    [orgId, id],
-  );
-  return rows[0] ?? null;
+  const one = endpoints(q, orgId).where('e.id', '=', id);
+  return (await (lock ? one.forUpdate() : one).executeTakeFirst()) ?? null;
 }
 export async function insertEndpoint(
   q: Queryable,
@@ -27,11 +43,20 @@ export async function insertEndpoint(
 ) {
   // Changes committed before the endpoint existed are not sent: it starts at the horizon (start_seq: what is below has
   // ended) and remembers its snapshot, which says which of the transactions above had committed then.
-  await q.query(
-    `INSERT INTO webhook_endpoints (organization_id, id, url, description, events, secret, enabled, start_seq, start_snapshot)
-     VALUES ($1,$2,$3,$4,$5,$6,$7, ${HORIZON_SQL}::text::bigint + ${FEED_TXID_BASE} - 1, pg_current_snapshot())`,
-    [orgId, v.id, v.url, v.description, v.events, v.secret, v.enabled],
-  );
+  await kx(q)
+    .insertInto('webhook_endpoints')
+    .values({
+      organization_id: orgId,
+      id: v.id,
+      url: v.url,
+      description: v.description,
+      events: v.events,
+      secret: v.secret,
+      enabled: v.enabled,
+      start_seq: sql`${sql.raw(HORIZON_SQL)}::text::bigint + ${sql.raw(FEED_TXID_BASE.toString())} - 1`,
+      start_snapshot: sql`pg_current_snapshot()`,
+    })
+    .execute();
 }
 export async function updateEndpoint(
   q: Queryable,
@@ -39,28 +64,35 @@ export async function updateEndpoint(
   id: string,
   p: { url?: string; events?: string[]; description?: string; enabled?: boolean },
 ) {
-  const set = setClause(
-    defined({ url: p.url, events: p.events, description: p.description }),
-    ['url', 'events', 'description'] as const,
-    3,
-  );
   const enabled =
     p.enabled === true
-      ? 'enabled = true, paused_reason = NULL, paused_at = NULL, failure_run = 0'
+      ? { enabled: true, paused_reason: null, paused_at: null, failure_run: 0 }
       : p.enabled === false
-        ? "enabled = false, paused_reason = 'paused by an admin', paused_at = now()"
-        : '';
-  await q.query(
-    `UPDATE webhook_endpoints SET ${['updated_at = now()', set.sql, enabled].filter(Boolean).join(', ')}
-      WHERE organization_id = $1 AND id = $2`,
-    [orgId, id, ...set.params],
-  );
+        ? { enabled: false, paused_reason: 'paused by an admin', paused_at: sql<Date>`now()` }
+        : {};
+  await kx(q)
+    .updateTable('webhook_endpoints')
+    .set({ updated_at: sql`now()`, url: p.url, events: p.events, description: p.description, ...enabled })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 export async function setSecret(q: Queryable, orgId: string, id: string, secret: string) {
-  await q.query('UPDATE webhook_endpoints SET secret = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, id, secret]);
+  await kx(q)
+    .updateTable('webhook_endpoints')
+    .set({ secret, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .execute();
 }
 export async function deleteEndpoint(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return (await q.query('DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 RETURNING id', [orgId, id])).length > 0;
+  const rows = await kx(q)
+    .deleteFrom('webhook_endpoints')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .returning('id')
+    .execute();
+  return rows.length > 0;
 }
 
 export async function listDeliveries(
@@ -69,34 +101,59 @@ export async function listDeliveries(
   endpointId: string,
   f: { status?: string; limit: number; offset: number; id?: string },
 ): Promise<DeliveryT[]> {
-  const w = new Where(orgId, 'd.organization_id').eq('d.endpoint_id', endpointId);
-  if (f.status) w.eq('d.status', f.status);
-  if (f.id) w.eq('d.id', f.id);
-  return q.query<DeliveryT>(
-    `SELECT d.id, d.event, d.entity_id, d.status, d.attempts,
-            CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS next_attempt_at, d.created_at, d.body,
-            coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code, 'success', a.success,
-                       'error', a.error, 'response_ms', a.response_ms, 'response_start', a.response_start) ORDER BY a.id)
-                        FROM webhook_attempts a WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id), '[]') AS attempt_log
-       FROM webhook_deliveries d WHERE ${w.sql}
-      ORDER BY d.created_at DESC, d.commit_seq DESC, d.change_pos DESC ${w.page(f.limit + 1, f.offset)}`,
-    w.params,
-  );
+  let list = kx(q)
+    .selectFrom('webhook_deliveries as d')
+    .select([
+      'd.id',
+      'd.event',
+      'd.entity_id',
+      'd.status',
+      'd.attempts',
+      sql<Date | null>`CASE WHEN d.status = 'pending' THEN d.next_attempt_at END`.as('next_attempt_at'),
+      'd.created_at',
+      'd.body',
+      sql<
+        DeliveryT['attempt_log']
+      >`coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
+                       'success', a.success, 'error', a.error, 'response_ms', a.response_ms,
+                       'response_start', a.response_start) ORDER BY a.id)
+                        FROM webhook_attempts a WHERE a.organization_id = d.organization_id AND a.delivery_id = d.id), '[]')`.as(
+        'attempt_log',
+      ),
+    ])
+    .where('d.organization_id', '=', orgId)
+    .where('d.endpoint_id', '=', endpointId);
+  if (f.status) list = list.where('d.status', '=', f.status);
+  if (f.id) list = list.where('d.id', '=', f.id);
+  const rows = await list
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.commit_seq', 'desc')
+    .orderBy('d.change_pos', 'desc')
+    .limit(f.limit + 1)
+    .offset(f.offset)
+    .execute();
+  // the status column holds only the four states the schema names
+  return rows as DeliveryT[];
 }
 
 /** Sends the delivery again (same webhook-id), now; refused while it is being sent. */
 export async function redeliver(q: Queryable, orgId: string, endpointId: string, id: string): Promise<'ok' | 'missing' | 'sending'> {
-  const rows = await q.query<{ status: string }>(
-    'SELECT status FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3 FOR UPDATE',
-    [orgId, endpointId, id],
-  );
-  const row = rows[0];
+  const row = await kx(q)
+    .selectFrom('webhook_deliveries')
+    .select('status')
+    .where('organization_id', '=', orgId)
+    .where('endpoint_id', '=', endpointId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   if (!row) return 'missing';
   if (row.status === 'sending') return 'sending';
-  await q.query(
-    `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), first_attempt_at = NULL
-      WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3`,
-    [orgId, endpointId, id],
-  );
+  await kx(q)
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: sql`now()`, first_attempt_at: null })
+    .where('organization_id', '=', orgId)
+    .where('endpoint_id', '=', endpointId)
+    .where('id', '=', id)
+    .execute();
   return 'ok';
 }

@@ -3,14 +3,11 @@ import { who } from '../../platform/context.ts';
 import { Type } from '../../platform/schema.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { pageB } from '../../platform/pagination.ts';
-import { audit } from '../../platform/audit.ts';
-import { AppError, invalid, notFound, conflict } from '../../platform/errors.ts';
-import { AREA_LABEL, allows, type Grants } from '../../platform/permissions.ts';
-import { newId } from '../../platform/ids.ts';
-import { CHANGE_EVENTS, CHANGE_EVENT_NAMES, type ChangeEvent } from '../../platform/changes.ts';
+import type { FastifyRequest } from 'fastify';
+import { notFound } from '../../platform/errors.ts';
+import { CHANGE_EVENT_NAMES } from '../../platform/changes.ts';
 import * as repo from './webhooks.repository.ts';
-import { newSecret, urlProblem } from './signing.ts';
-import { wakeEndpoint } from './delivery.ts';
+import * as service from './webhooks.service.ts';
 import {
   DeliveryList,
   DeliveryListQuery,
@@ -33,21 +30,6 @@ const SIGNING =
   "A record's events are sent in the change feed's order: a later event for the same record waits while an earlier one is pending. " +
   'After 50 failed attempts in a row the endpoint is paused and the organization is emailed; paused endpoints keep their backlog.';
 
-/**
- * A delivery carries the record's fields (a person's name and roles, an animal's status): subscribing to an area's
- * events needs read on that area, as reading them in the change feed does (403 naming the area and the events).
- */
-function checkEventGrants(grants: Grants, events: readonly ChangeEvent[]) {
-  const missing = events.filter((e) => !allows(grants, CHANGE_EVENTS[e], 'read'));
-  const first = missing[0];
-  if (!first) return;
-  const area = CHANGE_EVENTS[first];
-  const named = missing.filter((e) => CHANGE_EVENTS[e] === area);
-  throw new AppError(
-    'FORBIDDEN',
-    `Your role needs read permission on ${AREA_LABEL[area]} to subscribe to ${named.join(', ')}: a delivery carries those records' fields.`,
-  );
-}
 const EVENT_GRANTS =
   ' Subscribing to an event needs read permission on its area (animals for animal, stay and adoption events; people for ' +
   'person events; fundraising for donations; communications for messages; shifts for bookings), as reading it in the change ' +
@@ -57,9 +39,9 @@ const EVENT_GRANTS =
 export function webhookRoutes(app: App, ctx: AppContext) {
   const tags = ['Webhooks'];
   const perm = { permission: { area: 'settings' as const, level: 'admin' as const } };
-  const checkUrl = (url: string) => {
-    const problem = urlProblem(url, ctx.config.webhooksAllowInsecure);
-    if (problem) throw invalid({ url: [problem] });
+  const caller = (req: FastifyRequest) => {
+    const { orgId, actor, principal } = who(req);
+    return { orgId, actor, grants: principal.grants };
   };
 
   app.get(
@@ -95,27 +77,8 @@ export function webhookRoutes(app: App, ctx: AppContext) {
         response: { 201: EndpointWithSecret },
       },
     },
-    async (req, reply) => {
-      const { orgId, actor, principal } = who(req);
-      checkUrl(req.body.url);
-      checkEventGrants(principal.grants, req.body.events);
-      const id = newId('whk');
-      const secret = newSecret();
-      const row = await ctx.db.tx(async (q) => {
-        await repo.insertEndpoint(q, orgId, {
-          id,
-          url: req.body.url,
-          description: req.body.description ?? '',
-          events: req.body.events,
-          secret,
-          enabled: req.body.enabled ?? true,
-        });
-        await audit(q, orgId, actor, 'create', 'webhook_endpoint', id, { url: req.body.url, events: req.body.events });
-        return repo.endpointById(q, orgId, id);
-      });
-      if (!row) throw notFound('webhook endpoint');
-      return reply.code(201).send({ ...row, secret });
-    },
+    async (req, reply) =>
+      reply.code(201).send(await service.createEndpoint(ctx.db, caller(req), req.body, ctx.config.webhooksAllowInsecure)),
   );
 
   app.get(
@@ -143,21 +106,7 @@ export function webhookRoutes(app: App, ctx: AppContext) {
         response: { 200: Endpoint },
       },
     },
-    async (req) => {
-      const { orgId, actor, principal } = who(req);
-      if (req.body.url !== undefined) checkUrl(req.body.url);
-      if (req.body.events !== undefined) checkEventGrants(principal.grants, req.body.events);
-      return ctx.db.tx(async (q) => {
-        if (!(await repo.endpointById(q, orgId, req.params.id, true))) throw notFound('webhook endpoint');
-        await repo.updateEndpoint(q, orgId, req.params.id, req.body);
-        // Resumed: its delivery job sends the backlog (a paused endpoint's job stops queuing its next run).
-        if (req.body.enabled === true) await wakeEndpoint(q, orgId, req.params.id);
-        await audit(q, orgId, actor, 'update', 'webhook_endpoint', req.params.id, req.body);
-        const row = await repo.endpointById(q, orgId, req.params.id);
-        if (!row) throw notFound('webhook endpoint');
-        return row;
-      });
-    },
+    async (req) => service.updateEndpoint(ctx.db, caller(req), req.params.id, req.body, ctx.config.webhooksAllowInsecure),
   );
 
   app.post(
@@ -172,18 +121,7 @@ export function webhookRoutes(app: App, ctx: AppContext) {
         response: { 200: EndpointWithSecret },
       },
     },
-    async (req) => {
-      const { orgId, actor } = who(req);
-      const secret = newSecret();
-      const row = await ctx.db.tx(async (q) => {
-        if (!(await repo.endpointById(q, orgId, req.params.id, true))) throw notFound('webhook endpoint');
-        await repo.setSecret(q, orgId, req.params.id, secret);
-        await audit(q, orgId, actor, 'rotate', 'webhook_endpoint', req.params.id);
-        return repo.endpointById(q, orgId, req.params.id);
-      });
-      if (!row) throw notFound('webhook endpoint');
-      return { ...row, secret };
-    },
+    async (req) => service.rotateSecret(ctx.db, caller(req), req.params.id),
   );
 
   app.delete(
@@ -199,11 +137,7 @@ export function webhookRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const { orgId, actor } = who(req);
-      await ctx.db.tx(async (q) => {
-        if (!(await repo.deleteEndpoint(q, orgId, req.params.id))) throw notFound('webhook endpoint');
-        await audit(q, orgId, actor, 'delete', 'webhook_endpoint', req.params.id);
-      });
+      await service.deleteEndpoint(ctx.db, caller(req), req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -244,19 +178,6 @@ export function webhookRoutes(app: App, ctx: AppContext) {
         response: { 202: Delivery },
       },
     },
-    async (req, reply) => {
-      const { orgId, actor } = who(req);
-      const out = await ctx.db.tx(async (q) => {
-        if (!(await repo.endpointById(q, orgId, req.params.id))) throw notFound('webhook endpoint');
-        const r = await repo.redeliver(q, orgId, req.params.id, req.params.delivery_id);
-        if (r === 'missing') throw notFound('delivery');
-        if (r === 'sending') throw conflict('The delivery is being sent right now; try again in a moment.');
-        await wakeEndpoint(q, orgId, req.params.id);
-        await audit(q, orgId, actor, 'redeliver', 'webhook_delivery', req.params.delivery_id);
-        return (await repo.listDeliveries(q, orgId, req.params.id, { limit: 1, offset: 0, id: req.params.delivery_id }))[0];
-      });
-      if (!out) throw notFound('delivery');
-      return reply.code(202).send(out);
-    },
+    async (req, reply) => reply.code(202).send(await service.redeliver(ctx.db, caller(req), req.params.id, req.params.delivery_id)),
   );
 }

@@ -5,14 +5,18 @@
 import { hookPoint } from '../../platform/hooks.ts';
 import type { Queryable } from '../../platform/db/db.ts';
 import type { Grants } from '../../platform/permissions.ts';
+import { compiler, kx, sql, statement } from '../../platform/db/kysely.ts';
 import * as repo from './repository.ts';
 
 /** The organization's country (ISO 3166-1 alpha-2), the default for phone numbers and addresses; null when unknown. */
 export { organizationCountry } from '../../platform/tenancy.ts';
 
+const orgCurrency = statement('settings_org_currency', (v: { orgId: string }) =>
+  compiler.selectFrom('organizations').select('currency').where('id', '=', v.orgId),
+);
 /** The organization's currency (ISO 4217), in which its money amounts are kept; null when the id names none. */
 export async function organizationCurrency(q: Queryable, orgId: string): Promise<string | null> {
-  const rows = await q.prepared<{ currency: string }>('settings_org_currency', 'SELECT currency FROM organizations WHERE id = $1', [orgId]);
+  const rows = await orgCurrency(q, { orgId });
   return rows[0]?.currency ?? null;
 }
 
@@ -25,8 +29,13 @@ export interface OrganizationProfile {
   website: string | null;
 }
 export async function organizationProfile(q: Queryable, orgId: string): Promise<OrganizationProfile | null> {
-  const rows = await q.query<OrganizationProfile>('SELECT name, slug, email, phone, website FROM organizations WHERE id = $1', [orgId]);
-  return rows[0] ?? null;
+  return (
+    (await kx(q)
+      .selectFrom('organizations')
+      .select(['name', 'slug', 'email', 'phone', 'website'])
+      .where('id', '=', orgId)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /**
@@ -37,8 +46,8 @@ export const organizationTimeZoneSql = (param: string) => `(SELECT time_zone FRO
 
 /** The organization's IANA time zone ('UTC' when the id names none). */
 export async function organizationTimeZone(q: Queryable, orgId: string): Promise<string> {
-  const rows = await q.query<{ time_zone: string }>('SELECT time_zone FROM organizations WHERE id = $1', [orgId]);
-  return rows[0]?.time_zone ?? 'UTC';
+  const row = await kx(q).selectFrom('organizations').select('time_zone').where('id', '=', orgId).executeTakeFirst();
+  return row?.time_zone ?? 'UTC';
 }
 
 /**
@@ -46,18 +55,21 @@ export async function organizationTimeZone(q: Queryable, orgId: string): Promise
  * key, which must read exactly what the key may read and stop with it.
  */
 export async function keyGrants(q: Queryable, orgId: string, keyId: string): Promise<Grants | null> {
-  const rows = await q.query<{ grants: Grants }>(
-    `SELECT r.grants FROM api_keys k JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id
-      WHERE k.organization_id = $1 AND k.id = $2 AND k.revoked_at IS NULL`,
-    [orgId, keyId],
-  );
-  return rows[0]?.grants ?? null;
+  const row = await kx(q)
+    .selectFrom('api_keys as k')
+    .innerJoin('roles as r', (j) => j.onRef('r.organization_id', '=', 'k.organization_id').onRef('r.id', '=', 'k.role_id'))
+    .select('r.grants')
+    .where('k.organization_id', '=', orgId)
+    .where('k.id', '=', keyId)
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst();
+  return (row?.grants as Grants | undefined) ?? null;
 }
 
 /** The organization's slug (its address is `{slug}.{base domain}`); null when the id names none. */
 export async function organizationSlug(q: Queryable, orgId: string): Promise<string | null> {
-  const rows = await q.query<{ slug: string }>('SELECT slug FROM organizations WHERE id = $1', [orgId]);
-  return rows[0]?.slug ?? null;
+  const row = await kx(q).selectFrom('organizations').select('slug').where('id', '=', orgId).executeTakeFirst();
+  return row?.slug ?? null;
 }
 
 /** A role by its id or its name (the members area puts members under roles); null when none matches. */
@@ -72,21 +84,28 @@ export async function rolesOf(q: Queryable, orgId: string): Promise<{ id: string
 
 /** The id of the organization with this slug, or null (an inbound message names its organization by address). */
 export async function organizationIdBySlug(q: Queryable, slug: string): Promise<string | null> {
-  const rows = await q.query<{ id: string }>('SELECT id FROM organizations WHERE slug = $1', [slug]);
-  return rows[0]?.id ?? null;
+  const row = await kx(q).selectFrom('organizations').select('id').where('slug', '=', slug).executeTakeFirst();
+  return row?.id ?? null;
 }
 
 /** Of `refs` (ids or names), this organization's roles, each by id and name. */
 export async function rolesByRefs(q: Queryable, orgId: string, refs: string[]): Promise<{ id: string; name: string }[]> {
-  return q.query<{ id: string; name: string }>(
-    'SELECT id, name FROM roles WHERE organization_id = $1 AND (id = ANY($2::text[]) OR name = ANY($2::text[]))',
-    [orgId, refs],
-  );
+  return kx(q)
+    .selectFrom('roles')
+    .select(['id', 'name'])
+    .where('organization_id', '=', orgId)
+    .where(sql<boolean>`(id = ANY(${refs}::text[]) OR name = ANY(${refs}::text[]))`)
+    .execute();
 }
 
 /** Of `ids`, those naming API keys of this organization (revoked ones included). */
 export async function keyIdsOf(q: Queryable, orgId: string, ids: string[]): Promise<string[]> {
-  const rows = await q.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 AND id = ANY($2::text[])', [orgId, ids]);
+  const rows = await kx(q)
+    .selectFrom('api_keys')
+    .select('id')
+    .where('organization_id', '=', orgId)
+    .where(sql<boolean>`id = ANY(${ids}::text[])`)
+    .execute();
   return rows.map((r) => r.id);
 }
 

@@ -3,11 +3,8 @@ import { who } from '../../platform/context.ts';
 import { Type } from '../../platform/schema.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { ApiKey, ApiKeyCreate, OrgProfile, OrganizationPatch, Role, RoleCreate, RoleUpdate } from './schemas.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
-import { normalizePhone } from '../../platform/validators.ts';
-import { handlersOf } from '../../platform/hooks.ts';
-import { keyMadeHook } from './public.ts';
+import type { FastifyRequest } from 'fastify';
+import { notFound } from '../../platform/errors.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
 
@@ -15,6 +12,12 @@ import * as service from './service.ts';
 const COVER_RULE =
   "Nobody gives or takes away more power than their own role holds: the calling key's role must cover every grant involved, or " +
   'the answer is 403.';
+
+/** The caller as the service knows it: organization, actor, the calling key's grants and member. */
+function caller(req: FastifyRequest): service.Caller {
+  const { orgId, actor, principal } = who(req);
+  return { orgId, actor, grants: principal.grants, memberId: principal.memberId };
+}
 
 export function settingsRoutes(app: App, ctx: AppContext) {
   const admin = { permission: { area: 'settings' as const, level: 'admin' as const } };
@@ -45,20 +48,8 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req) => {
-      const { org, orgId, actor } = who(req);
-      const b = { ...req.body };
-      if (b.phone) {
-        // The format checks the notation; the number itself depends on the country assumed.
-        const e164 = normalizePhone(b.phone, b.country ?? org.country);
-        if (!e164) throw invalid({ phone: ['is not a phone number'] });
-        b.phone = e164;
-      }
-      const row = await ctx.db.tx(async (q) => {
-        const updated = await repo.updateOrganization(q, orgId, b);
-        if (!updated) throw notFound('organization');
-        await audit(q, orgId, actor, 'update', 'organization', orgId, Object.keys(b));
-        return updated;
-      });
+      const { org, actor } = who(req);
+      const row = await service.changeOrganization(ctx.db, org, actor, req.body);
       await ctx.changed();
       return row;
     },
@@ -88,8 +79,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const { orgId, actor, principal } = who(req);
-      const role = await ctx.db.tx((q) => service.createRole(q, orgId, req.body.name, req.body.grants, actor, principal.grants));
+      const role = await service.addRole(ctx.db, caller(req), req.body.name, req.body.grants);
       return reply.code(201).send(role);
     },
   );
@@ -109,8 +99,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req) => {
-      const { orgId, actor, principal } = who(req);
-      const role = await ctx.db.tx((q) => service.updateRole(q, orgId, req.params.id, req.body, actor, principal.grants));
+      const role = await service.changeRole(ctx.db, caller(req), req.params.id, req.body);
       await ctx.changed();
       return role;
     },
@@ -128,8 +117,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const { orgId, actor, principal } = who(req);
-      await ctx.db.tx((q) => service.deleteRole(q, orgId, req.params.id, actor, principal.grants));
+      await service.removeRole(ctx.db, caller(req), req.params.id);
       await ctx.changed();
       return reply.code(204).send(null);
     },
@@ -175,13 +163,8 @@ export function settingsRoutes(app: App, ctx: AppContext) {
         },
       },
       async (req, reply) => {
-        const { orgId, actor, principal } = who(req);
         // A key a signed-in member makes belongs to the member: capped by the member's role from then on.
-        const made = await ctx.db.tx(async (q) => {
-          const key = await service.createKey(q, orgId, req.body.role, req.body.label ?? null, actor, principal.grants);
-          if (key.row) for (const h of handlersOf(keyMadeHook)) await h.fn(q, orgId, key.row.id, principal.memberId);
-          return key;
-        });
+        const made = await service.makeKey(ctx.db, caller(req), req.body.role, req.body.label ?? null);
         return reply.code(201).send({ key: made.key, api_key: made.row });
       },
     );
@@ -200,8 +183,7 @@ export function settingsRoutes(app: App, ctx: AppContext) {
         },
       },
       async (req, reply) => {
-        const { orgId, actor, principal } = who(req);
-        await ctx.db.tx((q) => service.revokeKey(q, orgId, req.params.id, actor, principal.grants));
+        await service.revokeKeyOf(ctx.db, caller(req), req.params.id);
         await ctx.changed();
         return reply.code(204).send(null);
       },

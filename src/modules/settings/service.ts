@@ -8,6 +8,10 @@ import { check } from '../../platform/validation.ts';
 import { Grants as GrantsSchema, OrganizationLocale } from './schemas.ts';
 import { audit } from '../../platform/audit.ts';
 import { insertDefaultStatuses } from '../animals/public.ts';
+import { normalizePhone } from '../../platform/validators.ts';
+import { handlersOf } from '../../platform/hooks.ts';
+import type { Organization } from '../../platform/tenancy.ts';
+import { keyMadeHook } from './public.ts';
 import * as repo from './repository.ts';
 import type { RolePatch } from './schemas.ts';
 
@@ -98,7 +102,7 @@ export async function deleteRole(q: Queryable, orgId: string, id: string, actor:
   const inUse = await repo.activeKeysForRole(q, orgId, id);
   if (inUse > 0)
     throw invalid({ id: [`${inUse} active key${inUse === 1 ? ' uses' : 's use'} this role; revoke ${inUse === 1 ? 'it' : 'them'} first`] });
-  await q.query('DELETE FROM api_keys WHERE organization_id = $1 AND role_id = $2', [orgId, id]);
+  await repo.deleteKeysOfRole(q, orgId, id);
   await repo.deleteRole(q, orgId, id);
   await audit(q, orgId, actor, 'delete', 'role', id);
 }
@@ -127,4 +131,65 @@ export async function revokeKey(q: Queryable, orgId: string, id: string, actor: 
   if (role) mustCover(caller, role.grants, `the role ${role.name} that this key holds`);
   if (!(await repo.revokeKey(q, orgId, id))) throw notFound('API key');
   await audit(q, orgId, actor, 'revoke', 'api_key', id);
+}
+
+/**
+ * Changes the organization's profile (audited with the names of the fields sent). A phone number is stored in E.164, read
+ * in the country sent, else the organization's.
+ */
+export async function changeOrganization(
+  db: Db,
+  org: Pick<Organization, 'id' | 'country'>,
+  actor: string,
+  patch: Record<string, unknown> & { phone?: string | null; country?: string },
+) {
+  const b = { ...patch };
+  if (b.phone) {
+    // The format checks the notation; the number itself depends on the country assumed.
+    const e164 = normalizePhone(b.phone, b.country ?? org.country);
+    if (!e164) throw invalid({ phone: ['is not a phone number'] });
+    b.phone = e164;
+  }
+  return db.tx(async (q) => {
+    const updated = await repo.updateOrganization(q, org.id, b);
+    if (!updated) throw notFound('organization');
+    await audit(q, org.id, actor, 'update', 'organization', org.id, Object.keys(b));
+    return updated;
+  });
+}
+
+/** A caller over HTTP: the organization, the actor the audit rows name, the calling key's grants and member. */
+export interface Caller {
+  orgId: string;
+  actor: string;
+  grants: Grants;
+  memberId?: string;
+}
+
+/** `createRole` in a transaction of its own. */
+export function addRole(db: Db, c: Caller, name: string, grants: Grants) {
+  return db.tx((q) => createRole(q, c.orgId, name, grants, c.actor, c.grants));
+}
+/** `updateRole` in a transaction of its own. */
+export function changeRole(db: Db, c: Caller, id: string, patch: RolePatch) {
+  return db.tx((q) => updateRole(q, c.orgId, id, patch, c.actor, c.grants));
+}
+/** `deleteRole` (with the revoked keys made under it) in a transaction of its own. */
+export function removeRole(db: Db, c: Caller, id: string) {
+  return db.tx((q) => deleteRole(q, c.orgId, id, c.actor, c.grants));
+}
+/**
+ * `createKey` in a transaction of its own, with the "a key was made" hook: a key a signed-in member makes belongs to the
+ * member, capped by the member's role from then on.
+ */
+export function makeKey(db: Db, c: Caller, roleRef: string, label: string | null) {
+  return db.tx(async (q) => {
+    const key = await createKey(q, c.orgId, roleRef, label, c.actor, c.grants);
+    if (key.row) for (const h of handlersOf(keyMadeHook)) await h.fn(q, c.orgId, key.row.id, c.memberId);
+    return key;
+  });
+}
+/** `revokeKey` in a transaction of its own. */
+export function revokeKeyOf(db: Db, c: Caller, id: string) {
+  return db.tx((q) => revokeKey(q, c.orgId, id, c.actor, c.grants));
 }
