@@ -1,5 +1,5 @@
 import type { Module } from '../../platform/context.ts';
-import { customFieldRoutes } from './routes.ts';
+import { customFieldRoutes } from './routes/custom-fields.ts';
 
 /**
  * Custom field definitions: animals, housing units and adoption applications under Animals; people, shift schedules

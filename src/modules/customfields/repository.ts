@@ -2,7 +2,7 @@ import type { Queryable } from '../../platform/db/db.ts';
 import { kx, runPrepared, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { OrgCache } from '../../platform/org-cache.ts';
 import type { Static } from '../../platform/schema.ts';
-import type { CustomFieldDefinition } from './routes.ts';
+import type { CustomFieldDefinition } from './routes/custom-fields.ts';
 
 export const ENTITY_TYPES = ['animal', 'location_unit', 'adoption_application', 'person', 'shift_schedule', 'campaign'] as const;
 /**

@@ -1,6 +1,6 @@
 import type { Module } from '../../platform/context.ts';
-import { eventRoutesV1 } from './routes.v1.ts';
-import { calendarRoutes } from './calendar.routes.ts';
+import { eventRoutesV1 } from './routes/events.ts';
+import { calendarRoutes } from './routes/calendar.ts';
 import { seedEvents } from './seed.ts';
 
 /** Events (Family A): occasions the rescue hosts, their attendees, and the public events calendar. */

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { audit, auditUpdate } from '../../platform/audit.ts';
 import { AppError, invalid, notFound } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { base62, newId } from '../../platform/ids.ts';
 import { isTimeZone } from '../../platform/validators.ts';
 import { metaA } from '../../platform/pagination.ts';
 import { animalSummaries } from '../animals/public.ts';
@@ -204,5 +204,17 @@ export async function removeAttendee(db: Db, orgId: string, eventId: string, per
     if (!(await repo.getEvent(q, orgId, eventId, true))) throw notFound('event');
     if (!(await repo.deleteAttendee(q, orgId, eventId, personId))) throw notFound('attendee');
     await audit(q, orgId, actor, 'remove_attendee', 'event', eventId, { person_id: personId });
+  });
+}
+
+/** The calendar feed token of a key (or a signed-in member's key): made on first request, the same until rotated. */
+export function feedLink(db: Db, orgId: string, actor: string, keyId: string, rotate: boolean) {
+  return db.tx(async (q) => {
+    let row = rotate ? null : await repo.feedToken(q, orgId, keyId);
+    if (!row) {
+      row = await repo.setFeedToken(q, orgId, keyId, base62(40));
+      await audit(q, orgId, actor, rotate ? 'rotate' : 'create', 'event_calendar_feed', keyId);
+    }
+    return { token: row.token, created_at: row.created_at };
   });
 }

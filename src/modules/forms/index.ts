@@ -1,6 +1,6 @@
 import type { Module } from '../../platform/context.ts';
-import { formRoutes } from './routes.ts';
-import { publicFormRoutes } from './public.routes.ts';
+import { formRoutes } from './routes/forms.ts';
+import { publicFormRoutes } from './routes/public-forms.ts';
 import { seedForms } from './seed.ts';
 
 /** Forms: a form builder, public form pages without a key, submissions that become people (and applications). */

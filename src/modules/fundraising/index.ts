@@ -1,10 +1,10 @@
 import type { Module } from '../../platform/context.ts';
 import { campaignCheck } from '../donations/public.ts';
 import { campaignExists } from './campaigns.repository.ts';
-import { campaignRoutes } from './campaigns.routes.ts';
-import { auctionRoutes } from './auctions.routes.ts';
-import { donorRoutes } from './donors.routes.ts';
-import { wishListRoutes } from './wishlist.routes.ts';
+import { campaignRoutes } from './routes/campaigns.ts';
+import { auctionRoutes } from './routes/auctions.ts';
+import { donorRoutes } from './routes/donors.ts';
+import { wishListRoutes } from './routes/wish-list.ts';
 import { seedFundraising } from './seed.ts';
 
 /** Fundraising: campaigns, donors, wish list, auctions. */

@@ -1,5 +1,8 @@
-import type { Queryable } from '../../platform/db/db.ts';
-import { animalSummaries } from '../animals/public.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
+import { audit } from '../../platform/audit.ts';
+import { notFound } from '../../platform/errors.ts';
+import { base62 } from '../../platform/ids.ts';
+import { animalExists, animalSummaries } from '../animals/public.ts';
 import { DateTime } from 'luxon';
 import { fosterEndingsBetween, transportsBetween } from '../operations/public.ts';
 import { holdsEndingBetween } from '../stays/public.ts';
@@ -90,4 +93,20 @@ export async function calendarEntries(q: Queryable, w: CalendarWindow): Promise<
         a.source_id.localeCompare(b.source_id),
     );
   return { results: results.slice(0, w.limit), truncated: results.length > w.limit };
+}
+
+/** The organization's feed is the one of animal id "". */
+export const ORG_FEED = '';
+
+/** A feed's token: made (40 random base62 characters) on first request, the same afterwards until rotated. */
+export function feedLink(db: Db, orgId: string, actor: string, animalId: string, rotate: boolean) {
+  return db.tx(async (q) => {
+    if (animalId !== ORG_FEED && !(await animalExists(q, orgId, animalId))) throw notFound('animal');
+    let row = rotate ? null : await repo.feedToken(q, orgId, animalId);
+    if (!row) {
+      row = await repo.setFeedToken(q, orgId, animalId, base62(40));
+      await audit(q, orgId, actor, rotate ? 'rotate' : 'create', 'animal_calendar_feed', animalId || orgId);
+    }
+    return { animal_id: animalId || null, token: row.token, created_at: row.created_at };
+  });
 }

@@ -1,7 +1,9 @@
 import type { Module } from '../../platform/context.ts';
-import { catalogueRoutes } from './catalogue.routes.ts';
-import { recordRoutes } from './records.routes.ts';
-import { calendarRoutes } from './calendar.routes.ts';
+import { catalogueRoutes } from './routes/catalogue.ts';
+import { protocolRoutes } from './routes/protocols.ts';
+import { recordRoutes } from './routes/records.ts';
+import { dueRoutes } from './routes/due.ts';
+import { calendarRoutes } from './routes/calendar.ts';
 import { seedMedical } from './seed.ts';
 import { applyProtocols, scheduleFirstDoses, speciesWithProtocols } from './service.ts';
 import { onIntake, onOutcome } from '../stays/public.ts';
@@ -17,7 +19,9 @@ export const medicalModule: Module = {
   name: 'medical',
   routes(app, ctx) {
     catalogueRoutes(app, ctx);
+    protocolRoutes(app, ctx);
     recordRoutes(app, ctx);
+    dueRoutes(app, ctx);
     calendarRoutes(app, ctx);
     // An animal entering care (its first stay, or a later intake) gets its protocols' first doses, in the same transaction.
     // Its due items set aside when it left care come back first.

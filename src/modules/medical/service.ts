@@ -1,12 +1,13 @@
-import type { Queryable } from '../../platform/db/db.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
 import { audit, auditChanges } from '../../platform/audit.ts';
 import { conflict, invalid, notFound, type FieldErrors } from '../../platform/errors.ts';
-import { animalAltered, getAnimal, setAltered } from '../animals/public.ts';
+import { animalAltered, animalExists, getAnimal, setAltered } from '../animals/public.ts';
 import type { AnimalRow } from '../animals/public.ts';
 import * as repo from './repository.ts';
 import { OrgCache } from '../../platform/org-cache.ts';
 import { one } from './repository.ts';
-import type { CompleteT, DueT, ItemT, ProtocolT, RecordCreateT, RecordPatchT } from './schemas.ts';
+import type { AlteredPut, CompleteT, DueCreate, DueT, ItemT, ProtocolT, RecordCreateT, RecordPatchT } from './schemas.ts';
+import type { Static } from '../../platform/schema.ts';
 import { addDays, dateIn, daysBetween, laterOf, todayIn } from './dates.ts';
 
 /** What the medical rules need of the organization. */
@@ -288,4 +289,77 @@ export async function completeDue(q: Queryable, org: OrgZone, animalId: string, 
     completed: dueWire(completed, today),
     next: next ? dueWire(next, today) : null,
   };
+}
+
+// The routes' writes, each one transaction.
+
+export function addRecord(db: Db, org: OrgZone, animalId: string, b: RecordCreateT, actor: string) {
+  return db.tx((q) => createRecord(q, org, animalId, b, actor));
+}
+
+export function changeRecord(db: Db, org: OrgZone, animalId: string, id: string, b: RecordPatchT, actor: string) {
+  return db.tx((q) => updateRecord(q, org, animalId, id, b, actor));
+}
+
+export async function removeRecord(db: Db, orgId: string, animalId: string, id: string, actor: string): Promise<void> {
+  await db.tx((q) => deleteRecord(q, orgId, animalId, id, actor));
+}
+
+export function completeDueItem(db: Db, org: OrgZone, animalId: string, dueId: string, b: CompleteT, actor: string) {
+  return db.tx((q) => completeDue(q, org, animalId, dueId, b, actor));
+}
+
+export function applyProtocolsNow(db: Db, org: OrgZone, animalId: string, actor: string, entered?: string) {
+  return db.tx((q) => applyProtocols(q, org, animalId, actor, entered));
+}
+
+/** Whether the animal is spayed/neutered and since when (not in the future; a date only with `altered: true`). */
+export async function putAltered(db: Db, org: OrgZone, animalId: string, b: Static<typeof AlteredPut>, actor: string) {
+  const orgId = org.id;
+  if (!b.altered && b.altered_on) throw invalid({ altered_on: ['is accepted only with altered: true'] });
+  if (b.altered_on && b.altered_on > todayIn(org.time_zone)) throw invalid({ altered_on: ['cannot be in the future'] });
+  return db.tx(async (q) => {
+    if (!(await getAnimal(q, orgId, animalId))) throw notFound('animal');
+    const value = { altered: b.altered, altered_on: b.altered_on ?? null };
+    await setAltered(q, orgId, animalId, value);
+    await audit(q, orgId, actor, 'set_altered', 'animal', animalId, value);
+    return value;
+  });
+}
+
+/** A due item outside any protocol: its item must apply to the animal's species (422). */
+export function addDue(db: Db, org: OrgZone, animalId: string, b: Static<typeof DueCreate>, actor: string) {
+  const orgId = org.id;
+  return db.tx(async (q) => {
+    const a = await getAnimal(q, orgId, animalId);
+    if (!a) throw notFound('animal');
+    const item = await repo.itemById(q, orgId, b.item_id);
+    if (!item) throw invalid({ item_id: ['names no catalogue item of this organization'] });
+    if (item.species.length && !item.species.includes(a.species.toLowerCase()))
+      throw invalid({ item_id: [`names an item that does not apply to ${a.species}`] });
+    const id = await repo.insertDue(q, orgId, {
+      animal_id: a.id,
+      item_id: item.id,
+      kind: item.kind,
+      protocol_id: null,
+      dose_number: null,
+      due_on: b.due_on,
+      from_record_id: null,
+    });
+    if (!id) throw new Error('a due item outside any protocol is always inserted');
+    await audit(q, orgId, actor, 'create', 'medical_due', id, b);
+    return dueWire(repo.one(await repo.dueByIds(q, orgId, [id])), todayIn(org.time_zone));
+  });
+}
+
+/** An open due item; a completed one answers 409 (its record is deleted instead). */
+export async function removeDue(db: Db, orgId: string, animalId: string, dueId: string, actor: string): Promise<void> {
+  await db.tx(async (q) => {
+    if (!(await animalExists(q, orgId, animalId))) throw notFound('animal');
+    const d = await repo.dueById(q, orgId, animalId, dueId, true);
+    if (!d) throw notFound('due item');
+    if (d.completed_at) throw conflict('That due item is completed; delete its record instead.');
+    await repo.deleteDue(q, orgId, d.id);
+    await audit(q, orgId, actor, 'delete', 'medical_due', d.id);
+  });
 }

@@ -1,6 +1,7 @@
 import type { Module } from '../../platform/context.ts';
 import { sessionUse } from '../../platform/auth.ts';
-import { memberRoutes } from './routes.ts';
+import { memberRoutes } from './routes/members.ts';
+import { sessionRoutes } from './routes/session.ts';
 import { sessionSeen } from './repository.ts';
 import { keyMadeHook } from '../settings/public.ts';
 import { recordKeyOwner } from './public.ts';
@@ -18,6 +19,7 @@ export const membersModule: Module = {
   },
   routes(app, ctx) {
     memberRoutes(app, ctx);
+    sessionRoutes(app, ctx);
   },
   describe: {
     b:

@@ -421,3 +421,28 @@ export async function totpDisable(db: Db, orgId: string, memberId: string, passw
 
 /** For the CLI: invite a member by role name, without a caller's grants to cover. */
 export { invite as inviteMember };
+
+// The signed-in member's own session and account: each one transaction with its audit row.
+
+export async function signOut(db: Db, orgId: string, memberId: string, sessionId: string): Promise<void> {
+  await db.tx(async (q) => {
+    await repo.revokeSession(q, orgId, sessionId);
+    await audit(q, orgId, `member:${memberId}`, 'sign_out', 'member', memberId);
+  });
+}
+
+/** Ends every session of the member, this one included. */
+export async function signOutEverywhere(db: Db, orgId: string, memberId: string): Promise<void> {
+  await db.tx(async (q) => {
+    const n = await repo.revokeSessions(q, orgId, memberId);
+    await audit(q, orgId, `member:${memberId}`, 'sign_out_everywhere', 'member', memberId, { sessions: n });
+  });
+}
+
+export function renameSelf(db: Db, orgId: string, memberId: string, name: string) {
+  return db.tx(async (q) => {
+    const r = await repo.updateMember(q, orgId, memberId, { name: name.trim() });
+    await audit(q, orgId, `member:${memberId}`, 'update', 'member', memberId, { name: true });
+    return r;
+  });
+}

@@ -1,6 +1,6 @@
 import type { Module } from '../../platform/context.ts';
 import { registerPersonReferences } from '../people/public.ts';
-import { partnerRoutes } from './routes.ts';
+import { partnerRoutes } from './routes/partners.ts';
 import { seedPartners } from './seed.ts';
 
 /** Outside organizations: partners, their locations and affiliated people. */

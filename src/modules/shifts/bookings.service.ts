@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Queryable } from '../../platform/db/db.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
 import { conflict, invalid, notFound } from '../../platform/errors.ts';
 import { audit, auditChanges } from '../../platform/audit.ts';
 import { recordChange } from '../../platform/changes.ts';
@@ -202,4 +202,30 @@ export async function markAttended(q: Queryable, orgId: string, actor: string, i
   await repo.setAttended(q, orgId, id, attended);
   await audit(q, orgId, actor, 'attendance', 'shift_booking', id, { attended });
   return repo.bookingById(q, orgId, id);
+}
+
+// The routes' writes, each one transaction.
+
+export function addWindow(db: Db, orgId: string, zone: string, actor: string, scheduleId: string, b: WindowInput) {
+  return db.tx((q) => createWindow(q, orgId, zone, actor, scheduleId, b));
+}
+
+export function changeWindow(db: Db, orgId: string, zone: string, actor: string, id: string, b: Static<typeof WindowUpdate>) {
+  return db.tx((q) => updateWindow(q, orgId, zone, actor, id, b));
+}
+
+export function removeWindow(db: Db, orgId: string, actor: string, id: string) {
+  return db.tx((q) => deleteWindow(q, orgId, actor, id));
+}
+
+export function bookVolunteer(db: Db, orgId: string, zone: string, actor: string, windowId: string, personId: string) {
+  return db.tx((q) => book(q, orgId, zone, actor, windowId, personId));
+}
+
+export function cancelBooking(db: Db, orgId: string, actor: string, id: string) {
+  return db.tx((q) => cancel(q, orgId, actor, id));
+}
+
+export function recordAttendance(db: Db, orgId: string, actor: string, id: string, attended: boolean | null) {
+  return db.tx((q) => markAttended(q, orgId, actor, id, attended));
 }

@@ -1,9 +1,10 @@
 import { checkDefinedOrFreeform, checkFreeformFields } from '../customfields/public.ts';
-import type { Queryable } from '../../platform/db/db.ts';
+import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { audit, auditChanges } from '../../platform/audit.ts';
 import { newId } from '../../platform/ids.ts';
 import * as repo from './repository.ts';
+import * as brepo from './bookings.repository.ts';
 import type { Static } from '../../platform/schema.ts';
 import { ImportRowObject, type ScheduleCreate, type ScheduleUpdate } from './schemas.ts';
 import { bodyAjv } from '../../platform/validation.ts';
@@ -265,4 +266,32 @@ export async function importSchedules(q: Queryable, orgId: string, zone: string,
       end_date: c.row.end_date,
     })),
   };
+}
+
+// The routes' writes, each one transaction.
+
+export function addSchedule(db: Db, orgId: string, zone: string, actor: string, b: ScheduleInput) {
+  return db.tx((q) => createSchedule(q, orgId, zone, actor, b));
+}
+
+/** A cancelled schedule no longer changes (422). */
+export function changeSchedule(db: Db, orgId: string, zone: string, actor: string, id: string, b: Static<typeof ScheduleUpdate>) {
+  return db.tx(async (q) => {
+    const cur = await repo.scheduleById(q, orgId, id);
+    if (cur?.status === 'cancelled') throw invalid({ id: ['the schedule is cancelled and can no longer change'] });
+    return updateSchedule(q, orgId, zone, actor, id, b);
+  });
+}
+
+/** Cancels the schedule and its live bookings. */
+export function cancelScheduleAndBookings(db: Db, orgId: string, actor: string, id: string) {
+  return db.tx(async (q) => {
+    const r = await cancelSchedule(q, orgId, actor, id);
+    await brepo.cancelBookingsOfSchedule(q, orgId, id);
+    return r;
+  });
+}
+
+export function runImport(db: Db, orgId: string, zone: string, actor: string, rows: unknown[], dryRun: boolean) {
+  return db.tx((q) => importSchedules(q, orgId, zone, actor, rows, dryRun));
 }

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 import { count, location, schedule } from './test-helpers.ts';
-import { COORDINATOR_MESSAGE } from './schedules.routes.ts';
+import { COORDINATOR_MESSAGE } from './routes/schedules.ts';
 
 let t: TestApp;
 before(async () => {

@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { audit, auditUpdate } from '../../platform/audit.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { base62, newId } from '../../platform/ids.ts';
 import { allows, type Grants } from '../../platform/permissions.ts';
 import { animalExists } from '../animals/public.ts';
 import { personExists } from '../people/public.ts';
@@ -209,5 +209,17 @@ export async function applyTemplate(db: Db, orgId: string, grants: Grants, actor
     }
     await audit(q, orgId, actor, 'apply', 'task_template', tpl.id, { chain_id: chainId, tasks: out.map((t) => t.id) });
     return { chain_id: chainId, results: out };
+  });
+}
+
+/** The calendar feed token of a key (or a signed-in member's key): made on first request, the same until rotated. */
+export function feedLink(db: Db, orgId: string, actor: string, keyId: string, rotate: boolean) {
+  return db.tx(async (q) => {
+    let row = rotate ? null : await repo.feedToken(q, orgId, keyId);
+    if (!row) {
+      row = await repo.setFeedToken(q, orgId, keyId, base62(40));
+      await audit(q, orgId, actor, rotate ? 'rotate' : 'create', 'calendar_feed', keyId);
+    }
+    return { token: row.token, created_at: row.created_at };
   });
 }

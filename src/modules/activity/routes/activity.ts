@@ -1,12 +1,12 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Nullable, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
-import { notFound } from '../../platform/errors.ts';
-import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import { AREAS, allows } from '../../platform/permissions.ts';
-import { AREA_OF_ENTITY_SQL } from './areas.ts';
-import type { Queryable } from '../../platform/db/db.ts';
-import { kx, sql, type InferResult } from '../../platform/db/kysely.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, Nullable, StringEnum, Timestamp, type Static } from '../../../platform/schema.ts';
+import { notFound } from '../../../platform/errors.ts';
+import { pageB, pageQueryB, PageFieldsB } from '../../../platform/pagination.ts';
+import { AREAS, allows } from '../../../platform/permissions.ts';
+import { AREA_OF_ENTITY_SQL } from '../areas.ts';
+import type { Queryable } from '../../../platform/db/db.ts';
+import { kx, sql, type InferResult } from '../../../platform/db/kysely.ts';
 
 const Change = Type.Object({ before: Type.Unknown(), after: Type.Unknown() });
 export const ActivityEntry = Type.Object(

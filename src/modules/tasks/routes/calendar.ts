@@ -1,15 +1,14 @@
 import ical from 'ical-generator';
 import { DateTime } from 'luxon';
 import type { FastifyRequest } from 'fastify';
-import type { App, AppContext } from '../../platform/context.ts';
-import { orgOf, who } from '../../platform/context.ts';
-import { Type, DateString, Timestamp, StringEnum } from '../../platform/schema.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
-import { base62 } from '../../platform/ids.ts';
-import { keyGrants } from '../settings/public.ts';
-import { CAL_KINDS, OrgCalendar, orgCalendar } from './calendar.ts';
-import * as repo from './repository.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { orgOf, who } from '../../../platform/context.ts';
+import { Type, DateString, Timestamp, StringEnum } from '../../../platform/schema.ts';
+import { invalid, notFound } from '../../../platform/errors.ts';
+import { keyGrants } from '../../settings/public.ts';
+import { CAL_KINDS, OrgCalendar, orgCalendar } from '../calendar.ts';
+import * as repo from '../repository.ts';
+import * as service from '../service.ts';
 
 export const MAX_DAYS = 92;
 const MAX_ENTRIES = 2000;
@@ -74,14 +73,8 @@ export function orgCalendarRoutes(app: App, ctx: AppContext) {
   }
   async function link(req: FastifyRequest, rotate: boolean) {
     const { orgId, actor, principal } = who(req);
-    return ctx.db.tx(async (q) => {
-      let row = rotate ? null : await repo.feedToken(q, orgId, principal.keyId);
-      if (!row) {
-        row = await repo.setFeedToken(q, orgId, principal.keyId, base62(40));
-        await audit(q, orgId, actor, rotate ? 'rotate' : 'create', 'calendar_feed', principal.keyId);
-      }
-      return { url: feedUrl(req, row.token), created_at: row.created_at };
-    });
+    const row = await service.feedLink(ctx.db, orgId, actor, principal.keyId, rotate);
+    return { url: feedUrl(req, row.token), created_at: row.created_at };
   }
   const feedDescription =
     'A secret iCalendar address (40 random base62 characters) for the key making the request: the feed shows what that key may ' +

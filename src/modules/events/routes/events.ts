@@ -1,16 +1,16 @@
 import ical from 'ical-generator';
 import { DateTime } from 'luxon';
-import type { App, AppContext } from '../../platform/context.ts';
-import { orgOf, who } from '../../platform/context.ts';
-import { Type } from '../../platform/schema.ts';
-import { idParams, IdParam } from '../../platform/formats.ts';
-import { invalid } from '../../platform/errors.ts';
-import { metaA } from '../../platform/pagination.ts';
-import { allows } from '../../platform/permissions.ts';
-import { displayNames } from '../people/public.ts';
-import * as S from './schemas.ts';
-import * as service from './service.ts';
-import * as repo from './repository.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { orgOf, who } from '../../../platform/context.ts';
+import { Type } from '../../../platform/schema.ts';
+import { idParams, IdParam } from '../../../platform/formats.ts';
+import { invalid } from '../../../platform/errors.ts';
+import { metaA } from '../../../platform/pagination.ts';
+import { allows } from '../../../platform/permissions.ts';
+import { displayNames } from '../../people/public.ts';
+import * as S from '../schemas.ts';
+import * as service from '../service.ts';
+import * as repo from '../repository.ts';
 
 const tags = ['Events'];
 const PUBLIC_FEED_DAYS = 366;

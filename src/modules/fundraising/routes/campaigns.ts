@@ -1,8 +1,8 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { pageB } from '../../platform/pagination.ts';
-import * as service from './campaigns.service.ts';
-import { Campaign, CampaignCreate, CampaignList, CampaignListQuery, CampaignSummary, CampaignUpdate, IdParam } from './schemas.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { pageB } from '../../../platform/pagination.ts';
+import * as service from '../campaigns.service.ts';
+import { Campaign, CampaignCreate, CampaignList, CampaignListQuery, CampaignSummary, CampaignUpdate, IdParam } from '../schemas.ts';
 
 const tags = ['Fundraising: campaigns'];
 const read = { permission: { area: 'fundraising' as const, level: 'read' as const } };

@@ -1,14 +1,9 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Nullable, Timestamp, Strict, StringEnum } from '../../platform/schema.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { audit, auditChanges } from '../../platform/audit.ts';
-import type { Queryable } from '../../platform/db/db.ts';
-import { newId } from '../../platform/ids.ts';
-import * as repo from './repository.ts';
-import { IdParam } from '../../platform/formats.ts';
-
-const CHOICE_TYPES = new Set(['select', 'multiselect']);
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, Nullable, Timestamp, Strict, StringEnum } from '../../../platform/schema.ts';
+import * as repo from '../repository.ts';
+import * as service from '../service.ts';
+import { IdParam } from '../../../platform/formats.ts';
 
 /** A definition's wire shape, its entity type one of `entities` (each area's route lists its own). */
 function definitionSchema<const E extends readonly repo.CustomFieldEntity[]>(entities: E, $id: string) {
@@ -40,11 +35,6 @@ const Label = Type.String({ minLength: 1, maxLength: 200 });
 const Options = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200, uniqueItems: true });
 const SortOrder = Type.Integer({ minimum: 0, maximum: 1000000 });
 const tags = ['Custom fields'];
-
-function checkOptions(type: string, options: string[]) {
-  if (CHOICE_TYPES.has(type) && options.length === 0) throw invalid({ options: [`is required and must not be empty for a ${type} field`] });
-  if (!CHOICE_TYPES.has(type) && options.length > 0) throw invalid({ options: [`must be empty for a ${type} field`] });
-}
 
 /**
  * Where each kind of record's custom fields are defined: the area the records belong to, whose grants the routes need
@@ -95,7 +85,10 @@ const PLACES = [
 ] as const;
 type Place = (typeof PLACES)[number];
 
-/** The custom field definition routes of every area that has them: the same CRUD shape under each area's path. */
+/**
+ * The custom field definition routes of every area that has them (/api/animals/custom-fields, /api/people/custom-fields,
+ * /api/shifts/custom-fields, /api/fundraising/custom-fields): the same CRUD shape under each area's path.
+ */
 export function customFieldRoutes(app: App, ctx: AppContext) {
   for (const place of PLACES) placeRoutes(app, ctx, place);
 }
@@ -107,12 +100,6 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
   const readP = { permission: { area: place.area, level: 'read' as const } };
   const adminP = { permission: { area: place.area, level: 'admin' as const } };
   const needs = (level: string) => ` Needs ${level} on ${label}.`;
-  /** A definition of this place's entity types (another area's answers 404 here). */
-  const ofPlace = async (q: Queryable, orgId: string, id: string, lock = false) => {
-    const row = await repo.getDefinition(q, orgId, id, lock, entities);
-    if (!row) throw notFound('custom field');
-    return row;
-  };
 
   app.post(
     path,
@@ -141,28 +128,7 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
-      const b = req.body;
-      const options = b.options ?? [];
-      checkOptions(b.field_type, options);
-      if (repo.SCALAR_ENTITIES.includes(b.entity_type) && !repo.SCALAR_TYPES.includes(b.field_type))
-        throw invalid({ field_type: [`${b.entity_type} fields take one simple value: one of ${repo.SCALAR_TYPES.join(', ')}`] });
-      const row = await ctx.db.tx(async (q) => {
-        const dup = () => invalid({ field_key: [`${b.field_key} is already a custom field of ${b.entity_type} records`] });
-        if (await repo.keyTaken(q, orgId, b.entity_type, b.field_key)) throw dup();
-        const created = await repo.insertDefinition(q, orgId, {
-          id: newId('cfd'),
-          entity_type: b.entity_type,
-          field_key: b.field_key,
-          field_label: b.field_label,
-          field_type: b.field_type,
-          options,
-          required: b.required ?? false,
-          sort_order: b.sort_order ?? (await repo.nextSortOrder(q, orgId, b.entity_type)),
-        });
-        if (!created) throw dup(); // a concurrent create took the key
-        await audit(q, orgId, actor, 'create', 'custom_field', created.id, b);
-        return created;
-      });
+      const row = await service.defineField(ctx.db, orgId, actor, req.body);
       // Records are checked against cached definitions: clear them here and in every other process.
       await ctx.changed();
       return reply.code(201).send(row);
@@ -204,7 +170,7 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
         response: { 200: Definition },
       },
     },
-    async (req) => ofPlace(ctx.db, who(req).orgId, req.params.id),
+    async (req) => service.definitionOf(ctx.db, who(req).orgId, req.params.id, entities),
   );
 
   app.patch(
@@ -235,17 +201,7 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
     },
     async (req) => {
       const { orgId, actor } = who(req);
-      const b = req.body;
-      const fixed = (['field_key', 'entity_type', 'field_type'] as const).filter((k) => k in b);
-      if (fixed.length) throw invalid(Object.fromEntries(fixed.map((k) => [k, ['cannot change after the field is created']])));
-      const row = await ctx.db.tx(async (q) => {
-        const current = await ofPlace(q, orgId, req.params.id, true);
-        if (b.options) checkOptions(current.field_type, b.options);
-        const row = await repo.updateDefinition(q, orgId, current.id, b);
-        if (!row) throw notFound('custom field');
-        await auditChanges(q, orgId, actor, 'custom_field', current.id, current, row);
-        return row;
-      });
+      const row = await service.changeField(ctx.db, orgId, actor, req.params.id, entities, req.body);
       await ctx.changed();
       return row;
     },
@@ -272,22 +228,7 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
     async (req) => {
       const { orgId, actor } = who(req);
       const { entity_type, field_ids } = req.body;
-      const answer = await ctx.db.tx(async (q) => {
-        const all = await repo.listDefinitions(q, orgId, { entity_type, include_retired: true });
-        const ids = new Set(all.map((d) => d.id));
-        const unknown = field_ids.filter((id) => !ids.has(id));
-        if (unknown.length)
-          throw invalid({
-            field_ids: [`${unknown.join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of ${entity_type} records`],
-          });
-        const left = all.filter((d) => !d.retired_at && !field_ids.includes(d.id));
-        if (left.length) throw invalid({ field_ids: [`must list every active field; missing ${left.map((d) => d.field_key).join(', ')}`] });
-        let order = 0;
-        const rest = all.filter((d) => !field_ids.includes(d.id)).map((d) => d.id);
-        for (const id of [...field_ids, ...rest]) await repo.updateDefinition(q, orgId, id, { sort_order: (order += 10) });
-        await audit(q, orgId, actor, 'reorder', 'custom_field', entity_type, field_ids);
-        return { results: await repo.listDefinitions(q, orgId, { entity_type, include_retired: true }) };
-      });
+      const answer = await service.reorderFields(ctx.db, orgId, actor, entity_type, field_ids);
       await ctx.changed();
       return answer;
     },
@@ -315,13 +256,7 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
       },
       async (req) => {
         const { orgId, actor } = who(req);
-        const row = await ctx.db.tx(async (q) => {
-          const current = await ofPlace(q, orgId, req.params.id, true);
-          const row = await repo.updateDefinition(q, orgId, current.id, { retired });
-          if (!row) throw notFound('custom field');
-          await audit(q, orgId, actor, action, 'custom_field', row.id);
-          return row;
-        });
+        const row = await service.setRetired(ctx.db, orgId, actor, req.params.id, entities, action);
         await ctx.changed();
         return row;
       },

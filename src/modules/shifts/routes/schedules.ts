@@ -1,18 +1,17 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type } from '../../platform/schema.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { audit, auditChanges } from '../../platform/audit.ts';
-import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import * as S from './schemas.ts';
-import * as repo from './repository.ts';
-import * as brepo from './bookings.repository.ts';
-import * as service from './schedules.service.ts';
-import { addDays, startOfDate } from './time.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type } from '../../../platform/schema.ts';
+import { notFound } from '../../../platform/errors.ts';
+import { pageB, pageQueryB, PageFieldsB } from '../../../platform/pagination.ts';
+import * as S from '../schemas.ts';
+import * as repo from '../repository.ts';
+import * as service from '../schedules.service.ts';
+import { addDays, startOfDate } from '../time.ts';
 
 export const COORDINATOR_MESSAGE =
   'Only a coordinator can import schedules: this key needs permission to see People (read on People) as well as write on Shifts.';
 
+/** /api/shifts/schedules: schedules, their cancellation and their import. */
 export function scheduleRoutes(app: App, ctx: AppContext) {
   const tags = ['Shift schedules'];
   const read = { permission: { area: 'shifts' as const, level: 'read' as const } };
@@ -50,7 +49,6 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
       return { ...page, results: page.results.map((r) => service.scheduleWire(r, org.time_zone)) };
     },
   );
-
   app.get(
     '/api/shifts/schedules/:id',
     {
@@ -64,7 +62,6 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
       return service.scheduleWire(row, org.time_zone);
     },
   );
-
   app.post(
     '/api/shifts/schedules',
     {
@@ -83,12 +80,11 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { orgId, org, actor } = who(req);
-      const row = await ctx.db.tx((q) => service.createSchedule(q, orgId, org.time_zone, actor, req.body));
+      const row = await service.addSchedule(ctx.db, orgId, org.time_zone, actor, req.body);
       if (!row) throw notFound('schedule');
       return reply.code(201).send(service.scheduleWire(row, org.time_zone));
     },
   );
-
   app.patch(
     '/api/shifts/schedules/:id',
     {
@@ -105,16 +101,11 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, org, actor } = who(req);
-      const row = await ctx.db.tx(async (q) => {
-        const cur = await repo.scheduleById(q, orgId, req.params.id);
-        if (cur?.status === 'cancelled') throw invalid({ id: ['the schedule is cancelled and can no longer change'] });
-        return service.updateSchedule(q, orgId, org.time_zone, actor, req.params.id, req.body);
-      });
+      const row = await service.changeSchedule(ctx.db, orgId, org.time_zone, actor, req.params.id, req.body);
       if (!row) throw notFound('schedule');
       return service.scheduleWire(row, org.time_zone);
     },
   );
-
   app.post(
     '/api/shifts/schedules/:id/cancel',
     {
@@ -131,16 +122,11 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, org, actor } = who(req);
-      const row = await ctx.db.tx(async (q) => {
-        const r = await service.cancelSchedule(q, orgId, actor, req.params.id);
-        await brepo.cancelBookingsOfSchedule(q, orgId, req.params.id);
-        return r;
-      });
+      const row = await service.cancelScheduleAndBookings(ctx.db, orgId, actor, req.params.id);
       if (!row) throw notFound('schedule');
       return service.scheduleWire(row, org.time_zone);
     },
   );
-
   app.post(
     '/api/shifts/schedules/import',
     {
@@ -178,87 +164,7 @@ export function scheduleRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, org, actor } = who(req);
-      return ctx.db.tx((q) => service.importSchedules(q, orgId, org.time_zone, actor, req.body.rows, req.body.dry_run ?? false));
-    },
-  );
-
-  // Locations (this area's own lookup for matching schedules by name)
-  const ltags = ['Shift locations'];
-  app.get(
-    '/api/shifts/locations',
-    {
-      config: read,
-      schema: {
-        tags: ltags,
-        summary: 'List locations',
-        description: 'The places schedules are held, matched by name (case-insensitively) on create and import. Ordered by name.',
-        response: { 200: Type.Object({ results: Type.Array(S.Location) }) },
-      },
-    },
-    async (req) => ({ results: await repo.listLocations(ctx.db, who(req).orgId) }),
-  );
-  app.post(
-    '/api/shifts/locations',
-    {
-      config: write,
-      schema: { tags: ltags, summary: 'Add a location', body: S.LocationBody, response: { 201: S.Location } },
-    },
-    async (req, reply) => {
-      const { orgId, actor } = who(req);
-      const row = await ctx.db.tx(async (q) => {
-        const name = req.body.name.trim();
-        if (!name) throw invalid({ name: ['must not be blank'] });
-        if ((await repo.locationsByNames(q, orgId, [name])).size) throw invalid({ name: [`a location named ${name} already exists`] });
-        const r = await repo.insertLocation(q, orgId, name);
-        await audit(q, orgId, actor, 'create', 'shift_location', r.id, { name });
-        return r;
-      });
-      return reply.code(201).send(row);
-    },
-  );
-  app.patch(
-    '/api/shifts/locations/:id',
-    {
-      config: write,
-      schema: { tags: ltags, summary: 'Rename a location', params: S.IdParam, body: S.LocationBody, response: { 200: S.Location } },
-    },
-    async (req) => {
-      const { orgId, actor } = who(req);
-      return ctx.db.tx(async (q) => {
-        const cur = await repo.locationById(q, orgId, req.params.id);
-        if (!cur) throw notFound('location');
-        const name = req.body.name.trim();
-        if (!name) throw invalid({ name: ['must not be blank'] });
-        const same = (await repo.locationsByNames(q, orgId, [name])).get(name.toLowerCase());
-        if (same && same.id !== cur.id) throw invalid({ name: [`a location named ${name} already exists`] });
-        const r = await repo.renameLocation(q, orgId, cur.id, name);
-        await auditChanges(q, orgId, actor, 'shift_location', cur.id, cur, r);
-        return r ?? cur;
-      });
-    },
-  );
-  app.delete(
-    '/api/shifts/locations/:id',
-    {
-      config: { permission: { area: 'shifts', level: 'admin' } },
-      schema: {
-        tags: ltags,
-        summary: 'Remove a location no schedule uses',
-        description: 'Refused (422) while any schedule, cancelled or not, is at the location.',
-        params: S.IdParam,
-        response: { 204: Type.Null() },
-      },
-    },
-    async (req, reply) => {
-      const { orgId, actor } = who(req);
-      await ctx.db.tx(async (q) => {
-        if (!(await repo.locationById(q, orgId, req.params.id))) throw notFound('location');
-        const n = await repo.schedulesAtLocation(q, orgId, req.params.id);
-        if (n) throw invalid({ id: [`${n} schedule${n === 1 ? ' is' : 's are'} at this location`] });
-        await repo.deleteLocation(q, orgId, req.params.id);
-        await audit(q, orgId, actor, 'delete', 'shift_location', req.params.id);
-      });
-      return reply.code(204).send(null);
+      return service.runImport(ctx.db, orgId, org.time_zone, actor, req.body.rows, req.body.dry_run ?? false);
     },
   );
 }

@@ -1,24 +1,21 @@
 import ical from 'ical-generator';
 import type { FastifyRequest } from 'fastify';
-import type { App, AppContext } from '../../platform/context.ts';
-import { orgOf, who } from '../../platform/context.ts';
-import { Type, DateString } from '../../platform/schema.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
-import { base62 } from '../../platform/ids.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { animalExists, animalSummary } from '../animals/public.ts';
-import * as S from './schemas.ts';
-import * as repo from './repository.ts';
-import { calendarEntries } from './calendar.ts';
-import { addDays, todayIn } from './dates.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { orgOf, who } from '../../../platform/context.ts';
+import { Type, DateString } from '../../../platform/schema.ts';
+import { invalid, notFound } from '../../../platform/errors.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { animalExists, animalSummary } from '../../animals/public.ts';
+import * as S from '../schemas.ts';
+import * as repo from '../repository.ts';
+import { calendarEntries, feedLink, ORG_FEED } from '../calendar.ts';
+import { addDays, todayIn } from '../dates.ts';
 
 export const MAX_CALENDAR_DAYS = 92;
 const MAX_ENTRIES = 2000;
 const FEED_PAST_DAYS = 30;
 const FEED_FUTURE_DAYS = 366;
 const FEED_MAX_ENTRIES = 5000;
-const ORG_FEED = '';
 
 function feedUrl(req: FastifyRequest, token: string): string {
   const proto = req.protocol === 'https' ? 'https' : 'http';
@@ -29,7 +26,7 @@ const ENTRIES =
   'Entries: open medical due items (org-wide: of animals in care), holds ending, foster assignments ended on the day (an ' +
   'assignment carries no planned end), and transport runs (not cancelled) the animal travels on; by date, then kind, then animal name.';
 
-/** The animal calendar (per animal and organization-wide) as JSON and as iCalendar feeds. */
+/** /api/animals/calendar, /api/animals/:id/calendar and their feeds: the animal calendar as JSON and as iCalendar feeds. */
 export function calendarRoutes(app: App, ctx: AppContext) {
   const tags = ['Animal calendar'];
   const Window = Type.Object({ from: DateString(), to: DateString() });
@@ -92,15 +89,8 @@ export function calendarRoutes(app: App, ctx: AppContext) {
     'the same afterwards until rotated. Anyone holding it reads the calendar without a key.';
   async function link(req: FastifyRequest, animalId: string, rotate: boolean) {
     const { orgId, actor } = who(req);
-    return ctx.db.tx(async (q) => {
-      if (animalId !== ORG_FEED && !(await animalExists(q, orgId, animalId))) throw notFound('animal');
-      let row = rotate ? null : await repo.feedToken(q, orgId, animalId);
-      if (!row) {
-        row = await repo.setFeedToken(q, orgId, animalId, base62(40));
-        await audit(q, orgId, actor, rotate ? 'rotate' : 'create', 'animal_calendar_feed', animalId || orgId);
-      }
-      return { animal_id: animalId || null, url: feedUrl(req, row.token), created_at: row.created_at };
-    });
+    const r = await feedLink(ctx.db, orgId, actor, animalId, rotate);
+    return { animal_id: r.animal_id, url: feedUrl(req, r.token), created_at: r.created_at };
   }
 
   app.get(

@@ -1,20 +1,18 @@
 import ical, { ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import type { FastifyRequest } from 'fastify';
-import type { App, AppContext } from '../../platform/context.ts';
-import { orgOf, who } from '../../platform/context.ts';
-import type { Queryable } from '../../platform/db/db.ts';
-import { DateString, Nullable, StringEnum, Timestamp, Type } from '../../platform/schema.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
-import { base62 } from '../../platform/ids.ts';
-import { allows, type Grants } from '../../platform/permissions.ts';
-import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
-import { keyGrants } from '../settings/public.ts';
-import { memberGrants } from '../members/public.ts';
-import * as repo from './repository.ts';
-import { EVENT_STATUSES, EventLocation } from './schemas.ts';
-import { toEventA } from './service.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { orgOf, who } from '../../../platform/context.ts';
+import type { Queryable } from '../../../platform/db/db.ts';
+import { DateString, Nullable, StringEnum, Timestamp, Type } from '../../../platform/schema.ts';
+import { invalid, notFound } from '../../../platform/errors.ts';
+import { allows, type Grants } from '../../../platform/permissions.ts';
+import { REPLICA_READ } from '../../../platform/plugins/replicas.ts';
+import { keyGrants } from '../../settings/public.ts';
+import { memberGrants } from '../../members/public.ts';
+import * as repo from '../repository.ts';
+import { EVENT_STATUSES, EventLocation } from '../schemas.ts';
+import { feedLink, toEventA } from '../service.ts';
 
 export const MAX_CALENDAR_DAYS = 366;
 const MAX_CALENDAR_EVENTS = 2000;
@@ -134,14 +132,8 @@ export function calendarRoutes(app: App, ctx: AppContext) {
   }
   async function link(req: FastifyRequest, rotate: boolean) {
     const { orgId, actor, principal } = who(req);
-    return ctx.db.tx(async (q) => {
-      let row = rotate ? null : await repo.feedToken(q, orgId, principal.keyId);
-      if (!row) {
-        row = await repo.setFeedToken(q, orgId, principal.keyId, base62(40));
-        await audit(q, orgId, actor, rotate ? 'rotate' : 'create', 'event_calendar_feed', principal.keyId);
-      }
-      return { url: feedUrl(req, row.token), created_at: row.created_at };
-    });
+    const row = await feedLink(ctx.db, orgId, actor, principal.keyId, rotate);
+    return { url: feedUrl(req, row.token), created_at: row.created_at };
   }
   const feedDescription =
     'A secret iCalendar address (40 random base62 characters) of the events calendar for the key making the request (or ' +

@@ -1,9 +1,9 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, type TSchema } from '../../platform/schema.ts';
-import { pageB } from '../../platform/pagination.ts';
-import { IdParam } from '../../platform/formats.ts';
-import * as s from './service.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, type TSchema } from '../../../platform/schema.ts';
+import { pageB } from '../../../platform/pagination.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import * as s from '../service.ts';
 import {
   Affiliation,
   AffiliationCreate,
@@ -18,7 +18,7 @@ import {
   PartnerQuery,
   SubParam,
   list,
-} from './schemas.ts';
+} from '../schemas.ts';
 
 const tags = ['Partners'];
 const read = { permission: { area: 'partners' as const, level: 'read' as const } };

@@ -1,17 +1,17 @@
-import type { App, AppContext } from '../../platform/context.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Organization } from '../../platform/tenancy.ts';
-import { Type } from '../../platform/schema.ts';
-import { AppError, notFound } from '../../platform/errors.ts';
-import { escapeHtml } from '../../platform/html.ts';
-import { use } from '../../platform/hooks.ts';
-import { sitePage } from '../../platform/site-page.ts';
-import { requestHost } from '../../platform/request.ts';
+import type { Organization } from '../../../platform/tenancy.ts';
+import { Type } from '../../../platform/schema.ts';
+import { AppError, notFound } from '../../../platform/errors.ts';
+import { escapeHtml } from '../../../platform/html.ts';
+import { use } from '../../../platform/hooks.ts';
+import { sitePage } from '../../../platform/site-page.ts';
+import { requestHost } from '../../../platform/request.ts';
 import { getExampleNumber, type CountryCode } from 'libphonenumber-js';
 import examples from 'libphonenumber-js/mobile/examples';
-import * as S from './schemas.ts';
-import * as service from './service.ts';
-import * as repo from './repository.ts';
+import * as S from '../schemas.ts';
+import * as service from '../service.ts';
+import * as repo from '../repository.ts';
 
 const SlugParam = Type.Object({ slug: Type.String({ maxLength: 63 }) });
 const publicFields = (f: repo.FormRow) => f.fields;

@@ -1,8 +1,8 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { pageB } from '../../platform/pagination.ts';
-import * as repo from './auctions.repository.ts';
-import * as service from './auctions.service.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { pageB } from '../../../platform/pagination.ts';
+import * as repo from '../auctions.repository.ts';
+import * as service from '../auctions.service.ts';
 import {
   Auction,
   AuctionCreate,
@@ -22,7 +22,7 @@ import {
   LotParams,
   LotUpdate,
   Settlement,
-} from './schemas.ts';
+} from '../schemas.ts';
 
 const tags = ['Fundraising: auctions'];
 const read = { permission: { area: 'fundraising' as const, level: 'read' as const } };

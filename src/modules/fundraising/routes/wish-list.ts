@@ -1,22 +1,15 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { orgOf, who } from '../../platform/context.ts';
-import { Type, Strict } from '../../platform/schema.ts';
-import { pageB, pageQueryB } from '../../platform/pagination.ts';
-import { notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
-import { present } from '../../platform/db/db.ts';
-import { newId } from '../../platform/ids.ts';
-import * as repo from './wishlist.repository.ts';
-import { IdParam, PublicWishList, WishItem, WishItemCreate, WishItemUpdate, WishList, WishListQuery } from './schemas.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { orgOf, who } from '../../../platform/context.ts';
+import { Type, Strict } from '../../../platform/schema.ts';
+import { pageB, pageQueryB } from '../../../platform/pagination.ts';
+import { notFound } from '../../../platform/errors.ts';
+import * as repo from '../wishlist.repository.ts';
+import * as service from '../wishlist.service.ts';
+import { IdParam, PublicWishList, WishItem, WishItemCreate, WishItemUpdate, WishList, WishListQuery } from '../schemas.ts';
 
 const tags = ['Fundraising: wish list'];
 const read = { permission: { area: 'fundraising' as const, level: 'read' as const } };
 const write = { permission: { area: 'fundraising' as const, level: 'write' as const } };
-
-export function toWish(r: repo.WishRow) {
-  const needed = Math.max(0, r.quantity_wanted - r.quantity_received);
-  return { ...r, quantity_needed: needed, fully_received: needed === 0 };
-}
 
 export function wishListRoutes(app: App, ctx: AppContext) {
   app.get(
@@ -34,7 +27,7 @@ export function wishListRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { limit, offset, state, priority } = req.query;
       return pageB(
-        (await repo.listWishes(ctx.db, who(req).orgId, { state: state ?? 'needed', priority }, limit, offset)).map(toWish),
+        (await repo.listWishes(ctx.db, who(req).orgId, { state: state ?? 'needed', priority }, limit, offset)).map(service.toWish),
         limit,
         offset,
       );
@@ -85,21 +78,7 @@ export function wishListRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
-      const b = req.body;
-      const row = await ctx.db.tx(async (q) => {
-        const id = newId('wsh');
-        await repo.insertWish(q, orgId, {
-          id,
-          name: b.name,
-          description: b.description || null,
-          quantity_wanted: b.quantity_wanted,
-          priority: b.priority ?? 'medium',
-          url: b.url || null,
-        });
-        await audit(q, orgId, actor, 'create', 'wish_item', id, { name: b.name });
-        return present(await repo.wishById(q, orgId, id), 'wish item');
-      });
-      return reply.code(201).send(toWish(row));
+      return reply.code(201).send(await service.addWish(ctx.db, orgId, actor, req.body));
     },
   );
   app.get(
@@ -111,7 +90,7 @@ export function wishListRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const row = await repo.wishById(ctx.db, who(req).orgId, req.params.id);
       if (!row) throw notFound('wish-list item');
-      return toWish(row);
+      return service.toWish(row);
     },
   );
   app.patch(
@@ -130,15 +109,7 @@ export function wishListRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, actor } = who(req);
-      const patch: Record<string, unknown> = { ...req.body };
-      if (req.body.description !== undefined) patch.description = req.body.description || null;
-      if (req.body.url !== undefined) patch.url = req.body.url || null;
-      return ctx.db.tx(async (q) => {
-        const row = await repo.updateWish(q, orgId, req.params.id, patch);
-        if (!row) throw notFound('wish-list item');
-        await audit(q, orgId, actor, 'update', 'wish_item', req.params.id, Object.keys(req.body));
-        return toWish(row);
-      });
+      return service.changeWish(ctx.db, orgId, actor, req.params.id, req.body);
     },
   );
   app.post(
@@ -159,13 +130,7 @@ export function wishListRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, actor } = who(req);
-      const quantity = req.body.quantity ?? 1;
-      return ctx.db.tx(async (q) => {
-        const row = await repo.receiveWish(q, orgId, req.params.id, quantity);
-        if (!row) throw notFound('wish-list item');
-        await audit(q, orgId, actor, 'receive', 'wish_item', req.params.id, { quantity });
-        return toWish(row);
-      });
+      return service.receiveWish(ctx.db, orgId, actor, req.params.id, req.body.quantity ?? 1);
     },
   );
   app.delete(
@@ -182,10 +147,7 @@ export function wishListRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
-      await ctx.db.tx(async (q) => {
-        if (!(await repo.deleteWish(q, orgId, req.params.id))) throw notFound('wish-list item');
-        await audit(q, orgId, actor, 'delete', 'wish_item', req.params.id);
-      });
+      await service.removeWish(ctx.db, orgId, actor, req.params.id);
       return reply.code(204).send(null);
     },
   );

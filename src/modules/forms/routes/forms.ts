@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type } from '../../platform/schema.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { notFound } from '../../platform/errors.ts';
-import { pageB } from '../../platform/pagination.ts';
-import * as S from './schemas.ts';
-import * as service from './service.ts';
-import * as repo from './repository.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type } from '../../../platform/schema.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { notFound } from '../../../platform/errors.ts';
+import { pageB } from '../../../platform/pagination.ts';
+import * as S from '../schemas.ts';
+import * as service from '../service.ts';
+import * as repo from '../repository.ts';
 
 export function baseUrl(req: FastifyRequest): string {
   return `${req.protocol === 'https' ? 'https' : 'http'}://${req.headers.host ?? ''}`;
