@@ -195,7 +195,14 @@ export async function patchDetails(db: Db, orgId: string, id: string, body: Anim
     await lockAnimal(q, orgId, id);
     const before: DetailsRow | undefined = await kx(q)
       .selectFrom('animals')
-      .select(['species', 'sex', sql<string>`to_char(intake_date, 'YYYY-MM-DD')`.as('intake_date'), 'breed', 'colour', 'public_description'])
+      .select([
+        'species',
+        'sex',
+        sql<string>`to_char(intake_date, 'YYYY-MM-DD')`.as('intake_date'),
+        'breed',
+        'colour',
+        'public_description',
+      ])
       .where('organization_id', '=', orgId)
       .where('id', '=', id)
       .executeTakeFirst();

@@ -30,11 +30,7 @@ export async function animalSummary(q: Queryable, orgId: string, id: string): Pr
 }
 /** Several animals by id (deleted ones included), oldest first. */
 export async function animalSummaries(q: Queryable, orgId: string, ids: string[]): Promise<AnimalSummary[]> {
-  return summaries(q, orgId)
-    .where('a.id', '=', sql<string>`ANY(${ids}::text[])`)
-    .orderBy('a.created_at')
-    .orderBy('a.id')
-    .execute();
+  return summaries(q, orgId).where('a.id', '=', sql<string>`ANY(${ids}::text[])`).orderBy('a.created_at').orderBy('a.id').execute();
 }
 /** The organization's live animal `id`, as a select to read columns of. */
 const liveAnimal = (q: Queryable, orgId: string, id: string) =>
@@ -59,7 +55,8 @@ export async function lockAnimalPlace(
   return (await row.forUpdate().executeTakeFirst()) ?? null;
 }
 /** An update of the organization's animal `id`. */
-const updateOne = (q: Queryable, orgId: string, id: string) => kx(q).updateTable('animals').where('organization_id', '=', orgId).where('id', '=', id);
+const updateOne = (q: Queryable, orgId: string, id: string) =>
+  kx(q).updateTable('animals').where('organization_id', '=', orgId).where('id', '=', id);
 
 /**
  * Moves an animal (location or housing unit id, or null). The caller checks the place (operations owns
@@ -71,7 +68,9 @@ export async function setAnimalLocation(q: Queryable, orgId: string, id: string,
 
 /** Sample data only: replaces an animal's custom field values without checks or audit row. */
 export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: string, values: Record<string, unknown>): Promise<void> {
-  await updateOne(q, orgId, id).set({ custom_fields: JSON.stringify(values) }).execute();
+  await updateOne(q, orgId, id)
+    .set({ custom_fields: JSON.stringify(values) })
+    .execute();
 }
 
 /** Whether the animal is spayed/neutered, and since when (null: not known). */
@@ -79,8 +78,12 @@ export type Altered = Pick<Selectable<DB['animals']>, 'altered' | 'altered_on'>;
 /** The animal's spayed/neutered state; null when the id names no animal of the organization. */
 export async function animalAltered(q: Queryable, orgId: string, id: string): Promise<Altered | null> {
   return (
-    (await kx(q).selectFrom('animals').select(['altered', 'altered_on']).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst()) ??
-    null
+    (await kx(q)
+      .selectFrom('animals')
+      .select(['altered', 'altered_on'])
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst()) ?? null
   );
 }
 /** Records the animal as spayed/neutered (or not); the caller writes the audit row of what changed it. */
@@ -252,7 +255,12 @@ export async function animalMergeFacts(
 
 /** An animal's public description (what its public page shows), or null when it has none. */
 export async function publicDescription(q: Queryable, orgId: string, id: string): Promise<string | null> {
-  const row = await kx(q).selectFrom('animals').select('public_description').where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  const row = await kx(q)
+    .selectFrom('animals')
+    .select('public_description')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row?.public_description ?? null;
 }
 

@@ -63,7 +63,8 @@ const getOne = statement(
 );
 const getOneBare = statement(
   'animal_get_bare',
-  (v: OneAnimal) => sql<AnimalBare>`${sql.raw(LIST_SELECT)} WHERE a.organization_id = ${v.orgId} AND a.id = ${v.id} AND a.deleted_at IS NULL`,
+  (v: OneAnimal) =>
+    sql<AnimalBare>`${sql.raw(LIST_SELECT)} WHERE a.organization_id = ${v.orgId} AND a.id = ${v.id} AND a.deleted_at IS NULL`,
 );
 
 export async function getAnimal(q: Queryable, orgId: string, id: string): Promise<AnimalRow | null> {
@@ -111,7 +112,6 @@ type ListValues = {
   offset: number;
 } & Record<`name${number}`, string>;
 
-
 function listStatements(s: ListShape) {
   // The filters the tallies also carry, on the animals (`a`) or the tallies (`c`).
   const carried = (t: 'a' | 'c', v: ListValues) => {
@@ -142,7 +142,9 @@ function listStatements(s: ListShape) {
   // No join to statuses: the caller maps status ids to names and care states from the statuses it holds.
   const page = statement(
     'animals_page',
-    (v: ListValues) => sql<AnimalBare & { total_count: string }>`WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${cond(v)}
+    (v: ListValues) => sql<
+      AnimalBare & { total_count: string }
+    >`WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${cond(v)}
       ORDER BY a.created_at DESC, a.id DESC LIMIT ${v.limit} OFFSET ${v.offset})
     ${sql.raw(LIST_SELECT.replace(' FROM animals a', ''))}, (${count(v)}) AS total_count
       FROM ids JOIN animals a ON a.organization_id = ${v.orgId} AND a.id = ids.id
@@ -364,12 +366,12 @@ export async function softDeleteAnimal(q: Queryable, orgId: string, id: string):
 /** A row of a bulk create: the animal's columns, its colour, and its own extra rows' values (see insertAnimals). */
 export type AnimalBulkRow = Pick<Selectable<DB['animals']>, 'colour'> &
   AnimalInsert & {
-  /** The change's fields for the feed (the written columns without the notes). */
-  change_fields: Record<string, unknown>;
-  /** Pounds for a weight row (null: none) and that row's id. */
-  pounds: number | null;
-  weight_id: string;
-  /** The primary chip row's id (written when microchip_number is set). */
+    /** The change's fields for the feed (the written columns without the notes). */
+    change_fields: Record<string, unknown>;
+    /** Pounds for a weight row (null: none) and that row's id. */
+    pounds: number | null;
+    weight_id: string;
+    /** The primary chip row's id (written when microchip_number is set). */
     chip_id: string;
   };
 

@@ -32,7 +32,9 @@ import { todayIn } from '../../platform/clock.ts';
 
 export async function listWeights(q: Queryable, orgId: string, animalId: string, limit: number, offset: number): Promise<WeightT[]> {
   await mustExist(q, orgId, animalId);
-  const rows = await weights(q, orgId).where('w.animal_id', '=', animalId).orderBy(NEWEST)
+  const rows = await weights(q, orgId)
+    .where('w.animal_id', '=', animalId)
+    .orderBy(NEWEST)
     .limit(limit + 1)
     .offset(offset)
     .execute();
@@ -41,9 +43,7 @@ export async function listWeights(q: Queryable, orgId: string, animalId: string,
 
 /** The animal's latest weight, or null. */
 export async function latestWeight(q: Queryable, orgId: string, animalId: string): Promise<WeightT | null> {
-  const row = await weights(q, orgId).where('w.animal_id', '=', animalId).orderBy(NEWEST)
-    .limit(1)
-    .executeTakeFirst();
+  const row = await weights(q, orgId).where('w.animal_id', '=', animalId).orderBy(NEWEST).limit(1).executeTakeFirst();
   return row ? toWeight(row) : null;
 }
 
