@@ -29,7 +29,8 @@ export async function lookupAnimals(q: Queryable, orgId: string, text: string, l
     .where('a.organization_id', '=', orgId)
     .where('a.deleted_at', 'is', null)
     .where(
-      sql<boolean>`(${words} = '' OR a.name ILIKE ${like} OR a.public_name ILIKE ${like} OR (${chip} <> '' AND a.microchip_number LIKE ${chip} || '%'))`,
+      sql<boolean>`(${words} = '' OR a.name ILIKE ${like} OR a.public_name ILIKE ${like}
+        OR (${chip} <> '' AND a.microchip_number LIKE ${chip} || '%'))`,
     )
     .orderBy('a.updated_at', 'desc')
     .orderBy('a.id', 'desc')

@@ -6,26 +6,25 @@ import { CHANGE_EVENTS } from '../../platform/changes.ts';
 import { partName } from '../../platform/hooks.ts';
 
 /** The animals table's columns a create writes. */
-const WRITTEN = [
-  'id',
-  'name',
-  'public_name',
-  'species',
-  'breed',
-  'status_id',
-  'location_id',
-  'intake_date',
-  'date_of_birth',
-  'sex',
-  'weight',
-  'microchip_number',
-  'is_public',
-  'notes',
-  'custom_fields',
-] as const;
+type Written =
+  | 'id'
+  | 'name'
+  | 'public_name'
+  | 'species'
+  | 'breed'
+  | 'status_id'
+  | 'location_id'
+  | 'intake_date'
+  | 'date_of_birth'
+  | 'sex'
+  | 'weight'
+  | 'microchip_number'
+  | 'is_public'
+  | 'notes'
+  | 'custom_fields';
 type Animal = Selectable<DB['animals']>;
 /** The animals table's columns as written (the generated row's, a weight in pounds and the custom fields' object). */
-export type AnimalInsert = Omit<Pick<Animal, (typeof WRITTEN)[number]>, 'weight' | 'custom_fields'> & {
+export type AnimalInsert = Omit<Pick<Animal, Written>, 'weight' | 'custom_fields'> & {
   weight: number | null;
   custom_fields: Record<string, unknown>;
 };
@@ -34,7 +33,7 @@ export type AnimalInsert = Omit<Pick<Animal, (typeof WRITTEN)[number]>, 'weight'
  * An animal as read: the written columns (weight as the numeric's text), its status's name and care state, and its
  * timestamps as ISO text.
  */
-export type AnimalRow = Omit<Pick<Selectable<DB['animals']>, (typeof WRITTEN)[number]>, 'custom_fields'> & {
+export type AnimalRow = Omit<Pick<Selectable<DB['animals']>, Written>, 'custom_fields'> & {
   custom_fields: Record<string, unknown>;
   status: Selectable<DB['animal_statuses']>['name'];
   care_state: Selectable<DB['animal_statuses']>['care_state'];
