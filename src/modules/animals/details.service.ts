@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { auditUpdate } from '../../platform/audit.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { recordChange } from '../../platform/changes.ts';
 import * as repo from './repository.ts';
 import { normalizeMicrochip } from './microchips.facts.ts';
@@ -12,33 +13,37 @@ import { lockAnimal } from './microchips.service.ts';
 import { todayIn } from './weights.service.ts';
 import type { AnimalCardQueryT, AnimalCardT, AnimalDetailsPatchT } from './details.schemas.ts';
 
-interface CardRow {
-  id: string;
-  name: string;
-  public_name: string;
-  species: string;
-  breed: string | null;
-  sex: string;
-  colour: string | null;
-  status_id: string;
-  location_id: string | null;
-  location_name: string | null;
-  date_of_birth: string | null;
-  intake_date: string;
-  microchip_number: string | null;
-  is_public: boolean;
-  public_description: string | null;
-  photo_id: string | null;
+/**
+ * A card's row: the animal's columns, its place's name and first photo from the modules that keep them (the list's
+ * timestamps come as ISO text, the one card's as dates).
+ */
+type CardRow = Omit<Pick<Selectable<DB['animals']>, CardColumn>, 'created_at' | 'updated_at'> & {
   created_at: Date | string;
   updated_at: Date | string;
-}
+  location_name: string | null;
+  photo_id: string | null;
+};
+type CardColumn =
+  | 'id'
+  | 'name'
+  | 'public_name'
+  | 'species'
+  | 'breed'
+  | 'sex'
+  | 'colour'
+  | 'status_id'
+  | 'location_id'
+  | 'date_of_birth'
+  | 'intake_date'
+  | 'microchip_number'
+  | 'is_public'
+  | 'public_description'
+  | 'created_at'
+  | 'updated_at';
 
-/** A card's columns: the place's name and first photo from the modules that keep them (asked once, at first use). */
-let cardColumns: string | null = null;
-const CARD_COLUMNS = () =>
-  (cardColumns ??= `a.id, a.name, a.public_name, a.species, a.breed, a.sex, a.colour, a.status_id, a.location_id,
-  ${placeNameSql('a.organization_id', 'a.location_id')} AS location_name, a.date_of_birth, a.intake_date, a.microchip_number,
-  a.is_public, a.public_description, ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id, a.created_at, a.updated_at`);
+/** The place's name and first photo of the animal `a` (SQL the owners give, from code), as columns. */
+const placeName = () => sql<string | null>`${sql.raw(placeNameSql('a.organization_id', 'a.location_id'))}`.as('location_name');
+const firstPhoto = () => sql<string | null>`${sql.raw(firstPhotoSql('a.organization_id', 'a.id'))}`.as('photo_id');
 const placeNameSql = (org: string, place: string) => use(animalPlaces).nameSql(org, place);
 const firstPhotoSql = (org: string, id: string) => use(animalPhotos).firstPhotoSql(org, id);
 const photoPath = (animalId: string, photoId: string, size: 'small' | 'medium') => use(animalPhotos).photoPath(animalId, photoId, size);
@@ -107,12 +112,12 @@ export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT
     f.offset,
   );
   const more = rows.length
-    ? await q.query<Pick<CardRow, 'id' | 'colour' | 'location_name' | 'photo_id' | 'public_description'>>(
-        `SELECT a.id, a.colour, a.public_description, ${placeNameSql('a.organization_id', 'a.location_id')} AS location_name,
-           ${firstPhotoSql('a.organization_id', 'a.id')} AS photo_id
-           FROM animals a WHERE a.organization_id = $1 AND a.id = ANY($2::text[])`,
-        [orgId, rows.map((r) => r.id)],
-      )
+    ? await kx(q)
+        .selectFrom('animals as a')
+        .select(['a.id', 'a.colour', 'a.public_description', placeName(), firstPhoto()])
+        .where('a.organization_id', '=', orgId)
+        .where('a.id', '=', sql<string>`ANY(${rows.map((r) => r.id)}::text[])`)
+        .execute()
     : [];
   const byId = new Map(more.map((m) => [m.id, m]));
   const cards = await toCards(
@@ -130,23 +135,38 @@ export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT
 }
 
 export async function getCard(q: Queryable, orgId: string, id: string): Promise<AnimalCardT> {
-  const rows = await q.query<CardRow>(
-    `SELECT ${CARD_COLUMNS()} FROM animals a WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`,
-    [orgId, id],
-  );
-  const row = rows[0];
+  const row: CardRow | undefined = await kx(q)
+    .selectFrom('animals as a')
+    .select([
+      'a.id',
+      'a.name',
+      'a.public_name',
+      'a.species',
+      'a.breed',
+      'a.sex',
+      'a.colour',
+      'a.status_id',
+      'a.location_id',
+      placeName(),
+      'a.date_of_birth',
+      'a.intake_date',
+      'a.microchip_number',
+      'a.is_public',
+      'a.public_description',
+      firstPhoto(),
+      'a.created_at',
+      'a.updated_at',
+    ])
+    .where('a.organization_id', '=', orgId)
+    .where('a.id', '=', id)
+    .where('a.deleted_at', 'is', null)
+    .executeTakeFirst();
   if (!row) throw notFound('animal');
   return (await toCards(q, orgId, [row]))[0] as AnimalCardT;
 }
 
-interface DetailsRow {
-  species: string;
-  sex: string;
-  intake_date: string;
-  breed: string | null;
-  colour: string | null;
-  public_description: string | null;
-}
+/** The columns the details card changes. */
+type DetailsRow = Pick<Selectable<DB['animals']>, 'species' | 'sex' | 'intake_date' | 'breed' | 'colour' | 'public_description'>;
 const blank = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
 
 /**
@@ -173,20 +193,28 @@ export async function patchDetails(db: Db, orgId: string, id: string, body: Anim
   if (description !== undefined) patch.public_description = description;
   await db.tx(async (q) => {
     await lockAnimal(q, orgId, id);
-    const [before] = await q.query<DetailsRow>(
-      "SELECT species, sex, to_char(intake_date, 'YYYY-MM-DD') AS intake_date, breed, colour, public_description FROM animals " +
-        'WHERE organization_id = $1 AND id = $2',
-      [orgId, id],
-    );
+    const before: DetailsRow | undefined = await kx(q)
+      .selectFrom('animals')
+      .select([
+        'species',
+        'sex',
+        sql<string>`to_char(intake_date, 'YYYY-MM-DD')`.as('intake_date'),
+        'breed',
+        'colour',
+        'public_description',
+      ])
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!before) throw notFound('animal');
     const fields = Object.keys(patch) as (keyof DetailsRow)[];
     if (!fields.length) return;
-    const sets = fields.map((f, i) => `${f} = $${i + 3}`).join(', ');
-    await q.query(`UPDATE animals SET ${sets}, updated_at = now() WHERE organization_id = $1 AND id = $2`, [
-      orgId,
-      id,
-      ...fields.map((f) => patch[f]),
-    ]);
+    await kx(q)
+      .updateTable('animals')
+      .set({ ...patch, updated_at: sql`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .execute();
     const after = { ...before, ...patch };
     await auditUpdate(q, orgId, actor, 'animal', id, before, after, fields);
     await recordChange(q, orgId, { event: 'animal.updated', entity: 'animal', id, fields: patch, actor });
@@ -198,5 +226,5 @@ export async function patchDetails(db: Db, orgId: string, id: string, body: Anim
 /** Sets a new animal's colour inside the create's transaction (the Family A create has no colour). */
 export async function setColourIn(q: Queryable, orgId: string, id: string, colour: string | null): Promise<void> {
   if (colour === null) return;
-  await q.query('UPDATE animals SET colour = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, colour]);
+  await kx(q).updateTable('animals').set({ colour }).where('organization_id', '=', orgId).where('id', '=', id).execute();
 }

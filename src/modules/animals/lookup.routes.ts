@@ -3,6 +3,7 @@ import { who } from '../../platform/context.ts';
 import { Type, Nullable, Timestamp } from '../../platform/schema.ts';
 import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { normalizeMicrochip } from './microchips.facts.ts';
 
 const Found = Type.Object({
@@ -16,30 +17,26 @@ const Found = Type.Object({
   updated_at: Timestamp(),
 });
 
-interface Row {
-  id: string;
-  name: string;
-  species: string;
-  breed: string | null;
-  status: string;
-  care_state: string;
-  microchip_number: string | null;
-  updated_at: Date;
-}
-
 /** Any animal of the organization (in care or not), matched by name or microchip, most recently changed first. */
-export async function lookupAnimals(q: Queryable, orgId: string, text: string, limit: number, offset: number): Promise<Row[]> {
+export async function lookupAnimals(q: Queryable, orgId: string, text: string, limit: number, offset: number) {
   const words = text.trim();
   const like = `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const chip = /\d/.test(words) ? normalizeMicrochip(words) : '';
-  return q.query<Row>(
-    `SELECT a.id, a.name, a.species, a.breed, s.name AS status, s.care_state, a.microchip_number, a.updated_at
-       FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id
-      WHERE a.organization_id = $1 AND a.deleted_at IS NULL
-        AND ($2 = '' OR a.name ILIKE $3 OR a.public_name ILIKE $3 OR ($4 <> '' AND a.microchip_number LIKE $4 || '%'))
-      ORDER BY a.updated_at DESC, a.id DESC LIMIT $5 OFFSET $6`,
-    [orgId, words, like, chip, limit + 1, offset],
-  );
+  return kx(q)
+    .selectFrom('animals as a')
+    .innerJoin('animal_statuses as s', (j) => j.onRef('s.organization_id', '=', 'a.organization_id').onRef('s.id', '=', 'a.status_id'))
+    .select(['a.id', 'a.name', 'a.species', 'a.breed', 's.name as status', 's.care_state', 'a.microchip_number', 'a.updated_at'])
+    .where('a.organization_id', '=', orgId)
+    .where('a.deleted_at', 'is', null)
+    .where(
+      sql<boolean>`(${words} = '' OR a.name ILIKE ${like} OR a.public_name ILIKE ${like}
+        OR (${chip} <> '' AND a.microchip_number LIKE ${chip} || '%'))`,
+    )
+    .orderBy('a.updated_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }
 
 /** GET /api/animals/lookup: the staff app's animal picker (choose the animal a message, a form or a record is about). */

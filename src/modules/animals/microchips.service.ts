@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import { chipFacts, normalizeMicrochip } from './microchips.facts.ts';
 import * as repo from './microchips.repository.ts';
 import type { MicrochipCreateT, MicrochipT, MicrochipUpdateT } from './records.schemas.ts';
@@ -9,11 +10,17 @@ import { animalWritten } from './hooks.ts';
 
 /** Locks a live animal's row for the change of its chips or weights; 404 when there is none. */
 export async function lockAnimal(q: Queryable, orgId: string, animalId: string): Promise<void> {
-  const rows = await q.query('SELECT id FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE', [
-    orgId,
-    animalId,
-  ]);
-  if (!rows.length) throw notFound('animal');
+  const row = await liveAnimal(q, orgId, animalId).select('id').forUpdate().executeTakeFirst();
+  if (!row) throw notFound('animal');
+}
+
+/** The organization's live animal `animalId`, as a select to read columns of. */
+export const liveAnimal = (q: Queryable, orgId: string, animalId: string) =>
+  kx(q).selectFrom('animals').where('organization_id', '=', orgId).where('id', '=', animalId).where('deleted_at', 'is', null);
+
+/** 404 unless `animalId` names a live animal of the organization. */
+export async function mustExist(q: Queryable, orgId: string, animalId: string): Promise<void> {
+  if (!(await liveAnimal(q, orgId, animalId).select(sql<number>`1`.as('one')).executeTakeFirst())) throw notFound('animal');
 }
 
 function chipNumber(raw: string, field: string): string {
@@ -33,8 +40,7 @@ async function duplicateWarnings(q: Queryable, orgId: string, animalId: string, 
 }
 
 export async function listChips(q: Queryable, orgId: string, animalId: string, limit: number, offset: number): Promise<MicrochipT[]> {
-  if (!(await q.query('SELECT 1 FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, animalId])).length)
-    throw notFound('animal');
+  await mustExist(q, orgId, animalId);
   return (await repo.listChips(q, orgId, animalId, limit + 1, offset)).map((r) => toMicrochip(r));
 }
 

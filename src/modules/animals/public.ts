@@ -3,42 +3,41 @@
  * this module: other modules read and move an animal through these functions and never write them.
  */
 import type { Queryable } from '../../platform/db/db.ts';
-import { getAnimal, type AnimalRow } from './repository.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
+import { getAnimal } from './repository.ts';
 import { insertDefaultStatuses, statusMap } from './statuses.repository.ts';
 import { listChips as listChipRows } from './microchips.repository.ts';
 import { toMicrochip } from './microchips.service.ts';
 
-export { getAnimal, type AnimalRow };
+export { getAnimal };
+export type { AnimalRow } from './repository.ts';
 /** A new organization's default statuses (the settings module calls it when it creates one). */
 export { insertDefaultStatuses };
 
 /** The few fields another module needs of an animal, with the care state of its status. */
-export interface AnimalSummary {
-  id: string;
-  name: string;
-  species: string;
-  location_id: string | null;
-  care_state: string;
-}
-const SUMMARY = `SELECT a.id, a.name, a.species, a.location_id, s.care_state
-  FROM animals a JOIN animal_statuses s ON s.organization_id = a.organization_id AND s.id = a.status_id`;
+export type AnimalSummary = Pick<Selectable<DB['animals']>, 'id' | 'name' | 'species' | 'location_id'> &
+  Pick<Selectable<DB['animal_statuses']>, 'care_state'>;
+const summaries = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('animals as a')
+    .innerJoin('animal_statuses as s', (j) => j.onRef('s.organization_id', '=', 'a.organization_id').onRef('s.id', '=', 'a.status_id'))
+    .select(['a.id', 'a.name', 'a.species', 'a.location_id', 's.care_state'])
+    .where('a.organization_id', '=', orgId);
 
 /** One live animal of the organization, or null. */
 export async function animalSummary(q: Queryable, orgId: string, id: string): Promise<AnimalSummary | null> {
-  return (
-    (await q.query<AnimalSummary>(`${SUMMARY} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [orgId, id]))[0] ?? null
-  );
+  return (await summaries(q, orgId).where('a.id', '=', id).where('a.deleted_at', 'is', null).executeTakeFirst()) ?? null;
 }
 /** Several animals by id (deleted ones included), oldest first. */
 export async function animalSummaries(q: Queryable, orgId: string, ids: string[]): Promise<AnimalSummary[]> {
-  return q.query<AnimalSummary>(`${SUMMARY} WHERE a.organization_id = $1 AND a.id = ANY($2::text[]) ORDER BY a.created_at, a.id`, [
-    orgId,
-    ids,
-  ]);
+  return summaries(q, orgId).where('a.id', '=', sql<string>`ANY(${ids}::text[])`).orderBy('a.created_at').orderBy('a.id').execute();
 }
+/** The organization's live animal `id`, as a select to read columns of. */
+const liveAnimal = (q: Queryable, orgId: string, id: string) =>
+  kx(q).selectFrom('animals').where('organization_id', '=', orgId).where('id', '=', id).where('deleted_at', 'is', null);
 /** True when the id names a live (not deleted) animal of the organization. */
 export async function animalExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return (await q.query('SELECT 1 FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, id])).length > 0;
+  return (await liveAnimal(q, orgId, id).select(sql<number>`1`.as('one')).executeTakeFirst()) !== undefined;
 }
 
 /**
@@ -50,48 +49,48 @@ export async function lockAnimalPlace(
   orgId: string,
   id: string,
   liveOnly: boolean,
-): Promise<{ id: string; location_id: string | null } | null> {
-  return (
-    (
-      await q.query<{ id: string; location_id: string | null }>(
-        `SELECT id, location_id FROM animals WHERE organization_id = $1 AND id = $2${liveOnly ? ' AND deleted_at IS NULL' : ''} FOR UPDATE`,
-        [orgId, id],
-      )
-    )[0] ?? null
-  );
+): Promise<Pick<Selectable<DB['animals']>, 'id' | 'location_id'> | null> {
+  let row = kx(q).selectFrom('animals').select(['id', 'location_id']).where('organization_id', '=', orgId).where('id', '=', id);
+  if (liveOnly) row = row.where('deleted_at', 'is', null);
+  return (await row.forUpdate().executeTakeFirst()) ?? null;
 }
+/** An update of the organization's animal `id`. */
+const updateOne = (q: Queryable, orgId: string, id: string) =>
+  kx(q).updateTable('animals').where('organization_id', '=', orgId).where('id', '=', id);
 
 /**
  * Moves an animal (location or housing unit id, or null). The caller checks the place (operations owns
  * places) and writes the audit row of the change that moved it (a move, a foster placement).
  */
 export async function setAnimalLocation(q: Queryable, orgId: string, id: string, locationId: string | null): Promise<void> {
-  await q.query('UPDATE animals SET location_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, id, locationId]);
+  await updateOne(q, orgId, id).set({ location_id: locationId, updated_at: sql`now()` }).execute();
 }
 
 /** Sample data only: replaces an animal's custom field values without checks or audit row. */
 export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: string, values: Record<string, unknown>): Promise<void> {
-  await q.query('UPDATE animals SET custom_fields = $3 WHERE organization_id = $1 AND id = $2', [orgId, id, JSON.stringify(values)]);
+  await updateOne(q, orgId, id)
+    .set({ custom_fields: JSON.stringify(values) })
+    .execute();
 }
 
 /** Whether the animal is spayed/neutered, and since when (null: not known). */
-export interface Altered {
-  altered: boolean;
-  altered_on: string | null;
-}
+export type Altered = Pick<Selectable<DB['animals']>, 'altered' | 'altered_on'>;
 /** The animal's spayed/neutered state; null when the id names no animal of the organization. */
 export async function animalAltered(q: Queryable, orgId: string, id: string): Promise<Altered | null> {
-  const rows = await q.query<Altered>('SELECT altered, altered_on FROM animals WHERE organization_id = $1 AND id = $2', [orgId, id]);
-  return rows[0] ?? null;
+  return (
+    (await kx(q)
+      .selectFrom('animals')
+      .select(['altered', 'altered_on'])
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .executeTakeFirst()) ?? null
+  );
 }
 /** Records the animal as spayed/neutered (or not); the caller writes the audit row of what changed it. */
 export async function setAltered(q: Queryable, orgId: string, id: string, value: Altered): Promise<void> {
-  await q.query('UPDATE animals SET altered = $3, altered_on = $4, updated_at = now() WHERE organization_id = $1 AND id = $2', [
-    orgId,
-    id,
-    value.altered,
-    value.altered ? value.altered_on : null,
-  ]);
+  await updateOne(q, orgId, id)
+    .set({ altered: value.altered, altered_on: value.altered ? value.altered_on : null, updated_at: sql`now()` })
+    .execute();
 }
 
 /**
@@ -106,11 +105,25 @@ export { normalizeMicrochip } from './microchips.facts.ts';
 
 /** Ids of the organization's live animals that carry a chip number (a republish after an opt-in walks them). */
 export async function chippedAnimalIds(q: Queryable, orgId: string): Promise<string[]> {
-  const rows = await q.query<{ id: string }>(
-    `SELECT id FROM animals a WHERE organization_id = $1 AND deleted_at IS NULL AND (microchip_number IS NOT NULL
-       OR EXISTS (SELECT 1 FROM animal_microchips c WHERE c.organization_id = a.organization_id AND c.animal_id = a.id)) ORDER BY id`,
-    [orgId],
-  );
+  const rows = await kx(q)
+    .selectFrom('animals as a')
+    .select('a.id')
+    .where('a.organization_id', '=', orgId)
+    .where('a.deleted_at', 'is', null)
+    .where((e) =>
+      e.or([
+        e('a.microchip_number', 'is not', null),
+        e.exists(
+          e
+            .selectFrom('animal_microchips as c')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('c.organization_id', '=', 'a.organization_id')
+            .whereRef('c.animal_id', '=', 'a.id'),
+        ),
+      ]),
+    )
+    .orderBy('a.id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -124,7 +137,7 @@ export async function animalStatusList(q: Queryable, orgId: string): Promise<{ i
  * id and writes the audit row of the change that moved it (an intake, an outcome).
  */
 export async function setAnimalStatus(q: Queryable, orgId: string, id: string, statusId: string): Promise<void> {
-  await q.query('UPDATE animals SET status_id = $3, updated_at = now() WHERE organization_id = $1 AND id = $2', [orgId, id, statusId]);
+  await updateOne(q, orgId, id).set({ status_id: statusId, updated_at: sql`now()` }).execute();
   await animalWritten(q, orgId, id);
 }
 
@@ -211,10 +224,14 @@ export { AnimalCard, type AnimalCardT } from './details.schemas.ts';
 export { AnimalCreate, AnimalUpdate } from './schemas.ts';
 /** Live animals' primary microchip numbers (normalized), for an import's duplicate check. */
 export async function microchipIndex(q: Queryable, orgId: string): Promise<Map<string, string>> {
-  const rows = await q.query<{ id: string; microchip_number: string }>(
-    'SELECT id, microchip_number FROM animals WHERE organization_id = $1 AND deleted_at IS NULL AND microchip_number IS NOT NULL',
-    [orgId],
-  );
+  const rows = await kx(q)
+    .selectFrom('animals')
+    .select(['id', 'microchip_number'])
+    .where('organization_id', '=', orgId)
+    .where('deleted_at', 'is', null)
+    .where('microchip_number', 'is not', null)
+    .$narrowType<{ microchip_number: string }>()
+    .execute();
   return new Map(rows.map((r) => [r.microchip_number, r.id]));
 }
 
@@ -223,31 +240,28 @@ export async function animalMergeFacts(
   q: Queryable,
   orgId: string,
   ids: string[],
-): Promise<{ id: string; name: string; species: string; breed: string | null; sex: string; microchip_number: string | null }[]> {
+): Promise<Pick<Selectable<DB['animals']>, 'id' | 'name' | 'species' | 'breed' | 'sex' | 'microchip_number'>[]> {
   if (!ids.length) return [];
-  const rows = await q.query<{
-    id: string;
-    name: string;
-    species: string;
-    breed: string | null;
-    sex: string;
-    microchip_number: string | null;
-  }>(
-    'SELECT id, name, species, breed, sex, microchip_number FROM animals ' +
-      'WHERE organization_id = $1 AND id = ANY($2::text[]) AND deleted_at IS NULL',
-    [orgId, ids],
-  );
+  const rows = await kx(q)
+    .selectFrom('animals')
+    .select(['id', 'name', 'species', 'breed', 'sex', 'microchip_number'])
+    .where('organization_id', '=', orgId)
+    .where('id', '=', sql<string>`ANY(${ids}::text[])`)
+    .where('deleted_at', 'is', null)
+    .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** An animal's public description (what its public page shows), or null when it has none. */
 export async function publicDescription(q: Queryable, orgId: string, id: string): Promise<string | null> {
-  const rows = await q.query<{ public_description: string | null }>(
-    'SELECT public_description FROM animals WHERE organization_id = $1 AND id = $2',
-    [orgId, id],
-  );
-  return rows[0]?.public_description ?? null;
+  const row = await kx(q)
+    .selectFrom('animals')
+    .select('public_description')
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.public_description ?? null;
 }
 
 /** Moving: weight history from another system (see weights.service.ts). */

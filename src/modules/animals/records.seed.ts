@@ -3,6 +3,7 @@ import type { Organization } from '../../platform/tenancy.ts';
 import type { SeedData } from '../../platform/context.ts';
 import { DateTime } from 'luxon';
 import { newId } from '../../platform/ids.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { getAnimal } from './repository.ts';
 import { setPrimaryChipNumber } from './microchips.service.ts';
 
@@ -14,11 +15,18 @@ export async function seedAnimalRecords(q: Queryable, org: Organization, data: S
     if (!row) continue;
     if (row.microchip_number) await setPrimaryChipNumber(q, org.id, a.id, row.microchip_number);
     if (i === 1)
-      await q.query(
-        `INSERT INTO animal_microchips (organization_id, id, animal_id, number, implanted_on, registry, is_primary)
-         VALUES ($1,$2,$3,$4,$5,'AAHA lookup: Found Animals',false)`,
-        [org.id, newId('chp'), a.id, '0A123B456C', today.minus({ years: 3 }).toISODate()],
-      );
+      await kx(q)
+        .insertInto('animal_microchips')
+        .values({
+          organization_id: org.id,
+          id: newId('chp'),
+          animal_id: a.id,
+          number: '0A123B456C',
+          implanted_on: today.minus({ years: 3 }).toISODate(),
+          registry: 'AAHA lookup: Found Animals',
+          is_primary: false,
+        })
+        .execute();
     if (row.weight === null) continue;
     const lb = Number(row.weight);
     // Three months of weigh-ins ending at today's weight; the older ones in kilograms, as a vet clinic writes them.
@@ -28,10 +36,17 @@ export async function seedAnimalRecords(q: Queryable, org: Organization, data: S
       [lb, 'lb', 0],
     ];
     for (const [weight, unit, daysAgo] of history)
-      await q.query(
-        `INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, recorded_by)
-         VALUES ($1,$2,$3,$4,$5,$6,'seed')`,
-        [org.id, newId('wgt'), a.id, weight, unit, today.minus({ days: daysAgo }).toISODate()],
-      );
+      await kx(q)
+        .insertInto('animal_weights')
+        .values({
+          organization_id: org.id,
+          id: newId('wgt'),
+          animal_id: a.id,
+          weight,
+          unit,
+          measured_on: today.minus({ days: daysAgo }).toISODate() as string,
+          recorded_by: 'seed',
+        })
+        .execute();
   }
 }

@@ -1,38 +1,47 @@
-import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
-import { Where } from '../../platform/db/sql.ts';
-import { runPrepared, sql, type RawBuilder } from '../../platform/db/kysely.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
+import { kx, runPrepared, sql, statement, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
 import type { StatementPart } from './hooks.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import { CHANGE_EVENTS } from '../../platform/changes.ts';
 import { partName } from '../../platform/hooks.ts';
 
-/** The animals table's columns as written: the one declaration the read row and the patch derive from. */
-export interface AnimalInsert {
-  id: string;
-  name: string;
-  public_name: string;
-  species: string;
-  breed: string | null;
-  status_id: string;
-  location_id: string | null;
-  intake_date: string;
-  date_of_birth: string | null;
-  sex: string;
+/** The animals table's columns a create writes. */
+type Written =
+  | 'id'
+  | 'name'
+  | 'public_name'
+  | 'species'
+  | 'breed'
+  | 'status_id'
+  | 'location_id'
+  | 'intake_date'
+  | 'date_of_birth'
+  | 'sex'
+  | 'weight'
+  | 'microchip_number'
+  | 'is_public'
+  | 'notes'
+  | 'custom_fields';
+type Animal = Selectable<DB['animals']>;
+/** The animals table's columns as written (the generated row's, a weight in pounds and the custom fields' object). */
+export type AnimalInsert = Omit<Pick<Animal, Written>, 'weight' | 'custom_fields'> & {
   weight: number | null;
-  microchip_number: string | null;
-  is_public: boolean;
-  notes: string | null;
   custom_fields: Record<string, unknown>;
-}
+};
 
-/** An animal as read: the written columns (weight comes back as numeric text), its status and ISO timestamps. */
-export interface AnimalRow extends Omit<AnimalInsert, 'weight'> {
-  weight: string | null;
-  status: string;
-  care_state: string;
+/**
+ * An animal as read: the written columns (weight as the numeric's text), its status's name and care state, and its
+ * timestamps as ISO text.
+ */
+export type AnimalRow = Omit<Pick<Selectable<DB['animals']>, Written>, 'custom_fields'> & {
+  custom_fields: Record<string, unknown>;
+  status: Selectable<DB['animal_statuses']>['name'];
+  care_state: Selectable<DB['animal_statuses']>['care_state'];
   created_at: string;
   updated_at: string;
-}
+};
+/** An animal as the hot reads answer it: without its status's name (mapped from the cached statuses). */
+type AnimalBare = Omit<AnimalRow, 'status' | 'care_state'>;
 
 // Timestamps leave PostgreSQL as ISO 8601 text (as Date#toISOString writes them): no parsing on the hot paths.
 const ISO = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${col.split('.').pop()}`;
@@ -46,22 +55,24 @@ const LIST_SELECT = `SELECT a.id, a.name, a.public_name, a.species, a.breed, a.s
   a.sex, a.weight, a.microchip_number, a.is_public, a.notes,
   a.custom_fields, ${ISO('a.created_at')}, ${ISO('a.updated_at')} FROM animals a`;
 
+type OneAnimal = { orgId: string; id: string };
+const getOne = statement(
+  'animal_get',
+  (v: OneAnimal) => sql<AnimalRow>`${sql.raw(SELECT)} WHERE a.organization_id = ${v.orgId} AND a.id = ${v.id} AND a.deleted_at IS NULL`,
+);
+const getOneBare = statement(
+  'animal_get_bare',
+  (v: OneAnimal) =>
+    sql<AnimalBare>`${sql.raw(LIST_SELECT)} WHERE a.organization_id = ${v.orgId} AND a.id = ${v.id} AND a.deleted_at IS NULL`,
+);
+
 export async function getAnimal(q: Queryable, orgId: string, id: string): Promise<AnimalRow | null> {
-  const rows = await q.prepared<AnimalRow>('animal_get', `${SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`, [
-    orgId,
-    id,
-  ]);
-  return rows[0] ?? null;
+  return (await getOne(q, { orgId, id }))[0] ?? null;
 }
 
 /** One animal without its status's name (the hot read path maps the status from the cached statuses). */
-export async function getAnimalBare(q: Queryable, orgId: string, id: string): Promise<Omit<AnimalRow, 'status' | 'care_state'> | null> {
-  const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'>>(
-    'animal_get_bare',
-    `${LIST_SELECT} WHERE a.organization_id = $1 AND a.id = $2 AND a.deleted_at IS NULL`,
-    [orgId, id],
-  );
-  return rows[0] ?? null;
+export async function getAnimalBare(q: Queryable, orgId: string, id: string): Promise<AnimalBare | null> {
+  return (await getOneBare(q, { orgId, id }))[0] ?? null;
 }
 
 export interface AnimalFilter {
@@ -78,6 +89,70 @@ export interface AnimalFilter {
 const NAME_SEARCH = 'a.name_search';
 const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Which filters a list has (the statement's shape): each shape is built and compiled once (`statement`). */
+interface ListShape {
+  statuses: 'none' | 'one' | 'many';
+  species: boolean;
+  location: boolean;
+  isPublic: boolean;
+  microchip: boolean;
+  names: number;
+}
+/** A list's values, bound in its shape's statement (name words as `name0`, `name1`, … LIKE patterns). */
+type ListValues = {
+  orgId: string;
+  statusId?: string;
+  statusIds?: string[];
+  species?: string;
+  locationId?: string;
+  isPublic?: boolean;
+  microchip?: string;
+  limit: number;
+  offset: number;
+} & Record<`name${number}`, string>;
+
+function listStatements(s: ListShape) {
+  // The filters the tallies also carry, on the animals (`a`) or the tallies (`c`).
+  const carried = (t: 'a' | 'c', v: ListValues) => {
+    const col = (name: string) => sql.raw(`${t}.${name}`);
+    const out: RawBuilder<unknown>[] = [];
+    // One status is an equality so the page is read in index order; several are ANY.
+    if (s.statuses === 'one') out.push(sql`${col('status_id')} = ${v.statusId}`);
+    else if (s.statuses === 'many') out.push(sql`${col('status_id')} = ANY(${v.statusIds}::text[])`);
+    if (s.species) out.push(sql`${col('species_key')} = lower(${v.species})`);
+    if (s.location) out.push(sql`${col('location_id')} = ${v.locationId}`);
+    if (s.isPublic) out.push(sql`${col('is_public')} = ${v.isPublic}`);
+    return out;
+  };
+  const cond = (v: ListValues) => {
+    const all = [sql`a.organization_id = ${v.orgId}`, sql`a.deleted_at IS NULL`, ...carried('a', v)];
+    // Any of the animal's chips, not only the primary one (its number is also in microchip_number).
+    if (s.microchip)
+      all.push(sql`(a.microchip_number = ${v.microchip} OR a.id IN (SELECT m.animal_id FROM animal_microchips m WHERE m.organization_id
+        = ${v.orgId} AND m.number = ${v.microchip}))`);
+    for (let i = 0; i < s.names; i += 1) all.push(sql`${sql.raw(NAME_SEARCH)} LIKE ark_fold(${v[`name${i}`]})`);
+    return sql.join(all, sql` AND `);
+  };
+  const count = (v: ListValues) =>
+    s.microchip || s.names
+      ? sql<{ n: string }>`SELECT count(*) AS n FROM animals a WHERE ${cond(v)}`
+      : sql<{ n: string }>`SELECT coalesce(sum(c.n), 0) AS n FROM ${sql.raw(s.location ? 'animal_location_tallies' : 'animal_tallies')} c
+        WHERE ${sql.join([sql`c.organization_id = ${v.orgId}`, ...carried('c', v)], sql` AND `)}`;
+  // No join to statuses: the caller maps status ids to names and care states from the statuses it holds.
+  const page = statement(
+    'animals_page',
+    (v: ListValues) => sql<
+      AnimalBare & { total_count: string }
+    >`WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${cond(v)}
+      ORDER BY a.created_at DESC, a.id DESC LIMIT ${v.limit} OFFSET ${v.offset})
+    ${sql.raw(LIST_SELECT.replace(' FROM animals a', ''))}, (${count(v)}) AS total_count
+      FROM ids JOIN animals a ON a.organization_id = ${v.orgId} AND a.id = ids.id
+    ORDER BY ids.created_at DESC, ids.id DESC`,
+  );
+  return { page, count: statement('animals_count', count) };
+}
+const listShapes = new Map<string, ReturnType<typeof listStatements>>();
+
 /**
  * The page and its exact total in one round trip. The total is summed from the trigger-kept
  * tallies (per species, status, public flag and location) unless a microchip or name words are given: then the
@@ -86,54 +161,34 @@ const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  */
 export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, limit: number, offset: number) {
   if (f.names?.some(tableName)) return searchAnimals(q, orgId, f, f.names, limit, offset);
-  // The statement text is the same for the same filters (it names its prepared statement): one plan per shape.
-  const w = new Where(orgId, 'a.organization_id').and('a.deleted_at IS NULL');
-  const tally: string[] = ['c.organization_id = $1'];
-  // A filter the tallies also carry is one parameter in both clauses.
-  const add = (sql: string, v: unknown) => {
-    const s = sql.replace('?', w.param(v));
-    w.and(`a.${s}`);
-    tally.push(`c.${s}`);
+  const shape: ListShape = {
+    statuses: f.statusIds?.length === 1 ? 'one' : f.statusIds ? 'many' : 'none',
+    species: f.species !== undefined,
+    location: f.locationId !== undefined,
+    isPublic: f.isPublic !== undefined,
+    microchip: f.microchip !== undefined,
+    names: f.names?.length ?? 0,
   };
-  // One status is an equality so the page is read in index order; several are ANY.
-  if (f.statusIds?.length === 1) add('status_id = ?', f.statusIds[0]);
-  else if (f.statusIds) add('status_id = ANY(?::text[])', f.statusIds);
-  if (f.species !== undefined) add('species_key = lower(?)', f.species);
-  if (f.locationId !== undefined) add('location_id = ?', f.locationId);
-  if (f.isPublic !== undefined) add('is_public = ?', f.isPublic);
-  if (f.microchip !== undefined) {
-    // Any of the animal's chips, not only the primary one (its number is also in microchip_number).
-    const chip = w.param(f.microchip);
-    w.and(
-      `(a.microchip_number = ${chip} OR a.id IN (SELECT m.animal_id FROM animal_microchips m WHERE m.organization_id
-        = $1 AND m.number = ${chip}))`,
-    );
-  }
-  for (const term of f.names ?? []) w.and(`${NAME_SEARCH} LIKE ark_fold(${w.param(like(term))})`);
-  const cond = w.sql;
-  const params = [...w.params]; // the filters' alone: the count past the end runs without the page
-  const countSql =
-    f.microchip !== undefined || f.names?.length
-      ? `SELECT count(*) AS n FROM animals a WHERE ${cond}`
-      : `SELECT coalesce(sum(c.n), 0) AS n FROM ${f.locationId !== undefined ? 'animal_location_tallies' : 'animal_tallies'} c
-        WHERE ${tally.join(' AND ')}`;
-  // No join to statuses: the caller maps status ids to names and care states from the statuses it holds.
-  const pageSql = `WITH ids AS MATERIALIZED (SELECT a.id, a.created_at FROM animals a WHERE ${cond}
-      ORDER BY a.created_at DESC, a.id DESC ${w.page(limit, offset)})
-    ${LIST_SELECT.replace(
-      ' FROM animals a',
-      `, (${countSql}) AS total_count FROM ids JOIN animals a ON a.organization_id = $1 AND a.id = ids.id`,
-    )}
-    ORDER BY ids.created_at DESC, ids.id DESC`;
-  const rows = await q.prepared<Omit<AnimalRow, 'status' | 'care_state'> & { total_count: string }>(
-    shapeName('animals_page', pageSql),
-    pageSql,
-    w.params,
-  );
+  const key = JSON.stringify(shape);
+  let statements = listShapes.get(key);
+  if (!statements) listShapes.set(key, (statements = listStatements(shape)));
+  const values = {
+    orgId,
+    statusId: f.statusIds?.[0],
+    statusIds: f.statusIds,
+    species: f.species,
+    locationId: f.locationId,
+    isPublic: f.isPublic,
+    microchip: f.microchip,
+    limit,
+    offset,
+  } as ListValues;
+  for (const [i, term] of (f.names ?? []).entries()) values[`name${i}`] = like(term);
+  const rows = await statements.page(q, values);
   if (rows.length > 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
   if (offset === 0) return { rows, total: 0 };
   // A page past the end still reports the total.
-  const count = await q.prepared<{ n: string }>(shapeName('animals_count', countSql), countSql, params);
+  const count = await statements.count(q, values);
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 
@@ -180,7 +235,7 @@ async function searchAnimals(q: Queryable, orgId: string, f: AnimalFilter, words
   const rows = await runPrepared(
     q,
     'animals_search',
-    sql<Omit<AnimalRow, 'status' | 'care_state'> & { total_count: string }>`WITH ${m},
+    sql<AnimalBare & { total_count: string }>`WITH ${m},
       ids AS (SELECT m.id, m.created_at FROM m ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit} OFFSET ${offset})
       ${sql.raw(select)}, (SELECT count(*) FROM m) AS total_count
         FROM ids JOIN animals a ON a.organization_id = ${orgId} AND a.id = ids.id
@@ -296,24 +351,28 @@ export async function updateAnimal(
 }
 
 export async function softDeleteAnimal(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  const rows = await q.query(
-    'UPDATE animals SET deleted_at = now() WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING id',
-    [orgId, id],
-  );
+  const rows = await kx(q)
+    .updateTable('animals')
+    .set({ deleted_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .execute();
   return rows.length > 0;
 }
 
 /** A row of a bulk create: the animal's columns, its colour, and its own extra rows' values (see insertAnimals). */
-export interface AnimalBulkRow extends AnimalInsert {
-  colour: string | null;
-  /** The change's fields for the feed (the written columns without the notes). */
-  change_fields: Record<string, unknown>;
-  /** Pounds for a weight row (null: none) and that row's id. */
-  pounds: number | null;
-  weight_id: string;
-  /** The primary chip row's id (written when microchip_number is set). */
-  chip_id: string;
-}
+export type AnimalBulkRow = Pick<Selectable<DB['animals']>, 'colour'> &
+  AnimalInsert & {
+    /** The change's fields for the feed (the written columns without the notes). */
+    change_fields: Record<string, unknown>;
+    /** Pounds for a weight row (null: none) and that row's id. */
+    pounds: number | null;
+    weight_id: string;
+    /** The primary chip row's id (written when microchip_number is set). */
+    chip_id: string;
+  };
 
 /**
  * Inserts a batch of new animals in one statement: the animals (with their colours), their audit rows, their changes

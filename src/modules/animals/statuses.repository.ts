@@ -1,7 +1,6 @@
 import { first, type Queryable } from '../../platform/db/db.ts';
 import { newId } from '../../platform/ids.ts';
-import type { Static } from '../../platform/schema.ts';
-import type { Status } from './schemas.ts';
+import { kx, runPrepared, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 
 export const CARE_STATES = ['in_care', 'on_hold', 'completed', 'not_in_care'] as const;
 export type CareState = (typeof CARE_STATES)[number];
@@ -18,46 +17,41 @@ export const DEFAULT_STATUSES: [string, CareState][] = [
   ['Courtesy Listing', 'not_in_care'],
 ];
 
-export type StatusRow = Static<typeof Status>;
-const COLS = 'id, name, care_state, sort_order, created_at, updated_at';
+const COLS = ['id', 'name', 'care_state', 'sort_order', 'created_at', 'updated_at'] as const;
+/** A status as read: the generated row's columns, its care state one of CARE_STATES (the table's check). */
+export type StatusRow = Omit<Pick<Selectable<DB['animal_statuses']>, (typeof COLS)[number]>, 'care_state'> & { care_state: CareState };
+
+const statuses = (q: Queryable, orgId: string) =>
+  kx(q).selectFrom('animal_statuses').select(COLS).$narrowType<{ care_state: CareState }>().where('organization_id', '=', orgId);
 
 export async function insertDefaultStatuses(q: Queryable, orgId: string): Promise<void> {
   let order = 0;
   for (const [name, care] of DEFAULT_STATUSES) {
     order += 10;
-    await q.query('INSERT INTO animal_statuses (organization_id, id, name, care_state, sort_order) VALUES ($1,$2,$3,$4,$5)', [
-      orgId,
-      newId('sts'),
-      name,
-      care,
-      order,
-    ]);
+    await kx(q)
+      .insertInto('animal_statuses')
+      .values({ organization_id: orgId, id: newId('sts'), name, care_state: care, sort_order: order })
+      .execute();
   }
 }
 export async function listStatuses(q: Queryable, orgId: string) {
-  return q.prepared<StatusRow>(
-    'statuses_list',
-    `SELECT ${COLS} FROM animal_statuses WHERE organization_id = $1 ORDER BY sort_order, name`,
-    [orgId],
-  );
+  return runPrepared(q, 'statuses_list', statuses(q, orgId).orderBy('sort_order').orderBy('name'));
 }
 export async function statusById(q: Queryable, orgId: string, id: string) {
-  return (await q.query<StatusRow>(`SELECT ${COLS} FROM animal_statuses WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+  return (await statuses(q, orgId).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 /** Case-sensitive, as the spec requires. */
 export async function statusesByNames(q: Queryable, orgId: string, names: string[]) {
-  return q.prepared<StatusRow>(
-    'statuses_by_names',
-    `SELECT ${COLS} FROM animal_statuses WHERE organization_id = $1 AND name = ANY($2::text[])`,
-    [orgId, names],
-  );
+  return runPrepared(q, 'statuses_by_names', statuses(q, orgId).where('name', '=', sql<string>`ANY(${names}::text[])`));
 }
 export async function insertStatus(q: Queryable, orgId: string, s: { name: string; care_state: CareState; sort_order: number }) {
   return first(
-    await q.query<StatusRow>(
-      `INSERT INTO animal_statuses (organization_id, id, name, care_state, sort_order) VALUES ($1,$2,$3,$4,$5) RETURNING ${COLS}`,
-      [orgId, newId('sts'), s.name, s.care_state, s.sort_order],
-    ),
+    await kx(q)
+      .insertInto('animal_statuses')
+      .values({ organization_id: orgId, id: newId('sts'), name: s.name, care_state: s.care_state, sort_order: s.sort_order })
+      .returning(COLS)
+      .$narrowType<{ care_state: CareState }>()
+      .execute(),
   );
 }
 export async function updateStatus(
@@ -67,22 +61,32 @@ export async function updateStatus(
   s: { name?: string; care_state?: CareState; sort_order?: number },
 ) {
   return (
-    (
-      await q.query<StatusRow>(
-        `UPDATE animal_statuses SET name = COALESCE($3, name), care_state = COALESCE($4, care_state), sort_order = COALESCE($5,
-          sort_order), updated_at = now()
-      WHERE organization_id = $1 AND id = $2 RETURNING ${COLS}`,
-        [orgId, id, s.name ?? null, s.care_state ?? null, s.sort_order ?? null],
-      )
-    )[0] ?? null
+    (await kx(q)
+      .updateTable('animal_statuses')
+      .set({
+        name: sql`COALESCE(${s.name ?? null}, name)`,
+        care_state: sql`COALESCE(${s.care_state ?? null}, care_state)`,
+        sort_order: sql`COALESCE(${s.sort_order ?? null}, sort_order)`,
+        updated_at: sql`now()`,
+      })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', id)
+      .returning(COLS)
+      .$narrowType<{ care_state: CareState }>()
+      .executeTakeFirst()) ?? null
   );
 }
 export async function animalsWithStatus(q: Queryable, orgId: string, id: string) {
-  const rows = await q.query<{ n: string }>('SELECT count(*) AS n FROM animals WHERE organization_id = $1 AND status_id = $2', [orgId, id]);
-  return Number(rows[0]?.n ?? 0);
+  const row = await kx(q)
+    .selectFrom('animals')
+    .select((e) => e.fn.countAll<string>().as('n'))
+    .where('organization_id', '=', orgId)
+    .where('status_id', '=', id)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 export async function deleteStatus(q: Queryable, orgId: string, id: string) {
-  await q.query('DELETE FROM animal_statuses WHERE organization_id = $1 AND id = $2', [orgId, id]);
+  await kx(q).deleteFrom('animal_statuses').where('organization_id', '=', orgId).where('id', '=', id).execute();
 }
 
 const TTL_MS = 30_000;

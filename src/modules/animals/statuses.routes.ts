@@ -1,9 +1,8 @@
 import type { App, AppContext } from '../../platform/context.ts';
 import { who } from '../../platform/context.ts';
 import { Type, Strict, StringEnum } from '../../platform/schema.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
-import * as repo from './statuses.repository.ts';
+import { CARE_STATES } from './statuses.repository.ts';
+import * as statuses from './statuses.service.ts';
 import { IdParam } from '../../platform/formats.ts';
 import { Status } from './schemas.ts';
 
@@ -12,7 +11,6 @@ const Name = Type.String({ minLength: 1, maxLength: 60, description: 'case-sensi
 /** Animal statuses setting: read on Animals to see, admin on Animals to change. */
 export function statusRoutes(app: App, ctx: AppContext) {
   const tags = ['Animal statuses'];
-  const dup = (name: string) => invalid({ name: [`a status named ${name} already exists`] });
 
   app.get(
     '/api/animals/statuses',
@@ -20,7 +18,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
       config: { permission: { area: 'animals', level: 'read' } },
       schema: { tags, summary: 'List animal statuses', response: { 200: Type.Object({ results: Type.Array(Status) }) } },
     },
-    async (req) => ({ results: await repo.listStatuses(ctx.db, who(req).orgId) }),
+    async (req) => ({ results: await statuses.listStatuses(ctx.db, who(req).orgId) }),
   );
 
   app.post(
@@ -32,7 +30,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
         summary: 'Add an animal status',
         body: Strict({
           name: Name,
-          care_state: StringEnum(repo.CARE_STATES),
+          care_state: StringEnum(CARE_STATES),
           sort_order: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
         }),
         response: { 201: Status },
@@ -40,14 +38,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
-      const row = await ctx.db.tx(async (q) => {
-        if ((await repo.statusesByNames(q, orgId, [req.body.name])).length) throw dup(req.body.name);
-        const existing = await repo.listStatuses(q, orgId);
-        const sort = req.body.sort_order ?? existing.reduce((m, s) => Math.max(m, s.sort_order), 0) + 10;
-        const created = await repo.insertStatus(q, orgId, { name: req.body.name, care_state: req.body.care_state, sort_order: sort });
-        await audit(q, orgId, actor, 'create', 'animal_status', created.id, req.body);
-        return created;
-      });
+      const row = await statuses.createStatus(ctx.db, orgId, actor, req.body);
       await ctx.changed();
       return reply.code(201).send(row);
     },
@@ -63,7 +54,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
         params: IdParam,
         body: Strict({
           name: Type.Optional(Name),
-          care_state: Type.Optional(StringEnum(repo.CARE_STATES)),
+          care_state: Type.Optional(StringEnum(CARE_STATES)),
           sort_order: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
         }),
         response: { 200: Status },
@@ -71,16 +62,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const { orgId, actor } = who(req);
-      const updated = await ctx.db.tx(async (q) => {
-        const current = await repo.statusById(q, orgId, req.params.id);
-        if (!current) throw notFound('status');
-        if (req.body.name && req.body.name !== current.name && (await repo.statusesByNames(q, orgId, [req.body.name])).length)
-          throw dup(req.body.name);
-        const row = await repo.updateStatus(q, orgId, req.params.id, req.body);
-        if (!row) throw notFound('status');
-        await audit(q, orgId, actor, 'update', 'animal_status', req.params.id, req.body);
-        return row;
-      });
+      const updated = await statuses.updateStatus(ctx.db, orgId, actor, req.params.id, req.body);
       await ctx.changed();
       return updated;
     },
@@ -100,13 +82,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       const { orgId, actor } = who(req);
-      await ctx.db.tx(async (q) => {
-        if (!(await repo.statusById(q, orgId, req.params.id))) throw notFound('status');
-        const n = await repo.animalsWithStatus(q, orgId, req.params.id);
-        if (n > 0) throw invalid({ id: [`${n} animal${n === 1 ? ' has' : 's have'} this status; move them to another status first`] });
-        await repo.deleteStatus(q, orgId, req.params.id);
-        await audit(q, orgId, actor, 'delete', 'animal_status', req.params.id);
-      });
+      await statuses.deleteStatus(ctx.db, orgId, actor, req.params.id);
       await ctx.changed();
       return reply.code(204).send(null);
     },

@@ -2,59 +2,68 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
-import { sql, type RawBuilder } from '../../platform/db/kysely.ts';
-import { lockAnimal } from './microchips.service.ts';
+import { kx, sql, type InferResult, type RawBuilder } from '../../platform/db/kysely.ts';
+import { lockAnimal, mustExist } from './microchips.service.ts';
 import type { WeightCreateT, WeightT } from './records.schemas.ts';
 
-interface WeightRow {
-  id: string;
-  animal_id: string;
-  weight: string;
-  unit: 'kg' | 'lb';
-  weight_lb: string;
-  measured_on: string;
-  notes: string | null;
-  recorded_by: string | null;
-  recorded_at: string;
-}
 /** Pounds from kilograms exactly in numeric (1 lb = 0.45359237 kg), rounded to two decimals like the animal's weight. */
-const LB = "round(CASE WHEN w.unit = 'kg' THEN w.weight / 0.45359237 ELSE w.weight END, 2)";
-const COLS = `w.id, w.animal_id, w.weight, w.unit, ${LB} AS weight_lb, w.measured_on, w.notes, w.recorded_by, w.recorded_at`;
-const ORDER = 'w.measured_on DESC, w.recorded_at DESC, w.id DESC';
+const LB = sql<string>`round(CASE WHEN w.unit = 'kg' THEN w.weight / 0.45359237 ELSE w.weight END, 2)`;
 
-const toWeight = (r: WeightRow): WeightT => ({ ...r, weight: Number(r.weight), weight_lb: Number(r.weight_lb) });
+/** The organization's weights (`w`), with their weight in pounds. */
+const weights = (q: Queryable, orgId: string) =>
+  kx(q)
+    .selectFrom('animal_weights as w')
+    .select(['w.id', 'w.animal_id', 'w.weight', 'w.unit', LB.as('weight_lb'), 'w.measured_on', 'w.notes', 'w.recorded_by', 'w.recorded_at'])
+    .where('w.organization_id', '=', orgId);
+/** Newest first: by the day measured, then when recorded. */
+const NEWEST = sql`w.measured_on DESC, w.recorded_at DESC, w.id DESC`;
+type WeightRead = InferResult<ReturnType<typeof weights>>[number];
+
+const toWeight = (r: WeightRead): WeightT => ({
+  ...r,
+  unit: r.unit as WeightT['unit'],
+  weight: Number(r.weight),
+  weight_lb: Number(r.weight_lb),
+});
 
 /** Today in the zone, by the kernel's clock (one implementation for every module: src/platform/clock.ts). */
 export { todayIn } from '../../platform/clock.ts';
 import { todayIn } from '../../platform/clock.ts';
 
 export async function listWeights(q: Queryable, orgId: string, animalId: string, limit: number, offset: number): Promise<WeightT[]> {
-  if (!(await q.query('SELECT 1 FROM animals WHERE organization_id = $1 AND id = $2 AND deleted_at IS NULL', [orgId, animalId])).length)
-    throw notFound('animal');
-  const rows = await q.query<WeightRow>(
-    `SELECT ${COLS} FROM animal_weights w WHERE w.organization_id = $1 AND w.animal_id = $2 ORDER BY ${ORDER} LIMIT $3 OFFSET $4`,
-    [orgId, animalId, limit + 1, offset],
-  );
+  await mustExist(q, orgId, animalId);
+  const rows = await weights(q, orgId)
+    .where('w.animal_id', '=', animalId)
+    .orderBy(NEWEST)
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
   return rows.map(toWeight);
 }
 
 /** The animal's latest weight, or null. */
 export async function latestWeight(q: Queryable, orgId: string, animalId: string): Promise<WeightT | null> {
-  const rows = await q.query<WeightRow>(
-    `SELECT ${COLS} FROM animal_weights w WHERE w.organization_id = $1 AND w.animal_id = $2 ORDER BY ${ORDER} LIMIT 1`,
-    [orgId, animalId],
-  );
-  return rows[0] ? toWeight(rows[0]) : null;
+  const row = await weights(q, orgId).where('w.animal_id', '=', animalId).orderBy(NEWEST).limit(1).executeTakeFirst();
+  return row ? toWeight(row) : null;
 }
 
 /** The animal's weight column becomes its latest history row in pounds (null without history). */
 export async function syncAnimalWeight(q: Queryable, orgId: string, animalId: string): Promise<void> {
-  await q.query(
-    `UPDATE animals SET weight = (SELECT ${LB} FROM animal_weights w WHERE w.organization_id = $1 AND w.animal_id = $2 ORDER BY
-      ${ORDER} LIMIT 1),
-       updated_at = now() WHERE organization_id = $1 AND id = $2`,
-    [orgId, animalId],
-  );
+  await kx(q)
+    .updateTable('animals')
+    .set((e) => ({
+      weight: e
+        .selectFrom('animal_weights as w')
+        .select(LB.as('lb'))
+        .where('w.organization_id', '=', orgId)
+        .where('w.animal_id', '=', animalId)
+        .orderBy(NEWEST)
+        .limit(1),
+      updated_at: sql`now()`,
+    }))
+    .where('organization_id', '=', orgId)
+    .where('id', '=', animalId)
+    .execute();
 }
 
 async function insertWeight(
@@ -63,11 +72,19 @@ async function insertWeight(
   w: { animal_id: string; weight: number; unit: string; measured_on: string; notes: string | null; recorded_by: string },
 ): Promise<string> {
   const id = newId('wgt');
-  await q.query(
-    `INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, notes, recorded_by)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-    [orgId, id, w.animal_id, w.weight, w.unit, w.measured_on, w.notes, w.recorded_by],
-  );
+  await kx(q)
+    .insertInto('animal_weights')
+    .values({
+      organization_id: orgId,
+      id,
+      animal_id: w.animal_id,
+      weight: w.weight,
+      unit: w.unit,
+      measured_on: w.measured_on,
+      notes: w.notes,
+      recorded_by: w.recorded_by,
+    })
+    .execute();
   return id;
 }
 
@@ -94,9 +111,7 @@ export async function addWeight(
     });
     await syncAnimalWeight(q, orgId, animalId);
     await audit(q, orgId, actor, 'create', 'animal_weight', id, { animal_id: animalId, weight: b.weight, unit: b.unit });
-    const row = (
-      await q.query<WeightRow>(`SELECT ${COLS} FROM animal_weights w WHERE w.organization_id = $1 AND w.id = $2`, [orgId, id])
-    )[0];
+    const row = await weights(q, orgId).where('w.id', '=', id).executeTakeFirst();
     if (!row) throw notFound('weight');
     return toWeight(row);
   });
@@ -105,11 +120,13 @@ export async function addWeight(
 export async function removeWeight(db: Db, orgId: string, animalId: string, id: string, actor: string): Promise<void> {
   await db.tx(async (q) => {
     await lockAnimal(q, orgId, animalId);
-    const gone = await q.query('DELETE FROM animal_weights WHERE organization_id = $1 AND animal_id = $2 AND id = $3 RETURNING id', [
-      orgId,
-      animalId,
-      id,
-    ]);
+    const gone = await kx(q)
+      .deleteFrom('animal_weights')
+      .where('organization_id', '=', orgId)
+      .where('animal_id', '=', animalId)
+      .where('id', '=', id)
+      .returning('id')
+      .execute();
     if (!gone.length) throw notFound('weight');
     await syncAnimalWeight(q, orgId, animalId);
     await audit(q, orgId, actor, 'delete', 'animal_weight', id, { animal_id: animalId });
@@ -150,26 +167,20 @@ export async function importWeights(
   actor: string,
 ): Promise<void> {
   if (!rows.length) return;
-  await q.query(
-    `WITH w AS (
+  const ids = rows.map((r) => r.id);
+  const animals = rows.map((r) => r.animal_id);
+  const amounts = rows.map((r) => r.weight);
+  const units = rows.map((r) => r.unit);
+  const days = rows.map((r) => r.measured_on);
+  await sql`WITH w AS (
        INSERT INTO animal_weights (organization_id, id, animal_id, weight, unit, measured_on, recorded_by)
-       SELECT $1, u.id, u.a, u.w, u.u, u.m, $7
-         FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::date[]) AS u(id, a, w, u, m)
+       SELECT ${orgId}, u.id, u.a, u.w, u.u, u.m, ${actor}
+         FROM unnest(${ids}::text[], ${animals}::text[], ${amounts}::numeric[], ${units}::text[], ${days}::date[]) AS u(id, a, w, u, m)
        ON CONFLICT (organization_id, id) DO UPDATE SET weight = EXCLUDED.weight, unit = EXCLUDED.unit, measured_on = EXCLUDED.measured_on
        RETURNING id, animal_id, (xmax = 0) AS inserted)
      INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-     SELECT $1, $7, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'animal_weight', id,
+     SELECT ${orgId}, ${actor}, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'animal_weight', id,
             jsonb_build_object('animal_id', animal_id)
-       FROM w`,
-    [
-      orgId,
-      rows.map((r) => r.id),
-      rows.map((r) => r.animal_id),
-      rows.map((r) => r.weight),
-      rows.map((r) => r.unit),
-      rows.map((r) => r.measured_on),
-      actor,
-    ],
-  );
+       FROM w`.execute(kx(q));
   for (const a of new Set(rows.map((r) => r.animal_id))) await syncAnimalWeight(q, orgId, a);
 }

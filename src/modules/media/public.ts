@@ -110,10 +110,14 @@ export async function addOutsidePhoto(
 /** Makes photos of an animal public (staff approved them), with an audit row each; ids of other animals are ignored. */
 export async function publishPhotos(q: Queryable, orgId: string, actor: string, animalId: string, ids: string[]): Promise<void> {
   if (!ids.length) return;
-  const rows = await q.query<{ id: string }>(
-    `UPDATE animal_photos SET is_public = true, updated_at = now()
-      WHERE organization_id = $1 AND animal_id = $2 AND id = ANY($3::text[]) AND NOT is_public RETURNING id`,
-    [orgId, animalId, ids],
-  );
+  const rows = await kx(q)
+    .updateTable('animal_photos')
+    .set({ is_public: true, updated_at: sql`now()` })
+    .where('organization_id', '=', orgId)
+    .where('animal_id', '=', animalId)
+    .where('id', '=', sql<string>`ANY(${ids}::text[])`)
+    .where('is_public', '=', false)
+    .returning('id')
+    .execute();
   for (const r of rows) await audit(q, orgId, actor, 'update', 'animal_photo', r.id, { is_public: true });
 }

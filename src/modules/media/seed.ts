@@ -9,6 +9,7 @@ import type { SeedData } from '../../platform/context.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { openBlobStore } from '../../platform/blobs.ts';
 import { newId } from '../../platform/ids.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { loadConfig } from '../../config.ts';
 import { DERIVED_SIZES, processPhoto } from './detect.ts';
 import * as repo from './repository.ts';
@@ -52,7 +53,11 @@ export async function seedMedia(q: Queryable, org: Organization, data: SeedData)
   const blobs = await openBlobStore(loadConfig());
   // Every animal marked public (the website shows it when in care) and three that are not.
   const shown = new Set(
-    (await q.query<{ id: string }>(`SELECT p.id FROM ${PUBLIC_ANIMALS_SQL} p WHERE p.organization_id = $1`, [org.id])).map((r) => r.id),
+    (
+      await sql<
+        Pick<Selectable<DB['animals']>, 'id'>
+      >`SELECT p.id FROM ${sql.raw(PUBLIC_ANIMALS_SQL)} p WHERE p.organization_id = ${org.id}`.execute(kx(q))
+    ).rows.map((r) => r.id),
   );
   const animals = [...data.animals.filter((x) => shown.has(x.id)), ...data.animals.filter((x) => !shown.has(x.id)).slice(0, 3)];
   let n = 0;

@@ -6,12 +6,14 @@
 import type { Queryable } from '../../platform/db/db.ts';
 import { kx, sql } from '../../platform/db/kysely.ts';
 import { audit } from '../../platform/audit.ts';
-import { getPerson, insertPerson, personByEmail, type PersonRow } from './repository.ts';
+import { getPerson, insertPerson, personByEmail } from './repository.ts';
+import type { PersonRow } from './repository.ts';
 import { newId } from '../../platform/ids.ts';
 import { normalizePhone } from '../../platform/validators.ts';
 import { effectiveVolunteerStatus, type VolunteerStatus } from './volunteer.ts';
 
-export { getPerson, type PersonRow };
+export { getPerson };
+export type { PersonRow };
 
 /** A person's display name: first name, a space, last name, trimmed (either part may be empty). */
 export function displayName(r: { first_name: string; last_name: string }): string {

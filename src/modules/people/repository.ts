@@ -1,6 +1,6 @@
 import { changeCteSql, type Change } from '../../platform/changes.ts';
-import { first, shapeName, type Queryable } from '../../platform/db/db.ts';
-import { kx, runPrepared, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
+import { first, type Queryable } from '../../platform/db/db.ts';
+import { kx, runPrepared, sql, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Address } from './schemas.ts';
@@ -65,16 +65,10 @@ const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * row (the trigram index finds them, each is rechecked).
  */
 export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, limit: number, offset: number) {
-  const where = ['p.organization_id = $1', 'p.deleted_at IS NULL'];
-  const params: unknown[] = [orgId];
-  const p = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  const rolesPh = f.roles ? p(f.roles) : null;
-  if (rolesPh) where.push(`p.roles && ${rolesPh}::text[]`);
-  if (f.email !== undefined) where.push(`lower(p.email) = lower(${p(f.email)})`);
-  if (f.tag !== undefined) where.push(`${p(f.tag)} = ANY(p.tags)`);
+  const where: RawBuilder<unknown>[] = [sql`p.organization_id = ${orgId}`, sql`p.deleted_at IS NULL`];
+  if (f.roles) where.push(sql`p.roles && ${f.roles}::text[]`);
+  if (f.email !== undefined) where.push(sql`lower(p.email) = lower(${f.email})`);
+  if (f.tag !== undefined) where.push(sql`${f.tag} = ANY(p.tags)`);
   const terms = (f.q ?? '').split(/\s+/).filter(Boolean);
   // Words the suffix table answers: their matches, relevance and total from its index (search.ts).
   if (terms.some(tableWord)) return searchPeople(q, orgId, f, terms, limit, offset);
@@ -82,43 +76,44 @@ export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, l
     // Every word must match the folded names, email or phone; a word with three or more digits
     // also matches the phone's digits however the phone was written.
     const digits = term.replace(/\D/g, '');
-    const byDigits = digits.length >= 3 ? ` OR p.search LIKE ${p(like(digits))}` : '';
-    where.push(`(p.search LIKE ark_fold(${p(like(term))})${byDigits})`);
+    const byDigits = digits.length >= 3 ? sql` OR p.search LIKE ${like(digits)}` : sql``;
+    where.push(sql`(p.search LIKE ark_fold(${like(term)})${byDigits})`);
   }
-  const cond = where.join(' AND ');
+  const cond = sql.join(where, sql` AND `);
   const tallied = f.email === undefined && f.tag === undefined && terms.length === 0;
-  const countSql = tallied
-    ? `SELECT coalesce(sum(c.n), 0) AS n FROM people_tallies c WHERE c.organization_id =
-      $1${rolesPh ? ` AND c.roles && ${rolesPh}::text[]` : ''}`
-    : `SELECT count(*) AS n FROM people p WHERE ${cond}`;
-  const n = params.length;
-  let sql: string;
+  const count = tallied
+    ? sql<{ n: string }>`SELECT coalesce(sum(c.n), 0) AS n FROM people_tallies c WHERE c.organization_id =
+      ${orgId}${f.roles ? sql` AND c.roles && ${f.roles}::text[]` : sql``}`
+    : sql<{ n: string }>`SELECT count(*) AS n FROM people p WHERE ${cond}`;
+  const cols = sql.raw(PCOLS);
+  let page: RawBuilder<PersonRow & { total_count: string }>;
   if (terms.length) {
     // Relevance: how many words of `q` match a whole word of the folded text (a regular expression per
     // word, built once per statement), then newest. The matching rows are read once: their ids, rank and
     // date are kept, counted for the total, and only the page's rows are then read whole.
-    const rank = terms
-      .map((term) => `(p.search ~ (SELECT '\\m' || regexp_replace(ark_fold(${p(term)}), '([^[:alnum:]])', '\\\\\\1', 'g') || '\\M'))::int`)
-      .join(' + ');
-    sql = `WITH m AS MATERIALIZED (SELECT p.id, ${rank} AS rank, p.created_at FROM people p WHERE ${cond}),
+    const rank = sql.join(
+      terms.map(
+        (term) => sql`(p.search ~ (SELECT '\\m' || regexp_replace(ark_fold(${term}), '([^[:alnum:]])', '\\\\\\1', 'g') || '\\M'))::int`,
+      ),
+      sql` + `,
+    );
+    page = sql`WITH m AS MATERIALIZED (SELECT p.id, ${rank} AS rank, p.created_at FROM people p WHERE ${cond}),
         top AS (SELECT m.id, m.rank, m.created_at FROM m ORDER BY m.rank DESC, m.created_at DESC, m.id DESC
-                LIMIT $${params.length + 1} OFFSET $${params.length + 2})
-      SELECT ${PCOLS}, (SELECT count(*) FROM m) AS total_count FROM top JOIN people p ON p.organization_id = $1 AND p.id = top.id
+                LIMIT ${limit} OFFSET ${offset})
+      SELECT ${cols}, (SELECT count(*) FROM m) AS total_count FROM top JOIN people p ON p.organization_id = ${orgId} AND p.id = top.id
       ORDER BY top.rank DESC, top.created_at DESC, top.id DESC`;
-    params.push(limit, offset);
   } else {
     // Ids first, in list order, so a deep page skips rows without reading them whole.
-    sql = `WITH ids AS MATERIALIZED (SELECT p.id, p.created_at FROM people p WHERE ${cond}
-        ORDER BY p.created_at DESC, p.id DESC LIMIT $${n + 1} OFFSET $${n + 2})
-      SELECT ${PCOLS}, (${countSql}) AS total_count FROM ids JOIN people p ON p.organization_id = $1 AND p.id = ids.id
+    page = sql`WITH ids AS MATERIALIZED (SELECT p.id, p.created_at FROM people p WHERE ${cond}
+        ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset})
+      SELECT ${cols}, (${count}) AS total_count FROM ids JOIN people p ON p.organization_id = ${orgId} AND p.id = ids.id
       ORDER BY ids.created_at DESC, ids.id DESC`;
   }
-  const values = terms.length ? params : [...params, limit, offset];
-  const rows = await q.prepared<PersonRow & { total_count: string }>(shapeName('people_page', sql), sql, values);
+  const rows = await runPrepared(q, 'people_page', page);
   if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
   // A page past the end still reports the total.
-  const count = await q.prepared<{ n: string }>(shapeName('people_count', countSql), countSql, params.slice(0, n));
-  return { rows, total: Number(count[0]?.n ?? 0) };
+  const total = await runPrepared(q, 'people_count', count);
+  return { rows, total: Number(total[0]?.n ?? 0) };
 }
 
 /** A new person's columns as inserted. */
