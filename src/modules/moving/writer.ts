@@ -263,7 +263,10 @@ async function people(w: WriteContext, records: MPerson[]): Promise<void> {
 const perBundle = new WeakMap<Bundle, Map<string, { key: string; value: unknown }>>();
 function once<T>(w: WriteContext, name: string, key: string, make: () => T): T {
   let m = perBundle.get(w.bundle);
-  if (!m) perBundle.set(w.bundle, (m = new Map()));
+  if (!m) {
+    m = new Map<string, { key: string; value: unknown }>();
+    perBundle.set(w.bundle, m);
+  }
   const hit = m.get(name);
   if (hit && hit.key === key) return hit.value as T;
   const value = make();
