@@ -17,7 +17,7 @@ DECLARE
 BEGIN
   IF ids IS NULL OR cardinality(ids) = 0 THEN RETURN; END IF;
   cur := ARRAY(SELECT r FROM public_listing_rows(org, ids) r);
-  old := ARRAY(SELECT p FROM public_listing p WHERE p.organization_id = org AND p.animal_id = ANY(ids));
+  old := ARRAY(SELECT p FROM unnest(ids) AS i(id) JOIN public_listing p ON p.organization_id = org AND p.animal_id = i.id);
   gone := ARRAY(SELECT o FROM unnest(old) o LEFT JOIN unnest(cur) c ON c.animal_id = o.animal_id WHERE c IS DISTINCT FROM o);
   came := ARRAY(SELECT c FROM unnest(cur) c LEFT JOIN unnest(old) o ON o.animal_id = c.animal_id WHERE o IS DISTINCT FROM c);
   IF cardinality(gone) > 0 OR cardinality(came) > 0 THEN
@@ -56,7 +56,13 @@ BEGIN
      ORDER BY x.organization_id, x.date_of_birth
     ON CONFLICT (organization_id, birth_date) DO UPDATE SET n = public_listing_day_tallies.n + EXCLUDED.n;
   END IF;
-  IF EXISTS (SELECT 1 FROM animals WHERE organization_id = org AND id = ANY(ids) AND is_public) THEN PERFORM public_site_changed(org); END IF;
+  -- Looked up id by id: as a join (or `id = ANY(ids)`) the planner, expecting few public animals, reads every animal of the
+  -- organization for its public ones (a cost that grew with the organization: 100 ms a batch at 30,000 animals).
+  IF EXISTS (SELECT 1 FROM unnest(ids) AS i(id)
+               CROSS JOIN LATERAL (SELECT a.is_public FROM animals a WHERE a.organization_id = org AND a.id = i.id OFFSET 0) a
+              WHERE a.is_public) THEN
+    PERFORM public_site_changed(org);
+  END IF;
 END;
 $$;
 
