@@ -6,11 +6,11 @@
  * is made there), else the local server's `test` database. Run: node --import tsx bench/moving.ts [--scale 0.02] [--batch 2000]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { Db } from '../src/platform/db/db.ts';
+import { Db, type Queryable } from '../src/platform/db/db.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { Tenancy } from '../src/platform/tenancy.ts';
 import { createOrganization } from '../src/modules/settings/service.ts';
@@ -19,6 +19,30 @@ import type { AppContext } from '../src/platform/context.ts';
 import { readSource } from '../src/modules/moving/sources/index.ts';
 import { movingOptions, runMove, startRun, getRun, totalRecords } from '../src/modules/moving/service.ts';
 import { GENERIC_PLAN, genericFiles } from '../src/modules/moving/fixtures/others.ts';
+
+/**
+ * CPU time in ms of this process and of the database backend serving `q` (read from /proc when the database runs on
+ * this machine, else this process's only): on a shared machine the wall time also counts the wait for a core.
+ */
+const ticks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+async function cpuCounter(q: Queryable): Promise<number> {
+  const own = process.cpuUsage();
+  let backend = 0;
+  try {
+    const pid = (await q.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]?.pid;
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    backend = ((Number(f[11]) + Number(f[12])) * 1000) / ticks;
+  } catch {
+    backend = 0;
+  }
+  return (own.user + own.system) / 1000 + backend;
+}
 
 const at = process.argv.indexOf('--scale');
 const scale = at > 0 ? Number(process.argv[at + 1]) : 1;
@@ -67,6 +91,7 @@ try {
   const b = process.argv.indexOf('--batch');
   if (b > 0) movingOptions.batch = Number(process.argv[b + 1]);
   movingOptions.timing = {};
+  movingOptions.cpu = cpuCounter;
   t0 = process.hrtime.bigint();
   const run = await startRun(ctx, org, bundle, { intake: { Returned: 'relinquished' } }, 'bench');
   await runMove(ctx, org.id, run.id);
@@ -88,11 +113,13 @@ try {
     inBatches += x.ms;
     console.log(
       `    ${k}: ${x.batches} batches, ${(x.ms / 1000).toFixed(1)} s writing = ${Math.round(x.records / (x.ms / 1000))} records/s, ` +
-        `${Math.round(x.ms / x.batches)} ms a batch`,
+        `${Math.round(x.ms / x.batches)} ms a batch` +
+        (x.cpuMs ? `; CPU ${(x.cpuMs / 1000).toFixed(1)} s (${Math.round(x.cpuMs / x.batches)} ms a batch, server and database)` : ''),
     );
   }
   console.log(`    checkpoints, reports and commits: ${(moveSeconds - inBatches / 1000).toFixed(1)} s`);
   movingOptions.timing = undefined;
+  movingOptions.cpu = undefined;
   const full = 600_000 / (written / moveSeconds);
   console.log(`  at this rate the full move (600,000 records) takes ${(full / 60).toFixed(1)} min`);
   // A second run of the same move: everything unchanged.

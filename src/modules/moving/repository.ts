@@ -1,7 +1,9 @@
 import type { Queryable } from '../../platform/db/db.ts';
+import { kx, sql } from '../../platform/db/kysely.ts';
 import type { Kind } from './model.ts';
 
-export interface ExternalRow {
+/** A source record's id linked to the Ark record written for it, with the fingerprint of what was written. */
+export interface SourceLink {
   ext: string;
   ark_id: string;
   fingerprint: string;
@@ -19,44 +21,46 @@ export async function lookupExternal(
   exts: string[],
   arkId?: string,
 ): Promise<Map<string, { ark_id: string; fingerprint: string }>> {
+  const base = kx(q)
+    .selectFrom('external_ids')
+    .select(['external_id', 'ark_id', 'fingerprint'])
+    .where('organization_id', '=', orgId)
+    .where('kind', '=', kind);
   const rows =
     arkId !== undefined
-      ? await q.query<{ external_id: string; ark_id: string; fingerprint: string }>(
-          `SELECT external_id, ark_id, fingerprint FROM external_ids WHERE organization_id = $1 AND kind = $2 AND ark_id = $3`,
-          [orgId, kind, arkId],
-        )
+      ? await base.where('ark_id', '=', arkId).execute()
       : exts.length
-        ? await q.query<{ external_id: string; ark_id: string; fingerprint: string }>(
-            `SELECT external_id, ark_id, fingerprint FROM external_ids
-              WHERE organization_id = $1 AND source = $2 AND kind = $3 AND external_id = ANY($4::text[])`,
-            [orgId, source, kind, exts],
-          )
+        ? await base.where('source', '=', source).where('external_id', '=', sql<string>`ANY(${exts}::text[])`).execute()
         : [];
   return new Map(rows.map((r) => [r.external_id, { ark_id: r.ark_id, fingerprint: r.fingerprint }]));
 }
 
-/** Records (or moves on) the source ids of records just written, with their fingerprints. */
-export async function recordExternal(q: Queryable, orgId: string, source: string, kind: Kind, rows: ExternalRow[]): Promise<void> {
+/** Which of these Ark ids already stand for a source record of this kind (any source). */
+export async function linkedArkIds(q: Queryable, orgId: string, kind: Kind, arkIds: string[]): Promise<Set<string>> {
+  if (!arkIds.length) return new Set();
+  const rows = await kx(q)
+    .selectFrom('external_ids')
+    .select('ark_id')
+    .where('organization_id', '=', orgId)
+    .where('kind', '=', kind)
+    .where('ark_id', '=', sql<string>`ANY(${arkIds}::text[])`)
+    .execute();
+  return new Set(rows.map((r) => r.ark_id));
+}
+
+/** Records (or moves on) the source ids of records just written, with their fingerprints: one statement per 5,000. */
+export async function recordExternal(q: Queryable, orgId: string, source: string, kind: Kind, rows: SourceLink[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 5000) {
     const c = rows.slice(i, i + 5000);
-    await q.query(
-      `INSERT INTO external_ids (organization_id, source, kind, external_id, ark_id, fingerprint)
-       SELECT $1, $2, $3, u.e, u.a, u.f FROM unnest($4::text[], $5::text[], $6::text[]) AS u(e, a, f)
-       ON CONFLICT (organization_id, source, kind, external_id)
-       DO UPDATE SET ark_id = EXCLUDED.ark_id, fingerprint = EXCLUDED.fingerprint, updated_at = now()`,
-      [orgId, source, kind, c.map((r) => r.ext), c.map((r) => r.ark_id), c.map((r) => r.fingerprint)],
-    );
+    const [exts, arks, fps] = [c.map((r) => r.ext), c.map((r) => r.ark_id), c.map((r) => r.fingerprint)];
+    await sql`
+      INSERT INTO external_ids (organization_id, source, kind, external_id, ark_id, fingerprint)
+      SELECT ${orgId}, ${source}, ${kind}, u.e, u.a, u.f FROM unnest(${exts}::text[], ${arks}::text[], ${fps}::text[]) AS u(e, a, f)
+      ON CONFLICT (organization_id, source, kind, external_id)
+      DO UPDATE SET ark_id = EXCLUDED.ark_id, fingerprint = EXCLUDED.fingerprint, updated_at = now()`.execute(kx(q));
   }
 }
 
-export interface ExternalIdRow {
-  source: string;
-  kind: Kind;
-  external_id: string;
-  ark_id: string;
-  created_at: Date;
-  updated_at: Date;
-}
 /** The lookup: by source and id (any kind, or one), or by the Ark record. */
 export async function findExternal(
   q: Queryable,
@@ -64,12 +68,15 @@ export async function findExternal(
   f: { source?: string; id?: string; kind?: string; ark_id?: string },
   limit: number,
   offset: number,
-): Promise<ExternalIdRow[]> {
-  return q.query<ExternalIdRow>(
-    `SELECT source, kind, external_id, ark_id, created_at, updated_at FROM external_ids
-      WHERE organization_id = $1 AND ($2::text IS NULL OR source = $2) AND ($3::text IS NULL OR external_id = $3)
-        AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR ark_id = $5)
-      ORDER BY source, kind, external_id LIMIT $6 OFFSET $7`,
-    [orgId, f.source ?? null, f.id ?? null, f.kind ?? null, f.ark_id ?? null, limit, offset],
-  );
+) {
+  let query = kx(q)
+    .selectFrom('external_ids')
+    .select(['source', 'kind', 'external_id', 'ark_id', 'created_at', 'updated_at'])
+    .where('organization_id', '=', orgId)
+    .$narrowType<{ kind: Kind }>();
+  if (f.source !== undefined) query = query.where('source', '=', f.source);
+  if (f.id !== undefined) query = query.where('external_id', '=', f.id);
+  if (f.kind !== undefined) query = query.where('kind', '=', f.kind);
+  if (f.ark_id !== undefined) query = query.where('ark_id', '=', f.ark_id);
+  return query.orderBy('source').orderBy('kind').orderBy('external_id').limit(limit).offset(offset).execute();
 }

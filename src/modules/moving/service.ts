@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context.ts';
 import type { Db, Queryable } from '../../platform/db/db.ts';
+import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { audit } from '../../platform/audit.ts';
 import { newId } from '../../platform/ids.ts';
 import { defineJob, enqueueJob } from '../../platform/jobs.ts';
@@ -24,7 +25,12 @@ export const movingOptions: {
   batch: number;
   afterBatch?: (runId: string) => void | Promise<void>;
   /** When set (the bench), the time spent writing each kind's batches and committing them, in ms, is added up here. */
-  timing?: Record<string, { ms: number; batches: number; records: number }>;
+  timing?: Record<string, { ms: number; batches: number; records: number; cpuMs: number }>;
+  /**
+   * With timing (the bench): a CPU time counter in ms (this process and the database backend of `q`), read before and
+   * after each batch, so a kind's CPU time is counted apart from the wait for a shared machine's cores.
+   */
+  cpu?: (q: Queryable) => Promise<number>;
 } = { batch: 500 };
 
 export interface Sac {
@@ -77,32 +83,41 @@ export async function dryRun(db: Db, org: Organization, b: Bundle, given: Partia
 
 // ------------------------------------------------------------------------------------------------------ background run
 
-export interface MoveRun {
-  id: string;
-  source: string;
+const RUN_COLUMNS = [
+  'id',
+  'source',
+  'status',
+  'total',
+  'done',
+  'batches',
+  'report',
+  'failure',
+  'created_at',
+  'started_at',
+  'finished_at',
+] as const;
+/** A move's run as its row holds it (the report as the run wrote it). */
+export type MoveRun = Omit<Pick<Selectable<DB['moving_runs']>, (typeof RUN_COLUMNS)[number]>, 'status' | 'report'> & {
   status: 'queued' | 'running' | 'done' | 'failed';
-  total: number;
-  done: number;
-  batches: number;
   report: MoveReport;
-  failure: string | null;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-}
-const COLS = 'id, source, status, total, done, batches, report, failure, created_at, started_at, finished_at';
+};
+const runs = (q: Queryable, orgId: string) => kx(q).selectFrom('moving_runs').where('organization_id', '=', orgId);
 
 let store: Promise<BlobStore> | null = null;
 const blobs = (ctx: Pick<AppContext, 'config'>) => (store ??= openBlobStore(ctx.config));
 
 export async function getRun(q: Queryable, orgId: string, id: string): Promise<MoveRun | null> {
-  return (await q.query<MoveRun>(`SELECT ${COLS} FROM moving_runs WHERE organization_id = $1 AND id = $2`, [orgId, id]))[0] ?? null;
+  return (await runs(q, orgId).select(RUN_COLUMNS).where('id', '=', id).$castTo<MoveRun>().executeTakeFirst()) ?? null;
 }
 export async function listRuns(q: Queryable, orgId: string, limit: number, offset: number): Promise<MoveRun[]> {
-  return q.query<MoveRun>(
-    `SELECT ${COLS} FROM moving_runs WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-    [orgId, limit, offset],
-  );
+  return runs(q, orgId)
+    .select(RUN_COLUMNS)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .$castTo<MoveRun>()
+    .execute();
 }
 
 /**
@@ -123,10 +138,19 @@ export async function startRun(
   const report = baseReport(b, false, given, await sacTotals(ctx.db, org.id, yearAgo()));
   return ctx.db.tx(async (q) => {
     const jobId = await enqueueJob(q, org.id, MOVE_JOB, { run_id: id });
-    await q.query(
-      `INSERT INTO moving_runs (organization_id, id, job_id, source, file_key, actor, total, report) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-      [org.id, id, jobId, b.source, key, actor, totalRecords(b), JSON.stringify(report)],
-    );
+    await kx(q)
+      .insertInto('moving_runs')
+      .values({
+        organization_id: org.id,
+        id,
+        job_id: jobId,
+        source: b.source,
+        file_key: key,
+        actor,
+        total: totalRecords(b),
+        report: JSON.stringify(report),
+      })
+      .execute();
     await audit(q, org.id, actor, 'move_queued', 'moving_run', id, { source: b.source, records: totalRecords(b) });
     const run = await getRun(q, org.id, id);
     if (!run) throw new Error('the move was not recorded');
@@ -140,22 +164,23 @@ export async function startRun(
  */
 async function runBatch(db: Db, config: WriteContext['config'], org: Organization, runId: string, b: Bundle): Promise<boolean> {
   return db.joinedTx(async (j) => {
-    const run = (
-      await j.query<MoveRun & { phase: number; next_index: number; actor: string }>(
-        `SELECT ${COLS}, phase, next_index, actor FROM moving_runs WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
-        [org.id, runId],
-      )
-    )[0];
+    const run = await runs(j, org.id)
+      .select([...RUN_COLUMNS, 'phase', 'next_index', 'actor'])
+      .where('id', '=', runId)
+      .forUpdate()
+      .$castTo<MoveRun & { phase: number; next_index: number; actor: string }>()
+      .executeTakeFirst();
     if (!run || run.status === 'done' || run.status === 'failed') return false;
     const report = run.report;
     const it = batches(b, movingOptions.batch, { phase: run.phase, index: run.next_index }).next();
     if (it.done) {
       report.sac_after = await sacTotals(j, org.id, yearAgo());
-      await j.query(`UPDATE moving_runs SET status = 'done', finished_at = now(), report = $3 WHERE organization_id = $1 AND id = $2`, [
-        org.id,
-        runId,
-        JSON.stringify(report),
-      ]);
+      await kx(j)
+        .updateTable('moving_runs')
+        .set({ status: 'done', finished_at: sql`now()`, report: JSON.stringify(report) })
+        .where('organization_id', '=', org.id)
+        .where('id', '=', runId)
+        .execute();
       await audit(j, org.id, run.actor, 'move_done', 'moving_run', runId, { source: run.source });
       return false;
     }
@@ -170,20 +195,30 @@ async function runBatch(db: Db, config: WriteContext['config'], org: Organizatio
       actor: run.actor,
       config,
     };
+    const cpu0 = movingOptions.timing && movingOptions.cpu ? await movingOptions.cpu(j) : 0;
     const started = performance.now();
     await writeBatch(w, batch.kind, batch.records);
     if (movingOptions.timing) {
-      const t = (movingOptions.timing[batch.kind] ??= { ms: 0, batches: 0, records: 0 });
+      const t = (movingOptions.timing[batch.kind] ??= { ms: 0, batches: 0, records: 0, cpuMs: 0 });
       t.ms += performance.now() - started;
+      if (movingOptions.cpu) t.cpuMs += (await movingOptions.cpu(j)) - cpu0;
       t.batches += 1;
       t.records += batch.records.length;
     }
     const more = batch.next < b[batch.kind].length;
-    await j.query(
-      `UPDATE moving_runs SET phase = $3, next_index = $4, done = done + $5, batches = batches + 1, report = $6, status = 'running'
-        WHERE organization_id = $1 AND id = $2`,
-      [org.id, runId, more ? batch.phase : batch.phase + 1, more ? batch.next : 0, batch.records.length, JSON.stringify(report)],
-    );
+    await kx(j)
+      .updateTable('moving_runs')
+      .set((eb) => ({
+        phase: more ? batch.phase : batch.phase + 1,
+        next_index: more ? batch.next : 0,
+        done: eb('done', '+', batch.records.length),
+        batches: eb('batches', '+', 1),
+        report: JSON.stringify(report),
+        status: 'running',
+      }))
+      .where('organization_id', '=', org.id)
+      .where('id', '=', runId)
+      .execute();
     return true;
   });
 }
@@ -197,25 +232,23 @@ async function organization(ctx: AppContext, orgId: string): Promise<Organizatio
 
 /** The run's work (the job's handler, and what the command line calls in its own process). */
 export async function runMove(ctx: AppContext, orgId: string, runId: string, progress?: (p: object) => Promise<void>): Promise<void> {
-  const run = (
-    await ctx.db.query<{ file_key: string; status: string; total: number }>(
-      'SELECT file_key, status, total FROM moving_runs WHERE organization_id = $1 AND id = $2',
-      [orgId, runId],
-    )
-  )[0];
+  const run = await runs(ctx.db, orgId).select(['file_key', 'status', 'total']).where('id', '=', runId).executeTakeFirst();
   if (!run || run.status === 'done' || run.status === 'failed') return;
-  await ctx.db.query(
-    "UPDATE moving_runs SET status = 'running', started_at = coalesce(started_at, now()) WHERE organization_id = $1 AND id = $2",
-    [orgId, runId],
-  );
+  await kx(ctx.db)
+    .updateTable('moving_runs')
+    .set({ status: 'running', started_at: sql`coalesce(started_at, now())` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', runId)
+    .execute();
   const store = await blobs(ctx);
   const file = await store.get(run.file_key);
   if (!file) {
-    await ctx.db.query(
-      `UPDATE moving_runs SET status = 'failed', failure = 'the stored records are missing', finished_at = now()
-        WHERE organization_id = $1 AND id = $2`,
-      [orgId, runId],
-    );
+    await kx(ctx.db)
+      .updateTable('moving_runs')
+      .set({ status: 'failed', failure: 'the stored records are missing', finished_at: sql`now()` })
+      .where('organization_id', '=', orgId)
+      .where('id', '=', runId)
+      .execute();
     return;
   }
   const chunks: Buffer[] = [];
@@ -239,11 +272,13 @@ defineJob<{ run_id: string }>(
   {
     maxAttempts: 5,
     onFailed: async (ctx, job, error) => {
-      await ctx.db.query(
-        `UPDATE moving_runs SET status = 'failed', failure = $3, finished_at = now()
-          WHERE organization_id = $1 AND id = $2 AND status <> 'done'`,
-        [job.orgId, (job.payload as { run_id: string }).run_id, `stopped after ${job.attempt} attempts: ${String(error)}`],
-      );
+      await kx(ctx.db)
+        .updateTable('moving_runs')
+        .set({ status: 'failed', failure: `stopped after ${job.attempt} attempts: ${String(error)}`, finished_at: sql`now()` })
+        .where('organization_id', '=', job.orgId)
+        .where('id', '=', (job.payload as { run_id: string }).run_id)
+        .where('status', '<>', 'done')
+        .execute();
     },
   },
 );

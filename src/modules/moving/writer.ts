@@ -44,7 +44,7 @@ import {
   type Mappings,
   type OutcomeCategory,
 } from './model.ts';
-import { lookupExternal, recordExternal, type ExternalRow } from './repository.ts';
+import { linkedArkIds, lookupExternal, recordExternal, type SourceLink } from './repository.ts';
 
 export interface KindCounts {
   new: number;
@@ -130,16 +130,6 @@ export async function writeBatch(w: WriteContext, kind: BundleKind, records: Bun
   }
 }
 
-/** Which of these Ark ids already stand for a source record of this kind (any source). */
-async function ownedArkIds(w: WriteContext, kind: Kind, arkIds: string[]): Promise<Set<string>> {
-  if (!arkIds.length) return new Set();
-  const rows = await w.db.query<{ ark_id: string }>(
-    'SELECT ark_id FROM external_ids WHERE organization_id = $1 AND kind = $2 AND ark_id = ANY($3::text[])',
-    [w.org.id, kind, arkIds],
-  );
-  return new Set(rows.map((r) => r.ark_id));
-}
-
 /** Records of the batch split by what is on file for them: new, changed (with their Ark id), unchanged. */
 async function classify<R extends { ext: string }>(w: WriteContext, kind: Kind, records: R[], extra: (r: R) => unknown = () => null) {
   const known = await lookupExternal(
@@ -172,7 +162,7 @@ const placeholderEmail = (source: string, ext: string) =>
 
 async function people(w: WriteContext, records: MPerson[]): Promise<void> {
   const { fresh, changed } = await classify(w, 'person', records);
-  const done: ExternalRow[] = [];
+  const done: SourceLink[] = [];
   for (const { r, fp, id } of changed) {
     try {
       const body: Record<string, unknown> = { firstName: r.first_name || '-', lastName: r.last_name };
@@ -265,10 +255,30 @@ async function people(w: WriteContext, records: MPerson[]): Promise<void> {
 
 // --------------------------------------------------------------------------------------------------------------- animals
 
+/**
+ * What a run works out once from its whole bundle (every stay), kept per bundle rather than per batch: a batch's
+ * context is new each batch, and a pass over every stay per batch made a large move's cost grow with the square of its
+ * size. `key` is what else the value depends on (the outcome mapping).
+ */
+const perBundle = new WeakMap<Bundle, Map<string, { key: string; value: unknown }>>();
+function once<T>(w: WriteContext, name: string, key: string, make: () => T): T {
+  let m = perBundle.get(w.bundle);
+  if (!m) {
+    m = new Map<string, { key: string; value: unknown }>();
+    perBundle.set(w.bundle, m);
+  }
+  const hit = m.get(name);
+  if (hit && hit.key === key) return hit.value as T;
+  const value = make();
+  m.set(name, { key, value });
+  return value;
+}
+
 /** Per animal: its first intake date and how its last stay ended (null: still in care). */
 function animalFacts(w: WriteContext): Map<string, { first: string | null; last: OutcomeCategory | null }> {
-  const cached = (w as WriteContext & { _facts?: Map<string, { first: string | null; last: OutcomeCategory | null }> })._facts;
-  if (cached) return cached;
+  return once(w, 'facts', JSON.stringify(w.mappings.outcome), () => animalFactsOf(w));
+}
+function animalFactsOf(w: WriteContext): Map<string, { first: string | null; last: OutcomeCategory | null }> {
   const facts = new Map<string, { first: string | null; last: OutcomeCategory | null; lastAt: string }>();
   for (const s of w.bundle.stay) {
     if (!s.intake_at) continue;
@@ -283,7 +293,6 @@ function animalFacts(w: WriteContext): Map<string, { first: string | null; last:
       }
     }
   }
-  (w as WriteContext & { _facts?: unknown })._facts = facts;
   return facts;
 }
 
@@ -305,7 +314,7 @@ async function animals(w: WriteContext, records: MAnimal[]): Promise<void> {
       : null;
     return want ?? inCare?.name ?? 'Available';
   };
-  const done: ExternalRow[] = [];
+  const done: SourceLink[] = [];
   for (const { r, fp, id } of changed) {
     try {
       const body: Record<string, unknown> = { name: r.name, dateOfBirth: r.date_of_birth, notes: r.notes };
@@ -391,7 +400,7 @@ async function stays(w: WriteContext, records: MStay[]): Promise<void> {
     'person',
     records.flatMap((r) => [r.source_person, r.destination_person]),
   );
-  const done: ExternalRow[] = [];
+  const done: SourceLink[] = [];
   const rows: ImportedStay[] = [];
   // An animal made by this move opened its first stay when it was created: the source's first stay becomes it (unless
   // that open stay already stands for a source stay).
@@ -400,7 +409,7 @@ async function stays(w: WriteContext, records: MStay[]): Promise<void> {
     w.org.id,
     fresh.map((f) => animalIds.get(f.r.animal)).filter((a): a is string => !!a),
   );
-  const owned = await ownedArkIds(w, 'stay', [...open.values()]);
+  const owned = await linkedArkIds(w.db, w.org.id, 'stay', [...open.values()]);
   const claimed = new Set<string>();
   for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed].sort((a, b) =>
     a.r.animal === b.r.animal ? (a.r.intake_at ?? '').localeCompare(b.r.intake_at ?? '') : 0,
@@ -448,10 +457,16 @@ async function stays(w: WriteContext, records: MStay[]): Promise<void> {
 
 /** Per source stay ended by an outcome: the next stay of the same animal when that is a return from adoption. */
 function adoptionReturns(w: WriteContext): Map<string, { at: string; ext: string }> {
-  const cached = (w as WriteContext & { _returns?: Map<string, { at: string; ext: string }> })._returns;
-  if (cached) return cached;
+  return once(w, 'returns', '', () => adoptionReturnsOf(w));
+}
+function adoptionReturnsOf(w: WriteContext): Map<string, { at: string; ext: string }> {
   const byAnimal = new Map<string, MStay[]>();
-  for (const s of w.bundle.stay) if (s.intake_at) byAnimal.set(s.animal, [...(byAnimal.get(s.animal) ?? []), s]);
+  for (const s of w.bundle.stay) {
+    if (!s.intake_at) continue;
+    const list = byAnimal.get(s.animal);
+    if (list) list.push(s);
+    else byAnimal.set(s.animal, [s]);
+  }
   const out = new Map<string, { at: string; ext: string }>();
   for (const list of byAnimal.values()) {
     list.sort((a, b) => (a.intake_at ?? '').localeCompare(b.intake_at ?? ''));
@@ -460,7 +475,6 @@ function adoptionReturns(w: WriteContext): Map<string, { at: string; ext: string
       if (s.outcome_at && next.adoption_return && next.intake_at) out.set(s.ext, { at: next.intake_at, ext: next.ext });
     }
   }
-  (w as WriteContext & { _returns?: unknown })._returns = out;
   return out;
 }
 
@@ -471,8 +485,7 @@ function adoptionReturns(w: WriteContext): Map<string, { at: string; ext: string
  * the movement), else zero. An animal that came back from the adoption (the next stay is an adoption return) shows
  * the adoption as returned.
  */
-async function adoptions(w: WriteContext, records: MStay[], written: ImportedStay[], done: ExternalRow[]): Promise<void> {
-  const returns = adoptionReturns(w);
+async function adoptions(w: WriteContext, records: MStay[], written: ImportedStay[], done: SourceLink[]): Promise<void> {
   const stayOf = new Map(done.map((d) => [d.ext, d.ark_id]));
   const rowOf = new Map(written.map((r) => [r.id, r]));
   const candidates = records.filter((r) => {
@@ -480,6 +493,7 @@ async function adoptions(w: WriteContext, records: MStay[], written: ImportedSta
     return row?.outcome_type === 'adoption' && row.destination_person_id && row.outcome_at;
   });
   if (!candidates.length) return;
+  const returns = adoptionReturns(w);
   const fpOf = new Map(done.map((d) => [d.ext, d.fingerprint]));
   const extra = (r: MStay) => ({ fp: fpOf.get(r.ext), ret: returns.get(r.ext)?.at ?? null });
   const { fresh, changed } = await classify(w, 'adoption', candidates, extra);
@@ -489,7 +503,7 @@ async function adoptions(w: WriteContext, records: MStay[], written: ImportedSta
     [...fresh, ...changed].map((c) => returns.get(c.r.ext)?.ext ?? null),
   );
   const rows: ImportedAdoption[] = [];
-  const keep: ExternalRow[] = [];
+  const keep: SourceLink[] = [];
   for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed]) {
     const stay = rowOf.get(stayOf.get(r.ext) ?? '') as ImportedStay;
     const ret = returns.get(r.ext);
@@ -534,7 +548,7 @@ async function animalRecords<R extends { ext: string; row: string; animal: strin
     records.map((r) => r.animal),
   );
   const rows: Row[] = [];
-  const done: ExternalRow[] = [];
+  const done: SourceLink[] = [];
   for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed]) {
     const animal = animalIds.get(r.animal);
     const why = animal ? problem(r) : `names animal ${r.animal}, which was not brought over`;
@@ -610,7 +624,7 @@ async function fosters(w: WriteContext, records: MFoster[]): Promise<void> {
     records.map((r) => r.person),
   );
   const rows: Parameters<typeof importFosterPlacements>[2] = [];
-  const done: ExternalRow[] = [];
+  const done: SourceLink[] = [];
   for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed]) {
     const animal = animalIds.get(r.animal);
     const person = personIds.get(r.person);
@@ -643,7 +657,7 @@ async function donations(w: WriteContext, records: MDonation[]): Promise<void> {
     'animal',
     records.map((r) => r.animal),
   );
-  const done: ExternalRow[] = [];
+  const done: SourceLink[] = [];
   for (const { r, fp, id } of [...fresh.map((f) => ({ ...f, id: null as string | null })), ...changed]) {
     const donor = personIds.get(r.person);
     const amount = BigInt(r.amount_minor);
@@ -725,7 +739,7 @@ async function photos(w: WriteContext, records: MPhoto[]): Promise<void> {
       return { error: (err as Error).message };
     }
   });
-  const done: ExternalRow[] = [];
+  const done: SourceLink[] = [];
   for (const [i, { r, animal }] of todo.entries()) {
     const g = got[i];
     if (!g || 'error' in g) {

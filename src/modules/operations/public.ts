@@ -146,37 +146,27 @@ export async function importFosterPlacements(
 ): Promise<void> {
   if (!rows.length) return;
   const people = [...new Set(rows.map((r) => r.person_id))];
-  await q.query(
-    `INSERT INTO foster_homes (organization_id, id, person_id, capacity, notes)
-     SELECT $1, 'fos_' || substr(md5($1 || '/' || p), 1, 20), p, 1, 'Brought over from another system' FROM unnest($2::text[]) AS p
-     ON CONFLICT (organization_id, person_id) DO NOTHING`,
-    [orgId, people],
-  );
-  await q.query(
-    `WITH w AS (
-       INSERT INTO foster_assignments (organization_id, id, foster_home_id, animal_id, status, requested_on, started_on, ended_on, notes)
-       SELECT $1, u.id, h.id, u.a, CASE WHEN u.e IS NULL THEN 'active' ELSE 'completed' END, u.s, u.s, u.e, u.n
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::date[], $6::date[], $7::text[]) AS u(id, a, p, s, e, n)
-         JOIN foster_homes h ON h.organization_id = $1 AND h.person_id = u.p
-       ON CONFLICT (organization_id, id) DO UPDATE SET foster_home_id = EXCLUDED.foster_home_id, status = EXCLUDED.status,
-         requested_on = EXCLUDED.requested_on, started_on = EXCLUDED.started_on, ended_on = EXCLUDED.ended_on, notes = EXCLUDED.notes,
-         updated_at = now()
-       RETURNING id, animal_id, (xmax = 0) AS inserted)
-     INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-     SELECT $1, $8, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'foster_assignment', id,
-            jsonb_build_object('animal_id', animal_id)
-       FROM w`,
-    [
-      orgId,
-      rows.map((r) => r.id),
-      rows.map((r) => r.animal_id),
-      rows.map((r) => r.person_id),
-      rows.map((r) => r.started_on),
-      rows.map((r) => r.ended_on),
-      rows.map((r) => r.notes),
-      actor,
-    ],
-  );
+  await sql`
+    INSERT INTO foster_homes (organization_id, id, person_id, capacity, notes)
+    SELECT ${orgId}, 'fos_' || substr(md5(${orgId} || '/' || p), 1, 20), p, 1, 'Brought over from another system'
+      FROM unnest(${people}::text[]) AS p
+    ON CONFLICT (organization_id, person_id) DO NOTHING`.execute(kx(q));
+  const col = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
+  await sql`
+    WITH w AS (
+      INSERT INTO foster_assignments (organization_id, id, foster_home_id, animal_id, status, requested_on, started_on, ended_on, notes)
+      SELECT ${orgId}, u.id, h.id, u.a, CASE WHEN u.e IS NULL THEN 'active' ELSE 'completed' END, u.s, u.s, u.e, u.n
+        FROM unnest(${col('id')}::text[], ${col('animal_id')}::text[], ${col('person_id')}::text[], ${col('started_on')}::date[],
+                    ${col('ended_on')}::date[], ${col('notes')}::text[]) AS u(id, a, p, s, e, n)
+        JOIN foster_homes h ON h.organization_id = ${orgId} AND h.person_id = u.p
+      ON CONFLICT (organization_id, id) DO UPDATE SET foster_home_id = EXCLUDED.foster_home_id, status = EXCLUDED.status,
+        requested_on = EXCLUDED.requested_on, started_on = EXCLUDED.started_on, ended_on = EXCLUDED.ended_on, notes = EXCLUDED.notes,
+        updated_at = now()
+      RETURNING id, animal_id, (xmax = 0) AS inserted)
+    INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+    SELECT ${orgId}, ${actor}, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'foster_assignment', id,
+           jsonb_build_object('animal_id', animal_id)
+      FROM w`.execute(kx(q));
 }
 
 /** An animal placed with a person's foster home (offered, accepted or in care), for the person's own portal. */

@@ -123,39 +123,25 @@ export async function importStays(q: Queryable, orgId: string, rows: ImportedSta
   for (let i = 0; i < rows.length; i += 1000) {
     const c = rows.slice(i, i + 1000);
     const col = <K extends keyof ImportedStay>(k: K) => c.map((r) => r[k]);
-    await q.query(
-      `WITH w AS (
-         INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, outcome_at, outcome_type, source_person_id,
-                                   destination_person_id, adoption_return, intake_notes, outcome_notes, intake_by, outcome_by)
-         SELECT $1, u.id, u.a, u.ia, u.it, u.oa, u.ot, u.sp, u.dp, u.ar, u.inote, u.onote, $13,
-                CASE WHEN u.oa IS NULL THEN NULL ELSE $13 END
-           FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[],
-                       $10::boolean[], $11::text[], $12::text[]) AS u(id, a, ia, it, oa, ot, sp, dp, ar, inote, onote)
-         ON CONFLICT (organization_id, id) DO UPDATE SET intake_at = EXCLUDED.intake_at, intake_type = EXCLUDED.intake_type,
-           outcome_at = EXCLUDED.outcome_at, outcome_type = EXCLUDED.outcome_type, source_person_id = EXCLUDED.source_person_id,
-           destination_person_id = EXCLUDED.destination_person_id, adoption_return = EXCLUDED.adoption_return,
-           intake_notes = EXCLUDED.intake_notes, outcome_notes = EXCLUDED.outcome_notes, outcome_by = EXCLUDED.outcome_by,
-           updated_at = now()
-         RETURNING id, animal_id, intake_type, outcome_type, (xmax = 0) AS inserted)
-       INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-       SELECT $1, $13, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'animal_stay', id,
-              jsonb_build_object('animal_id', animal_id, 'intake_type', intake_type, 'outcome_type', outcome_type) FROM w`,
-      [
-        orgId,
-        col('id'),
-        col('animal_id'),
-        col('intake_at'),
-        col('intake_type'),
-        col('outcome_at'),
-        col('outcome_type'),
-        col('source_person_id'),
-        col('destination_person_id'),
-        col('adoption_return'),
-        col('intake_notes'),
-        col('outcome_notes'),
-        actor,
-      ],
-    );
+    await sql`
+      WITH w AS (
+        INSERT INTO animal_stays (organization_id, id, animal_id, intake_at, intake_type, outcome_at, outcome_type, source_person_id,
+                                  destination_person_id, adoption_return, intake_notes, outcome_notes, intake_by, outcome_by)
+        SELECT ${orgId}, u.id, u.a, u.ia, u.it, u.oa, u.ot, u.sp, u.dp, u.ar, u.inote, u.onote, ${actor},
+               CASE WHEN u.oa IS NULL THEN NULL ELSE ${actor} END
+          FROM unnest(${col('id')}::text[], ${col('animal_id')}::text[], ${col('intake_at')}::timestamptz[], ${col('intake_type')}::text[],
+                      ${col('outcome_at')}::timestamptz[], ${col('outcome_type')}::text[], ${col('source_person_id')}::text[],
+                      ${col('destination_person_id')}::text[], ${col('adoption_return')}::boolean[], ${col('intake_notes')}::text[],
+                      ${col('outcome_notes')}::text[]) AS u(id, a, ia, it, oa, ot, sp, dp, ar, inote, onote)
+        ON CONFLICT (organization_id, id) DO UPDATE SET intake_at = EXCLUDED.intake_at, intake_type = EXCLUDED.intake_type,
+          outcome_at = EXCLUDED.outcome_at, outcome_type = EXCLUDED.outcome_type, source_person_id = EXCLUDED.source_person_id,
+          destination_person_id = EXCLUDED.destination_person_id, adoption_return = EXCLUDED.adoption_return,
+          intake_notes = EXCLUDED.intake_notes, outcome_notes = EXCLUDED.outcome_notes, outcome_by = EXCLUDED.outcome_by,
+          updated_at = now()
+        RETURNING id, animal_id, intake_type, outcome_type, (xmax = 0) AS inserted)
+      INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
+      SELECT ${orgId}, ${actor}, CASE WHEN inserted THEN 'import' ELSE 'import_update' END, 'animal_stay', id,
+             jsonb_build_object('animal_id', animal_id, 'intake_type', intake_type, 'outcome_type', outcome_type) FROM w`.execute(kx(q));
   }
 }
 

@@ -3,7 +3,8 @@ import { invalid } from '../../../platform/errors.ts';
 import { emptyBundle, sexOf, type Bundle } from '../model.ts';
 import { ASM3_MOVEMENT_TYPES, staysOf, type Movement } from './asm3.ts';
 
-type Row = Record<string, unknown>;
+/** A record of the ASM3 database (its own schema, not Ark's), column name → value. */
+type AsmRecord = Record<string, unknown>;
 const s = (v: unknown): string =>
   v === null || v === undefined
     ? ''
@@ -46,7 +47,7 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
       if (!/^[a-z_][a-z0-9_]*$/i.test(schema)) throw invalid({ schema: ['is not a schema name'] });
       await client.query(`SET LOCAL search_path TO ${schema}`);
     }
-    const q = async (sql: string) => (await client.query<Row>(sql)).rows;
+    const q = async (sql: string) => (await client.query<AsmRecord>(sql)).rows;
     const b = emptyBundle('asm3');
     const people = await q(`SELECT o.* FROM owner o ORDER BY o.id`);
     const personExt = new Map<number, string>();

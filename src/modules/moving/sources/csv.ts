@@ -7,7 +7,7 @@ const excel = lazyRequire<typeof ExcelJSModule>('exceljs');
 import { invalid } from '../../../platform/errors.ts';
 
 /** A file's rows as header → text, with the line each came from (the header is line 1). */
-export interface Rows {
+export interface Table {
   header: string[];
   rows: { line: number; get: (h: string) => string }[];
 }
@@ -31,7 +31,7 @@ const cell = (v: unknown): string =>
  * CSV text, or an XLSX workbook sent as base64 (its first sheet), as rows keyed by header. `isHeader` finds the header
  * line when a report puts title lines above it (the lines before it are skipped); by default it is the first line.
  */
-export async function readTable(name: string, content: string, isHeader?: (cells: string[]) => boolean): Promise<Rows> {
+export async function readTable(name: string, content: string, isHeader?: (cells: string[]) => boolean): Promise<Table> {
   let table: string[][];
   if (/\.xlsx$/i.test(name)) {
     const wb = new (excel().Workbook)();
