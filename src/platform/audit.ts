@@ -1,4 +1,5 @@
 import type { Queryable } from './db/db.ts';
+import { kx } from './db/kysely.ts';
 
 /** One row per change, written inside the same transaction as the change. */
 export async function audit(
@@ -10,14 +11,17 @@ export async function audit(
   entityId: string,
   detail?: unknown,
 ) {
-  await q.query('INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail) VALUES ($1,$2,$3,$4,$5,$6)', [
-    orgId,
-    actor,
-    action,
-    entityType,
-    entityId,
-    detail === undefined ? null : JSON.stringify(detail),
-  ]);
+  await kx(q)
+    .insertInto('audit_log')
+    .values({
+      organization_id: orgId,
+      actor,
+      action,
+      entity_type: entityType,
+      entity_id: entityId,
+      detail: detail === undefined ? null : JSON.stringify(detail),
+    })
+    .execute();
 }
 
 /** What changed in one field: its value before and after the write. */

@@ -3,6 +3,7 @@ import type { Queryable } from './db/db.ts';
 import type { Grants } from './permissions.ts';
 import { KEY_PATTERN } from './ids.ts';
 import { maybeUse, slot } from './hooks.ts';
+import { compiler, sql, statement } from './db/kysely.ts';
 
 /**
  * What the kernel's sign-in asks the owners of the access tables to record: a key's last use (settings owns api_keys)
@@ -49,6 +50,28 @@ export const SESSION_PATTERN = /^[A-Za-z0-9]{43}$/;
 export const SESSION_DAYS = 14;
 export const SESSION_IDLE_DAYS = 3;
 
+/** A live session of an active member, with the member's role (`stale`: its last activity is worth recording again). */
+const sessionByHash = statement('session_by_hash', (v: { orgId: string; hash: string }) =>
+  compiler
+    .selectFrom('member_sessions as s')
+    .innerJoin('members as m', (j) => j.onRef('m.organization_id', '=', 's.organization_id').onRef('m.id', '=', 's.member_id'))
+    .innerJoin('roles as r', (j) => j.onRef('r.organization_id', '=', 'm.organization_id').onRef('r.id', '=', 'm.role_id'))
+    .select([
+      's.id',
+      's.member_id',
+      'm.role_id',
+      'r.name',
+      sql<Grants>`r.grants`.as('grants'),
+      sql<boolean>`s.last_seen_at < now() - interval '1 minute'`.as('stale'),
+    ])
+    .where('s.organization_id', '=', v.orgId)
+    .where('s.token_hash', '=', v.hash)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .where('s.last_seen_at', '>', sql<Date>`now() - interval ${sql.lit(`${SESSION_IDLE_DAYS} days`)}`)
+    .where('m.status', '=', sql.lit('active')),
+);
+
 /**
  * Session token → principal with the member's role. Read from PostgreSQL on every request (no
  * cache), so signing out, disabling a member or changing a role reaches every process at once.
@@ -58,16 +81,7 @@ export class SessionAuth {
 
   async resolve(orgId: string, token: string): Promise<Principal | null> {
     if (!SESSION_PATTERN.test(token)) return null;
-    const rows = await this.db.prepared<{ id: string; member_id: string; role_id: string; name: string; grants: Grants; stale: boolean }>(
-      'session_by_hash',
-      `SELECT s.id, s.member_id, m.role_id, r.name, r.grants, s.last_seen_at < now() - interval '1 minute' AS stale
-         FROM member_sessions s
-         JOIN members m ON m.organization_id = s.organization_id AND m.id = s.member_id
-         JOIN roles r ON r.organization_id = m.organization_id AND r.id = m.role_id
-        WHERE s.organization_id = $1 AND s.token_hash = $2 AND s.revoked_at IS NULL AND s.expires_at > now()
-          AND s.last_seen_at > now() - interval '${SESSION_IDLE_DAYS} days' AND m.status = 'active'`,
-      [orgId, hashKey(token)],
-    );
+    const rows = await sessionByHash(this.db, { orgId, hash: hashKey(token) });
     const row = rows[0];
     if (!row) return null;
     if (row.stale)
@@ -99,6 +113,27 @@ const TTL_MS = 30_000;
 const TOUCH_MS = 60_000;
 const MAX_CACHED = 10_000;
 
+/** A key not revoked, with its role, and for a member's key the member's status and role's grants. */
+const keyByHash = statement('key_by_hash', (v: { orgId: string; hash: string }) =>
+  compiler
+    .selectFrom('api_keys as k')
+    .innerJoin('roles as r', (j) => j.onRef('r.organization_id', '=', 'k.organization_id').onRef('r.id', '=', 'k.role_id'))
+    .leftJoin('member_keys as mk', (j) => j.onRef('mk.organization_id', '=', 'k.organization_id').onRef('mk.key_id', '=', 'k.id'))
+    .leftJoin('members as m', (j) => j.onRef('m.organization_id', '=', 'mk.organization_id').onRef('m.id', '=', 'mk.member_id'))
+    .leftJoin('roles as mr', (j) => j.onRef('mr.organization_id', '=', 'm.organization_id').onRef('mr.id', '=', 'm.role_id'))
+    .select([
+      'k.id',
+      'k.role_id',
+      'r.name',
+      sql<Grants>`r.grants`.as('grants'),
+      'm.status as member_status',
+      sql<Grants | null>`mr.grants`.as('member_grants'),
+    ])
+    .where('k.organization_id', '=', v.orgId)
+    .where('k.key_hash', '=', v.hash)
+    .where('k.revoked_at', 'is', null),
+);
+
 /**
  * API key → principal, scoped by organization (a key of another organization is simply not
  * found). Cached briefly; revocation and role changes clear the cache in every process
@@ -124,23 +159,7 @@ export class KeyAuth {
     const hash = hashKey(key);
     // A key a member made is capped by the member's role now (not the role at the time), and stops
     // working while the member is not active.
-    const rows = await this.db.prepared<{
-      id: string;
-      role_id: string;
-      name: string;
-      grants: Grants;
-      member_status: string | null;
-      member_grants: Grants | null;
-    }>(
-      'key_by_hash',
-      `SELECT k.id, k.role_id, r.name, r.grants, m.status AS member_status, mr.grants AS member_grants FROM api_keys k
-         JOIN roles r ON r.organization_id = k.organization_id AND r.id = k.role_id
-         LEFT JOIN member_keys mk ON mk.organization_id = k.organization_id AND mk.key_id = k.id
-         LEFT JOIN members m ON m.organization_id = mk.organization_id AND m.id = mk.member_id
-         LEFT JOIN roles mr ON mr.organization_id = m.organization_id AND mr.id = m.role_id
-        WHERE k.organization_id = $1 AND k.key_hash = $2 AND k.revoked_at IS NULL`,
-      [orgId, hash],
-    );
+    const rows = await keyByHash(this.db, { orgId, hash });
     const row = rows[0];
     if (!row) return null; // unknown keys are not cached: guessed keys cannot grow this process's memory
     if (row.member_status !== null && row.member_status !== 'active') return null;

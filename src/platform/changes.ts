@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Queryable } from './db/db.ts';
-import { sql, type RawBuilder } from 'kysely';
+import { compiler, kx, sql, statement, type RawBuilder } from './db/kysely.ts';
 import type { Area } from './permissions.ts';
 
 /**
@@ -48,6 +48,20 @@ function clean(fields: Record<string, unknown> | undefined): Record<string, unkn
   return out;
 }
 
+const insertChange = statement(
+  'ark_record_change',
+  (v: { orgId: string; event: string; area: string; entity: string; id: string; fields: string; actor: string | null }) =>
+    compiler.insertInto('ark_changes').values({
+      organization_id: v.orgId,
+      event: v.event,
+      area: v.area,
+      entity_type: v.entity,
+      entity_id: v.id,
+      fields: v.fields,
+      actor: v.actor,
+    }),
+);
+
 /**
  * Records a change in the outbox inside the caller's transaction: it is seen (feed, webhooks) only if
  * that transaction commits, at its place (txid, pos), once every transaction older than it has ended (see
@@ -55,55 +69,30 @@ function clean(fields: Record<string, unknown> | undefined): Record<string, unkn
  * Call it with the transaction's `q`, next to the audit row.
  */
 export async function recordChange(q: Queryable, orgId: string, c: Change): Promise<void> {
-  await q.prepared(
-    'ark_record_change',
-    'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor) VALUES ($1,$2,$3,$4,$5,$6,$7)',
-    [orgId, c.event, CHANGE_EVENTS[c.event], c.entity, c.id, JSON.stringify(clean(c.fields)), c.actor ?? null],
-  );
-}
-
-/**
- * The change as a part of the caller's own statement (no round trip of its own): a CTE body that records it
- * once for each row `from` returns (none: nothing recorded), with that row's `organization_id` and `id`.
- * Its parameters are numbered from `next`. `sql.fields`, when given, builds the fields from the row (SQL over
- * `from`'s columns) instead of `c.fields`; `sql.actor` names a parameter the statement already has for the
- * actor. Use it in the statement that writes the record and its audit row.
- */
-export function changeCte(
-  c: Omit<Change, 'id'>,
-  from: string,
-  next: number,
-  sql: { fields?: string; actor?: string } = {},
-): { sql: string; params: unknown[] } {
-  const params: unknown[] = [c.event, CHANGE_EVENTS[c.event], c.entity];
-  const param = (v: unknown) => `$${next + params.push(v) - 1}`;
-  const actor = sql.actor ?? `${param(c.actor ?? null)}::text`;
-  const fields = sql.fields ?? `${param(JSON.stringify(clean(c.fields)))}::jsonb`;
-  return {
-    sql:
-      'INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor) ' +
-      `SELECT organization_id, $${next}::text, $${next + 1}::text, $${next + 2}::text, id, ${fields}, ${actor} FROM ${from}`,
-    params,
-  };
+  await insertChange(q, {
+    orgId,
+    event: c.event,
+    area: CHANGE_EVENTS[c.event],
+    entity: c.entity,
+    id: c.id,
+    fields: JSON.stringify(clean(c.fields)),
+    actor: c.actor ?? null,
+  });
 }
 
 /** Many changes in one statement (bulk import). */
 export async function recordChanges(q: Queryable, orgId: string, list: Change[]): Promise<void> {
   for (let i = 0; i < list.length; i += 1000) {
     const chunk = list.slice(i, i + 1000);
-    await q.query(
-      `INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
-       SELECT $1, e, a, t, i, f::jsonb, $2 FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(e, a, t, i, f)`,
-      [
-        orgId,
-        chunk[0]?.actor ?? null,
-        chunk.map((c) => c.event),
-        chunk.map((c) => CHANGE_EVENTS[c.event]),
-        chunk.map((c) => c.entity),
-        chunk.map((c) => c.id),
-        chunk.map((c) => JSON.stringify(clean(c.fields))),
-      ],
-    );
+    const events = chunk.map((c) => c.event);
+    const areas = chunk.map((c) => CHANGE_EVENTS[c.event]);
+    const entities = chunk.map((c) => c.entity);
+    const ids = chunk.map((c) => c.id);
+    const fields = chunk.map((c) => JSON.stringify(clean(c.fields)));
+    await sql`INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
+       SELECT ${orgId}, e, a, t, i, f::jsonb, ${chunk[0]?.actor ?? null}
+         FROM unnest(${events}::text[], ${areas}::text[], ${entities}::text[], ${ids}::text[], ${fields}::text[])
+              AS u(e, a, t, i, f)`.execute(kx(q));
   }
 }
 
@@ -165,11 +154,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const horizonEvents = new EventEmitter();
 
 export async function awaitHorizon(q: Queryable, timeoutMs: number, stuck?: string | null): Promise<{ horizon: string; passed: boolean }> {
-  const start = (
-    await q.query<{ xmax: string; xmin: string }>(
-      'SELECT pg_snapshot_xmax(s)::text AS xmax, pg_snapshot_xmin(s)::text AS xmin FROM pg_current_snapshot() s',
-    )
-  )[0];
+  const start = await kx(q)
+    .selectFrom(sql<{ s: unknown }>`pg_current_snapshot()`.as('s'))
+    .select([sql<string>`pg_snapshot_xmax(s)::text`.as('xmax'), sql<string>`pg_snapshot_xmin(s)::text`.as('xmin')])
+    .executeTakeFirst();
   if (!start) throw new Error('no snapshot');
   const target = BigInt(start.xmax);
   let horizon = start.xmin;
@@ -180,7 +168,12 @@ export async function awaitHorizon(q: Queryable, timeoutMs: number, stuck?: stri
   while (BigInt(horizon) < target && Date.now() < until) {
     await sleep(wait);
     wait = Math.min(wait * 2, 50);
-    horizon = (await q.query<{ h: string }>(`SELECT ${HORIZON_SQL}::text AS h`))[0]?.h ?? horizon;
+    horizon =
+      (
+        await kx(q)
+          .selectNoFrom(sql<string>`${sql.raw(HORIZON_SQL)}::text`.as('h'))
+          .executeTakeFirst()
+      )?.h ?? horizon;
   }
   return { horizon, passed: BigInt(horizon) >= target };
 }

@@ -21,11 +21,14 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type pg from 'pg';
 import { ambientTx, type Db } from './db/db.ts';
+import { kx, onClient, sql } from './db/kysely.ts';
 import { invalid } from './errors.ts';
 import type { App } from './context.ts';
 
 const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_SYNTAX = /^[\x20-\x7E]{1,255}$/;
+/** When a key's row was made before this, the key has expired (free to claim again, and to delete). */
+const EXPIRED = sql<Date>`now() - make_interval(hours => ${sql.lit(IDEMPOTENCY_TTL_HOURS)})`;
 
 const IDEMPOTENCY_HEADER_DESCRIPTION =
   `Optional. 1 to 255 printable ASCII characters. Retrying with the same key and the same ` +
@@ -86,11 +89,15 @@ async function release(claim: Claim, commit: boolean, status?: number, body?: st
   claim.done = true;
   try {
     if (commit) {
-      await claim.client.query(
-        'UPDATE idempotency_keys SET response_status = $5, response_body = $6::jsonb WHERE organization_id = $1 AND principal = ' +
-          '$2 AND route = $3 AND key = $4',
-        [claim.org, claim.principal, claim.route, claim.key, status, body === undefined || body === '' ? null : body],
-      );
+      const responseBody = body === undefined || body === '' ? null : body;
+      await kx(onClient(claim.client))
+        .updateTable('idempotency_keys')
+        .set({ response_status: status, response_body: sql`${responseBody}::jsonb` })
+        .where('organization_id', '=', claim.org)
+        .where('principal', '=', claim.principal)
+        .where('route', '=', claim.route)
+        .where('key', '=', claim.key)
+        .execute();
       await claim.client.query('COMMIT');
     } else {
       await claim.client.query('ROLLBACK');
@@ -156,37 +163,44 @@ async function claim(db: Db, req: FastifyRequest, reply: FastifyReply): Promise<
   try {
     await client.query('BEGIN');
     // A twin still running holds the unique row: this insert waits for it to commit or roll back.
-    const mine = await client.query(
-      `INSERT INTO idempotency_keys (organization_id, principal, route, key, request_hash) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (organization_id, principal, route, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, created_at =
-       now(), response_status = NULL, response_body = NULL
-       WHERE idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) RETURNING 1`,
-      [org, principal, route, sent, hash],
-    );
-    if (mine.rowCount) {
+    const k = kx(onClient(client));
+    const mine = await k
+      .insertInto('idempotency_keys')
+      .values({ organization_id: org, principal, route, key: sent, request_hash: hash })
+      .onConflict((oc) =>
+        oc
+          .columns(['organization_id', 'principal', 'route', 'key'])
+          .doUpdateSet({
+            request_hash: (eb) => eb.ref('excluded.request_hash'),
+            created_at: sql`now()`,
+            response_status: null,
+            response_body: null,
+          })
+          .where('idempotency_keys.created_at', '<', EXPIRED),
+      )
+      .returning(sql<number>`1`.as('claimed'))
+      .execute();
+    if (mine.length) {
       if (Math.random() < 0.01)
-        await client.query(
-          `DELETE FROM idempotency_keys WHERE organization_id = $1 AND created_at < now() - make_interval(hours
-            => ${IDEMPOTENCY_TTL_HOURS})`,
-          [org],
-        );
+        await k.deleteFrom('idempotency_keys').where('organization_id', '=', org).where('created_at', '<', EXPIRED).execute();
       claimed = true;
       return { client, org, principal, route, key: sent, done: false };
     }
-    const prior = (
-      await client.query<{ request_hash: string; response_status: number; response_body: unknown }>(
-        'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE organization_id = $1 AND principal = $2 ' +
-          'AND route = $3 AND key = $4',
-        [org, principal, route, sent],
-      )
-    ).rows[0];
+    const prior = await k
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'response_status', 'response_body'])
+      .where('organization_id', '=', org)
+      .where('principal', '=', principal)
+      .where('route', '=', route)
+      .where('key', '=', sent)
+      .executeTakeFirst();
     if (!prior || prior.request_hash !== hash) {
       throw invalid(
         { 'Idempotency-Key': ['was already used for a different request'] },
         'This Idempotency-Key was already used for a different request; use a new key for a new request.',
       );
     }
-    void reply.code(prior.response_status).header('Idempotent-Replayed', 'true');
+    void reply.code(prior.response_status as number).header('Idempotent-Replayed', 'true');
     await reply.send(prior.response_body ?? undefined);
     return null;
   } finally {

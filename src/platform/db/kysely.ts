@@ -21,6 +21,7 @@ import {
   type QueryResult,
   type RawBuilder,
 } from 'kysely';
+import type pg from 'pg';
 import { shapeName, type Queryable } from './db.ts';
 import type { DB } from './schema.generated.ts';
 
@@ -74,6 +75,17 @@ export function kx(q: Queryable): Kysely<DB> {
     builders.set(q, k);
   }
   return k;
+}
+
+/**
+ * A Queryable over one pg client of the caller's own (a session of its own: the migration runner's, a listener's, a
+ * request-wide transaction's), so `kx(onClient(client))` and the `sql` tag run on it. Every statement is sent unnamed
+ * (the client may sit behind a transaction pooler, where a named statement could be unknown to the next server
+ * connection).
+ */
+export function onClient(client: pg.ClientBase): Queryable {
+  const run = async <R>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as R[];
+  return { query: run, prepared: (_name, text, params) => run(text, params) };
 }
 
 /** A builder that only compiles (`.compile()`), for a statement run another way (a named prepared statement). */

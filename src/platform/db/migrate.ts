@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import pg from 'pg';
 import type { Db } from './db.ts';
+import { kx, onClient } from './kysely.ts';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
 
@@ -46,14 +47,16 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
     await client.query('ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text');
-    const rows = (await client.query<{ name: string; checksum: string | null }>('SELECT name, checksum FROM schema_migrations')).rows;
+    // The runner's own bookkeeping table (created above, left out of the generated schema): its columns typed here.
+    const q = kx(onClient(client)).withTables<{ schema_migrations: { name: string; checksum: string | null } }>();
+    const rows = await q.selectFrom('schema_migrations').select(['name', 'checksum']).execute();
     const done = new Map(rows.map((r) => [r.name, r.checksum]));
     const changed: string[] = [];
     for (const [name, stored] of done) {
       const text = texts.get(name);
       if (text === undefined) continue; // a file since retired: nothing to compare
       const sum = migrationChecksum(text);
-      if (stored === null) await client.query('UPDATE schema_migrations SET checksum = $2 WHERE name = $1', [name, sum]);
+      if (stored === null) await q.updateTable('schema_migrations').set({ checksum: sum }).where('name', '=', name).execute();
       else if (stored !== sum) changed.push(name);
     }
     if (changed.length) throw new ChangedMigrationError(changed.sort());
@@ -63,7 +66,10 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
       try {
         await client.query('BEGIN');
         await client.query(sql);
-        await client.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [file, migrationChecksum(sql)]);
+        await q
+          .insertInto('schema_migrations')
+          .values({ name: file, checksum: migrationChecksum(sql) })
+          .execute();
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');

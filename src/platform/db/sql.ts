@@ -10,10 +10,11 @@ export class Where {
   readonly params: unknown[];
   private readonly conditions: string[];
 
-  /** Every statement is scoped by organization: the clause starts `<orgColumn> = $1`. */
+  /** Every statement is scoped by organization: the clause starts with `<orgColumn> =` the first parameter. */
   constructor(orgId: string, orgColumn = 'organization_id') {
-    this.params = [orgId];
-    this.conditions = [`${orgColumn} = $1`];
+    this.params = [];
+    this.conditions = [];
+    this.conditions.push(`${orgColumn} = ${this.param(orgId)}`);
   }
 
   /** Adds a parameter and answers its placeholder (`$3`). */
