@@ -1,4 +1,5 @@
 import type { Db } from '../platform/db/db.ts';
+import { kx } from '../platform/db/kysely.ts';
 import type { SeedData } from '../platform/context.ts';
 import { newId } from '../platform/ids.ts';
 import { announceChange } from '../platform/cache-bus.ts';
@@ -165,11 +166,13 @@ async function seedIn(db: Db, slug: string): Promise<string> {
   return db.tx(async (q) => {
     const org = await settingsRepo.organizationBySlug(q, slug);
     if (!org) throw invalid({ slug: [`there is no organization ${slug}; make it with: ark org create ${slug} --name <name>`] });
-    const already = await q.query<{ n: string }>(
-      "SELECT count(*) AS n FROM people WHERE organization_id = $1 AND email LIKE '%@example.org'",
-      [org.id],
-    );
-    if (Number(already[0]?.n) > 0) throw invalid({ slug: [`${slug} already has sample records`] });
+    const already = await kx(q)
+      .selectFrom('people')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('organization_id', '=', org.id)
+      .where('email', 'like', '%@example.org')
+      .executeTakeFirst();
+    if (Number(already?.n) > 0) throw invalid({ slug: [`${slug} already has sample records`] });
     const data: SeedData = { people: [], animals: [] };
 
     for (let i = 0; i < 30; i++) {
