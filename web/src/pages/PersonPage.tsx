@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiA, apiB, fieldError, formError, ok, textIn } from '../api';
 import { keys } from '../queries/keys';
 import { usePersonAddresses, usePersonContacts, usePersonNotes, usePersonRecord } from '../queries/people';
 import { notify } from '../notify.ts';
@@ -378,9 +378,7 @@ function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmai
             <Table.Td>{m.subject || '—'}</Table.Td>
             <Table.Td>{m.recipient_address}</Table.Td>
             <Table.Td>
-              {(m.payload_metadata as { reason?: string } | null)?.reason === 'no_provider'
-                ? 'not sent: no email provider is set up'
-                : m.status}
+              {textIn(m.payload_metadata, 'reason') === 'no_provider' ? 'not sent: no email provider is set up' : m.status}
             </Table.Td>
           </Table.Tr>
         )}

@@ -51,6 +51,54 @@ export const keys = {
   },
   /** Which parts of the portal the organization offers and what it shares. */
   portalSettings: ['portal-settings'] as const,
+  /** The signed-in member, their organization and grants. */
+  session: ['session'] as const,
+  /** Medical care across the organization (what is due); `medical.all` refreshes every due list. */
+  medical: {
+    all: ['medical'] as const,
+    due: (filters: object) => ['medical', 'due', filters] as const,
+  },
+  /** Tasks: `tasks.all` refreshes every list of them. */
+  tasks: {
+    all: ['tasks'] as const,
+    list: (filters: object) => ['tasks', 'list', filters] as const,
+  },
+  /** The organization's calendar (tasks, events, stays by day): `calendar.all` refreshes every week read. */
+  calendar: {
+    all: ['calendar'] as const,
+    week: (from: string) => ['calendar', from] as const,
+  },
+  /** Conversations with the public: `inbox.all` refreshes every list and conversation. */
+  inbox: {
+    all: ['inbox'] as const,
+    list: (status: string) => ['inbox', 'list', status] as const,
+    conversation: (id: string) => ['inbox', 'conversation', id] as const,
+  },
+  /** Volunteer shifts: `shifts.all` refreshes every calendar read. */
+  shifts: {
+    all: ['shifts'] as const,
+    calendar: (from: string, to: string) => ['shifts', 'calendar', from, to] as const,
+  },
+  /** Transport runs: one board of them. */
+  transports: ['transports'] as const,
+  /** Stays whose intake or outcome falls in a month (the dashboard's chart). */
+  staysInMonth: (from: string) => ['stays', 'month', from] as const,
+  /** The organization's team members and the roles they can have. */
+  members: ['members'] as const,
+  roles: ['roles'] as const,
+  /** Message templates: `templates.all` refreshes every list, template and fill. */
+  templates: {
+    all: ['templates'] as const,
+    list: (status: string) => ['templates', 'list', status] as const,
+    one: (id: string) => ['templates', id] as const,
+    fill: (template: string | null, personId: string, animalId: string | null) =>
+      ['templates', 'fill', template, personId, animalId] as const,
+  },
+  /** The message log: `messages.all` refreshes every page of it. */
+  messages: {
+    all: ['messages'] as const,
+    log: (filters: object) => ['messages', 'log', filters] as const,
+  },
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,
