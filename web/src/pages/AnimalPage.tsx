@@ -22,7 +22,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
-import { useStatuses } from './Animals';
+import { useAnimalStatuses } from './Animals';
 import { day, daysLong, ListTable, money, shown, useActor } from './parts';
 import { PLACEMENT_STATUS_LABEL } from './names';
 import AnimalMedia from './AnimalMedia';
@@ -478,7 +478,7 @@ export default function AnimalPage() {
   const client = useQueryClient();
   const session = useSession();
   const canWrite = can(session.data?.grants, 'animals', 'write');
-  const statuses = useStatuses();
+  const statuses = useAnimalStatuses();
   const animal = useAnimal(id);
   const stays = useAnimalStays(id);
   const card = useAnimalCard(id);

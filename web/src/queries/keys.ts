@@ -99,6 +99,42 @@ export const keys = {
     all: ['messages'] as const,
     log: (filters: object) => ['messages', 'log', filters] as const,
   },
+  /** The organization's profile, its API keys and its animal statuses. */
+  organization: ['organization'] as const,
+  apiKeys: ['keys'] as const,
+  statuses: ['statuses'] as const,
+  /** How stay subtypes map to SAC categories. */
+  stayStatusMap: ['stay-status-map'] as const,
+  /** Intake and outcome subtypes: `staySubtypes.all` refreshes every list. */
+  staySubtypes: {
+    all: ['stay-subtypes'] as const,
+    list: (kind: string, includeRetired: boolean) => ['stay-subtypes', kind, includeRetired] as const,
+  },
+  /** Custom field definitions: `customFields.all` refreshes every list, of every area. */
+  customFields: {
+    all: ['custom-fields'] as const,
+    list: (path: string, includeRetired: boolean) => ['custom-fields', path, includeRetired] as const,
+    entity: (entity: string) => ['custom-fields', 'entity', entity] as const,
+  },
+  /** Care catalogues (breeds, age groups, behaviour attributes, medical items): `catalogue.of(kind)` refreshes one. */
+  catalogue: {
+    of: (kind: 'breeds' | 'ages' | 'traits' | 'medical') => ['catalogue', kind] as const,
+    list: (kind: 'breeds' | 'ages' | 'traits' | 'medical', species: string) => ['catalogue', kind, species] as const,
+  },
+  /** Medical protocols. */
+  protocols: ['protocols'] as const,
+  /** Housing: locations with their units and occupants; `housing.all` refreshes every read of them. */
+  housing: {
+    all: ['housing'] as const,
+    locations: ['housing', 'locations'] as const,
+    units: ['housing', 'units'] as const,
+  },
+  /** Foster homes: `foster.all` refreshes every list and home. */
+  foster: {
+    all: ['foster'] as const,
+    homes: (available: boolean) => ['foster', 'homes', available] as const,
+    home: (id: string) => ['foster', 'home', id] as const,
+  },
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,
