@@ -16,7 +16,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiA, apiB, fieldError, ok } from '../api';
 import type { paths as PathsA } from '../api/a';
 import type { paths as PathsB } from '../api/b';

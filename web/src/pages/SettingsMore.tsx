@@ -397,7 +397,6 @@ function useAdd<B>(key: 'breeds' | 'ages' | 'traits' | 'medical', fn: (b: B) => 
 
 /** Breeds, age groups and behaviour attributes (care), and the medical catalogue. */
 export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
-  const page = { limit: 100, offset: 0 };
   const edit = canAdmin ? [''] : [];
   const breeds = useBreeds();
   const ages = useAgeGroups();

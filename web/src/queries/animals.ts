@@ -87,3 +87,13 @@ export const useAnimalCounts = (states: readonly CareState[]) =>
       queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 1, careState } } })),
     })),
   });
+
+/** Several animals' records (Family A), each under its own key; `enabled` false reads nothing (no grant). */
+export const useAnimalsByIds = (ids: readonly string[], enabled = true) =>
+  useQueries({
+    queries: ids.map((id) => ({
+      queryKey: keys.animals.one(id),
+      queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })),
+      enabled,
+    })),
+  });

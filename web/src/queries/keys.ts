@@ -135,6 +135,29 @@ export const keys = {
     homes: (available: boolean) => ['foster', 'homes', available] as const,
     home: (id: string) => ['foster', 'home', id] as const,
   },
+  /** Fundraising: campaigns, donations, donors, the wish list; `fundraising.all` refreshes every one of them. */
+  fundraising: {
+    all: ['fundraising'] as const,
+    campaigns: ['fundraising', 'campaigns'] as const,
+    donations: ['fundraising', 'donations'] as const,
+    donors: ['fundraising', 'donors'] as const,
+    wishes: ['fundraising', 'wishes'] as const,
+  },
+  /** Auctions: `auctions.all` refreshes every list, lot, bid and bidder read. */
+  auctions: {
+    all: ['auctions'] as const,
+    list: ['auctions', 'list'] as const,
+    lots: (id: string | null) => ['auctions', id, 'lots'] as const,
+    bids: (id: string, lotId: string) => ['auctions', id, 'bids', lotId] as const,
+    bidders: (id: string) => ['auctions', id, 'bidders'] as const,
+  },
+  /** Community events: `events.all` refreshes every list, event and attendee list. */
+  events: {
+    all: ['events'] as const,
+    list: (status: string) => ['events', 'list', status] as const,
+    one: (id: string) => ['events', 'one', id] as const,
+    attendees: (id: string) => ['events', 'attendees', id] as const,
+  },
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,

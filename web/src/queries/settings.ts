@@ -1,6 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { apiB, ok } from '../api';
-import { FIELD_ROUTES, fieldsApi } from '../pages/customFieldPlaces';
+import { type FIELD_ROUTES, fieldsApi } from '../pages/customFieldPlaces';
 import { keys } from './keys';
 
 /**
