@@ -66,3 +66,8 @@ export function textIn(o: unknown, key: string): string | undefined {
   const v: unknown = Reflect.get(o, key);
   return typeof v === 'string' ? v : undefined;
 }
+/** The members of a free-form JSON object in an answer (such as a history entry's `detail`), or none. */
+export function entriesOf(o: unknown): [string, unknown][] {
+  if (typeof o !== 'object' || o === null) return [];
+  return Object.keys(o).map((k): [string, unknown] => [k, Reflect.get(o, k)]);
+}

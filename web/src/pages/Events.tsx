@@ -23,7 +23,7 @@ import { EVENT_STATUSES, type EventStatus, useAttendees, useEvent, useEvents } f
 import { useCampaigns } from '../queries/fundraising';
 import { oneOf } from '../queries/types';
 import { Link } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiA, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, ListTable, PersonPicker } from './parts';

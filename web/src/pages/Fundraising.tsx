@@ -25,7 +25,6 @@ import { can, useSession } from '../session';
 import { day, ListTable, money, PersonPicker, today, when } from './parts';
 import { Bidders, CloseAuction, LotActions, LotForm } from './AuctionAdmin';
 
-const page = { limit: 100, offset: 0 };
 const PRIORITY_COLOR: Record<string, string> = { high: 'red.9', medium: 'yellow.9', low: 'gray.7' };
 
 /** When a campaign runs, in words. */

@@ -26,6 +26,7 @@ import { day, PersonPicker } from './parts';
 import { nowIn, useZone, zonedIso } from './zone';
 import { keys } from '../queries/keys';
 import { useActiveUnits } from '../queries/housing';
+import { useChipLookup } from '../queries/registry';
 import { useBreeds, useStaySubtypes } from '../queries/settings';
 
 /** The Shelter Animals Count intake categories as a person reads them. */
@@ -81,13 +82,7 @@ function ChipCheck({ number }: { number: string }) {
     return () => clearTimeout(t);
   }, [number]);
   const enough = settled.replace(/[^0-9a-z]/gi, '').length >= 9;
-  const lookup = useQuery({
-    queryKey: ['registry-chip', settled],
-    enabled: enough,
-    retry: false,
-    queryFn: () =>
-      ok(apiB.GET('/api/registry/microchips/{number}', { params: { path: { number: settled }, query: { limit: 10, offset: 0 } } })),
-  });
+  const lookup = useChipLookup(settled, enough);
   const ours = useQuery({
     queryKey: keys.animals.chip(settled),
     enabled: enough,

@@ -158,6 +158,37 @@ export const keys = {
     one: (id: string) => ['events', 'one', id] as const,
     attendees: (id: string) => ['events', 'attendees', id] as const,
   },
+  /** The shared registry of flagged people: `registry.flags` refreshes every list of the organization's flags. */
+  registry: {
+    flags: ['registry-flags'] as const,
+    flagList: (status: string) => ['registry-flags', status] as const,
+    history: (flagId: string) => ['registry-history', flagId] as const,
+    matches: (personId: string | null) => ['registry-matches', personId] as const,
+    check: (personId: string) => ['registry-check', personId] as const,
+    chip: (number: string) => ['registry-chip', number] as const,
+    settings: ['registry-settings'] as const,
+  },
+  /** Partner organizations: `partners.all` refreshes every list and every partner's locations and affiliations. */
+  partners: {
+    all: ['partners'] as const,
+    list: (kind: string, q: string) => ['partners', 'list', kind, q] as const,
+    part: (part: 'locations' | 'affiliations', id: string) => ['partners', part, id] as const,
+  },
+  /** Adoption settings: fee schedules, return windows, the contract merge fields. */
+  feeSchedules: ['fee-schedules'] as const,
+  adoptionSettings: ['adoption-settings'] as const,
+  contractMergeFields: ['contract-merge-fields'] as const,
+  /** A contract template's versions, under `contractTemplates` so a template change refreshes them. */
+  contractTemplateVersions: (id: string, version: number) => ['contract-templates', id, 'versions', version] as const,
+  /** The public site's look and the listing feeds (syndication). */
+  publicSite: ['public-site'] as const,
+  syndication: ['syndication'] as const,
+  /** Webhook endpoints: `webhooks.all` refreshes the list and every endpoint's deliveries. */
+  webhooks: {
+    all: ['webhooks'] as const,
+    list: ['webhooks', 'list'] as const,
+    deliveries: (id: string) => ['webhooks', id, 'deliveries'] as const,
+  },
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,

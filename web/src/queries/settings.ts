@@ -9,7 +9,9 @@ import { keys } from './keys';
  */
 const page = { limit: 100, offset: 0 };
 
-export const useOrganization = () => useQuery({ queryKey: keys.organization, queryFn: () => ok(apiB.GET('/api/settings/organization')) });
+/** The organization's profile; `enabled` false reads nothing (no grant). */
+export const useOrganization = (enabled = true) =>
+  useQuery({ queryKey: keys.organization, queryFn: () => ok(apiB.GET('/api/settings/organization')), enabled });
 /** The team members with their roles. */
 export const useMembers = () =>
   useQuery({ queryKey: keys.members, queryFn: () => ok(apiB.GET('/api/members', { params: { query: {} } })) });
@@ -83,4 +85,19 @@ export const useProtocols = () =>
   useQuery({
     queryKey: keys.protocols,
     queryFn: () => ok(apiB.GET('/api/animals/medical/protocols', { params: { query: page } })),
+  });
+
+/** The public site's look and texts. */
+export const usePublicSite = () => useQuery({ queryKey: keys.publicSite, queryFn: () => ok(apiB.GET('/api/settings/public-site')) });
+/** The listing feeds sent to adoption sites. */
+export const useSyndication = () =>
+  useQuery({ queryKey: keys.syndication, queryFn: () => ok(apiB.GET('/api/settings/syndication', { params: { query: page } })) });
+/** The webhook endpoints. */
+export const useWebhooks = () =>
+  useQuery({ queryKey: keys.webhooks.list, queryFn: () => ok(apiB.GET('/api/settings/webhooks', { params: { query: page } })) });
+/** An endpoint's latest 25 deliveries. */
+export const useWebhookDeliveries = (id: string) =>
+  useQuery({
+    queryKey: keys.webhooks.deliveries(id),
+    queryFn: () => ok(apiB.GET('/api/settings/webhooks/{id}/deliveries', { params: { path: { id }, query: { limit: 25, offset: 0 } } })),
   });
