@@ -26,6 +26,7 @@ import {
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { keys } from '../queries/keys';
+import { useForm, useSubmission } from '../queries/forms';
 import {
   adoptionStatusOf,
   stageKindOf,
@@ -386,17 +387,9 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   const currency = quotes[0]?.data?.currency ?? 'USD';
   const canForms = can(useSession().data?.grants, 'forms', 'read');
   const submissionId = app.data?.submission_id ?? null;
-  const submission = useQuery({
-    queryKey: ['form-submission', submissionId],
-    queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}', { params: { path: { id: submissionId ?? '' } } })),
-    enabled: !!submissionId && canForms,
-  });
+  const submission = useSubmission(submissionId, canForms);
   const formId = submission.data?.form_id;
-  const form = useQuery({
-    queryKey: ['forms', formId],
-    queryFn: () => ok(apiB.GET('/api/forms/{id}', { params: { path: { id: formId ?? '' } } })),
-    enabled: !!formId,
-  });
+  const form = useForm(formId);
   const move = useMutation({
     mutationFn: (to: string) =>
       ok(

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Card, FileInput, Group, Progress, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
+import { useMovingRun } from '../queries/moving';
 import { apiB, ok } from '../api';
 import type { paths } from '../api/b';
 import { notify } from '../notify';
@@ -295,16 +296,7 @@ export default function Moving() {
     mutationFn: async () => ok(apiB.POST('/api/moving/runs', { body: await body() })),
     onSuccess: (r) => setRunId(r.id),
   });
-  const run = useQuery({
-    queryKey: ['moving-run', runId],
-    enabled: !!runId,
-    queryFn: () => ok(apiB.GET('/api/moving/runs/{id}', { params: { path: { id: runId ?? '' } } })),
-    refetchInterval: (q) => {
-      const s = q.state.data?.status;
-      if (s === 'done') notify('The move is done');
-      return s === 'queued' || s === 'running' ? 1000 : false;
-    },
-  });
+  const run = useMovingRun(runId);
 
   if (!can(session.data?.grants, 'settings', 'admin'))
     return <Alert color="gray">Moving records into Ark needs admin access to settings.</Alert>;

@@ -7,7 +7,7 @@ import { PARTNER_KINDS, type PartnerKind, usePartnerAffiliations, usePartnerLoca
 import { usePeopleByIds } from '../queries/people';
 import { oneOf } from '../queries/types';
 import { Link } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, PersonPicker, phone } from './parts';

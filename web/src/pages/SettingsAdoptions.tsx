@@ -412,7 +412,7 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
     },
   });
   const err = (k: string) => local[k] ?? fieldError(save.error, k);
-  const keys = [
+  const fieldKeys = [
     'name',
     'active',
     'rules',
@@ -647,7 +647,7 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
             Add a promotion
           </Button>
         </Group>
-        {!Object.keys(local).length && formError(save.error, keys) && <Alert color="red">{formError(save.error, keys)}</Alert>}
+        {!Object.keys(local).length && formError(save.error, fieldKeys) && <Alert color="red">{formError(save.error, fieldKeys)}</Alert>}
         {Object.keys(local).length > 0 && <Alert color="red">Correct the amounts marked in red.</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -189,6 +189,23 @@ export const keys = {
     list: ['webhooks', 'list'] as const,
     deliveries: (id: string) => ['webhooks', id, 'deliveries'] as const,
   },
+  /** Public forms and their submissions: `forms.all` refreshes every form, list and submission read. */
+  forms: {
+    all: ['forms'] as const,
+    list: ['forms', 'list'] as const,
+    one: (id: string | null | undefined) => ['forms', 'one', id] as const,
+    submissions: (filters: object) => ['forms', 'submissions', filters] as const,
+    submission: (id: string | null) => ['forms', 'submission', id] as const,
+    matches: (id: string) => ['forms', 'matches', id] as const,
+  },
+  /** Spreadsheet imports and moves from another system. */
+  imports: {
+    run: (target: string, id: string | null) => ['import-run', target, id] as const,
+    mappings: (target: string) => ['import-mappings', target] as const,
+  },
+  movingRun: (id: string | null) => ['moving-run', id] as const,
+  /** A one-time sign-in link (an invitation or a password reset). */
+  link: (token: string) => ['link', token] as const,
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,

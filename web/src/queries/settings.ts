@@ -101,3 +101,10 @@ export const useWebhookDeliveries = (id: string) =>
     queryKey: keys.webhooks.deliveries(id),
     queryFn: () => ok(apiB.GET('/api/settings/webhooks/{id}/deliveries', { params: { path: { id }, query: { limit: 25, offset: 0 } } })),
   });
+/** What a one-time link is for (an invitation names the organization and the email); not retried when it is stale. */
+export const useSignInLink = (token: string) =>
+  useQuery({
+    queryKey: keys.link(token),
+    queryFn: () => ok(apiB.GET('/api/session/links/{token}', { params: { path: { token } } })),
+    retry: false,
+  });
