@@ -31,6 +31,7 @@ import { AnimalHeader, ProfileFields } from './AnimalProfile';
 import { Stays } from './AnimalStays';
 import { asText } from '../text';
 import { keys } from '../queries/keys';
+import { useMedicalItems } from '../queries/medical';
 import {
   useAnimal,
   useAnimalCard,
@@ -234,10 +235,7 @@ const nowLocal = () => {
 /** The "Record a medical record" form of the Medical tab: an item by name, or one from the medical catalogue. */
 function AddMedical({ id }: { id: string }) {
   const client = useQueryClient();
-  const catalogue = useQuery({
-    queryKey: ['medical-items'],
-    queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const catalogue = useMedicalItems();
   const blank = {
     item: null as string | null,
     kind: 'vaccine' as MedicalKind,

@@ -13,7 +13,7 @@ import {
 import { usePerson } from '../queries/people';
 import { oneOf } from '../queries/types';
 import { Link } from 'react-router-dom';
-import { apiA, apiB, ok } from '../api';
+import { apiB, ok } from '../api';
 import { keys } from '../queries/keys';
 import { notify } from '../notify';
 import { can, useSession } from '../session';

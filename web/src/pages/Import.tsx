@@ -17,7 +17,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keys } from '../queries/keys';
 import { useImportMappings, useImportRun } from '../queries/moving';
-import { apiB, fail, ok } from '../api';
+import { fail } from '../api';
 import type { paths } from '../api/b';
 import { notify } from '../notify';
 import { can, useSession } from '../session';

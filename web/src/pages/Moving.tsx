@@ -4,7 +4,6 @@ import { useMutation } from '@tanstack/react-query';
 import { useMovingRun } from '../queries/moving';
 import { apiB, ok } from '../api';
 import type { paths } from '../api/b';
-import { notify } from '../notify';
 import { can, useSession } from '../session';
 
 type Body = paths['/api/moving/dry-run']['post']['requestBody']['content']['application/json'];

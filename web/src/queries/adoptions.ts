@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { paths } from '../api/b';
 import { apiB, ok } from '../api';
 import { keys } from './keys';
@@ -83,4 +83,12 @@ export const useContractTemplateVersions = (id: string, version: number) =>
   useQuery({
     queryKey: keys.contractTemplateVersions(id, version),
     queryFn: () => ok(apiB.GET('/api/animals/contract-templates/{id}/versions', { params: { path: { id } } })),
+  });
+/** The adoption fee of each animal (special needs or not), each under its own key. */
+export const useAdoptionFees = (animalIds: readonly string[], specialNeeds: boolean) =>
+  useQueries({
+    queries: animalIds.map((id) => ({
+      queryKey: keys.adoptionFee(id, specialNeeds),
+      queryFn: () => ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id }, query: { special_needs: specialNeeds } } })),
+    })),
   });

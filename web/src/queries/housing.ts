@@ -29,8 +29,9 @@ export const useFosterHomes = (available: boolean, enabled = true) =>
     enabled,
   });
 /** One foster home with its placements. */
-export const useFosterHome = (id: string) =>
+export const useFosterHome = (id: string, enabled = true) =>
   useQuery({
     queryKey: keys.foster.home(id),
     queryFn: () => ok(apiB.GET('/api/animals/foster-homes/{id}', { params: { path: { id } } })),
+    enabled,
   });

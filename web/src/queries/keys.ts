@@ -206,6 +206,16 @@ export const keys = {
   movingRun: (id: string | null) => ['moving-run', id] as const,
   /** A one-time sign-in link (an invitation or a password reset). */
   link: (token: string) => ['link', token] as const,
+  /** Reports: the catalogue, each report run with its parameters, schedules and SAC submissions. */
+  reports: {
+    catalogue: ['reports', 'catalogue'] as const,
+    run: (key: string, params: unknown) => ['reports', key, params] as const,
+    schedules: ['reports', 'schedules'] as const,
+    sacSubmissions: ['reports', 'sac-submissions'] as const,
+    sacSubmission: (id: string) => ['reports', 'sac-submission', id] as const,
+  },
+  /** The medical catalogue as the animal's record form offers it. */
+  medicalItems: ['medical-items'] as const,
   /** One animal: `animal.all(id)` is its Family A record and the prefix of every list read for it. */
   animal: {
     all: (id: string) => ['animal', id] as const,

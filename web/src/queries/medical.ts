@@ -20,3 +20,9 @@ export const useMedicalDue = (filters: MedicalDueFilters = {}) =>
     queryKey: keys.medical.due(filters),
     queryFn: () => ok(apiB.GET('/api/animals/medical/due', { params: { query: { ...page, ...filters } } })),
   });
+/** The medical catalogue (the first 100 items), for recording a treatment. */
+export const useMedicalItems = () =>
+  useQuery({
+    queryKey: keys.medicalItems,
+    queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: page } })),
+  });

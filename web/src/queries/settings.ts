@@ -13,8 +13,8 @@ const page = { limit: 100, offset: 0 };
 export const useOrganization = (enabled = true) =>
   useQuery({ queryKey: keys.organization, queryFn: () => ok(apiB.GET('/api/settings/organization')), enabled });
 /** The team members with their roles. */
-export const useMembers = () =>
-  useQuery({ queryKey: keys.members, queryFn: () => ok(apiB.GET('/api/members', { params: { query: {} } })) });
+export const useMembers = (enabled = true) =>
+  useQuery({ queryKey: keys.members, queryFn: () => ok(apiB.GET('/api/members', { params: { query: {} } })), enabled });
 /** The roles and their grants; `enabled` false reads nothing (not an administrator). */
 export const useRoles = (enabled = true) => useQuery({ queryKey: keys.roles, queryFn: () => ok(apiB.GET('/api/settings/roles')), enabled });
 export const useApiKeys = () => useQuery({ queryKey: keys.apiKeys, queryFn: () => ok(apiB.GET('/api/settings/keys')) });
