@@ -389,7 +389,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               )}
             />
             {custom.map((d) => {
-              const current = (a.customFields as Record<string, unknown>)[d.field_key];
+              const current = a.customFields[d.field_key];
               const shown = customText(d.field_type, current);
               return (
                 <InPlace<unknown>

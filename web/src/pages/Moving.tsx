@@ -144,8 +144,8 @@ function ReportView({
   /** Without it the mapping is shown as it was used, not editable. */
   setEdits?: (e: typeof edits) => void;
 }) {
-  const kinds = Object.keys(REPORT_LABEL) as ReportKind[];
-  const counts = r.counts as Record<ReportKind, { new: number; updated: number; unchanged: number; matched: number; refused: number }>;
+  const counts = r.counts;
+  const kinds = Object.keys(REPORT_LABEL).filter((k): k is ReportKind => k in REPORT_LABEL);
   const sacRows = (kind: 'intake' | 'outcome') => {
     const cats = new Set([...Object.keys(r.sac_before[kind]), ...Object.keys(r.sac_after?.[kind] ?? {})]);
     return [...cats].map((c) => ({ c, before: r.sac_before[kind][c] ?? 0, after: r.sac_after?.[kind][c] ?? 0 }));
