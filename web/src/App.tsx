@@ -7,6 +7,7 @@ import { apiB, whenSignedOut } from './api';
 import { useSession, can } from './session';
 import { setOrgZone } from './pages/zone';
 import { setOrgCountry } from './pages/parts';
+import { keys } from './queries/keys';
 
 // Route-level code splitting: each screen is its own chunk, loaded when first visited.
 const SignIn = lazy(() => import('./pages/SignIn'));
@@ -52,7 +53,7 @@ function Shell() {
   const location = useLocation();
   const navigate = useNavigate();
   const client = useQueryClient();
-  useEffect(() => whenSignedOut(() => void client.invalidateQueries({ queryKey: ['session'] })), [client]);
+  useEffect(() => whenSignedOut(() => void client.invalidateQueries({ queryKey: keys.session })), [client]);
   useEffect(close, [location.pathname, close]);
   if (session.isPending) return loading;
   if (session.isError) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;

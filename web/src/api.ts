@@ -57,3 +57,17 @@ export function formError(err: unknown, fields: string[]): string | undefined {
   if (fields.some((f) => fieldError(err, f))) return undefined;
   return err instanceof Error ? err.message : typeof err === 'string' ? err : 'Something went wrong.';
 }
+/**
+ * A text member of a free-form JSON object in an answer (such as a message's `payload_metadata`, which the schema
+ * leaves open), or undefined when it is missing or not text.
+ */
+export function textIn(o: unknown, key: string): string | undefined {
+  if (typeof o !== 'object' || o === null) return undefined;
+  const v: unknown = Reflect.get(o, key);
+  return typeof v === 'string' ? v : undefined;
+}
+/** The members of a free-form JSON object in an answer (such as a history entry's `detail`), or none. */
+export function entriesOf(o: unknown): [string, unknown][] {
+  if (typeof o !== 'object' || o === null) return [];
+  return Object.keys(o).map((k): [string, unknown] => [k, Reflect.get(o, k)]);
+}

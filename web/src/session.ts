@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiB, ok } from './api';
+import { keys } from './queries/keys';
 
 export function useSession() {
   return useQuery({
-    queryKey: ['session'],
+    queryKey: keys.session,
     queryFn: () => ok(apiB.GET('/api/session')),
     retry: false,
     staleTime: 60_000,

@@ -20,6 +20,7 @@ import QRCode from 'qrcode';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { useSession } from '../session';
+import { keys } from '../queries/keys';
 
 /** The otpauth URI as a QR code drawn in SVG from the code's modules (no image URL, no inline script). */
 function Qr({ text, label }: { text: string; label: string }) {
@@ -51,7 +52,7 @@ function TwoFactor({ on }: { on: boolean }) {
       setCode('');
       setPassword('');
       start.reset();
-      void client.invalidateQueries({ queryKey: ['session'] });
+      void client.invalidateQueries({ queryKey: keys.session });
     },
   });
   const disable = useMutation({
@@ -59,7 +60,7 @@ function TwoFactor({ on }: { on: boolean }) {
     onSuccess: () => {
       setPassword('');
       notify('Two-factor sign-in is off');
-      void client.invalidateQueries({ queryKey: ['session'] });
+      void client.invalidateQueries({ queryKey: keys.session });
     },
   });
 
@@ -204,7 +205,7 @@ function NameForm({ name }: { name: string }) {
     mutationFn: () => ok(apiB.PATCH('/api/session/account', { body: { name: value.trim() } })),
     onSuccess: () => {
       notify('Name saved');
-      void client.invalidateQueries({ queryKey: ['session'] });
+      void client.invalidateQueries({ queryKey: keys.session });
     },
   });
   return (

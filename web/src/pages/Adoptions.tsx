@@ -23,10 +23,12 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { keys } from '../queries/keys';
+import { useForm, useSubmission } from '../queries/forms';
 import {
+  useAdoptionFees,
   adoptionStatusOf,
   stageKindOf,
   useAdoptions,
@@ -98,13 +100,7 @@ function Finalize({
   const signed = (contracts.data?.results ?? []).filter((c) => c.status === 'signed');
   // The signed contract is chosen already (the latest signed, when several); staff may clear it.
   const contract = chosenContract === undefined ? (signed[0]?.id ?? null) : chosenContract;
-  const quotes = useQueries({
-    queries: animalIds.map((a) => ({
-      queryKey: keys.adoptionFee(a, f.special_needs),
-      queryFn: () =>
-        ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id: a }, query: { special_needs: f.special_needs } } })),
-    })),
-  });
+  const quotes = useAdoptionFees(animalIds, f.special_needs);
   const go = useMutation({
     mutationFn: () =>
       ok(
@@ -376,27 +372,14 @@ function Application({ id, canWrite, stages }: { id: string; canWrite: boolean; 
   const [finalizing, setFinalizing] = useState(false);
   const [paying, setPaying] = useState(false);
   // The fee from the schedule in force, per animal applied for (the same quotes the finalize form reads).
-  const quotes = useQueries({
-    queries: (app.data?.animal_ids ?? []).map((an) => ({
-      queryKey: ['adoption-fee', an, false],
-      queryFn: () => ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id: an }, query: { special_needs: false } } })),
-    })),
-  });
+  const quotes = useAdoptionFees(app.data?.animal_ids ?? [], false);
   const feeDue = quotes.reduce((sum, q) => sum + (q.data?.amount_minor ?? 0), 0);
   const currency = quotes[0]?.data?.currency ?? 'USD';
   const canForms = can(useSession().data?.grants, 'forms', 'read');
   const submissionId = app.data?.submission_id ?? null;
-  const submission = useQuery({
-    queryKey: ['form-submission', submissionId],
-    queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}', { params: { path: { id: submissionId ?? '' } } })),
-    enabled: !!submissionId && canForms,
-  });
+  const submission = useSubmission(submissionId, canForms);
   const formId = submission.data?.form_id;
-  const form = useQuery({
-    queryKey: ['forms', formId],
-    queryFn: () => ok(apiB.GET('/api/forms/{id}', { params: { path: { id: formId ?? '' } } })),
-    enabled: !!formId,
-  });
+  const form = useForm(formId);
   const move = useMutation({
     mutationFn: (to: string) =>
       ok(

@@ -22,7 +22,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
-import { useStatuses } from './Animals';
+import { useAnimalStatuses } from './Animals';
 import { day, daysLong, ListTable, money, shown, useActor } from './parts';
 import { PLACEMENT_STATUS_LABEL } from './names';
 import AnimalMedia from './AnimalMedia';
@@ -31,6 +31,7 @@ import { AnimalHeader, ProfileFields } from './AnimalProfile';
 import { Stays } from './AnimalStays';
 import { asText } from '../text';
 import { keys } from '../queries/keys';
+import { useMedicalItems } from '../queries/medical';
 import {
   useAnimal,
   useAnimalCard,
@@ -234,10 +235,7 @@ const nowLocal = () => {
 /** The "Record a medical record" form of the Medical tab: an item by name, or one from the medical catalogue. */
 function AddMedical({ id }: { id: string }) {
   const client = useQueryClient();
-  const catalogue = useQuery({
-    queryKey: ['medical-items'],
-    queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const catalogue = useMedicalItems();
   const blank = {
     item: null as string | null,
     kind: 'vaccine' as MedicalKind,
@@ -478,7 +476,7 @@ export default function AnimalPage() {
   const client = useQueryClient();
   const session = useSession();
   const canWrite = can(session.data?.grants, 'animals', 'write');
-  const statuses = useStatuses();
+  const statuses = useAnimalStatuses();
   const animal = useAnimal(id);
   const stays = useAnimalStays(id);
   const card = useAnimalCard(id);

@@ -16,7 +16,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiA, apiB, fieldError, ok } from '../api';
 import type { paths as PathsA } from '../api/a';
 import type { paths as PathsB } from '../api/b';
@@ -27,6 +27,7 @@ import { day, shown } from './parts';
 import { asText } from '../text';
 import type { Animal, AnimalCard } from '../queries/animals';
 import { keys } from '../queries/keys';
+import { useAnimalFieldDefinitions, useBreeds } from '../queries/settings';
 
 export type Card = AnimalCard;
 
@@ -170,16 +171,8 @@ const dash = (v: string | null | undefined) => (v === null || v === undefined ||
 export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal; card: Card; canWrite: boolean }) {
   const client = useQueryClient();
   const kennels = useKennels();
-  const breeds = useQuery({
-    queryKey: ['breeds', card.species.toLowerCase()],
-    queryFn: () =>
-      ok(apiB.GET('/api/animals/breeds', { params: { query: { species: card.species.toLowerCase(), limit: 100, offset: 0 } } })),
-  });
-  const fields = useQuery({
-    queryKey: ['custom-fields', 'animal'],
-    queryFn: () => ok(apiB.GET('/api/animals/custom-fields', { params: { query: { entity_type: 'animal' } } })),
-    staleTime: 300_000,
-  });
+  const breeds = useBreeds(card.species.toLowerCase());
+  const fields = useAnimalFieldDefinitions();
   const refresh = () => {
     void client.invalidateQueries({ queryKey: keys.animal.all(id) });
     void client.invalidateQueries({ queryKey: keys.animals.all });
@@ -396,7 +389,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
               )}
             />
             {custom.map((d) => {
-              const current = (a.customFields as Record<string, unknown>)[d.field_key];
+              const current = a.customFields[d.field_key];
               const shown = customText(d.field_type, current);
               return (
                 <InPlace<unknown>

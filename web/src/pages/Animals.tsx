@@ -29,6 +29,7 @@ import { day, today } from './parts';
 import { can, useSession } from '../session';
 import { notify } from '../notify';
 import { keys } from '../queries/keys';
+import { useStatuses } from '../queries/settings';
 
 const CARE = [
   { value: 'in_care', label: 'In care' },
@@ -46,12 +47,11 @@ export function CareBadge({ state }: { state: string }) {
   );
 }
 
-export function useStatuses() {
-  return useQuery({ queryKey: ['statuses'], queryFn: () => ok(apiB.GET('/api/animals/statuses')), staleTime: 300_000 });
-}
+/** The animal statuses, read once in five minutes (every list and form picks from them). */
+export const useAnimalStatuses = () => useStatuses(300_000);
 
 function AddAnimal({ onClose }: { onClose: () => void }) {
-  const statuses = useStatuses();
+  const statuses = useAnimalStatuses();
   const [b, setB] = useState({
     name: '',
     species: 'dog',
@@ -348,7 +348,7 @@ const VIEWS = [
 export default function Animals() {
   const [params, setParams] = useSearchParams();
   const session = useSession();
-  const statuses = useStatuses();
+  const statuses = useAnimalStatuses();
   const [adding, { open, close }] = useDisclosure();
   const page = Number(params.get('page') ?? 1);
   const view = params.get('view') ?? 'in_care';

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, NumberInput, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useBidders } from '../queries/fundraising';
+import { keys } from '../queries/keys';
 import type { components } from '../api/b';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
@@ -54,7 +56,7 @@ export function LotForm({ auctionId, currency, lot, onClose }: { auctionId: stri
     },
     onSuccess: (l) => {
       notify(lot ? `Lot ${l.lot_number} changed` : `Lot ${l.lot_number} added`);
-      void client.invalidateQueries({ queryKey: ['auctions'] });
+      void client.invalidateQueries({ queryKey: keys.auctions.all });
       onClose();
     },
   });
@@ -143,7 +145,7 @@ export function LotActions({ auctionId, currency, lot }: { auctionId: string; cu
       ),
     onSuccess: (l) => {
       notify(l.status === 'withdrawn' ? `Lot ${l.lot_number} withdrawn` : `Lot ${l.lot_number} open again`);
-      void client.invalidateQueries({ queryKey: ['auctions'] });
+      void client.invalidateQueries({ queryKey: keys.auctions.all });
     },
     onError: (e) => notify(e.message, 'red'),
   });
@@ -166,11 +168,7 @@ export function LotActions({ auctionId, currency, lot }: { auctionId: string; cu
 /** Who holds a paddle, and registering a person on file (the API gives the next paddle number). */
 export function Bidders({ auctionId, open, canWrite }: { auctionId: string; open: boolean; canWrite: boolean }) {
   const client = useQueryClient();
-  const bidders = useQuery({
-    queryKey: ['auctions', auctionId, 'bidders'],
-    queryFn: () => ok(apiB.GET('/api/fundraising/auctions/{id}/bidders', { params: { path: { id: auctionId } } })),
-    refetchInterval: open ? 4000 : false,
-  });
+  const bidders = useBidders(auctionId, open);
   const [person, setPerson] = useState<string | null>(null);
   const register = useMutation({
     mutationFn: () =>
@@ -178,7 +176,7 @@ export function Bidders({ auctionId, open, canWrite }: { auctionId: string; open
     onSuccess: (b) => {
       setPerson(null);
       notify(`Paddle ${b.paddle_number} given to ${b.name}`);
-      void client.invalidateQueries({ queryKey: ['auctions'] });
+      void client.invalidateQueries({ queryKey: keys.auctions.all });
     },
   });
   return (
@@ -236,8 +234,8 @@ export function CloseAuction({ auctionId, name, open }: { auctionId: string; nam
     onSuccess: (s) => {
       ask.close();
       notify(`${s.auction.name} closed`);
-      void client.invalidateQueries({ queryKey: ['auctions'] });
-      void client.invalidateQueries({ queryKey: ['fundraising'] });
+      void client.invalidateQueries({ queryKey: keys.auctions.all });
+      void client.invalidateQueries({ queryKey: keys.fundraising.all });
     },
   });
   const settled = close.data;

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useCustomFields } from '../queries/settings';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable } from './parts';
@@ -17,10 +19,7 @@ export function CustomFieldOrder() {
   const places = FIELD_PLACES.filter((p) => can(grants, p.area, 'admin'));
   const [entity, setEntity] = useState<FieldEntity>('animal');
   const path = placeOf(entity).path;
-  const list = useQuery({
-    queryKey: ['custom-fields', path, false],
-    queryFn: () => fieldsApi.list(path, false),
-  });
+  const list = useCustomFields(path);
   const fields = (list.data?.results ?? []).filter((d) => d.entity_type === entity);
   const move = useMutation({
     mutationFn: ({ i, by }: { i: number; by: -1 | 1 }) => {
@@ -30,7 +29,7 @@ export function CustomFieldOrder() {
     },
     onSuccess: (_, { i, by }) => {
       notify(`Moved ${fields[i]?.field_label ?? 'the field'} ${by < 0 ? 'up' : 'down'}`);
-      void client.invalidateQueries({ queryKey: ['custom-fields'] });
+      void client.invalidateQueries({ queryKey: keys.customFields.all });
     },
     onError: (e) => notify(e.message, 'red'),
   });

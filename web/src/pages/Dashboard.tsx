@@ -1,11 +1,13 @@
 import { addDays, currentZone, todayIn, zonedIso } from './zone';
 import { Alert, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQueries, useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Link } from 'react-router-dom';
-import { apiA, apiB, ok } from '../api';
 import { can, useSession } from '../session';
-import { keys } from '../queries/keys';
+import { useAnimalCounts } from '../queries/animals';
+import { useConversations } from '../queries/communications';
+import { useMedicalDue } from '../queries/medical';
+import { useOpenTasks, useStaysInMonth } from '../queries/operations';
+import { useShiftCalendar } from '../queries/shifts';
 
 const STATES = [
   { key: 'in_care', label: 'In care' },
@@ -17,35 +19,12 @@ const STATES = [
 const INTAKE = '#0b7a5f';
 const OUTCOME = '#3d4f9f';
 
-/**
- * Intakes and outcomes this month, by the day each happened: the organization's stays whose intake or outcome
- * falls in the month (`GET /api/animals/stays`, read on Animals), every page.
- */
-async function monthStays(from: string, to: string) {
-  const rows: { at: string; kind: 'intake' | 'outcome' }[] = [];
-  for (const kind of ['intake', 'outcome'] as const) {
-    for (let offset = 0; offset < 100_000; offset += 100) {
-      const page = await ok(apiB.GET('/api/animals/stays', { params: { query: { from, to, kind, limit: 100, offset } } }));
-      for (const s of page.results) {
-        const at = kind === 'intake' ? s.intake.occurred_at : s.outcome?.occurred_at;
-        if (at) rows.push({ at, kind });
-      }
-      if (!page.has_more) break;
-    }
-  }
-  return rows;
-}
-
 function MonthChart({ allowed }: { allowed: boolean }) {
   const now = new Date();
   const first = new Date(now.getFullYear(), now.getMonth(), 1);
   const month = first.toLocaleDateString(undefined, { month: 'long', year: 'numeric' });
   const next = new Date(now.getFullYear(), now.getMonth() + 1, 1);
-  const stays = useQuery({
-    queryKey: ['stays', 'month', first.toISOString()],
-    queryFn: () => monthStays(first.toISOString(), next.toISOString()),
-    enabled: allowed,
-  });
+  const stays = useStaysInMonth(first.toISOString(), next.toISOString(), allowed);
   const last = new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate();
   const weeks = Array.from({ length: Math.ceil(last / 7) }, (_, i) => ({
     week: `${i * 7 + 1}–${Math.min(last, i * 7 + 7)}`,
@@ -129,45 +108,17 @@ function CareChart({ data }: { data: { label: string; value: number | undefined 
 
 export default function Dashboard() {
   const session = useSession();
-  const counts = useQueries({
-    queries: STATES.map((s) => ({
-      queryKey: keys.animals.count(s.key),
-      queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 1, careState: s.key } } })),
-    })),
-  });
-  const [due] = useQueries({
-    queries: [
-      {
-        queryKey: ['medical', 'due'],
-        queryFn: () => ok(apiB.GET('/api/animals/medical/due', { params: { query: { limit: 100, offset: 0 } } })),
-      },
-    ],
-  });
-  const dueCount = due?.data?.results.length;
+  const counts = useAnimalCounts(STATES.map((s) => s.key));
+  const due = useMedicalDue();
+  const dueCount = due.data?.results.length;
   const grants = session.data?.grants;
   // Today, the week ahead and tomorrow's first instant in the organization's zone, wherever the browser is.
   const today = todayIn();
   const week = addDays(today, 6);
   const tomorrow = zonedIso(`${addDays(today, 1)}T00:00`, currentZone());
-  const [tasks, conversations, shifts] = useQueries({
-    queries: [
-      {
-        queryKey: ['tasks', 'due', tomorrow],
-        queryFn: () => ok(apiB.GET('/api/tasks', { params: { query: { limit: 100, offset: 0, done: false, due_to: tomorrow } } })),
-        enabled: can(grants, 'tasks', 'read'),
-      },
-      {
-        queryKey: ['inbox', 'list', 'open'],
-        queryFn: () => ok(apiB.GET('/api/communications/conversations', { params: { query: { status: 'open', limit: 100, offset: 0 } } })),
-        enabled: can(grants, 'communications', 'read'),
-      },
-      {
-        queryKey: ['shifts', 'calendar', today, week],
-        queryFn: () => ok(apiB.GET('/api/shifts/calendar', { params: { query: { from: today, to: week } } })),
-        enabled: can(grants, 'shifts', 'read'),
-      },
-    ],
-  });
+  const tasks = useOpenTasks({ due_to: tomorrow }, can(grants, 'tasks', 'read'));
+  const conversations = useConversations('open', can(grants, 'communications', 'read'));
+  const shifts = useShiftCalendar(today, week, can(grants, 'shifts', 'read'));
   const upto = (d: { results: unknown[]; has_more?: boolean } | undefined) => (d ? `${d.results.length}${d.has_more ? '+' : ''}` : '–');
   const windows = (shifts?.data?.results ?? []).filter((s) => s.status === 'scheduled').flatMap((s) => s.windows);
   const work = [

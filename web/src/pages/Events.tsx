@@ -17,9 +17,13 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAnimalsByIds } from '../queries/animals';
+import { EVENT_STATUSES, type EventStatus, useAttendees, useEvent, useEvents } from '../queries/events';
+import { useCampaigns } from '../queries/fundraising';
+import { oneOf } from '../queries/types';
 import { Link } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiA, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, ListTable, PersonPicker } from './parts';
@@ -61,11 +65,7 @@ function EditEvent({ e, canCampaigns, onClose }: { e: EventData; canCampaigns: b
     campaignId: e.campaignId,
   };
   const [b, setB] = useState(first);
-  const campaigns = useQuery({
-    queryKey: ['fundraising', 'campaigns'],
-    queryFn: () => ok(apiB.GET('/api/fundraising/campaigns', { params: { query: { limit: 100, offset: 0 } } })),
-    enabled: canCampaigns,
-  });
+  const campaigns = useCampaigns(canCampaigns);
   const save = useMutation({
     mutationFn: () =>
       ok(
@@ -85,7 +85,7 @@ function EditEvent({ e, canCampaigns, onClose }: { e: EventData; canCampaigns: b
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['events'] });
+      void client.invalidateQueries({ queryKey: keys.events.all });
       notify('Event saved');
       onClose();
     },
@@ -196,13 +196,7 @@ function EventAnimals({
   canAnimals: boolean;
 }) {
   const client = useQueryClient();
-  const animals = useQueries({
-    queries: animalIds.map((a) => ({
-      queryKey: keys.animals.one(a),
-      queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id: a } } })),
-      enabled: canAnimals,
-    })),
-  });
+  const animals = useAnimalsByIds(animalIds, canAnimals);
   const names = new Map(animals.flatMap((a) => (a.data ? [[a.data.id, `${a.data.name} (${a.data.species})`] as const] : [])));
   const [animal, setAnimal] = useState<string | null>(null);
   const link = useMutation({
@@ -210,7 +204,7 @@ function EventAnimals({
     onSuccess: (_r, ids) => {
       notify(ids.length > animalIds.length ? 'Animal linked' : 'Animal removed');
       setAnimal(null);
-      void client.invalidateQueries({ queryKey: ['events'] });
+      void client.invalidateQueries({ queryKey: keys.events.all });
     },
   });
   return (
@@ -294,7 +288,7 @@ function AddEvent({ onClose, onAdded }: { onClose: () => void; onAdded: (id: str
         }),
       ),
     onSuccess: (e) => {
-      void client.invalidateQueries({ queryKey: ['events'] });
+      void client.invalidateQueries({ queryKey: keys.events.all });
       notify('Event created');
       onAdded(e.id);
       onClose();
@@ -383,20 +377,13 @@ function EventCard({
   const client = useQueryClient();
   const [editing, edit] = useDisclosure();
   const [cancelling, cancelDialog] = useDisclosure();
-  const campaign = useQuery({
-    queryKey: ['fundraising', 'campaigns'],
-    queryFn: () => ok(apiB.GET('/api/fundraising/campaigns', { params: { query: { limit: 100, offset: 0 } } })),
-    enabled: canCampaigns,
-  });
-  const ev = useQuery({ queryKey: ['events', 'one', id], queryFn: () => ok(apiA.GET('/events/{id}', { params: { path: { id } } })) });
-  const attendees = useQuery({
-    queryKey: ['events', 'attendees', id],
-    queryFn: () => ok(apiA.GET('/events/{id}/attendees', { params: { path: { id }, query: { page: 1, perPage: 100 } } })),
-  });
+  const campaign = useCampaigns(canCampaigns);
+  const ev = useEvent(id);
+  const attendees = useAttendees(id);
   const [person, setPerson] = useState<string | null>(null);
   const [rsvp, setRsvp] = useState<Rsvp>('going');
   const [guests, setGuests] = useState<number | string>(0);
-  const refresh = () => void client.invalidateQueries({ queryKey: ['events'] });
+  const refresh = () => void client.invalidateQueries({ queryKey: keys.events.all });
   const put = useMutation({
     mutationFn: () =>
       ok(
@@ -567,14 +554,10 @@ export default function Events() {
   const canWrite = can(session.data?.grants, 'events', 'write');
   const canAnimals = can(session.data?.grants, 'animals', 'read');
   const canCampaigns = can(session.data?.grants, 'fundraising', 'read');
-  const [status, setStatus] = useState<string>('scheduled');
+  const [status, setStatus] = useState<EventStatus | ''>('scheduled');
   const [chosen, setChosen] = useState<string | null>(null);
   const [adding, { open, close }] = useDisclosure();
-  const events = useQuery({
-    queryKey: ['events', 'list', status],
-    queryFn: () =>
-      ok(apiA.GET('/events', { params: { query: { page: 1, perPage: 100, ...(status ? { status: status as 'scheduled' } : {}) } } })),
-  });
+  const events = useEvents(status || undefined);
   return (
     <Stack>
       <Group justify="space-between">
@@ -591,7 +574,7 @@ export default function Events() {
           { value: '', label: 'All' },
         ]}
         value={status}
-        onChange={(v) => setStatus(v ?? '')}
+        onChange={(v) => setStatus(oneOf(EVENT_STATUSES, v) ?? '')}
         allowDeselect={false}
       />
       {events.isError && <Alert color="red">{events.error.message}</Alert>}

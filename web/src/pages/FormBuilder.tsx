@@ -4,6 +4,8 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Button, Card, Checkbox, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 
@@ -83,10 +85,10 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
   const [name, setName] = useState(form?.name ?? '');
   const [slug, setSlug] = useState(form?.slug ?? '');
   const [slugTouched, setSlugTouched] = useState(!!form);
-  const [purpose, setPurpose] = useState<Purpose>((form?.purpose as Purpose) ?? 'general_contact');
+  const [purpose, setPurpose] = useState<Purpose>(oneOf(PURPOSES, form?.purpose) ?? 'general_contact');
   const [description, setDescription] = useState(form?.description ?? '');
   const [fields, setFields] = useState<Field[]>(
-    form?.fields.map((f) => ({ ...f, type: f.type as FieldType, options: f.options.join('\n'), keyTouched: true })) ?? [
+    form?.fields.map((f) => ({ ...f, type: oneOf(TYPES, f.type) ?? 'text', options: f.options.join('\n'), keyTouched: true })) ?? [
       { key: 'first_name', label: 'First name', type: 'text', required: true, options: '', keyTouched: true },
       { key: 'last_name', label: 'Last name', type: 'text', required: true, options: '', keyTouched: true },
       { key: 'email', label: 'Email', type: 'email', required: true, options: '', keyTouched: true },
@@ -129,7 +131,7 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
     },
     onSuccess: (f) => {
       notify(form ? `${f.name} saved` : `${f.name} built as a draft: publish it to open its public page`);
-      void client.invalidateQueries({ queryKey: ['forms'] });
+      void client.invalidateQueries({ queryKey: keys.forms.all });
       onDone();
     },
   });
@@ -175,7 +177,7 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
             w={240}
             data={PURPOSES.map((p) => ({ value: p, label: words(p) }))}
             value={purpose}
-            onChange={(v) => setPurpose((v as Purpose) ?? 'general_contact')}
+            onChange={(v) => setPurpose(oneOf(PURPOSES, v) ?? 'general_contact')}
             allowDeselect={false}
             error={fieldError(err, 'purpose')}
           />
@@ -223,7 +225,7 @@ function Builder({ form, onDone }: { form?: FormShape; onDone: () => void }) {
                   w={170}
                   data={TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] }))}
                   value={f.type}
-                  onChange={(v) => put(i, { type: (v as FieldType) ?? 'text' })}
+                  onChange={(v) => put(i, { type: oneOf(TYPES, v) ?? 'text' })}
                   allowDeselect={false}
                 />
                 {isChoice(f.type) && (
@@ -302,7 +304,7 @@ export function PublishButton({ form }: { form: { id: string; name: string; stat
     mutationFn: () => ok(apiB.PATCH('/api/forms/{id}', { params: { path: { id: form.id } }, body: { status: to } })),
     onSuccess: () => {
       notify(to === 'published' ? `${form.name} published` : `${form.name} unpublished: its public page no longer answers`);
-      void client.invalidateQueries({ queryKey: ['forms'] });
+      void client.invalidateQueries({ queryKey: keys.forms.all });
     },
   });
   return (

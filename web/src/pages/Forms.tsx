@@ -1,8 +1,19 @@
 import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Card, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  SUBMISSION_STATUSES,
+  type SubmissionStatus,
+  useForm,
+  useForms,
+  useSubmission,
+  useSubmissionMatches,
+  useSubmissions,
+} from '../queries/forms';
+import { usePerson } from '../queries/people';
+import { oneOf } from '../queries/types';
 import { Link } from 'react-router-dom';
-import { apiA, apiB, ok } from '../api';
+import { apiB, ok } from '../api';
 import { keys } from '../queries/keys';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
@@ -27,29 +38,14 @@ const sender = (a: Answers) => [a.first_name, a.last_name].filter((x) => typeof 
 /** One submission: its answers under the form's labels, likely people on file, convert or dismiss. */
 function Submission({ id, canWrite, canPeople, canRead }: { id: string; canWrite: boolean; canPeople: boolean; canRead: boolean }) {
   const client = useQueryClient();
-  const sub = useQuery({
-    queryKey: ['forms', 'submission', id],
-    queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}', { params: { path: { id } } })),
-  });
-  const form = useQuery({
-    queryKey: ['forms', 'one', sub.data?.form_id],
-    queryFn: () => ok(apiB.GET('/api/forms/{id}', { params: { path: { id: sub.data?.form_id ?? '' } } })),
-    enabled: !!sub.data,
-  });
-  const matches = useQuery({
-    queryKey: ['forms', 'matches', id],
-    queryFn: () => ok(apiB.GET('/api/forms/submissions/{id}/matches', { params: { path: { id } } })),
-    enabled: canPeople && sub.data?.status === 'new',
-  });
+  const sub = useSubmission(id);
+  const form = useForm(sub.data?.form_id);
+  const matches = useSubmissionMatches(id, canPeople && sub.data?.status === 'new');
   const personId = sub.data?.person_id;
-  const person = useQuery({
-    queryKey: keys.people.one(personId),
-    queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id: personId ?? '' } } })),
-    enabled: !!personId && canRead,
-  });
+  const person = usePerson(personId ?? '', !!personId && canRead);
   const done = (m: string) => {
     notify(m);
-    void client.invalidateQueries({ queryKey: ['forms'] });
+    void client.invalidateQueries({ queryKey: keys.forms.all });
   };
   const convert = useMutation({
     mutationFn: (body: { person_id?: string; create_new?: boolean }) =>
@@ -149,23 +145,10 @@ export default function Forms() {
   const canPeople = can(session.data?.grants, 'people', 'write');
   const canBuild = can(session.data?.grants, 'forms', 'admin');
   const [formId, setFormId] = useState<string>('');
-  const [status, setStatus] = useState<string>('new');
+  const [status, setStatus] = useState<SubmissionStatus | ''>('new');
   const [chosen, setChosen] = useState<string | null>(null);
-  const forms = useQuery({
-    queryKey: ['forms', 'list'],
-    queryFn: () => ok(apiB.GET('/api/forms', { params: { query: { limit: 100, offset: 0 } } })),
-  });
-  const subs = useQuery({
-    queryKey: ['forms', 'submissions', formId, status],
-    queryFn: () =>
-      ok(
-        apiB.GET('/api/forms/submissions', {
-          params: {
-            query: { limit: 100, offset: 0, ...(formId ? { form_id: formId } : {}), ...(status ? { status: status as 'new' } : {}) },
-          },
-        }),
-      ),
-  });
+  const forms = useForms();
+  const subs = useSubmissions(formId || undefined, status || undefined);
   const formName = new Map((forms.data?.results ?? []).map((f) => [f.id, f.name]));
   return (
     <Stack>
@@ -232,7 +215,7 @@ export default function Forms() {
             { value: '', label: 'All' },
           ]}
           value={status}
-          onChange={(v) => setStatus(v ?? '')}
+          onChange={(v) => setStatus(oneOf(SUBMISSION_STATUSES, v) ?? '')}
           allowDeselect={false}
         />
       </Group>

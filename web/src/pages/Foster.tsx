@@ -18,7 +18,9 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useFosterHome, useFosterHomes, useLocations } from '../queries/housing';
+import { keys } from '../queries/keys';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
@@ -84,16 +86,8 @@ function EndPlacement({
     notes: '',
   });
   const [confirming, setConfirming] = useState(false);
-  const places = useQuery({
-    queryKey: ['housing', 'locations'],
-    queryFn: () => ok(apiB.GET('/api/animals/locations', { params: { query: { limit: 200, offset: 0, include: 'units' } } })),
-    enabled: f.destination === 'kennel',
-  });
-  const homes = useQuery({
-    queryKey: ['foster', 'homes', true],
-    queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { limit: 100, offset: 0, available: true } } })),
-    enabled: f.destination === 'foster',
-  });
+  const places = useLocations(f.destination === 'kennel');
+  const homes = useFosterHomes(true, f.destination === 'foster');
   const unitChoices = (places.data?.results ?? [])
     .filter((l) => l.is_active)
     .map((l) => ({
@@ -123,8 +117,8 @@ function EndPlacement({
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['foster'] });
-      void client.invalidateQueries({ queryKey: ['housing'] });
+      void client.invalidateQueries({ queryKey: keys.foster.all });
+      void client.invalidateQueries({ queryKey: keys.housing.all });
       notify(`Fostering of ${a.animal_name} ended`);
       onClose();
     },
@@ -251,7 +245,7 @@ function AddHome({ onClose }: { onClose: () => void }) {
   const add = useMutation({
     mutationFn: () => ok(apiB.POST('/api/animals/foster-homes', { body: { person_id: person ?? '', capacity: Number(capacity) } })),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['foster'] });
+      void client.invalidateQueries({ queryKey: keys.foster.all });
       notify('Foster home added');
       onClose();
     },
@@ -290,16 +284,13 @@ function AddHome({ onClose }: { onClose: () => void }) {
 /** One home: its placements, with the next step of each, and a form to place an animal. */
 function Home({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
-  const home = useQuery({
-    queryKey: ['foster', 'home', id],
-    queryFn: () => ok(apiB.GET('/api/animals/foster-homes/{id}', { params: { path: { id } } })),
-  });
+  const home = useFosterHome(id);
   const [animal, setAnimal] = useState<string | null>(null);
   // The placement being ended, in its own dialog.
   const [ending, setEnding] = useState<{ id: string; animal_name: string; started_on: string | null } | null>(null);
   const done = (what: string) => () => {
     notify(what);
-    void client.invalidateQueries({ queryKey: ['foster'] });
+    void client.invalidateQueries({ queryKey: keys.foster.all });
   };
   const place = useMutation({
     mutationFn: () =>
@@ -421,11 +412,7 @@ export default function Foster() {
   const [withRoom, setWithRoom] = useState(false);
   const [chosen, setChosen] = useState<string | null>(null);
   const [adding, { open, close }] = useDisclosure();
-  const homes = useQuery({
-    queryKey: ['foster', 'homes', withRoom],
-    queryFn: () =>
-      ok(apiB.GET('/api/animals/foster-homes', { params: { query: { limit: 100, offset: 0, ...(withRoom ? { available: true } : {}) } } })),
-  });
+  const homes = useFosterHomes(withRoom);
   return (
     <Stack>
       <Group justify="space-between">

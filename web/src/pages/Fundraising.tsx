@@ -16,14 +16,15 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAuctionLots, useAuctions, useCampaigns, useDonations, useDonors, useLotBids, useWishList } from '../queries/fundraising';
+import { keys } from '../queries/keys';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, money, PersonPicker, today, when } from './parts';
 import { Bidders, CloseAuction, LotActions, LotForm } from './AuctionAdmin';
 
-const page = { limit: 100, offset: 0 };
 const PRIORITY_COLOR: Record<string, string> = { high: 'red.9', medium: 'yellow.9', low: 'gray.7' };
 
 /** When a campaign runs, in words. */
@@ -32,13 +33,6 @@ function runs(from: string | null, to: string | null) {
   if (from) return `from ${day(from)}`;
   if (to) return `until ${day(to)}`;
   return 'no dates set';
-}
-
-function useCampaigns() {
-  return useQuery({
-    queryKey: ['fundraising', 'campaigns'],
-    queryFn: () => ok(apiB.GET('/api/fundraising/campaigns', { params: { query: page } })),
-  });
 }
 
 function NewCampaign({ onClose }: { onClose: () => void }) {
@@ -58,7 +52,7 @@ function NewCampaign({ onClose }: { onClose: () => void }) {
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['fundraising'] });
+      void client.invalidateQueries({ queryKey: keys.fundraising.all });
       notify('Campaign started');
       onClose();
     },
@@ -152,7 +146,7 @@ function NewDonation({ onClose }: { onClose: () => void }) {
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['fundraising'] });
+      void client.invalidateQueries({ queryKey: keys.fundraising.all });
       notify('Donation recorded');
       onClose();
     },
@@ -229,18 +223,9 @@ export default function Fundraising() {
   const canWrite = can(session.data?.grants, 'fundraising', 'write');
   const client = useQueryClient();
   const campaigns = useCampaigns();
-  const donations = useQuery({
-    queryKey: ['fundraising', 'donations'],
-    queryFn: () => ok(apiA.GET('/donations', { params: { query: { page: 1, perPage: 100 } } })),
-  });
-  const donors = useQuery({
-    queryKey: ['fundraising', 'donors'],
-    queryFn: () => ok(apiB.GET('/api/fundraising/donors', { params: { query: page } })),
-  });
-  const wishes = useQuery({
-    queryKey: ['fundraising', 'wishes'],
-    queryFn: () => ok(apiB.GET('/api/fundraising/wish-list', { params: { query: page } })),
-  });
+  const donations = useDonations();
+  const donors = useDonors();
+  const wishes = useWishList();
   const [form, setForm] = useState<'campaign' | 'donation' | null>(null);
   const [wish, setWish] = useState({ name: '', quantity_wanted: 1 as number | string });
   const addWish = useMutation({
@@ -248,7 +233,7 @@ export default function Fundraising() {
       ok(apiB.POST('/api/fundraising/wish-list', { body: { name: wish.name, quantity_wanted: Number(wish.quantity_wanted) } })),
     onSuccess: () => {
       setWish({ name: '', quantity_wanted: 1 });
-      void client.invalidateQueries({ queryKey: ['fundraising', 'wishes'] });
+      void client.invalidateQueries({ queryKey: keys.fundraising.wishes });
     },
   });
   const receive = useMutation({
@@ -256,7 +241,7 @@ export default function Fundraising() {
       ok(apiB.POST('/api/fundraising/wish-list/{id}/receive', { params: { path: { id } }, body: { quantity: 1 } })),
     onSuccess: (w) => {
       notify(`${w.name}: ${w.quantity_received} of ${w.quantity_wanted} received`);
-      void client.invalidateQueries({ queryKey: ['fundraising', 'wishes'] });
+      void client.invalidateQueries({ queryKey: keys.fundraising.wishes });
     },
   });
   const [open, { open: show, close }] = useDisclosure();
@@ -456,12 +441,7 @@ function LotBids({
   canBid: boolean;
 }) {
   const client = useQueryClient();
-  const bids = useQuery({
-    queryKey: ['auctions', auctionId, 'bids', lot.id],
-    queryFn: () =>
-      ok(apiB.GET('/api/fundraising/auctions/{id}/lots/{lot_id}/bids', { params: { path: { id: auctionId, lot_id: lot.id } } })),
-    refetchInterval: open ? 4000 : false,
-  });
+  const bids = useLotBids(auctionId, lot.id, open);
   const [b, setB] = useState({ paddle: '' as number | string, amount: '' as number | string });
   const bid = useMutation({
     mutationFn: () =>
@@ -474,7 +454,7 @@ function LotBids({
     onSuccess: () => {
       setB({ paddle: '', amount: '' });
       notify('Bid recorded');
-      void client.invalidateQueries({ queryKey: ['auctions'] });
+      void client.invalidateQueries({ queryKey: keys.auctions.all });
     },
   });
   const sorted = [...(bids.data?.results ?? [])].sort((x, y) => y.sequence - x.sequence);
@@ -544,21 +524,12 @@ export function Auctions() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'fundraising', 'write');
   const client = useQueryClient();
-  const auctions = useQuery({
-    queryKey: ['auctions', 'list'],
-    queryFn: () => ok(apiB.GET('/api/fundraising/auctions', { params: { query: { limit: 100, offset: 0 } } })),
-    refetchInterval: (q) => (q.state.data?.results.some((a) => a.status === 'open') ? 4000 : false),
-  });
+  const auctions = useAuctions();
   const [chosen, setChosen] = useState<string | null>(null);
   const id = chosen ?? auctions.data?.results[0]?.id ?? null;
   const auction = auctions.data?.results.find((a) => a.id === id);
   const open = auction?.status === 'open';
-  const lots = useQuery({
-    queryKey: ['auctions', id, 'lots'],
-    queryFn: () => ok(apiB.GET('/api/fundraising/auctions/{id}/lots', { params: { path: { id: id as string } } })),
-    enabled: !!id,
-    refetchInterval: open ? 4000 : false,
-  });
+  const lots = useAuctionLots(id, open);
   const [lotId, setLotId] = useState<string | null>(null);
   const lot = lots.data?.results.find((l) => l.id === lotId);
   const [addingOpened, addingFns] = useDisclosure(false);
@@ -572,7 +543,7 @@ export function Auctions() {
       setStart({ campaign_id: null, name: '' });
       setChosen(a.id);
       notify('Auction started');
-      void client.invalidateQueries({ queryKey: ['auctions', 'list'] });
+      void client.invalidateQueries({ queryKey: keys.auctions.list });
     },
   });
   return (

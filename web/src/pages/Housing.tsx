@@ -19,7 +19,8 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLocations } from '../queries/housing';
 import { Link } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
 import type { components } from '../api/b';
@@ -42,7 +43,7 @@ function AddLocation({ onClose, onAdded }: { onClose: () => void; onAdded: (id: 
         }),
       ),
     onSuccess: (l) => {
-      void client.invalidateQueries({ queryKey: ['housing'] });
+      void client.invalidateQueries({ queryKey: keys.housing.all });
       notify('Location added');
       onAdded(l.id);
       onClose();
@@ -103,7 +104,7 @@ function AddUnit({ locationId, onClose }: { locationId: string; onClose: () => v
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['housing'] });
+      void client.invalidateQueries({ queryKey: keys.housing.all });
       notify('Unit added');
       onClose();
     },
@@ -176,7 +177,7 @@ function EditLocation({ l, onClose }: { l: LocationData; onClose: () => void }) 
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['housing'] });
+      void client.invalidateQueries({ queryKey: keys.housing.all });
       notify('Location saved');
       onClose();
     },
@@ -250,7 +251,7 @@ function EditUnit({ u, onClose }: { u: UnitData; onClose: () => void }) {
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['housing'] });
+      void client.invalidateQueries({ queryKey: keys.housing.all });
       notify('Unit saved');
       onClose();
     },
@@ -317,7 +318,7 @@ function useActive(kind: 'location' | 'unit', id: string, name: string) {
       else await ok(apiB.PATCH('/api/animals/housing-units/{id}', { params: { path: { id } }, body: { is_active: active } }));
     },
     onSuccess: (_r, active) => {
-      void client.invalidateQueries({ queryKey: ['housing'] });
+      void client.invalidateQueries({ queryKey: keys.housing.all });
       notify(active ? `${name} is in use again` : `${name} retired`);
     },
   });
@@ -438,7 +439,7 @@ function Place({ l, canWrite }: { l: Listed; canWrite: boolean }) {
     onSuccess: (u) => {
       notify(`Moved into ${u.name}`);
       setAnimal(null);
-      void client.invalidateQueries({ queryKey: ['housing'] });
+      void client.invalidateQueries({ queryKey: keys.housing.all });
       void client.invalidateQueries({ queryKey: keys.animals.all });
     },
   });
@@ -556,11 +557,7 @@ export default function Housing() {
   const canWrite = can(session.data?.grants, 'animals', 'write');
   const [chosen, setChosen] = useState<string | null>(null);
   const [adding, { open, close }] = useDisclosure();
-  const places = useQuery({
-    queryKey: ['housing', 'locations'],
-    // Every location with its units and occupants in one request (`include=units`).
-    queryFn: () => ok(apiB.GET('/api/animals/locations', { params: { query: { limit: 200, offset: 0, include: 'units' } } })),
-  });
+  const places = useLocations();
   const place = places.data?.results.find((l) => l.id === chosen);
   return (
     <Stack>

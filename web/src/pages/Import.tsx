@@ -14,8 +14,10 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiB, fail, ok } from '../api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useImportMappings, useImportRun } from '../queries/moving';
+import { fail } from '../api';
 import type { paths } from '../api/b';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
@@ -53,17 +55,7 @@ async function send(target: Target, file: File, mapping: string, dryRun: boolean
   return res.status === 202 ? { run: body as Run } : { result: body as Result };
 }
 
-function useRun(target: Target, id: string | null) {
-  return useQuery({
-    queryKey: ['import-run', target, id],
-    enabled: !!id,
-    queryFn: () =>
-      target === 'people'
-        ? ok(apiB.GET('/api/imports/people/runs/{id}', { params: { path: { id: id ?? '' } } }))
-        : ok(apiB.GET('/api/imports/animals/runs/{id}', { params: { path: { id: id ?? '' } } })),
-    refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.status) ? 1000 : false),
-  });
-}
+const useRun = useImportRun;
 
 function Counts({ o }: { o: Outcome }) {
   const items = [
@@ -100,13 +92,7 @@ export default function Import() {
   const [dry, setDry] = useState<Outcome | null>(null);
   const [done, setDone] = useState<Outcome | null>(null);
   const [runId, setRunId] = useState<string | null>(null);
-  const mappings = useQuery({
-    queryKey: ['import-mappings', target],
-    queryFn: () =>
-      target === 'people'
-        ? ok(apiB.GET('/api/imports/people/mappings', { params: { query: { limit: 100, offset: 0 } } }))
-        : ok(apiB.GET('/api/imports/animals/mappings', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const mappings = useImportMappings(target);
   const run = useRun(target, runId);
   const reset = () => {
     setDry(null);
@@ -129,7 +115,7 @@ export default function Import() {
       } else {
         setDone(o);
         notify(`Import finished: ${o.created} created, ${o.updated} updated, ${o.skipped} skipped`);
-        void client.invalidateQueries({ queryKey: [target] });
+        void client.invalidateQueries({ queryKey: target === 'people' ? keys.people.all : keys.animals.all });
       }
     },
   });

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Grid, Group, Loader, NavLink, SegmentedControl, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useConversation, useConversations } from '../queries/communications';
+import { keys } from '../queries/keys';
 import { apiB, fieldError, formError, ok } from '../api';
 import { usePerson } from '../queries/people';
 import { notify } from '../notify';
@@ -15,12 +17,9 @@ function PersonName({ id }: { id: string }) {
 
 function Conversation({ id, canWrite }: { id: string; canWrite: boolean }) {
   const client = useQueryClient();
-  const conv = useQuery({
-    queryKey: ['inbox', 'conversation', id],
-    queryFn: () => ok(apiB.GET('/api/communications/conversations/{id}', { params: { path: { id } } })),
-  });
+  const conv = useConversation(id);
   const [text, setText] = useState('');
-  const refresh = () => void client.invalidateQueries({ queryKey: ['inbox'] });
+  const refresh = () => void client.invalidateQueries({ queryKey: keys.inbox.all });
   const reply = useMutation({
     mutationFn: () =>
       ok(
@@ -156,10 +155,7 @@ export default function Inbox() {
   const canWrite = can(session.data?.grants, 'communications', 'write');
   const [status, setStatus] = useState<'open' | 'closed'>('open');
   const [chosen, setChosen] = useState<string | null>(null);
-  const list = useQuery({
-    queryKey: ['inbox', 'list', status],
-    queryFn: () => ok(apiB.GET('/api/communications/conversations', { params: { query: { status, limit: 100, offset: 0 } } })),
-  });
+  const list = useConversations(status);
   const rows = list.data?.results ?? [];
   const current = chosen ?? rows[0]?.id ?? null;
   return (

@@ -25,6 +25,9 @@ import { upload } from './AnimalMedia';
 import { day, PersonPicker } from './parts';
 import { nowIn, useZone, zonedIso } from './zone';
 import { keys } from '../queries/keys';
+import { useActiveUnits } from '../queries/housing';
+import { useChipLookup } from '../queries/registry';
+import { useBreeds, useStaySubtypes } from '../queries/settings';
 
 /** The Shelter Animals Count intake categories as a person reads them. */
 export const INTAKE_CATEGORY: Record<string, string> = {
@@ -50,20 +53,12 @@ const FORMAT: Record<string, string> = {
 
 /** Intake subtypes grouped under their SAC category, for one Select. */
 export function useSubtypes(kind: 'intake' | 'outcome') {
-  return useQuery({
-    queryKey: ['stay-subtypes', kind],
-    queryFn: () => ok(apiB.GET('/api/animals/stay-subtypes', { params: { query: { kind, limit: 100, offset: 0 } } })),
-    staleTime: 300_000,
-  });
+  return useStaySubtypes(kind, false, 300_000);
 }
 
 /** The housing units with their free places, grouped by location (full ones are shown but not offered). */
 export function useKennels() {
-  const locations = useQuery({
-    queryKey: ['locations', 'units'],
-    queryFn: () =>
-      ok(apiB.GET('/api/animals/locations', { params: { query: { include: 'units', limit: 100, offset: 0, is_active: true } } })),
-  });
+  const locations = useActiveUnits();
   return (locations.data?.results ?? []).map((l) => ({
     group: l.name,
     items: [
@@ -87,13 +82,7 @@ function ChipCheck({ number }: { number: string }) {
     return () => clearTimeout(t);
   }, [number]);
   const enough = settled.replace(/[^0-9a-z]/gi, '').length >= 9;
-  const lookup = useQuery({
-    queryKey: ['registry-chip', settled],
-    enabled: enough,
-    retry: false,
-    queryFn: () =>
-      ok(apiB.GET('/api/registry/microchips/{number}', { params: { path: { number: settled }, query: { limit: 10, offset: 0 } } })),
-  });
+  const lookup = useChipLookup(settled, enough);
   const ours = useQuery({
     queryKey: keys.animals.chip(settled),
     enabled: enough,
@@ -273,11 +262,7 @@ export default function Intake() {
   const [personName, setPersonName] = useState<string | null>(null);
   const subtypes = useSubtypes('intake');
   const kennels = useKennels();
-  const breeds = useQuery({
-    queryKey: ['breeds', f.species.toLowerCase()],
-    queryFn: () => ok(apiB.GET('/api/animals/breeds', { params: { query: { species: f.species.toLowerCase(), limit: 100, offset: 0 } } })),
-    enabled: f.species.trim().length > 0,
-  });
+  const breeds = useBreeds(f.species.toLowerCase(), f.species.trim().length > 0);
   const set = (k: keyof typeof f) => (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value });
   const subtypeData = Object.entries(INTAKE_CATEGORY).map(([cat, label]) => ({
     group: label,
@@ -334,7 +319,7 @@ export default function Intake() {
     },
     onSuccess: (made) => {
       void client.invalidateQueries({ queryKey: keys.animals.all });
-      void client.invalidateQueries({ queryKey: ['locations'] });
+      void client.invalidateQueries({ queryKey: keys.housing.all });
       notify(`${made.animal.name} taken in`);
       void navigate(`/animals/${made.animal.id}`);
     },

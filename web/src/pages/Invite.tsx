@@ -1,17 +1,14 @@
 import { useState } from 'react';
 import { Alert, Button, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSignInLink } from '../queries/settings';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
 import { AuthFrame } from './Auth';
 
 export default function Invite() {
   const { token = '' } = useParams();
-  const info = useQuery({
-    queryKey: ['link', token],
-    queryFn: () => ok(apiB.GET('/api/session/links/{token}', { params: { path: { token } } })),
-    retry: false,
-  });
+  const info = useSignInLink(token);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const client = useQueryClient();

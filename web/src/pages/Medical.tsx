@@ -16,15 +16,16 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable } from './parts';
 import { nowIn, useZone, zonedIso } from './zone';
 import { keys } from '../queries/keys';
+import { MEDICAL_KINDS, type MedicalKind, useMedicalDue } from '../queries/medical';
+import { oneOf } from '../queries/types';
 
-const KINDS = ['vaccine', 'test', 'treatment', 'procedure'] as const;
 type DueRow = {
   id: string;
   animal_id: string;
@@ -57,7 +58,7 @@ function Given({ item, onClose }: { item: DueRow; onClose: () => void }) {
         }),
       ),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['medical'] });
+      void client.invalidateQueries({ queryKey: keys.medical.all });
       void client.invalidateQueries({ queryKey: keys.animal.all(item.animal_id) });
       notify(`${item.item_name} recorded for ${item.animal_name}${r.next ? `; next dose due ${day(r.next.due_on)}` : ''}`);
       onClose();
@@ -118,29 +119,13 @@ function Given({ item, onClose }: { item: DueRow; onClose: () => void }) {
 export default function Medical() {
   const session = useSession();
   const canWrite = can(session.data?.grants, 'animals', 'write');
-  const [kind, setKind] = useState<string | null>(null);
+  const [kind, setKind] = useState<MedicalKind | null>(null);
   const [species, setSpecies] = useState('');
   const [giving, setGiving] = useState<DueRow | null>(null);
   const [view, setView] = useState('today');
   const ahead = view === 'week';
   const sp = species.trim();
-  const due = useQuery({
-    queryKey: ['medical', 'due', kind, sp, view],
-    queryFn: () =>
-      ok(
-        apiB.GET('/api/animals/medical/due', {
-          params: {
-            query: {
-              limit: 100,
-              offset: 0,
-              ...(kind ? { kind: kind as 'vaccine' } : {}),
-              ...(sp ? { species: sp } : {}),
-              ...(ahead ? { within_days: 7 } : {}),
-            },
-          },
-        }),
-      ),
-  });
+  const due = useMedicalDue({ ...(kind ? { kind } : {}), ...(sp ? { species: sp } : {}), ...(ahead ? { within_days: 7 } : {}) });
   const rows = due.data?.results;
   const overdue = rows?.filter((r) => r.state === 'overdue').length ?? 0;
   const upcoming = rows?.filter((r) => r.state === 'upcoming').length ?? 0;
@@ -162,7 +147,15 @@ export default function Medical() {
             { value: 'week', label: 'Next 7 days' },
           ]}
         />
-        <Select label="Kind" placeholder="Any kind" clearable data={[...KINDS]} value={kind} onChange={setKind} w={180} />
+        <Select
+          label="Kind"
+          placeholder="Any kind"
+          clearable
+          data={[...MEDICAL_KINDS]}
+          value={kind}
+          onChange={(v) => setKind(oneOf(MEDICAL_KINDS, v) ?? null)}
+          w={180}
+        />
         <TextInput label="Species" placeholder="Any species" value={species} onChange={(e) => setSpecies(e.currentTarget.value)} w={180} />
       </Group>
       {due.isError && <Alert color="red">{due.error.message}</Alert>}

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Code, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useMembers, useRoles } from '../queries/settings';
 import { apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
 import { when } from './parts';
@@ -9,20 +11,20 @@ export default function Members() {
   const session = useSession();
   const isAdmin = can(session.data?.grants, 'settings', 'admin');
   const client = useQueryClient();
-  const members = useQuery({ queryKey: ['members'], queryFn: () => ok(apiB.GET('/api/members', { params: { query: {} } })) });
-  const roles = useQuery({ queryKey: ['roles'], queryFn: () => ok(apiB.GET('/api/settings/roles')), enabled: isAdmin });
+  const members = useMembers();
+  const roles = useRoles(isAdmin);
   const [b, setB] = useState({ name: '', email: '', role: 'staff' });
   const invite = useMutation({
     mutationFn: () => ok(apiB.POST('/api/members', { body: b })),
     onSuccess: () => {
       setB({ name: '', email: '', role: b.role });
-      void client.invalidateQueries({ queryKey: ['members'] });
+      void client.invalidateQueries({ queryKey: keys.members });
     },
   });
   const change = useMutation({
     mutationFn: (v: { id: string; status: 'active' | 'disabled' }) =>
       ok(apiB.PATCH('/api/members/{id}', { params: { path: { id: v.id } }, body: { status: v.status } })),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['members'] }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.members }),
   });
   return (
     <Stack>

@@ -18,9 +18,22 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { apiB, fieldError, formError, ok } from '../api';
+import { apiB, fieldError, formError, ok, textIn } from '../api';
+import {
+  MESSAGE_DIRECTIONS,
+  MESSAGE_STATUSES,
+  type MessageDirection,
+  type MessageStatus,
+  TEMPLATE_STATUSES,
+  type TemplateStatus,
+  useMessageLog,
+  useTemplate,
+  useTemplates,
+} from '../queries/communications';
+import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, ListTable, PersonPicker, when } from './parts';
@@ -373,12 +386,9 @@ function TemplateEditor({ id }: { id: string }) {
   const navigate = useNavigate();
   const session = useSession();
   const canWrite = can(session.data?.grants, 'communications', 'write');
-  const tpl = useQuery({
-    queryKey: ['templates', id],
-    queryFn: () => ok(apiB.GET('/api/communications/templates/{id}', { params: { path: { id } } })),
-    enabled: !isNew,
-  });
-  const [f, setF] = useState({ key: '', name: '', subject: '', blocks: [{ type: 'p', runs: [{ text: '' }] }] as Block[] });
+  const tpl = useTemplate(id, !isNew);
+  const blank: Block[] = [{ type: 'p', runs: [{ text: '' }] }];
+  const [f, setF] = useState({ key: '', name: '', subject: '', blocks: blank });
   useEffect(() => {
     if (tpl.data)
       setF({ key: tpl.data.key, name: tpl.data.name, subject: tpl.data.subject_template, blocks: tpl.data.body_template_blocks });
@@ -399,22 +409,24 @@ function TemplateEditor({ id }: { id: string }) {
           ),
     onSuccess: (t) => {
       notify(isNew ? 'Template saved as a draft' : `Template saved (version ${t.version})`);
-      void client.invalidateQueries({ queryKey: ['templates'] });
-      client.setQueryData(['templates', t.id], t);
+      void client.invalidateQueries({ queryKey: keys.templates.all });
+      client.setQueryData(keys.templates.one(t.id), t);
       if (isNew) void navigate(`/messages/templates/${t.id}`, { replace: true });
     },
   });
   const status = useMutation({
     mutationFn: (action: 'activate' | 'draft' | 'archive') =>
       ok(
-        apiB.POST(`/api/communications/templates/{id}/${action}` as '/api/communications/templates/{id}/activate', {
-          params: { path: { id } },
-        }),
+        action === 'activate'
+          ? apiB.POST('/api/communications/templates/{id}/activate', { params: { path: { id } } })
+          : action === 'draft'
+            ? apiB.POST('/api/communications/templates/{id}/draft', { params: { path: { id } } })
+            : apiB.POST('/api/communications/templates/{id}/archive', { params: { path: { id } } }),
       ),
     onSuccess: (t) => {
       notify(`Template ${t.status === 'active' ? 'activated' : t.status === 'draft' ? 'back to draft' : 'archived'}`);
-      client.setQueryData(['templates', t.id], t);
-      void client.invalidateQueries({ queryKey: ['templates'] });
+      client.setQueryData(keys.templates.one(t.id), t);
+      void client.invalidateQueries({ queryKey: keys.templates.all });
     },
   });
   if (!isNew && tpl.isError) return <Alert color="red">{tpl.error.message}</Alert>;
@@ -530,16 +542,8 @@ function TemplateEditor({ id }: { id: string }) {
 
 function TemplateList() {
   const session = useSession();
-  const [status, setStatus] = useState<string | null>(null);
-  const list = useQuery({
-    queryKey: ['templates', 'list', status],
-    queryFn: () =>
-      ok(
-        apiB.GET('/api/communications/templates', {
-          params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'active' } : {}) } },
-        }),
-      ),
-  });
+  const [status, setStatus] = useState<TemplateStatus | null>(null);
+  const list = useTemplates(status ?? undefined);
   return (
     <Stack>
       <Group justify="space-between" align="flex-end">
@@ -547,9 +551,9 @@ function TemplateList() {
           label="Status"
           placeholder="Any"
           clearable
-          data={['active', 'draft', 'archived']}
+          data={[...TEMPLATE_STATUSES]}
           value={status}
-          onChange={setStatus}
+          onChange={(v) => setStatus(oneOf(TEMPLATE_STATUSES, v) ?? null)}
           w={160}
         />
         {can(session.data?.grants, 'communications', 'write') && (
@@ -588,10 +592,12 @@ function TemplateList() {
 
 /** Why a message was not sent, as the team reads it (the log keeps the technical reason in payload_metadata). */
 function statusNote(m: { status: string; payload_metadata: Record<string, unknown> }): string {
-  const meta = m.payload_metadata as { reason?: string; error?: string; suppression_reason?: string };
-  if (meta.reason === 'no_provider') return 'Not sent: no email provider is set up';
-  if (m.status === 'suppressed') return `Not sent: ${meta.suppression_reason || (meta.reason ?? '').replaceAll('_', ' ')}`;
-  if (m.status === 'failed' || m.status === 'bounced') return meta.error ? `Not sent: ${meta.error}` : '';
+  const meta = m.payload_metadata;
+  const reason = textIn(meta, 'reason');
+  const error = textIn(meta, 'error');
+  if (reason === 'no_provider') return 'Not sent: no email provider is set up';
+  if (m.status === 'suppressed') return `Not sent: ${textIn(meta, 'suppression_reason') || (reason ?? '').replaceAll('_', ' ')}`;
+  if (m.status === 'failed' || m.status === 'bounced') return error ? `Not sent: ${error}` : '';
   return '';
 }
 const msgColor: Record<string, string> = {
@@ -604,26 +610,10 @@ const msgColor: Record<string, string> = {
   suppressed: 'orange.9',
 };
 function MessageLog() {
-  const [direction, setDirection] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
+  const [direction, setDirection] = useState<MessageDirection | null>(null);
+  const [status, setStatus] = useState<MessageStatus | null>(null);
   const [offset, setOffset] = useState(0);
-  const log = useQuery({
-    queryKey: ['messages', 'log', direction, status, offset],
-    queryFn: () =>
-      ok(
-        apiB.GET('/api/communications/messages', {
-          params: {
-            query: {
-              limit: 50,
-              offset,
-              ...(direction ? { direction: direction as 'outbound' } : {}),
-              ...(status ? { status: status as 'sent' } : {}),
-            },
-          },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const log = useMessageLog({ ...(direction ? { direction } : {}), ...(status ? { status } : {}) }, offset);
   return (
     <Stack>
       <Group align="flex-end">
@@ -637,7 +627,7 @@ function MessageLog() {
           ]}
           value={direction}
           onChange={(v) => {
-            setDirection(v);
+            setDirection(oneOf(MESSAGE_DIRECTIONS, v) ?? null);
             setOffset(0);
           }}
           w={160}
@@ -646,10 +636,10 @@ function MessageLog() {
           label="Status"
           placeholder="Any"
           clearable
-          data={['queued', 'sent', 'delivered', 'failed', 'bounced', 'received', 'suppressed']}
+          data={[...MESSAGE_STATUSES]}
           value={status}
           onChange={(v) => {
-            setStatus(v);
+            setStatus(oneOf(MESSAGE_STATUSES, v) ?? null);
             setOffset(0);
           }}
           w={160}

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Card, FileInput, Group, Progress, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
+import { useMovingRun } from '../queries/moving';
 import { apiB, ok } from '../api';
 import type { paths } from '../api/b';
-import { notify } from '../notify';
 import { can, useSession } from '../session';
 
 type Body = paths['/api/moving/dry-run']['post']['requestBody']['content']['application/json'];
@@ -144,8 +144,8 @@ function ReportView({
   /** Without it the mapping is shown as it was used, not editable. */
   setEdits?: (e: typeof edits) => void;
 }) {
-  const kinds = Object.keys(REPORT_LABEL) as ReportKind[];
-  const counts = r.counts as Record<ReportKind, { new: number; updated: number; unchanged: number; matched: number; refused: number }>;
+  const counts = r.counts;
+  const kinds = Object.keys(REPORT_LABEL).filter((k): k is ReportKind => k in REPORT_LABEL);
   const sacRows = (kind: 'intake' | 'outcome') => {
     const cats = new Set([...Object.keys(r.sac_before[kind]), ...Object.keys(r.sac_after?.[kind] ?? {})]);
     return [...cats].map((c) => ({ c, before: r.sac_before[kind][c] ?? 0, after: r.sac_after?.[kind][c] ?? 0 }));
@@ -295,16 +295,7 @@ export default function Moving() {
     mutationFn: async () => ok(apiB.POST('/api/moving/runs', { body: await body() })),
     onSuccess: (r) => setRunId(r.id),
   });
-  const run = useQuery({
-    queryKey: ['moving-run', runId],
-    enabled: !!runId,
-    queryFn: () => ok(apiB.GET('/api/moving/runs/{id}', { params: { path: { id: runId ?? '' } } })),
-    refetchInterval: (q) => {
-      const s = q.state.data?.status;
-      if (s === 'done') notify('The move is done');
-      return s === 'queued' || s === 'running' ? 1000 : false;
-    },
-  });
+  const run = useMovingRun(runId);
 
   if (!can(session.data?.grants, 'settings', 'admin'))
     return <Alert color="gray">Moving records into Ark needs admin access to settings.</Alert>;

@@ -1,20 +1,32 @@
 import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Card, Group, Modal, Select, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keys } from '../queries/keys';
+import { PARTNER_KINDS, type PartnerKind, usePartnerAffiliations, usePartnerLocations, usePartners } from '../queries/partners';
+import { usePeopleByIds } from '../queries/people';
+import { oneOf } from '../queries/types';
+import { Link } from 'react-router-dom';
+import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, PersonPicker, phone } from './parts';
 
-const KINDS = ['rescue', 'shelter', 'vet', 'transport', 'supplier', 'other'] as const;
-type Kind = (typeof KINDS)[number];
+const KINDS = PARTNER_KINDS;
+type Kind = PartnerKind;
 
 function AddPartner({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
-  const [b, setB] = useState({ name: '', kind: 'rescue' as Kind, contact_name: '', email: '', phone: '', website: '', notes: '' });
+  const blank: { name: string; kind: Kind; contact_name: string; email: string; phone: string; website: string; notes: string } = {
+    name: '',
+    kind: 'rescue',
+    contact_name: '',
+    email: '',
+    phone: '',
+    website: '',
+    notes: '',
+  };
+  const [b, setB] = useState(blank);
   const add = useMutation({
     mutationFn: () =>
       ok(
@@ -31,7 +43,7 @@ function AddPartner({ onClose }: { onClose: () => void }) {
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['partners'] });
+      void client.invalidateQueries({ queryKey: keys.partners.all });
       notify('Partner added');
       onClose();
     },
@@ -52,7 +64,7 @@ function AddPartner({ onClose }: { onClose: () => void }) {
           label="Kind"
           data={KINDS.map((k) => ({ value: k, label: k }))}
           value={b.kind}
-          onChange={(v) => setB({ ...b, kind: v ?? 'rescue' })}
+          onChange={(v) => setB({ ...b, kind: oneOf(KINDS, v) ?? 'rescue' })}
           allowDeselect={false}
           error={fieldError(add.error, 'kind')}
         />
@@ -138,7 +150,7 @@ function PlaceForm({ partnerId, l, onClose }: { partnerId: string; l?: PlaceT; o
           );
     },
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['partners', 'locations', partnerId] });
+      void client.invalidateQueries({ queryKey: keys.partners.part('locations', partnerId) });
       notify(l ? 'Location saved' : 'Location added');
       onClose();
     },
@@ -216,7 +228,7 @@ function TieForm({ partnerId, a, name, onClose }: { partnerId: string; a?: TieT;
           );
     },
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['partners', 'affiliations', partnerId] });
+      void client.invalidateQueries({ queryKey: keys.partners.part('affiliations', partnerId) });
       notify(a ? 'Affiliation saved' : 'Person affiliated');
       onClose();
     },
@@ -277,22 +289,13 @@ function TieForm({ partnerId, a, name, onClose }: { partnerId: string; a?: TieT;
 /** One partner: its locations and the people affiliated with it, each added, changed or removed (with write on Partners). */
 function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string; kind: string }; canWrite: boolean; canPeople: boolean }) {
   const client = useQueryClient();
-  const places = useQuery({
-    queryKey: ['partners', 'locations', p.id],
-    queryFn: () => ok(apiB.GET('/api/partners/{id}/locations', { params: { path: { id: p.id }, query: { limit: 100, offset: 0 } } })),
-  });
-  const ties = useQuery({
-    queryKey: ['partners', 'affiliations', p.id],
-    queryFn: () => ok(apiB.GET('/api/partners/{id}/affiliations', { params: { path: { id: p.id }, query: { limit: 100, offset: 0 } } })),
-  });
+  const places = usePartnerLocations(p.id);
+  const ties = usePartnerAffiliations(p.id);
   // Affiliations name people by id; their names are read in People when the role may.
-  const people = useQueries({
-    queries: (ties.data?.results ?? []).map((a) => ({
-      queryKey: keys.people.one(a.person_id),
-      queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id: a.person_id } } })),
-      enabled: canPeople,
-    })),
-  });
+  const people = usePeopleByIds(
+    (ties.data?.results ?? []).map((a) => a.person_id),
+    canPeople,
+  );
   const names = new Map(people.flatMap((x) => (x.data ? [[x.data.id, `${x.data.firstName} ${x.data.lastName}`] as const] : [])));
   const nameOf = (id: string) => names.get(id) ?? (canPeople ? '…' : 'a person on file');
   const [place, setPlace] = useState<PlaceT | 'new' | null>(null);
@@ -304,7 +307,7 @@ function PartnerCard({ p, canWrite, canPeople }: { p: { id: string; name: string
       else await ok(apiB.DELETE('/api/partners/{id}/affiliations/{sub_id}', { params: { path: { id: p.id, sub_id: x.id } } }));
     },
     onSuccess: (_r, x) => {
-      void client.invalidateQueries({ queryKey: ['partners', x.kind, p.id] });
+      void client.invalidateQueries({ queryKey: keys.partners.part(x.kind, p.id) });
       notify(`${x.label} removed`);
     },
   });
@@ -433,19 +436,11 @@ export default function Partners() {
   const canWrite = can(session.data?.grants, 'partners', 'write');
   const canPeople = can(session.data?.grants, 'people', 'read');
   const [chosen, setChosen] = useState<string | null>(null);
-  const [kind, setKind] = useState('');
+  const [kind, setKind] = useState<PartnerKind | ''>('');
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 250);
   const [adding, { open, close }] = useDisclosure();
-  const partners = useQuery({
-    queryKey: ['partners', kind, q],
-    queryFn: () =>
-      ok(
-        apiB.GET('/api/partners', {
-          params: { query: { limit: 100, offset: 0, ...(kind ? { kind: kind as Kind } : {}), ...(q ? { q } : {}) } },
-        }),
-      ),
-  });
+  const partners = usePartners(kind || undefined, q);
   const filtered = !!(kind || q);
   const chosenPartner = chosen ? partners.data?.results.find((p) => p.id === chosen) : undefined;
   return (
@@ -465,7 +460,7 @@ export default function Partners() {
           w={180}
           data={[{ value: '', label: 'Any kind' }, ...KINDS.map((k) => ({ value: k, label: k }))]}
           value={kind}
-          onChange={(v) => setKind(v ?? '')}
+          onChange={(v) => setKind(oneOf(PARTNER_KINDS, v) ?? '')}
           allowDeselect={false}
         />
       </Group>

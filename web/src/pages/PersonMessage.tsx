@@ -2,7 +2,8 @@
 // fill of the template from this person (and an animal, when chosen); sending uses the same inputs.
 import { useState } from 'react';
 import { Alert, Button, Card, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useFilledTemplate, useTemplates } from '../queries/communications';
 import { apiB, fieldError, formError, ok } from '../api';
 import { keys } from '../queries/keys';
 import { notify } from '../notify';
@@ -18,17 +19,9 @@ export default function PersonMessage({ personId, hasEmail }: { personId: string
   const [template, setTemplate] = useState<string | null>(null);
   const [animal, setAnimal] = useState<string | null>(null);
   const [key, setKey] = useState(newKey);
-  const templates = useQuery({
-    queryKey: ['templates', 'active'],
-    queryFn: () => ok(apiB.GET('/api/communications/templates', { params: { query: { status: 'active', limit: 100, offset: 0 } } })),
-  });
+  const templates = useTemplates('active');
   const inputs = { person_id: personId, ...(animal ? { animal_ids: [animal] } : {}) };
-  const filled = useQuery({
-    queryKey: ['templates', 'fill', template, personId, animal],
-    queryFn: () => ok(apiB.POST('/api/communications/templates/{id}/fill', { params: { path: { id: template ?? '' } }, body: inputs })),
-    enabled: !!template,
-    retry: false,
-  });
+  const filled = useFilledTemplate(template, personId, animal);
   const send = useMutation({
     mutationFn: () =>
       ok(apiB.POST('/api/communications/messages', { body: { template_id: template ?? '', idempotency_key: key, ...inputs } })),
@@ -39,12 +32,12 @@ export default function PersonMessage({ personId, hasEmail }: { personId: string
       setAnimal(null);
       setKey(newKey());
       void client.invalidateQueries({ queryKey: keys.person.part(personId, 'messages') });
-      void client.invalidateQueries({ queryKey: ['messages'] });
+      void client.invalidateQueries({ queryKey: keys.messages.all });
     },
     // Not sent (no email provider set up) is still logged: the person's messages and the log show it.
     onError: () => {
       void client.invalidateQueries({ queryKey: keys.person.part(personId, 'messages') });
-      void client.invalidateQueries({ queryKey: ['messages'] });
+      void client.invalidateQueries({ queryKey: keys.messages.all });
     },
   });
   const choices = (templates.data?.results ?? []).map((t) => ({ value: t.id, label: t.name || t.key }));

@@ -21,8 +21,9 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiA, apiB, fieldError, formError, ok, textIn } from '../api';
 import { keys } from '../queries/keys';
+import { useFosterHome } from '../queries/housing';
 import { usePersonAddresses, usePersonContacts, usePersonNotes, usePersonRecord } from '../queries/people';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
@@ -282,11 +283,7 @@ function Fostering({ id }: { id: string }) {
     queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { ...page, person_id: id } } })),
   });
   const homeId = homes.data?.results[0]?.id;
-  const home = useQuery({
-    queryKey: ['foster', 'home', homeId],
-    queryFn: () => ok(apiB.GET('/api/animals/foster-homes/{id}', { params: { path: { id: homeId ?? '' } } })),
-    enabled: !!homeId,
-  });
+  const home = useFosterHome(homeId ?? '', !!homeId);
   if (!homes.data) return <Loader aria-label="Loading" />;
   if (!homeId)
     return (
@@ -378,9 +375,7 @@ function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmai
             <Table.Td>{m.subject || '—'}</Table.Td>
             <Table.Td>{m.recipient_address}</Table.Td>
             <Table.Td>
-              {(m.payload_metadata as { reason?: string } | null)?.reason === 'no_provider'
-                ? 'not sent: no email provider is set up'
-                : m.status}
+              {textIn(m.payload_metadata, 'reason') === 'no_provider' ? 'not sent: no email provider is set up' : m.status}
             </Table.Td>
           </Table.Tr>
         )}

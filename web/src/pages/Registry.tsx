@@ -19,30 +19,40 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import {
+  FLAG_CATEGORIES,
+  FLAG_STATUSES,
+  type FlagCategory,
+  type FlagMatch,
+  type FlagStatus,
+  type OwnFlag,
+  useFlagHistory,
+  useFlagMatches,
+  useOwnFlags,
+  useRegistrySettings,
+} from '../queries/registry';
+import { oneOf } from '../queries/types';
 import { Link, useSearchParams } from 'react-router-dom';
-import { apiB, fieldError, formError, ok } from '../api';
+import { apiB, entriesOf, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { day, ListTable, PersonPicker, useActor, when } from './parts';
 import { asText } from '../text';
 import { usePerson } from '../queries/people';
 
-type OwnFlag = Awaited<ReturnType<typeof ownFlags>>['results'][number];
-type Match = Awaited<ReturnType<typeof matchesOf>>['results'][number];
+type Match = FlagMatch;
 type Contact = OwnFlag['reviews'][number]['organization'];
 
-const ownFlags = (status: string | null) =>
-  ok(apiB.GET('/api/registry/flags', { params: { query: { limit: 100, offset: 0, ...(status ? { status: status as 'active' } : {}) } } }));
-const matchesOf = (person_id: string) => ok(apiB.GET('/api/registry/flags/matches', { params: { query: { person_id } } }));
-
-const CATEGORY: Record<OwnFlag['category'], string> = {
+const CATEGORY: Record<FlagCategory, string> = {
   do_not_adopt: 'Do not adopt',
   animal_cruelty_conviction: 'Animal cruelty conviction',
   returned_animals_repeatedly: 'Returned animals repeatedly',
   fraudulent_payment: 'Fraudulent payment',
   other: 'Other',
 };
+const CATEGORIES = FLAG_CATEGORIES;
 const MATCHED: Record<string, string> = { email: 'email', phone: 'phone', name_postal_code: 'name and postal code' };
 const STATUS_CATEGORY: Record<string, string> = { in_care: 'In care', adopted: 'Adopted', transferred: 'Transferred', other: 'Other' };
 const FORMAT: Record<string, string> = {
@@ -162,14 +172,20 @@ function Lookup() {
 /** Raise a flag about one of the organization's own people. */
 function RaiseFlag({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
-  const [f, setF] = useState({ person_id: null as string | null, category: 'do_not_adopt', expires_on: '', evidence: '' });
+  const blank: { person_id: string | null; category: FlagCategory; expires_on: string; evidence: string } = {
+    person_id: null,
+    category: 'do_not_adopt',
+    expires_on: '',
+    evidence: '',
+  };
+  const [f, setF] = useState(blank);
   const raise = useMutation({
     mutationFn: () =>
       ok(
         apiB.POST('/api/registry/flags', {
           body: {
             person_id: f.person_id ?? '',
-            category: f.category as OwnFlag['category'],
+            category: f.category,
             ...(f.expires_on ? { expires_on: f.expires_on } : {}),
             evidence: f.evidence.trim() || null,
           },
@@ -177,7 +193,7 @@ function RaiseFlag({ onClose }: { onClose: () => void }) {
       ),
     onSuccess: () => {
       notify('Flag raised');
-      void client.invalidateQueries({ queryKey: ['registry-flags'] });
+      void client.invalidateQueries({ queryKey: keys.registry.flags });
       onClose();
     },
   });
@@ -206,7 +222,7 @@ function RaiseFlag({ onClose }: { onClose: () => void }) {
           data={Object.entries(CATEGORY).map(([value, label]) => ({ value, label }))}
           value={f.category}
           allowDeselect={false}
-          onChange={(v) => setF({ ...f, category: v ?? 'do_not_adopt' })}
+          onChange={(v) => setF({ ...f, category: oneOf(CATEGORIES, v) ?? 'do_not_adopt' })}
           error={fieldError(raise.error, 'category')}
         />
         <TextInput
@@ -357,7 +373,7 @@ const words = (x: unknown) => asText(x).replace(/_/g, ' ');
 /** A history entry's detail as words: "expires on: 2029-11-26 · matched by: email" (ids left out). */
 function detailText(d: unknown): string {
   if (!d || typeof d !== 'object') return '—';
-  const parts = Object.entries(d as Record<string, unknown>)
+  const parts = entriesOf(d)
     .filter(([k]) => !k.endsWith('_id'))
     .map(([k, v]) => `${words(k)}: ${Array.isArray(v) ? v.map(words).join(', ') : words(v)}`);
   return parts.join(' · ') || '—';
@@ -368,14 +384,10 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
   const client = useQueryClient();
   const actor = useActor();
   const refresh = () => {
-    void client.invalidateQueries({ queryKey: ['registry-flags'] });
-    void client.invalidateQueries({ queryKey: ['registry-history', flag.id] });
+    void client.invalidateQueries({ queryKey: keys.registry.flags });
+    void client.invalidateQueries({ queryKey: keys.registry.history(flag.id) });
   };
-  const history = useQuery({
-    queryKey: ['registry-history', flag.id],
-    queryFn: () =>
-      ok(apiB.GET('/api/registry/flags/{id}/history', { params: { path: { id: flag.id }, query: { limit: 100, offset: 0 } } })),
-  });
+  const history = useFlagHistory(flag.id);
   const live = flag.status === 'active';
   const [edit, setEdit] = useState({ expires_on: flag.expires_on, evidence: flag.evidence ?? '' });
   const save = useMutation({
@@ -628,8 +640,8 @@ function FlagDetail({ flag, canWrite, canAdmin, onClose }: { flag: OwnFlag; canW
 
 /** The flags this organization raised. */
 function OurFlags({ canWrite, canAdmin }: { canWrite: boolean; canAdmin: boolean }) {
-  const [status, setStatus] = useState<string | null>('active');
-  const flags = useQuery({ queryKey: ['registry-flags', status], queryFn: () => ownFlags(status) });
+  const [status, setStatus] = useState<FlagStatus | null>('active');
+  const flags = useOwnFlags(status ?? undefined);
   const [open, setOpen] = useState<string | null>(null);
   const [raising, raiseDialog] = useDisclosure();
   const openFlag = flags.data?.results.find((f) => f.id === open);
@@ -647,7 +659,7 @@ function OurFlags({ canWrite, canAdmin }: { canWrite: boolean; canAdmin: boolean
             { value: 'removed', label: 'Removed (dispute upheld)' },
           ]}
           value={status}
-          onChange={setStatus}
+          onChange={(v) => setStatus(oneOf(FLAG_STATUSES, v) ?? null)}
         />
         {canWrite && <Button onClick={raiseDialog.open}>Raise a flag</Button>}
       </Group>
@@ -804,7 +816,7 @@ function CheckPerson({ canWrite }: { canWrite: boolean }) {
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const personId = params.get('person');
-  const matches = useQuery({ queryKey: ['registry-matches', personId], queryFn: () => matchesOf(personId ?? ''), enabled: !!personId });
+  const matches = useFlagMatches(personId);
   return (
     <Stack maw={900}>
       <Text size="sm">
@@ -836,7 +848,7 @@ function CheckPerson({ canWrite }: { canWrite: boolean }) {
                 m={m}
                 personId={personId}
                 canWrite={canWrite}
-                onChange={() => void client.invalidateQueries({ queryKey: ['registry-matches', personId] })}
+                onChange={() => void client.invalidateQueries({ queryKey: keys.registry.matches(personId) })}
               />
             ))}
           </>
@@ -853,12 +865,12 @@ function CheckPerson({ canWrite }: { canWrite: boolean }) {
 /** Whether the organization publishes its chips to the lookup (admin on Registry changes it). */
 function Publishing({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const settings = useQuery({ queryKey: ['registry-settings'], queryFn: () => ok(apiB.GET('/api/registry/settings')) });
+  const settings = useRegistrySettings();
   const save = useMutation({
     mutationFn: (publish_chips?: boolean) =>
       ok(apiB.PATCH('/api/registry/settings', { body: publish_chips === undefined ? {} : { publish_chips } })),
     onSuccess: (s) => {
-      client.setQueryData(['registry-settings'], s);
+      client.setQueryData(keys.registry.settings, s);
       notify(s.publish_chips ? 'Chips published' : 'Chips withdrawn from the lookup');
     },
   });

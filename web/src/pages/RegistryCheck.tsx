@@ -1,18 +1,13 @@
 import { Alert, Anchor, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiB, ok } from '../api';
+import { useRegistryCheck } from '../queries/registry';
 import { can, useSession } from '../session';
 
 /** The registry's quick check of a person on file (read on Registry): a warning when live flags match, linked to the details. */
 export function RegistryCheck({ personId }: { personId: string }) {
   const session = useSession();
   const mayRead = can(session.data?.grants, 'registry', 'read');
-  const check = useQuery({
-    queryKey: ['registry-check', personId],
-    queryFn: () => ok(apiB.GET('/api/registry/people/{person_id}/check', { params: { path: { person_id: personId } } })),
-    enabled: mayRead,
-  });
+  const check = useRegistryCheck(personId, mayRead);
   if (!mayRead || !check.data) return null;
   const details = (
     <Anchor component={Link} to={`/registry?tab=check&person=${personId}`} size="sm" c="dark.9" underline="always">

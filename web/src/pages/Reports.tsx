@@ -18,7 +18,9 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useReportCatalogue, useReportRun, useReportSchedules } from '../queries/reports';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
@@ -79,7 +81,7 @@ function fromCatalogue(list: Entry[]): Def<unknown>[] {
   });
 }
 function useCatalogue() {
-  const q = useQuery({ queryKey: ['reports', 'catalogue'], queryFn: () => ok(apiB.GET('/api/reports')), staleTime: 3_600_000 });
+  const q = useReportCatalogue();
   return { ...q, reports: q.data ? fromCatalogue(q.data.results) : [] };
 }
 
@@ -426,12 +428,12 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
   });
   const [asked, setAsked] = useState<Params | null>(null);
   const missing = report.areas.filter((a) => !can(grants, a, 'read'));
-  const result = useQuery({
-    queryKey: ['reports', report.key, asked],
-    queryFn: () => (report.render as Renderer<unknown>).run(asked as Params),
-    enabled: !!asked && !!report.render,
-    retry: false,
-  });
+  const result = useReportRun(
+    report.key,
+    asked,
+    () => (report.render as Renderer<unknown>).run(asked as Params),
+    !!asked && !!report.render,
+  );
   const set = (k: keyof Params) => (e: React.ChangeEvent<HTMLInputElement>) => setP({ ...p, [k]: e.currentTarget.value });
   const err = result.error;
   const shown = result.data === undefined || !report.render ? undefined : report.render.table(result.data);
@@ -564,10 +566,7 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
 
 function Schedules({ canWrite, reports }: { canWrite: boolean; reports: Def<unknown>[] }) {
   const client = useQueryClient();
-  const list = useQuery({
-    queryKey: ['reports', 'schedules'],
-    queryFn: () => ok(apiB.GET('/api/reports/schedules', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const list = useReportSchedules();
   const [b, setB] = useState({
     name: '',
     report: 'sac',
@@ -591,7 +590,7 @@ function Schedules({ canWrite, reports }: { canWrite: boolean; reports: Def<unkn
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['reports', 'schedules'] });
+      void client.invalidateQueries({ queryKey: keys.reports.schedules });
       notify('Schedule added');
       setB({ ...b, name: '', recipients: '' });
     },
@@ -607,7 +606,7 @@ function Schedules({ canWrite, reports }: { canWrite: boolean; reports: Def<unkn
           ),
     onSuccess: (m) => {
       notify(m);
-      void client.invalidateQueries({ queryKey: ['reports', 'schedules'] });
+      void client.invalidateQueries({ queryKey: keys.reports.schedules });
     },
   });
   const fields = ['name', 'report', 'format', 'recipients', 'day_of_month', 'species_group'];

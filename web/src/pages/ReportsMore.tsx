@@ -2,7 +2,9 @@
 // changing or deleting a scheduled report.
 import { useState } from 'react';
 import { Alert, Button, Card, Group, Modal, NumberInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useSacSubmission, useSacSubmissions } from '../queries/reports';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { ListTable, useActor, when } from './parts';
@@ -13,10 +15,7 @@ type Group = (typeof GROUPS)[number];
 
 /** One submitted month: what was kept, and each cell whose figure differs today. */
 function SubmissionDetail({ id }: { id: string }) {
-  const one = useQuery({
-    queryKey: ['reports', 'sac-submission', id],
-    queryFn: () => ok(apiB.GET('/api/reports/sac/submissions/{id}', { params: { path: { id } } })),
-  });
+  const one = useSacSubmission(id);
   if (one.isError) return <Alert color="red">{one.error.message}</Alert>;
   if (!one.data) return null;
   const s = one.data;
@@ -59,10 +58,7 @@ function SubmissionDetail({ id }: { id: string }) {
 export function SacSubmissions() {
   const actor = useActor();
   const [chosen, setChosen] = useState<string | null>(null);
-  const list = useQuery({
-    queryKey: ['reports', 'sac-submissions'],
-    queryFn: () => ok(apiB.GET('/api/reports/sac/submissions', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const list = useSacSubmissions();
   return (
     <Stack>
       <Text size="sm" c="dimmed">
@@ -131,7 +127,7 @@ function ChangeSchedule({ s, onDone }: { s: Schedule; onDone: () => void }) {
       ),
     onSuccess: () => {
       notify('Schedule changed');
-      void client.invalidateQueries({ queryKey: ['reports', 'schedules'] });
+      void client.invalidateQueries({ queryKey: keys.reports.schedules });
       onDone();
     },
   });
@@ -210,7 +206,7 @@ export function ScheduleActions({ schedule }: { schedule: Schedule }) {
     onSuccess: () => {
       notify('Schedule deleted');
       setOpen(null);
-      void client.invalidateQueries({ queryKey: ['reports', 'schedules'] });
+      void client.invalidateQueries({ queryKey: keys.reports.schedules });
     },
   });
   return (

@@ -19,7 +19,9 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useApiKeys, useRoles, useStatuses } from '../queries/settings';
 import { Link } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
@@ -64,7 +66,7 @@ function NewRole({ onClose }: { onClose: () => void }) {
   const add = useMutation({
     mutationFn: () => ok(apiB.POST('/api/settings/roles', { body: { name, grants } })),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['roles'] });
+      void client.invalidateQueries({ queryKey: keys.roles });
       notify('Role added');
       onClose();
     },
@@ -117,7 +119,7 @@ function NewRole({ onClose }: { onClose: () => void }) {
 }
 
 function Roles({ isAdmin }: { isAdmin: boolean }) {
-  const roles = useQuery({ queryKey: ['roles'], queryFn: () => ok(apiB.GET('/api/settings/roles')), enabled: isAdmin });
+  const roles = useRoles(isAdmin);
   const [adding, { open, close }] = useDisclosure();
   return (
     <Stack>
@@ -169,21 +171,21 @@ function Roles({ isAdmin }: { isAdmin: boolean }) {
 
 function Keys() {
   const client = useQueryClient();
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => ok(apiB.GET('/api/settings/keys')) });
-  const roles = useQuery({ queryKey: ['roles'], queryFn: () => ok(apiB.GET('/api/settings/roles')) });
+  const apiKeys = useApiKeys();
+  const roles = useRoles();
   const [b, setB] = useState({ role: 'staff', label: '' });
   const make = useMutation({
     mutationFn: () => ok(apiB.POST('/api/settings/keys', { body: { role: b.role, label: b.label || null } })),
     onSuccess: () => {
       setB({ ...b, label: '' });
-      void client.invalidateQueries({ queryKey: ['keys'] });
+      void client.invalidateQueries({ queryKey: keys.apiKeys });
     },
   });
   const revoke = useMutation({
     mutationFn: (id: string) => ok(apiB.DELETE('/api/settings/keys/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       notify('Key revoked');
-      void client.invalidateQueries({ queryKey: ['keys'] });
+      void client.invalidateQueries({ queryKey: keys.apiKeys });
     },
   });
   return (
@@ -224,7 +226,7 @@ function Keys() {
       )}
       {revoke.error && <Alert color="red">{revoke.error.message}</Alert>}
       <ListTable
-        rows={keys.data?.results}
+        rows={apiKeys.data?.results}
         label="API keys"
         head={['For', 'Role', 'Starts with', 'Made', 'Last used', '']}
         empty="No API keys yet: make one above for a script or another system."
@@ -262,7 +264,7 @@ function Keys() {
 
 function Statuses({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const statuses = useQuery({ queryKey: ['statuses'], queryFn: () => ok(apiB.GET('/api/animals/statuses')) });
+  const statuses = useStatuses();
   const [b, setB] = useState({ name: '', care_state: 'in_care', sort_order: '' as number | string });
   const add = useMutation({
     mutationFn: () =>
@@ -278,7 +280,7 @@ function Statuses({ canAdmin }: { canAdmin: boolean }) {
     onSuccess: () => {
       setB({ name: '', care_state: b.care_state, sort_order: '' });
       notify('Status added');
-      void client.invalidateQueries({ queryKey: ['statuses'] });
+      void client.invalidateQueries({ queryKey: keys.statuses });
     },
   });
   const fields = ['name', 'care_state', 'sort_order'];

@@ -17,10 +17,18 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiB, ApiError, fieldError, formError, ok } from '../api';
 import { keys } from '../queries/keys';
-import { useApplicationStages, useContractTemplates } from '../queries/adoptions';
+import {
+  useAdoptionSettings,
+  useApplicationStages,
+  useContractMergeFields,
+  useContractTemplates,
+  useContractTemplateVersions,
+  useFeeSchedules,
+} from '../queries/adoptions';
+import { useOrganization } from '../queries/settings';
 
 import { notify } from '../notify';
 import { can, useSession } from '../session';
@@ -399,12 +407,12 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
     },
     onSuccess: (d) => {
       notify(`Fee schedule ${d.name} saved`);
-      void client.invalidateQueries({ queryKey: ['fee-schedules'] });
+      void client.invalidateQueries({ queryKey: keys.feeSchedules });
       onClose();
     },
   });
   const err = (k: string) => local[k] ?? fieldError(save.error, k);
-  const keys = [
+  const fieldKeys = [
     'name',
     'active',
     'rules',
@@ -639,7 +647,7 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
             Add a promotion
           </Button>
         </Group>
-        {!Object.keys(local).length && formError(save.error, keys) && <Alert color="red">{formError(save.error, keys)}</Alert>}
+        {!Object.keys(local).length && formError(save.error, fieldKeys) && <Alert color="red">{formError(save.error, fieldKeys)}</Alert>}
         {Object.keys(local).length > 0 && <Alert color="red">Correct the amounts marked in red.</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
@@ -660,16 +668,13 @@ const ageText = (min?: number | null, max?: number | null) =>
 /** Fee schedules: the one in force and the others; open one to change its fees. */
 function FeeSchedules({ canAdmin, currency }: { canAdmin: boolean; currency: string | null }) {
   const client = useQueryClient();
-  const list = useQuery({
-    queryKey: ['fee-schedules'],
-    queryFn: () => ok(apiB.GET('/api/animals/fee-schedules', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const list = useFeeSchedules();
   const [editing, setEditing] = useState<Schedule | 'new' | null>(null);
   const drop = useMutation({
     mutationFn: (s: Schedule) => ok(apiB.DELETE('/api/animals/fee-schedules/{id}', { params: { path: { id: s.id } } })),
     onSuccess: (_, s) => {
       notify(`Fee schedule ${s.name} removed`);
-      void client.invalidateQueries({ queryKey: ['fee-schedules'] });
+      void client.invalidateQueries({ queryKey: keys.feeSchedules });
     },
     onError: (e) => notify(e.message, 'red'),
   });
@@ -832,10 +837,7 @@ type Template = {
 
 /** A template's earlier versions (newest first), each as it read: contracts sent from it keep that text. */
 function Versions({ t }: { t: Template }) {
-  const versions = useQuery({
-    queryKey: ['contract-templates', t.id, 'versions', t.version],
-    queryFn: () => ok(apiB.GET('/api/animals/contract-templates/{id}/versions', { params: { path: { id: t.id } } })),
-  });
+  const versions = useContractTemplateVersions(t.id, t.version);
   const earlier = (versions.data?.results ?? []).filter((v) => v.version !== t.version);
   if (!earlier.length) return null;
   return (
@@ -864,11 +866,7 @@ function TemplateForm({ t, onClose }: { t: Template | null; onClose: () => void 
   const [f, setF] = useState({ name: t?.name ?? '', title: t?.title ?? '', body: t?.body ?? '' });
   const body = useRef<HTMLTextAreaElement>(null);
   // The merge fields the API accepts, with what each is filled with (a fixed list: read once).
-  const fields = useQuery({
-    queryKey: ['contract-merge-fields'],
-    queryFn: () => ok(apiB.GET('/api/animals/contract-templates/merge-fields')),
-    staleTime: Infinity,
-  });
+  const fields = useContractMergeFields();
   const save = useMutation({
     mutationFn: () => {
       if (!t)
@@ -1072,7 +1070,7 @@ function ContractTemplates({ canAdmin }: { canAdmin: boolean }) {
 /** How long after an adoption a return counts as within the return window, per species ("*": every other species). */
 function ReturnWindows({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const settings = useQuery({ queryKey: ['adoption-settings'], queryFn: () => ok(apiB.GET('/api/animals/adoption-settings')) });
+  const settings = useAdoptionSettings();
   const [rows, setRows] = useState<{ species: string; days: string }[] | null>(null);
   const shown =
     rows ??
@@ -1091,7 +1089,7 @@ function ReturnWindows({ canAdmin }: { canAdmin: boolean }) {
         }),
       ),
     onSuccess: (d) => {
-      client.setQueryData(['adoption-settings'], d);
+      client.setQueryData(keys.adoptionSettings, d);
       setRows(null);
       notify('Return windows saved');
     },
@@ -1165,11 +1163,7 @@ function ReturnWindows({ canAdmin }: { canAdmin: boolean }) {
 export default function SettingsAdoptions() {
   const session = useSession();
   const canAdmin = can(session.data?.grants, 'animals', 'admin');
-  const org = useQuery({
-    queryKey: ['organization'],
-    queryFn: () => ok(apiB.GET('/api/settings/organization')),
-    enabled: can(session.data?.grants, 'settings', 'read'),
-  });
+  const org = useOrganization(can(session.data?.grants, 'settings', 'read'));
   return (
     <Stack>
       {!canAdmin && <Alert color="gray">Changing these needs admin on Animals; you can read them.</Alert>}

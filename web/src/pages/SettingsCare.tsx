@@ -16,7 +16,9 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useMedicalCatalogue, useProtocols, useStaySubtypes, useStayStatusMap } from '../queries/settings';
 import { apiB, fieldError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
@@ -48,7 +50,7 @@ function Section({ title, intro, children }: { title: string; intro: string; chi
 
 /** The SAC categories of each kind, from the status mapping (one entry per kind and category). */
 function useCategories() {
-  const map = useQuery({ queryKey: ['stay-status-map'], queryFn: () => ok(apiB.GET('/api/animals/stay-status-map')) });
+  const map = useStayStatusMap();
   return (kind: Kind) =>
     (map.data?.results ?? []).filter((e) => e.kind === kind).map((e) => ({ value: e.category, label: words(e.category) }));
 }
@@ -67,7 +69,7 @@ function SubtypeEdit({ s, onClose }: { s: Subtype; onClose: () => void }) {
       ),
     onSuccess: () => {
       notify(`Saved the ${s.kind} subtype ${f.name}`);
-      void client.invalidateQueries({ queryKey: ['stay-subtypes'] });
+      void client.invalidateQueries({ queryKey: keys.staySubtypes.all });
       onClose();
     },
   });
@@ -128,7 +130,7 @@ function SubtypeActions({ s }: { s: Subtype }) {
   const label = `the ${s.kind} subtype ${s.name}`;
   const done = (said: string) => {
     notify(said);
-    void client.invalidateQueries({ queryKey: ['stay-subtypes'] });
+    void client.invalidateQueries({ queryKey: keys.staySubtypes.all });
   };
   const retire = useMutation({
     mutationFn: (retired: boolean) =>
@@ -196,18 +198,14 @@ function Subtypes({ kind, canAdmin }: { kind: Kind; canAdmin: boolean }) {
   const client = useQueryClient();
   const categories = useCategories();
   const [retired, setRetired] = useState(false);
-  const list = useQuery({
-    queryKey: ['stay-subtypes', kind, retired],
-    queryFn: () =>
-      ok(apiB.GET('/api/animals/stay-subtypes', { params: { query: { kind, include_retired: retired, limit: 100, offset: 0 } } })),
-  });
+  const list = useStaySubtypes(kind, retired);
   const [f, setF] = useState({ name: '', category: '' });
   const add = useMutation({
     mutationFn: () => ok(apiB.POST('/api/animals/stay-subtypes', { body: { kind, name: f.name.trim(), category: f.category } })),
     onSuccess: (d) => {
       setF({ name: '', category: f.category });
       notify(`${kind === 'intake' ? 'Intake' : 'Outcome'} subtype ${d.name} added`);
-      void client.invalidateQueries({ queryKey: ['stay-subtypes'] });
+      void client.invalidateQueries({ queryKey: keys.staySubtypes.all });
     },
   });
   const rows: Subtype[] | undefined = list.data?.results;
@@ -360,11 +358,7 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
     active: p?.active ?? true,
   });
   const species = f.species.trim().toLowerCase();
-  const items = useQuery({
-    queryKey: ['catalogue', 'medical', species],
-    queryFn: () =>
-      ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: { limit: 100, offset: 0, ...(species ? { species } : {}) } } })),
-  });
+  const items = useMedicalCatalogue(species);
   const save = useMutation({
     mutationFn: () => {
       const body = {
@@ -383,11 +377,11 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
     },
     onSuccess: (d) => {
       notify(`Protocol ${d.name} saved`);
-      void client.invalidateQueries({ queryKey: ['protocols'] });
+      void client.invalidateQueries({ queryKey: keys.protocols });
       onClose();
     },
   });
-  const keys: (string | [string, RegExp])[] = [
+  const fieldKeys: (string | [string, RegExp])[] = [
     ['name', PROTOCOL_NAME],
     'species',
     'item_id',
@@ -455,7 +449,7 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
           checked={f.active}
           onChange={(e) => setF({ ...f, active: e.currentTarget.checked })}
         />
-        {errorRest(save.error, keys) && <Alert color="red">{errorRest(save.error, keys)}</Alert>}
+        {errorRest(save.error, fieldKeys) && <Alert color="red">{errorRest(save.error, fieldKeys)}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -472,17 +466,14 @@ function ProtocolForm({ p, onClose }: { p: Protocol | null; onClose: () => void 
 /** Medical protocols: which doses animals of a species get, from intake or an age; active or not. */
 function Protocols({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({
-    queryKey: ['protocols'],
-    queryFn: () => ok(apiB.GET('/api/animals/medical/protocols', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const list = useProtocols();
   const [editing, setEditing] = useState<Protocol | 'new' | null>(null);
   const toggle = useMutation({
     mutationFn: (p: Protocol) =>
       ok(apiB.PATCH('/api/animals/medical/protocols/{id}', { params: { path: { id: p.id } }, body: { active: !p.active } })),
     onSuccess: (d) => {
       notify(d.active ? `Protocol ${d.name} active` : `Protocol ${d.name} stopped`);
-      void client.invalidateQueries({ queryKey: ['protocols'] });
+      void client.invalidateQueries({ queryKey: keys.protocols });
     },
     onError: (e) => notify(e.message, 'red'),
   });
@@ -490,7 +481,7 @@ function Protocols({ canAdmin }: { canAdmin: boolean }) {
     mutationFn: (p: Protocol) => ok(apiB.DELETE('/api/animals/medical/protocols/{id}', { params: { path: { id: p.id } } })),
     onSuccess: (_, p) => {
       notify(`Protocol ${p.name} removed`);
-      void client.invalidateQueries({ queryKey: ['protocols'] });
+      void client.invalidateQueries({ queryKey: keys.protocols });
     },
     onError: (e) => notify(e.message, 'red'),
   });

@@ -16,7 +16,16 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import {
+  useAgeGroups,
+  useBehaviourAttributes,
+  useBreeds,
+  useCustomFieldLists,
+  useMedicalCatalogue,
+  useOrganization,
+} from '../queries/settings';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { ListTable, when } from './parts';
@@ -29,7 +38,7 @@ const orNull = (v: string) => (v.trim() ? v.trim() : null);
 /** The organization's profile: name, contact details, currency, time zone, country. */
 export function OrganizationProfile({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const org = useQuery({ queryKey: ['organization'], queryFn: () => ok(apiB.GET('/api/settings/organization')) });
+  const org = useOrganization();
   const [f, setF] = useState({ name: '', email: '', phone: '', website: '', currency: '', time_zone: '', country: '' });
   useEffect(() => {
     const o = org.data;
@@ -61,7 +70,7 @@ export function OrganizationProfile({ canAdmin }: { canAdmin: boolean }) {
       ),
     onSuccess: (o) => {
       client.setQueryData(['organization'], o);
-      void client.invalidateQueries({ queryKey: ['session'] });
+      void client.invalidateQueries({ queryKey: keys.session });
       notify('Organization profile saved');
     },
   });
@@ -142,9 +151,10 @@ export function CustomFields() {
   const adminPlaces = placesAllowed(allowed, 'admin');
   const [retired, setRetired] = useState(false);
   const routes = FIELD_ROUTES.filter((r) => allowed(r.area, 'read'));
-  const lists = useQueries({
-    queries: routes.map((r) => ({ queryKey: ['custom-fields', r.path, retired], queryFn: () => fieldsApi.list(r.path, retired) })),
-  });
+  const lists = useCustomFieldLists(
+    routes.map((r) => r.path),
+    retired,
+  );
   const rows = lists.every((l) => l.data) ? lists.flatMap((l) => l.data?.results ?? []) : undefined;
   const blank = {
     entity_type: adminPlaces[0]?.value ?? 'animal',
@@ -167,7 +177,7 @@ export function CustomFields() {
     onSuccess: (d) => {
       setF(blank);
       notify(`Field “${d.field_label}” added`);
-      void client.invalidateQueries({ queryKey: ['custom-fields'] });
+      void client.invalidateQueries({ queryKey: keys.customFields.all });
     },
   });
   const fields = ['entity_type', 'field_key', 'field_label', 'field_type', 'options', 'required'];
@@ -307,7 +317,7 @@ function FieldActions({ d }: { d: Definition }) {
     mutationFn: () => fieldsApi.restore(d.entity_type, d.id),
     onSuccess: () => {
       notify(`Field “${d.field_label}” in use again`);
-      void client.invalidateQueries({ queryKey: ['custom-fields'] });
+      void client.invalidateQueries({ queryKey: keys.customFields.all });
     },
     onError: (e) => notify(e.message, 'red'),
   });
@@ -374,37 +384,24 @@ function Catalogue<T extends { id: string }>({
   );
 }
 
-function useAdd<B>(key: string, fn: (b: B) => Promise<unknown>, said: string) {
+function useAdd<B>(key: 'breeds' | 'ages' | 'traits' | 'medical', fn: (b: B) => Promise<unknown>, said: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
     onSuccess: () => {
       notify(said);
-      void client.invalidateQueries({ queryKey: ['catalogue', key] });
+      void client.invalidateQueries({ queryKey: keys.catalogue.of(key) });
     },
   });
 }
 
 /** Breeds, age groups and behaviour attributes (care), and the medical catalogue. */
 export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
-  const page = { limit: 100, offset: 0 };
   const edit = canAdmin ? [''] : [];
-  const breeds = useQuery({
-    queryKey: ['catalogue', 'breeds'],
-    queryFn: () => ok(apiB.GET('/api/animals/breeds', { params: { query: page } })),
-  });
-  const ages = useQuery({
-    queryKey: ['catalogue', 'ages'],
-    queryFn: () => ok(apiB.GET('/api/animals/age-groups', { params: { query: page } })),
-  });
-  const traits = useQuery({
-    queryKey: ['catalogue', 'traits'],
-    queryFn: () => ok(apiB.GET('/api/animals/behaviour-attributes', { params: { query: page } })),
-  });
-  const medical = useQuery({
-    queryKey: ['catalogue', 'medical'],
-    queryFn: () => ok(apiB.GET('/api/animals/medical/catalogue', { params: { query: page } })),
-  });
+  const breeds = useBreeds();
+  const ages = useAgeGroups();
+  const traits = useBehaviourAttributes();
+  const medical = useMedicalCatalogue();
 
   const [breed, setBreed] = useState({ species: 'dog', name: '' });
   const addBreed = useAdd(

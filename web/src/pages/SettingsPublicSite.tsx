@@ -20,7 +20,9 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { usePublicSite, useSyndication } from '../queries/settings';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { ListTable, when } from './parts';
@@ -30,7 +32,7 @@ const orNull = (v: string) => (v.trim() ? v.trim() : null);
 /** How the public website looks: colours, logo, donation address, the home page's texts; the embed snippets. */
 function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const site = useQuery({ queryKey: ['public-site'], queryFn: () => ok(apiB.GET('/api/settings/public-site')) });
+  const site = usePublicSite();
   const blank = {
     primary_colour: '',
     accent_colour: '',
@@ -73,7 +75,7 @@ function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
         }),
       ),
     onSuccess: (s) => {
-      client.setQueryData(['public-site'], s);
+      client.setQueryData(keys.publicSite, s);
       notify('Public website saved');
     },
   });
@@ -213,10 +215,7 @@ function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
 /** Listing sites the adoptable animals are uploaded to every day (Petfinder, Adopt-a-Pet). */
 function Syndication({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
-  const list = useQuery({
-    queryKey: ['syndication'],
-    queryFn: () => ok(apiB.GET('/api/settings/syndication', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const list = useSyndication();
   const blank = {
     format: 'petfinder',
     protocol: 'ftp',
@@ -247,7 +246,7 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
     onSuccess: () => {
       setF(blank);
       notify('Listing site added');
-      void client.invalidateQueries({ queryKey: ['syndication'] });
+      void client.invalidateQueries({ queryKey: keys.syndication });
     },
   });
   const toggle = useMutation({
@@ -255,7 +254,7 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
       ok(apiB.PATCH('/api/settings/syndication/{id}', { params: { path: { id: v.id } }, body: { enabled: v.enabled } })),
     onSuccess: (t) => {
       notify(t.enabled ? 'Daily upload on' : 'Daily upload off');
-      void client.invalidateQueries({ queryKey: ['syndication'] });
+      void client.invalidateQueries({ queryKey: keys.syndication });
     },
   });
   const run = useMutation({
@@ -265,14 +264,14 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
         r.status === 'ok' ? `Uploaded ${r.file}: ${r.animals} animals` : `The upload failed: ${r.error ?? ''}`,
         r.status === 'ok' ? 'teal' : 'red',
       );
-      void client.invalidateQueries({ queryKey: ['syndication'] });
+      void client.invalidateQueries({ queryKey: keys.syndication });
     },
   });
   const remove = useMutation({
     mutationFn: (id: string) => ok(apiB.DELETE('/api/settings/syndication/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       notify('Listing site removed');
-      void client.invalidateQueries({ queryKey: ['syndication'] });
+      void client.invalidateQueries({ queryKey: keys.syndication });
     },
   });
   const fields = ['format', 'protocol', 'host', 'port', 'username', 'password', 'secure', 'remote_dir'];

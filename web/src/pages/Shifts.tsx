@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Group, Modal, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useShiftCalendar } from '../queries/shifts';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
@@ -31,7 +33,7 @@ function NewShift({ onClose, first }: { onClose: () => void; first: string }) {
       );
     },
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['shifts'] });
+      void client.invalidateQueries({ queryKey: keys.shifts.all });
       notify('Shift added');
       onClose();
     },
@@ -88,7 +90,7 @@ function Book({ win, onClose }: { win: Win; onClose: () => void }) {
     mutationFn: () =>
       ok(apiB.POST('/api/shifts/windows/{id}/bookings', { params: { path: { id: win.id } }, body: { person_id: person ?? '' } })),
     onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: ['shifts'] });
+      void client.invalidateQueries({ queryKey: keys.shifts.all });
       notify(`${r.person_name} is booked`);
       onClose();
     },
@@ -137,10 +139,7 @@ export default function Shifts() {
   const days = Array.from({ length: 7 }, (_, i) => addDays(start, i));
   const from = start;
   const to = addDays(start, 6);
-  const cal = useQuery({
-    queryKey: ['shifts', 'calendar', from, to],
-    queryFn: () => ok(apiB.GET('/api/shifts/calendar', { params: { query: { from, to } } })),
-  });
+  const cal = useShiftCalendar(from, to);
   const byDay = new Map<string, Win[]>();
   for (const s of cal.data?.results ?? []) {
     if (s.status === 'cancelled') continue;

@@ -19,7 +19,9 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useCalendarWeek, useOpenTasks } from '../queries/operations';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
@@ -79,8 +81,8 @@ function AddTask({ onClose }: { onClose: () => void }) {
         }),
       ),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['tasks'] });
-      void client.invalidateQueries({ queryKey: ['calendar'] });
+      void client.invalidateQueries({ queryKey: keys.tasks.all });
+      void client.invalidateQueries({ queryKey: keys.calendar.all });
       notify('Task added');
       onClose();
     },
@@ -223,16 +225,13 @@ function Due() {
   const me = session.data?.member;
   const [whose, setWhose] = useState('all');
   const filter = whose === 'me' && me ? { assignee_member: me.email } : whose === 'role' && me ? { assignee_role: me.role } : {};
-  const tasks = useQuery({
-    queryKey: ['tasks', 'open', filter],
-    queryFn: () => ok(apiB.GET('/api/tasks', { params: { query: { limit: 100, offset: 0, done: false, ...filter } } })),
-  });
+  const tasks = useOpenTasks(filter);
   const done = useMutation({
     mutationFn: (t: TaskRow) => ok(apiB.PATCH('/api/tasks/{id}', { params: { path: { id: t.id } }, body: { done: true } })),
     onSuccess: (t) => {
       notify(`Done: ${t.title}`);
-      void client.invalidateQueries({ queryKey: ['tasks'] });
-      void client.invalidateQueries({ queryKey: ['calendar'] });
+      void client.invalidateQueries({ queryKey: keys.tasks.all });
+      void client.invalidateQueries({ queryKey: keys.calendar.all });
     },
   });
   const now = Date.now();
@@ -282,10 +281,7 @@ function Week() {
   const today = dateIn(new Date(), tz);
   const [first, setFirst] = useState(() => mondayOf(today));
   const last = addDays(first, 6);
-  const cal = useQuery({
-    queryKey: ['calendar', first],
-    queryFn: () => ok(apiB.GET('/api/calendar', { params: { query: { from: first, to: last } } })),
-  });
+  const cal = useCalendarWeek(first, last);
   const days = Array.from({ length: 7 }, (_, i) => addDays(first, i));
   return (
     <Stack>

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Group, List, Modal, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useTransports } from '../queries/operations';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
@@ -22,7 +24,7 @@ function NewTransport({ onClose }: { onClose: () => void }) {
   const add = useMutation({
     mutationFn: () => ok(apiB.POST('/api/animals/transports', { body: b })),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['transports'] });
+      void client.invalidateQueries({ queryKey: keys.transports });
       notify('Transport planned');
       onClose();
     },
@@ -68,7 +70,7 @@ function AddLeg({ id, from }: { id: string; from: string }) {
     mutationFn: () => ok(apiB.POST('/api/animals/transports/{id}/legs', { params: { path: { id } }, body: b })),
     onSuccess: () => {
       setB({ from_place: b.to_place, to_place: '' });
-      void client.invalidateQueries({ queryKey: ['transports'] });
+      void client.invalidateQueries({ queryKey: keys.transports });
     },
   });
   return (
@@ -118,10 +120,7 @@ export default function Transports() {
   const canWrite = can(session.data?.grants, 'animals', 'write');
   const client = useQueryClient();
   const [adding, { open, close }] = useDisclosure();
-  const list = useQuery({
-    queryKey: ['transports'],
-    queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { limit: 100, offset: 0 } } })),
-  });
+  const list = useTransports();
   const move = useMutation({
     mutationFn: ({ id, to }: { id: string; to: Next }) => {
       const p = { params: { path: { id } } };
@@ -132,7 +131,7 @@ export default function Transports() {
     },
     onSuccess: (t) => {
       notify(`${t.name}: ${t.status.replace('_', ' ')}`);
-      void client.invalidateQueries({ queryKey: ['transports'] });
+      void client.invalidateQueries({ queryKey: keys.transports });
     },
   });
   const all = list.data?.results ?? [];

@@ -17,14 +17,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keys } from '../queries/keys';
+import { useWebhookDeliveries, useWebhooks } from '../queries/settings';
+import type { OkB } from '../queries/types';
 import { apiB, fieldError, formError, ok } from '../api';
 import type { paths } from '../api/b';
 import { notify } from '../notify';
 import { ListTable, when } from './parts';
 
 type EventName = paths['/api/settings/webhooks']['post']['requestBody']['content']['application/json']['events'][number];
-type Endpoint = Awaited<ReturnType<typeof listEndpoints>>['results'][number];
+type Endpoint = OkB<'/api/settings/webhooks'>['results'][number];
 
 /**
  * The API's closed list of events (its schema's enum), each described. A Record over the generated type:
@@ -46,9 +49,8 @@ const EVENTS: Record<EventName, string> = {
   'booking.made': 'a shift is booked',
   'booking.cancelled': 'a shift booking is cancelled',
 };
-const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
-
-const listEndpoints = () => ok(apiB.GET('/api/settings/webhooks', { params: { query: { limit: 100, offset: 0 } } }));
+const isEventName = (k: string): k is EventName => k in EVENTS;
+const EVENT_NAMES = Object.keys(EVENTS).filter(isEventName);
 
 /** Add or change an endpoint: its address, what it is for, and the events it receives. */
 function EndpointForm({ endpoint, onDone, onCancel }: { endpoint?: Endpoint; onDone: (secret?: string) => void; onCancel: () => void }) {
@@ -56,7 +58,7 @@ function EndpointForm({ endpoint, onDone, onCancel }: { endpoint?: Endpoint; onD
   const [f, setF] = useState({
     url: endpoint?.url ?? '',
     description: endpoint?.description ?? '',
-    events: (endpoint?.events ?? []) as EventName[],
+    events: (endpoint?.events ?? []).filter(isEventName),
   });
   const save = useMutation({
     mutationFn: async () => {
@@ -68,7 +70,7 @@ function EndpointForm({ endpoint, onDone, onCancel }: { endpoint?: Endpoint; onD
       return (await ok(apiB.POST('/api/settings/webhooks', { body }))).secret;
     },
     onSuccess: (secret) => {
-      void client.invalidateQueries({ queryKey: ['webhooks'] });
+      void client.invalidateQueries({ queryKey: keys.webhooks.all });
       notify(endpoint ? 'Endpoint saved' : 'Endpoint added');
       onDone(secret);
     },
@@ -131,11 +133,7 @@ function EndpointForm({ endpoint, onDone, onCancel }: { endpoint?: Endpoint; onD
 /** An endpoint's recent deliveries, newest first, each with its attempts and their status codes. */
 function Deliveries({ endpoint, onClose }: { endpoint: Endpoint; onClose: () => void }) {
   const client = useQueryClient();
-  const list = useQuery({
-    queryKey: ['webhooks', endpoint.id, 'deliveries'],
-    queryFn: () =>
-      ok(apiB.GET('/api/settings/webhooks/{id}/deliveries', { params: { path: { id: endpoint.id }, query: { limit: 25, offset: 0 } } })),
-  });
+  const list = useWebhookDeliveries(endpoint.id);
   const again = useMutation({
     mutationFn: (delivery_id: string) =>
       ok(
@@ -143,7 +141,7 @@ function Deliveries({ endpoint, onClose }: { endpoint: Endpoint; onClose: () => 
       ),
     onSuccess: () => {
       notify('Delivery queued again');
-      void client.invalidateQueries({ queryKey: ['webhooks'] });
+      void client.invalidateQueries({ queryKey: keys.webhooks.all });
     },
   });
   const colour = { delivered: 'teal.9', failed: 'red.9', pending: 'gray.7', sending: 'blue.9' } as const;
@@ -220,7 +218,7 @@ function Deliveries({ endpoint, onClose }: { endpoint: Endpoint; onClose: () => 
 /** Settings → Webhooks (admin on Settings): endpoints, their state, the secret once, and their deliveries. */
 export function Webhooks() {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: ['webhooks'], queryFn: listEndpoints });
+  const list = useWebhooks();
   const [adding, addDialog] = useDisclosure();
   const [editing, setEditing] = useState<Endpoint | null>(null);
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
@@ -239,7 +237,7 @@ export function Webhooks() {
       ok(apiB.PATCH('/api/settings/webhooks/{id}', { params: { path: { id: e.id } }, body: { enabled: !e.enabled } })),
     onSuccess: (e) => {
       notify(e.enabled ? 'Endpoint resumed: its backlog is sent in order' : 'Endpoint paused');
-      void client.invalidateQueries({ queryKey: ['webhooks'] });
+      void client.invalidateQueries({ queryKey: keys.webhooks.all });
     },
   });
   const remove = useMutation({
@@ -248,7 +246,7 @@ export function Webhooks() {
       notify('Endpoint deleted');
       if (watching === id) setWatching(null);
       setDeleting(null);
-      void client.invalidateQueries({ queryKey: ['webhooks'] });
+      void client.invalidateQueries({ queryKey: keys.webhooks.all });
     },
   });
   const watched = list.data?.results.find((e) => e.id === watching);

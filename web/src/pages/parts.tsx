@@ -7,6 +7,7 @@ import { parsePhoneNumberFromString, getCountryCallingCode, type CountryCode } f
 import { dayIn, todayIn, whenIn } from './zone';
 import { asText } from '../text';
 import { keys } from '../queries/keys';
+import { useMembers } from '../queries/settings';
 
 /** A date-time from the API as "27 Nov 2026, 14:05" in the organization's zone (zone.ts: one format for the app). */
 export const when = (v: string | null | undefined) => whenIn(v);
@@ -215,11 +216,7 @@ export function AnimalPicker({
  */
 export function useActor() {
   const session = useSession();
-  const members = useQuery({
-    queryKey: ['members'],
-    queryFn: () => ok(apiB.GET('/api/members', { params: { query: {} } })),
-    enabled: can(session.data?.grants, 'settings', 'read'),
-  });
+  const members = useMembers(can(session.data?.grants, 'settings', 'read'));
   const names = new Map((members.data?.results ?? []).map((m) => [`member:${m.id}`, m.name]));
   return (v: unknown) => {
     if (typeof v !== 'string') return v === null || v === undefined || v === '' ? '—' : asText(v);

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { paths } from '../api/b';
 import { apiB, ok } from '../api';
 import { keys } from './keys';
@@ -64,3 +64,31 @@ export function useAdoptionsChanged() {
     void client.invalidateQueries({ queryKey: keys.adoptions.all });
   };
 }
+
+/** The adoption fee schedules. */
+export const useFeeSchedules = () =>
+  useQuery({ queryKey: keys.feeSchedules, queryFn: () => ok(apiB.GET('/api/animals/fee-schedules', { params: { query: page } })) });
+/** The return windows and other adoption settings. */
+export const useAdoptionSettings = () =>
+  useQuery({ queryKey: keys.adoptionSettings, queryFn: () => ok(apiB.GET('/api/animals/adoption-settings')) });
+/** The merge fields a contract template can use (they never change while the app runs). */
+export const useContractMergeFields = () =>
+  useQuery({
+    queryKey: keys.contractMergeFields,
+    queryFn: () => ok(apiB.GET('/api/animals/contract-templates/merge-fields')),
+    staleTime: Infinity,
+  });
+/** A contract template's versions (read again when its current version changes). */
+export const useContractTemplateVersions = (id: string, version: number) =>
+  useQuery({
+    queryKey: keys.contractTemplateVersions(id, version),
+    queryFn: () => ok(apiB.GET('/api/animals/contract-templates/{id}/versions', { params: { path: { id } } })),
+  });
+/** The adoption fee of each animal (special needs or not), each under its own key. */
+export const useAdoptionFees = (animalIds: readonly string[], specialNeeds: boolean) =>
+  useQueries({
+    queries: animalIds.map((id) => ({
+      queryKey: keys.adoptionFee(id, specialNeeds),
+      queryFn: () => ok(apiB.GET('/api/animals/{id}/adoption-fee', { params: { path: { id }, query: { special_needs: specialNeeds } } })),
+    })),
+  });

@@ -1,4 +1,5 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { paths as PathsA } from '../api/a';
 import { apiA, apiB, ok } from '../api';
 import { keys } from './keys';
 import type { OkA, OkB } from './types';
@@ -75,3 +76,24 @@ export function useAnimalChanged() {
     void client.invalidateQueries({ queryKey: keys.animals.all });
   };
 }
+
+/** A care state the animals list can be narrowed by. */
+export type CareState = NonNullable<NonNullable<PathsA['/animals']['get']['parameters']['query']>['careState']>;
+/** How many animals are in each care state: one count read for each (`GET /api/v1/animals`, one a page). */
+export const useAnimalCounts = (states: readonly CareState[]) =>
+  useQueries({
+    queries: states.map((careState) => ({
+      queryKey: keys.animals.count(careState),
+      queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 1, careState } } })),
+    })),
+  });
+
+/** Several animals' records (Family A), each under its own key; `enabled` false reads nothing (no grant). */
+export const useAnimalsByIds = (ids: readonly string[], enabled = true) =>
+  useQueries({
+    queries: ids.map((id) => ({
+      queryKey: keys.animals.one(id),
+      queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })),
+      enabled,
+    })),
+  });

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import type { paths } from '../api/a';
 import { apiA, apiB, ok } from '../api';
 import { keys } from './keys';
@@ -47,4 +47,14 @@ export const usePersonNotes = (id: string) =>
   useQuery({
     queryKey: keys.person.part(id, 'notes'),
     queryFn: () => ok(apiB.GET('/api/people/{id}/notes', { params: { path: { id }, query: page } })),
+  });
+
+/** Several people's Family A records, each under its own key; `enabled` false reads nothing (no grant). */
+export const usePeopleByIds = (ids: readonly string[], enabled = true) =>
+  useQueries({
+    queries: ids.map((id) => ({
+      queryKey: keys.people.one(id),
+      queryFn: () => ok(apiA.GET('/people/{id}', { params: { path: { id } } })),
+      enabled,
+    })),
   });
