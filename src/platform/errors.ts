@@ -146,7 +146,12 @@ export function fromValidation(errors: AjvError[], context: string | undefined):
           : undefined;
     if (e.keyword === 'required') anyMissing = true;
     const name = fieldName(e.instancePath, context, extra);
-    const list = (fields[name] ??= []);
+    // A field named like an Object method (`toString`) is a field like any other, not the inherited method.
+    let list = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    if (!list) {
+      list = [];
+      fields[name] = list;
+    }
     const msg = messageFor(e);
     if (!list.includes(msg)) list.push(msg);
   }
