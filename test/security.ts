@@ -10,6 +10,10 @@ export interface Endpoint {
   method: string;
   /** Path for `org`; may create the record it names (e.g. an animal) and return its URL. */
   path: (org: TestOrg) => Promise<string> | string;
+  /**
+   * The JSON body; a function gives a new body for each endpoint's test (a name that must be unique in the
+   * organization: the endpoints of one suite share their organization).
+   */
   body?: unknown;
   /** A body sent as is instead of `body` as JSON (an upload's multipart/form-data), with its Content-Type. */
   raw?: { payload: Buffer; contentType: string };
@@ -33,6 +37,17 @@ export interface Endpoint {
    * gets the very same body, which names neither organization.
    */
   shared?: true;
+}
+
+function bodyOf(ep: Pick<Endpoint, 'body'>): unknown {
+  return typeof ep.body === 'function' ? (ep.body as () => unknown)() : ep.body;
+}
+
+/** A value no other call in this process gets, for names an organization keeps unique. */
+let uniques = 0;
+export function unique(prefix: string): string {
+  uniques += 1;
+  return `${prefix}${uniques}`;
 }
 
 function isFamilyA(url: string) {
@@ -164,20 +179,21 @@ function recordCovered(route: string) {
  *   → 401, a write from another site's page → 403, a read with exactly the declared grants → allowed.
  */
 export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoint[]) {
-  // The other organization only reads and writes its own records: one per call is enough.
-  let otherOrg: Promise<TestOrg> | undefined;
+  // One organization under test and one other organization per call: each endpoint makes the records it names in
+  // the first (its `path` and `seed`), and the other only reads and writes its own. Keys and sessions are made once
+  // per set of grants and reused by the endpoints that need the same set (a revoked key once per call).
+  let orgs: Promise<Suite> | undefined;
   for (const [i, ep] of endpoints.entries()) {
     test(`${name} #${i + 1}: ${ep.method} security (401/403/404, isolation, exact grant)`, async () => {
       const app = t();
-      const org = await makeOrg(app);
-      const other = await (otherOrg ??= makeOrg(app));
+      const { org, other, keyWith, sessionWith, revoked } = await (orgs ??= suiteOrgs(app));
       const url = await ep.path(org);
       const route = routeOf(app, ep.method, url);
       assert.ok(route, `${ep.method} ${url} reaches no documented route`);
       recordCovered(`${route.method} ${route.url}`);
       const payload: { body?: unknown; rawBody?: Buffer; headers?: Record<string, string> } = ep.raw
         ? { rawBody: ep.raw.payload, headers: { 'content-type': ep.raw.contentType } }
-        : { body: ep.body };
+        : { body: bodyOf(ep) };
       const send = (key: string | null, host = org.host) => request(app, host, ep.method, url, { key, ...payload });
 
       assertErrorShape(url, await send(null), 401, 'UNAUTHORIZED');
@@ -191,22 +207,15 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
       });
       assertErrorShape(url, res401, 401);
 
-      const revoked = await org.keyWith({ [ep.area]: 'admin' });
-      const keyRow = await app.db.query<{ id: string }>(
-        'SELECT id FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC LIMIT 1',
-        [org.id],
-      );
-      const rev = await org.req('DELETE', `/api/settings/keys/${keyRow[0]?.id}`);
-      assert.equal(rev.status, 204);
       assertErrorShape(url, await send(revoked), 401, 'UNAUTHORIZED');
 
-      const short = await org.keyWith(weaker(ep.area, ep.level));
+      const short = await keyWith(weaker(ep.area, ep.level));
       assertErrorShape(url, await send(short), 403, 'FORBIDDEN');
       for (const g of ep.also ?? []) {
         const grants = exactGrants(ep);
         if (g.level === 'read') delete grants[g.area];
         else grants[g.area] = g.level === 'admin' ? 'write' : 'read';
-        assertErrorShape(url, await send(await org.keyWith(grants)), 403, 'FORBIDDEN');
+        assertErrorShape(url, await send(await keyWith(grants)), 403, 'FORBIDDEN');
       }
 
       assertErrorShape(url, await send(org.keys.admin, 'no-such-org-anywhere.localhost'), 404, 'NOT_FOUND');
@@ -264,11 +273,10 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
       // The same rules for a team member signed in to the app (the session cookie instead of a key).
       const viaSession = (session: string, host = org.host, headers?: Record<string, string>) =>
         request(app, host, ep.method, url, { session, ...payload, headers: { ...payload.headers, ...headers } });
-      const shortMember = await org.sessionWith(weaker(ep.area, ep.level));
+      const shortMember = await sessionWith(weaker(ep.area, ep.level));
       assertErrorShape(url, await viaSession(shortMember.session), 403, 'FORBIDDEN');
-      const otherMember = await other.sessionWith('admin');
-      assertErrorShape(url, await viaSession(otherMember.session), 401, 'UNAUTHORIZED');
-      const exactMember = await org.sessionWith(exactGrants(ep));
+      assertErrorShape(url, await viaSession(other.adminSession), 401, 'UNAUTHORIZED');
+      const exactMember = await sessionWith(exactGrants(ep));
       if (ep.method !== 'GET') {
         // A cookie-authenticated write from another site's page is refused before anything happens.
         const crossSite = await viaSession(exactMember.session, org.host, {
@@ -285,13 +293,54 @@ export function securitySuite(name: string, t: () => TestApp, endpoints: Endpoin
       }
 
       // Exactly the declared grants are enough (last: it may change or delete the record).
-      const exact = await send(await org.keyWith(exactGrants(ep)));
+      const exact = await send(await keyWith(exactGrants(ep)));
       assert.ok(
         !DENIED.includes(exact.status) && exact.status < 500,
         `with exactly ${JSON.stringify(exactGrants(ep))}: ${exact.status} ${exact.raw}`,
       );
     });
   }
+}
+
+interface Suite {
+  org: TestOrg;
+  other: TestOrg & { adminSession: string };
+  /** A key of `org` with exactly these grants (one per set of grants). */
+  keyWith(grants: Grants): Promise<string>;
+  /** A signed-in member of `org` with exactly these grants (one per set of grants). */
+  sessionWith(grants: Grants): Promise<{ session: string }>;
+  /** A key of `org` with every grant, revoked through the API. */
+  revoked: string;
+}
+
+async function suiteOrgs(app: TestApp): Promise<Suite> {
+  const [org, other] = await Promise.all([makeOrg(app), makeOrg(app)]);
+  const keys = new Map<string, Promise<string>>();
+  const sessions = new Map<string, Promise<{ session: string }>>();
+  const named = (grants: Grants) => JSON.stringify(Object.entries(grants).sort(([a], [b]) => a.localeCompare(b)));
+  const revoked = await org.keyWith(Object.fromEntries(AREAS.map((a) => [a, 'admin'])));
+  const keyRow = await app.db.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC LIMIT 1', [
+    org.id,
+  ]);
+  const rev = await org.req('DELETE', `/api/settings/keys/${keyRow[0]?.id}`);
+  assert.equal(rev.status, 204, `revoking a key: ${rev.raw}`);
+  return {
+    org,
+    other: Object.assign(other, { adminSession: (await other.sessionWith('admin')).session }),
+    revoked,
+    keyWith(grants) {
+      const k = named(grants);
+      let key = keys.get(k);
+      if (!key) keys.set(k, (key = org.keyWith(grants)));
+      return key;
+    },
+    sessionWith(grants) {
+      const k = named(grants);
+      let session = sessions.get(k);
+      if (!session) sessions.set(k, (session = org.sessionWith(grants)));
+      return session;
+    },
+  };
 }
 
 async function seedFor(ep: Endpoint, all: Endpoint[], org: TestOrg, url: string): Promise<string> {
@@ -301,7 +350,7 @@ async function seedFor(ep: Endpoint, all: Endpoint[], org: TestOrg, url: string)
     if (c.method !== 'POST' || c.seed) continue;
     const curl = await c.path(org);
     if (curl !== pathOnly) continue;
-    const made: Res = await org.req('POST', curl, { body: c.body });
+    const made: Res = await org.req('POST', curl, { body: bodyOf(c) });
     const id = idOf(made.body);
     assert.ok(made.status < 300 && id, `seeding ${url} through POST ${curl}: ${made.status} ${made.raw}`);
     return id;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+import { assertErrorShape, securitySuite, unique } from '../../../test/security.ts';
 
 let t: TestApp;
 before(async () => {
@@ -269,7 +269,13 @@ securitySuite('animals', () => t, [
   { method: 'PATCH', path: animalUrl, body: { name: 'x' }, area: 'animals', level: 'write' },
   { method: 'DELETE', path: animalUrl, area: 'animals', level: 'admin' },
   { method: 'GET', path: () => '/api/animals/statuses', area: 'animals', level: 'read' },
-  { method: 'POST', path: () => '/api/animals/statuses', body: { name: 'New', care_state: 'in_care' }, area: 'animals', level: 'admin' },
+  {
+    method: 'POST',
+    path: () => '/api/animals/statuses',
+    body: () => ({ name: unique('New '), care_state: 'in_care' }),
+    area: 'animals',
+    level: 'admin',
+  },
   { method: 'PATCH', path: statusUrl, body: { name: 'Renamed' }, area: 'animals', level: 'admin' },
   { method: 'DELETE', path: statusUrl, area: 'animals', level: 'admin' },
 ]);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DateTime } from 'luxon';
 import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+import { assertErrorShape, securitySuite, unique } from '../../../test/security.ts';
 
 let t: TestApp;
 before(async () => {
@@ -413,9 +413,14 @@ const made = async (org: TestOrg, url: string, body: unknown) => {
   assert.equal(res.status, 201, res.raw);
   return res.body.id as string;
 };
-const breedBody = { species: 'cat', name: 'Siamese' };
-const ageBody = { name: 'Kitten', species: 'cat', from_weeks: 0, to_weeks: 26 };
-const attrBody = { key: 'good_with_dogs', name: 'Good with dogs', scale: 'yes_no' };
+// Names and age ranges an organization keeps unique: a new one each time (a suite's endpoints share one organization).
+let ages = 0;
+const breedBody = () => ({ species: 'cat', name: unique('Siamese ') });
+const ageBody = () => {
+  ages += 1;
+  return { name: unique('Kitten '), species: 'cat', from_weeks: ages * 10, to_weeks: ages * 10 + 5 };
+};
+const attrBody = () => ({ key: unique('good_with_dogs_'), name: unique('Good with dogs '), scale: 'yes_no' });
 const r = 'read' as const;
 const w = 'write' as const;
 const ad = 'admin' as const;
@@ -492,14 +497,14 @@ securitySuite('care', () => t, [
   { method: 'POST', path: () => '/api/animals/breeds', body: breedBody, area: 'animals', level: ad },
   {
     method: 'PATCH',
-    path: async (org) => `/api/animals/breeds/${await made(org, '/api/animals/breeds', breedBody)}`,
+    path: async (org) => `/api/animals/breeds/${await made(org, '/api/animals/breeds', breedBody())}`,
     body: { name: 'Thai' },
     area: 'animals',
     level: ad,
   },
   {
     method: 'DELETE',
-    path: async (org) => `/api/animals/breeds/${await made(org, '/api/animals/breeds', breedBody)}`,
+    path: async (org) => `/api/animals/breeds/${await made(org, '/api/animals/breeds', breedBody())}`,
     area: 'animals',
     level: ad,
   },
@@ -507,14 +512,14 @@ securitySuite('care', () => t, [
   { method: 'POST', path: () => '/api/animals/age-groups', body: ageBody, area: 'animals', level: ad },
   {
     method: 'PATCH',
-    path: async (org) => `/api/animals/age-groups/${await made(org, '/api/animals/age-groups', ageBody)}`,
+    path: async (org) => `/api/animals/age-groups/${await made(org, '/api/animals/age-groups', ageBody())}`,
     body: { name: 'Baby' },
     area: 'animals',
     level: ad,
   },
   {
     method: 'DELETE',
-    path: async (org) => `/api/animals/age-groups/${await made(org, '/api/animals/age-groups', ageBody)}`,
+    path: async (org) => `/api/animals/age-groups/${await made(org, '/api/animals/age-groups', ageBody())}`,
     area: 'animals',
     level: ad,
   },
@@ -522,14 +527,14 @@ securitySuite('care', () => t, [
   { method: 'POST', path: () => '/api/animals/behaviour-attributes', body: attrBody, area: 'animals', level: ad },
   {
     method: 'PATCH',
-    path: async (org) => `/api/animals/behaviour-attributes/${await made(org, '/api/animals/behaviour-attributes', attrBody)}`,
+    path: async (org) => `/api/animals/behaviour-attributes/${await made(org, '/api/animals/behaviour-attributes', attrBody())}`,
     body: { name: 'Dogs' },
     area: 'animals',
     level: ad,
   },
   {
     method: 'DELETE',
-    path: async (org) => `/api/animals/behaviour-attributes/${await made(org, '/api/animals/behaviour-attributes', attrBody)}`,
+    path: async (org) => `/api/animals/behaviour-attributes/${await made(org, '/api/animals/behaviour-attributes', attrBody())}`,
     area: 'animals',
     level: ad,
   },

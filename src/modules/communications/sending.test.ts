@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testApp, makeOrg, request, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { securitySuite, assertErrorShape } from '../../../test/security.ts';
+import { securitySuite, assertErrorShape, unique } from '../../../test/security.ts';
 import { fakeProvider, type FakeProvider } from './testing.ts';
 import { parseProviders, classify, sendQueuedMail, type MailOptions } from './outbound.ts';
 
@@ -645,7 +645,7 @@ securitySuite('communications sending', () => t, [
   {
     method: 'POST',
     path: () => '/api/communications/suppressions',
-    body: { address: 'sec@example.org' },
+    body: () => ({ address: `${unique('sec')}@example.org` }),
     area: 'communications',
     level: 'write',
   },

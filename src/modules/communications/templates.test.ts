@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { securitySuite, assertErrorShape } from '../../../test/security.ts';
+import { securitySuite, assertErrorShape, unique } from '../../../test/security.ts';
 
 let t: TestApp;
 before(async () => {
@@ -346,7 +346,7 @@ securitySuite('communications templates', () => t, [
   {
     method: 'POST',
     path: () => '/api/communications/templates',
-    body: { key: 'sec', subject_template: 's', body_template: 'b' },
+    body: () => ({ key: unique('sec'), subject_template: 's', body_template: 'b' }),
     area: 'communications',
     level: 'write',
   },
@@ -356,7 +356,13 @@ securitySuite('communications templates', () => t, [
   { method: 'POST', path: async (o) => `${await mkTemplate(o)}/draft`, area: 'communications', level: 'write' },
   { method: 'POST', path: async (o) => `${await mkTemplate(o)}/archive`, area: 'communications', level: 'write' },
   { method: 'POST', path: async (o) => `${await mkTemplate(o)}/fill`, body: {}, area: 'communications', level: 'write' },
-  { method: 'POST', path: () => '/api/communications/inboxes', body: { name: 'sec-inbox' }, area: 'communications', level: 'write' },
+  {
+    method: 'POST',
+    path: () => '/api/communications/inboxes',
+    body: () => ({ name: unique('sec-inbox-') }),
+    area: 'communications',
+    level: 'write',
+  },
   { method: 'GET', path: () => '/api/communications/inboxes', area: 'communications', level: 'read' },
   { method: 'GET', path: mkInbox, area: 'communications', level: 'read' },
   { method: 'PATCH', path: mkInbox, body: { display_name: 'x' }, area: 'communications', level: 'write' },

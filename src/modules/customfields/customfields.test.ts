@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { securitySuite, assertErrorShape } from '../../../test/security.ts';
+import { securitySuite, assertErrorShape, unique } from '../../../test/security.ts';
 import { checkValue, checkValues } from './values.ts';
 
 let t: TestApp;
@@ -287,7 +287,7 @@ securitySuite('custom fields', () => t, [
   {
     method: 'POST',
     path: () => '/api/animals/custom-fields',
-    body: { entity_type: 'animal', field_key: 'sec', field_label: 'S', field_type: 'text' },
+    body: () => ({ entity_type: 'animal', field_key: unique('sec'), field_label: 'S', field_type: 'text' }),
     area: 'animals',
     level: 'admin',
   },
@@ -499,7 +499,7 @@ const areaSuite = (area: CfArea) => {
     {
       method: 'POST',
       path: () => url,
-      body: { entity_type: AREA_ENTITY[area], field_key: 'sec', field_label: 'S', field_type: 'text' },
+      body: () => ({ entity_type: AREA_ENTITY[area], field_key: unique('sec'), field_label: 'S', field_type: 'text' }),
       area,
       level: 'admin',
     },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { securitySuite, assertErrorShape } from '../../../test/security.ts';
+import { securitySuite, assertErrorShape, unique } from '../../../test/security.ts';
 import { seedOrganization } from '../../cli/seed.ts';
 import { animal } from './fixtures.test-helpers.ts';
 
@@ -220,7 +220,13 @@ const withLocation = async (org: TestOrg) => (await place(org)).loc;
 const withUnit = async (org: TestOrg) => (await place(org)).unit;
 securitySuite('housing', () => t, [
   { method: 'GET', path: () => '/api/animals/locations', area: 'animals', level: 'read' },
-  { method: 'POST', path: () => '/api/animals/locations', body: { name: 'Sec', type: 'shelter' }, area: 'animals', level: 'write' },
+  {
+    method: 'POST',
+    path: () => '/api/animals/locations',
+    body: () => ({ name: unique('Sec '), type: 'shelter' }),
+    area: 'animals',
+    level: 'write',
+  },
   { method: 'GET', path: async (org) => `/api/animals/locations/${await withLocation(org)}`, area: 'animals', level: 'read' },
   {
     method: 'PATCH',

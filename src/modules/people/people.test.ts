@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+import { assertErrorShape, securitySuite, unique } from '../../../test/security.ts';
 
 let t: TestApp;
 before(async () => {
@@ -174,7 +174,7 @@ securitySuite('people', () => t, [
   {
     method: 'POST',
     path: () => '/api/v1/people',
-    body: { firstName: 'S', lastName: 'T', email: 'sec@example.com' },
+    body: () => ({ firstName: 'S', lastName: 'T', email: `${unique('sec')}@example.com` }),
     area: 'people',
     level: 'write',
   },

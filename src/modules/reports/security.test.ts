@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { securitySuite, type Endpoint } from '../../../test/security.ts';
+import { securitySuite, unique, type Endpoint } from '../../../test/security.ts';
 import { application, person } from '../adoptions/fixtures.test-helpers.ts';
 import { foster, fresh, intake, outcome } from './fixtures.test-helpers.ts';
 
@@ -36,7 +36,10 @@ async function schedule(org: TestOrg): Promise<string> {
   return r.body.id as string;
 }
 async function submission(org: TestOrg): Promise<string> {
-  const r = await org.req('POST', '/api/reports/sac/submissions', { body: { month: '2026-01', species_group: 'dogs' } });
+  // One submission per month and species group: a month of its own each time (the suite's endpoints share an organization).
+  const n = Number(unique(''));
+  const month = `${2001 + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
+  const r = await org.req('POST', '/api/reports/sac/submissions', { body: { month, species_group: 'dogs' } });
   assert.equal(r.status, 201, r.raw);
   return r.body.id as string;
 }

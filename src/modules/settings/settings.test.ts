@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, request, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { assertErrorShape, securitySuite, type Endpoint } from '../../../test/security.ts';
+import { assertErrorShape, securitySuite, unique, type Endpoint } from '../../../test/security.ts';
 
 let t: TestApp;
 before(async () => {
@@ -153,7 +153,7 @@ securitySuite('settings', () => t, [
   {
     method: 'POST',
     path: () => '/api/settings/roles',
-    body: { name: 'r1', grants: { settings: 'read' } },
+    body: () => ({ name: unique('r'), grants: { settings: 'read' } }),
     area: 'settings',
     level: 'admin',
   },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp, type TestOrg } from '../../../test/harness.ts';
-import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+import { assertErrorShape, securitySuite, unique } from '../../../test/security.ts';
 import { schedule, volunteer } from './test-helpers.ts';
 
 let t: TestApp;
@@ -297,8 +297,8 @@ test('isolation: windows, bookings and volunteers of another organization are no
 
 const withWindow = async (o: TestOrg) => (await win(o)).id;
 const withBooking = async (o: TestOrg) => (await book(o, await withWindow(o), await volunteer(o))).body.id;
-const withQual = async (o: TestOrg) => (await o.req('POST', '/api/shifts/qualifications', { body: { name: 'Q' } })).body.id;
-const withRole = async (o: TestOrg) => (await o.req('POST', '/api/shifts/roles', { body: { name: 'R' } })).body.id;
+const withQual = async (o: TestOrg) => (await o.req('POST', '/api/shifts/qualifications', { body: { name: unique('Q') } })).body.id;
+const withRole = async (o: TestOrg) => (await o.req('POST', '/api/shifts/roles', { body: { name: unique('R') } })).body.id;
 securitySuite('shifts windows, bookings, volunteers', () => t, [
   { method: 'GET', path: async (o) => `/api/shifts/schedules/${(await schedule(o)).id}/windows`, area: 'shifts', level: 'read' },
   {
@@ -335,7 +335,7 @@ securitySuite('shifts windows, bookings, volunteers', () => t, [
     level: 'write',
   },
   { method: 'GET', path: () => '/api/shifts/roles', area: 'shifts', level: 'read' },
-  { method: 'POST', path: () => '/api/shifts/roles', body: { name: 'Walker' }, area: 'shifts', level: 'write' },
+  { method: 'POST', path: () => '/api/shifts/roles', body: () => ({ name: unique('Walker ') }), area: 'shifts', level: 'write' },
   { method: 'GET', path: async (o) => `/api/shifts/roles/${await withRole(o)}`, area: 'shifts', level: 'read' },
   {
     method: 'PATCH',
@@ -346,7 +346,7 @@ securitySuite('shifts windows, bookings, volunteers', () => t, [
   },
   { method: 'DELETE', path: async (o) => `/api/shifts/roles/${await withRole(o)}`, area: 'shifts', level: 'admin' },
   { method: 'GET', path: () => '/api/shifts/qualifications', area: 'shifts', level: 'read' },
-  { method: 'POST', path: () => '/api/shifts/qualifications', body: { name: 'CPR' }, area: 'shifts', level: 'write' },
+  { method: 'POST', path: () => '/api/shifts/qualifications', body: () => ({ name: unique('CPR ') }), area: 'shifts', level: 'write' },
   {
     method: 'PATCH',
     path: async (o) => `/api/shifts/qualifications/${await withQual(o)}`,

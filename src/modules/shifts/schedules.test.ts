@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { testApp, makeOrg, type TestApp } from '../../../test/harness.ts';
-import { assertErrorShape, securitySuite } from '../../../test/security.ts';
+import { assertErrorShape, securitySuite, unique } from '../../../test/security.ts';
 import { count, location, schedule } from './test-helpers.ts';
 import { COORDINATOR_MESSAGE } from './routes/schedules.ts';
 
@@ -296,7 +296,7 @@ securitySuite('shifts schedules', () => t, [
     also: [{ area: 'people', level: 'read' }],
   },
   { method: 'GET', path: () => '/api/shifts/locations', area: 'shifts', level: 'read' },
-  { method: 'POST', path: () => '/api/shifts/locations', body: { name: 'Somewhere' }, area: 'shifts', level: 'write' },
+  { method: 'POST', path: () => '/api/shifts/locations', body: () => ({ name: unique('Somewhere ') }), area: 'shifts', level: 'write' },
   {
     method: 'PATCH',
     path: async (o) => `/api/shifts/locations/${await location(o, 'L1')}`,
