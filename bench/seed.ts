@@ -324,9 +324,9 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
       [orgId, have.animals + 1, to.animals],
     );
     // The public listing follows stays row by row; the load rebuilds it once instead.
-    await c.query('ALTER TABLE animal_stays DISABLE TRIGGER public_listing_stays, DISABLE TRIGGER public_listing_stays_upd');
+    await c.query('ALTER TABLE animal_stays DISABLE TRIGGER public_listing_stays_ins, DISABLE TRIGGER public_listing_stays_upd');
     await growHistory(c, orgId, have.animals + 1, to.animals);
-    await c.query('ALTER TABLE animal_stays ENABLE TRIGGER public_listing_stays, ENABLE TRIGGER public_listing_stays_upd');
+    await c.query('ALTER TABLE animal_stays ENABLE TRIGGER public_listing_stays_ins, ENABLE TRIGGER public_listing_stays_upd');
     await c.query('SELECT public_listing_rebuild($1)', [orgId]);
   }
 
