@@ -7,7 +7,7 @@
  * `embedded`) runs one store only, for a quick check while developing; CI runs both.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/platform/db/embedded.ts';
@@ -91,7 +91,13 @@ async function runSuite(label: string, url: string, files: string[]): Promise<bo
   // The transpiled twins run on plain Node (source maps on, so stack traces and the ownership trace name the .ts
   // file); the few that must read TypeScript as TypeScript run through tsx.
   const viaTsx = compiled ? files.filter(asTypeScript) : files;
-  const viaJs = compiled ? files.filter((f) => !viaTsx.includes(f)).map((f) => compiledPath(compiled.root, f)) : [];
+  const viaJs = compiled
+    ? grouped(
+        compiled.root,
+        files.filter((f) => !viaTsx.includes(f)),
+        label,
+      )
+    : [];
   let ok = true;
   if (viaJs.length)
     ok = spawnSync(process.execPath, ['--enable-source-maps', ...testArgs, ...viaJs], { stdio: 'inherit', env }).status === 0 && ok;
@@ -178,6 +184,41 @@ if (compiled) process.on('exit', () => rmSync(compiled.root, { recursive: true, 
 if (compiled)
   console.log(`# ${compiled.files} TypeScript files transpiled for the test run, ${bundled.length} test files bundled (test/compile.ts)`);
 const isBrowser = (f: string) => f.endsWith('.browser.test.ts');
+
+/**
+ * A test process costs about 2 s of CPU before its first test (loading the bundle, building the app's routes), more
+ * than many short files' tests take. So in a whole run the short files share processes: each group is one entry file
+ * importing a few files' bundles, whose tests and hooks node:test runs one after another in that process (the files
+ * share no state but the process: each builds its own app in its `before` hook and closes it in its `after`). The
+ * slow kinds (browser files, files that start and stop processes, the command line) keep a process each, and a run
+ * of named files is not grouped (`ARK_TEST_GROUP=1` groups it too). `ARK_TEST_GROUP=0` gives every file its own process.
+ */
+const GROUP_SIZE = 6;
+function grouped(root: string, list: string[], label: string): string[] {
+  const single = (f: string) => compiledPath(root, f);
+  const group = process.env.ARK_TEST_GROUP === '1' || (!args.length && process.env.ARK_TEST_GROUP !== '0');
+  if (!group) return list.map(single);
+  const alone = list.filter((f) => SLOW_KINDS.test(f));
+  const short = list.filter((f) => !SLOW_KINDS.test(f));
+  const count = Math.ceil(short.length / GROUP_SIZE);
+  // Greedy by length (the list comes longest first): each file to the group with the fewest lines so far.
+  const groups = Array.from({ length: count }, () => ({ lines: 0, files: [] as string[] }));
+  for (const f of short) {
+    const g = groups.reduce((a, b) => (b.lines < a.lines ? b : a));
+    g.files.push(f);
+    g.lines += readFileSync(f, 'utf8').split('\n').length;
+  }
+  const dir = path.join(root, 'groups');
+  mkdirSync(dir, { recursive: true });
+  const entries = groups.map((g, i) => {
+    const entry = path.join(dir, `${label}-${String(i + 1).padStart(2, '0')}.test.js`);
+    writeFileSync(entry, g.files.map((f) => `import ${JSON.stringify(single(f))};\n`).join(''));
+    return { entry, lines: g.lines };
+  });
+  // Longest first, weighing a slow kind's lines by 4 as longestFirst does.
+  const all = [...alone.map((f) => ({ entry: single(f), lines: readFileSync(f, 'utf8').split('\n').length * 4 })), ...entries];
+  return all.sort((a, b) => b.lines - a.lines).map((e) => e.entry);
+}
 let ok = true;
 
 // Browser tests read the built staff app: build it when its sources are newer than the build, once for the run.
