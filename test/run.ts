@@ -194,12 +194,15 @@ const isBrowser = (f: string) => f.endsWith('.browser.test.ts');
  * of named files is not grouped (`ARK_TEST_GROUP=1` groups it too). `ARK_TEST_GROUP=0` gives every file its own process.
  */
 const GROUP_SIZE = 6;
+/** Files that count what a process-wide singleton does (the public cache's hits, cleared by any app's listener). */
+const OWN_PROCESS = /src\/modules\/publicsite\/cache\.test\.ts$/;
 function grouped(root: string, list: string[], label: string): string[] {
   const single = (f: string) => compiledPath(root, f);
   const group = process.env.ARK_TEST_GROUP === '1' || (!args.length && process.env.ARK_TEST_GROUP !== '0');
   if (!group) return list.map(single);
-  const alone = list.filter((f) => SLOW_KINDS.test(f));
-  const short = list.filter((f) => !SLOW_KINDS.test(f));
+  const own = (f: string) => SLOW_KINDS.test(f) || OWN_PROCESS.test(f);
+  const alone = list.filter(own);
+  const short = list.filter((f) => !own(f));
   const count = Math.ceil(short.length / GROUP_SIZE);
   // Greedy by length (the list comes longest first): each file to the group with the fewest lines so far.
   const groups = Array.from({ length: count }, () => ({ lines: 0, files: [] as string[] }));
