@@ -4,6 +4,7 @@ import type { StatementPart } from './hooks.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import { CHANGE_EVENTS } from '../../platform/changes.ts';
 import { partName } from '../../platform/hooks.ts';
+import { normalizeMicrochip } from './microchips.facts.ts';
 
 /** The animals table's columns a create writes. */
 type Written =
@@ -410,4 +411,26 @@ export async function insertAnimals(
       SELECT w.organization_id, ${actor}, 'create', 'animal', w.id FROM w JOIN r ON r.id = w.id ORDER BY r.ord)
     SELECT w.id FROM w JOIN r ON r.id = w.id ORDER BY r.ord`;
   return (await runPrepared(q, 'animal_insert_bulk', stmt)).map((x) => x.id);
+}
+
+/** Any animal of the organization (in care or not), matched by name or microchip, most recently changed first. */
+export async function lookupAnimals(q: Queryable, orgId: string, text: string, limit: number, offset: number) {
+  const words = text.trim();
+  const like = `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const chip = /\d/.test(words) ? normalizeMicrochip(words) : '';
+  return kx(q)
+    .selectFrom('animals as a')
+    .innerJoin('animal_statuses as s', (j) => j.onRef('s.organization_id', '=', 'a.organization_id').onRef('s.id', '=', 'a.status_id'))
+    .select(['a.id', 'a.name', 'a.species', 'a.breed', 's.name as status', 's.care_state', 'a.microchip_number', 'a.updated_at'])
+    .where('a.organization_id', '=', orgId)
+    .where('a.deleted_at', 'is', null)
+    .where(
+      sql<boolean>`(${words} = '' OR a.name ILIKE ${like} OR a.public_name ILIKE ${like}
+        OR (${chip} <> '' AND a.microchip_number LIKE ${chip} || '%'))`,
+    )
+    .orderBy('a.updated_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit + 1)
+    .offset(offset)
+    .execute();
 }

@@ -1,8 +1,8 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { AnimalCard, AnimalCardList, AnimalCardQuery, AnimalDetailsPatch } from './details.schemas.ts';
-import * as details from './details.service.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { AnimalCard, AnimalCardList, AnimalCardQuery, AnimalDetailsPatch } from '../details.schemas.ts';
+import * as details from '../details.service.ts';
 
 const tags = ['Animals (staff app)'];
 

@@ -1,10 +1,10 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Strict, StringEnum } from '../../platform/schema.ts';
-import { CARE_STATES } from './statuses.repository.ts';
-import * as statuses from './statuses.service.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { Status } from './schemas.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, Strict, StringEnum } from '../../../platform/schema.ts';
+import { CARE_STATES } from '../statuses.repository.ts';
+import * as statuses from '../statuses.service.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { Status } from '../schemas.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 60, description: 'case-sensitive; unique within the organization' });
 
