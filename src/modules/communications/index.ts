@@ -1,10 +1,13 @@
 import type { Module } from '../../platform/context.ts';
-import { templateRoutes } from './templates.routes.ts';
-import { inboxRoutes } from './inboxes.routes.ts';
-import { messageLogRoutes } from './messages.routes.ts';
-import { deliveryRoutes } from './delivery.routes.ts';
+import { templateRoutes } from './routes/templates.ts';
+import { inboxRoutes } from './routes/inboxes.ts';
+import { messageLogRoutes } from './routes/messages.ts';
+import { suppressionRoutes } from './routes/suppressions.ts';
+import { preferenceRoutes } from './routes/preferences.ts';
+import { unsubscribeRoutes } from './routes/unsubscribe.ts';
+import { senderRoutes } from './routes/sender.ts';
 import { closeTransports } from './outbound.ts';
-import { conversationRoutes } from './conversations.routes.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { startInboundListener } from './inbound.ts';
 import { seedCommunications } from './seed.ts';
 
@@ -15,7 +18,10 @@ export const communicationsModule: Module = {
     templateRoutes(app, ctx);
     inboxRoutes(app, ctx);
     messageLogRoutes(app, ctx);
-    deliveryRoutes(app, ctx);
+    suppressionRoutes(app, ctx);
+    preferenceRoutes(app, ctx);
+    unsubscribeRoutes(app, ctx);
+    senderRoutes(app, ctx);
     conversationRoutes(app, ctx);
   },
   seed: seedCommunications,

@@ -1,11 +1,11 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Strict } from '../../platform/schema.ts';
-import { pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import { Inbox, InboxCreateBody, InboxUpdateBody } from './schemas.ts';
-import { IdParam } from '../../platform/formats.ts';
-import type { InboxRow } from './inboxes.repository.ts';
-import * as service from './inboxes.service.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, Strict } from '../../../platform/schema.ts';
+import { pageQueryB, PageFieldsB } from '../../../platform/pagination.ts';
+import { Inbox, InboxCreateBody, InboxUpdateBody } from '../schemas.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import type { InboxRow } from '../inboxes.repository.ts';
+import * as service from '../inboxes.service.ts';
 
 const tags = ['Communications: inboxes'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };

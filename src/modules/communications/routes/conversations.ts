@@ -1,7 +1,7 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type } from '../../platform/schema.ts';
-import { PageFieldsB } from '../../platform/pagination.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type } from '../../../platform/schema.ts';
+import { PageFieldsB } from '../../../platform/pagination.ts';
 import {
   AssignBody,
   ConfirmPersonBody,
@@ -11,10 +11,10 @@ import {
   IdempotencyHeader,
   ReplyBody,
   SendReply,
-} from './schemas.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { presentMessage } from './messages.repository.ts';
-import * as service from './conversations.service.ts';
+} from '../schemas.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { presentMessage } from '../messages.repository.ts';
+import * as service from '../conversations.service.ts';
 
 const tags = ['Communications: conversations'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };

@@ -1,14 +1,14 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Strict, StringEnum } from '../../platform/schema.ts';
-import { notFound } from '../../platform/errors.ts';
-import { SendBody } from './schemas.ts';
-import { sendMessages } from './messages.service.ts';
-import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import { MESSAGE_STATUSES, MessageLogEntry } from './schemas.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { listMessages, messageById, presentMessage } from './messages.repository.ts';
-import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, Strict, StringEnum } from '../../../platform/schema.ts';
+import { notFound } from '../../../platform/errors.ts';
+import { SendBody } from '../schemas.ts';
+import { sendMessages } from '../messages.service.ts';
+import { pageB, pageQueryB, PageFieldsB } from '../../../platform/pagination.ts';
+import { MESSAGE_STATUSES, MessageLogEntry } from '../schemas.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { listMessages, messageById, presentMessage } from '../messages.repository.ts';
+import { REPLICA_READ } from '../../../platform/plugins/replicas.ts';
 
 const tags = ['Communications: messages'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };

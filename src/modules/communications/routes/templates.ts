@@ -1,10 +1,10 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Nullable, Strict, StringEnum } from '../../platform/schema.ts';
-import { pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import { Blocks, FillBody, Filled, Metadata, Template, TEMPLATE_STATUSES, VariableIn } from './schemas.ts';
-import { IdParam } from '../../platform/formats.ts';
-import * as tpl from './templates.service.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, Nullable, Strict, StringEnum } from '../../../platform/schema.ts';
+import { pageQueryB, PageFieldsB } from '../../../platform/pagination.ts';
+import { Blocks, FillBody, Filled, Metadata, Template, TEMPLATE_STATUSES, VariableIn } from '../schemas.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import * as tpl from '../templates.service.ts';
 
 const tags = ['Communications: templates'];
 const read = { permission: { area: 'communications' as const, level: 'read' as const } };
