@@ -1,11 +1,11 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type } from '../../platform/schema.ts';
-import { metaA } from '../../platform/pagination.ts';
-import { Donation, DonationCreate, DonationList, DonationListQuery } from './schemas.ts';
-import * as service from './service.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { REPLICA_READ } from '../../platform/plugins/replicas.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type } from '../../../platform/schema.ts';
+import { metaA } from '../../../platform/pagination.ts';
+import { Donation, DonationCreate, DonationList, DonationListQuery } from '../schemas.ts';
+import * as service from '../service.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { REPLICA_READ } from '../../../platform/plugins/replicas.ts';
 
 const tags = ['Donations'];
 
