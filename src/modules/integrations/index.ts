@@ -1,10 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { Module } from '../../platform/context.ts';
-import { webhookRoutes } from './webhooks.routes.ts';
-import { changeRoutes } from './changes.routes.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
+import { changeRoutes } from './routes/changes.ts';
 import { wakeAll } from './delivery.ts';
-import { importRoutes } from './import.routes.ts';
-import { exportRoutes } from './export.routes.ts';
+import { importRoutes } from './routes/imports.ts';
+import { exportRoutes } from './routes/exports.ts';
 
 /** Integrations: signed webhooks, the change feed, bulk import and export. */
 export const integrationsModule: Module = {

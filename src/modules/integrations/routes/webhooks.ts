@@ -1,13 +1,13 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type } from '../../platform/schema.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { pageB } from '../../platform/pagination.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type } from '../../../platform/schema.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { pageB } from '../../../platform/pagination.ts';
 import type { FastifyRequest } from 'fastify';
-import { notFound } from '../../platform/errors.ts';
-import { CHANGE_EVENT_NAMES } from '../../platform/changes.ts';
-import * as repo from './webhooks.repository.ts';
-import * as service from './webhooks.service.ts';
+import { notFound } from '../../../platform/errors.ts';
+import { CHANGE_EVENT_NAMES } from '../../../platform/changes.ts';
+import * as repo from '../webhooks.repository.ts';
+import * as service from '../webhooks.service.ts';
 import {
   DeliveryList,
   DeliveryListQuery,
@@ -19,7 +19,7 @@ import {
   EndpointListQuery,
   EndpointUpdate,
   EndpointWithSecret,
-} from './webhooks.schemas.ts';
+} from '../webhooks.schemas.ts';
 
 const SIGNING =
   'Each delivery is a POST with a JSON body `{ "type": <event>, "timestamp": <ISO time of the change>, "data": { "object", "id", ' +

@@ -1,17 +1,17 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Strict, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { pageB, pageQueryB, PageFieldsB } from '../../platform/pagination.ts';
-import { invalid, missing, notFound } from '../../platform/errors.ts';
-import { FIELDS, PRESETS, TARGETS, type Target } from './import.presets.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, Strict, StringEnum, Timestamp, type Static } from '../../../platform/schema.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { pageB, pageQueryB, PageFieldsB } from '../../../platform/pagination.ts';
+import { invalid, missing, notFound } from '../../../platform/errors.ts';
+import { FIELDS, PRESETS, TARGETS, type Target } from '../import.presets.ts';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import { validatorCompiler, check } from '../../platform/validation.ts';
-import { AppError, badRequest } from '../../platform/errors.ts';
-import { MAX_ROWS, prepareImport, presetColumns, readSheet, runImport } from './import.service.ts';
-import * as repo from './import.repository.ts';
-import * as mappings from './import.mappings.ts';
-import { getImportRun, importOptions, startImportRun, type ImportRun } from './import.jobs.ts';
+import { validatorCompiler, check } from '../../../platform/validation.ts';
+import { AppError, badRequest } from '../../../platform/errors.ts';
+import { MAX_ROWS, prepareImport, presetColumns, readSheet, runImport } from '../import.service.ts';
+import * as repo from '../import.repository.ts';
+import * as mappings from '../import.mappings.ts';
+import { getImportRun, importOptions, startImportRun, type ImportRun } from '../import.jobs.ts';
 
 const Columns = Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 40 }), {
   description: 'source column header (matched ignoring case, spaces, _ and -) → field',

@@ -1,10 +1,10 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Strict, StringEnum, Timestamp, type Static } from '../../platform/schema.ts';
-import { allows, type Area } from '../../platform/permissions.ts';
-import { badRequest } from '../../platform/errors.ts';
-import { CHANGE_EVENTS, CHANGE_EVENT_NAMES, HORIZON_SQL, changesAfterSql } from '../../platform/changes.ts';
-import { kx, sql } from '../../platform/db/kysely.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { Type, Strict, StringEnum, Timestamp, type Static } from '../../../platform/schema.ts';
+import { allows, type Area } from '../../../platform/permissions.ts';
+import { badRequest } from '../../../platform/errors.ts';
+import { CHANGE_EVENTS, CHANGE_EVENT_NAMES, HORIZON_SQL, changesAfterSql } from '../../../platform/changes.ts';
+import { kx, sql } from '../../../platform/db/kysely.ts';
 
 const FEED_AREAS = [...new Set(Object.values(CHANGE_EVENTS))] as Area[];
 

@@ -5,9 +5,7 @@ import { lazyRequire } from '../../platform/lazy.ts';
 
 /** Loaded on first use: the spreadsheet library is some 500 modules that most processes never need. */
 const excel = lazyRequire<typeof ExcelJSModule>('exceljs');
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { Type, Strict, StringEnum, DateString } from '../../platform/schema.ts';
+import { Type, StringEnum, DateString } from '../../platform/schema.ts';
 import type { Area } from '../../platform/permissions.ts';
 import type { Db } from '../../platform/db/db.ts';
 import { kx, sql, type RawBuilder } from '../../platform/db/kysely.ts';
@@ -26,7 +24,7 @@ interface ListDef {
 }
 
 /** Each list reads the owning module's read view (migrations/0050), never its tables. */
-const LISTS: Record<string, ListDef> = {
+export const LISTS: Record<string, ListDef> = {
   animals: {
     area: 'animals',
     summary: 'Export animals',
@@ -220,43 +218,4 @@ export function exportStream(db: Db, orgId: string, list: string, format: 'csv' 
     }
   })();
   return out;
-}
-
-export function exportRoutes(app: App, ctx: AppContext) {
-  for (const [list, def] of Object.entries(LISTS)) {
-    app.get(
-      `/api/exports/${list}`,
-      {
-        config: { permission: { area: def.area, level: 'read' } },
-        schema: {
-          tags: ['Export'],
-          summary: def.summary,
-          description:
-            `Streams every matching row (no page limit) as CSV (UTF-8, header row) or XLSX (one worksheet), sorted by id. ` +
-            `Columns: ${def.columns.join(', ')}. Lists are joined with ";". Timestamps are ISO 8601 in UTC; money in minor units. ` +
-            `Text starting with =, +, -, @, a tab or a carriage return gets a single quote in front ('=…), so no spreadsheet ` +
-            `runs it as a formula; numbers are left as they are.`,
-          querystring: Strict({ format: StringEnum(['csv', 'xlsx'] as const, { default: 'csv' }), ...def.query }),
-          response: {
-            200: {
-              description: 'the file',
-              content: {
-                'text/csv': { schema: Type.String() },
-                'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: Type.String({ format: 'binary' }) },
-              },
-            },
-          },
-        },
-      },
-      async (req, reply) => {
-        const { orgId } = who(req);
-        const q = req.query as Record<string, unknown> & { format: 'csv' | 'xlsx' };
-        const name = `${list}-${new Date().toISOString().slice(0, 10)}.${q.format}`;
-        reply
-          .type(q.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename="${name}"`);
-        return reply.send(exportStream(ctx.db, orgId, list, q.format, q) as unknown as string);
-      },
-    );
-  }
 }
