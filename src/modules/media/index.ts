@@ -1,9 +1,9 @@
 import multipart from '@fastify/multipart';
 import type { Module } from '../../platform/context.ts';
 import { openBlobStore } from '../../platform/blobs.ts';
-import { photoRoutes } from './photos.routes.ts';
-import { documentRoutes } from './documents.routes.ts';
-import { publicPhotoRoutes } from './public.routes.ts';
+import { photoRoutes } from './routes/photos.ts';
+import { documentRoutes } from './routes/documents.ts';
+import { publicPhotoRoutes } from './routes/public-photos.ts';
 import { seedMedia } from './seed.ts';
 import { animalPhotos } from '../animals/public.ts';
 import { firstPhotoSql, photoPath } from './public.ts';

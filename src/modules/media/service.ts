@@ -3,7 +3,8 @@ import type { BlobStore } from '../../platform/blobs.ts';
 import { audit } from '../../platform/audit.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { lockAnimalPlace } from '../animals/public.ts';
+import { getAnimal, lockAnimalPlace } from '../animals/public.ts';
+import { liveHoldAnimalIds } from '../stays/public.ts';
 import { DERIVED_SIZES, type DocumentType, type ProcessedPhoto } from './detect.ts';
 import * as repo from './repository.ts';
 import type { DocumentOut, DocumentPatchIn, PhotoOut, PhotoPatchIn } from './schemas.ts';
@@ -214,4 +215,12 @@ export async function removeDocument(db: Db, blobs: BlobStore, orgId: string, ac
     });
   });
   await removeAll(blobs, [documentKey(orgId, documentId)]);
+}
+
+/** A public animal (published, not deleted), else 404: nothing says whether a hidden one exists. */
+export async function publicAnimal(q: Queryable, orgId: string, id: string): Promise<void> {
+  const animal = await getAnimal(q, orgId, id);
+  if (!animal?.is_public) throw notFound('animal');
+  // An animal on a live hold (quarantine, evidence, not for adoption…) is off the public website, photos included.
+  if ((await liveHoldAnimalIds(q, orgId, [id])).length) throw notFound('animal');
 }

@@ -1,13 +1,13 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import type { BlobStore } from '../../platform/blobs.ts';
-import { notFound } from '../../platform/errors.ts';
-import { pageB } from '../../platform/pagination.ts';
-import { Type } from '../../platform/schema.ts';
-import { animalExists } from '../animals/public.ts';
-import { DOCUMENT_TYPES, detectDocument } from './detect.ts';
-import { disposition, fileResponse, multipartBody, sendFile, uploadErrors, uploadValidator } from './files.ts';
-import * as repo from './repository.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import type { BlobStore } from '../../../platform/blobs.ts';
+import { notFound } from '../../../platform/errors.ts';
+import { pageB } from '../../../platform/pagination.ts';
+import { Type } from '../../../platform/schema.ts';
+import { animalExists } from '../../animals/public.ts';
+import { DOCUMENT_TYPES, detectDocument } from '../detect.ts';
+import { disposition, fileResponse, multipartBody, sendFile, uploadErrors, uploadValidator } from '../files.ts';
+import * as repo from '../repository.ts';
 import {
   AnimalParams,
   Document,
@@ -17,9 +17,9 @@ import {
   DocumentParams,
   DocumentPatch,
   DocumentUpload,
-} from './schemas.ts';
-import * as service from './service.ts';
-import { mib, readUpload } from './upload.ts';
+} from '../schemas.ts';
+import * as service from '../service.ts';
+import { mib, readUpload } from '../upload.ts';
 
 const read = { permission: { area: 'animals', level: 'read' } } as const;
 const write = { permission: { area: 'animals', level: 'write' } } as const;

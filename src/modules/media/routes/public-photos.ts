@@ -1,24 +1,13 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { orgOf } from '../../platform/context.ts';
-import type { BlobStore } from '../../platform/blobs.ts';
-import type { Queryable } from '../../platform/db/db.ts';
-import { notFound } from '../../platform/errors.ts';
-import { pageB, pageQueryB } from '../../platform/pagination.ts';
-import { Type } from '../../platform/schema.ts';
-import { getAnimal } from '../animals/public.ts';
-import { fileResponse, sendFile } from './files.ts';
-import * as repo from './repository.ts';
-import { AnimalParams, PublicPhotoFileParams, PublicPhotoList } from './schemas.ts';
-import { photoKey } from './service.ts';
-import { liveHoldAnimalIds } from '../stays/public.ts';
-
-/** A public animal (published, not deleted), else 404: nothing says whether a hidden one exists. */
-async function publicAnimal(q: Queryable, orgId: string, id: string): Promise<void> {
-  const animal = await getAnimal(q, orgId, id);
-  if (!animal?.is_public) throw notFound('animal');
-  // An animal on a live hold (quarantine, evidence, not for adoption…) is off the public website, photos included.
-  if ((await liveHoldAnimalIds(q, orgId, [id])).length) throw notFound('animal');
-}
+import type { App, AppContext } from '../../../platform/context.ts';
+import { orgOf } from '../../../platform/context.ts';
+import type { BlobStore } from '../../../platform/blobs.ts';
+import { notFound } from '../../../platform/errors.ts';
+import { pageB, pageQueryB } from '../../../platform/pagination.ts';
+import { Type } from '../../../platform/schema.ts';
+import { fileResponse, sendFile } from '../files.ts';
+import * as repo from '../repository.ts';
+import { AnimalParams, PublicPhotoFileParams, PublicPhotoList } from '../schemas.ts';
+import { photoKey, publicAnimal } from '../service.ts';
 
 /** Photos for the public website: no key, only public photos of public animals. */
 export function publicPhotoRoutes(app: App, ctx: AppContext, blobs: BlobStore) {
