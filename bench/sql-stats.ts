@@ -6,7 +6,8 @@
  * - numbered: raw statements whose text holds at least one `$n` (the query and its parameters counted as one);
  * - helpers: uses of the numbering helpers (`new Where(`, `setClause(`, `.param(`), which number placeholders at run time;
  * - row types: hand-written row shapes (an interface named `…Row`/`…Rows`, a type alias so named that is not derived from
- *   the generated schema or a built query, or an inline `query<{ … }>` type argument) — typed builder reads take theirs
+ *   the generated schema, a built query or a TypeBox declaration, directly or through another alias of its file, or an
+ *   inline `query<{ … }>` type argument; names in import lists are not declarations) — typed builder reads take theirs
  *   from src/platform/db/schema.generated.ts;
  * - kysely: statements built with the typed builder (`kx(`) or its `sql` tag.
  *
@@ -82,12 +83,28 @@ function measure(file: string): Stats {
   s.numbered = statements.filter((t) => /\$\d/.test(t)).length;
   s.placeholders = (text.match(/(?<![\w\\{])\$\d+(?!\d)/g) ?? []).length;
   s.helpers = (text.match(/new Where\(|\bsetClause\(|\.param\(/g) ?? []).length;
-  // a type alias derived from the generated schema or a built query (Selectable<DB[...]>, InferResult, ReturnType) is not hand-written
-  const aliases = [...text.matchAll(/\btype\s+\w*Rows?\b[^=]*=([^;]*);/g)].filter(
-    (m) => !/Selectable<|InferResult<|ReturnType<|DB\[/.test(m[1] ?? ''),
-  );
+  // Import and re-export lists name types declared elsewhere (`import { type InboxRow } from ...`): they declare none here.
+  const declared = text.replace(/^\s*(?:import|export)\s+(?:type\s+)?\{[^}]*\}\s*from\s*['"][^'"]+['"];?/gm, '');
+  // A type alias derived from the generated schema, a built query (Selectable<DB[...]>, InferResult, ReturnType) or a
+  // TypeBox declaration (Static<typeof ...>) is not hand-written; nor is one derived from such an alias of the same file
+  // (`type Stored = Selectable<DB['events']>; type EventRow = Omit<Stored, ...> & { ... }`), found to a fixed point.
+  const all = [...declared.matchAll(/\btype\s+(\w+)\s*(?:<[^=]*?>)?\s*=([^;]*);/g)].map((m) => ({ name: m[1] ?? '', body: m[2] ?? '' }));
+  const derived = new Set<string>();
+  const derives = (body: string) =>
+    /Selectable<|InferResult<|ReturnType<|DB\[|Static<typeof /.test(body) || [...derived].some((n) => new RegExp(`\\b${n}\\b`).test(body));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const a of all)
+      if (!derived.has(a.name) && derives(a.body)) {
+        derived.add(a.name);
+        grew = true;
+      }
+  }
+  const aliases = all.filter((a) => /Rows?$/.test(a.name) && !derived.has(a.name));
   s.rowTypes =
-    (text.match(/\binterface\s+\w*Rows?\b/g) ?? []).length + aliases.length + (text.match(/\.(?:query|prepared)\s*<\s*\{/g) ?? []).length;
+    (declared.match(/\binterface\s+\w*Rows?\b/g) ?? []).length +
+    aliases.length +
+    (text.match(/\.(?:query|prepared)\s*<\s*\{/g) ?? []).length;
   s.kysely = (text.match(/\bkx\(|\bsql(?:<[^>]*>)?`/g) ?? []).length;
   return s;
 }

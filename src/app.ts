@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './platform/db/db.ts';
+import { kx, sql } from './platform/db/kysely.ts';
 import { Tenancy } from './platform/tenancy.ts';
 import { KeyAuth, SessionAuth } from './platform/auth.ts';
 import cookie from '@fastify/cookie';
@@ -134,7 +135,7 @@ async function databaseAnswers(db: Db): Promise<boolean> {
   const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 2000)));
   try {
     return await Promise.race([
-      db.query('SELECT 1').then(
+      sql`SELECT 1`.execute(kx(db)).then(
         () => true,
         () => false,
       ),

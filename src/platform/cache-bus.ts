@@ -1,3 +1,5 @@
+import type { Queryable } from './db/db.ts';
+import { kx, sql } from './db/kysely.ts';
 import { superviseListener } from './db/listen.ts';
 
 const CHANNEL = 'ark_cache';
@@ -19,8 +21,8 @@ export function publicChanged(orgId: string | null): void {
 }
 
 /** Tells every Ark process sharing the database to drop its cached keys, roles and organizations. */
-export async function announceChange(q: { query: (t: string, p?: unknown[]) => Promise<unknown> }): Promise<void> {
-  await q.query(`SELECT pg_notify('${CHANNEL}', 'changed')`);
+export async function announceChange(q: Queryable): Promise<void> {
+  await sql`SELECT pg_notify(${CHANNEL}, 'changed')`.execute(kx(q));
 }
 
 /**

@@ -17,7 +17,9 @@
  *   with `ensureJob` by every writer of that state: one job waits per key, is brought forward by a write, and frees
  *   its key when claimed, so a write during a run gets a run of its own and no wake-up is lost.
  */
+import type { UpdateObject } from 'kysely';
 import type { Db, Queryable } from './db/db.ts';
+import { type DB, kx, onClient, type Selectable, sql } from './db/kysely.ts';
 import { superviseListener } from './db/listen.ts';
 import type { AppContext } from './context.ts';
 import { base62, newId } from './ids.ts';
@@ -107,25 +109,34 @@ export async function enqueueJob(
   opts: { runAt?: Date; key?: string; maxAttempts?: number } = {},
 ): Promise<string | null> {
   const def = definitions.get(kind);
-  const id = newId('job');
-  const rows = await q.query<{ id: string }>(
-    `INSERT INTO jobs (organization_id, id, kind, key, payload, run_at, max_attempts, lease_ms)
-     VALUES ($1, $2, $3, $4, $5::jsonb, coalesce($6::timestamptz, now()), $7, $8)
-     ON CONFLICT (organization_id, kind, key) WHERE key IS NOT NULL DO NOTHING RETURNING id`,
-    [
-      orgId,
-      id,
+  const inserted = await kx(q)
+    .insertInto('jobs')
+    .values({
+      organization_id: orgId,
+      id: newId('job'),
       kind,
-      opts.key ?? null,
-      JSON.stringify(payload ?? {}),
-      opts.runAt ?? null,
-      opts.maxAttempts ?? def?.options.maxAttempts ?? 5,
-      def?.options.leaseMs ?? DEFAULT_LEASE_MS,
-    ],
-  );
-  if (!rows.length) return null;
-  await q.query('SELECT pg_notify($1, $2)', [CHANNEL, kind]);
-  return id;
+      key: opts.key ?? null,
+      payload: jsonb(payload ?? {}),
+      run_at: opts.runAt ?? sql<Date>`now()`,
+      max_attempts: opts.maxAttempts ?? def?.options.maxAttempts ?? 5,
+      lease_ms: def?.options.leaseMs ?? DEFAULT_LEASE_MS,
+    })
+    .onConflict((oc) => oc.columns(['organization_id', 'kind', 'key']).where('key', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) return null;
+  await notify(q, kind);
+  return inserted.id;
+}
+
+/** A JSON value bound as one `jsonb` parameter (a bare array would be sent as a PostgreSQL array). */
+function jsonb(value: unknown) {
+  return sql<DB['jobs']['payload']>`${JSON.stringify(value)}::jsonb`;
+}
+
+/** Wakes the idle workers once the caller's transaction commits. */
+async function notify(q: Queryable, kind: string): Promise<void> {
+  await sql`SELECT pg_notify(${CHANNEL}, ${kind})`.execute(kx(q));
 }
 
 /**
@@ -142,75 +153,84 @@ export async function ensureJob(
   opts: { key: string; runAt?: Date },
 ): Promise<void> {
   const def = definitions.get(kind);
-  await q.query(
-    `INSERT INTO jobs (organization_id, id, kind, key, payload, run_at, max_attempts, lease_ms)
-     VALUES ($1, $2, $3, $4, $5::jsonb, coalesce($6::timestamptz, now()), $7, $8)
-     ON CONFLICT (organization_id, kind, key) WHERE key IS NOT NULL
-     DO UPDATE SET run_at = least(jobs.run_at, excluded.run_at) WHERE jobs.status = 'queued'`,
-    [
-      orgId,
-      newId('job'),
+  await kx(q)
+    .insertInto('jobs')
+    .values({
+      organization_id: orgId,
+      id: newId('job'),
       kind,
-      opts.key,
-      JSON.stringify(payload ?? {}),
-      opts.runAt ?? null,
-      def?.options.maxAttempts ?? 5,
-      def?.options.leaseMs ?? DEFAULT_LEASE_MS,
-    ],
-  );
-  await q.query('SELECT pg_notify($1, $2)', [CHANNEL, kind]);
+      key: opts.key,
+      payload: jsonb(payload ?? {}),
+      run_at: opts.runAt ?? sql<Date>`now()`,
+      max_attempts: def?.options.maxAttempts ?? 5,
+      lease_ms: def?.options.leaseMs ?? DEFAULT_LEASE_MS,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['organization_id', 'kind', 'key'])
+        .where('key', 'is not', null)
+        .doUpdateSet({ run_at: sql<Date>`least(jobs.run_at, excluded.run_at)` })
+        .where('jobs.status', '=', 'queued'),
+    )
+    .execute();
+  await notify(q, kind);
 }
 
-export interface JobRow {
-  id: string;
-  kind: string;
-  key: string | null;
-  status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
-  run_at: Date;
-  attempts: number;
-  max_attempts: number;
-  progress: Record<string, unknown> | null;
-  result: unknown;
-  last_error: string | null;
-  created_at: Date;
-  finished_at: Date | null;
-}
-const COLS = 'id, kind, key, status, run_at, attempts, max_attempts, progress, result, last_error, created_at, finished_at';
+const COLS = [
+  'id',
+  'kind',
+  'key',
+  'status',
+  'run_at',
+  'attempts',
+  'max_attempts',
+  'progress',
+  'result',
+  'last_error',
+  'created_at',
+  'finished_at',
+] as const;
+
+/** A job as an area's status endpoint reads it (status: queued, running, done, failed or cancelled). */
+export type JobRow = Pick<Selectable<DB['jobs']>, (typeof COLS)[number]>;
 
 /** One job of the organization, for an area's status endpoint. */
 export async function getJob(q: Queryable, orgId: string, id: string): Promise<JobRow | null> {
-  const rows = await q.query<JobRow>(`SELECT ${COLS} FROM jobs WHERE organization_id = $1 AND id = $2`, [orgId, id]);
-  return rows[0] ?? null;
+  const row = await kx(q).selectFrom('jobs').select(COLS).where('organization_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+  return row ?? null;
 }
 
 /** The organization's jobs of one kind, newest first. */
 export async function listJobs(q: Queryable, orgId: string, kind: string, limit = 50, offset = 0): Promise<JobRow[]> {
-  return q.query<JobRow>(
-    `SELECT ${COLS} FROM jobs WHERE organization_id = $1 AND kind = $2 ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
-    [orgId, kind, limit, offset],
-  );
+  return kx(q)
+    .selectFrom('jobs')
+    .select(COLS)
+    .where('organization_id', '=', orgId)
+    .where('kind', '=', kind)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 /** Cancels a job that has not started; answers false when it is running or finished. */
 export async function cancelJob(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  const rows = await q.query(
-    `UPDATE jobs SET status = 'cancelled', finished_at = now() WHERE organization_id = $1 AND id = $2 AND status = 'queued' RETURNING id`,
-    [orgId, id],
-  );
-  return rows.length > 0;
+  const row = await kx(q)
+    .updateTable('jobs')
+    .set({ status: 'cancelled', finished_at: sql<Date>`now()` })
+    .where('organization_id', '=', orgId)
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
-interface Claimed {
-  organization_id: string;
-  id: string;
-  kind: string;
-  key: string | null;
-  payload: unknown;
-  attempts: number;
-  max_attempts: number;
-  lock_token: string;
-  lease_ms: number;
-}
+const CLAIMED = ['organization_id', 'id', 'kind', 'key', 'payload', 'attempts', 'max_attempts', 'lock_token', 'lease_ms'] as const;
+
+/** A job a worker holds: `lock_token` names this claim (set by the claim, so never null here). */
+type Claimed = Pick<Selectable<DB['jobs']>, (typeof CLAIMED)[number]> & { lock_token: string };
 
 /** Scope of one round: the test helpers narrow it to their organization and kinds. */
 export interface RunScope {
@@ -231,35 +251,64 @@ const LIVENESS_LOCK = 1095912266;
  * worker's liveness lock is gone (its process died and PostgreSQL closed its session). They count as an attempt made.
  */
 async function recover(db: Db, scope: RunScope): Promise<void> {
-  await db.query(
-    `UPDATE jobs SET status = 'queued', lock_token = NULL, locked_at = NULL, locked_by = NULL,
-            last_error = coalesce(last_error, 'the worker stopped before finishing; run again')
-      WHERE status = 'running'
-        AND (locked_at < now() - lease_ms * interval '1 millisecond'
-             OR (locked_by IS NOT NULL AND NOT EXISTS (
-                   SELECT 1 FROM pg_locks l
-                    WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.classid = $3::int4::oid
-                      AND l.objid = hashtext(jobs.locked_by)::oid
-                      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))))
-        AND ($1::text IS NULL OR organization_id = $1) AND ($2::text[] IS NULL OR kind = ANY($2))`,
-    [scope.orgId ?? null, scope.kinds ?? null, LIVENESS_LOCK],
-  );
+  // The worker's liveness lock, as pg_locks shows it (the catalog is not in the generated schema: SQL text).
+  const workerAlive = sql<boolean>`EXISTS (
+    SELECT 1 FROM pg_locks l
+     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.classid = ${LIVENESS_LOCK}::int4::oid
+       AND l.objid = hashtext(jobs.locked_by)::oid
+       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
+  await kx(db)
+    .updateTable('jobs')
+    .set({
+      status: 'queued',
+      lock_token: null,
+      locked_at: null,
+      locked_by: null,
+      last_error: sql<string>`coalesce(last_error, 'the worker stopped before finishing; run again')`,
+    })
+    .where('status', '=', 'running')
+    .where((eb) =>
+      eb.or([
+        eb('locked_at', '<', sql<Date>`now() - lease_ms * interval '1 millisecond'`),
+        eb.and([eb('locked_by', 'is not', null), eb.not(workerAlive)]),
+      ]),
+    )
+    .$if(scope.orgId !== undefined, (u) => u.where('organization_id', '=', scope.orgId as string))
+    .$if(scope.kinds !== undefined, (u) => u.where('kind', '=', sql<string>`any(${scope.kinds}::text[])`))
+    .execute();
 }
 
+/** The kinds whose key is freed by the claim (`keyUntilClaimed`). */
+const keysFreedOnClaim = () => [...definitions].filter(([, d]) => d.options.keyUntilClaimed).map(([k]) => k);
+
 async function claim(db: Db, scope: RunScope): Promise<Claimed[]> {
-  const token = base62(24);
   const kinds = scope.kinds ?? [...definitions.keys()];
-  const freed = [...definitions].filter(([, d]) => d.options.keyUntilClaimed).map(([k]) => k);
-  return db.query<Claimed>(
-    `UPDATE jobs j SET status = 'running', lock_token = $1, locked_at = now(), attempts = j.attempts + 1,
-            key = CASE WHEN j.kind = ANY($5) THEN NULL ELSE j.key END
-       FROM (SELECT organization_id, id FROM jobs
-              WHERE status = 'queued' AND run_at <= now() AND kind = ANY($2) AND ($3::text IS NULL OR organization_id = $3)
-              ORDER BY run_at, created_at LIMIT $4 FOR UPDATE SKIP LOCKED) c
-      WHERE j.organization_id = c.organization_id AND j.id = c.id
-      RETURNING j.organization_id, j.id, j.kind, j.key, j.payload, j.attempts, j.max_attempts, j.lock_token, j.lease_ms`,
-    [token, kinds, scope.orgId ?? null, scope.batch ?? 10, freed],
-  );
+  const due = kx(db)
+    .selectFrom('jobs')
+    .select(['organization_id', 'id'])
+    .where('status', '=', 'queued')
+    .where('run_at', '<=', sql<Date>`now()`)
+    .where('kind', '=', sql<string>`any(${kinds}::text[])`)
+    .$if(scope.orgId !== undefined, (s) => s.where('organization_id', '=', scope.orgId as string))
+    .orderBy('run_at')
+    .orderBy('created_at')
+    .limit(scope.batch ?? 10)
+    .forUpdate()
+    .skipLocked();
+  return (await kx(db)
+    .updateTable('jobs as j')
+    .from(due.as('c'))
+    .set((eb) => ({
+      status: 'running',
+      lock_token: base62(24),
+      locked_at: sql<Date>`now()`,
+      attempts: eb('j.attempts', '+', 1),
+      key: sql<string | null>`CASE WHEN j.kind = any(${keysFreedOnClaim()}::text[]) THEN NULL ELSE j.key END`,
+    }))
+    .whereRef('j.organization_id', '=', 'c.organization_id')
+    .whereRef('j.id', '=', 'c.id')
+    .returning(CLAIMED.map((c) => `j.${c}` as const))
+    .execute()) as Claimed[];
 }
 
 /**
@@ -267,42 +316,44 @@ async function claim(db: Db, scope: RunScope): Promise<Claimed[]> {
  * `worker` names the worker when it holds its liveness lock (null: the claim lives by its lease alone).
  */
 async function claimPerKind(db: Db, kinds: string[], slots: number[], orgId: string | null, worker: string | null): Promise<Claimed[]> {
-  const token = base62(24);
-  const freed = [...definitions].filter(([, d]) => d.options.keyUntilClaimed).map(([k]) => k);
-  return db.query<Claimed>(
-    `UPDATE jobs j SET status = 'running', lock_token = $1, locked_at = now(), attempts = j.attempts + 1, locked_by = $6,
-            key = CASE WHEN j.kind = ANY($4) THEN NULL ELSE j.key END
-       FROM (SELECT d.organization_id, d.id FROM unnest($2::text[], $3::int[]) AS k(kind, n)
-               CROSS JOIN LATERAL (SELECT organization_id, id FROM jobs
-                                    WHERE status = 'queued' AND run_at <= now() AND kind = k.kind
-                                      AND ($5::text IS NULL OR organization_id = $5)
-                                    ORDER BY run_at, created_at LIMIT k.n FOR UPDATE SKIP LOCKED) d) c
-      WHERE j.organization_id = c.organization_id AND j.id = c.id
-      RETURNING j.organization_id, j.id, j.kind, j.key, j.payload, j.attempts, j.max_attempts, j.lock_token, j.lease_ms`,
-    [token, kinds, slots, freed, orgId, worker],
-  );
+  // One statement over (kind, slots) pairs: each kind's due jobs, oldest first, at most its slots, skipping locked rows.
+  // Clearer as SQL than as a builder (unnest and a lateral join); every value is bound.
+  const claimed = await sql<Claimed>`
+    UPDATE jobs j SET status = 'running', lock_token = ${base62(24)}, locked_at = now(), attempts = j.attempts + 1,
+           locked_by = ${worker}, key = CASE WHEN j.kind = any(${keysFreedOnClaim()}::text[]) THEN NULL ELSE j.key END
+      FROM (SELECT d.organization_id, d.id FROM unnest(${kinds}::text[], ${slots}::int[]) AS k(kind, n)
+              CROSS JOIN LATERAL (SELECT organization_id, id FROM jobs
+                                   WHERE status = 'queued' AND run_at <= now() AND kind = k.kind
+                                     AND (${orgId}::text IS NULL OR organization_id = ${orgId})
+                                   ORDER BY run_at, created_at LIMIT k.n FOR UPDATE SKIP LOCKED) d) c
+     WHERE j.organization_id = c.organization_id AND j.id = c.id
+     RETURNING ${sql.join(CLAIMED.map((col) => sql.ref(`j.${col}`)))}`.execute(kx(db));
+  return claimed.rows;
 }
 
 /** Gives claims back (a stopping worker): queued again at once, the attempt not counted. */
 async function release(db: Db, jobs: Claimed[]): Promise<void> {
   if (!jobs.length) return;
-  await db.query(
-    `UPDATE jobs j SET status = 'queued', lock_token = NULL, locked_at = NULL, attempts = greatest(j.attempts - 1, 0), run_at = now()
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS r(organization_id, id, lock_token)
-      WHERE j.organization_id = r.organization_id AND j.id = r.id AND j.lock_token = r.lock_token AND j.status = 'running'`,
-    [jobs.map((c) => c.organization_id), jobs.map((c) => c.id), jobs.map((c) => c.lock_token)],
-  );
+  await sql`
+    UPDATE jobs j SET status = 'queued', lock_token = NULL, locked_at = NULL, attempts = greatest(j.attempts - 1, 0), run_at = now()
+      FROM unnest(${jobs.map((c) => c.organization_id)}::text[], ${jobs.map((c) => c.id)}::text[],
+                  ${jobs.map((c) => c.lock_token)}::text[]) AS r(organization_id, id, lock_token)
+     WHERE j.organization_id = r.organization_id AND j.id = r.id AND j.lock_token = r.lock_token AND j.status = 'running'`.execute(kx(db));
 }
+
+/** An update of the job `c` that holds only while `c`'s claim does (its lock token unchanged). */
+type Owned = (set: UpdateObject<DB, 'jobs'>) => Promise<unknown>;
 
 async function runOne(ctx: AppContext, c: Claimed): Promise<void> {
   const def = definitions.get(c.kind);
-  const owned = (set: string, params: unknown[]) =>
-    ctx.db.query(`UPDATE jobs SET ${set} WHERE organization_id = $1 AND id = $2 AND lock_token = $3`, [
-      c.organization_id,
-      c.id,
-      c.lock_token,
-      ...params,
-    ]);
+  const owned: Owned = (set) =>
+    kx(ctx.db)
+      .updateTable('jobs')
+      .set(set)
+      .where('organization_id', '=', c.organization_id)
+      .where('id', '=', c.id)
+      .where('lock_token', '=', c.lock_token)
+      .execute();
   const job: Job<unknown> = {
     id: c.id,
     orgId: c.organization_id,
@@ -312,16 +363,16 @@ async function runOne(ctx: AppContext, c: Claimed): Promise<void> {
     attempt: c.attempts,
     maxAttempts: c.max_attempts,
     progress: async (value) => {
-      await owned('progress = $4::jsonb, locked_at = now()', [JSON.stringify(value)]);
+      await owned({ progress: jsonb(value), locked_at: sql<Date>`now()` });
     },
   };
   if (!def) {
-    await owned("status = 'failed', finished_at = now(), lock_token = NULL, last_error = $4", [`no handler for job kind ${c.kind}`]);
+    await owned({ status: 'failed', finished_at: sql<Date>`now()`, lock_token: null, last_error: `no handler for job kind ${c.kind}` });
     return;
   }
   // The heartbeat: renews the claim while the handler runs (a lost renewal is retried at the next beat).
   const beat = setInterval(
-    () => void owned('locked_at = now()', []).catch(() => undefined),
+    () => void owned({ locked_at: sql<Date>`now()` }).catch(() => undefined),
     Math.max(50, Math.min(10_000, Math.floor((c.lease_ms || DEFAULT_LEASE_MS) / 3))),
   );
   beat.unref();
@@ -332,37 +383,30 @@ async function runOne(ctx: AppContext, c: Claimed): Promise<void> {
   }
 }
 
-async function runHandler(
-  ctx: AppContext,
-  c: Claimed,
-  def: Definition,
-  job: Job<unknown>,
-  owned: (set: string, params: unknown[]) => Promise<unknown>,
-): Promise<void> {
+async function runHandler(ctx: AppContext, c: Claimed, def: Definition, job: Job<unknown>, owned: Owned): Promise<void> {
+  const inMs = (ms: number) => sql<Date>`now() + ${Math.max(0, ms)} * interval '1 millisecond'`;
   try {
     const result = await def.handler(ctx, job as never);
-    await owned("status = 'done', finished_at = now(), lock_token = NULL, result = $4::jsonb, last_error = NULL", [
-      JSON.stringify(result ?? null),
-    ]);
+    await owned({ status: 'done', finished_at: sql<Date>`now()`, lock_token: null, result: jsonb(result ?? null), last_error: null });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof RetryLater) {
-      await owned(
-        "status = 'queued', lock_token = NULL, locked_at = NULL, attempts = attempts - 1, run_at = now() + $4 * interval '1 millisecond'",
-        [Math.max(0, err.delayMs)],
-      );
+      await owned({
+        status: 'queued',
+        lock_token: null,
+        locked_at: null,
+        attempts: sql<number>`attempts - 1`,
+        run_at: inMs(err.delayMs),
+      });
       return;
     }
     if (c.attempts >= c.max_attempts) {
-      await owned("status = 'failed', finished_at = now(), lock_token = NULL, last_error = $4", [message.slice(0, 2000)]);
+      await owned({ status: 'failed', finished_at: sql<Date>`now()`, lock_token: null, last_error: message.slice(0, 2000) });
       await def.options.onFailed?.(ctx, job, message).catch(() => undefined);
       return;
     }
     const wait = (def.options.backoffMs ?? defaultBackoffMs)(c.attempts);
-    await owned("status = 'queued', lock_token = NULL, locked_at = NULL, last_error = $4, run_at = now() + $5 * interval '1 millisecond'", [
-      message.slice(0, 2000),
-      Math.max(0, wait),
-    ]);
+    await owned({ status: 'queued', lock_token: null, locked_at: null, last_error: message.slice(0, 2000), run_at: inMs(wait) });
   }
 }
 
@@ -467,7 +511,8 @@ export function startJobWorker(ctx: AppContext, opts: WorkerOptions = {}): () =>
     onNotify: tick,
     onListening: tick,
     setup: async (client) => {
-      await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LIVENESS_LOCK, workerId]);
+      // on the listener's own session (the direct address): the lock lives exactly as long as that session
+      await sql`SELECT pg_advisory_lock(${LIVENESS_LOCK}, hashtext(${workerId}))`.execute(kx(onClient(client)));
     },
   });
   void recover(ctx.db, { orgId: opts.orgId }).then(tick, tick);

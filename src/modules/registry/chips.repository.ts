@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { compiler, kx, sql, type InferResult } from '../../platform/db/kysely.ts';
+import { compiler, type DB, kx, sql, type InferResult } from '../../platform/db/kysely.ts';
+import type { Kysely } from 'kysely';
 import type { OrganizationProfile } from '../settings/public.ts';
 
 export const STATUS_CATEGORIES = ['in_care', 'adopted', 'transferred', 'other'] as const;
@@ -119,21 +120,28 @@ export async function publishedNumbers(q: Queryable, orgId: string, animalId: st
   return rows.map((r) => r.number);
 }
 
-const lookup = compiler
-  .selectFrom('registry_chips')
-  .select(['org_name', 'org_email', 'org_phone', 'org_website', 'species', 'status_category'])
-  .select(sql<string>`to_char(last_seen, 'YYYY-MM-DD')`.as('last_seen'))
-  .where('number', '=', '')
-  .orderBy('last_seen', 'desc')
-  .orderBy('org_name')
-  .orderBy('species')
-  .limit(0)
-  .offset(0);
+const lookupQuery = (k: Kysely<DB>, number: string, limit: number, offset: number) =>
+  k
+    .selectFrom('registry_chips')
+    .select(['org_name', 'org_email', 'org_phone', 'org_website', 'species', 'status_category'])
+    .select(sql<string>`to_char(last_seen, 'YYYY-MM-DD')`.as('last_seen'))
+    .where('number', '=', number)
+    .orderBy('last_seen', 'desc')
+    .orderBy('org_name')
+    .orderBy('species')
+    .limit(limit)
+    .offset(offset);
+const lookup = lookupQuery(compiler, '', 0, 0);
 /** A published entry as a lookup answers it. */
 export type LookupRow = Omit<InferResult<typeof lookup>[number], 'status_category'> & { status_category: StatusCategory };
 
+/** The published entries of a chip number: the lookup's statement (below), run on `q` (the reader role's transaction). */
+export async function lookupChips(q: Queryable, number: string, limit: number, offset: number): Promise<LookupRow[]> {
+  return (await lookupQuery(kx(q), number, limit, offset).execute()) as LookupRow[];
+}
+
 /**
- * The lookup's only statement, its parameters (number, limit, offset) in that order. It runs as ark_registry_reader
+ * The text of the lookup's only statement (`lookupChips`). It runs as ark_registry_reader
  * (see lookup()), which may read these columns of registry_chips and nothing else; the organization filter is
  * deliberately absent: this table is the one meant to be searched across organizations.
  */

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { animalMicrochips, animalExists, chippedAnimalIds, getAnimal, normalizeMicrochip, type HookWork } from '../animals/public.ts';
 import { organizationProfile, type OrganizationProfile } from '../settings/public.ts';
 import * as repo from './chips.repository.ts';
-import { sql } from '../../platform/db/kysely.ts';
+import { onClient, sql } from '../../platform/db/kysely.ts';
 import { OrgCache } from '../../platform/org-cache.ts';
 import { chipPrefix } from './prefixes.ts';
 import type { LookupAnswer, LookupQuery } from './schemas.ts';
@@ -166,7 +166,7 @@ export async function lookup(
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL ROLE ${READER_ROLE}`);
-    rows = (await client.query<repo.LookupRow>(repo.LOOKUP_SQL, [number, page.limit + 1, page.offset])).rows;
+    rows = await repo.lookupChips(onClient(client), number, page.limit + 1, page.offset);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { kx, onClient, type RawBuilder, sql } from '../../../platform/db/kysely.ts';
 import { invalid } from '../../../platform/errors.ts';
 import { emptyBundle, sexOf, type Bundle } from '../model.ts';
 import { ASM3_MOVEMENT_TYPES, staysOf, type Movement } from './asm3.ts';
@@ -43,13 +44,16 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
   }
   try {
     await client.query('BEGIN READ ONLY');
+    // ASM3's tables are not Ark's: their statements are SQL text, any value in them bound by the `sql` tag.
+    const k = kx(onClient(client));
     if (schema) {
       if (!/^[a-z_][a-z0-9_]*$/i.test(schema)) throw invalid({ schema: ['is not a schema name'] });
-      await client.query(`SET LOCAL search_path TO ${schema}`);
+      // the schema bound as a value (as SET folds an unquoted name: to lower case), for this transaction only
+      await sql`SELECT set_config('search_path', ${schema.toLowerCase()}, true)`.execute(k);
     }
-    const q = async (sql: string) => (await client.query<AsmRecord>(sql)).rows;
+    const q = async (statement: RawBuilder<AsmRecord>) => (await statement.execute(k)).rows;
     const b = emptyBundle('asm3');
-    const people = await q(`SELECT o.* FROM owner o ORDER BY o.id`);
+    const people = await q(sql`SELECT o.* FROM owner o ORDER BY o.id`);
     const personExt = new Map<number, string>();
     for (const o of people) {
       const ext = s(o.ownercode) || `id:${s(o.id)}`;
@@ -88,7 +92,7 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
         roles,
       });
     }
-    const animals = await q(`
+    const animals = await q(sql`
       SELECT a.*, sp.speciesname, b1.breedname AS breed1, b2.breedname AS breed2, bc.basecolour AS colourname,
              er.reasonname, dr.reasonname AS deathreasonname
         FROM animal a
@@ -130,7 +134,7 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
     }
     const moves = new Map<number, Movement[]>();
     for (const m of await q(
-      `SELECT m.*, t.movementtype AS typename FROM adoption m LEFT JOIN lksmovementtype t ON t.id = m.movementtype ORDER BY m.id`,
+      sql`SELECT m.*, t.movementtype AS typename FROM adoption m LEFT JOIN lksmovementtype t ON t.id = m.movementtype ORDER BY m.id`,
     )) {
       const l = moves.get(Number(m.animalid)) ?? [];
       l.push({
@@ -170,7 +174,7 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
       );
     }
     for (const v of await q(
-      `SELECT v.*, t.vaccinationtype AS typename FROM animalvaccination v
+      sql`SELECT v.*, t.vaccinationtype AS typename FROM animalvaccination v
          LEFT JOIN vaccinationtype t ON t.id = v.vaccinationid ORDER BY v.id`,
     )) {
       const animal = animalExt.get(Number(v.animalid));
@@ -192,7 +196,7 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
         notes: s(v.comments) || null,
       });
     }
-    for (const m of await q(`SELECT * FROM animalmedical ORDER BY id`)) {
+    for (const m of await q(sql`SELECT * FROM animalmedical ORDER BY id`)) {
       const animal = animalExt.get(Number(m.animalid));
       if (!animal) continue;
       b.medical.push({
@@ -211,7 +215,7 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
         notes: s(m.comments) || null,
       });
     }
-    for (const g of await q(`SELECT g.*, t.donationname AS typename, p.paymentname FROM ownerdonation g
+    for (const g of await q(sql`SELECT g.*, t.donationname AS typename, p.paymentname FROM ownerdonation g
                                 LEFT JOIN donationtype t ON t.id = g.donationtypeid
                                 LEFT JOIN donationpayment p ON p.id = g.donationpaymentid ORDER BY g.id`)) {
       const person = personExt.get(Number(g.ownerid));
@@ -239,7 +243,7 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
     }
     // Log entries of animals (LinkType 0).
     for (const l of await q(
-      `SELECT l.*, t.logtypename FROM log l LEFT JOIN logtype t ON t.id = l.logtypeid WHERE l.linktype = 0 ORDER BY l.id`,
+      sql`SELECT l.*, t.logtypename FROM log l LEFT JOIN logtype t ON t.id = l.logtypeid WHERE l.linktype = 0 ORDER BY l.id`,
     )) {
       const animal = animalExt.get(Number(l.linkid));
       if (!animal || !s(l.comments)) continue;
@@ -256,7 +260,7 @@ export async function readAsm3Database(url: string, schema?: string): Promise<Bu
     // `dbfs` (DBFSID), base64 in `Content` when ASM3 keeps its files in the database (URL empty or `base64:`). Files
     // kept on ASM3's disk (`file:`) or in S3 (`s3:`) are not in the database: each is refused with that reason.
     for (const m of await q(
-      `SELECT m.id, m.linkid, m.medianame, m.mediamimetype, f.url, f.content FROM media m
+      sql`SELECT m.id, m.linkid, m.medianame, m.mediamimetype, f.url, f.content FROM media m
          LEFT JOIN dbfs f ON f.id = m.dbfsid
         WHERE m.linktypeid = 0 AND lower(coalesce(m.mediamimetype, '')) LIKE 'image/%'
         ORDER BY m.linkid, m.websitephoto DESC, m.id`,
