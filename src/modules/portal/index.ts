@@ -1,6 +1,9 @@
 import type { Module } from '../../platform/context.ts';
 import { registerPersonReferences, volunteerApproved } from '../people/public.ts';
-import { portalStaffRoutes } from './routes.ts';
+import { portalInvitationRoutes } from './routes/portal-invitations.ts';
+import { portalAccountRoutes } from './routes/portal-accounts.ts';
+import { fosterUpdateRoutes } from './routes/foster-updates.ts';
+import { portalSettingsRoutes } from './routes/settings.ts';
 import { portalPages } from './pages.routes.ts';
 import { placementStarted } from '../operations/public.ts';
 import { queueAutoInvite } from './service.ts';
@@ -17,7 +20,10 @@ export const portalModule: Module = {
     hooks.on(volunteerApproved, (q, orgId, p) => queueAutoInvite(q, orgId, p.personId, 'volunteer_approved'));
   },
   async routes(app, ctx) {
-    portalStaffRoutes(app, ctx);
+    portalInvitationRoutes(app, ctx);
+    portalAccountRoutes(app, ctx);
+    fosterUpdateRoutes(app, ctx);
+    portalSettingsRoutes(app, ctx);
     await portalPages(app, ctx);
   },
   describe: {

@@ -97,6 +97,30 @@ export async function invite(db: Db, config: Config, org: Organization, actor: s
 }
 
 /**
+ * Invites several people, one by one: a person who cannot be invited (not found, no email, an email another person's
+ * account holds) is reported in its result with the reason and does not stop the others.
+ */
+export async function inviteMany(db: Db, config: Config, org: Organization, actor: string, personIds: string[]) {
+  const results = [];
+  for (const personId of personIds) {
+    try {
+      const made = await invite(db, config, org, actor, personId);
+      results.push({ person_id: personId, invited: true, emailed: made.emailed, error: null });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      const fields = (err as { fields?: Record<string, string[]> }).fields;
+      const why = fields
+        ? Object.entries(fields)
+            .map(([k, v]) => `${k} ${v.join(', ')}`)
+            .join('; ')
+        : err.message;
+      results.push({ person_id: personId, invited: false, emailed: false, error: why });
+    }
+  }
+  return { results, invited: results.filter((r) => r.invited).length };
+}
+
+/**
  * Accepted alike whatever the address (never says whether it has an account), in the same time: the request only
  * queues a job, which looks the account up and emails a 20-minute link (at most 3 an hour per account).
  */

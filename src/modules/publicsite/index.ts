@@ -1,6 +1,7 @@
 import type { Module } from '../../platform/context.ts';
 import { pageRoutes } from './pages.routes.ts';
-import { settingsRoutes } from './settings.routes.ts';
+import { publicSiteSettingsRoutes } from './routes/public-site.ts';
+import { syndicationRoutes } from './routes/syndication.ts';
 import { renderSitePage } from './sitepage.ts';
 import { sitePage } from '../../platform/site-page.ts';
 // Declares the daily syndication job on the job queue.
@@ -15,6 +16,7 @@ export const publicSiteModule: Module = {
   },
   async routes(app, ctx) {
     await pageRoutes(app, ctx);
-    settingsRoutes(app, ctx);
+    publicSiteSettingsRoutes(app, ctx);
+    syndicationRoutes(app, ctx);
   },
 };

@@ -1,7 +1,12 @@
 import type { Module } from '../../platform/context.ts';
 import { animalWrittenHook } from '../animals/public.ts';
-import { chipRoutes } from './chips.routes.ts';
-import { flagRoutes } from './flags.routes.ts';
+import { microchipRoutes } from './routes/microchips.ts';
+import { registrySettingsRoutes } from './routes/settings.ts';
+import { publicationRoutes } from './routes/publications.ts';
+import { flagRoutes } from './routes/flags.ts';
+import { flagReviewRoutes } from './routes/reviews.ts';
+import { flagMarkRoutes } from './routes/marks.ts';
+import { flagDisputeRoutes } from './routes/disputes.ts';
 import { chipWork } from './chips.service.ts';
 import { seedRegistry } from './seed.ts';
 
@@ -13,8 +18,14 @@ export const registryModule: Module = {
     hooks.on(animalWrittenHook, chipWork);
   },
   routes(app, ctx) {
-    chipRoutes(app, ctx);
+    // one file per URL resource (routes/), registered in the order the API description lists them
+    microchipRoutes(app, ctx);
+    registrySettingsRoutes(app, ctx);
+    publicationRoutes(app, ctx);
     flagRoutes(app, ctx);
+    flagReviewRoutes(app, ctx);
+    flagMarkRoutes(app, ctx);
+    flagDisputeRoutes(app, ctx);
   },
   seed: seedRegistry,
   describe: {

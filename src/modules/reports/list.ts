@@ -5,8 +5,12 @@
  */
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Area } from '../../platform/permissions.ts';
-import { needs } from './routes.ts';
 import { DateQuery, LrrQuery, MedicalDueQuery, OnDateQuery, RangeQuery, SacQuery, VaccinationsQuery } from './schemas.ts';
+
+/** Reports read `reports`, plus read on every area whose records they count (403 names the missing one). */
+export const needs = (...areas: Area[]) => ({
+  permission: { area: 'reports' as const, level: 'read' as const, also: areas.map((area) => ({ area, level: 'read' as const })) },
+});
 
 interface Entry {
   key: string;

@@ -1,19 +1,18 @@
-import type { App, AppContext } from '../../platform/context.ts';
-import { who } from '../../platform/context.ts';
-import { IdParam } from '../../platform/formats.ts';
-import { pageB } from '../../platform/pagination.ts';
-import { Type } from '../../platform/schema.ts';
-import * as svc from './schedules.ts';
-import { RunQueued, Schedule, ScheduleCreate, ScheduleList, SchedulePatch, SchedulesQuery } from './schemas.ts';
+import type { App, AppContext } from '../../../platform/context.ts';
+import { who } from '../../../platform/context.ts';
+import { IdParam } from '../../../platform/formats.ts';
+import { pageB } from '../../../platform/pagination.ts';
+import { Type } from '../../../platform/schema.ts';
+import * as svc from '../schedules.ts';
+import { RunQueued, Schedule, ScheduleCreate, ScheduleList, SchedulePatch, SchedulesQuery } from '../schemas.ts';
 
 const read = { permission: { area: 'reports' as const, level: 'read' as const } };
 const write = { permission: { area: 'reports' as const, level: 'write' as const } };
 
-/** Scheduled reports: CRUD, and a run of the last complete month on demand. */
+/** /api/reports/schedules: scheduled reports, and a run of the last complete month on demand. */
 export function scheduleRoutes(app: App, ctx: AppContext) {
   const tags = ['Report schedules'];
   const Create = ScheduleCreate(svc.SCHEDULABLE_REPORTS);
-
   app.get(
     '/api/reports/schedules',
     {
