@@ -29,6 +29,7 @@ import { useActiveUnits } from '../queries/housing';
 import { useChipLookup } from '../queries/registry';
 import { useAnimalsByChip } from '../queries/animals';
 import { usePeopleDupes } from '../queries/people';
+import { oneOf } from '../queries/types';
 import { useBreeds, useStaySubtypes } from '../queries/settings';
 
 /** The Shelter Animals Count intake categories as a person reads them. */
@@ -383,7 +384,7 @@ export default function Intake() {
                   <SegmentedControl
                     aria-labelledby="sex-label"
                     value={f.sex}
-                    onChange={(v) => setF({ ...f, sex: v as 'male' })}
+                    onChange={(v) => setF({ ...f, sex: oneOf(['female', 'male', 'unknown'], v) ?? f.sex })}
                     data={[
                       { value: 'female', label: 'Female' },
                       { value: 'male', label: 'Male' },
@@ -399,7 +400,7 @@ export default function Intake() {
                   <SegmentedControl
                     aria-labelledby="age-label"
                     value={f.ageBy}
-                    onChange={(v) => setF({ ...f, ageBy: v as 'dob' })}
+                    onChange={(v) => setF({ ...f, ageBy: oneOf(['estimate', 'dob'], v) ?? f.ageBy })}
                     data={[
                       { value: 'estimate', label: 'Estimate the age' },
                       { value: 'dob', label: 'Date of birth known' },

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiA, fieldError, formError, ok } from '../api';
 import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
 import { useSimilarPeople } from '../queries/people';
 import { notify } from '../notify';
 import { phone } from './parts';
@@ -79,7 +80,7 @@ export function PersonForm({
           lastName: person.lastName,
           email: person.email,
           phone: person.phone ?? '',
-          roles: person.roles as PersonRole[],
+          roles: person.roles.flatMap((r) => oneOf(PERSON_ROLES, r) ?? []),
         }
       : EMPTY,
   );

@@ -144,7 +144,7 @@ function Roles({ isAdmin }: { isAdmin: boolean }) {
               )}
             </Table.Td>
             {AREAS.map((a) => {
-              const level = (r.grants as Partial<Record<Area, Level>>)[a];
+              const level = r.grants[a];
               return (
                 <Table.Td key={a}>
                   {level ? (
