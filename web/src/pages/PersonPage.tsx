@@ -23,6 +23,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { apiB, fieldError, formError, ok, textIn } from '../api';
 import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
 import { useFosterHome } from '../queries/housing';
 import {
   usePersonAddresses,
@@ -130,7 +131,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
                   w={100}
                   data={['phone', 'email', 'other']}
                   value={contact.kind}
-                  onChange={(v) => setContact({ ...contact, kind: (v ?? 'phone') as 'phone' })}
+                  onChange={(v) => setContact({ ...contact, kind: oneOf(['email', 'phone', 'other'], v) ?? 'phone' })}
                   allowDeselect={false}
                 />
                 <TextInput
