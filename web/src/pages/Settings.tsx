@@ -22,7 +22,6 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keys } from '../queries/keys';
 import { oneOf, type BodyB } from '../queries/types';
-
 import { useApiKeys, useRoles, useStatuses } from '../queries/settings';
 import { Link } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
