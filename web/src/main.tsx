@@ -45,6 +45,7 @@ const queries = new QueryClient({
   },
 });
 
+// index.html always holds #root: the cast is a DOM lookup, not API data.
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <MantineProvider theme={theme}>

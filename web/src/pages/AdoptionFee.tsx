@@ -3,19 +3,20 @@ import { Alert, Button, Group, NumberInput, Select, Stack, Text, TextInput } fro
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiB, fieldError, formError, ok } from '../api';
 import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
 
 import { notify } from '../notify';
 import { money } from './parts';
 import { dateIn, useZone } from './zone';
 
-const METHODS = [
+type Method = 'card' | 'cash' | 'check' | 'bank_transfer' | 'other';
+const METHODS: { value: Method; label: string }[] = [
   { value: 'card', label: 'Card' },
   { value: 'cash', label: 'Cash' },
   { value: 'check', label: 'Check' },
   { value: 'bank_transfer', label: 'Bank transfer' },
   { value: 'other', label: 'Other' },
 ];
-type Method = 'card' | 'cash' | 'check' | 'bank_transfer' | 'other';
 
 /**
  * Records the adoption fee as paid: a ledger entry linked to the adoption (POST /api/animals/adoptions/{id}/fee-payments),
@@ -87,7 +88,14 @@ export function FeePaid({
             required
             data={METHODS}
             value={method}
-            onChange={(v) => setMethod((v ?? 'card') as Method)}
+            onChange={(v) =>
+              setMethod(
+                oneOf(
+                  METHODS.map((m) => m.value),
+                  v,
+                ) ?? 'card',
+              )
+            }
             allowDeselect={false}
             error={fieldError(pay.error, 'payment_method')}
           />

@@ -28,6 +28,7 @@ import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { ListTable, when } from './parts';
 import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
 import { useAnimalDocuments, useAnimalPhotos } from '../queries/animals';
 
 const KINDS = ['medical', 'health_certificate', 'adoption', 'intake', 'legal', 'identification', 'other'] as const;
@@ -406,7 +407,7 @@ function AddDocument({ id }: { id: string }) {
             w={200}
             data={KINDS.map((k) => ({ value: k, label: kindLabel(k) }))}
             value={kind}
-            onChange={(v) => setKind((v as Kind) ?? 'other')}
+            onChange={(v) => setKind(oneOf(KINDS, v) ?? 'other')}
             allowDeselect={false}
           />
         </Group>

@@ -18,7 +18,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notify } from '../notify.ts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { can, useSession } from '../session';
@@ -36,9 +36,11 @@ import {
   useAnimal,
   useAnimalCard,
   useAnimalHolds,
+  useAnimalFosterAssignments,
   useAnimalMedical,
   useAnimalNotes,
   useAnimalStays,
+  useAnimalTransports,
   useAnimalWeights,
 } from '../queries/animals';
 import { useAdoptions, useApplications } from '../queries/adoptions';
@@ -358,10 +360,7 @@ function AddMedical({ id }: { id: string }) {
 
 /** The animal's foster placements, newest offer first (`GET /api/animals/foster-assignments?animal_id=`). */
 function Fostering({ id }: { id: string }) {
-  const list = useQuery({
-    queryKey: keys.animal.part(id, 'foster-assignments'),
-    queryFn: () => ok(apiB.GET('/api/animals/foster-assignments', { params: { query: { animal_id: id, limit: 100, offset: 0 } } })),
-  });
+  const list = useAnimalFosterAssignments(id);
   return (
     <Stack mt="md">
       <ListTable
@@ -388,10 +387,7 @@ function Fostering({ id }: { id: string }) {
 
 /** Transport runs carrying the animal, latest scheduled first (`GET /api/animals/transports?animal_id=`). */
 function Transports({ id }: { id: string }) {
-  const runs = useQuery({
-    queryKey: keys.animal.part(id, 'transports'),
-    queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { animal_id: id, limit: 100, offset: 0 } } })),
-  });
+  const runs = useAnimalTransports(id);
   return (
     <Stack mt="md">
       <ListTable

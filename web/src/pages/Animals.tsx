@@ -22,14 +22,15 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiA, fieldError, formError, ok } from '../api';
 import { day, today } from './parts';
 import { can, useSession } from '../session';
 import { notify } from '../notify';
 import { keys } from '../queries/keys';
 import { useStatuses } from '../queries/settings';
+import { useAnimalCards } from '../queries/animals';
 
 const CARE = [
   { value: 'in_care', label: 'In care' },
@@ -371,27 +372,7 @@ export default function Animals() {
   // A microchip or a status names the animals wanted: the view's narrowing steps aside.
   const narrowed = chip || status ? 'all' : view;
   const perPage = 100;
-  const list = useQuery({
-    queryKey: keys.animals.cards(page, narrowed, status, species, chip, q),
-    queryFn: () =>
-      ok(
-        apiB.GET('/api/animals', {
-          params: {
-            query: {
-              limit: perPage,
-              offset: (page - 1) * perPage,
-              ...(narrowed === 'in_care' ? { care_state: ['in_care', 'on_hold'] as ('in_care' | 'on_hold')[] } : {}),
-              ...(narrowed === 'left' ? { care_state: ['completed'] as 'completed'[] } : {}),
-              ...(narrowed === 'adopted' ? { status: ['Adopted'] } : status ? { status: [status] } : {}),
-              ...(species ? { species } : {}),
-              ...(chip ? { microchip_number: chip } : {}),
-              ...(q ? { q } : {}),
-            },
-          },
-        }),
-      ),
-    placeholderData: keepPreviousData,
-  });
+  const list = useAnimalCards(page, perPage, { view: narrowed, status, species, chip, q });
   const filtered = status || species || chip || q || params.get('view');
   const rows = list.data?.results ?? [];
   const total = list.data?.total ?? 0;

@@ -163,7 +163,7 @@ function EndPlacement({
           label={`Where does ${a.animal_name} go?`}
           required
           value={f.destination}
-          onChange={(v) => setF({ ...f, destination: v, reason: (REASONS[v][0] as { value: EndReason }).value })}
+          onChange={(v) => setF({ ...f, destination: v, reason: REASONS[v][0]?.value ?? 'other' })}
         >
           <Stack gap={6} mt={4}>
             {DESTINATIONS.map((d) => (

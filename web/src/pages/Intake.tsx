@@ -17,7 +17,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
@@ -27,6 +27,9 @@ import { nowIn, useZone, zonedIso } from './zone';
 import { keys } from '../queries/keys';
 import { useActiveUnits } from '../queries/housing';
 import { useChipLookup } from '../queries/registry';
+import { useAnimalsByChip } from '../queries/animals';
+import { usePeopleDupes } from '../queries/people';
+import { oneOf } from '../queries/types';
 import { useBreeds, useStaySubtypes } from '../queries/settings';
 
 /** The Shelter Animals Count intake categories as a person reads them. */
@@ -83,12 +86,7 @@ function ChipCheck({ number }: { number: string }) {
   }, [number]);
   const enough = settled.replace(/[^0-9a-z]/gi, '').length >= 9;
   const lookup = useChipLookup(settled, enough);
-  const ours = useQuery({
-    queryKey: keys.animals.chip(settled),
-    enabled: enough,
-    retry: false,
-    queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 5, microchipNumber: settled } } })),
-  });
+  const ours = useAnimalsByChip(settled, enough);
   if (!enough || (!lookup.data && !ours.data)) return null;
   const a = lookup.data;
   const maker =
@@ -137,11 +135,7 @@ function AddPerson({ onAdded, onCancel }: { onAdded: (id: string, name: string) 
   const [p, setP] = useState<NewPerson>({ firstName: '', lastName: '', email: '', phone: '' });
   const [checked, setChecked] = useState<string | null>(null);
   const probe = [p.email.trim(), p.phone.trim(), `${p.firstName} ${p.lastName}`.trim()].find((x) => x.length >= 3) ?? '';
-  const matches = useQuery({
-    queryKey: keys.people.dupes(probe),
-    enabled: probe.length >= 3,
-    queryFn: () => ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 5, q: probe } } })),
-  });
+  const matches = usePeopleDupes(probe, probe.length >= 3);
   const create = useMutation({
     mutationFn: () =>
       ok(
@@ -390,7 +384,7 @@ export default function Intake() {
                   <SegmentedControl
                     aria-labelledby="sex-label"
                     value={f.sex}
-                    onChange={(v) => setF({ ...f, sex: v as 'male' })}
+                    onChange={(v) => setF({ ...f, sex: oneOf(['female', 'male', 'unknown'], v) ?? f.sex })}
                     data={[
                       { value: 'female', label: 'Female' },
                       { value: 'male', label: 'Male' },
@@ -406,7 +400,7 @@ export default function Intake() {
                   <SegmentedControl
                     aria-labelledby="age-label"
                     value={f.ageBy}
-                    onChange={(v) => setF({ ...f, ageBy: v as 'dob' })}
+                    onChange={(v) => setF({ ...f, ageBy: oneOf(['estimate', 'dob'], v) ?? f.ageBy })}
                     data={[
                       { value: 'estimate', label: 'Estimate the age' },
                       { value: 'dob', label: 'Date of birth known' },

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Group, List, MultiSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok } from '../api';
+import { apiA, fieldError, formError, ok } from '../api';
 import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
+import { useSimilarPeople } from '../queries/people';
 import { notify } from '../notify';
 import { phone } from './parts';
 
@@ -38,11 +40,7 @@ export function LooksLike({ draft, exclude }: { draft: PersonDraft; exclude?: st
   const [d] = useDebouncedValue(draft, 350);
   const query = { first_name: d.firstName.trim(), last_name: d.lastName.trim(), email: d.email.trim(), phone: d.phone.trim() };
   const any = Object.values(query).some(Boolean);
-  const similar = useQuery({
-    queryKey: keys.people.similar(query),
-    queryFn: () => ok(apiB.GET('/api/people/similar', { params: { query } })),
-    enabled: any,
-  });
+  const similar = useSimilarPeople(query, any);
   const found = (similar.data?.results ?? []).filter((p) => p.id !== exclude);
   if (!any || !found.length) return null;
   return (
@@ -82,7 +80,7 @@ export function PersonForm({
           lastName: person.lastName,
           email: person.email,
           phone: person.phone ?? '',
-          roles: person.roles as PersonRole[],
+          roles: person.roles.flatMap((r) => oneOf(PERSON_ROLES, r) ?? []),
         }
       : EMPTY,
   );

@@ -19,12 +19,23 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { apiA, apiB, fieldError, formError, ok, textIn } from '../api';
+import { apiB, fieldError, formError, ok, textIn } from '../api';
 import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
 import { useFosterHome } from '../queries/housing';
-import { usePersonAddresses, usePersonContacts, usePersonNotes, usePersonRecord } from '../queries/people';
+import {
+  usePersonAddresses,
+  usePersonBookings,
+  usePersonContacts,
+  usePersonDonations,
+  usePersonFosterHomes,
+  usePersonMessages,
+  usePersonNotes,
+  usePersonRecord,
+  usePersonSimilar,
+} from '../queries/people';
 import { notify } from '../notify.ts';
 import { can, useSession } from '../session';
 import { day, daysLong, ListTable, money, phone, shown, useActor, when } from './parts';
@@ -41,7 +52,6 @@ const FLAG_NAMES: Record<string, string> = { banned: 'Banned', do_not_adopt: 'Do
 const NOTE_KINDS = ['general', 'call', 'visit', 'email', 'meeting', 'warning'] as const;
 type NoteKind = (typeof NOTE_KINDS)[number];
 const text = (v: unknown): string => shown(v);
-const page = { limit: 100, offset: 0 };
 
 /** Contacts, addresses, custom fields and notes (with a form to add one). */
 function Profile({ id, customFields, canWrite }: { id: string; customFields: Record<string, unknown>; canWrite: boolean }) {
@@ -121,7 +131,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
                   w={100}
                   data={['phone', 'email', 'other']}
                   value={contact.kind}
-                  onChange={(v) => setContact({ ...contact, kind: (v ?? 'phone') as 'phone' })}
+                  onChange={(v) => setContact({ ...contact, kind: oneOf(['email', 'phone', 'other'], v) ?? 'phone' })}
                   allowDeselect={false}
                 />
                 <TextInput
@@ -246,10 +256,7 @@ function Profile({ id, customFields, canWrite }: { id: string; customFields: Rec
 }
 
 function Donations({ id }: { id: string }) {
-  const list = useQuery({
-    queryKey: keys.person.part(id, 'donations'),
-    queryFn: () => ok(apiA.GET('/donations', { params: { query: { donorId: id, page: 1, perPage: 100 } } })),
-  });
+  const list = usePersonDonations(id);
   const totals = new Map<string, number>();
   for (const d of list.data?.data ?? []) totals.set(d.currency, (totals.get(d.currency) ?? 0) + d.amount);
   return (
@@ -278,10 +285,7 @@ function Donations({ id }: { id: string }) {
 }
 
 function Fostering({ id }: { id: string }) {
-  const homes = useQuery({
-    queryKey: keys.person.part(id, 'foster-homes'),
-    queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { ...page, person_id: id } } })),
-  });
+  const homes = usePersonFosterHomes(id);
   const homeId = homes.data?.results[0]?.id;
   const home = useFosterHome(homeId ?? '', !!homeId);
   if (!homes.data) return <Loader aria-label="Loading" />;
@@ -328,10 +332,7 @@ function Fostering({ id }: { id: string }) {
 }
 
 function Bookings({ id }: { id: string }) {
-  const list = useQuery({
-    queryKey: keys.person.part(id, 'bookings'),
-    queryFn: () => ok(apiB.GET('/api/shifts/bookings', { params: { query: { ...page, person_id: id } } })),
-  });
+  const list = usePersonBookings(id);
   return (
     <Stack mt="md">
       <ListTable
@@ -355,10 +356,7 @@ function Bookings({ id }: { id: string }) {
 }
 
 function Messages({ id, write, hasEmail }: { id: string; write: boolean; hasEmail: boolean }) {
-  const list = useQuery({
-    queryKey: keys.person.part(id, 'messages'),
-    queryFn: () => ok(apiB.GET('/api/communications/messages', { params: { query: { ...page, person_id: id } } })),
-  });
+  const list = usePersonMessages(id);
   return (
     <Stack mt="md">
       {write && <PersonMessage personId={id} hasEmail={hasEmail} />}
@@ -389,10 +387,7 @@ function LooksLikeThem({ id, name, canMerge, canWrite }: { id: string; name: str
   const client = useQueryClient();
   const navigate = useNavigate();
   const [into, setInto] = useState<{ id: string; name: string } | null>(null);
-  const similar = useQuery({
-    queryKey: keys.person.part(id, 'similar'),
-    queryFn: () => ok(apiB.GET('/api/people/similar', { params: { query: { person_id: id } } })),
-  });
+  const similar = usePersonSimilar(id);
   const merge = useMutation({
     mutationFn: (other: string) => ok(apiB.POST('/api/people/{id}/merge', { params: { path: { id } }, body: { into: other } })),
     onSuccess: (_r, other) => {

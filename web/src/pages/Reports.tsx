@@ -20,6 +20,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keys } from '../queries/keys';
+import type { OkB } from '../queries/types';
 import { useReportCatalogue, useReportRun, useReportSchedules } from '../queries/reports';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { apiB, fieldError, formError, ok } from '../api';
@@ -375,16 +376,14 @@ function ReportChart({ chart }: { chart: Chart }) {
   );
 }
 
-type SacMatrix = {
-  month: string;
-  species_group: string;
-  submission: { submitted_at: string; differences: { label: string; age_group: string; submitted: number; current: number }[] } | null;
-};
+/** The SAC matrix answer (JSON; the same path also answers files, typed as text). */
+type SacMatrix = Exclude<OkB<'/api/reports/sac'>, string>;
+/** A report's answer is the SAC matrix: an object with its month and its submission (or null). */
+const isSacMatrix = (d: unknown): d is SacMatrix => typeof d === 'object' && d !== null && 'month' in d && 'submission' in d;
 /** A SAC month kept as submitted, and the cells that differ today; or the button that keeps it. */
 function SacSubmission({ matrix, canWrite, onDone }: { matrix: SacMatrix; canWrite: boolean; onDone: () => void }) {
   const submit = useMutation({
-    mutationFn: () =>
-      ok(apiB.POST('/api/reports/sac/submissions', { body: { month: matrix.month, species_group: matrix.species_group as 'dogs' } })),
+    mutationFn: () => ok(apiB.POST('/api/reports/sac/submissions', { body: { month: matrix.month, species_group: matrix.species_group } })),
     onSuccess: () => {
       notify(`${matrix.month} kept as submitted`);
       onDone();
@@ -537,12 +536,8 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
             </Alert>
           )}
           {shown.note && <Text size="sm">{shown.note}</Text>}
-          {report.key === 'sac' && (
-            <SacSubmission
-              matrix={result.data as SacMatrix}
-              canWrite={can(grants, 'reports', 'write')}
-              onDone={() => void result.refetch()}
-            />
+          {report.key === 'sac' && isSacMatrix(result.data) && (
+            <SacSubmission matrix={result.data} canWrite={can(grants, 'reports', 'write')} onDone={() => void result.refetch()} />
           )}
           {chart && <ReportChart chart={chart} />}
           <ListTable

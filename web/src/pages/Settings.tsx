@@ -21,6 +21,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keys } from '../queries/keys';
+import { oneOf, type BodyB } from '../queries/types';
 import { useApiKeys, useRoles, useStatuses } from '../queries/settings';
 import { Link } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
@@ -32,6 +33,9 @@ import { Catalogues, CustomFields, OrganizationProfile } from './SettingsMore';
 import { SettingsPublicSite } from './SettingsPublicSite';
 import { SettingsPortal } from './SettingsPortal';
 import { Webhooks } from './Webhooks';
+
+/** The care state a new animal status counts as (the API's own union). */
+type StatusCare = BodyB<'/api/animals/statuses', 'post'>['care_state'];
 
 const SettingsAdoptions = lazy(() => import('./SettingsAdoptions'));
 const SettingsCare = lazy(() => import('./SettingsCare'));
@@ -144,7 +148,7 @@ function Roles({ isAdmin }: { isAdmin: boolean }) {
               )}
             </Table.Td>
             {AREAS.map((a) => {
-              const level = (r.grants as Partial<Record<Area, Level>>)[a];
+              const level = r.grants[a];
               return (
                 <Table.Td key={a}>
                   {level ? (
@@ -265,14 +269,18 @@ function Keys() {
 function Statuses({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
   const statuses = useStatuses();
-  const [b, setB] = useState({ name: '', care_state: 'in_care', sort_order: '' as number | string });
+  const [b, setB] = useState<{ name: string; care_state: StatusCare; sort_order: number | string }>({
+    name: '',
+    care_state: 'in_care',
+    sort_order: '',
+  });
   const add = useMutation({
     mutationFn: () =>
       ok(
         apiB.POST('/api/animals/statuses', {
           body: {
             name: b.name,
-            care_state: b.care_state as 'in_care',
+            care_state: b.care_state,
             ...(typeof b.sort_order === 'number' ? { sort_order: b.sort_order } : {}),
           },
         }),
@@ -309,7 +317,7 @@ function Statuses({ canAdmin }: { canAdmin: boolean }) {
               data={CARE}
               value={b.care_state}
               allowDeselect={false}
-              onChange={(v) => setB({ ...b, care_state: v ?? 'in_care' })}
+              onChange={(v) => setB({ ...b, care_state: oneOf(['in_care', 'on_hold', 'completed', 'not_in_care'], v) ?? 'in_care' })}
               w={160}
             />
             <NumberInput

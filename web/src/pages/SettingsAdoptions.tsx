@@ -20,6 +20,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiB, ApiError, fieldError, formError, ok } from '../api';
 import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
 import {
   useAdoptionSettings,
   useApplicationStages,
@@ -27,6 +28,8 @@ import {
   useContractTemplates,
   useContractTemplateVersions,
   useFeeSchedules,
+  stageKindOf,
+  type StageKind,
 } from '../queries/adoptions';
 import { useOrganization } from '../queries/settings';
 
@@ -38,7 +41,6 @@ import { errorAt, errorRest, minorToText, MoveButtons, showMinor, textToMinor } 
 const STAGE_NAME = /stage has this name/;
 const MERGE = /merge field/;
 
-type StageKind = 'open' | 'approved' | 'closed';
 const KINDS: { value: StageKind; label: string }[] = [
   { value: 'open', label: 'Open: still being decided' },
   { value: 'approved', label: 'Approved: may be finalized' },
@@ -102,7 +104,7 @@ function StageEdit({ s, onClose }: { s: Stage; onClose: () => void }) {
           data={KINDS}
           value={f.kind}
           allowDeselect={false}
-          onChange={(v) => setF({ ...f, kind: (v as StageKind) ?? f.kind })}
+          onChange={(v) => setF({ ...f, kind: stageKindOf(v) ?? f.kind })}
           error={fieldError(save.error, 'kind')}
         />
         <Text size="xs" c="dimmed">
@@ -177,7 +179,7 @@ function StageActions({ s }: { s: Stage }) {
 function Stages({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
   const stages = useApplicationStages();
-  const [f, setF] = useState({ name: '', kind: 'open' as StageKind });
+  const [f, setF] = useState<{ name: string; kind: StageKind }>({ name: '', kind: 'open' });
   const add = useMutation({
     mutationFn: () => ok(apiB.POST('/api/animals/application-stages', { body: { name: f.name.trim(), kind: f.kind } })),
     onSuccess: (s) => {
@@ -217,7 +219,7 @@ function Stages({ canAdmin }: { canAdmin: boolean }) {
               data={KINDS}
               value={f.kind}
               allowDeselect={false}
-              onChange={(v) => setF({ ...f, kind: (v as StageKind) ?? 'open' })}
+              onChange={(v) => setF({ ...f, kind: stageKindOf(v) ?? 'open' })}
               w={240}
             />
             <Button type="submit" variant="default" mt={24} loading={add.isPending}>
@@ -494,7 +496,7 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
                 ]}
                 value={r.special}
                 allowDeselect={false}
-                onChange={(v) => setRule(i, { special: (v as Rule['special']) ?? 'any' })}
+                onChange={(v) => setRule(i, { special: oneOf(['any', 'yes', 'no'], v) ?? 'any' })}
                 w={130}
               />
               <TextInput
@@ -597,7 +599,7 @@ function ScheduleForm({ s, currency, onClose }: { s: Schedule | null; currency: 
                 ]}
                 value={p.how}
                 allowDeselect={false}
-                onChange={(v) => setPromo(i, { how: (v as Promo['how']) ?? 'waive' })}
+                onChange={(v) => setPromo(i, { how: oneOf(['waive', 'percent', 'amount'], v) ?? 'waive' })}
                 error={err(`promotions/${i}`)}
                 w={160}
               />

@@ -1,13 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Loader, Select, Table } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiA, apiB, ok } from '../api';
 import { can, useSession } from '../session';
 import { parsePhoneNumberFromString, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
 import { dayIn, todayIn, whenIn } from './zone';
 import { asText } from '../text';
-import { keys } from '../queries/keys';
 import { useMembers } from '../queries/settings';
+import { useAnimalLookup, useAnimalsInCare } from '../queries/animals';
+import { usePeoplePick } from '../queries/people';
 
 /** A date-time from the API as "27 Nov 2026, 14:05" in the organization's zone (zone.ts: one format for the app). */
 export const when = (v: string | null | undefined) => whenIn(v);
@@ -115,11 +114,7 @@ export function PersonPicker({
 }) {
   const [search, setSearch] = useState('');
   const q = search.trim();
-  const people = useQuery({
-    queryKey: keys.people.pick(q, role),
-    queryFn: () =>
-      ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 25, ...(q ? { q } : {}), ...(role ? { role: [role] } : {}) } } })),
-  });
+  const people = usePeoplePick(q, role);
   const data = (people.data?.data ?? []).map((p) => ({
     value: p.id,
     label: `${p.firstName} ${p.lastName}${p.email ? ` (${p.email})` : ''}`,
@@ -168,17 +163,8 @@ export function AnimalPicker({
   const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
   // Once chosen, the box shows the choice's label: that is no search.
   const q = picked && search === picked.label ? '' : search.trim().slice(0, 100);
-  const inCare = useQuery({
-    queryKey: keys.animals.pick(),
-    queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 100, careState: 'in_care' } } })),
-    enabled: scope === 'in_care',
-  });
-  const any = useQuery({
-    queryKey: keys.animals.lookup(q),
-    queryFn: () => ok(apiB.GET('/api/animals/lookup', { params: { query: { limit: 25, offset: 0, ...(q ? { q } : {}) } } })),
-    enabled: scope === 'any',
-    placeholderData: keepPreviousData,
-  });
+  const inCare = useAnimalsInCare(scope === 'in_care');
+  const any = useAnimalLookup(q, scope === 'any');
   const data =
     scope === 'in_care'
       ? (inCare.data?.data ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.species})` }))

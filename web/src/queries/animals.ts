@@ -1,4 +1,4 @@
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { paths as PathsA } from '../api/a';
 import { apiA, apiB, ok } from '../api';
 import { keys } from './keys';
@@ -96,4 +96,75 @@ export const useAnimalsByIds = (ids: readonly string[], enabled = true) =>
       queryFn: () => ok(apiA.GET('/animals/{id}', { params: { path: { id } } })),
       enabled,
     })),
+  });
+
+/**
+ * The animals list's narrowing: the view ('in_care' in care or on hold, 'left' those that left, 'adopted', anything
+ * else all of them), and a status, species, microchip and search (empty for none).
+ */
+export interface AnimalCardFilters {
+  view: string;
+  status: string;
+  species: string;
+  chip: string;
+  q: string;
+}
+/** Page `pageNumber` (`perPage` a page) of animal cards (`GET /api/animals`) narrowed by `f`. */
+export const useAnimalCards = (pageNumber: number, perPage: number, f: AnimalCardFilters) =>
+  useQuery({
+    queryKey: keys.animals.cards(pageNumber, f.view, f.status, f.species, f.chip, f.q),
+    queryFn: () =>
+      ok(
+        apiB.GET('/api/animals', {
+          params: {
+            query: {
+              limit: perPage,
+              offset: (pageNumber - 1) * perPage,
+              ...(f.view === 'in_care' ? { care_state: ['in_care', 'on_hold'] } : {}),
+              ...(f.view === 'left' ? { care_state: ['completed'] } : {}),
+              ...(f.view === 'adopted' ? { status: ['Adopted'] } : f.status ? { status: [f.status] } : {}),
+              ...(f.species ? { species: f.species } : {}),
+              ...(f.chip ? { microchip_number: f.chip } : {}),
+              ...(f.q ? { q: f.q } : {}),
+            },
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+/** The first 100 animals in care (Family A), for a picker; `enabled` false reads nothing. */
+export const useAnimalsInCare = (enabled = true) =>
+  useQuery({
+    queryKey: keys.animals.pick(),
+    queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 100, careState: 'in_care' } } })),
+    enabled,
+  });
+/** Any animal of the organization by name or microchip (`GET /api/animals/lookup`), most recently changed first. */
+export const useAnimalLookup = (q: string, enabled = true) =>
+  useQuery({
+    queryKey: keys.animals.lookup(q),
+    queryFn: () => ok(apiB.GET('/api/animals/lookup', { params: { query: { limit: 25, offset: 0, ...(q ? { q } : {}) } } })),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+/** Our own animals with this microchip number (Family A, up to 5); no retry, it is a hint while typing. */
+export const useAnimalsByChip = (number: string, enabled = true) =>
+  useQuery({
+    queryKey: keys.animals.chip(number),
+    enabled,
+    retry: false,
+    queryFn: () => ok(apiA.GET('/animals', { params: { query: { page: 1, perPage: 5, microchipNumber: number } } })),
+  });
+/** The animal's foster placements (`GET /api/animals/foster-assignments?animal_id=`). */
+export const useAnimalFosterAssignments = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'foster-assignments'),
+    queryFn: () => ok(apiB.GET('/api/animals/foster-assignments', { params: { query: { animal_id: id, ...page } } })),
+  });
+/** The transport runs the animal is on (`GET /api/animals/transports?animal_id=`). */
+export const useAnimalTransports = (id: string) =>
+  useQuery({
+    queryKey: keys.animal.part(id, 'transports'),
+    queryFn: () => ok(apiB.GET('/api/animals/transports', { params: { query: { animal_id: id, ...page } } })),
   });

@@ -58,3 +58,57 @@ export const usePeopleByIds = (ids: readonly string[], enabled = true) =>
       enabled,
     })),
   });
+
+/** Up to 25 people matching the search and the role, for a picker. */
+export const usePeoplePick = (q: string, role: PeopleRole | undefined) =>
+  useQuery({
+    queryKey: keys.people.pick(q, role),
+    queryFn: () =>
+      ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 25, ...(q ? { q } : {}), ...(role ? { role: [role] } : {}) } } })),
+  });
+/** Up to 5 people on file matching `probe` (an email, a phone or a name), shown before adding a new one. */
+export const usePeopleDupes = (probe: string, enabled = true) =>
+  useQuery({
+    queryKey: keys.people.dupes(probe),
+    enabled,
+    queryFn: () => ok(apiA.GET('/people', { params: { query: { page: 1, perPage: 5, q: probe } } })),
+  });
+/** What `GET /api/people/similar` is asked with while a person is typed in. */
+export type SimilarQuery = { first_name: string; last_name: string; email: string; phone: string };
+/** Who on file looks like the person being typed in (`GET /api/people/similar`). */
+export const useSimilarPeople = (query: SimilarQuery, enabled = true) =>
+  useQuery({
+    queryKey: keys.people.similar(query),
+    queryFn: () => ok(apiB.GET('/api/people/similar', { params: { query } })),
+    enabled,
+  });
+/** Who on file looks like this person (`GET /api/people/similar?person_id=`), to merge or mark as different. */
+export const usePersonSimilar = (id: string) =>
+  useQuery({
+    queryKey: keys.person.part(id, 'similar'),
+    queryFn: () => ok(apiB.GET('/api/people/similar', { params: { query: { person_id: id } } })),
+  });
+/** The person's donations (Family A, `GET /api/v1/donations?donorId=`). */
+export const usePersonDonations = (id: string) =>
+  useQuery({
+    queryKey: keys.person.part(id, 'donations'),
+    queryFn: () => ok(apiA.GET('/donations', { params: { query: { donorId: id, page: 1, perPage: 100 } } })),
+  });
+/** The person's foster homes (`GET /api/animals/foster-homes?person_id=`). */
+export const usePersonFosterHomes = (id: string) =>
+  useQuery({
+    queryKey: keys.person.part(id, 'foster-homes'),
+    queryFn: () => ok(apiB.GET('/api/animals/foster-homes', { params: { query: { ...page, person_id: id } } })),
+  });
+/** The person's shift bookings (`GET /api/shifts/bookings?person_id=`). */
+export const usePersonBookings = (id: string) =>
+  useQuery({
+    queryKey: keys.person.part(id, 'bookings'),
+    queryFn: () => ok(apiB.GET('/api/shifts/bookings', { params: { query: { ...page, person_id: id } } })),
+  });
+/** The messages sent to the person (`GET /api/communications/messages?person_id=`). */
+export const usePersonMessages = (id: string) =>
+  useQuery({
+    queryKey: keys.person.part(id, 'messages'),
+    queryFn: () => ok(apiB.GET('/api/communications/messages', { params: { query: { ...page, person_id: id } } })),
+  });
