@@ -12,7 +12,7 @@
  */
 import http from 'node:http';
 import pg from 'pg';
-import { CONNECTIONS, CpuMeter, drive, median, procTimes, useIds, type Pass, type Target } from './load.ts';
+import { CONNECTIONS, CpuMeter, drive, idsOf, median, procTimes, useIds, type Pass, type Target } from './load.ts';
 
 export interface Asm3Options {
   base: string;
@@ -68,6 +68,21 @@ function fetchOnce(url: string): Promise<{ status: number; bytes: number }> {
       })
       .on('error', reject);
   });
+}
+
+/** Every address a warm line asks for, once, so that its pass starts with the cache filled (a cold line's reset empties it). */
+async function fill(t: Target): Promise<void> {
+  const ids = t.ids ? idsOf(t.ids) : [''];
+  for (const id of t.path.includes('{id}') ? ids : ['']) {
+    await new Promise<void>((resolve, reject) => {
+      http
+        .get(t.origin + t.path.replace('{id}', id), { headers: t.headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        })
+        .on('error', reject);
+    });
+  }
 }
 
 interface Line {
@@ -131,6 +146,7 @@ export async function sideBySide(
   for (let r = 0; r < opts.rounds; r++) {
     for (const [t, kind] of order) {
       if (kind === 'cold') await opts.coldReset();
+      if (kind === 'ark') await fill(t);
       const p = await drive(t, opts.seconds, kind === 'asm' ? asmMeter : opts.meter);
       lines.get(t.name)?.passes.push(p);
     }
