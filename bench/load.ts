@@ -177,7 +177,7 @@ function sample(t: Target): Promise<string> {
 }
 
 /** Drives `t` for `seconds`; `cpu` (when given) is read just before and after. */
-export async function drive(t: Target, seconds: number, cpu?: CpuMeter): Promise<Pass> {
+export async function drive(t: Target, seconds: number, cpu?: Pick<CpuMeter, 'read'>): Promise<Pass> {
   const before = cpu ? await cpu.read() : null;
   const r = TOOL === 'wrk' ? await runWrk(t, seconds) : await runAutocannon(t, seconds);
   const after = cpu ? await cpu.read() : null;
@@ -191,7 +191,7 @@ export async function drive(t: Target, seconds: number, cpu?: CpuMeter): Promise
 const TICK_US = 1e6 / Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim() || 100);
 
 /** utime + stime of a process, in microseconds; null if gone. */
-function procTimes(pid: number): number | null {
+export function procTimes(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

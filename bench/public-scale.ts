@@ -8,10 +8,10 @@
  * req/s, p50/p99 and CPU per request (Ark's process + PostgreSQL), and after the last size its growth
  * (largest ÷ smallest: "flat" when the CPU per request stays within 2×).
  *
- * Side by side with Animal Shelter Manager 3: set ASM3_ANIMAL_URL (an animal's public page, e.g.
- * `http://asm/service?method=animal_view&animalid=1`) and/or ASM3_LIST_URL (its adoptable list, e.g.
- * `http://asm/service?method=html_adoptable_animals`); the same load is sent to them after each size and the ratios
- * printed. Without them Ark's figures are printed alone. DATABASE_URL, else a throwaway embedded PostgreSQL;
+ * Side by side with Animal Shelter Manager 3: `--asm3 <baseUrl> --asm3-pid <pid>` (or ASM3_URL / ASM3_PID; see
+ * bench/asm3.ts) drives its cached list and animal page alternating with Ark's warm and cold lines after each size
+ * and prints the ratios against the targets (≥ 10× warm, ≥ 2× cold).
+ * Without it Ark's figures are printed alone. DATABASE_URL, else a throwaway embedded PostgreSQL;
  * BENCH_SECONDS (default 4) and BENCH_ROUNDS (default 3) per line.
  */
 import http from 'node:http';
@@ -19,6 +19,7 @@ import { createOrganization } from '../src/modules/settings/service.ts';
 import { base62 } from '../src/platform/ids.ts';
 import { grow } from './seed.ts';
 import { benchStore, startArk } from './setup.ts';
+import { asm3Options, sideBySide } from './asm3.ts';
 import { CONNECTIONS, CpuMeter, TOOL, drive, median, useIds, type Pass, type Target } from './load.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -126,18 +127,7 @@ const print = (r: Row) =>
       .padStart(6)}ms  ${r.cpu === null ? '' : `CPU ${r.cpu.toFixed(0).padStart(6)} µs/req`}`,
   );
 
-const asmAnimal = process.env.ASM3_ANIMAL_URL;
-const asmList = process.env.ASM3_LIST_URL;
-const asmTarget = (name: string, u: string): Target => {
-  const x = new URL(u);
-  return {
-    name,
-    origin: x.origin,
-    method: 'GET',
-    path: `${x.pathname}${x.search}`,
-    headers: { host: x.host, 'accept-encoding': 'br, gzip' },
-  };
-};
+const asm3 = asm3Options();
 
 for (const size of SIZES) {
   const t0 = Date.now();
@@ -181,21 +171,20 @@ for (const size of SIZES) {
     print(r);
   }
   table.set(size, rows);
-  if (asmAnimal || asmList) {
-    console.log('  Animal Shelter Manager 3, same load:');
-    const pairs: [string, Row | undefined, Row | undefined][] = [];
-    if (asmList) {
-      const a = await measure(asmTarget('ASM3 adoptable list', asmList), false);
-      print(a);
-      pairs.push(['list', a, rows[0]], ['list cold', a, rows[1]]);
-    }
-    if (asmAnimal) {
-      const a = await measure(asmTarget('ASM3 animal page', asmAnimal), false);
-      print(a);
-      pairs.push(['animal page', a, rows[6]], ['animal page cold', a, rows[7]]);
-    }
-    for (const [n, a, b] of pairs) if (a && b) console.log(`    Ark ${n} ÷ ASM3: ${(b.rps / a.rps).toFixed(1)}× by req/s`);
-  } else console.log('  (no ASM3_ANIMAL_URL / ASM3_LIST_URL given: Ark alone)');
+  if (asm3) {
+    const [listWarm, listCold, pageWarm, pageCold] = [lines[0], lines[1], lines[6], lines[7]];
+    if (!listWarm || !listCold || !pageWarm || !pageCold) throw new Error('missing line');
+    await sideBySide(
+      asm3,
+      { listWarm, listCold, pageWarm, pageCold },
+      {
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        meter,
+        coldReset: () => admin.query('SELECT public_site_changed($1)', [org.id]).then(() => undefined),
+      },
+    );
+  } else console.log('  (no --asm3 / ASM3_URL given: Ark alone)');
 }
 
 const small = table.get(SIZES[0] ?? 0) ?? [];
