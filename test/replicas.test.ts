@@ -108,6 +108,8 @@ before(async () => {
     '-X',
     'stream',
     '--no-sync',
+    // An immediate checkpoint: the default (spread) one made the base backup wait ~90 s on an idle primary.
+    '--checkpoint=fast',
   ]);
   startServer('replica', replicaPort);
 
