@@ -30,15 +30,36 @@ export class ApiError extends Error {
     super(message);
   }
 }
-export function fail(error: unknown, response: Response): never {
-  const e = error as { error?: string | { message?: string; fields?: Record<string, string[]> }; fields?: Record<string, string[]> };
-  if (typeof e?.error === 'string') throw new ApiError(e.error, response.status, e.fields);
-  throw new ApiError(e?.error?.message ?? `The request failed (${response.status}).`, response.status, e?.error?.fields ?? {});
+/** A member of a JSON object in an answer, or undefined when the answer is not an object. */
+function member(o: unknown, key: string): unknown {
+  if (typeof o !== 'object' || o === null) return undefined;
+  const v: unknown = Reflect.get(o, key);
+  return v;
+}
+/** Each field's messages in an error answer (`fields`: field → messages), keeping only the text ones. */
+const fieldsOf = (o: unknown): Record<string, string[]> =>
+  Object.fromEntries(entriesOf(o).map(([k, v]) => [k, Array.isArray(v) ? v.filter((m: unknown) => typeof m === 'string') : []]));
+/**
+ * Throws the ApiError for a refused answer: Family B says `{ error: "sentence", fields? }`, Family A
+ * `{ error: { message, fields } }`; anything else (no body, a proxy's page) gets a sentence with the status.
+ */
+export function fail(error: unknown, response: Pick<Response, 'status'>): never {
+  const e = member(error, 'error');
+  if (typeof e === 'string') throw new ApiError(e, response.status, fieldsOf(member(error, 'fields')));
+  const message = member(e, 'message');
+  throw new ApiError(
+    typeof message === 'string' ? message : `The request failed (${response.status}).`,
+    response.status,
+    fieldsOf(member(e, 'fields')),
+  );
 }
 /** Unwraps an openapi-fetch answer: the data, or an ApiError. */
 export async function ok<T>(p: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const r = await p;
   if (r.error !== undefined || !r.response.ok) fail(r.error, r.response);
+  // openapi-fetch types `data` as optional on both sides of its answer union, which a generic caller can't narrow:
+  // a 2xx answer carries the operation's body (none only for a 204, whose body type is empty). The app's one assertion.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- openapi-fetch typing gap, see above
   return r.data as T;
 }
 /**

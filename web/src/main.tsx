@@ -45,8 +45,10 @@ const queries = new QueryClient({
   },
 });
 
-// index.html always holds #root: the cast is a DOM lookup, not API data.
-createRoot(document.getElementById('root') as HTMLElement).render(
+// index.html always holds #root; without it there is nowhere to draw the app.
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
   <StrictMode>
     <MantineProvider theme={theme}>
       <Notifications position="bottom-right" />

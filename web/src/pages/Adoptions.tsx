@@ -87,14 +87,14 @@ function Finalize({
   onClose: () => void;
 }) {
   const client = useQueryClient();
-  const [f, setF] = useState({
-    trial: false,
-    trial_ends_on: '',
-    special_needs: false,
-    override: false,
-    fee: '' as number | string,
-    reason: '',
-  });
+  const [f, setF] = useState<{
+    trial: boolean;
+    trial_ends_on: string;
+    special_needs: boolean;
+    override: boolean;
+    fee: number | string;
+    reason: string;
+  }>({ trial: false, trial_ends_on: '', special_needs: false, override: false, fee: '', reason: '' });
   const [chosenContract, setContract] = useState<string | null | undefined>(undefined);
   const contracts = useApplicationContracts(id);
   const signed = (contracts.data?.results ?? []).filter((c) => c.status === 'signed');

@@ -40,8 +40,8 @@ const size = (n: number) => (n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 102
  * A multipart upload with its progress (fetch reports none for a request body, so XMLHttpRequest): the
  * session cookie goes along, and a refusal becomes an ApiError with the API's sentence and fields.
  */
-export function upload<T>(url: string, form: FormData, onProgress: (percent: number) => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+export function upload(url: string, form: FormData, onProgress: (percent: number) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
     xhr.withCredentials = true;
@@ -56,10 +56,10 @@ export function upload<T>(url: string, form: FormData, onProgress: (percent: num
       } catch {
         body = undefined;
       }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
+      if (xhr.status >= 200 && xhr.status < 300) resolve();
       else {
         try {
-          fail(body, { status: xhr.status } as Response);
+          fail(body, xhr);
         } catch (e) {
           reject(e instanceof Error ? e : new Error('The upload failed.'));
         }
@@ -215,7 +215,8 @@ function AddPhoto({ id }: { id: string }) {
       const form = new FormData();
       if (caption.trim()) form.append('caption', caption.trim());
       form.append('is_public', String(isPublic));
-      form.append('file', file as File);
+      if (!file) throw new Error('Choose a photo first.');
+      form.append('file', file);
       setProgress(0);
       return upload(`/api/animals/${encodeURIComponent(id)}/photos`, form, setProgress);
     },
@@ -352,7 +353,8 @@ function AddDocument({ id }: { id: string }) {
       const form = new FormData();
       if (title.trim()) form.append('title', title.trim());
       form.append('kind', kind);
-      form.append('file', file as File);
+      if (!file) throw new Error('Choose a file first.');
+      form.append('file', file);
       setProgress(0);
       return upload(`/api/animals/${encodeURIComponent(id)}/documents`, form, setProgress);
     },

@@ -238,9 +238,17 @@ const nowLocal = () => {
 function AddMedical({ id }: { id: string }) {
   const client = useQueryClient();
   const catalogue = useMedicalItems();
-  const blank = {
-    item: null as string | null,
-    kind: 'vaccine' as MedicalKind,
+  const blank: {
+    item: string | null;
+    kind: MedicalKind;
+    name: string;
+    given_at: string;
+    dose: string;
+    given_by: string;
+    next_due_on: string;
+  } = {
+    item: null,
+    kind: 'vaccine',
     name: '',
     given_at: nowLocal(),
     dose: '',

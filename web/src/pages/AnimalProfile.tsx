@@ -18,6 +18,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiA, apiB, fieldError, ok } from '../api';
+import { oneOf } from '../queries/types';
 import type { paths as PathsA } from '../api/a';
 import type { paths as PathsB } from '../api/b';
 import { notify } from '../notify';
@@ -235,7 +236,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                   aria-label="Sex"
                   data={Object.entries(SEX).map(([value, label]) => ({ value, label }))}
                   value={v}
-                  onChange={(x) => set((x ?? 'unknown') as typeof v)}
+                  onChange={(x) => set(oneOf(['male', 'female', 'unknown'], x) ?? 'unknown')}
                   allowDeselect={false}
                   error={error}
                   w={200}
@@ -407,7 +408,7 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                       <Select
                         aria-label={d.field_label}
                         data={d.options}
-                        value={(v as string) || null}
+                        value={typeof v === 'string' && v ? v : null}
                         onChange={(x) => set(x ?? '')}
                         clearable
                         clearButtonProps={{ 'aria-label': `Clear ${d.field_label}` }}
@@ -415,7 +416,13 @@ export function ProfileFields({ id, a, card, canWrite }: { id: string; a: Animal
                         w={260}
                       />
                     ) : d.field_type === 'number' ? (
-                      <NumberInput aria-label={d.field_label} value={v as number | string} onChange={set} error={error} w={200} />
+                      <NumberInput
+                        aria-label={d.field_label}
+                        value={typeof v === 'number' || typeof v === 'string' ? v : ''}
+                        onChange={set}
+                        error={error}
+                        w={200}
+                      />
                     ) : d.field_type === 'textarea' ? (
                       <Textarea
                         aria-label={d.field_label}

@@ -5,6 +5,8 @@ import { Link } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { CONDITION, INTAKE_CATEGORY, useSubtypes } from './Intake';
+import { CONDITIONS, INTAKE_TYPES, OUTCOME_TYPES } from './names';
+import { oneOf } from '../queries/types';
 import { daysText } from './AnimalProfile';
 import { usePersonNames } from './names';
 import { PersonPicker } from './parts';
@@ -94,31 +96,32 @@ function StayForm({
   const side = kind === 'intake' ? 'source' : 'destination';
   const save = useMutation({
     mutationFn: () => {
-      const common = {
-        occurred_at: zonedIso(f.at, tz),
-        ...(chosen ? { type: chosen.category as never, subtype_id: chosen.id } : {}),
-        [`${side}_person_id`]: f.personId,
-        [`${side}_organization`]: f.personId ? null : f.organization.trim() || null,
-        notes: f.notes.trim() || null,
-        ...(kind === 'intake' ? { found_at: f.foundAt.trim() || null, condition: f.condition as 'unknown' } : {}),
+      const common = { occurred_at: zonedIso(f.at, tz), notes: f.notes.trim() || null };
+      const organization = f.personId ? null : f.organization.trim() || null;
+      if (kind === 'intake') {
+        const type = oneOf(INTAKE_TYPES, chosen?.category);
+        const body = {
+          ...common,
+          ...(chosen ? { subtype_id: chosen.id, ...(type ? { type } : {}) } : {}),
+          source_person_id: f.personId,
+          source_organization: organization,
+          found_at: f.foundAt.trim() || null,
+          condition: oneOf(CONDITIONS, f.condition) ?? 'unknown',
+        };
+        return stay && rec
+          ? ok(apiB.PATCH('/api/animals/stays/{id}/intake', { params: { path: { id: stay.id } }, body }))
+          : ok(apiB.POST('/api/animals/{id}/intakes', { params: { path: { id: animalId } }, body }));
+      }
+      const type = oneOf(OUTCOME_TYPES, chosen?.category);
+      const body = {
+        ...common,
+        ...(chosen ? { subtype_id: chosen.id, ...(type ? { type } : {}) } : {}),
+        destination_person_id: f.personId,
+        destination_organization: organization,
       };
-      if (stay && rec)
-        return kind === 'intake'
-          ? ok(apiB.PATCH('/api/animals/stays/{id}/intake', { params: { path: { id: stay.id } }, body: common }))
-          : ok(apiB.PATCH('/api/animals/stays/{id}/outcome', { params: { path: { id: stay.id } }, body: common }));
-      return kind === 'intake'
-        ? ok(
-            apiB.POST('/api/animals/{id}/intakes', {
-              params: { path: { id: animalId } },
-              body: { ...common, occurred_at: zonedIso(f.at, tz) },
-            }),
-          )
-        : ok(
-            apiB.POST('/api/animals/{id}/outcomes', {
-              params: { path: { id: animalId } },
-              body: { ...common, occurred_at: zonedIso(f.at, tz) },
-            }),
-          );
+      return stay && rec
+        ? ok(apiB.PATCH('/api/animals/stays/{id}/outcome', { params: { path: { id: stay.id } }, body }))
+        : ok(apiB.POST('/api/animals/{id}/outcomes', { params: { path: { id: animalId } }, body }));
     },
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: keys.animal.all(animalId) });

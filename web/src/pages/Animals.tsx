@@ -24,7 +24,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { apiA, fieldError, formError, ok } from '../api';
+import { apiA, fieldError, formError, ok, textIn } from '../api';
 import { day, today } from './parts';
 import { can, useSession } from '../session';
 import { notify } from '../notify';
@@ -53,14 +53,14 @@ export const useAnimalStatuses = () => useStatuses(300_000);
 
 function AddAnimal({ onClose }: { onClose: () => void }) {
   const statuses = useAnimalStatuses();
-  const [b, setB] = useState({
-    name: '',
-    species: 'dog',
-    status: '',
-    intakeDate: today(),
-    microchipNumber: '',
-    weight: '' as number | string,
-  });
+  const [b, setB] = useState<{
+    name: string;
+    species: string;
+    status: string;
+    intakeDate: string;
+    microchipNumber: string;
+    weight: number | string;
+  }>({ name: '', species: 'dog', status: '', intakeDate: today(), microchipNumber: '', weight: '' });
   const client = useQueryClient();
   const navigate = useNavigate();
   const add = useMutation({
@@ -146,8 +146,13 @@ type View = { name: string; query: string };
 const viewsKey = (org: string) => `ark.animalViews.${org}`;
 function readViews(org: string): View[] {
   try {
-    const v = JSON.parse(localStorage.getItem(viewsKey(org)) ?? '[]') as unknown;
-    return Array.isArray(v) ? (v as View[]).filter((x) => typeof x?.name === 'string' && typeof x?.query === 'string') : [];
+    const v: unknown = JSON.parse(localStorage.getItem(viewsKey(org)) ?? '[]');
+    if (!Array.isArray(v)) return [];
+    return v.flatMap((x: unknown) => {
+      const name = textIn(x, 'name');
+      const query = textIn(x, 'query');
+      return name !== undefined && query !== undefined ? [{ name, query }] : [];
+    });
   } catch {
     return [];
   }

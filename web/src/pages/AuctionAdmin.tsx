@@ -14,14 +14,23 @@ type Money = number | string;
 const LOT_FIELDS = ['title', 'description', 'opening_bid', 'increment', 'reserve', 'fair_market_value', 'donated_by'];
 
 /** A lot's form as typed: money fields stay text until sent, so a half-typed amount is not rounded away. */
-function lotForm(l?: Lot) {
+interface LotFields {
+  title: string;
+  description: string;
+  opening_bid: Money;
+  increment: Money;
+  reserve: Money;
+  fair_market_value: Money;
+  donated_by: string;
+}
+function lotForm(l?: Lot): LotFields {
   return {
     title: l?.title ?? '',
     description: l?.description ?? '',
-    opening_bid: (l?.opening_bid ?? '') as Money,
-    increment: (l?.increment ?? '') as Money,
-    reserve: (l?.reserve ?? '') as Money,
-    fair_market_value: (l?.fair_market_value ?? '') as Money,
+    opening_bid: l?.opening_bid ?? '',
+    increment: l?.increment ?? '',
+    reserve: l?.reserve ?? '',
+    fair_market_value: l?.fair_market_value ?? '',
     donated_by: l?.donated_by ?? '',
   };
 }
@@ -46,10 +55,9 @@ export function LotForm({ auctionId, currency, lot, onClose }: { auctionId: stri
         donated_by: f.donated_by.trim() || null,
       };
       if (!lot) return ok(apiB.POST('/api/fundraising/auctions/{id}/lots', { params: { path: { id: auctionId } }, body }));
-      const was = lotForm(lot);
-      const changed = Object.fromEntries(
-        Object.entries(body).filter(([k]) => String(f[k as keyof typeof f]).trim() !== String(was[k as keyof typeof was]).trim()),
-      );
+      const now = new Map(Object.entries(f));
+      const was = new Map(Object.entries(lotForm(lot)));
+      const changed = Object.fromEntries(Object.entries(body).filter(([k]) => String(now.get(k)).trim() !== String(was.get(k)).trim()));
       return ok(
         apiB.PATCH('/api/fundraising/auctions/{id}/lots/{lot_id}', { params: { path: { id: auctionId, lot_id: lot.id } }, body: changed }),
       );

@@ -55,12 +55,20 @@ type EventData = {
 /** Changes an event: only what changed is sent; the campaign is chosen among the rescue's campaigns. */
 function EditEvent({ e, canCampaigns, onClose }: { e: EventData; canCampaigns: boolean; onClose: () => void }) {
   const client = useQueryClient();
-  const first = {
+  const first: {
+    title: string;
+    startsAt: string;
+    endsAt: string;
+    address: string;
+    capacity: number | string;
+    description: EventData['description'];
+    campaignId: EventData['campaignId'];
+  } = {
     title: e.title,
     startsAt: local(e.startsAt),
     endsAt: local(e.endsAt),
     address: e.location?.type === 'address' ? (e.location.address ?? '') : '',
-    capacity: (e.capacity ?? '') as number | string,
+    capacity: e.capacity ?? '',
     description: e.description,
     campaignId: e.campaignId,
   };
@@ -272,7 +280,21 @@ function EventAnimals({
 
 function AddEvent({ onClose, onAdded }: { onClose: () => void; onAdded: (id: string) => void }) {
   const client = useQueryClient();
-  const [b, setB] = useState({ title: '', startsAt: '', endsAt: '', address: '', capacity: '' as number | string, description: '' });
+  const [b, setB] = useState<{
+    title: string;
+    startsAt: string;
+    endsAt: string;
+    address: string;
+    capacity: number | string;
+    description: string;
+  }>({
+    title: '',
+    startsAt: '',
+    endsAt: '',
+    address: '',
+    capacity: '',
+    description: '',
+  });
   const add = useMutation({
     mutationFn: () =>
       ok(

@@ -77,14 +77,14 @@ function EndPlacement({
 }) {
   const client = useQueryClient();
   const zone = useZone();
-  const [f, setF] = useState({
-    ended_on: dateIn(new Date(), zone),
-    destination: 'kennel' as Destination,
-    reason: 'returned_to_shelter' as EndReason,
-    unit: null as string | null,
-    next: null as string | null,
-    notes: '',
-  });
+  const [f, setF] = useState<{
+    ended_on: string;
+    destination: Destination;
+    reason: EndReason;
+    unit: string | null;
+    next: string | null;
+    notes: string;
+  }>({ ended_on: dateIn(new Date(), zone), destination: 'kennel', reason: 'returned_to_shelter', unit: null, next: null, notes: '' });
   const [confirming, setConfirming] = useState(false);
   const places = useLocations(f.destination === 'kennel');
   const homes = useFosterHomes(true, f.destination === 'foster');

@@ -6,6 +6,7 @@ import { can, useSession } from '../session';
 import { useFosterUpdates, useReviewFosterUpdate, type FosterUpdateStatus } from '../queries/portal';
 import { when } from './parts';
 
+const STATUSES: readonly FosterUpdateStatus[] = ['pending', 'approved', 'declined'];
 const STATUS_LABEL: Record<FosterUpdateStatus, string> = { pending: 'To review', approved: 'Approved', declined: 'Declined' };
 
 /** The review queue of updates fosters send from the portal: read each one with its photos, approve or decline it. */
@@ -37,7 +38,7 @@ export default function FosterUpdates() {
         aria-label="Which updates"
         value={status}
         onChange={(v) => setStatus(v)}
-        data={(Object.keys(STATUS_LABEL) as FosterUpdateStatus[]).map((v) => ({ value: v, label: STATUS_LABEL[v] }))}
+        data={STATUSES.map((v) => ({ value: v, label: STATUS_LABEL[v] }))}
         style={{ alignSelf: 'flex-start' }}
       />
       {list.isError && <Alert color="red">{list.error.message}</Alert>}

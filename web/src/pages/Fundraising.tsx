@@ -21,6 +21,7 @@ import { useAuctionLots, useAuctions, useCampaigns, useDonations, useDonors, use
 import { keys } from '../queries/keys';
 import { apiA, apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
+import { oneOf } from '../queries/types';
 import { can, useSession } from '../session';
 import { day, ListTable, money, PersonPicker, today, when } from './parts';
 import { Bidders, CloseAuction, LotActions, LotForm } from './AuctionAdmin';
@@ -37,7 +38,13 @@ function runs(from: string | null, to: string | null) {
 
 function NewCampaign({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
-  const [b, setB] = useState({ name: '', currency: 'USD', goal: '' as number | string, starts_on: today(), ends_on: '' });
+  const [b, setB] = useState<{ name: string; currency: string; goal: number | string; starts_on: string; ends_on: string }>({
+    name: '',
+    currency: 'USD',
+    goal: '',
+    starts_on: today(),
+    ends_on: '',
+  });
   const add = useMutation({
     mutationFn: () =>
       ok(
@@ -119,17 +126,22 @@ function NewCampaign({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** How a donation was paid, as the API takes it. */
+const PAYMENT_METHODS = ['card', 'cash', 'check', 'bank_transfer', 'other'] as const;
+
 function NewDonation({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
   const campaigns = useCampaigns();
   const [donor, setDonor] = useState<string | null>(null);
-  const [b, setB] = useState({
-    amount: '' as number | string,
-    currency: 'USD',
-    date: today(),
-    paymentMethod: 'card',
-    campaignId: null as string | null,
-  });
+  const [b, setB] = useState<{ amount: number | string; currency: string; date: string; paymentMethod: string; campaignId: string | null }>(
+    {
+      amount: '',
+      currency: 'USD',
+      date: today(),
+      paymentMethod: 'card',
+      campaignId: null,
+    },
+  );
   const add = useMutation({
     mutationFn: () =>
       ok(
@@ -140,7 +152,7 @@ function NewDonation({ onClose }: { onClose: () => void }) {
             currency: b.currency,
             type: 'one-off',
             date: b.date,
-            paymentMethod: b.paymentMethod as 'card',
+            paymentMethod: oneOf(PAYMENT_METHODS, b.paymentMethod) ?? 'card',
             ...(b.campaignId ? { campaignId: b.campaignId } : {}),
           },
         }),
@@ -189,7 +201,7 @@ function NewDonation({ onClose }: { onClose: () => void }) {
           />
           <Select
             label="Paid by"
-            data={['card', 'cash', 'check', 'bank_transfer', 'other'].map((m) => ({ value: m, label: m.replace('_', ' ') }))}
+            data={PAYMENT_METHODS.map((m) => ({ value: m, label: m.replace('_', ' ') }))}
             value={b.paymentMethod}
             allowDeselect={false}
             onChange={(v) => setB({ ...b, paymentMethod: v ?? 'card' })}
@@ -227,7 +239,7 @@ export default function Fundraising() {
   const donors = useDonors();
   const wishes = useWishList();
   const [form, setForm] = useState<'campaign' | 'donation' | null>(null);
-  const [wish, setWish] = useState({ name: '', quantity_wanted: 1 as number | string });
+  const [wish, setWish] = useState<{ name: string; quantity_wanted: number | string }>({ name: '', quantity_wanted: 1 });
   const addWish = useMutation({
     mutationFn: () =>
       ok(apiB.POST('/api/fundraising/wish-list', { body: { name: wish.name, quantity_wanted: Number(wish.quantity_wanted) } })),
@@ -442,7 +454,7 @@ function LotBids({
 }) {
   const client = useQueryClient();
   const bids = useLotBids(auctionId, lot.id, open);
-  const [b, setB] = useState({ paddle: '' as number | string, amount: '' as number | string });
+  const [b, setB] = useState<{ paddle: number | string; amount: number | string }>({ paddle: '', amount: '' });
   const bid = useMutation({
     mutationFn: () =>
       ok(
@@ -535,7 +547,7 @@ export function Auctions() {
   const [addingOpened, addingFns] = useDisclosure(false);
   const adding = { opened: addingOpened, ...addingFns };
   const campaigns = useCampaigns();
-  const [start, setStart] = useState({ campaign_id: null as string | null, name: '' });
+  const [start, setStart] = useState<{ campaign_id: string | null; name: string }>({ campaign_id: null, name: '' });
   const add = useMutation({
     mutationFn: () =>
       ok(apiB.POST('/api/fundraising/auctions', { body: { campaign_id: start.campaign_id ?? '', name: start.name.trim() } })),

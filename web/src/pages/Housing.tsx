@@ -28,6 +28,7 @@ import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { AnimalPicker, ListTable } from './parts';
 import { keys } from '../queries/keys';
+import { oneOf } from '../queries/types';
 
 const LOCATION_TYPES = ['shelter', 'building', 'room', 'yard', 'clinic', 'offsite', 'other'] as const;
 const UNIT_TYPES = ['kennel', 'run', 'cage', 'suite', 'room', 'enclosure', 'pen', 'tank', 'aviary', 'hutch', 'other'] as const;
@@ -39,7 +40,7 @@ function AddLocation({ onClose, onAdded }: { onClose: () => void; onAdded: (id: 
     mutationFn: () =>
       ok(
         apiB.POST('/api/animals/locations', {
-          body: { name: b.name, type: b.type as 'building', ...(b.address ? { address: b.address } : {}) },
+          body: { name: b.name, type: oneOf(LOCATION_TYPES, b.type) ?? 'building', ...(b.address ? { address: b.address } : {}) },
         }),
       ),
     onSuccess: (l) => {
@@ -95,12 +96,12 @@ function AddLocation({ onClose, onAdded }: { onClose: () => void; onAdded: (id: 
 
 function AddUnit({ locationId, onClose }: { locationId: string; onClose: () => void }) {
   const client = useQueryClient();
-  const [b, setB] = useState({ name: '', type: 'kennel', capacity: 1 as number | string });
+  const [b, setB] = useState<{ name: string; type: string; capacity: number | string }>({ name: '', type: 'kennel', capacity: 1 });
   const add = useMutation({
     mutationFn: () =>
       ok(
         apiB.POST('/api/animals/housing-units', {
-          body: { location_id: locationId, name: b.name, type: b.type as 'kennel', capacity: Number(b.capacity) },
+          body: { location_id: locationId, name: b.name, type: oneOf(UNIT_TYPES, b.type) ?? 'kennel', capacity: Number(b.capacity) },
         }),
       ),
     onSuccess: () => {
@@ -163,6 +164,7 @@ type UnitData = { id: string; name: string; type: string; capacity: number; occu
 function EditLocation({ l, onClose }: { l: LocationData; onClose: () => void }) {
   const client = useQueryClient();
   const [b, setB] = useState({ name: l.name, type: l.type, address: l.address ?? '', notes: l.notes ?? '' });
+  const type = oneOf(LOCATION_TYPES, b.type);
   const save = useMutation({
     mutationFn: () =>
       ok(
@@ -170,7 +172,7 @@ function EditLocation({ l, onClose }: { l: LocationData; onClose: () => void }) 
           params: { path: { id: l.id } },
           body: {
             ...(b.name !== l.name ? { name: b.name } : {}),
-            ...(b.type !== l.type ? { type: b.type as 'building' } : {}),
+            ...(type && type !== l.type ? { type } : {}),
             ...(b.address !== (l.address ?? '') ? { address: b.address } : {}),
             ...(b.notes !== (l.notes ?? '') ? { notes: b.notes } : {}),
           },
@@ -237,7 +239,12 @@ function EditLocation({ l, onClose }: { l: LocationData; onClose: () => void }) 
 /** Renames a unit, changes its kind or how many animals it holds (never below those in it now: the API says so). */
 function EditUnit({ u, onClose }: { u: UnitData; onClose: () => void }) {
   const client = useQueryClient();
-  const [b, setB] = useState({ name: u.name, type: u.type, capacity: u.capacity as number | string });
+  const [b, setB] = useState<{ name: string; type: string; capacity: number | string }>({
+    name: u.name,
+    type: u.type,
+    capacity: u.capacity,
+  });
+  const type = oneOf(UNIT_TYPES, b.type);
   const save = useMutation({
     mutationFn: () =>
       ok(
@@ -245,7 +252,7 @@ function EditUnit({ u, onClose }: { u: UnitData; onClose: () => void }) {
           params: { path: { id: u.id } },
           body: {
             ...(b.name !== u.name ? { name: b.name } : {}),
-            ...(b.type !== u.type ? { type: b.type as 'kennel' } : {}),
+            ...(type && type !== u.type ? { type } : {}),
             ...(Number(b.capacity) !== u.capacity ? { capacity: Number(b.capacity) } : {}),
           },
         }),

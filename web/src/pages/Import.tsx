@@ -17,7 +17,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keys } from '../queries/keys';
 import { useImportMappings, useImportRun } from '../queries/moving';
-import { fail } from '../api';
+import { apiB, fail } from '../api';
 import type { paths } from '../api/b';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
@@ -41,18 +41,31 @@ interface Outcome {
 const fromResult = (r: Result): Outcome => ({ ...r, error_count: r.errors.length });
 const fromRun = (r: Run): Outcome => ({ ...r, total_rows: r.progress.total_rows });
 
-/** Sends the file as multipart/form-data (the file in `file`, the options as fields): 200 with the counts, or 202 and a run. */
+type Fields = paths['/api/imports/people']['post']['requestBody']['content']['multipart/form-data'];
+/**
+ * Sends the file as multipart/form-data (the file in `file`, the options as text fields) through the typed client:
+ * 200 with the counts, or 202 and a run (told apart by the run's `progress`, which the counts have not).
+ */
 async function send(target: Target, file: File, mapping: string, dryRun: boolean, choices: Record<string, Choice>) {
-  const form = new FormData();
-  form.append('file', file);
-  const [kind, value] = mapping.split(':', 2) as [string, string];
-  form.append(kind === 'preset' ? 'preset' : 'mapping_id', value);
-  form.append('dry_run', String(dryRun));
-  if (Object.keys(choices).length) form.append('choices', JSON.stringify(choices));
-  const res = await fetch(`/api/imports/${target}`, { method: 'POST', body: form, credentials: 'same-origin' });
-  const body: unknown = await res.json().catch(() => ({}));
-  if (!res.ok) fail(body, res);
-  return res.status === 202 ? { run: body as Run } : { result: body as Result };
+  const [kind, value = ''] = mapping.split(':', 2);
+  // The generated type holds the binary part as text: the serializer puts the file itself in that part.
+  const fields: Fields = {
+    file: file.name,
+    ...(kind === 'preset' ? { preset: value } : { mapping_id: value }),
+    dry_run: dryRun ? 'true' : 'false',
+    ...(Object.keys(choices).length ? { choices: JSON.stringify(choices) } : {}),
+  };
+  const bodySerializer = () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, k === 'file' ? file : v);
+    return form;
+  };
+  const { data, error, response } =
+    target === 'people'
+      ? await apiB.POST('/api/imports/people', { body: fields, bodySerializer })
+      : await apiB.POST('/api/imports/animals', { body: fields, bodySerializer });
+  if (data === undefined || !response.ok) fail(error, response);
+  return 'progress' in data ? { run: data } : { result: data };
 }
 
 const useRun = useImportRun;
@@ -101,8 +114,10 @@ export default function Import() {
     setChoices({});
   };
   const go = useMutation({
-    mutationFn: ({ dryRun }: { dryRun: boolean }) =>
-      send(target, file as File, mapping ?? 'preset:spreadsheet', dryRun, dryRun ? {} : choices),
+    mutationFn: ({ dryRun }: { dryRun: boolean }) => {
+      if (!file) throw new Error('Choose a file first.');
+      return send(target, file, mapping ?? 'preset:spreadsheet', dryRun, dryRun ? {} : choices);
+    },
     onSuccess: (out, { dryRun }) => {
       if (out.run) {
         setRunId(out.run.id);

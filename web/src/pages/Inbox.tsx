@@ -59,6 +59,7 @@ function Conversation({ id, canWrite }: { id: string; canWrite: boolean }) {
   if (conv.isError) return <Alert color="red">{conv.error.message}</Alert>;
   if (!conv.data) return <Loader aria-label="Loading" />;
   const c = conv.data.conversation;
+  const suggested = c.suggested_person_id ?? c.person_id;
   return (
     <Stack>
       <Group justify="space-between" align="flex-start">
@@ -74,17 +75,17 @@ function Conversation({ id, canWrite }: { id: string; canWrite: boolean }) {
           </Button>
         )}
       </Group>
-      {canWrite && !c.person_confirmed && (c.suggested_person_id || c.person_id) && (
+      {canWrite && !c.person_confirmed && suggested && (
         <Alert color="blue" title="Who is this?">
           <Group justify="space-between">
             <Text size="sm">
               This address looks like{' '}
               <b>
-                <PersonName id={(c.suggested_person_id ?? c.person_id) as string} />
+                <PersonName id={suggested} />
               </b>{' '}
               on file.
             </Text>
-            <Button size="xs" onClick={() => confirm.mutate((c.suggested_person_id ?? c.person_id) as string)} loading={confirm.isPending}>
+            <Button size="xs" onClick={() => confirm.mutate(suggested)} loading={confirm.isPending}>
               Confirm the person
             </Button>
           </Group>

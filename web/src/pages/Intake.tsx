@@ -30,6 +30,7 @@ import { useChipLookup } from '../queries/registry';
 import { useAnimalsByChip } from '../queries/animals';
 import { usePeopleDupes } from '../queries/people';
 import { oneOf } from '../queries/types';
+import { CONDITIONS, INTAKE_TYPES } from './names';
 import { useBreeds, useStaySubtypes } from '../queries/settings';
 
 /** The Shelter Animals Count intake categories as a person reads them. */
@@ -222,25 +223,47 @@ function AddPerson({ onAdded, onCancel }: { onAdded: (id: string, name: string) 
   );
 }
 
-const blankForm = (tz: string) => ({
+/** The intake form as typed: number fields hold what NumberInput gives (a number, or '' when empty). */
+interface IntakeForm {
+  name: string;
+  species: string;
+  breed: string;
+  sex: 'male' | 'female' | 'unknown';
+  colour: string;
+  ageBy: 'dob' | 'estimate';
+  dateOfBirth: string;
+  years: number | string;
+  months: number | string;
+  microchip: string;
+  occurredAt: string;
+  subtypeId: string | null;
+  type: string | null;
+  personId: string | null;
+  sourceOrganization: string;
+  foundAt: string;
+  condition: string;
+  locationId: string | null;
+  notes: string;
+}
+const blankForm = (tz: string): IntakeForm => ({
   name: '',
   species: 'dog',
   breed: '',
-  sex: 'unknown' as 'male' | 'female' | 'unknown',
+  sex: 'unknown',
   colour: '',
-  ageBy: 'estimate' as 'dob' | 'estimate',
+  ageBy: 'estimate',
   dateOfBirth: '',
-  years: '' as number | string,
-  months: '' as number | string,
+  years: '',
+  months: '',
   microchip: '',
   occurredAt: nowIn(tz),
-  subtypeId: null as string | null,
-  type: null as string | null,
-  personId: null as string | null,
+  subtypeId: null,
+  type: null,
+  personId: null,
   sourceOrganization: '',
   foundAt: '',
   condition: 'unknown',
-  locationId: null as string | null,
+  locationId: null,
   notes: '',
 });
 
@@ -278,6 +301,7 @@ export default function Intake() {
   const save = useMutation({
     mutationFn: async () => {
       const dob = f.ageBy === 'dob' ? f.dateOfBirth || null : estimatedBirth();
+      const type = oneOf(INTAKE_TYPES, f.type);
       const made = await ok(
         apiB.POST('/api/animals/intakes', {
           body: {
@@ -290,11 +314,11 @@ export default function Intake() {
             ...(f.microchip.trim() ? { microchip_number: f.microchip.trim() } : {}),
             ...(f.locationId ? { location_id: f.locationId } : {}),
             occurred_at: zonedIso(f.occurredAt, tz),
-            ...(f.subtypeId ? { subtype_id: f.subtypeId } : f.type ? { type: f.type as 'stray' } : {}),
+            ...(f.subtypeId ? { subtype_id: f.subtypeId } : type ? { type } : {}),
             ...(f.personId ? { source_person_id: f.personId } : {}),
             ...(f.sourceOrganization.trim() ? { source_organization: f.sourceOrganization.trim() } : {}),
             ...(f.foundAt.trim() ? { found_at: f.foundAt.trim() } : {}),
-            condition: f.condition as 'unknown',
+            condition: oneOf(CONDITIONS, f.condition) ?? 'unknown',
             ...(ageWeeks !== null ? { age_weeks: ageWeeks, age_estimated: true } : {}),
             ...(f.notes.trim() ? { notes: f.notes.trim() } : {}),
           },

@@ -5,12 +5,24 @@ import { useMovingRun } from '../queries/moving';
 import { apiB, ok } from '../api';
 import type { paths } from '../api/b';
 import { can, useSession } from '../session';
+import { oneOf } from '../queries/types';
+import { INTAKE_TYPES, OUTCOME_TYPES } from './names';
 
 type Body = paths['/api/moving/dry-run']['post']['requestBody']['content']['application/json'];
 type Report = paths['/api/moving/dry-run']['post']['responses'][200]['content']['application/json'];
 type Source = Body['source'];
 /** The kinds of records a spreadsheet's rows can be. */
-type Kind = 'person' | 'animal' | 'stay' | 'medical' | 'weight' | 'note' | 'foster' | 'donation';
+const KINDS = ['person', 'animal', 'stay', 'medical', 'weight', 'note', 'foster', 'donation'] as const;
+type Kind = (typeof KINDS)[number];
+/** A word → category mapping kept to the categories of `options` (what the API takes; the controls offer no other). */
+function onlyOf<T extends string>(options: readonly T[], m: Record<string, string>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [word, c] of Object.entries(m)) {
+    const t = oneOf(options, c);
+    if (t) out[word] = t;
+  }
+  return out;
+}
 /** The kinds the move reports: those, the photos it fetches and the adoption records it makes from adoptions. */
 type ReportKind = Kind | 'adoption' | 'photo';
 
@@ -276,14 +288,14 @@ export default function Moving() {
   const body = async (): Promise<Body> => {
     const contents: Record<string, string> = {};
     for (const f of files) contents[f.name] = await f.text();
-    const generic = Object.entries(plan)
-      .filter(([, p]) => p.kind)
-      .map(([file, p]) => ({ kind: p.kind as Kind, file, columns: Object.fromEntries(Object.entries(p.columns).filter(([, v]) => v)) }));
+    const generic = Object.entries(plan).flatMap(([file, { kind, columns }]) =>
+      kind ? [{ kind, file, columns: Object.fromEntries(Object.entries(columns).filter(([, v]) => v)) }] : [],
+    );
     return {
       source,
       files: contents,
       date_order: dateOrder,
-      mappings: edits as Body['mappings'],
+      mappings: { intake: onlyOf(INTAKE_TYPES, edits.intake), outcome: onlyOf(OUTCOME_TYPES, edits.outcome) },
       ...(source === 'generic' ? { generic } : {}),
     };
   };
@@ -371,7 +383,7 @@ export default function Moving() {
                   data={Object.entries(KIND_LABEL).map(([value, label]) => ({ value, label }))}
                   value={p.kind}
                   onChange={(v) => {
-                    setPlan({ ...plan, [file]: { ...p, kind: v as Kind, columns: {} } });
+                    setPlan({ ...plan, [file]: { ...p, kind: oneOf(KINDS, v) ?? null, columns: {} } });
                     reset();
                   }}
                 />
@@ -382,7 +394,7 @@ export default function Moving() {
                         key={h}
                         label={`Column "${h}"`}
                         placeholder="Not moved"
-                        data={FIELDS[p.kind as Kind].map((f) => ({ value: f, label: fieldLabel(f) }))}
+                        data={(p.kind ? FIELDS[p.kind] : []).map((f) => ({ value: f, label: fieldLabel(f) }))}
                         value={p.columns[h] ?? null}
                         onChange={(v) => {
                           setPlan({ ...plan, [file]: { ...p, columns: { ...p.columns, [h]: v ?? '' } } });

@@ -145,7 +145,7 @@ function PlaceForm({ partnerId, l, onClose }: { partnerId: string; l?: PlaceT; o
         : ok(
             apiB.POST('/api/partners/{id}/locations', {
               params: { path: { id: partnerId } },
-              body: body as { line1: string; city: string; country: string },
+              body: { ...body, line1: b.line1, city: b.city, country: b.country },
             }),
           );
     },

@@ -726,7 +726,7 @@ function MatchCard({ m, personId, canWrite, onChange }: { m: Match; personId: st
       ok(
         apiB.POST('/api/registry/flags/{id}/reviews', {
           params: { path: { id: m.flag_id } },
-          body: { person_id: personId, verdict: r.verdict as 'confirms', note: r.note.trim() },
+          body: { person_id: personId, verdict: oneOf(['confirms', 'disputes'], r.verdict) ?? 'confirms', note: r.note.trim() },
         }),
       ),
     onSuccess: () => {

@@ -20,7 +20,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keys } from '../queries/keys';
-import type { OkB } from '../queries/types';
+import { type BodyB, type OkB, oneOf } from '../queries/types';
 import { useReportCatalogue, useReportRun, useReportSchedules } from '../queries/reports';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { apiB, fieldError, formError, ok } from '../api';
@@ -40,8 +40,15 @@ interface Renderer<T> {
   table: (d: T) => Result;
   chart?: (d: T) => Chart;
 }
+/** What a run shows: its table and chart, read from the answer when it comes. */
+type Shown = { table: Result; chart?: Chart };
+/** A renderer with its answer's type closed over, so renderers of different answers sit in one list. */
+interface Run {
+  key: string;
+  run: (p: Params) => Promise<Shown>;
+}
 /** A report of the catalogue (`GET /api/reports`) with the app's renderer, when it has one. */
-interface Def<T> {
+interface Def {
   key: string;
   path: string;
   title: string;
@@ -52,9 +59,15 @@ interface Def<T> {
   group?: 'required' | 'optional';
   /** Areas read besides Reports. */
   areas: string[];
-  render?: Renderer<T>;
+  render?: Run;
 }
-const def = <T,>(d: Renderer<T>) => d as unknown as Renderer<unknown>;
+const def = <T,>(d: Renderer<T>): Run => ({
+  key: d.key,
+  run: async (p) => {
+    const answer = await d.run(p);
+    return { table: d.table(answer), chart: d.chart?.(answer) };
+  },
+});
 type Entry = {
   key: string;
   path: string;
@@ -65,7 +78,7 @@ type Entry = {
 };
 
 /** The catalogue from the API, each report with its renderer; the parameters decide the form. */
-function fromCatalogue(list: Entry[]): Def<unknown>[] {
+function fromCatalogue(list: Entry[]): Def[] {
   return list.map((e) => {
     const has = (n: string) => e.parameters.find((p) => p.name === n);
     const group = has('species_group');
@@ -86,7 +99,7 @@ function useCatalogue() {
   return { ...q, reports: q.data ? fromCatalogue(q.data.results) : [] };
 }
 
-const GROUPS = ['dogs', 'cats', 'rabbits', 'equines', 'small_mammals', 'farm_animals', 'birds', 'reptiles_amphibians', 'other'];
+const GROUPS = ['dogs', 'cats', 'rabbits', 'equines', 'small_mammals', 'farm_animals', 'birds', 'reptiles_amphibians', 'other'] as const;
 const label = (v: string | null | undefined) => (v ? v.replaceAll('_', ' ') : '—');
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
 /** Integer minor units in their currency (JPY has none, USD two). */
@@ -101,13 +114,22 @@ function sumBy<T>(rows: T[], name: (r: T) => string, value: (r: T) => number) {
   return [...m].map(([n, v]) => ({ name: n, value: Math.round(v * 100) / 100 }));
 }
 /** A report's JSON answer (the same paths also answer files, typed as text). */
-const json = <T,>(p: Promise<{ data?: T; error?: unknown; response: Response }>) => ok(p) as Promise<Exclude<T, string>>;
+const json = async <J,>(p: Promise<{ data?: J | string; error?: unknown; response: Response }>): Promise<J> => {
+  const d = await ok(p);
+  if (typeof d === 'string') throw new Error('The report answered a file, not its figures.');
+  return d;
+};
 const range = (p: Params) => ({ from: p.from, to: p.to });
+/** The species group a report was asked for, when it is one of the SAC groups. */
+const groupOf = (p: Params) => oneOf(GROUPS, p.species_group);
 
 const RENDERERS = [
   def({
     key: 'sac',
-    run: (p) => json(apiB.GET('/api/reports/sac', { params: { query: { month: p.month, species_group: p.species_group as 'dogs' } } })),
+    run: (p) =>
+      json(
+        apiB.GET('/api/reports/sac', { params: { query: { month: p.month, species_group: oneOf(GROUPS, p.species_group) ?? 'dogs' } } }),
+      ),
     table: (d) => {
       const c = (x: { adult: number; up_to_5_months: number; unknown: number; total: number }) => [
         x.adult,
@@ -148,7 +170,7 @@ const RENDERERS = [
     run: (p) =>
       json(
         apiB.GET('/api/reports/live-release-rate', {
-          params: { query: { ...range(p), ...(p.species_group ? { species_group: p.species_group as 'dogs' } : {}) } },
+          params: { query: { ...range(p), ...(groupOf(p) ? { species_group: groupOf(p) } : {}) } },
         }),
       ),
     table: (d) => ({
@@ -334,7 +356,7 @@ const RENDERERS = [
 ];
 
 /** The query string a report's files are fetched with: the same parameters as the table. */
-function fileQuery(r: Def<unknown>, p: Params, format: string) {
+function fileQuery(r: Def, p: Params, format: string) {
   const q = new URLSearchParams();
   if (r.takes === 'range') {
     q.set('from', p.from);
@@ -415,7 +437,7 @@ function SacSubmission({ matrix, canWrite, onDone }: { matrix: SacMatrix; canWri
   );
 }
 
-function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<string, 'read' | 'write' | 'admin'> | undefined }) {
+function RunReport({ report, grants }: { report: Def; grants: Record<string, 'read' | 'write' | 'admin'> | undefined }) {
   const now = today();
   const [p, setP] = useState<Params>({
     from: `${now.slice(0, 4)}-01-01`,
@@ -430,13 +452,16 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
   const result = useReportRun(
     report.key,
     asked,
-    () => (report.render as Renderer<unknown>).run(asked as Params),
+    () => {
+      if (!asked || !report.render) throw new Error('No report asked for.');
+      return report.render.run(asked);
+    },
     !!asked && !!report.render,
   );
   const set = (k: keyof Params) => (e: React.ChangeEvent<HTMLInputElement>) => setP({ ...p, [k]: e.currentTarget.value });
   const err = result.error;
-  const shown = result.data === undefined || !report.render ? undefined : report.render.table(result.data);
-  const chart = result.data !== undefined && report.render?.chart ? report.render.chart(result.data) : undefined;
+  const shown = report.render ? result.data?.table : undefined;
+  const chart = report.render ? result.data?.chart : undefined;
   return (
     <Stack>
       <div>
@@ -559,28 +584,45 @@ function RunReport({ report, grants }: { report: Def<unknown>; grants: Record<st
   );
 }
 
-function Schedules({ canWrite, reports }: { canWrite: boolean; reports: Def<unknown>[] }) {
+/** The reports a schedule can send, as the API takes them. */
+const SCHEDULED = [
+  'sac',
+  'live-release-rate',
+  'intakes',
+  'outcomes',
+  'length-of-stay',
+  'in-care',
+  'medical-due',
+  'vaccinations',
+  'foster-homes',
+  'adoptions',
+  'donations',
+  'volunteer-hours',
+  'message-delivery',
+] as const satisfies readonly BodyB<'/api/reports/schedules', 'post'>['report'][];
+
+function Schedules({ canWrite, reports }: { canWrite: boolean; reports: Def[] }) {
   const client = useQueryClient();
   const list = useReportSchedules();
-  const [b, setB] = useState({
-    name: '',
-    report: 'sac',
-    format: 'pdf',
-    recipients: '',
-    day_of_month: 1 as number | string,
-    species_group: 'dogs',
-  });
+  const [b, setB] = useState<{
+    name: string;
+    report: string;
+    format: string;
+    recipients: string;
+    day_of_month: number | string;
+    species_group: string;
+  }>({ name: '', report: 'sac', format: 'pdf', recipients: '', day_of_month: 1, species_group: 'dogs' });
   const add = useMutation({
     mutationFn: () =>
       ok(
         apiB.POST('/api/reports/schedules', {
           body: {
             name: b.name,
-            report: b.report as 'sac',
-            format: b.format as 'pdf',
+            report: oneOf(SCHEDULED, b.report) ?? 'sac',
+            format: oneOf(['pdf', 'csv', 'xlsx'], b.format) ?? 'pdf',
             recipients: b.recipients.split(/[\s,;]+/).filter(Boolean),
             day_of_month: Number(b.day_of_month),
-            ...(b.report === 'sac' || b.report === 'live-release-rate' ? { species_group: b.species_group as 'dogs' } : {}),
+            ...(b.report === 'sac' || b.report === 'live-release-rate' ? { species_group: oneOf(GROUPS, b.species_group) ?? 'dogs' } : {}),
           },
         }),
       ),

@@ -8,6 +8,7 @@ import { useSacSubmission, useSacSubmissions } from '../queries/reports';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { ListTable, useActor, when } from './parts';
+import { oneOf } from '../queries/types';
 
 const words = (v: string | null | undefined) => (v ? v.replaceAll('_', ' ') : '—');
 const GROUPS = ['dogs', 'cats', 'rabbits', 'equines', 'small_mammals', 'farm_animals', 'birds', 'reptiles_amphibians', 'other'] as const;
@@ -104,13 +105,14 @@ type Schedule = {
 
 function ChangeSchedule({ s, onDone }: { s: Schedule; onDone: () => void }) {
   const client = useQueryClient();
-  const [b, setB] = useState({
-    name: s.name,
-    format: s.format,
-    recipients: s.recipients.join(', '),
-    day_of_month: s.day_of_month as number | string,
-    species_group: s.species_group,
-  });
+  const [b, setB] = useState<{
+    name: string;
+    format: Schedule['format'];
+    recipients: string;
+    day_of_month: number | string;
+    species_group: string | null;
+  }>({ name: s.name, format: s.format, recipients: s.recipients.join(', '), day_of_month: s.day_of_month, species_group: s.species_group });
+  const group = oneOf(GROUPS, b.species_group);
   const save = useMutation({
     mutationFn: () =>
       ok(
@@ -118,10 +120,10 @@ function ChangeSchedule({ s, onDone }: { s: Schedule; onDone: () => void }) {
           params: { path: { id: s.id } },
           body: {
             name: b.name,
-            format: b.format as 'pdf',
+            format: b.format,
             recipients: b.recipients.split(/[\s,;]+/).filter(Boolean),
             day_of_month: Number(b.day_of_month),
-            ...(s.species_group !== null ? { species_group: b.species_group as Group } : {}),
+            ...(s.species_group !== null && group ? { species_group: group } : {}),
           },
         }),
       ),

@@ -12,6 +12,10 @@ export type EditField =
   | { key: string; label: string; kind: 'tags'; description?: string; placeholder?: string }
   | { key: string; label: string; kind: 'check' };
 type Value = string | number | string[] | boolean | null;
+/** A field's value as each control holds it: a list for tags, a number ('' when none) and text. */
+const listOf = (v: Value | undefined): string[] => (Array.isArray(v) ? v : []);
+const numberOf = (v: Value | undefined): number | string => (typeof v === 'number' ? v : '');
+const textOf = (v: Value | undefined): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
 /**
  * Change and remove buttons for one entry of a settings list. *Change* opens a form of the given fields; only
@@ -80,7 +84,7 @@ export function EntryActions({
           label={x.label}
           description={x.description}
           placeholder={x.placeholder}
-          value={(f[x.key] as string[]) ?? []}
+          value={listOf(f[x.key])}
           onChange={(v) => setF({ ...f, [x.key]: v })}
           error={error}
         />
@@ -94,7 +98,7 @@ export function EntryActions({
           required={x.required}
           min={x.min}
           allowDecimal={false}
-          value={f[x.key] === null ? '' : (f[x.key] as number)}
+          value={numberOf(f[x.key])}
           onChange={(v) => setF({ ...f, [x.key]: v === '' ? null : Number(v) })}
           error={error}
         />
@@ -105,7 +109,7 @@ export function EntryActions({
         label={x.label}
         description={x.description}
         required={x.required}
-        value={(f[x.key] as string) ?? ''}
+        value={textOf(f[x.key])}
         onChange={(e) => setF({ ...f, [x.key]: e.currentTarget.value })}
         error={error}
       />

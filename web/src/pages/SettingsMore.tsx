@@ -29,6 +29,8 @@ import {
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { ListTable, when } from './parts';
+import { oneOf } from '../queries/types';
+import { MEDICAL_KINDS } from '../queries/medical';
 import { EntryActions, type EditField } from './SettingsEdit';
 import { can, type Level, useSession } from '../session';
 import { entityLabel, FIELD_ROUTES, fieldsApi, placeOf, placesAllowed } from './customFieldPlaces';
@@ -156,12 +158,12 @@ export function CustomFields() {
     retired,
   );
   const rows = lists.every((l) => l.data) ? lists.flatMap((l) => l.data?.results ?? []) : undefined;
-  const blank = {
+  const blank: { entity_type: string; field_key: string; field_label: string; field_type: string; options: string[]; required: boolean } = {
     entity_type: adminPlaces[0]?.value ?? 'animal',
     field_key: '',
     field_label: '',
     field_type: 'text',
-    options: [] as string[],
+    options: [],
     required: false,
   };
   const [f, setF] = useState<typeof blank>(blank);
@@ -170,7 +172,7 @@ export function CustomFields() {
       fieldsApi.create(f.entity_type, {
         field_key: f.field_key.trim(),
         field_label: f.field_label.trim(),
-        field_type: f.field_type as 'text',
+        field_type: oneOf(FIELD_TYPES, f.field_type) ?? 'text',
         required: f.required,
         ...(f.field_type === 'select' || f.field_type === 'multiselect' ? { options: f.options } : {}),
       }),
@@ -209,7 +211,7 @@ export function CustomFields() {
                   setF({
                     ...f,
                     entity_type: entity,
-                    field_type: typesFor(entity).includes(f.field_type as 'text') ? f.field_type : 'text',
+                    field_type: oneOf(typesFor(entity), f.field_type) ?? 'text',
                   });
                 }}
                 error={fieldError(add.error, 'entity_type')}
@@ -335,7 +337,9 @@ function FieldActions({ d }: { d: Definition }) {
     );
   const fields: EditField[] = [
     { key: 'field_label', label: 'Label', kind: 'text', required: true },
-    ...(choice ? [{ key: 'options', label: 'Choices', kind: 'tags', description: 'type a choice and press Enter' } as EditField] : []),
+    ...(choice
+      ? [{ key: 'options', label: 'Choices', kind: 'tags', description: 'type a choice and press Enter' } satisfies EditField]
+      : []),
     { key: 'required', label: 'Required on new records', kind: 'check' },
   ];
   return (
@@ -409,7 +413,12 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
     () => ok(apiB.POST('/api/animals/breeds', { body: { species: breed.species.trim(), name: breed.name.trim() } })),
     'Breed added',
   );
-  const [age, setAge] = useState({ name: '', species: 'dog', from_weeks: 0 as number | string, to_weeks: '' as number | string });
+  const [age, setAge] = useState<{ name: string; species: string; from_weeks: number | string; to_weeks: number | string }>({
+    name: '',
+    species: 'dog',
+    from_weeks: 0,
+    to_weeks: '',
+  });
   const addAge = useAdd(
     'ages',
     () =>
@@ -431,18 +440,18 @@ export function Catalogues({ canAdmin }: { canAdmin: boolean }) {
     () =>
       ok(
         apiB.POST('/api/animals/behaviour-attributes', {
-          body: { key: trait.key.trim(), name: trait.name.trim(), scale: trait.scale as 'yes_no' },
+          body: { key: trait.key.trim(), name: trait.name.trim(), scale: oneOf(['yes_no', 'one_to_five'], trait.scale) ?? 'yes_no' },
         }),
       ),
     'Behaviour attribute added',
   );
-  const [item, setItem] = useState({ kind: 'vaccine', name: '', species: [] as string[] });
+  const [item, setItem] = useState<{ kind: string; name: string; species: string[] }>({ kind: 'vaccine', name: '', species: [] });
   const addItem = useAdd(
     'medical',
     () =>
       ok(
         apiB.POST('/api/animals/medical/catalogue', {
-          body: { kind: item.kind as 'vaccine', name: item.name.trim(), species: item.species },
+          body: { kind: oneOf(MEDICAL_KINDS, item.kind) ?? 'vaccine', name: item.name.trim(), species: item.species },
         }),
       ),
     'Medical catalogue item added',

@@ -26,6 +26,7 @@ import { usePublicSite, useSyndication } from '../queries/settings';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { ListTable, when } from './parts';
+import { oneOf } from '../queries/types';
 
 const orNull = (v: string) => (v.trim() ? v.trim() : null);
 
@@ -216,11 +217,20 @@ function SiteSettingsForm({ canAdmin }: { canAdmin: boolean }) {
 function Syndication({ canAdmin }: { canAdmin: boolean }) {
   const client = useQueryClient();
   const list = useSyndication();
-  const blank = {
+  const blank: {
+    format: string;
+    protocol: string;
+    host: string;
+    port: number | string;
+    username: string;
+    password: string;
+    secure: boolean;
+    remote_dir: string;
+  } = {
     format: 'petfinder',
     protocol: 'ftp',
     host: '',
-    port: '' as number | string,
+    port: '',
     username: '',
     password: '',
     secure: false,
@@ -232,8 +242,8 @@ function Syndication({ canAdmin }: { canAdmin: boolean }) {
       ok(
         apiB.POST('/api/settings/syndication', {
           body: {
-            format: f.format as 'petfinder',
-            protocol: f.protocol as 'ftp',
+            format: oneOf(['petfinder', 'adoptapet'], f.format) ?? 'petfinder',
+            protocol: oneOf(['ftp', 'sftp'], f.protocol) ?? 'ftp',
             host: f.host.trim(),
             username: f.username.trim(),
             password: f.password,

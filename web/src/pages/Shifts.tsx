@@ -16,7 +16,13 @@ type Win = { id: string; name: string; role: string | null; start: string; end: 
 
 function NewShift({ onClose, first }: { onClose: () => void; first: string }) {
   const client = useQueryClient();
-  const [b, setB] = useState({ name: '', date: first, from: '09:00', to: '12:00', capacity: 2 as number | string });
+  const [b, setB] = useState<{ name: string; date: string; from: string; to: string; capacity: number | string }>({
+    name: '',
+    date: first,
+    from: '09:00',
+    to: '12:00',
+    capacity: 2,
+  });
   const set = (k: keyof typeof b) => (e: { currentTarget: { value: string } }) => setB({ ...b, [k]: e.currentTarget.value });
   const add = useMutation({
     mutationFn: async () => {

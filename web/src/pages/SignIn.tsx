@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { apiB, fieldError, formError, ok } from '../api';
+import { apiB, fieldError, formError, ok, textIn } from '../api';
 import { AuthFrame } from './Auth';
 
 export default function SignIn() {
@@ -12,7 +12,7 @@ export default function SignIn() {
   const [forgot, setForgot] = useState(false);
   const client = useQueryClient();
   const navigate = useNavigate();
-  const from = (useLocation().state as { from?: string } | null)?.from ?? '/';
+  const from = textIn(useLocation().state, 'from') ?? '/';
   const signIn = useMutation({
     mutationFn: () =>
       ok(

@@ -28,6 +28,7 @@ import { can, useSession } from '../session';
 import { day, ListTable } from './parts';
 import { useAnimalNames, usePersonNames } from './names';
 import { addDays, dateIn, mondayOf, timeIn, useZone, weekdayIn, whenIn, zonedIso } from './zone';
+import { oneOf } from '../queries/types';
 
 const PRIORITY_COLOR: Record<string, string> = { urgent: 'red.9', high: 'grape.9', normal: 'blue.9', low: 'gray.7' };
 const KIND_LABEL: Record<string, string> = {
@@ -58,6 +59,9 @@ function Linked({ type, id, names }: { type: string | null; id: string | null; n
   return <>{type.replaceAll('_', ' ')}</>;
 }
 
+/** A task's priorities, as the API takes them. */
+const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+
 function AddTask({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
   const tz = useZone();
@@ -76,7 +80,7 @@ function AddTask({ onClose }: { onClose: () => void }) {
                 ? { assignee_role: f.assignee.trim() }
                 : { assignee_member: f.assignee.trim() }
               : {}),
-            priority: f.priority as 'normal',
+            priority: oneOf(PRIORITIES, f.priority) ?? 'normal',
           },
         }),
       ),
@@ -122,7 +126,7 @@ function AddTask({ onClose }: { onClose: () => void }) {
         />
         <Select
           label="Priority"
-          data={['low', 'normal', 'high', 'urgent']}
+          data={PRIORITIES}
           value={f.priority}
           onChange={(v) => setF({ ...f, priority: v ?? 'normal' })}
           allowDeselect={false}

@@ -44,3 +44,20 @@ export const PLACEMENT_STATUS_LABEL: Record<string, string> = {
 };
 /** A foster home's status as a person reads it. */
 export const HOME_STATUS_LABEL: Record<string, string> = { active: 'taking animals', paused: 'paused', inactive: 'no longer fostering' };
+
+/** The Shelter Animals Count intake types the API takes, to narrow a control's string with `oneOf`. */
+export const INTAKE_TYPES = ['stray', 'relinquished', 'owner_intended_euthanasia', 'transfer_in', 'other'] as const;
+/** The conditions at intake the API takes. */
+export const CONDITIONS = ['healthy', 'treatable', 'unhealthy_untreatable', 'unknown'] as const;
+/** The Shelter Animals Count outcome types the API takes.. */
+export const OUTCOME_TYPES = [
+  'adoption',
+  'return_to_owner',
+  'transfer_out',
+  'return_to_field',
+  'other_live',
+  'died_in_care',
+  'lost_in_care',
+  'shelter_euthanasia',
+  'owner_intended_euthanasia',
+] as const;

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Loader, Select, Table } from '@mantine/core';
 import { can, useSession } from '../session';
-import { parsePhoneNumberFromString, getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString, getCountryCallingCode, isSupportedCountry, type CountryCode } from 'libphonenumber-js/min';
+import { entriesOf } from '../api';
 import { dayIn, todayIn, whenIn } from './zone';
 import { asText } from '../text';
 import { useMembers } from '../queries/settings';
@@ -29,11 +30,10 @@ export function shown(v: unknown): string {
     return v;
   }
   if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if ('country' in o) return [o.state, o.country].filter(Boolean).join(', ') || '—';
-    return Object.entries(o)
-      .map(([k, x]) => `${k.replaceAll('_', ' ')}: ${shown(x)}`)
-      .join('; ');
+    const o = entriesOf(v);
+    const country = o.find(([k]) => k === 'country');
+    if (country) return [o.find(([k]) => k === 'state')?.[1], country[1]].filter(Boolean).join(', ') || '—';
+    return o.map(([k, x]) => `${k.replaceAll('_', ' ')}: ${shown(x)}`).join('; ');
   }
   return typeof v === 'number' || typeof v === 'bigint' ? v.toString() : '—';
 }
@@ -45,7 +45,8 @@ export const today = () => todayIn();
 let orgCountry: CountryCode | undefined;
 /** Called by the shell with the session's organization country. */
 export function setOrgCountry(country: string | undefined) {
-  orgCountry = (country?.toUpperCase() as CountryCode | undefined) || undefined;
+  const code = country?.toUpperCase();
+  orgCountry = code && isSupportedCountry(code) ? code : undefined;
 }
 /**
  * A phone number as people of the organization's country write it: its national format for a number of
@@ -207,7 +208,8 @@ export function useActor() {
   return (v: unknown) => {
     if (typeof v !== 'string') return v === null || v === undefined || v === '' ? '—' : asText(v);
     if (session.data && v === `member:${session.data.member.id}`) return `${session.data.member.name} (you)`;
-    if (names.has(v)) return names.get(v) as string;
+    const name = names.get(v);
+    if (name !== undefined) return name;
     if (v.startsWith('member:')) return 'a team member';
     if (v.startsWith('key:')) return 'an API key';
     return v || '—';

@@ -86,8 +86,12 @@ export function minorToText(minor: number, currency: string): string {
 }
 
 /** Minor units shown in their currency: the exact decimal text goes to Intl (no division, no float). */
-export const showMinor = (minor: number, currency: string) =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(minorToText(minor, currency) as unknown as number);
+export const showMinor = (minor: number, currency: string) => {
+  const text = minorToText(minor, currency);
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(isNumeric(text) ? text : minor);
+};
+/** Whether text is a plain decimal ("-150.00"), which Intl.NumberFormat formats exactly (ES2023). */
+const isNumeric = (s: string): s is Intl.StringNumericLiteral => /^-?\d+(\.\d+)?$/.test(s);
 
 /**
  * Typed money ("150", "150.5", "150.50", "1 234,50" with a comma for the decimal point) as integer minor

@@ -35,7 +35,7 @@ function parts(d: Date, tz: string) {
     minute: '2-digit',
     second: '2-digit',
   });
-  return Object.fromEntries(f.formatToParts(d).map((p) => [p.type, p.value])) as Record<string, string>;
+  return Object.fromEntries(f.formatToParts(d).map((p): [string, string] => [p.type, p.value]));
 }
 /** The day (YYYY-MM-DD) an instant falls on in a zone. */
 export function dateIn(d: Date, tz: string) {
