@@ -40,8 +40,8 @@ interface Renderer<T> {
   table: (d: T) => Result;
   chart?: (d: T) => Chart;
 }
-/** What a run shows: its table and chart, read from the answer when it comes. */
-type Shown = { table: Result; chart?: Chart };
+/** What a run shows: its table and chart, read from the answer when it comes, and the answer itself (the SAC matrix's submission). */
+type Shown = { answer: unknown; table: Result; chart?: Chart };
 /** A renderer with its answer's type closed over, so renderers of different answers sit in one list. */
 interface Run {
   key: string;
@@ -65,7 +65,7 @@ const def = <T,>(d: Renderer<T>): Run => ({
   key: d.key,
   run: async (p) => {
     const answer = await d.run(p);
-    return { table: d.table(answer), chart: d.chart?.(answer) };
+    return { answer, table: d.table(answer), chart: d.chart?.(answer) };
   },
 });
 type Entry = {
@@ -561,8 +561,8 @@ function RunReport({ report, grants }: { report: Def; grants: Record<string, 're
             </Alert>
           )}
           {shown.note && <Text size="sm">{shown.note}</Text>}
-          {report.key === 'sac' && isSacMatrix(result.data) && (
-            <SacSubmission matrix={result.data} canWrite={can(grants, 'reports', 'write')} onDone={() => void result.refetch()} />
+          {report.key === 'sac' && isSacMatrix(result.data?.answer) && (
+            <SacSubmission matrix={result.data.answer} canWrite={can(grants, 'reports', 'write')} onDone={() => void result.refetch()} />
           )}
           {chart && <ReportChart chart={chart} />}
           <ListTable
