@@ -53,14 +53,18 @@ export function fail(error: unknown, response: Pick<Response, 'status'>): never 
     fieldsOf(member(e, 'fields')),
   );
 }
+export type Answer = { data?: unknown; error?: unknown; response: Response };
+/** openapi-fetch's answer union without its error side: what a 2xx answer is. */
+export type Success<R> = Exclude<R, { data?: never }>;
+/** The 2xx side of openapi-fetch's answer union: no error and an ok status (its body is the operation's). */
+export function succeeded<R extends Answer>(r: R): r is Success<R> {
+  return r.error === undefined && r.response.ok;
+}
 /** Unwraps an openapi-fetch answer: the data, or an ApiError. */
-export async function ok<T>(p: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+export async function ok<R extends Answer>(p: Promise<R>): Promise<Success<R>['data']> {
   const r = await p;
-  if (r.error !== undefined || !r.response.ok) fail(r.error, r.response);
-  // openapi-fetch types `data` as optional on both sides of its answer union, which a generic caller can't narrow:
-  // a 2xx answer carries the operation's body (none only for a 204, whose body type is empty). The app's one assertion.
-  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- openapi-fetch typing gap, see above
-  return r.data as T;
+  if (!succeeded(r)) fail(r.error, r.response);
+  return r.data;
 }
 /**
  * The message for one field: Family A names fields; a Family B sentence starts with the field it is

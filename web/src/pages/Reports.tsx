@@ -23,7 +23,7 @@ import { keys } from '../queries/keys';
 import { type BodyB, type OkB, oneOf } from '../queries/types';
 import { useReportCatalogue, useReportRun, useReportSchedules } from '../queries/reports';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { apiB, fieldError, formError, ok } from '../api';
+import { apiB, fail, fieldError, formError, ok, succeeded } from '../api';
 import { notify } from '../notify';
 import { can, useSession } from '../session';
 import { SacSubmissions, ScheduleActions } from './ReportsMore';
@@ -115,8 +115,10 @@ function sumBy<T>(rows: T[], name: (r: T) => string, value: (r: T) => number) {
 }
 /** A report's JSON answer (the same paths also answer files, typed as text). */
 const json = async <J,>(p: Promise<{ data?: J | string; error?: unknown; response: Response }>): Promise<J> => {
-  const d = await ok(p);
-  if (typeof d === 'string') throw new Error('The report answered a file, not its figures.');
+  const r = await p;
+  if (!succeeded(r)) fail(r.error, r.response);
+  const d = r.data;
+  if (d === undefined || typeof d === 'string') throw new Error('The report answered a file, not its figures.');
   return d;
 };
 const range = (p: Params) => ({ from: p.from, to: p.to });
