@@ -255,7 +255,7 @@ test('sharing: an animal page carries Open Graph and Twitter card tags, schema.o
   assert.match((await page(org, `/animals/${id}/clover`)).raw, /<link rel="icon" href="https:\/\/example.org\/logo.png">/);
 });
 
-test('a hold in force is not on the list; a hold that starts or ends by time flips the list, its total and choices at that moment', async () => {
+test('a hold in force is not listed; a hold that starts or ends by time flips the list, its total and choices at that moment', async () => {
   const { runDueJobs, listJobs } = await import('../../platform/jobs.ts');
   const { HOLD_CLOCK_JOB } = await import('./holdclock.ts');
   const org = await makeOrg(t);
