@@ -96,6 +96,20 @@ test('a change made outside any request (another process, a job) reaches the cac
   assert.equal(publicCache.hits, hits + 1);
 });
 
+test('a miss compresses fast; the first hit sends the same bytes denser, the same ETag', async () => {
+  const org = await makeOrg(t);
+  for (let i = 0; i < 8; i++) await animal(org, { publicName: `Cat ${i}` });
+  const url = '/animals?fresh=1';
+  const headers = { host: org.host, 'accept-encoding': 'br' };
+  const miss = await t.app.inject({ method: 'GET', url, headers });
+  const hit = await t.app.inject({ method: 'GET', url, headers });
+  const again = await t.app.inject({ method: 'GET', url, headers });
+  assert.equal(brotliDecompressSync(hit.rawPayload).toString(), brotliDecompressSync(miss.rawPayload).toString());
+  assert.equal(hit.headers.etag, miss.headers.etag);
+  assert.ok(hit.rawPayload.length < miss.rawPayload.length, `${hit.rawPayload.length} < ${miss.rawPayload.length}`);
+  assert.deepEqual(again.rawPayload, hit.rawPayload);
+});
+
 test('text answers are compressed for clients that take Brotli or gzip, from the cache too', async () => {
   const org = await makeOrg(t);
   for (let i = 0; i < 8; i++) await animal(org, { publicName: `Dog ${i}` });
