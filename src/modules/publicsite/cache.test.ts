@@ -96,6 +96,24 @@ test('a change made outside any request (another process, a job) reaches the cac
   assert.equal(publicCache.hits, hits + 1);
 });
 
+test('a miss compresses fast; the first hit sends the same bytes denser, the same ETag', async () => {
+  const org = await makeOrg(t);
+  for (let i = 0; i < 8; i++) await animal(org, { publicName: `Cat ${i}` });
+  const url = '/animals?fresh=1';
+  const headers = { host: org.host, 'accept-encoding': 'br' };
+  // The creations' change notices arrive after their answers: let them land, so the second request is a hit.
+  await new Promise((r) => setTimeout(r, 500));
+  const miss = await t.app.inject({ method: 'GET', url, headers });
+  const hits = publicCache.hits;
+  const hit = await t.app.inject({ method: 'GET', url, headers });
+  assert.equal(publicCache.hits, hits + 1, 'the second request is answered from the cache');
+  const again = await t.app.inject({ method: 'GET', url, headers });
+  assert.equal(brotliDecompressSync(hit.rawPayload).toString(), brotliDecompressSync(miss.rawPayload).toString());
+  assert.equal(hit.headers.etag, miss.headers.etag);
+  assert.ok(hit.rawPayload.length < miss.rawPayload.length, `${hit.rawPayload.length} < ${miss.rawPayload.length}`);
+  assert.deepEqual(again.rawPayload, hit.rawPayload);
+});
+
 test('text answers are compressed for clients that take Brotli or gzip, from the cache too', async () => {
   const org = await makeOrg(t);
   for (let i = 0; i < 8; i++) await animal(org, { publicName: `Dog ${i}` });
@@ -253,4 +271,64 @@ test('sharing: an animal page carries Open Graph and Twitter card tags, schema.o
   assert.match(r.raw, /<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,/);
   await org.req('PATCH', '/api/settings/public-site', { body: { logo_url: 'https://example.org/logo.png' } });
   assert.match((await page(org, `/animals/${id}/clover`)).raw, /<link rel="icon" href="https:\/\/example.org\/logo.png">/);
+});
+
+test('a hold in force is not listed; a hold that starts or ends by time flips the list, its total and choices at that moment', async () => {
+  const { runDueJobs, listJobs } = await import('../../platform/jobs.ts');
+  const { HOLD_CLOCK_JOB } = await import('./holdclock.ts');
+  const org = await makeOrg(t);
+  const held = await animal(org, { publicName: 'Held', species: 'dog' });
+  const starts = await animal(org, { publicName: 'Starts', species: 'cat' });
+  const ends = await animal(org, { publicName: 'Ends', species: 'rabbit' });
+  const free = await animal(org, { publicName: 'Free', species: 'dog' });
+  await new Promise((r) => setTimeout(r, 300)); // the listening connection is up
+  const list = async () => {
+    const r = await page(org, '/api/public/animals?limit=48');
+    assert.equal(r.status, 200, r.raw);
+    assert.equal(r.body.total, r.body.results.length, 'the total counts exactly what is listed');
+    return { ids: r.body.results.map((a: { id: string }) => a.id).sort(), species: [...r.body.species].sort() };
+  };
+  assert.deepEqual((await list()).ids, [held, starts, ends, free].sort());
+  // A hold in force now: off the list, the total and its page, at once.
+  assert.equal((await org.req('POST', `/api/animals/${held}/holds`, { body: { reason: 'bite_quarantine' } })).status, 201);
+  assert.equal((await page(org, `/animals/${held}/held`)).status, 404);
+  // A hold that starts in a moment, and one in force now that ends in a moment.
+  const boundary = new Date(Date.now() + 1500);
+  const s = await org.req('POST', `/api/animals/${starts}/holds`, { body: { reason: 'medical', starts_at: boundary.toISOString() } });
+  assert.equal(s.status, 201, s.raw);
+  const e = await org.req('POST', `/api/animals/${ends}/holds`, { body: { reason: 'medical', until: boundary.toISOString() } });
+  assert.equal(e.status, 201, e.raw);
+  const before = await list();
+  assert.deepEqual(before.ids, [starts, free].sort());
+  assert.deepEqual(before.species, ['cat', 'dog']);
+  assert.equal((await page(org, '/api/public/animals?species=rabbit')).body.total, 0);
+  // One job per boundary ahead (the start of one, the end of the other), queued by the holds' own writes.
+  const jobs = (await listJobs(t.db, org.id, HOLD_CLOCK_JOB)).filter((j) => j.status === 'queued');
+  assert.equal(jobs.length, 2);
+  for (const j of jobs) assert.equal(new Date(j.run_at).getTime(), boundary.getTime());
+  // The moment passes; the queue runs what is due; the cached list is forgotten through the change feed.
+  await new Promise((r) => setTimeout(r, Math.max(0, boundary.getTime() - Date.now()) + 100));
+  assert.equal(await runDueJobs(t.ctx, { orgId: org.id, kinds: [HOLD_CLOCK_JOB] }), 2);
+  let after = await list();
+  for (let i = 0; i < 40 && after.ids.includes(starts); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    after = await list();
+  }
+  assert.deepEqual(after.ids, [ends, free].sort());
+  assert.deepEqual(after.species, ['dog', 'rabbit']);
+  assert.equal((await page(org, '/api/public/animals?species=rabbit')).body.total, 1);
+  assert.equal((await page(org, '/api/public/animals?species=cat')).body.total, 0);
+  assert.equal((await page(org, `/animals/${starts}/starts`)).status, 404);
+  assert.equal((await page(org, `/animals/${ends}/ends`)).status, 200);
+  // Released: back at once. And a rebuild from the animals and holds says the same.
+  const hid = (await org.req('GET', `/api/animals/${held}/holds`)).body;
+  const holdId = (Array.isArray(hid) ? hid : (hid.data ?? hid.results ?? hid.items))[0]?.id;
+  assert.ok(holdId, JSON.stringify(hid));
+  const rel = await org.req('POST', `/api/animals/holds/${holdId}/release`, { body: {} });
+  assert.ok(rel.status < 300, rel.raw);
+  for (let i = 0; i < 40 && !(await list()).ids.includes(held); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual((await list()).ids, [held, ends, free].sort());
+  await t.db.query('SELECT public_listing_rebuild($1)', [org.id]);
+  publicCache.clear(null);
+  assert.deepEqual((await list()).ids, [held, ends, free].sort());
 });

@@ -6,6 +6,8 @@ import { renderSitePage } from './sitepage.ts';
 import { sitePage } from '../../platform/site-page.ts';
 // Declares the daily syndication job on the job queue.
 import './schedule.ts';
+// Declares the job that brings the listing up to date when a hold starts or ends.
+import './holdclock.ts';
 
 /** The public website: each organization's pages, widget, feeds and syndication exports. */
 export const publicSiteModule: Module = {

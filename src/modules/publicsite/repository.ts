@@ -51,12 +51,11 @@ function forOrg(fragment: (orgSql: string) => string, orgId: unknown): RawBuilde
 const PUBLIC_ANIMALS = sql.raw(PUBLIC_ANIMALS_SQL);
 /** The animal `p` (of PUBLIC_ANIMALS) is adoptable: of the organization, in care, no hold in force. */
 const available = (orgId: unknown) => sql`p.organization_id = ${orgId} AND ${forOrg((o) => availableNowSql(o, 'p.id'), orgId)}`;
-const notHeld = (orgId: string) =>
-  sql`NOT EXISTS (SELECT 1 FROM animal_live_holds h WHERE h.organization_id = ${orgId} AND h.animal_id = l.animal_id)`;
 const and = (conditions: RawBuilder<unknown>[]) => sql.join(conditions, sql` AND `);
 
 /**
- * The filter over the listing (migration 1520: one row per public animal in care, kept by triggers) as SQL on `l`,
+ * The filter over the listing (migration 1520: one row per public animal in care with no hold in force, kept by triggers
+ * and, at a hold's start and end, by the job queue: migration 2030) as SQL on `l`,
  * and over its tallies as SQL on `t`. The age filter is a range of dates of birth: `b.lo` (exclusive, null for
  * senior) to `b.hi` (inclusive), with `b.fm` the first whole birth month inside it and `b.em` the month after the last.
  */
@@ -97,7 +96,7 @@ function filterSql(orgId: string, f: ListFilter) {
   return { w: and(w), tally: t.length ? sql`AND ${and(t)}` : sql``, bounds };
 }
 
-/** One page of the adoptable animals matching the filter: read in list order from the listing, holds skipped as read. */
+/** One page of the adoptable animals matching the filter: read in list order from the listing (which has no held animal). */
 export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, limit: number, offset: number): Promise<ListedAnimal[]> {
   const { w, bounds } = filterSql(orgId, f);
   const byName = f.sort === 'name';
@@ -107,7 +106,7 @@ export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, 
     q,
     'publicsite_list',
     sql<ListedAnimal>`WITH ${bounds ? sql`b AS (${bounds}),` : sql``}
-          m AS (SELECT l.animal_id, l.created_at, l.sort_name FROM public_listing l WHERE ${w} AND ${notHeld(orgId)}
+          m AS (SELECT l.animal_id, l.created_at, l.sort_name FROM public_listing l WHERE ${w}
                  ORDER BY ${inner} LIMIT ${limit} OFFSET ${offset})
      SELECT a.id, a.public_name, a.species, a.breed, a.sex, a.date_of_birth::text, a.intake_date::text,
             a.weight::float8 AS weight, a.updated_at, ${forOrg((o) => firstPublicPhotoSql(o, 'a.id'), orgId)} AS photo_id
@@ -117,33 +116,28 @@ export async function listAdoptable(q: Queryable, orgId: string, f: ListFilter, 
 }
 
 /**
- * How many adoptable animals match the filter, exactly, from the tallies: the sum of the matching tally rows, less
- * the matching animals on a hold in force (read from the holds, which are few). An age filter alone sums the day
- * tallies (ageTotal); with other filters, whole birth months come from the month tallies and the days at the range's
- * two edges are counted from the listing.
+ * How many adoptable animals match the filter, exactly, from the tallies (which count the listing's rows: no animal on a
+ * hold in force). An age filter alone sums the day tallies (ageTotal); with other filters, whole birth months come from
+ * the month tallies and the days at the range's two edges are counted from the listing.
  */
 export async function adoptableTotal(q: Queryable, orgId: string, f: ListFilter): Promise<number> {
   if (f.age && !f.species && !f.sex && !f.size && !f.locationId && !f.goodWith.length) return ageTotal(q, orgId, f.age);
   const { w, tally, bounds } = filterSql(orgId, f);
-  // Driven from the holds in force (LIMIT 1 keeps the lateral a per-hold index probe, never a scan of the listing).
-  const held = sql`(SELECT count(*) FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = ${orgId}) h
-                   JOIN LATERAL (SELECT 1 FROM public_listing l WHERE ${w} AND l.animal_id = h.animal_id LIMIT 1) x ON true)`;
   const total = bounds
     ? sql<{ n: number }>`WITH b AS (${bounds})
        SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_month_tallies t, b
                  WHERE t.organization_id = ${orgId} ${tally} AND t.birth_month < b.em AND (b.lo IS NULL OR t.birth_month >= b.fm))
              + (SELECT count(*) FROM public_listing l, b b2 WHERE ${w}
-                  AND (l.date_of_birth >= greatest(b2.em, b2.fm) OR (b2.lo IS NOT NULL AND l.date_of_birth < b2.fm)))
-             - ${held})::int AS n`
-    : sql<{ n: number }>`SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_tallies t WHERE t.organization_id = ${orgId} ${tally})
-             - ${held})::int AS n`;
+                  AND (l.date_of_birth >= greatest(b2.em, b2.fm) OR (b2.lo IS NOT NULL AND l.date_of_birth < b2.fm))))::int AS n`
+    : sql<{
+        n: number;
+      }>`SELECT (SELECT coalesce(sum(t.n), 0) FROM public_listing_tallies t WHERE t.organization_id = ${orgId} ${tally})::int AS n`;
   const rows = await runPrepared(q, 'publicsite_total', total);
   return Math.max(0, rows[0]?.n ?? 0);
 }
 /**
  * How many adoptable animals are of an age group, with no other filter: the day tallies of the dates of birth in the
- * group's range (migration 1981: at most one row per day, however many animals), less the animals of that age on a
- * hold in force.
+ * group's range (migration 1981: at most one row per day, however many animals).
  */
 async function ageTotal(q: Queryable, orgId: string, age: AgeGroup): Promise<number> {
   const [from, to] = AGE_DAYS[age];
@@ -152,35 +146,23 @@ async function ageTotal(q: Queryable, orgId: string, age: AgeGroup): Promise<num
     q,
     'publicsite_total_age',
     sql<{ n: number }>`WITH b AS (SELECT current_date - ${from}::int AS hi, ${lo} AS lo)
-      SELECT ((SELECT coalesce(sum(t.n), 0) FROM public_listing_day_tallies t
-                WHERE t.organization_id = ${orgId} AND t.birth_date <= (SELECT hi FROM b) AND t.birth_date > (SELECT lo FROM b))
-            - (SELECT count(*) FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = ${orgId}) h
-                 JOIN LATERAL (SELECT 1 FROM public_listing l WHERE l.organization_id = ${orgId} AND l.animal_id = h.animal_id
-                                  AND l.date_of_birth <= (SELECT hi FROM b) AND l.date_of_birth > (SELECT lo FROM b) LIMIT 1) x ON true)
-             )::int AS n`,
+      SELECT (SELECT coalesce(sum(t.n), 0) FROM public_listing_day_tallies t
+                WHERE t.organization_id = ${orgId} AND t.birth_date <= (SELECT hi FROM b) AND t.birth_date > (SELECT lo FROM b))::int AS n`,
   );
   return Math.max(0, rows[0]?.n ?? 0);
 }
 
 /**
- * The list's filter choices from the tallies (less the animals on a hold in force): the species, most first, and the
- * sites (active locations) where adoptable animals are, by name. Animals with no location (in a foster home) are at none.
+ * The list's filter choices from the tallies: the species, most first, and the sites (active locations) where adoptable
+ * animals are, by name. Animals with no location (in a foster home) are at none.
  */
 const choices = statement(
   'publicsite_choices',
   (v: { orgId: string }) => sql<{ species: string[]; sites: string[] }>`WITH t AS (SELECT species_key, species, site_id, sum(n) AS n
                  FROM public_listing_tallies WHERE organization_id = ${v.orgId}
-                 GROUP BY 1, 2, 3 HAVING sum(n) > 0),
-          c AS (SELECT species_key, site_id, n FROM t
-                UNION ALL
-                SELECT x.species_key, coalesce(x.site_id, ''), -count(*)
-                  FROM (SELECT DISTINCT h.animal_id FROM animal_live_holds h WHERE h.organization_id = ${v.orgId}) h
-                  JOIN LATERAL (SELECT l.species_key, l.site_id FROM public_listing l
-                                 WHERE l.organization_id = ${v.orgId} AND l.animal_id = h.animal_id LIMIT 1) x ON true
-                 GROUP BY 1, 2)
-     SELECT ARRAY(SELECT (SELECT min(t.species) FROM t WHERE t.species_key = c.species_key) FROM c GROUP BY species_key
-                   HAVING sum(n) > 0 ORDER BY sum(n) DESC, 1 LIMIT 30) AS species,
-            ARRAY(SELECT site_id FROM c WHERE site_id <> '' GROUP BY site_id HAVING sum(n) > 0) AS sites`,
+                 GROUP BY 1, 2, 3 HAVING sum(n) > 0)
+     SELECT ARRAY(SELECT min(t.species) FROM t GROUP BY species_key ORDER BY sum(n) DESC, 1 LIMIT 30) AS species,
+            ARRAY(SELECT site_id FROM t WHERE site_id <> '' GROUP BY site_id) AS sites`,
 );
 export async function adoptableChoices(
   q: Queryable,
