@@ -1,5 +1,5 @@
 import { apiB, ok } from '../api';
-import type { BodyB } from '../queries/types';
+import type { BodyB, OkB } from '../queries/types';
 import type { Level } from '../session';
 
 /**
@@ -25,31 +25,101 @@ export function placesAllowed(can: (area: string, level: Level) => boolean, leve
   return FIELD_PLACES.filter((p) => can(p.area, level));
 }
 
-// Every area's route has the same shape as the Animals one (only the entity types differ): the calls below are typed
-// by the Animals route and sent to the entity's own route.
+// Each area's route has the same shape (only the entity types differ). The calls below name each route literally, so
+// every request and answer is typed by its own route; an answer is widened to `FieldDef`, whose entity type is any
+// of the six kinds of record.
 type A = '/api/animals/custom-fields';
+type AnimalDef = OkB<A>['results'][number];
+export type FieldDef = Omit<AnimalDef, 'entity_type'> & { entity_type: FieldEntity };
+type FieldList = Omit<OkB<A>, 'results'> & { results: FieldDef[] };
 type Body = {
-  entity_type: 'animal';
   field_key: string;
   field_label: string;
   field_type: BodyB<A, 'post'>['field_type'];
   required?: boolean;
   options?: string[];
 };
-// The one place the app asserts types: each area's route is typed as the Animals one (the same shape), and its
-// entity type as 'animal'. Typing each route apart would repeat every call once per area.
-/* eslint-disable @typescript-eslint/consistent-type-assertions -- see above */
+type Patch = { field_label?: string; options?: string[]; required?: boolean };
+const listQuery = (include_retired: boolean) => ({ params: { query: { include_retired } } });
+const byId = (id: string) => ({ params: { path: { id } } });
+
 export const fieldsApi = {
-  list: (path: Path, include_retired: boolean) => ok(apiB.GET(path as A, { params: { query: { include_retired } } })),
-  create: (entity: string, body: Omit<Body, 'entity_type'>) =>
-    ok(apiB.POST(placeOf(entity).path as A, { body: { ...body, entity_type: entity as 'animal' } })),
-  patch: (entity: string, id: string, body: { field_label?: string; options?: string[]; required?: boolean }) =>
-    ok(apiB.PATCH(`${placeOf(entity).path}/{id}` as `${A}/{id}`, { params: { path: { id } }, body })),
-  retire: (entity: string, id: string) =>
-    ok(apiB.POST(`${placeOf(entity).path}/{id}/retire` as `${A}/{id}/retire`, { params: { path: { id } } })),
-  restore: (entity: string, id: string) =>
-    ok(apiB.POST(`${placeOf(entity).path}/{id}/restore` as `${A}/{id}/restore`, { params: { path: { id } } })),
-  order: (entity: string, field_ids: string[]) =>
-    ok(apiB.PUT(`${placeOf(entity).path}/order` as `${A}/order`, { body: { entity_type: entity as 'animal', field_ids } })),
+  list: async (path: Path, includeRetired: boolean): Promise<FieldList> => {
+    switch (path) {
+      case '/api/animals/custom-fields':
+        return ok(apiB.GET('/api/animals/custom-fields', listQuery(includeRetired)));
+      case '/api/people/custom-fields':
+        return ok(apiB.GET('/api/people/custom-fields', listQuery(includeRetired)));
+      case '/api/shifts/custom-fields':
+        return ok(apiB.GET('/api/shifts/custom-fields', listQuery(includeRetired)));
+      case '/api/fundraising/custom-fields':
+        return ok(apiB.GET('/api/fundraising/custom-fields', listQuery(includeRetired)));
+    }
+  },
+  create: async (entity: string, body: Body): Promise<FieldDef> => {
+    const place = placeOf(entity);
+    switch (place.value) {
+      case 'animal':
+      case 'location_unit':
+      case 'adoption_application':
+        return ok(apiB.POST('/api/animals/custom-fields', { body: { ...body, entity_type: place.value } }));
+      case 'person':
+        return ok(apiB.POST('/api/people/custom-fields', { body: { ...body, entity_type: place.value } }));
+      case 'shift_schedule':
+        return ok(apiB.POST('/api/shifts/custom-fields', { body: { ...body, entity_type: place.value } }));
+      case 'campaign':
+        return ok(apiB.POST('/api/fundraising/custom-fields', { body: { ...body, entity_type: place.value } }));
+    }
+  },
+  patch: async (entity: string, id: string, body: Patch): Promise<FieldDef> => {
+    switch (placeOf(entity).path) {
+      case '/api/animals/custom-fields':
+        return ok(apiB.PATCH('/api/animals/custom-fields/{id}', { ...byId(id), body }));
+      case '/api/people/custom-fields':
+        return ok(apiB.PATCH('/api/people/custom-fields/{id}', { ...byId(id), body }));
+      case '/api/shifts/custom-fields':
+        return ok(apiB.PATCH('/api/shifts/custom-fields/{id}', { ...byId(id), body }));
+      case '/api/fundraising/custom-fields':
+        return ok(apiB.PATCH('/api/fundraising/custom-fields/{id}', { ...byId(id), body }));
+    }
+  },
+  retire: async (entity: string, id: string): Promise<FieldDef> => {
+    switch (placeOf(entity).path) {
+      case '/api/animals/custom-fields':
+        return ok(apiB.POST('/api/animals/custom-fields/{id}/retire', byId(id)));
+      case '/api/people/custom-fields':
+        return ok(apiB.POST('/api/people/custom-fields/{id}/retire', byId(id)));
+      case '/api/shifts/custom-fields':
+        return ok(apiB.POST('/api/shifts/custom-fields/{id}/retire', byId(id)));
+      case '/api/fundraising/custom-fields':
+        return ok(apiB.POST('/api/fundraising/custom-fields/{id}/retire', byId(id)));
+    }
+  },
+  restore: async (entity: string, id: string): Promise<FieldDef> => {
+    switch (placeOf(entity).path) {
+      case '/api/animals/custom-fields':
+        return ok(apiB.POST('/api/animals/custom-fields/{id}/restore', byId(id)));
+      case '/api/people/custom-fields':
+        return ok(apiB.POST('/api/people/custom-fields/{id}/restore', byId(id)));
+      case '/api/shifts/custom-fields':
+        return ok(apiB.POST('/api/shifts/custom-fields/{id}/restore', byId(id)));
+      case '/api/fundraising/custom-fields':
+        return ok(apiB.POST('/api/fundraising/custom-fields/{id}/restore', byId(id)));
+    }
+  },
+  order: async (entity: string, field_ids: string[]) => {
+    const place = placeOf(entity);
+    switch (place.value) {
+      case 'animal':
+      case 'location_unit':
+      case 'adoption_application':
+        return ok(apiB.PUT('/api/animals/custom-fields/order', { body: { entity_type: place.value, field_ids } }));
+      case 'person':
+        return ok(apiB.PUT('/api/people/custom-fields/order', { body: { entity_type: place.value, field_ids } }));
+      case 'shift_schedule':
+        return ok(apiB.PUT('/api/shifts/custom-fields/order', { body: { entity_type: place.value, field_ids } }));
+      case 'campaign':
+        return ok(apiB.PUT('/api/fundraising/custom-fields/order', { body: { entity_type: place.value, field_ids } }));
+    }
+  },
 };
-/* eslint-enable @typescript-eslint/consistent-type-assertions */
