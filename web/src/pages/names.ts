@@ -2,6 +2,7 @@ import { useQueries } from '@tanstack/react-query';
 import { keys } from '../queries/keys';
 import { readAnimal } from '../queries/animals';
 import { readPerson } from '../queries/people';
+import type { BodyB } from '../queries/types';
 
 /** The animals' names, each read once (`GET /api/v1/animals/{id}`) and kept by the query cache. */
 export function useAnimalNames(ids: string[]) {
@@ -49,7 +50,7 @@ export const HOME_STATUS_LABEL: Record<string, string> = { active: 'taking anima
 export const INTAKE_TYPES = ['stray', 'relinquished', 'owner_intended_euthanasia', 'transfer_in', 'other'] as const;
 /** The conditions at intake the API takes. */
 export const CONDITIONS = ['healthy', 'treatable', 'unhealthy_untreatable', 'unknown'] as const;
-/** The Shelter Animals Count outcome types the API takes.. */
+/** The Shelter Animals Count outcome types the API takes. */
 export const OUTCOME_TYPES = [
   'adoption',
   'return_to_owner',
@@ -61,3 +62,18 @@ export const OUTCOME_TYPES = [
   'shelter_euthanasia',
   'owner_intended_euthanasia',
 ] as const;
+// The lists above are the generated API types' unions spelled out (a type has no values to list at run time). Each is
+// held to its union both ways (a member the API does not take, or one the API added, makes its entry `never`), so a
+// server change that regenerates web/src/api/b.d.ts without updating a list fails the type check.
+type IntakeBody = BodyB<'/api/animals/{id}/intakes', 'post'>;
+type OutcomeBody = BodyB<'/api/animals/{id}/outcomes', 'post'>;
+type Exact<List extends readonly string[], Union extends string> = [Exclude<Union, List[number]> | Exclude<List[number], Union>] extends [
+  never,
+]
+  ? true
+  : never;
+export const LISTS_MATCH_THE_API: [
+  Exact<typeof INTAKE_TYPES, NonNullable<IntakeBody['type']>>,
+  Exact<typeof CONDITIONS, NonNullable<IntakeBody['condition']>>,
+  Exact<typeof OUTCOME_TYPES, NonNullable<OutcomeBody['type']>>,
+] = [true, true, true];
