@@ -7,7 +7,7 @@
  * `embedded`) runs one store only, for a quick check while developing; CI runs both.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../src/platform/db/embedded.ts';
@@ -64,12 +64,34 @@ async function freshDatabase(adminUrl: string) {
   };
 }
 
+const failuresDir = (label: string) => path.resolve(`.tmp/failures-${process.pid}-${label}`);
+
+/** The failed tests of each store, repeated last so the tail of a long log names them. */
+function reportFailures(labels: string[]): void {
+  for (const label of labels) {
+    const dir = failuresDir(label);
+    let texts: string[] = [];
+    try {
+      texts = readdirSync(dir).map((f) => readFileSync(path.join(dir, f), 'utf8'));
+    } catch {
+      continue;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    if (!texts.length) continue;
+    const text = `\n# failed on the ${label} store:\n${texts.map((t) => t.trimEnd().replace(/^/gm, '#   ')).join('\n')}\n`;
+    process.stdout.write(text);
+    // CI prints its checks' logs after the tests: it names a file here to repeat this at the very end of its log.
+    if (process.env.ARK_TEST_FAILURES_SUMMARY) appendFileSync(process.env.ARK_TEST_FAILURES_SUMMARY, text);
+  }
+}
+
 async function runSuite(label: string, url: string, files: string[]): Promise<boolean> {
   console.log(`\n# Store: ${label}`);
   const coverage = path.resolve(`.tmp/security-coverage-${process.pid}-${label}`);
   const traces = path.resolve(`.tmp/sql-trace-${process.pid}-${label}`);
   const openapi = path.resolve(`.tmp/openapi-${process.pid}-${label}`);
   rmSync(openapi, { recursive: true, force: true });
+  rmSync(failuresDir(label), { recursive: true, force: true });
   for (const dir of [coverage, traces]) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -82,6 +104,8 @@ async function runSuite(label: string, url: string, files: string[]): Promise<bo
     ARK_SQL_TRACE_DIR: traces,
     // The served OpenAPI descriptions, built by the first test process that checks an answer and read by the rest.
     ARK_TEST_OPENAPI_CACHE: openapi,
+    // Each failed test, written by test/slowest.ts and repeated at the end of the whole run.
+    ARK_TEST_FAILURES: failuresDir(label),
     // Entry points a test starts in a child process run from the same build (test/entry.ts).
     ...(compiled ? { ARK_TEST_COMPILED_ROOT: compiled.root } : {}),
     // The staff app is built once, here, for every browser test (test/browser.ts skips its own check).
@@ -99,14 +123,25 @@ async function runSuite(label: string, url: string, files: string[]): Promise<bo
       )
     : [];
   let ok = true;
-  if (viaJs.length)
-    ok = spawnSync(process.execPath, ['--enable-source-maps', ...testArgs, ...viaJs], { stdio: 'inherit', env }).status === 0 && ok;
-  if (viaTsx.length)
-    ok = spawnSync(process.execPath, ['--import', 'tsx', ...testArgs, ...viaTsx], { stdio: 'inherit', env }).status === 0 && ok;
+  /** A failure that is not a failed test (a runner that exited non-zero, a check after the run), for the tail. */
+  const note = (passed: boolean, what: string) => {
+    if (passed) return;
+    ok = false;
+    mkdirSync(failuresDir(label), { recursive: true });
+    writeFileSync(path.join(failuresDir(label), `run-${Date.now()}-${Math.random()}.txt`), `${what}\n`);
+  };
+  if (viaJs.length) {
+    const run = spawnSync(process.execPath, ['--enable-source-maps', ...testArgs, ...viaJs], { stdio: 'inherit', env });
+    note(run.status === 0, `the test runner exited with ${run.status ?? run.signal}`);
+  }
+  if (viaTsx.length) {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', ...testArgs, ...viaTsx], { stdio: 'inherit', env });
+    note(run.status === 0, `the test runner (through tsx) exited with ${run.status ?? run.signal}`);
+  }
   // After a full run: every protected route must have an entry in the security suite.
-  if (!args.length || process.env.ARK_SECURITY_COVERAGE_CHECK) ok = securityCoverage(coverage) && ok;
+  if (!args.length || process.env.ARK_SECURITY_COVERAGE_CHECK) note(securityCoverage(coverage), 'security coverage: see above');
   // After any run: no statement the run sent touched a table its module does not own.
-  ok = (await tableOwnership(traces)) && ok;
+  note(await tableOwnership(traces), "table ownership: a write to another module's table, see above");
   rmSync(coverage, { recursive: true, force: true });
   rmSync(traces, { recursive: true, force: true });
   rmSync(openapi, { recursive: true, force: true });
@@ -268,4 +303,5 @@ if (!stores.includes('postgresql')) {
 } else {
   console.log(`\n# Store: postgresql not reachable at ${external.replace(/:[^:@/]*@/, ':***@')}; embedded store only`);
 }
+reportFailures(['embedded', 'postgresql']);
 process.exit(ok ? 0 : 1);
