@@ -43,7 +43,7 @@ const Registry = lazy(() => import('./pages/Registry'));
 
 const loading = (
   <Center h="60vh">
-    <Loader aria-label="Loading" />
+    <Loader role="status" aria-label="Loading" />
   </Center>
 );
 

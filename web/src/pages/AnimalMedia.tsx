@@ -441,7 +441,7 @@ export default function AnimalMedia({ id }: { id: string }) {
       </Title>
       {photos.isError && <Alert color="red">{photos.error.message}</Alert>}
       {!photos.data ? (
-        <Loader aria-label="Loading" />
+        <Loader role="status" aria-label="Loading" />
       ) : photos.data.results.length ? (
         <SimpleGrid cols={{ base: 2, md: 4 }}>
           {photos.data.results.map((p) => (

@@ -62,7 +62,7 @@ function RecordTable({
   label: string;
 }) {
   const actor = useActor();
-  if (!rows) return <Loader aria-label="Loading" />;
+  if (!rows) return <Loader role="status" aria-label="Loading" />;
   if (!rows.length)
     return (
       <Alert color="gray" mt="md">
@@ -498,7 +498,7 @@ export default function AnimalPage() {
   });
   if (animal.isError) return <Alert color="red">{animal.error.message}</Alert>;
   if (card.isError) return <Alert color="red">{card.error.message}</Alert>;
-  if (!animal.data || !card.data) return <Loader aria-label="Loading" />;
+  if (!animal.data || !card.data) return <Loader role="status" aria-label="Loading" />;
   const a = animal.data;
   const open = stays.data?.results.find((s) => s.open);
   return (

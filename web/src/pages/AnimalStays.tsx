@@ -223,7 +223,7 @@ export function Stays({ id, canWrite }: { id: string; canWrite: boolean }) {
       [s.intake.source_person_id, s.outcome?.destination_person_id].filter((x): x is string => !!x),
     ),
   );
-  if (!stays.data) return <Loader aria-label="Loading" />;
+  if (!stays.data) return <Loader role="status" aria-label="Loading" />;
   const list = stays.data.results;
   const open = list.find((s) => s.open);
   const who = (person: string | null | undefined, org: string | null | undefined, partner: string | null | undefined) =>

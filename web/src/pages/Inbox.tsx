@@ -57,7 +57,7 @@ function Conversation({ id, canWrite }: { id: string; canWrite: boolean }) {
     },
   });
   if (conv.isError) return <Alert color="red">{conv.error.message}</Alert>;
-  if (!conv.data) return <Loader aria-label="Loading" />;
+  if (!conv.data) return <Loader role="status" aria-label="Loading" />;
   const c = conv.data.conversation;
   const suggested = c.suggested_person_id ?? c.person_id;
   return (

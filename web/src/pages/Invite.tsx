@@ -23,7 +23,7 @@ export default function Invite() {
   if (info.isPending)
     return (
       <AuthFrame title="Your invitation">
-        <Loader aria-label="Loading" />
+        <Loader role="status" aria-label="Loading" />
       </AuthFrame>
     );
   if (info.isError)

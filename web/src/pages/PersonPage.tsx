@@ -288,7 +288,7 @@ function Fostering({ id }: { id: string }) {
   const homes = usePersonFosterHomes(id);
   const homeId = homes.data?.results[0]?.id;
   const home = useFosterHome(homeId ?? '', !!homeId);
-  if (!homes.data) return <Loader aria-label="Loading" />;
+  if (!homes.data) return <Loader role="status" aria-label="Loading" />;
   if (!homeId)
     return (
       <Alert color="gray" mt="md">
@@ -470,7 +470,7 @@ export default function PersonPage() {
   const [editing, setEditing] = useState(false);
   const person = usePersonRecord(id);
   if (person.isError) return <Alert color="red">{person.error.message}</Alert>;
-  if (!person.data) return <Loader aria-label="Loading" />;
+  if (!person.data) return <Loader role="status" aria-label="Loading" />;
   const p = person.data;
   const name = p.display_name || `${p.first_name} ${p.last_name}`;
   const rows: [string, unknown][] = [

@@ -429,14 +429,14 @@ export default function Settings() {
         </Tabs.Panel>
         {animalsRead && (
           <Tabs.Panel value="adoptions" pt="md">
-            <Suspense fallback={<Loader aria-label="Loading" />}>
+            <Suspense fallback={<Loader role="status" aria-label="Loading" />}>
               <SettingsAdoptions />
             </Suspense>
           </Tabs.Panel>
         )}
         {animalsRead && (
           <Tabs.Panel value="care" pt="md">
-            <Suspense fallback={<Loader aria-label="Loading" />}>
+            <Suspense fallback={<Loader role="status" aria-label="Loading" />}>
               <SettingsCare />
             </Suspense>
           </Tabs.Panel>

@@ -78,7 +78,7 @@ export function ListTable<T>({
   row: (r: T) => ReactNode;
   minWidth?: number;
 }) {
-  if (!rows) return <Loader aria-label="Loading" />;
+  if (!rows) return <Loader role="status" aria-label="Loading" />;
   if (!rows.length) return <Alert color="gray">{empty}</Alert>;
   return (
     // A native scroller that takes focus, so a table wider than the screen scrolls from the keyboard too.
