@@ -6,7 +6,8 @@
  * - numbered: raw statements whose text holds at least one `$n` (the query and its parameters counted as one);
  * - helpers: uses of the numbering helpers (`new Where(`, `setClause(`, `.param(`), which number placeholders at run time;
  * - row types: hand-written row shapes (an interface named `…Row`/`…Rows`, a type alias so named that is not derived from
- *   the generated schema, a built query or a TypeBox declaration, directly or through another alias of its file, or an
+ *   the generated schema, a built query or a TypeBox declaration, directly or through another alias of its file, nor the
+ *   shapeless `Record<string, unknown>` bound of any row; or an
  *   inline `query<{ … }>` type argument; names in import lists are not declarations) — typed builder reads take theirs
  *   from src/platform/db/schema.generated.ts;
  * - kysely: statements built with the typed builder (`kx(`) or its `sql` tag.
@@ -100,7 +101,9 @@ function measure(file: string): Stats {
         grew = true;
       }
   }
-  const aliases = all.filter((a) => /Rows?$/.test(a.name) && !derived.has(a.name));
+  // `type Row = Record<string, unknown>` (the kernel's bound for any row) names no columns: it is no hand-written shape.
+  const shapeless = (body: string) => /^\s*Record<string,\s*unknown>\s*$/.test(body);
+  const aliases = all.filter((a) => /Rows?$/.test(a.name) && !derived.has(a.name) && !shapeless(a.body));
   s.rowTypes =
     (declared.match(/\binterface\s+\w*Rows?\b/g) ?? []).length +
     aliases.length +
