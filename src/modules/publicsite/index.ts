@@ -1,5 +1,11 @@
 import type { Module } from '../../platform/context.ts';
-import { pageRoutes } from './pages.routes.ts';
+import { sitePages } from './pages.ts';
+import { homeRoutes } from './routes/home.ts';
+import { animalPageRoutes } from './routes/animals.ts';
+import { robotsSitemapRoutes } from './routes/robots-sitemap.ts';
+import { widgetRoutes } from './routes/widget.ts';
+import { feedRoutes } from './routes/feeds.ts';
+import { publicAnimalRoutes } from './routes/public-animals.ts';
 import { publicSiteSettingsRoutes } from './routes/public-site.ts';
 import { syndicationRoutes } from './routes/syndication.ts';
 import { renderSitePage } from './sitepage.ts';
@@ -17,7 +23,14 @@ export const publicSiteModule: Module = {
     hooks.provide(sitePage, renderSitePage);
   },
   async routes(app, ctx) {
-    await pageRoutes(app, ctx);
+    // The templates and the hooks of this scope (the pages' content policy, the response cache) first, once.
+    const pages = await sitePages(app, ctx);
+    homeRoutes(app, ctx, pages);
+    animalPageRoutes(app, ctx, pages);
+    robotsSitemapRoutes(app, ctx, pages);
+    widgetRoutes(app, ctx, pages);
+    feedRoutes(app, ctx, pages);
+    publicAnimalRoutes(app, ctx, pages);
     publicSiteSettingsRoutes(app, ctx);
     syndicationRoutes(app, ctx);
   },
