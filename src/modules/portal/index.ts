@@ -4,7 +4,18 @@ import { portalInvitationRoutes } from './routes/portal-invitations.ts';
 import { portalAccountRoutes } from './routes/portal-accounts.ts';
 import { fosterUpdateRoutes } from './routes/foster-updates.ts';
 import { portalSettingsRoutes } from './routes/settings.ts';
-import { portalPages } from './pages.routes.ts';
+import { portalPages } from './pages.ts';
+import { portalHomeRoutes } from './routes/portal-home.ts';
+import { portalSignInRoutes } from './routes/portal-sign-in.ts';
+import { portalLinkRoutes } from './routes/portal-link.ts';
+import { portalSignOutRoutes } from './routes/portal-sign-out.ts';
+import { portalAccountPageRoutes } from './routes/portal-account.ts';
+import { portalAnimalRoutes } from './routes/portal-animals.ts';
+import { portalPlacementRoutes } from './routes/portal-placements.ts';
+import { portalAvailabilityRoutes } from './routes/portal-availability.ts';
+import { portalAdoptionRoutes } from './routes/portal-adoptions.ts';
+import { portalGiftRoutes } from './routes/portal-gifts.ts';
+import { portalShiftRoutes } from './routes/portal-shifts.ts';
 import { placementStarted } from '../operations/public.ts';
 import { queueAutoInvite } from './service.ts';
 
@@ -24,7 +35,19 @@ export const portalModule: Module = {
     portalAccountRoutes(app, ctx);
     fosterUpdateRoutes(app, ctx);
     portalSettingsRoutes(app, ctx);
-    await portalPages(app, ctx);
+    // The /portal/ pages: the setup of this scope (form bodies, the pages' headers) first, once, then their routes.
+    const pages = await portalPages(app, ctx);
+    portalHomeRoutes(app, ctx, pages);
+    portalSignInRoutes(app, ctx, pages);
+    portalLinkRoutes(app, ctx, pages);
+    portalSignOutRoutes(app, ctx, pages);
+    portalAccountPageRoutes(app, ctx, pages);
+    portalAnimalRoutes(app, ctx, pages);
+    portalPlacementRoutes(app, ctx, pages);
+    portalAvailabilityRoutes(app, ctx, pages);
+    portalAdoptionRoutes(app, ctx, pages);
+    portalGiftRoutes(app, ctx, pages);
+    portalShiftRoutes(app, ctx, pages);
   },
   describe: {
     b:

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { makeOrg, testApp, type TestApp } from '../../../test/harness.ts';
 import { securitySuite } from '../../../test/security.ts';
 import { runDueJobs } from '../../platform/jobs.ts';
-import { PORTAL_OPEN_PAGES, PORTAL_PAGES, REGISTERED_PAGES } from './pages.routes.ts';
+import { PORTAL_OPEN_PAGES, PORTAL_PAGES, REGISTERED_PAGES } from './pages.ts';
 import { cookieOf, fosterInCare, makePerson, multipartBody, portalReq, signInByInvitation } from './testing.ts';
 
 let t: TestApp;
