@@ -13,8 +13,8 @@ import type pg from 'pg';
 
 /**
  * One kind of request: `{id}` in the path and body (an id drawn at random from the `ids` list, default 'animals'),
- * `{n}` (10 to 59) and `{u}` (unique to the request across the whole run, e.g. for an email) in the body are replaced
- * per request.
+ * `{u}` in the path and body (unique to the request across the whole run, e.g. for an email, or an address no cache
+ * has seen) and `{n}` (10 to 59) in the body are replaced per request.
  */
 export interface Target {
   name: string;
@@ -57,7 +57,7 @@ local i = 0
 request = function()
   i = i + 1
   local id = ids[math.random(#ids)]
-  local p = string.gsub(template, "{id}", id)
+  local p = string.gsub(string.gsub(template, "{id}", id), "{u}", run .. "-" .. tostring(i))
   local b = nil
   if body ~= "" then
     b = string.gsub(string.gsub(string.gsub(body, "{n}", tostring(i % 50 + 10)), "{id}", id), "{u}", run .. "-" .. tostring(i))
@@ -147,7 +147,7 @@ async function runAutocannon(t: Target, seconds: number): Promise<Omit<Pass, 'cp
           i++;
           const id = idFor(t);
           const body = fillBody(t.body, i, id, pass);
-          return { ...req, path: t.path.replace('{id}', id), ...(body ? { body } : {}) };
+          return { ...req, path: t.path.replace('{id}', id).replace('{u}', `${pass}-${i}`), ...(body ? { body } : {}) };
         },
       },
     ],
@@ -166,7 +166,8 @@ function sample(t: Target): Promise<string> {
   return new Promise((resolve) => {
     const id = idFor(t);
     const body = fillBody(t.body, 0, id, nextPass());
-    const req = http.request(t.origin + t.path.replace('{id}', id), { method: t.method, headers: t.headers }, (res) => {
+    const target = t.path.replace('{id}', id).replace('{u}', nextPass());
+    const req = http.request(t.origin + target, { method: t.method, headers: t.headers }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
       res.on('end', () => resolve(`${res.statusCode} ${text.slice(0, 200)}`));
