@@ -21,6 +21,11 @@ test('the encoding a client takes: Brotli first, then gzip; q=0 refuses one', ()
   assert.equal(encodingFor('identity'), null);
   assert.equal(encodingFor(undefined), null);
   assert.equal(encodingFor('*'), 'br');
+  // Case, weights and a header sent twice; asked twice, the remembered answer is the same.
+  assert.equal(encodingFor('GZIP, BR;Q=0'), 'gzip');
+  assert.equal(encodingFor('br;q=0.0, gzip;q=0'), null);
+  assert.equal(encodingFor(['identity', 'gzip']), 'gzip');
+  for (let i = 0; i < 2; i++) assert.equal(encodingFor('deflate, gzip;q=1.0, *;q=0.5'), 'br');
 });
 
 test('API answers of 1 KiB or more are compressed for a client that takes it; small ones and other clients get plain bytes', async () => {

@@ -153,17 +153,34 @@ function fresh(req: FastifyRequest, e: { etag: string; headers: Record<string, s
   return !Number.isNaN(since) && Date.parse(lm) <= since;
 }
 
+/** Whether an `Accept-Encoding` value (lower case) takes the coding `name` (or `*`) with a weight above zero. */
+function takes(a: string, name: string): boolean {
+  for (const part of a.split(',')) {
+    const [n = '', ...params] = part.trim().split(';');
+    const coding = n.trim();
+    if (coding !== name && coding !== '*') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (!q || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
+
+/**
+ * The answers for the `Accept-Encoding` values seen (browsers and CDNs send a handful of distinct ones), so a cache
+ * hit does not parse the header again; bounded, since the header is the client's to choose.
+ */
+const encodings = new Map<string, 'br' | 'gzip' | null>();
+
 /** The best encoding the client takes: Brotli, then gzip, else none. */
 export function encodingFor(acceptEncoding: string | string[] | undefined): 'br' | 'gzip' | null {
-  const a = String(acceptEncoding ?? '').toLowerCase();
-  const takes = (name: string) =>
-    a.split(',').some((p) => {
-      const [n, ...params] = p.trim().split(';');
-      if (n?.trim() !== name && n?.trim() !== '*') return false;
-      const qv = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
-      return !qv || Number(qv.slice(2)) > 0;
-    });
-  return takes('br') ? 'br' : takes('gzip') ? 'gzip' : null;
+  const raw = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : (acceptEncoding ?? '');
+  const known = encodings.get(raw);
+  if (known !== undefined) return known;
+  const a = raw.toLowerCase();
+  const enc = takes(a, 'br') ? 'br' : takes(a, 'gzip') ? 'gzip' : null;
+  if (encodings.size >= 256) encodings.clear();
+  encodings.set(raw, enc);
+  return enc;
 }
 
 function send(req: FastifyRequest, reply: FastifyReply, e: Entry): FastifyReply {
