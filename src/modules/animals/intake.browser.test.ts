@@ -161,6 +161,9 @@ test('intake of a stray with its finder and a chip another rescue holds, profile
     ['return_to_owner', finch.id, 'Owner came with photos'],
   );
   assert.equal((await ours.req('GET', `/api/v1/animals/${id}`)).body.status, 'Returned to Owner');
+  // Gone home: the page says she left care, and names the kennel she had as her last, not as where she is.
+  await page.getByText('Left care', { exact: true }).waitFor();
+  await page.getByText('Last kennel: Main shelter · Kennel 7').waitFor();
   assert.equal(
     await page
       .getByRole('table', { name: 'Stays' })

@@ -63,7 +63,12 @@ export function AnimalHeader({ card, statusControl, inCareDays }: { card: Card; 
           <Text>{facts}</Text>
           <Group gap="sm">
             <CareBadge state={card.care_state} />
-            <Text size="sm">Kennel: {card.location_name ?? 'not placed'}</Text>
+            {card.care_state === 'in_care' || card.care_state === 'on_hold' ? (
+              <Text size="sm">Kennel: {card.location_name ?? 'not placed'}</Text>
+            ) : (
+              // An animal that left keeps its last place on record, but holds no place now.
+              card.location_name && <Text size="sm">Last kennel: {card.location_name}</Text>
+            )}
             {inCareDays !== null && <Text size="sm">In care for {daysText(inCareDays)}</Text>}
             {card.microchip_number && <Text size="sm">Chip {card.microchip_number}</Text>}
           </Group>

@@ -32,10 +32,11 @@ import { keys } from '../queries/keys';
 import { useStatuses } from '../queries/settings';
 import { useAnimalCards } from '../queries/animals';
 
-const CARE = [
+/** The care states as a person reads them; `completed` is an animal whose time in care ended (adopted, transferred, died). */
+export const CARE = [
   { value: 'in_care', label: 'In care' },
   { value: 'on_hold', label: 'On hold' },
-  { value: 'completed', label: 'Completed' },
+  { value: 'completed', label: 'Left care' },
   { value: 'not_in_care', label: 'Not in care' },
 ];
 export const careLabel = (v: string) => CARE.find((c) => c.value === v)?.label ?? v;

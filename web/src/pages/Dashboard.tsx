@@ -12,7 +12,7 @@ import { useShiftCalendar } from '../queries/shifts';
 const STATES = [
   { key: 'in_care', label: 'In care' },
   { key: 'on_hold', label: 'On hold' },
-  { key: 'completed', label: 'Outcomes (completed)' },
+  { key: 'completed', label: 'Left care' },
   { key: 'not_in_care', label: 'Not in care' },
 ] as const;
 

@@ -426,8 +426,8 @@ export default function Intake() {
                     value={f.ageBy}
                     onChange={(v) => setF({ ...f, ageBy: oneOf(['estimate', 'dob'], v) ?? f.ageBy })}
                     data={[
-                      { value: 'estimate', label: 'Estimate the age' },
-                      { value: 'dob', label: 'Date of birth known' },
+                      { value: 'estimate', label: 'Estimate' },
+                      { value: 'dob', label: 'Date of birth' },
                     ]}
                   />
                 </Stack>

@@ -27,7 +27,7 @@ import { Link } from 'react-router-dom';
 import { apiB, fieldError, formError, ok } from '../api';
 import { notify } from '../notify';
 import { can, type Level, useSession } from '../session';
-import { CareBadge } from './Animals';
+import { CARE, CareBadge } from './Animals';
 import { ListTable, when } from './parts';
 import { Catalogues, CustomFields, OrganizationProfile } from './SettingsMore';
 import { SettingsPublicSite } from './SettingsPublicSite';
@@ -56,12 +56,6 @@ const AREAS = [
 ] as const;
 type Area = (typeof AREAS)[number];
 const LEVEL_COLOR: Record<Level, string> = { read: 'gray.7', write: 'blue.9', admin: 'grape.9' };
-const CARE = [
-  { value: 'in_care', label: 'In care' },
-  { value: 'on_hold', label: 'On hold' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'not_in_care', label: 'Not in care' },
-];
 
 function NewRole({ onClose }: { onClose: () => void }) {
   const client = useQueryClient();
