@@ -18,8 +18,10 @@ export function detailsRoutes(app: App, ctx: AppContext) {
         description:
           'Newest first, like GET /api/v1/animals, with what a list on screen needs: the place as a person reads it ' +
           '(`location_name`), the colour and the small primary photo. `q` finds animals by part of their working or public ' +
-          'name, ignoring case and accents (each word must match); it reads a trigram index of the folded names, so it stays ' +
-          'fast at any size. `care_state` and `status` are repeatable (any of them; an unknown status name is refused with 422). ' +
+          'name, ignoring case and accents (each word must match); it reads an index of the suffixes of the folded names kept ' +
+          'per status, so its cost follows the entries its words match within the statuses asked for (a word that matches a ' +
+          'few animals costs the same at any size; one that matches thousands reads those thousands to count them exactly). ' +
+          '`care_state` and `status` are repeatable (any of them; an unknown status name is refused with 422). ' +
           "`microchip_number` matches any of the animal's chips after normalization. The Family A list keeps exactly the " +
           'filters of its contract; this list is where the name search lives. It reads the same query as the Family A list: ' +
           '`total` is exact, summed from the tallies every write keeps, or counted from the matching rows when `q` or ' +

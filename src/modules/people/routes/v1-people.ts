@@ -23,7 +23,9 @@ export function peopleRoutesV1(app: App, ctx: AppContext) {
           'three or more ' +
           "digits also matches the phone's digits however they were written. List items carry no address or notes; GET /people/{id} has " +
           'every field. `meta.total` is exact: with no filter or only `role` it is the sum of per-role-set tallies updated with every ' +
-          'change in its own transaction; with `email`, `tag` or `q` it is counted over the rows that match.' +
+          'change in its own transaction; with `email`, `tag` or `q` it is counted over the rows that match (for `q`, over ' +
+          'the index entries of its words: a search that matches a few people costs the same at any size, one that matches ' +
+          'thousands reads those thousands).' +
           REPLICA_READ,
         querystring: PersonListQuery,
         response: { 200: PersonList },
