@@ -315,12 +315,12 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     await c.query('SELECT animal_tallies_rebuild($1)', [orgId]);
     // The name search's suffixes of the animals just loaded (the rows already there keep theirs).
     await c.query(
-      `INSERT INTO animal_name_terms (organization_id, term, animal_id, created_at, status_id)
-       SELECT a.organization_id, x.term, a.id, a.created_at, a.status_id
+      `INSERT INTO animal_name_terms (organization_id, term, animal_id, created_at, status_id, rep)
+       SELECT a.organization_id, x.term, a.id, a.created_at, a.status_id, x.rep
          FROM generate_series($2::bigint, $3::bigint) g
          JOIN animals a ON a.organization_id = $1 AND a.id = ${idSql('ani', orgId, 'a', 'g')} AND a.deleted_at IS NULL,
-              ark_search_suffixes(a.name_search, 1) x
-        ORDER BY x.term ON CONFLICT DO NOTHING`,
+              ark_search_entries(a.name_search, 1) x
+        ORDER BY a.status_id, x.term ON CONFLICT DO NOTHING`,
       [orgId, have.animals + 1, to.animals],
     );
     // The public listing follows stays row by row; the load rebuilds it once instead.

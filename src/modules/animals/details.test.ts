@@ -166,13 +166,13 @@ test('the public description: written on the details route, read back, shown on 
 async function nameTermsOutOfStep(orgId: string): Promise<number> {
   const rows = await t.db.query<{ n: string }>(
     `SELECT count(*) AS n FROM (
-       (SELECT term, animal_id, created_at, status_id FROM animal_name_terms WHERE organization_id = $1
-        EXCEPT SELECT x.term, a.id, a.created_at, a.status_id FROM animals a, ark_search_suffixes(a.name_search, 1) x
+       (SELECT term, animal_id, created_at, status_id, rep FROM animal_name_terms WHERE organization_id = $1
+        EXCEPT SELECT x.term, a.id, a.created_at, a.status_id, x.rep FROM animals a, ark_search_entries(a.name_search, 1) x
                 WHERE a.organization_id = $1 AND a.deleted_at IS NULL)
        UNION ALL
-       (SELECT x.term, a.id, a.created_at, a.status_id FROM animals a, ark_search_suffixes(a.name_search, 1) x
+       (SELECT x.term, a.id, a.created_at, a.status_id, x.rep FROM animals a, ark_search_entries(a.name_search, 1) x
          WHERE a.organization_id = $1 AND a.deleted_at IS NULL
-        EXCEPT SELECT term, animal_id, created_at, status_id FROM animal_name_terms WHERE organization_id = $1)) d`,
+        EXCEPT SELECT term, animal_id, created_at, status_id, rep FROM animal_name_terms WHERE organization_id = $1)) d`,
     [orgId],
   );
   return Number(rows[0]?.n);
@@ -209,4 +209,16 @@ test('the name search reads the kept suffixes: exact totals, newest first, in st
   assert.equal((await org.req('DELETE', `/api/v1/animals/${lunar}`)).status, 204);
   assert.deepEqual(await q('q=lun'), { ids: [], total: 0 });
   assert.equal(await nameTermsOutOfStep(org.id), 0);
+
+  // A word that starts several suffixes of one animal's names ("lu" starts "lulu", "lu" and "lumi") finds it once:
+  // each animal is counted once without a DISTINCT (the kept `rep` of its suffixes), alone or with a second word.
+  const lulu = await animal(org, 'Lulu Lu', { publicName: 'Lumi lulu' });
+  assert.equal(await nameTermsOutOfStep(org.id), 0);
+  for (const word of ['lul', 'ul', 'lulu', 'lum']) assert.deepEqual(await q(`q=${word}`), { ids: [lulu], total: 1 }, word);
+  // Ollie's names ("ollie", "blue moon") also start several suffixes with "l", "lu", "u" and "o".
+  for (const word of ['l', 'lu', 'u']) assert.deepEqual(await q(`q=${word}`), { ids: [lulu, ollie], total: 2 }, word);
+  assert.deepEqual(await q('q=o'), { ids: [ollie], total: 1 });
+  assert.deepEqual(await q('q=lu%20mi'), { ids: [lulu], total: 1 });
+  assert.deepEqual(await q('q=i%20lu'), { ids: [lulu, ollie], total: 2 });
+  assert.deepEqual(await q('q=e'), { ids: [ollie, luna], total: 2 });
 });

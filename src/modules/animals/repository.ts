@@ -194,7 +194,7 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
 }
 
 /**
- * The name words of the staff list read from `animal_name_terms` (migrations 1980, 2040): one row per suffix of each
+ * The name words of the staff list read from `animal_name_terms` (migrations 1980 and 2040): one row per suffix of each
  * space-separated piece of the folded names, under an (organization, status, suffix, animal) btree that carries the
  * animal's creation time. A word is a prefix range of that index within each status asked for (or each of the
  * organization's), so the matches and their exact count come from index entries alone (an index-only scan) and only
@@ -220,13 +220,13 @@ async function searchAnimals(q: Queryable, orgId: string, f: AnimalFilter, words
     const folded = sql<string>`(SELECT ark_fold(${t}))`;
     return sql`s.organization_id = ${orgId} AND ${statuses} AND s.term >= ${folded} AND s.term < ${folded} || chr(1114111)`;
   };
-  // The first word's entries that the other words' entries also hold (hashed semi-joins), made distinct after the
-  // intersection, which is small, rather than before it (sorting every match of each word by id cost most of a
-  // two-word search at 1M animals).
+  // The first word's animals, each once: of the suffixes a word starts (consecutive in bytes' order), only the last
+  // shares fewer characters with the animal's next suffix than the word has (`rep`, migration 2040), so no DISTINCT
+  // over every matching entry. The other words' entries are hashed semi-joins (they may hold an animal twice).
+  const first = table[0] ?? '';
   const others = table.slice(1).map((t) => sql` AND s.animal_id IN (SELECT s.animal_id FROM animal_name_terms s WHERE ${range(t)})`);
-  // The ids are made distinct in bytes' order (COLLATE "C"), far cheaper than the database's collation.
-  const t0 = sql`t0 AS (SELECT DISTINCT s.animal_id COLLATE "C" AS animal_id, s.created_at FROM animal_name_terms s
-    WHERE ${range(table[0] ?? '')}${sql.join(others, sql``)})`;
+  const t0 = sql`t0 AS (SELECT s.animal_id, s.created_at FROM animal_name_terms s
+    WHERE ${range(first)} AND s.rep < (SELECT length(ark_fold(${first})))${sql.join(others, sql``)})`;
   const onRow: RawBuilder<unknown>[] = [];
   if (f.species !== undefined) onRow.push(sql`a.species_key = lower(${f.species})`);
   if (f.locationId !== undefined) onRow.push(sql`a.location_id = ${f.locationId}`);
@@ -236,11 +236,11 @@ async function searchAnimals(q: Queryable, orgId: string, f: AnimalFilter, words
       WHERE c.organization_id = ${orgId} AND c.number = ${f.microchip}))`);
   for (const t of words.filter((w) => !tableName(w))) onRow.push(sql`${sql.raw(NAME_SEARCH)} LIKE ark_fold(${like(t)})`);
   const animals = onRow.length
-    ? sql`JOIN animals a ON a.organization_id = ${orgId} AND a.id = t0.animal_id COLLATE "default" AND a.deleted_at IS NULL
+    ? sql`JOIN animals a ON a.organization_id = ${orgId} AND a.id = t0.animal_id AND a.deleted_at IS NULL
         AND ${sql.join(onRow, sql` AND `)}`
     : sql``;
   const m = sql`${t0},
-    m AS MATERIALIZED (SELECT t0.animal_id COLLATE "default" AS id, t0.created_at FROM t0 ${animals})`;
+    m AS MATERIALIZED (SELECT t0.animal_id AS id, t0.created_at FROM t0 ${animals})`;
   const select = LIST_SELECT.replace(' FROM animals a', '');
   const rows = await runPrepared(
     q,
