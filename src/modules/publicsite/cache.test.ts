@@ -1,7 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { makeOrg, request, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { at, makeOrg, request, testApp, type Res, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { holdMidMinute } from '../../../test/clock.ts';
 import pg from 'pg';
 import { publicCache } from '../../platform/public-cache.ts';
 
@@ -331,4 +332,144 @@ test('a hold in force is not listed; a hold that starts or ends by time flips th
   await t.db.query('SELECT public_listing_rebuild($1)', [org.id]);
   publicCache.clear(null);
   assert.deepEqual((await list()).ids, [held, ends, free].sort());
+});
+
+/** A response's headers but those that differ from one request to the next (its id, the date, the count left). */
+const steady = (r: Res) => {
+  const { 'x-request-id': _id, date: _date, 'ratelimit-remaining': _left, 'content-length': _length, ...rest } = r.headers;
+  return rest;
+};
+
+test('a hit is answered with every header the route answered with: security headers, request id, policy, rate limit', async (tc) => {
+  holdMidMinute(tc); // the rate limit's reset, in seconds, stays the same
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Marble' });
+  await new Promise((r) => setTimeout(r, 500)); // the creation's change notice lands first
+  for (const url of ['/animals', `/animals/${id}/marble`, '/embed', '/widget.js', '/feed.json', '/api/public/animals']) {
+    for (const encoding of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+      publicCache.clear(org.id);
+      const miss = await page(org, url, { 'x-request-id': 'the-miss', ...encoding });
+      const hits = publicCache.hits;
+      const hit = await page(org, url, { 'x-request-id': 'the-hit', ...encoding });
+      assert.equal(publicCache.hits, hits + 1, `${url} answered from the cache`);
+      assert.equal(hit.status, 200, url);
+      assert.equal(miss.headers['x-request-id'], 'the-miss');
+      assert.equal(hit.headers['x-request-id'], 'the-hit', url);
+      // Compressed, a hit's body is denser than the miss's (see above): the same but for its length.
+      const length = (r: Res) => (encoding['accept-encoding'] ? {} : { 'content-length': r.headers['content-length'] });
+      assert.deepEqual({ ...steady(hit), ...length(hit) }, { ...steady(miss), ...length(miss) }, url);
+      assert.equal(hit.headers['x-content-type-options'], 'nosniff', url);
+      assert.equal(hit.headers['referrer-policy'], 'no-referrer', url);
+      assert.match(String(hit.headers['content-security-policy']), /^default-src 'none'/, url);
+      assert.match(String(hit.headers['ratelimit-limit']), /^\d+$/, url);
+      if (url === '/embed') {
+        assert.equal(hit.headers['x-frame-options'], undefined);
+        assert.match(String(hit.headers['content-security-policy']), /frame-ancestors \*/);
+      } else assert.equal(hit.headers['x-frame-options'], 'DENY', url);
+      if (!encoding['accept-encoding']) assert.equal(hit.raw, miss.raw, url);
+      // A revalidation answered from the entry carries them too.
+      const again = await page(org, url, { 'x-request-id': 'the-304', 'if-none-match': `W/${String(hit.headers.etag)}`, ...encoding });
+      assert.equal(again.status, 304, url);
+      assert.equal(again.headers['x-request-id'], 'the-304');
+      assert.equal(again.headers['x-content-type-options'], 'nosniff');
+      assert.equal(again.headers.etag, hit.headers.etag);
+      assert.equal(again.headers['content-type'], undefined, `${url}: a 304 names no type`);
+    }
+  }
+  // The JSON list's Last-Modified is kept: If-Modified-Since at or after it is a 304 from the entry.
+  const list = await page(org, '/api/public/animals');
+  const lastModified = String(list.headers['last-modified']);
+  assert.ok(Date.parse(lastModified) > 0, lastModified);
+  const hits = publicCache.hits;
+  assert.equal((await page(org, '/api/public/animals', { 'if-modified-since': lastModified })).status, 304);
+  assert.equal((await page(org, '/api/public/animals', { 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' })).status, 200);
+  assert.equal((await page(org, '/api/public/animals', { 'if-none-match': '*' })).status, 304);
+  assert.equal(publicCache.hits, hits + 3);
+});
+
+test('a hit is counted against the address, and refused with the same 429 as any request once its allowance is spent', async (tc) => {
+  holdMidMinute(tc);
+  const limited = await testApp({ publicRateLimitPerMinute: 5, rateLimitPerMinute: 1000 });
+  try {
+    const org = await makeOrg(limited);
+    // Keyed requests (the animal's creation) have their own allowance: the address's is untouched.
+    const res = await org.req('POST', '/api/v1/animals', {
+      body: { name: 'K', publicName: 'Nutmeg', species: 'cat', status: 'Available', intakeDate: '2026-01-10', isPublic: true },
+    });
+    assert.equal(res.status, 201, res.raw);
+    // The creation's change notice (heard by this file's listening app, whose cache this is too) lands first.
+    await new Promise((r) => setTimeout(r, 500));
+    const get = (url: string, headers: Record<string, string> = {}) => request(limited, org.host, 'GET', url, { key: null, headers });
+    const miss = await get('/animals');
+    assert.equal(miss.headers['ratelimit-remaining'], '4');
+    const hits = publicCache.hits;
+    const hit = await get('/animals');
+    assert.equal(publicCache.hits, hits + 1);
+    assert.equal(hit.headers['ratelimit-remaining'], '3');
+    assert.equal((await get('/animals', { 'if-none-match': String(hit.headers.etag) })).headers['ratelimit-remaining'], '2');
+    assert.equal((await get('/api/public/animals')).headers['ratelimit-remaining'], '1');
+    assert.equal((await get('/api/public/animals')).headers['ratelimit-remaining'], '0');
+    // Spent: a kept page, its 304 and a page never asked for are refused alike; so is the kept JSON list.
+    const refused = [await get('/animals'), await get('/animals', { 'if-none-match': String(hit.headers.etag) }), await get('/feed.xml')];
+    for (const r of refused) {
+      assert.equal(r.status, 429, r.raw);
+      assert.equal(r.raw, at(refused, 0).raw);
+      assert.equal(r.headers['retry-after'], at(refused, 0).headers['retry-after']);
+      assert.equal(r.headers['ratelimit-remaining'], '0');
+      assert.equal(r.headers['x-content-type-options'], 'nosniff');
+    }
+    const json = await get('/api/public/animals');
+    assert.equal(json.status, 429);
+    assert.equal(publicCache.hits, hits + 3, 'a refused request is not answered from the cache');
+  } finally {
+    await limited.close();
+  }
+});
+
+test('HEAD of a kept page is answered by its route, as before; only GET is answered from the cache', async () => {
+  const org = await makeOrg(t);
+  await animal(org, { publicName: 'Pickle' });
+  await new Promise((r) => setTimeout(r, 500));
+  const get = await page(org, '/animals');
+  assert.equal((await page(org, '/animals')).status, 200);
+  const hits = publicCache.hits;
+  const misses = publicCache.misses;
+  const head = await request(t, org.host, 'HEAD', '/animals', { key: null });
+  assert.equal(head.status, 200);
+  assert.equal(head.raw, '');
+  assert.equal(head.headers['content-type'], get.headers['content-type']);
+  assert.equal(head.headers['x-content-type-options'], 'nosniff');
+  assert.equal(publicCache.hits, hits, 'HEAD is not a hit');
+  assert.equal(publicCache.misses, misses, 'nor a miss');
+});
+
+test('a kept page answers only at its organization’s address: not at an unknown one, nor once the organization moved', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Tofu' });
+  await new Promise((r) => setTimeout(r, 500));
+  const url = `/animals/${id}/tofu`;
+  assert.equal((await page(org, url)).status, 200);
+  assert.equal((await page(org, url)).status, 200);
+  const other = await makeOrg(t);
+  const hits = publicCache.hits;
+  // The same path at another organization's address, and at an address naming none: their own answers (404).
+  assert.equal((await page(other, url)).status, 404);
+  const nowhere = await request(t, 'nobody-here.localhost', 'GET', url, { key: null });
+  assert.equal(nowhere.status, 404);
+  assert.equal(nowhere.headers['cache-control'], 'no-store');
+  const api = await request(t, 'nobody-here.localhost', 'GET', '/api/public/animals', { key: null });
+  assert.equal(api.status, 404);
+  assert.equal(publicCache.hits, hits);
+  // A key that is not valid still reads the public list (counted by address), from the cache when kept.
+  assert.equal((await page(org, '/api/public/animals')).status, 200);
+  const before = publicCache.hits;
+  const withKey = await request(t, org.host, 'GET', '/api/public/animals', { key: 'not-a-key' });
+  assert.equal(withKey.status, 200, withKey.raw);
+  assert.equal(publicCache.hits, before + 1);
+  // The organization moves to another address: the old one names no organization, kept answers or not.
+  await t.db.query('UPDATE organizations SET slug = $2 WHERE id = $1', [org.id, `${org.slug}-moved`]);
+  await t.ctx.changed();
+  const gone = await page(org, url);
+  assert.equal(gone.status, 404);
+  assert.equal((await request(t, `${org.slug}-moved.localhost`, 'GET', url, { key: null })).status, 200);
 });

@@ -46,7 +46,8 @@ export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
   async (app, { limiter, config }) => {
     const address = limitAddress(limiter, config);
     const enforce = (reply: FastifyReply, rate: RateResult) => {
-      void reply.headers(rateHeaders(rate));
+      // rateHeaders' names in lower case, as Fastify keeps them (no object, no case folding per request).
+      void reply.header('ratelimit-limit', rate.limit).header('ratelimit-remaining', rate.remaining).header('ratelimit-reset', rate.reset);
       if (!rate.allowed) throw tooMany(rate);
     };
     const limits: Limits = {
