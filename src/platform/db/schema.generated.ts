@@ -203,6 +203,7 @@ export interface AnimalNameTerms {
   animal_id: string;
   created_at: Timestamp;
   organization_id: string;
+  rep: number;
   status_id: string;
   term: string;
 }
@@ -2323,7 +2324,7 @@ export const PRIMARY_KEYS = {
   animal_holds: ['organization_id', 'id'],
   animal_location_tallies: ['organization_id', 'location_id', 'species_key', 'status_id', 'is_public', 'stripe'],
   animal_microchips: ['organization_id', 'id'],
-  animal_name_terms: ['organization_id', 'term', 'animal_id', 'created_at', 'status_id'],
+  animal_name_terms: ['organization_id', 'status_id', 'term', 'animal_id', 'created_at', 'rep'],
   animal_photos: ['organization_id', 'id'],
   animal_statuses: ['organization_id', 'id'],
   animal_stays: ['organization_id', 'id'],
@@ -2545,7 +2546,7 @@ export const COLUMNS = {
   ],
   animal_location_tallies: ['organization_id', 'location_id', 'species_key', 'status_id', 'is_public', 'stripe', 'n'],
   animal_microchips: ['organization_id', 'id', 'animal_id', 'number', 'implanted_on', 'registry', 'is_primary', 'created_at', 'updated_at'],
-  animal_name_terms: ['organization_id', 'term', 'animal_id', 'created_at', 'status_id'],
+  animal_name_terms: ['organization_id', 'term', 'animal_id', 'created_at', 'status_id', 'rep'],
   animal_photos: [
     'organization_id',
     'id',
