@@ -45,10 +45,8 @@ export function requestHost(req: FastifyRequest): string | undefined {
  * resolve an organization and a key. Everything else is counted by address and goes on.
  */
 export function isTenantRoute(req: FastifyRequest): boolean {
-  // One read of `routeOptions` (Fastify builds the object on each read). The request's path, not the route's pattern:
-  // a wildcard route (the CORS pre-flight `OPTIONS *`) also answers addresses under /api.
+  // One read of `routeOptions` (Fastify builds the object on each read); the matched route is the request's path.
   const { url: route, config } = req.routeOptions;
   if (!route) return false;
-  const path = requestPath(req);
-  return (path.startsWith('/api/') || path === '/api') && !config?.noTenant;
+  return (route.startsWith('/api/') || route === '/api') && !config?.noTenant;
 }
