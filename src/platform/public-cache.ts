@@ -19,8 +19,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { onPublicChange } from './cache-bus.ts';
-import { isTenantRoute, requestHost } from './request.ts';
-import type { Tenancy } from './tenancy.ts';
+import { requestHost } from './request.ts';
 
 /** Browsers revalidate every time (a cheap 304); a CDN may serve a copy 30 s and a stale one 30 s more while it refetches. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=30, stale-while-revalidate=30';
@@ -36,8 +35,6 @@ interface Entry {
   etag: string;
   body: Buffer;
   headers: Record<string, string>;
-  /** The headers a hit sets, made once when the entry is kept (see `answerHeaders`). */
-  answer: AnswerHeaders;
   br?: Buffer;
   gzip?: Buffer;
   /** br / gzip were made at the fast setting (on the miss): made again denser on the first hit. */
@@ -64,24 +61,6 @@ interface OrgEntries {
 
 /** Response headers kept with an entry (the rest are set again per request by the kernel). */
 const KEPT = ['last-modified', 'access-control-allow-origin', 'cross-origin-resource-policy'];
-
-interface AnswerHeaders {
-  notModified: Record<string, string>;
-  plain: Record<string, string>;
-  br: Record<string, string>;
-  gzip: Record<string, string>;
-}
-
-/**
- * The headers of each answer a hit can give (304, the body as is, Brotli, gzip), made once per entry so a hit sets them
- * in one `reply.headers` call. Names in lower case, as Fastify keeps them (no case folding per hit), and in the order
- * the answer always had: the kept headers, the validators, then the type and the coding.
- */
-function answerHeaders(e: { etag: string; type: string; headers: Record<string, string> }): AnswerHeaders {
-  const notModified = { ...e.headers, etag: e.etag, 'cache-control': PUBLIC_CACHE_CONTROL, vary: 'Accept-Encoding' };
-  const plain = { ...notModified, 'content-type': e.type };
-  return { notModified, plain, br: { ...plain, 'content-encoding': 'br' }, gzip: { ...plain, 'content-encoding': 'gzip' } };
-}
 
 export class PublicCache {
   private orgs = new Map<string, OrgEntries>();
@@ -111,8 +90,8 @@ export class PublicCache {
     return this.org(orgId).generation;
   }
 
-  put(orgId: string, key: string, generation: number, e: Omit<Entry, 'bytes' | 'at' | 'answer'>): Entry {
-    const entry: Entry = { ...e, answer: answerHeaders(e), at: Date.now(), bytes: e.body.length + key.length + 200 };
+  put(orgId: string, key: string, generation: number, e: Omit<Entry, 'bytes' | 'at'>): Entry {
+    const entry: Entry = { ...e, at: Date.now(), bytes: e.body.length + key.length + 200 };
     const o = this.org(orgId);
     if (o.generation !== generation) return entry;
     this.drop(orgId, key);
@@ -204,9 +183,11 @@ export function encodingFor(acceptEncoding: string | string[] | undefined): 'br'
   return enc;
 }
 
-/** Answers from an entry: 304 when the request's validators match, else its body in the best coding the client takes. */
 function send(req: FastifyRequest, reply: FastifyReply, e: Entry): FastifyReply {
-  if (fresh(req, e)) return reply.code(304).headers(e.answer.notModified).send();
+  for (const [k, v] of Object.entries(e.headers)) void reply.header(k, v);
+  void reply.header('ETag', e.etag).header('Cache-Control', PUBLIC_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
+  if (fresh(req, e)) return reply.code(304).send();
+  void reply.code(e.status).type(e.type);
   const enc = e.body.length >= COMPRESS_FROM ? encodingFor(req.headers['accept-encoding']) : null;
   if (enc && e.fast) {
     // Asked again: the fast copies made on the miss give way to denser ones (made once; the other made when asked).
@@ -220,130 +201,74 @@ function send(req: FastifyRequest, reply: FastifyReply, e: Entry): FastifyReply 
       e.br = brotli(e.body, DENSE.br);
       publicCache.grow(e, e.br.length);
     }
-    return reply.code(e.status).headers(e.answer.br).send(e.br);
+    return reply.header('Content-Encoding', 'br').send(e.br);
   }
   if (enc === 'gzip') {
     if (!e.gzip) {
       e.gzip = gzipSync(e.body, { level: DENSE.gzip });
       publicCache.grow(e, e.gzip.length);
     }
-    return reply.code(e.status).headers(e.answer.gzip).send(e.gzip);
+    return reply.header('Content-Encoding', 'gzip').send(e.gzip);
   }
-  return reply.code(e.status).headers(e.answer.plain).send(e.body);
+  return reply.send(e.body);
 }
 
 const filling = Symbol('publicCacheFill');
 type Marked = FastifyRequest & { [filling]?: { orgId: string; key: string; generation: number } };
 
 /**
- * A GET of a route that declares `config.publicCache`, with its organization: answered from the cache (true: the
- * request goes no further), or marked so its route's 200 answer is kept (false).
+ * The two hooks of a scope whose routes may declare `config: { publicCache: true }`: `preHandler` answers from the
+ * cache (or 304), `onSend` keeps a route's 200 answer and answers it (or 304) the same way.
  */
-function lookUp(req: FastifyRequest, reply: FastifyReply, orgId: string | null): boolean {
-  if (!orgId) return false;
-  const key = keyOf(req);
-  const e = publicCache.get(orgId, key);
-  if (e) {
-    publicCache.hits++;
-    send(req, reply, e);
-    return true;
-  }
-  publicCache.misses++;
-  (req as Marked)[filling] = { orgId, key, generation: publicCache.generation(orgId) };
-  return false;
-}
-
-const cacheable = (req: FastifyRequest) => req.method === 'GET' && req.routeOptions.config.publicCache === true;
-
-type Done = (err?: Error) => void;
-/** `lookUp` in an onRequest hook: `done` once, unless answered (then no further hook runs, Fastify's way). */
-function answerOrGoOn(req: FastifyRequest, reply: FastifyReply, done: Done, orgId: string | null): void {
-  let answered: boolean;
-  try {
-    answered = lookUp(req, reply, orgId);
-  } catch (err) {
-    return done(err as Error);
-  }
-  if (!answered) done();
-}
-
-/**
- * The hooks of the response cache, for routes that declare `config: { publicCache: true }`. A kept answer (or its 304)
- * is sent from an `onRequest` hook, so a hit skips body parsing, validation and the route's pre-handlers; only the
- * `onSend` hooks (the kernel's security headers, the pages' content policy) and `onResponse` still run. An answer
- * sent from an `onRequest` hook is the one a later hook would have sent as long as every hook between them does
- * nothing for the request, which is why there are two:
- *
- * - `onRequestPages`, for the kernel (app.ts) to register right after the rate limit: a page outside /api, for which
- *   the kernel's later onRequest hooks (organization, key, request checks) do nothing; answered once its address is
- *   counted, and refused (429) like any request when the address has spent its allowance;
- * - `onRequestApi`, an onRequest hook of the routes' scope: an /api route (the public JSON list), answered after the
- *   kernel resolved its organization and key and checked the request, as every /api request is.
- *
- * A URL answered from the cache was validated when its route answered it (validation reads nothing but the URL).
- * `onSend`, a hook of the routes' scope, keeps a route's 200 answer and answers it (or 304) the same way.
- */
-export const publicCacheHooks = (tenancy: Tenancy) => {
-  /** The request's organization by its address, as the routes resolve it; at once when the address is remembered. */
-  const withOrg = (req: FastifyRequest, reply: FastifyReply, done: Done) => {
-    const known = tenancy.rememberedForRequest(req);
-    if (known !== undefined) return answerOrGoOn(req, reply, done, known?.id ?? null);
-    tenancy.forRequest(req).then((org) => answerOrGoOn(req, reply, done, org?.id ?? null), done);
-  };
-  return {
-    onRequestPages(req: FastifyRequest, reply: FastifyReply, done: Done): void {
-      if (!cacheable(req) || isTenantRoute(req)) return done();
-      withOrg(req, reply, done);
-    },
-    onRequestApi(req: FastifyRequest, reply: FastifyReply, done: Done): void {
-      if (!cacheable(req) || !isTenantRoute(req)) return done();
-      if (req.org) return answerOrGoOn(req, reply, done, req.org.id);
-      withOrg(req, reply, done);
-    },
-    onSend(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void): void {
-      const fill = (req as Marked)[filling];
-      if (!fill || reply.statusCode !== 200 || reply.getHeader('content-encoding')) return done(null, payload);
-      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
-      delete (req as Marked)[filling];
-      done(null, keep(req, reply, fill, Buffer.isBuffer(payload) ? payload : Buffer.from(payload)));
-    },
-  };
-};
-
-/** A route's 200 answer kept, and sent as a hit would send it: 304 when the request's validators match, compressed. */
-function keep(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  fill: { orgId: string; key: string; generation: number },
-  body: Buffer,
-): Buffer | string {
-  const headers: Record<string, string> = {};
-  for (const h of KEPT) {
-    const v = reply.getHeader(h);
-    if (v !== undefined) headers[h] = String(v);
-  }
-  const entry = publicCache.put(fill.orgId, fill.key, fill.generation, {
-    status: 200,
-    type: String(reply.getHeader('content-type') ?? 'application/octet-stream'),
-    etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`,
-    body,
-    headers,
-  });
-  void reply.header('ETag', entry.etag).header('Cache-Control', PUBLIC_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
-  if (fresh(req, entry)) {
-    void reply.code(304);
-    return '';
-  }
-  const enc = body.length >= COMPRESS_FROM ? encodingFor(req.headers['accept-encoding']) : null;
-  if (!enc) return body;
-  void reply.header('Content-Encoding', enc).removeHeader('content-length');
-  entry.fast = true;
-  if (enc === 'br') {
-    entry.br = brotli(body, FAST.br);
-    publicCache.grow(entry, entry.br.length);
-    return entry.br;
-  }
-  entry.gzip = gzipSync(body, { level: FAST.gzip });
-  publicCache.grow(entry, entry.gzip.length);
-  return entry.gzip;
-}
+export const publicCacheHooks = (orgIdOf: (req: FastifyRequest) => Promise<string | null>) => ({
+  async preHandler(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (!req.routeOptions.config.publicCache || req.method !== 'GET') return;
+    const orgId = req.org?.id ?? (await orgIdOf(req));
+    if (!orgId) return;
+    const key = keyOf(req);
+    const e = publicCache.get(orgId, key);
+    if (e) {
+      publicCache.hits++;
+      await send(req, reply, e);
+      return;
+    }
+    publicCache.misses++;
+    (req as Marked)[filling] = { orgId, key, generation: publicCache.generation(orgId) };
+  },
+  async onSend(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+    const fill = (req as Marked)[filling];
+    if (!fill || reply.statusCode !== 200 || reply.getHeader('content-encoding')) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    delete (req as Marked)[filling];
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+    const headers: Record<string, string> = {};
+    for (const h of KEPT) {
+      const v = reply.getHeader(h);
+      if (v !== undefined) headers[h] = String(v);
+    }
+    const entry = publicCache.put(fill.orgId, fill.key, fill.generation, {
+      status: 200,
+      type: String(reply.getHeader('content-type') ?? 'application/octet-stream'),
+      etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`,
+      body,
+      headers,
+    });
+    void reply.header('ETag', entry.etag).header('Cache-Control', PUBLIC_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
+    if (fresh(req, entry)) {
+      void reply.code(304);
+      return '';
+    }
+    const enc = body.length >= COMPRESS_FROM ? encodingFor(req.headers['accept-encoding']) : null;
+    if (!enc) return body;
+    void reply.header('Content-Encoding', enc).removeHeader('content-length');
+    entry.fast = true;
+    if (enc === 'br') {
+      entry.br = brotli(body, FAST.br);
+      publicCache.grow(entry, entry.br.length);
+      return entry.br;
+    }
+    entry.gzip = gzipSync(body, { level: FAST.gzip });
+    publicCache.grow(entry, entry.gzip.length);
+    return entry.gzip;
+  },
+});

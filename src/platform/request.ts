@@ -45,8 +45,8 @@ export function requestHost(req: FastifyRequest): string | undefined {
  * resolve an organization and a key. Everything else is counted by address and goes on.
  */
 export function isTenantRoute(req: FastifyRequest): boolean {
-  // One read of `routeOptions` (Fastify builds the object on each read); the matched route is the request's path.
-  const { url: route, config } = req.routeOptions;
+  const route = req.routeOptions.url;
   if (!route) return false;
-  return (route.startsWith('/api/') || route === '/api') && !config?.noTenant;
+  const path = requestPath(req);
+  return (path.startsWith('/api/') || path === '/api') && !req.routeOptions.config?.noTenant;
 }

@@ -129,22 +129,21 @@ export async function sitePages(app: App, ctx: AppContext) {
 
   // The pages' own content policy (after the kernel's, which this scope's hook follows): no script runs on
   // them, styles are inline, images from here or https. Only the iframe page may be framed by other sites.
-  const policy = (frameAncestors: string) =>
-    `default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; ` +
-    `form-action 'self'; frame-ancestors ${frameAncestors}`;
-  const [PAGE_CSP, FRAMABLE_CSP] = [policy("'none'"), policy('*')];
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (req.routeOptions.url?.startsWith('/api/')) return done(null, payload);
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.routeOptions.url?.startsWith('/api/')) return payload;
     const framable = req.routeOptions.url === '/embed';
     if (framable) void reply.removeHeader('X-Frame-Options');
-    void reply.header('content-security-policy', framable ? FRAMABLE_CSP : PAGE_CSP);
-    done(null, payload);
+    void reply.header(
+      'Content-Security-Policy',
+      `default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; ` +
+        `form-action 'self'; frame-ancestors ${framable ? '*' : "'none'"}`,
+    );
+    return payload;
   });
-  // The response cache (src/platform/public-cache.ts): a hit or a 304 is answered before the route runs (pages by the
-  // kernel right after the rate limit, /api routes here once the kernel has resolved the organization and key); a 200
-  // is kept, compressed for clients that take Brotli or gzip.
-  const cacheHooks = publicCacheHooks(ctx.tenancy);
-  app.addHook('onRequest', cacheHooks.onRequestApi);
+  // The response cache (src/platform/public-cache.ts): a hit or a 304 is answered before the route runs; a 200 is kept,
+  // compressed for clients that take Brotli or gzip.
+  const cacheHooks = publicCacheHooks(async (req) => (await orgFor(req))?.id ?? null);
+  app.addHook('preHandler', cacheHooks.preHandler);
   app.addHook('onSend', cacheHooks.onSend);
   ctx.onChange(() => publicCache.clear(null));
 

@@ -46,8 +46,7 @@ export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
   async (app, { limiter, config }) => {
     const address = limitAddress(limiter, config);
     const enforce = (reply: FastifyReply, rate: RateResult) => {
-      // rateHeaders' names in lower case, as Fastify keeps them (no object, no case folding per request).
-      void reply.header('ratelimit-limit', rate.limit).header('ratelimit-remaining', rate.remaining).header('ratelimit-reset', rate.reset);
+      void reply.headers(rateHeaders(rate));
       if (!rate.allowed) throw tooMany(rate);
     };
     const limits: Limits = {

@@ -52,10 +52,9 @@ export function helmetHeaders(): Record<string, string> {
  */
 export const securityPlugin = fp<{ corsOrigins: string[] }>(
   async (app, { corsOrigins }) => {
-    // Names in lower case, as Fastify keeps them: set per answer without folding each name's case again.
-    const fixed = Object.fromEntries(Object.entries(helmetHeaders()).map(([name, value]) => [name.toLowerCase(), value]));
+    const fixed = helmetHeaders();
     app.addHook('onRequest', (req, reply, done) => {
-      void reply.headers(fixed).header('x-request-id', req.id);
+      void reply.headers(fixed).header('X-Request-Id', req.id);
       done();
     });
     if (!corsOrigins.length) void app.options('*', { schema: { hide: true } }, async (_req, reply) => reply.code(204).send());
