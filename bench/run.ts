@@ -188,7 +188,8 @@ const allLines: Line[] = [
     },
   },
   // The staff list's name search (GET /api/animals?q=): part of a name, folded for case and accents, through the
-  // trigram index of migration 1830, with its exact count. One animal's name, then a common fragment.
+  // organization's distinct names (migration 2050), with its exact count. One animal's name, then (at scale) a name
+  // 1 animal in 40 has and a common fragment with a care state.
   {
     meter: cpu.ark,
     target: {
@@ -198,6 +199,11 @@ const allLines: Line[] = [
       path: '/api/animals?q=biscuit%2042&limit=25',
       headers,
     },
+  },
+  {
+    meter: cpu.ark,
+    scaleOnly: true,
+    target: { name: 'GET /api/animals?q=biscuit (1 in 40)', origin, method: 'GET', path: '/api/animals?q=biscuit&limit=25', headers },
   },
   {
     meter: cpu.ark,

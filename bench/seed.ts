@@ -313,16 +313,8 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     await c.query('ALTER TABLE animals ENABLE TRIGGER USER');
     // What the disabled trigger keeps: the exact striped tallies.
     await c.query('SELECT animal_tallies_rebuild($1)', [orgId]);
-    // The name search's suffixes of the animals just loaded (the rows already there keep theirs).
-    await c.query(
-      `INSERT INTO animal_name_terms (organization_id, term, animal_id, created_at, status_id, rep)
-       SELECT a.organization_id, x.term, a.id, a.created_at, a.status_id, x.rep
-         FROM generate_series($2::bigint, $3::bigint) g
-         JOIN animals a ON a.organization_id = $1 AND a.id = ${idSql('ani', orgId, 'a', 'g')} AND a.deleted_at IS NULL,
-              ark_search_entries(a.name_search, 1) x
-        ORDER BY a.status_id, x.term ON CONFLICT DO NOTHING`,
-      [orgId, have.animals + 1, to.animals],
-    );
+    // What the disabled trigger keeps for the name search: the distinct names, their suffixes and counts.
+    await c.query('SELECT animal_names_rebuild($1)', [orgId]);
     // The public listing follows stays row by row; the load rebuilds it once instead.
     await c.query('ALTER TABLE animal_stays DISABLE TRIGGER public_listing_stays_ins, DISABLE TRIGGER public_listing_stays_upd');
     await growHistory(c, orgId, have.animals + 1, to.animals);
@@ -410,7 +402,8 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
   await c.query('VACUUM ANALYZE animal_tallies');
   for (const t of ['animal_stays', 'medical_records', 'medical_due', 'care_notes']) await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE people');
-  for (const t of ['people_search_terms', 'animal_name_terms', 'public_listing_day_tallies']) await c.query(`VACUUM ANALYZE ${t}`);
+  for (const t of ['people_search_terms', 'animal_name_suffixes', 'animal_name_counts', 'public_listing_day_tallies'])
+    await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE donations');
   await c.query('VACUUM ANALYZE donor_giving');
   await c.query('VACUUM ANALYZE comm_messages');

@@ -48,7 +48,9 @@ export const OWNERS: Record<string, string> = {
   donation_tallies: 'donations',
   // 1980: the search boxes' suffixes, kept by trigger on people and animals.
   people_search_terms: 'people',
-  animal_name_terms: 'animals',
+  animal_names: 'animals',
+  animal_name_suffixes: 'animals',
+  animal_name_counts: 'animals',
   // 1990: each donor's giving, kept by trigger on donations.
   donor_giving: 'donations',
   audit_log: 'platform',

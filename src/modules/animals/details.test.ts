@@ -162,17 +162,30 @@ test('the public description: written on the details route, read back, shown on 
   assert.ok(JSON.stringify(audit.body).includes('public_description'), 'the activity names the field');
 });
 
-/** Rows of the name suffix table that differ from the organization's live animals' (none when in step). */
+/**
+ * How far the name search's kept names are from the organization's live animals (0 when in step): each live name is
+ * kept with its suffixes as ark_search_entries makes them, and the counts per name and status (summed over their
+ * stripes) are the live animals'.
+ */
 async function nameTermsOutOfStep(orgId: string): Promise<number> {
   const rows = await t.db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM (
-       (SELECT term, animal_id, created_at, status_id, rep FROM animal_name_terms WHERE organization_id = $1
-        EXCEPT SELECT x.term, a.id, a.created_at, a.status_id, x.rep FROM animals a, ark_search_entries(a.name_search, 1) x
-                WHERE a.organization_id = $1 AND a.deleted_at IS NULL)
-       UNION ALL
-       (SELECT x.term, a.id, a.created_at, a.status_id, x.rep FROM animals a, ark_search_entries(a.name_search, 1) x
-         WHERE a.organization_id = $1 AND a.deleted_at IS NULL
-        EXCEPT SELECT term, animal_id, created_at, status_id, rep FROM animal_name_terms WHERE organization_id = $1)) d`,
+    `SELECT (SELECT count(*) FROM (
+               (SELECT name_search, status_id, sum(n) AS n FROM animal_name_counts WHERE organization_id = $1
+                 GROUP BY 1, 2 HAVING sum(n) <> 0
+                EXCEPT SELECT name_search, status_id, count(*) FROM animals WHERE organization_id = $1 AND deleted_at IS NULL
+                 GROUP BY 1, 2)
+               UNION ALL
+               (SELECT name_search, status_id, count(*) FROM animals WHERE organization_id = $1 AND deleted_at IS NULL GROUP BY 1, 2
+                EXCEPT SELECT name_search, status_id, sum(n) FROM animal_name_counts WHERE organization_id = $1 GROUP BY 1, 2)) d)
+          + (SELECT count(*) FROM animals a WHERE a.organization_id = $1 AND a.deleted_at IS NULL
+                AND NOT EXISTS (SELECT 1 FROM animal_names n WHERE n.organization_id = $1 AND n.name_search = a.name_search))
+          + (SELECT count(*) FROM (
+               (SELECT term, name_search, rep FROM animal_name_suffixes WHERE organization_id = $1
+                EXCEPT SELECT x.term, n.name_search, x.rep FROM animal_names n, ark_search_entries(n.name_search, 1) x
+                        WHERE n.organization_id = $1)
+               UNION ALL
+               (SELECT x.term, n.name_search, x.rep FROM animal_names n, ark_search_entries(n.name_search, 1) x WHERE n.organization_id = $1
+                EXCEPT SELECT term, name_search, rep FROM animal_name_suffixes WHERE organization_id = $1)) e) AS n`,
     [orgId],
   );
   return Number(rows[0]?.n);
@@ -221,4 +234,63 @@ test('the name search reads the kept suffixes: exact totals, newest first, in st
   assert.deepEqual(await q('q=lu%20mi'), { ids: [lulu], total: 1 });
   assert.deepEqual(await q('q=i%20lu'), { ids: [lulu, ollie], total: 2 });
   assert.deepEqual(await q('q=e'), { ids: [ollie, luna], total: 2 });
+});
+
+test('the name search pages the same whether it walks the animals newest first or reads each name', async () => {
+  const org = await makeOrg(t);
+  const q = async (query: string) => {
+    const res = await org.req('GET', `/api/animals?${query}`);
+    assert.equal(res.status, 200, res.raw);
+    return { ids: res.body.results.map((r: { id: string }) => r.id) as string[], total: res.body.total as number };
+  };
+  // Ten animals, eight of them Biscuits under three names, some adopted; `made` newest first.
+  const made: { id: string; name: string; adopted: boolean }[] = [];
+  for (const [i, name] of [
+    'Biscuit',
+    'Biscuit',
+    'Pepper',
+    'Biscuit 4',
+    'Biscuit',
+    'Mr Biscuit',
+    'Biscuit',
+    'Rex',
+    'Biscuit 4',
+    'Biscuit',
+  ].entries()) {
+    const id = await animal(org, name);
+    const adopted = i % 3 === 0;
+    if (adopted) assert.equal((await org.req('PATCH', `/api/v1/animals/${id}`, { body: { status: 'Adopted' } })).status, 200);
+    made.unshift({ id, name, adopted });
+  }
+  const biscuits = made.filter((a) => a.name.includes('Biscuit')).map((a) => a.id);
+  assert.equal(biscuits.length, 8);
+  assert.equal(await nameTermsOutOfStep(org.id), 0);
+  // With one animal a page, the first pages walk the animals (5 × 1 × 10 animals < 8 matches × (the names and statuses'
+  // rows + 10 × each)), deeper ones read each name's animals: every page is the next Biscuit, newest first.
+  for (let offset = 0; offset < 9; offset++)
+    assert.deepEqual(
+      await q(`q=biscuit&limit=1&offset=${offset}`),
+      { ids: biscuits.slice(offset, offset + 1), total: 8 },
+      `offset ${offset}`,
+    );
+  assert.deepEqual(await q('q=biscuit&limit=3&offset=2'), { ids: biscuits.slice(2, 5), total: 8 });
+  assert.deepEqual(await q('q=BISC%20uit'), { ids: biscuits, total: 8 });
+  const fours = made.filter((a) => a.name === 'Biscuit 4').map((a) => a.id);
+  assert.deepEqual(await q('q=biscuit%204'), { ids: fours, total: 2 });
+  assert.deepEqual(await q('q=r%20bisc'), { ids: made.filter((a) => a.name === 'Mr Biscuit').map((a) => a.id), total: 1 });
+  // A status filter, on both ways.
+  const adopted = made.filter((a) => a.adopted && a.name.includes('Biscuit')).map((a) => a.id);
+  assert.equal(adopted.length, 4);
+  for (let offset = 0; offset < 5; offset++)
+    assert.deepEqual(await q(`q=biscuit&status=Adopted&limit=1&offset=${offset}`), { ids: adopted.slice(offset, offset + 1), total: 4 });
+  assert.deepEqual(await q('q=biscuit&care_state=in_care'), { ids: biscuits.filter((id) => !adopted.includes(id)), total: 4 });
+  // A filter on the rows (species): counted over the matching animals.
+  const cat = await animal(org, 'Biscuit', { species: 'cat' });
+  assert.deepEqual(await q('q=biscuit&species=cat'), { ids: [cat], total: 1 });
+  assert.deepEqual(await q('q=biscuit&species=cat&offset=3'), { ids: [], total: 1 });
+  assert.deepEqual(await q('q=biscuit&offset=30'), { ids: [], total: 9 });
+  // Renamed away and deleted: the name stays known with no animals, and finds none.
+  for (const id of [...biscuits, cat]) assert.equal((await org.req('DELETE', `/api/v1/animals/${id}`)).status, 204);
+  assert.deepEqual(await q('q=biscuit'), { ids: [], total: 0 });
+  assert.equal(await nameTermsOutOfStep(org.id), 0);
 });

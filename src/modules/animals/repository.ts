@@ -194,39 +194,51 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
 }
 
 /**
- * The name words of the staff list read from `animal_name_terms` (migrations 1980 and 2040): one row per suffix of each
- * space-separated piece of the folded names, under an (organization, status, suffix, animal) btree that carries the
- * animal's creation time. A word is a prefix range of that index within each status asked for (or each of the
- * organization's), so the matches and their exact count come from index entries alone (an index-only scan) and only
- * the page's rows are read whole; the other filters (species, place, public flag, chip) and a word folding could change (outside printable
- * ASCII) are checked on the rows of the animals found.
+ * The name words of the staff list, read through the organization's distinct names (migration 2050): `animal_names`
+ * holds each folded name (`animals.name_search`) once, `animal_name_suffixes` every suffix of each space-separated
+ * piece of those names under a btree, and `animal_name_counts` how many live animals have each name in each status. A
+ * word of printable ASCII is a prefix range of the suffixes' index: its names, each once (`rep`, as in migration 2040),
+ * the other words checked on the name itself. The exact total is the sum of those names' counts in the statuses asked
+ * for (each of the organization's when none is), so it costs the distinct names a word matches, not its animals.
+ *
+ * The page, newest first, is read one of two ways, whichever reads fewer rows:
+ * - many matches: the animals newest first (the list's own index), each checked against the words, until the page is
+ *   full (about (offset + limit) × animals ÷ matches rows);
+ * - few: each matching name and status's animals newest first (`animals_name_order`), at most offset + limit of each,
+ *   merged.
+ * Another filter (species, place, public flag, chip) is checked on the rows: the total is then counted over the matching
+ * animals, and the page always comes from their names.
  */
 const TABLE_NAME = /^[\x21-\x7e]+$/;
+/** The deepest row (offset + limit) a name search reads by walking the animals newest first. */
+const WALK_MOST = 1000;
 const tableName = (term: string) => TABLE_NAME.test(term);
 
 async function searchAnimals(q: Queryable, orgId: string, f: AnimalFilter, words: string[], limit: number, offset: number) {
-  // The status leads the index after the organization (migration 2040): the statuses asked for, else every status of
-  // the organization (each a range of its own; the animals' statuses are the organization's by foreign key).
-  const statuses =
-    f.statusIds?.length === 1
-      ? sql`s.status_id = ${f.statusIds[0]}`
-      : f.statusIds
-        ? sql`s.status_id = ANY(${f.statusIds}::text[])`
-        : sql`s.status_id = ANY(ARRAY(SELECT st.id FROM animal_statuses st WHERE st.organization_id = ${orgId}))`;
+  const statuses = (col: RawBuilder<unknown>) =>
+    f.statusIds?.length === 1 ? sql`${col} = ${f.statusIds[0]}` : f.statusIds ? sql`${col} = ANY(${f.statusIds}::text[])` : sql`true`;
   const table = words.filter(tableName);
-  // A word's entries: the suffixes in its prefix range (folded once per statement by a scalar subquery, not per
-  // index entry by a generic plan).
-  const range = (t: string) => {
-    const folded = sql<string>`(SELECT ark_fold(${t}))`;
-    return sql`s.organization_id = ${orgId} AND ${statuses} AND s.term >= ${folded} AND s.term < ${folded} || chr(1114111)`;
-  };
-  // The first word's animals, each once: of the suffixes a word starts (consecutive in bytes' order), only the last
-  // shares fewer characters with the animal's next suffix than the word has (`rep`, migration 2040), so no DISTINCT
-  // over every matching entry. The other words' entries are hashed semi-joins (they may hold an animal twice).
   const first = table[0] ?? '';
-  const others = table.slice(1).map((t) => sql` AND s.animal_id IN (SELECT s.animal_id FROM animal_name_terms s WHERE ${range(t)})`);
-  const t0 = sql`t0 AS (SELECT s.animal_id, s.created_at FROM animal_name_terms s
-    WHERE ${range(first)} AND s.rep < (SELECT length(ark_fold(${first})))${sql.join(others, sql``)})`;
+  // Folded once per statement (a scalar subquery), not per index entry by a generic plan.
+  const folded = sql<string>`(SELECT ark_fold(${first}))`;
+  // Every word (the first too, cheaply) on the name: each is part of it (a word has no space, so it is part of a piece).
+  const onName = (col: string) =>
+    sql.join(
+      words.map((t) => sql`${sql.raw(col)} LIKE (SELECT ark_fold(${like(t)}))`),
+      sql` AND `,
+    );
+  // The walk checks the words through ark_name_like (migration 2050): no trigram index and no parallel workers for
+  // a read of a few thousand rows in the list's order.
+  const walkName = sql.join(
+    words.map((t) => sql`ark_name_like(a.name_search, (SELECT ark_fold(${like(t)})))`),
+    sql` AND `,
+  );
+  const names = sql`names AS MATERIALIZED (SELECT x.name_search FROM animal_name_suffixes x
+      WHERE x.organization_id = ${orgId} AND x.term >= ${folded} AND x.term < ${folded} || chr(1114111)
+        AND x.rep < (SELECT length(ark_fold(${first}))) AND ${onName('x.name_search')})`;
+  const pairs = sql`pairs AS MATERIALIZED (SELECT c.name_search, c.status_id, sum(c.n) AS n
+      FROM names JOIN animal_name_counts c ON c.organization_id = ${orgId} AND c.name_search = names.name_search
+     WHERE ${statuses(sql`c.status_id`)} GROUP BY c.name_search, c.status_id HAVING sum(c.n) > 0)`;
   const onRow: RawBuilder<unknown>[] = [];
   if (f.species !== undefined) onRow.push(sql`a.species_key = lower(${f.species})`);
   if (f.locationId !== undefined) onRow.push(sql`a.location_id = ${f.locationId}`);
@@ -234,26 +246,48 @@ async function searchAnimals(q: Queryable, orgId: string, f: AnimalFilter, words
   if (f.microchip !== undefined)
     onRow.push(sql`(a.microchip_number = ${f.microchip} OR a.id IN (SELECT c.animal_id FROM animal_microchips c
       WHERE c.organization_id = ${orgId} AND c.number = ${f.microchip}))`);
-  for (const t of words.filter((w) => !tableName(w))) onRow.push(sql`${sql.raw(NAME_SEARCH)} LIKE ark_fold(${like(t)})`);
-  const animals = onRow.length
-    ? sql`JOIN animals a ON a.organization_id = ${orgId} AND a.id = t0.animal_id AND a.deleted_at IS NULL
-        AND ${sql.join(onRow, sql` AND `)}`
-    : sql``;
-  const m = sql`${t0},
-    m AS MATERIALIZED (SELECT t0.animal_id AS id, t0.created_at FROM t0 ${animals})`;
+  const rowCond = onRow.length ? sql` AND ${sql.join(onRow, sql` AND `)}` : sql``;
+  const want = limit + offset;
+  // The animals of the matching names (only when a filter is checked on the rows: the total counts them).
+  const total = onRow.length
+    ? sql`(SELECT count(*) FROM pairs p JOIN animals a ON a.organization_id = ${orgId} AND a.status_id = p.status_id
+           AND a.name_search = p.name_search AND a.deleted_at IS NULL${rowCond})`
+    : sql`(SELECT coalesce(sum(p.n), 0) FROM pairs p)`;
+  // Walking the animals newest first reads about want × animals ÷ matches rows; reading each name's reads up to `want`
+  // index entries of each name and status, and a descent for each (counted as ten entries). A row walked costs about
+  // five index entries (it is read whole and its name checked).
+  const walk =
+    onRow.length || want > WALK_MOST
+      ? sql`false`
+      : sql`g.total > 0 AND 5 * ${want}::numeric * (SELECT coalesce(sum(t.n), 0) FROM animal_tallies t WHERE t.organization_id = ${orgId})
+          < g.total * (SELECT coalesce(sum(least(p.n, ${want})), 0) + 10 * count(*) FROM pairs p)`;
+  const gate = sql`g AS MATERIALIZED (SELECT ${total} AS total), w AS MATERIALIZED (SELECT ${walk} AS walk FROM g)`;
+  // The walk's own limit is a constant (WALK_MOST) so that a prepared statement's generic plan, which cannot see the
+  // page's size, still reads the list's index in order rather than sorting the organization's animals; rows are pulled
+  // from it only until the page is full.
+  const walked = sql`SELECT x.id, x.created_at FROM (SELECT a.id, a.created_at FROM animals a
+      WHERE a.organization_id = ${orgId} AND a.deleted_at IS NULL AND ${statuses(sql`a.status_id`)} AND ${walkName}
+      ORDER BY a.created_at DESC, a.id DESC LIMIT ${sql.raw(String(WALK_MOST))}) x
+      ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit} OFFSET ${offset}`;
+  const picked = sql`SELECT y.id, y.created_at FROM pairs p CROSS JOIN LATERAL (SELECT a.id, a.created_at FROM animals a
+        WHERE a.organization_id = ${orgId} AND a.status_id = p.status_id AND a.name_search = p.name_search
+          AND a.deleted_at IS NULL${rowCond}
+        ORDER BY a.created_at DESC, a.id DESC LIMIT ${want}) y
+      ORDER BY y.created_at DESC, y.id DESC LIMIT ${limit} OFFSET ${offset}`;
   const select = LIST_SELECT.replace(' FROM animals a', '');
   const rows = await runPrepared(
     q,
     'animals_search',
-    sql<AnimalBare & { total_count: string }>`WITH ${m},
-      ids AS (SELECT m.id, m.created_at FROM m ORDER BY m.created_at DESC, m.id DESC LIMIT ${limit} OFFSET ${offset})
-      ${sql.raw(select)}, (SELECT count(*) FROM m) AS total_count
+    sql<AnimalBare & { total_count: string }>`WITH ${names}, ${pairs}, ${gate},
+      ids AS (SELECT * FROM (${walked}) wa WHERE (SELECT walk FROM w)
+              UNION ALL SELECT * FROM (${picked}) pi WHERE NOT (SELECT walk FROM w))
+      ${sql.raw(select)}, (SELECT total FROM g) AS total_count
         FROM ids JOIN animals a ON a.organization_id = ${orgId} AND a.id = ids.id
        ORDER BY ids.created_at DESC, ids.id DESC`,
   );
   if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.total_count ?? 0) };
   // A page past the end still reports the total.
-  const count = await runPrepared(q, 'animals_search_count', sql<{ n: string }>`WITH ${m} SELECT count(*) AS n FROM m`);
+  const count = await runPrepared(q, 'animals_search_count', sql<{ n: string }>`WITH ${names}, ${pairs} SELECT ${total} AS n`);
   return { rows, total: Number(count[0]?.n ?? 0) };
 }
 

@@ -199,12 +199,23 @@ export interface AnimalMicrochips {
   updated_at: Generated<Timestamp>;
 }
 
-export interface AnimalNameTerms {
-  animal_id: string;
-  created_at: Timestamp;
+export interface AnimalNameCounts {
+  n: Int8;
+  name_search: string;
+  organization_id: string;
+  status_id: string;
+  stripe: number;
+}
+
+export interface AnimalNames {
+  name_search: string;
+  organization_id: string;
+}
+
+export interface AnimalNameSuffixes {
+  name_search: string;
   organization_id: string;
   rep: number;
-  status_id: string;
   term: string;
 }
 
@@ -2152,7 +2163,9 @@ export interface DB {
   animal_live_holds: AnimalLiveHolds;
   animal_location_tallies: AnimalLocationTallies;
   animal_microchips: AnimalMicrochips;
-  animal_name_terms: AnimalNameTerms;
+  animal_name_counts: AnimalNameCounts;
+  animal_name_suffixes: AnimalNameSuffixes;
+  animal_names: AnimalNames;
   animal_photos: AnimalPhotos;
   animal_statuses: AnimalStatuses;
   animal_stays: AnimalStays;
@@ -2324,7 +2337,9 @@ export const PRIMARY_KEYS = {
   animal_holds: ['organization_id', 'id'],
   animal_location_tallies: ['organization_id', 'location_id', 'species_key', 'status_id', 'is_public', 'stripe'],
   animal_microchips: ['organization_id', 'id'],
-  animal_name_terms: ['organization_id', 'status_id', 'term', 'animal_id', 'created_at', 'rep'],
+  animal_name_counts: ['organization_id', 'name_search', 'status_id', 'stripe'],
+  animal_name_suffixes: ['organization_id', 'term', 'name_search', 'rep'],
+  animal_names: ['organization_id', 'name_search'],
   animal_photos: ['organization_id', 'id'],
   animal_statuses: ['organization_id', 'id'],
   animal_stays: ['organization_id', 'id'],
@@ -2546,7 +2561,9 @@ export const COLUMNS = {
   ],
   animal_location_tallies: ['organization_id', 'location_id', 'species_key', 'status_id', 'is_public', 'stripe', 'n'],
   animal_microchips: ['organization_id', 'id', 'animal_id', 'number', 'implanted_on', 'registry', 'is_primary', 'created_at', 'updated_at'],
-  animal_name_terms: ['organization_id', 'term', 'animal_id', 'created_at', 'status_id', 'rep'],
+  animal_name_counts: ['organization_id', 'name_search', 'status_id', 'stripe', 'n'],
+  animal_name_suffixes: ['organization_id', 'term', 'name_search', 'rep'],
+  animal_names: ['organization_id', 'name_search'],
   animal_photos: [
     'organization_id',
     'id',

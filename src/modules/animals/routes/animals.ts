@@ -18,14 +18,17 @@ export function detailsRoutes(app: App, ctx: AppContext) {
         description:
           'Newest first, like GET /api/v1/animals, with what a list on screen needs: the place as a person reads it ' +
           '(`location_name`), the colour and the small primary photo. `q` finds animals by part of their working or public ' +
-          'name, ignoring case and accents (each word must match); it reads an index of the suffixes of the folded names kept ' +
-          'per status, so its cost follows the entries its words match within the statuses asked for (a word that matches a ' +
-          'few animals costs the same at any size; one that matches thousands reads those thousands to count them exactly). ' +
+          "name, ignoring case and accents (each word must match). It reads the organization's distinct names: their " +
+          'suffixes find the names a word is part of, and the number of live animals kept per name and status gives the exact ' +
+          '`total`, so a search costs the distinct names its words match, not the animals (an organization has far fewer ' +
+          'names than animals). The page is read by walking the animals newest first when the words match many of them, ' +
+          "or from each matching name's animals when they match few; with `species`, `location_id`, `is_public` or " +
+          '`microchip_number` as well, the matching animals are counted. ' +
           '`care_state` and `status` are repeatable (any of them; an unknown status name is refused with 422). ' +
           "`microchip_number` matches any of the animal's chips after normalization. The Family A list keeps exactly the " +
           'filters of its contract; this list is where the name search lives. It reads the same query as the Family A list: ' +
-          '`total` is exact, summed from the tallies every write keeps, or counted from the matching rows when `q` or ' +
-          '`microchip_number` is given.',
+          "`total` is exact, summed from the tallies every write keeps (for `q`, the names' counts), or counted from the " +
+          'matching rows when `microchip_number` (or `q` with a filter the names do not carry) is given.',
         querystring: AnimalCardQuery,
         response: { 200: AnimalCardList },
       },
