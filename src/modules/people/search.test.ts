@@ -100,3 +100,20 @@ test('q: part of any word, exact totals from the suffix table, kept in step on c
   await person(other, { lastName: 'Jones' });
   assert.deepEqual((await q('q=jones')).ids, [smithson]);
 });
+
+test('a whole-word match is told by what follows the word: punctuation and non-letters end it, letters, digits and _ do not', async () => {
+  const org = await makeOrg(t);
+  const q = async (qs: string) => {
+    const res = await org.req('GET', `/api/v1/people?${qs}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.data.map((p: { lastName: string | null }) => p.lastName) as string[];
+  };
+  // Made oldest first: the whole-word matches are the older ones, so only relevance puts them first.
+  for (const lastName of ['Kell-Hart', 'Kell.', 'Kell—Ray', 'Kell', 'Kell7', 'Kell_x', 'Kellж', 'Kelly']) await person(org, { lastName });
+  const found = await q('q=kell&perPage=100');
+  assert.equal(found.length, 8);
+  assert.deepEqual(found.slice(0, 4).sort(), ['Kell', 'Kell-Hart', 'Kell.', 'Kell—Ray'].sort(), found.join(', '));
+  // Among equals, newest first.
+  assert.deepEqual(found.slice(4), ['Kelly', 'Kellж', 'Kell_x', 'Kell7']);
+  assert.deepEqual(found.slice(0, 4), ['Kell', 'Kell—Ray', 'Kell.', 'Kell-Hart']);
+});
