@@ -104,8 +104,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   });
   // A write that succeeded changed its organization's public pages, or may have: this process forgets them before the
   // answer leaves (other processes hear it from the database when the transaction commits, see cache-bus.ts).
-  app.addHook('onSend', async (req, reply) => {
+  // A callback hook, as the other pass-through ones: no promise per answer.
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.org && reply.statusCode < 400) publicChanged(req.org.id);
+    done(null, payload);
   });
   // Text answers compressed for clients that take Brotli or gzip (src/platform/compress.ts).
   app.addHook('onSend', compressOnSend);

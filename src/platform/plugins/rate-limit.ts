@@ -46,7 +46,9 @@ export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
   async (app, { limiter, config }) => {
     const address = limitAddress(limiter, config);
     const enforce = (reply: FastifyReply, rate: RateResult) => {
-      void reply.headers(rateHeaders(rate));
+      // rateHeaders' names in lower case, as Fastify keeps them (no object and no folding of each name per request);
+      // rateHeaders keeps its spelling for the answers written straight to the socket (plugins/errors.ts).
+      void reply.header('ratelimit-limit', rate.limit).header('ratelimit-remaining', rate.remaining).header('ratelimit-reset', rate.reset);
       if (!rate.allowed) throw tooMany(rate);
     };
     const limits: Limits = {
