@@ -12,6 +12,7 @@ import { RateLimiter } from './platform/rate-limit.ts';
 import { lazy, lazySerializerFactory, validatorCompiler } from './platform/validation.ts';
 import { announceChange, listenForChanges, publicChanged } from './platform/cache-bus.ts';
 import { compressOnSend } from './platform/compress.ts';
+import { publicCacheHooks } from './platform/public-cache.ts';
 import { clearOrgCaches } from './platform/org-cache.ts';
 import type { App, AppContext } from './platform/context.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './platform/plugins/errors.ts';
@@ -91,6 +92,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Order matters: each request passes the onRequest hooks in this order.
   await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
   await app.register(rateLimitPlugin, { limiter, config });
+  // A public page kept in the response cache is answered here, once its address is counted (src/platform/public-cache.ts).
+  app.addHook('onRequest', publicCacheHooks(ctx.tenancy).onRequestPage);
   await app.register(tenancyPlugin, { tenancy: ctx.tenancy });
   await app.register(cookie);
   await app.register(authPlugin, { keys: ctx.keys, sessions: ctx.sessions });

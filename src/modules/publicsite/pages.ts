@@ -142,10 +142,11 @@ export async function sitePages(app: App, ctx: AppContext) {
     void reply.header('content-security-policy', framable ? FRAMABLE_POLICY : PAGE_POLICY);
     done(null, payload);
   });
-  // The response cache (src/platform/public-cache.ts): a hit or a 304 is answered before the route runs; a 200 is kept,
-  // compressed for clients that take Brotli or gzip.
-  const cacheHooks = publicCacheHooks(async (req) => (await orgFor(req))?.id ?? null);
-  app.addHook('preHandler', cacheHooks.preHandler);
+  // The response cache (src/platform/public-cache.ts): a hit or a 304 is answered before the route runs (a page by the
+  // kernel right after the rate limit, the JSON list here once the kernel has resolved its organization and key); a 200
+  // is kept, compressed for clients that take Brotli or gzip.
+  const cacheHooks = publicCacheHooks(ctx.tenancy);
+  app.addHook('onRequest', cacheHooks.onRequestApi);
   app.addHook('onSend', cacheHooks.onSend);
   ctx.onChange(() => publicCache.clear(null));
 
