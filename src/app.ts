@@ -12,6 +12,7 @@ import { RateLimiter } from './platform/rate-limit.ts';
 import { lazy, lazySerializerFactory, validatorCompiler } from './platform/validation.ts';
 import { announceChange, listenForChanges, publicChanged } from './platform/cache-bus.ts';
 import { compressOnSend } from './platform/compress.ts';
+import { publicCacheHooks } from './platform/public-cache.ts';
 import { clearOrgCaches } from './platform/org-cache.ts';
 import type { App, AppContext } from './platform/context.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './platform/plugins/errors.ts';
@@ -91,6 +92,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   // Order matters: each request passes the onRequest hooks in this order.
   await app.register(securityPlugin, { corsOrigins: config.corsOrigins });
   await app.register(rateLimitPlugin, { limiter, config });
+  // A public page kept in the response cache is answered here, once its address is counted (src/platform/public-cache.ts).
+  app.addHook('onRequest', publicCacheHooks(ctx.tenancy).onRequestPage);
   await app.register(tenancyPlugin, { tenancy: ctx.tenancy });
   await app.register(cookie);
   await app.register(authPlugin, { keys: ctx.keys, sessions: ctx.sessions });
@@ -104,8 +107,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
   });
   // A write that succeeded changed its organization's public pages, or may have: this process forgets them before the
   // answer leaves (other processes hear it from the database when the transaction commits, see cache-bus.ts).
-  app.addHook('onSend', async (req, reply) => {
+  // A callback hook, as the other pass-through ones: no promise per answer.
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.org && reply.statusCode < 400) publicChanged(req.org.id);
+    done(null, payload);
   });
   // Text answers compressed for clients that take Brotli or gzip (src/platform/compress.ts).
   app.addHook('onSend', compressOnSend);

@@ -18,7 +18,17 @@ export function compressible(type: unknown): boolean {
   return typeof type === 'string' && TEXT.test(type);
 }
 
-export async function compressOnSend(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+/** The app's onSend hook. A callback hook: the answers it leaves as they are (nearly all) cost no promise. */
+export function compressOnSend(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: null, payload: unknown) => void,
+): void {
+  done(null, compressed(req, reply, payload));
+}
+
+function compressed(req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (req.routeOptions.config?.publicCache || reply.getHeader('content-encoding') || req.method === 'HEAD') return payload;
   if (reply.statusCode < 200 || reply.statusCode === 204 || reply.statusCode === 304) return payload;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;

@@ -19,7 +19,8 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { onPublicChange } from './cache-bus.ts';
-import { requestHost } from './request.ts';
+import { isTenantRoute, requestHost } from './request.ts';
+import type { Tenancy } from './tenancy.ts';
 
 /** Browsers revalidate every time (a cheap 304); a CDN may serve a copy 30 s and a stale one 30 s more while it refetches. */
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=30, stale-while-revalidate=30';
@@ -35,6 +36,8 @@ interface Entry {
   etag: string;
   body: Buffer;
   headers: Record<string, string>;
+  /** The headers a hit sets, made once when the entry is kept (see `answersOf`). */
+  answers: Answers;
   br?: Buffer;
   gzip?: Buffer;
   /** br / gzip were made at the fast setting (on the miss): made again denser on the first hit. */
@@ -61,6 +64,25 @@ interface OrgEntries {
 
 /** Response headers kept with an entry (the rest are set again per request by the kernel). */
 const KEPT = ['last-modified', 'access-control-allow-origin', 'cross-origin-resource-policy'];
+
+type Headers = Record<string, string>;
+interface Answers {
+  notModified: Headers;
+  plain: Headers;
+  br: Headers;
+  gzip: Headers;
+}
+
+/**
+ * The headers of each answer an entry gives (304, the body as is, Brotli, gzip), made once so a hit sets them with one
+ * `reply.headers` call. Names in lower case, as Fastify keeps them (no name folded into a new string per hit), in the
+ * order a hit has always set them: the kept headers, the validators, then the type and the coding.
+ */
+function answersOf(e: { etag: string; type: string; headers: Headers }): Answers {
+  const notModified = { ...e.headers, etag: e.etag, 'cache-control': PUBLIC_CACHE_CONTROL, vary: 'Accept-Encoding' };
+  const plain = { ...notModified, 'content-type': e.type };
+  return { notModified, plain, br: { ...plain, 'content-encoding': 'br' }, gzip: { ...plain, 'content-encoding': 'gzip' } };
+}
 
 export class PublicCache {
   private orgs = new Map<string, OrgEntries>();
@@ -90,8 +112,8 @@ export class PublicCache {
     return this.org(orgId).generation;
   }
 
-  put(orgId: string, key: string, generation: number, e: Omit<Entry, 'bytes' | 'at'>): Entry {
-    const entry: Entry = { ...e, at: Date.now(), bytes: e.body.length + key.length + 200 };
+  put(orgId: string, key: string, generation: number, e: Omit<Entry, 'bytes' | 'at' | 'answers'>): Entry {
+    const entry: Entry = { ...e, answers: answersOf(e), at: Date.now(), bytes: e.body.length + key.length + 200 };
     const o = this.org(orgId);
     if (o.generation !== generation) return entry;
     this.drop(orgId, key);
@@ -183,11 +205,9 @@ export function encodingFor(acceptEncoding: string | string[] | undefined): 'br'
   return enc;
 }
 
+/** Answers from an entry: 304 when the request's validators match, else its body in the best coding the client takes. */
 function send(req: FastifyRequest, reply: FastifyReply, e: Entry): FastifyReply {
-  for (const [k, v] of Object.entries(e.headers)) void reply.header(k, v);
-  void reply.header('ETag', e.etag).header('Cache-Control', PUBLIC_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
-  if (fresh(req, e)) return reply.code(304).send();
-  void reply.code(e.status).type(e.type);
+  if (fresh(req, e)) return reply.code(304).headers(e.answers.notModified).send();
   const enc = e.body.length >= COMPRESS_FROM ? encodingFor(req.headers['accept-encoding']) : null;
   if (enc && e.fast) {
     // Asked again: the fast copies made on the miss give way to denser ones (made once; the other made when asked).
@@ -201,74 +221,118 @@ function send(req: FastifyRequest, reply: FastifyReply, e: Entry): FastifyReply 
       e.br = brotli(e.body, DENSE.br);
       publicCache.grow(e, e.br.length);
     }
-    return reply.header('Content-Encoding', 'br').send(e.br);
+    return reply.code(e.status).headers(e.answers.br).send(e.br);
   }
   if (enc === 'gzip') {
     if (!e.gzip) {
       e.gzip = gzipSync(e.body, { level: DENSE.gzip });
       publicCache.grow(e, e.gzip.length);
     }
-    return reply.header('Content-Encoding', 'gzip').send(e.gzip);
+    return reply.code(e.status).headers(e.answers.gzip).send(e.gzip);
   }
-  return reply.send(e.body);
+  return reply.code(e.status).headers(e.answers.plain).send(e.body);
 }
 
 const filling = Symbol('publicCacheFill');
-type Marked = FastifyRequest & { [filling]?: { orgId: string; key: string; generation: number } };
+/** A miss: where its route's answer is kept, and the organization's generation when the miss began. */
+interface Fill {
+  orgId: string;
+  key: string;
+  generation: number;
+}
+type Marked = FastifyRequest & { [filling]?: Fill };
+
+type Done = (err?: Error) => void;
 
 /**
- * The two hooks of a scope whose routes may declare `config: { publicCache: true }`: `preHandler` answers from the
- * cache (or 304), `onSend` keeps a route's 200 answer and answers it (or 304) the same way.
+ * A GET of a route that declares `config.publicCache`, with its organization's id: answered from the cache (`done` is
+ * not called, so no later hook runs: Fastify's way of answering from a hook), or marked so that its route's 200 answer
+ * is kept, and passed on.
  */
-export const publicCacheHooks = (orgIdOf: (req: FastifyRequest) => Promise<string | null>) => ({
-  async preHandler(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (!req.routeOptions.config.publicCache || req.method !== 'GET') return;
-    const orgId = req.org?.id ?? (await orgIdOf(req));
-    if (!orgId) return;
-    const key = keyOf(req);
-    const e = publicCache.get(orgId, key);
-    if (e) {
-      publicCache.hits++;
-      await send(req, reply, e);
-      return;
-    }
+function answerOrPass(req: FastifyRequest, reply: FastifyReply, orgId: string | null, done: Done): void {
+  if (!orgId) return done();
+  const key = keyOf(req);
+  const e = publicCache.get(orgId, key);
+  if (!e) {
     publicCache.misses++;
     (req as Marked)[filling] = { orgId, key, generation: publicCache.generation(orgId) };
+    return done();
+  }
+  publicCache.hits++;
+  try {
+    send(req, reply, e);
+  } catch (err) {
+    done(err as Error);
+  }
+}
+
+/**
+ * The response cache's hooks, for routes that declare `config: { publicCache: true }`. A kept answer (or its 304) is
+ * sent from an `onRequest` hook, so a hit skips the later request hooks, validation and the route's pre-handlers; the
+ * `onSend` hooks (the kernel's security headers, the pages' content policy) still run on it. A hit must answer as the
+ * route would have, so it is sent at the point after which no hook does anything more for such a request:
+ *
+ * - `onRequestPage`, for the kernel to register right after the rate limit (app.ts): a page outside /api, whose
+ *   address is counted first (and refused with the same 429 once it has spent its allowance); the kernel's later
+ *   hooks (organization, key, request checks) do nothing for a page;
+ * - `onRequestApi`, a hook of the routes' scope, so after every kernel hook: an /api route (the public JSON list),
+ *   whose organization the kernel has resolved, and whose key (counted in its own allowance) and request it has
+ *   checked, as for every /api request.
+ *
+ * Only GET: HEAD is answered by the route. An address answered from the cache was validated when its route first
+ * answered it (validation reads nothing but the address). `onSend`, a hook of the routes' scope, keeps a route's 200
+ * answer and answers it (or 304) as a hit would.
+ */
+export const publicCacheHooks = (tenancy: Tenancy) => ({
+  onRequestPage(req: FastifyRequest, reply: FastifyReply, done: Done): void {
+    if (req.method !== 'GET' || !req.routeOptions.config.publicCache || isTenantRoute(req)) return done();
+    // The organization its address names: at once when the address is remembered (nearly always).
+    const known = tenancy.rememberedForRequest(req);
+    if (known !== undefined) return answerOrPass(req, reply, known?.id ?? null, done);
+    tenancy.forRequest(req).then((org) => answerOrPass(req, reply, org?.id ?? null, done), done);
   },
-  async onSend(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  onRequestApi(req: FastifyRequest, reply: FastifyReply, done: Done): void {
+    if (req.method !== 'GET' || !req.org || !req.routeOptions.config.publicCache) return done();
+    answerOrPass(req, reply, req.org.id, done);
+  },
+  onSend(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void): void {
     const fill = (req as Marked)[filling];
-    if (!fill || reply.statusCode !== 200 || reply.getHeader('content-encoding')) return payload;
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    if (!fill || reply.statusCode !== 200 || reply.getHeader('content-encoding')) return done(null, payload);
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
     delete (req as Marked)[filling];
-    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
-    const headers: Record<string, string> = {};
-    for (const h of KEPT) {
-      const v = reply.getHeader(h);
-      if (v !== undefined) headers[h] = String(v);
-    }
-    const entry = publicCache.put(fill.orgId, fill.key, fill.generation, {
-      status: 200,
-      type: String(reply.getHeader('content-type') ?? 'application/octet-stream'),
-      etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`,
-      body,
-      headers,
-    });
-    void reply.header('ETag', entry.etag).header('Cache-Control', PUBLIC_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
-    if (fresh(req, entry)) {
-      void reply.code(304);
-      return '';
-    }
-    const enc = body.length >= COMPRESS_FROM ? encodingFor(req.headers['accept-encoding']) : null;
-    if (!enc) return body;
-    void reply.header('Content-Encoding', enc).removeHeader('content-length');
-    entry.fast = true;
-    if (enc === 'br') {
-      entry.br = brotli(body, FAST.br);
-      publicCache.grow(entry, entry.br.length);
-      return entry.br;
-    }
-    entry.gzip = gzipSync(body, { level: FAST.gzip });
-    publicCache.grow(entry, entry.gzip.length);
-    return entry.gzip;
+    done(null, keep(req, reply, fill, Buffer.isBuffer(payload) ? payload : Buffer.from(payload)));
   },
 });
+
+/** A route's 200 answer kept, and sent as a hit would send it: 304 when the request's validators match, compressed. */
+function keep(req: FastifyRequest, reply: FastifyReply, fill: Fill, body: Buffer): Buffer | string {
+  const headers: Record<string, string> = {};
+  for (const h of KEPT) {
+    const v = reply.getHeader(h);
+    if (v !== undefined) headers[h] = String(v);
+  }
+  const entry = publicCache.put(fill.orgId, fill.key, fill.generation, {
+    status: 200,
+    type: String(reply.getHeader('content-type') ?? 'application/octet-stream'),
+    etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`,
+    body,
+    headers,
+  });
+  void reply.header('ETag', entry.etag).header('Cache-Control', PUBLIC_CACHE_CONTROL).header('Vary', 'Accept-Encoding');
+  if (fresh(req, entry)) {
+    void reply.code(304);
+    return '';
+  }
+  const enc = body.length >= COMPRESS_FROM ? encodingFor(req.headers['accept-encoding']) : null;
+  if (!enc) return body;
+  void reply.header('Content-Encoding', enc).removeHeader('content-length');
+  entry.fast = true;
+  if (enc === 'br') {
+    entry.br = brotli(body, FAST.br);
+    publicCache.grow(entry, entry.br.length);
+    return entry.br;
+  }
+  entry.gzip = gzipSync(body, { level: FAST.gzip });
+  publicCache.grow(entry, entry.gzip.length);
+  return entry.gzip;
+}

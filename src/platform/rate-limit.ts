@@ -123,16 +123,31 @@ export class RateLimiter {
         this.lost((err as Error).message);
       }
     }
-    if (count === null) {
-      const entry = this.local.get(id);
-      if (!entry || entry.windowStart !== windowStart) {
-        count = 1;
-        this.local.set(id, { count, windowStart });
-      } else {
-        count = ++entry.count;
-      }
-    }
+    count ??= this.countHere(id, windowStart);
     return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
+  }
+
+  /**
+   * `hit` at once, without a promise, when the counters are this process's (no Redis configured: a single process);
+   * null when they are Redis's, and `hit` must ask it.
+   */
+  hitHere(id: string, limit = this.limit): RateResult | null {
+    if (this.redis) return null;
+    const now = clock.now();
+    const windowStart = now - (now % 60_000);
+    const reset = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
+    const count = this.countHere(id, windowStart);
+    return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
+  }
+
+  /** Counts a hit in this process's memory: the count in the window so far, this one included. */
+  private countHere(id: string, windowStart: number): number {
+    const entry = this.local.get(id);
+    if (!entry || entry.windowStart !== windowStart) {
+      this.local.set(id, { count: 1, windowStart });
+      return 1;
+    }
+    return ++entry.count;
   }
 
   close(): void {

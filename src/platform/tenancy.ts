@@ -85,6 +85,16 @@ export class Tenancy {
     return slug ? this.bySlug(slug) : null;
   }
 
+  /**
+   * `forRequest` at once, without a promise, when the address's answer is remembered (as it is for nearly every
+   * request); `undefined` when it is not, and `forRequest` must read it.
+   */
+  rememberedForRequest(req: FastifyRequest): Organization | null | undefined {
+    const slug = this.slugFromHost(requestHost(req));
+    if (!slug || !SLUG_PATTERN.test(slug)) return null;
+    return this.cache.get(slug)?.org;
+  }
+
   /** How many addresses are remembered now (bounded by the constructor's `maxCached`). */
   get cachedHosts(): number {
     return this.cache.size;

@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { makeOrg, request, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
+import { holdMidMinute } from '../../../test/clock.ts';
 import pg from 'pg';
 import { publicCache } from '../../platform/public-cache.ts';
 import { onPublicChange } from '../../platform/cache-bus.ts';
@@ -349,4 +350,165 @@ test('a hold in force is not listed; a hold that starts or ends by time flips th
   await t.db.query('SELECT public_listing_rebuild($1)', [org.id]);
   publicCache.clear(null);
   assert.deepEqual((await list()).ids, [held, ends, free].sort());
+});
+
+/**
+ * Asks for an address until it is answered from the cache twice running: the commit notices of what a test set up
+ * (each empties its organization's kept answers) have landed by then.
+ */
+async function settled(org: TestOrg, url: string): Promise<void> {
+  for (let tries = 0, running = 0; tries < 250; tries++) {
+    const hits = publicCache.hits;
+    await page(org, url);
+    running = publicCache.hits === hits + 1 ? running + 1 : 0;
+    if (running === 2) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${url} was never answered from the cache`);
+}
+
+/** A public answer as it went out, its body as bytes (a compressed one too). */
+const raw = (host: string, url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+  t.app.inject({ method, url, headers: { host, ...headers } });
+
+test('a hit carries the security headers and the request id, as the miss that kept it did', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Marble' });
+  await settled(org, '/animals');
+  const urls = ['/', '/animals', '/embed', `/animals/${id}/marble`, '/widget.js', '/feed.json', '/api/public/animals'];
+  for (const url of urls) {
+    for (const encoding of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+      const what = `${url} ${encoding['accept-encoding'] ?? 'identity'}`;
+      publicCache.clear(org.id);
+      const misses = publicCache.misses;
+      const miss = await raw(org.host, url, { 'x-request-id': 'the-miss', ...encoding });
+      const hits = publicCache.hits;
+      const hit = await raw(org.host, url, { 'x-request-id': 'the-hit', ...encoding });
+      assert.equal(publicCache.misses, misses + 1, `${what}: the first is a miss`);
+      assert.equal(publicCache.hits, hits + 1, `${what}: the second is a hit`);
+      assert.equal(miss.statusCode, 200, what);
+      assert.equal(hit.statusCode, 200, what);
+      assert.equal(miss.headers['x-request-id'], 'the-miss', what);
+      assert.equal(hit.headers['x-request-id'], 'the-hit', what);
+      // The same headers but those that differ per request; a hit's compressed body is denser (see above), so its
+      // length differs too: the bytes it stands for are the same.
+      const steady = (r: typeof hit) => {
+        const { 'x-request-id': _id, date: _date, 'ratelimit-remaining': _left, 'content-length': _length, ...rest } = r.headers;
+        return rest;
+      };
+      assert.deepEqual(steady(hit), steady(miss), what);
+      const plain = (r: typeof hit) =>
+        r.headers['content-encoding'] === 'br'
+          ? brotliDecompressSync(r.rawPayload)
+          : r.headers['content-encoding'] === 'gzip'
+            ? gunzipSync(r.rawPayload)
+            : r.rawPayload;
+      assert.deepEqual(plain(hit), plain(miss), what);
+      assert.equal(hit.headers['x-content-type-options'], 'nosniff', what);
+      assert.equal(hit.headers['referrer-policy'], 'no-referrer', what);
+      assert.match(String(hit.headers['content-security-policy']), /^default-src 'none'/, what);
+      assert.match(String(hit.headers['ratelimit-limit']), /^\d+$/, what);
+      assert.equal(hit.headers['x-frame-options'], url === '/embed' ? undefined : 'DENY', what);
+      // A 304 answered from the entry carries them too.
+      const again = await raw(org.host, url, { 'x-request-id': 'the-304', 'if-none-match': String(hit.headers.etag), ...encoding });
+      assert.equal(again.statusCode, 304, what);
+      assert.equal(publicCache.hits, hits + 2, `${what}: the 304 is a hit`);
+      assert.equal(again.headers['x-request-id'], 'the-304', what);
+      assert.equal(again.headers['x-content-type-options'], 'nosniff', what);
+      assert.equal(again.headers['content-security-policy'], hit.headers['content-security-policy'], what);
+      assert.equal(again.headers.etag, hit.headers.etag, what);
+    }
+  }
+});
+
+test('a hit is counted against its address, and refused with the same 429 as any request once the allowance is spent', async (tc) => {
+  holdMidMinute(tc); // one window of the limiter for the whole test
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Nutmeg' });
+  const url = `/animals/${id}/nutmeg`;
+  await settled(org, url);
+  await settled(org, '/api/public/animals');
+  // A second app on the same database and cache (one per process), whose address allowance is 5 a minute.
+  const limited = await testApp({ publicRateLimitPerMinute: 5 });
+  try {
+    const get = (path: string, headers: Record<string, string> = {}) => request(limited, org.host, 'GET', path, { key: null, headers });
+    const hits = publicCache.hits;
+    const first = await get(url);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['ratelimit-remaining'], '4');
+    assert.equal((await get(url, { 'if-none-match': String(first.headers.etag) })).headers['ratelimit-remaining'], '3');
+    assert.equal((await get('/api/public/animals')).headers['ratelimit-remaining'], '2');
+    assert.equal((await get(url)).headers['ratelimit-remaining'], '1');
+    assert.equal((await get('/animals?never=asked')).headers['ratelimit-remaining'], '0');
+    assert.equal(publicCache.hits, hits + 4, 'the kept answers were hits, each counted');
+    // Spent: a kept page, its 304, the kept JSON list and a page never asked for are refused alike.
+    const refused = [
+      await get(url),
+      await get(url, { 'if-none-match': String(first.headers.etag) }),
+      await get('/api/public/animals'),
+      await get('/animals?never=asked-either'),
+    ];
+    const [page429] = refused;
+    for (const r of refused) {
+      assert.equal(r.status, 429, r.raw);
+      assert.match(r.raw, /^\{"error":"Too many requests; try again in \d+ seconds\."\}$/);
+      assert.equal(r.raw, page429?.raw);
+      assert.equal(r.headers['retry-after'], page429?.headers['retry-after']);
+      assert.equal(r.headers['ratelimit-remaining'], '0');
+      assert.equal(r.headers['x-content-type-options'], 'nosniff');
+      assert.ok(r.headers['x-request-id']);
+    }
+    assert.equal(publicCache.hits, hits + 4, 'a refused request is not answered from the cache');
+  } finally {
+    await limited.close();
+  }
+});
+
+test('HEAD is answered by the route, never from the cache', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Pickle' });
+  for (const url of ['/animals', `/animals/${id}/pickle`, '/api/public/animals']) {
+    await settled(org, url);
+    const get = await raw(org.host, url);
+    const [hits, misses] = [publicCache.hits, publicCache.misses];
+    const head = await raw(org.host, url, {}, 'HEAD');
+    assert.equal(head.statusCode, 200, url);
+    assert.equal(head.rawPayload.length, 0, url);
+    assert.equal(head.headers['content-type'], get.headers['content-type'], url);
+    assert.equal(head.headers['x-content-type-options'], 'nosniff', url);
+    assert.equal(publicCache.hits, hits, `${url}: HEAD is not a hit`);
+    assert.equal(publicCache.misses, misses, `${url}: nor a miss`);
+  }
+});
+
+test('no answer is kept for an address that names no animal (404), a moved one (301), or no organization', async () => {
+  const org = await makeOrg(t);
+  const id = await animal(org, { publicName: 'Tofu' });
+  await settled(org, `/animals/${id}/tofu`);
+  for (const [url, status] of [
+    [`/animals/${id}/old-name`, 301],
+    [`/animals/${id}`, 301],
+    ['/animals/ani_nobody/tofu', 404],
+    ['/animals?page=999', 404],
+  ] as const) {
+    const [hits, misses] = [publicCache.hits, publicCache.misses];
+    for (let i = 0; i < 3; i++) assert.equal((await page(org, url)).status, status, url);
+    assert.equal(publicCache.hits, hits, `${url}: never a hit`);
+    assert.equal(publicCache.misses, misses + 3, `${url}: each one a miss, its route answering`);
+  }
+  const moved = await page(org, `/animals/${id}/old-name`);
+  assert.equal(moved.headers.location, `/animals/${id}/tofu`);
+  // An address that names no organization: the route's 404 each time, neither hit nor miss.
+  const [hits, misses] = [publicCache.hits, publicCache.misses];
+  for (const url of ['/animals', `/animals/${id}/tofu`]) {
+    for (let i = 0; i < 2; i++) {
+      const r = await request(t, 'nobody-here.localhost', 'GET', url, { key: null });
+      assert.equal(r.status, 404, url);
+      assert.equal(r.headers['cache-control'], 'no-store', url);
+    }
+  }
+  assert.deepEqual([publicCache.hits, publicCache.misses], [hits, misses]);
+  // The kept page still answers at its own address.
+  assert.equal((await page(org, `/animals/${id}/tofu`)).status, 200);
+  assert.equal(publicCache.hits, hits + 1);
 });

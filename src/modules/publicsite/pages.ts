@@ -129,21 +129,24 @@ export async function sitePages(app: App, ctx: AppContext) {
 
   // The pages' own content policy (after the kernel's, which this scope's hook follows): no script runs on
   // them, styles are inline, images from here or https. Only the iframe page may be framed by other sites.
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.routeOptions.url?.startsWith('/api/')) return payload;
-    const framable = req.routeOptions.url === '/embed';
-    if (framable) void reply.removeHeader('X-Frame-Options');
-    void reply.header(
-      'Content-Security-Policy',
-      `default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; ` +
-        `form-action 'self'; frame-ancestors ${framable ? '*' : "'none'"}`,
-    );
-    return payload;
+  // A callback hook with both policies made once: a page's answer makes no promise and no string for it.
+  const policy = (frameAncestors: string) =>
+    `default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; ` +
+    `form-action 'self'; frame-ancestors ${frameAncestors}`;
+  const [PAGE_POLICY, FRAMABLE_POLICY] = [policy("'none'"), policy('*')];
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const route = req.routeOptions.url;
+    if (route?.startsWith('/api/')) return done(null, payload);
+    const framable = route === '/embed';
+    if (framable) void reply.removeHeader('x-frame-options');
+    void reply.header('content-security-policy', framable ? FRAMABLE_POLICY : PAGE_POLICY);
+    done(null, payload);
   });
-  // The response cache (src/platform/public-cache.ts): a hit or a 304 is answered before the route runs; a 200 is kept,
-  // compressed for clients that take Brotli or gzip.
-  const cacheHooks = publicCacheHooks(async (req) => (await orgFor(req))?.id ?? null);
-  app.addHook('preHandler', cacheHooks.preHandler);
+  // The response cache (src/platform/public-cache.ts): a hit or a 304 is answered before the route runs (a page by the
+  // kernel right after the rate limit, the JSON list here once the kernel has resolved its organization and key); a 200
+  // is kept, compressed for clients that take Brotli or gzip.
+  const cacheHooks = publicCacheHooks(ctx.tenancy);
+  app.addHook('onRequest', cacheHooks.onRequestApi);
   app.addHook('onSend', cacheHooks.onSend);
   ctx.onChange(() => publicCache.clear(null));
 

@@ -16,12 +16,14 @@ export const tooMany = (rate: RateResult) =>
     'Retry-After': String(rate.reset),
   });
 
+type OwnLimit = { bucket: string; perMinute: number };
+/** The bucket and allowance of a request counted by its address (a route may name its own, `config.addressLimit`). */
+const addressBucket = (config: Config, ip: string | undefined, own?: OwnLimit): [string, number] =>
+  own ? [`ip:${own.bucket}:${ip ?? 'unknown'}`, own.perMinute] : [`ip:${ip ?? 'unknown'}`, config.publicRateLimitPerMinute];
+
 /** Counts one request per client address, for everything not done with a valid key. */
-export const limitAddress =
-  (limiter: RateLimiter, config: Config) => (ip: string | undefined, own?: { bucket: string; perMinute: number }) =>
-    own
-      ? limiter.hit(`ip:${own.bucket}:${ip ?? 'unknown'}`, own.perMinute)
-      : limiter.hit(`ip:${ip ?? 'unknown'}`, config.publicRateLimitPerMinute);
+export const limitAddress = (limiter: RateLimiter, config: Config) => (ip: string | undefined, own?: OwnLimit) =>
+  limiter.hit(...addressBucket(config, ip, own));
 
 export interface Limits {
   /** Counts the request in its address's bucket; 429 when the bucket is spent. */
@@ -46,7 +48,9 @@ export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
   async (app, { limiter, config }) => {
     const address = limitAddress(limiter, config);
     const enforce = (reply: FastifyReply, rate: RateResult) => {
-      void reply.headers(rateHeaders(rate));
+      // rateHeaders' names in lower case, as Fastify keeps them (no object and no folding of each name per request);
+      // rateHeaders keeps its spelling for the answers written straight to the socket (plugins/errors.ts).
+      void reply.header('ratelimit-limit', rate.limit).header('ratelimit-remaining', rate.remaining).header('ratelimit-reset', rate.reset);
       if (!rate.allowed) throw tooMany(rate);
     };
     const limits: Limits = {
@@ -58,7 +62,15 @@ export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
       // Never limited: a health check must answer while clients are throttled. A request with a key
       // is counted in its key's bucket by the auth plugin: it passes here without a promise.
       if (req.routeOptions.url === '/healthz' || (isTenantRoute(req) && bearer(req.headers.authorization))) return done();
-      limits.byAddress(req, reply).then(() => done(), done);
+      // Counted in this process's memory (no Redis): at once, without a promise.
+      const rate = limiter.hitHere(...addressBucket(config, req.ip, req.routeOptions.config?.addressLimit));
+      if (!rate) return void limits.byAddress(req, reply).then(() => done(), done);
+      try {
+        enforce(reply, rate);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done();
     });
     app.addHook('onClose', async () => limiter.close());
   },

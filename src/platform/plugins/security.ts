@@ -28,11 +28,12 @@ const APP_CSP =
  * fifth of what a keyed GET of one animal costs.) The content policy is set per answer below.
  */
 export function helmetHeaders(): Record<string, string> {
+  // Names in lower case, as Fastify keeps them: a mixed-case name would be folded into a new string on every answer.
   const headers: Record<string, string> = {};
   const res = {
-    setHeader: (name: string, value: unknown) => void (headers[name] = String(value)),
-    removeHeader: (name: string) => void delete headers[name],
-    getHeader: (name: string) => headers[name],
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+    getHeader: (name: string) => headers[name.toLowerCase()],
   };
   helmet({
     contentSecurityPolicy: false,
@@ -54,7 +55,7 @@ export const securityPlugin = fp<{ corsOrigins: string[] }>(
   async (app, { corsOrigins }) => {
     const fixed = helmetHeaders();
     app.addHook('onRequest', (req, reply, done) => {
-      void reply.headers(fixed).header('X-Request-Id', req.id);
+      void reply.headers(fixed).header('x-request-id', req.id);
       done();
     });
     if (!corsOrigins.length) void app.options('*', { schema: { hide: true } }, async (_req, reply) => reply.code(204).send());
@@ -75,10 +76,10 @@ export const securityPlugin = fp<{ corsOrigins: string[] }>(
       const html = type.startsWith('text/html');
       // A page that set its own, stricter policy (the contract signing page) keeps it.
       if (!(html && reply.hasHeader('content-security-policy')))
-        void reply.header('Content-Security-Policy', html ? (path === '/app' || path.startsWith('/app/') ? APP_CSP : DOCS_CSP) : API_CSP);
-      if (req.protocol === 'https') void reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+        void reply.header('content-security-policy', html ? (path === '/app' || path.startsWith('/app/') ? APP_CSP : DOCS_CSP) : API_CSP);
+      if (req.protocol === 'https') void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
       if ((path === '/api' || path.startsWith('/api/')) && !reply.hasHeader('cache-control'))
-        void reply.header('Cache-Control', 'no-store');
+        void reply.header('cache-control', 'no-store');
       done(null, payload);
     });
   },

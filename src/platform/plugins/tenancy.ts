@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { bearer } from '../auth.ts';
 import { isTenantRoute, requestHost } from '../request.ts';
@@ -8,8 +9,7 @@ import type { Tenancy } from '../tenancy.ts';
 export const tenancyPlugin = fp<{ tenancy: Tenancy }>(
   async (app, { tenancy }) => {
     app.decorateRequest('org', null);
-    app.addHook('onRequest', async (req, reply) => {
-      if (!isTenantRoute(req)) return;
+    const resolve = async (req: FastifyRequest, reply: FastifyReply) => {
       const host = requestHost(req);
       const slug = tenancy.slugFromHost(host);
       const org = slug ? await tenancy.bySlug(slug) : null;
@@ -27,6 +27,17 @@ export const tenancyPlugin = fp<{ tenancy: Tenancy }>(
         throw new AppError('NOT_FOUND', 'No organization is served at this address.');
       }
       req.org = org;
+    };
+    // A callback hook: a request that is not an organization's /api request, or whose address names an organization
+    // already remembered (nearly all), goes on without a promise.
+    app.addHook('onRequest', (req, reply, done) => {
+      if (!isTenantRoute(req)) return done();
+      const known = tenancy.rememberedForRequest(req);
+      if (known) {
+        req.org = known;
+        return done();
+      }
+      resolve(req, reply).then(() => done(), done);
     });
   },
   { name: 'ark-tenancy', dependencies: ['ark-rate-limit'] },
