@@ -3,8 +3,8 @@
 -- (every Luna, every Biscuit), and an organization has far fewer distinct names than animals, growing much more slowly
 -- than they do. The search now works on the distinct names:
 --
--- - `animal_names`: each distinct folded name (`animals.name_search`) an organization's animals have had;
--- - `animal_name_suffixes`: the suffixes of each space-separated piece of those names, with `rep` (what a suffix shares
+-- - `animal_name_suffixes`: the suffixes of each space-separated piece of every distinct folded name
+--   (`animals.name_search`) an organization's animals have had, with `rep` (what a suffix shares
 --   with the name's next suffix in bytes' order, migration 2040), so a word's names come from one prefix range of the
 --   index, each name once;
 -- - `animal_name_counts`: how many live animals have each name, per status, striped over a few rows per name and
@@ -16,14 +16,9 @@
 -- table of every animal (`animal_name_terms`, 5.7 million rows at 1M animals, twenty-odd rows written per new animal)
 -- goes.
 --
--- A name no animal has any longer stays in `animal_names` with counts of zero (a vocabulary only grows; a name comes back
--- often, and its rows are a few dozen bytes).
-
-CREATE TABLE animal_names (
-  organization_id text NOT NULL,
-  name_search     text NOT NULL,
-  PRIMARY KEY (organization_id, name_search)
-);
+-- A name no animal has any longer keeps its suffixes and counts of zero (a vocabulary only grows; a name comes back
+-- often, and its rows are a few dozen bytes). So a name has counts exactly when it has suffixes: the first count of a
+-- name is the moment to make them.
 
 CREATE TABLE animal_name_suffixes (
   organization_id text NOT NULL,
@@ -46,18 +41,18 @@ CREATE TABLE animal_name_counts (
 ALTER TABLE animal_name_suffixes SET (parallel_workers = 0);
 ALTER TABLE animal_name_counts SET (parallel_workers = 0);
 
--- One animal more (delta 1) or fewer (-1) with a name and status; a name seen for the first time gets its suffixes.
+-- One animal more (delta 1) or fewer (-1) with a name and status; a name seen for the first time (no counts yet) gets
+-- its suffixes. Two writers of one new name may both find no counts: the second waits on the first's suffixes and
+-- skips them.
 CREATE FUNCTION animal_name_count(org text, nm text, st text, delta int) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF nm IS NULL THEN
     RETURN;
   END IF;
-  IF delta > 0 THEN
-    INSERT INTO animal_names (organization_id, name_search) VALUES (org, nm) ON CONFLICT DO NOTHING;
-    IF FOUND THEN
-      INSERT INTO animal_name_suffixes (organization_id, term, name_search, rep)
-      SELECT org, x.term, nm, x.rep FROM ark_search_entries(nm, 1) x;
-    END IF;
+  IF delta > 0 AND NOT EXISTS (SELECT 1 FROM animal_name_counts WHERE organization_id = org AND name_search = nm) THEN
+    INSERT INTO animal_name_suffixes (organization_id, term, name_search, rep)
+    SELECT org, x.term, nm, x.rep FROM ark_search_entries(nm, 1) x
+    ON CONFLICT DO NOTHING;
   END IF;
   INSERT INTO animal_name_counts (organization_id, name_search, status_id, stripe, n) VALUES (org, nm, st, ark_stripe(4), delta)
   ON CONFLICT (organization_id, name_search, status_id, stripe) DO UPDATE SET n = animal_name_counts.n + EXCLUDED.n;
@@ -76,16 +71,15 @@ BEGIN
 END;
 $$;
 
--- For bulk loaders that pause the animals' triggers: an organization's names and counts made again from its animals.
+-- For bulk loaders that pause the animals' triggers: an organization's suffixes and counts made again from its animals
+-- (the suffixes of names no animal has any longer are kept, without counts: a name that comes back finds them).
 CREATE FUNCTION animal_names_rebuild(org text) RETURNS void LANGUAGE sql AS $$
   DELETE FROM animal_name_counts WHERE organization_id = org;
-  INSERT INTO animal_names (organization_id, name_search)
-  SELECT DISTINCT organization_id, name_search FROM animals
-   WHERE organization_id = org AND deleted_at IS NULL AND name_search IS NOT NULL
-  ON CONFLICT DO NOTHING;
   INSERT INTO animal_name_suffixes (organization_id, term, name_search, rep)
-  SELECT n.organization_id, x.term, n.name_search, x.rep FROM animal_names n, ark_search_entries(n.name_search, 1) x
-   WHERE n.organization_id = org
+  SELECT n.organization_id, x.term, n.name_search, x.rep
+    FROM (SELECT DISTINCT organization_id, name_search FROM animals
+           WHERE organization_id = org AND deleted_at IS NULL AND name_search IS NOT NULL) n,
+         ark_search_entries(n.name_search, 1) x
   ON CONFLICT DO NOTHING;
   INSERT INTO animal_name_counts (organization_id, name_search, status_id, stripe, n)
   SELECT organization_id, name_search, status_id, 0, count(*) FROM animals
@@ -99,10 +93,10 @@ DROP FUNCTION animal_name_terms_trigger();
 DROP FUNCTION animal_name_terms_rebuild(text);
 DROP TABLE animal_name_terms;
 
-INSERT INTO animal_names (organization_id, name_search)
-SELECT DISTINCT organization_id, name_search FROM animals WHERE deleted_at IS NULL AND name_search IS NOT NULL;
 INSERT INTO animal_name_suffixes (organization_id, term, name_search, rep)
-SELECT n.organization_id, x.term, n.name_search, x.rep FROM animal_names n, ark_search_entries(n.name_search, 1) x;
+SELECT n.organization_id, x.term, n.name_search, x.rep
+  FROM (SELECT DISTINCT organization_id, name_search FROM animals WHERE deleted_at IS NULL AND name_search IS NOT NULL) n,
+       ark_search_entries(n.name_search, 1) x;
 INSERT INTO animal_name_counts (organization_id, name_search, status_id, stripe, n)
 SELECT organization_id, name_search, status_id, 0, count(*) FROM animals
  WHERE deleted_at IS NULL AND name_search IS NOT NULL

@@ -50,7 +50,6 @@ export const OWNERS: Record<string, string> = {
   people_search_terms: 'people',
   // Dropped by 2050 (the name search reads the distinct names since).
   animal_name_terms: 'animals',
-  animal_names: 'animals',
   animal_name_suffixes: 'animals',
   animal_name_counts: 'animals',
   // 1990: each donor's giving, kept by trigger on donations.

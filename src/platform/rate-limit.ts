@@ -53,6 +53,22 @@ export function connectRedis(url: string): Redis {
  * counters fall back to this process's memory (logged once), `degraded` is true, and Redis is used
  * again as soon as it answers.
  */
+/**
+ * The window a hit falls in: windows are whole minutes of the kernel's clock (tests move it instead of waiting for the
+ * next minute); `reset` is the seconds left in it.
+ */
+function minute(): { now: number; windowStart: number; reset: number } {
+  const now = clock.now();
+  const windowStart = now - (now % 60_000);
+  return { now, windowStart, reset: Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000)) };
+}
+const result = (limit: number, count: number, reset: number): RateResult => ({
+  limit,
+  remaining: Math.max(0, limit - count),
+  reset,
+  allowed: count <= limit,
+});
+
 export class RateLimiter {
   private local = new Map<string, { count: number; windowStart: number }>();
   private sweep: NodeJS.Timeout;
@@ -102,10 +118,7 @@ export class RateLimiter {
   }
 
   async hit(id: string, limit = this.limit): Promise<RateResult> {
-    // Windows are whole minutes of the kernel's clock (tests move it instead of waiting for the next minute).
-    const now = clock.now();
-    const windowStart = now - (now % 60_000);
-    const reset = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
+    const { now, windowStart, reset } = minute();
     let count: number | null = null;
     // While Redis is known to be down, the reconnecting client's `ready` event, a good PING, or (at most once a
     // second) a request's own try ends the fallback.
@@ -123,8 +136,7 @@ export class RateLimiter {
         this.lost((err as Error).message);
       }
     }
-    count ??= this.countHere(id, windowStart);
-    return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
+    return result(limit, count ?? this.countHere(id, windowStart), reset);
   }
 
   /**
@@ -133,11 +145,8 @@ export class RateLimiter {
    */
   hitHere(id: string, limit = this.limit): RateResult | null {
     if (this.redis) return null;
-    const now = clock.now();
-    const windowStart = now - (now % 60_000);
-    const reset = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
-    const count = this.countHere(id, windowStart);
-    return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
+    const { windowStart, reset } = minute();
+    return result(limit, this.countHere(id, windowStart), reset);
   }
 
   /** Counts a hit in this process's memory: the count in the window so far, this one included. */

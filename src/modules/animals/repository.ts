@@ -194,9 +194,9 @@ export async function listAnimals(q: Queryable, orgId: string, f: AnimalFilter, 
 }
 
 /**
- * The name words of the staff list, read through the organization's distinct names (migration 2050): `animal_names`
- * holds each folded name (`animals.name_search`) once, `animal_name_suffixes` every suffix of each space-separated
- * piece of those names under a btree, and `animal_name_counts` how many live animals have each name in each status. A
+ * The name words of the staff list, read through the organization's distinct names (migration 2050):
+ * `animal_name_suffixes` holds every suffix of each space-separated piece of each distinct folded name
+ * (`animals.name_search`) under a btree, and `animal_name_counts` how many live animals have each name in each status. A
  * word of printable ASCII is a prefix range of the suffixes' index: its names, each once (`rep`, as in migration 2040),
  * the other words checked on the name itself. The exact total is the sum of those names' counts in the statuses asked
  * for (each of the organization's when none is), so it costs the distinct names a word matches, not its animals.
@@ -221,16 +221,18 @@ async function searchAnimals(q: Queryable, orgId: string, f: AnimalFilter, words
   const first = table[0] ?? '';
   // Folded once per statement (a scalar subquery), not per index entry by a generic plan.
   const folded = sql<string>`(SELECT ark_fold(${first}))`;
-  // Every word (the first too, cheaply) on the name: each is part of it (a word has no space, so it is part of a piece).
+  // Every word (the first too, cheaply) is checked on the name: each is part of it (a word has no space, so it is part
+  // of a piece). Each word's folded LIKE pattern is made once per statement.
+  const patterns = words.map((t) => sql<string>`(SELECT ark_fold(${like(t)}))`);
   const onName = (col: string) =>
     sql.join(
-      words.map((t) => sql`${sql.raw(col)} LIKE (SELECT ark_fold(${like(t)}))`),
+      patterns.map((p) => sql`${sql.raw(col)} LIKE ${p}`),
       sql` AND `,
     );
-  // The walk checks the words through ark_name_like (migration 2050): no trigram index and no parallel workers for
-  // a read of a few thousand rows in the list's order.
+  // The walk checks them through ark_name_like (migration 2050): no trigram index and no parallel workers for a read of
+  // a few thousand rows in the list's order.
   const walkName = sql.join(
-    words.map((t) => sql`ark_name_like(a.name_search, (SELECT ark_fold(${like(t)})))`),
+    patterns.map((p) => sql`ark_name_like(a.name_search, ${p})`),
     sql` AND `,
   );
   const names = sql`names AS MATERIALIZED (SELECT x.name_search FROM animal_name_suffixes x

@@ -207,11 +207,6 @@ export interface AnimalNameCounts {
   stripe: number;
 }
 
-export interface AnimalNames {
-  name_search: string;
-  organization_id: string;
-}
-
 export interface AnimalNameSuffixes {
   name_search: string;
   organization_id: string;
@@ -2165,7 +2160,6 @@ export interface DB {
   animal_microchips: AnimalMicrochips;
   animal_name_counts: AnimalNameCounts;
   animal_name_suffixes: AnimalNameSuffixes;
-  animal_names: AnimalNames;
   animal_photos: AnimalPhotos;
   animal_statuses: AnimalStatuses;
   animal_stays: AnimalStays;
@@ -2339,7 +2333,6 @@ export const PRIMARY_KEYS = {
   animal_microchips: ['organization_id', 'id'],
   animal_name_counts: ['organization_id', 'name_search', 'status_id', 'stripe'],
   animal_name_suffixes: ['organization_id', 'term', 'name_search', 'rep'],
-  animal_names: ['organization_id', 'name_search'],
   animal_photos: ['organization_id', 'id'],
   animal_statuses: ['organization_id', 'id'],
   animal_stays: ['organization_id', 'id'],
@@ -2563,7 +2556,6 @@ export const COLUMNS = {
   animal_microchips: ['organization_id', 'id', 'animal_id', 'number', 'implanted_on', 'registry', 'is_primary', 'created_at', 'updated_at'],
   animal_name_counts: ['organization_id', 'name_search', 'status_id', 'stripe', 'n'],
   animal_name_suffixes: ['organization_id', 'term', 'name_search', 'rep'],
-  animal_names: ['organization_id', 'name_search'],
   animal_photos: [
     'organization_id',
     'id',
