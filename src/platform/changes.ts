@@ -39,6 +39,9 @@ export interface Change {
 /** Field names never carried by a change, whatever a caller passes. */
 const SECRET = /secret|password|passcode|token|api_?key|key_hash|totp|hash$/i;
 
+/** A change's fields as the feed keeps them (secrets left out), as JSON: for a statement that binds them itself. */
+export const changeFieldsJson = (c: Pick<Change, 'fields'>): string => JSON.stringify(clean(c.fields));
+
 function clean(fields: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields ?? {})) {
@@ -189,7 +192,7 @@ export function changeCteSql(
   opts: { fields?: RawBuilder<unknown>; actor?: RawBuilder<unknown> } = {},
 ) {
   const actor = opts.actor ?? sql`${c.actor ?? null}::text`;
-  const fields = opts.fields ?? sql`${JSON.stringify(clean(c.fields))}::jsonb`;
+  const fields = opts.fields ?? sql`${changeFieldsJson(c)}::jsonb`;
   return sql`INSERT INTO ark_changes (organization_id, event, area, entity_type, entity_id, fields, actor)
     SELECT organization_id, ${c.event}::text, ${CHANGE_EVENTS[c.event]}::text, ${c.entity}::text, id, ${fields}, ${actor}
       FROM ${sql.table(from)}`;

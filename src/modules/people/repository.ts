@@ -1,6 +1,6 @@
-import { changeCteSql, type Change } from '../../platform/changes.ts';
+import { changeCteSql, changeFieldsJson, type Change } from '../../platform/changes.ts';
 import { first, type Queryable } from '../../platform/db/db.ts';
-import { kx, runPrepared, sql, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
+import { kx, runPrepared, sql, statement, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Address } from './schemas.ts';
@@ -175,22 +175,48 @@ export async function updatePerson(
   change?: Omit<Change, 'id'>,
 ): Promise<PersonRow | null> {
   const cols = UPDATABLE.filter((c) => c in patch);
-  const sets = [
-    ...cols.map((c) => sql`${sql.ref(c)} = ${c === 'address' && patch[c] !== null ? JSON.stringify(patch[c]) : patch[c]}`),
-    sql`updated_at = now()`,
-  ];
-  // The change for the feed, when given, is recorded by the same statement.
-  const ch = change ? sql`, ch AS (${changeCteSql(change, 'w')})` : sql``;
-  // The detail's SQL is built from the column names above (code), its `sent` member bound.
-  const detail = sql`${sql.raw(changesSql(columnPairs(cols, 'o', 'p')))} || jsonb_build_object('sent', ${JSON.stringify(fields)}::jsonb)`;
-  const statement = sql<PersonRow>`WITH w AS (UPDATE people p SET ${sql.join(sets)}
-       FROM (SELECT * FROM people WHERE organization_id = ${orgId} AND id = ${id} AND deleted_at IS NULL FOR UPDATE) o
+  // One statement per shape (the columns sent, and the feed's event when given), built and compiled once: a call binds
+  // its values only.
+  const key = `${cols.join(',')}|${change ? `${change.event}:${change.entity}` : ''}`;
+  let run = updateShapes.get(key);
+  if (!run) updateShapes.set(key, (run = updateStatement(cols, change)));
+  const values: UpdateValues = {
+    orgId,
+    id,
+    actor,
+    sent: JSON.stringify(fields),
+    changeFields: change ? changeFieldsJson(change) : null,
+    changeActor: change?.actor ?? null,
+  };
+  for (const c of cols) values[`set_${c}`] = c === 'address' && patch[c] !== null ? JSON.stringify(patch[c]) : patch[c];
+  const rows = await run(q, values);
+  return rows[0] ?? null;
+}
+type UpdateValues = {
+  orgId: string;
+  id: string;
+  actor: string | null;
+  sent: string;
+  changeFields: string | null;
+  changeActor: string | null;
+} & Record<`set_${string}`, unknown>;
+const updateShapes = new Map<string, (q: Queryable, v: UpdateValues) => Promise<PersonRow[]>>();
+function updateStatement(cols: readonly (typeof UPDATABLE)[number][], change?: Omit<Change, 'id'>) {
+  return statement('person_update', (v: UpdateValues) => {
+    const sets = [...cols.map((c) => sql`${sql.ref(c)} = ${v[`set_${c}`]}`), sql`updated_at = now()`];
+    // The change for the feed, when given, is recorded by the same statement.
+    const ch = change
+      ? sql`, ch AS (${changeCteSql(change, 'w', { fields: sql`${v.changeFields}::jsonb`, actor: sql`${v.changeActor}::text` })})`
+      : sql``;
+    // The detail's SQL is built from the column names above (code), its `sent` member bound.
+    const detail = sql`${sql.raw(changesSql(columnPairs(cols, 'o', 'p')))} || jsonb_build_object('sent', ${v.sent}::jsonb)`;
+    return sql<PersonRow>`WITH w AS (UPDATE people p SET ${sql.join(sets)}
+       FROM (SELECT * FROM people WHERE organization_id = ${v.orgId} AND id = ${v.id} AND deleted_at IS NULL FOR UPDATE) o
       WHERE p.organization_id = o.organization_id AND p.id = o.id RETURNING p.*, ${detail} AS audit_detail),
      au AS (INSERT INTO audit_log (organization_id, actor, action, entity_type, entity_id, detail)
-            SELECT organization_id, ${actor}, 'update', 'person', id, audit_detail FROM w)${ch}
+            SELECT organization_id, ${v.actor}, 'update', 'person', id, audit_detail FROM w)${ch}
      SELECT ${returned('w')} FROM w`;
-  const rows = await runPrepared(q, 'person_update', statement);
-  return rows[0] ?? null;
+  });
 }
 export async function softDeletePerson(q: Queryable, orgId: string, id: string): Promise<boolean> {
   const rows = await kx(q)
