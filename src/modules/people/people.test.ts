@@ -116,6 +116,53 @@ test('update: only sent fields change; address, roles, tags are replaced whole; 
   assertErrorShape('/api/v1/people', await org.req('PATCH', `/api/v1/people/${p.id}`, { body: { id: 'per_x' } }), 422, 'VALIDATION_ERROR');
 });
 
+test('update: each PATCH writes its own values, audit row and feed change, whatever shape came before', async () => {
+  const org = await makeOrg(t);
+  const a = await person(org, { notes: 'first', tags: ['x'] });
+  const b = await person(org, { notes: 'other' });
+  // The same shape twice with other values and another person, a different shape between, then the first shape again.
+  const steps: [string, Record<string, unknown>][] = [
+    [a.id, { notes: 'one', tags: ['newsletter'] }],
+    [b.id, { notes: 'two', tags: [] }],
+    [a.id, { firstName: 'Anita' }],
+    [a.id, { notes: 'three', tags: ['board', 'vip'] }],
+  ];
+  for (const [id, body] of steps) {
+    const res = await org.req('PATCH', `/api/v1/people/${id}`, { body });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    for (const [k, v] of Object.entries(body)) assert.deepEqual(res.body[k], v, `${id} ${k}`);
+  }
+  assert.equal((await org.req('GET', `/api/v1/people/${b.id}`)).body.notes, 'two');
+  const final = (await org.req('GET', `/api/v1/people/${a.id}`)).body;
+  assert.deepEqual([final.firstName, final.notes, final.tags], ['Anita', 'three', ['board', 'vip']]);
+  const audit = await t.db.query<{ entity_id: string; detail: { fields: string[]; changes: Record<string, unknown>; sent: string[] } }>(
+    "SELECT entity_id, detail FROM audit_log WHERE organization_id = $1 AND entity_type = 'person' AND action = 'update' ORDER BY id",
+    [org.id],
+  );
+  assert.deepEqual(
+    audit.map((r) => [r.entity_id, r.detail.sent, r.detail.changes]),
+    [
+      [a.id, ['notes', 'tags'], { notes: { before: 'first', after: 'one' }, tags: { before: ['x'], after: ['newsletter'] } }],
+      [b.id, ['notes', 'tags'], { notes: { before: 'other', after: 'two' } }],
+      [a.id, ['firstName'], { first_name: { before: 'Ana', after: 'Anita' } }],
+      [a.id, ['notes', 'tags'], { notes: { before: 'one', after: 'three' }, tags: { before: ['newsletter'], after: ['board', 'vip'] } }],
+    ],
+  );
+  const feed = await t.db.query<{ entity_id: string; fields: Record<string, unknown> }>(
+    "SELECT entity_id, fields FROM ark_changes WHERE organization_id = $1 AND event = 'person.updated' ORDER BY pos",
+    [org.id],
+  );
+  assert.deepEqual(
+    feed.map((r) => [r.entity_id, r.fields]),
+    [
+      [a.id, { notes: true, tags: ['newsletter'] }],
+      [b.id, { notes: true, tags: [] }],
+      [a.id, { first_name: 'Anita' }],
+      [a.id, { notes: true, tags: ['board', 'vip'] }],
+    ],
+  );
+});
+
 test('list: role (repeatable), email exact, tag, q over name/email/phone; list items omit address and notes', async () => {
   const org = await makeOrg(t);
   await person(org, {
