@@ -131,9 +131,8 @@ const lookupQuery = (k: Kysely<DB>, number: string, limit: number, offset: numbe
     .orderBy('species')
     .limit(limit)
     .offset(offset);
-const lookup = lookupQuery(compiler, '', 0, 0);
 /** A published entry as a lookup answers it. */
-export type LookupRow = Omit<InferResult<typeof lookup>[number], 'status_category'> & { status_category: StatusCategory };
+export type LookupRow = Omit<InferResult<ReturnType<typeof lookupQuery>>[number], 'status_category'> & { status_category: StatusCategory };
 
 /** The published entries of a chip number: the lookup's statement (below), run on `q` (the reader role's transaction). */
 export async function lookupChips(q: Queryable, number: string, limit: number, offset: number): Promise<LookupRow[]> {
@@ -141,11 +140,11 @@ export async function lookupChips(q: Queryable, number: string, limit: number, o
 }
 
 /**
- * The text of the lookup's only statement (`lookupChips`). It runs as ark_registry_reader
+ * The lookup's only statement (`lookupChips`), compiled with its values. It runs as ark_registry_reader
  * (see lookup()), which may read these columns of registry_chips and nothing else; the organization filter is
  * deliberately absent: this table is the one meant to be searched across organizations.
  */
-export const LOOKUP_SQL = lookup.compile().sql;
+export const lookupStatement = (number: string, limit: number, offset: number) => lookupQuery(compiler, number, limit, offset).compile();
 
 export async function logSearch(
   q: Queryable,

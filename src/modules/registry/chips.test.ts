@@ -3,7 +3,7 @@ import { holdMidMinute } from '../../../test/clock.ts';
 import { after, before, test } from 'node:test';
 import { makeOrg, request, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
 import { assertErrorShape, securitySuite } from '../../../test/security.ts';
-import { LOOKUP_SQL } from './chips.repository.ts';
+import { lookupStatement } from './chips.repository.ts';
 import { READER_ROLE } from './chips.service.ts';
 
 let t: TestApp;
@@ -182,7 +182,8 @@ test('the lookup role can read the published columns and nothing else', async ()
       client.release();
     }
   };
-  assert.equal((await asReader(LOOKUP_SQL, [number, 10, 0])).length, 1);
+  const lookup = lookupStatement(number, 10, 0);
+  assert.equal((await asReader(lookup.sql, [...lookup.parameters])).length, 1);
   const denied = /permission denied/;
   await assert.rejects(asReader('SELECT id, name FROM animals LIMIT 1'), denied);
   await assert.rejects(asReader('SELECT id FROM people LIMIT 1'), denied);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { Db } from './db.ts';
-import { kx, sql, statement } from './kysely.ts';
+import { compiler, kx, sql, statement } from './kysely.ts';
 
 const url = process.env.ARK_TEST_DATABASE_URL;
 if (!url) throw new Error('ARK_TEST_DATABASE_URL is not set: run the tests with `npm test`');
@@ -71,4 +71,94 @@ test('a statement built once runs with each call its own values, constants kept'
   );
   assert.equal(seen[0]?.name, seen[1]?.name);
   assert.match(seen[0]?.text ?? '', /\$1::text AS a, \$2::text AS c, \$3::int AS b, \$4::text AS again/);
+});
+
+test("a first page's LIMIT and OFFSET are written into the text; a deeper page's, and a size past the bound, are bound", () => {
+  const page = (limit: number, offset: number) =>
+    sql`SELECT id FROM tasks WHERE organization_id = ${'o1'} ORDER BY id LIMIT ${limit} OFFSET ${offset}`.compile(compiler);
+  const first = page(25, 0);
+  assert.match(first.sql, /LIMIT 25 OFFSET 0$/);
+  assert.deepEqual(first.parameters, ['o1']);
+  const third = page(25, 50);
+  assert.match(third.sql, /LIMIT 25 OFFSET \$2$/);
+  assert.deepEqual(third.parameters, ['o1', 50]);
+  assert.match(page(5000, 0).sql, /LIMIT \$2 OFFSET 0$/);
+  // Only a number right after LIMIT or OFFSET: the same value elsewhere stays bound.
+  const elsewhere = sql`SELECT ${25}::int AS n LIMIT ${25}`.compile(compiler);
+  assert.equal(elsewhere.sql, 'SELECT $1::int AS n LIMIT 25');
+  assert.deepEqual(elsewhere.parameters, [25]);
+  const built = (offset: number) =>
+    compiler.selectFrom('tasks').select('id').where('organization_id', '=', 'o1').limit(10).offset(offset).compile();
+  assert.match(built(0).sql, /limit 10 offset 0$/);
+  assert.match(built(20).sql, /limit 10 offset \$2$/);
+  assert.deepEqual(built(20).parameters, ['o1', 20]);
+});
+
+test('a statement with a page is built once per first-page size, and once with its page bound for the rest', async () => {
+  let builds = 0;
+  const seen: { name: string; text: string; params: unknown[] }[] = [];
+  const spy = {
+    query: async () => [],
+    prepared: async <R>(name: string, text: string, params: unknown[]) => {
+      seen.push({ name, text, params });
+      return [] as R[];
+    },
+  };
+  const run = statement('probe_page', (v: { orgId: string; limit: number; offset: number }) => {
+    builds += 1;
+    return sql`SELECT id FROM tasks WHERE organization_id = ${v.orgId} ORDER BY id LIMIT ${v.limit} OFFSET ${v.offset}`;
+  });
+  await run(spy, { orgId: 'a', limit: 25, offset: 0 });
+  await run(spy, { orgId: 'b', limit: 25, offset: 0 });
+  await run(spy, { orgId: 'a', limit: 50, offset: 0 });
+  await run(spy, { orgId: 'a', limit: 25, offset: 25 });
+  await run(spy, { orgId: 'c', limit: 50, offset: 100 });
+  assert.equal(builds, 3);
+  assert.deepEqual(
+    seen.map((s) => [s.text.replace(/^.* LIMIT/, 'LIMIT'), s.params]),
+    [
+      ['LIMIT 25 OFFSET 0', ['a']],
+      ['LIMIT 25 OFFSET 0', ['b']],
+      ['LIMIT 50 OFFSET 0', ['a']],
+      ['LIMIT $2 OFFSET $3', ['a', 25, 25]],
+      ['LIMIT $2 OFFSET $3', ['c', 50, 100]],
+    ],
+  );
+  assert.equal(new Set(seen.map((s) => s.name)).size, 3);
+});
+
+test('a first page run as a named prepared statement is planned once and then reuses its plan', async () => {
+  const client = await db.pool.connect();
+  try {
+    await client.query(`CREATE TEMP TABLE page_probe AS SELECT g AS id, g % 10 AS k FROM generate_series(1, 20000) g;
+      CREATE INDEX ON page_probe (k, id); ANALYZE page_probe`);
+    const q = {
+      query: async <R>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as R[],
+      prepared: async <R>(name: string, text: string, params: unknown[]) =>
+        (await client.query({ name, text, values: params })).rows as R[],
+    };
+    const page = statement(
+      'probe_plans',
+      (v: { k: number; limit: number; offset: number }) =>
+        sql<{ id: number }>`SELECT id FROM page_probe WHERE k = ${v.k} ORDER BY id LIMIT ${v.limit} OFFSET ${v.offset}`,
+    );
+    for (let i = 0; i < 8; i += 1) {
+      const first = await page(q, { k: i % 10, limit: 25, offset: 0 });
+      assert.deepEqual(first[0], { id: i % 10 || 10 });
+      const deeper = await page(q, { k: i % 10, limit: 25, offset: 50 });
+      assert.equal(deeper.length, 25);
+    }
+    const plans = await q.query<{ text: string; generic: number; custom: number }>(
+      `SELECT statement AS text, generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+        WHERE statement LIKE '%page_probe%' ORDER BY statement`,
+    );
+    // The first page: five plans made for its values, then the plan made once (the LIMIT is in its text).
+    const firstPlans = plans.find((p) => p.text.includes('LIMIT 25 OFFSET 0'));
+    assert.deepEqual({ generic: firstPlans?.generic, custom: firstPlans?.custom }, { generic: 3, custom: 5 });
+    // A deeper page (LIMIT and OFFSET bound): planned for its values every time.
+    const deeperPlans = plans.find((p) => p.text.includes('OFFSET $'));
+    assert.deepEqual({ generic: deeperPlans?.generic, custom: deeperPlans?.custom }, { generic: 0, custom: 8 });
+  } finally {
+    client.release(true);
+  }
 });

@@ -15,11 +15,16 @@ import {
   type DatabaseConnection,
   type Driver,
   Kysely,
+  type LimitNode,
+  type OffsetNode,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
   type QueryResult,
   type RawBuilder,
+  type RawNode,
+  ValueNode,
+  type OperationNode,
 } from 'kysely';
 import type pg from 'pg';
 import { shapeName, type Queryable } from './db.ts';
@@ -54,13 +59,58 @@ class QueryableDriver implements Driver {
   async destroy(): Promise<void> {}
 }
 
+/** The largest page size (rows a LIMIT asks for) written into a statement's text. */
+const LITERAL_LIMIT_MOST = 1001;
+/** A bound value a LIMIT (or OFFSET) is written with instead of a parameter: a page's size, a zero offset. */
+function pageLiteral(node: OperationNode, clause: 'limit' | 'offset'): string | null {
+  if (!ValueNode.is(node) || typeof node.value !== 'number' || !Number.isSafeInteger(node.value)) return null;
+  const v = node.value;
+  return (clause === 'limit' ? v >= 0 && v <= LITERAL_LIMIT_MOST : v === 0) ? String(v) : null;
+}
+const PAGE_CLAUSE = /\b(limit|offset)\s+$/i;
+
+/**
+ * PostgreSQL's compiler, with a first page's LIMIT and OFFSET written into the text rather than bound. A named
+ * prepared statement is planned for its values the first five times and then, as long as the plan made without them
+ * is estimated no dearer, by that plan: a bound LIMIT is estimated at a tenth of the rows, which makes that plan look
+ * dear, so a paged list was planned again on every call (a quarter to a third of a first page's cost). Written in,
+ * the size is known to the plan made once. Only sizes up to LITERAL_LIMIT_MOST and a zero offset are written (a
+ * statement's text per page size: a few dozen; a deeper page keeps its offset bound and is planned per call as
+ * before). Builder clauses (`.limit()`, `.offset()`) and `sql` text ending in LIMIT or OFFSET before a value alike.
+ */
+class ArkQueryCompiler extends PostgresQueryCompiler {
+  protected override visitLimit(node: LimitNode): void {
+    const lit = pageLiteral(node.limit, 'limit');
+    if (lit === null) super.visitLimit(node);
+    else this.append(`limit ${lit}`);
+  }
+  protected override visitOffset(node: OffsetNode): void {
+    const lit = pageLiteral(node.offset, 'offset');
+    if (lit === null) super.visitOffset(node);
+    else this.append(`offset ${lit}`);
+  }
+  protected override visitRaw(node: RawNode): void {
+    const { sqlFragments, parameters } = node;
+    for (let i = 0; i < sqlFragments.length; ++i) {
+      const text = sqlFragments[i] ?? '';
+      this.append(text);
+      const p = parameters[i];
+      if (!p) continue;
+      const clause = PAGE_CLAUSE.exec(text)?.[1]?.toLowerCase() as 'limit' | 'offset' | undefined;
+      const lit = clause ? pageLiteral(p, clause) : null;
+      if (lit === null) this.visitNode(p);
+      else this.append(lit);
+    }
+  }
+}
+
 function build(q: Queryable): Kysely<DB> {
   return new Kysely<DB>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
       createDriver: () => new QueryableDriver(q),
       createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
+      createQueryCompiler: () => new ArkQueryCompiler(),
     },
   });
 }
@@ -112,7 +162,9 @@ class Slot {
 /**
  * A hot statement built and compiled once, then run as a named prepared statement with each call's values: `build`
  * receives stand-ins for the values (use each only as a bound value, never compute with it), so a call costs no
- * building or compiling. Values the statement fixes (constants in `build`) stay as compiled.
+ * building or compiling. Values the statement fixes (constants in `build`) stay as compiled. A statement with `limit`
+ * and `offset` values is built once more per page size for first pages (offset 0), with those two written into its
+ * text (ArkQueryCompiler).
  *
  *   const create = statement('donation_create', (v: { orgId: string; id: string }) => sql`INSERT ... VALUES (${v.orgId}, ${v.id})`);
  *   await create(q, { orgId, id });
@@ -121,12 +173,19 @@ export function statement<V extends Record<string, unknown>, R>(
   prefix: string,
   build: (v: V) => Compilable<R> | RawBuilder<R>,
 ): (q: Queryable, values: V) => Promise<R[]> {
-  let compiled: { name: string; sql: string; params: readonly unknown[] } | null = null;
+  const variants = new Map<string, { name: string; sql: string; params: readonly unknown[] }>();
   return async (q, values) => {
+    // A first page (`offset` 0) is built once per page size, with the size and offset as values, so the compiler
+    // writes them into the text (see ArkQueryCompiler); any other call binds every value.
+    const page = values.offset === 0 && typeof values.limit === 'number' ? values.limit : null;
+    const key = page === null ? '' : String(page);
+    let compiled = variants.get(key);
     if (!compiled) {
-      const slots = new Proxy({}, { get: (_t, key) => new Slot(String(key)) }) as V;
+      const fixed = (k: string) => page !== null && (k === 'limit' || k === 'offset');
+      const slots = new Proxy({}, { get: (_t, k) => (fixed(String(k)) ? values[String(k)] : new Slot(String(k))) }) as V;
       const c = (build(slots) as RawBuilder<R>).compile(compiler);
       compiled = { name: shapeName(prefix, c.sql), sql: c.sql, params: c.parameters };
+      variants.set(key, compiled);
     }
     const params = compiled.params.map((p) => (p instanceof Slot ? values[p.key] : p));
     return q.prepared<R>(compiled.name, compiled.sql, params);
