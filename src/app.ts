@@ -157,12 +157,12 @@ function context(app: App, opts: BuildOptions): AppContext {
   const closers: (() => Promise<void>)[] = [];
   const tenancy = new Tenancy(db, config.baseDomain);
   const keys = new KeyAuth(db);
-  const changeListeners: (() => void)[] = [];
-  const clearCaches = () => {
+  const changeListeners: ((orgId: string | null) => void)[] = [];
+  const clearCaches = (orgId: string | null) => {
     tenancy.invalidate();
     keys.invalidate();
     clearOrgCaches();
-    for (const fn of changeListeners) fn();
+    for (const fn of changeListeners) fn(orgId);
   };
   if (opts.listen) {
     const bus = listenForChanges(db.directUrl, clearCaches, { warn: (m) => app.log.warn(m), info: (m) => app.log.info(m) });
@@ -177,9 +177,9 @@ function context(app: App, opts: BuildOptions): AppContext {
     tenancy,
     keys,
     sessions: new SessionAuth(db),
-    async changed() {
-      clearCaches();
-      await announceChange(db);
+    async changed(orgId) {
+      clearCaches(orgId ?? null);
+      await announceChange(db, orgId);
     },
     onClose: (fn) => closers.push(fn),
     onChange: (fn) => changeListeners.push(fn),

@@ -174,7 +174,7 @@ async function run(argv: string[], io: CliIo): Promise<void> {
         if (!(await settingsRepo.keyById(store.db, id, keyId))) throw new UsageError(`there is no key ${keyId} in ${slug}`);
         await store.db.tx(async (q) => {
           await settings.revokeKey(q, id, keyId, 'cli');
-          await announceChange(q);
+          await announceChange(q, id);
         });
         io.out(`Revoked key ${keyId}`);
       };

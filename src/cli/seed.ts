@@ -255,7 +255,7 @@ async function seedIn(db: Db, slug: string): Promise<string> {
     }
     for (const mod of modules) await mod.seed?.(q, org, data);
     // Seeds add custom fields, protocols and settings that running servers cache: they clear them at commit.
-    await announceChange(q);
+    await announceChange(q, org.id);
     return `${data.animals.length} animals, ${data.people.length} people, 40 donations${
       modules.some((m) => m.seed)
         ? ', and the sample records of ' +

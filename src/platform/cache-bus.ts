@@ -20,9 +20,15 @@ export function publicChanged(orgId: string | null): void {
   for (const fn of publicListeners) fn(orgId);
 }
 
-/** Tells every Ark process sharing the database to drop its cached keys, roles and organizations. */
-export async function announceChange(q: Queryable): Promise<void> {
-  await sql`SELECT pg_notify(${CHANNEL}, 'changed')`.execute(kx(q));
+/** The announcement's payload when no organization is named. */
+const ANY_ORG = 'changed';
+
+/**
+ * Tells every Ark process sharing the database to drop its cached keys, roles and organizations; with the organization
+ * whose records changed (the payload), what is kept per organization forgets only that one's.
+ */
+export async function announceChange(q: Queryable, orgId?: string): Promise<void> {
+  await sql`SELECT pg_notify(${CHANNEL}, ${orgId ?? ANY_ORG})`.execute(kx(q));
 }
 
 /**
@@ -32,17 +38,18 @@ export async function announceChange(q: Queryable): Promise<void> {
  */
 export function listenForChanges(
   url: string,
-  onChange: () => void,
+  onChange: (orgId: string | null) => void,
   log?: { warn(msg: string): void; info(msg: string): void },
 ): { close(): Promise<void>; readonly listening: boolean } {
   return superviseListener({
     url,
     name: 'cache',
     channels: [CHANNEL, PUBLIC_CHANNEL],
-    onNotify: (channel, payload) => (channel === PUBLIC_CHANNEL ? publicChanged(payload || null) : onChange()),
+    onNotify: (channel, payload) =>
+      channel === PUBLIC_CHANNEL ? publicChanged(payload || null) : onChange(payload && payload !== ANY_ORG ? payload : null),
     // Announcements sent while the connection was away were missed: everything may have changed.
     onListening: () => {
-      onChange();
+      onChange(null);
       publicChanged(null);
     },
     log,

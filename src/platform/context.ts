@@ -18,10 +18,17 @@ export interface AppContext {
   tenancy: Tenancy;
   keys: KeyAuth;
   sessions: SessionAuth;
-  /** Clears caches here and in every other process (keys, roles, organizations, settings changed). */
-  changed(): Promise<void>;
-  /** Runs `fn` whenever caches are cleared, here or because another process announced a change. */
-  onChange(fn: () => void): void;
+  /**
+   * Clears caches here and in every other process (keys, roles, organizations, settings changed). With the
+   * organization whose records changed, caches kept per organization (the public site's answers) forget only its own.
+   */
+  changed(orgId?: string): Promise<void>;
+  /**
+   * Runs `fn` whenever caches are cleared, here or because another process announced a change: with the organization
+   * the change was announced for, or null when any may have changed (no organization named, a listening connection
+   * that was away).
+   */
+  onChange(fn: (orgId: string | null) => void): void;
   /** Background workers started by modules, stopped on close. */
   onClose(fn: () => Promise<void>): void;
 }

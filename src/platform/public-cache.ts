@@ -6,7 +6,8 @@
  * - a write request that succeeded forgets its organization's answers here before its own answer leaves (app.ts);
  * - database triggers on every table a public page reads send `ark_public` with the organization's id in the writing
  *   transaction, which PostgreSQL delivers to every process when it commits (cache-bus.ts, migrations/1520);
- * - a lost listening connection, or any announced change (keys, organizations), forgets everything.
+ * - a change announced for an organization (its settings, statuses, fields, keys: `ctx.changed(orgId)`) forgets its
+ *   answers; a lost listening connection, or a change announced for no organization in particular, forgets everything.
  *
  * A fill that started before a change is not kept (each organization's generation counts its changes). Time alone
  * changes some of what pages show (ages, holds that start or end, events that pass): an answer is kept at most

@@ -148,7 +148,8 @@ export async function sitePages(app: App, ctx: AppContext) {
   const cacheHooks = publicCacheHooks(ctx.tenancy);
   app.addHook('onRequest', cacheHooks.onRequestApi);
   app.addHook('onSend', cacheHooks.onSend);
-  ctx.onChange(() => publicCache.clear(null));
+  // A change announced for one organization (its settings, statuses, fields…) forgets its answers only.
+  ctx.onChange((orgId) => publicCache.clear(orgId));
 
   return { orgHost, orgFor, origin, html, render, notFoundPage, page };
 }

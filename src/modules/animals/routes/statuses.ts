@@ -39,7 +39,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
     async (req, reply) => {
       const { orgId, actor } = who(req);
       const row = await statuses.createStatus(ctx.db, orgId, actor, req.body);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return reply.code(201).send(row);
     },
   );
@@ -63,7 +63,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { orgId, actor } = who(req);
       const updated = await statuses.updateStatus(ctx.db, orgId, actor, req.params.id, req.body);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return updated;
     },
   );
@@ -83,7 +83,7 @@ export function statusRoutes(app: App, ctx: AppContext) {
     async (req, reply) => {
       const { orgId, actor } = who(req);
       await statuses.deleteStatus(ctx.db, orgId, actor, req.params.id);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return reply.code(204).send(null);
     },
   );

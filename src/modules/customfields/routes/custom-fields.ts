@@ -130,7 +130,7 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
       const { orgId, actor } = who(req);
       const row = await service.defineField(ctx.db, orgId, actor, req.body);
       // Records are checked against cached definitions: clear them here and in every other process.
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return reply.code(201).send(row);
     },
   );
@@ -202,7 +202,7 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
     async (req) => {
       const { orgId, actor } = who(req);
       const row = await service.changeField(ctx.db, orgId, actor, req.params.id, entities, req.body);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return row;
     },
   );
@@ -229,7 +229,7 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
       const { orgId, actor } = who(req);
       const { entity_type, field_ids } = req.body;
       const answer = await service.reorderFields(ctx.db, orgId, actor, entity_type, field_ids);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return answer;
     },
   );
@@ -257,7 +257,7 @@ function placeRoutes(app: App, ctx: AppContext, place: Place) {
       async (req) => {
         const { orgId, actor } = who(req);
         const row = await service.setRetired(ctx.db, orgId, actor, req.params.id, entities, action);
-        await ctx.changed();
+        await ctx.changed(req.org?.id);
         return row;
       },
     );

@@ -63,7 +63,7 @@ export function protocolRoutes(app: App, ctx: AppContext) {
       const { orgId, actor } = who(req);
       const row = await service.createProtocol(ctx.db, orgId, actor, req.body);
       // New animals skip the protocol read by the cached species with protocols: clear it everywhere.
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return reply.code(201).send(row);
     },
   );
@@ -83,7 +83,7 @@ export function protocolRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { orgId, actor } = who(req);
       const row = await service.updateProtocol(ctx.db, orgId, actor, req.params.id, req.body);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return row;
     },
   );
@@ -102,7 +102,7 @@ export function protocolRoutes(app: App, ctx: AppContext) {
     async (req, reply) => {
       const { orgId, actor } = who(req);
       await service.deleteProtocol(ctx.db, orgId, actor, req.params.id);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return reply.code(204).send(null);
     },
   );

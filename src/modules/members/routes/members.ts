@@ -100,7 +100,7 @@ export function memberRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { orgId, actor, principal } = who(req);
       const m = await service.changeMember(ctx.db, orgId, actor, req.params.id, req.body, principal);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return m;
     },
   );

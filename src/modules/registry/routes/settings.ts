@@ -48,7 +48,7 @@ export function registrySettingsRoutes(app: App, ctx: AppContext) {
       const { orgId, actor } = who(req);
       await service.updateSettings(ctx.db, orgId, req.body.publish_chips, actor);
       // Animal writes decide from the cached settings whether there is anything to publish: clear them everywhere.
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return settingsOut(ctx.db, orgId);
     },
   );

@@ -71,7 +71,7 @@ export function apiKeyRoutes(app: App, ctx: AppContext) {
       },
       async (req, reply) => {
         await service.revokeKeyOf(ctx.db, caller(req), req.params.id);
-        await ctx.changed();
+        await ctx.changed(req.org?.id);
         return reply.code(204).send(null);
       },
     );

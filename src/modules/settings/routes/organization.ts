@@ -36,7 +36,7 @@ export function organizationRoutes(app: App, ctx: AppContext) {
     async (req) => {
       const { org, actor } = who(req);
       const row = await service.changeOrganization(ctx.db, org, actor, req.body);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return row;
     },
   );

@@ -54,7 +54,7 @@ export function roleRoutes(app: App, ctx: AppContext) {
     },
     async (req) => {
       const role = await service.changeRole(ctx.db, caller(req), req.params.id, req.body);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return role;
     },
   );
@@ -72,7 +72,7 @@ export function roleRoutes(app: App, ctx: AppContext) {
     },
     async (req, reply) => {
       await service.removeRole(ctx.db, caller(req), req.params.id);
-      await ctx.changed();
+      await ctx.changed(req.org?.id);
       return reply.code(204).send(null);
     },
   );
