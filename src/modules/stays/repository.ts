@@ -63,6 +63,8 @@ export async function staysOf(q: Queryable, orgId: string, animalId: string, lim
 /**
  * The organization's stays whose intake (kind `intake`), outcome (kind `outcome`) or either (no kind) happened in
  * [from, to), of animals not deleted, ordered by that moment (by the intake without a kind), then id; one row more than `limit`.
+ * Each with its days in care (`daysInCare` in the service) counted in the statement: the calendar days between the
+ * intake's and the outcome's (or `day.now`'s) dates in the organization's zone.
  */
 export async function staysBetween(
   q: Queryable,
@@ -70,7 +72,8 @@ export async function staysBetween(
   f: { from: string | null; to: string | null; kind: Kind | null },
   limit: number,
   offset: number,
-): Promise<(StayRow & { animal_name: string; animal_species: string })[]> {
+  day: { tz: string; now: Date },
+): Promise<(StayRow & { animal_name: string; animal_species: string; days_in_care: number })[]> {
   const inRange = (col: 's.intake_at' | 's.outcome_at') =>
     sql<boolean>`(${sql.ref(col)} >= ${f.from}::timestamptz OR ${f.from}::timestamptz IS NULL)
       AND (${sql.ref(col)} < ${f.to}::timestamptz OR ${f.to}::timestamptz IS NULL)`;
@@ -88,7 +91,10 @@ export async function staysBetween(
   return runPrepared(
     q,
     'stays_between',
-    sql<StayRow & { animal_name: string; animal_species: string }>`SELECT s.*, an.name AS animal_name, an.species AS animal_species
+    sql<StayRow & { animal_name: string; animal_species: string; days_in_care: number }>`SELECT s.*, an.name AS animal_name,
+      an.species AS animal_species,
+      greatest(0, (coalesce(s.outcome_at, ${day.now}::timestamptz) AT TIME ZONE ${day.tz})::date
+                  - (s.intake_at AT TIME ZONE ${day.tz})::date) AS days_in_care
       FROM (${stays}) s ${sql.raw(liveAnimalNameJoinSql('s.organization_id', 's.animal_id', 'an'))}
       ORDER BY ${order}, s.id LIMIT ${limit + 1} OFFSET ${offset}`,
   );

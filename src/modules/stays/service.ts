@@ -84,7 +84,7 @@ export function daysInCare(intakeAt: Date, outcomeAt: Date | null, tz: string, n
   return Math.max(0, localDayNumber(outcomeAt ?? now, tz) - localDayNumber(intakeAt, tz));
 }
 
-export function toStay(r: repo.StayRow, tz: string, now: Date): StayT {
+export function toStay(r: repo.StayRow, tz: string, now: Date, days?: number): StayT {
   return {
     id: r.id,
     animal_id: r.animal_id,
@@ -121,7 +121,7 @@ export function toStay(r: repo.StayRow, tz: string, now: Date): StayT {
             notes: r.outcome_notes,
             recorded_by: r.outcome_by,
           },
-    days_in_care: daysInCare(r.intake_at, r.outcome_at, tz, now),
+    days_in_care: days ?? daysInCare(r.intake_at, r.outcome_at, tz, now),
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
@@ -348,11 +348,15 @@ export async function staysInRange(
   tz: string,
 ) {
   if (f.from && f.to && Date.parse(f.from) >= Date.parse(f.to)) throw invalid({ to: ['must be after from'] });
-  const rows = await repo.staysBetween(q, orgId, { from: f.from ?? null, to: f.to ?? null, kind: f.kind ?? null }, f.limit, f.offset);
-  const page = rows.slice(0, f.limit);
   const now = new Date();
+  const rows = await repo.staysBetween(q, orgId, { from: f.from ?? null, to: f.to ?? null, kind: f.kind ?? null }, f.limit, f.offset, {
+    tz,
+    now,
+  });
+  const page = rows.slice(0, f.limit);
   return {
-    results: page.map((r) => ({ ...toStay(r, tz, now), animal_name: r.animal_name, animal_species: r.animal_species })),
+    // Days in care come counted from the statement (a list page would otherwise format two dates per row in the zone).
+    results: page.map((r) => ({ ...toStay(r, tz, now, r.days_in_care), animal_name: r.animal_name, animal_species: r.animal_species })),
     limit: f.limit,
     offset: f.offset,
     has_more: rows.length > f.limit,

@@ -429,6 +429,21 @@ test("the organization's stays in a date range: by when they happened, by kind, 
   const either = await list(june);
   assert.equal(either.results.length, 3);
   assert.equal(new Set(either.results.map((s: any) => s.id)).size, 3);
+  // Days in care, counted in the list's statement, are the days one stay's answer counts (closed and open stays alike).
+  for (const s of either.results) {
+    const one = await org.req('GET', `/api/animals/stays/${s.id}`);
+    assert.equal(one.status, 200, one.raw);
+    assert.equal(s.days_in_care, one.body.days_in_care, `${s.animal_name} ${s.open ? 'open' : 'closed'}`);
+    assert.ok(Number.isInteger(s.days_in_care) && s.days_in_care >= 0);
+  }
+  assert.deepEqual(
+    either.results
+      .filter((s: any) => !s.open)
+      .map((s: any) => s.days_in_care)
+      .sort((x: number, y: number) => x - y),
+    [33, 50],
+    '1 May to 3 June and to 20 June',
+  );
   const first = await list(`${june}&limit=2`);
   const second = await list(`${june}&limit=2&offset=2`);
   assert.deepEqual([first.results.length, first.has_more, second.results.length, second.has_more], [2, true, 1, false]);
