@@ -45,8 +45,8 @@ test('the builder binds values as parameters and refuses its own transactions', 
   );
 });
 
-test('a statement built once runs with each call its own values, constants kept', async () => {
-  let builds = 0;
+/** A Queryable that runs nothing and records each prepared statement it is handed. */
+function recording() {
   const seen: { name: string; text: string; params: unknown[] }[] = [];
   const spy = {
     query: async () => [],
@@ -55,6 +55,12 @@ test('a statement built once runs with each call its own values, constants kept'
       return [] as R[];
     },
   };
+  return { seen, spy };
+}
+
+test('a statement built once runs with each call its own values, constants kept', async () => {
+  let builds = 0;
+  const { seen, spy } = recording();
   const run = statement('probe', (v: { a: string; b: number | null }) => {
     builds += 1;
     return sql`SELECT ${v.a}::text AS a, ${'fixed'}::text AS c, ${v.b}::int AS b, ${v.a}::text AS again`;
@@ -96,14 +102,7 @@ test("a first page's LIMIT and OFFSET are written into the text; a deeper page's
 
 test('a statement with a page is built once per first-page size, and once with its page bound for the rest', async () => {
   let builds = 0;
-  const seen: { name: string; text: string; params: unknown[] }[] = [];
-  const spy = {
-    query: async () => [],
-    prepared: async <R>(name: string, text: string, params: unknown[]) => {
-      seen.push({ name, text, params });
-      return [] as R[];
-    },
-  };
+  const { seen, spy } = recording();
   const run = statement('probe_page', (v: { orgId: string; limit: number; offset: number }) => {
     builds += 1;
     return sql`SELECT id FROM tasks WHERE organization_id = ${v.orgId} ORDER BY id LIMIT ${v.limit} OFFSET ${v.offset}`;
@@ -113,6 +112,8 @@ test('a statement with a page is built once per first-page size, and once with i
   await run(spy, { orgId: 'a', limit: 50, offset: 0 });
   await run(spy, { orgId: 'a', limit: 25, offset: 25 });
   await run(spy, { orgId: 'c', limit: 50, offset: 100 });
+  // A size past what is written in shares the bound statement.
+  await run(spy, { orgId: 'a', limit: 5000, offset: 0 });
   assert.equal(builds, 3);
   assert.deepEqual(
     seen.map((s) => [s.text.replace(/^.* LIMIT/, 'LIMIT'), s.params]),
@@ -122,6 +123,7 @@ test('a statement with a page is built once per first-page size, and once with i
       ['LIMIT 50 OFFSET 0', ['a']],
       ['LIMIT $2 OFFSET $3', ['a', 25, 25]],
       ['LIMIT $2 OFFSET $3', ['c', 50, 100]],
+      ['LIMIT $2 OFFSET $3', ['a', 5000, 0]],
     ],
   );
   assert.equal(new Set(seen.map((s) => s.name)).size, 3);

@@ -62,10 +62,11 @@ class QueryableDriver implements Driver {
 /** The largest page size (rows a LIMIT asks for) written into a statement's text. */
 const LITERAL_LIMIT_MOST = 1001;
 /** A bound value a LIMIT (or OFFSET) is written with instead of a parameter: a page's size, a zero offset. */
+const isLiteralLimit = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= LITERAL_LIMIT_MOST;
 function pageLiteral(node: OperationNode, clause: 'limit' | 'offset'): string | null {
-  if (!ValueNode.is(node) || typeof node.value !== 'number' || !Number.isSafeInteger(node.value)) return null;
+  if (!ValueNode.is(node)) return null;
   const v = node.value;
-  return (clause === 'limit' ? v >= 0 && v <= LITERAL_LIMIT_MOST : v === 0) ? String(v) : null;
+  return (clause === 'limit' ? isLiteralLimit(v) : v === 0) ? String(v) : null;
 }
 const PAGE_CLAUSE = /\b(limit|offset)\s+$/i;
 
@@ -175,9 +176,9 @@ export function statement<V extends Record<string, unknown>, R>(
 ): (q: Queryable, values: V) => Promise<R[]> {
   const variants = new Map<string, { name: string; sql: string; params: readonly unknown[] }>();
   return async (q, values) => {
-    // A first page (`offset` 0) is built once per page size, with the size and offset as values, so the compiler
-    // writes them into the text (see ArkQueryCompiler); any other call binds every value.
-    const page = values.offset === 0 && typeof values.limit === 'number' ? values.limit : null;
+    // A first page (`offset` 0) of a size the compiler writes in is built once per size, with the size and offset as
+    // values, so they land in the text (see ArkQueryCompiler); any other call binds every value.
+    const page = values.offset === 0 && isLiteralLimit(values.limit) ? values.limit : null;
     const key = page === null ? '' : String(page);
     let compiled = variants.get(key);
     if (!compiled) {
