@@ -350,14 +350,31 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     });
     await c.query('ALTER TABLE people ENABLE TRIGGER USER');
     await c.query('SELECT people_tallies_rebuild($1)', [orgId]);
+    // The search's tables (migration 2060), as its trigger would have kept them: the new people's contact suffixes, then
+    // the organization's name counts made again (and the suffixes of names seen for the first time).
     await c.query(
-      `INSERT INTO people_search_terms (organization_id, term, person_id, created_at, word)
-       SELECT p.organization_id, x.term, p.id, p.created_at, x.word
+      `INSERT INTO people_contact_terms (organization_id, nlen, term, person_id, created_at, word)
+       SELECT p.organization_id, ark_name_overlap(x.term, p.name_search), x.term, p.id, p.created_at, x.word
          FROM generate_series($2::bigint, $3::bigint) g
          JOIN people p ON p.organization_id = $1 AND p.id = ${idSql('per', orgId, 'p', 'g')} AND p.deleted_at IS NULL,
-              ark_search_suffixes(p.search, 3) x
-        ORDER BY x.term ON CONFLICT DO NOTHING`,
+              ark_search_suffixes(ark_person_contact(p.email, p.phone), 3) x
+        ORDER BY 2, x.term ON CONFLICT DO NOTHING`,
       [orgId, have.people + 1, to.people],
+    );
+    await c.query('DELETE FROM people_name_counts WHERE organization_id = $1', [orgId]);
+    await c.query(
+      `INSERT INTO people_name_suffixes (organization_id, term, name_search, word)
+       SELECT n.organization_id, x.term, n.name_search, x.word
+         FROM (SELECT DISTINCT organization_id, name_search FROM people WHERE organization_id = $1 AND deleted_at IS NULL) n,
+              ark_search_suffixes(n.name_search, 3) x
+       ON CONFLICT DO NOTHING`,
+      [orgId],
+    );
+    await c.query(
+      `INSERT INTO people_name_counts (organization_id, name_search, stripe, n)
+       SELECT organization_id, name_search, 0, count(*) FROM people WHERE organization_id = $1 AND deleted_at IS NULL
+        GROUP BY organization_id, name_search`,
+      [orgId],
     );
   }
 
@@ -402,7 +419,14 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
   await c.query('VACUUM ANALYZE animal_tallies');
   for (const t of ['animal_stays', 'medical_records', 'medical_due', 'care_notes']) await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE people');
-  for (const t of ['people_search_terms', 'animal_name_suffixes', 'animal_name_counts', 'public_listing_day_tallies'])
+  for (const t of [
+    'people_contact_terms',
+    'people_name_suffixes',
+    'people_name_counts',
+    'animal_name_suffixes',
+    'animal_name_counts',
+    'public_listing_day_tallies',
+  ])
     await c.query(`VACUUM ANALYZE ${t}`);
   await c.query('VACUUM ANALYZE donations');
   await c.query('VACUUM ANALYZE donor_giving');

@@ -46,12 +46,16 @@ export const OWNERS: Record<string, string> = {
   donations: 'donations',
   donation_day_tallies: 'donations',
   donation_tallies: 'donations',
-  // 1980: the search boxes' suffixes, kept by trigger on people and animals.
+  // 1980: the search boxes' suffixes, kept by trigger on people and animals (dropped by 2060).
   people_search_terms: 'people',
   // Dropped by 2050 (the name search reads the distinct names since).
   animal_name_terms: 'animals',
   animal_name_suffixes: 'animals',
   animal_name_counts: 'animals',
+  // 2060: people's distinct names and contact suffixes (the people search since; 1980's table dropped).
+  people_name_suffixes: 'people',
+  people_name_counts: 'people',
+  people_contact_terms: 'people',
   // 1990: each donor's giving, kept by trigger on donations.
   donor_giving: 'donations',
   audit_log: 'platform',

@@ -35,8 +35,9 @@ export const PERSON_REFERENCE_EXCEPTIONS: Record<string, string> = {
   'person_merges.merged_person_id': 'the merge record itself',
   'person_merges.survivor_person_id': 'the merge record itself',
   'comm_conversations.person_confirmed': 'a yes/no flag, not a reference',
-  'people_search_terms.person_id':
-    "the search box's suffixes of a live person's own text, kept by trigger: a merge's soft delete removes them, an undo writes them again",
+  'people_contact_terms.person_id':
+    "the search box's suffixes of a live person's email and phone, kept by trigger: a merge's soft delete removes them, " +
+    'an undo writes them again',
 };
 
 // People's own tables.

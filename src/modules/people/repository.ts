@@ -61,7 +61,7 @@ const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * counted over the rows the filter's index finds (the email index, the tags index, or the
  * trigram index of the folded search text for `q`). With `q` the page is ordered by relevance:
  * whole-word matches first, then newest. A `q` with a word of three or more printable ASCII characters is answered
- * from the suffix table's index (search.ts: its total costs index entries); otherwise the total reads every matching
+ * from the search's tables (search.ts: one word's total costs the distinct names it matches); otherwise the total reads every matching
  * row (the trigram index finds them, each is rechecked).
  */
 export async function listPeople(q: Queryable, orgId: string, f: PersonFilter, limit: number, offset: number) {

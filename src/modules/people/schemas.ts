@@ -103,7 +103,10 @@ export const PersonListQuery = Type.Object({
   q: Type.Optional(
     Type.String({
       maxLength: 200,
-      description: 'every word must appear in the name, email or phone (digits of a phone match however it was written)',
+      description:
+        'every word must appear in the name, email or phone (digits of a phone match however it was written); whole-word ' +
+        'matches come first, then newest. For a one-word search, a person whose name holds the word is ranked by their ' +
+        'name, anyone else by their email or phone.',
     }),
   ),
 });

@@ -1305,6 +1305,7 @@ export interface People {
   id: string;
   last_name: string;
   merged_into: string | null;
+  name_search: Generated<string | null>;
   notes: string | null;
   organization_id: string;
   phone: string | null;
@@ -1314,6 +1315,15 @@ export interface People {
   time_zone: string;
   updated_at: Generated<Timestamp>;
   volunteer_status: string | null;
+}
+
+export interface PeopleContactTerms {
+  created_at: Timestamp;
+  nlen: number;
+  organization_id: string;
+  person_id: string;
+  term: string;
+  word: boolean;
 }
 
 export interface PeopleDirectory {
@@ -1329,10 +1339,16 @@ export interface PeopleDirectory {
   roles: string[] | null;
 }
 
-export interface PeopleSearchTerms {
-  created_at: Timestamp;
+export interface PeopleNameCounts {
+  n: Int8;
+  name_search: string;
   organization_id: string;
-  person_id: string;
+  stripe: number;
+}
+
+export interface PeopleNameSuffixes {
+  name_search: string;
+  organization_id: string;
   term: string;
   word: boolean;
 }
@@ -2242,8 +2258,10 @@ export interface DB {
   partner_locations: PartnerLocations;
   partners: Partners;
   people: People;
+  people_contact_terms: PeopleContactTerms;
   people_directory: PeopleDirectory;
-  people_search_terms: PeopleSearchTerms;
+  people_name_counts: PeopleNameCounts;
+  people_name_suffixes: PeopleNameSuffixes;
   people_tallies: PeopleTallies;
   person_addresses: PersonAddresses;
   person_contacts: PersonContacts;
@@ -2412,7 +2430,9 @@ export const PRIMARY_KEYS = {
   partner_locations: ['organization_id', 'id'],
   partners: ['organization_id', 'id'],
   people: ['organization_id', 'id'],
-  people_search_terms: ['organization_id', 'term', 'person_id', 'created_at', 'word'],
+  people_contact_terms: ['organization_id', 'nlen', 'term', 'person_id', 'created_at', 'word'],
+  people_name_counts: ['organization_id', 'name_search', 'stripe'],
+  people_name_suffixes: ['organization_id', 'term', 'name_search', 'word'],
   people_tallies: ['organization_id', 'roles', 'stripe'],
   person_addresses: ['organization_id', 'id'],
   person_contacts: ['organization_id', 'id'],
@@ -3197,8 +3217,11 @@ export const COLUMNS = {
     'search',
     'merged_into',
     'volunteer_status',
+    'name_search',
   ],
-  people_search_terms: ['organization_id', 'term', 'person_id', 'created_at', 'word'],
+  people_contact_terms: ['organization_id', 'nlen', 'term', 'person_id', 'created_at', 'word'],
+  people_name_counts: ['organization_id', 'name_search', 'stripe', 'n'],
+  people_name_suffixes: ['organization_id', 'term', 'name_search', 'word'],
   people_tallies: ['organization_id', 'roles', 'stripe', 'n'],
   person_addresses: [
     'organization_id',

@@ -746,7 +746,7 @@ export interface paths {
                     /** @description exact match (case-insensitive) */
                     email?: string;
                     tag?: string;
-                    /** @description every word must appear in the name, email or phone (digits of a phone match however it was written) */
+                    /** @description every word must appear in the name, email or phone (digits of a phone match however it was written); whole-word matches come first, then newest. For a one-word search, a person whose name holds the word is ranked by their name, anyone else by their email or phone. */
                     q?: string;
                 };
                 header?: never;
