@@ -1,12 +1,13 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { kx, runPrepared, sql, type InferResult } from '../../platform/db/kysely.ts';
+import { compiler, kx, sql, statement, type DB, type InferResult } from '../../platform/db/kysely.ts';
+import type { Kysely } from 'kysely';
 import { newId } from '../../platform/ids.ts';
 import type { Kind } from './catalogue.ts';
 import { liveAnimalNameJoinSql } from '../animals/public.ts';
 
-/** A stay with the names of its intake and outcome subtypes. */
-const staySelect = (q: Queryable, orgId: string) =>
-  kx(q)
+/** A stay with the names of its intake and outcome subtypes (built on `k`: a connection's builder, or the compiler's). */
+const staySelectOn = (k: Kysely<DB>, orgId: string) =>
+  k
     .selectFrom('animal_stays as s')
     .leftJoin('stay_subtypes as si', (j) =>
       j.onRef('si.organization_id', '=', 's.organization_id').onRef('si.id', '=', 's.intake_subtype_id'),
@@ -45,6 +46,7 @@ const staySelect = (q: Queryable, orgId: string) =>
       's.updated_at',
     ])
     .where('s.organization_id', '=', orgId);
+const staySelect = (q: Queryable, orgId: string) => staySelectOn(kx(q), orgId);
 export type StayRow = InferResult<ReturnType<typeof staySelect>>[number];
 
 export async function getStay(q: Queryable, orgId: string, id: string, lock = false): Promise<StayRow | null> {
@@ -60,6 +62,63 @@ export async function staysOf(q: Queryable, orgId: string, animalId: string, lim
   return list.offset(offset).execute();
 }
 
+type BetweenRow = StayRow & { animal_name: string; animal_species: string; days_in_care: number };
+interface BetweenValues extends Record<string, unknown> {
+  orgId: string;
+  from: string | null;
+  to: string | null;
+  tz: string;
+  now: Date;
+  limit: number;
+  offset: number;
+}
+/**
+ * The list's statement for one kind and the bounds given, built and compiled once (a list opened daily): each call
+ * binds its values. A bound that is not given is left out of the text rather than bound as NULL (`col >= $1 OR $1 IS
+ * NULL`): the plan PostgreSQL makes without values could not drop such a condition, always looked dearer than a plan
+ * for the call's values, and so the list was planned again on every call.
+ */
+const between = (kind: Kind | null, hasFrom: boolean, hasTo: boolean) =>
+  statement('stays_between', (v: BetweenValues) => {
+    const inRange = (col: 's.intake_at' | 's.outcome_at') => {
+      const bounds = [
+        ...(hasFrom ? [sql<boolean>`${sql.ref(col)} >= ${v.from}::timestamptz`] : []),
+        ...(hasTo ? [sql<boolean>`${sql.ref(col)} < ${v.to}::timestamptz`] : []),
+      ];
+      return bounds.length ? sql<boolean>`(${sql.join(bounds, sql` AND `)})` : null;
+    };
+    const intakeIn = inRange('s.intake_at');
+    const outcomeRange = inRange('s.outcome_at');
+    const outcomeIn = outcomeRange ? sql<boolean>`s.outcome_at IS NOT NULL AND ${outcomeRange}` : sql<boolean>`s.outcome_at IS NOT NULL`;
+    const where =
+      kind === 'intake'
+        ? (intakeIn ?? sql<boolean>`true`)
+        : kind === 'outcome'
+          ? outcomeIn
+          : intakeIn
+            ? sql<boolean>`(${intakeIn} OR (${outcomeIn}))`
+            : sql<boolean>`true`;
+    const order = kind === 'outcome' ? sql.ref('s.outcome_at') : sql.ref('s.intake_at');
+    // The animal's name and species come with each row (the live animal joined, through the animals module's SQL), in
+    // the same prepared statement: the stays' select is built above and read here as a (flattened) subquery.
+    const stays = staySelectOn(compiler, v.orgId).select('s.organization_id').where(where);
+    return sql<BetweenRow>`SELECT s.*, an.name AS animal_name, an.species AS animal_species,
+        greatest(0, (coalesce(s.outcome_at, ${v.now}::timestamptz) AT TIME ZONE ${v.tz})::date
+                    - (s.intake_at AT TIME ZONE ${v.tz})::date) AS days_in_care
+        FROM (${stays}) s ${sql.raw(liveAnimalNameJoinSql('s.organization_id', 's.animal_id', 'an'))}
+        ORDER BY ${order}, s.id LIMIT ${v.limit} OFFSET ${v.offset}`;
+  });
+const betweenShapes = new Map<string, ReturnType<typeof between>>();
+function betweenFor(kind: Kind | null, hasFrom: boolean, hasTo: boolean) {
+  const key = `${kind ?? 'any'}:${hasFrom}:${hasTo}`;
+  let run = betweenShapes.get(key);
+  if (!run) {
+    run = between(kind, hasFrom, hasTo);
+    betweenShapes.set(key, run);
+  }
+  return run;
+}
+
 /**
  * The organization's stays whose intake (kind `intake`), outcome (kind `outcome`) or either (no kind) happened in
  * [from, to), of animals not deleted, ordered by that moment (by the intake without a kind), then id; one row more than `limit`.
@@ -73,31 +132,9 @@ export async function staysBetween(
   limit: number,
   offset: number,
   day: { tz: string; now: Date },
-): Promise<(StayRow & { animal_name: string; animal_species: string; days_in_care: number })[]> {
-  const inRange = (col: 's.intake_at' | 's.outcome_at') =>
-    sql<boolean>`(${sql.ref(col)} >= ${f.from}::timestamptz OR ${f.from}::timestamptz IS NULL)
-      AND (${sql.ref(col)} < ${f.to}::timestamptz OR ${f.to}::timestamptz IS NULL)`;
-  const outcomeIn = sql<boolean>`s.outcome_at IS NOT NULL AND ${inRange('s.outcome_at')}`;
-  const where =
-    f.kind === 'intake'
-      ? inRange('s.intake_at')
-      : f.kind === 'outcome'
-        ? outcomeIn
-        : sql<boolean>`((${inRange('s.intake_at')}) OR (${outcomeIn}))`;
-  const order = f.kind === 'outcome' ? sql.ref('s.outcome_at') : sql.ref('s.intake_at');
-  // The animal's name and species come with each row (the live animal joined, through the animals module's SQL), in the
-  // same prepared statement: the stays' select is built above and read here as a (flattened) subquery.
-  const stays = staySelect(q, orgId).select('s.organization_id').where(where);
-  return runPrepared(
-    q,
-    'stays_between',
-    sql<StayRow & { animal_name: string; animal_species: string; days_in_care: number }>`SELECT s.*, an.name AS animal_name,
-      an.species AS animal_species,
-      greatest(0, (coalesce(s.outcome_at, ${day.now}::timestamptz) AT TIME ZONE ${day.tz})::date
-                  - (s.intake_at AT TIME ZONE ${day.tz})::date) AS days_in_care
-      FROM (${stays}) s ${sql.raw(liveAnimalNameJoinSql('s.organization_id', 's.animal_id', 'an'))}
-      ORDER BY ${order}, s.id LIMIT ${limit + 1} OFFSET ${offset}`,
-  );
+): Promise<BetweenRow[]> {
+  const run = betweenFor(f.kind, f.from !== null, f.to !== null);
+  return run(q, { orgId, from: f.from, to: f.to, tz: day.tz, now: day.now, limit: limit + 1, offset });
 }
 
 /** The animal's most recent stay (open or closed), or null. */

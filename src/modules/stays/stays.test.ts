@@ -6,6 +6,7 @@ import { assertErrorShape, securitySuite } from '../../../test/security.ts';
 import { insertAnimal } from '../animals/repository.ts';
 import { listStatuses } from '../animals/statuses.repository.ts';
 import { newId } from '../../platform/ids.ts';
+import { staysBetween } from './repository.ts';
 
 let t: TestApp;
 before(async () => {
@@ -454,6 +455,13 @@ test("the organization's stays in a date range: by when they happened, by kind, 
   // The bounds: to is exclusive, from inclusive.
   assert.equal((await list('from=2024-06-03T10:00:00Z&to=2024-06-20T10:00:00Z&kind=outcome')).results.length, 1);
   assert.equal((await list('to=2024-06-03T10:00:00Z&kind=outcome')).results.length, 0);
+  assert.deepEqual(
+    (await list('from=2024-06-15T00:00:00Z&kind=outcome')).results.map((s: any) => s.animal_name),
+    ['Range Two'],
+    'a from alone',
+  );
+  assert.equal((await list('from=2024-06-15T00:00:00Z')).results.length, 1, 'a from alone, either end');
+  assert.equal((await list('to=2024-06-04T00:00:00Z')).results.length, 2, 'a to alone, either end: the two May intakes');
   assertErrorShape('/api/animals/stays', await org.req('GET', `/api/animals/stays?from=2024-07-01T00:00:00Z&to=2024-06-01T00:00:00Z`), 422);
   assertErrorShape('/api/animals/stays', await org.req('GET', '/api/animals/stays?kind=adoption'), 422);
   // Read on Animals is enough; without it 403, without a key 401.
@@ -465,6 +473,33 @@ test("the organization's stays in a date range: by when they happened, by kind, 
   );
   assertErrorShape('/api/animals/stays', await org.req('GET', '/api/animals/stays', { key: null }), 401);
   assert.equal((await other.req('GET', `/api/animals/stays?${june}`)).body.results.length, 1);
+});
+
+test('the stays list without a range is planned once and then reuses its plan (no bound left out as NULL)', async () => {
+  const org = await makeOrg(t);
+  for (let i = 0; i < 3; i++) await animal(org);
+  const client = await t.db.pool.connect();
+  try {
+    const q = {
+      query: async <R>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as R[],
+      prepared: async <R>(name: string, text: string, params: unknown[]) =>
+        (await client.query({ name, text, values: params })).rows as R[],
+    };
+    for (let i = 0; i < 8; i++) {
+      const rows = await staysBetween(q, org.id, { from: null, to: null, kind: null }, 25, 0, { tz: 'UTC', now: new Date() });
+      assert.equal(rows.length, 3);
+    }
+    const plans = await q.query<{ text: string; generic: number; custom: number }>(
+      `SELECT statement AS text, generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+        WHERE statement LIKE '%animal_stays%' AND statement LIKE '%days_in_care%' AND statement NOT LIKE '%>= $%'`,
+    ); // (the pooled connection may hold the ranged statements of the tests before)
+    assert.equal(plans.length, 1, JSON.stringify(plans));
+    assert.doesNotMatch(plans[0]?.text ?? '', /timestamptz IS NULL/, 'no bound is tested for NULL');
+    assert.deepEqual([plans[0]?.custom, plans[0]?.generic], [5, 3], 'five plans for the values, then the kept plan');
+  } finally {
+    // Closed rather than returned: its prepared statements stay out of the pool's other tests.
+    client.release(true);
+  }
 });
 
 async function subtype(org: TestOrg, name: string): Promise<string> {
