@@ -188,8 +188,9 @@ const allLines: Line[] = [
     },
   },
   // The staff list's name search (GET /api/animals?q=): part of a name, folded for case and accents, through the
-  // organization's distinct names (migration 2050), with its exact count. One animal's name, then (at scale) a name
-  // 1 animal in 40 has and a common fragment with a care state.
+  // organization's distinct names (migration 2050), with its exact count. A rare name (1 animal at 10k, 86 at 1M: its
+  // page fills from one row to 25 as the organization grows), then (at scale) a name 1 animal in 40 has and a common
+  // fragment with a care state.
   {
     meter: cpu.ark,
     target: {

@@ -52,6 +52,15 @@ CREATE TABLE people_contact_terms (
   PRIMARY KEY (organization_id, nlen, term, person_id) INCLUDE (created_at, word)
 );
 
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+    PERFORM create_distributed_table('people_name_suffixes', 'organization_id', colocate_with => 'roles');
+    PERFORM create_distributed_table('people_name_counts', 'organization_id', colocate_with => 'roles');
+    PERFORM create_distributed_table('people_contact_terms', 'organization_id', colocate_with => 'roles');
+  END IF;
+END $$;
+
 -- Read by prefix ranges of their indexes only (see migration 2040 on parallel workers).
 ALTER TABLE people_name_suffixes SET (parallel_workers = 0);
 ALTER TABLE people_name_counts SET (parallel_workers = 0);

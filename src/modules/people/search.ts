@@ -129,9 +129,12 @@ function namesPathSql(orgId: string, term: string): RawBuilder<unknown> {
   const folded = foldedWord(term);
   // The `nlen`s below the word's length (an ASCII word folds to as many characters).
   const below = ALL_NLEN.slice(0, term.length);
-  return sql`named AS MATERIALIZED (SELECT nm.name_search, nm.w, sum(c.n) AS n FROM (${namesOf(orgId, folded, whole('x', term))}) nm
-      JOIN people_name_counts c ON c.organization_id = ${orgId} AND c.name_search = nm.name_search
-      GROUP BY nm.name_search, nm.w HAVING sum(c.n) > 0),
+  // Each name's count through the counts' index (a lateral sum per name): a join let the planner read every count of
+  // the organization to hash them.
+  return sql`named AS MATERIALIZED (SELECT nm.name_search, nm.w, c.n FROM (${namesOf(orgId, folded, whole('x', term))}) nm
+      CROSS JOIN LATERAL (SELECT sum(c.n) AS n FROM people_name_counts c
+                           WHERE c.organization_id = ${orgId} AND c.name_search = nm.name_search) c
+      WHERE c.n > 0),
     contact AS MATERIALIZED (SELECT s.person_id, s.created_at, bool_or(${whole('s', term)}) AS w FROM people_contact_terms s
       WHERE s.organization_id = ${orgId} AND s.nlen = ANY(${below}::smallint[]) AND ${range('s', folded)}
       GROUP BY s.person_id, s.created_at)`;
