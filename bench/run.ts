@@ -188,16 +188,16 @@ const allLines: Line[] = [
     },
   },
   // The staff list's name search (GET /api/animals?q=): part of a name, folded for case and accents, through the
-  // organization's distinct names (migration 2050), with its exact count. A rare name (1 animal at 10k, 86 at 1M: its
-  // page fills from one row to 25 as the organization grows), then (at scale) a name 1 animal in 40 has and a common
-  // fragment with a care state.
+  // organization's distinct names (migration 2050), with its exact count. Two words for one animal's name (the seed
+  // names animal 7 "Biscuit Brightwater" at every size, among the many Biscuits), then (at scale) a name 1 animal in 40
+  // has and a common fragment with a care state.
   {
     meter: cpu.ark,
     target: {
-      name: 'GET /api/animals?q=biscuit 42 (name search)',
+      name: 'GET /api/animals?q=biscuit brightw (name search)',
       origin,
       method: 'GET',
-      path: '/api/animals?q=biscuit%2042&limit=25',
+      path: '/api/animals?q=biscuit%20brightw&limit=25',
       headers,
     },
   },

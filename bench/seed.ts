@@ -301,8 +301,9 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
                 ${pick(sentences, SENTENCES.length, 'g / 144 + 7')} || ' ' || ${pick(sentences, SENTENCES.length, 'g / 1728 + 3')},
                 t, t
            FROM generate_series($5::bigint, $6::bigint) g,
-                LATERAL (SELECT ${pick(lit(PET_NAMES), PET_NAMES.length, 'g * 7')} || CASE WHEN g % 3 = 0 THEN ' ' || (g % 97)
-                ELSE '' END AS nm,
+                LATERAL (SELECT CASE WHEN g = 7 THEN 'Biscuit Brightwater'
+                                ELSE ${pick(lit(PET_NAMES), PET_NAMES.length, 'g * 7')} || CASE WHEN g % 3 = 0 THEN ' ' || (g % 97)
+                ELSE '' END END AS nm,
                                 (ARRAY['dog','dog','dog','dog','dog','cat','cat','cat','cat','rabbit','bird'])[(1 + (g * 31) %
                                 11)::int] AS sp,
                                 ($2::text[])[(1 + (g * 53) % ${buckets.length})::int] AS st,
