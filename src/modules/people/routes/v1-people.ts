@@ -23,9 +23,11 @@ export function peopleRoutesV1(app: App, ctx: AppContext) {
           'three or more ' +
           "digits also matches the phone's digits however they were written. List items carry no address or notes; GET /people/{id} has " +
           'every field. `meta.total` is exact: with no filter or only `role` it is the sum of per-role-set tallies updated with every ' +
-          'change in its own transaction; with `email`, `tag` or `q` it is counted over the rows that match (for `q`, over ' +
-          'the index entries of its words: a search that matches a few people costs the same at any size, one that matches ' +
-          'thousands reads those thousands).' +
+          'change in its own transaction; with `email` or `tag` it is counted over the rows that match. A `q` of one word ' +
+          '(three or more unaccented characters) and no other filter sums the kept counts of the distinct names the word is part of and ' +
+          'adds the people it matches through their email or phone alone, so its cost follows the names it matches, not the ' +
+          'people who carry them; a person whose name holds the word is ranked by their name. Several words, or `q` with ' +
+          'another filter, count the index entries of the matching people.' +
           REPLICA_READ,
         querystring: PersonListQuery,
         response: { 200: PersonList },
