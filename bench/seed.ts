@@ -355,28 +355,14 @@ export async function grow(c: pg.ClientBase, orgId: string, to: Counts): Promise
     // the organization's name counts made again (and the suffixes of names seen for the first time).
     await c.query(
       `INSERT INTO people_contact_terms (organization_id, nlen, term, person_id, created_at, word)
-       SELECT p.organization_id, ark_name_overlap(x.term, p.name_search), x.term, p.id, p.created_at, x.word
+       SELECT p.organization_id, x.nlen, x.term, p.id, p.created_at, x.word
          FROM generate_series($2::bigint, $3::bigint) g
          JOIN people p ON p.organization_id = $1 AND p.id = ${idSql('per', orgId, 'p', 'g')} AND p.deleted_at IS NULL,
-              ark_search_suffixes(ark_person_contact(p.email, p.phone), 3) x
-        ORDER BY 2, x.term ON CONFLICT DO NOTHING`,
+              people_contact_entries(p.email, p.phone, p.name_search) x
+        ORDER BY 2, 3 ON CONFLICT DO NOTHING`,
       [orgId, have.people + 1, to.people],
     );
-    await c.query('DELETE FROM people_name_counts WHERE organization_id = $1', [orgId]);
-    await c.query(
-      `INSERT INTO people_name_suffixes (organization_id, term, name_search, word)
-       SELECT n.organization_id, x.term, n.name_search, x.word
-         FROM (SELECT DISTINCT organization_id, name_search FROM people WHERE organization_id = $1 AND deleted_at IS NULL) n,
-              ark_search_suffixes(n.name_search, 3) x
-       ON CONFLICT DO NOTHING`,
-      [orgId],
-    );
-    await c.query(
-      `INSERT INTO people_name_counts (organization_id, name_search, stripe, n)
-       SELECT organization_id, name_search, 0, count(*) FROM people WHERE organization_id = $1 AND deleted_at IS NULL
-        GROUP BY organization_id, name_search`,
-      [orgId],
-    );
+    await c.query('SELECT people_names_rebuild($1)', [orgId]);
   }
 
   if (to.donations > have.donations) {

@@ -88,6 +88,12 @@ BEGIN
 END;
 $$;
 
+-- A person's contact suffixes as `people_contact_terms` keys them: each with its `nlen` against the person's name.
+CREATE FUNCTION people_contact_entries(email text, phone text, name text) RETURNS TABLE (nlen smallint, term text, word boolean)
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT ark_name_overlap(x.term, name), x.term, x.word FROM ark_search_suffixes(ark_person_contact(email, phone), 3) x
+$$;
+
 -- One person more (delta 1) or fewer (-1) with a name; a name seen for the first time (no counts yet) gets its
 -- suffixes. Two writers of one new name may both find no counts: the second waits on the first's suffixes and skips
 -- them.
@@ -110,9 +116,8 @@ BEGIN
        OR OLD.organization_id IS DISTINCT FROM NEW.organization_id THEN
       PERFORM people_name_count(OLD.organization_id, OLD.name_search, -1);
     END IF;
-    DELETE FROM people_contact_terms s USING ark_search_suffixes(ark_person_contact(OLD.email, OLD.phone), 3) x
-     WHERE s.organization_id = OLD.organization_id AND s.nlen = ark_name_overlap(x.term, OLD.name_search)
-       AND s.term = x.term AND s.person_id = OLD.id;
+    DELETE FROM people_contact_terms s USING people_contact_entries(OLD.email, OLD.phone, OLD.name_search) x
+     WHERE s.organization_id = OLD.organization_id AND s.nlen = x.nlen AND s.term = x.term AND s.person_id = OLD.id;
   END IF;
   IF TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL THEN
     IF TG_OP = 'INSERT' OR OLD.deleted_at IS NOT NULL OR OLD.name_search IS DISTINCT FROM NEW.name_search
@@ -120,18 +125,17 @@ BEGIN
       PERFORM people_name_count(NEW.organization_id, NEW.name_search, 1);
     END IF;
     INSERT INTO people_contact_terms (organization_id, nlen, term, person_id, created_at, word)
-    SELECT NEW.organization_id, ark_name_overlap(x.term, NEW.name_search), x.term, NEW.id, NEW.created_at, x.word
-      FROM ark_search_suffixes(ark_person_contact(NEW.email, NEW.phone), 3) x;
+    SELECT NEW.organization_id, x.nlen, x.term, NEW.id, NEW.created_at, x.word
+      FROM people_contact_entries(NEW.email, NEW.phone, NEW.name_search) x;
   END IF;
   RETURN NULL;
 END;
 $$;
 
--- For bulk loaders that pause the people's triggers: an organization's names, counts and contact suffixes made again
--- from its people (the suffixes of names no person has any longer are kept, without counts).
-CREATE FUNCTION people_search_rebuild(org text) RETURNS void LANGUAGE sql AS $$
+-- For bulk loaders that pause the people's triggers: an organization's name counts made again from its people, and the
+-- suffixes of names seen for the first time (those of names no person has any longer are kept, without counts).
+CREATE FUNCTION people_names_rebuild(org text) RETURNS void LANGUAGE sql AS $$
   DELETE FROM people_name_counts WHERE organization_id = org;
-  DELETE FROM people_contact_terms WHERE organization_id = org;
   INSERT INTO people_name_suffixes (organization_id, term, name_search, word)
   SELECT n.organization_id, x.term, n.name_search, x.word
     FROM (SELECT DISTINCT organization_id, name_search FROM people WHERE organization_id = org AND deleted_at IS NULL) n,
@@ -140,11 +144,17 @@ CREATE FUNCTION people_search_rebuild(org text) RETURNS void LANGUAGE sql AS $$
   INSERT INTO people_name_counts (organization_id, name_search, stripe, n)
   SELECT organization_id, name_search, 0, count(*) FROM people
    WHERE organization_id = org AND deleted_at IS NULL GROUP BY organization_id, name_search;
+$$;
+
+-- The same, and every live person's contact suffixes made again.
+CREATE FUNCTION people_search_rebuild(org text) RETURNS void LANGUAGE sql AS $$
+  SELECT people_names_rebuild(org);
+  DELETE FROM people_contact_terms WHERE organization_id = org;
   INSERT INTO people_contact_terms (organization_id, nlen, term, person_id, created_at, word)
-  SELECT p.organization_id, ark_name_overlap(x.term, p.name_search), x.term, p.id, p.created_at, x.word
-    FROM people p, ark_search_suffixes(ark_person_contact(p.email, p.phone), 3) x
+  SELECT p.organization_id, x.nlen, x.term, p.id, p.created_at, x.word
+    FROM people p, people_contact_entries(p.email, p.phone, p.name_search) x
    WHERE p.organization_id = org AND p.deleted_at IS NULL
-   ORDER BY 2, x.term;
+   ORDER BY 2, 3;
 $$;
 
 DROP TRIGGER people_search_terms_ins ON people;
