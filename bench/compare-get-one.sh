@@ -1,8 +1,9 @@
 #!/bin/bash
 # GET one animal, Ark at another commit against this checkout, both started as `npm start` starts the server
 # (src/main.ts, logger on, workers on), on the local PostgreSQL, each with its own database; wrk runs alternate
-# between the two (5 rounds × 8 s, 20 connections) and each line prints req/s and the server process's CPU µs
-# per request (utime + stime from /proc). Usage:
+# between the two (ROUNDS rounds × PASS_SECONDS s, 5 × 8 by default, 20 connections) and each line prints req/s and the server
+# process's CPU µs per request (utime + stime from /proc); the last line, the median of each round's new ÷ old CPU (a
+# round's two passes run seconds apart, so a shared machine's drift moves both). Usage:
 #   git worktree add --detach /tmp/ark-old <commit> && (cd /tmp/ark-old && npm ci)
 #   bash bench/compare-get-one.sh /tmp/ark-old
 # Needs wrk (Debian's package) and a PostgreSQL at 127.0.0.1:5432 with trust authentication.
@@ -31,14 +32,19 @@ for v in old new; do
   wrk -t1 -c10 -d3s -H "Host: demo.localhost" -H "Authorization: Bearer ${KEY[$v]}" "http://127.0.0.1:${PORTS[$v]}/api/v1/animals/${ID[$v]}" >/dev/null
 done
 cpu() { awk '{print $14+$15}' "/proc/$1/stat"; }
-for r in 1 2 3 4 5; do
+RATIOS=()
+declare -A US
+for r in $(seq 1 "${ROUNDS:-5}"); do
   for v in old new; do
     c0=$(cpu "${PID[$v]}")
-    out=$(wrk -t2 -c20 -d8s -H "Host: demo.localhost" -H "Authorization: Bearer ${KEY[$v]}" "http://127.0.0.1:${PORTS[$v]}/api/v1/animals/${ID[$v]}")
+    out=$(wrk -t2 -c20 -d"${PASS_SECONDS:-8}"s -H "Host: demo.localhost" -H "Authorization: Bearer ${KEY[$v]}" "http://127.0.0.1:${PORTS[$v]}/api/v1/animals/${ID[$v]}")
     c1=$(cpu "${PID[$v]}")
     req=$(echo "$out" | awk '/Requests\/sec/{print $2}')
     n=$(echo "$out" | awk '/requests in/{print $1}')
     non2xx=$(echo "$out" | awk '/Non-2xx/{print $NF}')
-    echo "round $r $v req/s $req server CPU µs/req $(((c1 - c0) * 10000 / n)) ${non2xx:+non-2xx: $non2xx}"
+    US[$v]=$(((c1 - c0) * 10000 / n))
+    echo "round $r $v req/s $req server CPU µs/req ${US[$v]} ${non2xx:+non-2xx: $non2xx}"
   done
+  RATIOS+=("$(awk -v a="${US[new]}" -v b="${US[old]}" 'BEGIN{printf "%.3f", a / b}')")
 done
+echo "new ÷ old CPU per request, per round: ${RATIOS[*]}; median $(printf '%s\n' "${RATIOS[@]}" | sort -n | awk '{a[NR]=$1} END{print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')"

@@ -27,6 +27,7 @@ import { idempotencyPlugin } from './platform/plugins/idempotency.ts';
 import { openapiPlugin } from './platform/plugins/openapi.ts';
 import { webAppPlugin } from './platform/plugins/web-app.ts';
 import { modules } from './modules/index.ts';
+import { lazyRequestLog } from './platform/request-log.ts';
 import { registerModules } from './platform/hooks.ts';
 
 export interface BuildOptions {
@@ -60,6 +61,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: App; ctx: App
     logger: opts.logger ? { level: config.logLevel } : false,
     // Per-request access logs cost throughput; failures are logged by the error handler.
     logController: new LogController({ disableRequestLogging: true }),
+    // …so a request's child logger is built only when the request logs (src/platform/request-log.ts).
+    ...(opts.logger ? { childLoggerFactory: lazyRequestLog } : {}),
     bodyLimit: 1024 * 1024,
     // While stopping (src/main.ts), a request arriving on a connection already open is still served, in full and in
     // its family's shape, with `Connection: close`; new connections are no longer accepted.

@@ -271,8 +271,19 @@ test('security headers on every answer; no-store on API answers; HSTS only over 
   const r = await org.req('GET', '/api/v1/animals');
   assert.equal(r.status, 200);
   assert.equal(r.headers['x-content-type-options'], 'nosniff');
-  assert.equal(r.headers['referrer-policy'], 'no-referrer');
+  assert.equal(r.headers['x-frame-options'], 'DENY');
+  assert.equal(r.headers['cross-origin-resource-policy'], 'same-origin');
+  assert.equal(r.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
   assert.equal(r.headers['cache-control'], 'no-store');
+  // A JSON answer is never shown as a document: the headers that steer one are left off it.
+  for (const name of [
+    'referrer-policy',
+    'cross-origin-opener-policy',
+    'x-dns-prefetch-control',
+    'x-xss-protection',
+    'origin-agent-cluster',
+  ])
+    assert.equal(r.headers[name], undefined, name);
   assert.equal(r.headers['strict-transport-security'], undefined);
   const denied = await org.req('GET', '/api/v1/animals', { key: null });
   assert.equal(denied.headers['x-content-type-options'], 'nosniff');
@@ -280,6 +291,8 @@ test('security headers on every answer; no-store on API answers; HSTS only over 
   assert.equal(docs.statusCode, 200);
   assert.match(docs.body, /<html/i);
   assert.equal(docs.headers['x-frame-options'], 'DENY');
+  assert.equal(docs.headers['referrer-policy'], 'no-referrer');
+  assert.equal(docs.headers['cross-origin-opener-policy'], 'same-origin');
   assert.match(String(docs.headers['content-security-policy']), /frame-ancestors 'none'/);
   const https = await testApp({ trustProxy: true });
   try {

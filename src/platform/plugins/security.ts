@@ -16,12 +16,6 @@ const APP_CSP =
   "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 /**
- * Security headers on every answer (the content policy per answer: HTML or not), `X-Request-Id`,
- * `Cache-Control: no-store` on the API, and CORS. Browsers may call the API only from the origins
- * listed in ARK_CORS_ORIGINS (none by default); a preflight always answers 204, with CORS headers
- * only for a listed origin.
- */
-/**
  * Helmet's headers, computed once: helmet's middleware is run at start against a stand-in response
  * and the headers it sets are kept. Every answer then gets them in one call. (Running the
  * middleware on every request, as @fastify/helmet does, cost about 30 µs of CPU per request, a
@@ -46,14 +40,26 @@ export function helmetHeaders(): Record<string, string> {
 }
 
 /**
- * Security headers on every answer (helmet's, and the content policy per answer: HTML or not),
- * `X-Request-Id`, `Cache-Control: no-store` on the API, and CORS. Browsers may call the API only
- * from the origins listed in ARK_CORS_ORIGINS (none by default); a preflight always answers 204,
- * with CORS headers only for a listed origin.
+ * The headers that still mean something on an answer no browser renders as a document: a JSON answer (the API, its
+ * errors, the public feed) is never shown as a page, so it carries what protects a resource — `nosniff`,
+ * `X-Frame-Options: DENY`, `Cross-Origin-Resource-Policy: same-origin`, the content policy `default-src 'none';
+ * frame-ancestors 'none'` — and not the ones that steer a document (referrer, opener, DNS prefetch, the old XSS filter,
+ * download and cross-domain policy files, origin-keyed agents). That is the set OWASP's REST security guidance lists;
+ * each header left out is one name and value fewer for Node to check and write on every answer.
+ */
+const EVERY_ANSWER = ['x-content-type-options', 'x-frame-options', 'cross-origin-resource-policy'];
+
+/**
+ * Security headers (helmet's: on every answer those of `EVERY_ANSWER`, on anything but JSON all of them; the content
+ * policy per answer: HTML or not), `X-Request-Id`, `Cache-Control: no-store` on the API, and CORS. Browsers may call the
+ * API only from the origins listed in ARK_CORS_ORIGINS (none by default); a preflight always answers 204, with CORS
+ * headers only for a listed origin.
  */
 export const securityPlugin = fp<{ corsOrigins: string[] }>(
   async (app, { corsOrigins }) => {
-    const fixed = helmetHeaders();
+    const all = helmetHeaders();
+    const fixed = Object.fromEntries(Object.entries(all).filter(([name]) => EVERY_ANSWER.includes(name)));
+    const documentOnly = Object.fromEntries(Object.entries(all).filter(([name]) => !EVERY_ANSWER.includes(name)));
     app.addHook('onRequest', (req, reply, done) => {
       void reply.headers(fixed).header('x-request-id', req.id);
       done();
@@ -74,6 +80,7 @@ export const securityPlugin = fp<{ corsOrigins: string[] }>(
       const type = String(reply.getHeader('content-type') ?? '');
       const path = requestPath(req);
       const html = type.startsWith('text/html');
+      if (!type.startsWith('application/json')) void reply.headers(documentOnly);
       // A page that set its own, stricter policy (the contract signing page) keeps it.
       if (!(html && reply.hasHeader('content-security-policy')))
         void reply.header('content-security-policy', html ? (path === '/app' || path.startsWith('/app/') ? APP_CSP : DOCS_CSP) : API_CSP);
