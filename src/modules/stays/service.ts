@@ -356,7 +356,14 @@ export async function staysInRange(
   const page = rows.slice(0, f.limit);
   return {
     // Days in care come counted from the statement (a list page would otherwise format two dates per row in the zone).
-    results: page.map((r) => ({ ...toStay(r, tz, now, r.days_in_care), animal_name: r.animal_name, animal_species: r.animal_species })),
+    // The animal's name and species are added to the stay built, not spread into a copy of it (the copy was ~5% of the
+    // list's process time).
+    results: page.map((r) => {
+      const stay: StayT & { animal_name?: string; animal_species?: string } = toStay(r, tz, now, r.days_in_care);
+      stay.animal_name = r.animal_name;
+      stay.animal_species = r.animal_species;
+      return stay as StayT & { animal_name: string; animal_species: string };
+    }),
     limit: f.limit,
     offset: f.offset,
     has_more: rows.length > f.limit,

@@ -4,9 +4,12 @@ import pg from 'pg';
 import { Replicas, type ReplicaOptions } from './replicas.ts';
 import { guardPool } from './guard.ts';
 import { traceCall } from './trace.ts';
+import { parseTimestamptz } from './timestamps.ts';
 
 // numeric and bigint arrive as strings; we convert where we read them so money stays exact.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+// timestamptz read by character positions (pg's parser for any shape it does not expect).
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 export type Row = Record<string, unknown>;
 
