@@ -3,7 +3,7 @@
  * this module: other modules read and move an animal through these functions and never write them.
  */
 import type { Queryable } from '../../platform/db/db.ts';
-import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
+import { compiler, kx, sql, statement, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { getAnimal } from './repository.ts';
 import { insertDefaultStatuses, statusMap } from './statuses.repository.ts';
 import { listChips as listChipRows } from './microchips.repository.ts';
@@ -33,11 +33,18 @@ export async function animalSummaries(q: Queryable, orgId: string, ids: string[]
   return summaries(q, orgId).where('a.id', '=', sql<string>`ANY(${ids}::text[])`).orderBy('a.created_at').orderBy('a.id').execute();
 }
 /** The organization's live animal `id`, as a select to read columns of. */
-const liveAnimal = (q: Queryable, orgId: string, id: string) =>
-  kx(q).selectFrom('animals').where('organization_id', '=', orgId).where('id', '=', id).where('deleted_at', 'is', null);
+/** Whether an animal is live, asked by many routes before their work: built and compiled once, prepared per connection. */
+const liveAnimalOne = statement('animal_exists', (v: { orgId: string; id: string }) =>
+  compiler
+    .selectFrom('animals')
+    .select(sql<number>`1`.as('one'))
+    .where('organization_id', '=', v.orgId)
+    .where('id', '=', v.id)
+    .where('deleted_at', 'is', null),
+);
 /** True when the id names a live (not deleted) animal of the organization. */
 export async function animalExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return (await liveAnimal(q, orgId, id).select(sql<number>`1`.as('one')).executeTakeFirst()) !== undefined;
+  return (await liveAnimalOne(q, { orgId, id })).length > 0;
 }
 
 /**

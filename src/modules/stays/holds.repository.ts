@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db/db.ts';
-import { kx, sql, type InferResult } from '../../platform/db/kysely.ts';
+import { compiler, kx, sql, statement, type DB, type InferResult } from '../../platform/db/kysely.ts';
+import type { Kysely } from 'kysely';
 import { defined } from '../../platform/db/sql.ts';
 import { newId } from '../../platform/ids.ts';
 
@@ -8,9 +9,9 @@ const liveAt = (at: string) =>
   sql<boolean>`(h.starts_at <= ${at}::timestamptz AND (h.released_at IS NULL OR h.released_at > ${at}::timestamptz)
     AND (h.ends_at IS NULL OR h.ends_at > ${at}::timestamptz))`;
 
-/** The organization's holds, `live` describing the moment `at`. */
-const holdSelect = (q: Queryable, orgId: string, at: string) =>
-  kx(q)
+/** The organization's holds, `live` describing the moment `at` (built on `k`: a connection's builder, or the compiler's). */
+const holdSelectOn = (k: Kysely<DB>, orgId: string, at: string) =>
+  k
     .selectFrom('animal_holds as h')
     .select([
       'h.id',
@@ -30,6 +31,7 @@ const holdSelect = (q: Queryable, orgId: string, at: string) =>
       'h.updated_at',
     ])
     .where('h.organization_id', '=', orgId);
+const holdSelect = (q: Queryable, orgId: string, at: string) => holdSelectOn(kx(q), orgId, at);
 export type HoldRow = InferResult<ReturnType<typeof holdSelect>>[number];
 
 export async function getHold(q: Queryable, orgId: string, id: string, at: string, lock = false): Promise<HoldRow | null> {
@@ -39,6 +41,15 @@ export async function getHold(q: Queryable, orgId: string, id: string, at: strin
 }
 
 /** An animal's holds, newest start first; `live` narrows to those live (or not) at `at`. */
+/** The holds live at `at` on one animal, all of them (an animal's stays page shows them): built and compiled once. */
+const liveHoldsOfAnimal = statement('holds_live_of_animal', (v: { orgId: string; animalId: string; at: string }) =>
+  holdSelectOn(compiler, v.orgId, v.at)
+    .where('h.animal_id', '=', v.animalId)
+    .where(liveAt(v.at))
+    .orderBy('h.starts_at', 'desc')
+    .orderBy('h.id', 'desc'),
+);
+
 export async function holdsOf(
   q: Queryable,
   orgId: string,
@@ -48,6 +59,7 @@ export async function holdsOf(
   limit: number | null,
   offset = 0,
 ): Promise<HoldRow[]> {
+  if (f.live === true && limit === null && offset === 0) return liveHoldsOfAnimal(q, { orgId, animalId, at });
   let list = holdSelect(q, orgId, at).where('h.animal_id', '=', animalId);
   if (f.live !== undefined) list = list.where(f.live ? liveAt(at) : sql<boolean>`NOT ${liveAt(at)}`);
   list = list.orderBy('h.starts_at', 'desc').orderBy('h.id', 'desc');

@@ -55,8 +55,14 @@ export async function getStay(q: Queryable, orgId: string, id: string, lock = fa
   return (await one.executeTakeFirst()) ?? null;
 }
 
+/** All of an animal's stays, newest intake first (its stays page, an intake's checks): built and compiled once. */
+const allStaysOf = statement('stays_of_animal', (v: { orgId: string; animalId: string }) =>
+  staySelectOn(compiler, v.orgId).where('s.animal_id', '=', v.animalId).orderBy('s.intake_at', 'desc').orderBy('s.id', 'desc'),
+);
+
 /** An animal's stays, newest intake first; `limit` null reads them all. */
 export async function staysOf(q: Queryable, orgId: string, animalId: string, limit: number | null, offset = 0): Promise<StayRow[]> {
+  if (limit === null && offset === 0) return allStaysOf(q, { orgId, animalId });
   let list = staySelect(q, orgId).where('s.animal_id', '=', animalId).orderBy('s.intake_at', 'desc').orderBy('s.id', 'desc');
   if (limit !== null) list = list.limit(limit);
   return list.offset(offset).execute();
