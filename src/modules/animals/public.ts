@@ -83,15 +83,11 @@ export async function seedAnimalCustomFields(q: Queryable, orgId: string, id: st
 /** Whether the animal is spayed/neutered, and since when (null: not known). */
 export type Altered = Pick<Selectable<DB['animals']>, 'altered' | 'altered_on'>;
 /** The animal's spayed/neutered state; null when the id names no animal of the organization. */
+const alteredOf = statement('animal_altered', (v: { orgId: string; id: string }) =>
+  compiler.selectFrom('animals').select(['altered', 'altered_on']).where('organization_id', '=', v.orgId).where('id', '=', v.id),
+);
 export async function animalAltered(q: Queryable, orgId: string, id: string): Promise<Altered | null> {
-  return (
-    (await kx(q)
-      .selectFrom('animals')
-      .select(['altered', 'altered_on'])
-      .where('organization_id', '=', orgId)
-      .where('id', '=', id)
-      .executeTakeFirst()) ?? null
-  );
+  return (await alteredOf(q, { orgId, id }))[0] ?? null;
 }
 /** Records the animal as spayed/neutered (or not); the caller writes the audit row of what changed it. */
 export async function setAltered(q: Queryable, orgId: string, id: string, value: Altered): Promise<void> {

@@ -1,6 +1,7 @@
 import type { NotNull } from 'kysely';
 import { first, type Queryable } from '../../platform/db/db.ts';
-import { kx, sql, type DB, type InferResult, type Selectable } from '../../platform/db/kysely.ts';
+import type { Kysely } from 'kysely';
+import { compiler, kx, sql, statement, type DB, type InferResult, type Selectable } from '../../platform/db/kysely.ts';
 import { newId } from '../../platform/ids.ts';
 import type { ItemT, Kind, ProtocolT, RecordT, RESULTS, ROUTES } from './schemas.ts';
 
@@ -11,7 +12,8 @@ export const one = <T>(rows: readonly T[]): T => first(rows);
 const iso = <A extends string, T extends string | null = string>(col: string, as: A) =>
   sql<T>`to_char(${sql.ref(col)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(as);
 /** The kind column as its checked enum (a check constraint holds it to the kinds). */
-const withKind = <R extends { kind: string }>(r: R): Omit<R, 'kind'> & { kind: Kind } => ({ ...r, kind: r.kind as Kind });
+/** The row as it is, typed with its kind (held to the list by a check constraint): no copy per row. */
+const withKind = <R extends { kind: string }>(r: R): Omit<R, 'kind'> & { kind: Kind } => r as Omit<R, 'kind'> & { kind: Kind };
 
 // ---- catalogue ----
 const ITEM_COLS = ['id', 'kind', 'name', 'species', 'default_product', 'default_manufacturer', 'alters'] as const;
@@ -247,11 +249,12 @@ const DUE_COLS = [
   'd.record_id',
   'd.from_record_id',
 ] as const;
-const dueSelect = (q: Queryable) =>
-  kx(q)
+const dueSelectOn = (k: Kysely<DB>) =>
+  k
     .selectFrom('medical_due as d')
     .innerJoin('medical_items as i', (j) => j.onRef('i.organization_id', '=', 'd.organization_id').onRef('i.id', '=', 'd.item_id'))
     .select(DUE_COLS);
+const dueSelect = (q: Queryable) => dueSelectOn(kx(q));
 const toDue = (r: InferResult<ReturnType<typeof dueSelect>>[number]) => withKind(r);
 export type DueItemRow = ReturnType<typeof toDue>;
 
@@ -261,16 +264,18 @@ export async function dueById(q: Queryable, orgId: string, animalId: string, id:
   const row = await one.executeTakeFirst();
   return row ? toDue(row) : null;
 }
-export async function openDueOfAnimal(q: Queryable, orgId: string, animalId: string) {
-  const rows = await dueSelect(q)
-    .where('d.organization_id', '=', orgId)
-    .where('d.animal_id', '=', animalId)
+/** An animal's open due items (its medical record page): built and compiled once, prepared per connection. */
+const openDueOf = statement('medical_open_due_of_animal', (v: { orgId: string; animalId: string }) =>
+  dueSelectOn(compiler)
+    .where('d.organization_id', '=', v.orgId)
+    .where('d.animal_id', '=', v.animalId)
     .where('d.completed_at', 'is', null)
     .orderBy('d.due_on')
     .orderBy('d.id')
-    .limit(200)
-    .execute();
-  return rows.map(toDue);
+    .limit(200),
+);
+export async function openDueOfAnimal(q: Queryable, orgId: string, animalId: string) {
+  return (await openDueOf(q, { orgId, animalId })).map(toDue);
 }
 export async function dueOfAnimal(q: Queryable, orgId: string, animalId: string, openOnly: boolean, limit: number, offset: number) {
   let list = dueSelect(q).where('d.organization_id', '=', orgId).where('d.animal_id', '=', animalId);
@@ -429,8 +434,8 @@ const recordValues = (r: RecordFields) => ({
   rabies_tag: r.rabies_tag,
   notes: r.notes,
 });
-const recordSelect = (q: Queryable) =>
-  kx(q)
+const recordSelectOn = (k: Kysely<DB>) =>
+  k
     .selectFrom('medical_records as r')
     .select([
       'r.id',
@@ -461,24 +466,31 @@ const recordSelect = (q: Queryable) =>
         .as('due_item_id'),
     )
     .select([iso('r.created_at', 'created_at'), iso('r.updated_at', 'updated_at')]);
-/** The stored record as its wire shape (kind, route and result are held to their lists by check constraints). */
-const toRecord = (r: InferResult<ReturnType<typeof recordSelect>>[number]): RecordT => ({
-  ...r,
-  kind: r.kind as Kind,
-  route: r.route as (typeof ROUTES)[number] | null,
-  result: r.result as (typeof RESULTS)[number] | null,
-});
+const recordSelect = (q: Queryable) => recordSelectOn(kx(q));
+type RecordRow = InferResult<ReturnType<typeof recordSelect>>[number];
+/**
+ * The stored record is its wire shape: kind, route and result are held to their lists by check constraints, so the row
+ * is only typed as such, not copied (a page of records was copied row by row).
+ */
+const toRecord = (r: RecordRow): RecordT =>
+  r as Omit<RecordRow, 'kind' | 'route' | 'result'> & {
+    kind: Kind;
+    route: (typeof ROUTES)[number] | null;
+    result: (typeof RESULTS)[number] | null;
+  };
 
-export async function recordsOfAnimal(q: Queryable, orgId: string, animalId: string, limit: number, offset: number) {
-  const rows = await recordSelect(q)
-    .where('r.organization_id', '=', orgId)
-    .where('r.animal_id', '=', animalId)
+/** A page of an animal's records, newest given first (its medical record page): built and compiled once. */
+const recordsOf = statement('medical_records_of_animal', (v: { orgId: string; animalId: string; limit: number; offset: number }) =>
+  recordSelectOn(compiler)
+    .where('r.organization_id', '=', v.orgId)
+    .where('r.animal_id', '=', v.animalId)
     .orderBy('r.given_at', 'desc')
     .orderBy('r.id', 'desc')
-    .limit(limit + 1)
-    .offset(offset)
-    .execute();
-  return rows.map(toRecord);
+    .limit(v.limit)
+    .offset(v.offset),
+);
+export async function recordsOfAnimal(q: Queryable, orgId: string, animalId: string, limit: number, offset: number) {
+  return (await recordsOf(q, { orgId, animalId, limit: limit + 1, offset })).map(toRecord);
 }
 export async function recordById(q: Queryable, orgId: string, animalId: string, id: string) {
   const row = await recordSelect(q)
