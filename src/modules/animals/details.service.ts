@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { auditUpdate } from '../../platform/audit.ts';
-import { kx, sql, type DB, type Selectable } from '../../platform/db/kysely.ts';
+import { compiler, kx, sql, statement, type DB, type Selectable } from '../../platform/db/kysely.ts';
 import { recordChange } from '../../platform/changes.ts';
 import * as repo from './repository.ts';
 import { normalizeMicrochip } from './microchips.facts.ts';
@@ -78,6 +78,15 @@ async function toCards(q: Queryable, orgId: string, rows: CardRow[]): Promise<An
   });
 }
 
+/** What a page's cards add to the list's rows: colour, description, place name and first photo, read once per page. */
+const cardExtras = statement('animal_card_extras', (v: { orgId: string; ids: string[] }) =>
+  compiler
+    .selectFrom('animals as a')
+    .select(['a.id', 'a.colour', 'a.public_description', placeName(), firstPhoto()])
+    .where('a.organization_id', '=', v.orgId)
+    .where('a.id', '=', sql<string>`ANY(${v.ids}::text[])`),
+);
+
 /**
  * One page of the staff list, newest first, through the Family A list's own query (status names and care states
  * narrow to status ids from the cached statuses; the total from the tallies, or counted when words or a chip are
@@ -111,14 +120,7 @@ export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT
     f.limit,
     f.offset,
   );
-  const more = rows.length
-    ? await kx(q)
-        .selectFrom('animals as a')
-        .select(['a.id', 'a.colour', 'a.public_description', placeName(), firstPhoto()])
-        .where('a.organization_id', '=', orgId)
-        .where('a.id', '=', sql<string>`ANY(${rows.map((r) => r.id)}::text[])`)
-        .execute()
-    : [];
+  const more = rows.length ? await cardExtras(q, { orgId, ids: rows.map((r) => r.id) }) : [];
   const byId = new Map(more.map((m) => [m.id, m]));
   const cards = await toCards(
     q,
@@ -134,8 +136,9 @@ export async function listCards(q: Queryable, orgId: string, f: AnimalCardQueryT
   return { results: cards, limit: f.limit, offset: f.offset, has_more: f.offset + rows.length < total, total };
 }
 
-export async function getCard(q: Queryable, orgId: string, id: string): Promise<AnimalCardT> {
-  const row: CardRow | undefined = await kx(q)
+/** One animal's card (its page's header), built and compiled once (the places' and photos' parts come from their modules). */
+const cardOf = statement('animal_card', (v: { orgId: string; id: string }) =>
+  compiler
     .selectFrom('animals as a')
     .select([
       'a.id',
@@ -157,10 +160,12 @@ export async function getCard(q: Queryable, orgId: string, id: string): Promise<
       'a.created_at',
       'a.updated_at',
     ])
-    .where('a.organization_id', '=', orgId)
-    .where('a.id', '=', id)
-    .where('a.deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('a.organization_id', '=', v.orgId)
+    .where('a.id', '=', v.id)
+    .where('a.deleted_at', 'is', null),
+);
+export async function getCard(q: Queryable, orgId: string, id: string): Promise<AnimalCardT> {
+  const row: CardRow | undefined = (await cardOf(q, { orgId, id }))[0];
   if (!row) throw notFound('animal');
   return (await toCards(q, orgId, [row]))[0] as AnimalCardT;
 }
