@@ -2,9 +2,10 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
-import { kx, sql } from '../../platform/db/kysely.ts';
+import { kx } from '../../platform/db/kysely.ts';
 import { chipFacts, normalizeMicrochip } from './microchips.facts.ts';
 import * as repo from './microchips.repository.ts';
+import { animalLive } from './repository.ts';
 import type { MicrochipCreateT, MicrochipT, MicrochipUpdateT } from './records.schemas.ts';
 import { animalWritten } from './hooks.ts';
 
@@ -20,7 +21,7 @@ export const liveAnimal = (q: Queryable, orgId: string, animalId: string) =>
 
 /** 404 unless `animalId` names a live animal of the organization. */
 export async function mustExist(q: Queryable, orgId: string, animalId: string): Promise<void> {
-  if (!(await liveAnimal(q, orgId, animalId).select(sql<number>`1`.as('one')).executeTakeFirst())) throw notFound('animal');
+  if (!(await animalLive(q, orgId, animalId))) throw notFound('animal');
 }
 
 function chipNumber(raw: string, field: string): string {

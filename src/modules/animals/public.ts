@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../../platform/db/db.ts';
 import { compiler, kx, sql, statement, type DB, type Selectable } from '../../platform/db/kysely.ts';
-import { getAnimal } from './repository.ts';
+import { animalLive, getAnimal } from './repository.ts';
 import { insertDefaultStatuses, statusMap } from './statuses.repository.ts';
 import { listChips as listChipRows } from './microchips.repository.ts';
 import { toMicrochip } from './microchips.service.ts';
@@ -33,18 +33,9 @@ export async function animalSummaries(q: Queryable, orgId: string, ids: string[]
   return summaries(q, orgId).where('a.id', '=', sql<string>`ANY(${ids}::text[])`).orderBy('a.created_at').orderBy('a.id').execute();
 }
 /** The organization's live animal `id`, as a select to read columns of. */
-/** Whether an animal is live, asked by many routes before their work: built and compiled once, prepared per connection. */
-const liveAnimalOne = statement('animal_exists', (v: { orgId: string; id: string }) =>
-  compiler
-    .selectFrom('animals')
-    .select(sql<number>`1`.as('one'))
-    .where('organization_id', '=', v.orgId)
-    .where('id', '=', v.id)
-    .where('deleted_at', 'is', null),
-);
-/** True when the id names a live (not deleted) animal of the organization. */
+/** True when the id names a live (not deleted) animal of the organization (a statement prepared per connection). */
 export async function animalExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return (await liveAnimalOne(q, { orgId, id })).length > 0;
+  return animalLive(q, orgId, id);
 }
 
 /**

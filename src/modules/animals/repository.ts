@@ -1,5 +1,5 @@
 import { first, type Queryable } from '../../platform/db/db.ts';
-import { kx, runPrepared, sql, statement, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
+import { compiler, kx, runPrepared, sql, statement, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
 import type { StatementPart } from './hooks.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import { CHANGE_EVENTS } from '../../platform/changes.ts';
@@ -66,6 +66,20 @@ const getOneBare = statement(
   (v: OneAnimal) =>
     sql<AnimalBare>`${sql.raw(LIST_SELECT)} WHERE a.organization_id = ${v.orgId} AND a.id = ${v.id} AND a.deleted_at IS NULL`,
 );
+
+/** Whether an animal is live, asked by many routes before their work: built and compiled once, prepared per connection. */
+const liveOne = statement('animal_exists', (v: OneAnimal) =>
+  compiler
+    .selectFrom('animals')
+    .select(sql<number>`1`.as('one'))
+    .where('organization_id', '=', v.orgId)
+    .where('id', '=', v.id)
+    .where('deleted_at', 'is', null),
+);
+/** True when the id names a live (not deleted) animal of the organization. */
+export async function animalLive(q: Queryable, orgId: string, id: string): Promise<boolean> {
+  return (await liveOne(q, { orgId, id })).length > 0;
+}
 
 export async function getAnimal(q: Queryable, orgId: string, id: string): Promise<AnimalRow | null> {
   return (await getOne(q, { orgId, id }))[0] ?? null;

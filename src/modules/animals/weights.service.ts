@@ -2,7 +2,8 @@ import type { Db, Queryable } from '../../platform/db/db.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { audit } from '../../platform/audit.ts';
-import { kx, sql, type InferResult, type RawBuilder } from '../../platform/db/kysely.ts';
+import type { Kysely } from 'kysely';
+import { compiler, kx, sql, statement, type DB, type InferResult, type RawBuilder } from '../../platform/db/kysely.ts';
 import { lockAnimal, mustExist } from './microchips.service.ts';
 import type { WeightCreateT, WeightT } from './records.schemas.ts';
 
@@ -10,13 +11,18 @@ import type { WeightCreateT, WeightT } from './records.schemas.ts';
 const LB = sql<string>`round(CASE WHEN w.unit = 'kg' THEN w.weight / 0.45359237 ELSE w.weight END, 2)`;
 
 /** The organization's weights (`w`), with their weight in pounds. */
-const weights = (q: Queryable, orgId: string) =>
-  kx(q)
+const weightsOn = (k: Kysely<DB>, orgId: string) =>
+  k
     .selectFrom('animal_weights as w')
     .select(['w.id', 'w.animal_id', 'w.weight', 'w.unit', LB.as('weight_lb'), 'w.measured_on', 'w.notes', 'w.recorded_by', 'w.recorded_at'])
     .where('w.organization_id', '=', orgId);
+const weights = (q: Queryable, orgId: string) => weightsOn(kx(q), orgId);
 /** Newest first: by the day measured, then when recorded. */
 const NEWEST = sql`w.measured_on DESC, w.recorded_at DESC, w.id DESC`;
+/** A page of an animal's weights, newest first (its page's weight chart): built and compiled once. */
+const weightsOf = statement('animal_weights_of', (v: { orgId: string; animalId: string; limit: number; offset: number }) =>
+  weightsOn(compiler, v.orgId).where('w.animal_id', '=', v.animalId).orderBy(NEWEST).limit(v.limit).offset(v.offset),
+);
 type WeightRead = InferResult<ReturnType<typeof weights>>[number];
 
 const toWeight = (r: WeightRead): WeightT => ({
@@ -32,13 +38,7 @@ import { todayIn } from '../../platform/clock.ts';
 
 export async function listWeights(q: Queryable, orgId: string, animalId: string, limit: number, offset: number): Promise<WeightT[]> {
   await mustExist(q, orgId, animalId);
-  const rows = await weights(q, orgId)
-    .where('w.animal_id', '=', animalId)
-    .orderBy(NEWEST)
-    .limit(limit + 1)
-    .offset(offset)
-    .execute();
-  return rows.map(toWeight);
+  return (await weightsOf(q, { orgId, animalId, limit: limit + 1, offset })).map(toWeight);
 }
 
 /** The animal's latest weight, or null. */
