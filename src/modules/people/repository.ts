@@ -1,6 +1,7 @@
 import { changeCteSql, changeFieldsJson, type Change } from '../../platform/changes.ts';
 import { first, type Queryable } from '../../platform/db/db.ts';
-import { kx, runPrepared, sql, statement, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
+import type { Kysely } from 'kysely';
+import { compiler, kx, runPrepared, sql, statement, type DB, type RawBuilder, type Selectable } from '../../platform/db/kysely.ts';
 import { changesSql, columnPairs } from '../../platform/audit.ts';
 import type { Static } from '../../platform/schema.ts';
 import type { Address } from './schemas.ts';
@@ -35,11 +36,14 @@ const PCOLS = COLUMNS.map((c) => `p.${c}`).join(', ');
 /** The columns a statement answers, from the CTE or table `from`. */
 const returned = (from: string) => sql.join(COLUMNS.map((c) => sql.ref(`${from}.${c}`)));
 
-const people = (q: Queryable, orgId: string) =>
-  kx(q).selectFrom('people').select(COLUMNS).$castTo<PersonRow>().where('organization_id', '=', orgId).where('deleted_at', 'is', null);
+const peopleOn = (k: Kysely<DB>, orgId: string) =>
+  k.selectFrom('people').select(COLUMNS).$castTo<PersonRow>().where('organization_id', '=', orgId).where('deleted_at', 'is', null);
+const people = (q: Queryable, orgId: string) => peopleOn(kx(q), orgId);
+/** One person (GET one, and every route that reads a person first): built and compiled once, prepared per connection. */
+const onePerson = statement('person_get', (v: { orgId: string; id: string }) => peopleOn(compiler, v.orgId).where('id', '=', v.id));
 
 export async function getPerson(q: Queryable, orgId: string, id: string): Promise<PersonRow | null> {
-  return (await runPrepared(q, 'person_get', people(q, orgId).where('id', '=', id)))[0] ?? null;
+  return (await onePerson(q, { orgId, id }))[0] ?? null;
 }
 export async function personByEmail(q: Queryable, orgId: string, email: string): Promise<PersonRow | null> {
   return (await people(q, orgId).where(sql`lower(email)`, '=', sql`lower(${email})`).executeTakeFirst()) ?? null;
