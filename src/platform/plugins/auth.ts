@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import { bearer, SESSION_COOKIE, type KeyAuth, type SessionAuth } from '../auth.ts';
+import { bearer, SESSION_COOKIE, type KeyAuth, type Principal, type SessionAuth } from '../auth.ts';
 import { requestHost } from '../request.ts';
 import { isTenantRoute } from '../request.ts';
 import { allows, forbiddenMessage } from '../permissions.ts';
@@ -46,21 +46,12 @@ export const authPlugin = fp<{ keys: KeyAuth; sessions: SessionAuth }>(
       if (!cfg.permission && !cfg.public && !cfg.session)
         throw new Error(`route ${route.method as string} ${route.url} declares no permission`);
     });
-    app.addHook('onRequest', async (req, reply) => {
-      if (!isTenantRoute(req) || !req.org) return;
+    /**
+     * What a request may do once its principal is known (null: none): the route's session, public and permission
+     * rules. Throws the 401 or 403.
+     */
+    const admit = (req: FastifyRequest, token: string | null, cookie: string | undefined, principal: Principal | null) => {
       const cfg = req.routeOptions.config;
-      const token = bearer(req.headers.authorization);
-      let principal = token ? await keys.resolve(req.org.id, token) : null;
-      // Without a key, a team member's session cookie (a key always wins: scripts never send cookies).
-      const cookie = token ? undefined : req.cookies?.[SESSION_COOKIE];
-      if (cookie) {
-        principal = await sessions.resolve(req.org.id, cookie);
-        if (principal) {
-          await app.limits.byKey(reply, principal.keyId);
-          if (!SAFE.has(req.method) && !sameOrigin(req)) throw new AppError('FORBIDDEN', CROSS_SITE_MESSAGE);
-        }
-      }
-      if (token) await (principal ? app.limits.byKey(reply, principal.keyId) : app.limits.byAddress(req, reply));
       if (cfg.session) {
         if (!principal?.sessionId)
           throw new AppError(
@@ -87,17 +78,50 @@ export const authPlugin = fp<{ keys: KeyAuth; sessions: SessionAuth }>(
           );
         }
         const need = cfg.permission;
-        if (need) {
-          const lacking = [need, ...(need.also ?? [])].filter((n) => !allows(principal.grants, n.area, n.level));
-          const first = lacking[0];
-          if (first) {
-            const own = need.also?.find((n) => n.message && lacking.includes(n))?.message;
-            const sentence = own ?? need.message ?? forbiddenMessage(first.area, first.level);
-            throw new AppError('FORBIDDEN', principal.memberId ? sentence.replace("This key's role", 'Your role') : sentence);
-          }
+        // The first permission the principal lacks: the route's own, then those it also needs.
+        const can = (n: { area: Parameters<typeof allows>[1]; level: Parameters<typeof allows>[2] }) =>
+          allows(principal.grants, n.area, n.level);
+        const first = need && (can(need) ? need.also?.find((n) => !can(n)) : need);
+        if (need && first) {
+          const lacking = [need, ...(need.also ?? [])].filter((n) => !can(n));
+          const own = need.also?.find((n) => n.message && lacking.includes(n))?.message;
+          const sentence = own ?? need.message ?? forbiddenMessage(first.area, first.level);
+          throw new AppError('FORBIDDEN', principal.memberId ? sentence.replace("This key's role", 'Your role') : sentence);
         }
       }
       req.principal = principal;
+    };
+    const resolveAndAdmit = async (req: FastifyRequest, reply: FastifyReply, orgId: string, token: string | null) => {
+      let principal = token ? await keys.resolve(orgId, token) : null;
+      // Without a key, a team member's session cookie (a key always wins: scripts never send cookies).
+      const cookie = token ? undefined : req.cookies?.[SESSION_COOKIE];
+      if (cookie) {
+        principal = await sessions.resolve(orgId, cookie);
+        if (principal) {
+          await app.limits.byKey(reply, principal.keyId);
+          if (!SAFE.has(req.method) && !sameOrigin(req)) throw new AppError('FORBIDDEN', CROSS_SITE_MESSAGE);
+        }
+      }
+      if (token) await (principal ? app.limits.byKey(reply, principal.keyId) : app.limits.byAddress(req, reply));
+      admit(req, token, cookie, principal);
+    };
+    // A callback hook: a key this process resolved in the last 30 s, counted in this process's memory (no Redis), is
+    // admitted without a promise; anything else (a first use, a session, Redis's counters) goes through resolveAndAdmit.
+    app.addHook('onRequest', (req, reply, done) => {
+      if (!isTenantRoute(req) || !req.org) return done();
+      const token = bearer(req.headers.authorization);
+      const known = token ? keys.remembered(req.org.id, token) : null;
+      if (known) {
+        try {
+          if (app.limits.byKeyHere(reply, known.keyId)) {
+            admit(req, token, undefined, known);
+            return done();
+          }
+        } catch (err) {
+          return done(err as Error);
+        }
+      }
+      resolveAndAdmit(req, reply, req.org.id, token).then(() => done(), done);
     });
   },
   { name: 'ark-auth', dependencies: ['ark-rate-limit', 'ark-tenancy'] },

@@ -30,6 +30,11 @@ export interface Limits {
   byAddress(req: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Counts the request in its key's bucket; 429 when the bucket is spent. */
   byKey(reply: FastifyReply, keyId: string): Promise<void>;
+  /**
+   * `byKey` at once, without a promise, when the counters are this process's memory (no Redis): true once counted
+   * (throws the 429 when the bucket is spent); false when Redis keeps them, and `byKey` must ask it.
+   */
+  byKeyHere(reply: FastifyReply, keyId: string): boolean;
 }
 
 declare module 'fastify' {
@@ -56,6 +61,12 @@ export const rateLimitPlugin = fp<{ limiter: RateLimiter; config: Config }>(
     const limits: Limits = {
       byAddress: async (req, reply) => enforce(reply, await address(req.ip, req.routeOptions.config?.addressLimit)),
       byKey: async (reply, keyId) => enforce(reply, await limiter.hit(`k:${keyId}`)),
+      byKeyHere: (reply, keyId) => {
+        const rate = limiter.hitHere(`k:${keyId}`);
+        if (!rate) return false;
+        enforce(reply, rate);
+        return true;
+      },
     };
     app.decorate('limits', limits);
     app.addHook('onRequest', (req, reply, done) => {
