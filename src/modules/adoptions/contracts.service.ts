@@ -6,6 +6,7 @@ import { kx, sql } from '../../platform/db/kysely.ts';
 import { audit } from '../../platform/audit.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { moneyText } from '../../platform/money.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { animalAltered, getAnimal } from '../animals/public.ts';
 import { personSummary } from '../people/public.ts';
@@ -126,14 +127,6 @@ export async function templateVersions(q: Queryable, orgId: string, id: string) 
   };
 }
 
-// Money
-
-export function formatMoney(minor: number, currency: string): string {
-  const f = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(minor / 10 ** digits);
-}
-
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 // Signed contracts
@@ -234,7 +227,7 @@ async function fillContract(
   }
   const v: Record<string, string> = {
     ...recordMergeValues(person ? [person] : [], animals, org.name, { complete: true }),
-    fee: formatMoney(feeMinor, org.currency),
+    fee: moneyText(feeMinor, org.currency),
     fee_minor: String(feeMinor),
     currency: org.currency,
     today: DateTime.now().setZone(org.time_zone).toISODate() as string,

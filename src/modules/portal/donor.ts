@@ -1,5 +1,6 @@
 import type PDFKitModule from 'pdfkit';
 import { lazyRequire } from '../../platform/lazy.ts';
+import { moneyText } from '../../platform/money.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import type { PersonSummary } from '../people/public.ts';
 import { day, html, type Raw } from './html.ts';
@@ -15,12 +16,6 @@ export interface Gift {
   type: string;
 }
 
-/** An amount in minor units as a person reads it ("$1,250.00"), in its own currency. */
-export function money(minor: string | number | bigint, currency: string): string {
-  const f = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(Number(minor) / 10 ** digits);
-}
 const TYPE: Record<string, string> = { 'one-off': 'Gift', recurring: 'Recurring gift', 'post-adoption': 'Gift after adoption' };
 
 /** Totals per year and currency, newest year first. */
@@ -45,11 +40,11 @@ ${
   years.length
     ? html`<div class="stack two">${years.map(
         (y) => html`<section class="box" aria-labelledby="y${y.year}"><h2 id="y${y.year}">${y.year}</h2>
-<p>${y.count} gift(s): <strong>${y.totals.map((t) => money(t.minor, t.currency)).join(' + ')}</strong></p>
+<p>${y.count} gift(s): <strong>${y.totals.map((t) => moneyText(t.minor, t.currency)).join(' + ')}</strong></p>
 <ul class="items">${gifts
           .filter((g) => g.date.startsWith(String(y.year)))
           .map(
-            (g) => html`<li><span class="t">${money(g.amount_minor, g.currency)}</span> · ${TYPE[g.type] ?? g.type}<br>
+            (g) => html`<li><span class="t">${moneyText(g.amount_minor, g.currency)}</span> · ${TYPE[g.type] ?? g.type}<br>
 <span class="muted">${day(g.date)}</span></li>`,
           )}</ul>
 <p><a class="btn" href="/portal/gifts/statement/${y.year}">Statement for ${y.year} (PDF)</a></p></section>`,
@@ -80,12 +75,13 @@ export function statementPdf(org: Organization, person: PersonSummary, year: num
       .fontSize(11)
       .text(`For ${person.display_name}${person.email ? ` (${person.email})` : ''}`);
     doc.moveDown();
-    for (const g of [...gifts].reverse()) doc.text(`${day(g.date)}    ${TYPE[g.type] ?? g.type}    ${money(g.amount_minor, g.currency)}`);
+    for (const g of [...gifts].reverse())
+      doc.text(`${day(g.date)}    ${TYPE[g.type] ?? g.type}    ${moneyText(g.amount_minor, g.currency)}`);
     doc.moveDown();
     const totals = byYear(gifts)[0]?.totals ?? [];
     doc
       .font('Helvetica-Bold')
-      .text(`Total: ${totals.length ? totals.map((t) => money(t.minor, t.currency)).join(' + ') : money(0, org.currency)}`);
+      .text(`Total: ${totals.length ? totals.map((t) => moneyText(t.minor, t.currency)).join(' + ') : moneyText(0, org.currency)}`);
     doc.moveDown().font('Helvetica').fontSize(10).fillColor('#555').text(`Thank you for your support. Issued by ${org.name}.`);
     doc.end();
   });

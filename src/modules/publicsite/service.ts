@@ -8,6 +8,7 @@ import * as repo from './repository.ts';
 import { sources, type Fee, type FormLinks } from './sources.ts';
 import { activeFeeSchedule, adoptionFeeFrom, type FeeSchedule } from '../adoptions/public.ts';
 import { onPublicChange } from '../../platform/cache-bus.ts';
+import { moneyText } from '../../platform/money.ts';
 import { en } from './strings.en.ts';
 
 export const PAGE_SIZE = 24;
@@ -219,7 +220,4 @@ export async function homePage(q: Queryable, orgId: string) {
 }
 
 /** Money for display: integer minor units in the currency's notation. */
-export function money(fee: Fee): string {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: fee.currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat('en', { style: 'currency', currency: fee.currency }).format(fee.amount_minor / 10 ** digits);
-}
+export const money = (fee: Fee): string => moneyText(fee.amount_minor, fee.currency);
