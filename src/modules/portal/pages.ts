@@ -8,7 +8,7 @@ import { sameOrigin } from '../../platform/plugins/auth.ts';
 import type { Organization } from '../../platform/tenancy.ts';
 import { personSummary } from '../people/public.ts';
 import { fosterHomeOfPerson } from '../operations/public.ts';
-import { SITE_VIEWS, siteLook, siteStrings } from '../publicsite/public.ts';
+import { SITE_CSS_PATH, SITE_VIEWS, siteLook, siteStrings } from '../publicsite/public.ts';
 import { bookingsOfVolunteer } from '../shifts/public.ts';
 import { html, raw, type Raw } from './html.ts';
 import * as repo from './repository.ts';
@@ -91,7 +91,7 @@ export async function portalPages(app: App, ctx: AppContext) {
     if (!req.routeOptions.url?.startsWith('/portal')) return payload;
     void reply.header(
       'Content-Security-Policy',
-      "default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; " +
+      "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'self'; " +
         "frame-ancestors 'none'",
     );
     void reply.header('Cache-Control', 'no-store');
@@ -135,6 +135,7 @@ export async function portalPages(app: App, ctx: AppContext) {
     const has = opts.caller ? await partsOf(opts.caller) : null;
     const out = await layoutEta.renderAsync('layout', {
       t: siteStrings,
+      css: SITE_CSS_PATH,
       site,
       title: `${title} · ${org.name}`,
       description: `${org.name} portal`,

@@ -8,6 +8,7 @@ import { feedRoutes } from './routes/feeds.ts';
 import { publicAnimalRoutes } from './routes/public-animals.ts';
 import { publicSiteSettingsRoutes } from './routes/public-site.ts';
 import { syndicationRoutes } from './routes/syndication.ts';
+import { stylesheetRoutes } from './routes/stylesheet.ts';
 import { renderSitePage } from './sitepage.ts';
 import { sitePage } from '../../platform/site-page.ts';
 // Declares the daily syndication job on the job queue.
@@ -29,6 +30,7 @@ export const publicSiteModule: Module = {
     animalPageRoutes(app, ctx, pages);
     robotsSitemapRoutes(app, ctx, pages);
     widgetRoutes(app, ctx, pages);
+    stylesheetRoutes(app);
     feedRoutes(app, ctx, pages);
     publicAnimalRoutes(app, ctx, pages);
     publicSiteSettingsRoutes(app, ctx);

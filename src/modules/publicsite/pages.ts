@@ -13,6 +13,7 @@ import type { Organization } from '../../platform/tenancy.ts';
 import * as repo from './repository.ts';
 import * as service from './service.ts';
 import { en } from './strings.en.ts';
+import { SITE_CSS, SITE_CSS_PATH } from './public.ts';
 
 /**
  * What the public website's routes share (routes/home.ts, animals.ts, robots-sitemap.ts, widget.ts, feeds.ts,
@@ -27,6 +28,7 @@ export const WIDGET_SOURCE = readFileSync(join(HERE, 'widget.js'), 'utf8');
 export const VERSION = createHash('sha1')
   .update(['layout', 'card', 'list', 'animal', 'home', 'notfound'].map((n) => readFileSync(join(VIEWS, `${n}.eta`), 'utf8')).join(''))
   .update(WIDGET_SOURCE)
+  .update(SITE_CSS)
   .digest('hex')
   .slice(0, 12);
 const MAX_PAGE = 100_000;
@@ -106,7 +108,8 @@ export async function sitePages(app: App, ctx: AppContext) {
     settings: repo.DEFAULT_SETTINGS,
   });
   const html = (reply: FastifyReply, body: string) => reply.type('text/html; charset=utf-8').send(body);
-  const render = (page: string, data: Record<string, unknown>) => app.view(page, { t: en, ...data }).then((html) => String(html));
+  const render = (page: string, data: Record<string, unknown>) =>
+    app.view(page, { t: en, css: SITE_CSS_PATH, ...data }).then((html) => String(html));
 
   /** The friendly 404: at once, never cached. */
   async function notFoundPage(req: FastifyRequest, reply: FastifyReply, org: Organization | null, message = en.notFound.text) {
@@ -127,11 +130,12 @@ export async function sitePages(app: App, ctx: AppContext) {
 
   const page = { schema: { hide: true }, config: { public: true as const, publicCache: true } };
 
-  // The pages' own content policy (after the kernel's, which this scope's hook follows): no script runs on
-  // them, styles are inline, images from here or https. Only the iframe page may be framed by other sites.
+  // The pages' own content policy (after the kernel's, which this scope's hook follows): no script runs on them, styles
+  // come from the site's stylesheet (this address) and inline, images from here or https. Only the iframe page may be
+  // framed by other sites.
   // A callback hook with both policies made once: a page's answer makes no promise and no string for it.
   const policy = (frameAncestors: string) =>
-    `default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; ` +
+    `default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; base-uri 'none'; ` +
     `form-action 'self'; frame-ancestors ${frameAncestors}`;
   const [PAGE_POLICY, FRAMABLE_POLICY] = [policy("'none'"), policy('*')];
   app.addHook('onSend', (req, reply, payload, done) => {

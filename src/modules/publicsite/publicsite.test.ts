@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { FtpSrv } from 'ftp-srv';
 import ssh2 from 'ssh2';
 import { makeOrg, request, testApp, type TestApp, type TestOrg } from '../../../test/harness.ts';
@@ -245,6 +246,53 @@ test('site settings: colours and texts show on the pages; bad values are 422; re
   assertErrorShape(S, await org.req('PATCH', S, { body: { donation_url: 'javascript:alert(1)' } }), 422);
   assertErrorShape(S, await org.req('PATCH', S, { body: { nope: 1 } }), 422);
   assertErrorShape(S, await org.req('PATCH', S, { body: { tagline: 'x' }, key: org.keys.staff }), 403);
+});
+
+test('every page links the one stylesheet, compressed, cached a year, 304 on a match; a page carries only its colours', async () => {
+  const org = await makeOrg(t);
+  const other = await makeOrg(t);
+  assert.equal((await org.req('PATCH', '/api/settings/public-site', { body: { primary_colour: '#123456' } })).status, 200);
+  const id = await animal(org, { publicName: 'Nutmeg' });
+  const linked = (html: string) => /<link rel="stylesheet" href="([^"]+)">/.exec(html)?.[1];
+  const listPage = await page(org, '/animals');
+  const href = linked(listPage.raw) ?? '';
+  assert.match(href, /^\/assets\/site\.css\?v=[A-Za-z0-9_-]{12}$/);
+  // The same address from every page of every organization: the home page, an animal, the friendly 404, another site.
+  for (const [o, url] of [
+    [org, '/'],
+    [org, `/animals/${id}/nutmeg`],
+    [org, '/animals/ani_nope'],
+    [other, '/animals'],
+  ] as const)
+    assert.equal(linked((await page(o, url)).raw), href, url);
+  // The page holds its organization's colours and none of the stylesheet's rules.
+  assert.match(listPage.raw, /<style>:root\{--p:#123456;--a:#[0-9a-f]{6}\}<\/style>/);
+  assert.doesNotMatch(listPage.raw, /\.card\{|box-sizing/);
+  // The pages' content policy lets them load it from their own address, and nothing else but inline styles.
+  assert.match(String(listPage.headers['content-security-policy']), /style-src 'self' 'unsafe-inline';/);
+
+  const css = await page(org, href);
+  assert.equal(css.status, 200);
+  assert.equal(css.headers['content-type'], 'text/css; charset=utf-8');
+  assert.equal(css.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.match(css.raw, /\.card\s*\{/);
+  assert.match(css.raw, /var\(--p\)/);
+  assert.doesNotMatch(css.raw, /#123456/, 'no organization in the shared stylesheet');
+  const etag = String(css.headers.etag);
+  assert.equal(etag, `"${href.split('=')[1]}"`, 'the ETag is the version in the address');
+  for (const [coding, unpack] of [
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const) {
+    const res = await t.app.inject({ method: 'GET', url: href, headers: { host: org.host, 'accept-encoding': coding } });
+    assert.equal(res.headers['content-encoding'], coding);
+    assert.equal(res.headers.vary, 'Accept-Encoding');
+    assert.equal(unpack(res.rawPayload).toString(), css.raw);
+  }
+  const again = await page(org, href, { 'if-none-match': etag });
+  assert.equal(again.status, 304);
+  assert.equal(again.raw, '');
+  assert.equal((await page(org, href, { 'if-none-match': '"older"' })).status, 200);
 });
 
 // A real FTP server on loopback receives the uploads.

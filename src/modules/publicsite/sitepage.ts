@@ -1,6 +1,6 @@
 import { Eta } from 'eta';
 import type { SitePage } from '../../platform/site-page.ts';
-import { SITE_VIEWS } from './public.ts';
+import { SITE_CSS_PATH, SITE_VIEWS } from './public.ts';
 import { site } from './service.ts';
 import { en } from './strings.en.ts';
 
@@ -10,6 +10,7 @@ const layout = new Eta({ views: SITE_VIEWS, autoEscape: true, autoTrim: false, c
 export const renderSitePage: SitePage = async (q, org, page) =>
   layout.renderAsync('layout', {
     t: en,
+    css: SITE_CSS_PATH,
     site: await site(q, org),
     title: `${page.title} · ${org.name}`,
     description: page.description,

@@ -79,12 +79,12 @@ export function signingRoutes(app: App, ctx: AppContext) {
 
 /**
  * The signing page runs no script at all (no 'unsafe-inline' or 'unsafe-eval' for scripts: default-src 'none'), posts
- * its form only to itself and cannot be framed; inline styles (the site's stylesheet) and images from here or https (the
- * organization's logo) are the only content it loads.
+ * its form only to itself and cannot be framed; the site's stylesheet (from this address) with the organization's colours
+ * inline, and images from here or https (the organization's logo), are the only content it loads.
  */
 export const SIGNING_CSP =
-  "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; " +
-  "frame-ancestors 'none'";
+  "default-src 'none'; script-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; " +
+  "base-uri 'none'; frame-ancestors 'none'";
 
 /** A signing page: inside the public website's layout (the organization's name, logo and colours) when there is an organization. */
 async function page(

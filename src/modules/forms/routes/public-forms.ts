@@ -302,7 +302,7 @@ export function publicFormRoutes(app: App, ctx: AppContext) {
       .header('cache-control', 'no-store')
       .header(
         'content-security-policy',
-        "default-src 'none'; img-src 'self' https: data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; " +
+        "default-src 'none'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'self'; " +
           "frame-ancestors 'none'",
       )
       .send(html);
