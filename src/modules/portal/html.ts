@@ -25,28 +25,35 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Raw {
   return new Raw(out);
 }
 
+const WHEN: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' };
+const DAY: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', year: 'numeric' };
+const CLOCK: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+/**
+ * A formatter per shape and time zone, built once per process: building an `Intl.DateTimeFormat` (which
+ * `toLocaleString` with options does on every call) costs tens of microseconds, and a page of shifts or gifts formats
+ * a date per row.
+ */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function format(shape: Intl.DateTimeFormatOptions, zone: string, d: Date): string {
+  const key = `${shape === WHEN ? 'w' : shape === DAY ? 'd' : 'c'}|${zone}`;
+  let f = formats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { ...shape, timeZone: zone });
+    formats.set(key, f);
+  }
+  return f.format(d);
+}
+
 /** A date and time as a person reads it in the organization's time zone ("Sat 6 Dec, 09:00"). */
 export function when(d: Date | string, zone: string): string {
-  return new Date(d).toLocaleString('en-GB', {
-    timeZone: zone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+  return format(WHEN, zone, new Date(d));
 }
 /** A date (YYYY-MM-DD) as a person reads it ("6 December 2026"). */
 export function day(d: string | Date, zone = 'UTC'): string {
   const v = typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) ? new Date(`${d}T12:00:00Z`) : new Date(d);
-  return v.toLocaleDateString('en-GB', {
-    timeZone: typeof d === 'string' && d.length === 10 ? 'UTC' : zone,
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  });
+  return format(DAY, typeof d === 'string' && d.length === 10 ? 'UTC' : zone, v);
 }
 /** The time only ("09:00"). */
 export function clock(d: Date | string, zone: string): string {
-  return new Date(d).toLocaleTimeString('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit' });
+  return format(CLOCK, zone, new Date(d));
 }

@@ -1,3 +1,6 @@
+/** Thousands grouped as English writes them (1,234), with one formatter built once. */
+const COUNT = new Intl.NumberFormat('en-US');
+
 /** Every word the public website shows (English). A translation is another file of this shape. */
 export const en = {
   lang: 'en',
@@ -41,7 +44,7 @@ export const en = {
     name: 'Name',
     apply: 'Show animals',
     clear: 'Clear filters',
-    count: (n: number) => (n === 1 ? '1 animal' : `${n.toLocaleString('en-US')} animals`),
+    count: (n: number) => (n === 1 ? '1 animal' : `${COUNT.format(n)} animals`),
     none: 'No animals match these filters.',
     page: (n: number, of: number) => `Page ${n} of ${of}`,
     previous: 'Previous',
