@@ -177,10 +177,14 @@ onPublicChange((orgId) => publicCache.clear(orgId));
 
 const keyOf = (req: FastifyRequest) => `${req.protocol}://${requestHost(req) ?? ''}${req.url}`;
 
+/** Whether an `If-None-Match` value names `etag` (compared weakly, as for a GET) or is `*`. */
+export const noneMatch = (inm: string, etag: string): boolean =>
+  inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
+
 /** Whether the request's validators match the entry (If-None-Match wins over If-Modified-Since, RFC 9110). */
 function fresh(req: FastifyRequest, e: { etag: string; headers: Record<string, string> }): boolean {
   const inm = req.headers['if-none-match'];
-  if (inm !== undefined) return inm.split(',').some((t) => t.trim().replace(/^W\//, '') === e.etag || t.trim() === '*');
+  if (inm !== undefined) return noneMatch(inm, e.etag);
   const ims = req.headers['if-modified-since'];
   const lm = e.headers['last-modified'];
   if (!ims || !lm) return false;

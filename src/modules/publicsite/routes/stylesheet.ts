@@ -1,6 +1,6 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { App } from '../../../platform/context.ts';
-import { encodingFor } from '../../../platform/public-cache.ts';
+import { encodingFor, noneMatch } from '../../../platform/public-cache.ts';
 import { SITE_CSS, SITE_CSS_PATH } from '../public.ts';
 
 /**
@@ -19,9 +19,7 @@ export function stylesheetRoutes(app: App) {
   app.get('/assets/site.css', { schema: { hide: true }, config: { public: true } }, (req, reply) => {
     void reply.headers(headers).type('text/css; charset=utf-8');
     const inm = req.headers['if-none-match'];
-    if (inm !== undefined && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*')) {
-      return reply.code(304).send();
-    }
+    if (inm !== undefined && noneMatch(inm, etag)) return reply.code(304).send();
     const enc = encodingFor(req.headers['accept-encoding']);
     if (!enc) return reply.send(SITE_CSS);
     return reply.header('content-encoding', enc).send(bodies[enc]);
