@@ -403,13 +403,23 @@ test('a hit carries the security headers and the request id, as the miss that ke
   for (const url of urls) {
     for (const encoding of [{}, { 'accept-encoding': 'br' }, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
       const what = `${url} ${encoding['accept-encoding'] ?? 'identity'}`;
-      publicCache.clear(org.id);
-      const misses = publicCache.misses;
-      const miss = await raw(org.host, url, { 'x-request-id': 'the-miss', ...encoding });
-      const hits = publicCache.hits;
-      const hit = await raw(org.host, url, { 'x-request-id': 'the-hit', ...encoding });
-      assert.equal(publicCache.misses, misses + 1, `${what}: the first is a miss`);
-      assert.equal(publicCache.hits, hits + 1, `${what}: the second is a hit`);
+      // A miss, then a hit of what it kept. A commit notice that lands between the two (a job of an earlier test, a
+      // late notice of this one's set-up) empties the cache and makes the second a miss too: then the pair is asked again.
+      let pair: { miss: Awaited<ReturnType<typeof raw>>; hit: Awaited<ReturnType<typeof raw>> } | null = null;
+      for (let tries = 0; !pair && tries < 5; tries++) {
+        publicCache.clear(org.id);
+        const generation = publicCache.generation(org.id);
+        const misses = publicCache.misses;
+        const miss = await raw(org.host, url, { 'x-request-id': 'the-miss', ...encoding });
+        const hits = publicCache.hits;
+        const hit = await raw(org.host, url, { 'x-request-id': 'the-hit', ...encoding });
+        if (publicCache.generation(org.id) !== generation) continue;
+        assert.equal(publicCache.misses, misses + 1, `${what}: the first is a miss`);
+        assert.equal(publicCache.hits, hits + 1, `${what}: the second is a hit`);
+        pair = { miss, hit };
+      }
+      assert.ok(pair, `${what}: a miss and its hit with no change between them`);
+      const { miss, hit } = pair;
       assert.equal(miss.statusCode, 200, what);
       assert.equal(hit.statusCode, 200, what);
       assert.equal(miss.headers['x-request-id'], 'the-miss', what);
@@ -436,9 +446,10 @@ test('a hit carries the security headers and the request id, as the miss that ke
       assert.match(String(hit.headers['ratelimit-limit']), /^\d+$/, what);
       assert.equal(hit.headers['x-frame-options'], url === '/embed' ? undefined : 'DENY', what);
       // A 304 answered from the entry carries them too.
+      const hits = publicCache.hits;
       const again = await raw(org.host, url, { 'x-request-id': 'the-304', 'if-none-match': String(hit.headers.etag), ...encoding });
       assert.equal(again.statusCode, 304, what);
-      assert.equal(publicCache.hits, hits + 2, `${what}: the 304 is a hit`);
+      assert.equal(publicCache.hits, hits + 1, `${what}: the 304 is a hit`);
       assert.equal(again.headers['x-request-id'], 'the-304', what);
       assert.equal(again.headers['x-content-type-options'], 'nosniff', what);
       assert.equal(again.headers['content-security-policy'], hit.headers['content-security-policy'], what);
