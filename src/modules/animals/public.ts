@@ -32,11 +32,8 @@ export async function animalSummary(q: Queryable, orgId: string, id: string): Pr
 export async function animalSummaries(q: Queryable, orgId: string, ids: string[]): Promise<AnimalSummary[]> {
   return summaries(q, orgId).where('a.id', '=', sql<string>`ANY(${ids}::text[])`).orderBy('a.created_at').orderBy('a.id').execute();
 }
-/** The organization's live animal `id`, as a select to read columns of. */
 /** True when the id names a live (not deleted) animal of the organization (a statement prepared per connection). */
-export async function animalExists(q: Queryable, orgId: string, id: string): Promise<boolean> {
-  return animalLive(q, orgId, id);
-}
+export const animalExists = animalLive;
 
 /**
  * Locks an animal's row until the transaction ends and returns where it is; null when the id names no

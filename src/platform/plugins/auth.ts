@@ -4,7 +4,7 @@ import { AppError } from '../errors.ts';
 import { bearer, SESSION_COOKIE, type KeyAuth, type Principal, type SessionAuth } from '../auth.ts';
 import { requestHost } from '../request.ts';
 import { isTenantRoute } from '../request.ts';
-import { allows, forbiddenMessage } from '../permissions.ts';
+import { allows, forbiddenMessage, type Area, type Level } from '../permissions.ts';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -79,8 +79,7 @@ export const authPlugin = fp<{ keys: KeyAuth; sessions: SessionAuth }>(
         }
         const need = cfg.permission;
         // The first permission the principal lacks: the route's own, then those it also needs.
-        const can = (n: { area: Parameters<typeof allows>[1]; level: Parameters<typeof allows>[2] }) =>
-          allows(principal.grants, n.area, n.level);
+        const can = (n: { area: Area; level: Level }) => allows(principal.grants, n.area, n.level);
         const first = need && (can(need) ? need.also?.find((n) => !can(n)) : need);
         if (need && first) {
           const lacking = [need, ...(need.also ?? [])].filter((n) => !can(n));
